@@ -1,0 +1,38 @@
+# `make run` and `make test` work on a fresh machine: each sets up .venv first.
+PYTHON ?= python3
+VENV ?= .venv
+BIN := $(VENV)/bin
+
+.PHONY: install dev run test lint bench clean
+
+install: $(VENV)/.installed
+
+$(VENV)/.installed: pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet -e .
+	touch $@
+
+dev: $(VENV)/.dev-installed
+
+$(VENV)/.dev-installed: pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet -e '.[dev]'
+	touch $(VENV)/.installed $@
+
+run: install
+	$(BIN)/astro
+
+test: dev
+	$(BIN)/ruff check astro_cli tests benchmarks
+	$(BIN)/python -m pytest -q -n 2 $(PYTEST_ARGS)
+
+lint: dev
+	$(BIN)/ruff check astro_cli tests benchmarks
+
+bench: dev
+	$(BIN)/python benchmarks/run_all.py
+
+clean:
+	rm -rf $(VENV) build dist *.egg-info .pytest_cache

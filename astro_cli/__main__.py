@@ -1,0 +1,3 @@
+from astro_cli.main import main
+
+main()

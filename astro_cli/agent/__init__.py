@@ -1,0 +1,1 @@
+"""The agent: a ReAct loop over litellm that emits events and knows nothing of the terminal."""

@@ -1,0 +1,72 @@
+"""The seams through which features join the loop without the loop knowing them.
+
+Task recovery, nudges, background notifications, compaction and hooks are extensions: objects
+with any of the methods below. The loop calls each method on every extension, in order. Runtime
+interventions are user messages appended through `TurnState.inject`, never edits of the system
+prompt.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from astro_cli.agent.loop import AgentSession, TurnState
+    from astro_cli.agent.llm import ToolCallRequest
+    from astro_cli.tools.base import ToolResult
+
+
+@dataclass
+class ToolGate:
+    """What a before_tool extension decided: block with a reason, or go on with (new) arguments."""
+
+    blocked: bool = False
+    reason: str = ""
+    arguments: dict[str, Any] | None = None
+    additional_context: str | None = None
+
+
+@dataclass
+class ToolCallInfo:
+    call: ToolCallRequest
+    arguments: dict[str, Any]
+    extra: dict[str, Any] = field(default_factory=dict)
+
+
+class LoopExtension:
+    """Base class with no-op methods; override what the feature needs."""
+
+    def on_session_start(self, session: AgentSession) -> None:
+        """A session is opened (new or resumed)."""
+
+    def on_turn_start(self, state: TurnState) -> None:
+        """The user's message is stored; inject recovery or context with state.inject()."""
+
+    def before_request(self, state: TurnState) -> None:
+        """Just before each model request; nudges go here."""
+
+    def transform_messages(self, state: TurnState, messages: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        """What is sent, not what is stored: compaction rewrites the list here."""
+        return messages
+
+    def environment_facts(self, state: TurnState) -> dict[str, str]:
+        """Per-step facts for the trailing environment message."""
+        return {}
+
+    def before_tool(self, state: TurnState, info: ToolCallInfo) -> ToolGate | None:
+        """May block the call or rewrite its arguments."""
+        return None
+
+    def after_tool(self, state: TurnState, info: ToolCallInfo, result: ToolResult) -> ToolResult | None:
+        """May replace the result the model sees."""
+        return None
+
+    def on_step_complete(self, state: TurnState) -> None:
+        """A request and its tool calls are done."""
+
+    def on_turn_end(self, state: TurnState) -> None:
+        """The turn ended (answered, interrupted, failed)."""
+
+    def on_session_stop(self, session: AgentSession, reason: str) -> None:
+        """The session is closed (exit, /clear, end of `astro run`)."""

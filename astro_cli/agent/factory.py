@@ -1,0 +1,93 @@
+"""Choosing the model and opening an agent session (new, continued or resumed)."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from typing import TYPE_CHECKING
+
+from astro_cli.agent.events import EventBus
+from astro_cli.agent.llm import LLM, LLMConfig
+from astro_cli.agent.loop import AgentSession
+from astro_cli.agent.permissions import PermissionPolicy
+from astro_cli.config import ConfigError
+
+if TYPE_CHECKING:
+    from astro_cli.app import AppContext
+
+# Provider key variables (litellm's) and the model astro picks when only that key is present.
+DEFAULT_MODELS = [
+    ("ANTHROPIC_API_KEY", "anthropic/claude-sonnet-4-5"),
+    ("OPENAI_API_KEY", "openai/gpt-4.1"),
+    ("GEMINI_API_KEY", "gemini/gemini-2.5-pro"),
+    ("OPENROUTER_API_KEY", "openrouter/anthropic/claude-sonnet-4.5"),
+    ("MISTRAL_API_KEY", "mistral/mistral-large-latest"),
+    ("DEEPSEEK_API_KEY", "deepseek/deepseek-chat"),
+]
+
+NO_MODEL = (
+    "No model is configured and no provider key was found: set ANTHROPIC_API_KEY, OPENAI_API_KEY or "
+    "GEMINI_API_KEY, or choose a model with --model / ASTRO_MODEL / config 'model' "
+    "(with ASTRO_API_KEY or --api-base for a local server)."
+)
+
+
+def resolve_model(app: AppContext, env: Mapping[str, str] | None = None) -> LLMConfig:
+    env = os.environ if env is None else env
+    settings = app.settings
+    model = settings.get("model")
+    if not model:
+        model = next((default for var, default in DEFAULT_MODELS if env.get(var)), None)
+    if not model:
+        raise ConfigError(NO_MODEL)
+    return LLMConfig(
+        model=model,
+        api_base=settings.get("api_base"),
+        api_key=env.get("ASTRO_API_KEY") or None,
+        num_retries=settings.get("num_retries"),
+        retry_backoff=settings.get("retry_backoff"),
+        timeout=settings.get("timeout"),
+    )
+
+
+def permission_policy(app: AppContext, allow: list[str] | None = None, yes: bool = False, asker=None) -> PermissionPolicy:
+    settings = app.settings
+    return PermissionPolicy(
+        allow=set(settings.get("permissions.allow") or []) | set(allow or []),
+        deny=set(settings.get("permissions.deny") or []),
+        yes_to_all=yes,
+        asker=asker,
+    )
+
+
+class SessionNotFound(Exception):
+    pass
+
+
+def open_session(
+    app: AppContext,
+    bus: EventBus,
+    permissions: PermissionPolicy,
+    resume: str | None = None,
+    continue_latest: bool = False,
+    llm: LLM | None = None,
+) -> AgentSession:
+    """A session ready for turns: the one named by `resume`, the latest one, or a new one."""
+    app.install_features()
+    llm = llm or LLM(resolve_model(app))
+    workspace = str(app.workspace.root)
+    session_id = None
+    if resume:
+        row = app.sessions.get(resume)
+        if row is None:
+            raise SessionNotFound(f"No session '{resume}' in this workspace; `astro sessions list` shows them.")
+        session_id = row["id"]
+    elif continue_latest:
+        row = app.sessions.latest(workspace)
+        if row is not None:
+            session_id = row["id"]
+    if session_id is None:
+        session_id = app.sessions.create(workspace, llm.config.model)
+    session = AgentSession(app, session_id, llm, bus, permissions, extensions=app.new_extensions())
+    session.start()
+    return session

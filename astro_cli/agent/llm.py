@@ -1,0 +1,313 @@
+"""The one adapter between astro and litellm: streaming, tool calls, retries, usage, cost, cache marks.
+
+`import litellm` costs about 4 s and 200 MB, so it happens here, lazily, only when a model is
+about to be called (the REPL warms it in a background thread while the user types).
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+import os
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+_LITELLM: Any = None
+_LITELLM_LOCK = threading.Lock()
+
+CACHE_MARK = {"type": "ephemeral"}
+
+
+def load_litellm() -> Any:
+    """Import litellm once, with its local cost map and without telemetry or network at import."""
+    global _LITELLM
+    with _LITELLM_LOCK:
+        if _LITELLM is None:
+            os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
+            os.environ.setdefault("LITELLM_LOG", "ERROR")
+            import litellm
+
+            litellm.telemetry = False
+            litellm.suppress_debug_info = True
+            litellm.drop_params = True
+            _LITELLM = litellm
+    return _LITELLM
+
+
+def warm_up_in_background() -> threading.Thread:
+    thread = threading.Thread(target=load_litellm, name="litellm-import", daemon=True)
+    thread.start()
+    return thread
+
+
+class ProviderError(Exception):
+    """The model provider failed (after retries, or with an error retrying cannot fix)."""
+
+
+class Cancelled(Exception):
+    """The user interrupted the request."""
+
+
+@dataclass
+class ToolCallRequest:
+    id: str
+    name: str
+    arguments: str  # raw JSON text as the model produced it
+
+    def to_message(self) -> dict[str, Any]:
+        return {"id": self.id, "type": "function", "function": {"name": self.name, "arguments": self.arguments}}
+
+
+@dataclass
+class LLMReply:
+    text: str
+    tool_calls: list[ToolCallRequest] = field(default_factory=list)
+    usage: dict[str, Any] = field(default_factory=dict)
+    finish_reason: str | None = None
+    interrupted: bool = False
+
+    def to_message(self) -> dict[str, Any]:
+        message: dict[str, Any] = {"role": "assistant", "content": self.text or None}
+        if self.tool_calls:
+            message["tool_calls"] = [call.to_message() for call in self.tool_calls]
+        if message["content"] is None and not self.tool_calls:
+            message["content"] = ""
+        return message
+
+
+@dataclass
+class LLMConfig:
+    model: str
+    api_base: str | None = None
+    api_key: str | None = None
+    num_retries: int = 3
+    retry_backoff: float = 1.0
+    timeout: float = 120.0
+
+
+def is_anthropic(model: str) -> bool:
+    """Providers that take Anthropic cache marks; the others get clean requests."""
+    lowered = model.lower()
+    return lowered.startswith(("anthropic/", "claude")) or (
+        lowered.startswith(("bedrock/", "vertex_ai/")) and "claude" in lowered
+    )
+
+
+def mark_cache_breakpoints(
+    messages: list[dict[str, Any]], tools: list[dict[str, Any]], breakpoint_index: int | None
+) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+    """Copy messages and tools with Anthropic cache marks on the system prompt, the last tool and
+    the last stored message before the environment message."""
+    messages = copy.deepcopy(messages)
+    tools = copy.deepcopy(tools)
+    if messages and messages[0]["role"] == "system" and isinstance(messages[0]["content"], str):
+        messages[0]["content"] = [{"type": "text", "text": messages[0]["content"], "cache_control": CACHE_MARK}]
+    if tools:
+        tools[-1]["cache_control"] = CACHE_MARK
+    if breakpoint_index is not None and 0 < breakpoint_index < len(messages):
+        _mark_message(messages[breakpoint_index])
+    return messages, tools
+
+
+def _mark_message(message: dict[str, Any]) -> None:
+    role = message["role"]
+    if role == "tool":
+        message["cache_control"] = CACHE_MARK
+    elif role == "assistant" and message.get("tool_calls"):
+        message["tool_calls"][-1]["cache_control"] = CACHE_MARK
+    elif isinstance(message.get("content"), str) and message["content"]:
+        message["content"] = [{"type": "text", "text": message["content"], "cache_control": CACHE_MARK}]
+    elif isinstance(message.get("content"), list) and message["content"]:
+        message["content"][-1]["cache_control"] = CACHE_MARK
+
+
+def _usage_dict(usage: Any) -> dict[str, int]:
+    if usage is None:
+        return {}
+
+    def get(obj: Any, name: str) -> Any:
+        return obj.get(name) if isinstance(obj, dict) else getattr(obj, name, None)
+
+    prompt = get(usage, "prompt_tokens") or 0
+    completion = get(usage, "completion_tokens") or 0
+    cache_read = get(usage, "cache_read_input_tokens") or 0
+    details = get(usage, "prompt_tokens_details")
+    if not cache_read and details is not None:
+        cache_read = get(details, "cached_tokens") or 0
+    cache_write = get(usage, "cache_creation_input_tokens") or 0
+    return {
+        "input_tokens": int(prompt),
+        "output_tokens": int(completion),
+        "cache_read_input_tokens": int(cache_read),
+        "cache_creation_input_tokens": int(cache_write),
+    }
+
+
+def cost_of(model: str, usage: dict[str, int]) -> float | None:
+    """Cost in USD from litellm's price table; None when litellm has no price for the model."""
+    litellm = load_litellm()
+    try:
+        prompt_cost, completion_cost = litellm.cost_per_token(
+            model=model,
+            prompt_tokens=usage.get("input_tokens", 0),
+            completion_tokens=usage.get("output_tokens", 0),
+            cache_read_input_tokens=usage.get("cache_read_input_tokens", 0),
+            cache_creation_input_tokens=usage.get("cache_creation_input_tokens", 0),
+        )
+    except Exception:  # noqa: BLE001 - unknown model or price: cost is simply unknown
+        return None
+    return float(prompt_cost + completion_cost)
+
+
+def _retryable(litellm: Any, exc: Exception) -> bool:
+    retryable = (
+        litellm.RateLimitError,
+        litellm.InternalServerError,
+        litellm.ServiceUnavailableError,
+        litellm.Timeout,
+        litellm.APIConnectionError,
+    )
+    if isinstance(exc, retryable):
+        return True
+    status = getattr(exc, "status_code", None)
+    return isinstance(status, int) and (status == 429 or status >= 500)
+
+
+def describe_error(exc: Exception) -> str:
+    """One sentence about a provider error, without the stack or the request body."""
+    name = type(exc).__name__
+    status = getattr(exc, "status_code", None)
+    message = str(getattr(exc, "message", "") or exc).strip().splitlines()[0] if str(exc).strip() else ""
+    message = message.replace("litellm.", "")
+    if len(message) > 300:
+        message = message[:300] + "..."
+    prefix = f"{name} (HTTP {status})" if status else name
+    return f"{prefix}: {message}" if message else prefix
+
+
+class LLM:
+    """Calls a model through litellm with streaming, retries and usage accounting."""
+
+    def __init__(self, config: LLMConfig) -> None:
+        self.config = config
+
+    def complete(
+        self,
+        messages: list[dict[str, Any]],
+        tools: list[dict[str, Any]] | None = None,
+        on_text: Callable[[str], None] = lambda text: None,
+        on_retry: Callable[[int, int, float, str], None] = lambda attempt, total, delay, error: None,
+        cancel: threading.Event | None = None,
+        cache_index: int | None = None,
+        model: str | None = None,
+        tool_choice: str | None = None,
+    ) -> LLMReply:
+        litellm = load_litellm()
+        model = model or self.config.model
+        tools = tools or []
+        if is_anthropic(model):
+            messages, tools = mark_cache_breakpoints(messages, tools, cache_index)
+        attempts = self.config.num_retries + 1
+        for attempt in range(1, attempts + 1):
+            streamed: list[str] = []
+            try:
+                return self._stream(litellm, model, messages, tools, on_text, streamed, cancel, tool_choice)
+            except Cancelled:
+                raise
+            except KeyboardInterrupt:
+                raise
+            except Exception as exc:  # noqa: BLE001 - classified below
+                error = describe_error(exc)
+                if streamed or not _retryable(litellm, exc) or attempt == attempts:
+                    raise ProviderError(error) from None
+                delay = self.config.retry_backoff * (2 ** (attempt - 1))
+                on_retry(attempt, attempts - 1, delay, error)
+                if cancel is not None and cancel.wait(delay):
+                    raise Cancelled() from None
+                if cancel is None:
+                    time.sleep(delay)
+        raise ProviderError("the provider did not answer")  # pragma: no cover
+
+    def _stream(
+        self,
+        litellm: Any,
+        model: str,
+        messages: list[dict[str, Any]],
+        tools: list[dict[str, Any]],
+        on_text: Callable[[str], None],
+        streamed: list[str],
+        cancel: threading.Event | None,
+        tool_choice: str | None = None,
+    ) -> LLMReply:
+        kwargs: dict[str, Any] = {
+            "model": model,
+            "messages": messages,
+            "stream": True,
+            "stream_options": {"include_usage": True},
+            "timeout": self.config.timeout,
+            "num_retries": 0,
+        }
+        if tools:
+            kwargs["tools"] = tools
+            if tool_choice:
+                kwargs["tool_choice"] = tool_choice
+        if self.config.api_base:
+            kwargs["api_base"] = self.config.api_base
+        if self.config.api_key:
+            kwargs["api_key"] = self.config.api_key
+        response = litellm.completion(**kwargs)
+        calls: dict[int, dict[str, str]] = {}
+        usage: dict[str, int] = {}
+        finish: str | None = None
+        try:
+            for chunk in response:
+                if cancel is not None and cancel.is_set():
+                    raise Cancelled()
+                chunk_usage = getattr(chunk, "usage", None)
+                if chunk_usage:
+                    usage = _usage_dict(chunk_usage) or usage
+                if not chunk.choices:
+                    continue
+                choice = chunk.choices[0]
+                finish = choice.finish_reason or finish
+                delta = choice.delta
+                text = getattr(delta, "content", None)
+                if text:
+                    streamed.append(text)
+                    on_text(text)
+                for call in getattr(delta, "tool_calls", None) or []:
+                    index = call.index if call.index is not None else len(calls)
+                    slot = calls.setdefault(index, {"id": "", "name": "", "arguments": ""})
+                    if call.id:
+                        slot["id"] = call.id
+                    function = call.function
+                    if function is not None:
+                        if function.name:
+                            slot["name"] = function.name
+                        if function.arguments:
+                            slot["arguments"] += function.arguments
+        except (Cancelled, KeyboardInterrupt):
+            return LLMReply(text="".join(streamed), usage=usage, finish_reason="interrupted", interrupted=True)
+        tool_calls = [
+            ToolCallRequest(id=slot["id"] or f"call_{index}", name=slot["name"], arguments=slot["arguments"] or "{}")
+            for index, slot in sorted(calls.items())
+        ]
+        if usage:
+            usage["cost_usd"] = cost_of(model, usage)  # type: ignore[assignment]
+        return LLMReply(text="".join(streamed), tool_calls=tool_calls, usage=usage, finish_reason=finish)
+
+
+def parse_arguments(raw: str) -> dict[str, Any]:
+    """Tool-call arguments as a dict; raises ValueError with a readable reason."""
+    if raw is None or raw.strip() == "":
+        return {}
+    try:
+        value = json.loads(raw)
+    except json.JSONDecodeError as exc:
+        raise ValueError(f"the arguments are not valid JSON ({exc.msg} at position {exc.pos})") from None
+    if not isinstance(value, dict):
+        raise ValueError("the arguments must be a JSON object")
+    return value

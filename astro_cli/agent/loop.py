@@ -1,0 +1,284 @@
+"""The ReAct loop: request -> tool calls -> results -> next request, until an answer.
+
+The loop knows nothing of the terminal. It emits events (agent/events.py) and calls extensions
+(agent/extensions.py); every message is stored before the next request, so a crash loses at most
+the reply in flight.
+"""
+
+from __future__ import annotations
+
+import threading
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from astro_cli.agent import events as ev
+from astro_cli.agent.extensions import LoopExtension
+from astro_cli.agent.history import missing_results, order_results
+from astro_cli.agent.llm import LLM, Cancelled, LLMReply, ProviderError, parse_arguments
+from astro_cli.agent.permissions import PermissionPolicy
+from astro_cli.agent.tool_runner import ToolRunner
+from astro_cli.prompt.environment import environment_message
+from astro_cli.prompt.registry import GLOBAL
+
+if TYPE_CHECKING:
+    from astro_cli.app import AppContext
+
+MAX_STEPS_TEXT = (
+    "You have used {steps} steps (the budget is {max_steps}). Give your final answer now from what you "
+    "have gathered, without calling tools; say what is still open."
+)
+EMPTY_REPLY_TEXT = "Your last reply was empty. Continue the task: call a tool or give your answer."
+
+
+@dataclass
+class TurnState:
+    """Everything about the turn in progress; extensions read and annotate it."""
+
+    session: AgentSession
+    turn: int
+    prompt: str
+    max_steps: int
+    step: int = 0
+    answer: str = ""
+    stop_reason: str = ""
+    error: str | None = None
+    tool_log: list[dict[str, Any]] = field(default_factory=list)
+    usage: dict[str, Any] = field(
+        default_factory=lambda: {
+            "input_tokens": 0,
+            "output_tokens": 0,
+            "cache_read_input_tokens": 0,
+            "cache_creation_input_tokens": 0,
+            "cost_usd": 0.0,
+        }
+    )
+    retry_notes: list[str] = field(default_factory=list)
+    force_final: bool = False
+    last_context_tokens: int = 0
+    extras: dict[str, Any] = field(default_factory=dict)
+
+    def inject(self, text: str, kind: str = "nudge") -> None:
+        """Append a runtime intervention as a user message (stored, marked, and shown dimmed)."""
+        self.session.append({"role": "user", "content": text}, kind=kind, turn=self.turn)
+        self.session.bus.emit(ev.Nudge(kind=kind, text=text))
+
+    @property
+    def app(self) -> AppContext:
+        return self.session.app
+
+
+class AgentSession:
+    """One conversation: its history (mirrored in SQLite), its prompt scope, tools and limits."""
+
+    def __init__(
+        self,
+        app: AppContext,
+        session_id: str,
+        llm: LLM,
+        bus: ev.EventBus,
+        permissions: PermissionPolicy,
+        extensions: list[LoopExtension] | None = None,
+        scope: str = GLOBAL,
+        agent: str = "main",
+        only_tools: set[str] | None = None,
+        max_steps: int | None = None,
+    ) -> None:
+        self.app = app
+        self.session_id = session_id
+        self.llm = llm
+        self.bus = bus
+        self.permissions = permissions
+        self.extensions = list(extensions or [])
+        self.scope = scope
+        self.agent = agent
+        self.only_tools = only_tools
+        self.max_steps = max_steps or app.settings.get("max_steps")
+        self.messages: list[dict[str, Any]] = []
+        self.extras: dict[str, Any] = {}
+        self.cancel = threading.Event()
+        self.turn_number = app.sessions.last_turn(session_id)
+        self.tool_runner = ToolRunner(self)
+        self._load()
+
+    # --- history ---------------------------------------------------------------------------
+    def _load(self) -> None:
+        stored = [m.message for m in self.app.sessions.messages(self.session_id)]
+        repairs = missing_results(stored)
+        for message in repairs:
+            self.app.sessions.append(self.session_id, message, kind="interrupted", turn=self.turn_number)
+        self.messages = order_results(stored + repairs)
+
+    def append(self, message: dict[str, Any], kind: str = "message", turn: int | None = None, meta: dict | None = None) -> None:
+        turn = self.turn_number if turn is None else turn
+        self.app.sessions.append(self.session_id, message, kind=kind, turn=turn, meta=meta)
+        self.messages.append(message)
+
+    def call_extensions(self, method: str, *args: Any) -> list[Any]:
+        return [getattr(ext, method)(*args) for ext in self.extensions if hasattr(ext, method)]
+
+    def start(self) -> None:
+        self.call_extensions("on_session_start", self)
+
+    def stop(self, reason: str) -> None:
+        self.call_extensions("on_session_stop", self, reason)
+
+    # --- tools and prompt ------------------------------------------------------------------
+    def visible_tools(self) -> list:
+        only = self.only_tools
+        return self.app.tools.ordered(self.app.settings.get("tool_order"), only=only)
+
+    def assemble(self, question: str = ""):
+        tools = self.visible_tools()
+        return self.app.prompt.assemble(tools, scope=self.scope, question=question, state=self.extras)
+
+    # --- the turn --------------------------------------------------------------------------
+    def run_turn(self, text: str, kind: str = "message") -> TurnState:
+        """Answer one user message; always returns (errors end up in state.stop_reason)."""
+        self.cancel.clear()
+        self.turn_number += 1
+        state = TurnState(session=self, turn=self.turn_number, prompt=text, max_steps=self.max_steps)
+        self.app.sessions.touch(self.session_id, title=text.strip().splitlines()[0] if text.strip() else None)
+        self.bus.emit(ev.TurnStarted(session_id=self.session_id, turn=state.turn, prompt=text))
+        self.append({"role": "user", "content": text}, kind=kind)
+        try:
+            self.call_extensions("on_turn_start", state)
+            self._react(state)
+        except (KeyboardInterrupt, Cancelled):
+            state.stop_reason = "interrupted"
+            self._close_open_calls(state)
+        except ProviderError as exc:
+            state.stop_reason = "provider_error"
+            state.error = str(exc)
+        finally:
+            self.permissions.end_turn()
+            self.call_extensions("on_turn_end", state)
+            self.bus.emit(
+                ev.TurnFinished(
+                    session_id=self.session_id,
+                    answer=state.answer,
+                    stop_reason=state.stop_reason,
+                    num_steps=state.step,
+                    error=state.error,
+                )
+            )
+        return state
+
+    def _react(self, state: TurnState) -> None:
+        empty_replies = 0
+        while True:
+            if state.step >= state.max_steps and not state.force_final:
+                state.force_final = True
+                if self.app.settings.get("nudges.max_steps"):
+                    state.inject(MAX_STEPS_TEXT.format(steps=state.step, max_steps=state.max_steps), kind="nudge")
+            state.step += 1
+            self.bus.emit(ev.StepStarted(step=state.step, max_steps=state.max_steps))
+            self.call_extensions("before_request", state)
+            reply = self._request(state)
+            if reply.interrupted:
+                self._store_reply(state, reply, interrupted=True)
+                state.answer = reply.text
+                raise Cancelled()
+            self._store_reply(state, reply)
+            if state.force_final:
+                state.answer = reply.text
+                state.stop_reason = "answered" if reply.text.strip() else "max_steps"
+                if reply.tool_calls:
+                    self._close_open_calls(state, note="[not run: the step budget was reached]")
+                return
+            if not reply.tool_calls:
+                if reply.text.strip():
+                    state.answer = reply.text
+                    state.stop_reason = "answered"
+                    return
+                empty_replies += 1
+                if empty_replies >= 2:
+                    state.stop_reason = "paused"
+                    state.error = "The model gave two empty replies in a row; the turn is paused. Ask again or rephrase."
+                    self.bus.emit(ev.Notice(level="warning", text=state.error))
+                    return
+                state.inject(EMPTY_REPLY_TEXT, kind="nudge")
+                continue
+            empty_replies = 0
+            self.tool_runner.run_all(state, reply.tool_calls)
+            self.call_extensions("on_step_complete", state)
+
+    def _request(self, state: TurnState) -> LLMReply:
+        assembled = self.assemble(question=state.prompt)
+        history = list(self.messages)
+        for ext in self.extensions:
+            if hasattr(ext, "transform_messages"):
+                history = ext.transform_messages(state, history)
+        facts: dict[str, Any] = {
+            "workspace": str(self.app.workspace.root),
+            "model": self.llm.config.model,
+            "steps": f"{state.step} of {state.max_steps} used",
+            "tokens this turn": f"{state.usage['input_tokens']} in, {state.usage['output_tokens']} out",
+        }
+        for result in self.call_extensions("environment_facts", state):
+            facts.update(result or {})
+        if state.retry_notes:
+            facts["retry notes"] = "; ".join(state.retry_notes[-3:])
+        sent = [{"role": "system", "content": assembled.system}, *history, environment_message(facts)]
+        self.bus.emit(ev.Thinking(step=state.step))
+
+        def on_retry(attempt: int, total: int, delay: float, error: str) -> None:
+            state.retry_notes.append(f"attempt {attempt} failed: {error}")
+            self.bus.emit(ev.Retry(attempt=attempt, max_attempts=total, delay=delay, error=error))
+
+        reply = self.llm.complete(
+            sent,
+            tools=assembled.tools,
+            on_text=lambda text: self.bus.emit(ev.TextDelta(text=text)),
+            on_retry=on_retry,
+            cancel=self.cancel,
+            cache_index=len(sent) - 2,
+            tool_choice="none" if state.force_final else None,
+        )
+        self._account(state, reply)
+        return reply
+
+    def _account(self, state: TurnState, reply: LLMReply) -> None:
+        usage = reply.usage
+        if not usage:
+            return
+        for key in ("input_tokens", "output_tokens", "cache_read_input_tokens", "cache_creation_input_tokens"):
+            state.usage[key] += usage.get(key, 0)
+        cost = usage.get("cost_usd")
+        state.usage["cost_usd"] = None if cost is None or state.usage["cost_usd"] is None else state.usage["cost_usd"] + cost
+        state.last_context_tokens = usage.get("input_tokens", 0) + usage.get("output_tokens", 0)
+        self.app.sessions.record_usage(self.session_id, state.turn, self.llm.config.model, usage)
+        self.bus.emit(
+            ev.UsageReport(
+                input_tokens=usage.get("input_tokens", 0),
+                output_tokens=usage.get("output_tokens", 0),
+                cache_read_input_tokens=usage.get("cache_read_input_tokens", 0),
+                cache_creation_input_tokens=usage.get("cache_creation_input_tokens", 0),
+                cost_usd=cost,
+            )
+        )
+
+    def _store_reply(self, state: TurnState, reply: LLMReply, interrupted: bool = False) -> None:
+        message = reply.to_message()
+        if interrupted:
+            message.pop("tool_calls", None)
+            message["content"] = (reply.text + "\n\n[interrupted]").strip()
+        if not message.get("content") and not message.get("tool_calls"):
+            message["content"] = ""
+        meta: dict[str, Any] = {"step": state.step}
+        for call in message.get("tool_calls") or []:
+            # Providers reject a history with unparsable arguments; the raw text stays in meta and
+            # the tool result tells the model what was wrong.
+            try:
+                parse_arguments(call["function"]["arguments"])
+            except ValueError:
+                meta.setdefault("malformed_arguments", {})[call["id"]] = call["function"]["arguments"]
+                call["function"]["arguments"] = "{}"
+        self.append(message, kind="interrupted" if interrupted else "message", meta=meta)
+        self.bus.emit(ev.AssistantMessage(text=reply.text, tool_calls=message.get("tool_calls") or []))
+
+    def _close_open_calls(self, state: TurnState, note: str | None = None) -> None:
+        """Give every unanswered tool call a result so the stored history stays valid."""
+        for message in missing_results(self.messages):
+            if note:
+                message["content"] = note
+            self.append(message, kind="interrupted")

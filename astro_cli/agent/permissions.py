@@ -1,0 +1,65 @@
+"""Who may run which tool.
+
+Tools that change things (file_write, file_edit, run_bash) need approval. In the REPL the user is
+asked (yes / no / always for this session); in `astro run` they are refused unless `--allow`,
+`--yes` or config `permissions.allow` says otherwise. `permissions.deny` always wins. A skill
+may pre-approve its `allowed-tools` for the rest of a turn.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from astro_cli.tools.base import Tool
+
+# An asker returns "yes", "no" or "always".
+Asker = Callable[[Tool, dict[str, Any]], str]
+
+
+@dataclass
+class Decision:
+    allowed: bool
+    reason: str = ""
+
+
+@dataclass
+class PermissionPolicy:
+    allow: set[str] = field(default_factory=set)
+    deny: set[str] = field(default_factory=set)
+    yes_to_all: bool = False
+    asker: Asker | None = None
+    only: set[str] | None = None  # a subagent's allowed tools: anything else is refused
+    session_allowed: set[str] = field(default_factory=set)
+    turn_allowed: set[str] = field(default_factory=set)
+
+    def check(self, tool: Tool, arguments: dict[str, Any]) -> Decision:
+        name = tool.name
+        if name in self.deny:
+            return Decision(False, f"{name} is denied by config 'permissions.deny'.")
+        if self.only is not None and name not in self.only:
+            return Decision(False, f"{name} is not among the tools this agent may use ({', '.join(sorted(self.only))}).")
+        if not tool.needs_permission:
+            return Decision(True)
+        if self.yes_to_all or name in self.allow or name in self.session_allowed or name in self.turn_allowed:
+            return Decision(True)
+        if self.asker is None:
+            return Decision(
+                False,
+                f"{name} needs permission and none was given; the user can allow it with "
+                f"--allow {name}, --yes, or config 'permissions.allow'.",
+            )
+        answer = self.asker(tool, arguments)
+        if answer == "always":
+            self.session_allowed.add(name)
+            return Decision(True)
+        if answer == "yes":
+            return Decision(True)
+        return Decision(False, f"The user declined to run {name}.")
+
+    def pre_approve_for_turn(self, names: list[str]) -> None:
+        self.turn_allowed.update(names)
+
+    def end_turn(self) -> None:
+        self.turn_allowed.clear()

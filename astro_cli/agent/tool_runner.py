@@ -1,0 +1,152 @@
+"""Running the tool calls of one reply: parse, gate (extensions, permissions), run, store.
+
+Whatever goes wrong (arguments that are not JSON, an unknown tool, a refusal, an exception, a
+timeout) becomes a tool result marked as an error with one sentence the model can act on.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from typing import TYPE_CHECKING, Any
+
+from astro_cli.agent import events as ev
+from astro_cli.agent.extensions import ToolCallInfo
+from astro_cli.agent.llm import Cancelled, ToolCallRequest, parse_arguments
+from astro_cli.tools.base import ToolContext, ToolError, ToolResult
+
+if TYPE_CHECKING:
+    from astro_cli.agent.loop import AgentSession, TurnState
+
+DEFAULT_TOOL_TIMEOUT = 600.0
+
+
+def error_result(text: str) -> ToolResult:
+    return ToolResult(content=f"Error: {text}", is_error=True)
+
+
+class ToolRunner:
+    def __init__(self, session: AgentSession) -> None:
+        self.session = session
+
+    def run_all(self, state: TurnState, calls: list[ToolCallRequest]) -> None:
+        for index, call in enumerate(calls):
+            if self.session.cancel.is_set():
+                raise Cancelled()
+            try:
+                self.run_one(state, call)
+            except KeyboardInterrupt:
+                for rest in calls[index:]:
+                    self._store(state, rest, error_result("interrupted by the user before it finished"), 0.0)
+                raise
+
+    def run_one(self, state: TurnState, call: ToolCallRequest) -> ToolResult:
+        session = self.session
+        tool = session.app.tools.get(call.name)
+        key = ""
+        try:
+            arguments = parse_arguments(call.arguments)
+        except ValueError as exc:
+            arguments = {}
+            result: ToolResult | None = error_result(f"{call.name}: {exc}. Send the arguments as a JSON object.")
+        else:
+            result = None
+        if tool is not None and tool.key_argument:
+            key = str(arguments.get(tool.key_argument, ""))[:80]
+        session.bus.emit(
+            ev.ToolStarted(call_id=call.id, name=call.name, arguments=arguments, key_argument=key, agent=session.agent)
+        )
+        started = time.monotonic()
+        info = ToolCallInfo(call=call, arguments=arguments)
+        if result is None:
+            result = self._gate_and_run(state, info)
+        for ext in session.extensions:
+            if hasattr(ext, "after_tool"):
+                replaced = ext.after_tool(state, info, result)
+                if replaced is not None:
+                    result = replaced
+        duration = time.monotonic() - started
+        self._store(state, call, result, duration)
+        return result
+
+    def _gate_and_run(self, state: TurnState, info: ToolCallInfo) -> ToolResult:
+        session = self.session
+        call = info.call
+        visible = {tool.name for tool in session.visible_tools()}
+        tool = session.app.tools.get(call.name)
+        if tool is None or call.name not in visible:
+            names = ", ".join(sorted(visible))
+            return error_result(f"there is no tool named '{call.name}'. Available tools: {names}.")
+        for ext in session.extensions:
+            if not hasattr(ext, "before_tool"):
+                continue
+            gate = ext.before_tool(state, info)
+            if gate is None:
+                continue
+            if gate.blocked:
+                return error_result(f"{call.name} was blocked: {gate.reason or 'a hook refused it'}")
+            if gate.arguments is not None:
+                info.arguments = gate.arguments
+            if gate.additional_context:
+                info.extra.setdefault("context", []).append(gate.additional_context)
+        decision = session.permissions.check(tool, info.arguments)
+        if not decision.allowed:
+            return error_result(decision.reason)
+        ctx = ToolContext(
+            app=session.app,
+            session_id=session.session_id,
+            turn=state.turn,
+            call_id=call.id,
+            agent=session.agent,
+            cancel=session.cancel,
+            emit=session.bus.emit,
+            extras={"session": session, "state": state, **session.extras.get("tool_extras", {})},
+        )
+        result = self._run_with_timeout(tool, ctx, info.arguments)
+        for context in info.extra.get("context", []):
+            result = ToolResult(content=f"{result.content}\n\n[additional context] {context}", is_error=result.is_error, data=result.data)
+        return result
+
+    def _run_with_timeout(self, tool: Any, ctx: ToolContext, arguments: dict[str, Any]) -> ToolResult:
+        box: dict[str, Any] = {}
+
+        def target() -> None:
+            try:
+                output = tool.run(ctx, arguments)
+                box["result"] = output if isinstance(output, ToolResult) else ToolResult(content=str(output))
+            except ToolError as exc:
+                box["result"] = error_result(str(exc))
+            except TypeError as exc:
+                box["result"] = error_result(f"{tool.name} got arguments it cannot use ({exc}).")
+            except Exception as exc:  # noqa: BLE001 - any tool failure goes back to the model
+                box["result"] = error_result(f"{tool.name} failed unexpectedly: {type(exc).__name__}: {exc}")
+
+        timeout = tool.timeout or DEFAULT_TOOL_TIMEOUT
+        worker = threading.Thread(target=target, name=f"tool-{tool.name}", daemon=True)
+        worker.start()
+        deadline = time.monotonic() + timeout
+        while worker.is_alive():
+            worker.join(0.1)
+            if time.monotonic() > deadline:
+                return error_result(f"{tool.name} did not finish within {timeout:g} s and was abandoned.")
+        return box.get("result") or error_result(f"{tool.name} returned nothing.")
+
+    def _store(self, state: TurnState, call: ToolCallRequest, result: ToolResult, duration: float) -> None:
+        session = self.session
+        message = {"role": "tool", "tool_call_id": call.id, "name": call.name, "content": result.content}
+        meta = {"ok": not result.is_error, "duration": round(duration, 3)}
+        if result.data:
+            meta["data"] = result.data
+        session.append(message, meta=meta)
+        state.tool_log.append({"name": call.name, "ok": not result.is_error})
+        session.bus.emit(
+            ev.ToolFinished(
+                call_id=call.id,
+                name=call.name,
+                ok=not result.is_error,
+                duration=duration,
+                content=result.content,
+                agent=session.agent,
+                data=result.data,
+            )
+        )

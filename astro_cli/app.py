@@ -1,0 +1,113 @@
+"""The application context: settings, paths, database and registries, passed explicitly everywhere.
+
+There is no global state: the CLI builds one AppContext per process (tests build many), and
+every part reaches what it needs through it. Heavy parts (the database, the registries) are
+built on first use, so commands that need none of them stay fast.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from functools import cached_property
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from astro_cli.config import Settings
+from astro_cli.workspace import AstroHome, Workspace
+
+if TYPE_CHECKING:
+    from astro_cli.agent.extensions import LoopExtension
+    from astro_cli.prompt.registry import PromptRegistry
+    from astro_cli.store.db import Database
+    from astro_cli.store.sessions import SessionStore
+    from astro_cli.tools.registry import ToolRegistry
+
+
+class AppContext:
+    def __init__(self, settings: Settings, workspace: Workspace, home: AstroHome) -> None:
+        self.settings = settings
+        self.workspace = workspace
+        self.home = home
+        self.warnings: list[str] = list(settings.warnings)
+        # Subsystems keep their long-lived objects here (skill registry, memory store, library...).
+        self.services: dict[str, Any] = {}
+        self._closers: list[Callable[[], None]] = []
+        self._extension_factories: list[Callable[[], LoopExtension]] = []
+        self._features_installed = False
+
+    # --- storage ---------------------------------------------------------------------------
+    @cached_property
+    def db(self) -> Database:
+        from astro_cli.store.db import Database
+
+        database = Database(self.workspace.db_path)
+        self.on_close(database.close)
+        return database
+
+    @cached_property
+    def sessions(self) -> SessionStore:
+        from astro_cli.store.sessions import SessionStore
+
+        return SessionStore(self.db)
+
+    # --- registries ------------------------------------------------------------------------
+    @cached_property
+    def tools(self) -> ToolRegistry:
+        from astro_cli.tools.registry import ToolRegistry
+
+        registry = ToolRegistry()
+        self.services["tools"] = registry
+        return registry
+
+    @cached_property
+    def prompt(self) -> PromptRegistry:
+        from astro_cli.prompt.registry import PromptRegistry
+        from astro_cli.prompt.sections import register_default_sections
+
+        registry = PromptRegistry()
+        register_default_sections(registry, self)
+        self._register_variables(registry)
+        return registry
+
+    def _register_variables(self, registry: PromptRegistry) -> None:
+        from datetime import date
+
+        registry.register_variable("cwd", lambda: str(Path.cwd()))
+        registry.register_variable("workspace", lambda: str(self.workspace.root))
+        registry.register_variable("date", lambda: date.today().isoformat())
+        registry.register_variable("model", lambda: self.settings.get("model"))
+
+    def install_features(self) -> AppContext:
+        """Register every feature's tools, prompt sections and loop extensions (once)."""
+        if not self._features_installed:
+            from astro_cli.features import install_all
+
+            self._features_installed = True
+            install_all(self)
+        return self
+
+    def add_extension(self, factory: Callable[[], LoopExtension]) -> None:
+        """Features give a factory: each agent session gets fresh extension objects."""
+        self._extension_factories.append(factory)
+
+    def new_extensions(self) -> list[LoopExtension]:
+        return [factory() for factory in self._extension_factories]
+
+    def allowed_roots(self) -> list[Path]:
+        return [Path(p).expanduser() for p in self.settings.get("allowed_paths") or []]
+
+    def warn(self, text: str) -> None:
+        if text not in self.warnings:
+            self.warnings.append(text)
+
+    # --- lifetime --------------------------------------------------------------------------
+    def on_close(self, closer: Callable[[], None]) -> None:
+        self._closers.append(closer)
+
+    def close(self) -> None:
+        while self._closers:
+            closer = self._closers.pop()
+            try:
+                closer()
+            except Exception:  # noqa: BLE001 - closing must never hide the real outcome
+                pass

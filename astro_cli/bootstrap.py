@@ -1,0 +1,77 @@
+"""Building the AppContext for a command, and turning user errors into one sentence and an exit code."""
+
+from __future__ import annotations
+
+import os
+import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+from astro_cli.app import AppContext
+from astro_cli.config import ConfigError, load_settings
+from astro_cli.workspace import AstroHome, Workspace
+
+EXIT_OK = 0
+EXIT_FAILED = 1
+EXIT_USAGE = 2
+EXIT_PROVIDER = 3
+EXIT_BUDGET = 4
+EXIT_INTERRUPTED = 130
+
+
+class UserError(Exception):
+    """A problem the user can fix; printed as one sentence, exit code attached."""
+
+    def __init__(self, message: str, exit_code: int = EXIT_USAGE) -> None:
+        super().__init__(message)
+        self.exit_code = exit_code
+
+
+def build_app(flags: dict[str, Any] | None = None, workspace: Path | str | None = None) -> AppContext:
+    """Resolve settings for the current folder and return the application context."""
+    env = dict(os.environ)
+    home = AstroHome.default(env)
+    ws = Workspace.at(workspace or env.get("ASTRO_WORKSPACE") or None)
+    settings = load_settings([home.config_path, ws.config_path], env=env, flags=flags or {})
+    return AppContext(settings, ws, home)
+
+
+def print_error(message: str) -> None:
+    from rich.console import Console
+
+    Console(stderr=True, highlight=False).print(f"[bold red]error:[/] {message}", markup=True, soft_wrap=True)
+
+
+def print_warnings(app: AppContext) -> None:
+    if not app.warnings:
+        return
+    from rich.console import Console
+
+    console = Console(stderr=True, highlight=False)
+    for warning in app.warnings:
+        console.print(f"[yellow]warning:[/] {warning}", soft_wrap=True, markup=True)
+
+
+@contextmanager
+def user_errors() -> Iterator[None]:
+    """Catch the errors a user can cause and exit with one clear sentence instead of a traceback."""
+    import typer
+
+    from astro_cli.agent.factory import SessionNotFound
+
+    try:
+        yield
+    except ConfigError as exc:
+        print_error(str(exc))
+        raise typer.Exit(EXIT_USAGE) from None
+    except SessionNotFound as exc:
+        print_error(str(exc))
+        raise typer.Exit(EXIT_USAGE) from None
+    except UserError as exc:
+        print_error(str(exc))
+        raise typer.Exit(exc.exit_code) from None
+    except KeyboardInterrupt:
+        print("", file=sys.stderr)
+        raise typer.Exit(EXIT_INTERRUPTED) from None

@@ -1,0 +1,59 @@
+"""The `astro` command line: wiring only. Each command's work lives in astro_cli/commands/."""
+
+from __future__ import annotations
+
+from typing import Optional
+
+import typer
+
+from astro_cli import __version__
+from astro_cli.commands import config_cmd, sessions_cmd
+from astro_cli.commands.run_cmd import run_command
+
+app = typer.Typer(
+    name="astro",
+    help="A research assistant for astrophysicists: NASA ADS, arXiv, SIMBAD and your papers, in the terminal.\n\n"
+    "Run `astro` for the interactive session, or `astro run \"question\"` for one answer.",
+    add_completion=False,
+    no_args_is_help=False,
+    pretty_exceptions_enable=False,
+    context_settings={"help_option_names": ["-h", "--help"]},
+    rich_markup_mode=None,
+)
+
+
+def _version(value: bool) -> None:
+    if value:
+        typer.echo(f"astro {__version__}")
+        raise typer.Exit()
+
+
+@app.callback(invoke_without_command=True)
+def main(
+    ctx: typer.Context,
+    model: Optional[str] = typer.Option(None, "--model", "-m", help="litellm model string (overrides config)."),
+    api_base: Optional[str] = typer.Option(None, "--api-base", help="Base URL of the model provider."),
+    continue_: bool = typer.Option(False, "--continue", "-c", help="Continue the latest session of this workspace."),
+    resume: Optional[str] = typer.Option(None, "--resume", "-r", help="Resume the session with this id."),
+    max_steps: Optional[int] = typer.Option(None, "--max-steps", help="Tool-using steps per turn."),
+    version: bool = typer.Option(False, "--version", "-V", callback=_version, is_eager=True, help="Show the version."),
+) -> None:
+    """Start the interactive session in the current folder."""
+    if ctx.invoked_subcommand is not None:
+        return
+    from astro_cli.ui.repl import start_repl
+
+    start_repl(
+        flags={"model": model, "api_base": api_base, "max_steps": max_steps},
+        resume=resume,
+        continue_latest=continue_,
+    )
+
+
+app.command("run", help="Answer one question and exit (answer on stdout, progress on stderr).")(run_command)
+app.add_typer(sessions_cmd.app, name="sessions", help="List, show and export stored sessions.")
+app.add_typer(config_cmd.app, name="config", help="Show the resolved settings and where each came from.")
+
+
+def run_app() -> None:
+    app()

@@ -1,0 +1,82 @@
+"""`astro run "QUESTION"`: one question, one answer, exit with a code that says how it went."""
+
+from __future__ import annotations
+
+import signal
+import sys
+from enum import Enum
+from typing import Optional
+
+import typer
+
+from astro_cli.bootstrap import (
+    EXIT_BUDGET,
+    EXIT_FAILED,
+    EXIT_INTERRUPTED,
+    EXIT_OK,
+    EXIT_PROVIDER,
+    UserError,
+    build_app,
+    print_warnings,
+    user_errors,
+)
+
+
+class OutputFormat(str, Enum):
+    text = "text"
+    json = "json"
+    stream_json = "stream-json"
+
+
+EXIT_BY_REASON = {
+    "answered": EXIT_OK,
+    "provider_error": EXIT_PROVIDER,
+    "max_steps": EXIT_BUDGET,
+    "interrupted": EXIT_INTERRUPTED,
+    "paused": EXIT_FAILED,
+}
+
+
+def run_command(
+    question: Optional[str] = typer.Argument(None, help="The question; '-' or nothing reads it from stdin."),
+    model: Optional[str] = typer.Option(None, "--model", "-m", help="litellm model string."),
+    api_base: Optional[str] = typer.Option(None, "--api-base", help="Base URL of the model provider."),
+    output_format: OutputFormat = typer.Option(OutputFormat.text, "--output-format", help="text, json or stream-json."),
+    continue_: bool = typer.Option(False, "--continue", "-c", help="Continue the latest session of this workspace."),
+    resume: Optional[str] = typer.Option(None, "--resume", "-r", help="Resume the session with this id."),
+    max_steps: Optional[int] = typer.Option(None, "--max-steps", help="Tool-using steps before a final answer."),
+    allow: Optional[list[str]] = typer.Option(None, "--allow", help="Allow a tool that needs permission (repeatable)."),
+    yes: bool = typer.Option(False, "--yes", "-y", help="Allow every tool that needs permission."),
+) -> None:
+    from astro_cli.agent.events import EventBus
+    from astro_cli.agent.factory import open_session, permission_policy
+    from astro_cli.ui.oneshot import OneShotPrinter
+
+    with user_errors():
+        if question is None or question == "-":
+            if sys.stdin is None or sys.stdin.isatty():
+                raise UserError("Give a question: astro run \"What is the Hubble tension?\"")
+            question = sys.stdin.read()
+        if not question.strip():
+            raise UserError("The question is empty.")
+        app = build_app({"model": model, "api_base": api_base, "max_steps": max_steps})
+        try:
+            print_warnings(app)
+            bus = EventBus()
+            printer = OneShotPrinter(output_format.value)
+            bus.subscribe(printer.handle)
+            session = open_session(
+                app, bus, permission_policy(app, allow=allow, yes=yes), resume=resume, continue_latest=continue_
+            )
+            signal.signal(signal.SIGTERM, _terminate)
+            state = session.run_turn(question)
+            session.stop("run finished")
+            printer.finish(state)
+            code = EXIT_BY_REASON.get(state.stop_reason, EXIT_FAILED)
+        finally:
+            app.close()
+    raise typer.Exit(code)
+
+
+def _terminate(signum: int, frame: object) -> None:
+    raise KeyboardInterrupt

@@ -1,0 +1,78 @@
+"""`astro sessions list|show|export`: the stored conversations of this workspace, without a model."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import typer
+
+from astro_cli.bootstrap import UserError, build_app, user_errors
+
+app = typer.Typer(no_args_is_help=True)
+
+
+def _session(ctx: Any, session_id: str) -> dict[str, Any]:
+    row = ctx.sessions.get(session_id)
+    if row is None:
+        raise UserError(f"No session '{session_id}' in this workspace; `astro sessions list` shows them.")
+    return row
+
+
+@app.command("list")
+def list_sessions(
+    as_json: bool = typer.Option(False, "--json", help="Print JSON."),
+    limit: int = typer.Option(30, "--limit", "-n", help="How many sessions to show."),
+) -> None:
+    """List sessions, newest first."""
+    with user_errors():
+        ctx = build_app()
+        rows = ctx.sessions.list(limit=limit) if ctx.workspace.db_path.exists() else []
+        if as_json:
+            typer.echo(json.dumps(rows, indent=2, default=str))
+            return
+        if not rows:
+            typer.echo("No sessions yet in this workspace. Start one with `astro` or `astro run \"...\"`.")
+            return
+        from rich.console import Console
+        from rich.table import Table
+
+        table = Table(title_justify="left")
+        for column in ("id", "updated", "messages", "tokens", "model", "title"):
+            table.add_column(column, no_wrap=column != "title")
+        for row in rows:
+            table.add_row(
+                row["id"], row["updated_at"].replace("T", " ")[:16], str(row["messages"]), str(row["tokens"]),
+                row["model"] or "", row["title"] or "",
+            )
+        Console().print(table)
+
+
+@app.command("show")
+def show(session_id: str = typer.Argument(..., help="Session id (a unique prefix works).")) -> None:
+    """Show a session's messages, tool calls and results."""
+    from astro_cli.ui.transcript import print_transcript
+
+    with user_errors():
+        ctx = build_app()
+        row = _session(ctx, session_id)
+        print_transcript(ctx, row)
+
+
+@app.command("export")
+def export(
+    session_id: str = typer.Argument(..., help="Session id (a unique prefix works)."),
+    fmt: str = typer.Option("md", "--format", "-f", help="md or json."),
+) -> None:
+    """Export a session as Markdown or JSON on stdout."""
+    from astro_cli.ui.transcript import transcript_json, transcript_markdown
+
+    with user_errors():
+        if fmt not in ("md", "json"):
+            raise UserError(f"Unknown format '{fmt}'; use md or json.")
+        ctx = build_app()
+        row = _session(ctx, session_id)
+        if fmt == "json":
+            typer.echo(json.dumps(transcript_json(ctx, row), indent=2, ensure_ascii=False, default=str))
+        else:
+            typer.echo(transcript_markdown(ctx, row))

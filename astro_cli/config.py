@@ -1,0 +1,197 @@
+"""Layered settings: defaults < ASTRO_HOME/config.yaml < <workspace>/.astro/config.yaml < ASTRO_* env < flags.
+
+Each resolved value remembers where it came from, so `astro config show` can say why a setting
+has the value it has. Files are nested YAML (`skills: {budget_chars: 4000}`); keys are dotted.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from astro_cli.config_schema import SCHEMA, Key
+
+
+class ConfigError(Exception):
+    """A configuration value that cannot be used; the message is one sentence for the user."""
+
+
+_PREFIXES = {name.split(".")[0] for name in SCHEMA if "." in name}
+
+
+def _flatten(data: Mapping[str, Any], prefix: str = "") -> dict[str, Any]:
+    flat: dict[str, Any] = {}
+    for key, value in data.items():
+        name = f"{prefix}{key}"
+        if name in SCHEMA:
+            flat[name] = value
+        elif isinstance(value, Mapping) and name in _PREFIXES:
+            flat.update(_flatten(value, name + "."))
+        else:
+            flat[name] = value
+    return flat
+
+
+def _type_ok(key: Key, value: Any) -> bool:
+    kind = key.type
+    if kind.endswith("?"):
+        if value is None:
+            return True
+        kind = kind[:-1]
+    if kind == "str":
+        return isinstance(value, str)
+    if kind == "int":
+        return isinstance(value, int) and not isinstance(value, bool)
+    if kind == "float":
+        return isinstance(value, (int, float)) and not isinstance(value, bool)
+    if kind == "bool":
+        return isinstance(value, bool)
+    if kind == "list":
+        return isinstance(value, list)
+    if kind == "dict":
+        return isinstance(value, dict)
+    return True
+
+
+_EXPECTED = {
+    "str": "a string",
+    "int": "a whole number",
+    "float": "a number",
+    "bool": "true or false",
+    "list": "a list",
+    "dict": "a mapping",
+}
+
+
+def expected(key: Key) -> str:
+    kind = key.type.rstrip("?")
+    text = _EXPECTED.get(kind, kind)
+    return text + (" or nothing" if key.type.endswith("?") else "")
+
+
+def _coerce(key: Key, value: Any) -> Any:
+    if key.type.rstrip("?") == "float" and isinstance(value, int) and not isinstance(value, bool):
+        return float(value)
+    return value
+
+
+@dataclass
+class Settings:
+    """Resolved settings with the source of each value."""
+
+    values: dict[str, Any] = field(default_factory=dict)
+    sources: dict[str, str] = field(default_factory=dict)
+    warnings: list[str] = field(default_factory=list)
+
+    def get(self, key: str, default: Any = None) -> Any:
+        if key in self.values:
+            return self.values[key]
+        if key in SCHEMA:
+            return SCHEMA[key].default
+        return default
+
+    def __getitem__(self, key: str) -> Any:
+        return self.get(key)
+
+    def source(self, key: str) -> str:
+        return self.sources.get(key, "default")
+
+    def set(self, key: str, value: Any, source: str) -> None:
+        self.values[key] = value
+        self.sources[key] = source
+
+    def section(self, prefix: str) -> dict[str, Any]:
+        """All keys under `prefix.` as a flat dict without the prefix."""
+        start = prefix + "."
+        return {k[len(start) :]: self.get(k) for k in SCHEMA if k.startswith(start)}
+
+
+def _apply_layer(settings: Settings, flat: dict[str, Any], source: str) -> None:
+    for name, value in flat.items():
+        key = SCHEMA.get(name)
+        if key is None:
+            settings.warnings.append(f"{source}: unknown setting '{name}' is ignored.")
+            continue
+        if not _type_ok(key, value):
+            raise ConfigError(
+                f"{source}: '{name}' should be {expected(key)}, not {type(value).__name__} {value!r}."
+            )
+        settings.set(name, _coerce(key, value), source)
+
+
+def read_yaml_file(path: Path) -> dict[str, Any]:
+    import yaml
+
+    try:
+        data = yaml.safe_load(path.read_text(encoding="utf-8"))
+    except yaml.YAMLError as exc:
+        mark = getattr(exc, "problem_mark", None)
+        where = f" (line {mark.line + 1})" if mark else ""
+        raise ConfigError(f"{path}: not valid YAML{where}.") from None
+    except OSError as exc:
+        raise ConfigError(f"{path}: cannot be read ({exc.strerror}).") from None
+    if data is None:
+        return {}
+    if not isinstance(data, dict):
+        raise ConfigError(f"{path}: expected a mapping of settings at the top level.")
+    return data
+
+
+def _parse_env(key: Key, raw: str) -> Any:
+    kind = key.type.rstrip("?")
+    if kind == "str":
+        return raw
+    import yaml
+
+    try:
+        value = yaml.safe_load(raw)
+    except yaml.YAMLError:
+        value = raw
+    if kind == "list" and isinstance(value, str):
+        value = [part.strip() for part in value.split(",") if part.strip()]
+    return value
+
+
+def load_settings(
+    config_files: list[Path],
+    env: Mapping[str, str] | None = None,
+    flags: Mapping[str, Any] | None = None,
+) -> Settings:
+    """Resolve settings from files (in order), the environment and command-line flags."""
+    settings = Settings()
+    for path in config_files:
+        if path.is_file():
+            _apply_layer(settings, _flatten(read_yaml_file(path)), str(path))
+    env = os.environ if env is None else env
+    for key in SCHEMA.values():
+        raw = env.get(key.env_var)
+        if raw is not None and raw != "":
+            _apply_layer(settings, {key.name: _parse_env(key, raw)}, f"env {key.env_var}")
+    for name, value in (flags or {}).items():
+        if value is not None:
+            _apply_layer(settings, {name: value}, "command line")
+    validate(settings)
+    return settings
+
+
+def validate(settings: Settings) -> None:
+    """Cross-field checks that a type alone cannot express."""
+    for name in ("max_steps", "num_retries", "memory.inject", "skills.budget_chars"):
+        if settings.get(name) < 0:
+            raise ConfigError(f"{settings.source(name)}: '{name}' cannot be negative.")
+    threshold = settings.get("compaction.threshold")
+    if not 0 < threshold <= 1:
+        raise ConfigError(f"{settings.source('compaction.threshold')}: 'compaction.threshold' must be in (0, 1].")
+    order = settings.get("tool_order")
+    if order is not None:
+        markers = [name for name in order if name == "<unlisted-tools>"]
+        if len(markers) != 1:
+            raise ConfigError(
+                f"{settings.source('tool_order')}: 'tool_order' needs exactly one '<unlisted-tools>' marker."
+            )
+        dupes = sorted({name for name in order if order.count(name) > 1})
+        if dupes:
+            raise ConfigError(f"{settings.source('tool_order')}: 'tool_order' lists {', '.join(dupes)} twice.")

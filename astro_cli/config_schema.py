@@ -1,0 +1,97 @@
+"""Every setting astro knows: its dotted key, type, default and one line of help.
+
+Keeping the schema in one table lets `astro config show` list everything, lets the loader warn
+about unknown keys and name the expected type of a bad value, and maps each key to its
+environment variable (`skills.budget_chars` -> `ASTRO_SKILLS_BUDGET_CHARS`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+
+@dataclass(frozen=True)
+class Key:
+    name: str
+    type: str  # str | int | float | bool | list | dict | str? (optional string)
+    default: Any
+    help: str
+
+    @property
+    def env_var(self) -> str:
+        return "ASTRO_" + self.name.upper().replace(".", "_").replace("-", "_")
+
+
+SCHEMA: dict[str, Key] = {}
+
+
+def _key(name: str, type_: str, default: Any, help_: str) -> None:
+    SCHEMA[name] = Key(name, type_, default, help_)
+
+
+# --- model and loop (foundation) -------------------------------------------------------------
+_key("model", "str?", None, "litellm model string, e.g. anthropic/claude-sonnet-4-5 or openai/gpt-4.1")
+_key("api_base", "str?", None, "base URL of the model provider (a proxy, a local server)")
+_key("max_steps", "int", 25, "tool-using steps per turn before a final answer is asked for")
+_key("num_retries", "int", 3, "retries of a model request on 429, 5xx and timeouts")
+_key("retry_backoff", "float", 1.0, "seconds before the first retry; doubles each time")
+_key("timeout", "float", 120.0, "seconds before a model request times out")
+_key("permissions.allow", "list", [], "tools that run without asking (e.g. run_bash, file_write)")
+_key("permissions.deny", "list", [], "tools that never run; wins over allow")
+_key("allowed_paths", "list", [], "extra folders the file tools may use besides the workspace")
+_key("bash.timeout", "float", 120.0, "seconds before run_bash stops a command")
+_key("bash.max_output_chars", "int", 20000, "run_bash output beyond this is cut with a note")
+_key("read.max_chars", "int", 50000, "read_file output beyond this is cut with a note")
+
+# --- prompt (issue 3) --------------------------------------------------------------------------
+_key("identity", "str?", None, "replaces the identity section of the system prompt")
+_key("persona", "str?", None, "an extra persona section placed after the identity")
+_key("principles", "str?", None, "replaces the principles section of the system prompt")
+_key("language", "str?", None, "language of answers (default: the user's language)")
+_key("tool_order", "list?", None, "tool order in requests, with exactly one '<unlisted-tools>' marker")
+
+# --- skills (issue 4) --------------------------------------------------------------------------
+_key("skills.budget_chars", "int", 4000, "characters of the skill listing in the system prompt")
+_key("skills.watch", "bool", True, "reload skills when their files change")
+
+# --- memory (issue 5) --------------------------------------------------------------------------
+_key("memory.inject", "int", 5, "memories shown to the agent each turn")
+_key("memory.half_life_days", "float", 30.0, "recency half-life used to rank memories")
+
+# --- tasks and nudges (issue 6) ---------------------------------------------------------------
+_key("tasks.single_in_progress", "bool", True, "reject task lists with more than one item in progress")
+_key("nudges.stale_plan_steps", "int", 3, "steps without a plan update before a reminder (0: off)")
+_key("nudges.diminishing_returns_steps", "int", 2, "steps with nothing new before asking to answer (0: off)")
+_key("nudges.max_steps", "bool", True, "ask for a final answer when the step budget is reached")
+_key("nudges.background_done", "bool", True, "announce finished background tasks to the model")
+
+# --- compaction (issue 7) ---------------------------------------------------------------------
+_key("context_window", "int?", None, "context window in tokens (default: litellm's model info)")
+_key("compaction.enabled", "bool", True, "compact the context automatically near the window")
+_key("compaction.threshold", "float", 0.8, "share of the context window that starts compaction")
+_key("compaction.snip_max_messages", "int", 50, "layer 0: more messages than this are snipped")
+_key("compaction.snip_keep_head", "int", 3, "layer 0: messages kept from the start")
+_key("compaction.snip_keep_tail", "int", 47, "layer 0: messages kept from the end")
+_key("compaction.keep_tool_results", "int", 5, "layer 1: latest tool results kept whole")
+_key("compaction.aggressive_keep", "int", 2, "layer 3: tool results kept whole")
+_key("compaction.skill_budget_chars", "int", 2000, "characters of each loaded skill re-injected after compaction")
+
+# --- delegation and hooks (issue 8) -----------------------------------------------------------
+_key("subagent.max_steps", "int", 5, "default step limit of a subagent")
+_key("subagent.max_steps_limit", "int", 10, "highest step limit a subagent may be given")
+_key("team.poll_interval", "float", 5.0, "seconds between inbox polls when waiting for teammates")
+_key("team.wait_timeout", "float", 60.0, "seconds the lead waits for a teammate")
+_key("hooks", "dict", {}, "lifecycle hooks, in Claude Code's settings.json shape")
+_key("fail_closed", "bool", False, "a hook that crashes or times out blocks the action")
+
+# --- research services (issue 9) --------------------------------------------------------------
+_key("arxiv_url", "str", "https://export.arxiv.org/api/query", "arXiv API endpoint")
+_key("arxiv_pdf_url", "str", "https://arxiv.org", "arXiv base for /pdf/ID and /e-print/ID")
+_key("ads_url", "str", "https://api.adsabs.harvard.edu/v1", "NASA ADS API base")
+_key("simbad_url", "str", "https://simbad.cds.unistra.fr/simbad/sim-tap", "SIMBAD TAP service")
+_key("http.timeout", "float", 30.0, "seconds before a request to a research service times out")
+_key("arxiv.min_interval", "float", 3.0, "seconds between requests to arXiv (their policy)")
+_key("library.embedding_model", "str?", None, "litellm embedding model for hybrid search (off when unset)")
+_key("library.chunk_chars", "int", 1500, "characters per indexed chunk of a paper")
+_key("library.content_budget_chars", "int", 20000, "characters get_paper_content returns at most")

@@ -1,0 +1,24 @@
+"""The features astro is built from, each a module with `install(app)`.
+
+A feature registers its tools (app.tools), prompt sections (app.prompt), loop extensions
+(app.add_extension) and services (app.services). Order matters only for tools of the same
+name: a later registration replaces an earlier one, so plugins come last.
+"""
+
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from astro_cli.app import AppContext
+
+FEATURES = [
+    "astro_cli.tools.files",
+    "astro_cli.tools.bash",
+]
+
+
+def install_all(app: AppContext) -> None:
+    for name in FEATURES:
+        importlib.import_module(name).install(app)

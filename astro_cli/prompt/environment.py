@@ -1,0 +1,24 @@
+"""The trailing environment message (002): per-step facts, sent last, never stored.
+
+Keeping time, budget and counters out of the system prompt is what lets the provider's prompt
+cache serve the system prompt, the tools and the whole stored history on every step.
+"""
+
+from __future__ import annotations
+
+import platform
+from datetime import datetime
+from typing import Any
+
+
+def environment_message(facts: dict[str, Any], now: datetime | None = None) -> dict[str, str]:
+    """A user message listing `facts` (date, workspace, os, model, steps, tokens, tasks, retries)."""
+    now = now or datetime.now().astimezone()
+    lines = [
+        "<environment>",
+        f"date: {now.strftime('%Y-%m-%d %H:%M %Z (%A)')}",
+        f"os: {platform.system()} {platform.release()}",
+    ]
+    lines += [f"{key}: {value}" for key, value in facts.items() if value not in (None, "")]
+    lines.append("</environment>")
+    return {"role": "user", "content": "\n".join(lines)}

@@ -1,0 +1,1 @@
+"""SQLite persistence: the database is the source of truth for sessions, tasks, usage and the library."""

@@ -1,0 +1,74 @@
+"""Open the workspace database (WAL, migrations applied) through sqlite-utils."""
+
+from __future__ import annotations
+
+import sqlite3
+import threading
+from pathlib import Path
+
+import sqlite_utils
+
+from astro_cli.store.migrations import MIGRATIONS
+
+
+class Database:
+    """A sqlite-utils database shared by the threads of one process.
+
+    One connection, guarded by a re-entrant lock: background tasks and teammates write from
+    other threads, and SQLite in WAL mode keeps readers in other processes unblocked.
+    """
+
+    def __init__(self, path: Path | str) -> None:
+        self.path = Path(path) if str(path) != ":memory:" else None
+        if self.path is not None:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+        conn = sqlite3.connect(str(path), check_same_thread=False, timeout=30, isolation_level=None)
+        self.db = sqlite_utils.Database(conn)
+        self.lock = threading.RLock()
+        if self.path is not None:
+            self.db.enable_wal()
+        self.db.execute("PRAGMA foreign_keys = ON")
+        self.db.execute("PRAGMA synchronous = NORMAL")
+        migrate(self.db)
+
+    def __getitem__(self, table: str) -> sqlite_utils.db.Table:
+        return self.db[table]  # type: ignore[return-value]
+
+    def execute(self, sql: str, params: tuple | list | dict = ()) -> sqlite3.Cursor:
+        with self.lock:
+            return self.db.execute(sql, params)
+
+    def query(self, sql: str, params: tuple | list | dict = ()) -> list[dict]:
+        with self.lock:
+            return list(self.db.query(sql, params))
+
+    def close(self) -> None:
+        with self.lock:
+            self.db.conn.close()
+
+
+def migrate(db: sqlite_utils.Database) -> None:
+    """Apply the numbered migrations not yet recorded in `schema_migrations`."""
+    db.execute(
+        "CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, name TEXT, applied_at TEXT)"
+    )
+    done = {row[0] for row in db.execute("SELECT version FROM schema_migrations").fetchall()}
+    for version, name, apply in MIGRATIONS:
+        if version in done:
+            continue
+        db.execute("BEGIN IMMEDIATE")
+        try:
+            apply(db)
+            db.execute(
+                "INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, datetime('now'))",
+                (version, name),
+            )
+        except BaseException:
+            db.execute("ROLLBACK")
+            raise
+        db.execute("COMMIT")
+
+
+def schema_version(db: sqlite_utils.Database) -> int:
+    row = db.execute("SELECT max(version) FROM schema_migrations").fetchone()
+    return row[0] or 0

@@ -1,0 +1,19 @@
+"""Numbered schema migrations, applied in order, each exactly once per database.
+
+Add a module `mNNN_name.py` with an `apply(db)` function and list it here; never edit a
+migration that has shipped, add a new one instead.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import sqlite_utils
+
+from astro_cli.store.migrations import m001_core
+
+Migration = tuple[int, str, Callable[[sqlite_utils.Database], None]]
+
+MIGRATIONS: list[Migration] = [
+    (1, "core: sessions, agent_messages, usage", m001_core.apply),
+]

@@ -1,0 +1,208 @@
+"""Sessions and their messages.
+
+Messages are stored in the OpenAI chat format the loop sends through litellm, one row each, in
+order, written as soon as they exist: a crash loses at most the reply in flight. `kind` tells
+what a message is for the people reading the history (a nudge, a task-state recovery, a
+summary); `meta` holds facts that are never sent to the model (duration, error flag).
+"""
+
+from __future__ import annotations
+
+import json
+import uuid
+from dataclasses import dataclass
+from datetime import datetime, timezone
+from typing import Any
+
+from astro_cli.store.db import Database
+
+
+def now_iso() -> str:
+    return datetime.now(timezone.utc).isoformat(timespec="seconds")
+
+
+def new_session_id() -> str:
+    return uuid.uuid4().hex[:12]
+
+
+@dataclass
+class StoredMessage:
+    seq: int
+    turn: int
+    role: str
+    kind: str
+    message: dict[str, Any]
+    meta: dict[str, Any]
+    created_at: str
+
+
+class SessionStore:
+    """Reads and writes sessions, messages and usage rows."""
+
+    def __init__(self, database: Database) -> None:
+        self.database = database
+
+    # --- sessions --------------------------------------------------------------------------
+    def create(
+        self,
+        workspace: str,
+        model: str | None,
+        parent_id: str | None = None,
+        agent: str | None = None,
+        session_id: str | None = None,
+    ) -> str:
+        session_id = session_id or new_session_id()
+        stamp = now_iso()
+        with self.database.lock:
+            self.database["sessions"].insert(
+                {
+                    "id": session_id,
+                    "workspace": workspace,
+                    "title": None,
+                    "model": model,
+                    "created_at": stamp,
+                    "updated_at": stamp,
+                    "parent_id": parent_id,
+                    "agent": agent,
+                }
+            )
+        return session_id
+
+    def get(self, session_id: str) -> dict[str, Any] | None:
+        rows = self.database.query("SELECT * FROM sessions WHERE id = ?", (session_id,))
+        if rows:
+            return rows[0]
+        # Allow unambiguous prefixes, as people type the first few characters of an id.
+        rows = self.database.query(
+            "SELECT * FROM sessions WHERE id LIKE ? AND parent_id IS NULL", (session_id + "%",)
+        )
+        return rows[0] if len(rows) == 1 else None
+
+    def latest(self, workspace: str) -> dict[str, Any] | None:
+        rows = self.database.query(
+            "SELECT * FROM sessions WHERE workspace = ? AND parent_id IS NULL "
+            "ORDER BY updated_at DESC, rowid DESC LIMIT 1",
+            (workspace,),
+        )
+        return rows[0] if rows else None
+
+    def list(self, limit: int = 50, include_children: bool = False) -> list[dict[str, Any]]:
+        where = "" if include_children else "WHERE s.parent_id IS NULL"
+        return self.database.query(
+            f"""
+            SELECT s.*, (SELECT count(*) FROM agent_messages m WHERE m.session_id = s.id) AS messages,
+                   (SELECT coalesce(sum(u.input_tokens), 0) + coalesce(sum(u.output_tokens), 0)
+                      FROM usage u WHERE u.session_id = s.id) AS tokens,
+                   (SELECT sum(u.cost_usd) FROM usage u WHERE u.session_id = s.id) AS cost_usd
+            FROM sessions s {where}
+            ORDER BY s.updated_at DESC, s.rowid DESC LIMIT ?
+            """,
+            (limit,),
+        )
+
+    def children(self, session_id: str) -> list[dict[str, Any]]:
+        return self.database.query(
+            "SELECT * FROM sessions WHERE parent_id = ? ORDER BY created_at, rowid", (session_id,)
+        )
+
+    def touch(self, session_id: str, title: str | None = None, model: str | None = None) -> None:
+        with self.database.lock:
+            updates: dict[str, Any] = {"updated_at": now_iso()}
+            if model:
+                updates["model"] = model
+            self.database["sessions"].update(session_id, updates)
+            if title:
+                self.database.execute(
+                    "UPDATE sessions SET title = ? WHERE id = ? AND title IS NULL", (title[:120], session_id)
+                )
+
+    # --- messages --------------------------------------------------------------------------
+    def append(
+        self,
+        session_id: str,
+        message: dict[str, Any],
+        kind: str = "message",
+        turn: int = 0,
+        meta: dict[str, Any] | None = None,
+    ) -> int:
+        """Store one message at the end of the session and return its sequence number."""
+        with self.database.lock:
+            row = self.database.execute(
+                "SELECT coalesce(max(seq), 0) FROM agent_messages WHERE session_id = ?", (session_id,)
+            ).fetchone()
+            seq = row[0] + 1
+            self.database.execute(
+                "INSERT INTO agent_messages (session_id, seq, turn, role, kind, message, meta, created_at) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                (
+                    session_id,
+                    seq,
+                    turn,
+                    message["role"],
+                    kind,
+                    json.dumps(message, ensure_ascii=False),
+                    json.dumps(meta, ensure_ascii=False) if meta else None,
+                    now_iso(),
+                ),
+            )
+            self.database.execute("UPDATE sessions SET updated_at = ? WHERE id = ?", (now_iso(), session_id))
+        return seq
+
+    def messages(self, session_id: str) -> list[StoredMessage]:
+        rows = self.database.query(
+            "SELECT * FROM agent_messages WHERE session_id = ? ORDER BY seq", (session_id,)
+        )
+        return [
+            StoredMessage(
+                seq=row["seq"],
+                turn=row["turn"],
+                role=row["role"],
+                kind=row["kind"],
+                message=json.loads(row["message"]),
+                meta=json.loads(row["meta"]) if row["meta"] else {},
+                created_at=row["created_at"],
+            )
+            for row in rows
+        ]
+
+    def last_turn(self, session_id: str) -> int:
+        row = self.database.execute(
+            "SELECT coalesce(max(turn), 0) FROM agent_messages WHERE session_id = ?", (session_id,)
+        ).fetchone()
+        return int(row[0])
+
+    # --- usage -----------------------------------------------------------------------------
+    def record_usage(self, session_id: str, turn: int, model: str, usage: dict[str, Any], purpose: str = "step") -> None:
+        with self.database.lock:
+            self.database["usage"].insert(
+                {
+                    "session_id": session_id,
+                    "turn": turn,
+                    "model": model,
+                    "input_tokens": usage.get("input_tokens", 0),
+                    "output_tokens": usage.get("output_tokens", 0),
+                    "cache_read_input_tokens": usage.get("cache_read_input_tokens", 0),
+                    "cache_creation_input_tokens": usage.get("cache_creation_input_tokens", 0),
+                    "cost_usd": usage.get("cost_usd"),
+                    "purpose": purpose,
+                    "created_at": now_iso(),
+                }
+            )
+
+    def usage_totals(self, session_id: str, turn: int | None = None) -> dict[str, Any]:
+        where, params = "session_id = ?", [session_id]
+        if turn is not None:
+            where += " AND turn = ?"
+            params.append(turn)
+        row = self.database.query(
+            f"""SELECT coalesce(sum(input_tokens),0) AS input_tokens, coalesce(sum(output_tokens),0) AS output_tokens,
+                coalesce(sum(cache_read_input_tokens),0) AS cache_read_input_tokens,
+                coalesce(sum(cache_creation_input_tokens),0) AS cache_creation_input_tokens,
+                sum(cost_usd) AS cost_usd, count(*) AS requests,
+                sum(CASE WHEN cost_usd IS NULL THEN 1 ELSE 0 END) AS unpriced
+                FROM usage WHERE {where}""",
+            params,
+        )[0]
+        if row["unpriced"]:
+            row["cost_usd"] = None if row["cost_usd"] is None else row["cost_usd"]
+        return row

@@ -1,0 +1,124 @@
+"""What a tool is, what it may reach, and what it returns.
+
+A tool is a name, a description (its first sentence becomes the summary in the system prompt),
+a JSON schema for its arguments, a read_only flag and a `run(ctx, args)` function. Errors a tool
+raises as ToolError reach the model as error results with the tool's own sentence; any other
+exception is reported as an unexpected failure. Neither ends the turn.
+"""
+
+from __future__ import annotations
+
+import re
+import threading
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from astro_cli.app import AppContext
+
+
+class ToolError(Exception):
+    """A failure the model should read: one clear sentence, no traceback."""
+
+
+@dataclass
+class ToolResult:
+    """What a tool returns: text for the model, and structured data for people and other parts."""
+
+    content: str
+    is_error: bool = False
+    data: dict[str, Any] | None = None
+
+
+@dataclass
+class ToolContext:
+    """What a running tool may reach. Built per call by the loop; tools keep no state of their own."""
+
+    app: AppContext
+    session_id: str
+    turn: int = 0
+    call_id: str = ""
+    agent: str = "main"
+    cancel: threading.Event = field(default_factory=threading.Event)
+    emit: Callable[[Any], None] = lambda event: None
+    # The loop fills these so tools like subagent and load_skill can reach the running agent.
+    extras: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def workspace_root(self) -> Path:
+        return self.app.workspace.root
+
+    def resolve_path(self, raw: str, must_exist: bool = False) -> Path:
+        """Resolve a path the model gave, refusing anything outside the workspace and allowed paths."""
+        return resolve_inside(raw, self.app.workspace.root, self.app.allowed_roots(), must_exist)
+
+    def touched(self, path: Path) -> None:
+        """Record that a file was read, written or searched (conditional skills listen to this)."""
+        listener = self.extras.get("on_path_touched")
+        if listener:
+            listener(path)
+
+
+def resolve_inside(raw: str, root: Path, extra_roots: list[Path], must_exist: bool = False) -> Path:
+    if not raw or not raw.strip():
+        raise ToolError("No path was given.")
+    candidate = Path(raw).expanduser()
+    if not candidate.is_absolute():
+        candidate = root / candidate
+    resolved = candidate.resolve()
+    roots = [root.resolve(), *[r.resolve() for r in extra_roots]]
+    if not any(resolved == r or resolved.is_relative_to(r) for r in roots):
+        raise ToolError(
+            f"'{raw}' is outside the workspace ({root}); file tools only work inside it "
+            "(config 'allowed_paths' can add folders)."
+        )
+    if must_exist and not resolved.exists():
+        raise ToolError(f"'{raw}' does not exist.")
+    return resolved
+
+
+_SENTENCE_END = re.compile(r"[.。!?！？](?=\s|$)|\n")
+
+
+def first_sentence(description: str, limit: int = 80) -> str:
+    """The description's first sentence (ending at . 。 ! ? or a newline), cut to `limit` characters."""
+    text = description.strip()
+    match = _SENTENCE_END.search(text)
+    if match:
+        end = match.end() if match.group() != "\n" else match.start()
+        text = text[:end].strip()
+    return text[:limit]
+
+
+@dataclass
+class Tool:
+    name: str
+    description: str
+    parameters: dict[str, Any]
+    run: Callable[[ToolContext, dict[str, Any]], ToolResult | str]
+    read_only: bool = True
+    needs_permission: bool = False
+    timeout: float | None = None
+    source: str = "builtin"
+    key_argument: str | None = None  # shown on the compact tool line in the terminal
+
+    @property
+    def summary(self) -> str:
+        return first_sentence(self.description)
+
+    def schema(self) -> dict[str, Any]:
+        """The OpenAI function-tool schema litellm translates for every provider."""
+        return {
+            "type": "function",
+            "function": {"name": self.name, "description": self.description, "parameters": self.parameters},
+        }
+
+
+def object_schema(properties: dict[str, Any], required: list[str] | None = None) -> dict[str, Any]:
+    """A JSON schema for an arguments object; saves repeating the boilerplate in every tool."""
+    schema: dict[str, Any] = {"type": "object", "properties": properties, "additionalProperties": False}
+    if required:
+        schema["required"] = required
+    return schema

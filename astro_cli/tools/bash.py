@@ -1,0 +1,71 @@
+"""run_bash: a shell command in the workspace, with a timeout and output cut past a size limit."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+from typing import TYPE_CHECKING, Any
+
+from astro_cli.tools.base import Tool, ToolContext, ToolError, ToolResult, object_schema
+
+if TYPE_CHECKING:
+    from astro_cli.app import AppContext
+
+SECRET_HINTS = ("KEY", "TOKEN", "SECRET", "PASSWORD")
+
+
+def _clean_env() -> dict[str, str]:
+    """The environment for commands, without API keys: a command the model writes never sees secrets."""
+    return {k: v for k, v in os.environ.items() if not any(h in k.upper() for h in SECRET_HINTS)}
+
+
+def cut_output(text: str, limit: int) -> str:
+    if len(text) <= limit:
+        return text
+    head = text[: limit // 2]
+    tail = text[-limit // 2 :]
+    return f"{head}\n[... {len(text) - limit} characters cut; {len(text)} in all ...]\n{tail}"
+
+
+def run_bash(ctx: ToolContext, args: dict[str, Any]) -> ToolResult:
+    command = args.get("command")
+    if not isinstance(command, str) or not command.strip():
+        raise ToolError("No command was given.")
+    settings = ctx.app.settings
+    timeout = float(args.get("timeout") or settings.get("bash.timeout"))
+    timeout = min(timeout, settings.get("bash.timeout") * 4)
+    process = subprocess.Popen(
+        ["bash", "-c", command],
+        cwd=ctx.workspace_root,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        stdin=subprocess.DEVNULL,
+        env=_clean_env(),
+        start_new_session=True,
+    )
+    try:
+        output, _ = process.communicate(timeout=timeout)
+    except subprocess.TimeoutExpired:
+        os.killpg(process.pid, signal.SIGKILL)
+        output, _ = process.communicate()
+        text = cut_output(output.decode("utf-8", errors="replace"), settings.get("bash.max_output_chars"))
+        return ToolResult(f"{text}\n[stopped after {timeout:g} s]", is_error=True)
+    text = cut_output(output.decode("utf-8", errors="replace"), settings.get("bash.max_output_chars"))
+    code = process.returncode
+    footer = f"[exit code {code}]"
+    return ToolResult(f"{text}\n{footer}" if text else footer, is_error=code != 0)
+
+
+def install(app: AppContext) -> None:
+    app.tools.register(Tool(
+        name="run_bash",
+        description="Run a bash command in the workspace folder and return its output and exit code. "
+        "Needs the user's permission; long output is cut.",
+        parameters=object_schema({
+            "command": {"type": "string", "description": "The command line."},
+            "timeout": {"type": "number", "description": "Seconds before the command is stopped."},
+        }, ["command"]),
+        run=run_bash, read_only=False, needs_permission=True, key_argument="command",
+        timeout=None,
+    ))

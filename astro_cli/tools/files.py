@@ -1,0 +1,200 @@
+"""General file tools: read_file, grep_files, glob_files (read-only) and file_write, file_edit.
+
+All of them stay inside the workspace (plus config `allowed_paths`); a path that escapes with
+`..` or a symbolic link is refused. Writes need permission and are atomic.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import tempfile
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from astro_cli.tools.base import Tool, ToolContext, ToolError, ToolResult, object_schema
+
+if TYPE_CHECKING:
+    from astro_cli.app import AppContext
+
+SKIP_DIRS = {".git", ".astro", ".venv", "__pycache__", "node_modules", ".mypy_cache", ".ruff_cache"}
+MAX_MATCHES = 200
+
+
+def atomic_write(path: Path, text: str) -> None:
+    """Write via a temporary file and rename, so a crash never leaves half a file."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as handle:
+            handle.write(text)
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+
+
+def _rel(ctx: ToolContext, path: Path) -> str:
+    try:
+        return str(path.relative_to(ctx.workspace_root))
+    except ValueError:
+        return str(path)
+
+
+def read_file(ctx: ToolContext, args: dict[str, Any]) -> ToolResult:
+    path = ctx.resolve_path(args.get("path", ""), must_exist=True)
+    if path.is_dir():
+        entries = sorted(p.name + ("/" if p.is_dir() else "") for p in path.iterdir())
+        return ToolResult("\n".join(entries) or "(empty folder)")
+    ctx.touched(path)
+    raw = path.read_bytes()
+    if b"\x00" in raw[:4096]:
+        raise ToolError(f"{_rel(ctx, path)} is a binary file; use a tool made for its format (e.g. parse_paper for PDFs).")
+    lines = raw.decode("utf-8", errors="replace").splitlines()
+    offset = max(int(args.get("offset") or 1), 1)
+    limit = int(args.get("limit") or 2000)
+    chunk = lines[offset - 1 : offset - 1 + limit]
+    text = "\n".join(f"{n:>6}\t{line}" for n, line in enumerate(chunk, start=offset))
+    budget = ctx.app.settings.get("read.max_chars")
+    notes = []
+    if len(text) > budget:
+        text = text[:budget]
+        notes.append(f"[cut at {budget} characters]")
+    if offset - 1 + limit < len(lines):
+        notes.append(f"[{len(lines)} lines in all; continue with offset={offset + limit}]")
+    return ToolResult("\n".join([text, *notes]) if notes else text)
+
+
+def _walk(root: Path):
+    for dirpath, dirnames, filenames in os.walk(root):
+        dirnames[:] = sorted(d for d in dirnames if d not in SKIP_DIRS)
+        for name in sorted(filenames):
+            yield Path(dirpath) / name
+
+
+def grep_files(ctx: ToolContext, args: dict[str, Any]) -> ToolResult:
+    pattern = args.get("pattern", "")
+    try:
+        regex = re.compile(pattern, 0 if args.get("case_sensitive") else re.IGNORECASE)
+    except re.error as exc:
+        raise ToolError(f"'{pattern}' is not a valid regular expression ({exc}).") from None
+    root = ctx.resolve_path(args.get("path") or ".", must_exist=True)
+    glob = args.get("glob")
+    files = [root] if root.is_file() else _walk(root)
+    hits: list[str] = []
+    for path in files:
+        if glob and not path.match(glob):
+            continue
+        before = len(hits)
+        try:
+            with path.open(encoding="utf-8", errors="strict") as handle:
+                for number, line in enumerate(handle, start=1):
+                    if regex.search(line):
+                        hits.append(f"{_rel(ctx, path)}:{number}: {line.rstrip()[:300]}")
+                        if len(hits) >= MAX_MATCHES:
+                            break
+        except (UnicodeDecodeError, OSError):
+            continue
+        if len(hits) > before:
+            ctx.touched(path)
+        if len(hits) >= MAX_MATCHES:
+            hits.append(f"[stopped at {MAX_MATCHES} matches; narrow the pattern or the path]")
+            break
+    return ToolResult("\n".join(hits) if hits else f"No line matches '{pattern}'.")
+
+
+def glob_files(ctx: ToolContext, args: dict[str, Any]) -> ToolResult:
+    pattern = args.get("pattern", "")
+    if not pattern:
+        raise ToolError("No glob pattern was given (e.g. '**/*.tex').")
+    root = ctx.resolve_path(args.get("path") or ".", must_exist=True)
+    found = []
+    for path in sorted(root.glob(pattern)):
+        if any(part in SKIP_DIRS for part in path.relative_to(root).parts):
+            continue
+        found.append(_rel(ctx, path) + ("/" if path.is_dir() else ""))
+        ctx.touched(path)
+        if len(found) >= 500:
+            found.append("[stopped at 500 paths]")
+            break
+    return ToolResult("\n".join(found) if found else f"No path matches '{pattern}'.")
+
+
+def file_write(ctx: ToolContext, args: dict[str, Any]) -> ToolResult:
+    path = ctx.resolve_path(args.get("path", ""))
+    content = args.get("content")
+    if not isinstance(content, str):
+        raise ToolError("'content' must be the text to write.")
+    existed = path.exists()
+    atomic_write(path, content)
+    ctx.touched(path)
+    verb = "Replaced" if existed else "Created"
+    return ToolResult(f"{verb} {_rel(ctx, path)} ({len(content.encode())} bytes).")
+
+
+def file_edit(ctx: ToolContext, args: dict[str, Any]) -> ToolResult:
+    path = ctx.resolve_path(args.get("path", ""), must_exist=True)
+    old, new = args.get("old_string"), args.get("new_string")
+    if not isinstance(old, str) or not isinstance(new, str) or not old:
+        raise ToolError("'old_string' (not empty) and 'new_string' must both be text.")
+    text = path.read_text(encoding="utf-8")
+    count = text.count(old)
+    if count == 0:
+        raise ToolError(f"'old_string' was not found in {_rel(ctx, path)}; read the file and copy the text exactly.")
+    if count > 1 and not args.get("replace_all"):
+        raise ToolError(f"'old_string' occurs {count} times in {_rel(ctx, path)}; add context or set replace_all.")
+    atomic_write(path, text.replace(old, new) if args.get("replace_all") else text.replace(old, new, 1))
+    ctx.touched(path)
+    return ToolResult(f"Edited {_rel(ctx, path)} ({count if args.get('replace_all') else 1} replacement(s)).")
+
+
+def install(app: AppContext) -> None:
+    path_arg = {"type": "string", "description": "Path relative to the workspace (or absolute inside it)."}
+    app.tools.register(Tool(
+        name="read_file",
+        description="Read a text file of the workspace with line numbers. Use offset and limit for long files; "
+        "a folder path lists its entries.",
+        parameters=object_schema({
+            "path": path_arg,
+            "offset": {"type": "integer", "description": "First line to read (1-based)."},
+            "limit": {"type": "integer", "description": "Number of lines to read (default 2000)."},
+        }, ["path"]),
+        run=read_file, key_argument="path",
+    ))
+    app.tools.register(Tool(
+        name="grep_files",
+        description="Search the workspace's text files for a regular expression. Returns file:line: text for each match.",
+        parameters=object_schema({
+            "pattern": {"type": "string", "description": "Python regular expression."},
+            "path": {"type": "string", "description": "File or folder to search (default: the workspace)."},
+            "glob": {"type": "string", "description": "Only files whose path matches this glob, e.g. '*.tex'."},
+            "case_sensitive": {"type": "boolean", "description": "Default false."},
+        }, ["pattern"]),
+        run=grep_files, key_argument="pattern",
+    ))
+    app.tools.register(Tool(
+        name="glob_files",
+        description="List workspace paths matching a glob pattern such as '**/*.fits' or 'papers/*.pdf'.",
+        parameters=object_schema({
+            "pattern": {"type": "string", "description": "Glob pattern, relative to path."},
+            "path": {"type": "string", "description": "Folder to search from (default: the workspace)."},
+        }, ["pattern"]),
+        run=glob_files, key_argument="pattern",
+    ))
+    app.tools.register(Tool(
+        name="file_write",
+        description="Create or replace a file in the workspace with the given content. Needs the user's permission.",
+        parameters=object_schema({"path": path_arg, "content": {"type": "string"}}, ["path", "content"]),
+        run=file_write, read_only=False, needs_permission=True, key_argument="path",
+    ))
+    app.tools.register(Tool(
+        name="file_edit",
+        description="Replace an exact piece of text in a workspace file. Needs the user's permission.",
+        parameters=object_schema({
+            "path": path_arg,
+            "old_string": {"type": "string", "description": "Text to find, exactly as in the file."},
+            "new_string": {"type": "string", "description": "Replacement text."},
+            "replace_all": {"type": "boolean", "description": "Replace every occurrence (default false)."},
+        }, ["path", "old_string", "new_string"]),
+        run=file_edit, read_only=False, needs_permission=True, key_argument="path",
+    ))

@@ -1,0 +1,100 @@
+"""The one-shot printer for `astro run`: answer on stdout, progress and tool lines on stderr.
+
+text: rendered Markdown on a terminal, plain text when piped. json: one result object at the end.
+stream-json: one JSON event per line as they happen, ending with the result object (names as in
+Claude Code's headless mode).
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from typing import TYPE_CHECKING, Any
+
+from astro_cli.agent import events as ev
+
+if TYPE_CHECKING:
+    from astro_cli.agent.loop import TurnState
+
+
+def result_object(state: TurnState) -> dict[str, Any]:
+    usage = state.usage
+    return {
+        "type": "result",
+        "is_error": state.stop_reason != "answered",
+        "stop_reason": state.stop_reason,
+        "answer": state.answer,
+        "error": state.error,
+        "session_id": state.session.session_id,
+        "num_steps": state.step,
+        "tool_calls": list(state.tool_log),
+        "usage": {
+            "input_tokens": usage["input_tokens"],
+            "output_tokens": usage["output_tokens"],
+            "cache_read_input_tokens": usage["cache_read_input_tokens"],
+            "cache_creation_input_tokens": usage["cache_creation_input_tokens"],
+        },
+        "cost_usd": usage["cost_usd"],
+    }
+
+
+class OneShotPrinter:
+    def __init__(self, output_format: str = "text") -> None:
+        from rich.console import Console
+
+        self.format = output_format
+        self.err = Console(stderr=True, highlight=False, soft_wrap=True)
+        self.out_is_tty = sys.stdout.isatty()
+
+    def handle(self, event: ev.Event) -> None:
+        if self.format == "stream-json":
+            self._write_json(event.to_dict())
+            return
+        if isinstance(event, ev.ToolStarted):
+            key = f" {event.key_argument}" if event.key_argument else ""
+            self.err.print(f"[dim]→ {event.name}{key}[/]", markup=True)
+        elif isinstance(event, ev.ToolFinished):
+            mark = "[green]ok[/]" if event.ok else "[red]error[/]"
+            detail = "" if event.ok else f" {event.content.splitlines()[0][:120] if event.content else ''}"
+            self.err.print(f"[dim]  {event.name} {event.duration:.1f}s[/] {mark}[dim]{detail}[/]", markup=True)
+        elif isinstance(event, ev.Retry):
+            self.err.print(
+                f"[yellow]provider error, retry {event.attempt}/{event.max_attempts} in {event.delay:g}s:[/] {event.error}",
+                markup=True,
+            )
+        elif isinstance(event, ev.Nudge):
+            self.err.print(f"[dim]{event.kind}: {event.text.splitlines()[0][:160]}[/]", markup=True)
+        elif isinstance(event, ev.Notice):
+            self.err.print(f"[yellow]{event.level}:[/] {event.text}", markup=True)
+        elif isinstance(event, ev.Compacted):
+            self.err.print(f"[dim]context compacted ({event.layer}): {event.messages_before} → {event.messages_after} messages[/]", markup=True)
+
+    def finish(self, state: TurnState) -> None:
+        if self.format in ("json", "stream-json"):
+            self._write_json(result_object(state))
+            return
+        if state.answer:
+            if self.out_is_tty:
+                from rich.console import Console
+                from rich.markdown import Markdown
+
+                Console().print(Markdown(state.answer))
+            else:
+                sys.stdout.write(state.answer.rstrip("\n") + "\n")
+                sys.stdout.flush()
+        if state.stop_reason == "provider_error":
+            self.err.print(f"[bold red]error:[/] the model provider failed: {state.error}", markup=True)
+        elif state.stop_reason == "max_steps":
+            self.err.print(
+                f"[bold red]error:[/] the step budget ({state.max_steps}) ran out without an answer; "
+                "raise it with --max-steps or config 'max_steps'.",
+                markup=True,
+            )
+        elif state.stop_reason == "interrupted":
+            self.err.print("[yellow]interrupted[/]", markup=True)
+        elif state.stop_reason == "paused" and state.error:
+            self.err.print(f"[yellow]{state.error}[/]", markup=True)
+
+    def _write_json(self, obj: dict[str, Any]) -> None:
+        sys.stdout.write(json.dumps(obj, ensure_ascii=False, default=str) + "\n")
+        sys.stdout.flush()
