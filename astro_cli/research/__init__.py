@@ -1,0 +1,1 @@
+"""Research: papers (search, download, parsing, the local library), notes and SIMBAD."""
