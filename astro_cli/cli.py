@@ -7,7 +7,7 @@ from typing import Optional
 import typer
 
 from astro_cli import __version__
-from astro_cli.commands import config_cmd, sessions_cmd
+from astro_cli.commands import config_cmd, library_cmd, prompt_cmd, sessions_cmd
 from astro_cli.commands.run_cmd import run_command
 
 app = typer.Typer(
@@ -53,6 +53,8 @@ def main(
 app.command("run", help="Answer one question and exit (answer on stdout, progress on stderr).")(run_command)
 app.add_typer(sessions_cmd.app, name="sessions", help="List, show and export stored sessions.")
 app.add_typer(config_cmd.app, name="config", help="Show the resolved settings and where each came from.")
+app.add_typer(library_cmd.app, name="library", help="Your paper library: search, list, add, export, remove.")
+app.add_typer(prompt_cmd.app, name="prompt", help="Show exactly what the model sees, with token counts.")
 
 
 def run_app() -> None:

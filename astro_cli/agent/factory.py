@@ -75,6 +75,8 @@ def open_session(
     """A session ready for turns: the one named by `resume`, the latest one, or a new one."""
     app.install_features()
     llm = llm or LLM(resolve_model(app))
+    # A bad tool_order or prompt variable fails here, with one sentence, before anything is stored.
+    app.prompt.assemble(app.tools.ordered(app.settings.get("tool_order")))
     workspace = str(app.workspace.root)
     session_id = None
     if resume:

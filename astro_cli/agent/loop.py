@@ -17,7 +17,7 @@ from astro_cli.agent.history import missing_results, order_results
 from astro_cli.agent.llm import LLM, Cancelled, LLMReply, ProviderError, parse_arguments
 from astro_cli.agent.permissions import PermissionPolicy
 from astro_cli.agent.tool_runner import ToolRunner
-from astro_cli.prompt.environment import environment_message
+from astro_cli.prompt.environment import base_facts, environment_message
 from astro_cli.prompt.registry import GLOBAL
 
 if TYPE_CHECKING:
@@ -208,12 +208,9 @@ class AgentSession:
         for ext in self.extensions:
             if hasattr(ext, "transform_messages"):
                 history = ext.transform_messages(state, history)
-        facts: dict[str, Any] = {
-            "workspace": str(self.app.workspace.root),
-            "model": self.llm.config.model,
-            "steps": f"{state.step} of {state.max_steps} used",
-            "tokens this turn": f"{state.usage['input_tokens']} in, {state.usage['output_tokens']} out",
-        }
+        facts: dict[str, Any] = base_facts(
+            str(self.app.workspace.root), self.llm.config.model, state.step, state.max_steps, state.usage
+        )
         for result in self.call_extensions("environment_facts", state):
             facts.update(result or {})
         if state.retry_notes:

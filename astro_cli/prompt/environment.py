@@ -11,6 +11,16 @@ from datetime import datetime
 from typing import Any
 
 
+def base_facts(workspace: str, model: str, step: int, max_steps: int, usage: dict[str, Any]) -> dict[str, str]:
+    """The facts every agent's environment message carries; features add theirs after these."""
+    return {
+        "workspace": workspace,
+        "model": model,
+        "steps": f"{step} of {max_steps} used",
+        "tokens this turn": f"{usage.get('input_tokens', 0)} in, {usage.get('output_tokens', 0)} out",
+    }
+
+
 def environment_message(facts: dict[str, Any], now: datetime | None = None) -> dict[str, str]:
     """A user message listing `facts` (date, workspace, os, model, steps, tokens, tasks, retries)."""
     now = now or datetime.now().astimezone()

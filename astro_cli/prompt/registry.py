@@ -13,6 +13,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from astro_cli.config import ConfigError
 from astro_cli.prompt.render import PromptRenderError, render
 
 if TYPE_CHECKING:
@@ -30,7 +31,7 @@ ORDER_SUBAGENTS = 400
 ORDER_PRINCIPLES = 900
 
 
-class PromptRegistryError(Exception):
+class PromptRegistryError(ConfigError):
     """A registration or assembly that cannot work; the message says which section or variable."""
 
 

@@ -79,7 +79,8 @@ def resolve_inside(raw: str, root: Path, extra_roots: list[Path], must_exist: bo
     return resolved
 
 
-_SENTENCE_END = re.compile(r"[.。!?！？](?=\s|$)|\n")
+# Western stops end a sentence only before a space (so "1.5" or "astro.db" do not); CJK stops always do.
+_SENTENCE_END = re.compile(r"[.!?](?=\s|$)|[。！？]|\n")
 
 
 def first_sentence(description: str, limit: int = 80) -> str:

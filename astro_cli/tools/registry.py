@@ -9,12 +9,13 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+from astro_cli.config import ConfigError
 from astro_cli.tools.base import Tool
 
 UNLISTED = "<unlisted-tools>"
 
 
-class ToolOrderError(Exception):
+class ToolOrderError(ConfigError):
     """`tool_order` names a tool that is not registered."""
 
 

@@ -1,0 +1,98 @@
+"""`astro prompt show`: exactly what the model sees, section by section, with token counts. No model call."""
+
+from __future__ import annotations
+
+import json
+from typing import Any, Optional
+
+import typer
+
+from astro_cli.bootstrap import UserError, build_app, print_warnings, user_errors
+
+app = typer.Typer(no_args_is_help=True)
+
+
+def prompt_report(ctx: Any, question: str = "", exact: bool = False) -> dict[str, Any]:
+    """The assembled system prompt, tool schemas and environment message with their token counts."""
+    from astro_cli.prompt.environment import base_facts, environment_message
+    from astro_cli.prompt.tokens import get_counter
+
+    ctx.install_features()
+    model = ctx.settings.get("model") or "(not configured)"
+    if exact and ctx.settings.get("model"):
+        from astro_cli.agent.llm import load_litellm
+
+        load_litellm()
+    counter = get_counter(ctx.settings.get("model"))
+    tools = ctx.tools.ordered(ctx.settings.get("tool_order"))
+    assembled = ctx.prompt.assemble(tools, question=question)
+    sections = [
+        {"name": s.name, "order": s.order, "tokens": counter.count(s.text), "text": s.text} for s in assembled.sections
+    ]
+    tool_rows = [{"name": t["function"]["name"], "tokens": counter.count(json.dumps(t))} for t in assembled.tools]
+    facts = base_facts(
+        str(ctx.workspace.root), model, 0, ctx.settings.get("max_steps"), {"input_tokens": 0, "output_tokens": 0}
+    )
+    environment = environment_message(facts)["content"]
+    system_tokens = counter.count(assembled.system)
+    total = system_tokens + sum(t["tokens"] for t in tool_rows) + counter.count(environment)
+    return {
+        "sections": sections,
+        "system_tokens": system_tokens,
+        "tools": tool_rows,
+        "environment": environment,
+        "environment_tokens": counter.count(environment),
+        "variables": assembled.variables,
+        "total_tokens": total,
+        "counter": counter.method,
+    }
+
+
+@app.command("show")
+def show(
+    as_json: bool = typer.Option(False, "--json", help="Print JSON."),
+    section: Optional[str] = typer.Option(None, "--section", "-s", help="Show only this section."),
+    question: str = typer.Option("", "--question", "-q", help="Assemble as if this were the user's question."),
+    exact: bool = typer.Option(False, "--exact", help="Count with litellm's model-aware counter (imports litellm)."),
+) -> None:
+    """Show the assembled system prompt, the tool schemas and the environment message."""
+    with user_errors():
+        ctx = build_app()
+        try:
+            report = prompt_report(ctx, question=question, exact=exact)
+        finally:
+            ctx.close()
+        names = [s["name"] for s in report["sections"]]
+        if section is not None:
+            if section not in names:
+                raise UserError(f"No section '{section}' in the assembled prompt; sections: {', '.join(names)}.")
+            report["sections"] = [s for s in report["sections"] if s["name"] == section]
+        if as_json:
+            typer.echo(json.dumps(report, indent=2, ensure_ascii=False))
+            return
+        print_warnings(ctx)
+        _print(report, only_section=section is not None)
+
+
+def _print(report: dict[str, Any], only_section: bool) -> None:
+    from rich.console import Console
+    from rich.rule import Rule
+
+    console = Console(highlight=False)
+    for s in report["sections"]:
+        console.print(Rule(f"{s['name']} · order {s['order']} · {s['tokens']} tokens", align="left", style="cyan"))
+        console.print(s["text"], markup=False)
+    if only_section:
+        return
+    tools_total = sum(t["tokens"] for t in report["tools"])
+    console.print(Rule(f"tools in the request · {len(report['tools'])} schemas · {tools_total} tokens", align="left", style="cyan"))
+    for t in report["tools"]:
+        console.print(f"  {t['name']:<22} {t['tokens']:>6} tokens", markup=False)
+    console.print(Rule(f"environment message (last, not stored) · {report['environment_tokens']} tokens", align="left", style="cyan"))
+    console.print(report["environment"], markup=False)
+    console.print(Rule(style="cyan"))
+    console.print(
+        f"system prompt {report['system_tokens']} + tools {tools_total} + environment "
+        f"{report['environment_tokens']} = {report['total_tokens']} tokens, counted with {report['counter']}.",
+        markup=False,
+    )
