@@ -10,11 +10,12 @@ from collections.abc import Callable
 
 import sqlite_utils
 
-from astro_cli.store.migrations import m001_core, m004_library
+from astro_cli.store.migrations import m001_core, m003_tasks, m004_library
 
 Migration = tuple[int, str, Callable[[sqlite_utils.Database], None]]
 
 MIGRATIONS: list[Migration] = [
     (1, "core: sessions, agent_messages, usage", m001_core.apply),
+    (3, "tasks: agent_tasks (todo_write plans), bg_tasks (background tool runs)", m003_tasks.apply),
     (4, "library: papers, chunks, notes, chunks_fts, chunk_vectors", m004_library.apply),
 ]
