@@ -133,6 +133,20 @@ class TurnFinished(Event):
     error: str | None = None
 
 
+@dataclass
+class TasksUpdated(Event):
+    """The session's task plan changed (todo_write) or was restored: renderers show it as a checklist.
+
+    `tasks` holds dicts with id, content, status (pending | in_progress | completed), depends_on,
+    assignee; `text` is the same list already rendered, one line per task with a ⏳ 🔄 ✅ mark.
+    """
+
+    type = "tasks_updated"
+    session_id: str
+    tasks: list[dict[str, Any]]
+    text: str
+
+
 Listener = Callable[[Event], None]
 
 
