@@ -1,0 +1,91 @@
+"""`astro library search|list|remove` (and `add`, `export`): the local paper library, without a model."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import typer
+
+from astro_cli.bootstrap import UserError, build_app, user_errors
+
+app = typer.Typer(no_args_is_help=True)
+
+
+def _library(ctx: Any) -> Any:
+    from astro_cli.research.library import Library
+
+    return Library(ctx)
+
+
+@app.command("search")
+def search(
+    query: str = typer.Argument(..., help="Words or a question; \"quoted phrases\" must match exactly."),
+    k: int = typer.Option(8, "--k", "-k", help="How many passages to return."),
+    paper: list[str] | None = typer.Option(None, "--paper", "-p", help="Only this paper (repeatable)."),
+    as_json: bool = typer.Option(False, "--json", help="Print JSON."),
+) -> None:
+    """Search the indexed papers and notes: what the rag_search tool returns to the model."""
+    from astro_cli.research.search import SearchError, format_hits, search_library
+
+    with user_errors():
+        ctx = build_app()
+        try:
+            hits = search_library(ctx, query, k=k, papers=paper or None)
+        except SearchError as exc:
+            raise UserError(str(exc)) from None
+        if as_json:
+            typer.echo(json.dumps([hit.as_dict() for hit in hits], indent=2, ensure_ascii=False))
+            return
+        typer.echo(format_hits(query, hits))
+
+
+@app.command("list")
+def list_papers(as_json: bool = typer.Option(False, "--json", help="Print JSON.")) -> None:
+    """List the papers in this workspace's library, newest first."""
+    with user_errors():
+        ctx = build_app()
+        rows = _library(ctx).list_papers() if ctx.workspace.db_path.exists() else []
+        if as_json:
+            typer.echo(json.dumps(rows, indent=2, ensure_ascii=False, default=str))
+            return
+        if not rows:
+            typer.echo("The library is empty. Add a paper with `astro library add ARXIV_ID` (or ask astro to).")
+            return
+        from rich.console import Console
+        from rich.table import Table
+
+        table = Table(title_justify="left")
+        for column in ("id", "year", "first author", "title", "chunks", "parsed"):
+            table.add_column(column, no_wrap=column not in ("title", "first author"))
+        for row in rows:
+            authors = row.get("authors") or []
+            table.add_row(
+                row["id"], str(row.get("year") or ""), (authors[0] if authors else "") + (" et al." if len(authors) > 1 else ""),
+                row.get("title") or "", str(row.get("chunks") or 0),
+                (row.get("parsed_from") or "") if row.get("parsed_at") else "no",
+            )
+        Console().print(table)
+
+
+@app.command("remove")
+def remove(
+    paper_id: str = typer.Argument(..., help="Paper id, arXiv id, bibcode or DOI."),
+    yes: bool = typer.Option(False, "--yes", "-y", help="Do not ask for confirmation."),
+) -> None:
+    """Remove a paper: its row, its indexed text and its files under papers/."""
+    with user_errors():
+        ctx = build_app()
+        library = _library(ctx)
+        paper = library.get_paper(paper_id) if ctx.workspace.db_path.exists() else None
+        if paper is None:
+            raise UserError(f"Paper '{paper_id}' is not in the library; `astro library list` shows what is.")
+        files = library.paper_files(paper)
+        what = f"{paper['id']} ({paper.get('title') or 'untitled'})"
+        if files:
+            what += f" and {len(files)} file(s) under papers/"
+        if not yes and not typer.confirm(f"Remove {what}?", default=False):
+            typer.echo("Nothing removed.")
+            raise typer.Exit(1)
+        library.remove(paper["id"])
+        typer.echo(f"Removed {what}.")
