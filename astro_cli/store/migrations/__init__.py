@@ -10,12 +10,13 @@ from collections.abc import Callable
 
 import sqlite_utils
 
-from astro_cli.store.migrations import m001_core, m003_tasks, m004_library
+from astro_cli.store.migrations import m001_core, m002_skills, m003_tasks, m004_library
 
 Migration = tuple[int, str, Callable[[sqlite_utils.Database], None]]
 
 MIGRATIONS: list[Migration] = [
     (1, "core: sessions, agent_messages, usage", m001_core.apply),
+    (2, "skills: skill_usage (uses behind the listing's usage score)", m002_skills.apply),
     (3, "tasks: agent_tasks (todo_write plans), bg_tasks (background tool runs)", m003_tasks.apply),
     (4, "library: papers, chunks, notes, chunks_fts, chunk_vectors", m004_library.apply),
 ]
