@@ -147,6 +147,41 @@ class TasksUpdated(Event):
     text: str
 
 
+@dataclass
+class SubagentStarted(Event):
+    """A subagent began its run inside the `subagent` tool call `call_id` (renderers open a nested block).
+
+    Until the matching SubagentFinished, ToolStarted/ToolFinished events with `agent` equal to this
+    `agent` belong to the block; `session_id` is the child session where its messages are stored.
+    """
+
+    type = "subagent_started"
+    call_id: str
+    agent: str
+    task: str
+    session_id: str
+    max_steps: int
+    tools: list[str] = field(default_factory=list)
+
+
+@dataclass
+class SubagentFinished(Event):
+    """The subagent of tool call `call_id` ended (renderers collapse its block to one summary line)."""
+
+    type = "subagent_finished"
+    call_id: str
+    agent: str
+    session_id: str
+    ok: bool
+    stop_reason: str  # as TurnFinished, plus "refused" when a SubagentStart hook stopped it
+    steps: int
+    duration: float
+    input_tokens: int = 0
+    output_tokens: int = 0
+    tool_calls: dict[str, int] = field(default_factory=dict)
+    summary: str = ""
+
+
 Listener = Callable[[Event], None]
 
 
