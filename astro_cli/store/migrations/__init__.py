@@ -10,7 +10,7 @@ from collections.abc import Callable
 
 import sqlite_utils
 
-from astro_cli.store.migrations import m001_core, m002_skills, m003_tasks, m004_library
+from astro_cli.store.migrations import m001_core, m002_skills, m003_tasks, m004_library, m005_compaction
 
 Migration = tuple[int, str, Callable[[sqlite_utils.Database], None]]
 
@@ -19,4 +19,5 @@ MIGRATIONS: list[Migration] = [
     (2, "skills: skill_usage (uses behind the listing's usage score)", m002_skills.apply),
     (3, "tasks: agent_tasks (todo_write plans), bg_tasks (background tool runs)", m003_tasks.apply),
     (4, "library: papers, chunks, notes, chunks_fts, chunk_vectors", m004_library.apply),
+    (5, "compaction: compactions (layer, counts and tokens before/after, summary)", m005_compaction.apply),
 ]
