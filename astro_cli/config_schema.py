@@ -65,6 +65,8 @@ _key("nudges.stale_plan_steps", "int", 3, "steps without a plan update before a 
 _key("nudges.diminishing_returns_steps", "int", 2, "steps with nothing new before asking to answer (0: off)")
 _key("nudges.max_steps", "bool", True, "ask for a final answer when the step budget is reached")
 _key("nudges.background_done", "bool", True, "announce finished background tasks to the model")
+_key("tasks.recovery", "bool", True, "show unfinished tasks to the model at the start of each turn")
+_key("background.max_running", "int", 4, "background tasks (bg_task_run) running at once (0: no limit)")
 
 # --- compaction (issue 7) ---------------------------------------------------------------------
 _key("context_window", "int?", None, "context window in tokens (default: litellm's model info)")

@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 import signal
 import subprocess
+import time
 from typing import TYPE_CHECKING, Any
 
 from astro_cli.tools.base import Tool, ToolContext, ToolError, ToolResult, object_schema
@@ -44,13 +45,20 @@ def run_bash(ctx: ToolContext, args: dict[str, Any]) -> ToolResult:
         env=_clean_env(),
         start_new_session=True,
     )
-    try:
-        output, _ = process.communicate(timeout=timeout)
-    except subprocess.TimeoutExpired:
+    deadline = time.monotonic() + timeout
+    while True:
+        # Short waits so a cancelled call (Ctrl-C, a background task stopped at exit) kills the command.
+        try:
+            output, _ = process.communicate(timeout=0.2)
+            break
+        except subprocess.TimeoutExpired:
+            if not ctx.cancel.is_set() and time.monotonic() < deadline:
+                continue
         os.killpg(process.pid, signal.SIGKILL)
         output, _ = process.communicate()
         text = cut_output(output.decode("utf-8", errors="replace"), settings.get("bash.max_output_chars"))
-        return ToolResult(f"{text}\n[stopped after {timeout:g} s]", is_error=True)
+        note = "[cancelled]" if ctx.cancel.is_set() else f"[stopped after {timeout:g} s]"
+        return ToolResult(f"{text}\n{note}", is_error=True)
     text = cut_output(output.decode("utf-8", errors="replace"), settings.get("bash.max_output_chars"))
     code = process.returncode
     footer = f"[exit code {code}]"

@@ -1,0 +1,1 @@
+"""Tasks (todo_write), nudges, background work (bg_task_run) and task recovery."""

@@ -1,0 +1,303 @@
+"""bg_task_run and the BackgroundManager: another tool call run in a thread, its result in SQLite.
+
+The tool returns at once with a task id; the manager runs the inner tool in a thread, stores the
+result in `bg_tasks`, and tells the user (a Notice event). The model learns of it at its next
+step (the nudge extension reads unannounced rows). Work outlives the turn that started it; on
+exit it is cancelled (the tool's cancel event is set, run_bash kills its command) and the row
+says 'cancelled'. Rows left 'running' by a crashed process are marked 'interrupted'.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import threading
+import time
+from typing import TYPE_CHECKING, Any
+
+from astro_cli.agent import events as ev
+from astro_cli.agent.extensions import LoopExtension, ToolCallInfo, ToolGate
+from astro_cli.agent.llm import ToolCallRequest
+from astro_cli.tasks.bg_store import STATUS_MARKS, BgStore, BgTask, parse_task_id
+from astro_cli.tools.base import Tool, ToolContext, ToolError, ToolResult, object_schema
+
+if TYPE_CHECKING:
+    from astro_cli.agent.loop import AgentSession, TurnState
+    from astro_cli.app import AppContext
+
+NOT_IN_BACKGROUND = {"bg_task_run", "todo_write"}
+DEFAULT_TIMEOUT = 600.0
+SHUTDOWN_GRACE = 3.0
+
+DESCRIPTION = (
+    "Run another tool call in the background (a long run_bash, a batch of downloads) and return at once "
+    "with a task id; you are told when it finishes. Give tool and arguments to start one; give task_id "
+    "alone to read a task's whole output, or task_id with cancel=true to stop it."
+)
+PARAMETERS = object_schema({
+    "tool": {"type": "string", "description": "Name of the tool to run, e.g. run_bash."},
+    "arguments": {"type": "object", "description": "That tool's arguments, as you would send them to it."},
+    "task_id": {"type": "string", "description": "A background task id (bg-3) to read or cancel."},
+    "cancel": {"type": "boolean", "description": "With task_id: stop that task."},
+})
+
+
+def _now() -> str:
+    from astro_cli.store.sessions import now_iso
+
+    return now_iso()
+
+
+def subject_of(tool: Tool, arguments: dict[str, Any]) -> str:
+    """What the call is about, for people and the announcement: the key argument or the first string."""
+    value = arguments.get(tool.key_argument) if tool.key_argument else None
+    if value is None:
+        value = next((v for v in arguments.values() if isinstance(v, str) and v.strip()), "")
+    return " ".join(str(value).split())[:80]
+
+
+class BackgroundManager:
+    """The background threads of one process; one per AppContext (app.services['background'])."""
+
+    def __init__(self, app: AppContext) -> None:
+        self.app = app
+        self.store = BgStore(app.db)  # opens the database first, so it closes after us
+        self.lock = threading.Lock()
+        self.running: dict[int, tuple[threading.Thread, threading.Event]] = {}
+        self.closed = False
+        self.store.sweep_dead(_now())
+        app.on_close(self.shutdown)
+
+    def start(self, session: AgentSession | None, ctx: ToolContext, tool: Tool, arguments: dict[str, Any]) -> BgTask:
+        limit = int(self.app.settings.get("background.max_running") or 0)
+        with self.lock:
+            if self.closed:
+                raise ToolError("astro is shutting down; no background task can start now.")
+            if limit > 0 and len(self.running) >= limit:
+                labels = ", ".join(f"bg-{n}" for n in sorted(self.running))
+                raise ToolError(
+                    f"{len(self.running)} background tasks are already running ({labels}); wait for one to "
+                    f"finish (config 'background.max_running' is {limit})."
+                )
+            task_id = self.store.create(ctx.session_id, ctx.turn, ctx.call_id, tool.name, arguments,
+                                        subject_of(tool, arguments), _now())
+            cancel = threading.Event()
+            inner = ToolContext(
+                app=self.app, session_id=ctx.session_id, turn=ctx.turn, call_id=f"bg-{task_id}",
+                agent=ctx.agent, cancel=cancel, emit=ctx.emit,
+                extras={"session": session, "background": True},
+            )
+            thread = threading.Thread(target=self._run, args=(task_id, tool, inner, arguments),
+                                      name=f"bg-{task_id}-{tool.name}", daemon=True)
+            self.running[task_id] = (thread, cancel)
+            thread.start()
+        task = self.store.get(task_id)
+        assert task is not None
+        return task
+
+    def _run(self, task_id: int, tool: Tool, ctx: ToolContext, arguments: dict[str, Any]) -> None:
+        result = _call_tool(tool, ctx, arguments, tool.timeout or DEFAULT_TIMEOUT)
+        with self.lock:
+            self.running.pop(task_id, None)
+            if self.closed:
+                return
+            if ctx.cancel.is_set():
+                status = "cancelled"
+            else:
+                status = "failed" if result.is_error else "completed"
+            try:
+                self.store.finish(task_id, status, result.content, _now())
+                task = self.store.get(task_id)
+            except Exception:  # noqa: BLE001 - the database may be gone during exit
+                return
+        if task is not None:
+            ctx.emit(ev.Notice(level="info", text=f"background task {notice_line(task)}"))
+
+    def cancel(self, task_id: int) -> bool:
+        """Ask a running task to stop; True when it was running in this process."""
+        with self.lock:
+            entry = self.running.get(task_id)
+        if entry is None:
+            return False
+        entry[1].set()
+        return True
+
+    def shutdown(self) -> None:
+        """Cancel every running task, give them a moment to stop, and record them as cancelled."""
+        with self.lock:
+            entries = dict(self.running)
+        for _, cancel in entries.values():
+            cancel.set()
+        deadline = time.monotonic() + SHUTDOWN_GRACE
+        for thread, _ in entries.values():
+            thread.join(max(0.0, deadline - time.monotonic()))
+        with self.lock:
+            self.closed = True
+            for task_id in entries:
+                try:
+                    self.store.finish(task_id, "cancelled", "[cancelled: astro exited before the task finished]",
+                                      _now())
+                except Exception:  # noqa: BLE001 - closing must not hide the real outcome
+                    pass
+            self.running.clear()
+
+
+def _call_tool(tool: Tool, ctx: ToolContext, arguments: dict[str, Any], timeout: float) -> ToolResult:
+    """Run the tool in its own thread with a deadline; every failure becomes an error result."""
+    box: dict[str, ToolResult] = {}
+
+    def target() -> None:
+        try:
+            output = tool.run(ctx, arguments)
+            box["result"] = output if isinstance(output, ToolResult) else ToolResult(content=str(output))
+        except ToolError as exc:
+            box["result"] = ToolResult(f"Error: {exc}", is_error=True)
+        except Exception as exc:  # noqa: BLE001 - any failure is the task's result
+            box["result"] = ToolResult(f"Error: {tool.name} failed: {type(exc).__name__}: {exc}", is_error=True)
+
+    worker = threading.Thread(target=target, name=f"{threading.current_thread().name}-work", daemon=True)
+    worker.start()
+    deadline = time.monotonic() + timeout
+    while worker.is_alive():
+        worker.join(0.1)
+        if ctx.cancel.is_set() and worker.is_alive():
+            worker.join(2.0)  # let a tool that watches its cancel event stop and report
+            if worker.is_alive():
+                return ToolResult("[cancelled]", is_error=True)
+        if time.monotonic() > deadline:
+            ctx.cancel.set()
+            return ToolResult(f"Error: {tool.name} did not finish within {timeout:g} s.", is_error=True)
+    return box.get("result") or ToolResult(f"Error: {tool.name} returned nothing.", is_error=True)
+
+
+def notice_line(task: BgTask) -> str:
+    """bg-3 ✅ completed: run_bash sleep 1 — done [exit code 0]"""
+    subject = f" {task.subject}" if task.subject else ""
+    return f"{task.label} {STATUS_MARKS.get(task.status, '')} {task.status}: {task.tool}{subject} — {task.summary}"
+
+
+def background_manager(app: AppContext) -> BackgroundManager:
+    manager = app.services.get("background")
+    if manager is None:
+        manager = BackgroundManager(app)
+        app.services["background"] = manager
+    return manager
+
+
+# --- the tool ---------------------------------------------------------------------------------
+def inner_call(session: AgentSession | None, args: dict[str, Any]) -> tuple[Tool, dict[str, Any]]:
+    """The tool and arguments a bg_task_run call names, checked; raises ToolError with the reason."""
+    name = args.get("tool")
+    if not isinstance(name, str) or not name.strip():
+        raise ToolError("bg_task_run needs 'tool' (the tool to run) or 'task_id' (a task to read or cancel).")
+    arguments = args.get("arguments") or {}
+    if isinstance(arguments, str):
+        from astro_cli.agent.llm import parse_arguments
+
+        try:
+            arguments = parse_arguments(arguments)
+        except ValueError as exc:
+            raise ToolError(f"'arguments' is not a JSON object ({exc}).") from None
+    if not isinstance(arguments, dict):
+        raise ToolError("'arguments' must be an object with the tool's arguments.")
+    if name in NOT_IN_BACKGROUND:
+        raise ToolError(f"{name} cannot run in the background; call it directly.")
+    visible = {tool.name for tool in session.visible_tools()} if session is not None else None
+    tool = session.app.tools.get(name) if session is not None else None
+    if tool is None or (visible is not None and name not in visible):
+        names = ", ".join(sorted((visible or set()) - NOT_IN_BACKGROUND))
+        raise ToolError(f"there is no tool named '{name}' to run in the background. Available: {names}.")
+    return tool, arguments
+
+
+def _approved(session: AgentSession, ctx: ToolContext, tool: Tool, arguments: dict[str, Any]) -> None:
+    """The inner tool's permission: asked for by the extension before the call, else checked quietly."""
+    if ctx.call_id in session.extras.get("bg_approved", set()):
+        return
+    decision = dataclasses.replace(session.permissions, asker=None).check(tool, arguments)
+    if not decision.allowed:
+        raise ToolError(decision.reason)
+
+
+def bg_task_run(ctx: ToolContext, args: dict[str, Any]) -> ToolResult:
+    session = ctx.extras.get("session")
+    manager = background_manager(ctx.app)
+    if args.get("task_id") is not None and not args.get("tool"):
+        return _read_or_cancel(manager, ctx, args)
+    if session is None:
+        raise ToolError("bg_task_run only works inside an agent session.")
+    tool, arguments = inner_call(session, args)
+    _approved(session, ctx, tool, arguments)
+    task = manager.start(session, ctx, tool, arguments)
+    subject = f" ({task.subject})" if task.subject else ""
+    return ToolResult(
+        f"Started {tool.name}{subject} in the background as {task.label}. You will be told when it finishes; "
+        "carry on with other work meanwhile.",
+        data={"background_task": task.label, "tool": tool.name},
+    )
+
+
+def _read_or_cancel(manager: BackgroundManager, ctx: ToolContext, args: dict[str, Any]) -> ToolResult:
+    task_id = parse_task_id(args.get("task_id"))
+    task = manager.store.get(task_id) if task_id is not None else None
+    if task is None or task.session_id != ctx.session_id:
+        raise ToolError(f"there is no background task '{args.get('task_id')}' in this session.")
+    if args.get("cancel"):
+        if task.status != "running":
+            return ToolResult(f"{task.label} is not running (it is {task.status}).")
+        if not manager.cancel(task.id):
+            raise ToolError(f"{task.label} is run by another astro process; it cannot be cancelled from here.")
+        return ToolResult(f"{task.label} was asked to stop; you will be told when it has.")
+    if task.status == "running":
+        return ToolResult(f"{task.label} ({task.tool} {task.subject}) is still running since {task.started_at}.")
+    budget = int(ctx.app.settings.get("read.max_chars"))
+    output = task.output if len(task.output) <= budget else (
+        task.output[:budget] + f"\n[... cut at {budget} of {task.output_chars} characters]"
+    )
+    header = f"{task.label} {task.status}: {task.tool} {task.subject}".rstrip()
+    return ToolResult(f"{header}\n{output}", is_error=task.status != "completed")
+
+
+def bg_tool() -> Tool:
+    return Tool(
+        name="bg_task_run", description=DESCRIPTION, parameters=PARAMETERS, run=bg_task_run,
+        read_only=False, needs_permission=False, timeout=30, key_argument="tool",
+    )
+
+
+class BackgroundGate(LoopExtension):
+    """Checks the inner call of bg_task_run before it starts, on the loop's thread.
+
+    The other extensions' before_tool (hooks) see the inner tool and its arguments, and the
+    permission policy may ask the user about the inner tool, as if it ran in the foreground.
+    """
+
+    def before_tool(self, state: TurnState, info: ToolCallInfo) -> ToolGate | None:
+        if info.call.name != "bg_task_run" or not info.arguments.get("tool"):
+            return None
+        session = state.session
+        try:
+            tool, arguments = inner_call(session, info.arguments)
+        except ToolError:
+            return None  # the tool itself reports what is wrong
+        inner = ToolCallInfo(
+            call=ToolCallRequest(id=info.call.id, name=tool.name, arguments=json.dumps(arguments)),
+            arguments=arguments,
+        )
+        for ext in session.extensions:
+            if ext is self or not hasattr(ext, "before_tool"):
+                continue
+            gate = ext.before_tool(state, inner)
+            if gate is None:
+                continue
+            if gate.blocked:
+                return ToolGate(blocked=True, reason=f"{tool.name}: {gate.reason or 'a hook refused it'}")
+            if gate.arguments is not None:
+                inner.arguments = gate.arguments
+        decision = session.permissions.check(tool, inner.arguments)
+        if not decision.allowed:
+            return ToolGate(blocked=True, reason=decision.reason)
+        session.extras.setdefault("bg_approved", set()).add(info.call.id)
+        if inner.arguments is not arguments:
+            return ToolGate(arguments={**info.arguments, "arguments": inner.arguments})
+        return None

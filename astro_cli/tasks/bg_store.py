@@ -1,0 +1,175 @@
+"""Background tool runs in the `bg_tasks` table: what ran, for which session, how it ended.
+
+The table is the truth shared by every process of the workspace: `/bg`, `astro sessions show`
+and the announcement to the model all read it. A row is written 'running' with the pid of the
+process that runs it; a row left 'running' by a process that no longer exists (kill -9, a power
+cut) is marked 'interrupted' by the next reader, so nothing reads as running forever.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from astro_cli.store.db import Database
+
+FINISHED = ("completed", "failed", "cancelled", "interrupted")
+STATUS_MARKS = {"running": "⏳", "completed": "✅", "failed": "❌", "cancelled": "⚠️", "interrupted": "⚠️"}
+
+
+@dataclass
+class BgTask:
+    id: int
+    session_id: str
+    tool: str
+    arguments: dict[str, Any]
+    subject: str
+    status: str
+    output: str
+    output_chars: int
+    summary: str
+    pid: int
+    started_at: str
+    finished_at: str | None
+    announced: bool
+    turn: int = 0
+
+    @property
+    def label(self) -> str:
+        return f"bg-{self.id}"
+
+    @classmethod
+    def from_row(cls, row: dict[str, Any]) -> BgTask:
+        return cls(
+            id=row["id"], session_id=row["session_id"], tool=row["tool"],
+            arguments=json.loads(row["arguments"] or "{}"), subject=row["subject"] or "",
+            status=row["status"], output=row["output"] or "", output_chars=row["output_chars"] or 0,
+            summary=row["summary"] or "", pid=row["pid"], started_at=row["started_at"],
+            finished_at=row["finished_at"], announced=bool(row["announced"]), turn=row["turn"] or 0,
+        )
+
+
+def parse_task_id(raw: Any) -> int | None:
+    """'bg-3', '3' or 3 -> 3; anything else -> None."""
+    if isinstance(raw, int) and not isinstance(raw, bool):
+        return raw
+    if isinstance(raw, str):
+        match = re.fullmatch(r"\s*(?:bg-?)?(\d+)\s*", raw, flags=re.IGNORECASE)
+        if match:
+            return int(match.group(1))
+    return None
+
+
+def summarize(text: str, limit: int = 160) -> str:
+    """One line of at most `limit` characters: the start of the output, whitespace folded."""
+    line = " ".join(text.split())
+    return line if len(line) <= limit else line[: limit - 1].rstrip() + "…"
+
+
+def pid_alive(pid: int) -> bool:
+    """Whether a process with this pid exists (a zombie counts as gone)."""
+    if pid <= 0:
+        return False
+    if os.name == "nt":  # os.kill(pid, 0) would terminate the process on Windows
+        return _windows_pid_alive(pid)
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    try:
+        with open(f"/proc/{pid}/stat", encoding="ascii", errors="replace") as handle:
+            state = handle.read().rsplit(")", 1)[1].split()[0]
+        return state not in ("Z", "X")
+    except (OSError, IndexError):
+        return True
+
+
+def _windows_pid_alive(pid: int) -> bool:
+    import ctypes
+
+    kernel32 = ctypes.windll.kernel32  # type: ignore[attr-defined]
+    handle = kernel32.OpenProcess(0x1000, False, pid)  # PROCESS_QUERY_LIMITED_INFORMATION
+    if not handle:
+        return False
+    code = ctypes.c_ulong()
+    try:
+        kernel32.GetExitCodeProcess(handle, ctypes.byref(code))
+        return code.value == 259  # STILL_ACTIVE
+    finally:
+        kernel32.CloseHandle(handle)
+
+
+class BgStore:
+    """Rows of `bg_tasks`; every method is safe to call from any thread of the process."""
+
+    def __init__(self, database: Database) -> None:
+        self.database = database
+
+    def create(self, session_id: str, turn: int, call_id: str, tool: str, arguments: dict[str, Any],
+               subject: str, stamp: str) -> int:
+        with self.database.lock:
+            cursor = self.database.execute(
+                "INSERT INTO bg_tasks (session_id, turn, call_id, tool, arguments, subject, status, pid, "
+                "started_at) VALUES (?, ?, ?, ?, ?, ?, 'running', ?, ?)",
+                (session_id, turn, call_id, tool, json.dumps(arguments, ensure_ascii=False), subject,
+                 os.getpid(), stamp),
+            )
+            return int(cursor.lastrowid)
+
+    def finish(self, task_id: int, status: str, output: str, stamp: str) -> None:
+        """Record the end of a task that is still 'running' (a row already ended stays as it is)."""
+        self.database.execute(
+            "UPDATE bg_tasks SET status = ?, output = ?, output_chars = ?, summary = ?, finished_at = ? "
+            "WHERE id = ? AND status = 'running'",
+            (status, output, len(output), summarize(output), stamp, task_id),
+        )
+
+    def get(self, task_id: int) -> BgTask | None:
+        rows = self.database.query("SELECT * FROM bg_tasks WHERE id = ?", (task_id,))
+        return BgTask.from_row(rows[0]) if rows else None
+
+    def list(self, session_id: str | None = None, limit: int = 50) -> list[BgTask]:
+        where, params = ("WHERE session_id = ?", [session_id]) if session_id else ("", [])
+        rows = self.database.query(
+            f"SELECT * FROM bg_tasks {where} ORDER BY id DESC LIMIT ?", [*params, limit]
+        )
+        return [BgTask.from_row(row) for row in rows]
+
+    def running_count(self, session_id: str) -> int:
+        row = self.database.query(
+            "SELECT count(*) AS n FROM bg_tasks WHERE session_id = ? AND status = 'running'", (session_id,)
+        )[0]
+        return int(row["n"])
+
+    def unannounced(self, session_id: str) -> list[BgTask]:
+        rows = self.database.query(
+            "SELECT * FROM bg_tasks WHERE session_id = ? AND status != 'running' AND announced = 0 ORDER BY id",
+            (session_id,),
+        )
+        return [BgTask.from_row(row) for row in rows]
+
+    def mark_announced(self, task_ids: list[int]) -> None:
+        for task_id in task_ids:
+            self.database.execute("UPDATE bg_tasks SET announced = 1 WHERE id = ?", (task_id,))
+
+    def sweep_dead(self, stamp: str) -> int:
+        """Mark rows left 'running' by processes that are gone as 'interrupted'; return how many."""
+        rows = self.database.query("SELECT DISTINCT pid FROM bg_tasks WHERE status = 'running'")
+        swept = 0
+        for row in rows:
+            pid = row["pid"]
+            if pid == os.getpid() or pid_alive(pid):
+                continue
+            cursor = self.database.execute(
+                "UPDATE bg_tasks SET status = 'interrupted', finished_at = ?, summary = ? "
+                "WHERE status = 'running' AND pid = ?",
+                (stamp, "astro stopped (crash or kill) before the task finished; no result was recorded", pid),
+            )
+            swept += cursor.rowcount or 0
+        return swept

@@ -1,0 +1,98 @@
+"""todo_write: the model's task plan, sent whole every time and kept per session in SQLite.
+
+Sending the whole list (rather than edits) keeps the tool stateless for the model: what it sends
+is what is stored. A list that cannot be right (an unknown dependency, a duplicate id, two items
+in progress) is refused with the reason, and the stored plan is left as it was.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from astro_cli.agent import events as ev
+from astro_cli.tasks.store import InvalidTaskList, Task, TaskStore, checklist, counts, parse_tasks
+from astro_cli.tools.base import Tool, ToolContext, ToolError, ToolResult, object_schema
+
+if TYPE_CHECKING:
+    from astro_cli.app import AppContext
+
+DESCRIPTION = (
+    "Save the task plan of this session: send the whole list every time, in order. "
+    "Use it for work of several steps (a literature review, a comparison of many papers): plan first, "
+    "mark one item in_progress while you work on it and completed as soon as it is done. "
+    "The plan is shown to you again at the start of each turn."
+)
+
+PARAMETERS = object_schema(
+    {
+        "todos": {
+            "type": "array",
+            "description": "The complete task list (an empty list clears the plan).",
+            "items": {
+                "type": "object",
+                "properties": {
+                    "id": {"type": "string", "description": "Short unique id, e.g. task-1."},
+                    "content": {"type": "string", "description": "What the task is, one line."},
+                    "status": {"type": "string", "enum": ["pending", "in_progress", "completed"]},
+                    "depends_on": {
+                        "type": "array", "items": {"type": "string"},
+                        "description": "Ids of tasks that must be done first.",
+                    },
+                    "assignee": {"type": "string", "description": "Who does it (lead, a teammate's name)."},
+                },
+                "required": ["id", "content", "status"],
+            },
+        }
+    },
+    ["todos"],
+)
+
+
+def task_store(app: AppContext) -> TaskStore:
+    """The app's one TaskStore (opens the database on first use)."""
+    store = app.services.get("task_store")
+    if store is None:
+        store = TaskStore(app.db)
+        app.services["task_store"] = store
+    return store
+
+
+def tasks_event(session_id: str, tasks: list[Task]) -> ev.TasksUpdated:
+    return ev.TasksUpdated(session_id=session_id, tasks=[t.to_dict() for t in tasks], text=checklist(tasks))
+
+
+def summary_line(tasks: list[Task]) -> str:
+    c = counts(tasks)
+    if not tasks:
+        return "Task list cleared."
+    line = (
+        f"Task list saved: {len(tasks)} tasks ({c['completed']} done, {c['in_progress']} in progress, "
+        f"{c['pending']} pending)."
+    )
+    if c["completed"] == len(tasks):
+        line += " Every task is done."
+    return line
+
+
+def todo_write(ctx: ToolContext, args: dict[str, Any]) -> ToolResult:
+    from astro_cli.store.sessions import now_iso
+
+    try:
+        tasks = parse_tasks(args.get("todos"), bool(ctx.app.settings.get("tasks.single_in_progress")))
+    except InvalidTaskList as exc:
+        raise ToolError(f"The task list was not saved: {exc} Send the whole corrected list.") from None
+    task_store(ctx.app).replace(ctx.session_id, tasks, now_iso())
+    ctx.emit(tasks_event(ctx.session_id, tasks))
+    return ToolResult(summary_line(tasks), data={"tasks": [t.to_dict() for t in tasks]})
+
+
+def todo_tool() -> Tool:
+    return Tool(
+        name="todo_write",
+        description=DESCRIPTION,
+        parameters=PARAMETERS,
+        run=todo_write,
+        read_only=False,
+        needs_permission=False,
+        timeout=30,
+    )
