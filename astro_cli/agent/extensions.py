@@ -12,8 +12,8 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from astro_cli.agent.loop import AgentSession, TurnState
     from astro_cli.agent.llm import ToolCallRequest
+    from astro_cli.agent.loop import AgentSession, TurnState
     from astro_cli.tools.base import ToolResult
 
 

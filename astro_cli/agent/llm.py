@@ -193,6 +193,7 @@ class LLM:
 
     def __init__(self, config: LLMConfig) -> None:
         self.config = config
+        self.api_seconds = 0.0  # time spent inside model requests, for duration_api_ms and benchmarks
 
     def complete(
         self,
@@ -206,6 +207,13 @@ class LLM:
         tool_choice: str | None = None,
     ) -> LLMReply:
         litellm = load_litellm()
+        started = time.monotonic()
+        try:
+            return self._complete(litellm, messages, tools, on_text, on_retry, cancel, cache_index, model, tool_choice)
+        finally:
+            self.api_seconds += time.monotonic() - started
+
+    def _complete(self, litellm, messages, tools, on_text, on_retry, cancel, cache_index, model, tool_choice) -> LLMReply:
         model = model or self.config.model
         tools = tools or []
         if is_anthropic(model):

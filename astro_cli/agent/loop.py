@@ -8,6 +8,7 @@ the reply in flight.
 from __future__ import annotations
 
 import threading
+import time
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -55,6 +56,8 @@ class TurnState:
     retry_notes: list[str] = field(default_factory=list)
     force_final: bool = False
     last_context_tokens: int = 0
+    duration: float = 0.0
+    api_duration: float = 0.0
     extras: dict[str, Any] = field(default_factory=dict)
 
     def inject(self, text: str, kind: str = "nudge") -> None:
@@ -137,6 +140,7 @@ class AgentSession:
         self.cancel.clear()
         self.turn_number += 1
         state = TurnState(session=self, turn=self.turn_number, prompt=text, max_steps=self.max_steps)
+        started, api_before = time.monotonic(), self.llm.api_seconds
         self.app.sessions.touch(self.session_id, title=text.strip().splitlines()[0] if text.strip() else None)
         self.bus.emit(ev.TurnStarted(session_id=self.session_id, turn=state.turn, prompt=text))
         self.append({"role": "user", "content": text}, kind=kind)
@@ -150,6 +154,8 @@ class AgentSession:
             state.stop_reason = "provider_error"
             state.error = str(exc)
         finally:
+            state.duration = time.monotonic() - started
+            state.api_duration = self.llm.api_seconds - api_before
             self.permissions.end_turn()
             self.call_extensions("on_turn_end", state)
             self.bus.emit(

@@ -27,6 +27,8 @@ def result_object(state: TurnState) -> dict[str, Any]:
         "error": state.error,
         "session_id": state.session.session_id,
         "num_steps": state.step,
+        "duration_ms": round(state.duration * 1000),
+        "duration_api_ms": round(state.api_duration * 1000),
         "tool_calls": list(state.tool_log),
         "usage": {
             "input_tokens": usage["input_tokens"],
