@@ -1,0 +1,1 @@
+"""Project memory: typed Markdown files in <workspace>/memory/, an index, and the prompt block."""

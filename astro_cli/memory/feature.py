@@ -1,0 +1,115 @@
+"""The memory feature: the 'memory' prompt section, the save_memory tool and the /memory command.
+
+save_memory writes only inside <workspace>/memory/ (the slug is validated, so no path can escape)
+and everything it writes is versioned, so it runs without asking the user.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from astro_cli.agent.extensions import LoopExtension
+from astro_cli.memory.service import MemoryService, sorted_memories
+from astro_cli.memory.store import MEMORY_TYPES, MemoryFileError, MemoryInputError
+from astro_cli.prompt.registry import ORDER_MEMORY, AssemblyInput
+from astro_cli.tools.base import Tool, ToolContext, ToolError, ToolResult, object_schema
+from astro_cli.ui.slash import SlashCommand, SlashContext, register_slash
+
+if TYPE_CHECKING:
+    from astro_cli.agent.loop import TurnState
+    from astro_cli.app import AppContext
+
+TURN_TIME = "memory.turn_time"  # session.extras key: the clock frozen at the start of the turn
+
+SAVE_DESCRIPTION = (
+    "Save or update a project memory that later sessions should know. Use it for the researcher's "
+    "preferences (e.g. 'use Planck 2018 cosmology'), feedback on your work, facts about the project and "
+    "useful references. Saving an existing slug updates it and keeps the old text as a version; "
+    "'replaces' retires another memory in favour of this one. Writes only inside memory/ of the workspace."
+)
+
+
+def memory_service(app: AppContext) -> MemoryService:
+    service = app.services.get("memory")
+    if service is None:
+        service = MemoryService.for_app(app)
+        app.services["memory"] = service
+        app.on_close(service.close)
+    return service
+
+
+class TurnClock(LoopExtension):
+    """Freezes 'now' for the memory block at the start of each turn, so ages cannot tick mid-turn."""
+
+    def __init__(self, app: AppContext) -> None:
+        self.app = app
+
+    def on_turn_start(self, state: TurnState) -> None:
+        state.session.extras[TURN_TIME] = memory_service(self.app).clock()
+
+
+def save_memory(ctx: ToolContext, args: dict[str, Any]) -> ToolResult:
+    service = memory_service(ctx.app)
+    try:
+        result = service.store.save(
+            args.get("slug"), args.get("type"), args.get("description"), args.get("content"), args.get("replaces")
+        )
+    except (MemoryInputError, MemoryFileError) as exc:
+        raise ToolError(f"save_memory: {exc}") from None
+    memory = result.memory
+    data = {"memory": {"slug": memory.slug, "type": memory.type, "action": result.action,
+                       "path": str(memory.path), "archived": str(result.archived) if result.archived else None}}
+    return ToolResult(result.message(ctx.app.workspace.root), data=data)
+
+
+def memory_slash(ctx: SlashContext, text: str) -> None:
+    service = memory_service(ctx.app)
+    words = text.split()
+    action = words[0] if words else "list"
+    try:
+        if action == "list":
+            memories = sorted_memories(service.store.load_all())
+            if not memories:
+                ctx.console.print("No memories yet. The agent saves them with save_memory; `astro memory add` adds one.")
+            for memory in memories:
+                line = f"[{memory.type}] {memory.slug}: {memory.description} {memory.mark}".rstrip()
+                ctx.console.print(line, markup=False, highlight=False)
+        elif action in ("show", "forget") and len(words) == 2:
+            if action == "show":
+                memory = service.store.get(words[1])
+                if memory is None or memory.path is None:
+                    raise MemoryInputError(f"there is no memory '{words[1]}'; /memory lists them.")
+                ctx.console.print(memory.path.read_text(encoding="utf-8"), markup=False, highlight=False)
+            else:
+                moved = service.store.forget(words[1])
+                ctx.console.print(f"Forgot '{words[1]}': {len(moved)} file(s) moved to memory/archive/.", markup=False)
+        else:
+            ctx.console.print("Usage: /memory [list | show SLUG | forget SLUG]", markup=False)
+    except (MemoryInputError, MemoryFileError) as exc:
+        ctx.console.print(f"memory: {exc}", markup=False, highlight=False)
+
+
+def install(app: AppContext) -> None:
+    def section(data: AssemblyInput) -> str | None:
+        return memory_service(app).section(data.question, data.state.get(TURN_TIME))
+
+    app.prompt.add("memory", ORDER_MEMORY, provider=section)
+    app.add_extension(lambda: TurnClock(app))
+    app.tools.register(Tool(
+        name="save_memory",
+        description=SAVE_DESCRIPTION,
+        parameters=object_schema({
+            "slug": {"type": "string", "description": "File name of the memory: lowercase words joined by hyphens, "
+                                                      "e.g. 'planck-2018-cosmology'. An existing slug is updated."},
+            "type": {"type": "string", "enum": list(MEMORY_TYPES),
+                     "description": "preference, feedback, project or reference."},
+            "description": {"type": "string", "description": "One line saying what the memory is (shown in the index)."},
+            "content": {"type": "string", "description": "The memory itself, in Markdown; the first lines matter most."},
+            "replaces": {"type": "string", "description": "Optional: the slug of a memory this one supersedes."},
+        }, ["slug", "type", "description", "content"]),
+        run=save_memory, read_only=False, needs_permission=False, key_argument="slug",
+    ))
+    register_slash(app, SlashCommand(
+        name="memory", help="List, show or forget project memories.", handler=memory_slash,
+        usage="/memory [list | show SLUG | forget SLUG]",
+    ))

@@ -1,0 +1,202 @@
+"""Choosing the memories the agent sees: relevance to the question combined with recency.
+
+The catalog keeps every memory file parsed and indexed in an in-memory SQLite FTS5 table. Each
+assembly it only stats the folder (name, mtime, size per file); files that changed are parsed again,
+so a hand edit is picked up on the next step and 2,000 memories cost a few milliseconds, not a
+re-read. Its `generation` changes exactly when some file did, which is what the prompt cache keys on.
+
+Score = relevance (BM25, scaled so the best match of the question is 1) + RECENCY_WEIGHT x recency
+(0.5 ** (age / half-life)). Without a matching word the ranking is by recency alone. A superseded
+memory (marked `[updated -> new-slug]`) only competes when the question matches it, at half weight,
+and only the best entry of each base slug is shown, so old versions never crowd out current ones.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import sqlite3
+import threading
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import datetime
+from pathlib import Path
+
+from astro_cli.memory.index import write_index
+from astro_cli.memory.store import INDEX_NAME, Memory, MemoryFileError, broken_warning, parse_memory
+
+RECENCY_WEIGHT = 0.5
+SUPERSEDED_WEIGHT = 0.5
+MAX_QUERY_TERMS = 32
+_WORD = re.compile(r"\w+", re.UNICODE)
+STOPWORDS = frozenset(
+    "a an and are as at be been but by can could did do does for from had has have how i if in into is it its "
+    "me my of on or our should so than that the their them then there these they this to was we were what "
+    "when where which who why will with would you your use using about please tell give show find".split()
+)
+
+
+@dataclass(frozen=True)
+class Scored:
+    memory: Memory
+    score: float
+    relevance: float
+    recency: float
+
+
+def query_terms(question: str) -> list[str]:
+    """Distinct content words of the question, in order, as quoted FTS5 terms."""
+    seen: dict[str, None] = {}
+    for word in _WORD.findall(question.lower()):
+        if len(word) > 1 and word not in STOPWORDS:
+            seen.setdefault(word, None)
+        if len(seen) >= MAX_QUERY_TERMS:
+            break
+    return ['"' + word.replace('"', '""') + '"' for word in seen]
+
+
+def recency(memory: Memory, now: datetime, half_life_days: float) -> float:
+    age_days = max(0.0, (now - memory.updated).total_seconds() / 86400.0)
+    return 0.5 ** (age_days / half_life_days)
+
+
+def rank(
+    memories: list[Memory], relevance: dict[str, float], now: datetime, half_life_days: float, limit: int
+) -> list[Scored]:
+    """The `limit` best memories, one per base slug; ties go to the newer, then to the slug."""
+    scored: list[Scored] = []
+    for memory in memories:
+        rel = relevance.get(memory.slug, 0.0)
+        if memory.superseded_by and rel <= 0.0:
+            continue
+        rec = recency(memory, now, half_life_days)
+        score = rel + RECENCY_WEIGHT * rec
+        if memory.superseded_by:
+            score *= SUPERSEDED_WEIGHT
+        scored.append(Scored(memory, score, rel, rec))
+    ordered = sorted(scored, key=lambda s: (-s.score, -s.memory.updated.timestamp(), s.memory.slug))
+    chosen: list[Scored] = []
+    bases: set[str] = set()
+    for item in ordered:
+        if len(chosen) >= limit:
+            break
+        if item.memory.base_slug in bases:
+            continue
+        bases.add(item.memory.base_slug)
+        chosen.append(item)
+    return chosen
+
+
+class MemoryCatalog:
+    """The parsed memory folder plus its FTS5 index, refreshed from file mtimes on each use."""
+
+    def __init__(self, root: Path, warn: Callable[[str], None] | None = None) -> None:
+        self.root = root
+        self.warn = warn or (lambda text: None)
+        self.generation = 0
+        self._files: dict[str, tuple[int, int]] = {}  # name -> (mtime_ns, size), broken files included
+        self._memories: dict[str, Memory] = {}
+        self._rowids: dict[str, int] = {}
+        self._slugs: dict[int, str] = {}
+        self._next_rowid = 1
+        self._lock = threading.Lock()
+        self._db = sqlite3.connect(":memory:", check_same_thread=False)
+        self._db.execute(
+            "CREATE VIRTUAL TABLE mem USING fts5(slug, description, body, "
+            "tokenize='porter unicode61 remove_diacritics 2')"
+        )
+
+    def close(self) -> None:
+        self._db.close()
+
+    @property
+    def memories(self) -> list[Memory]:
+        return list(self._memories.values())
+
+    def _stat_folder(self) -> dict[str, tuple[int, int]]:
+        found: dict[str, tuple[int, int]] = {}
+        try:
+            with os.scandir(self.root) as entries:
+                for entry in entries:
+                    name = entry.name
+                    if not name.endswith(".md") or name == INDEX_NAME or name.startswith("."):
+                        continue
+                    try:
+                        stat = entry.stat()
+                    except OSError:
+                        continue
+                    if entry.is_file():
+                        found[name] = (stat.st_mtime_ns, stat.st_size)
+        except (FileNotFoundError, NotADirectoryError):
+            pass
+        return found
+
+    def refresh(self) -> bool:
+        """Bring the catalog up to date with the folder; returns whether anything changed."""
+        with self._lock:
+            current = self._stat_folder()
+            if current == self._files:
+                return False
+            for name in self._files.keys() - current.keys():
+                self._drop(name)
+            for name, key in current.items():
+                if self._files.get(name) != key:
+                    self._load(name, key)
+            self._files = current
+            self.generation += 1
+        self._sync_index()
+        return True
+
+    def _drop(self, name: str) -> None:
+        self._memories.pop(name, None)
+        rowid = self._rowids.pop(name, None)
+        if rowid is not None:
+            self._slugs.pop(rowid, None)
+            self._db.execute("DELETE FROM mem WHERE rowid = ?", (rowid,))
+
+    def _load(self, name: str, key: tuple[int, int]) -> None:
+        self._drop(name)
+        path = self.root / name
+        try:
+            memory = parse_memory(path.read_text(encoding="utf-8"), path, key[0] / 1e9)
+        except (MemoryFileError, OSError, UnicodeDecodeError) as exc:
+            if isinstance(exc, UnicodeDecodeError):
+                exc = MemoryFileError("it is not UTF-8 text.")
+            self.warn(broken_warning(path, exc))
+            return
+        rowid = self._next_rowid
+        self._next_rowid += 1
+        self._memories[name] = memory
+        self._rowids[name] = rowid
+        self._slugs[rowid] = name
+        self._db.execute(
+            "INSERT INTO mem(rowid, slug, description, body) VALUES (?, ?, ?, ?)",
+            (rowid, memory.slug.replace("_", " "), memory.description, memory.body),
+        )
+
+    def _sync_index(self) -> None:
+        """Keep MEMORY.md in step with hand edits too; a read-only folder only costs a warning."""
+        if not self.root.is_dir():
+            return
+        try:
+            write_index(self.root / INDEX_NAME, self.memories)
+        except OSError as exc:
+            self.warn(f"memory index {self.root.name}/{INDEX_NAME} could not be rewritten ({exc.strerror or exc}).")
+
+    def relevance(self, question: str) -> dict[str, float]:
+        """slug -> relevance in (0, 1], the best match of the question scoring 1."""
+        terms = query_terms(question)
+        if not terms or not self._memories:
+            return {}
+        with self._lock:
+            rows = self._db.execute(
+                "SELECT rowid, bm25(mem, 2.0, 3.0, 1.0) FROM mem WHERE mem MATCH ?", (" OR ".join(terms),)
+            ).fetchall()
+        raw = {self._memories[self._slugs[rowid]].slug: -score for rowid, score in rows if rowid in self._slugs}
+        best = max(raw.values(), default=0.0)
+        if best <= 0:
+            return {slug: 1.0 for slug in raw}
+        return {slug: value / best for slug, value in raw.items() if value > 0}
+
+    def select(self, question: str, now: datetime, half_life_days: float, limit: int) -> list[Scored]:
+        return rank(self.memories, self.relevance(question), now, half_life_days, limit)

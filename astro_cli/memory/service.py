@@ -1,0 +1,114 @@
+"""The memory service: one store and one catalog per workspace, and the cached prompt block.
+
+The block is cached by (question, catalog generation, turn time): the question is the user's
+message of the turn, the generation changes only when a memory file does, and the turn time is
+frozen when the turn starts (see feature.TurnClock), so every step of a turn gets the same bytes
+unless a memory was saved or edited in between.
+"""
+
+from __future__ import annotations
+
+from collections import OrderedDict
+from collections.abc import Callable
+from datetime import datetime
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from astro_cli.memory.reminder import age_days, render_block
+from astro_cli.memory.select import MemoryCatalog, Scored
+from astro_cli.memory.store import Clock, Memory, MemoryStore, format_time, utc_now
+
+if TYPE_CHECKING:
+    from astro_cli.app import AppContext
+
+CACHE_SIZE = 16
+
+
+class MemoryService:
+    def __init__(
+        self,
+        root: Path,
+        inject: int = 5,
+        half_life_days: float = 30.0,
+        clock: Clock = utc_now,
+        warn: Callable[[str], None] | None = None,
+    ) -> None:
+        self.root = root
+        self.inject = inject
+        self.half_life_days = half_life_days
+        self.clock = clock
+        self.warn = warn or (lambda text: None)
+        self.store = MemoryStore(root, clock, self.warn)
+        self._catalog: MemoryCatalog | None = None
+        self._cache: OrderedDict[tuple[Any, ...], str] = OrderedDict()
+        self.last_selection: list[Scored] = []
+
+    @classmethod
+    def for_app(cls, app: AppContext, clock: Clock = utc_now) -> MemoryService:
+        """Settings are checked here: a bad value costs a warning and the default, never the session."""
+        inject = app.settings.get("memory.inject")
+        if not isinstance(inject, int) or isinstance(inject, bool) or inject < 0:
+            app.warn(f"config 'memory.inject' must be a whole number of memories, 0 or more (got {inject!r}); using 5.")
+            inject = 5
+        half_life = app.settings.get("memory.half_life_days")
+        if not isinstance(half_life, (int, float)) or isinstance(half_life, bool) or half_life <= 0:
+            app.warn(f"config 'memory.half_life_days' must be a positive number of days (got {half_life!r}); using 30.")
+            half_life = 30.0
+        return cls(app.workspace.memory_dir, inject, float(half_life), clock, app.warn)
+
+    @property
+    def catalog(self) -> MemoryCatalog:
+        """Built on first use, so installing the feature scans nothing."""
+        if self._catalog is None:
+            self._catalog = MemoryCatalog(self.root, self.warn)
+        return self._catalog
+
+    def close(self) -> None:
+        if self._catalog is not None:
+            self._catalog.close()
+
+    def select(self, question: str, now: datetime | None = None) -> list[Scored]:
+        catalog = self.catalog
+        catalog.refresh()
+        return catalog.select(question, now or self.clock(), self.half_life_days, self.inject)
+
+    def section(self, question: str, now: datetime | None = None) -> str | None:
+        """The `<project-memory-context>` block for this question at this (turn) time."""
+        if self.inject <= 0:
+            return None
+        now = now or self.clock()
+        catalog = self.catalog
+        catalog.refresh()
+        key = (question, catalog.generation, now)
+        cached = self._cache.get(key)
+        if cached is not None:
+            self._cache.move_to_end(key)
+            return cached
+        self.last_selection = catalog.select(question, now, self.half_life_days, self.inject)
+        text = render_block(self.last_selection, now)
+        self._cache[key] = text
+        while len(self._cache) > CACHE_SIZE:
+            self._cache.popitem(last=False)
+        return text
+
+
+def memory_row(memory: Memory, now: datetime) -> dict[str, Any]:
+    """One memory as plain data, for `astro memory list --json` and the listings."""
+    return {
+        "slug": memory.slug,
+        "type": memory.type,
+        "description": memory.description,
+        "created": format_time(memory.created),
+        "updated": format_time(memory.updated),
+        "age_days": age_days(memory.updated, now),
+        "superseded_by": memory.superseded_by,
+        "mark": memory.mark,
+        "version": memory.is_version,
+        "path": str(memory.path) if memory.path else None,
+    }
+
+
+def sorted_memories(memories: list[Memory], include_history: bool = False) -> list[Memory]:
+    """Newest first; versions (`_vN`) only when asked for."""
+    chosen = [m for m in memories if include_history or not m.is_version]
+    return sorted(chosen, key=lambda m: (m.updated, m.slug), reverse=True)
