@@ -114,7 +114,20 @@ class UsageReport(Event):
 
 
 @dataclass
+class CompactionStarted(Event):
+    """A compaction layer is about to change what is sent (hooks map it to PreCompact)."""
+
+    type = "compaction_started"
+    layer: str  # snip | micro | summary | aggressive
+    messages_before: int
+    tokens_before: int
+    trigger: str  # auto | manual | tool
+
+
+@dataclass
 class Compacted(Event):
+    """A compaction layer ran (hooks map it to PostCompact); counts are of the messages sent."""
+
     type = "compacted"
     layer: str
     messages_before: int
