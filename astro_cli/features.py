@@ -16,7 +16,6 @@ if TYPE_CHECKING:
 FEATURES = [
     "astro_cli.tools.files",
     "astro_cli.tools.bash",
-    "astro_cli.skills.feature",
     "astro_cli.tasks.feature",
     "astro_cli.memory.feature",
 ]
