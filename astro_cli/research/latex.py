@@ -1,0 +1,333 @@
+"""LaTeX source to readable text that keeps the paper's structure and its mathematics.
+
+The source is better than the PDF where it exists: sections are explicit, and equations stay
+as LaTeX, which a model reads fluently (a PDF turns them into scattered glyphs). This is not a
+TeX engine: it follows \\input/\\include, drops comments and the preamble, expands the paper's
+own simple \\newcommand macros, unwraps formatting commands and leaves math untouched.
+"""
+
+from __future__ import annotations
+
+import gzip
+import io
+import re
+import tarfile
+import unicodedata
+from dataclasses import dataclass
+from pathlib import Path, PurePosixPath
+
+MAX_SOURCE_BYTES = 20_000_000
+SECTION_LEVELS = {"section": 1, "subsection": 2, "subsubsection": 3}
+_MATH = re.compile(
+    r"(\$\$.+?\$\$|\$(?:\\.|[^$\\])+\$|\\\[.+?\\\]|\\\(.+?\\\)"
+    r"|\\begin\{(equation|align|eqnarray|gather|multline|displaymath|math)(\*?)\}.+?\\end\{\2\3\}"
+    r"|\\begin\{(verbatim|lstlisting|minted)\}.+?\\end\{\4\})",
+    re.DOTALL,
+)
+_VERBATIM_BEGIN = re.compile(r"\\begin\{(verbatim|lstlisting|minted)\}")
+_VERBATIM_END = re.compile(r"\\end\{(verbatim|lstlisting|minted)\}")
+_NEWCOMMAND = re.compile(r"\\(?:re)?newcommand\*?\s*\{?\\([A-Za-z]+)\}?\s*(?:\[(\d)\])?\s*\{")
+_DEF = re.compile(r"\\def\s*\\([A-Za-z]+)\s*\{")
+_INPUT = re.compile(r"\\(?:input|include)\s*\{([^}]+)\}|\\input\s+([^\s{}\\]+)")
+_HEADING = re.compile(r"\\(section|subsection|subsubsection)(\*?)\s*(?:\[[^\]]*\])?\s*\{")
+_DROP_WITH_ARG = (
+    "label", "ref", "eqref", "pageref", "includegraphics", "plotone", "plottwo", "epsscale", "bibliographystyle",
+    "bibliography", "vspace", "hspace", "usepackage", "documentclass", "altaffilmark", "altaffiltext",
+    "definecolor", "hypersetup", "lstset", "setlength", "addtolength", "thanks", "affiliation", "email",
+    "affil", "keywords", "sectlabel", "eqlabel", "figlabel", "tablabel", "algolabel", "title", "author",
+    "shorttitle", "shortauthors", "received", "accepted", "journalinfo", "submitted", "slugcomment",
+)
+_ACCENTS = {'"': "\u0308", "'": "\u0301", "`": "\u0300", "^": "\u0302", "~": "\u0303", "c": "\u0327",
+            "v": "\u030c", "=": "\u0304", ".": "\u0307", "u": "\u0306", "H": "\u030b"}
+_ACCENT = re.compile(r"""\\(["'`^~=.]|[cvuH](?=[{ ]))\s*\{?([A-Za-z])\}?""")
+_UNWRAP = (
+    "emph", "textbf", "textit", "textrm", "textsc", "texttt", "textsf", "mbox", "hbox", "underline", "url",
+    "project", "foreign", "ensuremath", "sffamily", "text", "small", "large", "footnotesize",
+)
+
+
+class LatexError(Exception):
+    """The source cannot be read as LaTeX (missing, unreadable, no .tex inside)."""
+
+
+@dataclass
+class LatexSection:
+    title: str  # numbered like the PDF: "2.1 The stretch move"; "Abstract" for the abstract
+    text: str
+
+
+def read_source_files(path: Path) -> dict[str, str]:
+    """Every .tex/.bbl file of a source: one .tex file, a folder, or an arXiv e-print (.tar.gz / .gz)."""
+    if not path.exists():
+        raise LatexError(f"the LaTeX source {path.name} does not exist")
+    if path.is_dir():
+        files = {}
+        for item in sorted(path.rglob("*")):
+            if item.is_file() and item.suffix.lower() in (".tex", ".bbl"):
+                files[item.relative_to(path).as_posix()] = _decode(item.read_bytes())
+        return files
+    raw = path.read_bytes()[:MAX_SOURCE_BYTES]
+    if raw[:2] == b"\x1f\x8b":
+        try:
+            raw = gzip.decompress(raw)
+        except (OSError, EOFError) as exc:
+            raise LatexError(f"the LaTeX source {path.name} is a broken gzip file ({exc})") from None
+    if raw[257:262] == b"ustar" or path.name.endswith((".tar", ".tar.gz", ".tgz")):
+        try:
+            with tarfile.open(fileobj=io.BytesIO(raw)) as archive:
+                return {
+                    PurePosixPath(m.name).as_posix().lstrip("./"): _decode(archive.extractfile(m).read())  # type: ignore[union-attr]
+                    for m in archive.getmembers()
+                    if m.isfile() and m.name.lower().endswith((".tex", ".bbl"))
+                }
+        except tarfile.TarError as exc:
+            raise LatexError(f"the LaTeX source {path.name} is not a readable tar archive ({exc})") from None
+    return {path.name if path.suffix == ".tex" else "main.tex": _decode(raw)}
+
+
+def _decode(raw: bytes) -> str:
+    try:
+        return raw.decode("utf-8")
+    except UnicodeDecodeError:
+        return raw.decode("latin-1")
+
+
+def main_file(files: dict[str, str]) -> str:
+    """The file with \\documentclass (or \\begin{document}); ties go to the largest."""
+    candidates = [n for n, t in files.items() if n.endswith(".tex") and "\\documentclass" in strip_comments(t)]
+    candidates = candidates or [n for n, t in files.items() if "\\begin{document}" in t]
+    candidates = candidates or [n for n in files if n.endswith(".tex")]
+    if not candidates:
+        raise LatexError("the source holds no .tex file")
+    return max(candidates, key=lambda n: len(files[n]))
+
+
+def strip_comments(text: str) -> str:
+    """Drop % comments (not \\%, not in verbatim code); a comment swallows its line end, as TeX does."""
+    out = []
+    verbatim = False
+    for line in text.split("\n"):
+        if _VERBATIM_BEGIN.search(line):
+            verbatim = True
+        if verbatim:
+            out.append(line)
+            verbatim = not _VERBATIM_END.search(line)
+            continue
+        cut = _comment_start(line)
+        out.append(line if cut < 0 else line[:cut] + "\x00")
+    joined = "\n".join(out)
+    return re.sub(r"\x00\n[ \t]*", "", joined).replace("\x00", "")
+
+
+def _comment_start(line: str) -> int:
+    i = line.find("%")
+    while i >= 0:
+        slashes = len(line[:i]) - len(line[:i].rstrip("\\"))
+        if slashes % 2 == 0:
+            return i
+        i = line.find("%", i + 1)
+    return -1
+
+
+def inline_inputs(files: dict[str, str], name: str, depth: int = 0, seen: frozenset[str] = frozenset()) -> str:
+    """The file's text with \\input / \\include replaced by the included files (cycles and depth bounded)."""
+    text = strip_comments(files[name])
+    if depth > 10:
+        return text
+    base = PurePosixPath(name).parent
+
+    def include(match: re.Match[str]) -> str:
+        target = (match.group(1) or match.group(2) or "").strip()
+        for candidate in (target, target + ".tex"):
+            for key in ((base / candidate).as_posix().lstrip("./"), candidate.lstrip("./")):
+                if key in files and key not in seen:
+                    return inline_inputs(files, key, depth + 1, seen | {name})
+        return ""  # a figure's .tex or a file the e-print did not ship
+
+    return _INPUT.sub(include, text)
+
+
+def braced(text: str, start: int) -> tuple[str, int]:
+    """The {group} opening at text[start] (or just before it), and the index after its closing brace."""
+    i = start
+    while i < len(text) and text[i] in " \t\n":
+        i += 1
+    if i >= len(text) or text[i] != "{":
+        return "", start
+    level = 0
+    for j in range(i, len(text)):
+        char = text[j]
+        if char == "\\":
+            continue
+        if char == "{" and text[j - 1] != "\\":
+            level += 1
+        elif char == "}" and text[j - 1] != "\\":
+            level -= 1
+            if level == 0:
+                return text[i + 1 : j], j + 1
+    return text[i + 1 :], len(text)
+
+
+def collect_macros(text: str) -> dict[str, tuple[int, str]]:
+    """The paper's own \\newcommand and \\def macros: name -> (number of arguments, body)."""
+    macros: dict[str, tuple[int, str]] = {}
+    for pattern in (_NEWCOMMAND, _DEF):
+        for match in pattern.finditer(text):
+            body, _ = braced(text, match.end() - 1)
+            nargs = int(match.group(2)) if pattern is _NEWCOMMAND and match.group(2) else 0
+            macros.setdefault(match.group(1), (nargs, body))
+    return macros
+
+
+def _drop_definitions(text: str) -> str:
+    """Remove \\newcommand / \\def definitions (they were collected; their bodies are not prose)."""
+    for pattern in (_NEWCOMMAND, _DEF):
+        out, pos = [], 0
+        for match in pattern.finditer(text):
+            if match.start() < pos:
+                continue
+            _, end = braced(text, match.end() - 1)
+            out.append(text[pos : match.start()])
+            pos = end
+        text = "".join(out) + text[pos:]
+    return text
+
+
+def expand_macros(text: str, macros: dict[str, tuple[int, str]], passes: int = 4) -> str:
+    """Replace uses of the paper's macros by their bodies, a few passes deep (macros use macros)."""
+    if not macros:
+        return text
+    names = sorted(macros, key=len, reverse=True)
+    use = re.compile(r"\\(" + "|".join(map(re.escape, names)) + r")(?![A-Za-z])")
+    for _ in range(passes):
+        out, pos, changed = [], 0, False
+        for match in use.finditer(text):
+            if match.start() < pos:
+                continue
+            nargs, body = macros[match.group(1)]
+            end = match.end()
+            for n in range(1, nargs + 1):
+                arg, end = braced(text, end)
+                body = body.replace(f"#{n}", arg)
+            out.append(text[pos : match.start()] + body)
+            pos, changed = end, True
+        text = "".join(out) + text[pos:]
+        if not changed:
+            break
+    return text
+
+
+def _clean_prose(text: str) -> str:
+    """Unwrap formatting, drop references and labels, keep citation keys readable."""
+    text = _ACCENT.sub(lambda m: unicodedata.normalize("NFC", m.group(2) + _ACCENTS[m.group(1)]), text)
+    text = re.sub(r"\\(?:i|j)(?![A-Za-z])", lambda m: m.group(0)[1], text)
+    text = _replace_command(text, "altaffiltext", lambda _arg: "", nargs=2)
+    for name in _DROP_WITH_ARG:
+        text = _replace_command(text, name, lambda _arg: "")
+    text = _replace_command(text, "paragraph", lambda arg: f"\n\n{arg.strip()}. ")
+    text = _replace_command(text, "footnote", lambda arg: f" (footnote: {arg.strip()})")
+    text = _replace_command(text, "caption", lambda arg: f"\n[Caption: {arg.strip()}]\n")
+    text = re.sub(r"\\href\s*\{[^}]*\}", "", text)
+    text = re.sub(r"\\cite[a-z]*\*?(?:\[[^\]]*\])*\s*\{([^}]*)\}", lambda m: f"[{m.group(1)}]", text)
+    for name in _UNWRAP:
+        text = _replace_command(text, name, lambda arg: arg)
+    text = re.sub(r"\\begin\{(figure|table|deluxetable)\*?\}.*?\\end\{\1\*?\}",
+                  lambda m: " ".join(re.findall(r"\[Caption: [^\]]*\]", m.group(0))), text, flags=re.DOTALL)
+    text = re.sub(r"\\(begin|end)\{[A-Za-z*]+\}(\[[^\]]*\])?", "\n", text)
+    text = text.replace("~", " ").replace("``", '"').replace("''", '"').replace("---", "—").replace("--", "–")
+    text = re.sub(r"\\([%&#_$])", r"\1", text)
+    text = re.sub(r"\\[,;:! ]", " ", text)
+    text = re.sub(r"\\(item|noindent|clearpage|newpage|maketitle|centering|appendix|par|medskip|bigskip|"
+                  r"smallskip|tableofcontents|raggedright|bf|it|rm|tt|sc)(?![A-Za-z])", "", text)
+    text = re.sub(r"\\\\(\[[^\]]*\])?", "\n", text)
+    text = re.sub(r"(?<!\\)[{}]", "", text)
+    return re.sub(r"[ \t]+", " ", text)
+
+
+def _replace_command(text: str, name: str, render, nargs: int = 1) -> str:  # noqa: ANN001 - a small callback
+    """Replace \\name[opt]{arg}... by render(first arg); further arguments are dropped."""
+    pattern = re.compile(r"\\" + name + r"\*?(?![A-Za-z])\s*(?:\[[^\]]*\])?")
+    out, pos = [], 0
+    for match in pattern.finditer(text):
+        if match.start() < pos:
+            continue
+        arg, end = braced(text, match.end())
+        for _ in range(nargs - 1):
+            _, end = braced(text, end)
+        out.append(text[pos : match.start()] + render(arg))
+        pos = end
+    return "".join(out) + text[pos:]
+
+
+def _math_mode(text: str) -> str:
+    """Inside math \\ensuremath is a no-op: unwrap it; labels are dropped."""
+    for _ in range(8):  # nested macros nest \\ensuremath
+        if "\\ensuremath" not in text:
+            break
+        text = _replace_command(text, "ensuremath", lambda arg: arg)
+    return re.sub(r"\\label\{[^}]*\}\s*", "", text).strip()
+
+
+def _text_math(text: str) -> str:
+    """\\ensuremath{x} used in running text (through a macro) becomes $x$."""
+    return _replace_command(text, "ensuremath", lambda arg: "$" + _math_mode(arg) + "$")
+
+
+def to_text(text: str) -> str:
+    """Clean prose between math; math itself is kept as written (display math on its own lines)."""
+    parts, pos = [], 0
+    for match in _MATH.finditer(text):
+        parts.append(_clean_prose(_text_math(text[pos : match.start()])))
+        if match.group(4):  # code: its lines as they are
+            parts.append("\n" + re.sub(r"\\(begin|end)\{[a-z]+\}(\{[^}]*\})?", "", match.group(0)).strip("\n") + "\n")
+            pos = match.end()
+            continue
+        math = _math_mode(match.group(0))
+        display = not (math.startswith("$") and not math.startswith("$$")) and not math.startswith("\\(")
+        parts.append(f"\n{math}\n" if display else math)
+        pos = match.end()
+    parts.append(_clean_prose(_text_math(text[pos:])))
+    joined = "".join(parts)
+    joined = re.sub(r"[ \t]+", " ", joined)
+    joined = re.sub(r" ?\n ?", "\n", joined)
+    return re.sub(r"\n{3,}", "\n\n", joined).strip()
+
+
+def latex_sections(path: Path) -> tuple[str | None, list[LatexSection]]:
+    """(title, sections) of a LaTeX source; section titles are numbered as LaTeX would number them."""
+    files = read_source_files(path)
+    main = main_file(files)
+    full = inline_inputs(files, main)
+    macros = collect_macros(full)
+    body = full
+    if "\\begin{document}" in full:
+        body = full.split("\\begin{document}", 1)[1].split("\\end{document}", 1)[0]
+    body = expand_macros(_drop_definitions(body), macros)
+    title_match = re.search(r"\\title\s*(?:\[[^\]]*\])?\s*\{", body)
+    title = to_text(braced(body, title_match.end() - 1)[0]) if title_match else None
+    sections: list[LatexSection] = []
+    abstract = re.search(r"\\begin\{abstract\}(.*?)\\end\{abstract\}", body, re.DOTALL)
+    if abstract:
+        sections.append(LatexSection("Abstract", to_text(abstract.group(1))))
+        body = body[: abstract.start()] + body[abstract.end():]
+    counters = [0, 0, 0]
+    appendix = False
+    pos, current = 0, "Front matter"
+    for match in _HEADING.finditer(body):
+        if match.start() < pos:
+            continue
+        sections.append(LatexSection(current, to_text(body[pos : match.start()])))
+        heading, pos = braced(body, match.end() - 1)
+        level = SECTION_LEVELS[match.group(1)]
+        if not appendix and "\\appendix" in body[: match.start()]:
+            appendix, counters = True, [0, 0, 0]
+        name = to_text(heading)
+        if not match.group(2):
+            counters[level - 1] += 1
+            counters[level:] = [0] * (3 - level)
+            first = chr(64 + counters[0]) if appendix else str(counters[0])
+            number = ".".join([first, *map(str, counters[1:level])])
+            name = f"{number} {name}"
+        current = name
+    sections.append(LatexSection(current, to_text(body[pos:])))
+    return title, [s for s in sections if s.text and not (s.title == "Front matter" and len(s.text) < 200)]

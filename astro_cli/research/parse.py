@@ -1,0 +1,214 @@
+"""parse_paper's work: a paper's LaTeX source (preferred) or PDF into indexed chunks.
+
+Chunks follow the paper's sections (a chunk never spans two) and are cut at paragraph or
+sentence ends near `library.chunk_chars`, so a passage the search returns reads as a whole.
+They are contiguous and do not overlap, which lets get_paper_content rebuild a section from
+them. The database write is one transaction: a paper is either fully indexed or left as it was.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from astro_cli.research.library import Library, now_iso
+
+if TYPE_CHECKING:
+    from astro_cli.app import AppContext
+
+MIN_LATEX_CHARS = 2000  # a source with less prose than this is a stub; the PDF is better
+_BREAKS = (re.compile(r"\n\s*\n"), re.compile(r"(?<=[.!?])\s+(?=[A-Z(\[$\\])"), re.compile(r"\s+"))
+
+
+class ParseError(Exception):
+    """The paper cannot be parsed; one sentence for the model and the user."""
+
+
+@dataclass
+class Chunk:
+    section: str | None
+    page: int | None
+    ord: int
+    text: str
+
+
+@dataclass
+class ParseReport:
+    paper: dict[str, Any]
+    parsed_from: str  # "latex" or "pdf"
+    pages: int | None
+    chunks: int
+    sections: list[tuple[str, int | None]]  # (name, first page)
+    warning: str | None = None
+    already: bool = False  # it was indexed before; nothing was read again
+
+
+def split_text(text: str, size: int) -> list[str]:
+    """Pieces of at most ~size characters, cut at a paragraph, else a sentence, else a space."""
+    text = text.strip()
+    pieces: list[str] = []
+    while len(text) > size:
+        cut = -1
+        for pattern in _BREAKS:
+            ends = [m.start() for m in pattern.finditer(text, 0, size + 1) if m.start() >= size // 2]
+            if ends:
+                cut = ends[-1]
+                break
+        if cut <= 0:
+            cut = size
+        pieces.append(text[:cut].strip())
+        text = text[cut:].strip()
+    if text:
+        if pieces and len(text) < size // 4 and len(pieces[-1]) + len(text) <= size * 5 // 4:
+            pieces[-1] = pieces[-1] + "\n" + text  # no crumbs at the end of a section
+        else:
+            pieces.append(text)
+    return [p for p in pieces if p]
+
+
+def join_pdf_lines(lines: list[str]) -> str:
+    """Lines of a PDF column into running text: hyphenated line ends rejoined."""
+    out = ""
+    for line in lines:
+        if out.endswith("-") and len(out) > 1 and out[-2].isalpha() and line[:1].islower():
+            out = out[:-1] + line
+        else:
+            out = f"{out} {line}" if out else line
+    return out
+
+
+def pdf_chunks(pages: list[str], size: int) -> list[Chunk]:
+    from astro_cli.research.pdftext import pdf_lines
+
+    chunks: list[Chunk] = []
+    lines = pdf_lines(pages)
+    i = 0
+    while i < len(lines):
+        section = lines[i].section
+        j = i
+        while j < len(lines) and lines[j].section == section:
+            j += 1
+        group = lines[i:j]
+        # Running text with the page where each line starts, so each chunk knows its first page.
+        text, starts = "", []
+        for line in group:
+            starts.append((len(text), line.page))
+            text = join_pdf_lines([text, line.text]) if text else line.text
+        offset = 0
+        for piece in split_text(text, size):
+            at = text.find(piece[:40], offset)
+            at = offset if at < 0 else at
+            page = max((p for start, p in starts if start <= at), default=group[0].page)
+            chunks.append(Chunk(section, page, len(chunks), piece))
+            offset = at + len(piece) - 1 if at >= 0 else offset
+        i = j
+    return chunks
+
+
+def latex_chunks(sections: list[Any], size: int) -> list[Chunk]:
+    chunks: list[Chunk] = []
+    for section in sections:
+        for piece in split_text(section.text, size):
+            chunks.append(Chunk(section.title, None, len(chunks), piece))
+    return chunks
+
+
+def parse_paper(app: AppContext, paper_id: str, force: bool = False) -> ParseReport:
+    """Parse and index one library paper; an already parsed paper is left alone unless force."""
+    library = Library(app)
+    paper = library.get_paper(paper_id)
+    if paper is None:
+        raise ParseError(f"paper {paper_id} is not in the library; download it with download_paper first.")
+    if paper.get("parsed_at") and not force:
+        existing = _existing_report(app, paper)
+        if existing.chunks:
+            return existing
+    size = max(200, int(app.settings.get("library.chunk_chars")))
+    chunks, parsed_from, pages, warning = _extract(library, paper, size)
+    if not chunks:
+        raise ParseError(f"no text could be taken from paper {paper['id']} (a scanned PDF without a text layer?).")
+    store_chunks(library, paper["id"], chunks, parsed_from, pages)
+    paper = library.get_paper(paper["id"]) or paper
+    if app.settings.get("library.embedding_model"):
+        from astro_cli.research.embed import EmbeddingError, embed_paper
+
+        try:
+            embed_paper(app, paper["id"])
+        except EmbeddingError as exc:
+            warning = f"full-text search works, but no vectors were made: {exc}"
+    return ParseReport(paper, parsed_from, pages, len(chunks), _outline(chunks), warning)
+
+
+def _extract(library: Library, paper: dict[str, Any], size: int) -> tuple[list[Chunk], str, int | None, str | None]:
+    from astro_cli.research.latex import LatexError, latex_sections
+    from astro_cli.research.pdftext import PdfError, read_pages
+
+    source = library.resolve_file(paper.get("source_path"))
+    pdf = library.resolve_file(paper.get("pdf_path"))
+    warning = None
+    if source is not None and source.exists():
+        try:
+            _title, sections = latex_sections(source)
+            chunks = latex_chunks(sections, size)
+            if sum(len(c.text) for c in chunks) >= MIN_LATEX_CHARS or pdf is None or not pdf.exists():
+                return chunks, "latex", None, None
+            warning = "the LaTeX source held little text, so the PDF was used"
+        except LatexError as exc:
+            warning = f"the LaTeX source could not be read ({exc}), so the PDF was used"
+    if pdf is None:
+        raise ParseError(f"paper {paper['id']} has no PDF or LaTeX source in papers/; download it with download_paper.")
+    try:
+        pages = read_pages(pdf)
+    except PdfError as exc:
+        raise ParseError(f"{exc}; nothing was indexed.") from None
+    return pdf_chunks(pages, size), "pdf", len(pages), warning
+
+
+def store_chunks(library: Library, paper_id: str, chunks: list[Chunk], parsed_from: str, pages: int | None) -> None:
+    """Replace the paper's chunks in one transaction (the FTS index follows through triggers)."""
+    db = library.db
+    with library.transaction():
+        db.execute("DELETE FROM chunks WHERE paper_id = ?", (paper_id,))
+        db.db.conn.executemany(
+            "INSERT INTO chunks (paper_id, section, page, ord, text) VALUES (?, ?, ?, ?, ?)",
+            [(paper_id, c.section, c.page, c.ord, c.text) for c in chunks],
+        )
+        db.execute(
+            "UPDATE papers SET parsed_at = ?, parsed_from = ?, pages = coalesce(?, pages) WHERE id = ?",
+            (now_iso(), parsed_from, pages, paper_id),
+        )
+
+
+def _outline(chunks: list[Chunk]) -> list[tuple[str, int | None]]:
+    seen: list[tuple[str, int | None]] = []
+    for chunk in chunks:
+        if chunk.section and (not seen or seen[-1][0] != chunk.section):
+            seen.append((chunk.section, chunk.page))
+    return seen
+
+
+def _existing_report(app: AppContext, paper: dict[str, Any]) -> ParseReport:
+    rows = app.db.query("SELECT section, page, ord, text FROM chunks WHERE paper_id = ? ORDER BY ord", (paper["id"],))
+    chunks = [Chunk(r["section"], r["page"], r["ord"], r["text"]) for r in rows]
+    return ParseReport(paper, paper.get("parsed_from") or "pdf", paper.get("pages"), len(chunks), _outline(chunks),
+                       already=True)
+
+
+def describe(report: ParseReport) -> str:
+    """What parse_paper tells the model: what was indexed and how to read it, not the text itself."""
+    paper = report.paper
+    title = f' "{paper["title"]}"' if paper.get("title") else ""
+    origin = "the LaTeX source" if report.parsed_from == "latex" else "the PDF"
+    pages = f"{report.pages} pages, " if report.pages else ""
+    verb = "was already indexed" if report.already else "indexed"
+    lines = [f"Paper {paper['id']}{title} {verb} from {origin}: {pages}{len(report.sections)} sections, "
+             f"{report.chunks} chunks."]
+    if report.warning:
+        lines.append(f"Note: {report.warning}.")
+    outline = ", ".join(f"{name} (p{page})" if page else name for name, page in report.sections)
+    lines.append(f"Sections: {outline}")
+    lines.append(
+        f"Next: rag_search with paper='{paper['id']}' to find passages, or get_paper_content with a section or pages."
+    )
+    return "\n".join(lines)
