@@ -196,3 +196,22 @@ def test_secrets_never_reach_the_database(cli, fake, astro_env, workspace):
     assert astro_env["ASTRO_API_KEY"].encode() not in data
     tool_output = [m["content"] for m in fake.bodies()[1]["messages"] if m["role"] == "tool"][-1]
     assert astro_env["ASTRO_API_KEY"] not in tool_output  # commands run without API keys in their environment
+
+
+def test_request_timeout_is_retried(cli, fake, astro_env):
+    env = dict(astro_env, ASTRO_TIMEOUT="1")
+    fake.add({"text": "too late", "delay": 2.5}, {"text": "On time."})
+    result = cli(["run", "Hello?"], env=env)
+    assert result.exit_code == 0, result.stderr
+    assert result.stdout.strip() == "On time."
+    assert "retry 1/3" in result.stderr
+
+
+def test_cost_is_computed_for_a_priced_model(cli, fake, anthropic_env):
+    fake.add({"text": "Priced.", "usage": {"input_tokens": 1000, "output_tokens": 100,
+                                           "cache_read_input_tokens": 400, "cache_creation_input_tokens": 200}})
+    result = cli(["run", "--output-format", "json", "Hi"], env=anthropic_env)
+    obj = _result(result.stdout)
+    assert obj["usage"]["cache_read_input_tokens"] == 400
+    assert obj["usage"]["cache_creation_input_tokens"] == 200
+    assert isinstance(obj["cost_usd"], float) and obj["cost_usd"] > 0
