@@ -18,6 +18,9 @@ FEATURES = [
     "astro_cli.tools.bash",
     "astro_cli.tasks.feature",
     "astro_cli.memory.feature",
+    "astro_cli.delegation.feature",
+    # Plugins install last: a plugin tool may replace any built-in of the same name.
+    "astro_cli.delegation.plugins",
 ]
 
 

@@ -1,0 +1,36 @@
+"""Installs delegation: the subagent and team tools, the sub-agents prompt section, the hook extension."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from astro_cli.agent.extensions import LoopExtension
+from astro_cli.delegation.agents import agent_catalog
+from astro_cli.delegation.hook_extension import HookExtension
+from astro_cli.delegation.hooks import hook_runner
+from astro_cli.delegation.subagent import subagent_tool_definition
+from astro_cli.delegation.team import team_tools
+from astro_cli.prompt.registry import ORDER_SUBAGENTS
+
+if TYPE_CHECKING:
+    from astro_cli.agent.loop import AgentSession
+    from astro_cli.app import AppContext
+
+
+class TeamCleanup(LoopExtension):
+    """When the lead's session closes, its teammates are told to stop (their inbox keeps what they sent)."""
+
+    def on_session_stop(self, session: AgentSession, reason: str) -> None:
+        manager = session.extras.get("team")
+        if manager is not None:
+            manager.cancel_all()
+
+
+def install(app: AppContext) -> None:
+    app.tools.register(subagent_tool_definition())
+    for tool in team_tools():
+        app.tools.register(tool)
+    app.prompt.add("sub-agents", ORDER_SUBAGENTS, provider=agent_catalog(app).section)
+    runner = hook_runner(app)
+    app.add_extension(lambda: HookExtension(runner))
+    app.add_extension(TeamCleanup)

@@ -1,0 +1,85 @@
+"""Plugins: Python packages that join astro through the entry point group `astro.plugins`.
+
+A plugin package declares, in its pyproject.toml,
+
+    [project.entry-points."astro.plugins"]
+    myplugin = "my_package.astro_plugin:register"
+
+and the object named there is either a function `register(api)` or an object with a
+`register(api)` method. Through the PluginAPI it may add tools and Python callbacks for the same
+lifecycle events as the command hooks. This feature installs last, so a plugin tool may replace
+a built-in of the same name. A plugin that fails to load is reported once and skipped.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from astro_cli.delegation.hooks import PythonCallback, hook_runner
+
+if TYPE_CHECKING:
+    from astro_cli.app import AppContext
+    from astro_cli.tools.base import Tool
+
+GROUP = "astro.plugins"
+
+
+@dataclass
+class PluginInfo:
+    name: str
+    value: str
+    loaded: bool = False
+    error: str = ""
+    tools: list[str] = field(default_factory=list)
+    hooks: list[str] = field(default_factory=list)
+
+
+class PluginAPI:
+    """What a plugin's register(api) may do; `api.app` reaches settings, services and the registries."""
+
+    def __init__(self, app: AppContext, info: PluginInfo) -> None:
+        self.app = app
+        self.info = info
+        self.name = info.name
+
+    def add_tool(self, tool: Tool) -> None:
+        """Register a tool (it replaces a built-in of the same name)."""
+        tool.source = f"plugin:{self.name}"
+        self.app.tools.register(tool)
+        self.info.tools.append(tool.name)
+
+    def on(self, event: str, callback: PythonCallback, matcher: str | None = None) -> None:
+        """Call `callback(payload) -> dict | None` at `event`; the dict has the fields a hook's stdout JSON has."""
+        hook_runner(self.app).add_python(event, callback, matcher=matcher, plugin=self.name)
+        self.info.hooks.append(event if not matcher else f"{event} ({matcher})")
+
+
+def _entry_points() -> list[Any]:
+    from importlib.metadata import entry_points
+
+    return list(entry_points(group=GROUP))
+
+
+def install(app: AppContext) -> None:
+    runner = hook_runner(app)
+    infos: list[PluginInfo] = []
+    app.services["plugins"] = infos
+    try:
+        points = _entry_points()
+    except Exception as exc:  # noqa: BLE001 - broken package metadata must not stop astro
+        runner.problems.append(f"plugins could not be listed: {type(exc).__name__}: {exc}")
+        return
+    for point in sorted(points, key=lambda p: p.name):
+        info = PluginInfo(point.name, point.value)
+        infos.append(info)
+        try:
+            obj = point.load()
+            register = getattr(obj, "register", None) or (obj if callable(obj) else None)
+            if register is None:
+                raise TypeError(f"{point.value} is neither a register(api) function nor has a register method")
+            register(PluginAPI(app, info))
+            info.loaded = True
+        except Exception as exc:  # noqa: BLE001 - one broken plugin must not stop astro
+            info.error = f"{type(exc).__name__}: {exc}"
+            runner.problems.append(f"plugin '{point.name}' ({point.value}) could not be loaded: {info.error}")

@@ -1,0 +1,256 @@
+"""Teammates: agents that work at the same time, each on a task the lead wrote, answering through an inbox.
+
+003 section 5.2: the lead writes each teammate's system prompt and task; a teammate has no
+delegation tools, a step limit of min(max_steps, 5), no hooks and no database persistence (its
+messages live in memory). It runs in a thread and, when done, writes its result as one JSON
+file into `.astro/team/<lead session>/inbox/`; `team_wait` polls that folder every
+`team.poll_interval` seconds for at most `team.wait_timeout` seconds and reports a timeout for
+any teammate that has not answered.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import threading
+import time
+from dataclasses import dataclass, field
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from astro_cli.delegation.subagent import parent_session
+from astro_cli.tools.base import Tool, ToolContext, ToolError, ToolResult, object_schema
+
+if TYPE_CHECKING:
+    from astro_cli.agent.loop import AgentSession
+    from astro_cli.app import AppContext
+
+TEAMMATE_MAX_STEPS = 5
+MAX_MEMBERS = 8
+NAME_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_-]{0,39}$")
+MIN_POLL = 0.05
+
+
+def _now() -> str:
+    return datetime.now(timezone.utc).isoformat(timespec="seconds")
+
+
+def write_json_atomic(path: Path, obj: dict[str, Any]) -> None:
+    """Write then rename, so a poller never reads half a file."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.{threading.get_ident()}.tmp")
+    tmp.write_text(json.dumps(obj, ensure_ascii=False, indent=2, default=str), encoding="utf-8")
+    os.replace(tmp, path)
+
+
+# --- the team ----------------------------------------------------------------------------------
+@dataclass
+class Teammate:
+    name: str
+    system_prompt: str
+    task: str
+    max_steps: int
+    cancel: threading.Event = field(default_factory=threading.Event)
+    thread: threading.Thread | None = None
+    collected: bool = False
+
+
+class TeamManager:
+    """The teammates of one lead session and their inbox folder."""
+
+    def __init__(self, app: AppContext, lead: AgentSession) -> None:
+        self.app = app
+        self.lead = lead
+        self.folder = app.workspace.team_dir / lead.session_id
+        self.inbox = self.folder / "inbox"
+        self.members: dict[str, Teammate] = {}
+        self._lock = threading.Lock()
+
+    def result_path(self, name: str) -> Path:
+        return self.inbox / f"{name}.json"
+
+    def start(self, members: list[Teammate]) -> None:
+        with self._lock:
+            for mate in members:
+                self.result_path(mate.name).unlink(missing_ok=True)
+                write_json_atomic(self.folder / "tasks" / f"{mate.name}.json", {
+                    "name": mate.name, "system_prompt": mate.system_prompt, "task": mate.task,
+                    "max_steps": mate.max_steps, "started_at": _now(),
+                })
+                mate.thread = threading.Thread(target=self._run, args=(mate,), name=f"teammate-{mate.name}", daemon=True)
+                self.members[mate.name] = mate
+            for mate in members:
+                assert mate.thread is not None
+                mate.thread.start()
+
+    def running(self, name: str) -> bool:
+        mate = self.members.get(name)
+        return bool(mate and mate.thread and mate.thread.is_alive())
+
+    def _run(self, mate: Teammate) -> None:
+        from astro_cli.delegation.teammate import run_teammate
+
+        result: dict[str, Any] = {"from": mate.name, "started_at": _now(), "max_steps": mate.max_steps}
+        try:
+            result.update(run_teammate(self.app, self.lead, mate))
+        except Exception as exc:  # noqa: BLE001 - a teammate's failure is reported in its inbox, never lost
+            result.update(status="error", answer="", error=f"{type(exc).__name__}: {exc}", steps=0, tool_calls={})
+        result["finished_at"] = _now()
+        try:
+            write_json_atomic(self.result_path(mate.name), result)
+        except OSError:
+            pass  # the workspace vanished (a removed folder): nobody is left to read it
+
+    def read_result(self, name: str) -> dict[str, Any] | None:
+        try:
+            value = json.loads(self.result_path(name).read_text(encoding="utf-8"))
+        except (OSError, json.JSONDecodeError):
+            return None
+        return value if isinstance(value, dict) else None
+
+    def wait(self, names: list[str], timeout: float, poll: float, cancel: threading.Event) -> dict[str, dict | None]:
+        """Poll the inbox until every name answered or `timeout` passed; None marks who did not answer."""
+        results: dict[str, dict | None] = {name: None for name in names}
+        deadline = time.monotonic() + timeout
+        while True:
+            for name in names:
+                if results[name] is None:
+                    results[name] = self.read_result(name)
+            pending = [name for name in names if results[name] is None]
+            remaining = deadline - time.monotonic()
+            if not pending or remaining <= 0:
+                break
+            if cancel.wait(min(poll, remaining)):
+                break
+        for name, result in results.items():
+            if result is not None:
+                self.members[name].collected = True
+        return results
+
+    def cancel_all(self) -> None:
+        for mate in self.members.values():
+            mate.cancel.set()
+
+
+def team_manager(ctx: ToolContext) -> TeamManager:
+    lead = parent_session(ctx)
+    manager = lead.extras.get("team")
+    if manager is None:
+        manager = TeamManager(ctx.app, lead)
+        lead.extras["team"] = manager
+    return manager
+
+
+# --- the tools ---------------------------------------------------------------------------------
+def _member(entry: Any, index: int) -> tuple[str, str, str]:
+    if not isinstance(entry, dict):
+        raise ToolError(f"members[{index}] should be an object with name, system_prompt and task.")
+    values = []
+    for key in ("name", "system_prompt", "task"):
+        value = entry.get(key)
+        if not isinstance(value, str) or not value.strip():
+            raise ToolError(f"members[{index}] needs a non-empty '{key}'.")
+        values.append(value.strip())
+    if not NAME_RE.match(values[0]):
+        raise ToolError(f"members[{index}]: name '{values[0]}' should be letters, digits, '_' or '-' (at most 40).")
+    return values[0], values[1], values[2]
+
+
+def team_start(ctx: ToolContext, args: dict[str, Any]) -> ToolResult:
+    members = args.get("members")
+    if not isinstance(members, list) or not members:
+        raise ToolError("members should be a non-empty list of {name, system_prompt, task}.")
+    if len(members) > MAX_MEMBERS:
+        raise ToolError(f"at most {MAX_MEMBERS} teammates can be started at once.")
+    manager = team_manager(ctx)
+    parsed = [_member(entry, i) for i, entry in enumerate(members)]
+    names = [name for name, _, _ in parsed]
+    dupes = sorted({n for n in names if names.count(n) > 1})
+    if dupes:
+        raise ToolError(f"teammate names must differ; repeated: {', '.join(dupes)}.")
+    busy = [n for n in names if manager.running(n)]
+    if busy:
+        raise ToolError(f"{', '.join(busy)} still working; wait for them with team_wait or choose other names.")
+    requested = args.get("max_steps")
+    if requested is not None and (isinstance(requested, bool) or not isinstance(requested, int) or requested < 1):
+        raise ToolError("max_steps should be a whole number of at least 1.")
+    steps = min(requested or manager.lead.max_steps, TEAMMATE_MAX_STEPS)
+    manager.start([Teammate(name, prompt, task, steps) for name, prompt, task in parsed])
+    wait = ctx.app.settings.get("team.wait_timeout")
+    return ToolResult(
+        f"Started {len(names)} teammate(s): {', '.join(names)} (at most {steps} steps each). They work at the "
+        f"same time; call team_wait to collect their answers (it waits up to {wait:g} s).",
+        data={"team": {"started": names, "inbox": str(manager.inbox)}},
+    )
+
+
+def _describe(name: str, result: dict[str, Any] | None, timeout: float) -> tuple[str, bool]:
+    if result is None:
+        return (f"## {name}: no answer within {timeout:g} s\n{name} is still working; call team_wait again to keep "
+                "waiting, or go on without it.", False)
+    calls = ", ".join(f"{tool} ×{n}" for tool, n in sorted((result.get("tool_calls") or {}).items())) or "none"
+    facts = (f"{result.get('steps', 0)} step(s); tools: {calls}; tokens: {result.get('input_tokens', 0)} in, "
+             f"{result.get('output_tokens', 0)} out")
+    status = result.get("status")
+    if status == "answered":
+        return f"## {name}: answered ({facts})\n{result.get('answer', '')}", True
+    detail = result.get("error") or result.get("answer") or "no answer"
+    return f"## {name}: {status} ({facts})\n{detail}", False
+
+
+def team_wait(ctx: ToolContext, args: dict[str, Any]) -> ToolResult:
+    manager = team_manager(ctx)
+    if not manager.members:
+        raise ToolError("no teammates were started in this session; start them with team_start.")
+    names = args.get("names")
+    if names is None or names == []:
+        names = [n for n, mate in manager.members.items() if not mate.collected] or list(manager.members)
+    elif not isinstance(names, list) or not all(isinstance(n, str) for n in names):
+        raise ToolError("names should be a list of teammate names.")
+    unknown = [n for n in names if n not in manager.members]
+    if unknown:
+        raise ToolError(f"no teammate named {', '.join(unknown)}; the team: {', '.join(manager.members)}.")
+    settings = ctx.app.settings
+    timeout = max(0.0, float(settings.get("team.wait_timeout")))
+    poll = max(MIN_POLL, float(settings.get("team.poll_interval")))
+    results = manager.wait(names, timeout, poll, ctx.cancel)
+    blocks, answered = [], 0
+    for name in names:
+        text, ok = _describe(name, results[name], timeout)
+        blocks.append(text)
+        answered += ok
+    head = f"Teammate results ({answered} of {len(names)} answered):"
+    status = {n: (r or {}).get("status", "timeout") for n, r in results.items()}
+    return ToolResult("\n\n".join([head, *blocks]), is_error=answered == 0, data={"team": status})
+
+
+def team_tools() -> list[Tool]:
+    member = object_schema({
+        "name": {"type": "string", "description": "Short unique name (letters, digits, '_' or '-')."},
+        "system_prompt": {"type": "string", "description": "The teammate's whole system prompt: its role and rules."},
+        "task": {"type": "string", "description": "The complete task; the teammate sees nothing else."},
+    }, ["name", "system_prompt", "task"])
+    return [
+        Tool(
+            name="team_start",
+            description="Start teammates that work at the same time, each with a system prompt and a task you write; "
+            "they have no delegation tools and at most 5 steps, and their answers come back through an inbox that "
+            "team_wait reads.",
+            parameters=object_schema({
+                "members": {"type": "array", "items": member, "minItems": 1, "maxItems": MAX_MEMBERS},
+                "max_steps": {"type": "integer", "minimum": 1, "description": "Step limit per teammate (at most 5)."},
+            }, ["members"]),
+            run=team_start, read_only=False, key_argument=None,
+        ),
+        Tool(
+            name="team_wait",
+            description="Wait for teammates' answers from the inbox (all not yet collected, or the names given); "
+            "a teammate that does not answer in time is reported as a timeout.",
+            parameters=object_schema({
+                "names": {"type": "array", "items": {"type": "string"}, "description": "Teammates to wait for."},
+            }),
+            run=team_wait, read_only=True, timeout=3600.0,
+        ),
+    ]
