@@ -1,0 +1,158 @@
+"""NASA ADS API v1: search (query syntax passes through) and BibTeX export.
+
+The token comes from the environment (ADS_API_TOKEN, or ADS_DEV_KEY as older tools name it) and
+is only ever put in the Authorization header: never stored, never logged, never in an error.
+ADS counts requests per day; a 429 names the time the quota resets (X-RateLimit-Reset).
+"""
+
+from __future__ import annotations
+
+import html
+import os
+import re
+from typing import TYPE_CHECKING, Any
+
+from astro_cli.research.arxiv import split_id
+from astro_cli.research.http import ServiceError, describe_failure, http_error, make_client, timeout_seconds
+
+if TYPE_CHECKING:
+    import httpx
+
+    from astro_cli.app import AppContext
+
+SERVICE = "NASA ADS"
+TOKEN_VARS = ("ADS_API_TOKEN", "ADS_DEV_KEY")
+FIELDS = "bibcode,title,author,year,pubdate,citation_count,abstract,doi,identifier,pub"
+SORTS = {"relevance": "score desc", "date": "date desc", "citations": "citation_count desc"}
+ABS_URL = "https://ui.adsabs.harvard.edu/abs/{}"
+
+
+class MissingToken(ServiceError):
+    """ADS was asked for but no token is set."""
+
+
+def token() -> str | None:
+    for name in TOKEN_VARS:
+        value = os.environ.get(name, "").strip()
+        if value:
+            return value
+    return None
+
+
+def has_token() -> bool:
+    return token() is not None
+
+
+def _require_token() -> str:
+    value = token()
+    if not value:
+        raise MissingToken(
+            "NASA ADS needs an API token: set ADS_API_TOKEN in the environment "
+            "(create one at https://ui.adsabs.harvard.edu/user/settings/token)."
+        )
+    return value
+
+
+def _call(app: AppContext, method: str, path: str, **kwargs: Any) -> dict[str, Any]:
+    import httpx
+
+    url = app.settings.get("ads_url").rstrip("/") + path
+    headers = {"Authorization": f"Bearer {_require_token()}"}
+    with make_client(app, headers=headers) as client:
+        try:
+            response = client.request(method, url, **kwargs)
+        except httpx.HTTPError as exc:
+            raise ServiceError(describe_failure(SERVICE, url, exc, timeout_seconds(app), "ads_url")) from None
+    if response.status_code == 401:
+        raise ServiceError("NASA ADS refused the API token (HTTP 401); check ADS_API_TOKEN.")
+    if response.status_code == 400:
+        raise ServiceError(f"NASA ADS could not use the query: {_error_message(response)}.")
+    if response.status_code >= 400:
+        raise http_error(SERVICE, response)
+    try:
+        return response.json()
+    except ValueError:
+        raise ServiceError("NASA ADS sent an answer that is not JSON; try again later.") from None
+
+
+def _error_message(response: httpx.Response) -> str:
+    try:
+        body = response.json()
+    except ValueError:
+        return "syntax error"
+    error = body.get("error") if isinstance(body, dict) else None
+    if isinstance(error, dict):
+        error = error.get("msg")
+    text = " ".join(str(error or "syntax error").split())
+    return text[:200].rstrip(".")
+
+
+def clean_markup(text: str) -> str:
+    """ADS abstracts and titles carry HTML (<SUB>, <SUP>, entities): plain text with _x and ^x."""
+    text = re.sub(r"<sub>(.*?)</sub>", r"_\1", text, flags=re.IGNORECASE | re.DOTALL)
+    text = re.sub(r"<sup>(.*?)</sup>", r"^\1", text, flags=re.IGNORECASE | re.DOTALL)
+    text = re.sub(r"<[^>]{1,40}>", " ", text)
+    return " ".join(html.unescape(text).split())
+
+
+def doc_to_record(doc: dict[str, Any]) -> dict[str, Any]:
+    """An ADS doc in the common record shape (arXiv id taken from its identifiers)."""
+    arxiv_id = None
+    for ident in doc.get("identifier") or []:
+        if str(ident).lower().startswith("arxiv:"):
+            try:
+                arxiv_id = split_id(ident)[0]
+            except ValueError:
+                pass
+            break
+    dois = doc.get("doi") or []
+    doi = dois[0] if isinstance(dois, list) and dois else (dois or None)
+    titles = doc.get("title") or []
+    title = titles[0] if isinstance(titles, list) and titles else str(titles or "")
+    year = doc.get("year") or str(doc.get("pubdate") or "")[:4]
+    bibcode = doc.get("bibcode")
+    count = doc.get("citation_count")
+    return {
+        "id": arxiv_id or bibcode or doi,
+        "arxiv_id": arxiv_id,
+        "bibcode": bibcode,
+        "doi": doi,
+        "title": clean_markup(title),
+        "authors": [html.unescape(a) for a in doc.get("author") or []],
+        "year": int(year) if str(year).isdigit() else None,
+        "abstract": clean_markup(str(doc.get("abstract") or "")),
+        "citation_count": count if isinstance(count, int) else None,
+        "journal_ref": doc.get("pub"),
+        "url": ABS_URL.format(bibcode) if bibcode else None,
+        "sources": ["ads"],
+    }
+
+
+def search(
+    app: AppContext, query: str, rows: int = 10, sort: str = "relevance",
+    year_from: int | None = None, year_to: int | None = None,
+) -> tuple[int, list[dict[str, Any]]]:
+    """Search ADS; the query is ADS syntax and passes through untouched (a year range is added)."""
+    q = query.strip()
+    if year_from or year_to:
+        q = f"({q}) year:{year_from or 1000}-{year_to or 3000}"
+    params = {"q": q, "fl": FIELDS, "rows": rows, "sort": SORTS.get(sort, "score desc")}
+    body = _call(app, "GET", "/search/query", params=params)
+    response = body.get("response") or {}
+    docs = response.get("docs") or []
+    return int(response.get("numFound") or len(docs)), [doc_to_record(d) for d in docs]
+
+
+def lookup(app: AppContext, identifier: str) -> dict[str, Any] | None:
+    """The ADS record for a bibcode, DOI or 'arXiv:ID', or None when ADS does not know it."""
+    _, records = search(app, f'identifier:"{identifier}"', rows=1)
+    return records[0] if records else None
+
+
+def export_bibtex(app: AppContext, bibcodes: list[str]) -> str:
+    """BibTeX for bibcodes from the ADS export service (one request for all of them)."""
+    body = _call(app, "POST", "/export/bibtex", json={"bibcode": bibcodes})
+    text = body.get("export")
+    if not isinstance(text, str):
+        raise ServiceError("NASA ADS export answered without BibTeX; try again later.")
+    return text

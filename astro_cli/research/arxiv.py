@@ -1,0 +1,162 @@
+"""The arXiv API (export.arxiv.org/api/query): search and metadata by id, parsed from its Atom feed.
+
+arXiv asks for one request every three seconds and a User-Agent naming the client; both are
+enforced here (config 'arxiv.min_interval', shared per process). Records come out in the common
+shape merge.py and the library use: arxiv_id, doi, title, authors, year, abstract, url...
+"""
+
+from __future__ import annotations
+
+import re
+import xml.etree.ElementTree as ET
+from typing import TYPE_CHECKING, Any
+
+from astro_cli.research.http import ServiceError, arxiv_throttle, make_client, request
+
+if TYPE_CHECKING:
+    from astro_cli.app import AppContext
+
+SERVICE = "the arXiv API"
+NS = {
+    "atom": "http://www.w3.org/2005/Atom",
+    "arxiv": "http://arxiv.org/schemas/atom",
+    "opensearch": "http://a9.com/-/spec/opensearch/1.1/",
+}
+NEW_ID = re.compile(r"(?<!\d)(\d{4}\.\d{4,5})(v\d+)?(?!\d)")
+OLD_ID = re.compile(r"(?<![\w-])([a-z][a-z-]*(?:\.[A-Z]{2})?/\d{7})(v\d+)?(?!\d)")
+SORTS = {"relevance": "relevance", "date": "submittedDate", "citations": "relevance"}
+ARXIV_FIELDS = ("ti:", "au:", "abs:", "co:", "jr:", "cat:", "rn:", "id:", "all:", "submitteddate:")
+ADS_TO_ARXIV = {"author": "au", "first_author": "au", "title": "ti", "abstract": "abs", "abs": "abs"}
+
+
+def split_id(raw: str) -> tuple[str, str]:
+    """'arXiv:1001.0012v2' -> ('1001.0012', 'v2'); raises ValueError when there is no arXiv id in it."""
+    text = raw.strip()
+    for pattern in (NEW_ID, OLD_ID):
+        match = pattern.search(text)
+        if match:
+            return match.group(1), match.group(2) or ""
+    raise ValueError(f"'{raw}' is not an arXiv id")
+
+
+def looks_like_arxiv_id(raw: str) -> bool:
+    text = raw.strip()
+    text = re.sub(r"^(arxiv:|https?://(export\.)?arxiv\.org/(abs|pdf)/|10\.48550/arxiv\.)", "", text, flags=re.I)
+    return bool(re.fullmatch(r"\d{4}\.\d{4,5}(v\d+)?|[a-z][a-z-]*(\.[A-Z]{2})?/\d{7}(v\d+)?", text))
+
+
+def to_arxiv_query(query: str) -> str:
+    """Pass arXiv syntax through; turn ADS fields and plain words into arXiv's search_query syntax."""
+    text = query.strip()
+    if any(field in text.lower() for field in ARXIV_FIELDS):
+        return text
+    parts: list[str] = []
+    for match in re.finditer(r'(\w+):(\^?)"([^"]+)"|(\w+):(\^?)(\S+)|"([^"]+)"|(\S+)', text):
+        field = match.group(1) or match.group(4)
+        value = (match.group(3) or match.group(6) or "").lstrip("^")
+        if field:
+            target = ADS_TO_ARXIV.get(field.lower())
+            if target and value:
+                parts.append(f'{target}:"{value}"' if " " in value else f"{target}:{value}")
+            continue  # year:, bibstem:, property:... have no arXiv equivalent
+        phrase = match.group(7)
+        word = match.group(8)
+        if phrase:
+            parts.append(f'all:"{phrase}"')
+        elif word and word.upper() not in ("AND", "OR", "NOT") and re.search(r"\w", word):
+            parts.append("all:" + re.sub(r"[()\[\]{}]", "", word))
+    return " AND ".join(parts) or text
+
+
+def year_clause(year_from: int | None, year_to: int | None) -> str:
+    if not year_from and not year_to:
+        return ""
+    start = f"{year_from or 1991}01010000"
+    end = f"{year_to or 2999}12312359"
+    return f"submittedDate:[{start} TO {end}]"
+
+
+def _text(node: ET.Element | None) -> str:
+    return " ".join((node.text or "").split()) if node is not None else ""
+
+
+def parse_entry(entry: ET.Element) -> dict[str, Any]:
+    raw_id = _text(entry.find("atom:id", NS))
+    arxiv_id, version = split_id(raw_id.replace("http://arxiv.org/abs/", "").replace("https://arxiv.org/abs/", ""))
+    published = _text(entry.find("atom:published", NS))
+    links = {link.get("title") or link.get("rel"): link.get("href") for link in entry.findall("atom:link", NS)}
+    primary = entry.find("arxiv:primary_category", NS)
+    return {
+        "id": arxiv_id,
+        "arxiv_id": arxiv_id,
+        "version": version,
+        "bibcode": None,
+        "doi": _text(entry.find("arxiv:doi", NS)) or None,
+        "title": _text(entry.find("atom:title", NS)),
+        "authors": [_text(a.find("atom:name", NS)) for a in entry.findall("atom:author", NS)],
+        "year": int(published[:4]) if published[:4].isdigit() else None,
+        "published": published,
+        "abstract": _text(entry.find("atom:summary", NS)),
+        "citation_count": None,
+        "journal_ref": _text(entry.find("arxiv:journal_ref", NS)) or None,
+        "primary_category": primary.get("term") if primary is not None else None,
+        "url": links.get("alternate") or f"https://arxiv.org/abs/{arxiv_id}",
+        "sources": ["arxiv"],
+    }
+
+
+def parse_feed(body: bytes) -> tuple[int, list[dict[str, Any]]]:
+    """(total results, records) from an arXiv Atom feed; an error entry becomes a ServiceError."""
+    try:
+        root = ET.fromstring(body)
+    except ET.ParseError:
+        raise ServiceError(f"{SERVICE} sent an answer that is not an Atom feed; try again later.") from None
+    entries = root.findall("atom:entry", NS)
+    total_text = _text(root.find("opensearch:totalResults", NS))
+    records = []
+    for entry in entries:
+        entry_id = _text(entry.find("atom:id", NS))
+        if "/api/errors" in entry_id:
+            message = _text(entry.find("atom:summary", NS)) or "malformed query"
+            raise ServiceError(f"{SERVICE} rejected the query: {message}.")
+        try:
+            records.append(parse_entry(entry))
+        except ValueError:
+            continue  # an entry without a recognisable id is of no use to anyone
+    total = int(total_text) if total_text.isdigit() else len(records)
+    return total, records
+
+
+def _get(app: AppContext, params: dict[str, Any]) -> tuple[int, list[dict[str, Any]]]:
+    arxiv_throttle(app).wait()
+    with make_client(app) as client:
+        response = request(client, "GET", app.settings.get("arxiv_url"), service=SERVICE,
+                           setting="arxiv_url", params=params)
+    return parse_feed(response.content)
+
+
+def search(
+    app: AppContext, query: str, rows: int = 10, sort: str = "relevance",
+    year_from: int | None = None, year_to: int | None = None,
+) -> tuple[int, list[dict[str, Any]]]:
+    """Search arXiv; `query` may be arXiv syntax (ti:, au:, cat:...), ADS-style fields or plain words."""
+    search_query = to_arxiv_query(query)
+    years = year_clause(year_from, year_to)
+    if years:
+        search_query = f"({search_query}) AND {years}"
+    params = {
+        "search_query": search_query,
+        "start": 0,
+        "max_results": rows,
+        "sortBy": SORTS.get(sort, "relevance"),
+        "sortOrder": "descending",
+    }
+    return _get(app, params)
+
+
+def fetch(app: AppContext, arxiv_ids: list[str]) -> list[dict[str, Any]]:
+    """Metadata for known arXiv ids (an unknown id is simply absent from the result)."""
+    if not arxiv_ids:
+        return []
+    _, records = _get(app, {"id_list": ",".join(arxiv_ids), "start": 0, "max_results": len(arxiv_ids)})
+    return records

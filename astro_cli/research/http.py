@@ -1,0 +1,166 @@
+"""One way to talk to research services (arXiv, NASA ADS, SIMBAD): a polite httpx client and one
+sentence for every way a request can fail.
+
+Services ask to be named in the User-Agent with a way to reach the operator, and a research tool
+must turn a timeout or an HTTP 503 into something the model and the user can act on, never a
+traceback. Every failure becomes a ServiceError whose message is that one sentence.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from datetime import datetime, timezone
+from typing import TYPE_CHECKING, Any
+from urllib.parse import urlsplit
+
+from astro_cli import __version__
+
+if TYPE_CHECKING:
+    import httpx
+
+    from astro_cli.app import AppContext
+
+
+class ServiceError(Exception):
+    """A research service could not be used; the message is one sentence for the model and the user."""
+
+
+class RateLimited(ServiceError):
+    """The service refuses requests until `reset` (UTC) because our quota is used up."""
+
+    def __init__(self, message: str, reset: datetime | None = None) -> None:
+        super().__init__(message)
+        self.reset = reset
+
+
+def user_agent(app: AppContext) -> str:
+    contact = app.settings.get("http.contact") or ""
+    suffix = f" (+{contact})" if contact else ""
+    return f"astro/{__version__}{suffix} research assistant for astrophysicists"
+
+
+def timeout_seconds(app: AppContext) -> float:
+    return float(app.settings.get("http.timeout"))
+
+
+def make_client(app: AppContext, headers: dict[str, str] | None = None) -> httpx.Client:
+    """An httpx client with astro's User-Agent and the configured timeout; close it after use."""
+    import httpx
+
+    seconds = timeout_seconds(app)
+    return httpx.Client(
+        headers={"User-Agent": user_agent(app), **(headers or {})},
+        timeout=httpx.Timeout(seconds, connect=min(seconds, 10.0)),
+        follow_redirects=True,
+    )
+
+
+def _where(url: str) -> str:
+    parts = urlsplit(url)
+    return f"{parts.scheme}://{parts.netloc}" if parts.netloc else url
+
+
+def describe_failure(service: str, url: str, exc: Exception, timeout: float, setting: str) -> str:
+    """One sentence for a transport failure (no answer, refused connection, broken stream)."""
+    import httpx
+
+    where = _where(url)
+    if isinstance(exc, httpx.TimeoutException):
+        return (
+            f"{service} did not answer within {timeout:g} s ({where}); try again later, "
+            "or raise config 'http.timeout'."
+        )
+    reason = str(exc).strip() or type(exc).__name__
+    return (
+        f"Could not reach {service} at {where} ({reason}); check the network connection "
+        f"or config '{setting}'."
+    )
+
+
+def http_error(service: str, response: httpx.Response) -> ServiceError:
+    """One sentence for an HTTP error status; 429 becomes RateLimited with the reset time."""
+    status = response.status_code
+    if status == 429:
+        reset = parse_reset(response.headers.get("X-RateLimit-Reset") or response.headers.get("Retry-After"))
+        when = f"; the quota resets at {reset:%Y-%m-%d %H:%M} UTC" if reset else ""
+        return RateLimited(f"{service} refused the request: the rate limit is used up{when}.", reset)
+    phrase = response.reason_phrase or "error"
+    path = response.request.url.path if response.request else ""
+    return ServiceError(f"{service} answered HTTP {status} ({phrase}) for {path}; try again later.")
+
+
+def parse_reset(raw: str | None) -> datetime | None:
+    """X-RateLimit-Reset is a Unix time (ADS); Retry-After is seconds from now."""
+    if not raw:
+        return None
+    try:
+        value = float(raw.strip())
+    except ValueError:
+        return None
+    if value < 10**8:  # seconds to wait, not an epoch
+        value += time.time()
+    return datetime.fromtimestamp(value, tz=timezone.utc)
+
+
+def request(
+    client: httpx.Client, method: str, url: str, *, service: str, setting: str, **kwargs: Any
+) -> httpx.Response:
+    """Send a request; any transport failure or HTTP error becomes a ServiceError sentence."""
+    import httpx
+
+    try:
+        response = client.request(method, url, **kwargs)
+    except httpx.HTTPError as exc:
+        raise ServiceError(describe_failure(service, url, exc, _client_timeout(client), setting)) from None
+    if response.status_code >= 400:
+        raise http_error(service, response)
+    return response
+
+
+@contextmanager
+def stream(
+    client: httpx.Client, method: str, url: str, *, service: str, setting: str, **kwargs: Any
+) -> Iterator[httpx.Response]:
+    """Like `request`, for bodies read in pieces (downloads); the caller checks the status itself."""
+    import httpx
+
+    try:
+        with client.stream(method, url, **kwargs) as response:
+            yield response
+    except httpx.HTTPError as exc:
+        raise ServiceError(describe_failure(service, url, exc, _client_timeout(client), setting)) from None
+
+
+def _client_timeout(client: httpx.Client) -> float:
+    read = client.timeout.read
+    return float(read) if read is not None else 0.0
+
+
+class Throttle:
+    """At most one request every `interval` seconds, across the threads of one process.
+
+    arXiv asks for one request every three seconds; the throttle lives in app.services so every
+    tool call and subagent of the process shares it.
+    """
+
+    def __init__(self, interval: float) -> None:
+        self.interval = max(0.0, interval)
+        self._lock = threading.Lock()
+        self._last = 0.0
+
+    def wait(self) -> None:
+        with self._lock:
+            delay = self._last + self.interval - time.monotonic()
+            if delay > 0:
+                time.sleep(delay)
+            self._last = time.monotonic()
+
+
+def arxiv_throttle(app: AppContext) -> Throttle:
+    throttle = app.services.get("arxiv_throttle")
+    if throttle is None:  # setdefault is atomic, so two threads still share one throttle
+        throttle = app.services.setdefault("arxiv_throttle", Throttle(float(app.settings.get("arxiv.min_interval"))))
+    return throttle

@@ -1,0 +1,76 @@
+"""Merging paper records from several services into one list without duplicates.
+
+The same paper comes back from ADS (bibcode, citations) and arXiv (arXiv id, abstract); two
+records are the same paper when they share an arXiv id, a DOI or a bibcode. The merged record
+keeps the first service's values and fills the gaps from the others, so ADS (listed first) wins.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+KEYS = ("arxiv_id", "doi", "bibcode")
+
+
+def _keys(record: dict[str, Any]) -> list[tuple[str, str]]:
+    return [(k, str(record[k]).strip().lower()) for k in KEYS if record.get(k)]
+
+
+def canonical_id(record: dict[str, Any]) -> str | None:
+    """The library's id for a paper: the arXiv id when known, else the bibcode, else the DOI."""
+    return record.get("arxiv_id") or record.get("bibcode") or record.get("doi")
+
+
+def _combine(into: dict[str, Any], other: dict[str, Any]) -> None:
+    for key, value in other.items():
+        if key == "sources":
+            into["sources"] = list(dict.fromkeys([*(into.get("sources") or []), *(value or [])]))
+        elif key == "citation_count":
+            counts = [c for c in (into.get(key), value) if isinstance(c, int)]
+            into[key] = max(counts) if counts else None
+        elif into.get(key) in (None, "", []):
+            into[key] = value
+
+
+def merge(*lists: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """One list of records, first-seen order, each paper once."""
+    merged: list[dict[str, Any] | None] = []
+    index: dict[tuple[str, str], int] = {}
+    for records in lists:
+        for record in records:
+            hits = sorted({index[k] for k in _keys(record) if k in index})
+            if not hits:
+                merged.append(dict(record))
+                slot = len(merged) - 1
+            else:
+                slot = hits[0]
+                target = merged[slot]
+                assert target is not None
+                _combine(target, record)
+                for extra in hits[1:]:  # the record linked two entries: fold the later one in
+                    other = merged[extra]
+                    if other is not None:
+                        _combine(target, other)
+                        merged[extra] = None
+                        for key, value in list(index.items()):
+                            if value == extra:
+                                index[key] = slot
+            target = merged[slot]
+            assert target is not None
+            for key in _keys(target):
+                index[key] = slot
+    result = [r for r in merged if r is not None]
+    for record in result:
+        record["id"] = canonical_id(record)
+    return result
+
+
+def source_entry(record: dict[str, Any]) -> dict[str, Any]:
+    """What /sources lists for a paper a tool returned."""
+    return {
+        "id": record.get("id") or canonical_id(record),
+        "title": record.get("title"),
+        "bibcode": record.get("bibcode"),
+        "arxiv_id": record.get("arxiv_id"),
+        "url": record.get("url"),
+    }

@@ -1,0 +1,143 @@
+"""search_papers: NASA ADS and arXiv queried together, merged, and framed for the model.
+
+ADS is used when a token is set (it has bibcodes and citation counts); arXiv always. When one of
+the two fails the other's results still come back, with a note saying what is missing, so a
+transient outage costs completeness rather than the whole answer.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from astro_cli.research import ads, arxiv
+from astro_cli.research.http import ServiceError
+from astro_cli.research.merge import merge, source_entry
+from astro_cli.research.textblock import DATA_NOTE, frame
+
+if TYPE_CHECKING:
+    from astro_cli.app import AppContext
+
+SOURCES = ("all", "ads", "arxiv")
+SORTS = ("relevance", "date", "citations")
+MAX_ROWS = 50
+SNIPPET_CHARS = 400
+AUTHORS_SHOWN = 3
+
+
+@dataclass
+class Outcome:
+    query: str
+    records: list[dict[str, Any]]
+    notes: list[str] = field(default_factory=list)
+    totals: dict[str, int] = field(default_factory=dict)
+
+
+def check_arguments(source: str, rows: int, sort: str, year_from: int | None, year_to: int | None) -> None:
+    if source not in SOURCES:
+        raise ServiceError(f"source must be one of {', '.join(SOURCES)}, not '{source}'.")
+    if sort not in SORTS:
+        raise ServiceError(f"sort must be one of {', '.join(SORTS)}, not '{sort}'.")
+    if not 1 <= rows <= MAX_ROWS:
+        raise ServiceError(f"rows must be between 1 and {MAX_ROWS}.")
+    if year_from and year_to and year_from > year_to:
+        raise ServiceError(f"The year range {year_from}-{year_to} is empty; year_from must not exceed year_to.")
+
+
+def search_papers(
+    app: AppContext, query: str, source: str = "all", rows: int = 10, sort: str = "relevance",
+    year_from: int | None = None, year_to: int | None = None,
+) -> Outcome:
+    """Query the chosen services and merge their answers (ADS first: it carries citation counts)."""
+    if not query or not query.strip():
+        raise ServiceError("Give a search query, e.g. 'hot Jupiter albedo' or ADS syntax like author:\"Agol, E\".")
+    check_arguments(source, rows, sort, year_from, year_to)
+    outcome = Outcome(query=query, records=[])
+    lists: list[list[dict[str, Any]]] = []
+    failures: list[str] = []
+    if source in ("ads", "all"):
+        if source == "all" and not ads.has_token():
+            outcome.notes.append("NASA ADS was skipped because no ADS_API_TOKEN is set (arXiv results only, "
+                                 "without bibcodes or citation counts).")
+        else:
+            try:
+                total, records = ads.search(app, query, rows, sort, year_from, year_to)
+                outcome.totals["ads"] = total
+                lists.append(records)
+            except ServiceError as exc:
+                if source == "ads":
+                    raise
+                failures.append(str(exc))
+    if source in ("arxiv", "all"):
+        try:
+            total, records = arxiv.search(app, query, rows, sort, year_from, year_to)
+            outcome.totals["arxiv"] = total
+            lists.append(records)
+        except ServiceError as exc:
+            if source == "arxiv" or not lists:
+                raise ServiceError(" ".join([*failures, str(exc)])) from None
+            failures.append(str(exc))
+    outcome.notes.extend(f"Partial results: {text}" for text in failures)
+    merged = merge(*lists)
+    if sort == "citations":
+        merged.sort(key=lambda r: r.get("citation_count") if isinstance(r.get("citation_count"), int) else -1,
+                    reverse=True)
+    elif sort == "date":
+        merged.sort(key=lambda r: r.get("year") or 0, reverse=True)
+    outcome.records = merged[:rows]
+    return outcome
+
+
+def authors_line(authors: list[str], shown: int = AUTHORS_SHOWN) -> str:
+    if not authors:
+        return "unknown authors"
+    head = "; ".join(authors[:shown])
+    return head + (f"; et al. ({len(authors)} authors)" if len(authors) > shown else "")
+
+
+def snippet(text: str | None, limit: int = SNIPPET_CHARS) -> str:
+    text = " ".join((text or "").split())
+    if len(text) <= limit:
+        return text
+    return text[:limit].rsplit(" ", 1)[0] + " …"
+
+
+def ids_line(record: dict[str, Any]) -> str:
+    parts = []
+    if record.get("bibcode"):
+        parts.append(f"bibcode {record['bibcode']}")
+    if record.get("arxiv_id"):
+        parts.append(f"arXiv:{record['arxiv_id']}")
+    if record.get("doi"):
+        parts.append(f"doi {record['doi']}")
+    if record.get("year"):
+        parts.append(str(record["year"]))
+    if isinstance(record.get("citation_count"), int):
+        parts.append(f"{record['citation_count']} citations")
+    return " · ".join(parts)
+
+
+def format_for_model(outcome: Outcome) -> str:
+    """Numbered results; everything written by the papers' authors sits inside <paper-text> frames."""
+    if not outcome.records:
+        lines = [f"No papers found for: {outcome.query}"]
+        lines += outcome.notes
+        return "\n".join(lines)
+    totals = ", ".join(f"{name}: {count} matches" for name, count in outcome.totals.items())
+    lines = [f"{len(outcome.records)} papers for: {outcome.query} ({totals})", DATA_NOTE, ""]
+    for number, record in enumerate(outcome.records, start=1):
+        lines.append(f"[{number}] {ids_line(record)}")
+        body = "\n".join([
+            record.get("title") or "(untitled)",
+            authors_line(record.get("authors") or []),
+            snippet(record.get("abstract")) or "(no abstract)",
+        ])
+        lines.append(frame(body, source=record.get("id") or "", section="search result"))
+        lines.append("")
+    lines += outcome.notes
+    lines.append("download_paper fetches a paper into the library; cite papers by bibcode or arXiv id.")
+    return "\n".join(lines).rstrip()
+
+
+def sources_data(records: list[dict[str, Any]]) -> dict[str, Any]:
+    return {"sources": [source_entry(r) for r in records]}
