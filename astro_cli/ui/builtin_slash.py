@@ -1,0 +1,229 @@
+"""The REPL's own slash commands, registered into the same table features use (`ui/slash.py`).
+
+/help /exit /clear /model /sessions /resume /cost /tools /config /sources /tool (alias /expand).
+They talk to the REPL only through SlashContext (its actions and `state["turn_log"]`), so a
+feature's command and a built-in one are equal citizens of the table.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import replace
+from typing import TYPE_CHECKING
+
+from rich.markup import escape
+from rich.table import Table
+from rich.text import Text
+
+from astro_cli.ui.render import format_cost, one_line, usage_line
+from astro_cli.ui.slash import SlashCommand, SlashContext, slash_table
+
+if TYPE_CHECKING:
+    from astro_cli.app import AppContext
+    from astro_cli.ui.turnlog import TurnLog
+
+KEYS_HELP = (
+    "Enter sends · Esc-Enter (or Alt-Enter, or a line ending in \\) adds a new line · Tab completes "
+    "commands · Ctrl-C cancels the running turn or clears the line · Ctrl-D quits"
+)
+
+
+def _help(ctx: SlashContext, args: str) -> None:
+    table = Table(box=None, show_header=False, padding=(0, 2, 0, 0))
+    table.add_column(style="bold cyan", no_wrap=True)
+    table.add_column()
+    for name, command in sorted(slash_table(ctx.app).items()):
+        # Usage is written either whole ("/bg [cancel bg-N]") or as the arguments alone ("[N]").
+        usage = command.usage if command.usage.startswith("/") else f"/{name} {command.usage}".rstrip()
+        table.add_row(usage, command.help)
+    ctx.console.print(table)
+    ctx.console.print(Text(KEYS_HELP, style="dim"))
+
+
+def _exit(ctx: SlashContext, args: str) -> None:
+    ctx.exit()
+
+
+def _clear(ctx: SlashContext, args: str) -> None:
+    ctx.new_session()
+
+
+def _model(ctx: SlashContext, args: str) -> None:
+    session = ctx.session
+    name = args.strip()
+    if not name:
+        current = session.llm.config.model if session else ctx.app.settings.get("model")
+        ctx.console.print(f"model: [bold]{escape(str(current))}[/] (change it with /model NAME, any litellm model string)")
+        return
+    if " " in name:
+        ctx.console.print("[yellow]A model name has no spaces, e.g. /model anthropic/claude-sonnet-4-5[/]")
+        return
+    from astro_cli.agent.llm import LLM
+
+    ctx.app.settings.set("model", name, "/model in the REPL")
+    if session is not None:
+        session.llm = LLM(replace(session.llm.config, model=name))
+        ctx.app.sessions.touch(session.session_id, model=name)
+    ctx.console.print(f"model for the next turns: [bold]{escape(name)}[/]")
+
+
+def _sessions(ctx: SlashContext, args: str) -> None:
+    rows = ctx.app.sessions.list(limit=20)
+    if not rows:
+        ctx.console.print("no sessions yet")
+        return
+    current = ctx.session.session_id if ctx.session else None
+    table = Table(box=None, padding=(0, 2, 0, 0))
+    for column in ("id", "updated", "messages", "tokens", "cost", "title"):
+        table.add_column(column, no_wrap=column != "title", style="cyan" if column == "id" else None)
+    for row in rows:
+        mark = " *" if row["id"] == current else ""
+        table.add_row(
+            row["id"] + mark, row["updated_at"].replace("T", " ")[:16], str(row["messages"]),
+            f"{row['tokens']:,}", format_cost(row["cost_usd"]) if row["tokens"] else "", row["title"] or "",
+        )
+    ctx.console.print(table)
+    ctx.console.print(Text("* this session · /resume ID switches to another", style="dim"))
+
+
+def _resume(ctx: SlashContext, args: str) -> None:
+    if not args.strip():
+        _sessions(ctx, "")
+        return
+    ctx.switch_session(args.strip())
+
+
+def _cost(ctx: SlashContext, args: str) -> None:
+    if ctx.session is None:
+        return
+    totals = ctx.app.sessions.usage_totals(ctx.session.session_id)
+    if not totals["requests"]:
+        ctx.console.print("no model requests in this session yet")
+        return
+    ctx.console.print(usage_line(totals, label=f"session {ctx.session.session_id}: {totals['requests']} requests ·"))
+    if totals["cost_usd"] is None or totals.get("unpriced"):
+        ctx.console.print(Text("litellm has no price for some of these requests, so the cost is incomplete", style="dim"))
+
+
+def _tools(ctx: SlashContext, args: str) -> None:
+    tools = ctx.session.visible_tools() if ctx.session else ctx.app.tools.ordered()
+    policy = ctx.session.permissions if ctx.session else None
+    table = Table(box=None, padding=(0, 2, 0, 0))
+    table.add_column("tool", style="bold cyan", no_wrap=True)
+    table.add_column("permission", no_wrap=True)
+    table.add_column("what it does")
+    for tool in tools:
+        if policy is not None and tool.name in policy.deny:
+            permission = "[red]denied[/]"
+        elif not tool.needs_permission:
+            permission = "[dim]-[/]"
+        elif policy is not None and (policy.yes_to_all or tool.name in policy.allow | policy.session_allowed):
+            permission = "[green]allowed[/]"
+        else:
+            permission = "[yellow]asks[/]"
+        table.add_row(tool.name, permission, escape(tool.summary))
+    ctx.console.print(table)
+
+
+def _config(ctx: SlashContext, args: str) -> None:
+    from astro_cli.config_schema import SCHEMA
+
+    settings, wanted = ctx.app.settings, args.strip()
+    if wanted and wanted != "all" and wanted not in SCHEMA:
+        ctx.console.print(f"[yellow]No setting '{escape(wanted)}'; /config all lists every setting.[/]")
+        return
+    if wanted in SCHEMA:
+        names = [wanted]
+    elif wanted == "all":
+        names = list(SCHEMA)
+    else:
+        names = [n for n in SCHEMA if n in ("model", "api_base", "max_steps") or settings.source(n) != "default"]
+    table = Table(box=None, padding=(0, 2, 0, 0))
+    table.add_column("setting", style="cyan", no_wrap=True)
+    table.add_column("value")
+    table.add_column("from", style="dim")
+    for name in names:
+        value = settings.get(name)
+        table.add_row(name, escape(value if isinstance(value, str) else json.dumps(value)), settings.source(name))
+    ctx.console.print(table)
+    if wanted in SCHEMA:
+        ctx.console.print(Text(SCHEMA[wanted].help, style="dim"))
+    elif wanted != "all":
+        ctx.console.print(Text("settings that differ from the defaults; /config all lists every one, /config KEY one", style="dim"))
+    ctx.console.print(Text(f"user config: {ctx.app.home.config_path}\nproject config: {ctx.app.workspace.config_path}", style="dim"))
+
+
+def _turn_log(ctx: SlashContext) -> TurnLog | None:
+    return ctx.state.get("turn_log")
+
+
+def _sources(ctx: SlashContext, args: str) -> None:
+    log = _turn_log(ctx)
+    sources = log.sources() if log else []
+    if not sources:
+        ctx.console.print("no sources")
+        return
+    for number, source in enumerate(sources, 1):
+        line = Text(f"{number}. ", style="dim")
+        line.append(str(source.get("title") or source.get("id") or "untitled"), style="bold")
+        refs = [str(source[k]) for k in ("bibcode",) if source.get(k)]
+        if source.get("arxiv_id"):
+            refs.append(f"arXiv:{source['arxiv_id']}")
+        if source.get("url"):
+            refs.append(str(source["url"]))
+        if refs:
+            line.append("  " + " · ".join(refs), style="cyan")
+        ctx.console.print(line)
+
+
+def _tool(ctx: SlashContext, args: str) -> None:
+    log = _turn_log(ctx)
+    if log is None or not log.calls:
+        ctx.console.print("the last turn called no tools")
+        return
+    if not args.strip():
+        for call in log.calls:
+            status = "running" if call.ok is None else ("ok" if call.ok else "error")
+            ctx.console.print(f"  {call.index} {escape(call.name)} {escape(one_line(call.key_argument, 60))} · {status}")
+        ctx.console.print(Text(f"/tool N shows call N in full (1-{len(log.calls)})", style="dim"))
+        return
+    try:
+        record = log.get(int(args.strip().lstrip("#")))
+    except ValueError:
+        record = None
+    if record is None:
+        ctx.console.print(f"[yellow]No call {escape(args.strip())}; the last turn made calls 1-{len(log.calls)}.[/]")
+        return
+    status = "running" if record.ok is None else ("ok" if record.ok else "error")
+    duration = f" · {record.duration:.2f}s" if record.duration is not None else ""
+    ctx.console.print(Text(f"call {record.index}: {record.name} · {status}{duration}", style="bold"))
+    ctx.console.print(Text("arguments:", style="dim"))
+    ctx.console.print(Text(json.dumps(record.arguments, indent=2, ensure_ascii=False, default=str)))
+    ctx.console.print(Text("result:", style="dim"))
+    ctx.console.print(Text(record.content or "(empty)"))
+    if record.data:
+        ctx.console.print(Text("data: " + json.dumps(record.data, ensure_ascii=False, default=str)[:2000], style="dim"))
+
+
+BUILTINS: list[SlashCommand] = [
+    SlashCommand("help", "list the commands and keys", _help),
+    SlashCommand("exit", "leave astro (Ctrl-D does the same)", _exit),
+    SlashCommand("quit", "same as /exit", _exit),
+    SlashCommand("clear", "start a new session (the current one stays stored)", _clear),
+    SlashCommand("model", "show the model, or switch to NAME for the next turns", _model, usage="/model [NAME]"),
+    SlashCommand("sessions", "list the sessions of this workspace", _sessions),
+    SlashCommand("resume", "switch to a stored session (a unique id prefix works)", _resume, usage="/resume ID"),
+    SlashCommand("cost", "tokens and cost of this session so far", _cost),
+    SlashCommand("tools", "the tools the model can use, and which ask permission", _tools),
+    SlashCommand("config", "settings that differ from the defaults (all, or one KEY)", _config, usage="/config [all|KEY]"),
+    SlashCommand("sources", "the sources the last answer drew on", _sources),
+    SlashCommand("tool", "show call N of the last turn in full (arguments and result)", _tool, usage="/tool [N]"),
+    SlashCommand("expand", "same as /tool N", _tool, usage="/expand [N]"),
+]
+
+
+def register_builtins(app: AppContext) -> None:
+    """Add the built-ins without replacing a feature's command of the same name."""
+    table = slash_table(app)
+    for command in BUILTINS:
+        table.setdefault(command.name, command)

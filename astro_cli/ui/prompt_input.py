@@ -1,0 +1,187 @@
+"""Reading what the user types: the prompt-toolkit session (history, keys, completion) and the
+yes / no / always question asked before a tool that changes things runs.
+
+Keys: Enter sends; Esc-Enter (Alt-Enter in most terminals) or a trailing backslash inserts a new
+line; Ctrl-C clears the line, and on an empty line returns KeyboardInterrupt so the REPL can say
+how to quit; Ctrl-D on an empty line exits. When stdin is not a terminal, lines are read plainly.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import sys
+from collections.abc import Callable, Iterable
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from prompt_toolkit import PromptSession
+    from prompt_toolkit.completion import CompleteEvent, Completion
+    from prompt_toolkit.document import Document
+
+    from astro_cli.ui.slash import SlashCommand
+
+PROMPT = "> "
+CONTINUATION = ". "
+
+# Lines that look like credentials never reach the history file.
+_SECRET_PATTERNS = re.compile(
+    r"(sk-[A-Za-z0-9_\-]{16,}|AKIA[0-9A-Z]{16}|gh[pousr]_[A-Za-z0-9]{30,}|xox[abprs]-[A-Za-z0-9\-]{10,}"
+    r"|AIza[0-9A-Za-z_\-]{30,}|(api[_-]?key|token|secret|password)\s*[=:]\s*\S{6,})",
+    re.IGNORECASE,
+)
+
+
+def secret_values(env: dict[str, str] | None = None) -> list[str]:
+    """The values of credential variables in the environment (provider keys, ASTRO_API_KEY, tokens)."""
+    env = dict(os.environ) if env is None else env
+    names = [n for n in env if re.search(r"(API_KEY|_TOKEN|_SECRET|PASSWORD|DEV_KEY)$", n)]
+    return [env[n] for n in names if len(env[n]) >= 6]
+
+
+def looks_secret(text: str, secrets: Iterable[str]) -> bool:
+    return bool(_SECRET_PATTERNS.search(text)) or any(value in text for value in secrets)
+
+
+def make_history(path: Path) -> Any:
+    """A FileHistory in ASTRO_HOME that refuses to store lines carrying credentials."""
+    from prompt_toolkit.history import FileHistory
+
+    secrets = secret_values()
+
+    class PrivateHistory(FileHistory):
+        def store_string(self, string: str) -> None:
+            if looks_secret(string, secrets):
+                return
+            path.parent.mkdir(parents=True, exist_ok=True)
+            if not path.exists():
+                path.touch(mode=0o600)
+            super().store_string(string)
+
+    return PrivateHistory(str(path))
+
+
+def _slash_completer(commands: Callable[[], dict[str, SlashCommand]], session_ids: Callable[[], list[str]]) -> Any:
+    from prompt_toolkit.completion import Completer, Completion
+
+    class SlashCompleter(Completer):
+        """Completes `/name` from the live slash table, and session ids after `/resume `."""
+
+        def get_completions(self, document: Document, complete_event: CompleteEvent) -> Iterable[Completion]:
+            text = document.text_before_cursor
+            if not text.startswith("/") or "\n" in text:
+                return
+            if " " not in text:
+                word = text[1:]
+                for name, command in sorted(commands().items()):
+                    if name.startswith(word):
+                        yield Completion("/" + name, start_position=-len(text), display_meta=command.help)
+            elif text.startswith("/resume ") and text.count(" ") == 1:
+                word = text.split(" ", 1)[1]
+                for session_id in session_ids():
+                    if session_id.startswith(word):
+                        yield Completion(session_id, start_position=-len(word))
+
+    return SlashCompleter()
+
+
+def _key_bindings() -> Any:
+    from prompt_toolkit.key_binding import KeyBindings
+
+    bindings = KeyBindings()
+
+    @bindings.add("escape", "enter")
+    def _newline(event: Any) -> None:
+        event.current_buffer.insert_text("\n")
+
+    @bindings.add("enter")
+    def _enter(event: Any) -> None:
+        buffer = event.current_buffer
+        if buffer.complete_state and buffer.complete_state.current_completion:
+            buffer.apply_completion(buffer.complete_state.current_completion)
+        if buffer.document.text_before_cursor.endswith("\\") and buffer.document.is_cursor_at_the_end:
+            buffer.delete_before_cursor(1)
+            buffer.insert_text("\n")
+            return
+        buffer.validate_and_handle()
+
+    @bindings.add("c-c")
+    def _interrupt(event: Any) -> None:
+        buffer = event.current_buffer
+        if buffer.text:
+            buffer.reset()
+        else:
+            event.app.exit(exception=KeyboardInterrupt())
+
+    return bindings
+
+
+class PromptReader:
+    """Reads the user's lines with prompt-toolkit; `ask` poses a short question without history."""
+
+    def __init__(
+        self,
+        history_path: Path,
+        commands: Callable[[], dict[str, SlashCommand]],
+        session_ids: Callable[[], list[str]],
+        input: Any = None,
+        output: Any = None,
+    ) -> None:
+        from prompt_toolkit import PromptSession
+
+        self.session: PromptSession = PromptSession(
+            history=make_history(history_path),
+            completer=_slash_completer(commands, session_ids),
+            complete_while_typing=True,
+            key_bindings=_key_bindings(),
+            prompt_continuation=lambda width, line_number, soft_wrap: CONTINUATION.rjust(width),
+            input=input,
+            output=output,
+            enable_history_search=False,
+        )
+        self._io = {"input": input, "output": output}
+
+    def read(self) -> str:
+        """The next input; raises KeyboardInterrupt (Ctrl-C on an empty line) or EOFError (Ctrl-D)."""
+        return self.session.prompt(PROMPT)
+
+    def ask(self, question: str) -> str:
+        from prompt_toolkit import PromptSession
+        from prompt_toolkit.history import InMemoryHistory
+
+        asker: PromptSession = PromptSession(history=InMemoryHistory(), **self._io)
+        return asker.prompt(question)
+
+
+class PlainReader:
+    """stdin is not a terminal (piped lines): no editing, no history file, same commands."""
+
+    def read(self) -> str:
+        sys.stdout.write(PROMPT)
+        sys.stdout.flush()
+        line = sys.stdin.readline()
+        if not line:
+            raise EOFError
+        sys.stdout.write("\n")
+        return line.rstrip("\n")
+
+    def ask(self, question: str) -> str:
+        sys.stdout.write(question)
+        sys.stdout.flush()
+        line = sys.stdin.readline()
+        if not line:
+            raise EOFError
+        return line.strip()
+
+
+def parse_permission(answer: str) -> str | None:
+    """'y', 'yes' -> yes; 'n', 'no' or nothing -> no; 'a', 'always' -> always; else None (ask again)."""
+    word = answer.strip().lower()
+    if word in ("y", "yes"):
+        return "yes"
+    if word in ("", "n", "no"):
+        return "no"
+    if word in ("a", "always"):
+        return "always"
+    return None

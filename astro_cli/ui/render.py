@@ -1,0 +1,207 @@
+"""The REPL's view of a turn: a spinner while the model thinks, the answer streaming as Markdown,
+one compact line per tool call, nudges dimmed, and the turn's tokens and cost at the end.
+
+One rich Live region at a time shows what is in flight (spinner or streaming text). It is
+transient: when the reply is complete the region is erased and the final form is printed once,
+so the scrollback holds clean Markdown (and dumb terminals, where Live cannot redraw, still get
+the answer exactly once). Text the model wrote before calling tools is printed dimmed.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from rich.console import Console, RenderableType
+from rich.live import Live
+from rich.markdown import Markdown
+from rich.spinner import Spinner
+from rich.text import Text
+
+from astro_cli.agent import events as ev
+from astro_cli.ui.turnlog import ToolCallRecord, TurnLog
+
+USAGE_KEYS = ("input_tokens", "output_tokens", "cache_read_input_tokens", "cache_creation_input_tokens")
+
+
+def one_line(text: str, limit: int) -> str:
+    flat = " ".join(str(text).split())
+    return flat if len(flat) <= limit else flat[: limit - 1] + "…"
+
+
+def format_cost(cost: float | None) -> str:
+    if cost is None:
+        return "cost n/a"
+    return f"${cost:.4f}" if cost < 1 else f"${cost:.2f}"
+
+
+def usage_line(usage: dict[str, Any], label: str = "") -> Text:
+    """`1,234 in (cache 800 read, 0 written) · 56 out · $0.0012` (cost n/a when unknown)."""
+    parts = [f"{usage['input_tokens']:,} in"]
+    read, written = usage["cache_read_input_tokens"], usage["cache_creation_input_tokens"]
+    if read or written:
+        parts[0] += f" (cache {read:,} read, {written:,} written)"
+    parts.append(f"{usage['output_tokens']:,} out")
+    parts.append(format_cost(usage["cost_usd"]))
+    return Text((label + " " if label else "") + " · ".join(parts), style="dim")
+
+
+def tool_line(record: ToolCallRecord, width: int) -> Text:
+    """`  2 read_file notes.txt · 0.01s · ok` — the error's first sentence when it failed."""
+    line = Text("  ")
+    line.append(f"{record.index} ", style="dim")
+    if record.agent != "main":
+        line.append(f"[{record.agent}] ", style="dim")
+    line.append(record.name, style="bold")
+    if record.key_argument:
+        line.append(" " + one_line(record.key_argument, max(20, width // 2)), style="cyan")
+    if record.duration is not None:
+        line.append(f" · {record.duration:.2f}s", style="dim")
+    if record.ok:
+        line.append(" · ok", style="green")
+    elif record.ok is False:
+        first = record.content.strip().splitlines()[0] if record.content.strip() else ""
+        first = first.removeprefix("Error: ")
+        line.append(" · error", style="red")
+        if first:
+            line.append(": " + one_line(first, max(30, width - len(line.plain) - 4)), style="red dim")
+    return line
+
+
+class TurnRenderer:
+    """Turns loop events into terminal output; `settle()` frees the screen for a prompt."""
+
+    def __init__(self, console: Console, log: TurnLog, session_id: Callable[[], str | None]) -> None:
+        self.console = console
+        self.log = log
+        self.session_id = session_id
+        self._live: Live | None = None
+        self._showing: RenderableType | None = None
+        self._text = ""
+        self._tool_spinner = ""
+        self.usage: dict[str, Any] = {}
+        self._reset_usage()
+
+    # --- the live region ---------------------------------------------------------------------
+    def _current(self) -> RenderableType:
+        if self._text:
+            return Markdown(self._text)
+        return self._showing or Text("")
+
+    def _show(self, renderable: RenderableType | None = None) -> None:
+        self._showing = renderable
+        if self._live is None:
+            self._live = Live(
+                get_renderable=self._current, console=self.console, transient=True,
+                refresh_per_second=10, redirect_stdout=False, redirect_stderr=False,
+            )
+            self._live.start()
+
+    def settle(self, final: RenderableType | None = None) -> None:
+        """Stop the live region (erasing it) and print `final` in its place."""
+        live, self._live = self._live, None
+        self._showing = None
+        if live is not None:
+            live.stop()
+        if final is not None:
+            self.console.print(final)
+
+    def spin(self, label: str) -> None:
+        self._show(Spinner("dots", Text(label, style="dim"), style="dim"))
+
+    # --- events ------------------------------------------------------------------------------
+    def handle(self, event: ev.Event) -> None:
+        handler = getattr(self, "_on_" + event.type, None)
+        if handler is not None:
+            handler(event)
+
+    def _on_turn_started(self, event: ev.TurnStarted) -> None:
+        if event.session_id != self.session_id():
+            return
+        self._text = ""
+        self._reset_usage()
+        self.log.reset(event.prompt)
+
+    def _on_thinking(self, event: ev.Thinking) -> None:
+        self._text = ""
+        self.spin("thinking…")
+
+    def _on_text_delta(self, event: ev.TextDelta) -> None:
+        self._text += event.text
+        self._show()
+
+    def _on_assistant(self, event: ev.AssistantMessage) -> None:
+        text = event.text.strip()
+        self._text = ""
+        if event.tool_calls:
+            self.settle(Text(text, style="dim") if text else None)
+        else:
+            self.settle(Markdown(event.text) if text else None)
+
+    def _on_tool_started(self, event: ev.ToolStarted) -> None:
+        self.log.handle(event)
+        self._tool_spinner = f"{event.name} {one_line(event.key_argument, 60)}".strip()
+        self.spin(self._tool_spinner + " …")
+
+    def resume_tool_spinner(self) -> None:
+        if self._tool_spinner:
+            self.spin(self._tool_spinner + " …")
+
+    def _on_tool_finished(self, event: ev.ToolFinished) -> None:
+        self.log.handle(event)
+        self._tool_spinner = ""
+        record = next((c for c in reversed(self.log.calls) if c.call_id == event.call_id), None)
+        self.settle(tool_line(record, self.console.width) if record else None)
+
+    def _on_nudge(self, event: ev.Nudge) -> None:
+        self.settle(Text(f"  ↳ {event.kind}: {one_line(event.text, self.console.width - 12)}", style="dim"))
+
+    def _on_notice(self, event: ev.Notice) -> None:
+        style = "red" if event.level == "error" else "yellow"
+        self.settle(Text(f"{event.level}: {event.text}", style=style))
+
+    def _on_retry(self, event: ev.Retry) -> None:
+        self.settle(Text(
+            f"provider error, retry {event.attempt}/{event.max_attempts} in {event.delay:g}s: "
+            f"{one_line(event.error, 200)}", style="yellow",
+        ))
+        self.spin("waiting to retry…")
+
+    def _on_compacted(self, event: ev.Compacted) -> None:
+        self.settle(Text(
+            f"  context compacted ({event.layer}): {event.messages_before} → {event.messages_after} messages, "
+            f"{event.tokens_before:,} → {event.tokens_after:,} tokens", style="dim",
+        ))
+
+    def _on_usage(self, event: ev.UsageReport) -> None:
+        for key in USAGE_KEYS:
+            self.usage[key] += getattr(event, key)
+        self.usage["requests"] += 1
+        if event.cost_usd is None or self.usage["cost_usd"] is None:
+            self.usage["cost_usd"] = None
+        else:
+            self.usage["cost_usd"] += event.cost_usd
+
+    def _on_turn_finished(self, event: ev.TurnFinished) -> None:
+        if event.session_id != self.session_id():
+            return
+        self._text = ""
+        self.settle()
+        self.log.finish(event)
+        if event.stop_reason == "interrupted":
+            self.console.print(Text("interrupted — the partial answer is kept in the session", style="yellow"))
+        elif event.stop_reason == "provider_error":
+            self.console.print(Text(f"error: the model provider failed: {event.error}", style="bold red"))
+        elif event.stop_reason == "max_steps":
+            self.console.print(Text(
+                "error: the step budget ran out without an answer; raise it with --max-steps or config "
+                "'max_steps'.", style="bold red",
+            ))
+        elif event.stop_reason == "paused" and event.error:
+            self.console.print(Text(event.error, style="yellow"))
+        if self.usage["requests"]:
+            self.console.print(usage_line(self.usage))
+
+    def _reset_usage(self) -> None:
+        self.usage = {key: 0 for key in USAGE_KEYS}
+        self.usage.update(cost_usd=0.0, requests=0)

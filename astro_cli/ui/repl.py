@@ -1,0 +1,277 @@
+"""The interactive REPL (`astro` with no sub-command): read a line, run a slash command or a turn.
+
+Turns run in the main thread, so the permission question is an ordinary prompt and Ctrl-C
+reaches the loop as KeyboardInterrupt: the streaming request stops, the partial answer is stored
+marked [interrupted], and the session goes on. litellm is imported in a background thread at
+start-up so the first question does not wait for it (about 4 s).
+"""
+
+from __future__ import annotations
+
+import difflib
+import re
+import signal
+import sys
+import threading
+import time
+from typing import TYPE_CHECKING, Any
+
+from rich.console import Console
+from rich.markup import escape
+from rich.text import Text
+
+from astro_cli.agent.events import EventBus
+from astro_cli.ui.builtin_slash import KEYS_HELP, register_builtins
+from astro_cli.ui.prompt_input import PlainReader, PromptReader, parse_permission
+from astro_cli.ui.render import TurnRenderer, one_line
+from astro_cli.ui.slash import SlashContext, slash_table
+from astro_cli.ui.turnlog import TurnLog
+
+if TYPE_CHECKING:
+    from astro_cli.agent.loop import AgentSession
+    from astro_cli.app import AppContext
+    from astro_cli.tools.base import Tool
+
+# `/name args`; a first word with another slash in it (`/data/m31.fits ...`) is a path, sent as text.
+SLASH = re.compile(r"^/([A-Za-z][\w:.\-]*)(?:\s+(.*))?$", re.DOTALL)
+QUIT_HINT = "press Ctrl-D or /exit to quit"
+PERMISSION_QUESTION = "allow? [y]es / [n]o / [a]lways for this session: "
+
+
+def start_repl(flags: dict[str, Any] | None = None, resume: str | None = None, continue_latest: bool = False) -> None:
+    """Entry point of `astro`: configuration errors end with one sentence and exit code 2."""
+    from astro_cli.agent.llm import warm_up_in_background
+    from astro_cli.bootstrap import build_app, print_warnings, user_errors
+
+    with user_errors():
+        app = build_app(flags)
+        try:
+            print_warnings(app)
+            warm_up_in_background()
+            repl = Repl(app, Console(highlight=False))
+            repl.open(resume=resume, continue_latest=continue_latest)
+            repl.run()
+        finally:
+            app.close()
+
+
+class InterruptGuard:
+    """SIGINT during a turn: set the session's cancel flag and raise KeyboardInterrupt in the loop.
+
+    A second Ctrl-C right after the first only sets the flag, so it cannot break the loop's own
+    clean-up; if the turn still runs 2 s later (the first was swallowed), Ctrl-C raises again.
+    """
+
+    def __init__(self, session: AgentSession) -> None:
+        self.session = session
+        self.raised_at: float | None = None
+        self.previous: Any = None
+
+    def _handler(self, signum: int, frame: Any) -> None:
+        self.session.cancel.set()
+        now = time.monotonic()
+        if self.raised_at is None or now - self.raised_at > 2.0:
+            self.raised_at = now
+            raise KeyboardInterrupt
+
+    def install(self) -> None:
+        if threading.current_thread() is threading.main_thread():
+            signal.signal(signal.SIGINT, self._handler)
+
+    def __enter__(self) -> InterruptGuard:
+        if threading.current_thread() is threading.main_thread():
+            self.previous = signal.getsignal(signal.SIGINT)
+        self.install()
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        if self.previous is not None:
+            signal.signal(signal.SIGINT, self.previous)
+
+
+class Repl:
+    def __init__(self, app: AppContext, console: Console, reader: Any = None) -> None:
+        self.app = app
+        self.console = console
+        self.bus = EventBus()
+        self.log = TurnLog()
+        self.session: AgentSession | None = None
+        self.renderer = TurnRenderer(console, self.log, lambda: self.session.session_id if self.session else None)
+        self.bus.subscribe(self.renderer.handle)
+        self.queued: list[str] = []
+        self.running = True
+        self.state: dict[str, Any] = {"turn_log": self.log, "repl": self}
+        self.guard: InterruptGuard | None = None
+        self.reader = reader or self._default_reader()
+
+    def _default_reader(self) -> Any:
+        if not sys.stdin.isatty():
+            return PlainReader()
+        return PromptReader(
+            self.app.home.history_path,
+            commands=lambda: slash_table(self.app),
+            session_ids=lambda: [row["id"] for row in self.app.sessions.list(limit=30)],
+        )
+
+    # --- sessions ----------------------------------------------------------------------------
+    def _open(self, resume: str | None = None, continue_latest: bool = False) -> AgentSession:
+        from astro_cli.agent.factory import open_session, permission_policy
+
+        permissions = permission_policy(self.app, asker=self.ask_permission)
+        return open_session(self.app, self.bus, permissions, resume=resume, continue_latest=continue_latest)
+
+    def open(self, resume: str | None = None, continue_latest: bool = False) -> None:
+        from astro_cli import __version__
+
+        self.session = self._open(resume=resume, continue_latest=continue_latest)
+        register_builtins(self.app)
+        model = self.session.llm.config.model
+        self.console.print(Text.assemble(
+            ("astro ", "bold"), (__version__, "bold"), f" · {model} · ", (str(self.app.workspace.root), "dim"),
+        ))
+        self._describe_session("resumed" if (resume or continue_latest) and self.session.messages else "new")
+        self.console.print(Text(KEYS_HELP + " · /help lists the commands", style="dim"))
+
+    def _describe_session(self, how: str) -> None:
+        session = self.session
+        assert session is not None
+        if how == "new" or not session.messages:
+            self.console.print(Text(f"new session {session.session_id}", style="dim"))
+            return
+        self.console.print(Text(f"{how} session {session.session_id} ({len(session.messages)} messages)", style="dim"))
+        last_question = next(
+            (m for m in reversed(session.messages) if m.get("role") == "user" and isinstance(m.get("content"), str)),
+            None,
+        )
+        if last_question:
+            self.console.print(Text(f"  last question: {one_line(last_question['content'], 100)}", style="dim"))
+
+    def new_session(self) -> None:
+        old, self.session = self.session, self._open()
+        if old is not None:
+            old.stop("cleared")
+        self.log.reset()
+        self._describe_session("new")
+
+    def switch_session(self, session_id: str) -> None:
+        from astro_cli.agent.factory import SessionNotFound
+
+        row = self.app.sessions.get(session_id)
+        if self.session is not None and row is not None and row["id"] == self.session.session_id:
+            self.console.print(f"already in session {escape(self.session.session_id)}")
+            return
+        try:
+            new = self._open(resume=session_id)
+        except SessionNotFound as exc:
+            self.console.print(Text(str(exc), style="yellow"))
+            return
+        old, self.session = self.session, new
+        if old is not None:
+            old.stop("switched")
+        self.log.reset()
+        self._describe_session("resumed")
+
+    def stop(self) -> None:
+        self.running = False
+
+    # --- the loop ----------------------------------------------------------------------------
+    def run(self) -> None:
+        while self.running:
+            if self.queued:
+                text = self.queued.pop(0)
+                self.console.print(Text(f"> {one_line(text, self.console.width - 4)}", style="dim"))
+            else:
+                try:
+                    text = self.reader.read()
+                except KeyboardInterrupt:
+                    self.console.print(Text(QUIT_HINT, style="dim"))
+                    continue
+                except EOFError:
+                    break
+            self.handle(text)
+        self._close()
+
+    def _close(self) -> None:
+        if self.session is not None:
+            self.session.stop("exit")
+            if self.session.messages:
+                sid = self.session.session_id
+                self.console.print(Text(f"session {sid} is saved · astro --resume {sid} continues it", style="dim"))
+
+    def handle(self, text: str) -> None:
+        stripped = text.strip()
+        if not stripped:
+            return
+        match = SLASH.match(stripped)
+        if match:
+            self.slash(match.group(1), (match.group(2) or "").strip())
+        else:
+            self.turn(text)
+
+    def context(self) -> SlashContext:
+        return SlashContext(
+            app=self.app, console=self.console, session=self.session, queue_prompt=self.queued.append,
+            new_session=self.new_session, switch_session=self.switch_session, exit=self.stop, state=self.state,
+        )
+
+    def slash(self, name: str, args: str) -> None:
+        table = slash_table(self.app)
+        ctx = self.context()
+        try:
+            command = table.get(name)
+            if command is not None:
+                command.handler(ctx, args)
+                return
+            fallback = self.app.services.get("slash_fallback")
+            if fallback is not None and fallback(ctx, name, args):
+                return
+            close = difflib.get_close_matches(name, list(table), n=1)
+            guess = f" (did you mean /{close[0]}?)" if close else ""
+            self.console.print(Text(f"unknown command /{name}{guess}; /help lists the commands", style="yellow"))
+        except KeyboardInterrupt:
+            self.console.print(Text("cancelled", style="dim"))
+        except Exception as exc:  # noqa: BLE001 - a command's failure must not end the REPL
+            self.console.print(Text(f"error: /{name} failed: {exc}", style="red"))
+
+    def turn(self, text: str) -> None:
+        session = self.session
+        assert session is not None
+        with InterruptGuard(session) as guard:
+            self.guard = guard
+            try:
+                session.run_turn(text)
+            except KeyboardInterrupt:  # escaped the loop's own handling; the turn is over either way
+                self.renderer.settle()
+                self.console.print(Text("interrupted", style="yellow"))
+            except Exception as exc:  # noqa: BLE001 - one sentence, and the session goes on
+                self.renderer.settle()
+                self.console.print(Text(f"error: {exc}", style="bold red"))
+            finally:
+                self.guard = None
+
+    # --- permission ----------------------------------------------------------------------------
+    def ask_permission(self, tool: Tool, arguments: dict[str, Any]) -> str:
+        """The PermissionPolicy asker: yes / no / always (for this session). Ctrl-C cancels the turn."""
+        self.renderer.settle()
+        self.console.print(Text.assemble(("permission needed: ", "bold yellow"), (tool.name, "bold")))
+        for name, value in arguments.items():
+            shown = value if isinstance(value, str) else repr(value)
+            lines = shown.splitlines() or [""]
+            more = f"\n    … {len(lines) - 12} more lines" if len(lines) > 12 else ""
+            body = "\n    ".join(line[:300] for line in lines[:12])
+            self.console.print(Text(f"  {name}: {body}{more}"))
+        try:
+            while True:
+                try:
+                    decision = parse_permission(self.reader.ask(PERMISSION_QUESTION))
+                except EOFError:
+                    decision = "no"
+                if decision is not None:
+                    break
+                self.console.print(Text("answer y (yes), n (no) or a (always for this session)", style="dim"))
+        finally:
+            if self.guard is not None:
+                self.guard.install()
+        if decision != "no":
+            self.renderer.resume_tool_spinner()
+        return decision
