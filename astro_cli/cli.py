@@ -10,6 +10,7 @@ import astro_cli.commands.hooks_cmd as hooks_cmd
 from astro_cli import __version__
 from astro_cli.commands import config_cmd, library_cmd, memory_cmd, prompt_cmd, sessions_cmd
 from astro_cli.commands.run_cmd import run_command
+from astro_cli.commands.search_cmd import search as search_command, target as target_command
 
 app = typer.Typer(
     name="astro",
@@ -52,6 +53,8 @@ def main(
 
 
 app.command("run", help="Answer one question and exit (answer on stdout, progress on stderr).")(run_command)
+app.command("search", help="Search NASA ADS and arXiv for papers (no model needed).")(search_command)
+app.command("target", help="Look up an object in SIMBAD, or list the objects around a position.")(target_command)
 app.add_typer(sessions_cmd.app, name="sessions", help="List, show and export stored sessions.")
 app.add_typer(config_cmd.app, name="config", help="Show the resolved settings and where each came from.")
 app.add_typer(library_cmd.app, name="library", help="Your paper library: search, list, add, export, remove.")

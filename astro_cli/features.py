@@ -19,6 +19,7 @@ FEATURES = [
     "astro_cli.tasks.feature",
     "astro_cli.memory.feature",
     "astro_cli.delegation.feature",
+    "astro_cli.research.feature",
     # Plugins install last: a plugin tool may replace any built-in of the same name.
     "astro_cli.delegation.plugins",
 ]

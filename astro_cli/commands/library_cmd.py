@@ -89,3 +89,9 @@ def remove(
             raise typer.Exit(1)
         library.remove(paper["id"])
         typer.echo(f"Removed {what}.")
+
+
+# `add` and `export` reach the network; they live in library_net_cmd.py (the research tools' half).
+from astro_cli.commands import library_net_cmd  # noqa: E402
+
+library_net_cmd.register(app)

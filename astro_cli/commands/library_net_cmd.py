@@ -1,0 +1,133 @@
+"""`astro library add ID` and `astro library export --bibtex [IDS]`: the library's network half.
+
+`add` is what the download_paper tool does, with a progress bar on a terminal, and then indexes
+the paper (parse_paper) so `astro library search` finds it at once. `export` prints BibTeX on
+stdout. Both are registered into the `astro library` group by `register(app)`.
+"""
+
+from __future__ import annotations
+
+import sys
+from typing import Any, Optional
+
+import typer
+
+from astro_cli.bootstrap import EXIT_FAILED, UserError, build_app, user_errors
+
+
+def add(
+    paper_id: str = typer.Argument(..., help="arXiv id (1001.0012, astro-ph/0601001), ADS bibcode or DOI."),
+    source: bool = typer.Option(True, "--source/--no-source", help="Also fetch the LaTeX source when arXiv has it."),
+    parse: bool = typer.Option(True, "--parse/--no-parse", help="Index the text right away (parse_paper)."),
+) -> None:
+    """Download a paper (PDF and LaTeX source) into the library, then index it."""
+    from rich.console import Console
+
+    from astro_cli.research.download import download
+    from astro_cli.research.http import ServiceError
+
+    err = Console(stderr=True, highlight=False, soft_wrap=True)
+    with user_errors():
+        app = build_app()
+        with _progress_bar() as progress:
+            try:
+                result = download(app, paper_id, with_source=source, progress=progress)
+            except ServiceError as exc:
+                raise UserError(str(exc), EXIT_FAILED) from None
+        paper = result.paper
+        where = _relative(app, result.pdf)
+        verb = "is already in the library" if result.already else "added"
+        typer.echo(f"{paper['id']} {verb}: {paper.get('title') or 'untitled'} ({where})")
+        if result.source is not None:
+            typer.echo(f"LaTeX source: {_relative(app, result.source)}")
+        for note in result.notes:
+            err.print(f"note: {note}", markup=False)
+        if parse and not paper.get("parsed_at"):
+            _index(app, paper["id"], err)
+
+
+def _index(app: Any, paper_id: str, err: Any) -> None:
+    """Index the new paper; a failure here leaves the downloaded paper in place and says how to retry."""
+    from astro_cli.research.parse import ParseError, parse_paper
+
+    try:
+        report = parse_paper(app, paper_id)
+    except ParseError as exc:
+        err.print(f"warning: the paper is stored but was not indexed: {exc}", markup=False)
+        return
+    origin = "LaTeX source" if report.parsed_from == "latex" else "PDF"
+    typer.echo(f"Indexed {report.chunks} chunks from the {origin}.")
+
+
+def _relative(app: Any, path: Any) -> str:
+    try:
+        return str(path.relative_to(app.workspace.root))
+    except ValueError:
+        return str(path)
+
+
+class _progress_bar:  # noqa: N801 - used as a context manager like a function
+    """A rich progress bar on stderr when it is a terminal; a no-op callback otherwise."""
+
+    def __enter__(self) -> Any:
+        if not sys.stderr.isatty():
+            return None
+        from rich.progress import BarColumn, DownloadColumn, Progress, TextColumn, TransferSpeedColumn
+
+        self.progress = Progress(TextColumn("{task.description}"), BarColumn(), DownloadColumn(),
+                                 TransferSpeedColumn(), transient=True)
+        self.progress.start()
+        self.tasks: dict[str, Any] = {}
+
+        def update(label: str, done: int, total: int | None) -> None:
+            task = self.tasks.get(label)
+            if task is None:
+                task = self.tasks[label] = self.progress.add_task(label, total=total)
+            self.progress.update(task, completed=done, total=total)
+
+        return update
+
+    def __exit__(self, *exc: Any) -> None:
+        if hasattr(self, "progress"):
+            self.progress.stop()
+
+
+def export(
+    ids: Optional[list[str]] = typer.Argument(None, help="Papers to export (default: the whole library)."),
+    bibtex: bool = typer.Option(False, "--bibtex", help="BibTeX (the only format so far)."),
+) -> None:
+    """Print BibTeX for library papers: NASA ADS's export with a token, else built from arXiv metadata."""
+    from rich.console import Console
+
+    from astro_cli.research.bibtex import export as export_bibtex
+    from astro_cli.research.library import Library
+
+    with user_errors():
+        if not bibtex:
+            raise UserError("Choose a format: astro library export --bibtex [IDS].")
+        app = build_app()
+        if not app.workspace.db_path.exists():
+            raise UserError("The library is empty; add papers with `astro library add ID`.", EXIT_FAILED)
+        library = Library(app)
+        if ids:
+            papers = []
+            for raw in ids:
+                paper = library.get_paper(raw)
+                if paper is None:
+                    raise UserError(f"Paper '{raw}' is not in the library; `astro library list` shows what is.")
+                papers.append(paper)
+        else:
+            papers = library.list_papers()
+        if not papers:
+            raise UserError("The library is empty; add papers with `astro library add ID`.", EXIT_FAILED)
+        text, notes = export_bibtex(app, papers)
+        err = Console(stderr=True, highlight=False, soft_wrap=True)
+        for note in notes:
+            err.print(f"note: {note}", markup=False)
+        sys.stdout.write(text)
+
+
+def register(group: typer.Typer) -> None:
+    """Add `add` and `export` to the `astro library` group."""
+    group.command("add")(add)
+    group.command("export")(export)

@@ -1,0 +1,118 @@
+"""`astro search QUERY` and `astro target NAME`: NASA ADS / arXiv and SIMBAD without a model.
+
+They print what the search_papers and query_target tools give the model, for a person (or, with
+--json, for a script). The service modules are imported inside the commands, so `astro --help`
+stays fast.
+"""
+
+from __future__ import annotations
+
+import json
+from enum import Enum
+from typing import Any, Optional
+
+import typer
+
+from astro_cli.bootstrap import EXIT_FAILED, EXIT_USAGE, UserError, build_app, user_errors
+
+
+class Source(str, Enum):
+    all = "all"
+    ads = "ads"
+    arxiv = "arxiv"
+
+
+class Sort(str, Enum):
+    relevance = "relevance"
+    date = "date"
+    citations = "citations"
+
+
+def _years(raw: str | None) -> tuple[int | None, int | None]:
+    """'2010-2015', '2010-', '-2015' or '2012' -> (from, to)."""
+    if not raw:
+        return None, None
+    first, dash, last = raw.strip().partition("-")
+    try:
+        start = int(first) if first.strip() else None
+        end = int(last) if last.strip() else (None if dash else start)
+    except ValueError:
+        raise UserError(f"--year takes a year or a range like 2010-2015, not '{raw}'.") from None
+    return start, end
+
+
+def search(
+    query: str = typer.Argument(..., help="Words, or NASA ADS query syntax (it passes through)."),
+    source: Source = typer.Option(Source.all, "--source", "-s", help="ads, arxiv or all."),
+    rows: int = typer.Option(10, "--rows", "-n", help="How many results (1-50)."),
+    sort: Sort = typer.Option(Sort.relevance, "--sort", help="relevance, date or citations."),
+    year: Optional[str] = typer.Option(None, "--year", help="A year or a range: 2010-2015, 2018-."),
+    as_json: bool = typer.Option(False, "--json", help="Print JSON."),
+) -> None:
+    """Search NASA ADS (with ADS_API_TOKEN) and arXiv; results merged without duplicates."""
+    from astro_cli.research.http import ServiceError
+    from astro_cli.research.remote_search import check_arguments, search_papers
+
+    with user_errors():
+        year_from, year_to = _years(year)
+        try:
+            check_arguments(source.value, rows, sort.value, year_from, year_to)
+        except ServiceError as exc:
+            raise UserError(str(exc), EXIT_USAGE) from None
+        app = build_app()
+        try:
+            outcome = search_papers(app, query, source.value, rows, sort.value, year_from, year_to)
+        except ServiceError as exc:
+            raise UserError(str(exc), EXIT_FAILED) from None
+        if as_json:
+            payload = {"query": query, "totals": outcome.totals, "notes": outcome.notes, "results": outcome.records}
+            typer.echo(json.dumps(payload, indent=2, ensure_ascii=False))
+            return
+        _print_results(outcome)
+
+
+def _print_results(outcome: Any) -> None:
+    from rich.console import Console
+    from rich.markup import escape
+
+    from astro_cli.research.remote_search import authors_line, ids_line, snippet
+
+    console = Console(highlight=False, soft_wrap=True)
+    err = Console(stderr=True, highlight=False, soft_wrap=True)
+    if not outcome.records:
+        console.print(f"No papers found for: {escape(outcome.query)}")
+    for number, record in enumerate(outcome.records, start=1):
+        console.print(f"[bold]{number}. {escape(record.get('title') or '(untitled)')}[/]")
+        console.print(f"   {escape(authors_line(record.get('authors') or []))}")
+        console.print(f"   [dim]{escape(ids_line(record))}[/]")
+        if record.get("url"):
+            console.print(f"   [dim]{escape(record['url'])}[/]")
+        if record.get("abstract"):
+            console.print(f"   {escape(snippet(record['abstract'], 240))}")
+    for note in outcome.notes:
+        err.print(f"[yellow]note:[/] {escape(note)}")
+
+
+def target(
+    name: list[str] = typer.Argument(..., help="Object name (M 31) or coordinates (10.6847 41.2690, "
+                                     "or \"00:42:44.3 +41:16:09\"; quote a negative declination)."),
+    radius: Optional[str] = typer.Option(None, "--radius", "-r", help="Cone radius (2arcmin, 30arcsec): lists the "
+                                         "objects around the position."),
+    limit: int = typer.Option(20, "--limit", "-n", help="Most objects a cone search lists."),
+    as_json: bool = typer.Option(False, "--json", help="Print JSON."),
+) -> None:
+    """Look up an object in SIMBAD, or list the objects around a position."""
+    from astro_cli.research.http import ServiceError
+    from astro_cli.research.simbad import describe_lookup, look_up
+
+    with user_errors():
+        app = build_app()
+        try:
+            found = look_up(app, " ".join(name), radius, limit)
+        except ServiceError as exc:
+            raise UserError(str(exc), EXIT_FAILED) from None
+        if as_json:
+            typer.echo(json.dumps(found, indent=2, ensure_ascii=False, default=str))
+            return
+        lines, _ = describe_lookup(found)
+        typer.echo("\n".join(lines))

@@ -1,0 +1,158 @@
+"""The network research tools: search_papers (ADS + arXiv), download_paper, query_target (SIMBAD).
+
+Each tool turns a ServiceError into a ToolError (one sentence the model can act on) and lists
+the papers or objects it returned in ToolResult.data["sources"], which the REPL's /sources shows.
+Installing costs nothing: the service modules are imported when a tool first runs.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import TYPE_CHECKING, Any
+
+from astro_cli.tools.base import Tool, ToolContext, ToolError, ToolResult, object_schema
+
+if TYPE_CHECKING:
+    from astro_cli.app import AppContext
+
+PROGRESS_EVERY = 0.25  # seconds between progress events, so a fast download does not flood renderers
+
+
+def _int(args: dict[str, Any], name: str, default: int | None = None) -> int | None:
+    value = args.get(name, default)
+    if value in (None, ""):
+        return default
+    try:
+        return int(value)
+    except (TypeError, ValueError):
+        raise ToolError(f"{name} must be a whole number, not {value!r}.") from None
+
+
+def search_papers_tool(ctx: ToolContext, args: dict[str, Any]) -> ToolResult:
+    from astro_cli.research.http import ServiceError
+    from astro_cli.research.remote_search import format_for_model, search_papers, sources_data
+
+    try:
+        outcome = search_papers(
+            ctx.app, str(args.get("query") or ""), source=str(args.get("source") or "all"),
+            rows=_int(args, "rows", 10) or 10, sort=str(args.get("sort") or "relevance"),
+            year_from=_int(args, "year_from"), year_to=_int(args, "year_to"),
+        )
+    except ServiceError as exc:
+        raise ToolError(str(exc)) from None
+    return ToolResult(format_for_model(outcome), data=sources_data(outcome.records))
+
+
+def download_paper_tool(ctx: ToolContext, args: dict[str, Any]) -> ToolResult:
+    from astro_cli.research.download import DownloadProgress, download
+    from astro_cli.research.http import ServiceError
+    from astro_cli.research.library import Library
+
+    identifier = str(args.get("id") or "").strip()
+    if not identifier:
+        raise ToolError("Give the paper's arXiv id, bibcode or DOI.")
+    last = {"at": 0.0}
+
+    def progress(label: str, done: int, total: int | None) -> None:
+        now = time.monotonic()
+        if now - last["at"] >= PROGRESS_EVERY or (total is not None and done >= total):
+            last["at"] = now
+            ctx.emit(DownloadProgress(label=label, done=done, total=total))
+
+    try:
+        result = download(ctx.app, identifier, with_source=args.get("source", True) is not False,
+                          progress=progress, cancel=ctx.cancel)
+    except ServiceError as exc:
+        raise ToolError(str(exc)) from None
+    paper = result.paper
+    ctx.touched(result.pdf)
+    where = _relative(ctx, result.pdf)
+    title = paper.get("title") or "untitled"
+    if result.already:
+        lines = [f"{paper['id']} ({title}) is already in the library: {where}."]
+    else:
+        size = result.pdf.stat().st_size
+        lines = [f"Downloaded {paper['id']} ({title}) to {where} ({size / 1024:.0f} kB)."]
+    if result.source is not None:
+        lines.append(f"LaTeX source: {_relative(ctx, result.source)}.")
+    lines += result.notes
+    ids = [f"arXiv:{paper['arxiv_id']}" if paper.get("arxiv_id") else "", paper.get("bibcode") or "",
+           paper.get("doi") or ""]
+    lines.append("Identifiers: " + ", ".join(i for i in ids if i) + ".")
+    if not paper.get("parsed_at"):
+        lines.append(f"Next: parse_paper(id='{paper['id']}') indexes its text for rag_search and get_paper_content.")
+    return ToolResult("\n".join(lines), data={"sources": [Library.source_entry(paper)]})
+
+
+def _relative(ctx: ToolContext, path: Any) -> str:
+    try:
+        return str(path.relative_to(ctx.workspace_root))
+    except ValueError:
+        return str(path)
+
+
+def query_target_tool(ctx: ToolContext, args: dict[str, Any]) -> ToolResult:
+    from astro_cli.research.http import ServiceError
+    from astro_cli.research.simbad import describe_lookup, look_up
+
+    try:
+        found = look_up(ctx.app, str(args.get("target") or ""), args.get("radius"), _int(args, "limit", 20) or 20)
+    except ServiceError as exc:
+        raise ToolError(str(exc)) from None
+    lines, sources = describe_lookup(found)
+    return ToolResult("\n".join(lines), data={"sources": sources})
+
+
+SEARCH_DESCRIPTION = (
+    "Search NASA ADS and arXiv for papers. Each result has bibcode, arXiv id, title, first authors, year, "
+    "citation count and an abstract snippet; results from both services are merged without duplicates. "
+    "ADS query syntax passes through (author:\"Agol, E\" abs:\"hot Jupiter\" year:2010-2015 property:refereed). "
+    "Without an ADS token only arXiv is searched (no citation counts)."
+)
+DOWNLOAD_DESCRIPTION = (
+    "Download a paper into the local library: its arXiv PDF and, when arXiv offers it, its LaTeX source, "
+    "stored under papers/ with its metadata. Accepts an arXiv id, an ADS bibcode or a DOI. "
+    "Run parse_paper afterwards to index the text."
+)
+TARGET_DESCRIPTION = (
+    "Look up an astronomical object in SIMBAD by name (M 31, HD 209458, Sgr A*), or list the objects around "
+    "a position (cone search). Gives the main identifier, object type, ICRS coordinates, magnitudes, redshift "
+    "or radial velocity, spectral type and number of references."
+)
+
+
+def install(app: AppContext) -> None:
+    app.tools.register(Tool(
+        name="search_papers",
+        description=SEARCH_DESCRIPTION,
+        parameters=object_schema({
+            "query": {"type": "string", "description": "Words, or ADS query syntax (fields, quotes, boolean)."},
+            "source": {"type": "string", "enum": ["all", "ads", "arxiv"], "description": "Default all."},
+            "rows": {"type": "integer", "description": "Results wanted, 1-50 (default 10)."},
+            "sort": {"type": "string", "enum": ["relevance", "date", "citations"], "description": "Default relevance."},
+            "year_from": {"type": "integer", "description": "First publication year to include."},
+            "year_to": {"type": "integer", "description": "Last publication year to include."},
+        }, ["query"]),
+        run=search_papers_tool, key_argument="query", timeout=180,
+    ))
+    app.tools.register(Tool(
+        name="download_paper",
+        description=DOWNLOAD_DESCRIPTION,
+        parameters=object_schema({
+            "id": {"type": "string", "description": "arXiv id (1001.0012, astro-ph/0601001), bibcode or DOI."},
+            "source": {"type": "boolean", "description": "Also fetch the LaTeX source (default true)."},
+        }, ["id"]),
+        run=download_paper_tool, read_only=False, key_argument="id", timeout=900,
+    ))
+    app.tools.register(Tool(
+        name="query_target",
+        description=TARGET_DESCRIPTION,
+        parameters=object_schema({
+            "target": {"type": "string", "description": "Object name, or coordinates: '10.6847 41.2690' (deg) "
+                       "or '00:42:44.3 +41:16:09'."},
+            "radius": {"type": "string", "description": "Cone radius such as '2arcmin' or '30arcsec'; with a name, "
+                       "also lists the objects around it (default for coordinates: 2arcmin)."},
+            "limit": {"type": "integer", "description": "Most objects a cone search lists (default 20)."},
+        }, ["target"]),
+        run=query_target_tool, key_argument="target", timeout=120,
+    ))
