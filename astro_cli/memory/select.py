@@ -13,11 +13,13 @@ and only the best entry of each base slug is shown, so old versions never crowd 
 
 from __future__ import annotations
 
+import heapq
 import os
 import re
 import sqlite3
+import stat
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
@@ -60,24 +62,43 @@ def recency(memory: Memory, now: datetime, half_life_days: float) -> float:
     return 0.5 ** (age_days / half_life_days)
 
 
+def _order(item: Scored) -> tuple[float, float, str]:
+    return (-item.score, -item.memory.updated.timestamp(), item.memory.slug)
+
+
 def rank(
-    memories: list[Memory], relevance: dict[str, float], now: datetime, half_life_days: float, limit: int
+    memories: list[Memory], relevance: dict[str, float], now: datetime, half_life_days: float, limit: int,
+    by_recency: list[Memory] | None = None,
 ) -> list[Scored]:
-    """The `limit` best memories, one per base slug; ties go to the newer, then to the slug."""
-    scored: list[Scored] = []
+    """The `limit` best memories, one per base slug; ties go to the newer, then to the slug.
+
+    Only matching memories need a real score: the others rank by recency alone, so they are taken
+    lazily from `by_recency` (newest first, current memories only) and merged in. That keeps a
+    selection among thousands of memories proportional to the matches, not to the folder.
+    """
+    if by_recency is None:
+        by_recency = sorted((m for m in memories if not m.superseded_by), key=lambda m: (-m.updated.timestamp(), m.slug))
+    matched: list[Scored] = []
     for memory in memories:
         rel = relevance.get(memory.slug, 0.0)
-        if memory.superseded_by and rel <= 0.0:
+        if rel <= 0.0:
             continue
         rec = recency(memory, now, half_life_days)
         score = rel + RECENCY_WEIGHT * rec
         if memory.superseded_by:
             score *= SUPERSEDED_WEIGHT
-        scored.append(Scored(memory, score, rel, rec))
-    ordered = sorted(scored, key=lambda s: (-s.score, -s.memory.updated.timestamp(), s.memory.slug))
+        matched.append(Scored(memory, score, rel, rec))
+    matched.sort(key=_order)
+
+    def unmatched() -> Iterator[Scored]:
+        for memory in by_recency:
+            if memory.slug not in relevance:
+                rec = recency(memory, now, half_life_days)
+                yield Scored(memory, RECENCY_WEIGHT * rec, 0.0, rec)
+
     chosen: list[Scored] = []
     bases: set[str] = set()
-    for item in ordered:
+    for item in heapq.merge(matched, unmatched(), key=_order):
         if len(chosen) >= limit:
             break
         if item.memory.base_slug in bases:
@@ -99,6 +120,7 @@ class MemoryCatalog:
         self._rowids: dict[str, int] = {}
         self._slugs: dict[int, str] = {}
         self._next_rowid = 1
+        self._by_recency: list[Memory] = []
         self._lock = threading.Lock()
         self._db = sqlite3.connect(":memory:", check_same_thread=False)
         self._db.execute(
@@ -114,21 +136,22 @@ class MemoryCatalog:
         return list(self._memories.values())
 
     def _stat_folder(self) -> dict[str, tuple[int, int]]:
-        found: dict[str, tuple[int, int]] = {}
+        """name -> (mtime_ns, size) of every memory file: one listdir and one stat per file, nothing read."""
         try:
-            with os.scandir(self.root) as entries:
-                for entry in entries:
-                    name = entry.name
-                    if not name.endswith(".md") or name == INDEX_NAME or name.startswith("."):
-                        continue
-                    try:
-                        stat = entry.stat()
-                    except OSError:
-                        continue
-                    if entry.is_file():
-                        found[name] = (stat.st_mtime_ns, stat.st_size)
-        except (FileNotFoundError, NotADirectoryError):
-            pass
+            names = os.listdir(self.root)
+        except OSError:
+            return {}
+        prefix = str(self.root) + os.sep
+        found: dict[str, tuple[int, int]] = {}
+        for name in names:
+            if not name.endswith(".md") or name == INDEX_NAME or name.startswith("."):
+                continue
+            try:
+                info = os.stat(prefix + name)
+            except OSError:
+                continue
+            if stat.S_ISREG(info.st_mode):
+                found[name] = (info.st_mtime_ns, info.st_size)
         return found
 
     def refresh(self) -> bool:
@@ -143,6 +166,10 @@ class MemoryCatalog:
                 if self._files.get(name) != key:
                     self._load(name, key)
             self._files = current
+            self._by_recency = sorted(
+                (m for m in self._memories.values() if not m.superseded_by),
+                key=lambda m: (-m.updated.timestamp(), m.slug),
+            )
             self.generation += 1
         self._sync_index()
         return True
@@ -199,4 +226,9 @@ class MemoryCatalog:
         return {slug: value / best for slug, value in raw.items() if value > 0}
 
     def select(self, question: str, now: datetime, half_life_days: float, limit: int) -> list[Scored]:
-        return rank(self.memories, self.relevance(question), now, half_life_days, limit)
+        relevance = self.relevance(question)
+        matched = [self._memories[name] for name in self._names_of(relevance)]
+        return rank(matched, relevance, now, half_life_days, limit, self._by_recency)
+
+    def _names_of(self, relevance: dict[str, float]) -> list[str]:
+        return [name for name in (f"{slug}.md" for slug in relevance) if name in self._memories]

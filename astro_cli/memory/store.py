@@ -31,6 +31,8 @@ SLUG_RE = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
 VERSION_RE = re.compile(r"^(?P<base>.+)_v(?P<n>\d+)$")
 
 Clock = Callable[[], datetime]
+# libyaml's safe loader is ~10x faster, which is what makes a cold start with 2,000 memories short.
+_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
 
 def utc_now() -> datetime:
@@ -132,7 +134,7 @@ def split_frontmatter(text: str) -> tuple[dict[str, Any], str]:
     if end < 0:
         raise MemoryFileError("its frontmatter block is not closed with '---'.")
     try:
-        data = yaml.safe_load(text[4:end])
+        data = yaml.load(text[4:end], Loader=_LOADER)  # noqa: S506 - a safe loader, the C one when present
     except yaml.YAMLError as exc:
         where = getattr(exc, "problem_mark", None)
         line = f" (line {where.line + 2})" if where is not None else ""
