@@ -96,5 +96,6 @@ _key("http.timeout", "float", 30.0, "seconds before a request to a research serv
 _key("http.contact", "str?", "https://pypi.org/project/astro-cli/", "contact URL or e-mail in astro's User-Agent (arXiv asks for one)")
 _key("arxiv.min_interval", "float", 3.0, "seconds between requests to arXiv (their policy)")
 _key("library.embedding_model", "str?", None, "litellm embedding model for hybrid search (off when unset)")
+_key("library.embedding_api_base", "str?", None, "base URL of the embedding provider (default: the model's own)")
 _key("library.chunk_chars", "int", 1500, "characters per indexed chunk of a paper")
 _key("library.content_budget_chars", "int", 20000, "characters get_paper_content returns at most")

@@ -31,13 +31,13 @@ def search(
     with user_errors():
         ctx = build_app()
         try:
-            hits = search_library(ctx, query, k=k, papers=paper or None)
+            result = search_library(ctx, query, k=k, papers=paper or None)
         except SearchError as exc:
             raise UserError(str(exc)) from None
         if as_json:
-            typer.echo(json.dumps([hit.as_dict() for hit in hits], indent=2, ensure_ascii=False))
+            typer.echo(json.dumps(result.as_dict(), indent=2, ensure_ascii=False))
             return
-        typer.echo(format_hits(query, hits))
+        typer.echo(format_hits(query, result))
 
 
 @app.command("list")

@@ -140,7 +140,7 @@ def inline_inputs(files: dict[str, str], name: str, depth: int = 0, seen: frozen
         target = (match.group(1) or match.group(2) or "").strip()
         for candidate in (target, target + ".tex"):
             for key in ((base / candidate).as_posix().lstrip("./"), candidate.lstrip("./")):
-                if key in files and key not in seen:
+                if key in files and key not in seen and key != name:
                     return inline_inputs(files, key, depth + 1, seen | {name})
         return ""  # a figure's .tex or a file the e-print did not ship
 

@@ -49,28 +49,37 @@ class Hit:
     bibcode: str | None = None
     arxiv_id: str | None = None
     url: str | None = None
-    method: str = "bm25"
-    ranks: dict[str, int] = field(default_factory=dict)
+    ranks: dict[str, int] = field(default_factory=dict)  # this chunk's rank in each list that was fused
 
     def as_dict(self) -> dict[str, Any]:
         return asdict(self)
 
 
 def fts_query(question: str) -> str:
-    """Turn free text into a safe FTS5 expression: "term" OR "term" OR "a phrase"."""
+    """Turn free text into a safe FTS5 expression: "term" OR ... OR "a phrase".
+
+    Each content word is a term; each pair of content words adjacent in the question is also
+    added as a phrase, so a passage that says "radiative time" outranks one that merely holds
+    "radiative" and "time" far apart.
+    """
     terms: list[str] = []
-    words: list[str] = []
+    sequence: list[str | None] = []  # content words in order; None where a stop word or phrase broke the run
     for phrase, word in _TOKENS.findall(question or ""):
         if phrase.strip():
             terms.append('"' + phrase.strip().replace('"', "") + '"')
+            sequence.append(None)
         elif word:
-            words.append(word)
-    kept = [w for w in words if w.lower() not in STOP_WORDS] or words
+            sequence.append(word if word.lower() not in STOP_WORDS else None)
+    words = [w for w in sequence if w] or [w for _p, w in _TOKENS.findall(question or "") if w]
     seen: set[str] = set()
-    for word in kept:
+    for word in words:
         if word.lower() not in seen:
             seen.add(word.lower())
             terms.append(f'"{word}"')
+    for first, second in zip(sequence, sequence[1:]):
+        if first and second and f"{first} {second}".lower() not in seen:
+            seen.add(f"{first} {second}".lower())
+            terms.append(f'"{first} {second}"')
     return " OR ".join(terms[:MAX_TERMS])
 
 
@@ -121,28 +130,44 @@ def reciprocal_rank_fusion(rankings: list[list[int]], k: int = RRF_K) -> list[tu
     return sorted(scores.items(), key=lambda pair: (-pair[1], pair[0]))
 
 
+@dataclass
+class SearchResult:
+    hits: list[Hit]
+    method: str  # "bm25" or "hybrid"
+    warning: str | None = None
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"method": self.method, "warning": self.warning, "hits": [hit.as_dict() for hit in self.hits]}
+
+
 def search_library(
     app: AppContext, question: str, k: int = 8, papers: list[str] | str | None = None
-) -> list[Hit]:
+) -> SearchResult:
     """The best k passages for a question, from papers and notes (notes only when no paper filter)."""
     if not question or not question.strip():
         raise SearchError("the search query is empty; give words or a question.")
     k = max(1, min(int(k), 50))
     paper_ids = resolve_papers(app, papers)
+    if paper_ids is None:
+        from astro_cli.research.notes import sync_notes
+
+        sync_notes(app)  # notes edited by hand since they were saved are searched as they are now
     expression = fts_query(question)
     bm25 = bm25_ranking(app, expression, max(k, 50), paper_ids) if expression else []
-    method = "bm25"
     vector: list[tuple[int, float]] = []
+    warning = None
     if app.settings.get("library.embedding_model"):
-        from astro_cli.research.embed import vector_ranking
+        from astro_cli.research.embed import EmbeddingError, vector_ranking
 
-        vector = vector_ranking(app, question, max(k, 50), paper_ids)
+        try:
+            vector = vector_ranking(app, question, max(k, 50), paper_ids)
+        except EmbeddingError as exc:
+            warning = f"hybrid search was not possible, so this is BM25 alone: {exc}"
     if vector:
-        fused = reciprocal_rank_fusion([[cid for cid, _ in bm25], [cid for cid, _ in vector]])
-        ranked = fused[:k]
+        ranked = reciprocal_rank_fusion([[cid for cid, _ in bm25], [cid for cid, _ in vector]])[:k]
         method = "hybrid"
     else:
-        ranked = bm25[:k]
+        ranked, method = bm25[:k], "bm25"
     ranks = {
         "bm25": {cid: i for i, (cid, _) in enumerate(bm25, start=1)},
         "vector": {cid: i for i, (cid, _) in enumerate(vector, start=1)},
@@ -150,8 +175,7 @@ def search_library(
     hits = _load_hits(app, ranked)
     for hit in hits:
         hit.ranks = {name: table[hit.chunk_id] for name, table in ranks.items() if hit.chunk_id in table}
-        hit.method = method
-    return hits
+    return SearchResult(hits, method, warning)
 
 
 def _load_hits(app: AppContext, ranked: list[tuple[int, float]]) -> list[Hit]:
@@ -181,15 +205,17 @@ def _load_hits(app: AppContext, ranked: list[tuple[int, float]]) -> list[Hit]:
     return hits
 
 
-def format_hits(question: str, hits: list[Hit]) -> str:
+def format_hits(question: str, result: SearchResult) -> str:
     """The text rag_search gives the model (and `astro library search` prints)."""
+    hits = result.hits
+    note = f"\nNote: {result.warning}." if result.warning else ""
     if not hits:
         return (
             f'No passage in the library matches "{question}". Try other words, search_papers to find papers, '
-            "or download_paper and parse_paper to add one."
+            "or download_paper and parse_paper to add one." + note
         )
-    how = "BM25 full-text" if hits[0].method == "bm25" else "hybrid: BM25 and embeddings by reciprocal rank fusion"
-    lines = [f'{len(hits)} passage(s) for "{question}" ({how}); best first:', ""]
+    how = "BM25 full-text" if result.method == "bm25" else "hybrid: BM25 and embeddings by reciprocal rank fusion"
+    lines = [f'{len(hits)} passage(s) for "{question}" ({how}); best first:{note}', ""]
     for n, hit in enumerate(hits, start=1):
         where = [hit.source]
         if hit.section:

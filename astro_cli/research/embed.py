@@ -1,0 +1,156 @@
+"""Vectors for hybrid search: chunk embeddings through litellm, stored as float32 blobs.
+
+Only used when `library.embedding_model` is set, and litellm is imported only then (it costs
+seconds). Vectors are tagged with the model that made them: changing the model never mixes
+incomparable vectors; chunks without a vector of the current model simply rank by BM25 alone.
+The query-time matrix is cached in app.services and rebuilt when the stored vectors change.
+"""
+
+from __future__ import annotations
+
+from array import array
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from astro_cli.app import AppContext
+
+BATCH = 64
+SERVICE = "library.vectors"
+
+
+class EmbeddingError(Exception):
+    """The embedding model failed; one sentence (search falls back to BM25)."""
+
+
+def pack(vector: list[float]) -> bytes:
+    return array("f", vector).tobytes()
+
+
+def unpack(blob: bytes) -> list[float]:
+    values = array("f")
+    values.frombytes(blob)
+    return values.tolist()
+
+
+def embed_texts(app: AppContext, texts: list[str]) -> list[list[float]]:
+    """Embeddings of texts with the configured model, in batches (litellm imported here, lazily)."""
+    model = app.settings.get("library.embedding_model")
+    if not model:
+        raise EmbeddingError("no embedding model is configured (config 'library.embedding_model')")
+    from astro_cli.agent.llm import load_litellm
+
+    litellm = load_litellm()
+    base = app.settings.get("library.embedding_api_base")
+    vectors: list[list[float]] = []
+    for start in range(0, len(texts), BATCH):
+        batch = texts[start : start + BATCH]
+        try:
+            response = litellm.embedding(
+                model=model, input=batch, api_base=base or None, timeout=app.settings.get("http.timeout"),
+            )
+            data = sorted(response.data, key=lambda item: _get(item, "index"))
+            vectors.extend([float(x) for x in _get(item, "embedding")] for item in data)
+        except Exception as exc:  # noqa: BLE001 - litellm raises provider-specific types
+            first = str(exc).strip().split("\n")[0][:160]
+            raise EmbeddingError(f"the embedding model {model} failed ({type(exc).__name__}: {first})") from None
+        if len(vectors) != start + len(batch):
+            raise EmbeddingError(f"the embedding model {model} returned {len(vectors) - start} vectors for {len(batch)} texts")
+    return vectors
+
+
+def _get(item: Any, key: str) -> Any:
+    return item[key] if isinstance(item, dict) else getattr(item, key)
+
+
+def embed_paper(app: AppContext, paper_id: str | None = None, note_id: int | None = None) -> int:
+    """Make and store vectors for a paper's (or note's) chunks; returns how many were stored."""
+    model = app.settings.get("library.embedding_model")
+    column, value = ("paper_id", paper_id) if paper_id is not None else ("note_id", note_id)
+    rows = app.db.query(f"SELECT id, section, text FROM chunks WHERE {column} = ? ORDER BY ord", (value,))
+    if not rows:
+        return 0
+    # The section name travels with the text: it is often the best summary of what a chunk is about.
+    vectors = embed_texts(app, [f"{r['section'] or ''}\n{r['text']}" for r in rows])
+    store_vectors(app, [r["id"] for r in rows], vectors, model)
+    return len(rows)
+
+
+def store_vectors(app: AppContext, chunk_ids: list[int], vectors: list[list[float]], model: str) -> None:
+    with app.db.lock:
+        app.db.db.conn.executemany(
+            "INSERT OR REPLACE INTO chunk_vectors (chunk_id, model, dim, vector) VALUES (?, ?, ?, ?)",
+            [(cid, model, len(vec), pack(vec)) for cid, vec in zip(chunk_ids, vectors)],
+        )
+
+
+@dataclass
+class VectorIndex:
+    """All vectors of one model as a normalised matrix, with each row's chunk and paper."""
+
+    model: str
+    stamp: tuple[int, int]
+    chunk_ids: Any  # numpy int64 array
+    paper_ids: list[str | None]
+    matrix: Any  # numpy float32 (n, dim), rows of unit length
+
+
+def load_index(app: AppContext, model: str) -> VectorIndex | None:
+    import numpy as np
+
+    stamp_row = app.db.execute(
+        "SELECT count(*), coalesce(max(chunk_id), 0) FROM chunk_vectors WHERE model = ?", (model,)
+    ).fetchone()
+    stamp = (int(stamp_row[0]), int(stamp_row[1]))
+    if stamp[0] == 0:
+        return None
+    cached = app.services.get(SERVICE)
+    if isinstance(cached, VectorIndex) and cached.model == model and cached.stamp == stamp:
+        return cached
+    rows = app.db.execute(
+        "SELECT v.chunk_id, c.paper_id, v.vector FROM chunk_vectors v JOIN chunks c ON c.id = v.chunk_id "
+        "WHERE v.model = ? ORDER BY v.chunk_id",
+        (model,),
+    ).fetchall()
+    dims = {len(r[2]) for r in rows}
+    if len(dims) != 1:
+        raise EmbeddingError(f"stored vectors of {model} have different sizes; re-parse the papers")
+    matrix = np.frombuffer(b"".join(r[2] for r in rows), dtype=np.float32).reshape(len(rows), -1).copy()
+    norms = np.linalg.norm(matrix, axis=1, keepdims=True)
+    matrix /= np.where(norms == 0, 1, norms)
+    index = VectorIndex(model, stamp, np.array([r[0] for r in rows], dtype=np.int64), [r[1] for r in rows], matrix)
+    app.services[SERVICE] = index
+    return index
+
+
+def rank_by_vector(index: VectorIndex, query: list[float], limit: int,
+                   paper_ids: list[str] | None = None) -> list[tuple[int, float]]:
+    """(chunk id, cosine similarity) of the `limit` rows closest to the query vector."""
+    import numpy as np
+
+    q = np.asarray(query, dtype=np.float32)
+    if q.shape[0] != index.matrix.shape[1]:
+        raise EmbeddingError(
+            f"the query vector has {q.shape[0]} dimensions but the stored ones have {index.matrix.shape[1]}"
+        )
+    q /= np.linalg.norm(q) or 1.0
+    scores = index.matrix @ q
+    if paper_ids is not None:
+        allowed = set(paper_ids)
+        mask = np.array([p in allowed for p in index.paper_ids], dtype=bool)
+        scores = np.where(mask, scores, -np.inf)
+    limit = min(limit, len(scores))
+    top = np.argpartition(-scores, limit - 1)[:limit]
+    top = top[np.argsort(-scores[top], kind="stable")]
+    return [(int(index.chunk_ids[i]), float(scores[i])) for i in top if np.isfinite(scores[i])]
+
+
+def vector_ranking(app: AppContext, question: str, limit: int,
+                   paper_ids: list[str] | None) -> list[tuple[int, float]]:
+    """The vector side of hybrid search; empty when no vectors of the configured model exist."""
+    model = app.settings.get("library.embedding_model")
+    index = load_index(app, model) if model else None
+    if index is None:
+        return []
+    (query,) = embed_texts(app, [question])
+    return rank_by_vector(index, query, limit, paper_ids)

@@ -1,0 +1,152 @@
+"""The local-library tools: parse_paper, get_paper_content, rag_search, save_note.
+
+They read and write only the workspace (its database, papers/ and notes/), so none needs the
+user's permission: save_note writes Markdown inside notes/ and nowhere else. Paper text reaches
+the model inside <paper-text> frames (research/textblock.py), and every tool that used papers
+lists them in ToolResult.data["sources"] for the REPL's /sources.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from astro_cli.research.textblock import DATA_NOTE
+from astro_cli.tools.base import Tool, ToolContext, ToolError, ToolResult, object_schema
+
+if TYPE_CHECKING:
+    from astro_cli.app import AppContext
+
+PAPER_ID = {"type": "string", "description": "Library id, arXiv id (e.g. 1001.0012), bibcode or DOI."}
+
+
+def _paper_or_error(ctx: ToolContext, paper_id: str) -> dict[str, Any]:
+    from astro_cli.research.library import Library
+
+    if not paper_id.strip():
+        raise ToolError("Give the paper's id (arXiv id, bibcode or DOI).")
+    paper = Library(ctx.app).get_paper(paper_id)
+    if paper is None:
+        raise ToolError(f"paper {paper_id} is not in the library; download it with download_paper first.")
+    return paper
+
+
+def _sources(papers: list[dict[str, Any]]) -> dict[str, Any]:
+    from astro_cli.research.library import Library
+
+    return {"sources": [Library.source_entry(p) for p in papers]}
+
+
+def parse_paper_tool(ctx: ToolContext, args: dict[str, Any]) -> ToolResult:
+    from astro_cli.research.parse import ParseError, describe, parse_paper
+
+    paper = _paper_or_error(ctx, str(args.get("id") or ""))
+    try:
+        report = parse_paper(ctx.app, paper["id"], force=bool(args.get("force")))
+    except ParseError as exc:
+        raise ToolError(str(exc)) from None
+    return ToolResult(describe(report), data=_sources([report.paper]))
+
+
+def get_paper_content_tool(ctx: ToolContext, args: dict[str, Any]) -> ToolResult:
+    from astro_cli.research.content import ContentError, paper_content
+    from astro_cli.research.parse import ParseError, parse_paper
+
+    paper = _paper_or_error(ctx, str(args.get("id") or ""))
+    has_chunks = ctx.app.db.execute("SELECT 1 FROM chunks WHERE paper_id = ? LIMIT 1", (paper["id"],)).fetchone()
+    if not has_chunks:  # reading a paper that was downloaded but never parsed: parse it now
+        try:
+            paper = parse_paper(ctx.app, paper["id"], force=True).paper
+        except ParseError as exc:
+            raise ToolError(str(exc)) from None
+    try:
+        content = paper_content(ctx.app, paper, section=args.get("section") or None, pages=args.get("pages"))
+    except ContentError as exc:
+        raise ToolError(str(exc)) from None
+    return ToolResult(content.text, data=_sources([paper]))
+
+
+def rag_search_tool(ctx: ToolContext, args: dict[str, Any]) -> ToolResult:
+    from astro_cli.research.search import SearchError, format_hits, search_library, sources_of
+
+    query = str(args.get("query") or "")
+    papers = args.get("papers") or args.get("paper") or None
+    try:
+        k = int(args.get("k") or 8)
+    except (TypeError, ValueError):
+        raise ToolError(f"k must be a whole number, not {args.get('k')!r}.") from None
+    try:
+        result = search_library(ctx.app, query, k=k, papers=papers)
+    except SearchError as exc:
+        raise ToolError(str(exc)) from None
+    return ToolResult(format_hits(query, result), data={"sources": sources_of(result.hits)})
+
+
+def save_note_tool(ctx: ToolContext, args: dict[str, Any]) -> ToolResult:
+    from astro_cli.research.notes import NoteError, save_note
+
+    tags, papers = args.get("tags") or [], args.get("papers") or []
+    if isinstance(tags, str):
+        tags = [t.strip() for t in tags.split(",")]
+    if isinstance(papers, str):
+        papers = [p.strip() for p in papers.split(",")]
+    try:
+        saved = save_note(ctx.app, str(args.get("title") or ""), str(args.get("content") or ""), tags, papers)
+    except NoteError as exc:
+        raise ToolError(str(exc)) from None
+    ctx.touched(saved.path)
+    verb = "Created" if saved.created else "Updated"
+    text = f"{verb} {saved.relative} ({saved.chunks} chunk(s) indexed; rag_search finds it)."
+    if saved.warning:
+        text += f" Note: {saved.warning}."
+    return ToolResult(text)
+
+
+def install(app: AppContext) -> None:
+    app.tools.register(Tool(
+        name="parse_paper",
+        description="Index a downloaded paper for search: its LaTeX source when present (equations kept), "
+        "else its PDF, split by section and page into chunks with a full-text index. Returns the outline, "
+        "not the text. Re-parsing is skipped unless force is true.",
+        parameters=object_schema({
+            "id": PAPER_ID,
+            "force": {"type": "boolean", "description": "Parse again even if already indexed (default false)."},
+        }, ["id"]),
+        run=parse_paper_tool, key_argument="id", timeout=300,
+    ))
+    app.tools.register(Tool(
+        name="get_paper_content",
+        description="Read a library paper's text by section (a number like '2' or '3.1', or a name like "
+        "'Introduction') or pages ('3', '2-4'); without either, the paper from the start. Cut to a budget "
+        f"with a note of what was left. {DATA_NOTE}",
+        parameters=object_schema({
+            "id": PAPER_ID,
+            "section": {"type": "string", "description": "Section number or part of its name."},
+            "pages": {"type": "string", "description": "Pages of the PDF: '3', '2-4' or '1,3,5-6'."},
+        }, ["id"]),
+        run=get_paper_content_tool, key_argument="id", timeout=300,
+    ))
+    app.tools.register(Tool(
+        name="rag_search",
+        description="Search the local library (parsed papers and saved notes) for passages answering a "
+        "question; returns ranked passages with paper id, section, page and score (BM25, hybrid with "
+        f"embeddings when configured). Cite the ids you use. {DATA_NOTE}",
+        parameters=object_schema({
+            "query": {"type": "string", "description": "A question or key words; \"quoted phrases\" match exactly."},
+            "k": {"type": "integer", "description": "How many passages (default 8, at most 50)."},
+            "papers": {"type": "array", "items": {"type": "string"},
+                       "description": "Only these papers (ids, arXiv ids, bibcodes or DOIs)."},
+        }, ["query"]),
+        run=rag_search_tool, key_argument="query",
+    ))
+    app.tools.register(Tool(
+        name="save_note",
+        description="Save a Markdown research note under notes/ (same title: the note is updated), indexed "
+        "so rag_search finds it later. Link the papers it draws on by id.",
+        parameters=object_schema({
+            "title": {"type": "string"},
+            "content": {"type": "string", "description": "Markdown body."},
+            "tags": {"type": "array", "items": {"type": "string"}},
+            "papers": {"type": "array", "items": {"type": "string"}, "description": "Paper ids the note cites."},
+        }, ["title", "content"]),
+        run=save_note_tool, read_only=False, needs_permission=False, key_argument="title",
+    ))

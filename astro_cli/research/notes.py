@@ -1,0 +1,192 @@
+"""Research notes: Markdown files under <workspace>/notes/ with YAML frontmatter, indexed with the library.
+
+The file is the truth (the user can edit it in any editor); the database only indexes it. Each
+note's stored stamp is its file's modification time, so `sync_notes` (run before each search)
+re-indexes a note edited by hand, indexes a note dropped into the folder and forgets a deleted one.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from astro_cli.research.library import Library, now_iso
+
+if TYPE_CHECKING:
+    from astro_cli.app import AppContext
+
+
+class NoteError(Exception):
+    """A note that cannot be saved (no title, no content); one sentence."""
+
+
+@dataclass
+class SavedNote:
+    path: Path
+    relative: str
+    created: bool
+    chunks: int
+    warning: str | None = None
+
+
+def slugify(title: str) -> str:
+    slug = re.sub(r"[^a-z0-9]+", "-", title.lower()).strip("-")
+    return slug[:60].rstrip("-") or "note"
+
+
+def _stamp(path: Path) -> str:
+    return datetime.fromtimestamp(path.stat().st_mtime, timezone.utc).isoformat()
+
+
+def render_note(title: str, content: str, tags: list[str], papers: list[str], created: str) -> str:
+    import yaml
+
+    front = {"title": title, "tags": tags, "papers": papers, "created": created, "updated": now_iso()}
+    header = yaml.safe_dump(front, sort_keys=False, allow_unicode=True, default_flow_style=None).strip()
+    return f"---\n{header}\n---\n\n{content.strip()}\n"
+
+
+def read_note(path: Path) -> tuple[dict[str, Any], str]:
+    """(frontmatter, body) of a Markdown note; a note without valid frontmatter has an empty one."""
+    text = path.read_text(encoding="utf-8", errors="replace")
+    if text.startswith("---\n"):
+        end = text.find("\n---", 4)
+        if end > 0:
+            import yaml
+
+            try:
+                front = yaml.safe_load(text[4:end]) or {}
+            except yaml.YAMLError:
+                front = {}
+            if isinstance(front, dict):
+                return front, text[end + 4 :].lstrip("-").strip()
+    return {}, text.strip()
+
+
+def save_note(app: AppContext, title: str, content: str, tags: list[str] | None = None,
+              papers: list[str] | None = None) -> SavedNote:
+    """Write (or rewrite, when the title exists) a note and index it for rag_search."""
+    title = (title or "").strip()
+    if not title:
+        raise NoteError("a note needs a title.")
+    if not (content or "").strip():
+        raise NoteError("a note needs content.")
+    library = Library(app)
+    tags = [str(t).strip() for t in (tags or []) if str(t).strip()]
+    # Papers are named by their canonical library id when the library knows them.
+    papers = [(library.get_paper(str(p)) or {"id": str(p)})["id"] for p in (papers or []) if str(p).strip()]
+    notes_dir = app.workspace.notes_dir
+    rows = app.db.query("SELECT path, created_at FROM notes WHERE lower(title) = lower(?)", (title,))
+    if rows:
+        path, created_at, created = app.workspace.root / rows[0]["path"], rows[0]["created_at"], False
+    else:
+        slug, n = slugify(title), 1
+        path = notes_dir / f"{slug}.md"
+        while path.exists():
+            n += 1
+            path = notes_dir / f"{slug}-{n}.md"
+        created_at, created = now_iso(), True
+    from astro_cli.tools.files import atomic_write
+
+    atomic_write(path, render_note(title, content, tags, papers, created_at))
+    note_id, chunks = index_note(app, path)
+    warning = _embed_note(app, note_id)
+    return SavedNote(path, _relative(app, path), created, chunks, warning)
+
+
+def _relative(app: AppContext, path: Path) -> str:
+    return path.relative_to(app.workspace.root).as_posix()
+
+
+def _inside(app: AppContext, path: Path) -> bool:
+    """A note that is a link to a file outside the workspace is not indexed (it would leak that file)."""
+    return path.resolve().is_relative_to(app.workspace.root.resolve())
+
+
+def index_note(app: AppContext, path: Path) -> tuple[int, int]:
+    """(note id, chunks) after (re)indexing one note file, in one transaction."""
+    from astro_cli.research.parse import split_text
+
+    front, body = read_note(path)
+    title = str(front.get("title") or _first_heading(body) or path.stem.replace("-", " "))
+    relative = _relative(app, path)
+    size = max(200, int(app.settings.get("library.chunk_chars")))
+    pieces = split_text(body, size) or [title]
+    library = Library(app)
+    with library.transaction():
+        row = app.db.execute("SELECT id FROM notes WHERE path = ?", (relative,)).fetchone()
+        values = (
+            title, json.dumps(_as_list(front.get("tags"))), json.dumps(_as_list(front.get("papers"))),
+            _stamp(path),
+        )
+        if row:
+            note_id = int(row[0])
+            app.db.execute("UPDATE notes SET title = ?, tags = ?, papers = ?, updated_at = ? WHERE id = ?",
+                           (*values, note_id))
+            app.db.execute("DELETE FROM chunks WHERE note_id = ?", (note_id,))
+        else:
+            cursor = app.db.execute(
+                "INSERT INTO notes (path, title, tags, papers, updated_at, created_at) VALUES (?, ?, ?, ?, ?, ?)",
+                (relative, *values, str(front.get("created") or now_iso())),
+            )
+            note_id = int(cursor.lastrowid)
+        app.db.db.conn.executemany(
+            "INSERT INTO chunks (note_id, section, page, ord, text) VALUES (?, ?, NULL, ?, ?)",
+            [(note_id, title, n, piece) for n, piece in enumerate(pieces)],
+        )
+    return note_id, len(pieces)
+
+
+def _as_list(value: Any) -> list[str]:
+    if value is None:
+        return []
+    if isinstance(value, (list, tuple)):
+        return [str(v) for v in value]
+    return [str(value)]
+
+
+def _first_heading(body: str) -> str | None:
+    match = re.search(r"^#+\s+(.+)$", body, re.MULTILINE)
+    return match.group(1).strip() if match else None
+
+
+def _embed_note(app: AppContext, note_id: int) -> str | None:
+    if not app.settings.get("library.embedding_model"):
+        return None
+    from astro_cli.research.embed import EmbeddingError, embed_paper
+
+    try:
+        embed_paper(app, note_id=note_id)
+    except EmbeddingError as exc:
+        return f"the note is searchable by its words, but no vector was made: {exc}"
+    return None
+
+
+def sync_notes(app: AppContext) -> int:
+    """Bring the index in line with the notes folder; returns how many notes changed."""
+    notes_dir = app.workspace.notes_dir
+    stored = {row["path"]: row for row in app.db.query("SELECT id, path, updated_at FROM notes")}
+    if not stored and not notes_dir.is_dir():
+        return 0
+    found = sorted(notes_dir.rglob("*.md")) if notes_dir.is_dir() else []
+    files = {_relative(app, p): p for p in found if p.is_file() and _inside(app, p)}
+    changed = 0
+    for relative, path in files.items():
+        row = stored.get(relative)
+        if row is None or row["updated_at"] != _stamp(path):
+            note_id, _ = index_note(app, path)
+            _embed_note(app, note_id)
+            changed += 1
+    gone = [row["id"] for rel, row in stored.items() if rel not in files]
+    if gone:
+        library = Library(app)
+        with library.transaction():
+            for note_id in gone:
+                app.db.execute("DELETE FROM chunks WHERE note_id = ?", (note_id,))
+                app.db.execute("DELETE FROM notes WHERE id = ?", (note_id,))
+        changed += len(gone)
+    return changed

@@ -1,0 +1,54 @@
+"""Helpers for the library tests: an AppContext on a temporary workspace, and the fixture papers
+placed under papers/ as download_paper would leave them (simulated download: the PDF or LaTeX
+copied in, the row written with Library.upsert_paper)."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+from typing import Any
+
+from astro_cli.app import AppContext
+from astro_cli.config import load_settings
+from astro_cli.research.library import Library
+from astro_cli.workspace import AstroHome, Workspace
+
+PAPERS = Path(__file__).parent / "fixtures" / "papers"
+COWAN_PDF = PAPERS / "arXiv_1001.0012v2_astro-ph.EP.pdf"
+MURRAY_PDF = PAPERS / "arXiv_1111.2011v2_cond-mat.pdf"
+EMCEE_TEX = PAPERS / "emcee_2013PASP_ms.tex"
+
+META = {
+    "1001.0012": {
+        "id": "1001.0012", "arxiv_id": "1001.0012",
+        "title": "The Statistics of Albedo and Heat Recirculation on Hot Exoplanets",
+        "authors": ["Nicolas B. Cowan", "Eric Agol"], "year": 2010, "url": "https://arxiv.org/abs/1001.0012",
+    },
+    "1111.2011": {
+        "id": "1111.2011", "arxiv_id": "1111.2011",
+        "title": "Quantum Criticality for Extended Nodes on a Bethe Lattice in the Large Connectivity Limit",
+        "authors": ["James M. Murray", "Adrian Del Maestro", "Zlatko Tesanovic"], "year": 2011,
+    },
+    "1202.3665": {
+        "id": "1202.3665", "arxiv_id": "1202.3665", "bibcode": "2013PASP..125..306F", "doi": "10.1086/670067",
+        "title": "emcee: The MCMC Hammer", "authors": ["Daniel Foreman-Mackey", "David W. Hogg"], "year": 2013,
+    },
+}
+FILES = {"1001.0012": ("pdf_path", COWAN_PDF), "1111.2011": ("pdf_path", MURRAY_PDF),
+         "1202.3665": ("source_path", EMCEE_TEX)}
+
+
+def make_app(root: Path, **settings: Any) -> AppContext:
+    root.mkdir(parents=True, exist_ok=True)
+    app = AppContext(load_settings([], env={}, flags=settings), Workspace(root.resolve()), AstroHome(root / ".home"))
+    return app
+
+
+def add_paper(app: AppContext, paper_id: str, **extra: Any) -> dict[str, Any]:
+    """Put a fixture paper under papers/ and record it, as a finished download would."""
+    key, source = FILES[paper_id]
+    papers = app.workspace.papers_dir
+    papers.mkdir(parents=True, exist_ok=True)
+    target = papers / (paper_id + source.suffix)
+    shutil.copyfile(source, target)
+    return Library(app).upsert_paper({**META[paper_id], key: str(target), **extra})
