@@ -182,6 +182,9 @@ def validate(settings: Settings) -> None:
     for name in ("max_steps", "num_retries", "memory.inject", "skills.budget_chars"):
         if settings.get(name) < 0:
             raise ConfigError(f"{settings.source(name)}: '{name}' cannot be negative.")
+    if settings.get("memory.half_life_days") <= 0:
+        source = settings.source("memory.half_life_days")
+        raise ConfigError(f"{source}: 'memory.half_life_days' must be a positive number of days.")
     threshold = settings.get("compaction.threshold")
     if not 0 < threshold <= 1:
         raise ConfigError(f"{settings.source('compaction.threshold')}: 'compaction.threshold' must be in (0, 1].")

@@ -75,6 +75,9 @@ def test_user_errors_are_one_sentence(cli, workspace: Path) -> None:
     assert not (workspace / "memory" / "ok-slug.md").exists()
     negative = cli(["memory", "list"], _env(workspace, ASTRO_MEMORY_INJECT="-1"))
     assert negative.exit_code == 2 and "'memory.inject' cannot be negative" in negative.stderr
+    no_half_life = cli(["memory", "list"], _env(workspace, ASTRO_MEMORY_HALF_LIFE_DAYS="0"))
+    assert no_half_life.exit_code == 2
+    assert "'memory.half_life_days' must be a positive number of days." in no_half_life.stderr
 
 
 def test_add_from_editor(cli, workspace: Path, tmp_path: Path) -> None:
@@ -185,3 +188,35 @@ def test_a_broken_memory_file_does_not_stop_a_turn(cli, fake, astro_env, workspa
     result = cli(["run", "where is the lensing pipeline?"], astro_env)
     assert result.exit_code == 0, result.output
     assert "[project] ok: Pipeline in ~/lens" in fake.bodies()[0]["messages"][0]["content"]
+
+
+def test_memory_slash_command_lists_shows_and_forgets(tmp_path: Path, monkeypatch) -> None:
+    import io
+
+    from rich.console import Console
+
+    from astro_cli.bootstrap import build_app
+    from astro_cli.ui.slash import SlashContext, slash_table
+
+    monkeypatch.setenv("ASTRO_HOME", str(tmp_path / "home"))
+    app = build_app(workspace=tmp_path)
+    app.install_features()
+    command = slash_table(app)["memory"]
+    out = io.StringIO()
+    ctx = SlashContext(app=app, console=Console(file=out, width=200, no_color=True), session=None)
+    command.handler(ctx, "")
+    assert "No memories yet" in out.getvalue()
+    from astro_cli.memory.feature import memory_service
+
+    memory_service(app).store.save("gaia-dr3", "reference", "Gaia DR3 summary paper", "2023A&A...674A...1G")
+    command.handler(ctx, "list")
+    assert "[reference] gaia-dr3: Gaia DR3 summary paper" in out.getvalue()
+    command.handler(ctx, "show gaia-dr3")
+    assert "2023A&A...674A...1G" in out.getvalue()
+    command.handler(ctx, "show ghost")
+    assert "memory: there is no memory 'ghost'" in out.getvalue()
+    command.handler(ctx, "forget gaia-dr3")
+    assert "Forgot 'gaia-dr3'" in out.getvalue() and (tmp_path / "memory" / "archive" / "gaia-dr3.md").exists()
+    command.handler(ctx, "frobnicate")
+    assert "Usage: /memory [list | show SLUG | forget SLUG]" in out.getvalue()
+    app.close()

@@ -222,17 +222,14 @@ def test_memory_text_cannot_break_the_prompt(tmp_path: Path, monkeypatch: pytest
     app.close()
 
 
-def test_bad_half_life_falls_back_with_a_warning(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_settings_reach_the_service(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     from astro_cli.bootstrap import build_app
 
     monkeypatch.setenv("ASTRO_HOME", str(tmp_path / "home"))
     (tmp_path / ".astro").mkdir()
-    (tmp_path / ".astro" / "config.yaml").write_text("memory:\n  inject: 2\n  half_life_days: 0\n")
-    app = build_app(workspace=tmp_path)
-    service = MemoryService.for_app(app)
-    assert (service.inject, service.half_life_days) == (2, 30.0)
-    assert any("'memory.half_life_days' must be a positive number of days (got 0.0); using 30." in w
-               for w in app.warnings)
+    (tmp_path / ".astro" / "config.yaml").write_text("memory:\n  inject: 2\n  half_life_days: 7\n")
+    service = MemoryService.for_app(build_app(workspace=tmp_path))
+    assert (service.inject, service.half_life_days) == (2, 7.0)
 
 
 def test_inject_zero_removes_the_section(service: MemoryService) -> None:

@@ -45,16 +45,10 @@ class MemoryService:
 
     @classmethod
     def for_app(cls, app: AppContext, clock: Clock = utc_now) -> MemoryService:
-        """Settings are checked here: a bad value costs a warning and the default, never the session."""
+        """The settings were checked when they were loaded (config.validate): no negative count, no zero half-life."""
         inject = app.settings.get("memory.inject")
-        if not isinstance(inject, int) or isinstance(inject, bool) or inject < 0:
-            app.warn(f"config 'memory.inject' must be a whole number of memories, 0 or more (got {inject!r}); using 5.")
-            inject = 5
-        half_life = app.settings.get("memory.half_life_days")
-        if not isinstance(half_life, (int, float)) or isinstance(half_life, bool) or half_life <= 0:
-            app.warn(f"config 'memory.half_life_days' must be a positive number of days (got {half_life!r}); using 30.")
-            half_life = 30.0
-        return cls(app.workspace.memory_dir, inject, float(half_life), clock, app.warn)
+        half_life = float(app.settings.get("memory.half_life_days"))
+        return cls(app.workspace.memory_dir, inject, half_life, clock, app.warn)
 
     @property
     def catalog(self) -> MemoryCatalog:
