@@ -1,0 +1,221 @@
+"""The skills feature: the load_skill tool, the 'skills' prompt section, the loop extension
+(hot reload, conditional activation, score refresh) and the /skills and /NAME slash commands.
+
+Tier 1 is the prompt section: a <system-reminder> listing model-invocable skills, cached by the
+registry so the system prompt stays byte-identical until a skill, the usage order or the
+session's activated skills really change. Tier 2 is load_skill (or the user's /NAME): the body,
+wrapped in <command-name>, enters the conversation as a tool result (or a user message).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from astro_cli.agent.extensions import LoopExtension
+from astro_cli.prompt.registry import ORDER_SKILLS, AssemblyInput
+from astro_cli.skills.globs import matches
+from astro_cli.skills.registry import get_registry
+from astro_cli.skills.skill import Skill
+from astro_cli.tools.base import Tool, ToolContext, ToolError, ToolResult, object_schema
+
+if TYPE_CHECKING:
+    from astro_cli.agent.loop import AgentSession, TurnState
+    from astro_cli.app import AppContext
+
+ACTIVE = "skills_active"  # session.extras: names of conditional skills activated in this session
+TOUCHED = "skills_touched"  # session.extras: files touched, to activate skills that appear later
+LOADED = "loaded_skills"  # session.extras: name -> body, re-injected by compaction
+MAX_TOUCHED = 500
+
+LOAD_SKILL_DESCRIPTION = (
+    "Load a skill's full instructions by name (the skills are listed in the system prompt). "
+    "Call it BEFORE answering when a listed skill matches the request, then follow the instructions it "
+    "returns. `arguments` fills the skill's $ARGUMENTS (a topic, a target, a file)."
+)
+
+
+def wrap(skill: Skill, body: str) -> str:
+    """What the model receives: the <command-name> tag (so it is not loaded twice), the folder, the body."""
+    header = f"<command-name>{skill.name}</command-name>\nBase directory for this skill: {skill.directory}"
+    return f"{header}\n\n{body}"
+
+
+def record_use(app: AppContext, name: str, session_id: str | None, source: str) -> None:
+    """A use feeds the ranking; a database problem must never fail the load itself."""
+    import sqlite3
+
+    from astro_cli.skills.usage import UsageStore
+
+    try:
+        UsageStore(app.db).record(name, session_id, source)
+    except (sqlite3.Error, OSError) as exc:
+        app.warn(f"the use of skill '{name}' could not be recorded ({exc}).")
+
+
+def unknown_skill(app: AppContext, name: str) -> str:
+    registry = get_registry(app)
+    near = registry.nearest(name)
+    if near:
+        return f"There is no skill named '{name}'. Nearest: {', '.join(near)}."
+    known = registry.names()
+    listing = ", ".join(known[:15]) + (" ..." if len(known) > 15 else "")
+    return f"There is no skill named '{name}'. Skills: {listing or 'none are installed'}."
+
+
+def load_skill(ctx: ToolContext, args: dict[str, Any]) -> ToolResult:
+    name = str(args.get("name") or "").strip().lstrip("/")
+    if not name:
+        raise ToolError("Give the skill's name, as listed in the system prompt.")
+    registry = get_registry(ctx.app)
+    registry.ensure_loaded()
+    skill = registry.get(name)
+    if skill is None:
+        raise ToolError(unknown_skill(ctx.app, name))
+    if skill.disable_model_invocation:
+        raise ToolError(
+            f"The skill '{name}' can only be loaded by the user (with /{name}); do not load it yourself."
+        )
+    arguments = args.get("arguments")
+    body = skill.render(
+        arguments if isinstance(arguments, str) else "" if arguments is None else str(arguments)
+    )
+    record_use(ctx.app, name, ctx.session_id, "model")
+    session = ctx.extras.get("session")
+    if session is not None:
+        if skill.allowed_tools:
+            session.permissions.pre_approve_for_turn(list(skill.allowed_tools))
+        session.extras.setdefault(LOADED, {})[name] = body
+    data = {
+        "skill": name,
+        "path": str(skill.path),
+        "layer": skill.layer,
+        "allowed_tools": list(skill.allowed_tools),
+        "context": skill.context,
+    }
+    return ToolResult(wrap(skill, body), data=data)
+
+
+def skills_section(app: AppContext):
+    def provide(data: AssemblyInput) -> str | None:
+        registry = get_registry(app)
+        registry.ensure_loaded()
+        return registry.reminder(data.state.get(ACTIVE) or ())
+
+    return provide
+
+
+class SkillsExtension(LoopExtension):
+    """Per session: activation of conditional skills, reloads before requests, scores at turn start."""
+
+    def __init__(self, app: AppContext) -> None:
+        self.app = app
+        self.registry = get_registry(app)
+        self._matched_version = -1
+
+    def on_session_start(self, session: AgentSession) -> None:
+        self.registry.ensure_loaded()
+        start_watcher(self.app)
+        session.extras.setdefault(ACTIVE, set())
+        session.extras.setdefault(TOUCHED, {})
+        tool_extras = session.extras.setdefault("tool_extras", {})
+        previous = tool_extras.get("on_path_touched")
+
+        def on_path_touched(path: Path) -> None:
+            if previous is not None:
+                previous(path)
+            self.touched(session, Path(path))
+
+        tool_extras["on_path_touched"] = on_path_touched
+        self._notify(session)
+
+    def touched(self, session: AgentSession, path: Path) -> None:
+        """A tool read, wrote or searched `path`: activate matching skills; a SKILL.md edit reloads."""
+        if self.registry.is_skill_file(path):
+            self.registry.dirty = True
+        seen = session.extras.setdefault(TOUCHED, {})
+        seen.pop(path, None)
+        seen[path] = True
+        while len(seen) > MAX_TOUCHED:
+            seen.pop(next(iter(seen)))
+        self._activate(session, [path])
+
+    def _activate(self, session: AgentSession, paths: list[Path]) -> None:
+        active: set[str] = session.extras.setdefault(ACTIVE, set())
+        root = self.app.workspace.root
+        for skill in self.registry.conditional():
+            if skill.name not in active and any(matches(skill.paths, p, root) for p in paths):
+                active.add(skill.name)
+
+    def on_turn_start(self, state: TurnState) -> None:
+        self._sync(state.session)
+        self.registry.refresh_scores()
+
+    def before_request(self, state: TurnState) -> None:
+        self._sync(state.session)
+
+    def _sync(self, session: AgentSession) -> None:
+        watcher = self.app.services.get("skills_watcher")
+        if watcher is not None:
+            watcher.flush()
+        self.registry.ensure_loaded()
+        if self.registry.version != self._matched_version:  # skills appeared: match the files already touched
+            self._matched_version = self.registry.version
+            self._activate(session, list(session.extras.get(TOUCHED, {})))
+        self._notify(session)
+
+    def _notify(self, session: AgentSession) -> None:
+        """Skill warnings reach the terminal once, as notices (the REPL and astro run show them)."""
+        from astro_cli.agent import events as ev
+
+        shown = self.app.services.setdefault("skills_warnings_shown", set())
+        for text in self.registry.warnings:
+            if text not in shown:
+                shown.add(text)
+                session.bus.emit(ev.Notice(level="warning", text=text))
+
+
+def start_watcher(app: AppContext) -> None:
+    """Start hot reload once per process (long-lived sessions only); stopped when the app closes."""
+    if "skills_watcher" in app.services or not app.settings.get("skills.watch"):
+        return
+    from astro_cli.skills.registry import skill_layers
+    from astro_cli.skills.watcher import SkillWatcher
+
+    registry = get_registry(app)
+    watcher = SkillWatcher([path for _, path in skill_layers(app)], registry.reload)
+    try:
+        watcher.start()
+    except (OSError, RuntimeError) as exc:  # e.g. the system's inotify limits are exhausted
+        app.warn(f"skills will not reload on change: the file watcher could not start ({exc}).")
+        return
+    app.services["skills_watcher"] = watcher
+    app.on_close(watcher.stop)
+
+
+def install(app: AppContext) -> None:
+    from astro_cli.skills.slash import install_slash
+
+    get_registry(app)  # made now, scanned on first read
+    app.tools.register(
+        Tool(
+            name="load_skill",
+            description=LOAD_SKILL_DESCRIPTION,
+            parameters=object_schema(
+                {
+                    "name": {"type": "string", "description": "The skill's name, as listed."},
+                    "arguments": {
+                        "type": "string",
+                        "description": "Optional text for the skill's $ARGUMENTS.",
+                    },
+                },
+                required=["name"],
+            ),
+            run=load_skill,
+            read_only=True,
+            key_argument="name",
+        )
+    )
+    app.prompt.add("skills", ORDER_SKILLS, provider=skills_section(app), replace=True)
+    app.add_extension(lambda: SkillsExtension(app))
+    install_slash(app)

@@ -1,0 +1,366 @@
+"""The skill registry: the layers, shadowing, usage ranking, the budget and the tier-1 reminder.
+
+Layers, later shadowing earlier by name: bundled < user (ASTRO_HOME/skills) < project
+(<workspace>/.claude/skills, then <workspace>/skills). A folder or a SKILL.md reached twice
+(symlinks, or a workspace that is astro's own checkout) counts once, under the first layer that
+reached it. Reloads reuse the parse of unchanged files (same mtime and size), so a reload after a
+change costs a few stat calls; a file that breaks after it once parsed keeps its last good
+version. The registry is read by the loop and reloaded by the watcher's thread: a reload builds a
+new snapshot and swaps it in one assignment, so readers never see half a reload.
+"""
+
+from __future__ import annotations
+
+import difflib
+import threading
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from astro_cli.skills.skill import SKILL_FILE, Skill, SkillError, parse_skill
+
+if TYPE_CHECKING:
+    from astro_cli.app import AppContext
+
+MAX_ENTRY_CHARS = 500  # one skill's listing line; longer descriptions end with "…"
+HEADER = "The following skills are available for use with the load_skill tool:"
+FOOTER = (
+    "When a skill matches the user's request, call load_skill BEFORE generating any other response "
+    "about the task.\n"
+    "If you see a <command-name> tag in the current conversation turn, the skill has ALREADY been loaded - "
+    "follow its instructions directly instead of calling load_skill again."
+)
+HIDDEN_BUDGET = "over the skills.budget_chars budget (least used are cut first)"
+FORK_NOTE = "fork: runs inline until subagents land"
+
+
+@dataclass(frozen=True)
+class Problem:
+    """A SKILL.md that was skipped, or whose last good version is kept, and why."""
+
+    path: Path
+    layer: str
+    reason: str
+    kept: bool = False  # a broken edit: the last good version is still in use
+
+
+@dataclass(frozen=True)
+class Snapshot:
+    skills: dict[str, Skill] = field(default_factory=dict)  # effective, by name
+    shadowed: tuple[tuple[Skill, Skill], ...] = ()  # (hidden skill, the one that shadows it)
+    problems: tuple[Problem, ...] = ()
+
+
+@dataclass(frozen=True)
+class Entry:
+    """A skill's place in the listing: listed, or hidden with the reason."""
+
+    skill: Skill
+    score: float
+    listed: bool
+    reason: str = ""
+
+
+def skill_layers(app: AppContext) -> list[tuple[str, Path]]:
+    from astro_cli.workspace import bundled_skills_dir
+
+    project = app.workspace.skills_dirs  # [skills, .claude/skills]; skills/ wins, so it comes last
+    return [
+        ("bundled", bundled_skills_dir()),
+        ("user", app.home.skills_dir),
+        *[("project", p) for p in reversed(project)],
+    ]
+
+
+def skill_files(layers: Iterable[tuple[str, Path]]) -> list[tuple[str, Path]]:
+    """(layer, SKILL.md) for every skill folder of every layer, each real folder and file once."""
+    seen_dirs: set[Path] = set()
+    seen_files: set[Path] = set()
+    found: list[tuple[str, Path]] = []
+    for layer, directory in layers:
+        try:
+            real = directory.resolve()
+            if real in seen_dirs or not real.is_dir():
+                continue
+            seen_dirs.add(real)
+            children = sorted(real.iterdir())
+        except OSError:
+            continue
+        for child in children:
+            candidate = child / SKILL_FILE
+            try:
+                if not candidate.is_file():
+                    continue
+                canonical = candidate.resolve()
+            except OSError:
+                continue
+            if canonical not in seen_files:
+                seen_files.add(canonical)
+                found.append((layer, candidate))
+    return found
+
+
+class SkillRegistry:
+    def __init__(
+        self,
+        layers: list[tuple[str, Path]],
+        warn: Callable[[str], None] | None = None,
+        scorer: Callable[[], dict[str, float]] | None = None,
+        budget: Callable[[], int] | int = 4000,
+        display: Callable[[Path], str] = str,
+    ) -> None:
+        self.layers = layers
+        self._sink = warn or (lambda text: None)
+        self.warnings: list[str] = []  # every warning given, in order (the loop shows new ones as notices)
+        self._scorer = scorer or dict
+        self._budget = budget if callable(budget) else (lambda: budget)
+        self._display = display
+        self._lock = threading.RLock()
+        self._snapshot: Snapshot | None = None
+        self._parsed: dict[tuple[str, Path], tuple[tuple[int, int], Skill | None, str]] = {}
+        self._good: dict[tuple[str, Path], Skill] = {}  # the last version of each file that parsed
+        self._warned: set[str] = set()
+        self._scores: dict[str, float] = {}
+        self._order: tuple[str, ...] = ()
+        self._reminders: dict[tuple, str | None] = {}
+        self.version = 0  # bumps when the effective skills change
+        self.ranking_version = 0  # bumps when the usage order changes
+        self.dirty = False  # set by whoever saw a SKILL.md change; the next reader reloads
+
+    # --- loading ---------------------------------------------------------------------------
+    @property
+    def snapshot(self) -> Snapshot:
+        if self._snapshot is None:
+            self.reload()
+        assert self._snapshot is not None
+        return self._snapshot
+
+    def ensure_loaded(self) -> None:
+        if self._snapshot is None or self.dirty:
+            self.reload()
+
+    def reload(self) -> bool:
+        """Rescan every layer; returns True when the effective skills changed."""
+        with self._lock:
+            self.dirty = False
+            first = self._snapshot is None
+            effective: dict[str, Skill] = {}
+            shadowed: list[tuple[Skill, Skill]] = []
+            problems: list[Problem] = []
+            seen: set[tuple[str, Path]] = set()
+            for layer, path in skill_files(self.layers):
+                key = (layer, path)
+                seen.add(key)
+                skill, problem = self._load_one(layer, path)
+                if problem is not None:
+                    problems.append(problem)
+                if skill is None:
+                    continue
+                if skill.name in effective:
+                    shadowed.append((effective[skill.name], skill))
+                effective[skill.name] = skill
+            for key in set(self._parsed) - seen:  # deleted files: forget them (and their warnings)
+                self._parsed.pop(key, None)
+                self._good.pop(key, None)
+            old = self._snapshot
+            self._snapshot = Snapshot(effective, tuple(shadowed), tuple(problems))
+            changed = old is None or old.skills != effective
+            if changed:
+                self.version += 1
+                self._reminders.clear()
+        if changed or first:
+            self.refresh_scores()
+        return changed
+
+    def _load_one(self, layer: str, path: Path) -> tuple[Skill | None, Problem | None]:
+        key = (layer, path)
+        try:
+            stat = path.stat()
+            stamp = (stat.st_mtime_ns, stat.st_size)
+        except OSError:
+            stamp = (0, 0)
+        cached = self._parsed.get(key)
+        if cached is None or cached[0] != stamp or stamp == (0, 0):
+            try:
+                cached = (stamp, parse_skill(path, layer), "")
+            except SkillError as exc:
+                cached = (stamp, None, str(exc))
+            self._parsed[key] = cached
+        _, skill, reason = cached
+        if skill is not None:
+            self._good[key] = skill
+            self._warned = {w for w in self._warned if not w.startswith(f"{path}\0")}
+            return skill, None
+        good = self._good.get(key)
+        problem = Problem(path, layer, reason, kept=good is not None)
+        shown = self._display(path)
+        if good is not None:
+            self._warn_once(
+                path, f"skill file {shown} has an error ({reason}); the last good version stays in use."
+            )
+        else:
+            self._warn_once(path, f"skill file {shown} was skipped: {reason}.")
+        return good, problem
+
+    def _warn(self, text: str) -> None:
+        self.warnings.append(text)
+        self._sink(text)
+
+    def _warn_once(self, path: Path, text: str) -> None:
+        key = f"{path}\0{text}"
+        if key not in self._warned:
+            self._warned.add(key)
+            self._warn(text)
+
+    # --- lookup ----------------------------------------------------------------------------
+    def get(self, name: str) -> Skill | None:
+        """A skill by name with all its fields (context, allowed_tools, model, body): the subagent hook."""
+        return self.snapshot.skills.get(name)
+
+    def names(self) -> list[str]:
+        return sorted(self.snapshot.skills)
+
+    def all(self) -> list[Skill]:
+        return [self.snapshot.skills[n] for n in self.names()]
+
+    def nearest(self, name: str, limit: int = 3) -> list[str]:
+        names = self.names()
+        close = difflib.get_close_matches(name, names, n=limit, cutoff=0.5)
+        close += [n for n in names if name and name.lower() in n.lower() and n not in close]
+        return close[:limit]
+
+    def conditional(self) -> list[Skill]:
+        return [s for s in self.snapshot.skills.values() if s.conditional]
+
+    def is_skill_file(self, path: Path) -> bool:
+        """Is `path` a SKILL.md directly inside a skill folder of one of the layers?"""
+        if path.name != SKILL_FILE:
+            return False
+        try:
+            parent = path.parent.parent.resolve()
+        except OSError:
+            return False
+        return any(_same(parent, directory) for _, directory in self.layers)
+
+    # --- ranking and the listing -----------------------------------------------------------
+    def refresh_scores(self) -> bool:
+        """Recompute usage scores (at load and at turn start, never mid-turn); True if the order changed."""
+        try:
+            scores = dict(self._scorer())
+        except Exception as exc:  # noqa: BLE001 - a locked or broken database must not stop the agent
+            self._warn(
+                f"skill usage could not be read ({type(exc).__name__}: {exc}); skills are listed by name."
+            )
+            scores = {}
+        with self._lock:
+            self._scores = scores
+            order = tuple(s.name for s in self._ranked(self.snapshot.skills.values()))
+            if order != self._order:
+                self._order = order
+                self.ranking_version += 1
+                self._reminders.clear()
+                return True
+        return False
+
+    def score(self, name: str) -> float:
+        return self._scores.get(name, 0.0)
+
+    def _ranked(self, skills: Iterable[Skill]) -> list[Skill]:
+        return sorted(skills, key=lambda s: (-round(self._scores.get(s.name, 0.0), 9), s.name))
+
+    def entries(self, active: Iterable[str] = ()) -> list[Entry]:
+        """Every effective skill in usage order, listed or hidden with the reason."""
+        active = set(active)
+        budget = self._budget()
+        used = 0
+        cut = False
+        entries: list[Entry] = []
+        for skill in self._ranked(self.snapshot.skills.values()):
+            score = self.score(skill.name)
+            reason = _hidden_reason(skill, active)
+            if reason is None:
+                cost = len(_entry_line(skill)) + 1
+                if cut or used + cost > budget:
+                    cut, reason = True, HIDDEN_BUDGET
+                else:
+                    used += cost
+            entries.append(Entry(skill, score, reason is None, reason or ""))
+        return entries
+
+    def reminder(self, active: Iterable[str] = ()) -> str | None:
+        """The tier-1 <system-reminder> block, cached until the skills, their order or activation change."""
+        skills = self.snapshot.skills  # loads first, so the key below has the loaded version
+        conditional = frozenset(a for a in active if a in skills and skills[a].conditional)
+        key = (self.version, self.ranking_version, self._budget(), conditional)
+        cached = self._reminders.get(key, False)
+        if cached is not False:
+            return cached  # type: ignore[return-value]
+        lines = [_entry_line(e.skill) for e in self.entries(conditional) if e.listed]
+        text = (
+            f"<system-reminder>\n{HEADER}\n" + "\n".join(lines) + f"\n{FOOTER}\n</system-reminder>"
+            if lines
+            else None
+        )
+        with self._lock:
+            if len(self._reminders) > 32:
+                self._reminders.clear()
+            self._reminders[key] = text
+        return text
+
+
+def _same(a: Path, b: Path) -> bool:
+    try:
+        return a == b.resolve()
+    except OSError:
+        return False
+
+
+def _entry_line(skill: Skill) -> str:
+    # The prompt renderer treats {{name}} as a variable; a skill's text must reach the model as written.
+    line = skill.entry().replace("{{", "{ {").replace("}}", "} }")
+    return line if len(line) <= MAX_ENTRY_CHARS else line[: MAX_ENTRY_CHARS - 1].rstrip() + "…"
+
+
+def _hidden_reason(skill: Skill, active: set[str]) -> str | None:
+    if not skill.user_invocable:
+        return "user-invocable is false (the model loads it only when told its name)"
+    if skill.disable_model_invocation:
+        return f"disable-model-invocation is true (only the user loads it, with /{skill.name})"
+    if skill.conditional and skill.name not in active:
+        return f"waiting for a file matching paths: {', '.join(skill.paths)}"
+    return None
+
+
+def get_registry(app: AppContext) -> SkillRegistry:
+    """The app's registry (made on first use, scanned on first read); warnings go to app.warn."""
+    registry = app.services.get("skills")
+    if registry is None:
+        registry = SkillRegistry(
+            skill_layers(app),
+            warn=app.warn,
+            scorer=lambda: _usage_scores(app),
+            budget=lambda: int(app.settings.get("skills.budget_chars")),
+            display=lambda path: display_path(app, path),
+        )
+        app.services["skills"] = registry
+    return registry
+
+
+def _usage_scores(app: AppContext) -> dict[str, float]:
+    if not app.workspace.db_path.exists():  # `astro skills list` in a fresh folder must not create .astro/
+        return {}
+    from astro_cli.skills.usage import UsageStore
+
+    return UsageStore(app.db).scores()
+
+
+def display_path(app: AppContext, path: Path) -> str:
+    """A path as the user thinks of it: relative to the workspace, or with ~ for the home folder."""
+    for root in (app.workspace.root, Path.home()):
+        try:
+            rel = path.relative_to(root)
+        except ValueError:
+            continue
+        return str(rel) if root == app.workspace.root else f"~/{rel}"
+    return str(path)

@@ -1,0 +1,77 @@
+"""REPL commands: `/skills` lists the skills, `/NAME args` loads a user-invocable skill into the next turn."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from astro_cli.skills.registry import FORK_NOTE, get_registry
+from astro_cli.ui.slash import SlashCommand, register_slash
+
+if TYPE_CHECKING:
+    from astro_cli.app import AppContext
+    from astro_cli.ui.slash import SlashContext
+
+
+def skill_fallback(ctx: SlashContext, name: str, args: str) -> bool:
+    """`/NAME args`: queue the skill's body (in <command-name>) as the next turn; False if no such skill."""
+    from astro_cli.skills.feature import LOADED, record_use, wrap
+
+    registry = get_registry(ctx.app)
+    registry.ensure_loaded()
+    skill = registry.get(name)
+    if skill is None:
+        return False
+    if not skill.user_invocable:
+        ctx.console.print(
+            f"/{name}: this skill is not user-invocable (user-invocable: false); the model loads it.",
+            markup=False,
+        )
+        return True
+    body = skill.render(args)
+    ctx.queue_prompt(wrap(skill, body))
+    session = ctx.session
+    record_use(ctx.app, name, session.session_id if session else None, "user")
+    if session is not None:
+        session.extras.setdefault(LOADED, {})[name] = body
+        if skill.allowed_tools:  # cleared when the queued turn ends
+            session.permissions.pre_approve_for_turn(list(skill.allowed_tools))
+    return True
+
+
+def list_skills(ctx: SlashContext, args: str) -> None:
+    from rich.markup import escape
+    from rich.table import Table
+
+    from astro_cli.skills.feature import ACTIVE
+
+    registry = get_registry(ctx.app)
+    registry.ensure_loaded()
+    active = ctx.session.extras.get(ACTIVE, set()) if ctx.session is not None else set()
+    entries = registry.entries(active)
+    if not entries:
+        ctx.console.print("No skills yet: `astro skills new NAME` writes one in skills/NAME/SKILL.md.")
+        return
+    table = Table(title_justify="left", show_edge=False)
+    for column in ("skill", "layer", "score", "status"):
+        table.add_column(column, no_wrap=column != "status")
+    for entry in entries:
+        skill = entry.skill
+        status = "listed" if entry.listed else f"hidden: {entry.reason}"
+        if skill.context == "fork":
+            status += f" ({FORK_NOTE})"
+        hint = f" {skill.argument_hint}" if skill.argument_hint and skill.user_invocable else ""
+        table.add_row(escape(f"/{skill.name}{hint}"), skill.layer, f"{entry.score:.2f}", escape(status))
+    ctx.console.print(table)
+    ctx.console.print(
+        "Type /NAME [arguments] to load a skill into your next message.", style="dim", markup=False
+    )
+
+
+def install_slash(app: AppContext) -> None:
+    register_slash(app, SlashCommand("skills", "list the skills (type /NAME to load one)", list_skills))
+    previous = app.services.get("slash_fallback")  # another feature's fallback still gets its turn
+
+    def fallback(ctx: SlashContext, name: str, args: str) -> bool:
+        return skill_fallback(ctx, name, args) or bool(previous and previous(ctx, name, args))
+
+    app.services["slash_fallback"] = fallback
