@@ -8,7 +8,7 @@ import typer
 
 import astro_cli.commands.hooks_cmd as hooks_cmd
 from astro_cli import __version__
-from astro_cli.commands import config_cmd, library_cmd, memory_cmd, prompt_cmd, sessions_cmd
+from astro_cli.commands import config_cmd, library_cmd, memory_cmd, prompt_cmd, sessions_cmd, skills_cmd
 from astro_cli.commands.run_cmd import run_command
 from astro_cli.commands.search_cmd import search as search_command, target as target_command
 
@@ -60,6 +60,7 @@ app.add_typer(config_cmd.app, name="config", help="Show the resolved settings an
 app.add_typer(library_cmd.app, name="library", help="Your paper library: search, list, add, export, remove.")
 app.add_typer(prompt_cmd.app, name="prompt", help="Show exactly what the model sees, with token counts.")
 app.add_typer(memory_cmd.app, name="memory", help="Project memory: list, show, add, edit and forget memories.")
+app.add_typer(skills_cmd.app, name="skills", help="Skills: list, show, write and validate SKILL.md files.")
 app.add_typer(hooks_cmd.app, name="hooks", help="Lifecycle hooks: list what is configured and what cannot start.")
 
 

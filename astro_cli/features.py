@@ -16,6 +16,7 @@ if TYPE_CHECKING:
 FEATURES = [
     "astro_cli.tools.files",
     "astro_cli.tools.bash",
+    "astro_cli.skills.feature",
     "astro_cli.tasks.feature",
     "astro_cli.memory.feature",
     "astro_cli.delegation.feature",
