@@ -77,6 +77,7 @@ _key("compaction.snip_keep_head", "int", 3, "layer 0: messages kept from the sta
 _key("compaction.snip_keep_tail", "int", 47, "layer 0: messages kept from the end")
 _key("compaction.keep_tool_results", "int", 5, "layer 1: latest tool results kept whole")
 _key("compaction.aggressive_keep", "int", 2, "layer 3: tool results kept whole")
+_key("compaction.summary_keep_messages", "int", 6, "layer 2: latest messages kept whole after the summary")
 _key("compaction.skill_budget_chars", "int", 2000, "characters of each loaded skill re-injected after compaction")
 
 # --- delegation and hooks (issue 8) -----------------------------------------------------------

@@ -18,6 +18,7 @@ FEATURES = [
     "astro_cli.tools.bash",
     "astro_cli.skills.feature",
     "astro_cli.tasks.feature",
+    "astro_cli.compact.feature",
     "astro_cli.memory.feature",
     "astro_cli.delegation.feature",
     "astro_cli.research.feature",

@@ -14,6 +14,16 @@ SectionProvider = Callable[[Any, dict[str, Any]], "tuple[str, str] | None"]
 SECTION_PROVIDERS: list[SectionProvider] = []
 
 
+def _compactions_section(ctx: Any, row: dict[str, Any]) -> tuple[str, str] | None:
+    """Where compactions happened (astro_cli/compact); imported only when a transcript is shown."""
+    from astro_cli.compact.records import transcript_section
+
+    return transcript_section(ctx, row)
+
+
+SECTION_PROVIDERS.append(_compactions_section)
+
+
 def _text(message: dict[str, Any]) -> str:
     content = message.get("content")
     if isinstance(content, list):

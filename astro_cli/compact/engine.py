@@ -1,0 +1,244 @@
+"""The compaction engine: a loop extension that decides what is sent, and the circuit breaker.
+
+The stored history (SQLite, `session.messages`) always stays complete. The engine keeps its own
+compacted view of it across steps: each request sends the view plus the messages stored since,
+so the prefix the provider cached stays byte-identical until the next compaction. A summary
+compaction is recorded with the number of stored messages it covers, so a resumed session sends
+the same view instead of paying for a new summary.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from typing import TYPE_CHECKING, Any
+
+from astro_cli.agent import events as ev
+from astro_cli.agent.extensions import LoopExtension
+from astro_cli.compact.layers import find_safe_cut_point, summary_message
+from astro_cli.compact.records import CompactionStore
+from astro_cli.compact.restore import restore_text
+from astro_cli.compact.rounds import Outcome, Round, View
+from astro_cli.compact.tokens import ProviderMark, TokenCounter, loaded_litellm
+from astro_cli.compact.window import UNKNOWN_MODEL, Policy, Window, resolve_window
+
+if TYPE_CHECKING:
+    from astro_cli.agent.loop import AgentSession, TurnState
+    from astro_cli.app import AppContext
+
+BREAKER_LIMIT = 3
+BREAKER_OPEN = (
+    "Automatic compaction is off for the rest of this session: {limit} compactions in a row did not shrink "
+    "the context. /compact still works; a new session (/clear) starts with an empty context."
+)
+OVER_WINDOW = (
+    "After compaction the request is still about {tokens:,} tokens, above the model's window of {window:,}; "
+    "the provider may refuse it. Start a new session or raise config 'context_window' if the model allows more."
+)
+
+
+class CircuitBreaker:
+    """Opens after `limit` consecutive compactions that achieved nothing; stays open for the session."""
+
+    def __init__(self, limit: int = BREAKER_LIMIT) -> None:
+        self.limit = limit
+        self.failures = 0
+        self.open = False
+
+    def record(self, useful: bool) -> bool:
+        """Count one automatic compaction; True when this one opened the breaker."""
+        if useful:
+            self.failures = 0
+            return False
+        self.failures += 1
+        if self.failures >= self.limit and not self.open:
+            self.open = True
+            return True
+        return False
+
+
+class CompactionEngine(LoopExtension):
+    def __init__(self, app: AppContext) -> None:
+        self.app = app
+        self.session: AgentSession | None = None
+        self.policy = Policy()
+        self.breaker = CircuitBreaker()
+        self.view = View([], [])
+        self.seen = 0  # stored messages already folded into the view
+        self.compacted = False
+        self.restore_message: dict[str, Any] | None = None
+        self.pending: tuple[str, str | None] | None = None  # (trigger, instructions) asked for by a tool
+        self.mark: ProviderMark | None = None
+        self._sent: tuple[Any, int, int] | None = None  # (turn state, its usage total, history length)
+        self._window: Window | None = None
+        self._model = ""
+        self._counter: TokenCounter | None = None
+        self._notices: set[str] = set()
+
+    # --- lifecycle -----------------------------------------------------------------------------
+    def on_session_start(self, session: AgentSession) -> None:
+        self._attach(session)
+        self._resume(session)
+
+    def _attach(self, session: AgentSession) -> None:
+        if self.session is session:
+            return
+        self.session = session
+        self.policy = Policy.from_settings(self.app.settings)
+        for problem in self.policy.problems:
+            self._notice(problem)
+
+    def _resume(self, session: AgentSession) -> None:
+        """Send the recorded summary again instead of the history it covered."""
+        try:
+            row = CompactionStore(self.app.db).latest_summary(session.session_id)
+        except sqlite3.Error:
+            return
+        full = session.messages
+        if row is None or not row["keep_from"] or row["keep_from"] > len(full):
+            return
+        keep = find_safe_cut_point(full, row["keep_from"])
+        self.view = View([summary_message(row["summary"]), *full[keep:]], [None, *range(keep, len(full))])
+        self.seen = len(full)
+        self.compacted = True
+
+    def on_turn_end(self, state: TurnState) -> None:
+        self._note_usage(state)
+
+    # --- what is sent --------------------------------------------------------------------------
+    def transform_messages(self, state: TurnState, messages: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        session = state.session
+        self._attach(session)
+        self._note_usage(state)
+        self.sync(messages)
+        trigger, instructions = self.pending or (None, None)
+        self.pending = None
+        if trigger is not None or (self.policy.enabled and not self.breaker.open):
+            assembled = session.assemble(question=state.prompt)
+            tokens, counted = self._estimate(session, assembled.system, assembled.tools, messages)
+            limit = self._limit(session, tokens)
+            if trigger is None and tokens > limit:
+                trigger = "auto"
+            if trigger is not None:
+                outcome = self._round(session, state, trigger, instructions, assembled, tokens, counted)
+                # Useful means the request now fits under the threshold; a round that only shrank the
+                # message count but left the request too big would run (and pay a summary) every step.
+                if trigger == "auto" and self.breaker.record(outcome.changed and outcome.tokens_after <= limit):
+                    self._notice(BREAKER_OPEN.format(limit=self.breaker.limit), force=True)
+        usage = state.usage["input_tokens"] + state.usage["output_tokens"]
+        self._sent = (state, usage, len(messages))
+        return list(self.view.messages)
+
+    def compact_now(self, session: AgentSession, instructions: str | None = None) -> Outcome:
+        """/compact: a summary now, between turns, whatever the context size and the breaker."""
+        from astro_cli.agent.llm import Cancelled
+
+        self._attach(session)
+        self.sync(session.messages)
+        assembled = session.assemble()
+        tokens, counted = self._estimate(session, assembled.system, assembled.tools, session.messages)
+        self._limit(session, tokens)
+        try:
+            return self._round(session, None, "manual", instructions, assembled, tokens, counted)
+        except (Cancelled, KeyboardInterrupt):
+            return Outcome("manual", error="cancelled")
+
+    def request(self, instructions: str | None = None) -> None:
+        """compress_context: compact before the next request (the call's result must exist first)."""
+        self.pending = ("tool", instructions)
+
+    # --- the view ------------------------------------------------------------------------------
+    def sync(self, full: list[dict[str, Any]]) -> None:
+        count = len(full)
+        if not self.compacted or count < self.seen:
+            self.view = View(list(full), list(range(count)))
+            self.compacted = False
+        else:
+            self.view.messages.extend(full[self.seen :])
+            self.view.origin.extend(range(self.seen, count))
+        self.seen = count
+
+    def _round(self, session: AgentSession, state: TurnState | None, trigger: str, instructions: str | None,
+               assembled: Any, tokens: int, counted: int) -> Outcome:
+        assert self._window is not None and self._counter is not None
+        sent_before = list(self.view.messages)
+        base = self.view.copy()
+        if self.restore_message is not None:
+            kept = [i for i, m in enumerate(base.messages) if m is not self.restore_message]
+            base = View([base.messages[i] for i in kept], [base.origin[i] for i in kept])
+        rnd = Round(
+            session=session, state=state, trigger=trigger, instructions=instructions, policy=self.policy,
+            counter=self._counter, system=assembled.system, tools=assembled.tools, ratio=max(1.0, tokens / max(1, counted)),
+            limit=self._limit(session, tokens), window=self._window.tokens, restore=self._restore_builder(session),
+        )
+        view, outcome = rnd.run(base, sent_before, tokens)
+        if outcome.changed:
+            self.view = view
+            self.restore_message = rnd.restored
+            self.compacted = True
+            self.mark = None  # the provider's last figure described the old view
+            if outcome.tokens_after > self._window.tokens:
+                self._notice(OVER_WINDOW.format(tokens=outcome.tokens_after, window=self._window.tokens), force=True)
+        return outcome
+
+    def _restore_builder(self, session: AgentSession):
+        def build(remaining: int) -> dict[str, Any] | None:
+            skills = session.extras.get("loaded_skills") or {}
+            text = restore_text(self.app, session.session_id, skills, remaining, self.policy.skill_budget_chars)
+            return {"role": "user", "content": text} if text else None
+
+        return build
+
+    # --- tokens --------------------------------------------------------------------------------
+    def _note_usage(self, state: TurnState) -> None:
+        """Remember the provider's figure for the request the engine last shaped, once it is known."""
+        if self._sent is None or self._sent[0] is not state or not state.last_context_tokens:
+            return
+        _, usage_then, length = self._sent
+        if state.usage["input_tokens"] + state.usage["output_tokens"] == usage_then:
+            return
+        full = state.session.messages
+        if length < len(full) and full[length].get("role") == "assistant":
+            length += 1  # the reply: its tokens are the request's output tokens
+        self.mark = ProviderMark(state.last_context_tokens, length)
+        self._sent = None
+
+    def _estimate(self, session: AgentSession, system: str, tools: list[dict[str, Any]],
+                  full: list[dict[str, Any]]) -> tuple[int, int]:
+        """(tokens the request will have, litellm's count of it)."""
+        counter = self._counter_for(session)
+        counted = counter.request(system, self.view.messages, tools)
+        provider = self.mark.estimate(counter, full) if self.mark is not None else 0
+        return max(counted, provider), counted
+
+    def _counter_for(self, session: AgentSession) -> TokenCounter:
+        model = session.llm.config.model
+        if self._counter is None or model != self._model:
+            self._model = model
+            self._counter = TokenCounter(model, load=True)
+            self._window = None
+        return self._counter
+
+    def _limit(self, session: AgentSession, tokens: int) -> int:
+        if self._window is None:
+            problems: list[str] = []
+            self._window = resolve_window(self.app.settings, self._model, loaded_litellm(), problems)
+            for problem in problems:
+                self._notice(problem)
+        window = self._window
+        if window.source == "default" and tokens > window.tokens // 2:
+            self._notice(UNKNOWN_MODEL.format(model=self._model, tokens=window.tokens), level="info")
+        return int(window.tokens * self.policy.threshold)
+
+    def _notice(self, text: str, level: str = "warning", force: bool = False) -> None:
+        """Each notice once per session (`force`: once per occurrence, e.g. the breaker opening)."""
+        if (text in self._notices and not force) or self.session is None:
+            return
+        self._notices.add(text)
+        self.session.bus.emit(ev.Notice(level=level, text=text))
+
+
+def find_engine(session: Any) -> CompactionEngine | None:
+    for extension in getattr(session, "extensions", None) or []:
+        if isinstance(extension, CompactionEngine):
+            return extension
+    return None

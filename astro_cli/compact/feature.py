@@ -1,0 +1,85 @@
+"""The compaction feature: the engine (one per session), the compress_context tool and /compact."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from astro_cli.tools.base import Tool, ToolContext, ToolError, object_schema
+
+if TYPE_CHECKING:
+    from astro_cli.app import AppContext
+    from astro_cli.ui.slash import SlashContext
+
+COMPRESS_DESCRIPTION = (
+    "Compact the conversation before your next request: earlier messages are replaced by a structured "
+    "summary (the request, key findings with their bibcodes and arXiv ids, papers consulted, decisions, open "
+    "tasks, the next step); the latest messages, loaded skills and the task plan stay. Use it when a phase "
+    "of work is done and its long tool output is no longer needed. `focus` names what the summary must keep "
+    "in detail."
+)
+
+
+def compress_context(ctx: ToolContext, args: dict[str, Any]) -> str:
+    from astro_cli.compact.engine import find_engine
+    from astro_cli.compact.layers import summary_cut
+
+    engine = find_engine(ctx.extras.get("session"))
+    if engine is None:
+        raise ToolError("Compaction is not available to this agent.")
+    focus = args.get("focus")
+    if focus is not None and not isinstance(focus, str):
+        raise ToolError("`focus` must be text, e.g. \"the photometry of SN 2011fe\".")
+    session = ctx.extras["session"]
+    engine.sync(session.messages)
+    # A summary must replace more than the exchange in flight to be worth a model call.
+    short = len(engine.view.messages) <= engine.policy.summary_keep_messages + 2
+    if short or summary_cut(engine.view.messages, engine.policy.summary_keep_messages) is None:
+        return "Nothing to compact yet: the conversation is still short. Go on with the task."
+    engine.request((focus or "").strip() or None)
+    return (
+        "The conversation will be compacted before your next request: a summary will replace the earlier "
+        "messages. Continue with the task."
+    )
+
+
+def compact_slash(ctx: SlashContext, args: str) -> None:
+    from rich.markup import escape
+
+    from astro_cli.compact.engine import find_engine
+
+    engine = find_engine(ctx.session)
+    if ctx.session is None or engine is None:
+        ctx.console.print("No conversation to compact yet.")
+        return
+    ctx.console.print("[dim]Compacting the conversation (one model call)...[/]")
+    outcome = engine.compact_now(ctx.session, args.strip() or None)
+    style = "yellow" if outcome.error else "green" if outcome.changed else "dim"
+    ctx.console.print(f"[{style}]{escape(outcome.describe())}[/]")
+
+
+def install(app: AppContext) -> None:
+    from astro_cli.compact.engine import CompactionEngine
+    from astro_cli.ui.slash import SlashCommand, register_slash
+
+    app.add_extension(lambda: CompactionEngine(app))
+    app.tools.register(
+        Tool(
+            name="compress_context",
+            description=COMPRESS_DESCRIPTION,
+            parameters=object_schema(
+                {"focus": {"type": "string", "description": "What the summary must keep in detail (optional)."}}
+            ),
+            run=compress_context,
+            read_only=True,
+            key_argument="focus",
+        )
+    )
+    register_slash(
+        app,
+        SlashCommand(
+            "compact",
+            "summarize the conversation so far to free the context (optional: what to keep)",
+            compact_slash,
+            usage="[instructions]",
+        ),
+    )
