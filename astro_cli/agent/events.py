@@ -134,6 +134,7 @@ class Compacted(Event):
     messages_after: int
     tokens_before: int
     tokens_after: int
+    trigger: str = "auto"  # auto | manual | tool
 
 
 @dataclass
