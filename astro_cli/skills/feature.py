@@ -77,9 +77,15 @@ def load_skill(ctx: ToolContext, args: dict[str, Any]) -> ToolResult:
             f"The skill '{name}' can only be loaded by the user (with /{name}); do not load it yourself."
         )
     arguments = args.get("arguments")
-    body = skill.render(
-        arguments if isinstance(arguments, str) else "" if arguments is None else str(arguments)
-    )
+    text = arguments if isinstance(arguments, str) else "" if arguments is None else str(arguments)
+    if skill.context == "fork":
+        from astro_cli.delegation.subagent import run_fork_skill
+
+        forked = run_fork_skill(ctx, skill, text)  # None inside a subagent or teammate: load it inline
+        if forked is not None:
+            record_use(ctx.app, name, ctx.session_id, "model")
+            return forked
+    body = skill.render(text)
     record_use(ctx.app, name, ctx.session_id, "model")
     session = ctx.extras.get("session")
     if session is not None:

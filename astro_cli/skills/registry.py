@@ -12,10 +12,12 @@ new snapshot and swaps it in one assignment, so readers never see half a reload.
 from __future__ import annotations
 
 import difflib
+import os
 import threading
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
+from stat import S_ISREG
 from typing import TYPE_CHECKING
 
 from astro_cli.skills.skill import SKILL_FILE, Skill, SkillError, parse_skill
@@ -75,29 +77,34 @@ def skill_layers(app: AppContext) -> list[tuple[str, Path]]:
 
 def skill_files(layers: Iterable[tuple[str, Path]]) -> list[tuple[str, Path]]:
     """(layer, SKILL.md) for every skill folder of every layer, each real folder and file once."""
+    return [(layer, path) for layer, path, _ in scan_layers(layers)]
+
+
+def scan_layers(layers: Iterable[tuple[str, Path]]) -> list[tuple[str, Path, os.stat_result]]:
+    """Like skill_files, with each file's stat; a file is identified by (device, inode), so links count once."""
     seen_dirs: set[Path] = set()
-    seen_files: set[Path] = set()
-    found: list[tuple[str, Path]] = []
+    seen_files: set[tuple[int, int]] = set()
+    found: list[tuple[str, Path, os.stat_result]] = []
     for layer, directory in layers:
         try:
             real = directory.resolve()
             if real in seen_dirs or not real.is_dir():
                 continue
             seen_dirs.add(real)
-            children = sorted(real.iterdir())
+            with os.scandir(real) as listing:
+                names = sorted(entry.name for entry in listing if entry.is_dir())
         except OSError:
             continue
-        for child in children:
-            candidate = child / SKILL_FILE
+        for name in names:
+            candidate = real / name / SKILL_FILE
             try:
-                if not candidate.is_file():
-                    continue
-                canonical = candidate.resolve()
+                stat = os.stat(candidate)
             except OSError:
                 continue
-            if canonical not in seen_files:
-                seen_files.add(canonical)
-                found.append((layer, candidate))
+            identity = (stat.st_dev, stat.st_ino)
+            if S_ISREG(stat.st_mode) and identity not in seen_files:
+                seen_files.add(identity)
+                found.append((layer, candidate, stat))
     return found
 
 
@@ -149,10 +156,10 @@ class SkillRegistry:
             shadowed: list[tuple[Skill, Skill]] = []
             problems: list[Problem] = []
             seen: set[tuple[str, Path]] = set()
-            for layer, path in skill_files(self.layers):
+            for layer, path, stat in scan_layers(self.layers):
                 key = (layer, path)
                 seen.add(key)
-                skill, problem = self._load_one(layer, path)
+                skill, problem = self._load_one(layer, path, (stat.st_mtime_ns, stat.st_size))
                 if problem is not None:
                     problems.append(problem)
                 if skill is None:
@@ -173,15 +180,12 @@ class SkillRegistry:
             self.refresh_scores()
         return changed
 
-    def _load_one(self, layer: str, path: Path) -> tuple[Skill | None, Problem | None]:
+    def _load_one(
+        self, layer: str, path: Path, stamp: tuple[int, int]
+    ) -> tuple[Skill | None, Problem | None]:
         key = (layer, path)
-        try:
-            stat = path.stat()
-            stamp = (stat.st_mtime_ns, stat.st_size)
-        except OSError:
-            stamp = (0, 0)
         cached = self._parsed.get(key)
-        if cached is None or cached[0] != stamp or stamp == (0, 0):
+        if cached is None or cached[0] != stamp:
             try:
                 cached = (stamp, parse_skill(path, layer), "")
             except SkillError as exc:
@@ -190,7 +194,8 @@ class SkillRegistry:
         _, skill, reason = cached
         if skill is not None:
             self._good[key] = skill
-            self._warned = {w for w in self._warned if not w.startswith(f"{path}\0")}
+            if self._warned:  # fixed: a later breakage warns again
+                self._warned = {w for w in self._warned if not w.startswith(f"{path}\0")}
             return skill, None
         good = self._good.get(key)
         problem = Problem(path, layer, reason, kept=good is not None)
