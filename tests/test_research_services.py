@@ -14,7 +14,9 @@ from astro_cli.research import ads, arxiv
 from astro_cli.research.http import RateLimited, ServiceError
 from astro_cli.research.merge import merge
 from astro_cli.research.remote_search import format_for_model, search_papers
-from tests.research_server import research, research_app  # noqa: F401 - pytest fixtures
+from tests import research_server
+
+research, research_app = research_server.research, research_server.research_app  # fixtures
 
 
 # --- arXiv ---------------------------------------------------------------------------------------

@@ -72,7 +72,7 @@ def from_metadata(paper: dict[str, Any]) -> str:
     arxiv_id = paper.get("arxiv_id")
     fields: dict[str, str] = {}
     if paper.get("authors"):
-        fields["author"] = _author_field(list(paper["authors"]))
+        fields["author"] = "{" + _author_field(list(paper["authors"])) + "}"
     fields["title"] = f'"{{{_escape(paper.get("title") or "Untitled")}}}"'
     if arxiv_id:
         fields["journal"] = "{arXiv e-prints}"

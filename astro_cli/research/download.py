@@ -87,7 +87,7 @@ def arxiv_id_of(identifier: str) -> tuple[str, str] | None:
 
 def resolve(app: AppContext, identifier: str) -> tuple[dict[str, Any], str]:
     """(metadata record, arXiv version or '') for an arXiv id, bibcode or DOI."""
-    kind = classify(identifier)
+    kind = {"doi": "DOI"}.get(classify(identifier), classify(identifier))
     ads_record: dict[str, Any] | None = None
     known = arxiv_id_of(identifier)
     if known is None:
@@ -157,7 +157,7 @@ def fetch_file(
         with open(part, "ab" if done else "wb") as handle:
             if progress:
                 progress(label, done, total)
-            for chunk in response.iter_bytes(CHUNK):
+            for chunk in response.iter_bytes():  # as received, so a dropped connection keeps every byte
                 handle.write(chunk)
                 done += len(chunk)
                 if progress:
