@@ -30,6 +30,8 @@ def search(
 
     with user_errors():
         ctx = build_app()
+        if not ctx.workspace.db_path.exists() and not ctx.workspace.notes_dir.is_dir():
+            raise UserError("The library is empty. Add a paper with `astro library add ARXIV_ID` (or ask astro to).")
         try:
             result = search_library(ctx, query, k=k, papers=paper or None)
         except SearchError as exc:

@@ -1,0 +1,146 @@
+"""Hybrid search: vectors made through the real litellm.embedding, fused with BM25 by reciprocal rank.
+
+No real embedding model can run offline here, so a small OpenAI-compatible /v1/embeddings server on
+127.0.0.1 computes deterministic vectors: hashed bags of stemmed words, with one "synonym" folded in
+('decorrelation' lands where 'autocorrelation' does) to stand in for what a real model knows and BM25
+cannot. Everything between astro and that server is real: litellm, HTTP, blobs in SQLite, numpy.
+"""
+
+from __future__ import annotations
+
+import base64
+import json
+import re
+import threading
+import zlib
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+import pytest
+
+from astro_cli.research.embed import load_index, rank_by_vector
+from astro_cli.research.parse import parse_paper
+from astro_cli.research.search import bm25_ranking, fts_query, reciprocal_rank_fusion, search_library
+from tests.library_support import add_paper, make_app
+
+DIM = 256
+SYNONYMS = {"decorrelation": "autocorrelation"}
+
+
+def fake_vector(text: str) -> list[float]:
+    vector = [0.0] * DIM
+    for word in re.findall(r"[a-z]+", text.lower()):
+        word = SYNONYMS.get(word, word)
+        if len(word) > 3:
+            vector[zlib.crc32(word.rstrip("s").encode()) % DIM] += 1.0
+    return vector
+
+
+class EmbeddingServer:
+    def __init__(self) -> None:
+        self.requests: list[dict] = []
+        server = self
+
+        class Handler(BaseHTTPRequestHandler):
+            def log_message(self, *args):  # noqa: ANN002
+                pass
+
+            def do_POST(self):  # noqa: N802
+                body = json.loads(self.rfile.read(int(self.headers["content-length"])))
+                server.requests.append(body)
+                inputs = body["input"] if isinstance(body["input"], list) else [body["input"]]
+                data = []
+                for index, text in enumerate(inputs):
+                    vector = fake_vector(text)
+                    if body.get("encoding_format") == "base64":
+                        import array
+
+                        vector = base64.b64encode(array.array("f", vector).tobytes()).decode()
+                    data.append({"object": "embedding", "index": index, "embedding": vector})
+                payload = json.dumps({"object": "list", "data": data, "model": body.get("model"),
+                                      "usage": {"prompt_tokens": 1, "total_tokens": 1}}).encode()
+                self.send_response(200)
+                self.send_header("content-type", "application/json")
+                self.send_header("content-length", str(len(payload)))
+                self.end_headers()
+                self.wfile.write(payload)
+
+        self.httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        threading.Thread(target=self.httpd.serve_forever, daemon=True).start()
+        self.url = f"http://127.0.0.1:{self.httpd.server_address[1]}/v1"
+
+    def close(self) -> None:
+        self.httpd.shutdown()
+        self.httpd.server_close()
+
+
+@pytest.fixture(scope="module")
+def embedder():
+    server = EmbeddingServer()
+    yield server
+    server.close()
+
+
+@pytest.fixture(scope="module")
+def hybrid_app(tmp_path_factory, embedder):
+    patch = pytest.MonkeyPatch()
+    patch.setenv("OPENAI_API_KEY", "sk-test-embeddings")  # litellm's OpenAI client wants a key; the server ignores it
+    app = make_app(tmp_path_factory.mktemp("hybrid") / "ws", **{
+        "library.embedding_model": "openai/fake-embed", "library.embedding_api_base": embedder.url,
+    })
+    add_paper(app, "1001.0012")
+    add_paper(app, "1202.3665")
+    for paper_id in ("1001.0012", "1202.3665"):
+        assert parse_paper(app, paper_id).warning is None
+    yield app
+    app.close()
+    patch.undo()
+
+
+def test_parsing_stores_one_vector_per_chunk(hybrid_app, embedder):
+    counts = hybrid_app.db.query(
+        "SELECT (SELECT count(*) FROM chunks) AS chunks, count(*) AS vectors, min(dim) AS dim, max(dim) AS maxdim "
+        "FROM chunk_vectors WHERE model = 'openai/fake-embed'"
+    )[0]
+    assert counts["vectors"] == counts["chunks"] > 50 and counts["dim"] == counts["maxdim"] == DIM
+    assert embedder.requests and all(r["model"] == "fake-embed" for r in embedder.requests)
+
+
+def test_hybrid_order_is_the_fusion_of_both_rankings(hybrid_app):
+    question = "How does the radiative time scale with temperature compared to the advective time?"
+    result = search_library(hybrid_app, question, k=5)
+    assert result.method == "hybrid" and result.warning is None
+    bm25 = [cid for cid, _ in bm25_ranking(hybrid_app, fts_query(question), 50, None)]
+    index = load_index(hybrid_app, "openai/fake-embed")
+    vector = [cid for cid, _ in rank_by_vector(index, fake_vector(question), 50)]
+    expected = [cid for cid, _ in reciprocal_rank_fusion([bm25, vector])[:5]]
+    assert [hit.chunk_id for hit in result.hits] == expected
+    assert set(result.hits[0].ranks) == {"bm25", "vector"}
+    assert any("the radiative time scales as" in hit.text for hit in result.hits)
+
+
+def test_vectors_find_what_the_words_alone_miss(hybrid_app):
+    question = "decorrelation"
+    assert bm25_ranking(hybrid_app, fts_query(question), 10, None) == []
+    hits = search_library(hybrid_app, question, k=3).hits
+    assert hits and hits[0].source == "1202.3665" and "autocorrelation" in hits[0].text.lower()
+    assert hits[0].ranks == {"vector": 1}
+
+
+def test_the_paper_filter_applies_to_vectors_too(hybrid_app):
+    hits = search_library(hybrid_app, "decorrelation", k=5, papers=["1001.0012"]).hits
+    assert all(hit.source == "1001.0012" for hit in hits)
+
+
+def test_an_unreachable_embedding_model_falls_back_to_bm25_with_one_sentence(tmp_path, monkeypatch):
+    monkeypatch.setenv("OPENAI_API_KEY", "sk-test-embeddings")
+    app = make_app(tmp_path / "ws", **{"library.embedding_model": "openai/fake-embed",
+                                       "library.embedding_api_base": "http://127.0.0.1:9/v1"})
+    add_paper(app, "1202.3665")
+    report = parse_paper(app, "1202.3665")
+    assert report.chunks > 10  # the full-text index was written all the same
+    assert report.warning.startswith("full-text search works, but no vectors were made: the embedding model "
+                                     "openai/fake-embed failed (")
+    result = search_library(app, "acceptance fraction", k=2)
+    assert result.method == "bm25" and result.hits
+    assert result.warning is None  # no vectors stored: plain BM25, nothing to warn about
+    app.close()
