@@ -248,7 +248,7 @@ def test_skills_list_text_shows_hidden_reason_and_fork_note(cli, workspace, tmp_
     assert result.exit_code == 0, result.stderr
     line = next(row for row in result.stdout.splitlines() if "deep-dive" in row)
     assert "hidden: over the skills.budget_chars budget" in line
-    assert "fork: runs inline until subagents land" in line
+    assert "fork: runs in a subagent" in line
 
 
 def test_skills_show_prints_fields_and_body_and_names_near_misses(cli, workspace):

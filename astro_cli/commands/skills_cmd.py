@@ -21,8 +21,8 @@ def _rows(ctx: Any, include_all: bool) -> list[dict[str, Any]]:
     for entry in registry.entries():
         skill = entry.skill
         notes = [FORK_NOTE] if skill.context == "fork" else []
-        if skill.model != "inherit":
-            notes.append(f"model {skill.model}: used once subagents land")
+        if skill.model != "inherit" and skill.context != "fork":
+            notes.append(f"model {skill.model}: used only by fork skills, ignored inline")
         rows.append(
             {
                 "name": skill.name,
@@ -109,7 +109,7 @@ def show(
     as_json: bool = typer.Option(False, "--json", help="Print the fields and the body as JSON."),
 ) -> None:
     """Show a skill's fields and its full body, exactly as load_skill returns it."""
-    from astro_cli.skills.registry import display_path, get_registry
+    from astro_cli.skills.registry import FORK_NOTE, display_path, get_registry
 
     with user_errors():
         ctx = build_app()
@@ -138,7 +138,7 @@ def show(
             ("argument-hint", skill.argument_hint),
             (
                 "context",
-                skill.context + (" (runs inline until subagents land)" if skill.context == "fork" else ""),
+                skill.context + (f" ({FORK_NOTE.removeprefix('fork: ')})" if skill.context == "fork" else ""),
             ),
             ("model", skill.model),
             ("paths", ", ".join(skill.paths)),

@@ -34,7 +34,7 @@ FOOTER = (
     "follow its instructions directly instead of calling load_skill again."
 )
 HIDDEN_BUDGET = "over the skills.budget_chars budget (least used are cut first)"
-FORK_NOTE = "fork: runs inline until subagents land"
+FORK_NOTE = "fork: runs in a subagent; inline when loaded inside one"
 
 
 @dataclass(frozen=True)
