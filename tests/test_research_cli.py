@@ -189,3 +189,16 @@ def test_library_add_failure_leaves_nothing(cli, env, workspace, research):
     assert not (workspace / "papers").exists() or not any((workspace / "papers").iterdir())
     result = cli(["library", "list", "--json"], env=env)
     assert json.loads(result.stdout) == []
+
+
+def test_download_progress_reaches_event_consumers(cli, fake, env):
+    """The loop knows no terminal: progress goes out as events (stream-json prints them as they happen)."""
+    fake.add({"tool_calls": [{"name": "download_paper", "arguments": {"id": "1001.0012"}}]}, {"text": "Done."})
+    result = cli(["run", "--output-format", "stream-json", "Get arXiv 1001.0012"], env=env)
+    assert result.exit_code == 0, result.stderr
+    events = [json.loads(line) for line in result.stdout.splitlines() if line.strip()]
+    progress = [e for e in events if e["type"] == "download_progress" and e["label"] == "arXiv:1001.0012 PDF"]
+    assert progress[0]["done"] == 0 and progress[0]["total"] == len(PDF_1001)
+    assert progress[-1]["done"] == len(PDF_1001)
+    order = [e["type"] for e in events]
+    assert order.index("tool_started") < order.index("download_progress") < order.index("tool_finished")

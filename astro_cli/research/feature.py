@@ -110,14 +110,13 @@ SEARCH_DESCRIPTION = (
     "Without an ADS token only arXiv is searched (no citation counts)."
 )
 DOWNLOAD_DESCRIPTION = (
-    "Download a paper into the local library: its arXiv PDF and, when arXiv offers it, its LaTeX source, "
-    "stored under papers/ with its metadata. Accepts an arXiv id, an ADS bibcode or a DOI. "
-    "Run parse_paper afterwards to index the text."
+    "Download a paper (arXiv id, bibcode or DOI) into the local library. Stores its arXiv PDF and, when arXiv "
+    "offers it, its LaTeX source under papers/ with its metadata. Run parse_paper afterwards to index the text."
 )
 TARGET_DESCRIPTION = (
-    "Look up an astronomical object in SIMBAD by name (M 31, HD 209458, Sgr A*), or list the objects around "
-    "a position (cone search). Gives the main identifier, object type, ICRS coordinates, magnitudes, redshift "
-    "or radial velocity, spectral type and number of references."
+    "Look up an object in SIMBAD by name, or list the objects around a position. By name (M 31, "
+    "HD 209458, Sgr A*): main identifier, object type, ICRS coordinates, magnitudes, redshift or radial velocity, "
+    "spectral type and number of references; with coordinates or a radius: a cone search, nearest first."
 )
 
 
