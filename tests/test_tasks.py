@@ -219,3 +219,20 @@ def test_sessions_show_and_slash_tasks_list_the_plan(cli, fake: FakeProvider, as
         "",
         "1 done, 1 in progress, 1 pending",
     ]
+
+
+def test_sessions_show_in_a_fresh_process_lists_the_plan_without_litellm(cli, fake: FakeProvider, astro_env, workspace):
+    import subprocess
+    import sys
+
+    fake.add(_todo(PLAN), {"text": "ok"})
+    session_id = _result(cli(["run", "--output-format", "json", "Plan"], env=astro_env).stdout)["session_id"]
+    code = (
+        "import sys\nfrom astro_cli.main import main\nsys.argv = ['astro'] + sys.argv[1:]\n"
+        "try:\n    main()\nexcept SystemExit:\n    pass\n"
+        "print('LITELLM' if 'litellm' in sys.modules else 'CLEAN')\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code, "sessions", "show", session_id], capture_output=True,
+                         text=True, cwd=workspace, env=astro_env, timeout=60)
+    assert "🔄 [search] Search ADS for JWST high-z galaxy papers" in out.stdout, out.stderr
+    assert out.stdout.strip().endswith("CLEAN")

@@ -54,7 +54,7 @@ def show(session_id: str = typer.Argument(..., help="Session id (a unique prefix
     from astro_cli.ui.transcript import print_transcript
 
     with user_errors():
-        ctx = build_app()
+        ctx = build_app().install_features()  # features add sections (tasks, compactions) to the transcript
         row = _session(ctx, session_id)
         print_transcript(ctx, row)
 
@@ -70,7 +70,7 @@ def export(
     with user_errors():
         if fmt not in ("md", "json"):
             raise UserError(f"Unknown format '{fmt}'; use md or json.")
-        ctx = build_app()
+        ctx = build_app().install_features()
         row = _session(ctx, session_id)
         if fmt == "json":
             typer.echo(json.dumps(transcript_json(ctx, row), indent=2, ensure_ascii=False, default=str))
