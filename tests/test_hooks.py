@@ -216,3 +216,22 @@ def test_bad_hook_config_is_reported_not_fatal(cli, fake, astro_env, workspace):
     assert out["answer"] == "ok"
     assert "not a valid regular expression" in result.stderr
     assert "unknown event 'OnLunch'" in result.stderr
+
+
+def test_subagent_start_hook_can_refuse_a_subagent_and_others_cannot_block(cli, fake, astro_env, workspace):
+    configure(workspace, {
+        "SubagentStart": entry("echo 'no delegation during the observing run' >&2; exit 2", matcher="sub.*"),
+        "StepComplete": entry("echo 'too many steps' >&2; exit 2"),
+    })
+    fake.add(
+        {"tool_calls": [{"name": "subagent", "arguments": {"task": "survey five papers"}}]},
+        {"text": "I will do it myself."},
+    )
+    result, out = run(cli, astro_env, "go")
+    assert out["answer"] == "I will do it myself."
+    [refusal] = tool_results(fake.bodies()[1])
+    assert refusal == "Error: the subagent was not started: no delegation during the observing run"
+    conn = sqlite3.connect(workspace / ".astro" / "astro.db")
+    assert conn.execute("SELECT count(*) FROM sessions").fetchone()[0] == 1
+    conn.close()
+    assert "a StepComplete hook asked to block, which this event cannot do: too many steps" in result.stderr

@@ -249,3 +249,34 @@ def test_provider_failure_inside_subagent_is_an_error_result(cli, fake, astro_en
     assert out["answer"] == "the subagent failed, sorry"
     [result] = tool_results(fake.bodies()[2])
     assert result.startswith("Error: the subagent stopped because the model provider failed")
+
+
+def test_agents_and_hooks_slash_commands(tmp_path: Path, monkeypatch) -> None:
+    import io
+
+    import yaml
+    from rich.console import Console
+
+    from astro_cli.bootstrap import build_app
+    from astro_cli.ui.slash import SlashContext, slash_table
+
+    monkeypatch.setenv("ASTRO_HOME", str(tmp_path / "home"))
+    for key in ("ASTRO_HOOKS", "ASTRO_FAIL_CLOSED"):
+        monkeypatch.delenv(key, raising=False)
+    ws = tmp_path / "ws"
+    (ws / ".astro" / "agents").mkdir(parents=True)
+    (ws / ".astro" / "agents" / "scout.md").write_text(AGENT)
+    (ws / ".astro" / "agents" / "empty.md").write_text("---\nname: empty\ndescription: nothing\n---\n")
+    (ws / ".astro" / "config.yaml").write_text(yaml.safe_dump(
+        {"hooks": {"PreToolUse": [{"matcher": "run_bash", "hooks": [{"command": "./check.sh"}]}]}}))
+    app = build_app(workspace=ws)
+    app.install_features()
+    out = io.StringIO()
+    ctx = SlashContext(app=app, console=Console(file=out, width=200, no_color=True), session=None)
+    slash_table(app)["agents"].handler(ctx, "")
+    slash_table(app)["hooks"].handler(ctx, "")
+    text = out.getvalue()
+    assert "scout" in text and "read_file" in text and "Finds the key number in a local file." in text
+    assert "skipped:" in text and "the body (the agent's system prompt) is empty" in text
+    assert "PreToolUse [run_bash]: ./check.sh" in text
+    app.close()

@@ -187,7 +187,7 @@ class SubagentFinished(Event):
     agent: str
     session_id: str
     ok: bool
-    stop_reason: str  # as TurnFinished, plus "refused" when a SubagentStart hook stopped it
+    stop_reason: str  # as TurnFinished, or "failed" when the subagent could not run
     steps: int
     duration: float
     input_tokens: int = 0

@@ -59,7 +59,7 @@ def parse_agent(text: str, path: Path, layer: str = "project") -> AgentDefinitio
     if not match:
         raise AgentDefinitionError(f"{path}: it should start with a '---' frontmatter block (name, description).")
     try:
-        meta = yaml.safe_load(match.group(1)) or {}
+        meta = yaml.load(match.group(1), Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader)) or {}
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         where = f" (line {mark.line + 2})" if mark else ""
@@ -69,6 +69,8 @@ def parse_agent(text: str, path: Path, layer: str = "project") -> AgentDefinitio
     name = meta.get("name", path.stem)
     if not isinstance(name, str) or not NAME_RE.match(name):
         raise AgentDefinitionError(f"{path}: name {name!r} should be letters, digits, '.', '_' or '-'.")
+    if name == "main":
+        raise AgentDefinitionError(f"{path}: the name 'main' is reserved for the main agent.")
     description = meta.get("description")
     if not isinstance(description, str) or not description.strip():
         raise AgentDefinitionError(f"{path}: a 'description' is needed (it is what the main agent sees).")

@@ -8,6 +8,7 @@ from astro_cli.agent.extensions import LoopExtension
 from astro_cli.delegation.agents import agent_catalog
 from astro_cli.delegation.hook_extension import HookExtension
 from astro_cli.delegation.hooks import hook_runner
+from astro_cli.delegation.slash import install_slash
 from astro_cli.delegation.subagent import subagent_tool_definition
 from astro_cli.delegation.team import team_tools
 from astro_cli.prompt.registry import ORDER_SUBAGENTS
@@ -34,3 +35,4 @@ def install(app: AppContext) -> None:
     runner = hook_runner(app)
     app.add_extension(lambda: HookExtension(runner))
     app.add_extension(TeamCleanup)
+    install_slash(app)

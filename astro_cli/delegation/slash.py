@@ -1,0 +1,54 @@
+"""REPL commands: /agents (the agent definitions the model may delegate to) and /hooks (what runs when)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from astro_cli.delegation.agents import agent_catalog
+from astro_cli.delegation.hooks import EVENTS, hook_runner
+from astro_cli.ui.slash import SlashCommand, register_slash
+
+if TYPE_CHECKING:
+    from astro_cli.app import AppContext
+    from astro_cli.ui.slash import SlashContext
+
+
+def agents_slash(ctx: SlashContext, args: str) -> None:
+    from rich.markup import escape
+    from rich.table import Table
+
+    catalog = agent_catalog(ctx.app)
+    agents, problems = catalog.all(), catalog.problems()
+    if not agents and not problems:
+        ctx.console.print("No agent definitions yet: write one in .astro/agents/NAME.md (see docs/delegation.md).")
+        return
+    if agents:
+        table = Table(title_justify="left", show_edge=False)
+        for column in ("agent", "from", "tools", "steps", "model", "description"):
+            table.add_column(column, overflow="fold")
+        for agent in sorted(agents.values(), key=lambda a: a.name):
+            tools = ", ".join(agent.tools) if agent.tools is not None else "all"
+            table.add_row(agent.name, agent.layer, tools, str(agent.max_steps or "default"), agent.model or "inherit",
+                          escape(agent.description))
+        ctx.console.print(table)
+    for reason in problems.values():
+        ctx.console.print(f"[yellow]skipped:[/] {escape(reason)}")
+
+
+def hooks_slash(ctx: SlashContext, args: str) -> None:
+    from rich.markup import escape
+
+    runner = hook_runner(ctx.app)
+    if not runner.hooks:
+        ctx.console.print("No hooks are configured (config 'hooks'; `astro hooks list` shows details).")
+    for event in EVENTS:
+        for hook in (h for h in runner.hooks if h.event == event):
+            matcher = f" [{hook.matcher}]" if hook.matcher else ""
+            ctx.console.print(f"{event}{matcher}: {hook.label}", markup=False)
+    for problem in runner.problems:
+        ctx.console.print(f"[yellow]problem:[/] {escape(problem)}")
+
+
+def install_slash(app: AppContext) -> None:
+    register_slash(app, SlashCommand("agents", "list the agent definitions subagents can use", agents_slash))
+    register_slash(app, SlashCommand("hooks", "list the lifecycle hooks and plugin callbacks", hooks_slash))
