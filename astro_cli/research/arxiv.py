@@ -65,7 +65,7 @@ def to_arxiv_query(query: str) -> str:
             parts.append(f'all:"{phrase}"')
         elif word and word.upper() not in ("AND", "OR", "NOT") and re.search(r"\w", word):
             parts.append("all:" + re.sub(r"[()\[\]{}]", "", word))
-    return " AND ".join(parts) or text
+    return " AND ".join(parts)  # empty when only ADS-specific fields were given
 
 
 def year_clause(year_from: int | None, year_to: int | None) -> str:
@@ -141,6 +141,11 @@ def search(
 ) -> tuple[int, list[dict[str, Any]]]:
     """Search arXiv; `query` may be arXiv syntax (ti:, au:, cat:...), ADS-style fields or plain words."""
     search_query = to_arxiv_query(query)
+    if not search_query:
+        raise ServiceError(
+            "The query has nothing arXiv can search for (only ADS fields such as year: or property:); "
+            "use source=ads for it."
+        )
     years = year_clause(year_from, year_to)
     if years:
         search_query = f"({search_query}) AND {years}"
