@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import shutil
 from datetime import datetime, timedelta, timezone
 from pathlib import Path
 
@@ -236,3 +237,55 @@ def test_inject_zero_removes_the_section(service: MemoryService) -> None:
     service.inject = 0
     assert service.section("anything") is None
 
+
+
+def _watched(tmp_path: Path, clock: Clock) -> MemoryService:
+    return MemoryService(tmp_path / "memory", clock=clock, watch=True)
+
+
+def _eventually(check, timeout: float = 5.0) -> bool:
+    import time
+
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if check():
+            return True
+        time.sleep(0.02)
+    return check()
+
+
+def test_with_a_watch_an_unchanged_folder_is_not_scanned_again(tmp_path: Path, clock: Clock) -> None:
+    service = _watched(tmp_path, clock)
+    _fill(service, clock)
+    service.section("fonts")
+    scans = service.catalog.scans
+    for question in ("fonts", "fits headers", "proposal"):
+        service.section(question)
+    assert service.catalog.scans == scans
+    service.close()
+
+
+def test_with_a_watch_every_kind_of_change_is_picked_up(tmp_path: Path, clock: Clock) -> None:
+    service = _watched(tmp_path, clock)
+    _fill(service, clock)
+    assert "plot-style" in service.section("fonts")
+    # astro's own save: seen at the very next assembly.
+    service.store.save("plot-style", "preference", "Plots use sans-serif fonts", "matplotlib: sans-serif.")
+    assert "Plots use sans-serif fonts" in service.section("fonts")
+    # A file written elsewhere and renamed into place (how most tools save): seen at once too.
+    path = service.root / "plot-style.md"
+    tmp = service.root / ".plot-style.md.tmp"
+    tmp.write_text(path.read_text().replace("sans-serif fonts", "Helvetica fonts"))
+    os.replace(tmp, path)
+    assert "Plots use Helvetica fonts" in service.section("fonts")
+    # An edit in place (an editor writing over the file): seen as soon as the event arrives.
+    path.write_text(path.read_text().replace("Helvetica fonts", "Computer Modern fonts"))
+    assert _eventually(lambda: "Plots use Computer Modern fonts" in service.section("fonts"))
+    # The folder removed and made again: the watch follows the new folder.
+    shutil.rmtree(service.root)
+    assert "No memories are saved" in service.section("fonts")
+    service.store.save("plot-style", "preference", "Plots use serif fonts", "serif.")
+    assert "Plots use serif fonts" in service.section("fonts")
+    path.write_text(path.read_text().replace("serif fonts", "Palatino fonts"))
+    assert _eventually(lambda: "Plots use Palatino fonts" in service.section("fonts"))
+    service.close()

@@ -18,7 +18,7 @@ app = typer.Typer(no_args_is_help=True)
 def _store(ctx: Any) -> Any:
     from astro_cli.memory.service import MemoryService
 
-    return MemoryService.for_app(ctx).store
+    return MemoryService.for_app(ctx, watch=False).store
 
 
 def _run_editor(path: Path) -> None:

@@ -1,9 +1,10 @@
 """Choosing the memories the agent sees: relevance to the question combined with recency.
 
-The catalog keeps every memory file parsed and indexed in an in-memory SQLite FTS5 table. Each
-assembly it only stats the folder (name, mtime, size per file); files that changed are parsed again,
-so a hand edit is picked up on the next step and 2,000 memories cost a few milliseconds, not a
-re-read. Its `generation` changes exactly when some file did, which is what the prompt cache keys on.
+The catalog keeps every memory file parsed and indexed in an in-memory SQLite FTS5 table. Before
+each use it looks for changes: with a folder watch (watch.py) that is a flag and one stat of the
+folder; without one, one stat per file (name, mtime, size). Files that changed are parsed again, so
+a hand edit is picked up on the next step and 2,000 memories are never re-read as a whole. Its
+`generation` changes exactly when some file did, which is what the prompt cache keys on.
 
 Score = relevance (BM25, scaled so the best match of the question is 1) + RECENCY_WEIGHT x recency
 (0.5 ** (age / half-life)). Without a matching word the ranking is by recency alone. A superseded
@@ -26,6 +27,7 @@ from pathlib import Path
 
 from astro_cli.memory.index import write_index
 from astro_cli.memory.store import INDEX_NAME, Memory, MemoryFileError, broken_warning, parse_memory
+from astro_cli.memory.watch import FolderWatch
 
 RECENCY_WEIGHT = 0.5
 SUPERSEDED_WEIGHT = 0.5
@@ -111,10 +113,12 @@ def rank(
 class MemoryCatalog:
     """The parsed memory folder plus its FTS5 index, refreshed from file mtimes on each use."""
 
-    def __init__(self, root: Path, warn: Callable[[str], None] | None = None) -> None:
+    def __init__(self, root: Path, warn: Callable[[str], None] | None = None, watch: bool = False) -> None:
         self.root = root
         self.warn = warn or (lambda text: None)
         self.generation = 0
+        self.scans = 0  # full folder scans so far (tests and benchmarks look at it)
+        self._watch = FolderWatch(root) if watch else None
         self._files: dict[str, tuple[int, int]] = {}  # name -> (mtime_ns, size), broken files included
         self._memories: dict[str, Memory] = {}
         self._rowids: dict[str, int] = {}
@@ -129,34 +133,58 @@ class MemoryCatalog:
         )
 
     def close(self) -> None:
+        if self._watch is not None:
+            self._watch.stop()
         self._db.close()
+
+    def mark_changed(self) -> None:
+        """astro itself wrote a memory file: look again at the next refresh, whatever the watch says."""
+        if self._watch is not None:
+            self._watch.mark()
 
     @property
     def memories(self) -> list[Memory]:
         return list(self._memories.values())
 
     def _stat_folder(self) -> dict[str, tuple[int, int]]:
-        """name -> (mtime_ns, size) of every memory file: one listdir and one stat per file, nothing read."""
+        """name -> (mtime_ns, size) of every memory file: one listdir and one stat per file, nothing read.
+
+        Stats go through a directory descriptor where the platform allows it, so the kernel resolves
+        one name per file instead of the whole path (this loop is most of an assembly's cost).
+        """
+        use_fd = os.stat in os.supports_dir_fd and os.listdir in os.supports_fd
         try:
-            names = os.listdir(self.root)
+            handle: int | str = os.open(self.root, os.O_RDONLY) if use_fd else str(self.root)
         except OSError:
             return {}
-        prefix = str(self.root) + os.sep
         found: dict[str, tuple[int, int]] = {}
-        for name in names:
-            if not name.endswith(".md") or name == INDEX_NAME or name.startswith("."):
-                continue
-            try:
-                info = os.stat(prefix + name)
-            except OSError:
-                continue
-            if stat.S_ISREG(info.st_mode):
-                found[name] = (info.st_mtime_ns, info.st_size)
+        try:
+            names = os.listdir(handle)
+            prefix = "" if use_fd else str(self.root) + os.sep
+            dir_fd = handle if use_fd else None
+            for name in names:
+                if not name.endswith(".md") or name == INDEX_NAME or name.startswith("."):
+                    continue
+                try:
+                    info = os.stat(prefix + name, dir_fd=dir_fd)
+                except OSError:
+                    continue
+                if stat.S_ISREG(info.st_mode):
+                    found[name] = (info.st_mtime_ns, info.st_size)
+        except OSError:
+            return {}
+        finally:
+            if use_fd:
+                os.close(handle)  # type: ignore[arg-type]
         return found
 
     def refresh(self) -> bool:
         """Bring the catalog up to date with the folder; returns whether anything changed."""
         with self._lock:
+            if self._watch is not None and (self._watch.active or self._watch.start()):
+                if not self._watch.take_changed():
+                    return False
+            self.scans += 1
             current = self._stat_folder()
             if current == self._files:
                 return False
@@ -171,7 +199,7 @@ class MemoryCatalog:
                 key=lambda m: (-m.updated.timestamp(), m.slug),
             )
             self.generation += 1
-        self._sync_index()
+            self._sync_index()
         return True
 
     def _drop(self, name: str) -> None:
@@ -206,7 +234,8 @@ class MemoryCatalog:
         if not self.root.is_dir():
             return
         try:
-            write_index(self.root / INDEX_NAME, self.memories)
+            if write_index(self.root / INDEX_NAME, self.memories) and self._watch is not None:
+                self._watch.own_write()
         except OSError as exc:
             self.warn(f"memory index {self.root.name}/{INDEX_NAME} could not be rewritten ({exc.strerror or exc}).")
 

@@ -32,30 +32,42 @@ class MemoryService:
         half_life_days: float = 30.0,
         clock: Clock = utc_now,
         warn: Callable[[str], None] | None = None,
+        watch: bool = False,
     ) -> None:
         self.root = root
         self.inject = inject
         self.half_life_days = half_life_days
         self.clock = clock
         self.warn = warn or (lambda text: None)
-        self.store = MemoryStore(root, clock, self.warn)
+        self.watch = watch
+        self.store = MemoryStore(root, clock, self.warn, after_change=self._store_changed)
         self._catalog: MemoryCatalog | None = None
         self._cache: OrderedDict[tuple[Any, ...], str] = OrderedDict()
         self.last_selection: list[Scored] = []
 
     @classmethod
-    def for_app(cls, app: AppContext, clock: Clock = utc_now) -> MemoryService:
-        """The settings were checked when they were loaded (config.validate): no negative count, no zero half-life."""
+    def for_app(cls, app: AppContext, clock: Clock = utc_now, watch: bool | None = None) -> MemoryService:
+        """The settings were checked when they were loaded (config.validate): no negative count, no zero half-life.
+
+        `watch` (default: config 'memory.watch') is for long-lived sessions; one-off commands pass False.
+        """
         inject = app.settings.get("memory.inject")
         half_life = float(app.settings.get("memory.half_life_days"))
-        return cls(app.workspace.memory_dir, inject, half_life, clock, app.warn)
+        watch = bool(app.settings.get("memory.watch")) if watch is None else watch
+        return cls(app.workspace.memory_dir, inject, half_life, clock, app.warn, watch)
 
     @property
     def catalog(self) -> MemoryCatalog:
         """Built on first use, so installing the feature scans nothing."""
         if self._catalog is None:
-            self._catalog = MemoryCatalog(self.root, self.warn)
+            self._catalog = MemoryCatalog(self.root, self.warn, watch=self.watch)
         return self._catalog
+
+    def _store_changed(self) -> None:
+        """After a save or forget: re-read the changed files and rewrite MEMORY.md from the catalog."""
+        catalog = self.catalog
+        catalog.mark_changed()
+        catalog.refresh()
 
     def close(self) -> None:
         if self._catalog is not None:

@@ -234,10 +234,19 @@ def _rel(path: Path | None, root: Path) -> str:
 class MemoryStore:
     """Reads and writes one memory folder; every change rewrites MEMORY.md."""
 
-    def __init__(self, root: Path, clock: Clock = utc_now, warn: Callable[[str], None] | None = None) -> None:
+    def __init__(
+        self,
+        root: Path,
+        clock: Clock = utc_now,
+        warn: Callable[[str], None] | None = None,
+        after_change: Callable[[], None] | None = None,
+    ) -> None:
         self.root = root
         self.clock = clock
         self.warn = warn or (lambda text: None)
+        # Called after every change; by default the index is rebuilt from every file. The memory
+        # service passes its catalog's refresh instead, which re-reads only the changed files.
+        self.after_change = after_change or self.refresh_index
 
     def path_of(self, slug: str) -> Path:
         return self.root / f"{slug}.md"
@@ -295,7 +304,7 @@ class MemoryStore:
         if retired is not None:
             replaced = replace(retired, superseded_by=slug)
             atomic_write(retired.path or self.path_of(retired.slug), replaced.to_text())
-        self.refresh_index()
+        self.after_change()
         return SaveResult("updated" if old is not None or archived else "created", new, archived, replaced)
 
     def _retiring(self, slug: str, replaces: str | None) -> Memory | None:
@@ -355,7 +364,7 @@ class MemoryStore:
             target.parent.mkdir(parents=True, exist_ok=True)
             os.replace(path, target)
             moved.append(target)
-        self.refresh_index()
+        self.after_change()
         return moved
 
     def refresh_index(self) -> None:
