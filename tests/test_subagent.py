@@ -280,3 +280,19 @@ def test_agents_and_hooks_slash_commands(tmp_path: Path, monkeypatch) -> None:
     assert "skipped:" in text and "the body (the agent's system prompt) is empty" in text
     assert "PreToolUse [run_bash]: ./check.sh" in text
     app.close()
+
+
+def test_subagent_through_the_anthropic_format(cli, fake, anthropic_env):
+    fake.add(
+        {"tool_calls": [{"name": "subagent", "arguments": {"task": "Name one Cepheid.", "tools": []}}]},
+        {"text": "Delta Cephei."},
+        {"text": "Delta Cephei is one."},
+    )
+    out = run_json(cli, anthropic_env, "Name a Cepheid")
+    assert out["answer"] == "Delta Cephei is one."
+    main, sub, main2 = fake.bodies("anthropic")
+    assert [block["text"] for block in sub["system"]] == [SUBAGENT_PROMPT]
+    assert "tools" not in sub or sub["tools"] == []  # tools=[]: a subagent that only thinks
+    returned = [b for m in main2["messages"] for b in (m["content"] if isinstance(m["content"], list) else [])
+                if b.get("type") == "tool_result"]
+    assert "Delta Cephei." in json.dumps(returned)
