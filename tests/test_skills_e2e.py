@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import io
 import json
+import os
 import sqlite3
 from pathlib import Path
 
@@ -221,9 +222,13 @@ def test_hot_reload_new_changed_broken_and_removed_skills(workspace, tmp_path, m
         assert _wait_for(lambda: "- spectra: Reduces long-slit spectra." in system())
         path.write_text("---\nname: spectra\ndescription: Reduces echelle spectra.\n---\nBody.\n")
         assert _wait_for(lambda: "- spectra: Reduces echelle spectra." in system())
+        temp = path.with_name(".SKILL.md.swp")  # an editor's atomic save: write a temporary file, rename it
+        temp.write_text("---\nname: spectra\ndescription: Reduces IFU cubes.\n---\nBody.\n")
+        os.replace(temp, path)
+        assert _wait_for(lambda: "- spectra: Reduces IFU cubes." in system())
         path.write_text("---\nname: spectra\ndescription: 'unclosed\n---\n")  # a broken save
         assert _wait_for(lambda: any("spectra/SKILL.md has an error" in w for w in app.warnings))
-        assert "- spectra: Reduces echelle spectra." in system()  # the last good version stays
+        assert "- spectra: Reduces IFU cubes." in system()  # the last good version stays
         path.unlink()
         path.parent.rmdir()
         assert _wait_for(lambda: "- spectra:" not in system())

@@ -29,7 +29,7 @@ LOADED = "loaded_skills"  # session.extras: name -> body, re-injected by compact
 MAX_TOUCHED = 500
 
 LOAD_SKILL_DESCRIPTION = (
-    "Load a skill's full instructions by name (the skills are listed in the system prompt). "
+    "Load a skill's full instructions by name, from the skills listed in the prompt. "
     "Call it BEFORE answering when a listed skill matches the request, then follow the instructions it "
     "returns. `arguments` fills the skill's $ARGUMENTS (a topic, a target, a file)."
 )
