@@ -9,29 +9,18 @@ merged by reciprocal rank fusion, which needs no score calibration between the t
 
 from __future__ import annotations
 
-import re
 from dataclasses import asdict, dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from astro_cli.research.fts import fts_query, plan_query
 from astro_cli.research.textblock import frame
+
+__all__ = ["SearchError", "SearchResult", "Hit", "fts_query", "search_library", "format_hits", "sources_of"]
 
 if TYPE_CHECKING:
     from astro_cli.app import AppContext
 
 RRF_K = 60  # the constant of Cormack et al. (2009); damps the weight of the very first ranks
-MAX_TERMS = 32
-STOP_WORDS = frozenset(
-    """a about above after again against all also am an and any are as at be because been before being
-    below between both but by can could did do does doing down during each few for from further had has
-    have having he her here hers him his how i if in into is it its itself just me more most my no nor
-    not now of off on once only or other our out over own same she should so some such than that the
-    their them then there these they this those through to too under until up very was we were what
-    when where which while who whom why will with would you your paper papers authors author find show
-    shows tell please""".split()
-)
-_TOKENS = re.compile(r'"([^"]+)"|(\w+)', re.UNICODE)
-
-
 class SearchError(Exception):
     """A search that cannot run (empty query, unknown paper); one sentence for the model or user."""
 
@@ -55,34 +44,6 @@ class Hit:
         return asdict(self)
 
 
-def fts_query(question: str) -> str:
-    """Turn free text into a safe FTS5 expression: "term" OR ... OR "a phrase".
-
-    Each content word is a term; each pair of content words adjacent in the question is also
-    added as a phrase, so a passage that says "radiative time" outranks one that merely holds
-    "radiative" and "time" far apart.
-    """
-    terms: list[str] = []
-    sequence: list[str | None] = []  # content words in order; None where a stop word or phrase broke the run
-    for phrase, word in _TOKENS.findall(question or ""):
-        if phrase.strip():
-            terms.append('"' + phrase.strip().replace('"', "") + '"')
-            sequence.append(None)
-        elif word:
-            sequence.append(word if word.lower() not in STOP_WORDS else None)
-    words = [w for w in sequence if w] or [w for _p, w in _TOKENS.findall(question or "") if w]
-    seen: set[str] = set()
-    for word in words:
-        if word.lower() not in seen:
-            seen.add(word.lower())
-            terms.append(f'"{word}"')
-    for first, second in zip(sequence, sequence[1:]):
-        if first and second and f"{first} {second}".lower() not in seen:
-            seen.add(f"{first} {second}".lower())
-            terms.append(f'"{first} {second}"')
-    return " OR ".join(terms[:MAX_TERMS])
-
-
 def resolve_papers(app: AppContext, papers: list[str] | str | None) -> list[str] | None:
     """Paper filter names (any alias) to canonical ids; an unknown name is an error, not an empty result."""
     if not papers:
@@ -101,24 +62,40 @@ def resolve_papers(app: AppContext, papers: list[str] | str | None) -> list[str]
 
 
 def bm25_ranking(app: AppContext, query: str, limit: int, paper_ids: list[str] | None) -> list[tuple[int, float]]:
-    """(chunk id, BM25 score, higher is better) for the best `limit` chunks."""
-    if paper_ids is None:
-        sql = "SELECT rowid, -rank FROM chunks_fts WHERE chunks_fts MATCH ? ORDER BY rank LIMIT ?"
-        params: list[Any] = [query, limit]
-    else:
-        marks = ",".join("?" * len(paper_ids))
-        sql = (
-            "SELECT f.rowid, -f.rank FROM chunks_fts f JOIN chunks c ON c.id = f.rowid "
-            f"WHERE chunks_fts MATCH ? AND c.paper_id IN ({marks}) ORDER BY f.rank LIMIT ?"
-        )
-        params = [query, *paper_ids, limit]
+    """(chunk id, BM25 score, higher is better) for the best `limit` chunks.
+
+    A paper's chunks are written in one transaction, so their ids form one range: the paper filter
+    is a rowid range FTS5 can seek to, instead of a join that would score every match first.
+    """
     import sqlite3
 
+    if not query:
+        return []
+    sql = "SELECT rowid, -rank FROM chunks_fts WHERE chunks_fts MATCH ? ORDER BY rank LIMIT ?"
     try:
-        rows = app.db.execute(sql, params).fetchall()
+        if paper_ids is None:
+            rows = app.db.execute(sql, (query, limit)).fetchall()
+        else:
+            rows = []
+            ranged = sql.replace("MATCH ?", "MATCH ? AND rowid BETWEEN ? AND ?")
+            for paper_id in paper_ids:
+                low, high = app.db.execute("SELECT min(id), max(id) FROM chunks WHERE paper_id = ?", (paper_id,)).fetchone()
+                if low is not None:
+                    rows += app.db.execute(ranged, (query, low, high, limit)).fetchall()
+            owned = _owned(app, [int(r[0]) for r in rows], paper_ids)
+            rows = sorted((r for r in rows if int(r[0]) in owned), key=lambda r: -r[1])[:limit]
     except sqlite3.OperationalError as exc:
         raise SearchError(f"the full-text index could not read the query ({exc}).") from None
     return [(int(r[0]), float(r[1])) for r in rows]
+
+
+def _owned(app: AppContext, chunk_ids: list[int], paper_ids: list[str]) -> set[int]:
+    if not chunk_ids:
+        return set()
+    marks, papers = ",".join("?" * len(chunk_ids)), ",".join("?" * len(paper_ids))
+    rows = app.db.execute(f"SELECT id FROM chunks WHERE id IN ({marks}) AND paper_id IN ({papers})",
+                          [*chunk_ids, *paper_ids]).fetchall()
+    return {int(r[0]) for r in rows}
 
 
 def reciprocal_rank_fusion(rankings: list[list[int]], k: int = RRF_K) -> list[tuple[int, float]]:
@@ -135,9 +112,11 @@ class SearchResult:
     hits: list[Hit]
     method: str  # "bm25" or "hybrid"
     warning: str | None = None
+    dropped: list[str] = field(default_factory=list)  # words too common in the library to search by
 
     def as_dict(self) -> dict[str, Any]:
-        return {"method": self.method, "warning": self.warning, "hits": [hit.as_dict() for hit in self.hits]}
+        return {"method": self.method, "warning": self.warning, "dropped_words": self.dropped,
+                "hits": [hit.as_dict() for hit in self.hits]}
 
 
 def search_library(
@@ -152,8 +131,10 @@ def search_library(
         from astro_cli.research.notes import sync_notes
 
         sync_notes(app)  # notes edited by hand since they were saved are searched as they are now
-    expression = fts_query(question)
-    bm25 = bm25_ranking(app, expression, max(k, 50), paper_ids) if expression else []
+    plan = plan_query(app, question)
+    bm25 = bm25_ranking(app, plan.expression, max(k, 50), paper_ids)
+    if plan.fallback and len(bm25) < k:
+        bm25 = bm25_ranking(app, plan.fallback, max(k, 50), paper_ids)
     vector: list[tuple[int, float]] = []
     warning = None
     if app.settings.get("library.embedding_model"):
@@ -175,7 +156,7 @@ def search_library(
     hits = _load_hits(app, ranked)
     for hit in hits:
         hit.ranks = {name: table[hit.chunk_id] for name, table in ranks.items() if hit.chunk_id in table}
-    return SearchResult(hits, method, warning)
+    return SearchResult(hits, method, warning, plan.dropped)
 
 
 def _load_hits(app: AppContext, ranked: list[tuple[int, float]]) -> list[Hit]:
@@ -215,6 +196,8 @@ def format_hits(question: str, result: SearchResult) -> str:
             "or download_paper and parse_paper to add one." + note
         )
     how = "BM25 full-text" if result.method == "bm25" else "hybrid: BM25 and embeddings by reciprocal rank fusion"
+    if result.dropped:
+        note += f"\n(Words too common in the library to search by: {', '.join(result.dropped)}.)"
     lines = [f'{len(hits)} passage(s) for "{question}" ({how}); best first:{note}', ""]
     for n, hit in enumerate(hits, start=1):
         where = [hit.source]
