@@ -27,7 +27,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from astro_cli.memory.store import Memory  # noqa: E402
+from astro_cli.memory.format import Memory  # noqa: E402
 
 TOPICS = [
     "Planck 2018 cosmology", "Hubble tension", "weak lensing of galaxy clusters", "exoplanet transit timing",

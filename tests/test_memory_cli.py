@@ -6,7 +6,7 @@ import json
 import sys
 from pathlib import Path
 
-from astro_cli.memory.store import read_memory
+from astro_cli.memory.format import read_memory
 from tests.conftest import base_env
 
 PLANCK = "Use H0 = 67.4 km/s/Mpc and Om0 = 0.315 (Planck 2018 VI).\nIn code: astropy.cosmology.Planck18."

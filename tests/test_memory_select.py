@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
+from astro_cli.memory.format import Memory
 from astro_cli.memory.service import MemoryService
-from astro_cli.memory.store import Memory
 from tests.test_memory_store import Clock
 
 

@@ -48,7 +48,7 @@ def _in_editor(initial: str, suffix: str = ".md") -> tuple[str, Path]:
 
 
 def _save(ctx: Any, slug: str, kind: str, description: str, body: str, replaces: str | None = None) -> str:
-    from astro_cli.memory.store import MemoryFileError, MemoryInputError
+    from astro_cli.memory.format import MemoryFileError, MemoryInputError
 
     store = _store(ctx)
     try:
@@ -95,7 +95,7 @@ def list_memories(
 @app.command("show")
 def show(slug: str = typer.Argument(..., help="The memory's slug (its file name without .md).")) -> None:
     """Print a memory file as it is stored."""
-    from astro_cli.memory.store import MemoryFileError, read_memory
+    from astro_cli.memory.format import MemoryFileError, read_memory
 
     with user_errors():
         ctx = build_app()
@@ -134,7 +134,7 @@ def add(
 @app.command("edit")
 def edit(slug: str = typer.Argument(..., help="The memory's slug.")) -> None:
     """Edit a memory in $EDITOR; the result is checked, and the previous text kept as a version."""
-    from astro_cli.memory.store import MemoryFileError, parse_memory
+    from astro_cli.memory.format import MemoryFileError, parse_memory
 
     with user_errors():
         ctx = build_app()
@@ -161,7 +161,7 @@ def edit(slug: str = typer.Argument(..., help="The memory's slug.")) -> None:
 @app.command("forget")
 def forget(slug: str = typer.Argument(..., help="The memory's slug.")) -> None:
     """Move a memory and its versions to memory/archive/: out of the prompt and the index, not deleted."""
-    from astro_cli.memory.store import MemoryInputError
+    from astro_cli.memory.format import MemoryInputError
 
     with user_errors():
         ctx = build_app()

@@ -9,8 +9,8 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from astro_cli.agent.extensions import LoopExtension
+from astro_cli.memory.format import MEMORY_TYPES, MemoryFileError, MemoryInputError
 from astro_cli.memory.service import MemoryService, sorted_memories
-from astro_cli.memory.store import MEMORY_TYPES, MemoryFileError, MemoryInputError
 from astro_cli.prompt.registry import ORDER_MEMORY, AssemblyInput
 from astro_cli.tools.base import Tool, ToolContext, ToolError, ToolResult, object_schema
 from astro_cli.ui.slash import SlashCommand, SlashContext, register_slash

@@ -11,8 +11,9 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from astro_cli.memory.store import Memory
+    from astro_cli.memory.format import Memory
 
+INDEX_NAME = "MEMORY.md"
 MAX_LINES = 200
 MAX_BYTES = 25_000
 

@@ -25,8 +25,8 @@ from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
 
-from astro_cli.memory.index import write_index
-from astro_cli.memory.store import INDEX_NAME, Memory, MemoryFileError, broken_warning, parse_memory
+from astro_cli.memory.format import Memory, MemoryFileError, broken_warning, parse_memory
+from astro_cli.memory.index import INDEX_NAME, write_index
 from astro_cli.memory.watch import FolderWatch
 
 RECENCY_WEIGHT = 0.5

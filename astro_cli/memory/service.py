@@ -14,9 +14,10 @@ from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from astro_cli.memory.format import Clock, Memory, format_time, utc_now
 from astro_cli.memory.reminder import age_days, render_block
 from astro_cli.memory.select import MemoryCatalog, Scored
-from astro_cli.memory.store import Clock, Memory, MemoryStore, format_time, utc_now
+from astro_cli.memory.store import MemoryStore
 
 if TYPE_CHECKING:
     from astro_cli.app import AppContext

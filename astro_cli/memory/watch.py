@@ -10,14 +10,16 @@ statting every file, which is slower but exact.
 
 from __future__ import annotations
 
+import logging
 import os
 import threading
 from pathlib import Path
 from typing import Any
 
-from astro_cli.memory.store import INDEX_NAME
+from astro_cli.memory.index import INDEX_NAME
 
 _CHANGES = {"created", "deleted", "modified", "moved", "closed"}
+_QUIET = logging.NullHandler()  # one instance: addHandler ignores a handler it already has
 
 
 class FolderWatch:
@@ -40,6 +42,9 @@ class FolderWatch:
         try:
             from watchdog.observers import Observer
 
+            # watchdog logs a harmless race at shutdown ("queue_events() called when the thread is
+            # inactive"); with no handler, Python would print it on the user's terminal.
+            logging.getLogger("watchdog").addHandler(_QUIET)
             observer = Observer()
             observer.daemon = True
             try:
