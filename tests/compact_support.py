@@ -86,7 +86,9 @@ def open_test_session(monkeypatch: pytest.MonkeyPatch, workspace: Path, fake: Fa
         if key.startswith("ASTRO_") or key in PROVIDER_KEYS:
             monkeypatch.delenv(key, raising=False)
     env = base_env(workspace.parent)
-    env.update(ASTRO_MODEL="openai/fake-model", ASTRO_API_BASE=fake.openai_url, ASTRO_API_KEY="sk-test-secret-123")
+    env.update(
+        ASTRO_MODEL="openai/fake-model", ASTRO_API_BASE=fake.openai_url, ASTRO_API_KEY="sk-test-secret-123"
+    )
     env.update({f"ASTRO_{k.upper()}": str(v) for k, v in settings.items()})
     for key, value in env.items():
         monkeypatch.setenv(key, value)
@@ -110,7 +112,9 @@ def measured(body: dict[str, Any]) -> int:
     """The request as the provider received it, measured with litellm's counter."""
     from astro_cli.agent.llm import load_litellm
 
-    return load_litellm().token_counter(model="openai/fake-model", messages=body["messages"], tools=body.get("tools"))
+    return load_litellm().token_counter(
+        model="openai/fake-model", messages=body["messages"], tools=body.get("tools")
+    )
 
 
 def compaction_events(events: list[Any]) -> list[tuple[str, str]]:

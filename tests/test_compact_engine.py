@@ -32,7 +32,9 @@ def result_tokens(app, session, path: str) -> int:
     """Tokens of the tool message read_file will produce for `path` (the real tool, the real counter)."""
     from astro_cli.compact.tokens import TokenCounter
 
-    output = app.tools.get("read_file").run(ToolContext(app=app, session_id=session.session_id), {"path": path})
+    output = app.tools.get("read_file").run(
+        ToolContext(app=app, session_id=session.session_id), {"path": path}
+    )
     message = {"role": "tool", "tool_call_id": "call_0001", "name": "read_file", "content": output.content}
     return TokenCounter("openai/fake-model", load=True).message(message)
 
@@ -50,24 +52,35 @@ def window_for(limit: int, threshold: float = 0.8) -> int:
 
 
 def test_the_four_layers_fire_in_order_each_only_while_still_over(monkeypatch, workspace, fake) -> None:
-    # 8 small reads, then 3 big ones: past 20 messages (snip applies), more than 5 results (micro
-    # applies), but the 3 big results alone exceed the limit, so snip, micro and the summary
-    # (which keeps the last 6 messages = 3 big results) do not suffice; keeping 2 does.
+    # 8 small reads, then one step reading 3 big files at once: past 20 messages (snip applies),
+    # more than 5 results (micro applies), but the last exchange alone (3 big results, which the
+    # summary must keep whole: the model has not seen them yet) exceeds the limit, so snip, micro
+    # and the summary do not suffice; keeping 2 results whole (layer 3) does.
     write_files(workspace, {**{f"s{i}.txt": 15 for i in range(8)}, **{f"b{i}.txt": 900 for i in range(3)}})
     base, big = probe(monkeypatch, workspace, fake, "b0.txt")
     limit = base + 2 * big + big // 2
-    model = ScriptedModel([read(f"s{i}.txt") for i in range(8)] + [read(f"b{i}.txt") for i in range(3)]).attach(fake)
+    parallel = {"tool_calls": [read(f"b{i}.txt")["tool_calls"][0] for i in range(3)]}
+    model = ScriptedModel([read(f"s{i}.txt") for i in range(8)] + [parallel]).attach(fake)
     app, session, events = open_test_session(
-        monkeypatch, workspace, fake, context_window=window_for(limit), compaction_snip_max_messages=20,
-        compaction_snip_keep_tail=15, max_steps=30,
+        monkeypatch,
+        workspace,
+        fake,
+        context_window=window_for(limit),
+        compaction_snip_max_messages=20,
+        compaction_snip_keep_tail=15,
+        max_steps=30,
     )
     state = session.run_turn("Read the files and tell me what they say.")
     assert state.stop_reason == "answered", state.error
     assert compaction_events(events) == [
-        ("compaction_started", "snip"), ("compacted", "snip"),
-        ("compaction_started", "micro"), ("compacted", "micro"),
-        ("compaction_started", "summary"), ("compacted", "summary"),
-        ("compaction_started", "aggressive"), ("compacted", "aggressive"),
+        ("compaction_started", "snip"),
+        ("compacted", "snip"),
+        ("compaction_started", "micro"),
+        ("compacted", "micro"),
+        ("compaction_started", "summary"),
+        ("compacted", "summary"),
+        ("compaction_started", "aggressive"),
+        ("compacted", "aggressive"),
     ]
     done = [e for e in events if e.type == "compacted"]
     tokens = [done[0].tokens_before] + [e.tokens_after for e in done]
@@ -91,6 +104,10 @@ def test_the_four_layers_fire_in_order_each_only_while_still_over(monkeypatch, w
     # the stored history is complete: every result is still in SQLite
     stored = [m.message for m in app.sessions.messages(session.session_id) if m.role == "tool"]
     assert len(stored) == 11 and not any("[Previous: used" in m["content"] for m in stored)
+    # the kept exchange: one assistant message, three results, two of them whole
+    tail = after["messages"][-5:-1]
+    assert [m["role"] for m in tail] == ["assistant", "tool", "tool", "tool"]
+    assert [m["content"] == "[Previous: used read_file]" for m in tail[1:]] == [True, False, False]
     app.close()
 
 
@@ -105,7 +122,9 @@ def test_micro_alone_when_it_is_enough_and_no_summary_is_paid(monkeypatch, works
     assert compaction_events(events) == [("compaction_started", "micro"), ("compacted", "micro")]
     assert model.summaries == 0
     last = model.seen[-1]["messages"]
-    placeholders = [m for m in last if m.get("role") == "tool" and m["content"] == "[Previous: used read_file]"]
+    placeholders = [
+        m for m in last if m.get("role") == "tool" and m["content"] == "[Previous: used read_file]"
+    ]
     assert len(placeholders) == 2 and measured(model.seen[-1]) <= limit
     app.close()
 
@@ -118,19 +137,25 @@ def test_summary_request_is_the_previous_request_plus_the_instruction(monkeypatc
     limit = base + 3 * big + big // 2
     model = ScriptedModel([read(f"b{i}.txt") for i in range(4)]).attach(fake)
     app, session, events = open_test_session(
-        monkeypatch, workspace, fake, context_window=window_for(limit, 0.5), compaction_threshold=0.5,
+        monkeypatch,
+        workspace,
+        fake,
+        context_window=window_for(limit, 0.5),
+        compaction_threshold=0.5,
     )
     assert session.run_turn("Read four files.").stop_reason == "answered"
     index = next(i for i, b in enumerate(model.seen) if is_summary_request(b))
     summary, before = model.seen[index], model.seen[index - 1]
     prefix = before["messages"][:-1]  # without the environment message, which is never cached
     assert summary["messages"][: len(prefix)] == prefix
-    assert [m["role"] for m in summary["messages"][len(prefix):]] == ["assistant", "tool", "user"]
+    assert [m["role"] for m in summary["messages"][len(prefix) :]] == ["assistant", "tool", "user"]
     assert dumps(summary["tools"]) == dumps(before["tools"])
     assert ("compacted", "summary") in compaction_events(events)
     # the summary's usage is stored apart from the steps
-    purposes = [r["purpose"] for r in app.db.query("SELECT purpose FROM usage WHERE session_id = ?",
-                                                    (session.session_id,))]
+    purposes = [
+        r["purpose"]
+        for r in app.db.query("SELECT purpose FROM usage WHERE session_id = ?", (session.session_id,))
+    ]
     assert purposes.count("summary") == 1 and purposes.count("step") == len(model.seen) - 1
     app.close()
 
@@ -139,13 +164,23 @@ def test_loaded_skills_tasks_and_identity_survive_a_summary(monkeypatch, workspa
     write_files(workspace, {f"b{i}.txt": 600 for i in range(4)})
     base, big = probe(monkeypatch, workspace, fake, "b0.txt")
     limit = base + 3 * big + big // 2 + 600  # room for the skill and the plan, which stay
-    todos = {"todos": [{"id": "t1", "content": "Collect SN 2011fe distances", "status": "in_progress"},
-                       {"id": "t2", "content": "Compare Cepheid and TRGB scales", "status": "pending"}]}
-    plan = [{"tool_calls": [{"name": "load_skill", "arguments": {"name": "literature-review"}}]},
-            {"tool_calls": [{"name": "todo_write", "arguments": todos}]}] + [read(f"b{i}.txt") for i in range(4)]
+    todos = {
+        "todos": [
+            {"id": "t1", "content": "Collect SN 2011fe distances", "status": "in_progress"},
+            {"id": "t2", "content": "Compare Cepheid and TRGB scales", "status": "pending"},
+        ]
+    }
+    plan = [
+        {"tool_calls": [{"name": "load_skill", "arguments": {"name": "literature-review"}}]},
+        {"tool_calls": [{"name": "todo_write", "arguments": todos}]},
+    ] + [read(f"b{i}.txt") for i in range(4)]
     model = ScriptedModel(plan).attach(fake)
     app, session, events = open_test_session(
-        monkeypatch, workspace, fake, context_window=window_for(limit), compaction_summary_keep_messages=2,
+        monkeypatch,
+        workspace,
+        fake,
+        context_window=window_for(limit),
+        compaction_summary_keep_messages=2,
     )
     assert session.run_turn("Review the distance literature for SN 2011fe.").stop_reason == "answered"
     index = next(i for i, b in enumerate(model.seen) if is_summary_request(b))
@@ -162,13 +197,17 @@ def test_loaded_skills_tasks_and_identity_survive_a_summary(monkeypatch, workspa
     app.close()
 
 
-def test_breaker_opens_after_three_useless_compactions_and_compact_still_works(monkeypatch, workspace, fake) -> None:
+def test_breaker_opens_after_three_useless_compactions_and_compact_still_works(
+    monkeypatch, workspace, fake
+) -> None:
     # The provider reports a context near the window on every request while the history is tiny:
     # no layer can bring it under the threshold, so each automatic compaction is useless.
     write_files(workspace, {f"s{i}.txt": 10 for i in range(8)})
     window = 60000
     model = ScriptedModel([read(f"s{i}.txt") for i in range(8)], usage={"input_tokens": 59000}).attach(fake)
-    app, session, events = open_test_session(monkeypatch, workspace, fake, context_window=window, max_steps=20)
+    app, session, events = open_test_session(
+        monkeypatch, workspace, fake, context_window=window, max_steps=20
+    )
     state = session.run_turn("Read eight small files.")
     assert state.stop_reason == "answered"
     assert model.summaries == 3
@@ -229,8 +268,9 @@ def test_a_failed_summary_is_one_warning_and_the_turn_goes_on(monkeypatch, works
             return super().__call__(body)
 
     model = Failing([read(f"b{i}.txt") for i in range(4)]).attach(fake)
-    app, session, events = open_test_session(monkeypatch, workspace, fake, context_window=window_for(limit),
-                                             num_retries=0)
+    app, session, events = open_test_session(
+        monkeypatch, workspace, fake, context_window=window_for(limit), num_retries=0
+    )
     state = session.run_turn("Read four files.")
     assert state.stop_reason == "answered"
     warnings = [e.text for e in events if e.type == "notice" and "summary request failed" in e.text]

@@ -36,15 +36,33 @@ def histories(draw: st.DrawFn) -> list[dict]:
                 counter += 1
                 ids.append(f"call_{counter}")
                 name = draw(st.sampled_from(TOOLS))
-                tool_calls.append({"id": ids[-1], "type": "function",
-                                   "function": {"name": name, "arguments": json.dumps({"q": counter})}})
-            messages.append({"role": "assistant", "content": draw(st.sampled_from([None, "let me look"])),
-                             "tool_calls": tool_calls})
+                tool_calls.append(
+                    {
+                        "id": ids[-1],
+                        "type": "function",
+                        "function": {"name": name, "arguments": json.dumps({"q": counter})},
+                    }
+                )
+            messages.append(
+                {
+                    "role": "assistant",
+                    "content": draw(st.sampled_from([None, "let me look"])),
+                    "tool_calls": tool_calls,
+                }
+            )
             order = draw(st.permutations(range(calls)))
             for k in order:
-                content = draw(st.sampled_from(["short", "y" * 2000, "[interrupted: the tool did not finish]"]))
-                messages.append({"role": "tool", "tool_call_id": ids[k], "name": tool_calls[k]["function"]["name"],
-                                 "content": content})
+                content = draw(
+                    st.sampled_from(["short", "y" * 2000, "[interrupted: the tool did not finish]"])
+                )
+                messages.append(
+                    {
+                        "role": "tool",
+                        "tool_call_id": ids[k],
+                        "name": tool_calls[k]["function"]["name"],
+                        "content": content,
+                    }
+                )
         if draw(st.booleans()):
             messages.append({"role": "assistant", "content": "the answer"})
     return messages
@@ -62,7 +80,9 @@ def test_generated_histories_are_valid_to_begin_with(messages: list[dict]) -> No
 
 @given(histories(), st.data())
 @settings(max_examples=120, deadline=None)
-def test_every_safe_cut_point_splits_into_two_valid_histories(messages: list[dict], data: st.DataObject) -> None:
+def test_every_safe_cut_point_splits_into_two_valid_histories(
+    messages: list[dict], data: st.DataObject
+) -> None:
     index = data.draw(st.integers(0, len(messages)))
     for cut in (L.find_safe_cut_point(messages, index), L.find_safe_cut_after(messages, index)):
         assert_valid(messages[:cut])
@@ -127,6 +147,17 @@ def test_summary_replaces_a_prefix_at_a_safe_cut(messages, keep) -> None:
     assert cut >= 2
 
 
+@given(histories(), st.integers(0, 12), st.integers(0, 5000))
+@settings(max_examples=120, deadline=None)
+def test_a_tightened_summary_cut_is_safe_and_keeps_the_last_exchange(messages, keep, budget) -> None:
+    cut = L.summary_cut(messages, keep)
+    if cut is None:
+        return
+    tight = L.tighten_cut(messages, cut, lambda tail: len(json.dumps(tail)) <= budget)
+    assert cut <= tight <= max(cut, L.find_safe_cut_point(messages, len(messages) - 1))
+    assert_valid(L.apply_summary(messages, tight, "summary"))
+
+
 @given(histories(), st.integers(10, 3000))
 @settings(max_examples=100, deadline=None)
 def test_truncation_keeps_a_valid_history_and_says_so(messages, size) -> None:
@@ -134,7 +165,10 @@ def test_truncation_keeps_a_valid_history_and_says_so(messages, size) -> None:
     assert_valid(out)
     for before, after in zip(messages, out):
         if after is not before:
-            assert after["content"].startswith(before["content"][:size]) and "cut by compaction" in after["content"]
+            assert (
+                after["content"].startswith(before["content"][:size])
+                and "cut by compaction" in after["content"]
+            )
 
 
 @given(histories(), st.lists(st.sampled_from(["snip", "micro", "summary", "aggressive", "grow"]), max_size=8))
@@ -157,16 +191,30 @@ def test_any_sequence_of_layers_and_new_steps_stays_valid(messages, steps) -> No
         else:
             n += 1
             view = view + [
-                {"role": "assistant", "content": None, "tool_calls": [
-                    {"id": f"new_{n}", "type": "function", "function": {"name": "read_file", "arguments": "{}"}}]},
+                {
+                    "role": "assistant",
+                    "content": None,
+                    "tool_calls": [
+                        {
+                            "id": f"new_{n}",
+                            "type": "function",
+                            "function": {"name": "read_file", "arguments": "{}"},
+                        }
+                    ],
+                },
                 {"role": "tool", "tool_call_id": f"new_{n}", "name": "read_file", "content": "z" * 500},
             ]
         assert_valid(view)
 
 
 def test_history_problems_names_a_separated_call() -> None:
-    call = {"role": "assistant", "content": None,
-            "tool_calls": [{"id": "c1", "type": "function", "function": {"name": "read_file", "arguments": "{}"}}]}
+    call = {
+        "role": "assistant",
+        "content": None,
+        "tool_calls": [
+            {"id": "c1", "type": "function", "function": {"name": "read_file", "arguments": "{}"}}
+        ],
+    }
     result = {"role": "tool", "tool_call_id": "c1", "name": "read_file", "content": "text"}
     assert L.history_problems([{"role": "user", "content": "q"}, call, result]) == []
     assert L.history_problems([{"role": "user", "content": "q"}, result])
@@ -175,12 +223,20 @@ def test_history_problems_names_a_separated_call() -> None:
 
 
 def test_placeholder_names_the_tool_from_the_call_when_the_result_has_no_name() -> None:
-    call = {"role": "assistant", "content": None,
-            "tool_calls": [{"id": "c1", "type": "function", "function": {"name": "search_ads", "arguments": "{}"}},
-                           {"id": "c2", "type": "function", "function": {"name": "read_file", "arguments": "{}"}}]}
-    messages = [{"role": "user", "content": "q"}, call,
-                {"role": "tool", "tool_call_id": "c1", "content": "many papers"},
-                {"role": "tool", "tool_call_id": "c2", "content": "file"}]
+    call = {
+        "role": "assistant",
+        "content": None,
+        "tool_calls": [
+            {"id": "c1", "type": "function", "function": {"name": "search_ads", "arguments": "{}"}},
+            {"id": "c2", "type": "function", "function": {"name": "read_file", "arguments": "{}"}},
+        ],
+    }
+    messages = [
+        {"role": "user", "content": "q"},
+        call,
+        {"role": "tool", "tool_call_id": "c1", "content": "many papers"},
+        {"role": "tool", "tool_call_id": "c2", "content": "file"},
+    ]
     out = L.micro(messages, keep=1)
     assert out[2]["content"] == "[Previous: used search_ads]"
     assert out[3]["content"] == "file"

@@ -27,12 +27,13 @@ if TYPE_CHECKING:
 
 BREAKER_LIMIT = 3
 BREAKER_OPEN = (
-    "Automatic compaction is off for the rest of this session: {limit} compactions in a row did not shrink "
-    "the context. /compact still works; a new session (/clear) starts with an empty context."
+    "Automatic compaction is off for the rest of this session: {limit} compactions in a row did not bring "
+    "the context under the threshold. /compact still works; /clear starts a new session."
 )
 OVER_WINDOW = (
-    "After compaction the request is still about {tokens:,} tokens, above the model's window of {window:,}; "
-    "the provider may refuse it. Start a new session or raise config 'context_window' if the model allows more."
+    "After compaction the request is still about {tokens:,} tokens, above the model's window of "
+    "{window:,}; the provider may refuse it. Start a new session, or raise config 'context_window' "
+    "if the model allows more."
 )
 
 
@@ -122,7 +123,9 @@ class CompactionEngine(LoopExtension):
                 outcome = self._round(session, state, trigger, instructions, assembled, tokens, counted)
                 # Useful means the request now fits under the threshold; a round that only shrank the
                 # message count but left the request too big would run (and pay a summary) every step.
-                if trigger == "auto" and self.breaker.record(outcome.changed and outcome.tokens_after <= limit):
+                if trigger == "auto" and self.breaker.record(
+                    outcome.changed and outcome.tokens_after <= limit
+                ):
                     self._notice(BREAKER_OPEN.format(limit=self.breaker.limit), force=True)
         usage = state.usage["input_tokens"] + state.usage["output_tokens"]
         self._sent = (state, usage, len(messages))
@@ -157,8 +160,16 @@ class CompactionEngine(LoopExtension):
             self.view.origin.extend(range(self.seen, count))
         self.seen = count
 
-    def _round(self, session: AgentSession, state: TurnState | None, trigger: str, instructions: str | None,
-               assembled: Any, tokens: int, counted: int) -> Outcome:
+    def _round(
+        self,
+        session: AgentSession,
+        state: TurnState | None,
+        trigger: str,
+        instructions: str | None,
+        assembled: Any,
+        tokens: int,
+        counted: int,
+    ) -> Outcome:
         assert self._window is not None and self._counter is not None
         sent_before = list(self.view.messages)
         base = self.view.copy()
@@ -166,9 +177,18 @@ class CompactionEngine(LoopExtension):
             kept = [i for i, m in enumerate(base.messages) if m is not self.restore_message]
             base = View([base.messages[i] for i in kept], [base.origin[i] for i in kept])
         rnd = Round(
-            session=session, state=state, trigger=trigger, instructions=instructions, policy=self.policy,
-            counter=self._counter, system=assembled.system, tools=assembled.tools, ratio=max(1.0, tokens / max(1, counted)),
-            limit=self._limit(session, tokens), window=self._window.tokens, restore=self._restore_builder(session),
+            session=session,
+            state=state,
+            trigger=trigger,
+            instructions=instructions,
+            policy=self.policy,
+            counter=self._counter,
+            system=assembled.system,
+            tools=assembled.tools,
+            ratio=max(1.0, tokens / max(1, counted)),
+            limit=self._limit(session, tokens),
+            window=self._window.tokens,
+            restore=self._restore_builder(session),
         )
         view, outcome = rnd.run(base, sent_before, tokens)
         if outcome.changed:
@@ -177,13 +197,17 @@ class CompactionEngine(LoopExtension):
             self.compacted = True
             self.mark = None  # the provider's last figure described the old view
             if outcome.tokens_after > self._window.tokens:
-                self._notice(OVER_WINDOW.format(tokens=outcome.tokens_after, window=self._window.tokens), force=True)
+                self._notice(
+                    OVER_WINDOW.format(tokens=outcome.tokens_after, window=self._window.tokens), force=True
+                )
         return outcome
 
     def _restore_builder(self, session: AgentSession):
         def build(remaining: int) -> dict[str, Any] | None:
             skills = session.extras.get("loaded_skills") or {}
-            text = restore_text(self.app, session.session_id, skills, remaining, self.policy.skill_budget_chars)
+            text = restore_text(
+                self.app, session.session_id, skills, remaining, self.policy.skill_budget_chars
+            )
             return {"role": "user", "content": text} if text else None
 
         return build
@@ -202,8 +226,9 @@ class CompactionEngine(LoopExtension):
         self.mark = ProviderMark(state.last_context_tokens, length)
         self._sent = None
 
-    def _estimate(self, session: AgentSession, system: str, tools: list[dict[str, Any]],
-                  full: list[dict[str, Any]]) -> tuple[int, int]:
+    def _estimate(
+        self, session: AgentSession, system: str, tools: list[dict[str, Any]], full: list[dict[str, Any]]
+    ) -> tuple[int, int]:
         """(tokens the request will have, litellm's count of it)."""
         counter = self._counter_for(session)
         counted = counter.request(system, self.view.messages, tools)

@@ -28,7 +28,7 @@ def compress_context(ctx: ToolContext, args: dict[str, Any]) -> str:
         raise ToolError("Compaction is not available to this agent.")
     focus = args.get("focus")
     if focus is not None and not isinstance(focus, str):
-        raise ToolError("`focus` must be text, e.g. \"the photometry of SN 2011fe\".")
+        raise ToolError('`focus` must be text, e.g. "the photometry of SN 2011fe".')
     session = ctx.extras["session"]
     engine.sync(session.messages)
     # A summary must replace more than the exchange in flight to be worth a model call.
@@ -67,7 +67,12 @@ def install(app: AppContext) -> None:
             name="compress_context",
             description=COMPRESS_DESCRIPTION,
             parameters=object_schema(
-                {"focus": {"type": "string", "description": "What the summary must keep in detail (optional)."}}
+                {
+                    "focus": {
+                        "type": "string",
+                        "description": "What the summary must keep in detail (optional).",
+                    }
+                }
             ),
             run=compress_context,
             read_only=True,

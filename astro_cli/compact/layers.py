@@ -8,6 +8,7 @@ anywhere else. A cut therefore never falls between a call and its results (003, 
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 Message = dict[str, Any]
@@ -68,7 +69,9 @@ def find_safe_cut_after(messages: list[Message], index: int) -> int:
 
 
 # --- layer 0: snip ------------------------------------------------------------------------------
-def snip_plan(messages: list[Message], max_messages: int = 50, keep_head: int = 3, keep_tail: int = 47) -> tuple[int, int] | None:
+def snip_plan(
+    messages: list[Message], max_messages: int = 50, keep_head: int = 3, keep_tail: int = 47
+) -> tuple[int, int] | None:
     """(head_end, tail_start): keep messages[:head_end] and messages[tail_start:], or None."""
     count = len(messages)
     if count <= max_messages:
@@ -80,7 +83,9 @@ def snip_plan(messages: list[Message], max_messages: int = 50, keep_head: int = 
     return head_end, tail_start
 
 
-def snip(messages: list[Message], max_messages: int = 50, keep_head: int = 3, keep_tail: int = 47) -> list[Message] | None:
+def snip(
+    messages: list[Message], max_messages: int = 50, keep_head: int = 3, keep_tail: int = 47
+) -> list[Message] | None:
     """Layer 0: past `max_messages`, keep the first `keep_head` and the last `keep_tail` messages."""
     plan = snip_plan(messages, max_messages, keep_head, keep_tail)
     if plan is None:
@@ -105,7 +110,11 @@ def _tool_names(messages: list[Message]) -> dict[str, str]:
 
 def placeholder_for(message: Message, names: dict[str, str] | None = None) -> Message:
     name = message.get("name") or (names or {}).get(message.get("tool_call_id", "")) or "a tool"
-    replaced = {"role": "tool", "tool_call_id": message.get("tool_call_id"), "content": PLACEHOLDER.format(tool_name=name)}
+    replaced = {
+        "role": "tool",
+        "tool_call_id": message.get("tool_call_id"),
+        "content": PLACEHOLDER.format(tool_name=name),
+    }
     if message.get("name"):
         replaced["name"] = message["name"]
     return replaced
@@ -164,6 +173,21 @@ def summary_cut(messages: list[Message], keep_tail: int = 6) -> int | None:
     covered = messages[:cut]
     if len(covered) < 2 or all(is_summary(m) for m in covered):
         return None
+    return cut
+
+
+def tighten_cut(messages: list[Message], cut: int, fits: Callable[[list[Message]], bool]) -> int:
+    """Move `cut` to later safe boundaries until the kept tail `fits`, but never past the start of
+    the last exchange: the model must see the result of its latest call (layer 3 shortens it).
+
+    A tail that fills most of the window would make the next step compact again at once.
+    """
+    safe = safe_boundaries(messages)
+    last = find_safe_cut_point(messages, len(messages) - 1)
+    while cut < last and not fits(messages[cut:]):
+        cut += 1
+        while cut < last and not safe[cut]:
+            cut += 1
     return cut
 
 

@@ -48,7 +48,9 @@ class CompactionStore:
             self.database["compactions"].insert({**asdict(record), "created_at": now_iso()})
 
     def list(self, session_id: str) -> list[dict[str, Any]]:
-        return self.database.query("SELECT * FROM compactions WHERE session_id = ? ORDER BY id", (session_id,))
+        return self.database.query(
+            "SELECT * FROM compactions WHERE session_id = ? ORDER BY id", (session_id,)
+        )
 
     def latest_summary(self, session_id: str) -> dict[str, Any] | None:
         rows = self.database.query(

@@ -56,9 +56,14 @@ def restore_text(
     if remaining <= IDENTITY_MAX_MESSAGES:
         parts.append(IDENTITY_REMINDER)
     if loaded_skills and skill_budget > 0:
-        excerpts = [skill_excerpt(name, str(body), skill_budget) for name, body in loaded_skills.items() if body]
+        excerpts = [
+            skill_excerpt(name, str(body), skill_budget) for name, body in loaded_skills.items() if body
+        ]
         if excerpts:
-            parts.append("These skills were loaded earlier in this session and are still in force:\n\n" + "\n\n".join(excerpts))
+            parts.append(
+                "These skills were loaded earlier in this session and are still in force:\n\n"
+                + "\n\n".join(excerpts)
+            )
     tasks = task_state(app, session_id)
     if tasks:
         parts.append(tasks)

@@ -87,7 +87,9 @@ class Round:
 
     # --- the round -----------------------------------------------------------------------------
     def run(self, view: View, sent_before: list[dict[str, Any]], tokens_before: int) -> tuple[View, Outcome]:
-        outcome = Outcome(self.trigger, messages_before=len(sent_before), tokens_before=tokens_before, limit=self.limit)
+        outcome = Outcome(
+            self.trigger, messages_before=len(sent_before), tokens_before=tokens_before, limit=self.limit
+        )
         reserve = self._restore_reserve(view)
         current = self.tokens(view.messages) + reserve
         for layer in AUTO_LAYERS if self.trigger == "auto" else ON_DEMAND_LAYERS:
@@ -112,12 +114,18 @@ class Round:
         message = self.restore(0)  # with the identity reminder: the largest it can be
         return self.counter.message(message) if message else 0
 
-    def _layer(self, layer: str, view: View, sent_before: list[dict[str, Any]], current: int, outcome: Outcome) -> View | None:
+    def _layer(
+        self, layer: str, view: View, sent_before: list[dict[str, Any]], current: int, outcome: Outcome
+    ) -> View | None:
         if layer == "summary":
             return self._summary(view, sent_before, current, outcome)
         if layer == "snip":
-            plan = L.snip_plan(view.messages, self.policy.snip_max_messages, self.policy.snip_keep_head,
-                               self.policy.snip_keep_tail)
+            plan = L.snip_plan(
+                view.messages,
+                self.policy.snip_max_messages,
+                self.policy.snip_keep_head,
+                self.policy.snip_keep_tail,
+            )
             if plan is None:
                 return None
             head, tail = plan
@@ -145,22 +153,44 @@ class Round:
             return None
         return View(messages, list(view.origin))
 
-    def _summary(self, view: View, sent_before: list[dict[str, Any]], current: int, outcome: Outcome) -> View | None:
+    def _summary(
+        self, view: View, sent_before: list[dict[str, Any]], current: int, outcome: Outcome
+    ) -> View | None:
         cut = L.summary_cut(view.messages, self.policy.summary_keep_messages)
         if cut is None:
             return None
+        # The kept tail gets at most a third of the room the system prompt and tools leave.
+        empty = self.tokens([])
+        budget = max(0, self.limit - empty) // 3
+        cut = L.tighten_cut(view.messages, cut, lambda tail: self.tokens(tail) - empty <= budget)
         self._started("summary", view, current)
-        history = fit_history([sent_before, view.messages], self.counter, self.system, self.tools, self.window,
-                              self.instructions)
+        history = fit_history(
+            [sent_before, view.messages],
+            self.counter,
+            self.system,
+            self.tools,
+            self.window,
+            self.instructions,
+        )
         from astro_cli.agent.llm import ProviderError
 
         try:
-            summary = request_summary(self.session.llm, self.system, self.tools, history, self.instructions,
-                                      cancel=self.session.cancel)
+            summary = request_summary(
+                self.session.llm,
+                self.system,
+                self.tools,
+                history,
+                self.instructions,
+                cancel=self.session.cancel,
+            )
         except (ProviderError, SummaryFailed) as exc:
             outcome.error = f"the summary request failed ({exc})"
-            self.session.bus.emit(ev.Notice(level="warning", text=f"Compaction: {outcome.error}; older tool "
-                                            "results are shortened instead."))
+            self.session.bus.emit(
+                ev.Notice(
+                    level="warning",
+                    text=f"Compaction: {outcome.error}; older tool results are shortened instead.",
+                )
+            )
             self._emit_compacted("summary", view, view, current, current)
             return None
         self._account(summary.usage)
@@ -172,28 +202,58 @@ class Round:
 
     # --- events, records, usage ----------------------------------------------------------------
     def _started(self, layer: str, view: View, current: int) -> None:
-        self.session.bus.emit(ev.CompactionStarted(layer=layer, messages_before=len(view.messages),
-                                                   tokens_before=current, trigger=self.trigger))
+        self.session.bus.emit(
+            ev.CompactionStarted(
+                layer=layer, messages_before=len(view.messages), tokens_before=current, trigger=self.trigger
+            )
+        )
 
-    def _emit_compacted(self, layer: str, before: View, after: View, tokens_before: int, tokens_after: int) -> None:
-        self.session.bus.emit(ev.Compacted(layer=layer, messages_before=len(before.messages),
-                                           messages_after=len(after.messages), tokens_before=tokens_before,
-                                           tokens_after=tokens_after))
+    def _emit_compacted(
+        self, layer: str, before: View, after: View, tokens_before: int, tokens_after: int
+    ) -> None:
+        self.session.bus.emit(
+            ev.Compacted(
+                layer=layer,
+                messages_before=len(before.messages),
+                messages_after=len(after.messages),
+                tokens_before=tokens_before,
+                tokens_after=tokens_after,
+                trigger=self.trigger,
+            )
+        )
 
-    def _finished(self, layer: str, before: View, after: View, current: int, outcome: Outcome,
-                  summary: str | None = None, keep_from: int | None = None) -> None:
+    def _finished(
+        self,
+        layer: str,
+        before: View,
+        after: View,
+        current: int,
+        outcome: Outcome,
+        summary: str | None = None,
+        keep_from: int | None = None,
+    ) -> None:
         tokens_after = self.tokens(after.messages)
         self._emit_compacted(layer, before, after, current, tokens_after)
         outcome.layers.append(layer)
         session = self.session
         turn = self.state.turn if self.state is not None else session.turn_number
         store = CompactionStore(session.app.db)
-        store.add(CompactionRecord(
-            session_id=session.session_id, turn=turn, layer=layer, trigger=self.trigger,
-            messages_before=len(before.messages), messages_after=len(after.messages),
-            tokens_before=current, tokens_after=tokens_after, after_seq=store.last_seq(session.session_id),
-            keep_from=keep_from, summary=summary, instructions=self.instructions if layer == "summary" else None,
-        ))
+        store.add(
+            CompactionRecord(
+                session_id=session.session_id,
+                turn=turn,
+                layer=layer,
+                trigger=self.trigger,
+                messages_before=len(before.messages),
+                messages_after=len(after.messages),
+                tokens_before=current,
+                tokens_after=tokens_after,
+                after_seq=store.last_seq(session.session_id),
+                keep_from=keep_from,
+                summary=summary,
+                instructions=self.instructions if layer == "summary" else None,
+            )
+        )
 
     def _account(self, usage: dict[str, Any]) -> None:
         """The summary's tokens are the session's cost too: stored with purpose 'summary'."""
@@ -201,15 +261,28 @@ class Round:
             return
         session = self.session
         turn = self.state.turn if self.state is not None else session.turn_number
-        session.app.sessions.record_usage(session.session_id, turn, session.llm.config.model, usage, purpose="summary")
+        session.app.sessions.record_usage(
+            session.session_id, turn, session.llm.config.model, usage, purpose="summary"
+        )
         if self.state is not None:
             totals = self.state.usage
-            for key in ("input_tokens", "output_tokens", "cache_read_input_tokens", "cache_creation_input_tokens"):
+            for key in (
+                "input_tokens",
+                "output_tokens",
+                "cache_read_input_tokens",
+                "cache_creation_input_tokens",
+            ):
                 totals[key] += usage.get(key, 0)
             cost = usage.get("cost_usd")
-            totals["cost_usd"] = None if cost is None or totals["cost_usd"] is None else totals["cost_usd"] + cost
-        session.bus.emit(ev.UsageReport(
-            input_tokens=usage.get("input_tokens", 0), output_tokens=usage.get("output_tokens", 0),
-            cache_read_input_tokens=usage.get("cache_read_input_tokens", 0),
-            cache_creation_input_tokens=usage.get("cache_creation_input_tokens", 0), cost_usd=usage.get("cost_usd"),
-        ))
+            totals["cost_usd"] = (
+                None if cost is None or totals["cost_usd"] is None else totals["cost_usd"] + cost
+            )
+        session.bus.emit(
+            ev.UsageReport(
+                input_tokens=usage.get("input_tokens", 0),
+                output_tokens=usage.get("output_tokens", 0),
+                cache_read_input_tokens=usage.get("cache_read_input_tokens", 0),
+                cache_creation_input_tokens=usage.get("cache_creation_input_tokens", 0),
+                cost_usd=usage.get("cost_usd"),
+            )
+        )

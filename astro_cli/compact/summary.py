@@ -11,7 +11,14 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from astro_cli.compact.layers import SUMMARY_HEADER, find_safe_cut_after, is_summary, micro
+from astro_cli.compact.layers import (
+    SUMMARY_HEADER,
+    find_safe_cut_after,
+    is_summary,
+    micro,
+    text_of,
+    truncate_results,
+)
 
 if TYPE_CHECKING:
     import threading
@@ -86,6 +93,11 @@ def fit_history(
         if cut >= len(body):
             break
         body = body[cut:]
+    # One result bigger than the window on its own: the summary sees its beginning.
+    size = max((len(text_of(m)) for m in body if m.get("role") == "tool"), default=0) // 2
+    while body and not fits(head + body) and size >= 200:
+        body = truncate_results(body, size) or body
+        size //= 2
     return head + body
 
 

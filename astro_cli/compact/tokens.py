@@ -90,7 +90,9 @@ class TokenCounter:
         self._cache[key] = count
         return count
 
-    def request(self, system: str, messages: Sequence[dict[str, Any]], tools: Sequence[dict[str, Any]]) -> int:
+    def request(
+        self, system: str, messages: Sequence[dict[str, Any]], tools: Sequence[dict[str, Any]]
+    ) -> int:
         """Tokens of the request: system prompt + messages + tools + room for the environment message."""
         sent = [{"role": "system", "content": system}, *messages] if system else list(messages)
         return self.messages(sent) + self.tools(tools) + ENVIRONMENT_RESERVE

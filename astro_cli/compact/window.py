@@ -59,7 +59,9 @@ def _number(settings: Any, key: str, low: float, high: float, problems: list[str
     value = settings.get(key)
     default = SCHEMA[key].default
     if isinstance(value, bool) or not isinstance(value, (int, float)) or not low <= value <= high:
-        problems.append(f"config '{key}' must be between {low:g} and {high:g} (got {value!r}); using {default}.")
+        problems.append(
+            f"config '{key}' must be between {low:g} and {high:g} (got {value!r}); using {default}."
+        )
         return default
     return kind(value)
 

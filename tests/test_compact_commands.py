@@ -1,0 +1,206 @@
+"""What people touch: /compact in the REPL, `astro sessions show`, resumed sessions, bad settings."""
+
+from __future__ import annotations
+
+import io
+import json
+import os
+import subprocess
+import sys
+from contextlib import ExitStack
+
+from prompt_toolkit.input import create_pipe_input
+from prompt_toolkit.output import DummyOutput
+from rich.console import Console
+
+from astro_cli.compact.engine import find_engine
+from astro_cli.compact.records import CompactionStore
+from tests.compact_support import (
+    SUMMARY_TEXT,
+    ScriptedModel,
+    compaction_events,
+    is_summary_request,
+    open_test_session,
+    read,
+    text,
+    write_files,
+)
+
+CTRL_D = "\x04"
+
+
+def test_compact_in_the_repl_summarizes_with_the_users_instructions(monkeypatch, workspace, fake) -> None:
+    from astro_cli.ui.prompt_input import PromptReader
+    from astro_cli.ui.repl import Repl
+    from astro_cli.ui.slash import slash_table
+
+    write_files(workspace, {f"s{i}.txt": 80 for i in range(6)})
+    model = ScriptedModel([read(f"s{i}.txt") for i in range(6)] + [{"text": "Six files read."}]).attach(fake)
+    app, session, _ = open_test_session(monkeypatch, workspace, fake)
+    app.close()
+    from astro_cli.bootstrap import build_app
+
+    with ExitStack() as stack:
+        app = build_app()
+        stack.callback(app.close)
+        pipe = stack.enter_context(create_pipe_input())
+        out = io.StringIO()
+        reader = PromptReader(
+            app.home.history_path,
+            commands=lambda: slash_table(app),
+            session_ids=lambda: [],
+            input=pipe,
+            output=DummyOutput(),
+        )
+        shell = Repl(app, Console(file=out, width=200, color_system=None), reader=reader)
+        shell.open()
+        pipe.send_text("Read the six files\r/compact keep the file names\rAnd now?\r" + CTRL_D)
+        shell.run()
+        output = out.getvalue()
+        session_id = shell.session.session_id if shell.session else None
+    assert "Compacted (summary)" in output and "messages" in output
+    summary_request = next(b for b in model.seen if is_summary_request(b))
+    assert text(summary_request["messages"][-1]).endswith("keep the file names")
+    next_turn = model.seen[model.seen.index(summary_request) + 1]["messages"]
+    assert text(next_turn[1]).startswith("[Conversation summary]")
+    assert text(next_turn[-2]) == "And now?"
+    assert len(next_turn) < len(summary_request["messages"])
+    assert session_id is not None
+
+
+def test_sessions_show_tells_where_compactions_happened(monkeypatch, workspace, fake, cli) -> None:
+    write_files(workspace, {f"s{i}.txt": 80 for i in range(6)})
+    ScriptedModel([read(f"s{i}.txt") for i in range(6)]).attach(fake)
+    app, session, _ = open_test_session(monkeypatch, workspace, fake)
+    session.run_turn("Read the six files")
+    outcome = find_engine(session).compact_now(session, "keep the distances")
+    assert outcome.changed, outcome.describe()
+    session_id = session.session_id
+    app.close()
+    result = cli(["sessions", "export", session_id, "--format", "md"])
+    assert result.exit_code == 0, result.output
+    shown = result.stdout
+    assert "## Compactions" in shown
+    assert "layer 2, summary (/compact)" in shown and "instructions: keep the distances" in shown
+    assert "2011Natur.480..344N" in shown  # the summary text itself
+    assert shown.count("### Tool result: read_file") == 6  # the stored history is complete
+    result = cli(["sessions", "show", session_id])
+    assert result.exit_code == 0 and "Compactions" in result.stdout
+
+
+def test_a_resumed_session_sends_the_recorded_summary_not_the_covered_history(
+    monkeypatch, workspace, fake
+) -> None:
+    from astro_cli.agent.events import EventBus
+    from astro_cli.agent.factory import open_session, permission_policy
+
+    write_files(workspace, {f"s{i}.txt": 80 for i in range(6)})
+    model = ScriptedModel([read(f"s{i}.txt") for i in range(6)]).attach(fake)
+    app, session, _ = open_test_session(monkeypatch, workspace, fake)
+    session.run_turn("Read the six files")
+    assert find_engine(session).compact_now(session).changed
+    session_id, stored = session.session_id, len(session.messages)
+    app.close()
+
+    from astro_cli.bootstrap import build_app
+
+    app = build_app()
+    resumed = open_session(app, EventBus(), permission_policy(app, yes=True), resume=session_id)
+    assert len(resumed.messages) == stored
+    assert resumed.run_turn("Continue").stop_reason == "answered"
+    sent = model.seen[-1]["messages"]
+    assert text(sent[1]) == "[Conversation summary]\n" + SUMMARY_TEXT
+    assert len(sent) < stored
+    assert model.summaries == 1  # no new summary was paid for
+    app.close()
+
+
+def test_disabled_auto_compaction_still_allows_compact(monkeypatch, workspace, fake) -> None:
+    write_files(workspace, {f"s{i}.txt": 10 for i in range(3)})
+    model = ScriptedModel([read(f"s{i}.txt") for i in range(3)], usage={"input_tokens": 59000}).attach(fake)
+    app, session, events = open_test_session(
+        monkeypatch, workspace, fake, context_window=60000, compaction_enabled="false"
+    )
+    assert session.run_turn("Read three files").stop_reason == "answered"
+    assert compaction_events(events) == [] and model.summaries == 0
+    assert find_engine(session).compact_now(session).layers[0] == "summary"
+    rows = CompactionStore(app.db).list(session.session_id)
+    assert rows[0]["trigger"] == "manual"
+    app.close()
+
+
+def test_bad_compaction_settings_are_one_sentence_each_and_defaults_apply(
+    monkeypatch, workspace, fake
+) -> None:
+    ScriptedModel([]).attach(fake)
+    app, session, events = open_test_session(
+        monkeypatch, workspace, fake, compaction_snip_keep_tail="-3", context_window="10"
+    )
+    assert session.run_turn("hi").stop_reason == "answered"
+    notices = [e.text for e in events if e.type == "notice"]
+    tail = [n for n in notices if "compaction.snip_keep_tail" in n]
+    window = [n for n in notices if "context_window" in n and "at least" in n]
+    assert len(tail) == 1 and "using 47" in tail[0] and "\n" not in tail[0]
+    assert len(window) == 1 and "\n" not in window[0]
+    assert find_engine(session).policy.snip_keep_tail == 47
+    app.close()
+
+
+def test_a_threshold_outside_zero_to_one_stops_astro_run_with_one_sentence(cli, astro_env) -> None:
+    result = cli(["run", "hi"], {**astro_env, "ASTRO_COMPACTION_THRESHOLD": "1.7"})
+    assert result.exit_code == 2
+    assert "compaction.threshold" in result.stderr and "Traceback" not in result.stderr
+
+
+def test_an_unknown_models_window_is_a_default_with_one_notice(monkeypatch, workspace, fake) -> None:
+    from astro_cli.compact.window import DEFAULT_WINDOW
+
+    ScriptedModel([]).attach(fake)
+    app, session, events = open_test_session(monkeypatch, workspace, fake)
+    assert session.run_turn("hi").stop_reason == "answered"
+    engine = find_engine(session)
+    assert engine._window.tokens == DEFAULT_WINDOW and engine._window.source == "default"
+    # the guess only matters once the context nears it; then the user hears about it, once
+    engine._limit(session, DEFAULT_WINDOW)
+    engine._limit(session, DEFAULT_WINDOW)
+    notices = [e for e in events if e.type == "notice" and "does not know the context window" in e.text]
+    assert len(notices) == 1 and "'openai/fake-model'" in notices[0].text
+    app.close()
+
+
+def test_counting_without_a_model_does_not_import_litellm(tmp_path) -> None:
+    code = (
+        "import sys, json\n"
+        "from astro_cli.compact.tokens import TokenCounter\n"
+        "c = TokenCounter('openai/gpt-4.1')\n"
+        "n = c.messages([{'role': 'user', 'content': 'word ' * 400}])\n"
+        "print(json.dumps({'tokens': n, 'litellm': 'litellm' in sys.modules}))\n"
+    )
+    env = {k: v for k, v in os.environ.items() if not k.startswith("ASTRO_")}
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, timeout=60)
+    result = json.loads(done.stdout)
+    assert result["litellm"] is False
+    assert 400 <= result["tokens"] <= 800  # ~4 characters a token: 2000 characters
+
+
+def test_the_window_follows_litellm_and_config_overrides_it(monkeypatch, workspace, fake) -> None:
+    from astro_cli.agent.llm import load_litellm
+    from astro_cli.compact.window import resolve_window
+
+    class Settings:
+        def __init__(self, value):
+            self.value = value
+
+        def get(self, key):
+            return self.value
+
+    problems: list[str] = []
+    assert (
+        resolve_window(Settings(None), "anthropic/claude-sonnet-4-5", load_litellm(), problems).tokens
+        == 200000
+    )
+    assert (
+        resolve_window(Settings(50000), "anthropic/claude-sonnet-4-5", load_litellm(), problems).tokens
+        == 50000
+    )
+    assert problems == []
