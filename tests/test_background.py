@@ -170,9 +170,9 @@ def _alive(pid: int) -> bool:
     return True
 
 
-def test_a_crash_leaves_interrupted_not_running(fake: FakeProvider, astro_env, workspace):
+def test_a_crash_leaves_interrupted_not_running(cli, fake: FakeProvider, astro_env, workspace):
     marker = workspace / "bg-started"
-    fake.add(_bg(f"touch {marker}; sleep 20"), {"text": "Waiting for the job...", "hang": True})
+    fake.add(_bg("echo $$ > bg.pid; touch bg-started; sleep 20"), {"text": "Waiting for the job...", "hang": True})
     proc = subprocess.Popen([sys.executable, "-m", "astro_cli", "run", "--allow", "run_bash", "Long job"],
                             env=astro_env, cwd=workspace, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     try:
@@ -183,6 +183,7 @@ def test_a_crash_leaves_interrupted_not_running(fake: FakeProvider, astro_env, w
         if proc.poll() is None:
             proc.kill()
         fake.release.set()
+    os.killpg(int((workspace / "bg.pid").read_text()), signal.SIGKILL)  # the orphan a kill -9 leaves behind
     assert [r["status"] for r in _rows(workspace)] == ["running"]  # what the dead process left
     listing = subprocess.run([sys.executable, "-m", "astro_cli", "sessions", "list", "--json"], env=astro_env,
                              cwd=workspace, capture_output=True, text=True)
@@ -191,3 +192,10 @@ def test_a_crash_leaves_interrupted_not_running(fake: FakeProvider, astro_env, w
                            cwd=workspace, capture_output=True, text=True)
     assert "interrupted" in shown.stdout and "running" not in shown.stdout.split("Background tasks")[1]
     assert [r["status"] for r in _rows(workspace)] == ["interrupted"]
+    # The next turn tells the model the task died with the crash.
+    fake.add({"text": "The job was interrupted; I will start it again."})
+    assert cli(["run", "--continue", "Status of the job?"], env=astro_env).exit_code == 0
+    assert _announcements(fake.bodies()[-1]) == [
+        f"{BACKGROUND_STOPPED_HEADER} ⚠️ run_bash: echo $$ > bg.pid; touch bg-started; sleep 20: astro stopped (crash or kill) before it "
+        "finished; no result was recorded (bg-1). Start it again if you still need it."
+    ]
