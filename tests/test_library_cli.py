@@ -102,3 +102,30 @@ def test_the_model_parses_then_searches_and_gets_the_passage(cli, fake: FakeProv
     assert "[1] 1001.0012 · section 5 Summary & Conclusions · page 8" in first
     assert '<paper-text source="1001.0012" section="5 Summary &amp; Conclusions" page="8">' in first
     assert "the radiative time scales as τrad ∝ T" in first and "the advective time scales as τadv ∝ T" in first
+
+
+def test_download_parse_search_through_the_model_and_the_test_services(cli, fake: FakeProvider, astro_env, workspace):
+    """The whole chain of the acceptance: download_paper fetches the real PDF from the stand-in arXiv
+    (tests/research_server.py), then parse_paper and rag_search, all chosen by the scripted model."""
+    from tests.research_server import ResearchServer
+
+    server = ResearchServer()
+    try:
+        env = {**astro_env, **server.env()}
+        fake.add(
+            {"tool_calls": [{"name": "download_paper", "arguments": {"id": "arXiv:1001.0012"}}]},
+            {"tool_calls": [{"name": "parse_paper", "arguments": {"id": "1001.0012"}}]},
+            {"tool_calls": [{"name": "rag_search", "arguments": {"query": QUESTION, "papers": ["1001.0012"]}}]},
+            {"text": "The radiative time scales as T^-3 and the advective time as T^-0.5 (arXiv:1001.0012)."},
+        )
+        result = cli(["run", "--output-format", "json", QUESTION], env=env)
+    finally:
+        server.close()
+    assert result.exit_code == 0, result.stderr
+    final = json.loads(result.stdout.strip().splitlines()[-1])
+    assert [c["name"] for c in final["tool_calls"] if c["ok"]] == ["download_paper", "parse_paper", "rag_search"]
+    assert (workspace / "papers" / "1001.0012.pdf").stat().st_size == 406_929
+    searched = [m for m in fake.bodies()[3]["messages"] if m["role"] == "tool"][-1]["content"]
+    first = searched.split("[2]")[0]
+    assert "[1] 1001.0012 · section 5 Summary & Conclusions · page 8" in first
+    assert "the radiative time scales as τrad ∝ T" in first
