@@ -55,3 +55,38 @@ def test_subagent_in_the_repl(astro_env, workspace, fake, monkeypatch):
     assert "subagent Quote a.txt" in text
     assert "Reads one file and quotes it." in text  # /agents
     assert len(fake.requests) == 4
+
+
+def test_permission_asked_inside_a_subagent_reaches_the_user(astro_env, workspace, fake, monkeypatch):
+    """The subagent runs in the tool's worker thread; the REPL's yes/no question must still work."""
+    from astro_cli.bootstrap import build_app
+    from astro_cli.ui.prompt_input import PromptReader
+    from astro_cli.ui.repl import Repl
+    from astro_cli.ui.slash import slash_table
+
+    monkeypatch.chdir(workspace)
+    for key in list(os.environ):
+        if key.startswith("ASTRO_") or key in PROVIDER_KEYS:
+            monkeypatch.delenv(key, raising=False)
+    for key, value in astro_env.items():
+        monkeypatch.setenv(key, value)
+    fake.add(
+        {"tool_calls": [{"name": "subagent", "arguments": {"task": "make the file"}}]},
+        {"tool_calls": [{"name": "run_bash", "arguments": {"command": "touch made.txt"}}]},
+        {"text": "made"},
+        {"text": "Done."},
+    )
+    with ExitStack() as stack:
+        app = build_app()
+        stack.callback(app.close)
+        pipe = stack.enter_context(create_pipe_input())
+        out = io.StringIO()
+        reader = PromptReader(app.home.history_path, commands=lambda: slash_table(app), session_ids=lambda: [],
+                              input=pipe, output=DummyOutput())
+        shell = Repl(app, Console(file=out, width=200, color_system=None), reader=reader)
+        shell.open()
+        pipe.send_text("make it\ry\r" + CTRL_D)
+        shell.run()
+        text = out.getvalue()
+    assert "permission needed: run_bash" in text and "Done." in text
+    assert (workspace / "made.txt").exists()
