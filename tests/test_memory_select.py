@@ -240,7 +240,7 @@ def test_inject_zero_removes_the_section(service: MemoryService) -> None:
 
 
 def _watched(tmp_path: Path, clock: Clock) -> MemoryService:
-    return MemoryService(tmp_path / "memory", clock=clock, watch=True)
+    return MemoryService(tmp_path / "memory", clock=clock, watch=True, watch_from=0)
 
 
 def _eventually(check, timeout: float = 5.0) -> bool:
@@ -288,4 +288,18 @@ def test_with_a_watch_every_kind_of_change_is_picked_up(tmp_path: Path, clock: C
     assert "Plots use serif fonts" in service.section("fonts")
     path.write_text(path.read_text().replace("serif fonts", "Palatino fonts"))
     assert _eventually(lambda: "Plots use Palatino fonts" in service.section("fonts"))
+    service.close()
+
+
+def test_a_small_folder_is_statted_instead_of_watched(tmp_path: Path, clock: Clock) -> None:
+    service = MemoryService(tmp_path / "memory", clock=clock, watch=True, watch_from=10)
+    _fill(service, clock)  # 6 files
+    service.section("fonts")
+    assert not service.catalog._watch.active  # type: ignore[union-attr]
+    path = service.root / "plot-style.md"
+    path.write_text(path.read_text().replace("serif fonts", "Garamond fonts"))
+    assert "Plots use Garamond fonts" in service.section("fonts")  # exact at once, no event needed
+    _fill(service, clock, [(f"extra-{n}", "project", f"Extra {n}", "body") for n in range(5)])
+    service.section("fonts")
+    assert service.catalog._watch.active  # type: ignore[union-attr]
     service.close()

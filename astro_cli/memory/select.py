@@ -1,8 +1,8 @@
 """Choosing the memories the agent sees: relevance to the question combined with recency.
 
 The catalog keeps every memory file parsed and indexed in an in-memory SQLite FTS5 table. Before
-each use it looks for changes: with a folder watch (watch.py) that is a flag and one stat of the
-folder; without one, one stat per file (name, mtime, size). Files that changed are parsed again, so
+each use it looks for changes: with a folder watch (watch.py, started once the folder holds 200
+files) that is a flag and one stat of the folder; without one, one stat per file (name, mtime, size). Files that changed are parsed again, so
 a hand edit is picked up on the next step and 2,000 memories are never re-read as a whole. Its
 `generation` changes exactly when some file did, which is what the prompt cache keys on.
 
@@ -30,6 +30,8 @@ from astro_cli.memory.index import INDEX_NAME, write_index
 from astro_cli.memory.watch import FolderWatch
 
 RECENCY_WEIGHT = 0.5
+# Below this many files, statting each one (a few microseconds apiece) costs less than a watch thread.
+WATCH_FROM_FILES = 200
 SUPERSEDED_WEIGHT = 0.5
 MAX_QUERY_TERMS = 32
 _WORD = re.compile(r"\w+", re.UNICODE)
@@ -113,12 +115,19 @@ def rank(
 class MemoryCatalog:
     """The parsed memory folder plus its FTS5 index, refreshed from file mtimes on each use."""
 
-    def __init__(self, root: Path, warn: Callable[[str], None] | None = None, watch: bool = False) -> None:
+    def __init__(
+        self,
+        root: Path,
+        warn: Callable[[str], None] | None = None,
+        watch: bool = False,
+        watch_from: int = WATCH_FROM_FILES,
+    ) -> None:
         self.root = root
         self.warn = warn or (lambda text: None)
         self.generation = 0
         self.scans = 0  # full folder scans so far (tests and benchmarks look at it)
         self._watch = FolderWatch(root) if watch else None
+        self._watch_from = watch_from
         self._files: dict[str, tuple[int, int]] = {}  # name -> (mtime_ns, size), broken files included
         self._memories: dict[str, Memory] = {}
         self._rowids: dict[str, int] = {}
@@ -181,8 +190,9 @@ class MemoryCatalog:
     def refresh(self) -> bool:
         """Bring the catalog up to date with the folder; returns whether anything changed."""
         with self._lock:
-            if self._watch is not None and (self._watch.active or self._watch.start()):
-                if not self._watch.take_changed():
+            watch = self._watch
+            if watch is not None and (watch.active or (len(self._files) >= self._watch_from and watch.start())):
+                if not watch.take_changed():
                     return False
             self.scans += 1
             current = self._stat_folder()

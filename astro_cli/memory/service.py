@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 from astro_cli.memory.format import Clock, Memory, format_time, utc_now
 from astro_cli.memory.reminder import age_days, render_block
-from astro_cli.memory.select import MemoryCatalog, Scored
+from astro_cli.memory.select import WATCH_FROM_FILES, MemoryCatalog, Scored
 from astro_cli.memory.store import MemoryStore
 
 if TYPE_CHECKING:
@@ -34,6 +34,7 @@ class MemoryService:
         clock: Clock = utc_now,
         warn: Callable[[str], None] | None = None,
         watch: bool = False,
+        watch_from: int = WATCH_FROM_FILES,
     ) -> None:
         self.root = root
         self.inject = inject
@@ -41,6 +42,7 @@ class MemoryService:
         self.clock = clock
         self.warn = warn or (lambda text: None)
         self.watch = watch
+        self.watch_from = watch_from
         self.store = MemoryStore(root, clock, self.warn, after_change=self._store_changed)
         self._catalog: MemoryCatalog | None = None
         self._cache: OrderedDict[tuple[Any, ...], str] = OrderedDict()
@@ -61,7 +63,7 @@ class MemoryService:
     def catalog(self) -> MemoryCatalog:
         """Built on first use, so installing the feature scans nothing."""
         if self._catalog is None:
-            self._catalog = MemoryCatalog(self.root, self.warn, watch=self.watch)
+            self._catalog = MemoryCatalog(self.root, self.warn, watch=self.watch, watch_from=self.watch_from)
         return self._catalog
 
     def _store_changed(self) -> None:
