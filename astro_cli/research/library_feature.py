@@ -104,9 +104,9 @@ def save_note_tool(ctx: ToolContext, args: dict[str, Any]) -> ToolResult:
 def install(app: AppContext) -> None:
     app.tools.register(Tool(
         name="parse_paper",
-        description="Index a downloaded paper for search: its LaTeX source when present (equations kept), "
-        "else its PDF, split by section and page into chunks with a full-text index. Returns the outline, "
-        "not the text. Re-parsing is skipped unless force is true.",
+        description="Index a downloaded paper so rag_search and get_paper_content can use it. Reads its LaTeX "
+        "source when present (equations kept), else its PDF, split by section and page into chunks with a "
+        "full-text index. Returns the outline, not the text; an indexed paper is not parsed again unless force.",
         parameters=object_schema({
             "id": PAPER_ID,
             "force": {"type": "boolean", "description": "Parse again even if already indexed (default false)."},
@@ -115,9 +115,9 @@ def install(app: AppContext) -> None:
     ))
     app.tools.register(Tool(
         name="get_paper_content",
-        description="Read a library paper's text by section (a number like '2' or '3.1', or a name like "
-        "'Introduction') or pages ('3', '2-4'); without either, the paper from the start. Cut to a budget "
-        f"with a note of what was left. {DATA_NOTE}",
+        description="Read a library paper's text by section or pages. A section is a number ('2', '3.1') or "
+        "part of its name ('Introduction'); pages are '3', '2-4' or '1,3'; without either, the paper from the "
+        f"start. Cut to a budget with a note of what was left. {DATA_NOTE}",
         parameters=object_schema({
             "id": PAPER_ID,
             "section": {"type": "string", "description": "Section number or part of its name."},
@@ -127,9 +127,9 @@ def install(app: AppContext) -> None:
     ))
     app.tools.register(Tool(
         name="rag_search",
-        description="Search the local library (parsed papers and saved notes) for passages answering a "
-        "question; returns ranked passages with paper id, section, page and score (BM25, hybrid with "
-        f"embeddings when configured). Cite the ids you use. {DATA_NOTE}",
+        description="Search the library of papers and notes for passages that answer a question. "
+        "Returns ranked passages with paper id, section, page and score (BM25; hybrid with embeddings when "
+        f"configured). Cite the ids you use. {DATA_NOTE}",
         parameters=object_schema({
             "query": {"type": "string", "description": "A question or key words; \"quoted phrases\" match exactly."},
             "k": {"type": "integer", "description": "How many passages (default 8, at most 50)."},
@@ -140,8 +140,8 @@ def install(app: AppContext) -> None:
     ))
     app.tools.register(Tool(
         name="save_note",
-        description="Save a Markdown research note under notes/ (same title: the note is updated), indexed "
-        "so rag_search finds it later. Link the papers it draws on by id.",
+        description="Save a Markdown research note under notes/, indexed so rag_search finds it. A note of "
+        "the same title is updated. Link the papers it draws on by id.",
         parameters=object_schema({
             "title": {"type": "string"},
             "content": {"type": "string", "description": "Markdown body."},
