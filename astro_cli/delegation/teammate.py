@@ -18,6 +18,10 @@ if TYPE_CHECKING:
     from astro_cli.app import AppContext
     from astro_cli.delegation.team import Teammate
 
+# Tools that keep state per stored session (a plan, a background job, a compaction record): a
+# teammate has no stored session, so it does without them rather than fail on them.
+SESSION_BOUND_TOOLS = frozenset({"todo_write", "bg_task_run", "compress_context"})
+
 
 class MemorySessions:
     """The parts of SessionStore a teammate's AgentSession uses, kept in memory (003: no DB persistence)."""
@@ -70,7 +74,7 @@ class TeammateSession(AgentSession):
 def run_teammate(app: AppContext, lead: AgentSession, mate: Teammate) -> dict[str, Any]:
     """Run `mate` to its answer and return the inbox fields (status, answer, steps, tools, tokens)."""
     mine = lead.permissions
-    tools = delegable_tools(app)
+    tools = delegable_tools(app) - SESSION_BOUND_TOOLS
     # No one can be asked from a background thread: a teammate may use what the lead was allowed.
     permissions = PermissionPolicy(
         allow=set(mine.allow) | set(mine.session_allowed), deny=set(mine.deny), yes_to_all=mine.yes_to_all,
