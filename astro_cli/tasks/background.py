@@ -30,9 +30,10 @@ DEFAULT_TIMEOUT = 600.0
 SHUTDOWN_GRACE = 3.0
 
 DESCRIPTION = (
-    "Run another tool call in the background (a long run_bash, a batch of downloads) and return at once "
-    "with a task id; you are told when it finishes. Give tool and arguments to start one; give task_id "
-    "alone to read a task's whole output, or task_id with cancel=true to stop it."
+    "Run another tool call in the background and get its task id at once. "
+    "For slow work (a long run_bash, a batch of downloads): you are told when it finishes and can go on "
+    "meanwhile. Give tool and arguments to start one; task_id alone reads a task's whole output; "
+    "task_id with cancel=true stops it."
 )
 PARAMETERS = object_schema({
     "tool": {"type": "string", "description": "Name of the tool to run, e.g. run_bash."},

@@ -17,9 +17,9 @@ if TYPE_CHECKING:
     from astro_cli.app import AppContext
 
 DESCRIPTION = (
-    "Save the task plan of this session: send the whole list every time, in order. "
+    "Save this session's task plan; send the whole list every time. "
     "Use it for work of several steps (a literature review, a comparison of many papers): plan first, "
-    "mark one item in_progress while you work on it and completed as soon as it is done. "
+    "keep one item in_progress while you work on it, mark it completed as soon as it is done. "
     "The plan is shown to you again at the start of each turn."
 )
 
