@@ -218,7 +218,7 @@ def test_memory_text_cannot_break_the_prompt(tmp_path: Path, monkeypatch: pytest
     (tmp_path / "memory" / "latex-macros.md").write_text(memory.to_text())
     assembled = app.prompt.assemble(app.tools.ordered(), question="latex macros")
     text = assembled.section("memory").text
-    assert "Use { {macros}} in LaTeX" in text and "\\newcommand{ {\\msun}}" in text
+    assert "Use {{macros}} in LaTeX" in text and "\\newcommand{{\\msun}}" in text
     assert text.count("</project-memory-context>") == 1 and text.endswith("</project-memory-context>")
     app.close()
 

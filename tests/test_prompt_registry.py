@@ -197,3 +197,14 @@ def test_tool_with_builtin_name_replaces_it():
     assert len(reg) == 1
     assert reg.get("read_file").description == "Plugin reader."
     assert reg.ordered(None)[0].schema()["function"]["description"] == "Plugin reader."
+
+
+def test_provider_output_is_data_not_a_template():
+    reg = PromptRegistry()
+    reg.add("identity", 0, text="I am {{who}}.")
+    reg.add("memory", 300, provider=lambda data: "a memory that mentions {{nobody}} and {{ odd }}")
+    reg.add("opt-in", 400, provider=lambda data: "rendered for {{who}}", variables=True)
+    reg.register_variable("who", lambda: "astro")
+    assert reg.assemble([]).system == (
+        "I am astro.\n\na memory that mentions {{nobody}} and {{ odd }}\n\nrendered for astro"
+    )

@@ -162,7 +162,7 @@ def test_braces_in_a_description_reach_the_prompt_without_breaking_it(workspace,
     make(workspace / "skills", "templating", "Fills {{placeholders}} in LaTeX templates.")
     app = build_app(workspace=workspace).install_features()
     system = app.prompt.assemble(app.tools.ordered()).system
-    assert "- templating: Fills { {placeholders} } in LaTeX templates." in system
+    assert "- templating: Fills {{placeholders}} in LaTeX templates." in system
 
 
 def test_a_broken_edit_keeps_the_last_good_version_and_warns_once(layers):

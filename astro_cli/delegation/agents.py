@@ -178,8 +178,7 @@ def _section_text(agents: dict[str, AgentDefinition]) -> str | None:
     if not agents:
         return None
     lines = ["Sub-agents you can delegate to with the subagent tool (argument `agent`):"]
-    # A '{{' in a description would be read as a prompt variable; the section shows it spaced out.
-    lines += [f"- {a.name}: {a.description.replace('{{', '{ {')}" for a in sorted(agents.values(), key=lambda a: a.name)]
+    lines += [f"- {a.name}: {a.description}" for a in sorted(agents.values(), key=lambda a: a.name)]
     lines.append(
         "Use only the names listed above for `agent`; any other name is refused. "
         "Without `agent`, the subagent is a general research assistant."

@@ -38,8 +38,7 @@ def staleness_note(updated: datetime, now: datetime) -> str | None:
 
 
 def _safe(text: str) -> str:
-    """Memory text is the researcher's, but must not close the block or look like a prompt variable."""
-    text = text.replace("{{", "{ {")
+    """Memory text is the researcher's, but must not close the block."""
     return text.replace(CLOSE, "</project-memory-context >").replace(OPEN, "<project-memory-context >")
 
 

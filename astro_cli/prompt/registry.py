@@ -57,6 +57,13 @@ class Section:
     provider: SectionProvider | None = None
     scope: str = GLOBAL
     complete: bool = False
+    # Variables are filled in text the maintainers or the user wrote (identity, principles, config).
+    # A provider's output is data (skill descriptions, memories): it reaches the model as written.
+    variables: bool | None = None
+
+    @property
+    def renders_variables(self) -> bool:
+        return self.variables if self.variables is not None else self.provider is None
 
     def produce(self, data: AssemblyInput) -> str | None:
         if self.provider is not None:
@@ -110,8 +117,9 @@ class PromptRegistry:
         scope: str = GLOBAL,
         complete: bool = False,
         replace: bool = False,
+        variables: bool | None = None,
     ) -> None:
-        self.register_section(Section(name, order, text, provider, scope, complete), replace=replace)
+        self.register_section(Section(name, order, text, provider, scope, complete, variables), replace=replace)
 
     def remove_section(self, name: str, scope: str = GLOBAL) -> None:
         self._sections.pop((scope, name), None)
@@ -165,9 +173,10 @@ class PromptRegistry:
             text = section.produce(data)
             if not text or not text.strip():
                 continue
-            try:
-                text = render(text, lookup, known, section.name)
-            except PromptRenderError as exc:
-                raise PromptRegistryError(str(exc)) from None
+            if section.renders_variables:
+                try:
+                    text = render(text, lookup, known, section.name)
+                except PromptRenderError as exc:
+                    raise PromptRegistryError(str(exc)) from None
             rendered.append(RenderedSection(section.name, section.order, text.strip("\n")))
         return AssembledPrompt(sections=rendered, tools=[t.schema() for t in tools], variables=used)

@@ -322,8 +322,7 @@ def _same(a: Path, b: Path) -> bool:
 
 
 def _entry_line(skill: Skill) -> str:
-    # The prompt renderer treats {{name}} as a variable; a skill's text must reach the model as written.
-    line = skill.entry().replace("{{", "{ {").replace("}}", "} }")
+    line = skill.entry()
     return line if len(line) <= MAX_ENTRY_CHARS else line[: MAX_ENTRY_CHARS - 1].rstrip() + "…"
 
 
