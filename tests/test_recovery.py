@@ -120,3 +120,45 @@ def test_kill_9_then_continue_completes(point, cli, fake: FakeProvider, astro_en
         assert any(m["role"] == "tool" and "V=14.6" in m["content"] for m in sent)
     assert sent[-2] == {"role": "user", "content": "Go on"}
     assert sent[-1]["content"].startswith("[Current task state]") and "🔄 [read] Read the observation log" in sent[-1]["content"]
+
+
+def test_kill_9_then_astro_continue_in_the_repl(fake: FakeProvider, astro_env, workspace):
+    """The interactive path: `astro --continue` after a kill -9, /tasks shows the plan, the turn completes."""
+    pexpect = pytest.importorskip("pexpect")
+    marker = workspace / "tool-started"
+    fake.add({"tool_calls": [{"name": "todo_write", "arguments": {"todos": PLAN}}]},
+             {"tool_calls": [{"name": "run_bash", "arguments": {"command": f"touch {marker}; sleep 5"}}]})
+    proc = subprocess.Popen([sys.executable, "-m", "astro_cli", "run", "--allow", "run_bash", "Fit it"],
+                            env=astro_env, cwd=workspace, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        assert _wait_for(marker.exists)
+        os.kill(proc.pid, signal.SIGKILL)
+        proc.wait(10)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+    before = _stored(workspace)
+
+    fake.add({"text": "Back on track: reading the log now."})
+    child = pexpect.spawn(sys.executable, ["-m", "astro_cli", "--continue"], cwd=str(workspace), encoding="utf-8",
+                          timeout=60, env=dict(astro_env, TERM="dumb", COLUMNS="100", LINES="40"),
+                          dimensions=(40, 100))
+    try:
+        child.expect("\n> ")
+        child.sendline("/tasks")
+        child.expect(r"🔄 \[read\] Read the observation log")
+        child.expect("0 done, 1 in progress, 1 pending")
+        child.expect("\n> ")
+        child.sendline("Where were we?")
+        child.expect("Back on track")
+        child.expect("\n> ")
+        time.sleep(0.3)
+        child.sendcontrol("d")
+        child.expect(pexpect.EOF)
+    finally:
+        child.close(force=True)
+    sent = fake.bodies()[-1]["messages"][1:-1]
+    assert_valid_history(sent)
+    assert _is_subsequence([m for _, _, m in before], sent)
+    assert sent[-2] == {"role": "user", "content": "Where were we?"}
+    assert sent[-1]["content"].startswith("[Current task state]")
