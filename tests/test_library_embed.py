@@ -144,3 +144,18 @@ def test_an_unreachable_embedding_model_falls_back_to_bm25_with_one_sentence(tmp
     assert result.method == "bm25" and result.hits
     assert result.warning is None  # no vectors stored: plain BM25, nothing to warn about
     app.close()
+
+
+def test_a_paper_indexed_before_the_model_was_set_gets_vectors_on_its_next_parse(tmp_path, embedder, monkeypatch):
+    monkeypatch.setenv("OPENAI_API_KEY", "sk-test-embeddings")
+    plain = make_app(tmp_path / "ws")
+    add_paper(plain, "1202.3665")
+    chunks = parse_paper(plain, "1202.3665").chunks
+    plain.close()
+    app = make_app(tmp_path / "ws", **{"library.embedding_model": "openai/fake-embed",
+                                       "library.embedding_api_base": embedder.url})
+    report = parse_paper(app, "1202.3665")
+    assert report.already and report.warning is None
+    assert app.db.query("SELECT count(*) AS n FROM chunk_vectors")[0]["n"] == chunks
+    assert search_library(app, "decorrelation").method == "hybrid"
+    app.close()

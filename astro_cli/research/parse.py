@@ -123,6 +123,7 @@ def parse_paper(app: AppContext, paper_id: str, force: bool = False) -> ParseRep
     if paper.get("parsed_at") and not force:
         existing = _existing_report(app, paper)
         if existing.chunks:
+            existing.warning = _vectors(app, paper["id"], only_missing=True)
             return existing
     size = max(200, int(app.settings.get("library.chunk_chars")))
     chunks, parsed_from, pages, warning = _extract(library, paper, size)
@@ -130,14 +131,28 @@ def parse_paper(app: AppContext, paper_id: str, force: bool = False) -> ParseRep
         raise ParseError(f"no text could be taken from paper {paper['id']} (a scanned PDF without a text layer?).")
     store_chunks(library, paper["id"], chunks, parsed_from, pages)
     paper = library.get_paper(paper["id"]) or paper
-    if app.settings.get("library.embedding_model"):
-        from astro_cli.research.embed import EmbeddingError, embed_paper
-
-        try:
-            embed_paper(app, paper["id"])
-        except EmbeddingError as exc:
-            warning = f"full-text search works, but no vectors were made: {exc}"
+    warning = _vectors(app, paper["id"]) or warning
     return ParseReport(paper, parsed_from, pages, len(chunks), _outline(chunks), warning)
+
+
+def _vectors(app: AppContext, paper_id: str, only_missing: bool = False) -> str | None:
+    """Embed the paper's chunks when a model is configured (a paper indexed before the model was
+    set gets its vectors on its next parse_paper); a failure is a warning, the index stands."""
+    model = app.settings.get("library.embedding_model")
+    if not model:
+        return None
+    if only_missing and app.db.execute(
+        "SELECT 1 FROM chunk_vectors v JOIN chunks c ON c.id = v.chunk_id WHERE c.paper_id = ? AND v.model = ? LIMIT 1",
+        (paper_id, model),
+    ).fetchone():
+        return None
+    from astro_cli.research.embed import EmbeddingError, embed_paper
+
+    try:
+        embed_paper(app, paper_id)
+    except EmbeddingError as exc:
+        return f"full-text search works, but no vectors were made: {exc}"
+    return None
 
 
 def _extract(library: Library, paper: dict[str, Any], size: int) -> tuple[list[Chunk], str, int | None, str | None]:
