@@ -65,6 +65,11 @@ def test_invalid_lists_are_refused_with_the_reason(todos, reason):
     assert reason in str(info.value)
 
 
+def test_a_list_sent_as_json_text_is_accepted():
+    tasks = parse_tasks(json.dumps(PLAN), single_in_progress=True)
+    assert [t.id for t in tasks] == ["search", "read", "table"] and tasks[2].depends_on == ["read"]
+
+
 def test_two_in_progress_are_accepted_when_config_allows():
     todos = [{"id": "a", "content": "x", "status": "in_progress"}, {"id": "b", "content": "y", "status": "in_progress"}]
     assert [t.status for t in parse_tasks(todos, single_in_progress=False)] == ["in_progress", "in_progress"]

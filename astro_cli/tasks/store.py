@@ -65,6 +65,11 @@ def _text(value: Any, what: str, position: int) -> str:
 
 def parse_tasks(items: Any, single_in_progress: bool = True) -> list[Task]:
     """Check a whole list as todo_write received it; raise InvalidTaskList with the reason."""
+    if isinstance(items, str):  # some models send the array as JSON text
+        try:
+            items = json.loads(items)
+        except ValueError:
+            pass
     if not isinstance(items, list):
         raise InvalidTaskList("'todos' must be a list of items (send an empty list to clear the plan).")
     if len(items) > MAX_TASKS:
