@@ -100,9 +100,12 @@ def _cost(ctx: SlashContext, args: str) -> None:
     if not totals["requests"]:
         ctx.console.print("no model requests in this session yet")
         return
-    ctx.console.print(usage_line(totals, label=f"session {ctx.session.session_id}: {totals['requests']} requests ·"))
-    if totals["cost_usd"] is None or totals.get("unpriced"):
-        ctx.console.print(Text("litellm has no price for some of these requests, so the cost is incomplete", style="dim"))
+    requests = f"{totals['requests']} request" + ("s" if totals["requests"] != 1 else "")
+    ctx.console.print(usage_line(totals, label=f"session {ctx.session.session_id}: {requests} ·"))
+    if totals["cost_usd"] is None:
+        ctx.console.print(Text("litellm has no price for this model, so the cost is unknown", style="dim"))
+    elif totals.get("unpriced"):
+        ctx.console.print(Text("litellm has no price for some of these requests, so the cost is a lower bound", style="dim"))
 
 
 def _tools(ctx: SlashContext, args: str) -> None:

@@ -163,8 +163,9 @@ class PlainReader:
         line = sys.stdin.readline()
         if not line:
             raise EOFError
-        sys.stdout.write("\n")
-        return line.rstrip("\n")
+        line = line.rstrip("\n")
+        sys.stdout.write(line + "\n")  # nothing echoes piped input; show what was read
+        return line
 
     def ask(self, question: str) -> str:
         sys.stdout.write(question)
