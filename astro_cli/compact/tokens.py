@@ -29,6 +29,12 @@ def loaded_litellm() -> Any:
     return getattr(llm, "_LITELLM", None)
 
 
+def _shape(message: dict[str, Any]) -> tuple[int, int]:
+    """A cheap fingerprint that changes if a message were edited in place after all."""
+    content = message.get("content")
+    return (len(content) if isinstance(content, (str, list)) else 0, len(message.get("tool_calls") or ()))
+
+
 class TokenCounter:
     """Counts tokens of requests for one model; `load=True` imports litellm if needed (model paths)."""
 
@@ -36,6 +42,7 @@ class TokenCounter:
         self.model = model
         self.load = load
         self._cache: dict[str, int] = {}
+        self._by_id: dict[int, tuple[dict[str, Any], tuple[int, int], int]] = {}
 
     def _litellm(self) -> Any:
         litellm = loaded_litellm()
@@ -47,9 +54,15 @@ class TokenCounter:
 
     def message(self, message: dict[str, Any]) -> int:
         """Tokens of one message, its share of litellm's per-message overhead included."""
+        # Stored messages are never changed in place, so the same object has the same count; the
+        # entry holds the object, so its id cannot be reused while the entry exists.
+        seen = self._by_id.get(id(message))
+        if seen is not None and seen[0] is message and seen[1] == _shape(message):
+            return seen[2]
         key = json.dumps(message, sort_keys=True, ensure_ascii=False, default=str)
         cached = self._cache.get(key)
         if cached is not None:
+            self._remember(message, cached)
             return cached
         litellm = self._litellm()
         count = None
@@ -63,7 +76,13 @@ class TokenCounter:
         if len(self._cache) > _CACHE_LIMIT:
             self._cache.clear()
         self._cache[key] = count
+        self._remember(message, count)
         return count
+
+    def _remember(self, message: dict[str, Any], count: int) -> None:
+        if len(self._by_id) > _CACHE_LIMIT:
+            self._by_id.clear()
+        self._by_id[id(message)] = (message, _shape(message), count)
 
     def messages(self, messages: Sequence[dict[str, Any]]) -> int:
         return sum(self.message(m) for m in messages) + (3 if messages else 0)
