@@ -199,3 +199,18 @@ def test_a_crash_leaves_interrupted_not_running(cli, fake: FakeProvider, astro_e
         f"{BACKGROUND_STOPPED_HEADER} ⚠️ run_bash: echo $$ > bg.pid; touch bg-started; sleep 20: astro stopped (crash or kill) before it "
         "finished; no result was recorded (bg-1). Start it again if you still need it."
     ]
+
+
+def test_the_model_can_cancel_a_task(cli, fake: FakeProvider, astro_env, workspace):
+    fake.add(_bg("sleep 30"), {"tool_calls": [{"name": "bg_task_run", "arguments": {"task_id": "bg-1", "cancel": True}}]},
+             _bash("sleep 1"), {"text": "Cancelled it."})
+    began = time.monotonic()
+    result = cli(["run", "--allow", "run_bash", "Start and stop"], env=astro_env)
+    assert result.exit_code == 0 and time.monotonic() - began < 20
+    results = [m["content"] for m in fake.bodies()[2]["messages"] if m["role"] == "tool"]
+    assert results[-1] == "bg-1 was asked to stop; you will be told when it has."
+    assert _announcements(fake.bodies()[3]) == [
+        f"{BACKGROUND_STOPPED_HEADER} ⚠️ run_bash: sleep 30: it was cancelled on request; no result was recorded "
+        "(bg-1). Start it again if you still need it."
+    ]
+    assert _rows(workspace)[0]["status"] == "cancelled"

@@ -18,7 +18,14 @@ from typing import TYPE_CHECKING, Any
 from astro_cli.agent import events as ev
 from astro_cli.agent.extensions import LoopExtension, ToolCallInfo, ToolGate
 from astro_cli.agent.llm import ToolCallRequest
-from astro_cli.tasks.bg_store import STATUS_MARKS, BgStore, BgTask, parse_task_id
+from astro_cli.tasks.bg_store import (
+    STATUS_MARKS,
+    STOPPED_ON_EXIT,
+    STOPPED_ON_REQUEST,
+    BgStore,
+    BgTask,
+    parse_task_id,
+)
 from astro_cli.tools.base import Tool, ToolContext, ToolError, ToolResult, object_schema
 
 if TYPE_CHECKING:
@@ -65,6 +72,7 @@ class BackgroundManager:
         self.store = BgStore(app.db)  # opens the database first, so it closes after us
         self.lock = threading.Lock()
         self.running: dict[int, tuple[threading.Thread, threading.Event]] = {}
+        self.stop_reasons: dict[int, str] = {}
         self.closed = False
         self.store.sweep_dead(_now())
         app.on_close(self.shutdown)
@@ -102,12 +110,10 @@ class BackgroundManager:
             self.running.pop(task_id, None)
             if self.closed:
                 return
-            if ctx.cancel.is_set():
-                status = "cancelled"
-            else:
-                status = "failed" if result.is_error else "completed"
+            reason = self.stop_reasons.pop(task_id, STOPPED_ON_EXIT) if ctx.cancel.is_set() else None
+            status = "cancelled" if reason else "failed" if result.is_error else "completed"
             try:
-                self.store.finish(task_id, status, result.content, _now())
+                self.store.finish(task_id, status, result.content, _now(), summary=reason)
                 task = self.store.get(task_id)
             except Exception:  # noqa: BLE001 - the database may be gone during exit
                 return
@@ -118,8 +124,9 @@ class BackgroundManager:
         """Ask a running task to stop; True when it was running in this process."""
         with self.lock:
             entry = self.running.get(task_id)
-        if entry is None:
-            return False
+            if entry is None:
+                return False
+            self.stop_reasons[task_id] = STOPPED_ON_REQUEST
         entry[1].set()
         return True
 
@@ -136,8 +143,7 @@ class BackgroundManager:
             self.closed = True
             for task_id in entries:
                 try:
-                    self.store.finish(task_id, "cancelled", "[cancelled: astro exited before the task finished]",
-                                      _now())
+                    self.store.finish(task_id, "cancelled", "", _now(), summary=STOPPED_ON_EXIT)
                 except Exception:  # noqa: BLE001 - closing must not hide the real outcome
                     pass
             self.running.clear()

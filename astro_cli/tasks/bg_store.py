@@ -18,6 +18,10 @@ if TYPE_CHECKING:
     from astro_cli.store.db import Database
 
 FINISHED = ("completed", "failed", "cancelled", "interrupted")
+# Why a task stopped without a result (its summary); the announcement to the model says it.
+STOPPED_ON_EXIT = "astro exited before it finished"
+STOPPED_ON_REQUEST = "it was cancelled on request"
+STOPPED_BY_CRASH = "astro stopped (crash or kill) before it finished"
 STATUS_MARKS = {"running": "⏳", "completed": "✅", "failed": "❌", "cancelled": "⚠️", "interrupted": "⚠️"}
 
 
@@ -122,12 +126,15 @@ class BgStore:
             )
             return int(cursor.lastrowid)
 
-    def finish(self, task_id: int, status: str, output: str, stamp: str) -> None:
-        """Record the end of a task that is still 'running' (a row already ended stays as it is)."""
+    def finish(self, task_id: int, status: str, output: str, stamp: str, summary: str | None = None) -> None:
+        """Record the end of a task that is still 'running' (a row already ended stays as it is).
+
+        The summary is the start of the output, or for a stopped task why it stopped.
+        """
         self.database.execute(
             "UPDATE bg_tasks SET status = ?, output = ?, output_chars = ?, summary = ?, finished_at = ? "
             "WHERE id = ? AND status = 'running'",
-            (status, output, len(output), summarize(output), stamp, task_id),
+            (status, output, len(output), summary or summarize(output), stamp, task_id),
         )
 
     def get(self, task_id: int) -> BgTask | None:
@@ -169,7 +176,7 @@ class BgStore:
             cursor = self.database.execute(
                 "UPDATE bg_tasks SET status = 'interrupted', finished_at = ?, summary = ? "
                 "WHERE status = 'running' AND pid = ?",
-                (stamp, "astro stopped (crash or kill) before the task finished; no result was recorded", pid),
+                (stamp, STOPPED_BY_CRASH, pid),
             )
             swept += cursor.rowcount or 0
         return swept

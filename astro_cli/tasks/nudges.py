@@ -48,9 +48,8 @@ def background_line(task: BgTask) -> str:
         )
         summary = task.summary or "(no output)"
         return f"{BACKGROUND_DONE_HEADER} {mark} {task.tool}:{subject} {summary}{how}"
-    reason = "astro exited" if task.status == "cancelled" else "astro stopped (crash or kill)"
     return (
-        f"{BACKGROUND_STOPPED_HEADER} ⚠️ {task.tool}:{subject} {reason} before it finished; no result was "
+        f"{BACKGROUND_STOPPED_HEADER} ⚠️ {task.tool}:{subject} {task.summary}; no result was "
         f"recorded ({task.label}). Start it again if you still need it."
     )
 
