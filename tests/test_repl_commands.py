@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import io
 import os
+import subprocess
+import sys
 import threading
 from contextlib import ExitStack
 
@@ -142,11 +144,33 @@ def test_tab_completes_slash_commands_and_ctrl_c_clears_the_line(repl, fake):
 
 
 def test_continue_reopens_the_latest_session_and_shows_where_it_stopped(repl, fake):
-    fake.add({"text": "Answer one."})
-    repl.type_and_run(f"what is a magnetar?\r{CTRL_D}")
+    plan = [{"id": "search", "content": "Search ADS for magnetar papers", "status": "completed"},
+            {"id": "read", "content": "Read the three most cited", "status": "in_progress"}]
+    fake.add({"tool_calls": [{"name": "todo_write", "arguments": {"todos": plan}}]}, {"text": "Planned."})
+    first = repl.type_and_run(f"what is a magnetar?\r{CTRL_D}")
+    assert "Read the three most cited" in first.split("todo_write")[0]  # the plan is shown as it changes
     out = io.StringIO()
     again = Repl(repl.app, Console(file=out, width=200, color_system=None), reader=repl.reader)
     again.open(continue_latest=True)
+    shown = out.getvalue()
     assert again.session.session_id == repl.session.session_id
-    assert f"resumed session {repl.session.session_id} (2 messages)" in out.getvalue()
-    assert "last question: what is a magnetar?" in out.getvalue()
+    assert f"resumed session {repl.session.session_id} (4 messages)" in shown
+    assert "last question: what is a magnetar?" in shown
+    assert shown.index("resumed session") < shown.index("Read the three most cited")  # the plan follows the banner
+
+
+def test_opening_the_repl_leaves_the_litellm_import_to_the_background(astro_env, workspace):
+    """The prompt must not wait ~4 s for litellm: nothing on the start-up path imports it."""
+    script = (
+        "import io, sys\n"
+        "from rich.console import Console\n"
+        "from astro_cli.bootstrap import build_app\n"
+        "from astro_cli.ui.prompt_input import PlainReader\n"
+        "from astro_cli.ui.repl import Repl\n"
+        "Repl(build_app(), Console(file=io.StringIO()), reader=PlainReader()).open()\n"
+        "print('litellm' in sys.modules)\n"
+    )
+    done = subprocess.run([sys.executable, "-c", script], env=astro_env, cwd=workspace, capture_output=True,
+                          text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "False"

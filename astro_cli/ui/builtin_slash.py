@@ -187,7 +187,10 @@ def _tool(ctx: SlashContext, args: str) -> None:
     if not args.strip():
         for call in log.calls:
             status = "running" if call.ok is None else ("ok" if call.ok else "error")
-            ctx.console.print(f"  {call.index} {escape(call.name)} {escape(one_line(call.key_argument, 60))} · {status}")
+            agent = f"[{call.agent}] " if call.agent != "main" else ""
+            ctx.console.print(
+                f"  {call.index} {escape(agent + call.name)} {escape(one_line(call.key_argument, 60))} · {status}"
+            )
         ctx.console.print(Text(f"/tool N shows call N in full (1-{len(log.calls)})", style="dim"))
         return
     try:

@@ -15,6 +15,7 @@ from typing import Any
 from rich.console import Console, RenderableType
 from rich.live import Live
 from rich.markdown import Markdown
+from rich.panel import Panel
 from rich.spinner import Spinner
 from rich.text import Text
 
@@ -48,7 +49,7 @@ def usage_line(usage: dict[str, Any], label: str = "") -> Text:
 
 def tool_line(record: ToolCallRecord, width: int) -> Text:
     """`  2 read_file notes.txt · 0.01s · ok` — the error's first sentence when it failed."""
-    line = Text("  ")
+    line = Text("  " if record.agent == "main" else "      ")  # a subagent's calls sit inside its block
     line.append(f"{record.index} ", style="dim")
     if record.agent != "main":
         line.append(f"[{record.agent}] ", style="dim")
@@ -81,6 +82,7 @@ class TurnRenderer:
         self._tool_spinner = ""
         self.usage: dict[str, Any] = {}
         self._reset_usage()
+        self._held: list[ev.Event] | None = None
 
     # --- the live region ---------------------------------------------------------------------
     def _current(self) -> RenderableType:
@@ -110,7 +112,19 @@ class TurnRenderer:
         self._show(Spinner("dots", Text(label, style="dim"), style="dim"))
 
     # --- events ------------------------------------------------------------------------------
+    def hold(self) -> None:
+        """Queue events (a resumed plan shown while a session opens) until `release()`."""
+        self._held = []
+
+    def release(self) -> None:
+        held, self._held = self._held or [], None
+        for event in held:
+            self.handle(event)
+
     def handle(self, event: ev.Event) -> None:
+        if self._held is not None:
+            self._held.append(event)
+            return
         handler = getattr(self, "_on_" + event.type, None)
         if handler is not None:
             handler(event)
@@ -172,6 +186,31 @@ class TurnRenderer:
             f"  context compacted ({event.layer}): {event.messages_before} → {event.messages_after} messages, "
             f"{event.tokens_before:,} → {event.tokens_after:,} tokens", style="dim",
         ))
+
+    def _on_compaction_started(self, event: ev.CompactionStarted) -> None:
+        self.spin(f"compacting the context ({event.layer})…")
+
+    def _on_tasks_updated(self, event: ev.TasksUpdated) -> None:
+        self.settle(Panel(Text(event.text), title="plan", title_align="left", border_style="dim", expand=False))
+
+    def _on_subagent_started(self, event: ev.SubagentStarted) -> None:
+        self.settle(Text(
+            f"    ⤷ {event.agent}: {one_line(event.task, self.console.width - 30)} (up to {event.max_steps} steps)",
+            style="dim",
+        ))
+        self.spin(f"{event.agent} working…")
+
+    def _on_subagent_finished(self, event: ev.SubagentFinished) -> None:
+        outcome = Text("done", style="green") if event.ok else Text(event.stop_reason, style="red")
+        line = Text(f"    ⤷ {event.agent} ", style="dim") + outcome
+        line.append(
+            f" · {event.steps} steps · {event.duration:.1f}s · {event.input_tokens:,} in / "
+            f"{event.output_tokens:,} out", style="dim",
+        )
+        if event.summary:
+            line.append(f" · {one_line(event.summary, 100)}", style="dim")
+        self.settle(line)
+        self.resume_tool_spinner()
 
     def _on_usage(self, event: ev.UsageReport) -> None:
         for key in USAGE_KEYS:

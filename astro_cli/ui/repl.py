@@ -123,14 +123,19 @@ class Repl:
     def open(self, resume: str | None = None, continue_latest: bool = False) -> None:
         from astro_cli import __version__
 
-        self.session = self._open(resume=resume, continue_latest=continue_latest)
-        register_builtins(self.app)
-        model = self.session.llm.config.model
-        self.console.print(Text.assemble(
-            ("astro ", "bold"), (__version__, "bold"), f" · {model} · ", (str(self.app.workspace.root), "dim"),
-        ))
-        self._describe_session("resumed" if (resume or continue_latest) and self.session.messages else "new")
-        self.console.print(Text(KEYS_HELP + " · /help lists the commands", style="dim"))
+        # What a session shows while it opens (a resumed task plan) is printed after the banner.
+        self.renderer.hold()
+        try:
+            self.session = self._open(resume=resume, continue_latest=continue_latest)
+            register_builtins(self.app)
+            model = self.session.llm.config.model
+            self.console.print(Text.assemble(
+                ("astro ", "bold"), (__version__, "bold"), f" · {model} · ", (str(self.app.workspace.root), "dim"),
+            ))
+            self._describe_session("resumed" if (resume or continue_latest) and self.session.messages else "new")
+            self.console.print(Text(KEYS_HELP + " · /help lists the commands", style="dim"))
+        finally:
+            self.renderer.release()
 
     def _describe_session(self, how: str) -> None:
         session = self.session
@@ -160,16 +165,20 @@ class Repl:
         if self.session is not None and row is not None and row["id"] == self.session.session_id:
             self.console.print(f"already in session {escape(self.session.session_id)}")
             return
+        self.renderer.hold()
         try:
-            new = self._open(resume=session_id)
-        except SessionNotFound as exc:
-            self.console.print(Text(str(exc), style="yellow"))
-            return
-        old, self.session = self.session, new
-        if old is not None:
-            old.stop("switched")
-        self.log.reset()
-        self._describe_session("resumed")
+            try:
+                new = self._open(resume=session_id)
+            except SessionNotFound as exc:
+                self.console.print(Text(str(exc), style="yellow"))
+                return
+            old, self.session = self.session, new
+            if old is not None:
+                old.stop("switched")
+            self.log.reset()
+            self._describe_session("resumed")
+        finally:
+            self.renderer.release()
 
     def stop(self) -> None:
         self.running = False
