@@ -37,7 +37,7 @@ def text(message: dict[str, Any]) -> str:
 
 
 def is_summary_request(body: dict[str, Any]) -> bool:
-    return text(body["messages"][-1]).startswith(INSTRUCTION_START)
+    return INSTRUCTION_START in text(body["messages"][-1])
 
 
 def read(path: str) -> dict[str, Any]:
@@ -75,7 +75,9 @@ def write_files(workspace: Path, sizes: dict[str, int]) -> None:
         (workspace / name).write_text(f"{name}\n{body}\n", encoding="utf-8")
 
 
-def open_test_session(monkeypatch: pytest.MonkeyPatch, workspace: Path, fake: FakeProvider, **settings: Any):
+def open_test_session(
+    monkeypatch: pytest.MonkeyPatch, workspace: Path, fake: FakeProvider, anthropic: bool = False, **settings: Any
+):
     """A real session in `workspace` talking to the fake provider; settings are ASTRO_* variables."""
     from astro_cli.agent.events import EventBus
     from astro_cli.agent.factory import open_session, permission_policy
@@ -86,9 +88,10 @@ def open_test_session(monkeypatch: pytest.MonkeyPatch, workspace: Path, fake: Fa
         if key.startswith("ASTRO_") or key in PROVIDER_KEYS:
             monkeypatch.delenv(key, raising=False)
     env = base_env(workspace.parent)
-    env.update(
-        ASTRO_MODEL="openai/fake-model", ASTRO_API_BASE=fake.openai_url, ASTRO_API_KEY="sk-test-secret-123"
-    )
+    if anthropic:
+        env.update(ASTRO_MODEL="anthropic/claude-sonnet-4-5", ASTRO_API_BASE=fake.url, ASTRO_API_KEY="sk-ant-test-456")
+    else:
+        env.update(ASTRO_MODEL="openai/fake-model", ASTRO_API_BASE=fake.openai_url, ASTRO_API_KEY="sk-test-secret-1")
     env.update({f"ASTRO_{k.upper()}": str(v) for k, v in settings.items()})
     for key, value in env.items():
         monkeypatch.setenv(key, value)

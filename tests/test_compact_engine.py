@@ -278,3 +278,29 @@ def test_a_failed_summary_is_one_warning_and_the_turn_goes_on(monkeypatch, works
     assert ("compacted", "aggressive") in compaction_events(events)  # layer 3 took over
     assert all(measured(b) <= window_for(limit) for b in model.seen if not is_summary_request(b))
     app.close()
+
+
+def test_compaction_speaks_the_anthropic_format_with_cache_marks(monkeypatch, workspace, fake) -> None:
+    """Anthropic wants a user message first and alternating roles; the summary request carries the
+    same cache marks as a step: the system prompt, the last tool, the last history message."""
+    write_files(workspace, {f"s{i}.txt": 50 for i in range(6)})
+    plan = [read(f"s{i}.txt") for i in range(6)]
+    plan.append({"tool_calls": [{"name": "compress_context", "arguments": {}}]})
+    model = ScriptedModel(plan).attach(fake)
+    app, session, events = open_test_session(monkeypatch, workspace, fake, anthropic=True)
+    state = session.run_turn("Read, then compress.")
+    assert state.stop_reason == "answered", state.error
+    index = next(i for i, b in enumerate(model.seen) if is_summary_request(b))
+    summary = model.seen[index]
+    assert summary["system"][-1]["cache_control"] == {"type": "ephemeral"}
+    assert summary["tools"][-1]["cache_control"] == {"type": "ephemeral"}
+    assert summary.get("tool_choice") == {"type": "none"}
+    # the last stored message (a tool result, merged with the instruction into one user turn) is marked
+    last = summary["messages"][-1]["content"]
+    assert [b["type"] for b in last if "cache_control" in b] == ["tool_result"]
+    assert last[-1]["type"] == "text" and last[-1]["text"].startswith("[Compaction request]")
+    after = model.seen[index + 1]["messages"]
+    assert after[0]["role"] == "user" and "[Conversation summary]" in text(after[0])
+    roles = [m["role"] for m in after]
+    assert all(a != b for a, b in zip(roles, roles[1:]))  # litellm merged consecutive user messages
+    app.close()

@@ -11,11 +11,11 @@ if TYPE_CHECKING:
     from astro_cli.ui.slash import SlashContext
 
 COMPRESS_DESCRIPTION = (
-    "Compact the conversation before your next request: earlier messages are replaced by a structured "
-    "summary (the request, key findings with their bibcodes and arXiv ids, papers consulted, decisions, open "
-    "tasks, the next step); the latest messages, loaded skills and the task plan stay. Use it when a phase "
-    "of work is done and its long tool output is no longer needed. `focus` names what the summary must keep "
-    "in detail."
+    "Free context space by summarizing the conversation so far. Before your next request, earlier "
+    "messages are replaced by a structured summary (the request, key findings with their bibcodes and "
+    "arXiv ids, papers consulted, decisions, open tasks, the next step); the latest messages, loaded "
+    "skills and the task plan stay. Use it when a phase of work is done and its long tool output is no "
+    "longer needed. `focus` names what the summary must keep in detail."
 )
 
 

@@ -7,6 +7,7 @@ each layer that runs and records a row per layer; the engine decides when a roun
 
 from __future__ import annotations
 
+import sqlite3
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
@@ -54,6 +55,8 @@ class Outcome:
         return bool(self.layers)
 
     def describe(self) -> str:
+        if self.error == "cancelled" and not self.layers:
+            return "Compaction cancelled; nothing changed."
         if self.error and not self.layers:
             return f"Compaction failed: {self.error}"
         if not self.layers:
@@ -81,6 +84,7 @@ class Round:
     window: int
     restore: Callable[[int], dict[str, Any] | None]
     restored: dict[str, Any] | None = None  # the re-injection message this round added
+    records: list[CompactionRecord] = field(default_factory=list)  # written once the round is complete
 
     def tokens(self, messages: list[dict[str, Any]]) -> int:
         return int(self.counter.request(self.system, messages, self.tools) * self.ratio)
@@ -108,7 +112,24 @@ class Round:
                 view.origin.append(None)
         outcome.messages_after = len(view.messages) if outcome.changed else outcome.messages_before
         outcome.tokens_after = self.tokens(view.messages) if outcome.changed else tokens_before
+        self._record()
         return view, outcome
+
+    def _record(self) -> None:
+        """Rows for `astro sessions show`; a database problem costs the record, not the compaction."""
+        if not self.records:
+            return
+        session = self.session
+        try:
+            store = CompactionStore(session.app.db)
+            seq = store.last_seq(session.session_id)
+            for record in self.records:
+                record.after_seq = seq
+                store.add(record)
+        except sqlite3.Error as exc:
+            session.bus.emit(
+                ev.Notice(level="warning", text=f"The compaction could not be recorded ({exc}).")
+            )
 
     def _restore_reserve(self, view: View) -> int:
         message = self.restore(0)  # with the identity reminder: the largest it can be
@@ -237,8 +258,7 @@ class Round:
         outcome.layers.append(layer)
         session = self.session
         turn = self.state.turn if self.state is not None else session.turn_number
-        store = CompactionStore(session.app.db)
-        store.add(
+        self.records.append(
             CompactionRecord(
                 session_id=session.session_id,
                 turn=turn,
@@ -248,7 +268,7 @@ class Round:
                 messages_after=len(after.messages),
                 tokens_before=current,
                 tokens_after=tokens_after,
-                after_seq=store.last_seq(session.session_id),
+                after_seq=0,
                 keep_from=keep_from,
                 summary=summary,
                 instructions=self.instructions if layer == "summary" else None,
