@@ -188,6 +188,8 @@ def test_a_broken_memory_file_does_not_stop_a_turn(cli, fake, astro_env, workspa
     result = cli(["run", "where is the lensing pipeline?"], astro_env)
     assert result.exit_code == 0, result.output
     assert "[project] ok: Pipeline in ~/lens" in fake.bodies()[0]["messages"][0]["content"]
+    assert "memory file memory/broken.md is skipped" in result.stderr
+    assert "Traceback" not in result.output
 
 
 def test_memory_slash_command_lists_shows_and_forgets(tmp_path: Path, monkeypatch) -> None:

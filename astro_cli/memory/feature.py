@@ -39,13 +39,30 @@ def memory_service(app: AppContext) -> MemoryService:
 
 
 class TurnClock(LoopExtension):
-    """Freezes 'now' for the memory block at the start of each turn, so ages cannot tick mid-turn."""
+    """Freezes 'now' for the memory block at the start of each turn, so ages cannot tick mid-turn,
+    and shows warnings about broken memory files while the session runs (not only at start-up)."""
 
     def __init__(self, app: AppContext) -> None:
         self.app = app
 
     def on_turn_start(self, state: TurnState) -> None:
-        state.session.extras[TURN_TIME] = memory_service(self.app).clock()
+        service = memory_service(self.app)
+        state.session.extras[TURN_TIME] = service.clock()
+        if service.inject > 0:
+            service.catalog.refresh()  # the work the first assembly would do, done early to warn first
+        self._show_warnings(state)
+
+    def before_request(self, state: TurnState) -> None:
+        self._show_warnings(state)
+
+    def on_turn_end(self, state: TurnState) -> None:
+        self._show_warnings(state)
+
+    def _show_warnings(self, state: TurnState) -> None:
+        from astro_cli.agent.events import Notice
+
+        for text in memory_service(self.app).take_warnings():
+            state.session.bus.emit(Notice(level="warning", text=text))
 
 
 def save_memory(ctx: ToolContext, args: dict[str, Any]) -> ToolResult:

@@ -40,7 +40,8 @@ class MemoryService:
         self.inject = inject
         self.half_life_days = half_life_days
         self.clock = clock
-        self.warn = warn or (lambda text: None)
+        self._report = warn or (lambda text: None)
+        self._unshown: list[str] = []  # warnings a running session has not shown yet
         self.watch = watch
         self.watch_from = watch_from
         self.store = MemoryStore(root, clock, self.warn, after_change=self._store_changed)
@@ -58,6 +59,16 @@ class MemoryService:
         half_life = float(app.settings.get("memory.half_life_days"))
         watch = bool(app.settings.get("memory.watch")) if watch is None else watch
         return cls(app.workspace.memory_dir, inject, half_life, clock, app.warn, watch)
+
+    def warn(self, text: str) -> None:
+        self._report(text)
+        if text not in self._unshown:
+            self._unshown.append(text)
+
+    def take_warnings(self) -> list[str]:
+        """Warnings (broken files) found since the last call, for a session to show as they happen."""
+        taken, self._unshown = self._unshown, []
+        return taken
 
     @property
     def catalog(self) -> MemoryCatalog:
