@@ -34,8 +34,9 @@ def spawn(env: dict[str, str], workspace: Path):
 
 
 def type_key(child, control: str) -> None:
-    """Press Ctrl-<key> once prompt-toolkit has put the terminal in raw mode."""
-    time.sleep(0.3)
+    """Press Ctrl-<key> once prompt-toolkit has put the terminal in raw mode (echo off); in the
+    terminal's cooked mode the tty driver, not astro, would act on the key."""
+    assert child.waitnoecho(timeout=10)
     child.sendcontrol(control)
 
 
