@@ -85,6 +85,7 @@ class Round:
     restore: Callable[[int], dict[str, Any] | None]
     restored: dict[str, Any] | None = None  # the re-injection message this round added
     records: list[CompactionRecord] = field(default_factory=list)  # written once the round is complete
+    reserve: int = 0  # tokens the re-injection message will add
 
     def tokens(self, messages: list[dict[str, Any]]) -> int:
         return int(self.counter.request(self.system, messages, self.tools) * self.ratio)
@@ -94,7 +95,7 @@ class Round:
         outcome = Outcome(
             self.trigger, messages_before=len(sent_before), tokens_before=tokens_before, limit=self.limit
         )
-        reserve = self._restore_reserve(view)
+        reserve = self.reserve = self._restore_reserve(view)
         current = self.tokens(view.messages) + reserve
         for layer in AUTO_LAYERS if self.trigger == "auto" else ON_DEMAND_LAYERS:
             forced = layer == "summary" and self.trigger != "auto"
@@ -167,7 +168,7 @@ class Round:
         # Still too big with two results: cut the kept results down, halving until it fits.
         longest = max((len(L.text_of(m)) for m in messages if m.get("role") == "tool"), default=0)
         size = longest // 2
-        while self.tokens(messages) > self.limit and size >= MIN_RESULT_CHARS:
+        while self.tokens(messages) + self.reserve > self.limit and size >= MIN_RESULT_CHARS:
             messages = L.truncate_results(messages, size) or messages
             size //= 2
         if messages == view.messages:
@@ -185,14 +186,7 @@ class Round:
         budget = max(0, self.limit - empty) // 3
         cut = L.tighten_cut(view.messages, cut, lambda tail: self.tokens(tail) - empty <= budget)
         self._started("summary", view, current)
-        history = fit_history(
-            [sent_before, view.messages],
-            self.counter,
-            self.system,
-            self.tools,
-            self.window,
-            self.instructions,
-        )
+        history = fit_history([sent_before, view.messages], self.tokens, self.window, self.instructions)
         from astro_cli.agent.llm import ProviderError
 
         try:

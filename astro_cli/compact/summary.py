@@ -22,9 +22,9 @@ from astro_cli.compact.layers import (
 
 if TYPE_CHECKING:
     import threading
+    from collections.abc import Callable
 
     from astro_cli.agent.llm import LLM
-    from astro_cli.compact.tokens import TokenCounter
 
 SUMMARY_INSTRUCTION = """[Compaction request] The conversation above is about to be compacted: everything \
 before this message will be replaced by the summary you write now. Do not call tools. Write a structured \
@@ -68,19 +68,21 @@ def instruction(extra: str | None = None) -> str:
 
 def fit_history(
     candidates: list[list[dict[str, Any]]],
-    counter: TokenCounter,
-    system: str,
-    tools: list[dict[str, Any]],
+    measure: Callable[[list[dict[str, Any]]], int],
     window: int,
     extra: str | None = None,
 ) -> list[dict[str, Any]]:
     """The first candidate history whose summarizing request fits the window, else the last one
-    shrunk (older tool results as placeholders, then the oldest exchanges left out)."""
+    shrunk (older tool results as placeholders, then the oldest exchanges left out).
+
+    `measure(messages)` is the size of a request with these messages (system prompt and tools
+    included), as the engine estimates it.
+    """
     tail = [{"role": "user", "content": instruction(extra)}]
-    limit = window - OUTPUT_RESERVE
+    limit = window - min(OUTPUT_RESERVE, window // 8)
 
     def fits(history: list[dict[str, Any]]) -> bool:
-        return counter.request(system, history + tail, tools) <= limit
+        return measure(history + tail) <= limit
 
     for history in candidates:
         if fits(history):
