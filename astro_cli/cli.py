@@ -6,11 +6,19 @@ from typing import Optional
 
 import typer
 
-import astro_cli.commands.hooks_cmd as hooks_cmd
 from astro_cli import __version__
-from astro_cli.commands import config_cmd, library_cmd, memory_cmd, prompt_cmd, sessions_cmd, skills_cmd
+from astro_cli.commands import (
+    config_cmd,
+    hooks_cmd,
+    library_cmd,
+    memory_cmd,
+    prompt_cmd,
+    sessions_cmd,
+    skills_cmd,
+)
 from astro_cli.commands.run_cmd import run_command
-from astro_cli.commands.search_cmd import search as search_command, target as target_command
+from astro_cli.commands.search_cmd import search as search_command
+from astro_cli.commands.search_cmd import target as target_command
 
 app = typer.Typer(
     name="astro",

@@ -95,7 +95,7 @@ _key("arxiv_pdf_url", "str", "https://arxiv.org", "arXiv base for /pdf/ID and /e
 _key("ads_url", "str", "https://api.adsabs.harvard.edu/v1", "NASA ADS API base")
 _key("simbad_url", "str", "https://simbad.cds.unistra.fr/simbad/sim-tap", "SIMBAD TAP service")
 _key("http.timeout", "float", 30.0, "seconds before a request to a research service times out")
-_key("http.contact", "str?", "https://pypi.org/project/astro-cli/", "contact URL or e-mail in astro's User-Agent (arXiv asks for one)")
+_key("http.contact", "str?", None, "contact URL or e-mail in astro's User-Agent (arXiv asks for one)")
 _key("arxiv.min_interval", "float", 3.0, "seconds between requests to arXiv (their policy)")
 _key("library.embedding_model", "str?", None, "litellm embedding model for hybrid search (off when unset)")
 _key("library.embedding_api_base", "str?", None, "base URL of the embedding provider (default: the model's own)")

@@ -215,3 +215,38 @@ def test_cost_is_computed_for_a_priced_model(cli, fake, anthropic_env):
     assert obj["usage"]["cache_read_input_tokens"] == 400
     assert obj["usage"]["cache_creation_input_tokens"] == 200
     assert isinstance(obj["cost_usd"], float) and obj["cost_usd"] > 0
+
+
+def test_a_session_left_without_a_question_leaves_no_row(workspace, astro_env, fake):
+    import os
+
+    from astro_cli.agent.events import EventBus
+    from astro_cli.agent.factory import open_session, permission_policy
+    from astro_cli.bootstrap import build_app
+    old = dict(os.environ)
+    os.environ.update(astro_env)
+    try:
+        app = build_app(workspace=workspace)
+        session = open_session(app, EventBus(), permission_policy(app))
+        session.stop("exit")
+        assert app.sessions.list() == []
+        app.close()
+    finally:
+        os.environ.clear()
+        os.environ.update(old)
+
+
+def test_subagent_tokens_count_in_the_callers_turn(cli, fake, astro_env):
+    fake.add(
+        {"tool_calls": [{"name": "subagent", "arguments": {"task": "Find the redshift of NGC 1275."}}]},
+        {"text": "z = 0.0176", "usage": {"input_tokens": 500, "output_tokens": 50}},
+        {"text": "NGC 1275 is at z = 0.0176."},
+    )
+    result = cli(["run", "--output-format", "json", "Redshift of NGC 1275?"], env=astro_env)
+    obj = _result(result.stdout)
+    assert obj["answer"] == "NGC 1275 is at z = 0.0176."
+    # 2 requests of the caller (100 in, 20 out each) plus the subagent's 500 in, 50 out.
+    assert obj["usage"]["input_tokens"] == 700 and obj["usage"]["output_tokens"] == 90
+    listing = cli(["sessions", "list", "--json"], env=astro_env)
+    row = json.loads(listing.stdout)[0]
+    assert row["tokens"] == 790

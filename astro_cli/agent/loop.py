@@ -60,6 +60,13 @@ class TurnState:
     api_duration: float = 0.0
     extras: dict[str, Any] = field(default_factory=dict)
 
+    def add_usage(self, usage: dict[str, Any]) -> None:
+        """Add a request's tokens and cost to the turn (a subagent's too: the user pays for both)."""
+        for key in ("input_tokens", "output_tokens", "cache_read_input_tokens", "cache_creation_input_tokens"):
+            self.usage[key] += usage.get(key, 0) or 0
+        cost, total = usage.get("cost_usd"), self.usage["cost_usd"]
+        self.usage["cost_usd"] = None if cost is None or total is None else total + cost
+
     def inject(self, text: str, kind: str = "nudge") -> None:
         """Append a runtime intervention as a user message (stored, marked, and shown dimmed)."""
         self.session.append({"role": "user", "content": text}, kind=kind, turn=self.turn)
@@ -124,6 +131,9 @@ class AgentSession:
 
     def stop(self, reason: str) -> None:
         self.call_extensions("on_session_stop", self, reason)
+        if not self.messages:
+            # Opened and left without a question: leave no empty session behind in `sessions list`.
+            self.app.sessions.delete_if_empty(self.session_id)
 
     # --- tools and prompt ------------------------------------------------------------------
     def visible_tools(self) -> list:
@@ -244,10 +254,8 @@ class AgentSession:
         usage = reply.usage
         if not usage:
             return
-        for key in ("input_tokens", "output_tokens", "cache_read_input_tokens", "cache_creation_input_tokens"):
-            state.usage[key] += usage.get(key, 0)
+        state.add_usage(usage)
         cost = usage.get("cost_usd")
-        state.usage["cost_usd"] = None if cost is None or state.usage["cost_usd"] is None else state.usage["cost_usd"] + cost
         state.last_context_tokens = usage.get("input_tokens", 0) + usage.get("output_tokens", 0)
         self.app.sessions.record_usage(self.session_id, state.turn, self.llm.config.model, usage)
         self.bus.emit(

@@ -166,6 +166,9 @@ def run_subagent(ctx: ToolContext, spec: SubagentSpec) -> ToolResult:
         except Exception:  # noqa: BLE001 - stopping must not hide the outcome
             pass
     report = SubagentReport.from_state(spec, child_id, state, failure, time.monotonic() - started)
+    parent_state = ctx.extras.get("state")
+    if parent_state is not None and report.usage:
+        parent_state.add_usage(report.usage)  # the caller's turn reports what its subagents cost too
     if runner is not None:
         runner.fire("SubagentStop", {**hook_base, **report.hook_fields()}, parent.session_id, target=spec.agent,
                     notify=ctx.emit)

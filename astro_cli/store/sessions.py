@@ -92,13 +92,23 @@ class SessionStore:
             f"""
             SELECT s.*, (SELECT count(*) FROM agent_messages m WHERE m.session_id = s.id) AS messages,
                    (SELECT coalesce(sum(u.input_tokens), 0) + coalesce(sum(u.output_tokens), 0)
-                      FROM usage u WHERE u.session_id = s.id) AS tokens,
-                   (SELECT sum(u.cost_usd) FROM usage u WHERE u.session_id = s.id) AS cost_usd
+                      FROM usage u WHERE u.session_id = s.id
+                         OR u.session_id IN (SELECT c.id FROM sessions c WHERE c.parent_id = s.id)) AS tokens,
+                   (SELECT sum(u.cost_usd) FROM usage u WHERE u.session_id = s.id
+                         OR u.session_id IN (SELECT c.id FROM sessions c WHERE c.parent_id = s.id)) AS cost_usd
             FROM sessions s {where}
             ORDER BY s.updated_at DESC, s.rowid DESC LIMIT ?
             """,
             (limit,),
         )
+
+    def delete_if_empty(self, session_id: str) -> None:
+        with self.database.lock:
+            self.database.execute(
+                "DELETE FROM sessions WHERE id = ? AND NOT EXISTS (SELECT 1 FROM agent_messages WHERE session_id = ?) "
+                "AND NOT EXISTS (SELECT 1 FROM sessions c WHERE c.parent_id = ?)",
+                (session_id, session_id, session_id),
+            )
 
     def children(self, session_id: str) -> list[dict[str, Any]]:
         return self.database.query(
@@ -190,7 +200,9 @@ class SessionStore:
             )
 
     def usage_totals(self, session_id: str, turn: int | None = None) -> dict[str, Any]:
-        where, params = "session_id = ?", [session_id]
+        """Tokens and cost of a session, its subagents' sessions included."""
+        where = "(session_id = ? OR session_id IN (SELECT id FROM sessions WHERE parent_id = ?))"
+        params: list[Any] = [session_id, session_id]
         if turn is not None:
             where += " AND turn = ?"
             params.append(turn)
@@ -203,6 +215,5 @@ class SessionStore:
                 FROM usage WHERE {where}""",
             params,
         )[0]
-        if row["unpriced"]:
-            row["cost_usd"] = None if row["cost_usd"] is None else row["cost_usd"]
+        # cost_usd is None when no request had a price; `unpriced` counts requests litellm could not price.
         return row
