@@ -83,12 +83,30 @@ class TurnRenderer:
         self.usage: dict[str, Any] = {}
         self._reset_usage()
         self._held: list[ev.Event] | None = None
+        # A running subagent: its calls live in one transient block that collapses to a line when it ends.
+        self._subagent: dict[str, Any] | None = None
 
     # --- the live region ---------------------------------------------------------------------
     def _current(self) -> RenderableType:
         if self._text:
             return Markdown(self._text)
+        if self._subagent is not None:
+            return self._subagent_block()
         return self._showing or Text("")
+
+    def _subagent_block(self) -> RenderableType:
+        from rich.console import Group
+
+        sub = self._subagent or {}
+        lines: list[RenderableType] = list(sub.get("lines", [])[-8:])
+        hidden = len(sub.get("lines", [])) - len(lines)
+        if hidden > 0:
+            lines.insert(0, Text(f"      … {hidden} earlier calls", style="dim"))
+        if self._showing is not None:
+            lines.append(self._showing)
+        title = f"{sub.get('agent')}: {one_line(sub.get('task', ''), max(20, self.console.width - 30))}"
+        return Panel(Group(*lines) if lines else Text(""), title=title, title_align="left",
+                     border_style="dim", expand=False)
 
     def _show(self, renderable: RenderableType | None = None) -> None:
         self._showing = renderable
@@ -154,8 +172,17 @@ class TurnRenderer:
 
     def _on_tool_started(self, event: ev.ToolStarted) -> None:
         self.log.handle(event)
+        if self._subagent is not None and event.agent != "main":
+            self.spin(f"{event.name} {one_line(event.key_argument, 60)} …")
+            return
         self._tool_spinner = f"{event.name} {one_line(event.key_argument, 60)}".strip()
         self.spin(self._tool_spinner + " …")
+
+    def _on_download_progress(self, event: Any) -> None:
+        """A download in progress (research tools): bytes so far, and the share when the size is known."""
+        done = f"{event.done / 1e6:.1f} MB"
+        share = f" of {event.total / 1e6:.1f} MB ({100 * event.done / event.total:.0f}%)" if event.total else ""
+        self.spin(f"downloading {event.label}: {done}{share}")
 
     def resume_tool_spinner(self) -> None:
         if self._tool_spinner:
@@ -163,8 +190,13 @@ class TurnRenderer:
 
     def _on_tool_finished(self, event: ev.ToolFinished) -> None:
         self.log.handle(event)
-        self._tool_spinner = ""
         record = next((c for c in reversed(self.log.calls) if c.call_id == event.call_id), None)
+        if self._subagent is not None and event.agent != "main":
+            if record is not None:
+                self._subagent["lines"].append(tool_line(record, self.console.width))
+            self.spin(f"{self._subagent['agent']} working…")
+            return
+        self._tool_spinner = ""
         self.settle(tool_line(record, self.console.width) if record else None)
 
     def _on_nudge(self, event: ev.Nudge) -> None:
@@ -194,13 +226,12 @@ class TurnRenderer:
         self.settle(Panel(Text(event.text), title="plan", title_align="left", border_style="dim", expand=False))
 
     def _on_subagent_started(self, event: ev.SubagentStarted) -> None:
-        self.settle(Text(
-            f"    ⤷ {event.agent}: {one_line(event.task, self.console.width - 30)} (up to {event.max_steps} steps)",
-            style="dim",
-        ))
-        self.spin(f"{event.agent} working…")
+        self.settle()
+        self._subagent = {"agent": event.agent, "task": event.task, "lines": []}
+        self.spin(f"{event.agent} working (up to {event.max_steps} steps)…")
 
     def _on_subagent_finished(self, event: ev.SubagentFinished) -> None:
+        self._subagent = None  # the block collapses: erased, and one summary line printed in its place
         outcome = Text("done", style="green") if event.ok else Text(event.stop_reason, style="red")
         line = Text(f"    ⤷ {event.agent} ", style="dim") + outcome
         line.append(
