@@ -58,6 +58,7 @@ class TurnState:
     last_context_tokens: int = 0
     duration: float = 0.0
     api_duration: float = 0.0
+    assembled: Any = None  # this step's AssembledPrompt (system prompt and tool schemas)
     extras: dict[str, Any] = field(default_factory=dict)
 
     def add_usage(self, usage: dict[str, Any]) -> None:
@@ -220,6 +221,7 @@ class AgentSession:
 
     def _request(self, state: TurnState) -> LLMReply:
         assembled = self.assemble(question=state.prompt)
+        state.assembled = assembled  # extensions that rewrite what is sent measure the same prompt
         history = list(self.messages)
         for ext in self.extensions:
             if hasattr(ext, "transform_messages"):

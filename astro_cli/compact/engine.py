@@ -114,7 +114,7 @@ class CompactionEngine(LoopExtension):
         trigger, instructions = self.pending or (None, None)
         self.pending = None
         if trigger is not None or (self.policy.enabled and not self.breaker.open):
-            assembled = session.assemble(question=state.prompt)
+            assembled = state.assembled or session.assemble(question=state.prompt)
             tokens, counted = self._estimate(session, assembled.system, assembled.tools, messages)
             limit = self._limit(session, tokens)
             if trigger is None and tokens > limit:
