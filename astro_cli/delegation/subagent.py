@@ -311,8 +311,8 @@ def subagent_tool(ctx: ToolContext, args: dict[str, Any]) -> ToolResult:
 
 
 DESCRIPTION = (
-    "Delegate a self-contained sub-task to a subagent that works in a fresh context of its own and returns "
-    "its final answer with an activity log. Use it for a piece of work that takes several tool calls whose "
+    "Delegate a self-contained sub-task to a subagent with a fresh context. "
+    "It returns its final answer with an activity log. Use it for a piece of work that takes several tool calls whose "
     "details the main conversation does not need (survey one paper, check one derivation, query a "
     "catalogue). Write the whole task: the subagent does not see this conversation. Optional: agent (one of "
     "the listed sub-agents), tools (restrict it to these tools), max_steps (default 5, at most 10)."

@@ -235,8 +235,8 @@ def team_tools() -> list[Tool]:
     return [
         Tool(
             name="team_start",
-            description="Start teammates that work at the same time, each with a system prompt and a task you write; "
-            "they have no delegation tools and at most 5 steps, and their answers come back through an inbox that "
+            description="Start teammates that work at the same time on tasks you write. "
+            "Each gets the system prompt and the task you give it; they have no delegation tools and at most 5 steps, and their answers come back through an inbox that "
             "team_wait reads.",
             parameters=object_schema({
                 "members": {"type": "array", "items": member, "minItems": 1, "maxItems": MAX_MEMBERS},
@@ -246,8 +246,9 @@ def team_tools() -> list[Tool]:
         ),
         Tool(
             name="team_wait",
-            description="Wait for teammates' answers from the inbox (all not yet collected, or the names given); "
-            "a teammate that does not answer in time is reported as a timeout.",
+            description="Wait for teammates' answers and collect them from the inbox. "
+            "Waits for all not yet collected, or the names given; a teammate that does not answer in time is "
+            "reported as a timeout.",
             parameters=object_schema({
                 "names": {"type": "array", "items": {"type": "string"}, "description": "Teammates to wait for."},
             }),

@@ -174,7 +174,7 @@ def install(app: AppContext) -> None:
     ))
     app.tools.register(Tool(
         name="glob_files",
-        description="List workspace paths matching a glob pattern such as '**/*.fits' or 'papers/*.pdf'.",
+        description="List workspace paths that match a glob pattern. Examples: '**/*.fits', 'papers/*.pdf'.",
         parameters=object_schema({
             "pattern": {"type": "string", "description": "Glob pattern, relative to path."},
             "path": {"type": "string", "description": "Folder to search from (default: the workspace)."},
