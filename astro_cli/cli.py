@@ -16,6 +16,7 @@ from astro_cli.commands import (
     sessions_cmd,
     skills_cmd,
 )
+from astro_cli.commands.init_cmd import init_command
 from astro_cli.commands.run_cmd import run_command
 from astro_cli.commands.search_cmd import search as search_command
 from astro_cli.commands.search_cmd import target as target_command
@@ -60,6 +61,7 @@ def main(
     )
 
 
+app.command("init", help="Lay out this folder as an astro workspace (skills, memory, papers, notes).")(init_command)
 app.command("run", help="Answer one question and exit (answer on stdout, progress on stderr).")(run_command)
 app.command("search", help="Search NASA ADS and arXiv for papers (no model needed).")(search_command)
 app.command("target", help="Look up an object in SIMBAD, or list the objects around a position.")(target_command)

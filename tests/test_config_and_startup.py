@@ -91,3 +91,15 @@ def test_model_free_commands_do_not_import_litellm(workspace):
 def test_version_output(run_astro, workspace):
     out = run_astro(["--version"], env=base_env(workspace.parent))
     assert out.returncode == 0 and out.stdout.startswith("astro ")
+
+
+def test_init_lays_out_the_workspace_once(cli, workspace):
+    env = base_env(workspace.parent)
+    first = cli(["init"], env=env)
+    assert first.exit_code == 0 and "created" in first.stdout
+    for name in ("skills", "memory", "papers", "notes", ".astro/config.yaml", ".astro/astro.db"):
+        assert (workspace / name).exists(), name
+    (workspace / ".astro" / "config.yaml").write_text("max_steps: 9\n")
+    second = cli(["init"], env=env)
+    assert "nothing changed" in second.stdout
+    assert (workspace / ".astro" / "config.yaml").read_text() == "max_steps: 9\n"

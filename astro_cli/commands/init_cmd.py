@@ -1,0 +1,49 @@
+"""`astro init`: lay out a research folder (skills/, memory/, papers/, notes/, .astro/config.yaml).
+
+Running astro in a folder without this works too (folders appear on first write); init is for
+people who want to see and edit the layout and the project settings from the start.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import typer
+
+from astro_cli.bootstrap import build_app, user_errors
+
+CONFIG_TEMPLATE = """\
+# Project settings for astro (this folder only). `astro config show` lists every key.
+# model: anthropic/claude-sonnet-4-5
+# max_steps: 25
+# language: English
+# permissions:
+#   allow: []        # e.g. [run_bash] to run commands without asking
+#   deny: []
+"""
+
+
+def init_command() -> None:
+    """Create the workspace layout in the current folder (existing files are left alone)."""
+    with user_errors():
+        ctx = build_app()
+        ws = ctx.workspace
+        created: list[str] = []
+        for folder in (ws.root / "skills", ws.memory_dir, ws.papers_dir, ws.notes_dir, ws.astro_dir):
+            if not folder.exists():
+                folder.mkdir(parents=True)
+                created.append(_rel(folder, ws.root) + "/")
+        if not ws.config_path.exists():
+            ws.config_path.write_text(CONFIG_TEMPLATE, encoding="utf-8")
+            created.append(_rel(ws.config_path, ws.root))
+        ctx.db  # noqa: B018 - creates the database with its schema
+        if created:
+            typer.echo(f"Initialised {ws.root}: created {', '.join(created)}.")
+        else:
+            typer.echo(f"{ws.root} is already an astro workspace; nothing changed.")
+        typer.echo("Next: `astro` to start a session, or `astro run \"your question\"`.")
+        ctx.close()
+
+
+def _rel(path: Path, root: Path) -> str:
+    return str(path.relative_to(root))
