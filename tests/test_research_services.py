@@ -69,6 +69,7 @@ def test_a_query_only_ads_understands_skips_arxiv_with_a_note(research_app, rese
 
 def test_arxiv_requests_are_spaced_by_min_interval_and_name_astro(research_app, research):
     research_app.settings.set("arxiv.min_interval", 0.4, "test")
+    research_app.settings.set("http.contact", "mailto:astronomer@example.org", "test")
     research_app.services.pop("arxiv_throttle", None)
     for _ in range(3):
         arxiv.fetch(research_app, ["astro-ph/0601001"])
@@ -78,7 +79,7 @@ def test_arxiv_requests_are_spaced_by_min_interval_and_name_astro(research_app, 
     assert min(b - a for a, b in zip(times, times[1:])) >= 0.3
     assert times[-1] - times[0] >= 0.75
     agent = research.hits("/api/query")[0].headers["User-Agent"]
-    assert agent.startswith("astro/") and "+https://" in agent
+    assert agent.startswith("astro/") and "(+mailto:astronomer@example.org)" in agent
 
 
 # --- ADS -----------------------------------------------------------------------------------------
