@@ -75,9 +75,10 @@ def test_arxiv_requests_are_spaced_by_min_interval_and_name_astro(research_app, 
         arxiv.fetch(research_app, ["astro-ph/0601001"])
     times = [r.at for r in research.hits("/api/query")]
     assert len(times) == 3
-    # spaced by the throttle (without it the gaps are a few ms); arrival times jitter by a little
-    assert min(b - a for a, b in zip(times, times[1:])) >= 0.3
-    assert times[-1] - times[0] >= 0.75
+    # Spaced by the throttle (without it the gaps are a few ms). Arrival times at the server jitter by
+    # the client's connection set-up, which on a loaded 2-core machine can take a tenth of a second.
+    assert min(b - a for a, b in zip(times, times[1:])) >= 0.25
+    assert times[-1] - times[0] >= 0.65
     agent = research.hits("/api/query")[0].headers["User-Agent"]
     assert agent.startswith("astro/") and "(+mailto:astronomer@example.org)" in agent
 
