@@ -18,7 +18,7 @@ from astro_cli.compact.layers import find_safe_cut_point, summary_message
 from astro_cli.compact.records import CompactionStore
 from astro_cli.compact.restore import restore_text
 from astro_cli.compact.rounds import Outcome, Round, View
-from astro_cli.compact.tokens import ProviderMark, TokenCounter, loaded_litellm
+from astro_cli.compact.tokens import CHARS_PER_TOKEN, ProviderMark, TokenCounter, loaded_litellm
 from astro_cli.compact.window import UNKNOWN_MODEL, Policy, Window, resolve_window
 
 if TYPE_CHECKING:
@@ -231,6 +231,14 @@ class CompactionEngine(LoopExtension):
     ) -> tuple[int, int]:
         """(tokens the request will have, litellm's count of it)."""
         counter = self._counter_for(session)
+        # Far below the threshold, a bound that needs no tokenizer settles it: loading and running
+        # the tokenizer would cost most of a short run's overhead for nothing.
+        bound = counter.request_bound(system, self.view.messages, tools)
+        if self.mark is not None:
+            bound = max(bound, self.mark.tokens + counter.byte_bound(full[self.mark.history_length :]))
+        if bound <= self._threshold_tokens():
+            rough = bound // CHARS_PER_TOKEN
+            return rough, rough
         counted = counter.request(system, self.view.messages, tools)
         provider = self.mark.estimate(counter, full) if self.mark is not None else 0
         return max(counted, provider), counted
@@ -243,13 +251,19 @@ class CompactionEngine(LoopExtension):
             self._window = None
         return self._counter
 
-    def _limit(self, session: AgentSession, tokens: int) -> int:
+    def _resolved_window(self) -> Window:
         if self._window is None:
             problems: list[str] = []
             self._window = resolve_window(self.app.settings, self._model, loaded_litellm(), problems)
             for problem in problems:
                 self._notice(problem)
-        window = self._window
+        return self._window
+
+    def _threshold_tokens(self) -> int:
+        return int(self._resolved_window().tokens * self.policy.threshold)
+
+    def _limit(self, session: AgentSession, tokens: int) -> int:
+        window = self._resolved_window()
         if window.source == "default" and tokens > window.tokens // 2:
             self._notice(UNKNOWN_MODEL.format(model=self._model, tokens=window.tokens), level="info")
         return int(window.tokens * self.policy.threshold)

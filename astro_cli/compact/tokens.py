@@ -43,6 +43,7 @@ class TokenCounter:
         self.load = load
         self._cache: dict[str, int] = {}
         self._by_id: dict[int, tuple[dict[str, Any], tuple[int, int], int]] = {}
+        self._bytes: dict[int, tuple[dict[str, Any], int]] = {}
 
     def _litellm(self) -> Any:
         litellm = loaded_litellm()
@@ -86,6 +87,28 @@ class TokenCounter:
 
     def messages(self, messages: Sequence[dict[str, Any]]) -> int:
         return sum(self.message(m) for m in messages) + (3 if messages else 0)
+
+    def byte_bound(self, messages: Sequence[dict[str, Any]]) -> int:
+        """An upper bound on the tokens of `messages` that needs no tokenizer: a token is at least one
+        byte of UTF-8, so the serialized size (plus the per-message overhead) can never be exceeded."""
+        total = 3 if messages else 0
+        for message in messages:
+            seen = self._bytes.get(id(message))
+            if seen is None or seen[0] is not message:
+                size = len(json.dumps(message, ensure_ascii=False, default=str).encode()) + PER_MESSAGE
+                if len(self._bytes) > _CACHE_LIMIT:
+                    self._bytes.clear()
+                seen = self._bytes[id(message)] = (message, size)
+            total += seen[1]
+        return total
+
+    def request_bound(
+        self, system: str, messages: Sequence[dict[str, Any]], tools: Sequence[dict[str, Any]]
+    ) -> int:
+        """The byte bound of a whole request (see byte_bound)."""
+        sent = [{"role": "system", "content": system}, *messages] if system else list(messages)
+        tools_size = len(json.dumps(list(tools), default=str).encode()) if tools else 0
+        return self.byte_bound(sent) + tools_size + ENVIRONMENT_RESERVE
 
     def tools(self, tools: Sequence[dict[str, Any]]) -> int:
         """Tokens the tool schemas add to a request (litellm's own formula when it is loaded)."""

@@ -3,12 +3,32 @@
 from __future__ import annotations
 
 import sqlite3
+import sys
 import threading
 from pathlib import Path
 
-import sqlite_utils
 
-from astro_cli.store.migrations import MIGRATIONS
+def _import_sqlite_utils():
+    """sqlite-utils imports numpy (0.1 s) only to store numpy values, which astro never passes it.
+
+    Hiding numpy during that one import keeps it off every command's start-up; numpy imports
+    normally afterwards for the code that uses it (vector search).
+    """
+    if "sqlite_utils" in sys.modules or "numpy" in sys.modules:
+        import sqlite_utils
+
+        return sqlite_utils
+    sys.modules["numpy"] = None  # type: ignore[assignment]
+    try:
+        import sqlite_utils
+    finally:
+        del sys.modules["numpy"]
+    return sqlite_utils
+
+
+sqlite_utils = _import_sqlite_utils()
+
+from astro_cli.store.migrations import MIGRATIONS  # noqa: E402
 
 
 class Database:

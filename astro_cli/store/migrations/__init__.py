@@ -7,12 +7,14 @@ migration that has shipped, add a new one instead.
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import TYPE_CHECKING
 
-import sqlite_utils
+if TYPE_CHECKING:
+    import sqlite_utils
 
 from astro_cli.store.migrations import m001_core, m002_skills, m003_tasks, m004_library, m005_compaction
 
-Migration = tuple[int, str, Callable[[sqlite_utils.Database], None]]
+Migration = tuple[int, str, Callable[["sqlite_utils.Database"], None]]
 
 MIGRATIONS: list[Migration] = [
     (1, "core: sessions, agent_messages, usage", m001_core.apply),

@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
-import sqlite_utils
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    import sqlite_utils
 
 
 def apply(db: sqlite_utils.Database) -> None:

@@ -7,7 +7,10 @@ index, the text lives once in `chunks`) and triggers keep it in step with every 
 
 from __future__ import annotations
 
-import sqlite_utils
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    import sqlite_utils
 
 
 def apply(db: sqlite_utils.Database) -> None:

@@ -6,7 +6,10 @@ how many stored messages the summary covers, which lets a resumed session send t
 
 from __future__ import annotations
 
-import sqlite_utils
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    import sqlite_utils
 
 
 def apply(db: sqlite_utils.Database) -> None:
