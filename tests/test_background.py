@@ -14,10 +14,7 @@ import time
 
 from astro_cli.tasks.nudges import BACKGROUND_DONE_HEADER, BACKGROUND_STOPPED_HEADER
 from tests.fakeprovider import FakeProvider
-
-
-def _result(output: str) -> dict:
-    return json.loads(output.strip().splitlines()[-1])
+from tests.helpers import last_json, wait_for
 
 
 def _bg(command: str) -> dict:
@@ -42,13 +39,6 @@ def _rows(workspace) -> list[dict]:
         conn.close()
 
 
-def _wait_for(predicate, timeout=30.0) -> bool:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if predicate():
-            return True
-        time.sleep(0.05)
-    return False
 
 
 def test_result_reaches_the_model_at_a_later_step(cli, fake: FakeProvider, astro_env, workspace):
@@ -72,7 +62,7 @@ def test_result_reaches_the_model_at_a_later_step(cli, fake: FakeProvider, astro
     assert "background task bg-1 ✅ completed: run_bash" in result.stderr  # the user is told too
     [row] = _rows(workspace)
     assert (row["status"], row["announced"], row["output"]) == ("completed", 1, "bibcode 2023ApJ...1L\n\n[exit code 0]")
-    exported = json.loads(cli(["sessions", "export", _result(result.stdout)["session_id"], "--format", "json"],
+    exported = json.loads(cli(["sessions", "export", last_json(result.stdout)["session_id"], "--format", "json"],
                               env=astro_env).stdout)
     assert [m["kind"] for m in exported["messages"] if (m.get("content") or "").startswith("[Background")] == ["nudge"]
 
@@ -96,7 +86,7 @@ def test_work_outlives_its_turn_and_is_announced_in_the_next(fake: FakeProvider,
         first = session.run_turn("Count to 400 in the background")
         assert first.stop_reason == "answered"
         assert _rows(workspace)[0]["status"] == "running"  # the turn is over, the work is not
-        assert _wait_for(lambda: any("bg-1" in n for n in notices))
+        assert wait_for(lambda: any("bg-1" in n for n in notices))
         session.run_turn("Is it done?")
         from rich.console import Console
 
@@ -144,7 +134,7 @@ def test_exit_cancels_running_work_and_the_next_turn_hears_of_it(cli, fake: Fake
     [row] = _rows(workspace)
     assert row["status"] == "cancelled"
     pid = int((workspace / "bg.pid").read_text())
-    assert _wait_for(lambda: not _alive(pid), 5), "the background command outlived astro"
+    assert wait_for(lambda: not _alive(pid), 5), "the background command outlived astro"
 
     fake.add({"text": "It was cancelled; shall I restart it?"})
     cli(["run", "--continue", "Did the job finish?"], env=astro_env)
@@ -176,7 +166,7 @@ def test_a_crash_leaves_interrupted_not_running(cli, fake: FakeProvider, astro_e
     proc = subprocess.Popen([sys.executable, "-m", "astro_cli", "run", "--allow", "run_bash", "Long job"],
                             env=astro_env, cwd=workspace, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     try:
-        assert _wait_for(lambda: marker.exists() and fake.hanging.is_set(), 60)
+        assert wait_for(lambda: marker.exists() and fake.hanging.is_set(), 60)
         os.kill(proc.pid, signal.SIGKILL)
         proc.wait(10)
     finally:

@@ -10,6 +10,7 @@ import sys
 import time
 
 from tests.fakeprovider import FakeProvider
+from tests.helpers import wait_for
 
 
 def _start(args, env, cwd):
@@ -17,13 +18,6 @@ def _start(args, env, cwd):
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
 
 
-def _wait_for(predicate, timeout=60.0):
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if predicate():
-            return True
-        time.sleep(0.05)
-    return False
 
 
 def test_kill_during_a_tool_then_resume(fake: FakeProvider, astro_env, workspace):
@@ -35,7 +29,7 @@ def test_kill_during_a_tool_then_resume(fake: FakeProvider, astro_env, workspace
     )
     proc = _start(["run", "--allow", "run_bash", "--output-format", "json", "Measure the flux"], astro_env, workspace)
     try:
-        assert _wait_for(marker.exists), "the tool never started"
+        assert wait_for(marker.exists), "the tool never started"
         os.kill(proc.pid, signal.SIGKILL)
         proc.wait(10)
     finally:
@@ -65,7 +59,7 @@ def test_kill_while_the_model_is_streaming_then_continue(fake: FakeProvider, ast
     fake.add({"text": "This answer will never finish because the process dies", "hang": True})
     proc = _start(["run", "Tell me about Sgr A*"], astro_env, workspace)
     try:
-        assert _wait_for(fake.hanging.is_set), "the request never arrived"
+        assert wait_for(fake.hanging.is_set), "the request never arrived"
         os.kill(proc.pid, signal.SIGKILL)
         proc.wait(10)
     finally:
@@ -85,7 +79,7 @@ def test_sigterm_ends_with_130_and_keeps_the_partial_answer(fake: FakeProvider, 
     fake.add({"text": "A partial answer that is cut off", "hang": True})
     proc = _start(["run", "Explain"], astro_env, workspace)
     try:
-        assert _wait_for(fake.hanging.is_set)
+        assert wait_for(fake.hanging.is_set)
         time.sleep(0.3)
         proc.send_signal(signal.SIGTERM)
         proc.wait(30)

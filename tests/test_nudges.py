@@ -11,6 +11,7 @@ import pytest
 from astro_cli.agent.loop import EMPTY_REPLY_TEXT, MAX_STEPS_TEXT
 from astro_cli.tasks.nudges import DIMINISHING_TEXT, STALE_PLAN_TEXT
 from tests.fakeprovider import FakeProvider
+from tests.helpers import last_json
 
 PLAN = [
     {"id": "t1", "content": "Read the observation logs", "status": "in_progress"},
@@ -20,8 +21,6 @@ STALE = STALE_PLAN_TEXT.format(steps=3)
 DULL = DIMINISHING_TEXT.format(steps=2)
 
 
-def _result(output: str) -> dict:
-    return json.loads(output.strip().splitlines()[-1])
 
 
 def _read(name: str) -> dict:
@@ -62,7 +61,7 @@ def test_stale_plan_fires_after_three_steps_without_update_and_again_three_later
     assert result.exit_code == 0, result.stderr
     assert _firing(fake, STALE) == [4, 7]
     assert "nudge: Reminder: your task plan" in result.stderr  # shown (dimmed) to the user too
-    exported = json.loads(cli(["sessions", "export", _result(result.stdout)["session_id"], "--format", "json"],
+    exported = json.loads(cli(["sessions", "export", last_json(result.stdout)["session_id"], "--format", "json"],
                               env=astro_env).stdout)
     nudges = [m for m in exported["messages"] if m.get("content") == STALE]
     assert [(m["role"], m["kind"]) for m in nudges] == [("user", "nudge"), ("user", "nudge")]
@@ -149,7 +148,7 @@ def test_step_budget_nudge_switched_off_still_stops_tools(cli, fake, astro_env, 
 def test_one_empty_reply_is_nudged_and_the_turn_goes_on(cli, fake, astro_env):
     fake.add({"text": ""}, {"text": "The answer after all."})
     result = cli(["run", "--output-format", "json", "Answer"], env=astro_env)
-    assert result.exit_code == 0 and _result(result.stdout)["answer"] == "The answer after all."
+    assert result.exit_code == 0 and last_json(result.stdout)["answer"] == "The answer after all."
     assert _firing(fake, EMPTY_REPLY_TEXT) == [1]
 
 

@@ -14,6 +14,7 @@ import time
 import pytest
 
 from tests.fakeprovider import FakeProvider
+from tests.helpers import wait_for
 
 PLAN = [
     {"id": "read", "content": "Read the observation log", "status": "in_progress"},
@@ -21,13 +22,6 @@ PLAN = [
 ]
 
 
-def _wait_for(predicate, timeout=60.0) -> bool:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if predicate():
-            return True
-        time.sleep(0.05)
-    return False
 
 
 def _stored(workspace) -> list[tuple[int, str, dict]]:
@@ -86,7 +80,7 @@ def test_kill_9_then_continue_completes(point, cli, fake: FakeProvider, astro_en
                             env=astro_env, cwd=workspace, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     try:
         ready = marker.exists if point == "during_tool" else fake.hanging.is_set
-        assert _wait_for(ready), f"the turn never reached the kill point: {proc.stderr.read() if proc.poll() else ''}"
+        assert wait_for(ready), f"the turn never reached the kill point: {proc.stderr.read() if proc.poll() else ''}"
         os.kill(proc.pid, signal.SIGKILL)
         proc.wait(10)
     finally:
@@ -131,7 +125,7 @@ def test_kill_9_then_astro_continue_in_the_repl(fake: FakeProvider, astro_env, w
     proc = subprocess.Popen([sys.executable, "-m", "astro_cli", "run", "--allow", "run_bash", "Fit it"],
                             env=astro_env, cwd=workspace, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     try:
-        assert _wait_for(marker.exists)
+        assert wait_for(marker.exists)
         os.kill(proc.pid, signal.SIGKILL)
         proc.wait(10)
     finally:

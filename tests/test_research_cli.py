@@ -11,6 +11,7 @@ from astro_cli.bootstrap import build_app
 from astro_cli.research.library import Library
 from tests import research_server
 from tests.fakeprovider import FakeProvider
+from tests.helpers import last_json
 from tests.research_server import ADS_TOKEN, FIXTURES
 
 research = research_server.research  # the stand-in services, as a fixture
@@ -25,8 +26,6 @@ def env(astro_env, research):
     return {**astro_env, **research.env(ASTRO_HTTP_TIMEOUT="2"), "ADS_API_TOKEN": ADS_TOKEN}
 
 
-def _result(output: str) -> dict:
-    return json.loads(output.strip().splitlines()[-1])
 
 
 def _tool_metas(workspace, session_id: str) -> list[dict]:
@@ -45,7 +44,7 @@ def test_model_searches_papers_then_answers_with_sources(cli, fake: FakeProvider
     )
     result = cli(["run", "--output-format", "json", "Find recent papers about stars"], env=env)
     assert result.exit_code == 0, result.stderr
-    obj = _result(result.stdout)
+    obj = last_json(result.stdout)
     assert obj["tool_calls"] == [{"name": "search_papers", "ok": True}]
     assert obj["answer"] == "The newest is Mageshwaran & Mangalam (2021NewA...8301491M)."
     sent = [m for m in fake.bodies()[1]["messages"] if m["role"] == "tool"][0]["content"]
@@ -65,7 +64,7 @@ def test_model_downloads_a_paper_into_the_library(cli, fake, env, workspace, res
     )
     result = cli(["run", "--output-format", "json", "Get arXiv 1001.0012"], env=env)
     assert result.exit_code == 0, result.stderr
-    assert _result(result.stdout)["tool_calls"] == [{"name": "download_paper", "ok": True}]
+    assert last_json(result.stdout)["tool_calls"] == [{"name": "download_paper", "ok": True}]
     assert (workspace / "papers" / "1001.0012.pdf").read_bytes() == PDF_1001
     app = build_app(workspace=workspace)
     try:
@@ -86,7 +85,7 @@ def test_a_tool_failure_reaches_the_model_as_one_sentence(cli, fake, env, resear
     )
     result = cli(["run", "--output-format", "json", "Where is M 31?"], env=env)
     assert result.exit_code == 0
-    assert _result(result.stdout)["tool_calls"] == [{"name": "query_target", "ok": False}]
+    assert last_json(result.stdout)["tool_calls"] == [{"name": "query_target", "ok": False}]
     sent = [m for m in fake.bodies()[1]["messages"] if m["role"] == "tool"][0]["content"]
     assert sent == "Error: SIMBAD answered HTTP 503 for the query; try again later."
 

@@ -5,10 +5,7 @@ from __future__ import annotations
 import json
 
 from tests.fakeprovider import FakeProvider
-
-
-def _result(output: str) -> dict:
-    return json.loads(output.strip().splitlines()[-1])
+from tests.helpers import last_json
 
 
 def test_multi_step_tool_using_answer(cli, fake: FakeProvider, astro_env, workspace):
@@ -20,7 +17,7 @@ def test_multi_step_tool_using_answer(cli, fake: FakeProvider, astro_env, worksp
     )
     result = cli(["run", "--output-format", "json", "How many targets are in my list?"], env=astro_env)
     assert result.exit_code == 0, result.stderr
-    obj = _result(result.stdout)
+    obj = last_json(result.stdout)
     assert obj["type"] == "result" and obj["is_error"] is False
     assert obj["answer"].startswith("Your list has **three** targets")
     assert obj["num_steps"] == 3
@@ -49,7 +46,7 @@ def test_malformed_arguments_and_unknown_tool_become_error_results(cli, fake, as
     )
     result = cli(["run", "--output-format", "json", "Read a.txt"], env=astro_env)
     assert result.exit_code == 0
-    obj = _result(result.stdout)
+    obj = last_json(result.stdout)
     assert obj["tool_calls"] == [{"name": "read_file", "ok": False}, {"name": "launch_rocket", "ok": False}]
     second = fake.bodies()[1]["messages"]
     bad = [m for m in second if m["role"] == "tool"][-1]["content"]
@@ -72,7 +69,7 @@ def test_provider_that_keeps_failing_exits_3(cli, fake, astro_env):
     fake.add(*[{"status": 503, "error": "down for maintenance"}] * 4)
     result = cli(["run", "--output-format", "json", "Hello?"], env=astro_env)
     assert result.exit_code == 3
-    obj = _result(result.stdout)
+    obj = last_json(result.stdout)
     assert obj["is_error"] is True and obj["stop_reason"] == "provider_error"
     assert "down for maintenance" in obj["error"]
     assert len(fake.requests) == 4  # 1 + num_retries (3)
@@ -94,7 +91,7 @@ def test_step_budget_exhaustion_exits_4(cli, fake, astro_env, workspace):
     fake.add(loop, loop, loop, {"tool_calls": [{"name": "read_file", "arguments": {"path": "a.txt"}}]})
     result = cli(["run", "--max-steps", "3", "--output-format", "json", "Loop forever"], env=astro_env)
     assert result.exit_code == 4
-    obj = _result(result.stdout)
+    obj = last_json(result.stdout)
     assert obj["stop_reason"] == "max_steps" and obj["num_steps"] == 4
     final = fake.bodies()[3]
     assert final["tool_choice"] == "none"
@@ -112,8 +109,8 @@ def test_budget_reached_but_final_answer_given_exits_0(cli, fake, astro_env, wor
 
 def test_continue_appends_to_the_latest_session(cli, fake, astro_env):
     fake.add({"text": "The Hubble constant is about 70 km/s/Mpc."}, {"text": "Planck 2018 gives 67.4."})
-    first = _result(cli(["run", "--output-format", "json", "What is H0?"], env=astro_env).stdout)
-    second = _result(cli(["run", "--continue", "--output-format", "json", "And Planck?"], env=astro_env).stdout)
+    first = last_json(cli(["run", "--output-format", "json", "What is H0?"], env=astro_env).stdout)
+    second = last_json(cli(["run", "--continue", "--output-format", "json", "And Planck?"], env=astro_env).stdout)
     assert first["session_id"] == second["session_id"]
     messages = fake.bodies()[1]["messages"]
     contents = [m.get("content") for m in messages]
@@ -211,7 +208,7 @@ def test_cost_is_computed_for_a_priced_model(cli, fake, anthropic_env):
     fake.add({"text": "Priced.", "usage": {"input_tokens": 1000, "output_tokens": 100,
                                            "cache_read_input_tokens": 400, "cache_creation_input_tokens": 200}})
     result = cli(["run", "--output-format", "json", "Hi"], env=anthropic_env)
-    obj = _result(result.stdout)
+    obj = last_json(result.stdout)
     assert obj["usage"]["cache_read_input_tokens"] == 400
     assert obj["usage"]["cache_creation_input_tokens"] == 200
     assert isinstance(obj["cost_usd"], float) and obj["cost_usd"] > 0
@@ -243,7 +240,7 @@ def test_subagent_tokens_count_in_the_callers_turn(cli, fake, astro_env):
         {"text": "NGC 1275 is at z = 0.0176."},
     )
     result = cli(["run", "--output-format", "json", "Redshift of NGC 1275?"], env=astro_env)
-    obj = _result(result.stdout)
+    obj = last_json(result.stdout)
     assert obj["answer"] == "NGC 1275 is at z = 0.0176."
     # 2 requests of the caller (100 in, 20 out each) plus the subagent's 500 in, 50 out.
     assert obj["usage"]["input_tokens"] == 700 and obj["usage"]["output_tokens"] == 90

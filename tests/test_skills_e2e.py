@@ -10,6 +10,7 @@ import sqlite3
 from pathlib import Path
 
 from tests.fakeprovider import FakeProvider
+from tests.helpers import wait_for
 
 
 def make(root: Path, name: str, front: str, body: str) -> Path:
@@ -195,15 +196,6 @@ def test_slash_name_queues_the_skill_body_for_the_next_turn(workspace, tmp_path,
 
 
 # --- hot reload ---------------------------------------------------------------------------------
-def _wait_for(predicate, timeout: float = 5.0) -> bool:
-    import time
-
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if predicate():
-            return True
-        time.sleep(0.02)
-    return False
 
 
 def test_hot_reload_new_changed_broken_and_removed_skills(workspace, tmp_path, monkeypatch):
@@ -219,19 +211,19 @@ def test_hot_reload_new_changed_broken_and_removed_skills(workspace, tmp_path, m
     start_watcher(app)  # the workspace has no skills/ yet: its parent is watched until it appears
     try:
         path = make(workspace / "skills", "spectra", "description: Reduces long-slit spectra.\n", "Body.")
-        assert _wait_for(lambda: "- spectra: Reduces long-slit spectra." in system())
+        assert wait_for(lambda: "- spectra: Reduces long-slit spectra." in system(), timeout=5.0, interval=0.02)
         path.write_text("---\nname: spectra\ndescription: Reduces echelle spectra.\n---\nBody.\n")
-        assert _wait_for(lambda: "- spectra: Reduces echelle spectra." in system())
+        assert wait_for(lambda: "- spectra: Reduces echelle spectra." in system(), timeout=5.0, interval=0.02)
         temp = path.with_name(".SKILL.md.swp")  # an editor's atomic save: write a temporary file, rename it
         temp.write_text("---\nname: spectra\ndescription: Reduces IFU cubes.\n---\nBody.\n")
         os.replace(temp, path)
-        assert _wait_for(lambda: "- spectra: Reduces IFU cubes." in system())
+        assert wait_for(lambda: "- spectra: Reduces IFU cubes." in system(), timeout=5.0, interval=0.02)
         path.write_text("---\nname: spectra\ndescription: 'unclosed\n---\n")  # a broken save
-        assert _wait_for(lambda: any("spectra/SKILL.md has an error" in w for w in app.warnings))
+        assert wait_for(lambda: any("spectra/SKILL.md has an error" in w for w in app.warnings), timeout=5.0, interval=0.02)
         assert "- spectra: Reduces IFU cubes." in system()  # the last good version stays
         path.unlink()
         path.parent.rmdir()
-        assert _wait_for(lambda: "- spectra:" not in system())
+        assert wait_for(lambda: "- spectra:" not in system(), timeout=5.0, interval=0.02)
         assert system() == before
     finally:
         app.close()

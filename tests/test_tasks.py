@@ -10,6 +10,7 @@ import pytest
 
 from astro_cli.tasks.store import InvalidTaskList, parse_tasks
 from tests.fakeprovider import FakeProvider
+from tests.helpers import last_json
 
 PLAN = [
     {"id": "search", "content": "Search ADS for JWST high-z galaxy papers", "status": "in_progress"},
@@ -24,8 +25,6 @@ UPDATED = [
 ]
 
 
-def _result(output: str) -> dict:
-    return json.loads(output.strip().splitlines()[-1])
 
 
 def _todo(todos) -> dict:
@@ -101,7 +100,7 @@ def test_plan_created_updated_and_recovered_in_the_next_turn(cli, fake: FakeProv
         "Update it with the todo_write tool as you make progress."
     )
     # It is stored as a recovery message, not as something the user typed.
-    exported = json.loads(cli(["sessions", "export", _result(second.stdout)["session_id"], "--format", "json"],
+    exported = json.loads(cli(["sessions", "export", last_json(second.stdout)["session_id"], "--format", "json"],
                               env=astro_env).stdout)
     kinds = [m["kind"] for m in exported["messages"] if m["role"] == "user"]
     assert kinds == ["message", "message", "recovery"]
@@ -156,7 +155,7 @@ def test_invalid_list_is_an_error_result_and_keeps_the_stored_plan(cli, fake: Fa
     ghost = [PLAN[0], {**PLAN[1], "depends_on": ["fetch"]}]
     fake.add(_todo(PLAN), _todo(bad), _todo(ghost), {"text": "ok"})
     result = cli(["run", "--output-format", "json", "Plan"], env=astro_env)
-    obj = _result(result.stdout)
+    obj = last_json(result.stdout)
     assert obj["tool_calls"] == [{"name": "todo_write", "ok": True}, {"name": "todo_write", "ok": False},
                                  {"name": "todo_write", "ok": False}]
     results = _tool_results(fake.bodies()[3])
@@ -173,7 +172,7 @@ def test_single_in_progress_can_be_switched_off(cli, fake: FakeProvider, astro_e
     both = [{**PLAN[0]}, {**PLAN[1], "status": "in_progress"}]
     fake.add(_todo(both), {"text": "ok"})
     result = cli(["run", "--output-format", "json", "Plan"], env={**astro_env, "ASTRO_TASKS_SINGLE_IN_PROGRESS": "false"})
-    assert _result(result.stdout)["tool_calls"] == [{"name": "todo_write", "ok": True}]
+    assert last_json(result.stdout)["tool_calls"] == [{"name": "todo_write", "ok": True}]
 
 
 def test_no_recovery_when_every_task_is_done_or_recovery_is_off(cli, fake: FakeProvider, astro_env):
@@ -191,7 +190,7 @@ def test_no_recovery_when_every_task_is_done_or_recovery_is_off(cli, fake: FakeP
 
 def test_sessions_show_and_slash_tasks_list_the_plan(cli, fake: FakeProvider, astro_env, workspace, monkeypatch):
     fake.add(_todo(UPDATED), {"text": "ok"})
-    session_id = _result(cli(["run", "--output-format", "json", "Plan"], env=astro_env).stdout)["session_id"]
+    session_id = last_json(cli(["run", "--output-format", "json", "Plan"], env=astro_env).stdout)["session_id"]
     shown = cli(["sessions", "show", session_id], env=astro_env)
     assert shown.exit_code == 0
     assert "Tasks" in shown.stdout
@@ -231,7 +230,7 @@ def test_sessions_show_in_a_fresh_process_lists_the_plan_without_litellm(cli, fa
     import sys
 
     fake.add(_todo(PLAN), {"text": "ok"})
-    session_id = _result(cli(["run", "--output-format", "json", "Plan"], env=astro_env).stdout)["session_id"]
+    session_id = last_json(cli(["run", "--output-format", "json", "Plan"], env=astro_env).stdout)["session_id"]
     code = (
         "import sys\nfrom astro_cli.main import main\nsys.argv = ['astro'] + sys.argv[1:]\n"
         "try:\n    main()\nexcept SystemExit:\n    pass\n"

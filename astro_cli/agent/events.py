@@ -112,6 +112,16 @@ class UsageReport(Event):
     cache_creation_input_tokens: int
     cost_usd: float | None
 
+    @classmethod
+    def from_usage(cls, usage: dict[str, Any]) -> UsageReport:
+        return cls(
+            input_tokens=usage.get("input_tokens", 0),
+            output_tokens=usage.get("output_tokens", 0),
+            cache_read_input_tokens=usage.get("cache_read_input_tokens", 0),
+            cache_creation_input_tokens=usage.get("cache_creation_input_tokens", 0),
+            cost_usd=usage.get("cost_usd"),
+        )
+
 
 @dataclass
 class CompactionStarted(Event):

@@ -253,22 +253,17 @@ class AgentSession:
         return reply
 
     def _account(self, state: TurnState, reply: LLMReply) -> None:
-        usage = reply.usage
-        if not usage:
-            return
-        state.add_usage(usage)
-        cost = usage.get("cost_usd")
-        state.last_context_tokens = usage.get("input_tokens", 0) + usage.get("output_tokens", 0)
-        self.app.sessions.record_usage(self.session_id, state.turn, self.llm.config.model, usage)
-        self.bus.emit(
-            ev.UsageReport(
-                input_tokens=usage.get("input_tokens", 0),
-                output_tokens=usage.get("output_tokens", 0),
-                cache_read_input_tokens=usage.get("cache_read_input_tokens", 0),
-                cache_creation_input_tokens=usage.get("cache_creation_input_tokens", 0),
-                cost_usd=cost,
-            )
-        )
+        if reply.usage:
+            self.record_usage(state, reply.usage)
+            state.last_context_tokens = reply.usage.get("input_tokens", 0) + reply.usage.get("output_tokens", 0)
+
+    def record_usage(self, state: TurnState | None, usage: dict[str, Any], purpose: str = "step") -> None:
+        """One request's tokens and cost: stored, added to the turn, announced to the renderers."""
+        turn = state.turn if state is not None else self.turn_number
+        self.app.sessions.record_usage(self.session_id, turn, self.llm.config.model, usage, purpose=purpose)
+        if state is not None:
+            state.add_usage(usage)
+        self.bus.emit(ev.UsageReport.from_usage(usage))
 
     def _store_reply(self, state: TurnState, reply: LLMReply, interrupted: bool = False) -> None:
         message = reply.to_message()

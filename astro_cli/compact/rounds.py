@@ -273,30 +273,4 @@ class Round:
         """The summary's tokens are the session's cost too: stored with purpose 'summary'."""
         if not usage:
             return
-        session = self.session
-        turn = self.state.turn if self.state is not None else session.turn_number
-        session.app.sessions.record_usage(
-            session.session_id, turn, session.llm.config.model, usage, purpose="summary"
-        )
-        if self.state is not None:
-            totals = self.state.usage
-            for key in (
-                "input_tokens",
-                "output_tokens",
-                "cache_read_input_tokens",
-                "cache_creation_input_tokens",
-            ):
-                totals[key] += usage.get(key, 0)
-            cost = usage.get("cost_usd")
-            totals["cost_usd"] = (
-                None if cost is None or totals["cost_usd"] is None else totals["cost_usd"] + cost
-            )
-        session.bus.emit(
-            ev.UsageReport(
-                input_tokens=usage.get("input_tokens", 0),
-                output_tokens=usage.get("output_tokens", 0),
-                cache_read_input_tokens=usage.get("cache_read_input_tokens", 0),
-                cache_creation_input_tokens=usage.get("cache_creation_input_tokens", 0),
-                cost_usd=usage.get("cost_usd"),
-            )
-        )
+        self.session.record_usage(self.state, usage, purpose="summary")
