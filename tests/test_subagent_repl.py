@@ -47,11 +47,14 @@ def test_subagent_in_the_repl(astro_env, workspace, fake, monkeypatch):
                               input=pipe, output=DummyOutput())
         shell = Repl(app, Console(file=out, width=200, color_system=None), reader=reader)
         shell.open()
-        pipe.send_text("What does a.txt say?\r/agents\r" + CTRL_D)
+        pipe.send_text("What does a.txt say?\r/agents\r/tool 2\r" + CTRL_D)
         shell.run()
         text = out.getvalue()
     assert "The file says alpha." in text
-    assert "[reader] read_file a.txt" in text  # the nested tool line names the subagent
+    # The subagent's block collapsed to one line naming it; its own calls stay expandable with /tool.
+    assert "reader done · 2 steps" in text
+    expanded = text.split("call 2: read_file")
+    assert len(expanded) == 2 and "alpha" in expanded[1]
     assert "subagent Quote a.txt" in text
     assert "Reads one file and quotes it." in text  # /agents
     assert len(fake.requests) == 4
