@@ -37,15 +37,22 @@ def list_sessions(
         from rich.console import Console
         from rich.table import Table
 
-        table = Table(title_justify="left")
-        for column in ("id", "updated", "messages", "tokens", "model", "title"):
-            table.add_column(column, no_wrap=column != "title")
+        console = Console()
+        wide = console.width >= 110  # the model column only where the question still has room
+        table = Table(title_justify="left", expand=True, box=None, header_style="bold")
+        table.add_column("id", no_wrap=True, style="cyan")
+        table.add_column("updated", no_wrap=True)
+        table.add_column("msgs", justify="right", no_wrap=True)
+        table.add_column("tokens", justify="right", no_wrap=True)
+        if wide:
+            table.add_column("model", no_wrap=True, overflow="ellipsis", max_width=28)
+        table.add_column("first question", no_wrap=True, overflow="ellipsis", ratio=1)
         for row in rows:
-            table.add_row(
-                row["id"], row["updated_at"].replace("T", " ")[:16], str(row["messages"]), str(row["tokens"]),
-                row["model"] or "", row["title"] or "",
-            )
-        Console().print(table)
+            cells = [row["id"], row["updated_at"].replace("T", " ")[:16], str(row["messages"]), f"{row['tokens']:,}"]
+            if wide:
+                cells.append(row["model"] or "")
+            table.add_row(*cells, row["title"] or "")
+        console.print(table)
 
 
 @app.command("show")
