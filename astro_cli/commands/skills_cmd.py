@@ -92,14 +92,17 @@ def list_skills(
         from rich.markup import escape
         from rich.table import Table
 
-        table = Table(title_justify="left")
+        table = Table(title_justify="left", box=None, header_style="bold", pad_edge=False)
         for column in ("name", "layer", "score", "status", "path"):
-            table.add_column(column, no_wrap=column in ("name", "layer", "score"), overflow="fold")
+            table.add_column(column, no_wrap=column in ("name", "layer", "score"), overflow="fold",
+                             style="cyan" if column == "name" else None)
         for row in rows:
             status = row["status"] + (f": {row['reason']}" if row["reason"] else "")
             status += "".join(f" ({note})" for note in row["notes"])
             score = "" if row["score"] is None else f"{row['score']:.2f}"
-            table.add_row(*(escape(cell) for cell in (row["name"], row["layer"], score, status, row["path"])))
+            # A bundled skill's file is astro's own: `astro skills show NAME` prints it.
+            path = "(bundled)" if row["path"].startswith("(bundled)/") else row["path"]
+            table.add_row(*(escape(cell) for cell in (row["name"], row["layer"], score, status, path)))
         Console(highlight=False).print(table)
 
 

@@ -360,7 +360,14 @@ def _usage_scores(app: AppContext) -> dict[str, float]:
 
 
 def display_path(app: AppContext, path: Path) -> str:
-    """A path as the user thinks of it: relative to the workspace, or with ~ for the home folder."""
+    """A path as the user thinks of it: relative to the workspace, with ~ for the home folder, or
+    `(bundled)/...` for the skills shipped with astro."""
+    from astro_cli.workspace import bundled_skills_dir
+
+    try:
+        return f"(bundled)/{path.relative_to(bundled_skills_dir())}"
+    except ValueError:
+        pass
     for root in (app.workspace.root, Path.home()):
         try:
             rel = path.relative_to(root)
