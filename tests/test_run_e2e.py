@@ -247,3 +247,16 @@ def test_subagent_tokens_count_in_the_callers_turn(cli, fake, astro_env):
     listing = cli(["sessions", "list", "--json"], env=astro_env)
     row = json.loads(listing.stdout)[0]
     assert row["tokens"] == 790
+
+
+def test_missing_provider_key_is_a_configuration_error(cli, fake, workspace):
+    from tests.conftest import base_env
+
+    env = dict(base_env(workspace.parent), ASTRO_MODEL="anthropic/claude-sonnet-4-5")
+    result = cli(["run", "Hi"], env=env)
+    assert result.exit_code == 2
+    assert "needs ANTHROPIC_API_KEY" in result.stderr and "Traceback" not in result.stderr
+    assert fake.requests == []
+    # The question is kept: the session can be continued once the key is set.
+    listing = json.loads(cli(["sessions", "list", "--json"], env=env).stdout)
+    assert listing and listing[0]["messages"] == 1

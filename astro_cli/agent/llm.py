@@ -7,6 +7,7 @@ about to be called (the REPL warms it in a background thread while the user type
 from __future__ import annotations
 
 import copy
+import dataclasses
 import json
 import os
 import threading
@@ -45,6 +46,31 @@ def warm_up_in_background() -> threading.Thread:
 
 class ProviderError(Exception):
     """The model provider failed (after retries, or with an error retrying cannot fix)."""
+
+
+class MissingCredentials(ProviderError):
+    """The model's provider needs a key that is not set: a configuration error, not a provider failure."""
+
+
+def check_credentials(litellm: Any, config: LLMConfig) -> None:
+    """Fail before the first request, with the variable to set, when the provider's key is missing.
+
+    A configured key or api_base (a local or proxy server, which may need none) skips the check.
+    """
+    if config.api_key or config.api_base:
+        return
+    try:
+        found = litellm.validate_environment(model=config.model)
+    except Exception:  # noqa: BLE001 - an unknown provider: let the request itself say what is wrong
+        return
+    missing = found.get("missing_keys") or []
+    if found.get("keys_in_environment") or not missing:
+        return
+    names = " or ".join(missing)
+    raise MissingCredentials(
+        f"{config.model} needs {names} (or ASTRO_API_KEY) in the environment; set it, or choose another "
+        "model with --model / ASTRO_MODEL."
+    )
 
 
 class Cancelled(Exception):
@@ -193,6 +219,7 @@ class LLM:
 
     def __init__(self, config: LLMConfig) -> None:
         self.config = config
+        self._credentials_checked: set[str] = set()
         self.api_seconds = 0.0  # time spent inside model requests, for duration_api_ms and benchmarks
 
     def complete(
@@ -207,6 +234,10 @@ class LLM:
         tool_choice: str | None = None,
     ) -> LLMReply:
         litellm = load_litellm()
+        wanted = model or self.config.model
+        if wanted not in self._credentials_checked:
+            check_credentials(litellm, dataclasses.replace(self.config, model=wanted))
+            self._credentials_checked.add(wanted)
         started = time.monotonic()
         try:
             return self._complete(litellm, messages, tools, on_text, on_retry, cancel, cache_index, model, tool_choice)

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 from astro_cli.agent import events as ev
 from astro_cli.agent.extensions import LoopExtension
 from astro_cli.agent.history import missing_results, order_results
-from astro_cli.agent.llm import LLM, Cancelled, LLMReply, ProviderError, parse_arguments
+from astro_cli.agent.llm import LLM, Cancelled, LLMReply, MissingCredentials, ProviderError, parse_arguments
 from astro_cli.agent.permissions import PermissionPolicy
 from astro_cli.agent.tool_runner import ToolRunner
 from astro_cli.prompt.environment import base_facts, environment_message
@@ -162,7 +162,7 @@ class AgentSession:
             state.stop_reason = "interrupted"
             self._close_open_calls(state)
         except ProviderError as exc:
-            state.stop_reason = "provider_error"
+            state.stop_reason = "config_error" if isinstance(exc, MissingCredentials) else "provider_error"
             state.error = str(exc)
         finally:
             state.duration = time.monotonic() - started

@@ -15,6 +15,7 @@ from astro_cli.bootstrap import (
     EXIT_INTERRUPTED,
     EXIT_OK,
     EXIT_PROVIDER,
+    EXIT_USAGE,
     UserError,
     build_app,
     print_warnings,
@@ -31,6 +32,7 @@ class OutputFormat(str, Enum):
 EXIT_BY_REASON = {
     "answered": EXIT_OK,
     "provider_error": EXIT_PROVIDER,
+    "config_error": EXIT_USAGE,
     "max_steps": EXIT_BUDGET,
     "interrupted": EXIT_INTERRUPTED,
     "paused": EXIT_FAILED,

@@ -84,7 +84,9 @@ class OneShotPrinter:
             else:
                 sys.stdout.write(state.answer.rstrip("\n") + "\n")
                 sys.stdout.flush()
-        if state.stop_reason == "provider_error":
+        if state.stop_reason == "config_error":
+            self.err.print(f"[bold red]error:[/] {state.error}", markup=True)
+        elif state.stop_reason == "provider_error":
             self.err.print(f"[bold red]error:[/] the model provider failed: {state.error}", markup=True)
         elif state.stop_reason == "max_steps":
             self.err.print(

@@ -260,6 +260,8 @@ class TurnRenderer:
         self.log.finish(event)
         if event.stop_reason == "interrupted":
             self.console.print(Text("interrupted — the partial answer is kept in the session", style="yellow"))
+        elif event.stop_reason == "config_error":
+            self.console.print(Text(f"error: {event.error}", style="bold red"))
         elif event.stop_reason == "provider_error":
             self.console.print(Text(f"error: the model provider failed: {event.error}", style="bold red"))
         elif event.stop_reason == "max_steps":
