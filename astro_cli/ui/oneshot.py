@@ -47,14 +47,32 @@ class OneShotPrinter:
         self.format = output_format
         self.err = Console(stderr=True, highlight=False, soft_wrap=True)
         self.out_is_tty = sys.stdout.isatty()
+        self._status = None  # a transient spinner on stderr while the model works (terminals only)
+        self._label: str | None = None
+
+    def _spin(self, label: str | None) -> None:
+        if label == self._label:
+            return
+        self._label = label
+        if self._status is not None:
+            self._status.stop()
+            self._status = None
+        if label and self.err.is_terminal:
+            self._status = self.err.status(label, spinner="dots")
+            self._status.start()
 
     def handle(self, event: ev.Event) -> None:
         if self.format == "stream-json":
             self._write_json(event.to_dict())
             return
+        if isinstance(event, (ev.Thinking, ev.TextDelta)):
+            self._spin("thinking…" if isinstance(event, ev.Thinking) else "writing…")
+            return
+        self._spin(None)
         if isinstance(event, ev.ToolStarted):
             key = f" {event.key_argument}" if event.key_argument else ""
             self.err.print(f"[dim]→ {event.name}{key}[/]", markup=True)
+            self._spin(f"{event.name} running…")
         elif isinstance(event, ev.ToolFinished):
             mark = "[green]ok[/]" if event.ok else "[red]error[/]"
             detail = "" if event.ok else f" {event.content.splitlines()[0][:120] if event.content else ''}"
@@ -72,6 +90,7 @@ class OneShotPrinter:
             self.err.print(f"[dim]context compacted ({event.layer}): {event.messages_before} → {event.messages_after} messages[/]", markup=True)
 
     def finish(self, state: TurnState) -> None:
+        self._spin(None)
         if self.format in ("json", "stream-json"):
             self._write_json(result_object(state))
             return
