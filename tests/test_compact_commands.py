@@ -86,6 +86,9 @@ def test_sessions_show_tells_where_compactions_happened(monkeypatch, workspace, 
     assert shown.count("### Tool result: read_file") == 6  # the stored history is complete
     result = cli(["sessions", "show", session_id])
     assert result.exit_code == 0 and "Compactions" in result.stdout
+    exported = json.loads(cli(["sessions", "export", session_id, "--format", "json"]).stdout)
+    sections = {s["title"]: s["text"] for s in exported["sections"]}
+    assert "layer 2, summary (/compact)" in sections["Compactions"]
 
 
 def test_a_resumed_session_sends_the_recorded_summary_not_the_covered_history(

@@ -41,7 +41,13 @@ def transcript_json(ctx: Any, row: dict[str, Any]) -> dict[str, Any]:
         ],
         "usage": ctx.sessions.usage_totals(row["id"]),
         "children": ctx.sessions.children(row["id"]),
+        # What features add to a session (its task list, background work, compactions), as Markdown.
+        "sections": [{"title": title, "text": text} for title, text in _feature_sections(ctx, row)],
     }
+
+
+def _feature_sections(ctx: Any, row: dict[str, Any]) -> list[tuple[str, str]]:
+    return [section for provider in SECTION_PROVIDERS if (section := provider(ctx, row))]
 
 
 def transcript_markdown(ctx: Any, row: dict[str, Any]) -> str:
@@ -79,11 +85,8 @@ def transcript_markdown(ctx: Any, row: dict[str, Any]) -> str:
             lines.append(_text(message)[:4000])
             lines.append("```")
         lines.append("")
-    for provider in SECTION_PROVIDERS:
-        section = provider(ctx, row)
-        if section:
-            title, body = section
-            lines += [f"## {title}", "", body, ""]
+    for title, body in _feature_sections(ctx, row):
+        lines += [f"## {title}", "", body, ""]
     for child in ctx.sessions.children(row["id"]):
         lines.append(f"- sub-session {child['id']} ({child['agent'] or 'subagent'}): `astro sessions show {child['id']}`")
     return "\n".join(lines).rstrip() + "\n"
