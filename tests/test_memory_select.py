@@ -314,3 +314,12 @@ def test_a_small_folder_is_statted_instead_of_watched(tmp_path: Path, clock: Clo
     service.section("fonts")
     assert service.catalog._watch.active  # type: ignore[union-attr]
     service.close()
+
+
+def test_a_chinese_question_finds_a_chinese_memory_without_spaces(service: MemoryService, clock: Clock) -> None:
+    service.store.save("cosmology-zh", "preference", "宇宙学参数统一使用普朗克2018结果",
+                       "H0 = 67.4 km/s/Mpc；计算距离时使用 astropy 的 Planck18。")
+    clock.advance(days=30)
+    _fill(service, clock)  # newer memories that would win on recency alone
+    assert _slugs(service, "我们的宇宙学参数应该用哪一套？")[0] == "cosmology-zh"
+    assert "cosmology-zh" not in _slugs(service, "会议在星期二吗")[:1]

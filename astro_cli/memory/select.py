@@ -35,6 +35,19 @@ WATCH_FROM_FILES = 200
 SUPERSEDED_WEIGHT = 0.5
 MAX_QUERY_TERMS = 32
 _WORD = re.compile(r"\w+", re.UNICODE)
+# Chinese, Japanese and Korean write without spaces: unicode61 sees a whole run as one word, so a
+# second index over character trigrams lets "宇宙学参数" find a memory about "普朗克宇宙学参数".
+_CJK_RUN = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af]{3,}")
+MAX_TRIGRAMS = 24
+
+
+def cjk_trigrams(question: str) -> list[str]:
+    """Distinct character trigrams of the question's CJK runs, as quoted FTS5 terms."""
+    seen: dict[str, None] = {}
+    for run in _CJK_RUN.findall(question):
+        for i in range(len(run) - 2):
+            seen.setdefault(run[i : i + 3], None)
+    return ['"' + gram + '"' for gram in list(seen)[:MAX_TRIGRAMS]]
 STOPWORDS = frozenset(
     "a an and are as at be been but by can could did do does for from had has have how i if in into is it its "
     "me my of on or our should so than that the their them then there these they this to was we were what "
@@ -140,6 +153,7 @@ class MemoryCatalog:
             "CREATE VIRTUAL TABLE mem USING fts5(slug, description, body, "
             "tokenize='porter unicode61 remove_diacritics 2')"
         )
+        self._db.execute("CREATE VIRTUAL TABLE mem3 USING fts5(slug, description, body, tokenize='trigram')")
 
     def close(self) -> None:
         if self._watch is not None:
@@ -218,6 +232,7 @@ class MemoryCatalog:
         if rowid is not None:
             self._slugs.pop(rowid, None)
             self._db.execute("DELETE FROM mem WHERE rowid = ?", (rowid,))
+            self._db.execute("DELETE FROM mem3 WHERE rowid = ?", (rowid,))
 
     def _load(self, name: str, key: tuple[int, int]) -> None:
         self._drop(name)
@@ -234,10 +249,10 @@ class MemoryCatalog:
         self._memories[name] = memory
         self._rowids[name] = rowid
         self._slugs[rowid] = name
-        self._db.execute(
-            "INSERT INTO mem(rowid, slug, description, body) VALUES (?, ?, ?, ?)",
-            (rowid, memory.slug.replace("_", " "), memory.description, memory.body),
-        )
+        values = (rowid, memory.slug.replace("_", " "), memory.description, memory.body)
+        self._db.execute("INSERT INTO mem(rowid, slug, description, body) VALUES (?, ?, ?, ?)", values)
+        if _CJK_RUN.search(memory.description) or _CJK_RUN.search(memory.body):
+            self._db.execute("INSERT INTO mem3(rowid, slug, description, body) VALUES (?, ?, ?, ?)", values)
 
     def _sync_index(self) -> None:
         """Keep MEMORY.md in step with hand edits too; a read-only folder only costs a warning."""
@@ -251,14 +266,24 @@ class MemoryCatalog:
 
     def relevance(self, question: str) -> dict[str, float]:
         """slug -> relevance in (0, 1], the best match of the question scoring 1."""
-        terms = query_terms(question)
-        if not terms or not self._memories:
+        terms, grams = query_terms(question), cjk_trigrams(question)
+        if not (terms or grams) or not self._memories:
             return {}
+        rows: list[tuple[int, float]] = []
         with self._lock:
-            rows = self._db.execute(
-                "SELECT rowid, bm25(mem, 2.0, 3.0, 1.0) FROM mem WHERE mem MATCH ?", (" OR ".join(terms),)
-            ).fetchall()
-        raw = {self._memories[self._slugs[rowid]].slug: -score for rowid, score in rows if rowid in self._slugs}
+            if terms:
+                rows += self._db.execute(
+                    "SELECT rowid, bm25(mem, 2.0, 3.0, 1.0) FROM mem WHERE mem MATCH ?", (" OR ".join(terms),)
+                ).fetchall()
+            if grams:
+                rows += self._db.execute(
+                    "SELECT rowid, bm25(mem3, 2.0, 3.0, 1.0) FROM mem3 WHERE mem3 MATCH ?", (" OR ".join(grams),)
+                ).fetchall()
+        raw: dict[str, float] = {}
+        for rowid, score in rows:
+            if rowid in self._slugs:
+                slug = self._memories[self._slugs[rowid]].slug
+                raw[slug] = max(raw.get(slug, 0.0), -score)
         best = max(raw.values(), default=0.0)
         if best <= 0:
             return {slug: 1.0 for slug in raw}
