@@ -91,6 +91,7 @@ def test_clear_then_resume_returns_to_the_earlier_conversation(repl, fake):
     first = repl.session.session_id
     output = repl.type_and_run(f"first question\r/clear\r/resume {first}\rsecond question\r/cost\r{CTRL_D}")
     assert f"resumed session {first}" in output
+    assert "last question: first question" in output and "last answer: Answer one." in output
     resent = [m["content"] for m in fake.bodies()[1]["messages"] if m["role"] in ("user", "assistant")]
     assert "first question" in resent and "Answer one." in resent
     assert "2 requests · 200 in · 40 out · cost n/a" in output  # both turns belong to the first session

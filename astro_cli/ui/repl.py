@@ -144,12 +144,14 @@ class Repl:
             self.console.print(Text(f"new session {session.session_id}", style="dim"))
             return
         self.console.print(Text(f"{how} session {session.session_id} ({len(session.messages)} messages)", style="dim"))
-        last_question = next(
-            (m for m in reversed(session.messages) if m.get("role") == "user" and isinstance(m.get("content"), str)),
-            None,
-        )
-        if last_question:
-            self.console.print(Text(f"  last question: {one_line(last_question['content'], 100)}", style="dim"))
+        # The researcher's own last question and the answer to it (not nudges or recovery notes).
+        stored = [m for m in self.app.sessions.messages(session.session_id) if m.kind == "message"]
+        question = next((m for m in reversed(stored) if m.role == "user"), None)
+        answer = next((m for m in reversed(stored) if m.role == "assistant" and m.message.get("content")), None)
+        if question is not None:
+            self.console.print(Text(f"  last question: {one_line(question.message['content'], 100)}", style="dim"))
+        if answer is not None and (question is None or answer.seq > question.seq):
+            self.console.print(Text(f"  last answer: {one_line(answer.message['content'], 100)}", style="dim"))
 
     def new_session(self) -> None:
         old, self.session = self.session, self._open()
