@@ -107,3 +107,50 @@ def cli(workspace: Path, monkeypatch: pytest.MonkeyPatch):
         return CliRunner().invoke(app, args, input=input, catch_exceptions=False)
 
     return invoke
+
+
+CTRL_D = "\x04"
+
+
+@pytest.fixture
+def repl(astro_env, workspace, monkeypatch):
+    """The real REPL in-process, prompt-toolkit reading keys from a pipe: `repl.type_and_run(keys)`
+    types the keys, runs the loop until Ctrl-D and returns what the console printed."""
+    import io
+    from contextlib import ExitStack
+
+    from prompt_toolkit.input import create_pipe_input
+    from prompt_toolkit.output import DummyOutput
+    from rich.console import Console
+
+    from astro_cli.bootstrap import build_app
+    from astro_cli.ui.prompt_input import PromptReader
+    from astro_cli.ui.repl import Repl
+    from astro_cli.ui.slash import slash_table
+
+    monkeypatch.chdir(workspace)
+    for key in list(os.environ):
+        if key.startswith("ASTRO_") or key in PROVIDER_KEYS:
+            monkeypatch.delenv(key, raising=False)
+    for key, value in astro_env.items():
+        monkeypatch.setenv(key, value)
+    with ExitStack() as stack:
+        app = build_app()
+        stack.callback(app.close)
+        pipe = stack.enter_context(create_pipe_input())
+        out = io.StringIO()
+        reader = PromptReader(
+            app.home.history_path, commands=lambda: slash_table(app), session_ids=lambda: [],
+            input=pipe, output=DummyOutput(),
+        )
+        shell = Repl(app, Console(file=out, width=200, color_system=None), reader=reader)
+        shell.open()
+
+        def run(keys: str) -> str:
+            pipe.send_text(keys)
+            shell.run()
+            return out.getvalue()
+
+        shell.type_and_run = run
+        shell.pipe = pipe
+        yield shell

@@ -8,56 +8,15 @@ command queueing a prompt, multi-line input and 'always' permission answers.
 from __future__ import annotations
 
 import io
-import os
 import subprocess
 import sys
 import threading
-from contextlib import ExitStack
 
-import pytest
-from prompt_toolkit.input import create_pipe_input
-from prompt_toolkit.output import DummyOutput
 from rich.console import Console
 
-from astro_cli.bootstrap import build_app
 from astro_cli.tools.base import Tool, ToolResult, object_schema
-from astro_cli.ui.prompt_input import PromptReader
 from astro_cli.ui.repl import Repl
-from astro_cli.ui.slash import slash_table
-from tests.conftest import PROVIDER_KEYS
-
-CTRL_D = "\x04"
-
-
-@pytest.fixture
-def repl(astro_env, workspace, monkeypatch):
-    """An opened Repl; `run(keys)` types the keys, runs the loop until Ctrl-D and returns the output."""
-    monkeypatch.chdir(workspace)
-    for key in list(os.environ):
-        if key.startswith("ASTRO_") or key in PROVIDER_KEYS:
-            monkeypatch.delenv(key, raising=False)
-    for key, value in astro_env.items():
-        monkeypatch.setenv(key, value)
-    with ExitStack() as stack:
-        app = build_app()
-        stack.callback(app.close)
-        pipe = stack.enter_context(create_pipe_input())
-        out = io.StringIO()
-        reader = PromptReader(
-            app.home.history_path, commands=lambda: slash_table(app), session_ids=lambda: [],
-            input=pipe, output=DummyOutput(),
-        )
-        shell = Repl(app, Console(file=out, width=200, color_system=None), reader=reader)
-        shell.open()
-
-        def run(keys: str) -> str:
-            pipe.send_text(keys)
-            shell.run()
-            return out.getvalue()
-
-        shell.type_and_run = run
-        shell.pipe = pipe
-        yield shell
+from tests.conftest import CTRL_D
 
 
 def test_sources_lists_the_sources_research_tools_attached(repl, fake):
