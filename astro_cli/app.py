@@ -7,6 +7,7 @@ built on first use, so commands that need none of them stay fast.
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Callable
 from functools import cached_property
 from pathlib import Path
@@ -31,6 +32,7 @@ class AppContext:
         self.warnings: list[str] = list(settings.warnings)
         # Subsystems keep their long-lived objects here (skill registry, memory store, library...).
         self.services: dict[str, Any] = {}
+        self._services_lock = threading.RLock()
         self._closers: list[Callable[[], None]] = []
         self._extension_factories: list[Callable[[], LoopExtension]] = []
         self._features_installed = False
@@ -76,6 +78,16 @@ class AppContext:
         registry.register_variable("workspace", lambda: str(self.workspace.root))
         registry.register_variable("date", lambda: date.today().isoformat())
         registry.register_variable("model", lambda: self.settings.get("model"))
+
+    def service(self, name: str, factory: Callable[[], Any]) -> Any:
+        """The app's one `name` object, made by `factory` on first use (once, even across threads)."""
+        found = self.services.get(name)
+        if found is None:
+            with self._services_lock:
+                found = self.services.get(name)
+                if found is None:
+                    found = self.services[name] = factory()
+        return found
 
     def install_features(self) -> AppContext:
         """Register every feature's tools, prompt sections and loop extensions (once)."""

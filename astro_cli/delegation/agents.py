@@ -187,8 +187,4 @@ def _section_text(agents: dict[str, AgentDefinition]) -> str | None:
 
 
 def agent_catalog(app: AppContext) -> AgentCatalog:
-    catalog = app.services.get("agents")
-    if catalog is None:
-        catalog = AgentCatalog(app)
-        app.services["agents"] = catalog
-    return catalog
+    return app.service("agents", lambda: AgentCatalog(app))

@@ -329,8 +329,4 @@ def _json_object(stdout: str) -> dict[str, Any]:
 
 def hook_runner(app: AppContext) -> HookRunner:
     """The app's runner, created on first use (plugins add callbacks to it while installing)."""
-    runner = app.services.get("hooks")
-    if runner is None:
-        runner = HookRunner(app)
-        app.services["hooks"] = runner
-    return runner
+    return app.service("hooks", lambda: HookRunner(app))

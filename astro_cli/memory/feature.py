@@ -30,12 +30,12 @@ SAVE_DESCRIPTION = (
 
 
 def memory_service(app: AppContext) -> MemoryService:
-    service = app.services.get("memory")
-    if service is None:
+    def make() -> MemoryService:
         service = MemoryService.for_app(app)
-        app.services["memory"] = service
         app.on_close(service.close)
-    return service
+        return service
+
+    return app.service("memory", make)
 
 
 class TurnClock(LoopExtension):

@@ -160,7 +160,4 @@ class Throttle:
 
 
 def arxiv_throttle(app: AppContext) -> Throttle:
-    throttle = app.services.get("arxiv_throttle")
-    if throttle is None:  # setdefault is atomic, so two threads still share one throttle
-        throttle = app.services.setdefault("arxiv_throttle", Throttle(float(app.settings.get("arxiv.min_interval"))))
-    return throttle
+    return app.service("arxiv_throttle", lambda: Throttle(float(app.settings.get("arxiv.min_interval"))))

@@ -338,17 +338,13 @@ def _hidden_reason(skill: Skill, active: set[str]) -> str | None:
 
 def get_registry(app: AppContext) -> SkillRegistry:
     """The app's registry (made on first use, scanned on first read); warnings go to app.warn."""
-    registry = app.services.get("skills")
-    if registry is None:
-        registry = SkillRegistry(
-            skill_layers(app),
-            warn=app.warn,
-            scorer=lambda: _usage_scores(app),
-            budget=lambda: int(app.settings.get("skills.budget_chars")),
-            display=lambda path: display_path(app, path),
-        )
-        app.services["skills"] = registry
-    return registry
+    return app.service("skills", lambda: SkillRegistry(
+        skill_layers(app),
+        warn=app.warn,
+        scorer=lambda: _usage_scores(app),
+        budget=lambda: int(app.settings.get("skills.budget_chars")),
+        display=lambda path: display_path(app, path),
+    ))
 
 
 def _usage_scores(app: AppContext) -> dict[str, float]:

@@ -184,11 +184,7 @@ def notice_line(task: BgTask) -> str:
 
 
 def background_manager(app: AppContext) -> BackgroundManager:
-    manager = app.services.get("background")
-    if manager is None:
-        manager = BackgroundManager(app)
-        app.services["background"] = manager
-    return manager
+    return app.service("background", lambda: BackgroundManager(app))
 
 
 # --- the tool ---------------------------------------------------------------------------------

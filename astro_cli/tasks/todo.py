@@ -50,11 +50,7 @@ PARAMETERS = object_schema(
 
 def task_store(app: AppContext) -> TaskStore:
     """The app's one TaskStore (opens the database on first use)."""
-    store = app.services.get("task_store")
-    if store is None:
-        store = TaskStore(app.db)
-        app.services["task_store"] = store
-    return store
+    return app.service("task_store", lambda: TaskStore(app.db))
 
 
 def tasks_event(session_id: str, tasks: list[Task]) -> ev.TasksUpdated:
