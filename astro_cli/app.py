@@ -14,21 +14,28 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from astro_cli.config import Settings
+from astro_cli.security.trust import TrustState
 from astro_cli.workspace import AstroHome, Workspace
 
 if TYPE_CHECKING:
     from astro_cli.agent.extensions import LoopExtension
     from astro_cli.prompt.registry import PromptRegistry
+    from astro_cli.security.paths import Confinement
+    from astro_cli.security.secrets import Redactor
     from astro_cli.store.db import Database
     from astro_cli.store.sessions import SessionStore
     from astro_cli.tools.registry import ToolRegistry
 
 
 class AppContext:
-    def __init__(self, settings: Settings, workspace: Workspace, home: AstroHome) -> None:
+    def __init__(
+        self, settings: Settings, workspace: Workspace, home: AstroHome, trust: TrustState | None = None
+    ) -> None:
         self.settings = settings
         self.workspace = workspace
         self.home = home
+        # Built without a trust store (tests, benchmarks): the folder is trusted as it is.
+        self.trust = trust or TrustState(workspace.root)
         self.warnings: list[str] = list(settings.warnings)
         # Subsystems keep their long-lived objects here (skill registry, memory store, library...).
         self.services: dict[str, Any] = {}
@@ -51,6 +58,23 @@ class AppContext:
         from astro_cli.store.sessions import SessionStore
 
         return SessionStore(self.db)
+
+    # --- safety ----------------------------------------------------------------------------
+    @cached_property
+    def redactor(self) -> Redactor:
+        """Every known secret, replaced by [REDACTED:NAME] in what is stored, shown or sent."""
+        import os
+
+        from astro_cli.security.secrets import Redactor
+
+        return Redactor.from_environment(os.environ, self.home.root)
+
+    @cached_property
+    def confinement(self) -> Confinement:
+        """Where tools may read and write: the workspace and allowed_paths, minus astro's own state."""
+        from astro_cli.security.paths import Confinement
+
+        return Confinement.for_workspace(self.workspace, self.home, self.allowed_roots())
 
     # --- registries ------------------------------------------------------------------------
     @cached_property

@@ -11,6 +11,7 @@ from typing import Any
 
 from astro_cli.app import AppContext
 from astro_cli.config import ConfigError, load_settings
+from astro_cli.security.trust import assess_workspace
 from astro_cli.workspace import AstroHome, Workspace
 
 EXIT_OK = 0
@@ -34,8 +35,11 @@ def build_app(flags: dict[str, Any] | None = None, workspace: Path | str | None 
     env = dict(os.environ)
     home = AstroHome.default(env)
     ws = Workspace.at(workspace or env.get("ASTRO_WORKSPACE") or None)
-    settings = load_settings([home.config_path, ws.config_path], env=env, flags=flags or {})
-    return AppContext(settings, ws, home)
+    trust = assess_workspace(ws.root, home.root, ws.config_path, ws.skills_dirs)
+    settings = load_settings(
+        [home.config_path, ws.config_path], env=env, flags=flags or {}, withhold={ws.config_path: trust.withheld_keys}
+    )
+    return AppContext(settings, ws, home, trust=trust)
 
 
 def print_error(message: str) -> None:
@@ -54,12 +58,25 @@ def print_warnings(app: AppContext) -> None:
         console.print(f"[yellow]warning:[/] {warning}", soft_wrap=True, markup=True)
 
 
+def print_withheld(app: AppContext) -> None:
+    """One line on stderr while an untrusted folder's risky settings are ignored (`astro run` never asks)."""
+    from astro_cli.ui.trust_prompt import withheld_notice
+
+    notice = withheld_notice(app.trust)
+    if notice:
+        from rich.console import Console
+        from rich.text import Text
+
+        Console(stderr=True, highlight=False, soft_wrap=True).print(Text.assemble(("astro: ", "yellow"), notice))
+
+
 @contextmanager
 def user_errors() -> Iterator[None]:
     """Catch the errors a user can cause and exit with one clear sentence instead of a traceback."""
     import typer
 
     from astro_cli.agent.factory import SessionNotFound
+    from astro_cli.security.paths import PathRefused
 
     try:
         yield
@@ -67,6 +84,9 @@ def user_errors() -> Iterator[None]:
         print_error(str(exc))
         raise typer.Exit(EXIT_USAGE) from None
     except SessionNotFound as exc:
+        print_error(str(exc))
+        raise typer.Exit(EXIT_USAGE) from None
+    except PathRefused as exc:
         print_error(str(exc))
         raise typer.Exit(EXIT_USAGE) from None
     except UserError as exc:

@@ -20,6 +20,7 @@ from astro_cli.commands.init_cmd import init_command
 from astro_cli.commands.run_cmd import run_command
 from astro_cli.commands.search_cmd import search as search_command
 from astro_cli.commands.search_cmd import target as target_command
+from astro_cli.commands.trust_cmd import trust_command
 
 app = typer.Typer(
     name="astro",
@@ -63,6 +64,9 @@ def main(
 
 app.command("init", help="Lay out this folder as an astro workspace (skills, memory, papers, notes).")(init_command)
 app.command("run", help="Answer one question and exit (answer on stdout, progress on stderr).")(run_command)
+app.command("trust", help="Trust this folder's risky settings (hooks, permissions, endpoints), or --revoke / --list.")(
+    trust_command
+)
 app.command("search", help="Search NASA ADS and arXiv for papers (no model needed).")(search_command)
 app.command("target", help="Look up an object in SIMBAD, or list the objects around a position.")(target_command)
 app.add_typer(sessions_cmd.app, name="sessions", help="List, show and export stored sessions.")

@@ -7,7 +7,7 @@ has the value it has. Files are nested YAML (`skills: {budget_chars: 4000}`); ke
 from __future__ import annotations
 
 import os
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -85,6 +85,8 @@ class Settings:
     values: dict[str, Any] = field(default_factory=dict)
     sources: dict[str, str] = field(default_factory=dict)
     warnings: list[str] = field(default_factory=list)
+    # Risky project settings left out because the folder is not trusted: key -> the file it was in.
+    withheld: dict[str, str] = field(default_factory=dict)
 
     def get(self, key: str, default: Any = None) -> Any:
         if key in self.values:
@@ -119,7 +121,10 @@ def _apply_layer(settings: Settings, flat: dict[str, Any], source: str) -> None:
             raise ConfigError(
                 f"{source}: '{name}' should be {expected(key)}, not {type(value).__name__} {value!r}."
             )
-        settings.set(name, _coerce(key, value), source)
+        value = _coerce(key, value)
+        if key.merge == "union" and name in settings.values:
+            value = [*settings.values[name], *(item for item in value if item not in settings.values[name])]
+        settings.set(name, value, source)
 
 
 def read_yaml_file(path: Path) -> dict[str, Any]:
@@ -155,16 +160,29 @@ def _parse_env(key: Key, raw: str) -> Any:
     return value
 
 
+def read_flat(path: Path) -> dict[str, Any]:
+    """A config file as dotted keys (`{}` when it does not exist)."""
+    return _flatten(read_yaml_file(path)) if path.is_file() else {}
+
+
 def load_settings(
     config_files: list[Path],
     env: Mapping[str, str] | None = None,
     flags: Mapping[str, Any] | None = None,
+    withhold: Mapping[Path, Collection[str]] | None = None,
 ) -> Settings:
-    """Resolve settings from files (in order), the environment and command-line flags."""
+    """Resolve settings from files (in order), the environment and command-line flags.
+
+    `withhold` names, per file, keys to leave out: the risky settings of an untrusted project.
+    """
     settings = Settings()
     for path in config_files:
-        if path.is_file():
-            _apply_layer(settings, _flatten(read_yaml_file(path)), str(path))
+        flat = read_flat(path)
+        for name in sorted((withhold or {}).get(path, ())):
+            if name in flat:
+                del flat[name]
+                settings.withheld[name] = str(path)
+        _apply_layer(settings, flat, str(path))
     env = os.environ if env is None else env
     for key in SCHEMA.values():
         raw = env.get(key.env_var)

@@ -17,6 +17,7 @@ class Key:
     type: str  # str | int | float | bool | list | dict | str? (optional string)
     default: Any
     help: str
+    merge: str = "replace"  # "union": every layer adds to the list, none can remove (permissions.deny)
 
     @property
     def env_var(self) -> str:
@@ -26,8 +27,8 @@ class Key:
 SCHEMA: dict[str, Key] = {}
 
 
-def _key(name: str, type_: str, default: Any, help_: str) -> None:
-    SCHEMA[name] = Key(name, type_, default, help_)
+def _key(name: str, type_: str, default: Any, help_: str, merge: str = "replace") -> None:
+    SCHEMA[name] = Key(name, type_, default, help_, merge)
 
 
 # --- model and loop (foundation) -------------------------------------------------------------
@@ -38,9 +39,10 @@ _key("num_retries", "int", 3, "retries of a model request on 429, 5xx and timeou
 _key("retry_backoff", "float", 1.0, "seconds before the first retry; doubles each time")
 _key("timeout", "float", 120.0, "seconds before a model request times out")
 _key("permissions.allow", "list", [], "tools that run without asking (e.g. run_bash, file_write)")
-_key("permissions.deny", "list", [], "tools that never run; wins over allow")
+_key("permissions.deny", "list", [], "tools that never run; wins over allow; every layer adds to it", merge="union")
 _key("allowed_paths", "list", [], "extra folders the file tools may use besides the workspace")
 _key("bash.timeout", "float", 120.0, "seconds before run_bash stops a command")
+_key("grep.timeout", "float", 10.0, "seconds a grep_files search may take before it stops")
 _key("bash.max_output_chars", "int", 20000, "run_bash output beyond this is cut with a note")
 _key("read.max_chars", "int", 50000, "read_file output beyond this is cut with a note")
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import time
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 
@@ -21,3 +22,35 @@ def wait_for(predicate: Callable[[], Any], timeout: float = 30.0, interval: floa
 def last_json(output: str) -> dict[str, Any]:
     """The last line of `astro run --output-format json|stream-json` output: the result object."""
     return json.loads(output.strip().splitlines()[-1])
+
+
+def trust_workspace(workspace: Path, home: Path | None = None) -> None:
+    """Trust the folder's risky project settings as they are now (what `astro trust` records).
+
+    The tests' ASTRO_HOME is `<tmp>/astro-home`, beside the `<tmp>/project` workspace.
+    """
+    from astro_cli.security.trust import TrustStore, assess_workspace
+    from astro_cli.workspace import Workspace
+
+    ws = Workspace(workspace.resolve())
+    home = home or workspace.parent / "astro-home"
+    state = assess_workspace(ws.root, home, ws.config_path, ws.skills_dirs)
+    TrustStore(home).trust(ws.root, state.items)
+
+
+def system_of(body: dict[str, Any]) -> str:
+    """The system prompt of a request the fake provider received."""
+    return body["messages"][0]["content"]
+
+
+def tool_results(body: dict[str, Any]) -> list[str]:
+    """The tool results (OpenAI format) of a request the fake provider received."""
+    return [m["content"] for m in body["messages"] if m["role"] == "tool"]
+
+
+def write_config(path: Path, settings: dict[str, Any]) -> None:
+    """A YAML config file (user or project), its folder made first."""
+    import yaml
+
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(yaml.safe_dump(settings), encoding="utf-8")

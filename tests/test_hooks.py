@@ -12,11 +12,14 @@ from typing import Any
 import pytest
 import yaml
 
+from tests.helpers import trust_workspace
+
 
 def configure(workspace: Path, hooks: dict[str, Any], **settings: Any) -> None:
     folder = workspace / ".astro"
     folder.mkdir(exist_ok=True)
     (folder / "config.yaml").write_text(yaml.safe_dump({"hooks": hooks, **settings}))
+    trust_workspace(workspace)  # project hooks run only in a folder the researcher trusts
 
 
 def logger(log: Path) -> str:

@@ -12,6 +12,8 @@ from typing import Any
 import pytest
 import yaml
 
+from tests.helpers import trust_workspace
+
 PLUGIN = '''
 from astro_cli.agent import events as ev
 from astro_cli.tools.base import Tool, object_schema
@@ -101,6 +103,7 @@ def test_hooks_list_shows_hooks_plugins_and_problems(cli, astro_env, workspace, 
         "SessionStop": [{"hooks": [{"type": "command", "command": "no-such-program-xyz --flag"}]}],
         "Lunch": [{"hooks": [{"command": "true"}]}],
     }}))
+    trust_workspace(workspace)
     result = cli(["hooks", "list"], astro_env)
     assert result.exit_code == 0
     out = result.stdout

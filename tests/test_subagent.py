@@ -259,6 +259,7 @@ def test_agents_and_hooks_slash_commands(tmp_path: Path, monkeypatch) -> None:
 
     from astro_cli.bootstrap import build_app
     from astro_cli.ui.slash import SlashContext, slash_table
+    from tests.helpers import trust_workspace
 
     monkeypatch.setenv("ASTRO_HOME", str(tmp_path / "home"))
     for key in ("ASTRO_HOOKS", "ASTRO_FAIL_CLOSED"):
@@ -269,6 +270,7 @@ def test_agents_and_hooks_slash_commands(tmp_path: Path, monkeypatch) -> None:
     (ws / ".astro" / "agents" / "empty.md").write_text("---\nname: empty\ndescription: nothing\n---\n")
     (ws / ".astro" / "config.yaml").write_text(yaml.safe_dump(
         {"hooks": {"PreToolUse": [{"matcher": "run_bash", "hooks": [{"command": "./check.sh"}]}]}}))
+    trust_workspace(ws, tmp_path / "home")
     app = build_app(workspace=ws)
     app.install_features()
     out = io.StringIO()

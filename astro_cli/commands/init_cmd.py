@@ -11,6 +11,7 @@ from pathlib import Path
 import typer
 
 from astro_cli.bootstrap import build_app, user_errors
+from astro_cli.security.trust import TrustStore
 
 CONFIG_TEMPLATE = """\
 # Project settings for astro (this folder only). `astro config show` lists every key.
@@ -37,10 +38,18 @@ def init_command() -> None:
             ws.config_path.write_text(CONFIG_TEMPLATE, encoding="utf-8")
             created.append(_rel(ws.config_path, ws.root))
         ctx.db  # noqa: B018 - creates the database with its schema
+        # A folder the researcher lays out is theirs: trusted (later changes are asked about). A folder that
+        # already carried risky settings of its own (a clone) is not trusted behind the researcher's back.
+        if not ctx.trust.withheld:
+            TrustStore(ctx.home.root).trust(ws.root, ctx.trust.items)
         if created:
             typer.echo(f"Initialised {ws.root}: created {', '.join(created)}.")
         else:
             typer.echo(f"{ws.root} is already an astro workspace; nothing changed.")
+        if ctx.trust.withheld:
+            from astro_cli.ui.trust_prompt import withheld_notice
+
+            typer.echo(f"Note: {withheld_notice(ctx.trust)}")
         typer.echo("Next: `astro` to start a session, or `astro run \"your question\"`.")
         ctx.close()
 

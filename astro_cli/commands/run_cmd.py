@@ -19,6 +19,7 @@ from astro_cli.bootstrap import (
     UserError,
     build_app,
     print_warnings,
+    print_withheld,
     user_errors,
 )
 
@@ -64,6 +65,7 @@ def run_command(
         app = build_app({"model": model, "api_base": api_base, "max_steps": max_steps})
         try:
             print_warnings(app)
+            print_withheld(app)
             bus = EventBus()
             printer = OneShotPrinter(output_format.value)
             bus.subscribe(printer.handle)

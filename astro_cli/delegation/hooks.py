@@ -1,6 +1,7 @@
 """Lifecycle hooks: commands from config (Claude Code's settings.json shape) and Python callbacks.
 
-A hook gets the event as JSON on stdin. Exit 0 goes on (stdout JSON may carry decision, reason,
+A hook gets the event as JSON on stdin, and an environment without secrets (provider keys, tokens,
+passwords) unless its entry names them in `pass_env`. Exit 0 goes on (stdout JSON may carry decision, reason,
 updatedInput, updatedOutput, additionalContext); exit 2 blocks, with stderr as the reason the model
 reads; any other exit code, a timeout or a command that cannot start is a warning, and a block
 when config `fail_closed` is true. Only PreToolUse, PostToolUse and SubagentStart can block;
@@ -21,6 +22,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from astro_cli.agent import events as ev
+from astro_cli.security.secrets import environment_without_secrets
 
 if TYPE_CHECKING:
     from astro_cli.app import AppContext
@@ -47,6 +49,7 @@ class Hook:
     matcher: str = ""
     command: str = ""
     timeout: float = DEFAULT_TIMEOUT
+    pass_env: tuple[str, ...] = ()  # secret variables this hook is given (none by default)
     callback: PythonCallback | None = None
     plugin: str = ""
     where: str = ""  # "hooks.PreToolUse[0].hooks[1]" or "plugin myplugin"
@@ -120,7 +123,13 @@ def _parse_entry(
     if isinstance(timeout, bool) or not isinstance(timeout, (int, float)) or timeout <= 0:
         problems.append(f"{where}: timeout {timeout!r} should be a positive number of seconds; {DEFAULT_TIMEOUT:g} is used.")
         timeout = DEFAULT_TIMEOUT
-    return Hook(event, matcher, command, float(timeout), where=where, pattern=pattern)
+    pass_env = entry.get("pass_env") or []
+    if isinstance(pass_env, str):
+        pass_env = [pass_env]
+    if not isinstance(pass_env, list) or not all(isinstance(name, str) for name in pass_env):
+        problems.append(f"{where}: pass_env should be a list of variable names; no secret is passed.")
+        pass_env = []
+    return Hook(event, matcher, command, float(timeout), tuple(pass_env), where=where, pattern=pattern)
 
 
 @dataclass
@@ -272,7 +281,10 @@ class HookRunner:
 
     def _run_command(self, hook: Hook, payload: dict[str, Any]) -> HookRun:
         root = str(self.app.workspace.root)
-        env = {**os.environ, "ASTRO_PROJECT_DIR": root, "CLAUDE_PROJECT_DIR": root, "ASTRO_HOOK_EVENT": hook.event}
+        env = {
+            **environment_without_secrets(os.environ, keep=hook.pass_env),
+            "ASTRO_PROJECT_DIR": root, "CLAUDE_PROJECT_DIR": root, "ASTRO_HOOK_EVENT": hook.event,
+        }
         data = json.dumps(payload, ensure_ascii=False, default=str).encode()
         try:
             process = subprocess.Popen(
@@ -290,8 +302,9 @@ class HookRunner:
                 pass
             process.communicate()
             return HookRun(hook, "timeout")
-        stdout = out.decode("utf-8", errors="replace")
-        stderr = err.decode("utf-8", errors="replace")
+        redact = self.app.redactor.redact  # a hook given a key (pass_env) may still print it
+        stdout = redact(out.decode("utf-8", errors="replace"))
+        stderr = redact(err.decode("utf-8", errors="replace"))
         code = process.returncode
         if code == 0:
             return HookRun(hook, "ok", 0, output=_json_object(stdout), text=stdout)

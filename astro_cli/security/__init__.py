@@ -1,0 +1,1 @@
+"""Safety rules that hold whatever the workspace, the papers or the model contain (docs/security.md)."""

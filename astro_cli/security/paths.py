@@ -1,0 +1,180 @@
+"""Where tools may read and write: inside the workspace (and `allowed_paths`), never astro's own state.
+
+Every path is resolved with its symbolic links before it is judged, so a link inside the workspace
+that points elsewhere leads nowhere. Writes are race-free: the folders down to the file are opened
+one by one with O_NOFOLLOW from the root that contains them, and the file is written under a
+temporary name and renamed in that folder, so swapping a folder for a link between the check and
+the write makes the write fail instead of landing outside. A rename replaces a final symbolic link
+rather than following it.
+
+astro's own state is protected from every tool whatever is allowed: `.astro/` (config, database,
+team inbox), ASTRO_HOME (user config, keys, trust) and the project's `.mcp.json`.
+"""
+
+from __future__ import annotations
+
+import errno
+import os
+import secrets
+import stat
+from collections.abc import Iterable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from astro_cli.workspace import AstroHome, Workspace
+
+PROTECTED_ROOT_FILES = (".mcp.json",)
+
+
+class PathRefused(Exception):
+    """A path a tool may not use; the message is one sentence for the model and the user."""
+
+
+def _inside(path: Path, root: Path) -> bool:
+    return path == root or path.is_relative_to(root)
+
+
+@dataclass(frozen=True)
+class Confinement:
+    workspace: Path
+    roots: tuple[Path, ...]  # resolved: the workspace first, then allowed_paths
+    protected: tuple[Path, ...]  # resolved: astro's own state
+
+    @classmethod
+    def for_workspace(cls, workspace: Workspace, home: AstroHome, allowed: Iterable[Path] = ()) -> Confinement:
+        root = workspace.root.resolve()
+        roots = (root, *(Path(p).expanduser().resolve() for p in allowed))
+        protected = (
+            workspace.astro_dir.resolve(),
+            home.root.resolve(),
+            *((root / name).resolve() for name in PROTECTED_ROOT_FILES),
+        )
+        return cls(root, roots, protected)
+
+    # --- judging -----------------------------------------------------------------------------
+    def contains(self, resolved: Path) -> bool:
+        return any(_inside(resolved, root) for root in self.roots)
+
+    def is_protected(self, resolved: Path) -> bool:
+        return any(_inside(resolved, guarded) for guarded in self.protected)
+
+    def describe(self, resolved: Path) -> str:
+        try:
+            return resolved.relative_to(self.workspace).as_posix() or "."
+        except ValueError:
+            return str(resolved)
+
+    def resolve(self, raw: str | Path, must_exist: bool = False) -> Path:
+        """The real path of `raw` (relative to the workspace), refused when it lies outside."""
+        text = str(raw)
+        if not text.strip():
+            raise PathRefused("No path was given.")
+        candidate = Path(text).expanduser()
+        if not candidate.is_absolute():
+            candidate = self.workspace / candidate
+        resolved = candidate.resolve()
+        if not self.contains(resolved):
+            raise PathRefused(
+                f"'{text}' is outside the workspace ({self.workspace}); file tools only work inside it "
+                "(config 'allowed_paths' can add folders)."
+            )
+        if must_exist and not resolved.exists():
+            raise PathRefused(f"'{text}' does not exist.")
+        return resolved
+
+    def writable(self, raw: str | Path) -> Path:
+        """Like resolve, and also refused when the path is astro's own state."""
+        resolved = self.resolve(raw)
+        if self.is_protected(resolved):
+            raise PathRefused(
+                f"'{raw}' is astro's own state ({self.describe(resolved)}: configuration, database, keys or "
+                "trust); tools cannot change it. The researcher can edit it by hand."
+            )
+        return resolved
+
+    def folder(self, path: Path, what: str) -> Path:
+        """A feature's folder (memory/, notes/, papers/) as a real path, refused if a link leads it outside."""
+        resolved = path.resolve()
+        if not self.contains(resolved):
+            raise PathRefused(
+                f"{what} folder {path} leads outside the workspace (to {resolved}); astro will not write there."
+            )
+        if self.is_protected(resolved):
+            raise PathRefused(f"{what} folder {path} leads into astro's own state; astro will not write there.")
+        return resolved
+
+    # --- writing -----------------------------------------------------------------------------
+    def write_text(self, path: str | Path, text: str) -> Path:
+        return self.write_bytes(path, text.encode("utf-8"))
+
+    def write_bytes(self, path: str | Path, data: bytes) -> Path:
+        """Atomically create or replace a file inside the workspace; returns its real path."""
+        target = self.writable(path)
+        root = next(r for r in sorted(self.roots, key=lambda r: len(r.parts), reverse=True) if _inside(target, r))
+        parts = target.relative_to(root).parts
+        if not parts:
+            raise PathRefused(f"'{path}' is a folder, not a file.")
+        folder_fd = open_folder_chain(root, parts[:-1], create=True)
+        try:
+            write_in_folder(folder_fd, parts[-1], data)
+        finally:
+            os.close(folder_fd)
+        return target
+
+
+def open_folder_chain(root: Path, parts: Iterable[str], create: bool) -> int:
+    """An fd of root/parts..., opening each folder with O_NOFOLLOW (a link anywhere on the way fails)."""
+    flags = os.O_RDONLY | os.O_DIRECTORY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0)
+    fd = os.open(root, os.O_RDONLY | os.O_DIRECTORY | getattr(os, "O_CLOEXEC", 0))
+    try:
+        for part in parts:
+            try:
+                child = os.open(part, flags, dir_fd=fd)
+            except FileNotFoundError:
+                if not create:
+                    raise
+                try:
+                    os.mkdir(part, 0o777, dir_fd=fd)
+                except FileExistsError:
+                    pass
+                child = os.open(part, flags, dir_fd=fd)
+            except OSError as exc:
+                if exc.errno in (errno.ELOOP, errno.ENOTDIR, errno.EMLINK):
+                    raise PathRefused(
+                        f"'{part}' changed into a link or a file while astro was writing; nothing was written."
+                    ) from None
+                raise
+            os.close(fd)
+            fd = child
+    except BaseException:
+        os.close(fd)
+        raise
+    return fd
+
+
+def write_in_folder(folder_fd: int, name: str, data: bytes) -> None:
+    """Write `name` in the open folder via a temporary file and a rename (keeps an existing file's mode)."""
+    keep_mode: int | None = None
+    try:
+        existing = os.stat(name, dir_fd=folder_fd, follow_symlinks=False)
+        if stat.S_ISREG(existing.st_mode):
+            keep_mode = stat.S_IMODE(existing.st_mode)
+    except FileNotFoundError:
+        pass
+    temp = f".{name}.{secrets.token_hex(4)}.tmp"
+    flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0)
+    fd = os.open(temp, flags, 0o666, dir_fd=folder_fd)
+    try:
+        with os.fdopen(fd, "wb") as handle:
+            if keep_mode is not None:
+                os.fchmod(handle.fileno(), keep_mode)
+            handle.write(data)
+        os.replace(temp, name, src_dir_fd=folder_fd, dst_dir_fd=folder_fd)
+    except BaseException:
+        try:
+            os.unlink(temp, dir_fd=folder_fd)
+        except OSError:
+            pass
+        raise

@@ -1,0 +1,262 @@
+"""Workspace trust: a folder's risky project settings apply only once the user trusts them.
+
+Settings that can run code, widen access or redirect traffic are risky when they come from the
+project (a cloned repository, an arXiv tarball, a shared folder): `hooks`, `permissions.allow`,
+`allowed_paths`, `api_base` and every endpoint URL (`*_url`, `*api_base`), MCP servers in
+`.mcp.json`, and the `allowed-tools` of project skills. Trust is remembered in
+`ASTRO_HOME/trusted-folders.json`, keyed by the folder's real path, one fingerprint per setting:
+a setting that appears or changes later (a `git pull`, a command the model ran) is not trusted
+until the user says so again. Agent definitions only ever restrict tools, so they need no trust.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import tempfile
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Any
+
+TRUST_FILE = "trusted-folders.json"
+MCP_FILE = ".mcp.json"
+RISKY_KEYS = frozenset({"hooks", "permissions.allow", "allowed_paths", "api_base"})
+SKILL_PREFIX = "skill:"
+MCP_PREFIX = "mcp:"
+
+
+def is_risky_key(name: str) -> bool:
+    """Can this setting run code, widen access or send traffic (and keys) elsewhere?"""
+    top = name.split(".")[0]
+    return (
+        name in RISKY_KEYS
+        or top in ("hooks", "mcp", "plugins")
+        or name.endswith("_url")
+        or name.endswith("api_base")
+        or name.startswith("permissions.allow")
+    )
+
+
+def fingerprint(value: Any) -> str:
+    text = json.dumps(value, sort_keys=True, ensure_ascii=False, default=str)
+    return hashlib.sha256(text.encode()).hexdigest()[:32]
+
+
+@dataclass(frozen=True)
+class RiskyItem:
+    """One risky project setting: its key, where it is, what it does (one line), and its fingerprint."""
+
+    key: str
+    where: str
+    detail: str
+    digest: str
+
+
+@dataclass
+class TrustState:
+    """What the project asks for and which of it the user trusts."""
+
+    folder: Path
+    items: list[RiskyItem] = field(default_factory=list)
+    trusted_digests: dict[str, str] = field(default_factory=dict)
+    declined_digests: dict[str, str] = field(default_factory=dict)
+    trusted_folder: bool = False  # the user trusted this folder once (astro init, astro trust, a yes)
+
+    def is_trusted(self, key: str) -> bool:
+        item = next((i for i in self.items if i.key == key), None)
+        return item is not None and self.trusted_digests.get(key) == item.digest
+
+    @property
+    def withheld(self) -> list[RiskyItem]:
+        return [item for item in self.items if self.trusted_digests.get(item.key) != item.digest]
+
+    @property
+    def withheld_keys(self) -> set[str]:
+        return {item.key for item in self.withheld}
+
+    @property
+    def unanswered(self) -> list[RiskyItem]:
+        """Withheld items the user has not yet declined as they are now: the REPL asks about these."""
+        return [item for item in self.withheld if self.declined_digests.get(item.key) != item.digest]
+
+    @property
+    def changed_since_trust(self) -> bool:
+        """Settings withheld although the folder was trusted: they are new or changed since."""
+        return self.trusted_folder and bool(self.withheld)
+
+    def skill_tools_trusted(self, skill_path: Path) -> bool:
+        return self.is_trusted(skill_key(self.folder, skill_path))
+
+    def mcp_server_trusted(self, name: str) -> bool:
+        return self.is_trusted(MCP_PREFIX + name)
+
+
+def skill_key(folder: Path, skill_path: Path) -> str:
+    try:
+        rel = skill_path.resolve().relative_to(folder).as_posix()
+    except ValueError:
+        rel = str(skill_path)
+    return SKILL_PREFIX + rel
+
+
+def _short(value: Any, limit: int = 160) -> str:
+    text = value if isinstance(value, str) else json.dumps(value, ensure_ascii=False, default=str)
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def _describe(key: str, value: Any) -> str:
+    if key == "hooks" and isinstance(value, dict):
+        commands = []
+        for event, groups in value.items():
+            for group in groups if isinstance(groups, list) else []:
+                for entry in group.get("hooks", []) if isinstance(group, dict) else []:
+                    if isinstance(entry, dict) and entry.get("command"):
+                        commands.append(f"{event} runs `{entry['command']}`")
+        return _short("; ".join(commands) or value, 300)
+    if key.endswith("_url") or key.endswith("api_base"):
+        return f"{_short(value)} (requests, and the keys sent with them, would go there)"
+    if isinstance(value, list):
+        return _short(", ".join(str(v) for v in value))
+    return _short(value)
+
+
+def config_items(project_flat: Mapping[str, Any], where: str) -> list[RiskyItem]:
+    return [
+        RiskyItem(key, where, _describe(key, value), fingerprint(value))
+        for key, value in sorted(project_flat.items())
+        if is_risky_key(key) and value not in (None, [], {}, "")
+    ]
+
+
+def skill_items(folder: Path, skill_dirs: Iterable[Path], skip: Iterable[Path] = ()) -> list[RiskyItem]:
+    """Project skills whose `allowed-tools` would pre-approve tools."""
+    from astro_cli.skills.skill import SKILL_FILE, SkillError, parse_skill
+
+    skipped = {p.resolve() for p in skip}
+    items: list[RiskyItem] = []
+    seen: set[Path] = set()
+    for directory in skill_dirs:
+        try:
+            real = directory.resolve()
+            if real in skipped or real in seen or not real.is_dir():
+                continue
+            seen.add(real)
+            candidates = sorted(real.glob(f"*/{SKILL_FILE}"))
+        except OSError:
+            continue
+        for path in candidates:
+            try:
+                skill = parse_skill(path)
+            except SkillError:
+                continue
+            if skill.allowed_tools:
+                tools = list(skill.allowed_tools)
+                key = skill_key(folder, path)
+                items.append(RiskyItem(key, key[len(SKILL_PREFIX):], f"allowed-tools {', '.join(tools)}",
+                                       fingerprint(tools)))
+    return items
+
+
+def mcp_items(folder: Path) -> list[RiskyItem]:
+    """Servers of a project `.mcp.json` (Claude Code's file): each one is a command from elsewhere."""
+    path = folder / MCP_FILE
+    if not path.is_file():
+        return []
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+        servers = data.get("mcpServers") if isinstance(data, dict) else None
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError):
+        return [RiskyItem(MCP_PREFIX + "*", MCP_FILE, "cannot be read", "unreadable")]
+    if not isinstance(servers, dict):
+        return []
+    items = []
+    for name, spec in sorted(servers.items()):
+        if isinstance(spec, dict):
+            what = spec.get("url") or " ".join([str(spec.get("command", "")), *map(str, spec.get("args") or [])])
+        else:
+            what = spec
+        items.append(RiskyItem(MCP_PREFIX + str(name), MCP_FILE, f"MCP server {name}: {_short(what)}", fingerprint(spec)))
+    return items
+
+
+class TrustStore:
+    """`ASTRO_HOME/trusted-folders.json`: per folder, the fingerprints the user trusted or declined."""
+
+    def __init__(self, home: Path) -> None:
+        self.path = home / TRUST_FILE
+
+    def _read(self) -> dict[str, Any]:
+        try:
+            data = json.loads(self.path.read_text(encoding="utf-8"))
+        except FileNotFoundError:
+            return {}
+        except (OSError, UnicodeDecodeError, json.JSONDecodeError):
+            return {}  # unreadable trust is no trust: everything risky stays withheld
+        folders = data.get("folders") if isinstance(data, dict) else None
+        return folders if isinstance(folders, dict) else {}
+
+    def _write(self, folders: dict[str, Any]) -> None:
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(dir=self.path.parent, prefix=".trusted-folders.", suffix=".tmp")
+        try:
+            with os.fdopen(fd, "w", encoding="utf-8") as handle:
+                json.dump({"folders": folders}, handle, indent=2, sort_keys=True)
+            os.replace(tmp, self.path)
+        except BaseException:
+            Path(tmp).unlink(missing_ok=True)
+            raise
+
+    def record(self, folder: Path) -> dict[str, Any] | None:
+        entry = self._read().get(str(folder.resolve()))
+        return entry if isinstance(entry, dict) else None
+
+    def trust(self, folder: Path, items: Iterable[RiskyItem]) -> None:
+        folders = self._read()
+        folders[str(folder.resolve())] = {
+            "trusted_at": datetime.now(timezone.utc).isoformat(timespec="seconds"),
+            "trusted": {item.key: item.digest for item in items},
+            "declined": {},
+        }
+        self._write(folders)
+
+    def decline(self, folder: Path, items: Iterable[RiskyItem]) -> None:
+        folders = self._read()
+        key = str(folder.resolve())
+        entry = dict(folders[key]) if isinstance(folders.get(key), dict) else {"trusted": {}}
+        declined = dict(entry.get("declined") or {})
+        declined.update({item.key: item.digest for item in items})
+        entry["declined"] = declined
+        entry.setdefault("trusted", {})
+        folders[key] = entry
+        self._write(folders)
+
+    def revoke(self, folder: Path) -> bool:
+        folders = self._read()
+        removed = folders.pop(str(folder.resolve()), None) is not None
+        if removed:
+            self._write(folders)
+        return removed
+
+    def folders(self) -> dict[str, dict[str, Any]]:
+        return {path: entry for path, entry in sorted(self._read().items()) if isinstance(entry, dict)}
+
+
+def assess(folder: Path, store: TrustStore, items: list[RiskyItem]) -> TrustState:
+    record = store.record(folder) or {}
+    trusted = record.get("trusted") if isinstance(record.get("trusted"), dict) else {}
+    declined = record.get("declined") if isinstance(record.get("declined"), dict) else {}
+    return TrustState(folder.resolve(), items, dict(trusted), dict(declined), trusted_folder="trusted_at" in record)
+
+
+def assess_workspace(root: Path, home: Path, config_path: Path, skill_dirs: list[Path]) -> TrustState:
+    """Everything risky the project at `root` asks for, and how much of it the user trusts."""
+    from astro_cli.config import read_flat
+    from astro_cli.workspace import bundled_skills_dir
+
+    items = config_items(read_flat(config_path), str(config_path.relative_to(root)))
+    items += skill_items(root.resolve(), skill_dirs, skip=[bundled_skills_dir()])
+    items += mcp_items(root)
+    return assess(root, TrustStore(home), items)
