@@ -288,7 +288,7 @@ def download(
             return Downloaded(existing, pdf, library.resolve_file(existing.get("source_path")), True, [])
     arxiv_id = record["arxiv_id"]
     stem = file_stem(arxiv_id)
-    papers_dir = app.workspace.papers_dir
+    papers_dir = app.confinement.folder(app.workspace.papers_dir, "The papers")
     papers_dir.mkdir(parents=True, exist_ok=True)
     base = app.settings.get("arxiv_pdf_url").rstrip("/")
     pdf_target = papers_dir / f"{stem}.pdf"

@@ -90,9 +90,8 @@ def save_note(app: AppContext, title: str, content: str, tags: list[str] | None 
             n += 1
             path = notes_dir / f"{slug}-{n}.md"
         created_at, created = now_iso(), True
-    from astro_cli.tools.files import atomic_write
-
-    atomic_write(path, render_note(title, content, tags, papers, created_at))
+    # Race-free and confined: a notes/ that is a link out of the workspace is refused, not written through.
+    app.confinement.write_text(path, render_note(title, content, tags, papers, created_at))
     note_id, chunks = index_note(app, path)
     warning = _embed_note(app, note_id)
     return SavedNote(path, _relative(app, path), created, chunks, warning)

@@ -26,7 +26,7 @@ from astro_cli.tasks.bg_store import (
     BgTask,
     parse_task_id,
 )
-from astro_cli.tools.base import Tool, ToolContext, ToolError, ToolResult, object_schema
+from astro_cli.tools.base import TOOL_FAILURES, Tool, ToolContext, ToolError, ToolResult, object_schema
 
 if TYPE_CHECKING:
     from astro_cli.agent.loop import AgentSession, TurnState
@@ -157,7 +157,7 @@ def _call_tool(tool: Tool, ctx: ToolContext, arguments: dict[str, Any], timeout:
         try:
             output = tool.run(ctx, arguments)
             box["result"] = output if isinstance(output, ToolResult) else ToolResult(content=str(output))
-        except ToolError as exc:
+        except TOOL_FAILURES as exc:
             box["result"] = ToolResult(f"Error: {exc}", is_error=True)
         except Exception as exc:  # noqa: BLE001 - any failure is the task's result
             box["result"] = ToolResult(f"Error: {tool.name} failed: {type(exc).__name__}: {exc}", is_error=True)

@@ -15,12 +15,18 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from astro_cli.security.paths import PathRefused
+
 if TYPE_CHECKING:
     from astro_cli.app import AppContext
 
 
 class ToolError(Exception):
     """A failure the model should read: one clear sentence, no traceback."""
+
+
+# Refusals of paths (security.paths) reach the model exactly as ToolErrors do.
+TOOL_FAILURES: tuple[type[Exception], ...] = (ToolError, PathRefused)
 
 
 @dataclass
@@ -30,6 +36,9 @@ class ToolResult:
     content: str
     is_error: bool = False
     data: dict[str, Any] | None = None
+    # True when the content holds astro's own prompt tags on purpose (<paper-text>, <command-name>) and
+    # the tool escaped every other piece of text in it; otherwise the loop escapes the whole content.
+    framed: bool = False
 
 
 @dataclass
@@ -51,32 +60,18 @@ class ToolContext:
         return self.app.workspace.root
 
     def resolve_path(self, raw: str, must_exist: bool = False) -> Path:
-        """Resolve a path the model gave, refusing anything outside the workspace and allowed paths."""
-        return resolve_inside(raw, self.app.workspace.root, self.app.allowed_roots(), must_exist)
+        """The real path of a path the model gave; refused outside the workspace and allowed paths."""
+        return self.app.confinement.resolve(raw, must_exist)
+
+    def writable_path(self, raw: str) -> Path:
+        """Like resolve_path, and refused for astro's own state (.astro/, ASTRO_HOME, .mcp.json)."""
+        return self.app.confinement.writable(raw)
 
     def touched(self, path: Path) -> None:
         """Record that a file was read, written or searched (conditional skills listen to this)."""
         listener = self.extras.get("on_path_touched")
         if listener:
             listener(path)
-
-
-def resolve_inside(raw: str, root: Path, extra_roots: list[Path], must_exist: bool = False) -> Path:
-    if not raw or not raw.strip():
-        raise ToolError("No path was given.")
-    candidate = Path(raw).expanduser()
-    if not candidate.is_absolute():
-        candidate = root / candidate
-    resolved = candidate.resolve()
-    roots = [root.resolve(), *[r.resolve() for r in extra_roots]]
-    if not any(resolved == r or resolved.is_relative_to(r) for r in roots):
-        raise ToolError(
-            f"'{raw}' is outside the workspace ({root}); file tools only work inside it "
-            "(config 'allowed_paths' can add folders)."
-        )
-    if must_exist and not resolved.exists():
-        raise ToolError(f"'{raw}' does not exist.")
-    return resolved
 
 
 # Western stops end a sentence only before a space (so "1.5" or "astro.db" do not); CJK stops always do.

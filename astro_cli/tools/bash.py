@@ -8,18 +8,11 @@ import subprocess
 import time
 from typing import TYPE_CHECKING, Any
 
+from astro_cli.security.secrets import environment_without_secrets
 from astro_cli.tools.base import Tool, ToolContext, ToolError, ToolResult, object_schema
 
 if TYPE_CHECKING:
     from astro_cli.app import AppContext
-
-SECRET_HINTS = ("KEY", "TOKEN", "SECRET", "PASSWORD")
-
-
-def _clean_env() -> dict[str, str]:
-    """The environment for commands, without API keys: a command the model writes never sees secrets."""
-    return {k: v for k, v in os.environ.items() if not any(h in k.upper() for h in SECRET_HINTS)}
-
 
 def cut_output(text: str, limit: int) -> str:
     if len(text) <= limit:
@@ -42,7 +35,7 @@ def run_bash(ctx: ToolContext, args: dict[str, Any]) -> ToolResult:
         stdout=subprocess.PIPE,
         stderr=subprocess.STDOUT,
         stdin=subprocess.DEVNULL,
-        env=_clean_env(),
+        env=environment_without_secrets(os.environ),
         start_new_session=True,
     )
     deadline = time.monotonic() + timeout

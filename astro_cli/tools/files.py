@@ -1,18 +1,20 @@
 """General file tools: read_file, grep_files, glob_files (read-only) and file_write, file_edit.
 
-All of them stay inside the workspace (plus config `allowed_paths`); a path that escapes with
-`..` or a symbolic link is refused. Writes need permission and are atomic.
+All of them stay inside the workspace (plus config `allowed_paths`): every path is resolved with
+its links, what lies outside is skipped (listing, searching) or refused (reading, writing), and
+writes never touch astro's own state (security/paths.py). Writes need permission and are atomic.
 """
 
 from __future__ import annotations
 
 import os
-import re
 import tempfile
+import time
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from astro_cli.tools.base import Tool, ToolContext, ToolError, ToolResult, object_schema
+from astro_cli.tools.bounded_regex import compile_bounded, search_bounded
 
 if TYPE_CHECKING:
     from astro_cli.app import AppContext
@@ -66,6 +68,7 @@ def read_file(ctx: ToolContext, args: dict[str, Any]) -> ToolResult:
 
 
 def _walk(root: Path):
+    """Files under `root`, sorted; folder links are not followed (a link out of the workspace leads nowhere)."""
     for dirpath, dirnames, filenames in os.walk(root):
         dirnames[:] = sorted(d for d in dirnames if d not in SKIP_DIRS)
         for name in sorted(filenames):
@@ -74,22 +77,24 @@ def _walk(root: Path):
 
 def grep_files(ctx: ToolContext, args: dict[str, Any]) -> ToolResult:
     pattern = args.get("pattern", "")
-    try:
-        regex = re.compile(pattern, 0 if args.get("case_sensitive") else re.IGNORECASE)
-    except re.error as exc:
-        raise ToolError(f"'{pattern}' is not a valid regular expression ({exc}).") from None
+    budget = float(ctx.app.settings.get("grep.timeout"))
+    regex = compile_bounded(pattern, case_sensitive=bool(args.get("case_sensitive")))
     root = ctx.resolve_path(args.get("path") or ".", must_exist=True)
     glob = args.get("glob")
     files = [root] if root.is_file() else _walk(root)
+    confinement = ctx.app.confinement
     hits: list[str] = []
+    deadline = time.monotonic() + budget
     for path in files:
         if glob and not path.match(glob):
             continue
+        if not confinement.contains(path.resolve()):
+            continue  # a link to a file outside the workspace
         before = len(hits)
         try:
             with path.open(encoding="utf-8", errors="strict") as handle:
                 for number, line in enumerate(handle, start=1):
-                    if regex.search(line):
+                    if search_bounded(regex, line, deadline, pattern, budget):
                         hits.append(f"{_rel(ctx, path)}:{number}: {line.rstrip()[:300]}")
                         if len(hits) >= MAX_MATCHES:
                             break
@@ -103,37 +108,77 @@ def grep_files(ctx: ToolContext, args: dict[str, Any]) -> ToolResult:
     return ToolResult("\n".join(hits) if hits else f"No line matches '{pattern}'.")
 
 
+def _split_glob(pattern: str) -> tuple[list[str], list[str]]:
+    """The literal folders a pattern starts with, and the rest (from the first wildcard on)."""
+    parts = [part for part in pattern.replace("\\", "/").split("/") if part not in ("", ".")]
+    literal: list[str] = []
+    for part in parts:
+        if any(char in part for char in "*?["):
+            break
+        literal.append(part)
+    return literal, parts[len(literal):]
+
+
 def glob_files(ctx: ToolContext, args: dict[str, Any]) -> ToolResult:
-    pattern = args.get("pattern", "")
+    pattern = str(args.get("pattern") or "").strip()
     if not pattern:
         raise ToolError("No glob pattern was given (e.g. '**/*.tex').")
+    if pattern.startswith(("/", "~")):
+        raise ToolError("Give the pattern relative to the workspace (or to 'path'), e.g. 'papers/*.pdf'.")
     root = ctx.resolve_path(args.get("path") or ".", must_exist=True)
-    found = []
-    for path in sorted(root.glob(pattern)):
-        if any(part in SKIP_DIRS for part in path.relative_to(root).parts):
-            continue
-        found.append(_rel(ctx, path) + ("/" if path.is_dir() else ""))
+    literal, rest = _split_glob(pattern)
+    start = root.joinpath(*literal)
+    confinement = ctx.app.confinement
+    if not confinement.contains(start.resolve()):
+        return ToolResult(f"No path matches '{pattern}': paths outside the workspace are not listed.")
+    if not rest:
+        exists = start.exists() and not any(part in SKIP_DIRS for part in literal)
+        return ToolResult(_rel(ctx, start) + ("/" if start.is_dir() else "") if exists else f"No path matches '{pattern}'.")
+    found = sorted(_glob_walk(start.resolve(), start, rest, confinement))
+    shown = [_rel(ctx, path) + ("/" if is_dir else "") for path, is_dir in found[:500]]
+    for path, _ in found[:500]:
         ctx.touched(path)
-        if len(found) >= 500:
-            found.append("[stopped at 500 paths]")
-            break
-    return ToolResult("\n".join(found) if found else f"No path matches '{pattern}'.")
+    if len(found) > 500:
+        shown.append("[stopped at 500 paths]")
+    return ToolResult("\n".join(shown) if shown else f"No path matches '{pattern}'.")
+
+
+def _glob_walk(real_start: Path, shown_start: Path, rest: list[str], confinement: Any):
+    """(path, is_dir) under `shown_start` matching `rest`; links are listed only when they stay inside."""
+    from astro_cli.skills.globs import compile_glob
+
+    regex = compile_glob("/".join(rest))
+    max_depth = None if any("**" in part for part in rest) else len(rest)
+    for dirpath, dirnames, filenames in os.walk(real_start):
+        relative = Path(dirpath).relative_to(real_start)
+        depth = len(relative.parts) + 1
+        dirnames[:] = sorted(d for d in dirnames if d not in SKIP_DIRS)
+        for name, is_dir in [*((d, True) for d in dirnames), *((f, False) for f in sorted(filenames))]:
+            rel = (relative / name).as_posix()
+            if regex.match(rel):
+                shown = shown_start / relative / name
+                if confinement.contains(shown.resolve()):
+                    yield shown, is_dir or shown.is_dir()
+        if max_depth is not None and depth >= max_depth:
+            dirnames[:] = []
 
 
 def file_write(ctx: ToolContext, args: dict[str, Any]) -> ToolResult:
-    path = ctx.resolve_path(args.get("path", ""))
+    path = ctx.writable_path(args.get("path", ""))
     content = args.get("content")
     if not isinstance(content, str):
         raise ToolError("'content' must be the text to write.")
     existed = path.exists()
-    atomic_write(path, content)
+    ctx.app.confinement.write_text(path, content)
     ctx.touched(path)
     verb = "Replaced" if existed else "Created"
     return ToolResult(f"{verb} {_rel(ctx, path)} ({len(content.encode())} bytes).")
 
 
 def file_edit(ctx: ToolContext, args: dict[str, Any]) -> ToolResult:
-    path = ctx.resolve_path(args.get("path", ""), must_exist=True)
+    path = ctx.writable_path(args.get("path", ""))
+    if not path.is_file():
+        raise ToolError(f"'{args.get('path')}' does not exist; use file_write to create it.")
     old, new = args.get("old_string"), args.get("new_string")
     if not isinstance(old, str) or not isinstance(new, str) or not old:
         raise ToolError("'old_string' (not empty) and 'new_string' must both be text.")
@@ -143,7 +188,7 @@ def file_edit(ctx: ToolContext, args: dict[str, Any]) -> ToolResult:
         raise ToolError(f"'old_string' was not found in {_rel(ctx, path)}; read the file and copy the text exactly.")
     if count > 1 and not args.get("replace_all"):
         raise ToolError(f"'old_string' occurs {count} times in {_rel(ctx, path)}; add context or set replace_all.")
-    atomic_write(path, text.replace(old, new) if args.get("replace_all") else text.replace(old, new, 1))
+    ctx.app.confinement.write_text(path, text.replace(old, new) if args.get("replace_all") else text.replace(old, new, 1))
     ctx.touched(path)
     return ToolResult(f"Edited {_rel(ctx, path)} ({count if args.get('replace_all') else 1} replacement(s)).")
 
