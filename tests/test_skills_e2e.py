@@ -10,7 +10,7 @@ import sqlite3
 from pathlib import Path
 
 from tests.fakeprovider import FakeProvider
-from tests.helpers import wait_for
+from tests.helpers import trust_workspace, wait_for
 
 
 def make(root: Path, name: str, front: str, body: str) -> Path:
@@ -44,6 +44,7 @@ def test_load_skill_round_trip_and_pre_approval_for_the_turn(cli, fake: FakeProv
     make(
         workspace / "skills", "orbit-fit", ORBIT, "Fit the orbit of $ARGUMENTS. Scripts: ${SKILL_DIR}/fit.py"
     )
+    trust_workspace(workspace)  # a project skill's allowed-tools pre-approve only in a trusted folder
     fake.add(
         {
             "tool_calls": [

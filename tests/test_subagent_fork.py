@@ -7,6 +7,7 @@ import sqlite3
 from typing import Any
 
 from astro_cli.delegation.subagent import SUBAGENT_PROMPT
+from tests.helpers import trust_workspace
 
 SKILL = """---
 name: claim-check
@@ -26,6 +27,7 @@ def test_fork_skill_runs_in_a_subagent(cli, fake, astro_env, workspace):
     (workspace / "skills" / "claim-check").mkdir(parents=True)
     (workspace / "skills" / "claim-check" / "SKILL.md").write_text(SKILL)
     (workspace / "notes.txt").write_text("H0 = 73.0 km/s/Mpc from Cepheids.\n")
+    trust_workspace(workspace)  # a project skill's allowed-tools pre-approve only in a trusted folder
     fake.add(
         {"tool_calls": [{"name": "load_skill", "arguments": {"name": "claim-check", "arguments": "H0 is near 73"}}]},
         {"tool_calls": [{"name": "run_bash", "arguments": {"command": "cat notes.txt"}}]},

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import re
 from collections.abc import Mapping
 from typing import TYPE_CHECKING
 
@@ -11,6 +12,8 @@ from astro_cli.agent.llm import LLM, LLMConfig
 from astro_cli.agent.loop import AgentSession
 from astro_cli.agent.permissions import PermissionPolicy
 from astro_cli.config import ConfigError
+from astro_cli.security.process import harden_process
+from astro_cli.security.secrets import secret_environment_names
 
 if TYPE_CHECKING:
     from astro_cli.app import AppContext
@@ -57,7 +60,21 @@ def permission_policy(app: AppContext, allow: list[str] | None = None, yes: bool
         deny=set(settings.get("permissions.deny") or []),
         yes_to_all=yes,
         asker=asker,
+        protected=protected_pattern(app),
     )
+
+
+def protected_pattern(app: AppContext) -> re.Pattern[str]:
+    """How a command could name astro's own state: `.astro`, `astro.db`, `.mcp.json`, ASTRO_HOME."""
+    home = str(app.home.root)
+    spellings = [re.escape(home)]
+    user_home = os.path.expanduser("~")
+    if home.startswith(user_home + os.sep):
+        rest = re.escape(home[len(user_home):])
+        spellings += [r"~" + rest, r"\$\{?HOME\}?" + rest]
+    words = [r"\.astro(?![\w.-])", r"astro\.db\b", r"\.mcp\.json\b", r"ASTRO_HOME\b", r"trusted-folders\.json",
+             r"keys\.yaml\b"]
+    return re.compile("|".join(words + spellings), re.IGNORECASE)
 
 
 class SessionNotFound(Exception):
@@ -73,6 +90,8 @@ def open_session(
     llm: LLM | None = None,
 ) -> AgentSession:
     """A session ready for turns: the one named by `resume`, the latest one, or a new one."""
+    # Before any tool or hook can start a command: keys out of reach of child processes (Linux).
+    harden_process(secret_environment_names(os.environ))
     app.install_features()
     llm = llm or LLM(resolve_model(app))
     # A bad tool_order or prompt variable fails here, with one sentence, before anything is stored.

@@ -120,6 +120,10 @@ class AgentSession:
         self.messages = order_results(stored + repairs)
 
     def append(self, message: dict[str, Any], kind: str = "message", turn: int | None = None, meta: dict | None = None) -> None:
+        """Store a message and add it to the history; known secrets never reach either."""
+        redactor = self.app.redactor
+        message = redactor.redact_data(message)
+        meta = redactor.redact_data(meta) if meta else meta
         turn = self.turn_number if turn is None else turn
         self.app.sessions.append(self.session_id, message, kind=kind, turn=turn, meta=meta)
         self.messages.append(message)
@@ -149,6 +153,7 @@ class AgentSession:
     def run_turn(self, text: str, kind: str = "message") -> TurnState:
         """Answer one user message; always returns (errors end up in state.stop_reason)."""
         self.cancel.clear()
+        text = self.app.redactor.redact(text)  # a key pasted into a question is neither stored nor sent
         self.turn_number += 1
         state = TurnState(session=self, turn=self.turn_number, prompt=text, max_steps=self.max_steps)
         started, api_before = time.monotonic(), self.llm.api_seconds
@@ -163,7 +168,7 @@ class AgentSession:
             self._close_open_calls(state)
         except ProviderError as exc:
             state.stop_reason = "config_error" if isinstance(exc, MissingCredentials) else "provider_error"
-            state.error = str(exc)
+            state.error = self.app.redactor.redact(str(exc))
         finally:
             state.duration = time.monotonic() - started
             state.api_duration = self.llm.api_seconds - api_before
@@ -237,6 +242,7 @@ class AgentSession:
         self.bus.emit(ev.Thinking(step=state.step))
 
         def on_retry(attempt: int, total: int, delay: float, error: str) -> None:
+            error = self.app.redactor.redact(error)
             state.retry_notes.append(f"attempt {attempt} failed: {error}")
             self.bus.emit(ev.Retry(attempt=attempt, max_attempts=total, delay=delay, error=error))
 

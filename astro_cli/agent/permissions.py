@@ -3,11 +3,17 @@
 Tools that change things (file_write, file_edit, run_bash) need approval. In the REPL the user is
 asked (yes / no / always for this session); in `astro run` they are refused unless `--allow`,
 `--yes` or config `permissions.allow` says otherwise. `permissions.deny` always wins. A skill
-may pre-approve its `allowed-tools` for the rest of a turn.
+may pre-approve its `allowed-tools` for the rest of a turn (skills/approval.py says when).
+
+A call whose arguments name astro's own state (`.astro/`, ASTRO_HOME, `astro.db`, `.mcp.json`)
+is never pre-approved: the REPL asks for that call, `astro run` refuses it, whatever was allowed.
+The file tools cannot write there at all; this guards what a shell command could reach.
 """
 
 from __future__ import annotations
 
+import json
+import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -33,6 +39,14 @@ class PermissionPolicy:
     only: set[str] | None = None  # a subagent's allowed tools: anything else is refused
     session_allowed: set[str] = field(default_factory=set)
     turn_allowed: set[str] = field(default_factory=set)
+    protected: re.Pattern[str] | None = None  # how arguments could name astro's own state
+
+    def names_protected(self, arguments: dict[str, Any]) -> str | None:
+        """The first spelling of astro's own state found in the arguments, if any."""
+        if self.protected is None:
+            return None
+        found = self.protected.search(json.dumps(arguments, ensure_ascii=False, default=str))
+        return found.group(0) if found else None
 
     def check(self, tool: Tool, arguments: dict[str, Any]) -> Decision:
         name = tool.name
@@ -42,6 +56,16 @@ class PermissionPolicy:
             return Decision(False, f"{name} is not among the tools this agent may use ({', '.join(sorted(self.only))}).")
         if not tool.needs_permission:
             return Decision(True)
+        marker = self.names_protected(arguments)
+        if marker is not None:
+            if self.asker is None:
+                return Decision(
+                    False,
+                    f"{name} names astro's own state ('{marker}'), which is never pre-approved; "
+                    "only a researcher at the REPL can approve such a call.",
+                )
+            answer = self.asker(tool, arguments)
+            return Decision(True) if answer in ("yes", "always") else Decision(False, f"The user declined to run {name}.")
         if self.yes_to_all or name in self.allow or name in self.session_allowed or name in self.turn_allowed:
             return Decision(True)
         if self.asker is None:

@@ -13,7 +13,8 @@ from typing import TYPE_CHECKING, Any
 from astro_cli.agent import events as ev
 from astro_cli.agent.extensions import ToolCallInfo
 from astro_cli.agent.llm import Cancelled, ToolCallRequest, parse_arguments
-from astro_cli.tools.base import ToolContext, ToolError, ToolResult
+from astro_cli.prompt.tags import escape_tags
+from astro_cli.tools.base import TOOL_FAILURES, ToolContext, ToolResult
 
 if TYPE_CHECKING:
     from astro_cli.agent.loop import AgentSession, TurnState
@@ -104,7 +105,8 @@ class ToolRunner:
         )
         result = self._run_with_timeout(tool, ctx, info.arguments)
         for context in info.extra.get("context", []):
-            result = ToolResult(content=f"{result.content}\n\n[additional context] {context}", is_error=result.is_error, data=result.data)
+            result = ToolResult(content=f"{result.content}\n\n[additional context] {escape_tags(context)}",
+                                is_error=result.is_error, data=result.data, framed=result.framed)
         return result
 
     def _run_with_timeout(self, tool: Any, ctx: ToolContext, arguments: dict[str, Any]) -> ToolResult:
@@ -114,7 +116,7 @@ class ToolRunner:
             try:
                 output = tool.run(ctx, arguments)
                 box["result"] = output if isinstance(output, ToolResult) else ToolResult(content=str(output))
-            except ToolError as exc:
+            except TOOL_FAILURES as exc:
                 box["result"] = error_result(str(exc))
             except TypeError as exc:
                 box["result"] = error_result(f"{tool.name} got arguments it cannot use ({exc}).")
@@ -133,7 +135,11 @@ class ToolRunner:
 
     def _store(self, state: TurnState, call: ToolCallRequest, result: ToolResult, duration: float) -> None:
         session = self.session
-        message = {"role": "tool", "tool_call_id": call.id, "name": call.name, "content": result.content}
+        # What the model and the transcript get: astro's tags escaped (unless the tool framed its text
+        # itself), and no known secret (a command that printed a key shows [REDACTED:NAME]).
+        content = result.content if result.framed else escape_tags(result.content)
+        content = session.app.redactor.redact(content)
+        message = {"role": "tool", "tool_call_id": call.id, "name": call.name, "content": content}
         meta = {"ok": not result.is_error, "duration": round(duration, 3)}
         if result.data:
             meta["data"] = result.data
@@ -145,7 +151,7 @@ class ToolRunner:
                 name=call.name,
                 ok=not result.is_error,
                 duration=duration,
-                content=result.content,
+                content=content,
                 agent=session.agent,
                 data=result.data,
             )

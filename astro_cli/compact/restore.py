@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from astro_cli.prompt.tags import escape_tags
+
 if TYPE_CHECKING:
     from astro_cli.app import AppContext
 
@@ -24,7 +26,7 @@ IDENTITY_MAX_MESSAGES = 4
 
 def skill_excerpt(name: str, body: str, budget: int) -> str:
     """The first part of a skill's body, cut at a line end near `budget` characters."""
-    body = body.strip()
+    body = escape_tags(body.strip())  # skill files come from anywhere: never astro's tags
     if len(body) <= budget:
         return f"### Skill: {name}\n{body}"
     cut = body.rfind("\n", 0, budget)

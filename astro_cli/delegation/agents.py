@@ -15,6 +15,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from astro_cli.prompt.tags import escape_tags
+
 if TYPE_CHECKING:
     from astro_cli.app import AppContext
     from astro_cli.prompt.registry import AssemblyInput
@@ -178,7 +180,7 @@ def _section_text(agents: dict[str, AgentDefinition]) -> str | None:
     if not agents:
         return None
     lines = ["Sub-agents you can delegate to with the subagent tool (argument `agent`):"]
-    lines += [f"- {a.name}: {a.description}" for a in sorted(agents.values(), key=lambda a: a.name)]
+    lines += [escape_tags(f"- {a.name}: {a.description}") for a in sorted(agents.values(), key=lambda a: a.name)]
     lines.append(
         "Use only the names listed above for `agent`; any other name is refused. "
         "Without `agent`, the subagent is a general research assistant."

@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any
 from astro_cli.agent import events as ev
 from astro_cli.agent.extensions import LoopExtension, ToolCallInfo, ToolGate
 from astro_cli.delegation.hooks import HookOutcome, HookRunner
+from astro_cli.prompt.tags import escape_tags
 from astro_cli.tools.base import ToolResult
 
 if TYPE_CHECKING:
@@ -50,7 +51,7 @@ class HookExtension(LoopExtension):
             return
         source = "resume" if session.messages else "startup"
         outcome = self._fire(session, "SessionStart", {"source": source, "model": session.llm.config.model}, source)
-        self.pending_context.extend(outcome.contexts)
+        self.pending_context.extend(escape_tags(text) for text in outcome.contexts)
 
     def on_session_stop(self, session: AgentSession, reason: str) -> None:
         session.bus.unsubscribe(self._on_event)
@@ -67,7 +68,7 @@ class HookExtension(LoopExtension):
             return
         outcome = self._fire(session, "UserPromptSubmit", {"prompt": state.prompt})
         for text in outcome.contexts:
-            state.inject(text, kind="hook")
+            state.inject(escape_tags(text), kind="hook")
 
     def on_step_complete(self, state: TurnState) -> None:
         session = state.session
@@ -110,10 +111,11 @@ class HookExtension(LoopExtension):
                               data=result.data)
         if outcome.updated_output is None and not outcome.contexts:
             return None
+        framed = result.framed and outcome.updated_output is None
         content = result.content if outcome.updated_output is None else outcome.updated_output
         for context in outcome.contexts:
-            content = f"{content}\n\n[additional context] {context}"
-        return ToolResult(content, is_error=result.is_error, data=result.data)
+            content = f"{content}\n\n[additional context] {escape_tags(context)}"
+        return ToolResult(content, is_error=result.is_error, data=result.data, framed=framed)
 
     # --- compaction (events on the session's bus) ---------------------------------------------
     def _on_event(self, event: ev.Event) -> None:

@@ -338,6 +338,20 @@ def subagent_tool_definition() -> Tool:
 
 
 # --- skills with `context: fork` -------------------------------------------------------------
+def _fork_pre_approved(app: Any, skill: Any, notes: list[str]) -> tuple[str, ...]:
+    """The skill's allowed-tools, when the same rule as for an inline skill lets them be pre-approved."""
+    from astro_cli.skills.approval import BASELINE, pre_approval, refusal_note
+
+    tools = tuple(getattr(skill, "allowed_tools", ()) or ())
+    if not tools:
+        return ()
+    refused = pre_approval(app, skill, app.services.get(BASELINE), by_user=False)
+    if refused is not None:
+        notes.append(refusal_note(skill, refused))
+        return ()
+    return tools
+
+
 def run_fork_skill(ctx: ToolContext, skill: Any, arguments: str = "") -> ToolResult | None:
     """Run a `context: fork` skill in a subagent whose instructions are the skill's body.
 
@@ -362,6 +376,6 @@ def run_fork_skill(ctx: ToolContext, skill: Any, arguments: str = "") -> ToolRes
         agent=f"skill:{skill.name}", task=task, instructions=instructions, scope=f"skill:{skill.name}",
         tools=delegable_tools(app), max_steps=resolve_steps(app, None, None, notes),
         model=None if not model or model == "inherit" else model,
-        pre_approved=tuple(getattr(skill, "allowed_tools", ()) or ()), notes=notes,
+        pre_approved=_fork_pre_approved(app, skill, notes), notes=notes,
     )
     return run_subagent(ctx, spec)

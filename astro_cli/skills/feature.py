@@ -14,6 +14,8 @@ from typing import TYPE_CHECKING, Any
 
 from astro_cli.agent.extensions import LoopExtension
 from astro_cli.prompt.registry import ORDER_SKILLS, AssemblyInput
+from astro_cli.prompt.tags import escape_tags
+from astro_cli.skills.approval import BASELINE, pre_approval, refusal_note, take_baseline
 from astro_cli.skills.globs import matches
 from astro_cli.skills.registry import get_registry
 from astro_cli.skills.skill import Skill
@@ -37,8 +39,9 @@ LOAD_SKILL_DESCRIPTION = (
 
 def wrap(skill: Skill, body: str) -> str:
     """What the model receives: the <command-name> tag (so it is not loaded twice), the folder, the body."""
-    header = f"<command-name>{skill.name}</command-name>\nBase directory for this skill: {skill.directory}"
-    return f"{header}\n\n{body}"
+    folder = escape_tags(str(skill.directory))
+    header = f"<command-name>{skill.name}</command-name>\nBase directory for this skill: {folder}"
+    return f"{header}\n\n{escape_tags(body)}"
 
 
 def record_use(app: AppContext, name: str, session_id: str | None, source: str) -> None:
@@ -88,9 +91,14 @@ def load_skill(ctx: ToolContext, args: dict[str, Any]) -> ToolResult:
     body = skill.render(text)
     record_use(ctx.app, name, ctx.session_id, "model")
     session = ctx.extras.get("session")
+    note = ""
     if session is not None:
         if skill.allowed_tools:
-            session.permissions.pre_approve_for_turn(list(skill.allowed_tools))
+            refused = pre_approval(ctx.app, skill, ctx.app.services.get(BASELINE), by_user=False)
+            if refused is None:
+                session.permissions.pre_approve_for_turn(list(skill.allowed_tools))
+            else:
+                note = "\n\n" + refusal_note(skill, refused)
         session.extras.setdefault(LOADED, {})[name] = body
     data = {
         "skill": name,
@@ -99,7 +107,7 @@ def load_skill(ctx: ToolContext, args: dict[str, Any]) -> ToolResult:
         "allowed_tools": list(skill.allowed_tools),
         "context": skill.context,
     }
-    return ToolResult(wrap(skill, body), data=data)
+    return ToolResult(wrap(skill, body) + note, data=data, framed=True)
 
 
 def skills_section(app: AppContext):
@@ -121,6 +129,7 @@ class SkillsExtension(LoopExtension):
 
     def on_session_start(self, session: AgentSession) -> None:
         self.registry.ensure_loaded()
+        take_baseline(self.app)
         start_watcher(self.app)
         session.extras.setdefault(ACTIVE, set())
         session.extras.setdefault(TOUCHED, {})

@@ -20,6 +20,7 @@ from pathlib import Path
 from stat import S_ISREG
 from typing import TYPE_CHECKING
 
+from astro_cli.prompt.tags import escape_tags
 from astro_cli.skills.skill import SKILL_FILE, Skill, SkillError, parse_skill
 
 if TYPE_CHECKING:
@@ -322,7 +323,7 @@ def _same(a: Path, b: Path) -> bool:
 
 
 def _entry_line(skill: Skill) -> str:
-    line = skill.entry()
+    line = escape_tags(skill.entry())  # a SKILL.md from elsewhere can never close the reminder
     return line if len(line) <= MAX_ENTRY_CHARS else line[: MAX_ENTRY_CHARS - 1].rstrip() + "…"
 
 

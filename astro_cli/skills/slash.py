@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from astro_cli.skills.approval import BASELINE, pre_approval, refusal_note
 from astro_cli.skills.registry import FORK_NOTE, get_registry
 from astro_cli.ui.slash import SlashCommand, register_slash
 
@@ -34,7 +35,11 @@ def skill_fallback(ctx: SlashContext, name: str, args: str) -> bool:
     if session is not None:
         session.extras.setdefault(LOADED, {})[name] = body
         if skill.allowed_tools:  # cleared when the queued turn ends
-            session.permissions.pre_approve_for_turn(list(skill.allowed_tools))
+            refused = pre_approval(ctx.app, skill, ctx.app.services.get(BASELINE), by_user=True)
+            if refused is None:
+                session.permissions.pre_approve_for_turn(list(skill.allowed_tools))
+            else:
+                ctx.console.print(refusal_note(skill, refused), style="yellow", markup=False)
     return True
 
 
