@@ -11,6 +11,7 @@ from collections.abc import Sequence
 from datetime import datetime, timedelta
 
 from astro_cli.memory.select import Scored
+from astro_cli.prompt.tags import escape_tags
 
 OPEN = "<project-memory-context>"
 CLOSE = "</project-memory-context>"
@@ -38,8 +39,8 @@ def staleness_note(updated: datetime, now: datetime) -> str | None:
 
 
 def _safe(text: str) -> str:
-    """Memory text is the researcher's, but must not close the block."""
-    return text.replace(CLOSE, "</project-memory-context >").replace(OPEN, "<project-memory-context >")
+    """Memory files may come from elsewhere (a cloned project): they can never form astro's tags."""
+    return escape_tags(text)
 
 
 def preview(body: str) -> list[str]:

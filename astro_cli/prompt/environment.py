@@ -10,6 +10,8 @@ import platform
 from datetime import datetime
 from typing import Any
 
+from astro_cli.prompt.tags import escape_tags
+
 
 def base_facts(workspace: str, model: str, step: int, max_steps: int, usage: dict[str, Any]) -> dict[str, str]:
     """The facts every agent's environment message carries; features add theirs after these."""
@@ -29,6 +31,7 @@ def environment_message(facts: dict[str, Any], now: datetime | None = None) -> d
         f"date: {now.strftime('%Y-%m-%d %H:%M %Z (%A)')}",
         f"os: {platform.system()} {platform.release()}",
     ]
-    lines += [f"{key}: {value}" for key, value in facts.items() if value not in (None, "")]
+    # Values can carry text the model or a file wrote (task names, paths): never astro's tags.
+    lines += [escape_tags(f"{key}: {value}") for key, value in facts.items() if value not in (None, "")]
     lines.append("</environment>")
     return {"role": "user", "content": "\n".join(lines)}

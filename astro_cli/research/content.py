@@ -11,6 +11,7 @@ import re
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from astro_cli.prompt.tags import escape_tags
 from astro_cli.research.textblock import frame
 
 if TYPE_CHECKING:
@@ -108,10 +109,10 @@ def paper_content(app: AppContext, paper: dict[str, Any], section: str | None = 
     total = sum(len(r["text"]) for r in chosen)
     left = max(0, total - used)
     title = f' "{paper["title"]}"' if paper.get("title") else ""
-    header = f"Paper {paper['id']}{title}, {what}:"
+    header = escape_tags(f"Paper {paper['id']}{title}, {what}:")
     parts = [header, *blocks]
     if left > 0:
-        parts.append(_left_note(chosen, used, left, budget))
+        parts.append(escape_tags(_left_note(chosen, used, left, budget)))
     sections = list(dict.fromkeys(r["section"] for r in chosen if r["section"]))
     return Content("\n\n".join(parts), paper, used, left, sections)
 

@@ -40,7 +40,7 @@ def search_papers_tool(ctx: ToolContext, args: dict[str, Any]) -> ToolResult:
         )
     except ServiceError as exc:
         raise ToolError(str(exc)) from None
-    return ToolResult(format_for_model(outcome), data=sources_data(outcome.records))
+    return ToolResult(format_for_model(outcome), data=sources_data(outcome.records), framed=True)
 
 
 def download_paper_tool(ctx: ToolContext, args: dict[str, Any]) -> ToolResult:

@@ -62,7 +62,7 @@ def get_paper_content_tool(ctx: ToolContext, args: dict[str, Any]) -> ToolResult
         content = paper_content(ctx.app, paper, section=args.get("section") or None, pages=args.get("pages"))
     except ContentError as exc:
         raise ToolError(str(exc)) from None
-    return ToolResult(content.text, data=_sources([paper]))
+    return ToolResult(content.text, data=_sources([paper]), framed=True)
 
 
 def rag_search_tool(ctx: ToolContext, args: dict[str, Any]) -> ToolResult:
@@ -78,7 +78,7 @@ def rag_search_tool(ctx: ToolContext, args: dict[str, Any]) -> ToolResult:
         result = search_library(ctx.app, query, k=k, papers=papers)
     except SearchError as exc:
         raise ToolError(str(exc)) from None
-    return ToolResult(format_hits(query, result), data={"sources": sources_of(result.hits)})
+    return ToolResult(format_hits(query, result), data={"sources": sources_of(result.hits)}, framed=True)
 
 
 def save_note_tool(ctx: ToolContext, args: dict[str, Any]) -> ToolResult:

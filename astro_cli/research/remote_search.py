@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from astro_cli.prompt.tags import escape_tags
 from astro_cli.research import ads, arxiv
 from astro_cli.research.http import ServiceError
 from astro_cli.research.merge import merge, source_entry
@@ -122,11 +123,11 @@ def format_for_model(outcome: Outcome) -> str:
     if not outcome.records:
         lines = [f"No papers found for: {outcome.query}"]
         lines += outcome.notes
-        return "\n".join(lines)
+        return escape_tags("\n".join(lines))
     totals = ", ".join(f"{name}: {count} matches" for name, count in outcome.totals.items())
-    lines = [f"{len(outcome.records)} papers for: {outcome.query} ({totals})", DATA_NOTE, ""]
+    lines = [escape_tags(f"{len(outcome.records)} papers for: {outcome.query} ({totals})"), DATA_NOTE, ""]
     for number, record in enumerate(outcome.records, start=1):
-        lines.append(f"[{number}] {ids_line(record)}")
+        lines.append(escape_tags(f"[{number}] {ids_line(record)}"))
         body = "\n".join([
             record.get("title") or "(untitled)",
             authors_line(record.get("authors") or []),
@@ -134,7 +135,7 @@ def format_for_model(outcome: Outcome) -> str:
         ])
         lines.append(frame(body, source=record.get("id") or "", section="search result"))
         lines.append("")
-    lines += outcome.notes
+    lines += [escape_tags(note) for note in outcome.notes]
     lines.append("download_paper fetches a paper into the library; cite papers by bibcode or arXiv id.")
     return "\n".join(lines).rstrip()
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from astro_cli.prompt.tags import escape_tags
 from astro_cli.research.fts import fts_query, plan_query
 from astro_cli.research.textblock import frame
 
@@ -198,7 +199,7 @@ def format_hits(question: str, result: SearchResult) -> str:
     how = "BM25 full-text" if result.method == "bm25" else "hybrid: BM25 and embeddings by reciprocal rank fusion"
     if result.dropped:
         note += f"\n(Words too common in the library to search by: {', '.join(result.dropped)}.)"
-    lines = [f'{len(hits)} passage(s) for "{question}" ({how}); best first:{note}', ""]
+    lines = [escape_tags(f'{len(hits)} passage(s) for "{question}" ({how}); best first:{note}'), ""]
     for n, hit in enumerate(hits, start=1):
         where = [hit.source]
         if hit.section:
@@ -206,7 +207,7 @@ def format_hits(question: str, result: SearchResult) -> str:
         if hit.page:
             where.append(f"page {hit.page}")
         title = f' "{hit.title}"' if hit.title else ""
-        lines.append(f"[{n}] {' · '.join(where)} · score {hit.score:g}{title}")
+        lines.append(escape_tags(f"[{n}] {' · '.join(where)} · score {hit.score:g}{title}"))
         lines.append(frame(hit.text, hit.source, hit.section, hit.page, kind=hit.kind))
         lines.append("")
     return "\n".join(lines).rstrip()

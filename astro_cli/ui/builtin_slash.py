@@ -17,6 +17,7 @@ from rich.text import Text
 
 from astro_cli.ui.render import format_cost, one_line, usage_line
 from astro_cli.ui.slash import SlashCommand, SlashContext, slash_table
+from astro_cli.ui.visible import clipped, visible
 
 if TYPE_CHECKING:
     from astro_cli.app import AppContext
@@ -204,11 +205,12 @@ def _tool(ctx: SlashContext, args: str) -> None:
     duration = f" · {record.duration:.2f}s" if record.duration is not None else ""
     ctx.console.print(Text(f"call {record.index}: {record.name} · {status}{duration}", style="bold"))
     ctx.console.print(Text("arguments:", style="dim"))
-    ctx.console.print(Text(json.dumps(record.arguments, indent=2, ensure_ascii=False, default=str)))
+    ctx.console.print(Text(visible(json.dumps(record.arguments, indent=2, ensure_ascii=False, default=str))))
     ctx.console.print(Text("result:", style="dim"))
-    ctx.console.print(Text(record.content or "(empty)"))
+    ctx.console.print(Text(visible(record.content or "(empty)")))
     if record.data:
-        ctx.console.print(Text("data: " + json.dumps(record.data, ensure_ascii=False, default=str)[:2000], style="dim"))
+        data = json.dumps(record.data, ensure_ascii=False, default=str)
+        ctx.console.print(Text("data: " + visible(clipped(data, 2000)), style="dim"))
 
 
 BUILTINS: list[SlashCommand] = [

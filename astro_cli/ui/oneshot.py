@@ -12,6 +12,7 @@ import sys
 from typing import TYPE_CHECKING, Any
 
 from astro_cli.agent import events as ev
+from astro_cli.ui.visible import one_line, visible
 
 if TYPE_CHECKING:
     from astro_cli.agent.loop import TurnState
@@ -69,25 +70,30 @@ class OneShotPrinter:
             self._spin("thinking…" if isinstance(event, ev.Thinking) else "writing…")
             return
         self._spin(None)
+        # Everything shown comes from the model, tools or files: plain Text (no markup), escapes visible.
         if isinstance(event, ev.ToolStarted):
             key = f" {event.key_argument}" if event.key_argument else ""
-            self.err.print(f"[dim]→ {event.name}{key}[/]", markup=True)
+            self._line(("→ " + visible(event.name + key, tabs=True), "dim"))
             self._spin(f"{event.name} running…")
         elif isinstance(event, ev.ToolFinished):
-            mark = "[green]ok[/]" if event.ok else "[red]error[/]"
-            detail = "" if event.ok else f" {event.content.splitlines()[0][:120] if event.content else ''}"
-            self.err.print(f"[dim]  {event.name} {event.duration:.1f}s[/] {mark}[dim]{detail}[/]", markup=True)
+            mark = ("ok", "green") if event.ok else ("error", "red")
+            detail = "" if event.ok or not event.content else " " + one_line(event.content.splitlines()[0], 120)
+            self._line((f"  {event.name} {event.duration:.1f}s ", "dim"), mark, (detail, "dim"))
         elif isinstance(event, ev.Retry):
-            self.err.print(
-                f"[yellow]provider error, retry {event.attempt}/{event.max_attempts} in {event.delay:g}s:[/] {event.error}",
-                markup=True,
-            )
+            self._line((f"provider error, retry {event.attempt}/{event.max_attempts} in {event.delay:g}s: ", "yellow"),
+                       visible(event.error))
         elif isinstance(event, ev.Nudge):
-            self.err.print(f"[dim]{event.kind}: {event.text.splitlines()[0][:160]}[/]", markup=True)
+            self._line((f"{event.kind}: {one_line(event.text.splitlines()[0] if event.text else '', 160)}", "dim"))
         elif isinstance(event, ev.Notice):
-            self.err.print(f"[yellow]{event.level}:[/] {event.text}", markup=True)
+            self._line((f"{event.level}: ", "yellow"), visible(event.text))
         elif isinstance(event, ev.Compacted):
-            self.err.print(f"[dim]context compacted ({event.layer}): {event.messages_before} → {event.messages_after} messages[/]", markup=True)
+            self._line((f"context compacted ({event.layer}): {event.messages_before} → {event.messages_after} "
+                        "messages", "dim"))
+
+    def _line(self, *parts: str | tuple[str, str]) -> None:
+        from rich.text import Text
+
+        self.err.print(Text.assemble(*parts))
 
     def finish(self, state: TurnState) -> None:
         self._spin(None)
@@ -99,14 +105,14 @@ class OneShotPrinter:
                 from rich.console import Console
                 from rich.markdown import Markdown
 
-                Console().print(Markdown(state.answer))
+                Console().print(Markdown(visible(state.answer)))
             else:
                 sys.stdout.write(state.answer.rstrip("\n") + "\n")
                 sys.stdout.flush()
         if state.stop_reason == "config_error":
-            self.err.print(f"[bold red]error:[/] {state.error}", markup=True)
+            self._line(("error: ", "bold red"), visible(state.error or ""))
         elif state.stop_reason == "provider_error":
-            self.err.print(f"[bold red]error:[/] the model provider failed: {state.error}", markup=True)
+            self._line(("error: ", "bold red"), "the model provider failed: " + visible(state.error or ""))
         elif state.stop_reason == "max_steps":
             self.err.print(
                 f"[bold red]error:[/] the step budget ({state.max_steps}) ran out without an answer; "
@@ -116,7 +122,7 @@ class OneShotPrinter:
         elif state.stop_reason == "interrupted":
             self.err.print("[yellow]interrupted[/]", markup=True)
         elif state.stop_reason == "paused" and state.error:
-            self.err.print(f"[yellow]{state.error}[/]", markup=True)
+            self._line((visible(state.error), "yellow"))
 
     def _write_json(self, obj: dict[str, Any]) -> None:
         sys.stdout.write(json.dumps(obj, ensure_ascii=False, default=str) + "\n")

@@ -33,26 +33,17 @@ _SECRET_PATTERNS = re.compile(
 )
 
 
-def secret_values(env: dict[str, str] | None = None) -> list[str]:
-    """The values of credential variables in the environment (provider keys, ASTRO_API_KEY, tokens)."""
-    env = dict(os.environ) if env is None else env
-    names = [n for n in env if re.search(r"(API_KEY|_TOKEN|_SECRET|PASSWORD|DEV_KEY)$", n)]
-    return [env[n] for n in names if len(env[n]) >= 6]
-
-
-def looks_secret(text: str, secrets: Iterable[str]) -> bool:
-    return bool(_SECRET_PATTERNS.search(text)) or any(value in text for value in secrets)
-
-
 def make_history(path: Path) -> Any:
     """A FileHistory in ASTRO_HOME that refuses to store lines carrying credentials."""
     from prompt_toolkit.history import FileHistory
 
-    secrets = secret_values()
+    from astro_cli.security.secrets import Redactor
+
+    known = Redactor.from_environment(os.environ, path.parent)  # the history lives in ASTRO_HOME
 
     class PrivateHistory(FileHistory):
         def store_string(self, string: str) -> None:
-            if looks_secret(string, secrets):
+            if _SECRET_PATTERNS.search(string) or known.contains_secret(string):
                 return
             path.parent.mkdir(parents=True, exist_ok=True)
             if not path.exists():

@@ -21,13 +21,9 @@ from rich.text import Text
 
 from astro_cli.agent import events as ev
 from astro_cli.ui.turnlog import ToolCallRecord, TurnLog
+from astro_cli.ui.visible import one_line, visible
 
 USAGE_KEYS = ("input_tokens", "output_tokens", "cache_read_input_tokens", "cache_creation_input_tokens")
-
-
-def one_line(text: str, limit: int) -> str:
-    flat = " ".join(str(text).split())
-    return flat if len(flat) <= limit else flat[: limit - 1] + "…"
 
 
 def format_cost(cost: float | None) -> str:
@@ -89,7 +85,7 @@ class TurnRenderer:
     # --- the live region ---------------------------------------------------------------------
     def _current(self) -> RenderableType:
         if self._text:
-            return Markdown(self._text)
+            return Markdown(visible(self._text))
         if self._subagent is not None:
             return self._subagent_block()
         return self._showing or Text("")
@@ -166,9 +162,9 @@ class TurnRenderer:
         text = event.text.strip()
         self._text = ""
         if event.tool_calls:
-            self.settle(Text(text, style="dim") if text else None)
+            self.settle(Text(visible(text), style="dim") if text else None)
         else:
-            self.settle(Markdown(event.text) if text else None)
+            self.settle(Markdown(visible(event.text)) if text else None)
 
     def _on_tool_started(self, event: ev.ToolStarted) -> None:
         self.log.handle(event)
@@ -204,7 +200,7 @@ class TurnRenderer:
 
     def _on_notice(self, event: ev.Notice) -> None:
         style = "red" if event.level == "error" else "yellow"
-        self.settle(Text(f"{event.level}: {event.text}", style=style))
+        self.settle(Text(f"{event.level}: {visible(event.text)}", style=style))
 
     def _on_retry(self, event: ev.Retry) -> None:
         self.settle(Text(
@@ -223,7 +219,7 @@ class TurnRenderer:
         self.spin(f"compacting the context ({event.layer})…")
 
     def _on_tasks_updated(self, event: ev.TasksUpdated) -> None:
-        self.settle(Panel(Text(event.text), title="plan", title_align="left", border_style="dim", expand=False))
+        self.settle(Panel(Text(visible(event.text)), title="plan", title_align="left", border_style="dim", expand=False))
 
     def _on_subagent_started(self, event: ev.SubagentStarted) -> None:
         self.settle()

@@ -9,6 +9,7 @@ start-up so the first question does not wait for it (about 4 s).
 from __future__ import annotations
 
 import difflib
+import json
 import re
 import signal
 import sys
@@ -26,6 +27,7 @@ from astro_cli.ui.prompt_input import PlainReader, PromptReader, parse_permissio
 from astro_cli.ui.render import TurnRenderer, one_line
 from astro_cli.ui.slash import SlashContext, slash_table
 from astro_cli.ui.turnlog import TurnLog
+from astro_cli.ui.visible import clipped, visible
 
 if TYPE_CHECKING:
     from astro_cli.agent.loop import AgentSession
@@ -48,11 +50,44 @@ def start_repl(flags: dict[str, Any] | None = None, resume: str | None = None, c
         try:
             print_warnings(app)
             warm_up_in_background()
-            repl = Repl(app, Console(highlight=False))
+            console = Console(highlight=False)
+            reader = default_reader(app)
+            if settle_trust(app, console, reader):
+                app.close()
+                app = build_app(flags)  # the trusted settings apply from the first session on
+            repl = Repl(app, console, reader=reader)
             repl.open(resume=resume, continue_latest=continue_latest)
             repl.run()
         finally:
             app.close()
+
+
+def settle_trust(app: AppContext, console: Console, reader: Any) -> bool:
+    """Before anything of the project runs: ask once about its risky settings (a terminal only).
+
+    True when the researcher trusted them just now. Piped input is never taken as an answer: the
+    settings are then ignored, as `astro run` does, with one line saying so.
+    """
+    from astro_cli.security.trust import TrustStore
+    from astro_cli.ui.trust_prompt import ask_trust, withheld_notice
+
+    state = app.trust
+    if state.unanswered and isinstance(reader, PromptReader):
+        return ask_trust(state, TrustStore(app.home.root), console, reader.ask)
+    notice = withheld_notice(state)
+    if notice:
+        console.print(Text(notice, style="dim"))
+    return False
+
+
+def default_reader(app: AppContext) -> Any:
+    if not sys.stdin.isatty():
+        return PlainReader()
+    return PromptReader(
+        app.home.history_path,
+        commands=lambda: slash_table(app),
+        session_ids=lambda: [row["id"] for row in app.sessions.list(limit=30)],
+    )
 
 
 class InterruptGuard:
@@ -89,6 +124,20 @@ class InterruptGuard:
             signal.signal(signal.SIGINT, self.previous)
 
 
+APPROVAL_MAX_CHARS = 4000
+
+
+def approval_lines(arguments: dict[str, Any]) -> list[Text]:
+    """Each argument in full (up to APPROVAL_MAX_CHARS, then an explicit count), control characters
+    escaped: what the researcher approves is exactly what will run, and no text can rewrite the line."""
+    lines: list[Text] = []
+    for name, value in arguments.items():
+        shown = value if isinstance(value, str) else json.dumps(value, ensure_ascii=False)
+        body = clipped(visible(shown, tabs=True), APPROVAL_MAX_CHARS).replace("\n", "\n    ")
+        lines.append(Text.assemble(f"  {visible(str(name))}: ", (body, "bold")))
+    return lines
+
+
 class Repl:
     def __init__(self, app: AppContext, console: Console, reader: Any = None) -> None:
         self.app = app
@@ -102,16 +151,7 @@ class Repl:
         self.running = True
         self.state: dict[str, Any] = {"turn_log": self.log, "repl": self}
         self.guard: InterruptGuard | None = None
-        self.reader = reader or self._default_reader()
-
-    def _default_reader(self) -> Any:
-        if not sys.stdin.isatty():
-            return PlainReader()
-        return PromptReader(
-            self.app.home.history_path,
-            commands=lambda: slash_table(self.app),
-            session_ids=lambda: [row["id"] for row in self.app.sessions.list(limit=30)],
-        )
+        self.reader = reader or default_reader(app)
 
     # --- sessions ----------------------------------------------------------------------------
     def _open(self, resume: str | None = None, continue_latest: bool = False) -> AgentSession:
@@ -265,12 +305,8 @@ class Repl:
         """The PermissionPolicy asker: yes / no / always (for this session). Ctrl-C cancels the turn."""
         self.renderer.settle()
         self.console.print(Text.assemble(("permission needed: ", "bold yellow"), (tool.name, "bold")))
-        for name, value in arguments.items():
-            shown = value if isinstance(value, str) else repr(value)
-            lines = shown.splitlines() or [""]
-            more = f"\n    … {len(lines) - 12} more lines" if len(lines) > 12 else ""
-            body = "\n    ".join(line[:300] for line in lines[:12])
-            self.console.print(Text(f"  {name}: {body}{more}"))
+        for line in approval_lines(arguments):
+            self.console.print(line)
         try:
             while True:
                 try:

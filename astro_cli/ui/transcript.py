@@ -10,6 +10,8 @@ import json
 from collections.abc import Callable
 from typing import Any
 
+from astro_cli.ui.visible import visible
+
 SectionProvider = Callable[[Any, dict[str, Any]], "tuple[str, str] | None"]
 SECTION_PROVIDERS: list[SectionProvider] = []
 
@@ -89,7 +91,8 @@ def transcript_markdown(ctx: Any, row: dict[str, Any]) -> str:
         lines += [f"## {title}", "", body, ""]
     for child in ctx.sessions.children(row["id"]):
         lines.append(f"- sub-session {child['id']} ({child['agent'] or 'subagent'}): `astro sessions show {child['id']}`")
-    return "\n".join(lines).rstrip() + "\n"
+    # Stored text came from the model, files and commands: no control sequence reaches a terminal.
+    return visible("\n".join(lines).rstrip()) + "\n"
 
 
 def print_transcript(ctx: Any, row: dict[str, Any]) -> None:

@@ -1,0 +1,39 @@
+"""astro's own prompt tags, and the one function that keeps text from files from forming them.
+
+The model reads `<system-reminder>`, `<project-memory-context>`, `<paper-text>`, `<note-text>`,
+`<command-name>` and `<environment>` as structure. Text that astro did not write itself (files,
+papers, notes, skills, memories, tool results, hook output) passes through `escape_tags` before it
+is placed in a prompt, so it can never open or close one of them: the `<` of any spelling of these
+tags (any case, `_` for `-`, spaces, full-width brackets) becomes `&lt;`. A new tag is added to
+PROMPT_TAGS; a test fails when a closing tag appears in the source that is not listed here.
+"""
+
+from __future__ import annotations
+
+import re
+
+PROMPT_TAGS = (
+    "system-reminder",
+    "project-memory-context",
+    "paper-text",
+    "note-text",
+    "command-name",
+    "environment",
+)
+
+_LESS_THAN = "<\uff1c\ufe64"  # ASCII, full-width and small forms
+
+
+def _tag_pattern(tags: tuple[str, ...]) -> re.Pattern[str]:
+    names = "|".join(r"[-_\s]*".join(re.escape(part) for part in tag.split("-")) for tag in tags)
+    return re.compile(rf"[{_LESS_THAN}](\s*/?\s*(?:{names}))(?=[\s>/\uff1e]|$)", re.IGNORECASE)
+
+
+_PATTERN = _tag_pattern(PROMPT_TAGS)
+
+
+def escape_tags(text: str) -> str:
+    """`text` with every opening or closing astro tag defused (`<system-reminder>` -> `&lt;system-reminder>`)."""
+    if not text or not any(char in text for char in _LESS_THAN):
+        return text
+    return _PATTERN.sub(lambda match: "&lt;" + match.group(1), text)
