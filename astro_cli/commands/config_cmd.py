@@ -6,7 +6,7 @@ import json
 
 import typer
 
-from astro_cli.bootstrap import build_app, print_warnings, user_errors
+from astro_cli.bootstrap import build_app, print_warnings, print_withheld, user_errors
 
 app = typer.Typer(no_args_is_help=True)
 
@@ -19,6 +19,7 @@ def show(as_json: bool = typer.Option(False, "--json", help="Print JSON.")) -> N
     with user_errors():
         ctx = build_app()
         print_warnings(ctx)
+        print_withheld(ctx)
         rows = [
             {"key": name, "value": ctx.settings.get(name), "source": ctx.settings.source(name), "help": key.help}
             for name, key in SCHEMA.items()

@@ -12,7 +12,7 @@ from typing import Any
 
 import typer
 
-from astro_cli.bootstrap import build_app, print_warnings, user_errors
+from astro_cli.bootstrap import build_app, print_warnings, print_withheld, user_errors
 
 app = typer.Typer(no_args_is_help=True)
 
@@ -67,6 +67,7 @@ def list_hooks(as_json: bool = typer.Option(False, "--json", help="Print JSON.")
     with user_errors():
         ctx = build_app()
         print_warnings(ctx)
+        print_withheld(ctx)
         ctx.install_features()
         runner = hook_runner(ctx)
         rows = _rows(ctx)
