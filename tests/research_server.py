@@ -266,7 +266,8 @@ def _base_id(raw: str) -> str:
 
 
 def _bibtex_entries(text: str) -> list[str]:
-    return [("@" + part).strip() + "\n" for part in text.split("\n@") if part.strip()]
+    """The recorded export's entries, each as recorded (the first one too: no doubled '@')."""
+    return [part.strip() + "\n" for part in re.split(r"\n(?=@)", text) if part.strip()]
 
 
 # --- SIMBAD TAP answers ------------------------------------------------------------------------

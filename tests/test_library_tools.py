@@ -32,7 +32,8 @@ def test_parse_paper_returns_the_outline_and_the_source(app):
     assert "2.1 Incident Flux (p2)" in result.content and "rag_search with paper='1001.0012'" in result.content
     assert result.data == {"sources": [{"id": "1001.0012", "title": "The Statistics of Albedo and Heat Recirculation "
                                         "on Hot Exoplanets", "bibcode": None, "arxiv_id": "1001.0012",
-                                        "url": "https://arxiv.org/abs/1001.0012"}]}
+                                        "doi": None, "url": "https://arxiv.org/abs/1001.0012", "year": 2010,
+                                        "authors": ["Nicolas B. Cowan", "Eric Agol"]}]}
     assert "was already indexed" in call(app, "parse_paper", id="1001.0012").content
 
 

@@ -145,20 +145,22 @@ def test_library_add_then_export_bibtex_from_arxiv_metadata(cli, env, workspace)
     result = cli(["library", "export", "--bibtex"], env=env)
     assert result.exit_code == 0, result.stderr
     assert result.stdout == (
-        "@ARTICLE{Murray2011_1111.2011,\n"
+        "@ARTICLE{Murray2012_1111.2011,\n"
         "       author = {{Murray}, James M. and {Del Maestro}, Adrian and {Tesanovic}, Zlatko},\n"
         '        title = "{Quantum Criticality for Extended Nodes on a Bethe Lattice in the Large Connectivity Limit}",\n'
-        "      journal = {arXiv e-prints},\n"
-        "         year = 2011,\n"
-        "          eid = {arXiv:1111.2011},\n"
-        "        pages = {arXiv:1111.2011},\n"
+        "      journal = {Phys. Rev. B},\n"
+        "         year = 2012,\n"
+        "       volume = {85},\n"
+        "          eid = {115117},\n"
+        "        pages = {115117},\n"
+        "          doi = {10.1103/PhysRevB.85.115117},\n"
         "archivePrefix = {arXiv},\n"
         "       eprint = {1111.2011},\n"
-        "          doi = {10.1103/physrevb.85.115117},\n"
+        " primaryClass = {cond-mat.str-el},\n"
         "          url = {http://arxiv.org/abs/1111.2011v2}\n"
         "}\n"
     )
-    assert "built from the stored arXiv metadata" in result.stderr
+    assert "built from the stored metadata" in result.stderr
 
 
 def test_library_export_uses_ads_for_papers_with_bibcodes(cli, env, workspace, monkeypatch):

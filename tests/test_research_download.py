@@ -48,7 +48,9 @@ def test_download_takes_metadata_from_the_arxiv_feed(research_app, research):
     paper = result.paper
     assert paper["title"].startswith("Quantum Criticality for Extended Nodes on a Bethe Lattice")
     assert paper["authors"] == ["James M. Murray", "Adrian Del Maestro", "Zlatko Tesanovic"]
-    assert paper["year"] == 2011 and paper["doi"] == "10.1103/physrevb.85.115117"
+    assert paper["year"] == 2011 and paper["doi"] == "10.1103/PhysRevB.85.115117"  # as registered
+    # The published version, for BibTeX without ADS: arXiv's journal reference and category.
+    assert paper["journal_ref"] == "Phys. Rev. B 85, 115117 (2012)" and paper["primary_class"] == "cond-mat.str-el"
     assert result.notes == ["arXiv offers no LaTeX source for this paper."]  # /e-print answered 404
 
 

@@ -67,7 +67,17 @@ def list_papers(as_json: bool = typer.Option(False, "--json", help="Print JSON."
                 row.get("title") or "", str(row.get("chunks") or 0),
                 (row.get("parsed_from") or "") if row.get("parsed_at") else "no",
             )
-        Console().print(table)
+        from rich.markup import escape
+
+        console = Console()
+        console.print(table)
+        for conflict in _library(ctx).conflicts():
+            console.print(
+                f"[yellow]conflict:[/] {escape(conflict['a'])} and {escape(conflict['b'])} have the same "
+                f"{conflict['kind']} {escape(str(conflict['value']))}; they are kept apart "
+                "(`astro library check` tells more).",
+                markup=True, highlight=False,
+            )
 
 
 @app.command("remove")

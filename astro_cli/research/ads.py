@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 from astro_cli.research.arxiv import split_id
 from astro_cli.research.http import ServiceError, describe_failure, http_error, make_client, timeout_seconds
+from astro_cli.research.identifiers import carries, is_preprint_bibcode
 
 if TYPE_CHECKING:
     import httpx
@@ -22,7 +23,7 @@ if TYPE_CHECKING:
 
 SERVICE = "NASA ADS"
 TOKEN_VARS = ("ADS_API_TOKEN", "ADS_DEV_KEY")
-FIELDS = "bibcode,title,author,year,pubdate,citation_count,abstract,doi,identifier,pub"
+FIELDS = "bibcode,title,author,year,pubdate,citation_count,abstract,doi,identifier,pub,volume,page"
 SORTS = {"relevance": "score desc", "date": "date desc", "citations": "citation_count desc"}
 ABS_URL = "https://ui.adsabs.harvard.edu/abs/{}"
 
@@ -112,6 +113,8 @@ def doc_to_record(doc: dict[str, Any]) -> dict[str, Any]:
     year = doc.get("year") or str(doc.get("pubdate") or "")[:4]
     bibcode = doc.get("bibcode")
     count = doc.get("citation_count")
+    pages = doc.get("page") or []
+    published = bool(bibcode) and not is_preprint_bibcode(bibcode) and bool(doc.get("pub"))
     return {
         "id": arxiv_id or bibcode or doi,
         "arxiv_id": arxiv_id,
@@ -122,7 +125,13 @@ def doc_to_record(doc: dict[str, Any]) -> dict[str, Any]:
         "year": int(year) if str(year).isdigit() else None,
         "abstract": clean_markup(str(doc.get("abstract") or "")),
         "citation_count": count if isinstance(count, int) else None,
-        "journal_ref": doc.get("pub"),
+        "journal_ref": None,  # arXiv's free-text reference; ADS's structured fields follow
+        "identifiers": [str(i) for i in doc.get("identifier") or []],
+        # The published version (journal, volume, first page or article id), when ADS has one.
+        "journal": doc.get("pub") if published else None,
+        "volume": str(doc["volume"]) if published and doc.get("volume") else None,
+        "page": str(pages[0] if isinstance(pages, list) else pages) if published and pages else None,
+        "pub_year": int(year) if published and str(year).isdigit() else None,
         "url": ABS_URL.format(bibcode) if bibcode else None,
         "sources": ["ads"],
     }
@@ -144,9 +153,28 @@ def search(
 
 
 def lookup(app: AppContext, identifier: str) -> dict[str, Any] | None:
-    """The ADS record for a bibcode, DOI or 'arXiv:ID', or None when ADS does not know it."""
-    _, records = search(app, f'identifier:"{identifier}"', rows=1)
-    return records[0] if records else None
+    """The ADS record for a bibcode, DOI or 'arXiv:ID', or None when ADS does not know it.
+
+    A record is accepted only if it carries the identifier asked for (among its bibcodes, DOIs
+    and arXiv ids): a search index that answers with an unrelated paper must not hand that
+    paper's bibcode and title to this one.
+    """
+    _, records = search(app, f'identifier:"{identifier}"', rows=3)
+    return next((record for record in records if carries(record, identifier)), None)
+
+
+def lookup_many(app: AppContext, identifiers: list[str]) -> dict[str, dict[str, Any]]:
+    """ADS records for several identifiers in one request: {identifier: record} for those ADS knows."""
+    if not identifiers:
+        return {}
+    wanted = " OR ".join(f'"{i}"' for i in identifiers)
+    _, records = search(app, f"identifier:({wanted})", rows=min(50, 2 * len(identifiers)))
+    found: dict[str, dict[str, Any]] = {}
+    for identifier in identifiers:
+        record = next((r for r in records if carries(r, identifier)), None)
+        if record is not None:
+            found[identifier] = record
+    return found
 
 
 def export_bibtex(app: AppContext, bibcodes: list[str]) -> str:

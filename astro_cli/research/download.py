@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING, Any
 from astro_cli.agent.events import Event
 from astro_cli.research import ads, arxiv
 from astro_cli.research.http import ServiceError, arxiv_throttle, http_error, make_client, stream
+from astro_cli.research.identifiers import ARXIV_BIBCODE, ARXIV_DOI, BIBCODE
 
 if TYPE_CHECKING:
     import httpx
@@ -32,9 +33,6 @@ if TYPE_CHECKING:
 Progress = Callable[[str, int, "int | None"], None]  # (label, bytes done, bytes expected)
 CHUNK = 64 * 1024
 MAX_SOURCE_BYTES = 300 * 1024 * 1024  # an e-print bigger than this unpacked is not a LaTeX source
-ARXIV_BIBCODE = re.compile(r"^\d{4}arXiv(\d{4})\.?(\d{4,5})[A-Z.]$")
-ARXIV_DOI = re.compile(r"^(?:https?://(?:dx\.)?doi\.org/|doi:)?10\.48550/arxiv\.(.+)$", re.IGNORECASE)
-BIBCODE = re.compile(r"^\d{4}[A-Za-z&.]{1,5}[\w.&]{9,14}[A-Z.]$")
 
 
 @dataclass
@@ -118,6 +116,10 @@ def resolve(app: AppContext, identifier: str) -> tuple[dict[str, Any], str]:
         for key in ("bibcode", "citation_count", "doi", "title", "authors", "year", "abstract"):
             if ads_record.get(key) and (key in ("bibcode", "citation_count") or not record.get(key)):
                 record[key] = ads_record[key]
+        for key in ("journal", "volume", "page", "pub_year"):  # the published version, when there is one
+            record[key] = ads_record.get(key)
+        if ads_record.get("journal") and ads_record.get("doi"):
+            record["doi"] = ads_record["doi"]  # the journal's DOI rather than arXiv's own
     record["id"] = arxiv_id
     record["arxiv_id"] = arxiv_id
     record["url"] = record.get("url") or f"https://arxiv.org/abs/{arxiv_id}"
@@ -272,7 +274,7 @@ def download(
     progress: Progress | None = None, cancel: threading.Event | None = None,
 ) -> Downloaded:
     """Resolve, fetch the PDF (and source), store the row; raise ServiceError with one sentence."""
-    from astro_cli.research.library import Library
+    from astro_cli.research.library import Library, LibraryConflict
 
     library = Library(app)
     existing = library.get_paper(identifier)
@@ -307,19 +309,24 @@ def download(
                 notes.append(note)
     os.replace(part, pdf_target)
     meta = {k: record.get(k) for k in ("id", "arxiv_id", "bibcode", "doi", "title", "authors", "year",
-                                        "abstract", "citation_count", "url")}
+                                        "abstract", "citation_count", "url", "journal_ref", "journal", "volume",
+                                        "page", "pub_year")}
+    meta["primary_class"] = record.get("primary_category")
     meta["pdf_path"] = str(pdf_target)
     meta["source_path"] = str(source) if source else None
     try:
-        paper = library.upsert_paper(meta)
-    except Exception:
+        stored = library.upsert(meta)
+    except Exception as exc:
         pdf_target.unlink(missing_ok=True)
         if source is not None and source.is_dir():
             shutil.rmtree(source, ignore_errors=True)
         elif source is not None:
             source.unlink(missing_ok=True)
+        if isinstance(exc, LibraryConflict):
+            raise ServiceError(str(exc)) from None
         raise
-    return Downloaded(paper, pdf_target, source, False, notes)
+    notes += [f"{arxiv_id} was {text}; `astro library list` shows both." for text in stored.conflicts]
+    return Downloaded(stored.paper, pdf_target, source, False, notes)
 
 
 def _fetch_source(

@@ -2,50 +2,60 @@
 
 Papers reach the library under several names (an arXiv id with or without 'arXiv:' and a
 version, a bibcode, a DOI); `get_paper` accepts any of them so the model and the user never
-have to know which one was the canonical id.
+have to know which one was the canonical id. Two records are merged only when their identifiers
+agree: different arXiv ids or different bibcodes are different papers, whatever else they share
+(a wrong lookup answer must never turn one paper's row into another's).
 """
 
 from __future__ import annotations
 
 import json
-import re
 import shutil
 from collections.abc import Iterator
 from contextlib import contextmanager
+from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
+
+from astro_cli.research.identifiers import (
+    arxiv_of_bibcode,
+    arxiv_of_doi,
+    doi_key,
+    is_preprint_bibcode,
+    normalize_arxiv,
+    normalize_doi,
+    same_bibcode_paper,
+)
 
 if TYPE_CHECKING:
     from astro_cli.app import AppContext
     from astro_cli.store.db import Database
 
+__all__ = ["Library", "LibraryConflict", "Upserted", "normalize_arxiv", "normalize_doi", "PAPER_FIELDS"]
+
 PAPER_FIELDS = (
     "id", "arxiv_id", "bibcode", "doi", "title", "authors", "year", "abstract", "pdf_path", "source_path",
     "citation_count", "url", "added_at", "parsed_at", "parsed_from", "pages",
+    "journal_ref", "primary_class", "journal", "volume", "page", "pub_year",
 )
-_ARXIV_PREFIX = re.compile(r"^(?:arxiv:|https?://(?:export\.)?arxiv\.org/(?:abs|pdf)/)", re.IGNORECASE)
-_VERSION = re.compile(r"v\d+$")
-_DOI_PREFIX = re.compile(r"^(?:doi:|https?://(?:dx\.)?doi\.org/)", re.IGNORECASE)
 
 
 def now_iso() -> str:
     return datetime.now(timezone.utc).isoformat(timespec="seconds")
 
 
-def normalize_arxiv(raw: str | None) -> str | None:
-    """'arXiv:1001.0012v2', 'https://arxiv.org/abs/1001.0012' and '1001.0012' all name 1001.0012."""
-    if not raw:
-        return None
-    text = _ARXIV_PREFIX.sub("", str(raw).strip())
-    text = text.removesuffix(".pdf")
-    return _VERSION.sub("", text) or None
+class LibraryConflict(ValueError):
+    """A row already uses the id a new paper needs and names another paper (see `astro library check`)."""
 
 
-def normalize_doi(raw: str | None) -> str | None:
-    if not raw:
-        return None
-    return _DOI_PREFIX.sub("", str(raw).strip()).lower() or None
+@dataclass
+class Upserted:
+    """The stored row, and the rows it was kept apart from because their identifiers disagree."""
+
+    paper: dict[str, Any]
+    created: bool
+    conflicts: list[str] = field(default_factory=list)
 
 
 class Library:
@@ -64,47 +74,94 @@ class Library:
 
     # --- papers ----------------------------------------------------------------------------
     def upsert_paper(self, meta: dict[str, Any]) -> dict[str, Any]:
+        """Insert a paper or merge new metadata into the row that names the same paper; the row."""
+        return self.upsert(meta).paper
+
+    def upsert(self, meta: dict[str, Any]) -> Upserted:
         """Insert a paper or merge new metadata into the row that already names it.
 
         An existing row keeps its id (its chunks point at it): callers use the returned row's id.
-        Fields the new metadata leaves empty keep their stored value.
+        Fields the new metadata leaves empty keep their stored value; a stored identifier is never
+        replaced by a different one (only an arXiv bibcode or DOI by the journal's, once published).
         """
+        clean = self._clean(meta)
+        with self.db.lock:
+            existing, conflicts = self._same_paper(clean)
+            if existing is None:
+                paper_id = str(clean.get("id") or clean.get("arxiv_id") or clean.get("bibcode")
+                               or clean.get("doi") or "")
+                if not paper_id:
+                    raise ValueError("a paper needs an id, an arXiv id, a bibcode or a DOI")
+                clashing = self.get_by_id(paper_id)
+                if clashing is not None:
+                    raise LibraryConflict(
+                        f"The library row {paper_id} carries the identifiers of another paper "
+                        f"({_identifiers_text(clashing)}); run `astro library check` to repair it."
+                    )
+                clean["id"] = paper_id
+                clean.setdefault("added_at", now_iso())
+                self.db["papers"].insert(clean)
+                return Upserted(self.get_by_id(paper_id), True, conflicts)  # type: ignore[arg-type]
+            paper_id = existing["id"]
+            clean.pop("id", None)
+            clean.pop("added_at", None)
+            _keep_stored_identifiers(existing, clean)
+            if clean:
+                self.db["papers"].update(paper_id, clean)
+        return Upserted(self.get_by_id(paper_id), False, conflicts)  # type: ignore[arg-type]
+
+    def _clean(self, meta: dict[str, Any]) -> dict[str, Any]:
         clean = {k: v for k, v in meta.items() if k in PAPER_FIELDS and v not in (None, "", [])}
         if "arxiv_id" in clean:
             clean["arxiv_id"] = normalize_arxiv(clean["arxiv_id"])
         if "doi" in clean:
             clean["doi"] = normalize_doi(clean["doi"])
+        if clean.get("id"):
+            arxiv = normalize_arxiv(str(clean["id"]))
+            if clean.get("arxiv_id") and arxiv == clean["arxiv_id"]:
+                clean["id"] = arxiv  # the canonical id carries no 'arXiv:' or version
         if "authors" in clean:
             authors = clean["authors"]
             clean["authors"] = json.dumps(list(authors) if not isinstance(authors, str) else [authors])
         for key in ("pdf_path", "source_path"):
             if key in clean:
                 clean[key] = self._stored_path(clean[key])
-        for key in ("year", "citation_count", "pages"):
+        for key in ("year", "citation_count", "pages", "pub_year"):
             if key in clean:
                 try:
                     clean[key] = int(clean[key])
                 except (TypeError, ValueError):
                     clean.pop(key)
-        with self.db.lock:
-            existing = self._find_row(clean)
-            if existing is None:
-                paper_id = str(clean.get("id") or clean.get("arxiv_id") or clean.get("bibcode") or clean.get("doi") or "")
-                if not paper_id:
-                    raise ValueError("a paper needs an id, an arXiv id, a bibcode or a DOI")
-                if clean.get("arxiv_id") and normalize_arxiv(paper_id) == clean["arxiv_id"]:
-                    paper_id = clean["arxiv_id"]  # the canonical id carries no 'arXiv:' or version
-                clean["id"] = paper_id
-                clean.setdefault("added_at", now_iso())
-                self.db["papers"].insert(clean)
-                paper_id = clean["id"]
-            else:
-                paper_id = existing["id"]
-                clean.pop("id", None)
-                clean.pop("added_at", None)
-                if clean:
-                    self.db["papers"].update(paper_id, clean)
-        return self.get_paper(paper_id)  # type: ignore[return-value]
+        return {k: v for k, v in clean.items() if v not in (None, "")}
+
+    def _same_paper(self, clean: dict[str, Any]) -> tuple[dict[str, Any] | None, list[str]]:
+        """The row naming the same paper as `clean`, and the rows that share a name but are not it."""
+        arxiv, bibcode, doi = clean.get("arxiv_id"), clean.get("bibcode"), clean.get("doi")
+        queries: list[tuple[str, tuple[Any, ...]]] = []
+        if arxiv:
+            queries.append(("arxiv_id = ? OR id = ?", (arxiv, arxiv)))
+        if bibcode:
+            queries.append(("bibcode = ? OR id = ?", (bibcode, bibcode)))
+        if doi:
+            queries.append(("lower(doi) = ? OR lower(id) = ?", (doi.lower(), doi.lower())))
+        if clean.get("id"):
+            queries.append(("id = ?", (clean["id"],)))
+        conflicts: list[str] = []
+        seen: set[str] = set()
+        for where, params in queries:
+            for row in self.db.query(f"SELECT * FROM papers WHERE {where} ORDER BY added_at, id", params):
+                if row["id"] in seen:
+                    continue
+                seen.add(row["id"])
+                disagreement = _disagreement(row, clean)
+                if disagreement is None:
+                    return self._decode(row), conflicts
+                conflicts.append(f"kept apart from {row['id']}: {disagreement}")
+        return None, conflicts
+
+    def get_by_id(self, paper_id: str) -> dict[str, Any] | None:
+        rows = self.db.query("SELECT * FROM papers WHERE id = ?", (paper_id,))
+        return self._decode(rows[0]) if rows else None
 
     def _stored_path(self, raw: str | Path) -> str:
         """Paths inside the workspace are stored relative to it, so a moved workspace keeps working."""
@@ -121,36 +178,63 @@ class Library:
         path = Path(stored)
         return path if path.is_absolute() else self.app.workspace.root / path
 
-    def _find_row(self, meta: dict[str, Any]) -> dict[str, Any] | None:
-        for key in ("id", "arxiv_id", "bibcode", "doi"):
-            value = meta.get(key)
-            if value:
-                row = self.get_paper(str(value))
-                if row is not None:
-                    return row
-        return None
-
     def get_paper(self, id_or_alias: str) -> dict[str, Any] | None:
-        """The paper named by its id, arXiv id (any prefix or version), bibcode or DOI."""
+        """The paper named by its id, arXiv id (any prefix or version, or its arXiv bibcode or DOI),
+        bibcode or DOI."""
         raw = (id_or_alias or "").strip()
         if not raw:
             return None
-        arxiv = normalize_arxiv(raw)
-        doi = normalize_doi(raw)
+        arxiv = arxiv_of_bibcode(raw) or arxiv_of_doi(raw) or normalize_arxiv(raw)
+        doi = doi_key(raw)
         rows = self.db.query(
             "SELECT * FROM papers WHERE id = ? OR id = ? OR arxiv_id = ? OR bibcode = ? OR lower(doi) = ? "
-            "ORDER BY (id = ?) DESC LIMIT 1",
+            "ORDER BY (id = ?) DESC, added_at LIMIT 1",
             (raw, arxiv, arxiv, raw, doi, raw),
         )
         return self._decode(rows[0]) if rows else None
 
+    def knows(self, identifier: str) -> dict[str, Any] | None:
+        """The library's paper for an identifier the citation check met, or None."""
+        return self.get_paper(identifier)
+
+    def papers_by_year(self, first: int, last: int) -> list[dict[str, Any]]:
+        """Papers first posted or published between two years (author-year citations are matched on them)."""
+        rows = self.db.query(
+            "SELECT * FROM papers WHERE year BETWEEN ? AND ? OR pub_year BETWEEN ? AND ? ORDER BY added_at",
+            (first, last, first, last),
+        )
+        return [self._decode(row) for row in rows]
+
+    def conflicts(self) -> list[dict[str, str]]:
+        """Pairs of rows that share a DOI, a bibcode or an arXiv id: kept apart, and shown to the user."""
+        rows = self.db.query(
+            """
+            SELECT a.id AS a, b.id AS b, 'DOI' AS kind, a.doi AS value FROM papers a
+              JOIN papers b ON lower(a.doi) = lower(b.doi) AND a.id < b.id
+            UNION ALL
+            SELECT a.id, b.id, 'bibcode', a.bibcode FROM papers a JOIN papers b ON a.bibcode = b.bibcode AND a.id < b.id
+            UNION ALL
+            SELECT a.id, b.id, 'arXiv id', a.arxiv_id FROM papers a
+              JOIN papers b ON a.arxiv_id = b.arxiv_id AND a.id < b.id
+            ORDER BY 1, 2
+            """
+        )
+        return [dict(row) for row in rows]
+
     def list_papers(self) -> list[dict[str, Any]]:
-        """Every paper, newest first, with how many chunks it has indexed."""
+        """Every paper, newest first, with how many chunks it has indexed and what it conflicts with."""
         rows = self.db.query(
             "SELECT p.*, (SELECT count(*) FROM chunks c WHERE c.paper_id = p.id) AS chunks "
             "FROM papers p ORDER BY p.added_at DESC, p.id"
         )
-        return [self._decode(row) for row in rows]
+        papers = [self._decode(row) for row in rows]
+        notes: dict[str, list[str]] = {}
+        for conflict in self.conflicts():
+            for me, other in ((conflict["a"], conflict["b"]), (conflict["b"], conflict["a"])):
+                notes.setdefault(me, []).append(f"same {conflict['kind']} {conflict['value']} as {other}")
+        for paper in papers:
+            paper["conflicts"] = notes.get(paper["id"], [])
+        return papers
 
     def remove(self, paper_id: str) -> bool:
         """Delete the paper's row, chunks, vectors and its files under papers/ (the command confirms)."""
@@ -209,5 +293,55 @@ class Library:
     # --- facts for citations ---------------------------------------------------------------
     @staticmethod
     def source_entry(paper: dict[str, Any]) -> dict[str, Any]:
-        """What /sources lists for a paper the model used."""
-        return {key: paper.get(key) for key in ("id", "title", "bibcode", "arxiv_id", "url")}
+        """What /sources lists for a paper the model used (first authors and year for author-year citations)."""
+        entry = {key: paper.get(key) for key in ("id", "title", "bibcode", "arxiv_id", "doi", "url", "year")}
+        entry["authors"] = list(paper.get("authors") or [])[:SOURCE_AUTHORS]
+        return entry
+
+
+SOURCE_AUTHORS = 3  # enough to match "A & B 2013" and "A et al. 2013"
+
+
+def _disagreement(row: dict[str, Any], clean: dict[str, Any]) -> str | None:
+    """Why `row` cannot be the paper `clean` describes, or None when nothing speaks against it."""
+    arxiv = clean.get("arxiv_id")
+    if arxiv and row.get("arxiv_id") and row["arxiv_id"] != arxiv:
+        return f"it has arXiv id {row['arxiv_id']}, not {arxiv}" + _shared(row, clean)
+    bibcode = clean.get("bibcode")
+    if bibcode and row.get("bibcode") and not same_bibcode_paper(row["bibcode"], bibcode,
+                                                                arxiv or row.get("arxiv_id")):
+        return f"it has bibcode {row['bibcode']}, not {bibcode}" + _shared(row, clean)
+    if not (arxiv and row.get("arxiv_id")) and not (bibcode and row.get("bibcode")):
+        # Linked by the DOI or the id alone: a DOI on both sides that differs means two papers.
+        doi = clean.get("doi")
+        if doi and row.get("doi") and doi_key(doi) != doi_key(row["doi"]) and row["id"] != clean.get("id"):
+            return f"it has DOI {row['doi']}, not {doi}"
+    return None
+
+
+def _shared(row: dict[str, Any], clean: dict[str, Any]) -> str:
+    if clean.get("doi") and doi_key(clean["doi"]) == doi_key(row.get("doi")):
+        return f" (both give DOI {row['doi']})"
+    if clean.get("bibcode") and clean["bibcode"] == row.get("bibcode"):
+        return f" (both give bibcode {row['bibcode']})"
+    return ""
+
+
+def _keep_stored_identifiers(row: dict[str, Any], clean: dict[str, Any]) -> None:
+    """A matched row keeps its identifiers; a preprint's bibcode or arXiv DOI gives way to the journal's."""
+    bibcode = clean.get("bibcode")
+    if bibcode and row.get("bibcode") and bibcode != row["bibcode"]:
+        if not (is_preprint_bibcode(row["bibcode"]) and not is_preprint_bibcode(bibcode)):
+            clean.pop("bibcode")
+    doi = clean.get("doi")
+    if doi and row.get("doi") and doi_key(doi) != doi_key(row["doi"]):
+        if not (arxiv_of_doi(row["doi"]) and not arxiv_of_doi(doi)):
+            clean.pop("doi")
+    if clean.get("arxiv_id") and row.get("arxiv_id"):
+        clean.pop("arxiv_id")  # equal, or the row would not have matched
+
+
+def _identifiers_text(row: dict[str, Any]) -> str:
+    parts = [f"{label} {row[key]}" for key, label in (("arxiv_id", "arXiv"), ("bibcode", "bibcode"), ("doi", "DOI"))
+             if row.get(key)]
+    return ", ".join(parts) or "no identifiers"

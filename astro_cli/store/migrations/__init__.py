@@ -12,7 +12,14 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     import sqlite_utils
 
-from astro_cli.store.migrations import m001_core, m002_skills, m003_tasks, m004_library, m005_compaction
+from astro_cli.store.migrations import (
+    m001_core,
+    m002_skills,
+    m003_tasks,
+    m004_library,
+    m005_compaction,
+    m006_citations,
+)
 
 Migration = tuple[int, str, Callable[["sqlite_utils.Database"], None]]
 
@@ -22,4 +29,6 @@ MIGRATIONS: list[Migration] = [
     (3, "tasks: agent_tasks (todo_write plans), bg_tasks (background tool runs)", m003_tasks.apply),
     (4, "library: papers, chunks, notes, chunks_fts, chunk_vectors", m004_library.apply),
     (5, "compaction: compactions (layer, counts and tokens before/after, summary)", m005_compaction.apply),
+    (6, "citations: published-version columns of papers, citations (each answer's checked ids)",
+     m006_citations.apply),
 ]
