@@ -75,6 +75,8 @@ def expected(key: Key) -> str:
 def _coerce(key: Key, value: Any) -> Any:
     if key.type.rstrip("?") == "float" and isinstance(value, int) and not isinstance(value, bool):
         return float(value)
+    if key.type.rstrip("?") == "str" and isinstance(value, bool):
+        return "on" if value else "off"  # YAML reads a bare `off` as false; the user meant the word
     return value
 
 
@@ -117,11 +119,11 @@ def _apply_layer(settings: Settings, flat: dict[str, Any], source: str) -> None:
         if key is None:
             settings.warnings.append(f"{source}: unknown setting '{name}' is ignored.")
             continue
+        value = _coerce(key, value)
         if not _type_ok(key, value):
             raise ConfigError(
                 f"{source}: '{name}' should be {expected(key)}, not {type(value).__name__} {value!r}."
             )
-        value = _coerce(key, value)
         if key.merge == "union" and name in settings.values:
             value = [*settings.values[name], *(item for item in value if item not in settings.values[name])]
         settings.set(name, value, source)
@@ -195,6 +197,9 @@ def load_settings(
     return settings
 
 
+CITATION_MODES = ("off", "report", "fix")
+
+
 def validate(settings: Settings) -> None:
     """Cross-field checks that a type alone cannot express."""
     for name in ("max_steps", "num_retries", "memory.inject", "skills.budget_chars"):
@@ -206,6 +211,12 @@ def validate(settings: Settings) -> None:
     threshold = settings.get("compaction.threshold")
     if not 0 < threshold <= 1:
         raise ConfigError(f"{settings.source('compaction.threshold')}: 'compaction.threshold' must be in (0, 1].")
+    if settings.get("citations.check") not in CITATION_MODES:
+        raise ConfigError(f"{settings.source('citations.check')}: 'citations.check' must be off, report or fix, "
+                          f"not {settings.get('citations.check')!r}.")
+    if settings.get("citations.resolve_timeout") < 0:
+        raise ConfigError(f"{settings.source('citations.resolve_timeout')}: 'citations.resolve_timeout' cannot be "
+                          "negative.")
     order = settings.get("tool_order")
     if order is not None:
         markers = [name for name in order if name == "<unlisted-tools>"]

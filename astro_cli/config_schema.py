@@ -103,3 +103,9 @@ _key("library.embedding_model", "str?", None, "litellm embedding model for hybri
 _key("library.embedding_api_base", "str?", None, "base URL of the embedding provider (default: the model's own)")
 _key("library.chunk_chars", "int", 1500, "characters per indexed chunk of a paper")
 _key("library.content_budget_chars", "int", 20000, "characters get_paper_content returns at most")
+
+# --- citations (issue 14) ---------------------------------------------------------------------
+_key("citations.check", "str", "fix", "check the ids an answer cites: off, report (footer only), fix (report and "
+     "ask the model once to verify or remove unverified ones)")
+_key("citations.resolve", "bool", True, "look up cited ids no tool returned on NASA ADS (with a token), else arXiv")
+_key("citations.resolve_timeout", "float", 10.0, "seconds the online look-up of one answer's citations may take")

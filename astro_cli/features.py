@@ -23,6 +23,7 @@ FEATURES = [
     "astro_cli.delegation.feature",
     "astro_cli.research.feature",
     "astro_cli.research.library_feature",
+    "astro_cli.citations.feature",
     # Plugins install last: a plugin tool may replace any built-in of the same name.
     "astro_cli.delegation.plugins",
 ]

@@ -32,9 +32,10 @@ def test_sources_lists_the_sources_research_tools_attached(repl, fake):
     fake.add({"tool_calls": [{"name": "find_papers", "arguments": {"query": "M87 shadow"}}]}, {"text": "EHT imaged it."})
     output = repl.type_and_run(f"what imaged M87?\r/sources\r{CTRL_D}")
     assert "1 find_papers M87 shadow" in output and "EHT imaged it." in output
-    assert "1. First M87 Event Horizon Telescope Results. I." in output
+    # The answer cites neither: both were consulted, not cited.
+    assert "1. [consulted] First M87 Event Horizon Telescope Results. I." in output
     assert "2019ApJ...875L...1E · arXiv:1906.11238 · https://arxiv.org/abs/1906.11238" in output
-    assert "2. A second paper" in output
+    assert "2. [consulted] A second paper\n" in output
 
 
 def test_model_switch_applies_to_the_next_turn(repl, fake):

@@ -54,7 +54,10 @@ def test_model_searches_papers_then_answers_with_sources(cli, fake: FakeProvider
     meta = _tool_metas(workspace, obj["session_id"])[0]
     assert [s["bibcode"] for s in meta["data"]["sources"]] == [
         "2021NewA...8301491M", "2021NewA...8301477S", "2021NewA...8301474I"]
-    assert set(meta["data"]["sources"][0]) == {"id", "title", "bibcode", "arxiv_id", "url"}
+    first = meta["data"]["sources"][0]
+    assert set(first) >= {"id", "title", "bibcode", "arxiv_id", "url", "doi", "year", "authors"}
+    assert first["authors"] == ["Mageshwaran, T.", "Mangalam, A."]  # for author-year citations and /cite
+    assert (first["journal"], first["volume"], first["page"]) == ("New Astronomy", "83", "101491")
 
 
 def test_model_downloads_a_paper_into_the_library(cli, fake, env, workspace, research):

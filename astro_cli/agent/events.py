@@ -148,6 +148,23 @@ class Compacted(Event):
 
 
 @dataclass
+class CitationsChecked(Event):
+    """The identifiers and author-year citations of the turn's final answer, each with its status.
+
+    `citations` holds dicts with id, kind (bibcode | arxiv | doi | author-year), status
+    (verified | resolved | unverified), title and paper; `nudged` says whether the model was
+    asked once to verify or remove the unverified ones; `notes` say what could not be checked.
+    """
+
+    type = "citations"
+    session_id: str
+    turn: int
+    citations: list[dict[str, Any]]
+    nudged: bool = False
+    notes: list[str] = field(default_factory=list)
+
+
+@dataclass
 class TurnFinished(Event):
     type = "turn_finished"
     session_id: str

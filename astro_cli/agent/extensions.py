@@ -62,6 +62,11 @@ class LoopExtension:
         """May replace the result the model sees."""
         return None
 
+    def review_answer(self, state: TurnState, answer: str) -> bool:
+        """The model answered without tool calls. Return True after `state.inject(...)` to let it
+        go on instead of ending the turn (the extension sees to it that this stays bounded)."""
+        return False
+
     def on_step_complete(self, state: TurnState) -> None:
         """A request and its tool calls are done."""
 

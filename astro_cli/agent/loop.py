@@ -209,6 +209,8 @@ class AgentSession:
                 return
             if not reply.tool_calls:
                 if reply.text.strip():
+                    if any(self.call_extensions("review_answer", state, reply.text)):
+                        continue  # an extension asked for one more step (the citation check's nudge)
                     state.answer = reply.text
                     state.stop_reason = "answered"
                     return

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import json
-from typing import Any
+from pathlib import Path
+from typing import Any, Optional
 
 import typer
 
@@ -83,3 +84,39 @@ def export(
             typer.echo(json.dumps(transcript_json(ctx, row), indent=2, ensure_ascii=False, default=str))
         else:
             typer.echo(transcript_markdown(ctx, row))
+
+
+@app.command("cite")
+def cite(
+    session_id: str = typer.Argument(..., help="Session id (a unique prefix works)."),
+    bibtex: bool = typer.Option(False, "--bibtex", help="BibTeX (the only format so far)."),
+    output: Optional[Path] = typer.Option(None, "--output", "-o", help="Write to this file instead of stdout."),
+) -> None:
+    """BibTeX for the papers the session's answers cited, in order of first citation."""
+    import sys
+
+    from astro_cli.bootstrap import EXIT_FAILED
+    from astro_cli.citations.cite import NothingCited, session_bibtex
+    from astro_cli.research.http import ServiceError
+
+    with user_errors():
+        if not bibtex:
+            raise UserError(f"Choose a format: astro sessions cite {session_id} --bibtex.")
+        ctx = build_app()
+        row = _session(ctx, session_id) if ctx.workspace.db_path.exists() else None
+        if row is None:
+            raise UserError(f"No session '{session_id}' in this workspace; `astro sessions list` shows them.")
+        try:
+            text, notes = session_bibtex(ctx, row["id"])
+        except (NothingCited, ServiceError) as exc:
+            raise UserError(str(exc), EXIT_FAILED) from None
+        from rich.console import Console
+
+        err = Console(stderr=True, highlight=False, soft_wrap=True)
+        if output is not None:
+            output.write_text(text, encoding="utf-8")
+            err.print(f"wrote {text.count(chr(10) + '@') + text.startswith('@')} entries to {output}", markup=False)
+        else:
+            sys.stdout.write(text)
+        for note in notes:
+            err.print(f"note: {note}", markup=False)

@@ -115,7 +115,8 @@ def parse_name(name: str) -> PersonName:
 
 
 def author_field(authors: list[str]) -> str:
-    return " and ".join(parse_name(author).bibtex() for author in authors)
+    """`A and B and others`: a trailing 'others' is BibTeX's own word for the authors not listed."""
+    return " and ".join("others" if author == "others" else parse_name(author).bibtex() for author in authors)
 
 
 def surname(name: str) -> str:

@@ -295,7 +295,10 @@ class Library:
     def source_entry(paper: dict[str, Any]) -> dict[str, Any]:
         """What /sources lists for a paper the model used (first authors and year for author-year citations)."""
         entry = {key: paper.get(key) for key in ("id", "title", "bibcode", "arxiv_id", "doi", "url", "year")}
-        entry["authors"] = list(paper.get("authors") or [])[:SOURCE_AUTHORS]
+        authors = list(paper.get("authors") or [])
+        entry["authors"] = authors[:SOURCE_AUTHORS]
+        if len(authors) > SOURCE_AUTHORS:
+            entry["n_authors"] = len(authors)
         return entry
 
 

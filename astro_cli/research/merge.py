@@ -66,11 +66,30 @@ def merge(*lists: list[dict[str, Any]]) -> list[dict[str, Any]]:
 
 
 def source_entry(record: dict[str, Any]) -> dict[str, Any]:
-    """What /sources lists for a paper a tool returned."""
-    return {
+    """What /sources lists for a paper a tool returned, with what the citation check matches on.
+
+    The first authors and the year let an answer's "Foreman-Mackey et al. 2013" be checked;
+    the identifiers and the journal reference let `/cite` write its BibTeX. (Stored in the tool
+    message's meta, never sent to the model.)
+    """
+    from astro_cli.research.library import SOURCE_AUTHORS
+
+    authors = list(record.get("authors") or [])
+    entry = {
         "id": record.get("id") or canonical_id(record),
         "title": record.get("title"),
         "bibcode": record.get("bibcode"),
         "arxiv_id": record.get("arxiv_id"),
         "url": record.get("url"),
+        "doi": record.get("doi"),
+        "year": record.get("year"),
+        "authors": authors[:SOURCE_AUTHORS],
     }
+    if len(authors) > SOURCE_AUTHORS:
+        entry["n_authors"] = len(authors)
+    for key in ("journal_ref", "journal", "volume", "page", "pub_year"):
+        if record.get(key):
+            entry[key] = record[key]
+    if record.get("primary_category"):
+        entry["primary_class"] = record["primary_category"]
+    return entry

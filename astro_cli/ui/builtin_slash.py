@@ -161,20 +161,26 @@ def _turn_log(ctx: SlashContext) -> TurnLog | None:
     return ctx.state.get("turn_log")
 
 
+SOURCE_MARKS = {"cited": "green", "cited, found online": "green", "consulted": "dim", "unverified": "yellow"}
+
+
 def _sources(ctx: SlashContext, args: str) -> None:
     log = _turn_log(ctx)
-    sources = log.sources() if log else []
+    sources = log.marked_sources() if log else []
     if not sources:
         ctx.console.print("no sources")
         return
-    for number, source in enumerate(sources, 1):
+    for number, (source, mark) in enumerate(sources, 1):
         line = Text(f"{number}. ", style="dim")
+        line.append(f"[{mark}] ", style=SOURCE_MARKS.get(mark, "dim"))
         line.append(str(source.get("title") or source.get("id") or "untitled"), style="bold")
         refs = [str(source[k]) for k in ("bibcode",) if source.get(k)]
         if source.get("arxiv_id"):
             refs.append(f"arXiv:{source['arxiv_id']}")
         if source.get("url"):
             refs.append(str(source["url"]))
+        if not refs and source.get("kind") in ("bibcode", "arxiv", "doi") and source.get("title"):
+            refs.append(("arXiv:" if source["kind"] == "arxiv" else "") + str(source["id"]))  # a cited id
         if refs:
             line.append("  " + " · ".join(refs), style="cyan")
         ctx.console.print(line)
@@ -224,7 +230,7 @@ BUILTINS: list[SlashCommand] = [
     SlashCommand("cost", "tokens and cost of this session so far", _cost),
     SlashCommand("tools", "the tools the model can use, and which ask permission", _tools),
     SlashCommand("config", "settings that differ from the defaults (all, or one KEY)", _config, usage="/config [all|KEY]"),
-    SlashCommand("sources", "the sources the last answer drew on", _sources),
+    SlashCommand("sources", "the sources of the last answer: cited, consulted or unverified", _sources),
     SlashCommand("tool", "show call N of the last turn in full (arguments and result)", _tool, usage="/tool [N]"),
     SlashCommand("expand", "same as /tool N", _tool, usage="/expand [N]"),
 ]

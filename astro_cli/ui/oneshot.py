@@ -50,6 +50,7 @@ class OneShotPrinter:
         self.out_is_tty = sys.stdout.isatty()
         self._status = None  # a transient spinner on stderr while the model works (terminals only)
         self._label: str | None = None
+        self.citations: ev.CitationsChecked | None = None  # the final answer's checked citations
 
     def _spin(self, label: str | None) -> None:
         if label == self._label:
@@ -63,6 +64,8 @@ class OneShotPrinter:
             self._status.start()
 
     def handle(self, event: ev.Event) -> None:
+        if isinstance(event, ev.CitationsChecked):
+            self.citations = event
         if self.format == "stream-json":
             self._write_json(event.to_dict())
             return
@@ -98,7 +101,9 @@ class OneShotPrinter:
     def finish(self, state: TurnState) -> None:
         self._spin(None)
         if self.format in ("json", "stream-json"):
-            self._write_json(result_object(state))
+            result = result_object(state)
+            result["citations"] = self.citations.citations if self.citations else []
+            self._write_json(result)
             return
         if state.answer:
             if self.out_is_tty:
@@ -109,6 +114,7 @@ class OneShotPrinter:
             else:
                 sys.stdout.write(state.answer.rstrip("\n") + "\n")
                 sys.stdout.flush()
+        self._citation_footer()
         if state.stop_reason == "config_error":
             self._line(("error: ", "bold red"), visible(state.error or ""))
         elif state.stop_reason == "provider_error":
@@ -123,6 +129,21 @@ class OneShotPrinter:
             self.err.print("[yellow]interrupted[/]", markup=True)
         elif state.stop_reason == "paused" and state.error:
             self._line((visible(state.error), "yellow"))
+
+    def _citation_footer(self) -> None:
+        """`sources: 3 verified, 1 unverified: 2019ApJ...999..123Z` on stderr (stdout keeps the answer alone)."""
+        from rich.markup import escape
+
+        from astro_cli.citations.footer import footer_parts
+
+        parts = footer_parts(self.citations.citations) if self.citations else None
+        if parts is None:
+            return
+        head, unverified = parts
+        tail = f": [yellow]{escape(', '.join(unverified))}[/]" if unverified else ""
+        self.err.print(f"[dim]{escape(head)}[/]{tail}", markup=True)
+        for note in self.citations.notes if self.citations else []:
+            self.err.print(f"[dim]  {escape(note)}[/]", markup=True)
 
     def _write_json(self, obj: dict[str, Any]) -> None:
         sys.stdout.write(json.dumps(obj, ensure_ascii=False, default=str) + "\n")

@@ -239,6 +239,23 @@ class TurnRenderer:
         self.settle(line)
         self.resume_tool_spinner()
 
+    def _on_citations(self, event: ev.CitationsChecked) -> None:
+        """`sources: 3 verified, 1 unverified: 2019ApJ...999..123Z` under the answer, unverified ids in yellow."""
+        from astro_cli.citations.footer import footer_parts
+
+        self.log.handle(event)
+        parts = footer_parts(event.citations) if event.session_id == self.session_id() else None
+        if parts is None:
+            return
+        head, unverified = parts
+        line = Text(head, style="dim")
+        if unverified:
+            line.append(": ", style="dim")
+            line.append(", ".join(unverified), style="yellow")
+        self.settle(line)
+        for note in event.notes:
+            self.console.print(Text(f"  {note}", style="dim"))
+
     def _on_usage(self, event: ev.UsageReport) -> None:
         for key in USAGE_KEYS:
             self.usage[key] += getattr(event, key)

@@ -34,15 +34,19 @@ class TurnLog:
     prompt: str = ""
     answer: str = ""
     stop_reason: str = ""
+    citations: list[dict[str, Any]] = field(default_factory=list)  # the answer's checked citations
     _by_id: dict[str, ToolCallRecord] = field(default_factory=dict)
 
     def reset(self, prompt: str = "") -> None:
         self.calls.clear()
         self._by_id.clear()
+        self.citations = []
         self.prompt, self.answer, self.stop_reason = prompt, "", ""
 
     def handle(self, event: ev.Event) -> None:
-        if isinstance(event, ev.ToolStarted):
+        if isinstance(event, ev.CitationsChecked):
+            self.citations = list(event.citations)
+        elif isinstance(event, ev.ToolStarted):
             record = ToolCallRecord(
                 index=len(self.calls) + 1,
                 call_id=event.call_id,
@@ -82,3 +86,29 @@ class TurnLog:
                     seen.add(key)
                     found.append(source)
         return found
+
+    def marked_sources(self) -> list[tuple[dict[str, Any], str]]:
+        """Each source with how the answer used it: cited, consulted (returned but not cited),
+        unverified (cited, but no tool returned it and no lookup found it); cited papers that no
+        tool of this turn returned (an earlier turn's, the library's, found online) come last."""
+        from astro_cli.research.identifiers import keys_of
+
+        def keys(values: list[Any]) -> set[tuple[str, str]]:
+            return {(k, v.lower()) for value in values if value for k, v in keys_of(str(value))}
+
+        cited = [(c, keys([c.get("id") if c.get("kind") != "author-year" else None, c.get("paper")]))
+                 for c in self.citations]
+        used: set[int] = set()
+        out: list[tuple[dict[str, Any], str]] = []
+        for source in self.sources():
+            mine = keys([source.get("bibcode"), source.get("arxiv_id"), source.get("doi"), source.get("id")])
+            hits = [i for i, (c, k) in enumerate(cited) if c.get("status") != "unverified" and k & mine]
+            used.update(hits)
+            out.append((source, "cited" if hits else "consulted"))
+        for index, (citation, _) in enumerate(cited):
+            if index in used:
+                continue
+            entry = {"id": citation.get("id"), "title": citation.get("title"), "kind": citation.get("kind")}
+            mark = {"verified": "cited", "resolved": "cited, found online"}.get(citation.get("status", ""), "unverified")
+            out.append((entry, mark))
+        return out

@@ -1,0 +1,165 @@
+"""BibTeX for the papers a session's answers cited: `astro sessions cite ID --bibtex` and `/cite`.
+
+In order of first citation, one entry per paper (a paper cited by its arXiv id in one answer and
+by its bibcode in another is one entry). Verified and resolved citations are exported; the
+unverified ones are left out and named in a note. A paper in the library is exported from its
+row; one that is not (a search result cited without downloading it) from the metadata stored
+with its citation, completed from arXiv (one request for all of them: full author list, journal
+reference, DOI) when it has an arXiv id. The entries themselves come from research/bibtex.py
+(NASA ADS's export with a token, checked; the published version from metadata otherwise).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from astro_cli.research.identifiers import keys_of
+
+if TYPE_CHECKING:
+    from astro_cli.app import AppContext
+    from astro_cli.ui.slash import SlashContext
+
+
+class NothingCited(Exception):
+    """The session's answers cite no paper that could be checked."""
+
+
+def _keys(row: dict[str, Any]) -> set[tuple[str, str]]:
+    record = row.get("record") or {}
+    values = [row.get("paper"), record.get("arxiv_id"), record.get("bibcode"), record.get("doi")]
+    if row["kind"] != "author-year":
+        values.append(row["ident"])
+    return {(k, v.lower()) for value in values if value for k, v in keys_of(str(value))} | (
+        {("paper", str(row["paper"]))} if row.get("paper") else set())
+
+
+def cited_rows(app: AppContext, session_id: str) -> list[dict[str, Any]]:
+    """The session's checked citations (checked now, without network, for sessions older than the check)."""
+    from astro_cli.citations.store import CitationStore
+
+    rows = CitationStore(app.db).for_session(session_id)
+    if rows:
+        return rows
+    from astro_cli.citations.check import check_answer
+    from astro_cli.citations.ledger import CitationLedger
+
+    ledger = CitationLedger()
+    ledger.load_session(app, session_id)
+    out: list[dict[str, Any]] = []
+    for stored in app.sessions.messages(session_id):
+        message = stored.message
+        if message.get("role") == "assistant" and stored.kind == "message" and not message.get("tool_calls"):
+            for c in check_answer(app, ledger, str(message.get("content") or ""), False, 0.0).citations:
+                out.append({**c.as_dict(), "ident": c.cited.ident, "record": c.record})
+    return out
+
+
+def papers_of(rows: list[dict[str, Any]]) -> tuple[list[dict[str, Any]], list[str]]:
+    """(one metadata record per cited paper, in order of first citation; labels of unverified ones)."""
+    groups: list[tuple[set[tuple[str, str]], dict[str, Any]]] = []
+    unverified: list[str] = []
+    for row in rows:
+        if row["status"] == "unverified":
+            label = f"arXiv:{row['ident']}" if row["kind"] == "arxiv" else row["ident"]
+            if label not in unverified:
+                unverified.append(label)
+            continue
+        keys = _keys(row)
+        group = next((g for g in groups if g[0] & keys), None)
+        record = {**(row.get("record") or {})}
+        if row["kind"] != "author-year":
+            kind = {"arxiv": "arxiv_id", "bibcode": "bibcode", "doi": "doi"}[row["kind"]]
+            record.setdefault(kind, row["ident"])
+        record.setdefault("title", row.get("title"))
+        if group is None:
+            groups.append((keys, record))
+        else:
+            group[0].update(keys)
+            for name, value in record.items():
+                group[1].setdefault(name, value)
+    return [record for _, record in groups], unverified
+
+
+def _complete(app: AppContext, papers: list[dict[str, Any]], notes: list[str]) -> list[dict[str, Any]]:
+    """Library rows where the library has the paper; arXiv's full record for the others."""
+    from astro_cli.research import arxiv
+    from astro_cli.research.http import ServiceError
+    from astro_cli.research.library import Library
+
+    library = Library(app)
+    out: list[dict[str, Any]] = []
+    fetch: list[int] = []
+    for paper in papers:
+        row = next((r for r in (library.knows(str(paper[k])) for k in ("id", "arxiv_id", "bibcode", "doi")
+                                if paper.get(k)) if r is not None), None)
+        if row is not None:
+            out.append(row)
+            continue
+        out.append(dict(paper))
+        if paper.get("arxiv_id"):
+            fetch.append(len(out) - 1)
+    if fetch:
+        try:
+            records = {r["arxiv_id"]: r for r in arxiv.fetch(app, [out[i]["arxiv_id"] for i in fetch])}
+        except ServiceError as exc:
+            notes.append(f"arXiv could not complete the papers outside the library ({exc}); their entries use "
+                         "what the session stored (the first authors).")
+            records = {}
+        for index in fetch:
+            record = records.get(out[index]["arxiv_id"])
+            if record:
+                merged = {**out[index], **{k: v for k, v in record.items() if v not in (None, "", [])}}
+                merged["primary_class"] = record.get("primary_category") or out[index].get("primary_class")
+                out[index] = merged
+    for paper in out:
+        extra = int(paper.get("n_authors") or 0) - len(paper.get("authors") or [])
+        if extra > 0:
+            paper["authors"] = [*paper["authors"], "others"]  # BibTeX's "and others": et al.
+    return out
+
+
+def session_bibtex(app: AppContext, session_id: str) -> tuple[str, list[str]]:
+    """(BibTeX, notes) for the papers the session's answers cited; NothingCited when there are none."""
+    from astro_cli.research.bibtex import export
+
+    rows = cited_rows(app, session_id)
+    papers, unverified = papers_of(rows)
+    notes: list[str] = []
+    if unverified:
+        notes.append(f"left out {len(unverified)} unverified citation{'s' if len(unverified) > 1 else ''}: "
+                     f"{', '.join(unverified)}.")
+    if not papers:
+        raise NothingCited("The answers of this session cite no paper that could be checked"
+                           + (f" ({notes[0]})" if notes else "."))
+    text, export_notes = export(app, _complete(app, papers, notes))
+    return text, notes + export_notes
+
+
+def slash_cite(ctx: SlashContext, args: str) -> None:
+    """/cite prints the BibTeX of this session's cited papers; /cite FILE writes it to FILE."""
+    from rich.text import Text
+
+    from astro_cli.research.http import ServiceError
+
+    if ctx.session is None:
+        return
+    try:
+        text, notes = session_bibtex(ctx.app, ctx.session.session_id)
+    except NothingCited as exc:
+        ctx.console.print(Text(str(exc), style="yellow"))
+        return
+    except ServiceError as exc:
+        ctx.console.print(Text(f"error: {exc}", style="red"))
+        return
+    target = args.strip()
+    if target:
+        path = Path(target).expanduser()
+        path = path if path.is_absolute() else ctx.app.workspace.root / path
+        path.write_text(text, encoding="utf-8")
+        count = text.count("\n@") + (1 if text.startswith("@") else 0)
+        ctx.console.print(Text(f"wrote {count} BibTeX entr{'y' if count == 1 else 'ies'} to {path}", style="green"))
+    else:
+        ctx.console.print(Text(text.rstrip()), soft_wrap=True)
+    for note in notes:
+        ctx.console.print(Text(f"note: {note}", style="dim"))

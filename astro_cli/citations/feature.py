@@ -1,0 +1,117 @@
+"""The citation check: every identifier in an answer is checked before the turn ends.
+
+A loop extension for the main agent of a session (subagents and teammates answer to it, not to
+the researcher). It keeps a CitationLedger of what the tools returned (typed per-session state),
+and when the model gives its final answer:
+
+- `review_answer`: with `citations.check: fix`, citations that are neither seen nor found online
+  get one nudge per turn (a user message naming them); the model verifies or removes them. If it
+  insists, the answer stands and the ids are reported.
+- `on_turn_end`: the final answer's citations are stored (`citations` table) and announced as a
+  CitationsChecked event: the REPL prints the footer, `astro run` adds them to its result.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from astro_cli.agent import events as ev
+from astro_cli.agent.extensions import LoopExtension, ToolCallInfo
+from astro_cli.citations.ledger import CitationLedger
+
+if TYPE_CHECKING:
+    from astro_cli.agent.loop import AgentSession, TurnState
+    from astro_cli.app import AppContext
+    from astro_cli.citations.check import CheckResult
+    from astro_cli.tools.base import ToolResult
+
+NUDGE_KIND = "citations"
+NUDGE_TEXT = (
+    "Citation check: {ids} in your answer {verb} not returned by any tool in this session, {verb2} not in the "
+    "library{online}. Verify each with your tools (search_papers, download_paper) and keep only what they "
+    "confirm, or remove it; then give your whole answer again."
+)
+CHECKED_STOPS = ("answered", "max_steps")
+
+
+def nudge_text(result: CheckResult, looked_online: bool) -> str:
+    labels = [c.cited.label for c in result.unverified]
+    many = len(labels) > 1
+    return NUDGE_TEXT.format(
+        ids=", ".join(labels), verb="were" if many else "was", verb2="are" if many else "is",
+        online=" and could not be found online" if looked_online else "",
+    )
+
+
+class CitationCheck(LoopExtension):
+    """Checks the main agent's final answers; one instance per session (extensions are per session)."""
+
+    def __init__(self, app: AppContext) -> None:
+        self.app = app
+        self.ledger = CitationLedger()
+        self.active = False
+        self.nudged = False
+        self._checked: tuple[str, CheckResult] | None = None
+
+    @property
+    def mode(self) -> str:
+        return str(self.app.settings.get("citations.check"))
+
+    def on_session_start(self, session: AgentSession) -> None:
+        self.active = session.agent == "main" and self.mode != "off"
+        self.session_id = session.session_id
+
+    def on_turn_start(self, state: TurnState) -> None:
+        self.nudged = False
+        self._checked = None
+
+    def after_tool(self, state: TurnState, info: ToolCallInfo, result: ToolResult) -> ToolResult | None:
+        if self.active and self.ledger.loaded:
+            self.ledger.ingest(info.call.name, info.arguments, result.content, result.data, not result.is_error,
+                               self.app)
+        return None  # results of a session loaded later are read from the store
+
+    def review_answer(self, state: TurnState, answer: str) -> bool:
+        if not self.active or self.mode != "fix" or self.nudged or state.force_final:
+            return False
+        result = self._check(answer)
+        if not result.unverified:
+            return False
+        self.nudged = True
+        state.inject(nudge_text(result, bool(self.app.settings.get("citations.resolve"))), kind=NUDGE_KIND)
+        return True
+
+    def on_turn_end(self, state: TurnState) -> None:
+        if not self.active or state.stop_reason not in CHECKED_STOPS or not state.answer.strip():
+            return
+        result = self._check(state.answer)
+        from astro_cli.citations.store import CitationStore
+
+        CitationStore(self.app.db).save(self.session_id, state.turn, result, self.nudged)
+        state.session.bus.emit(ev.CitationsChecked(
+            session_id=self.session_id, turn=state.turn, citations=[c.as_dict() for c in result.citations],
+            nudged=self.nudged, notes=result.notes,
+        ))
+
+    def _check(self, answer: str) -> CheckResult:
+        if self._checked is not None and self._checked[0] == answer:
+            return self._checked[1]
+        from astro_cli.citations.check import check_answer
+
+        if not self.ledger.loaded:
+            self.ledger.load_session(self.app, self.session_id)  # includes this turn's results so far
+            self.ledger.loaded = True
+        settings = self.app.settings
+        result = check_answer(self.app, self.ledger, answer, bool(settings.get("citations.resolve")),
+                              float(settings.get("citations.resolve_timeout")))
+        self._checked = (answer, result)
+        return result
+
+
+def install(app: AppContext) -> None:
+    from astro_cli.citations.cite import slash_cite
+    from astro_cli.ui.slash import SlashCommand, register_slash
+
+    app.add_extension(lambda: CitationCheck(app))
+    register_slash(app, SlashCommand("cite", "BibTeX of the papers this session's answers cited (/cite FILE writes "
+                                     "it to a file)", slash_cite, usage="/cite [FILE]"))
