@@ -103,6 +103,41 @@ def remove(
         typer.echo(f"Removed {what}.")
 
 
+@app.command("check")
+def check(
+    dry_run: bool = typer.Option(False, "--dry-run", help="Only report; repair nothing."),
+    as_json: bool = typer.Option(False, "--json", help="Print JSON."),
+) -> None:
+    """Find rows whose identifiers disagree, chunks without a paper, files without a row; repair what is safe."""
+    from astro_cli.research.library_doctor import check_library
+
+    with user_errors():
+        ctx = build_app()
+        if not ctx.workspace.db_path.exists():
+            typer.echo("The library is empty: nothing to check.")
+            return
+        report = check_library(ctx, repair=not dry_run)
+        if as_json:
+            typer.echo(json.dumps({"papers": report.papers, "chunks": report.chunks,
+                                   "findings": [f.as_dict() for f in report.findings]}, indent=2, ensure_ascii=False))
+        else:
+            from rich.console import Console
+            from rich.markup import escape
+
+            console = Console(highlight=False)
+            console.print(f"{report.papers} paper(s), {report.chunks} chunk(s) checked.")
+            styles = {"fixed": "green", "needs-you": "yellow", "note": "dim"}
+            for finding in report.findings:
+                console.print(f"[{styles[finding.kind]}]{finding.kind}:[/] {escape(finding.text)}", markup=True)
+            if not report.findings:
+                console.print("[green]Everything is in order.[/]", markup=True)
+        if report.needs_you:
+            raise typer.Exit(1)
+
+
+app.command("doctor", help="Same as `astro library check`.")(check)
+
+
 # `add` and `export` reach the network; they live in library_net_cmd.py (the research tools' half).
 from astro_cli.commands import library_net_cmd  # noqa: E402
 
