@@ -141,6 +141,7 @@ def slash_cite(ctx: SlashContext, args: str) -> None:
     from rich.text import Text
 
     from astro_cli.research.http import ServiceError
+    from astro_cli.ui.visible import visible
 
     if ctx.session is None:
         return
@@ -160,6 +161,6 @@ def slash_cite(ctx: SlashContext, args: str) -> None:
         count = text.count("\n@") + (1 if text.startswith("@") else 0)
         ctx.console.print(Text(f"wrote {count} BibTeX entr{'y' if count == 1 else 'ies'} to {path}", style="green"))
     else:
-        ctx.console.print(Text(text.rstrip()), soft_wrap=True)
+        ctx.console.print(Text(visible(text.rstrip())), soft_wrap=True)
     for note in notes:
-        ctx.console.print(Text(f"note: {note}", style="dim"))
+        ctx.console.print(Text(f"note: {visible(note)}", style="dim"))

@@ -20,6 +20,7 @@ from typing import Any
 MATH = re.compile(r"(?<!\\)\$\$.+?(?<!\\)\$\$|(?<!\\)\$.+?(?<!\\)\$|\\\(.+?\\\)|\\\[.+?\\\]", re.DOTALL)
 SPECIAL = re.compile(r"(?<!\\)([&%#_])")
 LONE_DOLLAR = re.compile(r"(?<!\\)\$")
+CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f\u200b-\u200f\u2028-\u202e\u2060-\u2069\ufeff]")
 CORPORATE = re.compile(
     r"\b(collaboration|consortium|team|survey|group|project|observatory|telescope|mission|council|agency|"
     r"institute|university|laboratory|centre|center|committee|network|society|association|programme|program|"
@@ -56,7 +57,7 @@ def _balanced(text: str) -> bool:
 
 def latex_text(text: str | None) -> str:
     """A title, journal or name as BibTeX field text: math kept as written, the rest made safe."""
-    flat = " ".join(str(text or "").split())
+    flat = " ".join(CONTROL.sub("", str(text or "")).split())  # no terminal escape survives into a .bib file
     parts: list[str] = []
     last = 0
     for match in MATH.finditer(flat):

@@ -173,7 +173,7 @@ def _sources(ctx: SlashContext, args: str) -> None:
     for number, (source, mark) in enumerate(sources, 1):
         line = Text(f"{number}. ", style="dim")
         line.append(f"[{mark}] ", style=SOURCE_MARKS.get(mark, "dim"))
-        line.append(str(source.get("title") or source.get("id") or "untitled"), style="bold")
+        line.append(one_line(str(source.get("title") or source.get("id") or "untitled"), 300), style="bold")
         refs = [str(source[k]) for k in ("bibcode",) if source.get(k)]
         if source.get("arxiv_id"):
             refs.append(f"arXiv:{source['arxiv_id']}")
@@ -182,7 +182,7 @@ def _sources(ctx: SlashContext, args: str) -> None:
         if not refs and source.get("kind") in ("bibcode", "arxiv", "doi") and source.get("title"):
             refs.append(("arXiv:" if source["kind"] == "arxiv" else "") + str(source["id"]))  # a cited id
         if refs:
-            line.append("  " + " · ".join(refs), style="cyan")
+            line.append("  " + one_line(" · ".join(refs), 300), style="cyan")
         ctx.console.print(line)
 
 

@@ -132,18 +132,15 @@ class OneShotPrinter:
 
     def _citation_footer(self) -> None:
         """`sources: 3 verified, 1 unverified: 2019ApJ...999..123Z` on stderr (stdout keeps the answer alone)."""
-        from rich.markup import escape
-
         from astro_cli.citations.footer import footer_parts
 
         parts = footer_parts(self.citations.citations) if self.citations else None
-        if parts is None:
+        if parts is None or self.citations is None:
             return
         head, unverified = parts
-        tail = f": [yellow]{escape(', '.join(unverified))}[/]" if unverified else ""
-        self.err.print(f"[dim]{escape(head)}[/]{tail}", markup=True)
-        for note in self.citations.notes if self.citations else []:
-            self.err.print(f"[dim]  {escape(note)}[/]", markup=True)
+        self._line((head, "dim"), *([(": ", "dim"), (visible(", ".join(unverified)), "yellow")] if unverified else []))
+        for note in self.citations.notes:
+            self._line(("  " + visible(note), "dim"))
 
     def _write_json(self, obj: dict[str, Any]) -> None:
         sys.stdout.write(json.dumps(obj, ensure_ascii=False, default=str) + "\n")

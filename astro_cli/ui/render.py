@@ -254,7 +254,7 @@ class TurnRenderer:
             line.append(", ".join(unverified), style="yellow")
         self.settle(line)
         for note in event.notes:
-            self.console.print(Text(f"  {note}", style="dim"))
+            self.console.print(Text(f"  {one_line(note, 300)}", style="dim"))
 
     def _on_usage(self, event: ev.UsageReport) -> None:
         for key in USAGE_KEYS:
