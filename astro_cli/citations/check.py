@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 import unicodedata
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
 from astro_cli.citations.extract import Cited, find_citations
@@ -56,12 +57,13 @@ def _norm(name: str) -> str:
     return " ".join(re.sub(r"[^a-z\s-]", "", plain).split())
 
 
-def _variants(author: str) -> set[str]:
+@lru_cache(maxsize=4096)
+def _variants(author: str) -> frozenset[str]:
     """An author's last name as it may be cited: whole ('van leeuwen') and without particles ('leeuwen')."""
     from astro_cli.research.bibtex_text import surname
 
     last = _norm(surname(author))
-    return {last, last.split()[-1]} if last else set()
+    return frozenset({last, last.split()[-1]}) if last else frozenset()
 
 
 def matches_author_year(cited: Cited, record: dict[str, Any]) -> int | None:
@@ -74,7 +76,11 @@ def matches_author_year(cited: Cited, record: dict[str, Any]) -> int | None:
     if distance > 1:
         return None
     for index, name in enumerate(cited.surnames):
-        if index >= len(authors) or _norm(name) not in _variants(authors[index]) | {_norm(authors[index])}:
+        if index >= len(authors):
+            return None
+        wanted, author = _norm(name), _norm(authors[index])
+        # The name parser runs only for an author whose name contains the cited one at all.
+        if wanted not in author or (wanted != author and wanted not in _variants(authors[index])):
             return None
     return distance
 

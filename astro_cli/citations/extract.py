@@ -89,11 +89,6 @@ def find_citations(text: str) -> list[Cited]:
     return _unique(found)
 
 
-def find_identifiers(text: str) -> list[Cited]:
-    """The bibcodes, arXiv ids and DOIs in `text` (no author-year: cheaper, for tool results)."""
-    return _unique(_identifiers(text)[0])
-
-
 def _unique(found: list[tuple[int, Cited]]) -> list[Cited]:
     found.sort(key=lambda item: item[0])
     seen: set[tuple[str, str]] = set()

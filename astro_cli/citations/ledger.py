@@ -7,6 +7,10 @@ workspace). An identifier that appears in the call's own arguments is not counte
 call's text: a search for an invented bibcode answers "No papers found for: <it>", which proves
 nothing. Answers written by models (a subagent's or teammate's reply) are not tool output: a
 subagent's own tool results are read from its child session instead.
+
+Texts are not scanned when they arrive (a long session holds megabytes of results): the ledger
+keeps them, and looks for the few identifiers an answer cites when it is asked (a substring
+search, then a check that the match is a whole identifier).
 """
 
 from __future__ import annotations
@@ -15,7 +19,6 @@ import json
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from astro_cli.citations.extract import find_identifiers
 from astro_cli.research.identifiers import keys_of, record_keys
 
 if TYPE_CHECKING:
@@ -55,6 +58,7 @@ class CitationLedger:
         self._by_key: dict[Key, SeenPaper] = {}
         self.online: dict[Key, dict[str, Any] | None] = {}  # a lookup's record, or None: not found
         self.loaded = False
+        self._texts: list[tuple[str, str]] = []  # (result text, the call's arguments), lower-cased
 
     # --- taking in tool results ----------------------------------------------------------------
     def ingest(self, tool: str, arguments: dict[str, Any], content: str, data: dict[str, Any] | None, ok: bool,
@@ -68,13 +72,9 @@ class CitationLedger:
         child = (data.get("subagent") or {}).get("session_id") if isinstance(data.get("subagent"), dict) else None
         if child and app is not None:
             self.load_session(app, child)
-        if tool in MODEL_WRITTEN or child:
+        if tool in MODEL_WRITTEN or child or not content:
             return
-        echoed = {_key(k, v) for k, v in keys_of_text(json.dumps(arguments, ensure_ascii=False, default=str))}
-        for cited in find_identifiers(content or ""):
-            keys = {_key(k, v) for k, v in keys_of(cited.lookup)} - echoed
-            if keys:
-                self._add(keys, {})
+        self._texts.append((content.lower(), json.dumps(arguments, ensure_ascii=False, default=str).lower()))
 
     def _add(self, keys: set[Key] | set[tuple[str, str]], record: dict[str, Any]) -> None:
         keys = {_key(kind, value) for kind, value in keys if value}
@@ -109,10 +109,15 @@ class CitationLedger:
 
     # --- looking up -------------------------------------------------------------------------------
     def find(self, identifier: str) -> SeenPaper | None:
-        for kind, value in keys_of(identifier):
+        keys = keys_of(identifier)
+        for kind, value in keys:
             seen = self._by_key.get(_key(kind, value))
             if seen is not None:
                 return seen
+        for kind, value in keys:
+            if _in_texts(self._texts, kind, value.lower()):
+                self._add(keys, {})
+                return self._by_key.get(_key(kind, value))
         return None
 
     def described(self) -> list[SeenPaper]:
@@ -120,8 +125,29 @@ class CitationLedger:
         return [p for p in self.papers if p.record.get("authors") and p.record.get("year")]
 
 
-def keys_of_text(text: str) -> set[tuple[str, str]]:
-    found: set[tuple[str, str]] = set()
-    for cited in find_identifiers(text):
-        found |= keys_of(cited.lookup)
-    return found
+# Characters that would make a match part of a longer identifier, before and after it.
+_BEFORE = {"bibcode": set("abcdefghijklmnopqrstuvwxyz0123456789.&"), "arxiv": set("abcdefghijklmnopqrstuvwxyz0123456789.-"),
+           "doi": set("abcdefghijklmnopqrstuvwxyz0123456789.")}
+_AFTER = {"bibcode": set("abcdefghijklmnopqrstuvwxyz0123456789&"), "arxiv": set("0123456789-"),
+          "doi": set("abcdefghijklmnopqrstuvwxyz0123456789/-_")}
+
+
+def _whole(text: str, start: int, end: int, kind: str) -> bool:
+    before = text[start - 1] if start > 0 else " "
+    after = text[end] if end < len(text) else " "
+    if kind == "arxiv" and after == "." and end + 1 < len(text) and text[end + 1].isdigit():
+        return False  # 1912.9999 inside 1912.99991
+    if kind == "arxiv" and after == "v":
+        return True  # a version: 1912.99999v2
+    return before not in _BEFORE[kind] and after not in _AFTER[kind]
+
+
+def _in_texts(texts: list[tuple[str, str]], kind: str, needle: str) -> bool:
+    """Whether `needle` stands as a whole identifier in some result whose call did not ask for it."""
+    for text, arguments in texts:
+        start = text.find(needle)
+        while start >= 0:
+            if _whole(text, start, start + len(needle), kind) and needle not in arguments:
+                return True
+            start = text.find(needle, start + 1)
+    return False
