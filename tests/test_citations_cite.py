@@ -58,6 +58,14 @@ def test_cite_exports_each_cited_paper_once_in_order_of_first_citation(cli, fake
     assert list(pybtex.database.parse_string(out.read_text(), "bibtex").entries) == list(bib.entries)
 
 
+def test_sessions_show_lists_each_answer_s_citations(cli, fake, env):
+    session_id = _session(cli, fake, env)
+    shown = cli(["sessions", "export", session_id], env=env).stdout
+    assert "## Citations" in shown
+    assert "- turn 1: ✅ verified arXiv:2202.12139 — Testing Deep Learning Models" in shown
+    assert ("- turn 1: ⚠️ unverified 2019ApJ...999..123Z (the model was asked once to verify it)") in shown
+
+
 def test_a_session_checked_before_this_feature_is_checked_when_cited(cli, fake, env, workspace):
     session_id = _session(cli, fake, env, ASTRO_CITATIONS_CHECK="off")
     app = build_app(workspace=workspace)

@@ -13,11 +13,12 @@ and when the model gives its final answer:
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from astro_cli.agent import events as ev
 from astro_cli.agent.extensions import LoopExtension, ToolCallInfo
 from astro_cli.citations.ledger import CitationLedger
+from astro_cli.ui import transcript
 
 if TYPE_CHECKING:
     from astro_cli.agent.loop import AgentSession, TurnState
@@ -106,6 +107,28 @@ class CitationCheck(LoopExtension):
                               float(settings.get("citations.resolve_timeout")))
         self._checked = (answer, result)
         return result
+
+
+def transcript_section(ctx: AppContext, row: dict[str, Any]) -> tuple[str, str] | None:
+    """`astro sessions show/export`: each checked answer's citations with their status."""
+    from astro_cli.citations.store import CitationStore
+
+    rows = CitationStore(ctx.db).for_session(row["id"])
+    if not rows:
+        return None
+    marks = {"verified": "✅", "resolved": "🌐", "unverified": "⚠️"}
+    lines = []
+    for cited in rows:
+        label = f"arXiv:{cited['ident']}" if cited["kind"] == "arxiv" else cited["ident"]
+        title = f" — {cited['title']}" if cited.get("title") else ""
+        nudged = " (the model was asked once to verify it)" if cited["nudged"] and cited["status"] == "unverified" else ""
+        lines.append(f"- turn {cited['turn']}: {marks[cited['status']]} {cited['status']} {label}{title}{nudged}")
+    return "Citations", "\n".join(lines)
+
+
+for _provider in (transcript_section,):  # registered once per process, at import
+    if _provider not in transcript.SECTION_PROVIDERS:
+        transcript.SECTION_PROVIDERS.append(_provider)
 
 
 def install(app: AppContext) -> None:
