@@ -159,6 +159,7 @@ def test_ads_failing_gives_metadata_entries_and_says_why(research_app, research)
     assert "NASA ADS answered HTTP 503" in notes[0] and "built from the stored metadata" in notes[0]
     entry = parse(text).entries["2019MNRAS.488.2892P"]
     assert entry.type == "misc" and people(entry) == [("{Pelisoli}", "Ingrid", "", ""), ("{Vos}", "Joris", "", "")]
+    assert fields(entry) == {"title": "{ELM white dwarfs}", "year": "2019"}
 
 
 def test_the_ads_token_is_used_for_the_export(cli, env, workspace, research):

@@ -165,3 +165,18 @@ def test_the_repl_prints_the_footer_marks_sources_and_cites(repl, fake, research
     assert "4. [unverified] 2019ApJ...999..123Z" in output and "5. [unverified] 1912.99999" in output
     assert "@ARTICLE{2021NewA...8301491M," in output  # /cite: ADS has no entry for it, so the metadata one
     assert "note: left out 2 unverified citations: 2019ApJ...999..123Z, arXiv:1912.99999." in output
+
+
+@pytest.mark.slow
+def test_the_real_repl_prints_the_footer_under_the_insisted_answer(fake, env, workspace):
+    pytest.importorskip("pexpect")
+    from tests.test_repl import PROMPT, quit_with_ctrl_d, spawn
+
+    fake.add(SEARCH, {"text": INVENTED}, {"text": INVENTED})
+    child = spawn(env, workspace)
+    child.sendline("Which papers model TDE winds?")
+    child.expect("citations: Citation check: 2019ApJ...999..123Z")
+    child.expect(r"sources: 1 verified, 2 unverified: 2019ApJ\.\.\.999\.\.123Z, arXiv:1912\.99999")
+    child.expect(PROMPT)
+    assert quit_with_ctrl_d(child) == 0
+    assert len(fake.requests) == 3

@@ -51,6 +51,7 @@ class CitationCheck(LoopExtension):
         self.app = app
         self.ledger = CitationLedger()
         self.active = False
+        self.session_id = ""
         self.nudged = False
         self._checked: tuple[str, CheckResult] | None = None
 
@@ -58,11 +59,10 @@ class CitationCheck(LoopExtension):
     def mode(self) -> str:
         return str(self.app.settings.get("citations.check"))
 
-    def on_session_start(self, session: AgentSession) -> None:
+    def on_turn_start(self, state: TurnState) -> None:
+        session: AgentSession = state.session
         self.active = session.agent == "main" and self.mode != "off"
         self.session_id = session.session_id
-
-    def on_turn_start(self, state: TurnState) -> None:
         self.nudged = False
         self._checked = None
 
