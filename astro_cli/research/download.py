@@ -105,7 +105,7 @@ def resolve(app: AppContext, identifier: str) -> tuple[dict[str, Any], str]:
             )
         known = (ads_record["arxiv_id"], "")
     arxiv_id, version = known
-    records = arxiv.fetch(app, [arxiv_id + version])
+    records = [r for r in arxiv.fetch(app, [arxiv_id + version]) if r.get("arxiv_id") == arxiv_id]
     record = dict(records[0]) if records else {"id": arxiv_id, "arxiv_id": arxiv_id, "url": None, "sources": []}
     if ads_record is None and ads.has_token():
         try:

@@ -1,13 +1,16 @@
 """Merging paper records from several services into one list without duplicates.
 
 The same paper comes back from ADS (bibcode, citations) and arXiv (arXiv id, abstract); two
-records are the same paper when they share an arXiv id, a DOI or a bibcode. The merged record
+records are the same paper when they share an arXiv id, a DOI or a bibcode, and carry no arXiv id
+or bibcode that differs (see research/identifiers.py). The merged record
 keeps the first service's values and fills the gaps from the others, so ADS (listed first) wins.
 """
 
 from __future__ import annotations
 
 from typing import Any
+
+from astro_cli.research.identifiers import same_bibcode_paper
 
 KEYS = ("arxiv_id", "doi", "bibcode")
 
@@ -19,6 +22,15 @@ def _keys(record: dict[str, Any]) -> list[tuple[str, str]]:
 def canonical_id(record: dict[str, Any]) -> str | None:
     """The library's id for a paper: the arXiv id when known, else the bibcode, else the DOI."""
     return record.get("arxiv_id") or record.get("bibcode") or record.get("doi")
+
+
+def _compatible(a: dict[str, Any] | None, b: dict[str, Any]) -> bool:
+    """Records that share a DOI but carry different arXiv ids or bibcodes are two papers, not one."""
+    if a is None:
+        return False
+    if a.get("arxiv_id") and b.get("arxiv_id") and a["arxiv_id"] != b["arxiv_id"]:
+        return False
+    return same_bibcode_paper(a.get("bibcode"), b.get("bibcode"), a.get("arxiv_id") or b.get("arxiv_id"))
 
 
 def _combine(into: dict[str, Any], other: dict[str, Any]) -> None:
@@ -38,7 +50,8 @@ def merge(*lists: list[dict[str, Any]]) -> list[dict[str, Any]]:
     index: dict[tuple[str, str], int] = {}
     for records in lists:
         for record in records:
-            hits = sorted({index[k] for k in _keys(record) if k in index})
+            hits = sorted({index[k] for k in _keys(record) if k in index
+                           and _compatible(merged[index[k]], record)})
             if not hits:
                 merged.append(dict(record))
                 slot = len(merged) - 1
@@ -49,7 +62,7 @@ def merge(*lists: list[dict[str, Any]]) -> list[dict[str, Any]]:
                 _combine(target, record)
                 for extra in hits[1:]:  # the record linked two entries: fold the later one in
                     other = merged[extra]
-                    if other is not None:
+                    if other is not None and _compatible(target, other):
                         _combine(target, other)
                         merged[extra] = None
                         for key, value in list(index.items()):
