@@ -17,7 +17,6 @@ from typing import TYPE_CHECKING, Any
 
 from astro_cli.citations.extract import Cited, find_citations
 from astro_cli.citations.ledger import CitationLedger
-from astro_cli.research.identifiers import keys_of
 
 if TYPE_CHECKING:
     from astro_cli.app import AppContext
@@ -145,13 +144,3 @@ def check_answer(app: AppContext, ledger: CitationLedger, text: str, resolve: bo
             out.append(Citation(cited, "unverified"))
     return CheckResult(out, notes)
 
-
-def same_paper(a: Citation, b: Citation) -> bool:
-    """Two citations of one paper (its arXiv id and its bibcode, say), for the BibTeX of a session."""
-    if a.paper and a.paper == b.paper:
-        return True
-    keys_a = {k for value in (a.record.get("arxiv_id"), a.record.get("bibcode"), a.record.get("doi"), a.cited.ident)
-              if value for k in keys_of(str(value))}
-    keys_b = {k for value in (b.record.get("arxiv_id"), b.record.get("bibcode"), b.record.get("doi"), b.cited.ident)
-              if value for k in keys_of(str(value))}
-    return bool(keys_a & keys_b)

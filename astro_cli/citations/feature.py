@@ -79,8 +79,16 @@ class CitationCheck(LoopExtension):
         if not result.unverified:
             return False
         self.nudged = True
-        state.inject(nudge_text(result, bool(self.app.settings.get("citations.resolve"))), kind=NUDGE_KIND)
+        state.inject(nudge_text(result, self._looked_online(result)), kind=NUDGE_KIND)
         return True
+
+    def _looked_online(self, result: CheckResult) -> bool:
+        """Whether every unverified id was really looked up (ADS for DOIs and journal bibcodes)."""
+        from astro_cli.research import ads
+
+        if not self.app.settings.get("citations.resolve") or result.notes:
+            return False
+        return ads.has_token() or all(c.cited.kind == "arxiv" for c in result.unverified)
 
     def on_turn_end(self, state: TurnState) -> None:
         if not self.active or state.stop_reason not in CHECKED_STOPS or not state.answer.strip():
