@@ -27,7 +27,7 @@ def test_parse_paper_returns_the_outline_and_the_source(app):
     result = call(app, "parse_paper", id="arXiv:1001.0012v2")
     assert result.content.startswith(
         'Paper 1001.0012 "The Statistics of Albedo and Heat Recirculation on Hot Exoplanets" indexed from the PDF: '
-        "12 pages, 14 sections, "
+        "12 pages, 18 sections, "
     )
     assert "2.1 Incident Flux (p2)" in result.content and "rag_search with paper='1001.0012'" in result.content
     assert result.data == {"sources": [{"id": "1001.0012", "title": "The Statistics of Albedo and Heat Recirculation "

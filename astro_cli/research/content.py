@@ -62,12 +62,22 @@ def section_matches(name: str | None, wanted: str) -> bool:
     return wanted_l in name_l
 
 
-def _outline(rows: list[dict[str, Any]]) -> str:
-    names: list[str] = []
-    for row in rows:
-        if row["section"] and row["section"] not in names:
-            names.append(row["section"])
-    return "; ".join(names)
+def _outline(app: AppContext, paper: dict[str, Any]) -> str:
+    from astro_cli.research.parse import stored_outline
+
+    return "; ".join(dict.fromkeys(name for name, _page in stored_outline(app, paper)))
+
+
+def _heading_number(app: AppContext, paper: dict[str, Any], wanted: str) -> str | None:
+    """The number of an outline heading matched by name that has no text of its own ('2 Parameterizing
+    the Energy Budget'), so asking for it by name returns its subsections."""
+    from astro_cli.research.parse import stored_outline
+
+    for name, _page in stored_outline(app, paper):
+        number = name.split(" ", 1)[0].rstrip(".")
+        if section_matches(name, wanted) and re.fullmatch(r"[0-9IVXA-H]+(\.[0-9A-H]+)*", number):
+            return number
+    return None
 
 
 def paper_content(app: AppContext, paper: dict[str, Any], section: str | None = None,
@@ -79,7 +89,7 @@ def paper_content(app: AppContext, paper: dict[str, Any], section: str | None = 
         if not any(r["page"] for r in rows):
             raise ContentError(
                 f"paper {paper['id']} was indexed from its LaTeX source, which has no page numbers; "
-                f"ask by section instead ({_outline(rows)})."
+                f"ask by section instead ({_outline(app, paper)})."
             )
         wanted = parse_pages(pages)  # type: ignore[arg-type]
         chosen = [r for r in chosen if r["page"] in wanted]
@@ -88,11 +98,15 @@ def paper_content(app: AppContext, paper: dict[str, Any], section: str | None = 
             last = max(r["page"] or 0 for r in rows)
             raise ContentError(f"paper {paper['id']} has no text on pages {pages} (it has {last} pages).")
     if section:
-        chosen = [r for r in chosen if section_matches(r["section"], section)]
+        matched = [r for r in chosen if section_matches(r["section"], section)]
+        number = None if matched else _heading_number(app, paper, section)
+        if number:
+            matched = [r for r in chosen if section_matches(r["section"], number)]
+        chosen = matched
         what = f"section {section}" + (f", {what}" if pages else "")
         if not chosen:
             raise ContentError(f"paper {paper['id']} has no section matching '{section}'; its sections are: "
-                               f"{_outline(rows)}.")
+                               f"{_outline(app, paper)}.")
     budget = budget or int(app.settings.get("library.content_budget_chars"))
     blocks: list[str] = []
     used = 0

@@ -8,6 +8,7 @@ them. The database write is one transaction: a paper is either fully indexed or 
 
 from __future__ import annotations
 
+import json
 import re
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
@@ -31,6 +32,7 @@ class Chunk:
     page: int | None
     ord: int
     text: str
+    kind: str = "body"  # 'body', 'references' or 'acknowledgments' (section_kind)
 
 
 @dataclass
@@ -39,7 +41,7 @@ class ParseReport:
     parsed_from: str  # "latex" or "pdf"
     pages: int | None
     chunks: int
-    sections: list[tuple[str, int | None]]  # (name, first page)
+    sections: list[tuple[str, int | None]]  # the outline: (heading, first page), parents without text included
     warning: str | None = None
     already: bool = False  # it was indexed before; nothing was read again
 
@@ -67,22 +69,34 @@ def split_text(text: str, size: int) -> list[str]:
     return [p for p in pieces if p]
 
 
-def join_pdf_lines(lines: list[str]) -> str:
-    """Lines of a PDF column into running text: hyphenated line ends rejoined."""
-    out = ""
+def section_kind(name: str | None) -> str:
+    """'references', 'acknowledgments' or 'body': what search leaves out by default, and what not."""
+    if name in ("References", "Bibliography"):
+        return "references"
+    if name == "Acknowledgments":
+        return "acknowledgments"
+    return "body"
+
+
+def _section_text(lines: list[Any]) -> tuple[str, list[tuple[int, int]]]:
+    """Lines of one section as running text (a footnote is a paragraph of its own), with the
+    offset where each line starts and its page."""
+    text, starts = "", []
     for line in lines:
-        if out.endswith("-") and len(out) > 1 and out[-2].isalpha() and line[:1].islower():
-            out = out[:-1] + line
-        else:
-            out = f"{out} {line}" if out else line
-    return out
+        if text:
+            text += "\n\n" if line.starts_block else " "
+        starts.append((len(text), line.page))
+        text += line.text
+    return text, starts
 
 
-def pdf_chunks(pages: list[str], size: int) -> list[Chunk]:
-    from astro_cli.research.pdftext import pdf_lines
+def pdf_chunks(pages: list[Any], size: int) -> tuple[list[Chunk], list[tuple[str, int | None]]]:
+    """Chunks of a PDF's text, section by section, and the paper's outline."""
+    from astro_cli.research.pdftext import pdf_layout
 
+    layout = pdf_layout(pages)
     chunks: list[Chunk] = []
-    lines = pdf_lines(pages)
+    lines = layout.lines
     i = 0
     while i < len(lines):
         section = lines[i].section
@@ -90,27 +104,23 @@ def pdf_chunks(pages: list[str], size: int) -> list[Chunk]:
         while j < len(lines) and lines[j].section == section:
             j += 1
         group = lines[i:j]
-        # Running text with the page where each line starts, so each chunk knows its first page.
-        text, starts = "", []
-        for line in group:
-            starts.append((len(text), line.page))
-            text = join_pdf_lines([text, line.text]) if text else line.text
+        text, starts = _section_text(group)
         offset = 0
         for piece in split_text(text, size):
             at = text.find(piece[:40], offset)
             at = offset if at < 0 else at
             page = max((p for start, p in starts if start <= at), default=group[0].page)
-            chunks.append(Chunk(section, page, len(chunks), piece))
+            chunks.append(Chunk(section, page, len(chunks), piece, section_kind(section)))
             offset = at + len(piece) - 1 if at >= 0 else offset
         i = j
-    return chunks
+    return chunks, [(name, page) for name, page in layout.outline]
 
 
 def latex_chunks(sections: list[Any], size: int) -> list[Chunk]:
     chunks: list[Chunk] = []
     for section in sections:
         for piece in split_text(section.text, size):
-            chunks.append(Chunk(section.title, None, len(chunks), piece))
+            chunks.append(Chunk(section.title, None, len(chunks), piece, section_kind(section.title)))
     return chunks
 
 
@@ -126,13 +136,13 @@ def parse_paper(app: AppContext, paper_id: str, force: bool = False) -> ParseRep
             existing.warning = _vectors(app, paper["id"], only_missing=True)
             return existing
     size = max(200, int(app.settings.get("library.chunk_chars")))
-    chunks, parsed_from, pages, warning = _extract(library, paper, size)
-    if not chunks:
+    found = _extract(library, paper, size)
+    if not found.chunks:
         raise ParseError(f"no text could be taken from paper {paper['id']} (a scanned PDF without a text layer?).")
-    store_chunks(library, paper["id"], chunks, parsed_from, pages)
+    store_chunks(library, paper["id"], found.chunks, found.parsed_from, found.pages, found.outline)
     paper = library.get_paper(paper["id"]) or paper
-    warning = _vectors(app, paper["id"]) or warning
-    return ParseReport(paper, parsed_from, pages, len(chunks), _outline(chunks), warning)
+    warning = _vectors(app, paper["id"]) or found.warning
+    return ParseReport(paper, found.parsed_from, found.pages, len(found.chunks), found.outline, warning)
 
 
 def _vectors(app: AppContext, paper_id: str, only_missing: bool = False) -> str | None:
@@ -155,9 +165,18 @@ def _vectors(app: AppContext, paper_id: str, only_missing: bool = False) -> str 
     return None
 
 
-def _extract(library: Library, paper: dict[str, Any], size: int) -> tuple[list[Chunk], str, int | None, str | None]:
+@dataclass
+class Extracted:
+    chunks: list[Chunk]
+    parsed_from: str
+    pages: int | None
+    outline: list[tuple[str, int | None]]
+    warning: str | None = None
+
+
+def _extract(library: Library, paper: dict[str, Any], size: int) -> Extracted:
     from astro_cli.research.latex import LatexError, latex_sections
-    from astro_cli.research.pdftext import PdfError, read_pages
+    from astro_cli.research.pdfread import PdfError, read_pages
 
     source = library.resolve_file(paper.get("source_path"))
     pdf = library.resolve_file(paper.get("pdf_path"))
@@ -167,7 +186,7 @@ def _extract(library: Library, paper: dict[str, Any], size: int) -> tuple[list[C
             _title, sections = latex_sections(source)
             chunks = latex_chunks(sections, size)
             if sum(len(c.text) for c in chunks) >= MIN_LATEX_CHARS or pdf is None or not pdf.exists():
-                return chunks, "latex", None, None
+                return Extracted(chunks, "latex", None, [(s.title, None) for s in sections])
             warning = "the LaTeX source held little text, so the PDF was used"
         except LatexError as exc:
             warning = f"the LaTeX source could not be read ({exc}), so the PDF was used"
@@ -177,25 +196,28 @@ def _extract(library: Library, paper: dict[str, Any], size: int) -> tuple[list[C
         pages = read_pages(pdf)
     except PdfError as exc:
         raise ParseError(f"{exc}; nothing was indexed.") from None
-    return pdf_chunks(pages, size), "pdf", len(pages), warning
+    chunks, outline = pdf_chunks(pages, size)
+    return Extracted(chunks, "pdf", len(pages), outline, warning)
 
 
-def store_chunks(library: Library, paper_id: str, chunks: list[Chunk], parsed_from: str, pages: int | None) -> None:
-    """Replace the paper's chunks in one transaction (the FTS index follows through triggers)."""
+def store_chunks(library: Library, paper_id: str, chunks: list[Chunk], parsed_from: str, pages: int | None,
+                 outline: list[tuple[str, int | None]] | None = None) -> None:
+    """Replace the paper's chunks and outline in one transaction (the FTS index follows through triggers)."""
     db = library.db
+    outline = outline if outline is not None else _outline_of(chunks)
     with library.transaction():
         db.execute("DELETE FROM chunks WHERE paper_id = ?", (paper_id,))
         db.db.conn.executemany(
-            "INSERT INTO chunks (paper_id, section, page, ord, text) VALUES (?, ?, ?, ?, ?)",
-            [(paper_id, c.section, c.page, c.ord, c.text) for c in chunks],
+            "INSERT INTO chunks (paper_id, section, page, ord, text, kind) VALUES (?, ?, ?, ?, ?, ?)",
+            [(paper_id, c.section, c.page, c.ord, c.text, c.kind) for c in chunks],
         )
         db.execute(
-            "UPDATE papers SET parsed_at = ?, parsed_from = ?, pages = coalesce(?, pages) WHERE id = ?",
-            (now_iso(), parsed_from, pages, paper_id),
+            "UPDATE papers SET parsed_at = ?, parsed_from = ?, pages = coalesce(?, pages), outline = ? WHERE id = ?",
+            (now_iso(), parsed_from, pages, json.dumps(outline, ensure_ascii=False), paper_id),
         )
 
 
-def _outline(chunks: list[Chunk]) -> list[tuple[str, int | None]]:
+def _outline_of(chunks: list[Chunk]) -> list[tuple[str, int | None]]:
     seen: list[tuple[str, int | None]] = []
     for chunk in chunks:
         if chunk.section and (not seen or seen[-1][0] != chunk.section):
@@ -203,11 +225,22 @@ def _outline(chunks: list[Chunk]) -> list[tuple[str, int | None]]:
     return seen
 
 
-def _existing_report(app: AppContext, paper: dict[str, Any]) -> ParseReport:
+def stored_outline(app: AppContext, paper: dict[str, Any]) -> list[tuple[str, int | None]]:
+    """The paper's outline as parsed; for a paper indexed before outlines were kept, its chunks' sections."""
+    try:
+        saved = json.loads(paper.get("outline") or "null")
+    except json.JSONDecodeError:
+        saved = None
+    if isinstance(saved, list) and saved:
+        return [(str(name), page) for name, page in saved]
     rows = app.db.query("SELECT section, page, ord, text FROM chunks WHERE paper_id = ? ORDER BY ord", (paper["id"],))
-    chunks = [Chunk(r["section"], r["page"], r["ord"], r["text"]) for r in rows]
-    return ParseReport(paper, paper.get("parsed_from") or "pdf", paper.get("pages"), len(chunks), _outline(chunks),
-                       already=True)
+    return _outline_of([Chunk(r["section"], r["page"], r["ord"], r["text"]) for r in rows])
+
+
+def _existing_report(app: AppContext, paper: dict[str, Any]) -> ParseReport:
+    count = app.db.execute("SELECT count(*) FROM chunks WHERE paper_id = ?", (paper["id"],)).fetchone()[0]
+    return ParseReport(paper, paper.get("parsed_from") or "pdf", paper.get("pages"), int(count),
+                       stored_outline(app, paper), already=True)
 
 
 def describe(report: ParseReport) -> str:

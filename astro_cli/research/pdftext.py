@@ -1,25 +1,29 @@
-"""PDF to text by page and section, with PDFium (pypdfium2).
+"""The structure of a PDF paper: its lines, each in its section, and the outline of its headings.
 
-PDFium reads the emulateapj, AASTeX, MNRAS and RevTeX layouts of arXiv PDFs in reading order,
-two columns included, about ten times faster than pypdf on the same papers; it also decodes
-ligatures without fontTools and marks hyphenated line ends. What it does not know is
-the paper's structure, so headings are found here: numbered headings ('1. INTRODUCTION',
-'2.1. Incident Flux', '3 Observations', 'II. METHODS', 'A. Ordered phase') that continue the
-outline, and the common unnumbered names (Abstract, References, Acknowledgments, Appendix).
-Running heads ('2 Cowan & Agol') and arXiv's margin stamp are dropped.
+PDFium (pdfread.py) gives lines in reading order but knows nothing of a paper's structure, so it
+is found here: numbered headings ('1. INTRODUCTION', '2.1. Incident Flux', '3 Observations',
+'II. METHODS', 'A. Ordered phase') that continue the outline, and the common unnumbered names
+(Abstract, References, Acknowledgments, Appendix). A numbered parent heading directly followed by
+its first subsection has no text of its own but stays in the outline.
+
+Footnotes are set smaller than the body and open with a smaller (superscript) mark: affiliation
+notes go to the front matter, other notes to the end of the section they interrupt (never mid
+sentence). A long run of such numbered notes that cite papers is RevTeX's reference list, which
+has no heading. Running heads ('2 Cowan & Agol') and arXiv's margin stamp (also where it is glued
+into a sentence) are dropped.
 """
 
 from __future__ import annotations
 
 import re
-import threading
-import unicodedata
 from collections import Counter
-from dataclasses import dataclass
-from pathlib import Path
+from dataclasses import dataclass, field
 
-SOFT_HYPHEN = "\ufffe"  # PDFium's mark for a word hyphenated across a line end, lines already joined
-_PDFIUM_LOCK = threading.Lock()
+from astro_cli.research.hyphens import SOFT_HYPHEN
+from astro_cli.research.pdfread import MARK, PageText, PdfError, read_pages
+
+__all__ = ["Line", "PdfLayout", "PdfError", "read_pages", "pdf_layout", "running_heads", "Outline"]
+
 ROMAN = {"I": 1, "II": 2, "III": 3, "IV": 4, "V": 5, "VI": 6, "VII": 7, "VIII": 8, "IX": 9, "X": 10,
          "XI": 11, "XII": 12, "XIII": 13, "XIV": 14, "XV": 15}
 COMMON = {
@@ -30,16 +34,18 @@ COMMON = {
     "observations": "Observations", "methods": "Methods", "results": "Results", "data": "Data",
     "summary and conclusions": "Summary and Conclusions", "discussion and conclusions": "Discussion and Conclusions",
 }
+FRONT, REFERENCES, TABLES = "Front matter", "References", "Tables"
 _NUMBERED = re.compile(r"^(\d{1,2}(?:\.\d{1,2}){0,3})\.?\s+(\S.{0,90})$")
 _ROMAN_HEAD = re.compile(r"^([IVX]{1,4})\.\s+(\S.{0,90})$")
 _LETTER_HEAD = re.compile(r"^([A-H])\.\s+(\S.{0,70})$")
 _APPENDIX_HEAD = re.compile(r"^(APPENDIX|Appendix)\s+([A-H])\.?(?:\s+(\S.{0,80}))?$")
-_STAMP = re.compile(r"^arXiv:\S+\s+\[[^\]]+\]\s+\d{1,2}\s+\w{3}\s+\d{4}$")
+_STAMP = re.compile(r"\s*arXiv:(?:\d{4}\.\d{4,5}|[a-z-]+(?:\.[A-Z]{2})?/\d{7})v\d+\s+\[[^\]]+\]\s+\d{1,2}\s+[A-Z][a-z]{2}\s+\d{4}")
+_TABLE_HEAD = re.compile(r"^(TABLE|Table)\s+(\d{1,2}|[IVX]{1,5})\.?$")
+_AFFILIATION = re.compile(r"Universit|Institut|Department|Observator|Laborator|College|Cent(?:er|re)\b|School|"
+                          r"Faculty|Fellow|e-?mail|@|Academy", re.IGNORECASE)
+_CITATION = re.compile(r"\b(?:1[89]|20)\d\d\b|\bet al\b|\b(?:ApJ|MNRAS|A&A|AJ|PASP|Nature|Science|Phys\.|Rev\.)")
 _SMALL = {"a", "an", "and", "of", "the", "in", "on", "for", "to", "with", "from", "by", "at", "as", "or", "&", "vs"}
-
-
-class PdfError(Exception):
-    """The file cannot be read as a PDF; one sentence for the model and the user."""
+SMALLER = 0.5  # points below the body size that make a line smaller print (notes, references)
 
 
 @dataclass
@@ -47,36 +53,13 @@ class Line:
     page: int
     text: str
     section: str
+    starts_block: bool = False  # a paragraph of its own (a footnote), not running text
 
 
-def read_pages(path: Path) -> list[str]:
-    """The text of every page, in order. Any failure of PDFium becomes one PdfError sentence."""
-    import pypdfium2 as pdfium
-
-    if not path.exists():
-        raise PdfError(f"the PDF {path.name} is missing from papers/")
-    with path.open("rb") as handle:
-        head = handle.read(1024)
-    if b"%PDF-" not in head:
-        raise PdfError(f"{path.name} is not a PDF (it does not start with %PDF-)")
-    with _PDFIUM_LOCK:  # PDFium is not thread-safe, and tools may run in threads
-        try:
-            document = pdfium.PdfDocument(str(path))
-        except pdfium.PdfiumError as exc:
-            raise PdfError(f"{path.name} could not be read as a PDF ({exc})") from None
-        try:
-            pages = []
-            for index in range(len(document)):
-                page = document[index]
-                textpage = page.get_textpage()
-                pages.append(textpage.get_text_range().replace(SOFT_HYPHEN, ""))
-                textpage.close()
-                page.close()
-            return pages
-        except pdfium.PdfiumError as exc:
-            raise PdfError(f"{path.name} is damaged ({exc})") from None
-        finally:
-            document.close()
+@dataclass
+class PdfLayout:
+    lines: list[Line] = field(default_factory=list)
+    outline: list[tuple[str, int]] = field(default_factory=list)  # every heading, text or not, with its page
 
 
 def running_heads(pages: list[list[str]]) -> set[str]:
@@ -172,29 +155,190 @@ class Outline:
         return numbers == expected
 
 
-def pdf_lines(pages: list[str]) -> list[Line]:
-    """Every text line with its page and the section it belongs to."""
-    split = [[unicodedata.normalize("NFKC", line).rstrip() for line in text.splitlines()] for text in pages]
-    heads = running_heads(split)
+def body_size(pages: list[PageText]) -> float:
+    """The font size most of the text is set in."""
+    weights: Counter[float] = Counter()
+    for page in pages:
+        for line, size in zip(page.lines, page.sizes):
+            weights[size] += len(line)
+    return weights.most_common(1)[0][0] if weights else 0.0
+
+
+class _Notes:
+    """Footnote entries as they are read, decided when their block ends."""
+
+    def __init__(self) -> None:
+        self.block: list[list[Line]] = []  # entries of the open block, each a list of lines
+        self.pending: list[Line] = []  # notes waiting for the end of their section
+        self.last_number = 0
+
+    def opens(self, text: str, size: float, mark: float, body: float, following: float) -> bool:
+        """A smaller line opening with a smaller mark that continues the note numbering. A mark
+        alone on its line (RevTeX sets some so) must be followed by smaller text and continue
+        the numbering; a lone digit is far more often a subscript of display math."""
+        found = MARK.match(text)
+        if not found or not body or mark >= body - 2 * SMALLER:
+            return False
+        marker_only = found.end() >= len(text)
+        text_size = following if marker_only else size
+        if text_size >= body - SMALLER or mark >= text_size - SMALLER:
+            return False
+        number = found.group(1).split(",")[0]
+        if number.isdigit():
+            value = int(number)
+            if value != self.last_number + 1 and (value != 1 or marker_only):
+                return False
+            self.last_number = value
+        return True
+
+
+def pdf_layout(pages: list[PageText]) -> PdfLayout:
+    """Every text line with its page and section, and the outline of the paper's headings."""
+    heads = running_heads([page.lines for page in pages])
+    body = body_size(pages)
     outline = Outline()
-    section = "Front matter"
+    layout = PdfLayout()
+    notes = _Notes()
+    section = FRONT
+    layout.outline.append((FRONT, 1))
     open_heading = False  # an upper-case heading may wrap onto the next line
-    lines: list[Line] = []
-    for number, page_lines in enumerate(split, start=1):
-        for index, raw in enumerate(page_lines):
-            text = raw.strip()
-            if not text or _STAMP.match(text):
+    in_note = False
+
+    def enter(name: str, page: int) -> None:
+        nonlocal section
+        _flush_pending(layout, notes, section)
+        section = name
+        layout.outline.append((name, page))
+
+    def close_block() -> None:
+        nonlocal section
+        if not notes.block:
+            return
+        if _is_reference_list(notes.block):
+            if section != REFERENCES:
+                enter(REFERENCES, notes.block[0][0].page)
+            for entry in notes.block:
+                _add_entry(layout.lines, entry, REFERENCES, label="")
+        else:
+            for entry in notes.block:
+                if entry[0].page == 1 and _AFFILIATION.search(" ".join(line.text for line in entry)):
+                    _add_front(layout.lines, entry)
+                else:
+                    notes.pending.extend(_entry_lines(entry, section))
+        notes.block = []
+
+    for number, page in enumerate(pages, start=1):
+        count = len(page.lines)
+        for index, raw in enumerate(page.lines):
+            text = _STAMP.sub("", raw).strip()
+            if not text:
                 continue
-            at_edge = index < 2 or index >= len(page_lines) - 2
+            at_edge = index < 2 or index >= count - 2
             if at_edge and (_shape(text) in heads or text.isdigit()):
                 continue
+            size, mark = page.sizes[index], page.marks[index]
+            following = page.sizes[index + 1] if index + 1 < count else 0.0
+            if section not in (FRONT, TABLES) and notes.opens(text, size, mark, body, following):
+                in_note = True
+                notes.block.append([Line(number, text, section)])
+                continue
+            if in_note and body and size < body - SMALLER and not outline.heading(text):
+                notes.block[-1].append(Line(number, text, section))
+                continue
+            if in_note:
+                in_note = False
+                close_block()
+            if section == REFERENCES and _TABLE_HEAD.match(text):
+                enter(TABLES, number)
+                open_heading = False
             heading = outline.heading(text)
             if heading:
-                section, open_heading = heading, text.isupper()
+                enter(heading, number)
+                open_heading = text.isupper()
                 continue
             if open_heading and _mostly_upper(text) and len(text) < 60 and not text[0].isdigit():
                 section = f"{section} {_title_case(text)}"
+                layout.outline[-1] = (section, layout.outline[-1][1])
                 continue
             open_heading = False
-            lines.append(Line(number, text, section))
+            layout.lines.append(Line(number, text, section))
+    close_block()
+    _flush_pending(layout, notes, section)
+    join_hyphens(layout.lines)
+    layout.outline = _kept_outline(layout)
+    return layout
+
+
+def _entry_lines(entry: list[Line], section: str) -> list[Line]:
+    first = entry[0]
+    found = MARK.match(first.text)
+    label = found.group(1) if found else ""
+    lines: list[Line] = []
+    _add_entry(lines, entry, section, label=f"Footnote {label}: " if label else "Footnote: ")
     return lines
+
+
+def _add_entry(lines: list[Line], entry: list[Line], section: str, label: str) -> None:
+    """A note (or reference) as a paragraph of its own: its mark replaced by the label."""
+    for n, line in enumerate(entry):
+        text = line.text
+        if n == 0:
+            text = label + MARK.sub("", text) if label else text
+        lines.append(Line(line.page, text, section, starts_block=n == 0))
+
+
+def _add_front(lines: list[Line], entry: list[Line]) -> None:
+    """An affiliation note joins the front matter, after its last line."""
+    at = max((n + 1 for n, line in enumerate(lines) if line.section == FRONT), default=0)
+    added: list[Line] = []
+    _add_entry(added, entry, FRONT, label="")
+    lines[at:at] = added
+
+
+def _flush_pending(layout: PdfLayout, notes: _Notes, section: str) -> None:
+    """Footnotes go after the last line of the section they were read in."""
+    if notes.pending:
+        layout.lines.extend(Line(n.page, n.text, section, n.starts_block) for n in notes.pending)
+        notes.pending = []
+
+
+def _is_reference_list(block: list[list[Line]]) -> bool:
+    cites = sum(1 for entry in block if _CITATION.search(" ".join(line.text for line in entry)))
+    return len(block) >= 4 and cites * 3 >= len(block) * 2
+
+
+def _kept_outline(layout: PdfLayout) -> list[tuple[str, int]]:
+    """Headings with text, and numbered parents whose text is all in their subsections."""
+    with_text = {line.section for line in layout.lines}
+    kept: list[tuple[str, int]] = []
+    for n, (name, page) in enumerate(layout.outline):
+        number = name.split(" ", 1)[0].rstrip(".")
+        parent = any(later.startswith(number + ".") for later, _ in layout.outline[n + 1:]) if number else False
+        if (name in with_text or parent) and (not kept or kept[-1][0] != name):
+            kept.append((name, page))
+    return kept
+
+
+def join_hyphens(lines: list[Line]) -> None:
+    """Decide every hyphen at a line end (hyphens.py), the document's own words as the witness.
+
+    A line ending in PDFium's mark (at a page end, or where the arXiv stamp was cut out) or in a
+    plain hyphen before a lower-case word takes the first word of the next line, so each line
+    holds whole words and is decided on its own.
+    """
+    from astro_cli.research.hyphens import HyphenResolver
+
+    for line, following in zip(lines, lines[1:]):
+        if following.starts_block or following.section != line.section:
+            continue
+        text = line.text
+        plain = text.endswith("-") and len(text) > 1 and text[-2].isalpha() and following.text[:1].islower()
+        if text.endswith(SOFT_HYPHEN) or plain:
+            word, _, rest = following.text.partition(" ")
+            line.text = text.rstrip("-" + SOFT_HYPHEN) + SOFT_HYPHEN + word
+            following.text = rest
+    if any(SOFT_HYPHEN in line.text for line in lines):
+        resolver = HyphenResolver("\n".join(line.text for line in lines))
+        for line in lines:
+            line.text = resolver.resolve(line.text)
+    lines[:] = [line for line in lines if line.text.strip()]

@@ -19,6 +19,7 @@ from astro_cli.store.migrations import (
     m004_library,
     m005_compaction,
     m006_citations,
+    m007_text_kinds,
 )
 
 Migration = tuple[int, str, Callable[["sqlite_utils.Database"], None]]
@@ -31,4 +32,5 @@ MIGRATIONS: list[Migration] = [
     (5, "compaction: compactions (layer, counts and tokens before/after, summary)", m005_compaction.apply),
     (6, "citations: published-version columns of papers, citations (each answer's checked ids)",
      m006_citations.apply),
+    (7, "text kinds: chunks.kind (body, references, acknowledgments), papers.outline", m007_text_kinds.apply),
 ]

@@ -1,0 +1,76 @@
+"""Characters of PDF text as a reader expects them: accents composed, TeX glyph codes named.
+
+TeX's fonts carry no Unicode for some glyphs, so PDFium reports their raw font codes, which land
+in the text as control characters: a big parenthesis of cmex10 comes out as 0x10, `≪` of cmsy10
+as 0x1c. Given the font a code came from, the TeX font tables below name the glyph; a code from
+another font becomes a space. Accents typeset by TeX's \\' or \\v (`L´opez`, `Teˇsanovi´c`) come
+out as a spacing accent before the letter; they are composed into one character (`López`), so the
+text reads right and the index folds it to the plain spelling too.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+
+# Spacing accents as PDFium reports them, and the combining mark each one stands for.
+SPACING_ACCENTS = {
+    "\u00b4": "\u0301", "\u02dd": "\u030b", "\u02c7": "\u030c", "\u00a8": "\u0308", "\u02c6": "\u0302",
+    "\u02dc": "\u0303", "\u00af": "\u0304", "\u02d8": "\u0306", "\u02d9": "\u0307", "\u02da": "\u030a",
+    "\u00b8": "\u0327", "\u02db": "\u0328", "\u02cb": "\u0300", "`": "\u0300",
+}
+_ACCENT_BEFORE_LETTER = re.compile("([" + re.escape("".join(SPACING_ACCENTS)) + r"])([A-Za-z\u0131])")
+_KEEP_AS_IS = re.compile("([" + re.escape("".join(SPACING_ACCENTS)) + "])")
+
+# Codes 0x00-0x1f of the Computer Modern fonts (Knuth's tables), by font family.
+_CMEX = "()[]⌊⌋⌈⌉{}⟨⟩|‖/\\()()[]⌊⌋⌈⌉{}⟨⟩/\\"
+_CMSY = "−·×∗÷⋄±∓⊕⊖⊗⊘⊙◯∘•≍≡⊆⊇≤≥⪯⪰∼≈⊂⊃≪≫≺≻"
+_CMR = ["Γ", "Δ", "Θ", "Λ", "Ξ", "Π", "Σ", "Υ", "Φ", "Ψ", "Ω", "ff", "fi", "fl", "ffi", "ffl",
+        "ı", "ȷ", "`", "´", "ˇ", "˘", "¯", "˚", "¸", "ß", "æ", "œ", "ø", "Æ", "Œ", "Ø"]
+_CMMI = "ΓΔΘΛΞΠΣΥΦΨΩαβγδϵζηθικλμνξπρστυϕχ"
+TEX_FONT_CODES: dict[str, list[str]] = {
+    "CMEX": list(_CMEX), "CMSY": list(_CMSY), "CMBSY": list(_CMSY), "CMR": _CMR, "CMBX": _CMR, "CMSL": _CMR,
+    "CMTI": _CMR, "CMSS": _CMR, "CMMI": list(_CMMI), "CMMIB": list(_CMMI),
+}
+_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f]")
+
+
+def glyph_for(code: int, font: str) -> str:
+    """The character a TeX font's raw code stands for; a space when the font is not one we know."""
+    family = re.sub(r"^[A-Z]{6}\+", "", font.upper())  # subset prefix 'ABCDEF+CMEX10'
+    family = re.sub(r"\d+$", "", family)
+    table = TEX_FONT_CODES.get(family)
+    if table is not None and 0 <= code < len(table):
+        return table[code]
+    return " "
+
+
+def strip_controls(text: str) -> str:
+    """No control character survives (tab and line ends aside): each is a space."""
+    return _CONTROL.sub(" ", text)
+
+
+def compose_accents(text: str) -> str:
+    """`L´opez` -> `López`, `Teˇsanovi´c` -> `Tešanović`: a spacing accent before a letter joins it."""
+    if not any(accent in text for accent in SPACING_ACCENTS):
+        return text
+    def attach(match: re.Match[str]) -> str:
+        letter = "i" if match.group(2) == "\u0131" else match.group(2)  # \'{\i}: an accent on a dotless i
+        return letter + SPACING_ACCENTS[match.group(1)]
+
+    return unicodedata.normalize("NFC", _ACCENT_BEFORE_LETTER.sub(attach, text))
+
+
+def normalize_line(text: str) -> str:
+    """One line of PDF text: accents composed, compatibility forms folded (ligatures, full-width),
+    control characters gone. A spacing accent left alone (math: `r¯`) is kept as it is, since
+    NFKC would turn it into a space and a combining mark."""
+    text = compose_accents(strip_controls(text))
+    parts = _KEEP_AS_IS.split(text)
+    return "".join(part if part in SPACING_ACCENTS else unicodedata.normalize("NFKC", part) for part in parts)
+
+
+def fold(text: str) -> str:
+    """Lower case without accents, for comparing words the way the search index does."""
+    decomposed = unicodedata.normalize("NFKD", text.casefold())
+    return "".join(ch for ch in decomposed if not unicodedata.combining(ch))
