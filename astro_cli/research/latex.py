@@ -16,8 +16,9 @@ import unicodedata
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 
+from astro_cli.research.latex_refs import SECTION_LEVELS, SectionCounter
+
 MAX_SOURCE_BYTES = 20_000_000
-SECTION_LEVELS = {"section": 1, "subsection": 2, "subsubsection": 3}
 _MATH = re.compile(
     r"(\$\$.+?\$\$|\$(?:\\.|[^$\\])+\$|\\\[.+?\\\]|\\\(.+?\\\)"
     r"|\\begin\{(equation|align|eqnarray|gather|multline|displaymath|math)(\*?)\}.+?\\end\{\2\3\}"
@@ -238,7 +239,7 @@ def _clean_prose(text: str) -> str:
     text = re.sub(r"\\([%&#_$])", r"\1", text)
     text = re.sub(r"\\[,;:! ]", " ", text)
     text = re.sub(r"\\(item|noindent|clearpage|newpage|maketitle|centering|appendix|par|medskip|bigskip|"
-                  r"smallskip|tableofcontents|raggedright|bf|it|rm|tt|sc)(?![A-Za-z])", "", text)
+                  r"smallskip|tableofcontents|raggedright|bf|it|rm|tt|sc|em)(?![A-Za-z])", "", text)
     text = re.sub(r"\\\\(\[[^\]]*\])?", "\n", text)
     text = re.sub(r"(?<!\\)[{}]", "", text)
     return re.sub(r"[ \t]+", " ", text)
@@ -294,7 +295,12 @@ def to_text(text: str) -> str:
 
 
 def latex_sections(path: Path) -> tuple[str | None, list[LatexSection]]:
-    """(title, sections) of a LaTeX source; section titles are numbered as LaTeX would number them."""
+    """(title, sections) of a LaTeX source; section titles are numbered as LaTeX would number them.
+
+    A numbered section whose text is all in its subsections is kept with empty text: it is part
+    of the outline. Acknowledgments and references are sections of their own (latex_bib.py), and
+    \\ref/\\eqref print the numbers LaTeX would (latex_refs.py).
+    """
     files = read_source_files(path)
     main = main_file(files)
     full = inline_inputs(files, main)
@@ -303,6 +309,7 @@ def latex_sections(path: Path) -> tuple[str | None, list[LatexSection]]:
     if "\\begin{document}" in full:
         body = full.split("\\begin{document}", 1)[1].split("\\end{document}", 1)[0]
     body = expand_macros(_drop_definitions(body), macros)
+    body = _back_matter_and_references(body, files, main, set(macros))
     title_match = re.search(r"\\title\s*(?:\[[^\]]*\])?\s*\{", body)
     title = to_text(braced(body, title_match.end() - 1)[0]) if title_match else None
     sections: list[LatexSection] = []
@@ -310,24 +317,40 @@ def latex_sections(path: Path) -> tuple[str | None, list[LatexSection]]:
     if abstract:
         sections.append(LatexSection("Abstract", to_text(abstract.group(1))))
         body = body[: abstract.start()] + body[abstract.end():]
-    counters = [0, 0, 0]
-    appendix = False
+    numbers = SectionCounter()
     pos, current = 0, "Front matter"
     for match in _HEADING.finditer(body):
         if match.start() < pos:
             continue
         sections.append(LatexSection(current, to_text(body[pos : match.start()])))
         heading, pos = braced(body, match.end() - 1)
-        level = SECTION_LEVELS[match.group(1)]
-        if not appendix and "\\appendix" in body[: match.start()]:
-            appendix, counters = True, [0, 0, 0]
+        if "\\appendix" in body[: match.start()]:
+            numbers.start_appendix()
         name = to_text(heading)
         if not match.group(2):
-            counters[level - 1] += 1
-            counters[level:] = [0] * (3 - level)
-            first = chr(64 + counters[0]) if appendix else str(counters[0])
-            number = ".".join([first, *map(str, counters[1:level])])
-            name = f"{number} {name}"
+            name = f"{numbers.step(SECTION_LEVELS[match.group(1)])} {name}"
         current = name
     sections.append(LatexSection(current, to_text(body[pos:])))
-    return title, [s for s in sections if s.text and not (s.title == "Front matter" and len(s.text) < 200)]
+    return title, _kept(sections)
+
+
+def _back_matter_and_references(body: str, files: dict[str, str], main: str, own_macros: set[str]) -> str:
+    """References and acknowledgments made sections, journal macros spelled out, \\ref resolved."""
+    from astro_cli.research.latex_bib import back_matter, expand_journals, inline_bbl
+    from astro_cli.research.latex_refs import collect_labels, resolve_refs
+
+    body = back_matter(expand_journals(inline_bbl(body, files, main), own_macros))
+    return resolve_refs(body, collect_labels(body))
+
+
+def _kept(sections: list[LatexSection]) -> list[LatexSection]:
+    """Sections with text, and numbered parents whose text is all in their subsections."""
+    kept = []
+    for n, section in enumerate(sections):
+        number = section.title.split(" ", 1)[0]
+        parent = any(later.title.startswith(number + ".") for later in sections[n + 1:])
+        if section.text and not (section.title == "Front matter" and len(section.text) < 200):
+            kept.append(section)
+        elif parent and section.title != "Front matter":
+            kept.append(section)
+    return kept
