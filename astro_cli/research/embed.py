@@ -1,7 +1,8 @@
-"""Vectors for hybrid search: chunk embeddings through litellm, stored as float32 blobs.
+"""Vectors for hybrid search: chunk embeddings through litellm (or made locally, local_embed.py),
+stored as float32 blobs.
 
 Only used when `library.embedding_model` is set, and litellm is imported only then (it costs
-seconds). Vectors are tagged with the model that made them: changing the model never mixes
+seconds); a `local:` model never imports it. Vectors are tagged with the model that made them: changing the model never mixes
 incomparable vectors; chunks without a vector of the current model simply rank by BM25 alone.
 The query-time matrix is cached in app.services and rebuilt when the stored vectors change.
 """
@@ -38,6 +39,15 @@ def embed_texts(app: AppContext, texts: list[str]) -> list[list[float]]:
     model = app.settings.get("library.embedding_model")
     if not model:
         raise EmbeddingError("no embedding model is configured (config 'library.embedding_model')")
+    from astro_cli.research.local_embed import LocalModelError, is_local
+
+    if is_local(model):  # made here, in numpy: no API, no download, no litellm
+        from astro_cli.research.local_embed import load
+
+        try:
+            return load(app, model).encode(texts).tolist()
+        except LocalModelError as exc:
+            raise EmbeddingError(str(exc)) from None
     from astro_cli.agent.llm import load_litellm
 
     litellm = load_litellm()

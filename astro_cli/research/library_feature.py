@@ -68,17 +68,34 @@ def get_paper_content_tool(ctx: ToolContext, args: dict[str, Any]) -> ToolResult
 def rag_search_tool(ctx: ToolContext, args: dict[str, Any]) -> ToolResult:
     from astro_cli.research.search import SearchError, format_hits, search_library, sources_of
 
-    query = str(args.get("query") or "")
+    phrasings = _phrasings(args)
     papers = args.get("papers") or args.get("paper") or None
     try:
         k = int(args.get("k") or 8)
     except (TypeError, ValueError):
         raise ToolError(f"k must be a whole number, not {args.get('k')!r}.") from None
     try:
-        result = search_library(ctx.app, query, k=k, papers=papers)
+        result = search_library(ctx.app, phrasings, k=k, papers=papers,
+                                include_references=_flag(args.get("include_references")))
     except SearchError as exc:
         raise ToolError(str(exc)) from None
-    return ToolResult(format_hits(query, result), data={"sources": sources_of(result.hits)}, framed=True)
+    return ToolResult(format_hits(phrasings, result), data={"sources": sources_of(result.hits)}, framed=True)
+
+
+def _phrasings(args: dict[str, Any]) -> list[str]:
+    """`query` and `queries` together: the phrasings of one question (a lone string is one)."""
+    queries = args.get("queries") or []
+    if isinstance(queries, str):
+        queries = [queries]
+    if not isinstance(queries, list):
+        raise ToolError("queries must be a list of strings: the phrasings of one question.")
+    return [str(q) for q in [args.get("query") or "", *queries] if str(q or "").strip()]
+
+
+def _flag(value: Any) -> bool:
+    if isinstance(value, str):
+        return value.strip().lower() in ("true", "yes", "1")
+    return bool(value)
 
 
 def save_note_tool(ctx: ToolContext, args: dict[str, Any]) -> ToolResult:
@@ -127,14 +144,21 @@ def install(app: AppContext) -> None:
     ))
     app.tools.register(Tool(
         name="rag_search",
-        description="Search the library of papers and notes for passages that answer a question. "
-        "Returns ranked passages with paper id, section, page and score (BM25; hybrid with embeddings when "
-        f"configured). Cite the ids you use. {DATA_NOTE}",
+        description="Search the library of papers and notes for passages that answer a question. Give the "
+        "question in your words as query and, in queries, a second phrasing with the field's technical terms "
+        "(the words a paper would use: 'acceptance fraction' for 'share of proposals kept'); up to four "
+        "phrasings are ranked and fused. Returns ranked passages with paper id, section, page and score. "
+        "Reference lists and acknowledgments are left out unless include_references. Cite the ids you use. "
+        f"{DATA_NOTE}",
         parameters=object_schema({
-            "query": {"type": "string", "description": "A question or key words; \"quoted phrases\" match exactly."},
+            "query": {"type": "string", "description": "The question; \"quoted phrases\" match exactly."},
+            "queries": {"type": "array", "items": {"type": "string"}, "maxItems": 3,
+                        "description": "Other phrasings of the same question, with the field's technical terms."},
             "k": {"type": "integer", "description": "How many passages (default 8, at most 50)."},
             "papers": {"type": "array", "items": {"type": "string"},
                        "description": "Only these papers (ids, arXiv ids, bibcodes or DOIs)."},
+            "include_references": {"type": "boolean",
+                                   "description": "Also search reference lists and acknowledgments (default false)."},
         }, ["query"]),
         run=rag_search_tool, key_argument="query",
     ))

@@ -44,6 +44,9 @@ _TABLE_HEAD = re.compile(r"^(TABLE|Table)\s+(\d{1,2}|[IVX]{1,5})\.?$")
 _AFFILIATION = re.compile(r"Universit|Institut|Department|Observator|Laborator|College|Cent(?:er|re)\b|School|"
                           r"Faculty|Fellow|e-?mail|@|Academy", re.IGNORECASE)
 _CITATION = re.compile(r"\b(?:1[89]|20)\d\d\b|\bet al\b|\b(?:ApJ|MNRAS|A&A|AJ|PASP|Nature|Science|Phys\.|Rev\.)")
+# Affiliation marks set as superscripts glue to the author's name ('Tešanović1', 'Cowan1,2'), and a
+# glued name is one word to the index: searching 'Tesanovic' must find it.
+_AUTHOR_MARKS = re.compile(r"([^\W\d_]{3,})(\d{1,2}(?:,\s?\d{1,2})*)(?=[\s,]|$)")
 _SMALL = {"a", "an", "and", "of", "the", "in", "on", "for", "to", "with", "from", "by", "at", "as", "or", "&", "vs"}
 SMALLER = 0.5  # points below the body size that make a line smaller print (notes, references)
 
@@ -261,6 +264,8 @@ def pdf_layout(pages: list[PageText]) -> PdfLayout:
                 layout.outline[-1] = (section, layout.outline[-1][1])
                 continue
             open_heading = False
+            if section == FRONT:
+                text = _AUTHOR_MARKS.sub(r"\1 \2", text)
             layout.lines.append(Line(number, text, section))
     close_block()
     _flush_pending(layout, notes, section)

@@ -2,26 +2,33 @@
 
 A question in plain words becomes an FTS5 query of quoted terms joined by OR (stop words
 dropped, "quoted phrases" kept), so punctuation in a question can never be a syntax error and
-BM25 ranks the passages that share the most distinctive words first. When an embedding model is
-configured and the library holds vectors made by it, the BM25 ranking and the cosine ranking are
-merged by reciprocal rank fusion, which needs no score calibration between the two.
+BM25 ranks the passages that share the most distinctive words first. Up to four phrasings of one
+question are ranked each on its own (and all together) and merged by reciprocal rank fusion, as
+are the vector rankings when an embedding model is configured (retrieval.py). Reference lists and acknowledgments match every query and answer none: they are left out unless
+asked for.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import asdict, dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from astro_cli.prompt.tags import escape_tags
 from astro_cli.research.fts import fts_query, plan_query
+from astro_cli.research.retrieval import RRF_K, reciprocal_rank_fusion
 from astro_cli.research.textblock import frame
 
-__all__ = ["SearchError", "SearchResult", "Hit", "fts_query", "search_library", "format_hits", "sources_of"]
+__all__ = ["SearchError", "SearchResult", "Hit", "fts_query", "search_library", "format_hits", "sources_of",
+           "reciprocal_rank_fusion", "RRF_K", "MAX_PHRASINGS", "BACK_MATTER"]
 
 if TYPE_CHECKING:
     from astro_cli.app import AppContext
 
-RRF_K = 60  # the constant of Cormack et al. (2009); damps the weight of the very first ranks
+MAX_PHRASINGS = 4
+BACK_MATTER = ("references", "acknowledgments")  # chunk kinds left out unless include_references
+
+
 class SearchError(Exception):
     """A search that cannot run (empty query, unknown paper); one sentence for the model or user."""
 
@@ -62,16 +69,40 @@ def resolve_papers(app: AppContext, papers: list[str] | str | None) -> list[str]
     return ids
 
 
-def bm25_ranking(app: AppContext, query: str, limit: int, paper_ids: list[str] | None) -> list[tuple[int, float]]:
-    """(chunk id, BM25 score, higher is better) for the best `limit` chunks.
+def bm25_ranking(app: AppContext, query: str, limit: int, paper_ids: list[str] | None,
+                 exclude: Sequence[str] = ()) -> list[tuple[int, float]]:
+    """(chunk id, BM25 score, higher is better) for the best `limit` chunks not of an excluded kind.
 
     A paper's chunks are written in one transaction, so their ids form one range: the paper filter
-    is a rowid range FTS5 can seek to, instead of a join that would score every match first.
+    is a rowid range FTS5 can seek to, instead of a join that would score every match first. The
+    kind filter looks at the best few rows only (fetched with room to spare, more when that is
+    not enough), for the same reason.
     """
-    import sqlite3
-
     if not query:
         return []
+    wanted = limit
+    while True:
+        fetched = _bm25_rows(app, query, wanted * 2 if exclude else wanted, paper_ids)
+        kept = _without(app, fetched, exclude)
+        if len(kept) >= limit or len(fetched) < (wanted * 2 if exclude else wanted) or wanted >= limit * 16:
+            return kept[:limit]
+        wanted *= 4
+
+
+def _without(app: AppContext, ranking: list[tuple[int, float]], kinds: Sequence[str]) -> list[tuple[int, float]]:
+    """The ranking without chunks of the given kinds (references, acknowledgments)."""
+    if not kinds or not ranking:
+        return ranking
+    marks, kind_marks = ",".join("?" * len(ranking)), ",".join("?" * len(kinds))
+    dropped = {int(r[0]) for r in app.db.execute(
+        f"SELECT id FROM chunks WHERE id IN ({marks}) AND kind IN ({kind_marks})",
+        [*(cid for cid, _ in ranking), *kinds]).fetchall()}
+    return [(cid, score) for cid, score in ranking if cid not in dropped]
+
+
+def _bm25_rows(app: AppContext, query: str, limit: int, paper_ids: list[str] | None) -> list[tuple[int, float]]:
+    import sqlite3
+
     sql = "SELECT rowid, -rank FROM chunks_fts WHERE chunks_fts MATCH ? ORDER BY rank LIMIT ?"
     try:
         if paper_ids is None:
@@ -99,65 +130,85 @@ def _owned(app: AppContext, chunk_ids: list[int], paper_ids: list[str]) -> set[i
     return {int(r[0]) for r in rows}
 
 
-def reciprocal_rank_fusion(rankings: list[list[int]], k: int = RRF_K) -> list[tuple[int, float]]:
-    """Merge ranked id lists: score(id) = sum over lists of 1 / (k + rank), rank starting at 1."""
-    scores: dict[int, float] = {}
-    for ranking in rankings:
-        for rank, item in enumerate(ranking, start=1):
-            scores[item] = scores.get(item, 0.0) + 1.0 / (k + rank)
-    return sorted(scores.items(), key=lambda pair: (-pair[1], pair[0]))
-
-
 @dataclass
 class SearchResult:
     hits: list[Hit]
     method: str  # "bm25" or "hybrid"
     warning: str | None = None
     dropped: list[str] = field(default_factory=list)  # words too common in the library to search by
+    queries: list[str] = field(default_factory=list)  # the phrasings that were ranked and fused
+    include_references: bool = False
 
     def as_dict(self) -> dict[str, Any]:
         return {"method": self.method, "warning": self.warning, "dropped_words": self.dropped,
-                "hits": [hit.as_dict() for hit in self.hits]}
+                "queries": self.queries, "include_references": self.include_references, "hits": [hit.as_dict() for hit in self.hits]}
+
+
+def phrasings_of(query: str | Sequence[str]) -> list[str]:
+    """One question or up to MAX_PHRASINGS phrasings of it, blanks and repeats dropped."""
+    items = [query] if isinstance(query, str) else list(query)
+    phrasings = list(dict.fromkeys(str(item).strip() for item in items if str(item or "").strip()))
+    if not phrasings:
+        raise SearchError("the search query is empty; give words or a question.")
+    if len(phrasings) > MAX_PHRASINGS:
+        raise SearchError(f"give at most {MAX_PHRASINGS} phrasings of one question, not {len(phrasings)}.")
+    return phrasings
 
 
 def search_library(
-    app: AppContext, question: str, k: int = 8, papers: list[str] | str | None = None
+    app: AppContext, question: str | Sequence[str], k: int = 8, papers: list[str] | str | None = None, *,
+    include_references: bool = False,
 ) -> SearchResult:
-    """The best k passages for a question, from papers and notes (notes only when no paper filter)."""
-    if not question or not question.strip():
-        raise SearchError("the search query is empty; give words or a question.")
+    """The best k passages for a question (or several phrasings of it), from papers and notes
+    (notes only when no paper filter). References and acknowledgments only when asked for."""
+    phrasings = phrasings_of(question)
     k = max(1, min(int(k), 50))
+    limit = max(k, 50)
     paper_ids = resolve_papers(app, papers)
     if paper_ids is None:
         from astro_cli.research.notes import sync_notes
 
         sync_notes(app)  # notes edited by hand since they were saved are searched as they are now
-    plan = plan_query(app, question)
-    bm25 = bm25_ranking(app, plan.expression, max(k, 50), paper_ids)
-    if plan.fallback and len(bm25) < k:
-        bm25 = bm25_ranking(app, plan.fallback, max(k, 50), paper_ids)
-    vector: list[tuple[int, float]] = []
+    exclude = () if include_references else BACK_MATTER
+    lists: dict[str, list[tuple[int, float]]] = {}
+    dropped: list[str] = []
+    # Each phrasing ranked on its own, and all of them as one question: BM25 then weighs every
+    # phrasing's words together, so the technical terms of one lift the passage the other only
+    # hints at; the fusion rewards the passages the rankings agree on.
+    together = [" ".join(phrasings)] if len(phrasings) > 1 else []
+    for n, phrasing in enumerate([*phrasings, *together], start=1):
+        plan = plan_query(app, phrasing)
+        ranking = bm25_ranking(app, plan.expression, limit, paper_ids, exclude)
+        if plan.fallback and len(ranking) < k:
+            ranking = bm25_ranking(app, plan.fallback, limit, paper_ids, exclude)
+        name = "bm25:all" if n > len(phrasings) else _name("bm25", n, len(phrasings))
+        lists[name] = ranking
+        dropped += [w for w in plan.dropped if w not in dropped]
     warning = None
     if app.settings.get("library.embedding_model"):
         from astro_cli.research.embed import EmbeddingError, vector_ranking
 
         try:
-            vector = vector_ranking(app, question, max(k, 50), paper_ids)
+            for n, phrasing in enumerate(phrasings, start=1):
+                vector = _without(app, vector_ranking(app, phrasing, limit, paper_ids), exclude)
+                if vector:
+                    lists[_name("vector", n, len(phrasings))] = vector
         except EmbeddingError as exc:
             warning = f"hybrid search was not possible, so this is BM25 alone: {exc}"
-    if vector:
-        ranked = reciprocal_rank_fusion([[cid for cid, _ in bm25], [cid for cid, _ in vector]])[:k]
-        method = "hybrid"
+    method = "hybrid" if any(name.startswith("vector") for name in lists) else "bm25"
+    if len(lists) == 1:
+        ranked = next(iter(lists.values()))[:k]
     else:
-        ranked, method = bm25[:k], "bm25"
-    ranks = {
-        "bm25": {cid: i for i, (cid, _) in enumerate(bm25, start=1)},
-        "vector": {cid: i for i, (cid, _) in enumerate(vector, start=1)},
-    }
+        ranked = reciprocal_rank_fusion([[cid for cid, _ in ranking] for ranking in lists.values()])[:k]
     hits = _load_hits(app, ranked)
     for hit in hits:
-        hit.ranks = {name: table[hit.chunk_id] for name, table in ranks.items() if hit.chunk_id in table}
-    return SearchResult(hits, method, warning, plan.dropped)
+        hit.ranks = {name: rank for name, ranking in lists.items()
+                     for rank, (cid, _) in enumerate(ranking, start=1) if cid == hit.chunk_id}
+    return SearchResult(hits, method, warning, dropped, phrasings, include_references)
+
+
+def _name(kind: str, n: int, count: int) -> str:
+    return kind if count == 1 else f"{kind}:{n}"
 
 
 def _load_hits(app: AppContext, ranked: list[tuple[int, float]]) -> list[Hit]:
@@ -187,30 +238,43 @@ def _load_hits(app: AppContext, ranked: list[tuple[int, float]]) -> list[Hit]:
     return hits
 
 
-def format_hits(question: str, result: SearchResult) -> str:
-    """The text rag_search gives the model (and `astro library search` prints)."""
+def format_hits(question: str | Sequence[str], result: SearchResult) -> str:
+    """The text rag_search gives the model: each passage framed as <paper-text> or <note-text>."""
     hits = result.hits
+    asked = " / ".join(f'"{q}"' for q in ([question] if isinstance(question, str) else question))
     note = f"\nNote: {result.warning}." if result.warning else ""
     if not hits:
+        where = "" if result.include_references else " (reference lists were not searched)"
         return (
-            f'No passage in the library matches "{question}". Try other words, search_papers to find papers, '
+            f"No passage in the library matches {asked}{where}. Try other words, search_papers to find papers, "
             "or download_paper and parse_paper to add one." + note
         )
-    how = "BM25 full-text" if result.method == "bm25" else "hybrid: BM25 and embeddings by reciprocal rank fusion"
     if result.dropped:
         note += f"\n(Words too common in the library to search by: {', '.join(result.dropped)}.)"
-    lines = [escape_tags(f'{len(hits)} passage(s) for "{question}" ({how}); best first:{note}'), ""]
+    lines = [escape_tags(f"{len(hits)} passage(s) for {asked} ({describe_method(result)}); best first:{note}"), ""]
     for n, hit in enumerate(hits, start=1):
-        where = [hit.source]
-        if hit.section:
-            where.append(f"section {hit.section}")
-        if hit.page:
-            where.append(f"page {hit.page}")
         title = f' "{hit.title}"' if hit.title else ""
-        lines.append(escape_tags(f"[{n}] {' · '.join(where)} · score {hit.score:g}{title}"))
+        lines.append(escape_tags(f"[{n}] {' · '.join(where_of(hit))} · score {hit.score:g}{title}"))
         lines.append(frame(hit.text, hit.source, hit.section, hit.page, kind=hit.kind))
         lines.append("")
     return "\n".join(lines).rstrip()
+
+
+def describe_method(result: SearchResult) -> str:
+    """How the ranking was made, in a few words (and which words were left out or added)."""
+    how = "BM25 full-text" if result.method == "bm25" else "hybrid: BM25 and embeddings"
+    if len(result.queries) > 1 or result.method != "bm25":
+        how += ", fused by reciprocal rank"
+    return how
+
+
+def where_of(hit: Hit) -> list[str]:
+    where = [hit.source]
+    if hit.section:
+        where.append(f"section {hit.section}")
+    if hit.page:
+        where.append(f"page {hit.page}")
+    return where
 
 
 def sources_of(hits: list[Hit]) -> list[dict[str, Any]]:

