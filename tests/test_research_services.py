@@ -76,8 +76,8 @@ def test_arxiv_requests_are_spaced_by_min_interval_and_name_astro(research_app, 
     times = [r.at for r in research.hits("/api/query")]
     assert len(times) == 3
     # Spaced by the throttle (without it the gaps are a few ms). Arrival times at the server jitter by
-    # the client's connection set-up, which on a loaded 2-core machine can take a tenth of a second.
-    assert min(b - a for a, b in zip(times, times[1:])) >= 0.25
+    # the client's connection set-up, which on a loaded 2-core machine can take a fifth of a second.
+    assert min(b - a for a, b in zip(times, times[1:])) >= 0.2
     assert times[-1] - times[0] >= 0.65
     agent = research.hits("/api/query")[0].headers["User-Agent"]
     assert agent.startswith("astro/") and "(+mailto:astronomer@example.org)" in agent

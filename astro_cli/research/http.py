@@ -13,6 +13,7 @@ import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from datetime import datetime, timezone
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
 
@@ -140,24 +141,63 @@ def _client_timeout(client: httpx.Client) -> float:
 
 
 class Throttle:
-    """At most one request every `interval` seconds, across the threads of one process.
+    """At most one request every `interval` seconds, across the threads of one process and across
+    all astro processes of the user.
 
-    arXiv asks for one request every three seconds; the throttle lives in app.services so every
-    tool call and subagent of the process shares it.
+    arXiv asks for one request every three seconds. Back-to-back `astro library add` runs, or a REPL
+    and a one-shot run side by side, are separate processes: the time of the last request lives in
+    a small file in ASTRO_HOME, read and rewritten under a file lock held while waiting, so the
+    processes queue behind each other. If that file cannot be used (a read-only home), the spacing
+    holds within the process and research goes on.
     """
 
-    def __init__(self, interval: float) -> None:
+    def __init__(self, interval: float, clock_file: Path | None = None) -> None:
         self.interval = max(0.0, interval)
+        self.clock_file = clock_file
         self._lock = threading.Lock()
         self._last = 0.0
 
     def wait(self) -> None:
         with self._lock:
-            delay = self._last + self.interval - time.monotonic()
-            if delay > 0:
-                time.sleep(delay)
-            self._last = time.monotonic()
+            if self.clock_file is not None and self.interval > 0:
+                try:
+                    self._wait_shared(self.clock_file)
+                    return
+                except OSError:
+                    pass  # spacing within this process still holds below
+            self._sleep_until(self._last + self.interval)
+            self._last = time.time()
+
+    def _wait_shared(self, clock: Path) -> None:
+        from filelock import FileLock, Timeout
+
+        clock.parent.mkdir(parents=True, exist_ok=True)
+        try:
+            with FileLock(str(clock) + ".lock", timeout=max(60.0, self.interval * 20)):
+                last = max(self._read(clock), self._last)
+                self._sleep_until(last + self.interval)
+                self._last = time.time()
+                clock.write_text(f"{self._last:.6f}\n")
+        except Timeout:
+            raise OSError("the arXiv clock file stayed locked") from None
+
+    def _read(self, clock: Path) -> float:
+        try:
+            value = float(clock.read_text().strip() or 0)
+        except (OSError, ValueError):
+            return 0.0
+        return value if value <= time.time() + self.interval else 0.0  # a clock that moved back
+
+    @staticmethod
+    def _sleep_until(moment: float) -> None:
+        delay = moment - time.time()
+        if delay > 0:
+            time.sleep(delay)
+
+
+ARXIV_CLOCK = "arxiv-last-request"
 
 
 def arxiv_throttle(app: AppContext) -> Throttle:
-    return app.service("arxiv_throttle", lambda: Throttle(float(app.settings.get("arxiv.min_interval"))))
+    return app.service("arxiv_throttle", lambda: Throttle(float(app.settings.get("arxiv.min_interval")),
+                                                          app.home.root / ARXIV_CLOCK))
