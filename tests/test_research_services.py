@@ -52,10 +52,11 @@ def test_arxiv_legacy_2016_feed_parses(research_app):
 
 
 def test_ads_fields_become_arxiv_syntax_and_arxiv_syntax_passes_through():
-    assert arxiv.to_arxiv_query('author:"^Agol, E" title:albedo year:2010') == 'au:"Agol, E" AND ti:albedo'
+    assert arxiv.to_arxiv_query('author:"^Agol, E" title:albedo year:2010') == (
+        "au:Agol_E AND ti:albedo AND submittedDate:[201001010000 TO 201012312359]")
     assert arxiv.to_arxiv_query("cat:astro-ph.EP AND ti:albedo") == "cat:astro-ph.EP AND ti:albedo"
     assert arxiv.to_arxiv_query('"hot jupiter" albedo') == 'all:"hot jupiter" AND all:albedo'
-    assert arxiv.to_arxiv_query("property:refereed year:2010") == ""
+    assert arxiv.to_arxiv_query("property:refereed bibstem:ApJ") == ""
 
 
 def test_a_query_only_ads_understands_skips_arxiv_with_a_note(research_app, research):

@@ -25,8 +25,6 @@ NS = {
 NEW_ID = re.compile(r"(?<!\d)(\d{4}\.\d{4,5})(v\d+)?(?!\d)")
 OLD_ID = re.compile(r"(?<![\w-])([a-z][a-z-]*(?:\.[A-Z]{2})?/\d{7})(v\d+)?(?!\d)")
 SORTS = {"relevance": "relevance", "date": "submittedDate", "citations": "relevance"}
-ARXIV_FIELDS = ("ti:", "au:", "abs:", "co:", "jr:", "cat:", "rn:", "id:", "all:", "submitteddate:")
-ADS_TO_ARXIV = {"author": "au", "first_author": "au", "title": "ti", "abstract": "abs", "abs": "abs"}
 
 
 def split_id(raw: str) -> tuple[str, str]:
@@ -46,26 +44,11 @@ def looks_like_arxiv_id(raw: str) -> bool:
 
 
 def to_arxiv_query(query: str) -> str:
-    """Pass arXiv syntax through; turn ADS fields and plain words into arXiv's search_query syntax."""
-    text = query.strip()
-    if any(field in text.lower() for field in ARXIV_FIELDS):
-        return text
-    parts: list[str] = []
-    for match in re.finditer(r'(\w+):(\^?)"([^"]+)"|(\w+):(\^?)(\S+)|"([^"]+)"|(\S+)', text):
-        field = match.group(1) or match.group(4)
-        value = (match.group(3) or match.group(6) or "").lstrip("^")
-        if field:
-            target = ADS_TO_ARXIV.get(field.lower())
-            if target and value:
-                parts.append(f'{target}:"{value}"' if " " in value else f"{target}:{value}")
-            continue  # year:, bibstem:, property:... have no arXiv equivalent
-        phrase = match.group(7)
-        word = match.group(8)
-        if phrase:
-            parts.append(f'all:"{phrase}"')
-        elif word and word.upper() not in ("AND", "OR", "NOT") and re.search(r"\w", word):
-            parts.append("all:" + re.sub(r"[()\[\]{}]", "", word))
-    return " AND ".join(parts)  # empty when only ADS-specific fields were given
+    """Pass arXiv syntax through; turn ADS fields, boolean operators and plain words into arXiv's
+    search_query syntax (arxiv_query.py; what is dropped is named by arxiv_query.translate)."""
+    from astro_cli.research.arxiv_query import translate
+
+    return translate(query).text
 
 
 def year_clause(year_from: int | None, year_to: int | None) -> str:

@@ -70,10 +70,13 @@ def search_papers(
                     raise
                 failures.append(str(exc))
     if source in ("arxiv", "all"):
+        from astro_cli.research.arxiv_query import translate
+
         try:
             total, records = arxiv.search(app, query, rows, sort, year_from, year_to)
             outcome.totals["arxiv"] = total
             lists.append(records)
+            outcome.notes.extend(translate(query).notes())
         except ServiceError as exc:
             if source == "arxiv" or not lists:
                 raise ServiceError(" ".join([*failures, str(exc)])) from None
