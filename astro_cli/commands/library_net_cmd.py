@@ -1,7 +1,8 @@
 """`astro library add ID` and `astro library export --bibtex [IDS]`: the library's network half.
 
 `add` is what the download_paper tool does, with a progress bar on a terminal, and then indexes
-the paper (parse_paper) so `astro library search` finds it at once. `export` prints BibTeX on
+the paper (parse_paper) so `astro library search` finds it at once; given a local file (a PDF, an
+e-print tarball or a .tex) it stores that instead (research/local_add.py). `export` prints BibTeX on
 stdout. Both are registered into the `astro library` group by `register(app)`.
 """
 
@@ -16,42 +17,82 @@ from astro_cli.bootstrap import EXIT_FAILED, UserError, build_app, user_errors
 
 
 def add(
-    paper_id: str = typer.Argument(..., help="arXiv id (1001.0012, astro-ph/0601001), ADS bibcode or DOI."),
+    paper_id: str = typer.Argument(..., help="arXiv id (1001.0012, astro-ph/0601001), ADS bibcode or DOI; or a "
+                                   "local file: ./paper.pdf, ./source.tar.gz, ./main.tex."),
     source: bool = typer.Option(True, "--source/--no-source", help="Also fetch the LaTeX source when arXiv has it."),
     parse: bool = typer.Option(True, "--parse/--no-parse", help="Index the text right away (parse_paper)."),
+    title: Optional[str] = typer.Option(None, "--title", help="A local file's title (else read from it)."),
+    author: Optional[list[str]] = typer.Option(None, "--author", help="A local file's author (repeatable)."),
+    year: Optional[int] = typer.Option(None, "--year", help="A local file's year."),
+    arxiv_id: Optional[str] = typer.Option(None, "--arxiv", help="A local file's arXiv id."),
+    doi: Optional[str] = typer.Option(None, "--doi", help="A local file's DOI."),
+    bibcode: Optional[str] = typer.Option(None, "--bibcode", help="A local file's ADS bibcode."),
 ) -> None:
-    """Download a paper (PDF and LaTeX source) into the library, then index it."""
+    """Add a paper to the library, then index it: downloaded from arXiv (PDF and LaTeX source), or a local file."""
     from rich.console import Console
 
+    from astro_cli.research.local_add import looks_like_path
+
+    err = Console(stderr=True, highlight=False, soft_wrap=True)
+    given = {"title": title, "authors": author or None, "year": year, "arxiv_id": arxiv_id, "doi": doi,
+             "bibcode": bibcode}
+    with user_errors():
+        if looks_like_path(paper_id):
+            _add_local(paper_id, given, parse, err)
+            return
+        if any(v for v in given.values()):
+            raise UserError("--title, --author, --year, --arxiv, --doi and --bibcode describe a local file; "
+                            "a downloaded paper takes its metadata from arXiv and ADS.")
+        _add_download(paper_id, source, parse, err)
+
+
+def _add_download(paper_id: str, source: bool, parse: bool, err: Any) -> None:
     from astro_cli.research.download import download
     from astro_cli.research.http import ServiceError
 
-    err = Console(stderr=True, highlight=False, soft_wrap=True)
-    with user_errors():
-        app = build_app()
-        with _progress_bar() as progress:
-            try:
-                result = download(app, paper_id, with_source=source, progress=progress)
-            except ServiceError as exc:
-                raise UserError(str(exc), EXIT_FAILED) from None
-        paper = result.paper
-        where = _relative(app, result.pdf)
-        verb = "is already in the library" if result.already else "added"
-        typer.echo(f"{paper['id']} {verb}: {paper.get('title') or 'untitled'} ({where})")
-        if result.source is not None:
-            typer.echo(f"LaTeX source: {_relative(app, result.source)}")
-        for note in result.notes:
-            err.print(f"note: {note}", markup=False)
-        if parse and not paper.get("parsed_at"):
-            _index(app, paper["id"], err)
+    app = build_app()
+    with _progress_bar() as progress:
+        try:
+            result = download(app, paper_id, with_source=source, progress=progress)
+        except ServiceError as exc:
+            raise UserError(str(exc), EXIT_FAILED) from None
+    paper = result.paper
+    where = _relative(app, result.pdf)
+    verb = "is already in the library" if result.already else "added"
+    typer.echo(f"{paper['id']} {verb}: {paper.get('title') or 'untitled'} ({where})")
+    if result.source is not None:
+        typer.echo(f"LaTeX source: {_relative(app, result.source)}")
+    for note in result.notes:
+        err.print(f"note: {note}", markup=False)
+    if parse and not paper.get("parsed_at"):
+        _index(app, paper["id"], err)
 
 
-def _index(app: Any, paper_id: str, err: Any) -> None:
-    """Index the new paper; a failure here leaves the downloaded paper in place and says how to retry."""
+def _add_local(raw: str, given: dict[str, Any], parse: bool, err: Any) -> None:
+    from pathlib import Path
+
+    from astro_cli.research.local_add import LocalFileError, add_local
+
+    app = build_app()
+    try:
+        added = add_local(app, Path(raw), given)
+    except LocalFileError as exc:
+        raise UserError(f"{exc}.", EXIT_FAILED) from None
+    paper = added.paper
+    authors = paper.get("authors") or []
+    who = f" ({authors[0]}{' et al.' if len(authors) > 1 else ''}{', ' + str(paper['year']) if paper.get('year') else ''})"
+    typer.echo(f"{paper['id']} added from {raw}: {paper.get('title') or 'untitled'}{who if authors else ''}")
+    typer.echo(f"Stored as {_relative(app, added.stored)}; correct the title or authors with --title / --author.")
+    if parse:
+        _index(app, paper["id"], err, force=True)
+
+
+def _index(app: Any, paper_id: str, err: Any, force: bool = False) -> None:
+    """Index the new paper; a failure here leaves the stored paper in place and says how to retry."""
     from astro_cli.research.parse import ParseError, parse_paper
 
     try:
-        report = parse_paper(app, paper_id)
+        report = parse_paper(app, paper_id, force=force)
     except ParseError as exc:
         err.print(f"warning: the paper is stored but was not indexed: {exc}", markup=False)
         return
