@@ -41,14 +41,12 @@ class HyphenResolver:
     """Decides each marked line-end hyphen of one document from that document's own words."""
 
     def __init__(self, document: str, words: WordCheck | None = None) -> None:
-        unmarked = _MARKED.sub(" ", document)
-        self.joined: Counter[str] = Counter()
-        self.hyphenated: Counter[str] = Counter()
-        for token in _TOKEN.findall(unmarked):
-            parts = [fold(p) for p in token.split("-") if p]
-            self.joined.update(parts)
-            if len(parts) > 1:
-                self.hyphenated.update(f"{a}-{b}" for a, b in zip(parts, parts[1:]))
+        tokens = _TOKEN.findall(fold(_MARKED.sub(" ", document)))  # folded once, as a whole
+        self.joined: Counter[str] = Counter(part for token in tokens for part in token.split("-") if part)
+        self.hyphenated: Counter[str] = Counter(
+            f"{a}-{b}" for token in tokens if "-" in token
+            for a, b in zip(token.split("-"), token.split("-")[1:]) if a and b
+        )
         self._words = words
 
     def words(self, word: str) -> bool:

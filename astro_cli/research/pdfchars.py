@@ -21,6 +21,7 @@ SPACING_ACCENTS = {
 }
 _ACCENT_BEFORE_LETTER = re.compile("([" + re.escape("".join(SPACING_ACCENTS)) + r"])([A-Za-z\u0131])")
 _KEEP_AS_IS = re.compile("([" + re.escape("".join(SPACING_ACCENTS)) + "])")
+_ANY_ACCENT = re.compile("[" + re.escape("".join(SPACING_ACCENTS)) + "]")
 
 # Codes 0x00-0x1f of the Computer Modern fonts (Knuth's tables), by font family.
 _CMEX = "()[]⌊⌋⌈⌉{}⟨⟩|‖/\\()()[]⌊⌋⌈⌉{}⟨⟩/\\"
@@ -52,7 +53,7 @@ def strip_controls(text: str) -> str:
 
 def compose_accents(text: str) -> str:
     """`L´opez` -> `López`, `Teˇsanovi´c` -> `Tešanović`: a spacing accent before a letter joins it."""
-    if not any(accent in text for accent in SPACING_ACCENTS):
+    if not _ANY_ACCENT.search(text):
         return text
     def attach(match: re.Match[str]) -> str:
         letter = "i" if match.group(2) == "\u0131" else match.group(2)  # \'{\i}: an accent on a dotless i
@@ -66,11 +67,15 @@ def normalize_line(text: str) -> str:
     control characters gone. A spacing accent left alone (math: `r¯`) is kept as it is, since
     NFKC would turn it into a space and a combining mark."""
     text = compose_accents(strip_controls(text))
+    if text.isascii():
+        return text
     parts = _KEEP_AS_IS.split(text)
     return "".join(part if part in SPACING_ACCENTS else unicodedata.normalize("NFKC", part) for part in parts)
 
 
 def fold(text: str) -> str:
     """Lower case without accents, for comparing words the way the search index does."""
+    if text.isascii():
+        return text.lower()
     decomposed = unicodedata.normalize("NFKD", text.casefold())
     return "".join(ch for ch in decomposed if not unicodedata.combining(ch))

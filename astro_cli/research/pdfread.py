@@ -21,6 +21,7 @@ from astro_cli.research.pdfchars import glyph_for, normalize_line
 
 _PDFIUM_LOCK = threading.Lock()
 _LINE = re.compile(r"[^\r\n]+")
+_CONTROL = re.compile(r"[\x00-\x1f]")
 MARK = re.compile(r"^(\d{1,3}(?:,\d{1,3})*|[*†‡§¶]+)(?=\s*\S|$)\s*")
 
 
@@ -96,7 +97,7 @@ def _page_text(textpage: Any) -> PageText:
 
 def _name_glyphs(textpage: Any, piece: str, offset: int) -> str:
     """Control characters are raw font codes: name them from their font's table, else a space."""
-    if not any(ord(ch) < 32 for ch in piece):
+    if not _CONTROL.search(piece):
         return piece
     import pypdfium2.raw as raw
 
