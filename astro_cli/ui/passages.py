@@ -2,7 +2,8 @@
 
 `astro library search` is read by a researcher, not a model: no <paper-text> framing, the paper's
 title first, and the part of each passage where the question's words cluster, with those words
-highlighted (accents and case ignored, as the index ignores them; 'scales' lights 'scale').
+highlighted (accents and case ignored, as the index ignores them; 'scales' lights 'scale'). Paper
+text may come from an attacker's source file: control characters are shown as escapes (ui/visible).
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from rich.padding import Padding
 from rich.text import Text
 
 from astro_cli.research.pdfchars import fold
+from astro_cli.ui.visible import one_line, visible
 
 WINDOW = 700  # characters of a passage shown around its matches (--full shows all of it)
 _WORD = re.compile(r"\w+", re.UNICODE)
@@ -94,7 +96,7 @@ def print_hits(console: Console, result: Any, full: bool = False) -> None:
     """Numbered hits: title, id · section · page · score, then the passage."""
     from astro_cli.research.search import describe_method, where_of
 
-    asked = " / ".join(f'"{q}"' for q in result.queries)
+    asked = one_line(" / ".join(f'"{q}"' for q in result.queries), 1000)
     if not result.hits:
         hint = "" if result.include_references else " (reference lists were not searched: --include-references)"
         console.print(Text(f"No passage in the library matches {asked}{hint}."))
@@ -108,6 +110,7 @@ def print_hits(console: Console, result: Any, full: bool = False) -> None:
     for n, hit in enumerate(result.hits, start=1):
         console.print()
         title = hit.title or ("note" if hit.kind == "note" else "untitled")
-        console.print(Text.assemble((f"{n}. ", "bold"), (title, "bold")))
-        console.print(Text("   " + " · ".join([*where_of(hit), f"score {hit.score:g}"]), style="cyan"))
-        console.print(Padding(passage(" ".join(hit.text.split()), stems, phrases, full), (0, 0, 0, 3)))
+        console.print(Text.assemble((f"{n}. ", "bold"), (one_line(title, 300), "bold")))
+        console.print(Text("   " + one_line(" · ".join([*where_of(hit), f"score {hit.score:g}"]), 300), style="cyan"))
+        text = " ".join(visible(hit.text, tabs=True).split())  # text from a paper: no control sequence
+        console.print(Padding(passage(text, stems, phrases, full), (0, 0, 0, 3)))
