@@ -109,3 +109,21 @@ def test_the_command_prints_for_a_person_with_the_asked_words_lit(cli, workspace
     none = cli(["library", "search", "Pym Dubinski"])
     assert none.exit_code == 0 and "--include-references" in none.stdout
     assert cli(["library", "search"]).exit_code == 2
+
+
+def test_a_persons_view_never_sends_a_control_sequence_to_the_terminal():
+    import io
+
+    from rich.console import Console
+
+    from astro_cli.research.search import Hit, SearchResult
+    from astro_cli.ui.passages import print_hits
+
+    hostile = Hit(1, "paper", "9999.0001", "1 Intro\x1b[2J", 1, "The walkers\x1b]0;owned\x07 move \u202eevil", 1.0,
+                  title="A title\x1b[31m")
+    out = io.StringIO()
+    print_hits(Console(file=out, force_terminal=False, width=100), SearchResult([hostile], "bm25",
+                                                                               queries=["walkers"]))
+    text = out.getvalue()
+    assert "\x1b" not in text and "\x07" not in text and "\u202e" not in text
+    assert "\\x1b[2J" in text and "\\u202e" in text and "walkers" in text
