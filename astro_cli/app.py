@@ -101,7 +101,14 @@ class AppContext:
         registry.register_variable("cwd", lambda: str(Path.cwd()))
         registry.register_variable("workspace", lambda: str(self.workspace.root))
         registry.register_variable("date", lambda: date.today().isoformat())
-        registry.register_variable("model", lambda: self.settings.get("model"))
+        registry.register_variable("model", self._model_name)
+
+    def _model_name(self) -> str | None:
+        """{{model}}: the model that will really be used (agent/model_choice.py decides it)."""
+        from astro_cli.agent.model_choice import model_choice
+
+        choice = model_choice(self)
+        return choice.model if choice is not None else None
 
     def service(self, name: str, factory: Callable[[], Any]) -> Any:
         """The app's one `name` object, made by `factory` on first use (once, even across threads)."""

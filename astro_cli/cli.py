@@ -10,6 +10,7 @@ from astro_cli import __version__
 from astro_cli.commands import (
     config_cmd,
     hooks_cmd,
+    keys_cmd,
     library_cmd,
     memory_cmd,
     prompt_cmd,
@@ -76,6 +77,7 @@ app.add_typer(prompt_cmd.app, name="prompt", help="Show exactly what the model s
 app.add_typer(memory_cmd.app, name="memory", help="Project memory: list, show, add, edit and forget memories.")
 app.add_typer(skills_cmd.app, name="skills", help="Skills: list, show, write and validate SKILL.md files.")
 app.add_typer(hooks_cmd.app, name="hooks", help="Lifecycle hooks: list what is configured and what cannot start.")
+app.add_typer(keys_cmd.app, name="keys", help="API keys kept in ASTRO_HOME/keys.yaml: set, list, remove.")
 
 
 def run_app() -> None:

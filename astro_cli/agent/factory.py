@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING
 from astro_cli.agent.events import EventBus
 from astro_cli.agent.llm import LLM, LLMConfig
 from astro_cli.agent.loop import AgentSession
+from astro_cli.agent.model_choice import NO_MODEL, choose_model, credentials_for, key_store
 from astro_cli.agent.permissions import PermissionPolicy
 from astro_cli.config import ConfigError
 from astro_cli.security.process import harden_process
@@ -18,38 +19,23 @@ from astro_cli.security.secrets import secret_environment_names
 if TYPE_CHECKING:
     from astro_cli.app import AppContext
 
-# Provider key variables (litellm's) and the model astro picks when only that key is present.
-DEFAULT_MODELS = [
-    ("ANTHROPIC_API_KEY", "anthropic/claude-sonnet-4-5"),
-    ("OPENAI_API_KEY", "openai/gpt-4.1"),
-    ("GEMINI_API_KEY", "gemini/gemini-2.5-pro"),
-    ("OPENROUTER_API_KEY", "openrouter/anthropic/claude-sonnet-4.5"),
-    ("MISTRAL_API_KEY", "mistral/mistral-large-latest"),
-    ("DEEPSEEK_API_KEY", "deepseek/deepseek-chat"),
-]
-
-NO_MODEL = (
-    "No model is configured and no provider key was found: set ANTHROPIC_API_KEY, OPENAI_API_KEY or "
-    "GEMINI_API_KEY, or choose a model with --model / ASTRO_MODEL / config 'model' "
-    "(with ASTRO_API_KEY or --api-base for a local server)."
-)
-
 
 def resolve_model(app: AppContext, env: Mapping[str, str] | None = None) -> LLMConfig:
+    """The LLM configuration for a session: the chosen model, its endpoint and where its key comes from."""
     env = os.environ if env is None else env
     settings = app.settings
-    model = settings.get("model")
-    if not model:
-        model = next((default for var, default in DEFAULT_MODELS if env.get(var)), None)
-    if not model:
+    store = key_store(app)
+    choice = choose_model(settings, env, store)
+    if choice is None:
         raise ConfigError(NO_MODEL)
     return LLMConfig(
-        model=model,
+        model=choice.model,
         api_base=settings.get("api_base"),
         api_key=env.get("ASTRO_API_KEY") or None,
         num_retries=settings.get("num_retries"),
         retry_backoff=settings.get("retry_backoff"),
         timeout=settings.get("timeout"),
+        credentials=credentials_for(env, store),
     )
 
 

@@ -10,6 +10,7 @@ import copy
 import dataclasses
 import json
 import os
+import re
 import threading
 import time
 from collections.abc import Callable
@@ -57,7 +58,7 @@ def check_credentials(litellm: Any, config: LLMConfig) -> None:
 
     A configured key or api_base (a local or proxy server, which may need none) skips the check.
     """
-    if config.api_key or config.api_base:
+    if config.api_key or config.api_base or config.credential() is not None:
         return
     try:
         found = litellm.validate_environment(model=config.model)
@@ -68,8 +69,8 @@ def check_credentials(litellm: Any, config: LLMConfig) -> None:
         return
     names = " or ".join(missing)
     raise MissingCredentials(
-        f"{config.model} needs {names} (or ASTRO_API_KEY) in the environment; set it, or choose another "
-        "model with --model / ASTRO_MODEL."
+        f"{config.model} needs {names} (or ASTRO_API_KEY) in the environment; set it (or keep it with "
+        "`astro keys set PROVIDER`), or choose another model with --model / ASTRO_MODEL."
     )
 
 
@@ -112,6 +113,11 @@ class LLMConfig:
     num_retries: int = 3
     retry_backoff: float = 1.0
     timeout: float = 120.0
+    # model -> keystore.Credential | None: where a model's key comes from (environment or keys.yaml).
+    credentials: Callable[[str], Any] | None = None
+
+    def credential(self, model: str | None = None) -> Any:
+        return self.credentials(model or self.model) if self.credentials is not None else None
 
 
 def is_anthropic(model: str) -> bool:
@@ -202,14 +208,84 @@ def _retryable(litellm: Any, exc: Exception) -> bool:
     return isinstance(status, int) and (status == 429 or status >= 500)
 
 
-def describe_error(exc: Exception) -> str:
-    """One sentence about a provider error, without the stack or the request body."""
-    name = type(exc).__name__
+_CLASS_PREFIX = re.compile(r"^(?:litellm\.)?\w+(?:Error|Exception)(?::| -)\s+")
+
+
+def connection_failure(exc: BaseException) -> tuple[str, str] | None:
+    """(URL, reason) when the request never reached a server: refused, unknown host, unreachable."""
+    import socket
+
+    import httpx
+
+    seen: set[int] = set()
+    url, reason = "", ""
+    current: BaseException | None = exc
+    while current is not None and id(current) not in seen:
+        seen.add(id(current))
+        if isinstance(current, httpx.ConnectError) and not url:
+            try:
+                url = str(current.request.url)
+            except RuntimeError:
+                url = "?"
+            reason = reason or "the connection failed"
+        if isinstance(current, ConnectionRefusedError):
+            reason = "connection refused"
+        elif isinstance(current, socket.gaierror):
+            reason = "the host name is unknown"
+        current = current.__cause__ or current.__context__
+    return (url, reason) if url else None
+
+
+def _address(url: str, config: LLMConfig | None) -> str:
+    if config is not None and config.api_base:
+        return config.api_base
+    import httpx
+
+    try:
+        parsed = httpx.URL(url)
+    except Exception:  # noqa: BLE001 - an unparsable URL is shown as it is
+        return url
+    port = f":{parsed.port}" if parsed.port else ""
+    return f"{parsed.scheme}://{parsed.host}{port}"
+
+
+def _key_source(config: LLMConfig, model: str) -> str:
+    from astro_cli.agent.model_choice import key_hint
+
+    if config.api_key:
+        return "ASTRO_API_KEY"
+    found = config.credential(model)
+    if found is not None and found.from_store:
+        return f"the {found.provider} key in keys.yaml (`astro keys set {found.provider}` replaces it)"
+    if found is not None:
+        return found.source.removeprefix("env ")
+    return key_hint(model)
+
+
+def describe_error(exc: Exception, config: LLMConfig | None = None, model: str | None = None) -> str:
+    """One sentence about a provider error, without the stack, the request body or repeated class names."""
+    model = model or (config.model if config is not None else "")
+    failure = connection_failure(exc)
+    if failure is not None:
+        url, reason = failure
+        hint = "is Ollama running (`ollama serve`)?" if model.startswith(("ollama", "ollama_chat")) else (
+            "is the server running, and is --api-base / ASTRO_API_BASE right?" if config is not None and config.api_base
+            else "check the network connection."
+        )
+        return f"could not connect to {_address(url, config)} ({reason}); {hint}"
     status = getattr(exc, "status_code", None)
     message = str(getattr(exc, "message", "") or exc).strip().splitlines()[0] if str(exc).strip() else ""
-    message = message.replace("litellm.", "")
+    while True:  # "litellm.InternalServerError: InternalServerError: OpenAIException - ..." -> the text
+        shorter = _CLASS_PREFIX.sub("", message, count=1)
+        if shorter == message:
+            break
+        message = shorter
     if len(message) > 300:
         message = message[:300] + "..."
+    if status == 401 and config is not None:
+        said = f": {message.rstrip('.')}" if message else ""
+        return f"the provider refused the key for {model} (HTTP 401{said}); check {_key_source(config, model)}."
+    name = type(exc).__name__
     prefix = f"{name} (HTTP {status})" if status else name
     return f"{prefix}: {message}" if message else prefix
 
@@ -259,11 +335,13 @@ class LLM:
             except KeyboardInterrupt:
                 raise
             except Exception as exc:  # noqa: BLE001 - classified below
-                error = describe_error(exc)
-                if streamed or not _retryable(litellm, exc) or attempt == attempts:
+                error = describe_error(exc, self.config, model)
+                # A refused connection is retried once (a server just starting), not num_retries times.
+                unreachable = connection_failure(exc) is not None
+                if streamed or not _retryable(litellm, exc) or attempt == attempts or (unreachable and attempt > 1):
                     raise ProviderError(error) from None
                 delay = self.config.retry_backoff * (2 ** (attempt - 1))
-                on_retry(attempt, attempts - 1, delay, error)
+                on_retry(attempt, 1 if unreachable else attempts - 1, delay, error)
                 if cancel is not None and cancel.wait(delay):
                     raise Cancelled() from None
                 if cancel is None:
@@ -295,8 +373,13 @@ class LLM:
                 kwargs["tool_choice"] = tool_choice
         if self.config.api_base:
             kwargs["api_base"] = self.config.api_base
-        if self.config.api_key:
-            kwargs["api_key"] = self.config.api_key
+        api_key = self.config.api_key
+        if not api_key:
+            found = self.config.credential(model)
+            if found is not None and found.from_store:  # keys in the environment litellm reads itself
+                api_key = found.value
+        if api_key:
+            kwargs["api_key"] = api_key
         response = litellm.completion(**kwargs)
         calls: dict[int, dict[str, str]] = {}
         usage: dict[str, int] = {}

@@ -14,16 +14,18 @@ app = typer.Typer(no_args_is_help=True)
 
 def prompt_report(ctx: Any, question: str = "", exact: bool = False) -> dict[str, Any]:
     """The assembled system prompt, tool schemas and environment message with their token counts."""
+    from astro_cli.agent.model_choice import model_choice
     from astro_cli.prompt.environment import base_facts, environment_message
     from astro_cli.prompt.tokens import get_counter
 
     ctx.install_features()
-    model = ctx.settings.get("model") or "(not configured)"
-    if exact and ctx.settings.get("model"):
+    choice = model_choice(ctx)
+    model = choice.model if choice is not None else "(not configured)"
+    if exact and choice is not None:
         from astro_cli.agent.llm import load_litellm
 
         load_litellm()
-    counter = get_counter(ctx.settings.get("model"))
+    counter = get_counter(choice.model if choice is not None else None)
     tools = ctx.tools.ordered(ctx.settings.get("tool_order"))
     assembled = ctx.prompt.assemble(tools, question=question)
     sections = [
@@ -37,6 +39,8 @@ def prompt_report(ctx: Any, question: str = "", exact: bool = False) -> dict[str
     system_tokens = counter.count(assembled.system)
     total = system_tokens + sum(t["tokens"] for t in tool_rows) + counter.count(environment)
     return {
+        "model": model,
+        "model_origin": choice.origin if choice is not None else "nothing sets a model and no provider key was found",
         "sections": sections,
         "system_tokens": system_tokens,
         "tools": tool_rows,
@@ -91,6 +95,7 @@ def _print(report: dict[str, Any], only_section: bool) -> None:
     console.print(Rule(f"environment message (last, not stored) · {report['environment_tokens']} tokens", align="left", style="cyan"))
     console.print(report["environment"], markup=False)
     console.print(Rule(style="cyan"))
+    console.print(f"model: {report['model']} ({report['model_origin']})", markup=False)
     console.print(
         f"system prompt {report['system_tokens']} + tools {tools_total} + environment "
         f"{report['environment_tokens']} = {report['total_tokens']} tokens, counted with {report['counter']}.",

@@ -1,7 +1,7 @@
 """NASA ADS API v1: search (query syntax passes through) and BibTeX export.
 
-The token comes from the environment (ADS_API_TOKEN, or ADS_DEV_KEY as older tools name it) and
-is only ever put in the Authorization header: never stored, never logged, never in an error.
+The token comes from the environment (ADS_API_TOKEN, or ADS_DEV_KEY as older tools name it) or
+from ASTRO_HOME/keys.yaml (`astro keys set ads`), and is only ever put in the Authorization header: never stored, never logged, never in an error.
 ADS counts requests per day; a 429 names the time the quota resets (X-RateLimit-Reset).
 """
 
@@ -22,7 +22,6 @@ if TYPE_CHECKING:
     from astro_cli.app import AppContext
 
 SERVICE = "NASA ADS"
-TOKEN_VARS = ("ADS_API_TOKEN", "ADS_DEV_KEY")
 FIELDS = "bibcode,title,author,year,pubdate,citation_count,abstract,doi,identifier,pub,volume,page"
 SORTS = {"relevance": "score desc", "date": "date desc", "citations": "citation_count desc"}
 ABS_URL = "https://ui.adsabs.harvard.edu/abs/{}"
@@ -33,11 +32,14 @@ class MissingToken(ServiceError):
 
 
 def token() -> str | None:
-    for name in TOKEN_VARS:
-        value = os.environ.get(name, "").strip()
-        if value:
-            return value
-    return None
+    """ADS_API_TOKEN (or ADS_DEV_KEY), else the `ads` key of ASTRO_HOME/keys.yaml (`astro keys set ads`)."""
+    from astro_cli.keystore import KeyStoreError, credential, home_store
+
+    try:
+        found = credential("ads", os.environ, home_store())
+    except KeyStoreError:  # a broken keys.yaml: the environment alone (the REPL and run warn about the file)
+        found = credential("ads", os.environ, None)
+    return found.value if found is not None else None
 
 
 def has_token() -> bool:
