@@ -34,6 +34,7 @@ def _key(name: str, type_: str, default: Any, help_: str, merge: str = "replace"
 # --- model and loop (foundation) -------------------------------------------------------------
 _key("model", "str?", None, "litellm model string, e.g. anthropic/claude-sonnet-4-5 or openai/gpt-4.1")
 _key("api_base", "str?", None, "base URL of the model provider (a proxy, a local server)")
+_key("ollama_url", "str", "http://localhost:11434", "where the first run looks for a local Ollama server")
 _key("max_steps", "int", 25, "tool-using steps per turn before a final answer is asked for")
 _key("num_retries", "int", 3, "retries of a model request on 429, 5xx and timeouts")
 _key("retry_backoff", "float", 1.0, "seconds before the first retry; doubles each time")

@@ -50,6 +50,7 @@ def base_env(tmp_path: Path) -> dict[str, str]:
         ASTRO_ARXIV_PDF_URL=CLOSED,
         ASTRO_ADS_URL=CLOSED + "/v1",
         ASTRO_SIMBAD_URL=CLOSED + "/simbad/sim-tap",
+        ASTRO_OLLAMA_URL=CLOSED,
         LITELLM_LOCAL_MODEL_COST_MAP="True",
         NO_COLOR="1",
         TERM="dumb",

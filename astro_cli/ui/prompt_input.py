@@ -144,6 +144,14 @@ class PromptReader:
         asker: PromptSession = PromptSession(history=InMemoryHistory(), **self._io)
         return asker.prompt(question)
 
+    def ask_secret(self, question: str) -> str:
+        """A question whose answer is not echoed and kept in no history (an API key)."""
+        from prompt_toolkit import PromptSession
+        from prompt_toolkit.history import InMemoryHistory
+
+        asker: PromptSession = PromptSession(history=InMemoryHistory(), is_password=True, **self._io)
+        return asker.prompt(question)
+
 
 class PlainReader:
     """stdin is not a terminal (piped lines): no editing, no history file, same commands."""
@@ -165,6 +173,9 @@ class PlainReader:
         if not line:
             raise EOFError
         return line.strip()
+
+    def ask_secret(self, question: str) -> str:
+        return self.ask(question)  # piped input is not shown anyway
 
 
 def parse_permission(answer: str) -> str | None:

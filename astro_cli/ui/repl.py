@@ -42,8 +42,11 @@ PERMISSION_QUESTION = "allow? [y]es / [n]o / [a]lways for this session: "
 
 def start_repl(flags: dict[str, Any] | None = None, resume: str | None = None, continue_latest: bool = False) -> None:
     """Entry point of `astro`: configuration errors end with one sentence and exit code 2."""
+    import typer
+
     from astro_cli.agent.llm import warm_up_in_background
-    from astro_cli.bootstrap import build_app, print_warnings, user_errors
+    from astro_cli.bootstrap import EXIT_USAGE, build_app, print_warnings, user_errors
+    from astro_cli.ui.first_run import first_run, needs_model
 
     with user_errors():
         app = build_app(flags)
@@ -55,6 +58,10 @@ def start_repl(flags: dict[str, Any] | None = None, resume: str | None = None, c
             if settle_trust(app, console, reader):
                 app.close()
                 app = build_app(flags)  # the trusted settings apply from the first session on
+                reader = default_reader(app)  # its completions read the new app's commands
+            if isinstance(reader, PromptReader) and needs_model(app):  # a person at a terminal
+                if not first_run(app, console, reader):
+                    raise typer.Exit(EXIT_USAGE)
             repl = Repl(app, console, reader=reader)
             repl.open(resume=resume, continue_latest=continue_latest)
             repl.run()

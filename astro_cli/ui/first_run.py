@@ -1,0 +1,133 @@
+"""The first run of the REPL with no model: find a local Ollama, or ask for a provider and its key.
+
+Nothing is faked: an Ollama model is offered only if the server at config 'ollama_url' says it
+can call tools, and choosing it writes `model` and `api_base` to the user config; a provider's key
+is read with hidden input and kept in ASTRO_HOME/keys.yaml (mode 0600), or the person is told
+which variable to set. `astro run` never asks: it says what to set and exits with code 2.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from rich.text import Text
+
+from astro_cli.agent.model_choice import DEFAULT_MODELS, model_choice
+
+if TYPE_CHECKING:
+    from rich.console import Console
+
+    from astro_cli.app import AppContext
+    from astro_cli.ollama import OllamaModel
+
+PROVIDER_TITLES = {
+    "anthropic": "Anthropic (Claude)",
+    "openai": "OpenAI (GPT)",
+    "gemini": "Google Gemini",
+    "openrouter": "OpenRouter (many providers' models with one key)",
+    "mistral": "Mistral",
+    "deepseek": "DeepSeek",
+}
+QUIT = "astro needs a model to answer; run `astro` again when you have one (or see `astro keys --help`)."
+
+
+def needs_model(app: AppContext) -> bool:
+    return model_choice(app) is None
+
+
+def first_run(app: AppContext, console: Console, reader: Any) -> bool:
+    """Walk a person through choosing a model; True once one is configured, False if they left."""
+    try:
+        return _first_run(app, console, reader)
+    except (EOFError, KeyboardInterrupt):
+        console.print()
+        console.print(Text(QUIT, style="yellow"))
+        return False
+
+
+def _first_run(app: AppContext, console: Console, reader: Any) -> bool:
+    from astro_cli.ollama import find_models
+
+    console.print(Text("Welcome to astro.", style="bold"))
+    console.print("It needs a language model to talk to, and none is configured yet.", markup=False)
+    url = app.settings.get("ollama_url")
+    with console.status(f"looking for Ollama at {url}…"):
+        models = find_models(url)
+    options: list[tuple[str, Any]] = []
+    if models:
+        console.print(f"\nOllama at {url} has {len(models)} model(s) that can call tools:", markup=False)
+        options += [(model.label(), model) for model in models]
+    elif models is not None:
+        console.print(f"\nOllama runs at {url}, but none of its models can call tools, which astro needs "
+                      "(`ollama pull qwen3` gets one).", markup=False)
+    else:
+        console.print(f"\nNo Ollama server answers at {url} (set 'ollama_url' or ASTRO_OLLAMA_URL if it runs "
+                      "elsewhere).", markup=False)
+    console.print("A provider's API (an account and an API key):", markup=False)
+    options += [(PROVIDER_TITLES.get(provider, provider), provider) for provider, _ in DEFAULT_MODELS]
+    for number, (label, _) in enumerate(options, start=1):
+        console.print(f"  {number}. {label}", markup=False)
+    choice = _choose(console, reader, len(options))
+    if choice is None:
+        console.print(Text(QUIT, style="yellow"))
+        return False
+    picked = options[choice][1]
+    if isinstance(picked, str):
+        return _provider_key(app, console, reader, picked)
+    return _use_ollama(app, console, picked, url)
+
+
+def _choose(console: Console, reader: Any, count: int) -> int | None:
+    while True:
+        answer = reader.ask(f"choose 1-{count} (q to quit): ").strip().lower()
+        if answer in ("q", "quit", "exit"):
+            return None
+        if answer.isdigit() and 1 <= int(answer) <= count:
+            return int(answer) - 1
+        console.print(Text(f"type a number from 1 to {count}, or q", style="dim"))
+
+
+def _use_ollama(app: AppContext, console: Console, model: OllamaModel, url: str) -> bool:
+    from astro_cli.config import ConfigError
+    from astro_cli.user_config import set_values
+
+    path = app.home.config_path
+    values = {"model": model.litellm_model, "api_base": url}
+    try:
+        set_values(path, values)
+    except ConfigError as exc:
+        console.print(Text(f"error: {exc}", style="red"))
+        return False
+    for key, value in values.items():
+        app.settings.set(key, value, str(path))
+    console.print(f"Saved model: {model.litellm_model} and api_base: {url} in {path}.", markup=False)
+    return True
+
+
+def _provider_key(app: AppContext, console: Console, reader: Any, provider: str) -> bool:
+    from astro_cli.keystore import KeyStore, KeyStoreError, env_vars
+
+    variable = env_vars(provider)[0]
+    store = KeyStore.at(app.home.root)
+    title = PROVIDER_TITLES.get(provider, provider)
+    console.print(
+        f"Paste your {title} API key. The input is hidden; astro keeps the key in {store.path}, readable "
+        f"only by you ({variable} in the environment would win over it). Press Enter without a key to set "
+        f"{variable} yourself instead.",
+        markup=False,
+    )
+    while True:
+        key = reader.ask_secret("key: ").strip()
+        if not key:
+            console.print(f"Then set it in your shell (export {variable}=...) or run `astro keys set {provider}`, "
+                          "and start astro again.", markup=False)
+            return False
+        try:
+            store.set(provider, key)
+            break
+        except KeyStoreError as exc:
+            console.print(Text(str(exc), style="yellow"))
+    model = dict(DEFAULT_MODELS)[provider]
+    console.print(f"Saved the {provider} key in {store.path}. astro will use {model} "
+                  "(/model or config 'model' changes it).", markup=False)
+    return True
