@@ -14,6 +14,8 @@ if TYPE_CHECKING:
     from astro_cli.memory.format import Memory
 
 INDEX_NAME = "MEMORY.md"
+# Markdown files in memory/ that are not memories: the index, and a README explaining the folder.
+NOT_MEMORIES = frozenset({INDEX_NAME, "README.md"})
 MAX_LINES = 200
 MAX_BYTES = 25_000
 

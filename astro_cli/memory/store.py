@@ -29,7 +29,7 @@ from astro_cli.memory.format import (
     validate_fields,
     validate_slug,
 )
-from astro_cli.memory.index import INDEX_NAME, write_index
+from astro_cli.memory.index import INDEX_NAME, NOT_MEMORIES, write_index
 from astro_cli.tools.files import atomic_write
 
 LOCK_NAME = ".lock"
@@ -90,7 +90,7 @@ class MemoryStore:
     def memory_files(self) -> list[Path]:
         if not self.root.is_dir():
             return []
-        return sorted(p for p in self.root.glob("*.md") if p.name != INDEX_NAME and not p.name.startswith("."))
+        return sorted(p for p in self.root.glob("*.md") if p.name not in NOT_MEMORIES and not p.name.startswith("."))
 
     def load_all(self) -> list[Memory]:
         """Every readable memory (current ones, versions, replaced ones); broken files are skipped with a warning."""

@@ -16,7 +16,7 @@ import threading
 from pathlib import Path
 from typing import Any
 
-from astro_cli.memory.index import INDEX_NAME
+from astro_cli.memory.index import NOT_MEMORIES
 
 _CHANGES = {"created", "deleted", "modified", "moved", "closed"}
 _QUIET = logging.NullHandler()  # one instance: addHandler ignores a handler it already has
@@ -102,7 +102,7 @@ class FolderWatch:
             if not raw:
                 continue
             path = Path(os.fsdecode(raw))
-            if path == self.root or (path.parent == self.root and path.suffix == ".md" and path.name != INDEX_NAME):
+            if path == self.root or (path.parent == self.root and path.suffix == ".md" and path.name not in NOT_MEMORIES):
                 self._dirty.set()
                 return
 
