@@ -128,7 +128,12 @@ def test_list_warns_about_a_broken_file_and_keeps_going(cli, workspace: Path) ->
     assert "memory file memory/broken.md is skipped: its frontmatter block is not closed" in result.stderr
 
 
-def test_save_memory_through_the_model_reaches_the_next_steps_prompt(cli, fake, astro_env, workspace: Path) -> None:
+def _memory_blocks(body: dict) -> list[str]:
+    return [m["content"] for m in body["messages"]
+            if m["role"] == "user" and str(m["content"]).startswith("<project-memory-context>")]
+
+
+def test_save_memory_through_the_model_reaches_the_next_turn(cli, fake, astro_env, workspace: Path) -> None:
     fake.add(
         {"tool_calls": [{"name": "save_memory", "arguments": {
             "slug": "planck-2018-cosmology", "type": "preference",
@@ -141,18 +146,14 @@ def test_save_memory_through_the_model_reaches_the_next_steps_prompt(cli, fake, 
     saved = read_memory(workspace / "memory" / "planck-2018-cosmology.md")
     assert saved.type == "preference" and saved.body == PLANCK
 
-    prompts = [body["messages"][0]["content"] for body in fake.bodies()]
-    assert len(prompts) == 3
-    assert "planck-2018-cosmology" not in prompts[0]
-    entry = "[preference] planck-2018-cosmology: Use Planck 2018 cosmology for all distances"
-    assert entry in prompts[1]
-    assert "  Use H0 = 67.4 km/s/Mpc and Om0 = 0.315 (Planck 2018 VI)." in prompts[1]
-    assert prompts[2] == prompts[1]  # a step that changed no memory keeps the prompt byte-identical
-
-    tool_reply = next(m for m in fake.bodies()[1]["messages"] if m["role"] == "tool")
+    bodies = fake.bodies()
+    assert len(bodies) == 3
+    assert len({body["messages"][0]["content"] for body in bodies}) == 1  # the system prompt never changes
+    assert not any(_memory_blocks(body) for body in bodies)  # nothing was saved when the turn began
+    tool_reply = next(m for m in bodies[1]["messages"] if m["role"] == "tool")
     assert "Created memory 'planck-2018-cosmology' (memory/planck-2018-cosmology.md)." in tool_reply["content"]
 
-    # A later `astro run` (a new session) sees it too; an update is versioned and reported.
+    # A later `astro run` (a new session) gets it with its question; an update is versioned and reported.
     fake.add(
         {"tool_calls": [{"name": "save_memory", "arguments": {
             "slug": "planck-2018-cosmology", "type": "preference",
@@ -161,10 +162,20 @@ def test_save_memory_through_the_model_reaches_the_next_steps_prompt(cli, fake, 
     )
     second = cli(["run", "Which cosmology do we use? Add BAO to it."], astro_env)
     assert second.exit_code == 0, second.output
-    assert entry in fake.bodies()[3]["messages"][0]["content"]
+    messages = fake.bodies()[3]["messages"]
+    entry = "[preference] planck-2018-cosmology: Use Planck 2018 cosmology for all distances"
+    (block,) = _memory_blocks(fake.bodies()[3])
+    assert entry in block and "  Use H0 = 67.4 km/s/Mpc and Om0 = 0.315 (Planck 2018 VI)." in block
+    question = next(i for i, m in enumerate(messages) if m["content"] == "Which cosmology do we use? Add BAO to it.")
+    assert messages[question + 1]["content"] == block  # stored right after the message it was chosen for
+    assert messages[0]["content"] == bodies[0]["messages"][0]["content"]
     reply = [m for m in fake.bodies()[4]["messages"] if m["role"] == "tool"][-1]
     assert "previous text is kept as memory/planck-2018-cosmology_v1.md" in reply["content"]
-    assert "  Use Planck18 + BAO." in fake.bodies()[4]["messages"][0]["content"]
+    fake.add({"text": "Planck18 + BAO."})
+    third = cli(["run", "And the cosmology again?"], astro_env)
+    assert third.exit_code == 0, third.output
+    (block,) = _memory_blocks(fake.bodies()[5])
+    assert "  Use Planck18 + BAO." in block and "_v1" not in block
 
 
 def test_save_memory_with_a_bad_slug_is_an_error_the_model_reads(cli, fake, astro_env, workspace: Path) -> None:
@@ -187,7 +198,7 @@ def test_a_broken_memory_file_does_not_stop_a_turn(cli, fake, astro_env, workspa
     fake.add({"text": "Fine."})
     result = cli(["run", "where is the lensing pipeline?"], astro_env)
     assert result.exit_code == 0, result.output
-    assert "[project] ok: Pipeline in ~/lens" in fake.bodies()[0]["messages"][0]["content"]
+    assert "[project] ok: Pipeline in ~/lens" in _memory_blocks(fake.bodies()[0])[0]
     assert "memory file memory/broken.md is skipped" in result.stderr
     assert "Traceback" not in result.output
 

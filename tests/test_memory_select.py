@@ -87,28 +87,30 @@ def test_only_the_top_n_are_selected_and_the_setting_changes_n(service: MemorySe
     assert len(service.select("note")) == 5
     service.inject = 3
     assert len(service.select("note")) == 3
-    block = service.section("note")
+    block = service.context_block("note")
     assert block.count("\n[project]") + block.count("\n[preference]") + block.count("\n[feedback]") == 3
 
 
-def test_block_format_preview_and_closing_reminder(service: MemoryService, clock: Clock) -> None:
+def test_block_format_and_preview(service: MemoryService, clock: Clock) -> None:
     service.store.save(
         "planck-2018-cosmology", "preference", "Use Planck 2018 cosmology",
         "\nH0 = 67.4 km/s/Mpc\n\nOm0 = 0.315\nUse astropy.cosmology.Planck18\nFOURTH LINE NOT SHOWN\n",
     )
-    block = service.section("cosmology")
+    block = service.context_block("cosmology")
     lines = block.splitlines()
     assert lines[0] == "<project-memory-context>" and lines[-1] == "</project-memory-context>"
     entry = lines.index("[preference] planck-2018-cosmology: Use Planck 2018 cosmology")
     assert lines[entry + 1 : entry + 4] == ["  H0 = 67.4 km/s/Mpc", "  Om0 = 0.315", "  Use astropy.cosmology.Planck18"]
     assert "FOURTH LINE" not in block
-    assert "save_memory" in lines[-2] and "verify them before relying on them" in lines[-2]
+    assert lines[-2] == "  Use astropy.cosmology.Planck18"  # the reminder to save lives in the system prompt
     assert "days old" not in block  # saved just now
 
 
-def test_empty_memory_folder_still_reminds_to_save(service: MemoryService) -> None:
-    block = service.section("anything")
-    assert "No memories are saved for this project yet." in block and "save_memory" in block
+def test_empty_memory_folder_adds_no_block_and_the_prompt_still_reminds_to_save(service: MemoryService) -> None:
+    from astro_cli.memory.reminder import SECTION
+
+    assert service.context_block("anything") is None
+    assert "save_memory" in SECTION and "verify them before relying on them" in SECTION
 
 
 @pytest.mark.parametrize(
@@ -125,7 +127,7 @@ def test_staleness_note_uses_whole_days_of_age(service: MemoryService, clock: Cl
                                                note: str | None) -> None:
     service.store.save("lensing-pipeline", "project", "Lensing pipeline lives in ~/lens", "Run make all.")
     clock.advance(seconds=elapsed.total_seconds())
-    block = service.section("lensing pipeline")
+    block = service.context_block("lensing pipeline")
     if note is None:
         assert "days old" not in block and "day old" not in block
     else:
@@ -136,53 +138,53 @@ def test_block_is_byte_identical_within_a_turn_even_as_the_clock_moves(service: 
     service.store.save("lensing-pipeline", "project", "Lensing pipeline", "Run make all.")
     clock.advance(days=2, hours=23, minutes=59, seconds=50)
     turn_time = clock()
-    first = service.section("lensing", turn_time)
+    first = service.context_block("lensing", turn_time)
     clock.advance(seconds=20)  # the memory is now three days old, but the turn started before that
-    assert service.section("lensing", turn_time) == first
+    assert service.context_block("lensing", turn_time) == first
     assert "2 days old" in first
-    assert "3 days old" in service.section("lensing", clock())  # the next turn sees the new age
+    assert "3 days old" in service.context_block("lensing", clock())  # the next turn sees the new age
 
 
 def test_block_changes_only_when_the_selection_changes(service: MemoryService, clock: Clock) -> None:
     for n in range(6):
         service.store.save(f"cosmo-{n}", "preference", f"Cosmology choice {n}", "Planck 2018 cosmology parameters.")
     turn_time = clock()
-    before = service.section("cosmology parameters", turn_time)
+    before = service.context_block("cosmology parameters", turn_time)
     generation = service.catalog.generation
     service.store.save("coffee", "project", "Tuesday meeting", "Bring plots.")  # not relevant, not selected
-    after = service.section("cosmology parameters", turn_time)
+    after = service.context_block("cosmology parameters", turn_time)
     assert service.catalog.generation > generation
     assert after == before
     selected = service.last_selection[0].memory.slug
     service.store.save(selected, "preference", "Cosmology choice, edited", "Planck 2018 cosmology parameters.")
-    changed = service.section("cosmology parameters", turn_time)
+    changed = service.context_block("cosmology parameters", turn_time)
     assert f"{selected}: Cosmology choice, edited" in changed and changed != before
 
 
 def test_a_hand_edit_is_picked_up_on_the_next_assembly(service: MemoryService, clock: Clock) -> None:
     result = service.store.save("dust-map", "preference", "Use SFD dust map", "E(B-V) from SFD98.")
-    assert "SFD98" in service.section("dust")
+    assert "SFD98" in service.context_block("dust")
     path = result.memory.path
     text = path.read_text().replace("SFD98", "Schlafly & Finkbeiner 2011 recalibration")
     path.write_text(text)
     stat = path.stat()
     os.utime(path, ns=(stat.st_atime_ns, stat.st_mtime_ns + 1_000_000))
-    block = service.section("dust")
+    block = service.context_block("dust")
     assert "Schlafly & Finkbeiner 2011" in block and "SFD98" not in block
     assert "Schlafly" not in (service.root / "MEMORY.md").read_text()  # body is not in the index...
     path.write_text(text.replace("Use SFD dust map", "Use the recalibrated SFD map"))
-    service.section("dust")
+    service.context_block("dust")
     assert "Use the recalibrated SFD map" in (service.root / "MEMORY.md").read_text()  # ...but the description is
 
 
 def test_broken_and_deleted_files_never_break_the_block(service: MemoryService, clock: Clock) -> None:
     _fill(service, clock)
     (service.root / "half-written.md").write_text("---\ntype: preference\ndescription: [unclosed\n---\n")
-    block = service.section("fonts")
+    block = service.context_block("fonts")
     assert "plot-style" in block
     assert any("half-written.md is skipped" in w for w in service.warnings)  # type: ignore[attr-defined]
     (service.root / "plot-style.md").unlink()
-    assert "plot-style" not in service.section("fonts")
+    assert "plot-style" not in service.context_block("fonts")
 
 
 def test_superseded_memories_show_their_mark_only_when_relevant(service: MemoryService, clock: Clock) -> None:
@@ -190,10 +192,10 @@ def test_superseded_memories_show_their_mark_only_when_relevant(service: MemoryS
     clock.advance(days=2)
     service.store.save("planck-2018-cosmology", "preference", "Use Planck 2018 cosmology", "H0 = 67.4",
                        replaces="wmap9-cosmology")
-    relevant = service.section("which cosmology, WMAP or Planck?")
+    relevant = service.context_block("which cosmology, WMAP or Planck?")
     assert "[preference] wmap9-cosmology: Use WMAP9 cosmology [updated -> planck-2018-cosmology]" in relevant
     assert relevant.index("planck-2018-cosmology: Use Planck") < relevant.index("wmap9-cosmology:")
-    assert "wmap9-cosmology" not in service.section("telescope proposal")
+    assert "wmap9-cosmology" not in service.context_block("telescope proposal")
 
 
 def test_versions_never_crowd_out_current_memories(service: MemoryService, clock: Clock) -> None:
@@ -216,8 +218,10 @@ def test_memory_text_cannot_break_the_prompt(tmp_path: Path, monkeypatch: pytest
                     created=datetime.now(timezone.utc), updated=datetime.now(timezone.utc))
     (tmp_path / "memory").mkdir()
     (tmp_path / "memory" / "latex-macros.md").write_text(memory.to_text())
-    assembled = app.prompt.assemble(app.tools.ordered(), question="latex macros")
-    text = assembled.section("memory").text
+    from astro_cli.memory.feature import memory_service
+
+    app.prompt.assemble(app.tools.ordered(), question="latex macros")
+    text = memory_service(app).context_block("latex macros")
     assert "Use {{macros}} in LaTeX" in text and "\\newcommand{{\\msun}}" in text
     assert text.count("</project-memory-context>") == 1 and text.endswith("</project-memory-context>")
     app.close()
@@ -235,7 +239,7 @@ def test_settings_reach_the_service(tmp_path: Path, monkeypatch: pytest.MonkeyPa
 
 def test_inject_zero_removes_the_section(service: MemoryService) -> None:
     service.inject = 0
-    assert service.section("anything") is None
+    assert service.context_block("anything") is None
 
 
 
@@ -263,15 +267,15 @@ def test_with_a_watch_an_unchanged_folder_is_not_scanned_again(tmp_path: Path, c
     # until a quiet interval passes without a rescan before counting.
     deadline = time.monotonic() + 10
     while time.monotonic() < deadline:
-        service.section("fonts")
+        service.context_block("fonts")
         before = service.catalog.scans
         time.sleep(0.3)
-        service.section("fonts")
+        service.context_block("fonts")
         if service.catalog.scans == before:
             break
     scans = service.catalog.scans
     for question in ("fonts", "fits headers", "proposal"):
-        service.section(question)
+        service.context_block(question)
     assert service.catalog.scans == scans
     service.close()
 
@@ -279,39 +283,39 @@ def test_with_a_watch_an_unchanged_folder_is_not_scanned_again(tmp_path: Path, c
 def test_with_a_watch_every_kind_of_change_is_picked_up(tmp_path: Path, clock: Clock) -> None:
     service = _watched(tmp_path, clock)
     _fill(service, clock)
-    assert "plot-style" in service.section("fonts")
+    assert "plot-style" in service.context_block("fonts")
     # astro's own save: seen at the very next assembly.
     service.store.save("plot-style", "preference", "Plots use sans-serif fonts", "matplotlib: sans-serif.")
-    assert "Plots use sans-serif fonts" in service.section("fonts")
+    assert "Plots use sans-serif fonts" in service.context_block("fonts")
     # A file written elsewhere and renamed into place (how most tools save): seen at once too.
     path = service.root / "plot-style.md"
     tmp = service.root / ".plot-style.md.tmp"
     tmp.write_text(path.read_text().replace("sans-serif fonts", "Helvetica fonts"))
     os.replace(tmp, path)
-    assert "Plots use Helvetica fonts" in service.section("fonts")
+    assert "Plots use Helvetica fonts" in service.context_block("fonts")
     # An edit in place (an editor writing over the file): seen as soon as the event arrives.
     path.write_text(path.read_text().replace("Helvetica fonts", "Computer Modern fonts"))
-    assert _eventually(lambda: "Plots use Computer Modern fonts" in service.section("fonts"))
+    assert _eventually(lambda: "Plots use Computer Modern fonts" in service.context_block("fonts"))
     # The folder removed and made again: the watch follows the new folder.
     shutil.rmtree(service.root)
-    assert "No memories are saved" in service.section("fonts")
+    assert service.context_block("fonts") is None
     service.store.save("plot-style", "preference", "Plots use serif fonts", "serif.")
-    assert "Plots use serif fonts" in service.section("fonts")
+    assert "Plots use serif fonts" in service.context_block("fonts")
     path.write_text(path.read_text().replace("serif fonts", "Palatino fonts"))
-    assert _eventually(lambda: "Plots use Palatino fonts" in service.section("fonts"))
+    assert _eventually(lambda: "Plots use Palatino fonts" in service.context_block("fonts"))
     service.close()
 
 
 def test_a_small_folder_is_statted_instead_of_watched(tmp_path: Path, clock: Clock) -> None:
     service = MemoryService(tmp_path / "memory", clock=clock, watch=True, watch_from=10)
     _fill(service, clock)  # 6 files
-    service.section("fonts")
+    service.context_block("fonts")
     assert not service.catalog._watch.active  # type: ignore[union-attr]
     path = service.root / "plot-style.md"
     path.write_text(path.read_text().replace("serif fonts", "Garamond fonts"))
-    assert "Plots use Garamond fonts" in service.section("fonts")  # exact at once, no event needed
+    assert "Plots use Garamond fonts" in service.context_block("fonts")  # exact at once, no event needed
     _fill(service, clock, [(f"extra-{n}", "project", f"Extra {n}", "body") for n in range(5)])
-    service.section("fonts")
+    service.context_block("fonts")
     assert service.catalog._watch.active  # type: ignore[union-attr]
     service.close()
 

@@ -36,20 +36,33 @@ def prompt_report(ctx: Any, question: str = "", exact: bool = False) -> dict[str
         str(ctx.workspace.root), model, 0, ctx.settings.get("max_steps"), {"input_tokens": 0, "output_tokens": 0}
     )
     environment = environment_message(facts)["content"]
+    memory = _memory_block(ctx, question)
     system_tokens = counter.count(assembled.system)
-    total = system_tokens + sum(t["tokens"] for t in tool_rows) + counter.count(environment)
+    memory_tokens = counter.count(memory) if memory else 0
+    total = system_tokens + sum(t["tokens"] for t in tool_rows) + counter.count(environment) + memory_tokens
     return {
         "model": model,
         "model_origin": choice.origin if choice is not None else "nothing sets a model and no provider key was found",
         "sections": sections,
         "system_tokens": system_tokens,
         "tools": tool_rows,
+        "memory_context": memory,
+        "memory_context_tokens": memory_tokens,
         "environment": environment,
         "environment_tokens": counter.count(environment),
         "variables": assembled.variables,
         "total_tokens": total,
         "counter": counter.method,
     }
+
+
+def _memory_block(ctx: Any, question: str) -> str | None:
+    """The project-memory block that would be stored with `question` (none when memory is off)."""
+    if not ctx.prompt.includes("memory"):
+        return None
+    from astro_cli.memory.feature import memory_service
+
+    return memory_service(ctx).context_block(question)
 
 
 @app.command("show")
@@ -92,12 +105,17 @@ def _print(report: dict[str, Any], only_section: bool) -> None:
     console.print(Rule(f"tools in the request · {len(report['tools'])} schemas · {tools_total} tokens", align="left", style="cyan"))
     for t in report["tools"]:
         console.print(f"  {t['name']:<22} {t['tokens']:>6} tokens", markup=False)
+    if report["memory_context"]:
+        console.print(Rule(f"project memory, stored with your message · {report['memory_context_tokens']} tokens",
+                           align="left", style="cyan"))
+        console.print(report["memory_context"], markup=False)
     console.print(Rule(f"environment message (last, not stored) · {report['environment_tokens']} tokens", align="left", style="cyan"))
     console.print(report["environment"], markup=False)
     console.print(Rule(style="cyan"))
     console.print(f"model: {report['model']} ({report['model_origin']})", markup=False)
+    memory = f" + project memory {report['memory_context_tokens']}" if report["memory_context"] else ""
     console.print(
-        f"system prompt {report['system_tokens']} + tools {tools_total} + environment "
+        f"system prompt {report['system_tokens']} + tools {tools_total}{memory} + environment "
         f"{report['environment_tokens']} = {report['total_tokens']} tokens, counted with {report['counter']}.",
         markup=False,
     )

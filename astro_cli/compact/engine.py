@@ -204,9 +204,12 @@ class CompactionEngine(LoopExtension):
 
     def _restore_builder(self, session: AgentSession):
         def build(remaining: int) -> dict[str, Any] | None:
+            from astro_cli.memory.reminder import latest_block
+
             skills = session.extras.get("loaded_skills") or {}
             text = restore_text(
-                self.app, session.session_id, skills, remaining, self.policy.skill_budget_chars
+                self.app, session.session_id, skills, remaining, self.policy.skill_budget_chars,
+                memory_block=latest_block(session.messages),
             )
             return {"role": "user", "content": text} if text else None
 

@@ -1,9 +1,10 @@
-"""What a compaction must not lose: the identity, the loaded skills and the task state.
+"""What a compaction must not lose: the identity, the loaded skills, the task state, project memory.
 
 Users of other agents complain most that compaction drops the rules they loaded and the plan
 they were following. After each compaction astro adds one user message carrying them again: the
 first part of each loaded skill (within 'compaction.skill_budget_chars'), the current task state,
-and, when four messages or fewer remain, the identity reminder of 003 section 6.3.
+the latest project-memory block, and, when four messages or fewer remain, the identity reminder of
+003 section 6.3.
 """
 
 from __future__ import annotations
@@ -51,9 +52,13 @@ def task_state(app: AppContext, session_id: str) -> str | None:
 
 
 def restore_text(
-    app: AppContext, session_id: str, loaded_skills: dict[str, Any], remaining: int, skill_budget: int
+    app: AppContext, session_id: str, loaded_skills: dict[str, Any], remaining: int, skill_budget: int,
+    memory_block: str | None = None,
 ) -> str | None:
-    """The re-injection message after a compaction that left `remaining` messages, or None."""
+    """The re-injection message after a compaction that left `remaining` messages, or None.
+
+    `memory_block` is the latest project-memory block of the conversation: a turn on the same topic
+    stores none of its own, so the one the compaction may have cut is handed back here."""
     parts: list[str] = []
     if remaining <= IDENTITY_MAX_MESSAGES:
         parts.append(IDENTITY_REMINDER)
@@ -69,6 +74,8 @@ def restore_text(
     tasks = task_state(app, session_id)
     if tasks:
         parts.append(tasks)
+    if memory_block:
+        parts.append(memory_block)
     if not parts:
         return None
     return RESTORE_HEADER + "\n" + "\n\n".join(parts)

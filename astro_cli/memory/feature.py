@@ -1,4 +1,10 @@
-"""The memory feature: the 'memory' prompt section, the save_memory tool and the /memory command.
+"""The memory feature: the 'memory' prompt section, the per-turn memory block, the save_memory tool
+and the /memory command.
+
+The system prompt carries only a fixed note about project memory (it never changes, so the
+provider's prompt cache survives a change of topic). The memories chosen for a message are stored
+right after it, as a user message of kind 'memory': later requests resend it unchanged, so the
+history stays cacheable, and a turn whose selection equals the last one adds nothing.
 
 save_memory writes only inside <workspace>/memory/ (the slug is validated, so no path can escape)
 and everything it writes is versioned, so it runs without asking the user.
@@ -10,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 from astro_cli.agent.extensions import LoopExtension
 from astro_cli.memory.format import MEMORY_TYPES, MemoryFileError, MemoryInputError
+from astro_cli.memory.reminder import SECTION, latest_block
 from astro_cli.memory.service import MemoryService, sorted_memories
 from astro_cli.prompt.registry import ORDER_MEMORY, AssemblyInput
 from astro_cli.tools.base import Tool, ToolContext, ToolError, ToolResult, object_schema
@@ -20,6 +27,7 @@ if TYPE_CHECKING:
     from astro_cli.app import AppContext
 
 TURN_TIME = "memory.turn_time"  # session.extras key: the clock frozen at the start of the turn
+MEMORY_KIND = "memory"  # the stored kind of the per-turn memory block
 
 SAVE_DESCRIPTION = (
     "Save or update a project memory that later sessions should know. Use it for the researcher's "
@@ -38,18 +46,22 @@ def memory_service(app: AppContext) -> MemoryService:
     return app.service("memory", make)
 
 
-class TurnClock(LoopExtension):
-    """Freezes 'now' for the memory block at the start of each turn, so ages cannot tick mid-turn,
-    and shows warnings about broken memory files while the session runs (not only at start-up)."""
+class MemoryTurn(LoopExtension):
+    """At the start of each turn: freezes 'now' (ages cannot tick mid-turn) and stores the block of
+    memories chosen for the researcher's message right after it. Shows warnings about broken memory
+    files while the session runs (not only at start-up)."""
 
     def __init__(self, app: AppContext) -> None:
         self.app = app
 
     def on_turn_start(self, state: TurnState) -> None:
         service = memory_service(self.app)
-        state.session.extras[TURN_TIME] = service.clock()
-        if service.inject > 0:
-            service.catalog.refresh()  # the work the first assembly would do, done early to warn first
+        session = state.session
+        now = session.extras[TURN_TIME] = service.clock()
+        if service.inject > 0 and self.app.prompt.includes("memory", session.scope):
+            block = service.context_block(state.prompt, now)
+            if block is not None and block != latest_block(session.messages):
+                session.append({"role": "user", "content": block}, kind=MEMORY_KIND)
         self._show_warnings(state)
 
     def before_request(self, state: TurnState) -> None:
@@ -110,10 +122,10 @@ def memory_slash(ctx: SlashContext, text: str) -> None:
 
 def install(app: AppContext) -> None:
     def section(data: AssemblyInput) -> str | None:
-        return memory_service(app).section(data.question, data.state.get(TURN_TIME))
+        return SECTION if app.settings.get("memory.inject") > 0 else None
 
     app.prompt.add("memory", ORDER_MEMORY, provider=section)
-    app.add_extension(lambda: TurnClock(app))
+    app.add_extension(lambda: MemoryTurn(app))
     app.tools.register(Tool(
         name="save_memory",
         description=SAVE_DESCRIPTION,

@@ -8,8 +8,8 @@ a hand edit is picked up on the next step and 2,000 memories are never re-read a
 
 Score = relevance (BM25, scaled so the best match of the question is 1) + RECENCY_WEIGHT x recency
 (0.5 ** (age / half-life)). Without a matching word the ranking is by recency alone. A superseded
-memory (marked `[updated -> new-slug]`) only competes when the question matches it, at half weight,
-and only the best entry of each base slug is shown, so old versions never crowd out current ones.
+memory (marked `[updated -> new-slug]`) only competes when the question matches it, at half weight.
+Archived versions (`<slug>_vN`) are history and are never selected.
 """
 
 from __future__ import annotations
@@ -26,7 +26,7 @@ from datetime import datetime
 from pathlib import Path
 
 from astro_cli.memory.format import Memory, MemoryFileError, broken_warning, parse_memory
-from astro_cli.memory.index import INDEX_NAME, write_index
+from astro_cli.memory.index import INDEX_NAME, NOT_MEMORIES, write_index
 from astro_cli.memory.watch import FolderWatch
 
 RECENCY_WEIGHT = 0.5
@@ -98,7 +98,7 @@ def rank(
     matched: list[Scored] = []
     for memory in memories:
         rel = relevance.get(memory.slug, 0.0)
-        if rel <= 0.0:
+        if rel <= 0.0 or memory.is_version:  # `_vN` files are history: never shown instead of the memory
             continue
         rec = recency(memory, now, half_life_days)
         score = rel + RECENCY_WEIGHT * rec
@@ -186,7 +186,7 @@ class MemoryCatalog:
             prefix = "" if use_fd else str(self.root) + os.sep
             dir_fd = handle if use_fd else None
             for name in names:
-                if not name.endswith(".md") or name == INDEX_NAME or name.startswith("."):
+                if not name.endswith(".md") or name in NOT_MEMORIES or name.startswith("."):
                     continue
                 try:
                     info = os.stat(prefix + name, dir_fd=dir_fd)
@@ -210,7 +210,9 @@ class MemoryCatalog:
                     return False
             self.scans += 1
             current = self._stat_folder()
-            if current == self._files:
+            # The first scan always syncs MEMORY.md: after forgetting the last memory the folder is as
+            # empty as a fresh catalog, but the index still lists it.
+            if current == self._files and self.scans > 1:
                 return False
             for name in self._files.keys() - current.keys():
                 self._drop(name)

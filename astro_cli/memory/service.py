@@ -1,9 +1,8 @@
-"""The memory service: one store and one catalog per workspace, and the cached prompt block.
+"""The memory service: one store and one catalog per workspace, and the cached memory block.
 
 The block is cached by (question, catalog generation, turn time): the question is the user's
 message of the turn, the generation changes only when a memory file does, and the turn time is
-frozen when the turn starts (see feature.TurnClock), so every step of a turn gets the same bytes
-unless a memory was saved or edited in between.
+frozen when the turn starts (see feature.MemoryTurn), so asking twice in a turn costs nothing.
 """
 
 from __future__ import annotations
@@ -46,7 +45,7 @@ class MemoryService:
         self.watch_from = watch_from
         self.store = MemoryStore(root, clock, self.warn, after_change=self._store_changed)
         self._catalog: MemoryCatalog | None = None
-        self._cache: OrderedDict[tuple[Any, ...], str] = OrderedDict()
+        self._cache: OrderedDict[tuple[Any, ...], str | None] = OrderedDict()
         self.last_selection: list[Scored] = []
 
     @classmethod
@@ -92,20 +91,20 @@ class MemoryService:
         catalog.refresh()
         return catalog.select(question, now or self.clock(), self.half_life_days, self.inject)
 
-    def section(self, question: str, now: datetime | None = None) -> str | None:
-        """The `<project-memory-context>` block for this question at this (turn) time."""
+    def context_block(self, question: str, now: datetime | None = None) -> str | None:
+        """The `<project-memory-context>` block for this question at this (turn) time; None when no
+        memory is selected (none saved, or `memory.inject: 0`)."""
         if self.inject <= 0:
             return None
         now = now or self.clock()
         catalog = self.catalog
         catalog.refresh()
         key = (question, catalog.generation, now)
-        cached = self._cache.get(key)
-        if cached is not None:
+        if key in self._cache:
             self._cache.move_to_end(key)
-            return cached
+            return self._cache[key]
         self.last_selection = catalog.select(question, now, self.half_life_days, self.inject)
-        text = render_block(self.last_selection, now)
+        text = render_block(self.last_selection, now) if self.last_selection else None
         self._cache[key] = text
         while len(self._cache) > CACHE_SIZE:
             self._cache.popitem(last=False)

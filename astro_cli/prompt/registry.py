@@ -134,6 +134,12 @@ class PromptRegistry:
             chosen.update({n: s for (sc, n), s in self._sections.items() if sc == scope})
         return sorted(chosen.values(), key=lambda s: (s.order, s.name))
 
+    def includes(self, name: str, scope: str = GLOBAL) -> bool:
+        """Does an assembly for `scope` use the section `name` (a complete section replaces all others)?"""
+        sections = self.effective_sections(scope)
+        complete = [s for s in sections if s.complete]
+        return any(s.name == name for s in (complete or sections))
+
     def _variable(self, name: str, scope: str) -> VariableProvider | None:
         return self._variables.get((scope, name)) or self._variables.get((GLOBAL, name))
 
