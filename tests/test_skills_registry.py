@@ -99,19 +99,26 @@ def test_usage_scores_decay_with_a_seven_day_half_life(tmp_path):
     db.close()
 
 
-def test_listing_follows_usage_and_the_budget_cuts_the_least_used(layers, tmp_path):
+def test_listing_follows_usage_and_the_budget_shortens_the_least_used_first(layers, tmp_path):
     dirs, order = layers
     for name in ("alpha", "beta", "gamma", "delta"):
         make(dirs["project"], name, f"The {name} method for astronomers.", "when_to_use: When asked.\n")
     scores = {"gamma": 5.0, "alpha": 2.0, "delta": 0.1}
     line = len("- alpha: The alpha method for astronomers. - When asked.") + 1
-    registry = SkillRegistry(order, scorer=lambda: scores, budget=3 * line + 2)
+    short = len("- alpha: The alpha method for astronomers.") + 1
+    registry = SkillRegistry(order, scorer=lambda: scores, budget=2 * line + (short + 1) + (short - 1))
     entries = registry.entries()
     assert [e.skill.name for e in entries] == ["gamma", "alpha", "delta", "beta"]
-    assert [e.listed for e in entries] == [True, True, True, False]
-    assert entries[-1].reason == HIDDEN_BUDGET
+    assert all(e.listed for e in entries)
+    assert [e.form for e in entries] == ["full", "full", "first sentence", "first sentence"]
     text = registry.reminder()
-    assert text.index("- gamma:") < text.index("- alpha:") < text.index("- delta:") and "- beta:" not in text
+    assert text.index("- gamma:") < text.index("- alpha:") < text.index("- delta:") < text.index("- beta:")
+    assert "- beta: The beta method for astronomers.\n" in text and "- gamma: The gamma method for astronomers. - When asked." in text
+    names_only = SkillRegistry(order, scorer=lambda: scores, budget=len("- gamma\n- alpha\n- delta\n- beta\n"))
+    assert [e.form for e in names_only.entries()] == ["name only"] * 4 and all(e.listed for e in names_only.entries())
+    too_small = SkillRegistry(order, scorer=lambda: scores, budget=len("- gamma\n- alpha\n"))
+    assert [e.listed for e in too_small.entries()] == [True, True, False, False]
+    assert too_small.entries()[-1].reason == HIDDEN_BUDGET
 
 
 def test_reminder_format_and_who_is_listed(layers):
@@ -236,8 +243,9 @@ def test_skills_list_json_shows_layers_reasons_and_rejects(cli, workspace):
     assert rows["nasa-ads-v1.1.0"]["status"] == "rejected"
     assert rows["plotting"]["layer"] == "bundled"  # the repository's own skills/
     assert rows["fits-files"]["status"] == "hidden" and "paths" in rows["fits-files"]["reason"]
-    hidden = [r for r in rows.values() if r["reason"] == HIDDEN_BUDGET]
-    assert hidden, "the fixtures plus the bundled skills exceed the default 4000-character budget"
+    shortened = [r for r in rows.values() if r["status"] == "listed" and r["form"] != "full"]
+    assert shortened, "the fixtures plus the bundled skills exceed the default 4000-character budget"
+    assert not [r for r in rows.values() if r["reason"] == HIDDEN_BUDGET]  # shortened, not dropped
     assert not (workspace / ".astro").exists()  # listing creates nothing in the workspace
 
 

@@ -14,13 +14,14 @@ app = typer.Typer(no_args_is_help=True)
 
 
 def _rows(ctx: Any, include_all: bool) -> list[dict[str, Any]]:
-    from astro_cli.skills.registry import FORK_NOTE, display_path, get_registry
+    from astro_cli.skills.registry import FORK_NOTE, SHORTENED, display_path, get_registry
 
     registry = get_registry(ctx)
     rows = []
     for entry in registry.entries():
         skill = entry.skill
-        notes = [FORK_NOTE] if skill.context == "fork" else []
+        notes = [SHORTENED[entry.form]] if entry.listed and entry.form in SHORTENED else []
+        notes += [FORK_NOTE] if skill.context == "fork" else []
         if skill.model != "inherit" and skill.context != "fork":
             notes.append(f"model {skill.model}: used only by fork skills, ignored inline")
         rows.append(
@@ -30,6 +31,7 @@ def _rows(ctx: Any, include_all: bool) -> list[dict[str, Any]]:
                 "path": display_path(ctx, skill.path),
                 "score": round(entry.score, 3),
                 "status": "listed" if entry.listed else "hidden",
+                "form": entry.form if entry.listed else None,
                 "reason": entry.reason,
                 "context": skill.context,
                 "notes": notes,
@@ -44,6 +46,7 @@ def _rows(ctx: Any, include_all: bool) -> list[dict[str, Any]]:
                     "path": display_path(ctx, hidden.path),
                     "score": None,
                     "status": "shadowed",
+                    "form": None,
                     "reason": f"shadowed by the {winner.layer} skill {display_path(ctx, winner.path)}",
                     "context": hidden.context,
                     "notes": [],
@@ -57,6 +60,7 @@ def _rows(ctx: Any, include_all: bool) -> list[dict[str, Any]]:
                     "path": display_path(ctx, problem.path),
                     "score": None,
                     "status": "broken" if problem.kept else "rejected",
+                    "form": None,
                     "reason": problem.reason
                     + ("; the last good version stays in use" if problem.kept else ""),
                     "context": "",

@@ -21,7 +21,7 @@ from stat import S_ISREG
 from typing import TYPE_CHECKING
 
 from astro_cli.prompt.tags import escape_tags
-from astro_cli.skills.skill import SKILL_FILE, Skill, SkillError, parse_skill
+from astro_cli.skills.skill import SKILL_FILE, Skill, SkillError, first_sentence, parse_skill
 
 if TYPE_CHECKING:
     from astro_cli.app import AppContext
@@ -34,7 +34,15 @@ FOOTER = (
     "If you see a <command-name> tag in the current conversation turn, the skill has ALREADY been loaded - "
     "follow its instructions directly instead of calling load_skill again."
 )
-HIDDEN_BUDGET = "over the skills.budget_chars budget (least used are cut first)"
+HIDDEN_BUDGET = "over the skills.budget_chars budget even as names alone (least used are cut first)"
+# Listing forms, from the whole entry down to the name: the budget shortens descriptions before it drops a skill.
+FULL, FIRST_SENTENCE, NAME_ONLY = "full", "first sentence", "name only"
+SHORTENED = {
+    FIRST_SENTENCE: "description shortened to its first sentence to fit skills.budget_chars",
+    NAME_ONLY: "listed by name only to fit skills.budget_chars",
+}
+# On equal usage, a project skill keeps its description longest, then a user skill, then a bundled one.
+LAYER_PRIORITY = {"project": 2, "user": 1, "bundled": 0}
 FORK_NOTE = "fork: runs in a subagent; inline when loaded inside one"
 
 
@@ -63,6 +71,7 @@ class Entry:
     score: float
     listed: bool
     reason: str = ""
+    form: str = FULL  # how it is listed: full, first sentence, name only
 
 
 def skill_layers(app: AppContext) -> list[tuple[str, Path]]:
@@ -273,25 +282,27 @@ class SkillRegistry:
         return self._scores.get(name, 0.0)
 
     def _ranked(self, skills: Iterable[Skill]) -> list[Skill]:
-        return sorted(skills, key=lambda s: (-round(self._scores.get(s.name, 0.0), 9), s.name))
+        return sorted(skills, key=lambda s: (-round(self._scores.get(s.name, 0.0), 9),
+                                             -LAYER_PRIORITY.get(s.layer, 0), s.name))
 
     def entries(self, active: Iterable[str] = ()) -> list[Entry]:
-        """Every effective skill in usage order, listed or hidden with the reason."""
+        """Every effective skill in listing order, listed (and in which form) or hidden with the reason.
+
+        Every eligible skill keeps at least its name: over the budget, descriptions are cut to their
+        first sentence, then to nothing, starting with the last in the listing order (least used; on
+        equal use bundled before user before project); a skill is dropped only when the names alone
+        do not fit.
+        """
         active = set(active)
-        budget = self._budget()
-        used = 0
-        cut = False
+        ranked = self._ranked(self.snapshot.skills.values())
+        reasons = {skill.name: _hidden_reason(skill, active) for skill in ranked}
+        eligible = [skill for skill in ranked if reasons[skill.name] is None]
+        forms, dropped = _fit(eligible, self._budget())
         entries: list[Entry] = []
-        for skill in self._ranked(self.snapshot.skills.values()):
-            score = self.score(skill.name)
-            reason = _hidden_reason(skill, active)
-            if reason is None:
-                cost = len(_entry_line(skill)) + 1
-                if cut or used + cost > budget:
-                    cut, reason = True, HIDDEN_BUDGET
-                else:
-                    used += cost
-            entries.append(Entry(skill, score, reason is None, reason or ""))
+        for skill in ranked:
+            reason = reasons[skill.name] or (HIDDEN_BUDGET if skill.name in dropped else None)
+            entries.append(Entry(skill, self.score(skill.name), reason is None, reason or "",
+                                 forms.get(skill.name, FULL)))
         return entries
 
     def reminder(self, active: Iterable[str] = ()) -> str | None:
@@ -302,7 +313,7 @@ class SkillRegistry:
         cached = self._reminders.get(key, False)
         if cached is not False:
             return cached  # type: ignore[return-value]
-        lines = [_entry_line(e.skill) for e in self.entries(conditional) if e.listed]
+        lines = [_entry_line(e.skill, e.form) for e in self.entries(conditional) if e.listed]
         text = (
             f"<system-reminder>\n{HEADER}\n" + "\n".join(lines) + f"\n{FOOTER}\n</system-reminder>"
             if lines
@@ -322,9 +333,35 @@ def _same(a: Path, b: Path) -> bool:
         return False
 
 
-def _entry_line(skill: Skill) -> str:
-    line = escape_tags(skill.entry())  # a SKILL.md from elsewhere can never close the reminder
+def _entry_line(skill: Skill, form: str = FULL) -> str:
+    """The skill's listing line in `form`; a SKILL.md from elsewhere can never close the reminder."""
+    if form == NAME_ONLY:
+        return escape_tags(f"- {skill.name}")
+    line = escape_tags(skill.entry() if form == FULL else f"- {skill.name}: {first_sentence(skill.description)}")
     return line if len(line) <= MAX_ENTRY_CHARS else line[: MAX_ENTRY_CHARS - 1].rstrip() + "…"
+
+
+def _fit(listed: list[Skill], budget: int) -> tuple[dict[str, str], set[str]]:
+    """The form of each skill so the listing fits `budget` characters, and the skills left out."""
+    forms = {skill.name: FULL for skill in listed}
+    cost = {skill.name: len(_entry_line(skill)) + 1 for skill in listed}
+    total = sum(cost.values())
+    giving_first = list(reversed(listed))
+    for form in (FIRST_SENTENCE, NAME_ONLY):
+        for skill in giving_first:
+            if total <= budget:
+                return forms, set()
+            shorter = len(_entry_line(skill, form)) + 1
+            if shorter < cost[skill.name]:
+                total += shorter - cost[skill.name]
+                cost[skill.name], forms[skill.name] = shorter, form
+    dropped: set[str] = set()
+    for skill in giving_first:
+        if total <= budget:
+            break
+        total -= cost[skill.name]
+        dropped.add(skill.name)
+    return forms, dropped
 
 
 def _hidden_reason(skill: Skill, active: set[str]) -> str | None:

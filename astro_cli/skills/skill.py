@@ -129,6 +129,13 @@ def _one_line(text: str) -> str:
     return " ".join(text.split())
 
 
+def first_sentence(text: str) -> str:
+    """The description up to its first sentence end ('. ', '! ', '? ' or a line break), on one line."""
+    flat = text.strip().split("\n\n")[0]
+    match = re.search(r"(?<!e\.g)(?<!i\.e)(?<!etc)(?<!\bvs)(?<!\bal)[.!?](?=\s|$)", flat)
+    return _one_line(flat[: match.end()] if match else flat)
+
+
 def split_frontmatter(text: str) -> tuple[str, str]:
     """(frontmatter YAML, body) of a SKILL.md; the file must open with a `---` line."""
     text = text.lstrip("\ufeff")
@@ -272,7 +279,7 @@ when_to_use: When the user asks for ... (the situations in which the model shoul
 allowed-tools: []   # tools this skill may use without asking, e.g. [search_papers, file_write]
 # argument-hint: "[target or topic]"
 # paths: ["**/*.fits"]   # list the skill only after a matching file is read, written or searched
-# context: inline        # or fork (runs in a subagent once subagents are available)
+# context: inline        # or fork: runs in a subagent with a context of its own
 ---
 
 # {name}
