@@ -176,16 +176,18 @@ def test_slash_name_queues_the_skill_body_for_the_next_turn(workspace, tmp_path,
     make(workspace / "skills", "helper", "description: For the model.\nuser-invocable: false\n", "Help.")
     app = _app(workspace, tmp_path / "home", monkeypatch)
     out = io.StringIO()
-    queued: list[str] = []
+    queued: list[tuple[str, str | None]] = []
     ctx = SlashContext(
-        app=app, console=Console(file=out, width=200), session=None, queue_prompt=queued.append
+        app=app, console=Console(file=out, width=200), session=None,
+        queue_prompt=lambda text, shown=None: queued.append((text, shown)),
     )
     fallback = app.services["slash_fallback"]
     assert fallback(ctx, "orbit-fit", "51 Peg") is True
-    assert queued == [
+    assert queued == [(
         f"<command-name>orbit-fit</command-name>\nBase directory for this skill: "
-        f"{(workspace / 'skills' / 'orbit-fit').resolve()}\n\nFit the orbit of 51 Peg.\n"
-    ]
+        f"{(workspace / 'skills' / 'orbit-fit').resolve()}\n\nFit the orbit of 51 Peg.\n",
+        "/orbit-fit 51 Peg",  # what the REPL echoes
+    )]
     assert fallback(ctx, "helper", "") is True and len(queued) == 1
     assert "not user-invocable" in out.getvalue()
     assert fallback(ctx, "no-such-skill", "") is False

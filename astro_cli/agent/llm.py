@@ -35,6 +35,9 @@ def load_litellm() -> Any:
             litellm.telemetry = False
             litellm.suppress_debug_info = True
             litellm.drop_params = True
+            # litellm builds its default tokenizer (cl100k, ~0.3 s) inside the first streaming call;
+            # building it here keeps that out of the first request (the REPL does it while you type).
+            from litellm.litellm_core_utils import default_encoding  # noqa: F401
             _LITELLM = litellm
     return _LITELLM
 

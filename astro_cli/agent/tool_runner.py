@@ -66,7 +66,8 @@ class ToolRunner:
                 replaced = ext.after_tool(state, info, result)
                 if replaced is not None:
                     result = replaced
-        duration = time.monotonic() - started
+        # The run time: the researcher's time at the approval question is not the tool's.
+        duration = time.monotonic() - started - info.extra.get("approval_wait", 0.0)
         self._store(state, call, result, duration)
         return result
 
@@ -90,7 +91,9 @@ class ToolRunner:
                 info.arguments = gate.arguments
             if gate.additional_context:
                 info.extra.setdefault("context", []).append(gate.additional_context)
+        asked = time.monotonic()
         decision = session.permissions.check(tool, info.arguments)
+        info.extra["approval_wait"] = time.monotonic() - asked
         if not decision.allowed:
             return error_result(decision.reason)
         ctx = ToolContext(

@@ -5,8 +5,9 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from astro_cli.skills.approval import BASELINE, pre_approval, refusal_note
-from astro_cli.skills.registry import FORK_NOTE, get_registry
-from astro_cli.ui.slash import SlashCommand, register_slash
+from astro_cli.skills.registry import FORK_NOTE, SHORTENED, get_registry
+from astro_cli.skills.skill import first_sentence
+from astro_cli.ui.slash import SlashCommand, register_names, register_slash
 
 if TYPE_CHECKING:
     from astro_cli.app import AppContext
@@ -29,7 +30,7 @@ def skill_fallback(ctx: SlashContext, name: str, args: str) -> bool:
         )
         return True
     body = skill.render(args)
-    ctx.queue_prompt(wrap(skill, body))
+    ctx.queue_prompt(wrap(skill, body), shown=f"/{name} {args}".rstrip())
     session = ctx.session
     record_use(ctx.app, name, session.session_id if session else None, "user")
     if session is not None:
@@ -62,6 +63,8 @@ def list_skills(ctx: SlashContext, args: str) -> None:
     for entry in entries:
         skill = entry.skill
         status = "listed" if entry.listed else f"hidden: {entry.reason}"
+        if entry.listed and entry.form in SHORTENED:
+            status += f" ({SHORTENED[entry.form]})"
         if skill.context == "fork":
             status += f" ({FORK_NOTE})"
         hint = f" {skill.argument_hint}" if skill.argument_hint and skill.user_invocable else ""
@@ -72,8 +75,16 @@ def list_skills(ctx: SlashContext, args: str) -> None:
     )
 
 
+def skill_names(app: AppContext) -> dict[str, str]:
+    """`/NAME` completions: the skills a person may load, with the first sentence of each description."""
+    registry = get_registry(app)
+    registry.ensure_loaded()
+    return {skill.name: first_sentence(skill.description) for skill in registry.all() if skill.user_invocable}
+
+
 def install_slash(app: AppContext) -> None:
     register_slash(app, SlashCommand("skills", "list the skills (type /NAME to load one)", list_skills))
+    register_names(app, lambda: skill_names(app))
     previous = app.services.get("slash_fallback")  # another feature's fallback still gets its turn
 
     def fallback(ctx: SlashContext, name: str, args: str) -> bool:

@@ -11,6 +11,8 @@ import json
 import sys
 from typing import TYPE_CHECKING, Any
 
+from rich.text import Text
+
 from astro_cli.agent import events as ev
 from astro_cli.ui.visible import one_line, visible
 
@@ -86,7 +88,7 @@ class OneShotPrinter:
             self._line((f"provider error, retry {event.attempt}/{event.max_attempts} in {event.delay:g}s: ", "yellow"),
                        visible(event.error))
         elif isinstance(event, ev.Nudge):
-            self._line((f"{event.kind}: {one_line(event.text.splitlines()[0] if event.text else '', 160)}", "dim"))
+            self._line((f"{event.kind}: {one_line(event.text, 400)}", "dim"))
         elif isinstance(event, ev.Notice):
             self._line((f"{event.level}: ", "yellow"), visible(event.text))
         elif isinstance(event, ev.Compacted):
@@ -120,11 +122,7 @@ class OneShotPrinter:
         elif state.stop_reason == "provider_error":
             self._line(("error: ", "bold red"), "the model provider failed: " + visible(state.error or ""))
         elif state.stop_reason == "max_steps":
-            self.err.print(
-                f"[bold red]error:[/] the step budget ({state.max_steps}) ran out without an answer; "
-                "raise it with --max-steps or config 'max_steps'.",
-                markup=True,
-            )
+            self.err.print(Text.assemble(("error: ", "bold red"), state.error or "the step budget ran out."))
         elif state.stop_reason == "interrupted":
             self.err.print("[yellow]interrupted[/]", markup=True)
         elif state.stop_reason == "paused" and state.error:

@@ -20,7 +20,6 @@ if TYPE_CHECKING:
     from prompt_toolkit.completion import CompleteEvent, Completion
     from prompt_toolkit.document import Document
 
-    from astro_cli.ui.slash import SlashCommand
 
 PROMPT = "> "
 CONTINUATION = ". "
@@ -53,11 +52,11 @@ def make_history(path: Path) -> Any:
     return PrivateHistory(str(path))
 
 
-def _slash_completer(commands: Callable[[], dict[str, SlashCommand]], session_ids: Callable[[], list[str]]) -> Any:
+def _slash_completer(commands: Callable[[], dict[str, str]], session_ids: Callable[[], list[str]]) -> Any:
     from prompt_toolkit.completion import Completer, Completion
 
     class SlashCompleter(Completer):
-        """Completes `/name` from the live slash table, and session ids after `/resume `."""
+        """Completes `/name` from the live command table (skills included), and session ids after `/resume `."""
 
         def get_completions(self, document: Document, complete_event: CompleteEvent) -> Iterable[Completion]:
             text = document.text_before_cursor
@@ -65,9 +64,9 @@ def _slash_completer(commands: Callable[[], dict[str, SlashCommand]], session_id
                 return
             if " " not in text:
                 word = text[1:]
-                for name, command in sorted(commands().items()):
+                for name, help_text in sorted(commands().items()):
                     if name.startswith(word):
-                        yield Completion("/" + name, start_position=-len(text), display_meta=command.help)
+                        yield Completion("/" + name, start_position=-len(text), display_meta=help_text)
             elif text.startswith("/resume ") and text.count(" ") == 1:
                 word = text.split(" ", 1)[1]
                 for session_id in session_ids():
@@ -114,7 +113,7 @@ class PromptReader:
     def __init__(
         self,
         history_path: Path,
-        commands: Callable[[], dict[str, SlashCommand]],
+        commands: Callable[[], dict[str, str]],
         session_ids: Callable[[], list[str]],
         input: Any = None,
         output: Any = None,

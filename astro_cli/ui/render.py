@@ -210,6 +210,9 @@ class TurnRenderer:
         self.spin("waiting to retry…")
 
     def _on_compacted(self, event: ev.Compacted) -> None:
+        if event.trigger == "manual":  # /compact prints one line for the whole round when it returns
+            self.settle()
+            return
         self.settle(Text(
             f"  context compacted ({event.layer}): {event.messages_before} → {event.messages_after} messages, "
             f"{event.tokens_before:,} → {event.tokens_after:,} tokens", style="dim",
@@ -272,16 +275,14 @@ class TurnRenderer:
         self.settle()
         self.log.finish(event)
         if event.stop_reason == "interrupted":
-            self.console.print(Text("interrupted — the partial answer is kept in the session", style="yellow"))
+            kept = "the partial answer is kept" if event.answer.strip() else "the turn is kept, marked interrupted,"
+            self.console.print(Text(f"interrupted — {kept} in the session", style="yellow"))
         elif event.stop_reason == "config_error":
             self.console.print(Text(f"error: {event.error}", style="bold red"))
         elif event.stop_reason == "provider_error":
             self.console.print(Text(f"error: the model provider failed: {event.error}", style="bold red"))
         elif event.stop_reason == "max_steps":
-            self.console.print(Text(
-                "error: the step budget ran out without an answer; raise it with --max-steps or config "
-                "'max_steps'.", style="bold red",
-            ))
+            self.console.print(Text(f"error: {event.error or 'the step budget ran out.'}", style="bold red"))
         elif event.stop_reason == "paused" and event.error:
             self.console.print(Text(event.error, style="yellow"))
         if self.usage["requests"]:

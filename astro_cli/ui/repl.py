@@ -25,7 +25,7 @@ from astro_cli.agent.events import EventBus
 from astro_cli.ui.builtin_slash import KEYS_HELP, register_builtins
 from astro_cli.ui.prompt_input import PlainReader, PromptReader, parse_permission
 from astro_cli.ui.render import TurnRenderer, one_line
-from astro_cli.ui.slash import SlashContext, slash_table
+from astro_cli.ui.slash import SlashContext, slash_completions, slash_table
 from astro_cli.ui.turnlog import TurnLog
 from astro_cli.ui.visible import clipped, visible
 
@@ -92,7 +92,7 @@ def default_reader(app: AppContext) -> Any:
         return PlainReader()
     return PromptReader(
         app.home.history_path,
-        commands=lambda: slash_table(app),
+        commands=lambda: slash_completions(app),
         session_ids=lambda: [row["id"] for row in app.sessions.list(limit=30)],
     )
 
@@ -154,7 +154,7 @@ class Repl:
         self.session: AgentSession | None = None
         self.renderer = TurnRenderer(console, self.log, lambda: self.session.session_id if self.session else None)
         self.bus.subscribe(self.renderer.handle)
-        self.queued: list[str] = []
+        self.queued: list[tuple[str, str | None]] = []  # (text for the model, what the person sees)
         self.running = True
         self.state: dict[str, Any] = {"turn_log": self.log, "repl": self}
         self.guard: InterruptGuard | None = None
@@ -162,10 +162,14 @@ class Repl:
 
     # --- sessions ----------------------------------------------------------------------------
     def _open(self, resume: str | None = None, continue_latest: bool = False) -> AgentSession:
-        from astro_cli.agent.factory import open_session, permission_policy
+        from astro_cli.agent.factory import NothingToContinue, open_session, permission_policy
 
         permissions = permission_policy(self.app, asker=self.ask_permission)
-        return open_session(self.app, self.bus, permissions, resume=resume, continue_latest=continue_latest)
+        try:
+            return open_session(self.app, self.bus, permissions, resume=resume, continue_latest=continue_latest)
+        except NothingToContinue:  # `astro --continue` in a new folder: say so, and start afresh
+            self.console.print(Text("no earlier session in this folder to continue", style="dim"))
+            return open_session(self.app, self.bus, permissions)
 
     def open(self, resume: str | None = None, continue_latest: bool = False) -> None:
         from astro_cli import __version__
@@ -235,9 +239,10 @@ class Repl:
     # --- the loop ----------------------------------------------------------------------------
     def run(self) -> None:
         while self.running:
+            shown = None
             if self.queued:
-                text = self.queued.pop(0)
-                self.console.print(Text(f"> {one_line(text, self.console.width - 4)}", style="dim"))
+                text, shown = self.queued.pop(0)
+                self.console.print(Text(f"> {one_line(shown or text, self.console.width - 4)}", style="dim"))
             else:
                 try:
                     text = self.reader.read()
@@ -246,7 +251,7 @@ class Repl:
                     continue
                 except EOFError:
                     break
-            self.handle(text)
+            self.handle(text, shown)
         self._close()
 
     def _close(self) -> None:
@@ -256,19 +261,23 @@ class Repl:
                 sid = self.session.session_id
                 self.console.print(Text(f"session {sid} is saved · astro --resume {sid} continues it", style="dim"))
 
-    def handle(self, text: str) -> None:
+    def handle(self, text: str, shown: str | None = None) -> None:
+        """`shown` is what the person typed when `text` is what a command made of it (a skill's body)."""
         stripped = text.strip()
         if not stripped:
             return
-        match = SLASH.match(stripped)
+        match = SLASH.match(stripped) if shown is None else None
         if match:
             self.slash(match.group(1), (match.group(2) or "").strip())
         else:
-            self.turn(text)
+            self.turn(text, title=shown)
+
+    def queue(self, text: str, shown: str | None = None) -> None:
+        self.queued.append((text, shown))
 
     def context(self) -> SlashContext:
         return SlashContext(
-            app=self.app, console=self.console, session=self.session, queue_prompt=self.queued.append,
+            app=self.app, console=self.console, session=self.session, queue_prompt=self.queue,
             new_session=self.new_session, switch_session=self.switch_session, exit=self.stop, state=self.state,
         )
 
@@ -291,13 +300,13 @@ class Repl:
         except Exception as exc:  # noqa: BLE001 - a command's failure must not end the REPL
             self.console.print(Text(f"error: /{name} failed: {exc}", style="red"))
 
-    def turn(self, text: str) -> None:
+    def turn(self, text: str, title: str | None = None) -> None:
         session = self.session
         assert session is not None
         with InterruptGuard(session) as guard:
             self.guard = guard
             try:
-                session.run_turn(text)
+                session.run_turn(text, title=title)
             except KeyboardInterrupt:  # escaped the loop's own handling; the turn is over either way
                 self.renderer.settle()
                 self.console.print(Text("interrupted", style="yellow"))

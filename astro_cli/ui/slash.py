@@ -26,7 +26,8 @@ class SlashContext:
     console: Console
     session: AgentSession | None
     # Set by the REPL: actions a command may request.
-    queue_prompt: Callable[[str], None] = lambda text: None  # send text to the model as the next turn
+    # Send text to the model as the next turn; `shown` is what the REPL echoes (default: the text).
+    queue_prompt: Callable[..., None] = lambda text, shown=None: None
     new_session: Callable[[], None] = lambda: None
     switch_session: Callable[[str], None] = lambda session_id: None
     exit: Callable[[], None] = lambda: None
@@ -50,3 +51,18 @@ def slash_table(app: AppContext) -> dict[str, SlashCommand]:
 
 def register_slash(app: AppContext, command: SlashCommand) -> None:
     slash_table(app)[command.name] = command
+
+
+def register_names(app: AppContext, names: Callable[[], dict[str, str]]) -> None:
+    """More `/name`s to complete (name -> one line of help), asked for at each completion: a feature
+    whose names come and go (the skills, through its fallback) keeps Tab in step with them."""
+    app.services.setdefault("slash_names", []).append(names)
+
+
+def slash_completions(app: AppContext) -> dict[str, str]:
+    """Every `/name` Tab completes, with its help: the commands, then the features' names."""
+    found = {name: command.help for name, command in slash_table(app).items()}
+    for names in app.services.get("slash_names", []):
+        for name, help_text in names().items():
+            found.setdefault(name, help_text)
+    return found

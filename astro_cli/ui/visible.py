@@ -37,6 +37,13 @@ def clipped(text: str, limit: int) -> str:
 
 
 def one_line(text: str, limit: int) -> str:
-    """`text` on one line within `limit` characters, control characters shown as escapes."""
+    """`text` on one line within `limit` characters, control characters shown as escapes; a longer
+    text is cut at a word with an ellipsis (mid-word only when one word is that long: a path, a URL)."""
     flat = " ".join(visible(str(text), tabs=True).split())
-    return flat if len(flat) <= limit else flat[: limit - 1] + "…"
+    if len(flat) <= limit:
+        return flat
+    cut = flat[: limit - 1]
+    space = cut.rfind(" ")
+    if space >= limit // 2:
+        cut = cut[:space]
+    return cut.rstrip(" ,;:") + "…"
