@@ -54,7 +54,7 @@ def test_search_prints_what_rag_search_returns(cli, workspace):
     assert "the radiative time scales as" in first["text"] and first["ranks"] == {"bm25": 1}
     bad = cli(["library", "search", "albedo", "--paper", "2501.00001"])
     assert bad.exit_code == 2
-    assert "paper 2501.00001 is not in the library; download it with download_paper first." in bad.stderr
+    assert "Paper '2501.00001' is not in the library; `astro library list` shows what is" in bad.stderr
 
 
 def test_remove_asks_and_removes_rows_and_files(cli, workspace):

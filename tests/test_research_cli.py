@@ -76,7 +76,8 @@ def test_model_downloads_a_paper_into_the_library(cli, fake, env, workspace, res
         app.close()
     assert row["id"] == "1001.0012" and row["pdf_path"] == "papers/1001.0012.pdf"
     sent = [m for m in fake.bodies()[1]["messages"] if m["role"] == "tool"][0]["content"]
-    assert sent.startswith("Downloaded 1001.0012 (untitled) to papers/1001.0012.pdf (397 kB).")
+    assert sent.startswith("Downloaded 1001.0012 (The Statistics of Albedo and Heat Recirculation on Hot Exoplanets) to papers/1001.0012.pdf (397 kB).")
+    assert "warning: arXiv returned no metadata for 1001.0012" in sent  # the model is told the title is a guess
     assert "parse_paper(id='1001.0012')" in sent
 
 

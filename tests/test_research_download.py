@@ -37,7 +37,9 @@ def test_download_stores_the_real_pdf_and_the_row(research_app, research):
     row = Library(research_app).get_paper("1001.0012")
     assert row["arxiv_id"] == "1001.0012" and row["pdf_path"] == "papers/1001.0012.pdf"
     assert result.source is None  # arXiv answers /e-print with the PDF itself: there is no LaTeX source
-    assert result.notes == ["arXiv offers no LaTeX source for this paper (only the PDF)."]
+    assert result.notes[1] == "arXiv offers no LaTeX source for this paper (only the PDF)."
+    assert result.notes[0].startswith("warning: arXiv returned no metadata for 1001.0012")  # the stand-in knows none
+    assert row["title"] == "The Statistics of Albedo and Heat Recirculation on Hot Exoplanets"  # read from the PDF's first page
     assert _papers(research_app) == ["1001.0012.pdf"]
     again = download(research_app, "1001.0012")
     assert again.already and len(research.hits("/pdf/")) == 1

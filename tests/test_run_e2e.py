@@ -257,6 +257,7 @@ def test_missing_provider_key_is_a_configuration_error(cli, fake, workspace):
     assert result.exit_code == 2
     assert "needs ANTHROPIC_API_KEY" in result.stderr and "Traceback" not in result.stderr
     assert fake.requests == []
-    # The question is kept: the session can be continued once the key is set.
-    listing = json.loads(cli(["sessions", "list", "--json"], env=env).stdout)
+    # The question is kept (--resume continues it once the key is set), out of the plain list.
+    assert json.loads(cli(["sessions", "list", "--json"], env=env).stdout) == []
+    listing = json.loads(cli(["sessions", "list", "--all", "--json"], env=env).stdout)
     assert listing and listing[0]["messages"] == 1

@@ -67,6 +67,10 @@ class SessionNotFound(Exception):
     pass
 
 
+class NothingToContinue(SessionNotFound):
+    """--continue in a workspace without an earlier session (failed attempts do not count)."""
+
+
 def open_session(
     app: AppContext,
     bus: EventBus,
@@ -91,8 +95,11 @@ def open_session(
         session_id = row["id"]
     elif continue_latest:
         row = app.sessions.latest(workspace)
-        if row is not None:
-            session_id = row["id"]
+        if row is None:
+            raise NothingToContinue(
+                f"Nothing to continue: no earlier session in {workspace}. Leave out --continue to start one."
+            )
+        session_id = row["id"]
     if session_id is None:
         session_id = app.sessions.create(workspace, llm.config.model)
     session = AgentSession(app, session_id, llm, bus, permissions, extensions=app.new_extensions())

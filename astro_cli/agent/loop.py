@@ -28,6 +28,8 @@ MAX_STEPS_TEXT = (
     "You have used {steps} steps (the budget is {max_steps}). Give your final answer now from what you "
     "have gathered, without calling tools; say what is still open."
 )
+INTERRUPTED = "[interrupted]"
+UNANSWERED = "unanswered"  # the stored kind of a question the provider failed on before any reply
 EMPTY_REPLY_TEXT = "Your last reply was empty. Continue the task: call a tool or give your answer."
 
 
@@ -54,12 +56,18 @@ class TurnState:
         }
     )
     retry_notes: list[str] = field(default_factory=list)
-    force_final: bool = False
+    force_final: bool = False  # the step budget is spent: the next request asks for the final answer
     last_context_tokens: int = 0
     duration: float = 0.0
     api_duration: float = 0.0
     assembled: Any = None  # this step's AssembledPrompt (system prompt and tool schemas)
     extras: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def tool_steps(self) -> int:
+        """Steps counted against the budget: the request that asks for the final answer once the
+        budget is spent is not one (so a budget of 5 reads "5 of 5", never "6 of 5")."""
+        return min(self.step, self.max_steps)
 
     def add_usage(self, usage: dict[str, Any]) -> None:
         """Add a request's tokens and cost to the turn (a subagent's too: the user pays for both)."""
@@ -119,14 +127,16 @@ class AgentSession:
             self.app.sessions.append(self.session_id, message, kind="interrupted", turn=self.turn_number)
         self.messages = order_results(stored + repairs)
 
-    def append(self, message: dict[str, Any], kind: str = "message", turn: int | None = None, meta: dict | None = None) -> None:
-        """Store a message and add it to the history; known secrets never reach either."""
+    def append(self, message: dict[str, Any], kind: str = "message", turn: int | None = None, meta: dict | None = None) -> int:
+        """Store a message and add it to the history (known secrets never reach either); returns its
+        sequence number."""
         redactor = self.app.redactor
         message = redactor.redact_data(message)
         meta = redactor.redact_data(meta) if meta else meta
         turn = self.turn_number if turn is None else turn
-        self.app.sessions.append(self.session_id, message, kind=kind, turn=turn, meta=meta)
+        seq = self.app.sessions.append(self.session_id, message, kind=kind, turn=turn, meta=meta)
         self.messages.append(message)
+        return seq
 
     def call_extensions(self, method: str, *args: Any) -> list[Any]:
         return [getattr(ext, method)(*args) for ext in self.extensions if hasattr(ext, method)]
@@ -150,25 +160,35 @@ class AgentSession:
         return self.app.prompt.assemble(tools, scope=self.scope, question=question, state=self.extras)
 
     # --- the turn --------------------------------------------------------------------------
-    def run_turn(self, text: str, kind: str = "message") -> TurnState:
-        """Answer one user message; always returns (errors end up in state.stop_reason)."""
+    def run_turn(self, text: str, kind: str = "message", title: str | None = None) -> TurnState:
+        """Answer one user message; always returns (errors end up in state.stop_reason).
+
+        `title` names the session in `sessions list` when `text` is not what the person typed (a
+        skill's body loaded with /NAME)."""
         self.cancel.clear()
         text = self.app.redactor.redact(text)  # a key pasted into a question is neither stored nor sent
         self.turn_number += 1
         state = TurnState(session=self, turn=self.turn_number, prompt=text, max_steps=self.max_steps)
         started, api_before = time.monotonic(), self.llm.api_seconds
-        self.app.sessions.touch(self.session_id, title=text.strip().splitlines()[0] if text.strip() else None)
+        title = title or (text.strip().splitlines()[0] if text.strip() else None)
+        self.app.sessions.touch(self.session_id, title=title)
         self.bus.emit(ev.TurnStarted(session_id=self.session_id, turn=state.turn, prompt=text))
-        self.append({"role": "user", "content": text}, kind=kind)
+        question_seq = self.append({"role": "user", "content": text}, kind=kind)
+        stored_before = len(self.messages)
         try:
             self.call_extensions("on_turn_start", state)
             self._react(state)
         except (KeyboardInterrupt, Cancelled):
             state.stop_reason = "interrupted"
             self._close_open_calls(state)
+            self._mark_interrupted()
         except ProviderError as exc:
             state.stop_reason = "config_error" if isinstance(exc, MissingCredentials) else "provider_error"
             state.error = self.app.redactor.redact(str(exc))
+            if not any(m.get("role") == "assistant" for m in self.messages[stored_before:]):
+                # Nothing answered it: kept, but marked, so `sessions list` and --continue pass over
+                # sessions that hold only failed attempts.
+                self.app.sessions.set_kind(self.session_id, question_seq, UNANSWERED)
         finally:
             state.duration = time.monotonic() - started
             state.api_duration = self.llm.api_seconds - api_before
@@ -204,6 +224,11 @@ class AgentSession:
             if state.force_final:
                 state.answer = reply.text
                 state.stop_reason = "answered" if reply.text.strip() else "max_steps"
+                if state.stop_reason == "max_steps":
+                    state.error = (
+                        f"The step budget ({state.max_steps}) ran out without an answer; raise it with "
+                        "--max-steps or config 'max_steps'."
+                    )
                 if reply.tool_calls:
                     self._close_open_calls(state, note="[not run: the step budget was reached]")
                 return
@@ -234,7 +259,7 @@ class AgentSession:
             if hasattr(ext, "transform_messages"):
                 history = ext.transform_messages(state, history)
         facts: dict[str, Any] = base_facts(
-            str(self.app.workspace.root), self.llm.config.model, state.step, state.max_steps, state.usage
+            str(self.app.workspace.root), self.llm.config.model, state.tool_steps, state.max_steps, state.usage
         )
         for result in self.call_extensions("environment_facts", state):
             facts.update(result or {})
@@ -277,7 +302,7 @@ class AgentSession:
         message = reply.to_message()
         if interrupted:
             message.pop("tool_calls", None)
-            message["content"] = (reply.text + "\n\n[interrupted]").strip()
+            message["content"] = (reply.text + "\n\n" + INTERRUPTED).strip()
         if not message.get("content") and not message.get("tool_calls"):
             message["content"] = ""
         meta: dict[str, Any] = {"step": state.step}
@@ -291,6 +316,15 @@ class AgentSession:
                 call["function"]["arguments"] = "{}"
         self.append(message, kind="interrupted" if interrupted else "message", meta=meta)
         self.bus.emit(ev.AssistantMessage(text=reply.text, tool_calls=message.get("tool_calls") or []))
+
+    def _mark_interrupted(self) -> None:
+        """End an interrupted turn with an assistant message saying so, whenever it was cut (before the
+        first token, during a tool, at a permission question): the model learns of it, and the next
+        question never follows a question without a reply."""
+        last = self.messages[-1] if self.messages else {}
+        if last.get("role") == "assistant" and str(last.get("content") or "").endswith(INTERRUPTED):
+            return  # the partial reply is already stored, marked
+        self.append({"role": "assistant", "content": INTERRUPTED}, kind="interrupted")
 
     def _close_open_calls(self, state: TurnState, note: str | None = None) -> None:
         """Give every unanswered tool call a result so the stored history stays valid."""

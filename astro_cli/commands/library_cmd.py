@@ -41,6 +41,7 @@ def search(
         ctx = build_app()
         if not ctx.workspace.db_path.exists() and not ctx.workspace.notes_dir.is_dir():
             raise UserError("The library is empty. Add a paper with `astro library add ARXIV_ID` (or ask astro to).")
+        _check_papers(ctx, paper or [])
         try:
             result = search_library(ctx, phrasings, k=k, papers=paper or None, include_references=include_references)
         except SearchError as exc:
@@ -55,6 +56,14 @@ def search(
             from astro_cli.ui.passages import print_hits
 
             print_hits(Console(highlight=False), result, full=full)
+
+
+def _check_papers(ctx: Any, papers: list[str]) -> None:
+    library = _library(ctx)
+    for name in papers:
+        if library.get_paper(name) is None:
+            raise UserError(f"Paper '{name}' is not in the library; `astro library list` shows what is, "
+                            f"`astro library add {name}` adds it.")
 
 
 @app.command("list")
@@ -111,7 +120,7 @@ def remove(
         what = f"{paper['id']} ({paper.get('title') or 'untitled'})"
         if files:
             what += f" and {len(files)} file(s) under papers/"
-        if not yes and not typer.confirm(f"Remove {what}?", default=False):
+        if not yes and not _confirm(f"Remove {what}?"):
             typer.echo("Nothing removed.")
             raise typer.Exit(1)
         library.remove(paper["id"])
@@ -151,6 +160,15 @@ def check(
 
 
 app.command("doctor", help="Same as `astro library check`.")(check)
+
+
+def _confirm(question: str) -> bool:
+    """typer.confirm, with the end of input (Ctrl-D, a closed pipe) meaning no instead of 'Aborted!'."""
+    try:
+        return typer.confirm(question, default=False)
+    except typer.Abort:
+        typer.echo("")
+        return False
 
 
 # `add` and `export` reach the network; they live in library_net_cmd.py (the research tools' half).

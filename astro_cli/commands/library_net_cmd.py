@@ -63,7 +63,7 @@ def _add_download(paper_id: str, source: bool, parse: bool, err: Any) -> None:
     if result.source is not None:
         typer.echo(f"LaTeX source: {_relative(app, result.source)}")
     for note in result.notes:
-        err.print(f"note: {note}", markup=False)
+        err.print(note if note.startswith("warning:") else f"note: {note}", markup=False)
     if parse and not paper.get("parsed_at"):
         _index(app, paper["id"], err)
 

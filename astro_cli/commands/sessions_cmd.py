@@ -24,16 +24,25 @@ def _session(ctx: Any, session_id: str) -> dict[str, Any]:
 def list_sessions(
     as_json: bool = typer.Option(False, "--json", help="Print JSON."),
     limit: int = typer.Option(30, "--limit", "-n", help="How many sessions to show."),
+    include_failed: bool = typer.Option(
+        False, "--all", "-a", help="Also list sessions that hold only questions the model provider failed on."
+    ),
 ) -> None:
     """List sessions, newest first."""
     with user_errors():
         ctx = build_app()
-        rows = ctx.sessions.list(limit=limit) if ctx.workspace.db_path.exists() else []
+        stored = ctx.workspace.db_path.exists()
+        rows = ctx.sessions.list(limit=limit, include_failed=include_failed) if stored else []
+        failed = 0 if include_failed or not stored else ctx.sessions.failed_count()
         if as_json:
             typer.echo(json.dumps(rows, indent=2, default=str))
             return
+        note = (f"{failed} session(s) holding only failed attempts (no reply: a missing key, an unreachable "
+                "provider) are not listed; --all lists them." if failed else "")
         if not rows:
             typer.echo("No sessions yet in this workspace. Start one with `astro` or `astro run \"...\"`.")
+            if note:
+                typer.echo(note)
             return
         from rich.console import Console
         from rich.table import Table
@@ -54,6 +63,8 @@ def list_sessions(
                 cells.append(row["model"] or "")
             table.add_row(*cells, row["title"] or "")
         console.print(table)
+        if note:
+            console.print(note, style="dim", markup=False, highlight=False)
 
 
 @app.command("show")

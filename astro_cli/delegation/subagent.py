@@ -188,6 +188,7 @@ class SubagentReport:
     failed: int
     usage: dict[str, Any]
     duration: float
+    budget_spent: bool = False  # it used every step and was then asked for its final answer
 
     @classmethod
     def from_state(cls, spec: SubagentSpec, session_id: str, state: TurnState | None, failure: str,
@@ -196,8 +197,8 @@ class SubagentReport:
             return cls(spec, session_id, "", "failed", failure, 0, Counter(), 0, {}, duration)
         calls = Counter(entry["name"] for entry in state.tool_log)
         failed = sum(1 for entry in state.tool_log if not entry["ok"])
-        return cls(spec, session_id, state.answer.strip(), state.stop_reason, state.error, state.step, calls, failed,
-                   dict(state.usage), duration)
+        return cls(spec, session_id, state.answer.strip(), state.stop_reason, state.error, state.tool_steps, calls,
+                   failed, dict(state.usage), duration, state.force_final)
 
     @property
     def ok(self) -> bool:
@@ -210,7 +211,8 @@ class SubagentReport:
         lines = [
             "--- subagent activity ---",
             f"agent: {self.spec.agent} (session {self.session_id})",
-            f"steps: {self.steps} of {self.spec.max_steps}; stop reason: {self.stop_reason}; {self.duration:.1f} s",
+            f"steps: {self.steps} of {self.spec.max_steps}{' (all used, then a final answer was asked for)' if self.budget_spent else ''}; "
+            f"stop reason: {self.stop_reason}; {self.duration:.1f} s",
             f"tool calls: {calls or 'none'}",
             f"tokens: {self.usage.get('input_tokens', 0)} in, {self.usage.get('output_tokens', 0)} out",
         ]

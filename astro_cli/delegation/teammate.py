@@ -44,6 +44,10 @@ class MemorySessions:
     def touch(self, session_id: str, title: str | None = None, model: str | None = None) -> None:
         pass
 
+    def set_kind(self, session_id: str, seq: int, kind: str) -> None:
+        if 0 < seq <= len(self.stored):
+            self.stored[seq - 1]["kind"] = kind
+
     def record_usage(self, session_id: str, turn: int, model: str, usage: dict[str, Any], purpose: str = "step") -> None:
         self.usage.append(dict(usage))
 

@@ -312,6 +312,10 @@ def download(
                                         "abstract", "citation_count", "url", "journal_ref", "journal", "volume",
                                         "page", "pub_year")}
     meta["primary_class"] = record.get("primary_category")
+    if not meta.get("title"):
+        read, note = _metadata_from_pdf(arxiv_id, pdf_target)
+        meta.update({k: v for k, v in read.items() if not meta.get(k)})
+        notes.insert(0, note)
     meta["pdf_path"] = str(pdf_target)
     meta["source_path"] = str(source) if source else None
     try:
@@ -327,6 +331,25 @@ def download(
         raise
     notes += [f"{arxiv_id} was {text}; `astro library list` shows both." for text in stored.conflicts]
     return Downloaded(stored.paper, pdf_target, source, False, notes)
+
+
+def _metadata_from_pdf(arxiv_id: str, pdf: Path) -> tuple[dict[str, Any], str]:
+    """arXiv sent no metadata: what the PDF's first page says (title, authors, year from arXiv's
+    stamp; research/local_add.py reads it), and a warning saying so."""
+    from astro_cli.research.local_add import LocalFileError, pdf_metadata
+
+    try:
+        found = pdf_metadata(pdf)
+    except LocalFileError:
+        found = {}
+    read = {k: found[k] for k in ("title", "authors", "year") if found.get(k)}
+    if read.get("title"):
+        fields = ", ".join(k for k in ("authors", "year") if k in read)
+        also = f" ({fields} too)" if fields else ""
+        return read, (f"warning: arXiv returned no metadata for {arxiv_id}; the title \"{read['title']}\"{also} "
+                      "was read from the PDF's first page: check it with `astro library list`.")
+    return read, (f"warning: arXiv returned no metadata for {arxiv_id} and the PDF shows no title; the paper is "
+                  "stored untitled (BibTeX export will lack its title).")
 
 
 def _fetch_source(

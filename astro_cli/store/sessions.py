@@ -36,6 +36,15 @@ class StoredMessage:
     created_at: str
 
 
+# A session with a reply, or with a question that did not fail (a crash mid-answer, a session in use).
+# Empty sessions pass too: a session being used has no message before its first question.
+_NOT_ONLY_FAILED = (
+    "(NOT EXISTS (SELECT 1 FROM agent_messages f WHERE f.session_id = s.id AND f.kind = 'unanswered') "
+    "OR EXISTS (SELECT 1 FROM agent_messages a WHERE a.session_id = s.id "
+    "AND (a.role = 'assistant' OR (a.role = 'user' AND a.kind = 'message'))))"
+)
+
+
 class SessionStore:
     """Reads and writes sessions, messages and usage rows."""
 
@@ -79,15 +88,24 @@ class SessionStore:
         return rows[0] if len(rows) == 1 else None
 
     def latest(self, workspace: str) -> dict[str, Any] | None:
+        """The session --continue picks up: the newest of `workspace` that is not only failed attempts."""
         rows = self.database.query(
-            "SELECT * FROM sessions WHERE workspace = ? AND parent_id IS NULL "
+            f"SELECT * FROM sessions s WHERE workspace = ? AND parent_id IS NULL AND {_NOT_ONLY_FAILED} "
             "ORDER BY updated_at DESC, rowid DESC LIMIT 1",
             (workspace,),
         )
         return rows[0] if rows else None
 
-    def list(self, limit: int = 50, include_children: bool = False) -> list[dict[str, Any]]:
-        where = "" if include_children else "WHERE s.parent_id IS NULL"
+    def failed_count(self) -> int:
+        """Sessions that hold only questions the provider failed on (left out of `list`)."""
+        return int(self.database.execute(
+            f"SELECT count(*) FROM sessions s WHERE parent_id IS NULL AND NOT {_NOT_ONLY_FAILED}"
+        ).fetchone()[0])
+
+    def list(self, limit: int = 50, include_children: bool = False, include_failed: bool = False) -> list[dict[str, Any]]:
+        """Sessions newest first; sessions that hold only failed attempts only when asked for."""
+        conditions = ([] if include_children else ["s.parent_id IS NULL"]) + ([] if include_failed else [_NOT_ONLY_FAILED])
+        where = f"WHERE {' AND '.join(conditions)}" if conditions else ""
         return self.database.query(
             f"""
             SELECT s.*, (SELECT count(*) FROM agent_messages m WHERE m.session_id = s.id) AS messages,
@@ -174,6 +192,12 @@ class SessionStore:
             )
             for row in rows
         ]
+
+    def set_kind(self, session_id: str, seq: int, kind: str) -> None:
+        with self.database.lock:
+            self.database.execute(
+                "UPDATE agent_messages SET kind = ? WHERE session_id = ? AND seq = ?", (kind, session_id, seq)
+            )
 
     def last_turn(self, session_id: str) -> int:
         row = self.database.execute(

@@ -1,8 +1,10 @@
 """Runtime nudges: user messages appended when the agent drifts, never edits of the system prompt.
 
 - stale plan: the task list has open items and no todo_write succeeded for N steps in a row;
-- diminishing returns: N steps in a row brought nothing new (every call repeated an earlier call
-  of this turn, or returned a result already seen this turn);
+- diminishing returns: N steps in a row brought nothing new: every call repeated an earlier call of
+  this turn with the same result, or read something (a read-only tool) only to get a result already
+  seen this turn. A new call that changes things (a file write, a command) is progress even when its
+  result looks like an earlier one ("[exit code 0]");
 - background done: a bg_task_run task ended since the model last looked.
 
 The step-budget nudge and the empty-reply rule live in the loop itself (agent/loop.py). Each nudge
@@ -60,6 +62,7 @@ class _Call:
     key: str
     result: str
     ok: bool
+    read_only: bool = True
 
 
 def _digest(text: str) -> str:
@@ -76,7 +79,7 @@ class Nudges(LoopExtension):
         self.step_calls: list[_Call] = []
         self.stale_steps = 0
         self.dull_steps = 0
-        self.seen_calls: set[str] = set()
+        self.seen_pairs: set[str] = set()
         self.seen_results: set[str] = set()
 
     def on_turn_start(self, state: TurnState) -> None:
@@ -96,7 +99,11 @@ class Nudges(LoopExtension):
 
     def after_tool(self, state: TurnState, info: ToolCallInfo, result: ToolResult) -> ToolResult | None:
         key = info.call.name + " " + json.dumps(info.arguments, sort_keys=True, ensure_ascii=False, default=str)
-        self.step_calls.append(_Call(info.call.name, _digest(key), _digest(result.content), not result.is_error))
+        tool = state.app.tools.get(info.call.name)
+        read_only = tool is None or tool.read_only
+        self.step_calls.append(
+            _Call(info.call.name, _digest(key), _digest(result.content), not result.is_error, read_only)
+        )
         return None
 
     def on_step_complete(self, state: TurnState) -> None:
@@ -122,9 +129,10 @@ class Nudges(LoopExtension):
         limit = int(state.app.settings.get("nudges.diminishing_returns_steps") or 0)
         new = False
         for call in calls:
-            if call.key not in self.seen_calls and call.result not in self.seen_results:
+            pair = call.key + call.result
+            if pair not in self.seen_pairs and (not call.read_only or call.result not in self.seen_results):
                 new = True
-            self.seen_calls.add(call.key)
+            self.seen_pairs.add(pair)
             self.seen_results.add(call.result)
         self.dull_steps = 0 if new or not calls else self.dull_steps + 1
         if limit > 0 and self.dull_steps >= limit:

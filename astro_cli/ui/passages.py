@@ -9,6 +9,7 @@ text may come from an attacker's source file: control characters are shown as es
 from __future__ import annotations
 
 import re
+import shlex
 from collections.abc import Sequence
 from typing import Any
 
@@ -100,6 +101,9 @@ def print_hits(console: Console, result: Any, full: bool = False) -> None:
     if not result.hits:
         hint = "" if result.include_references else " (reference lists were not searched: --include-references)"
         console.print(Text(f"No passage in the library matches {asked}{hint}."))
+        # What a person types next (the model's view names its tools instead).
+        console.print(Text(f"Find papers with `astro search {shlex.quote(result.queries[0])}`, or add one with "
+                           "`astro library add ARXIV_ID`.", style="dim"))
         return
     stems, phrases = question_terms(result.queries)
     console.print(Text(f"{len(result.hits)} passage(s) for {asked} ({describe_method(result)})", style="dim"))
