@@ -3,7 +3,7 @@
     .venv/bin/python benchmarks/bench_memory.py [--memories 2000] [--runs 50]
 
 Builds a throw-away workspace with N memory files (four types, astronomy topics, dates spread over
-two years) and times the work of the real 'memory' section provider (MemoryService.section), with
+two years) and times the work of the real per-turn memory block (MemoryService.context_block), with
 the folder watch on (the default) and off (config memory.watch: false):
 - cold: a fresh process-like start (parse every file, build the FTS5 index, select, render);
 - new question: the first step of a turn (stat the folder, FTS5 query, rank, render);
@@ -85,7 +85,7 @@ def measure(root: Path, questions: list[str], watch: bool, runs: int) -> dict[st
 
     def service_for(app):
         service = MemoryService.for_app(app, watch=watch)
-        app.services["memory"] = service  # the object the 'memory' section provider calls
+        app.services["memory"] = service  # the object the memory feature calls at each turn
         app.on_close(service.close)
         return service
 
@@ -94,18 +94,18 @@ def measure(root: Path, questions: list[str], watch: bool, runs: int) -> dict[st
         app = build_app(workspace=root)
         service = service_for(app)
         with timers["cold"]:
-            service.section(questions[n], NOW)
+            service.context_block(questions[n], NOW)
         app.close()
 
     app = build_app(workspace=root)
     service = service_for(app)
-    service.section("warm up", NOW)
+    service.context_block("warm up", NOW)
     for question in questions:
         with timers["fresh"]:
-            block = service.section(question, NOW)
+            block = service.context_block(question, NOW)
         for _ in range(3):
             with timers["same"]:
-                again = service.section(question, NOW)
+                again = service.context_block(question, NOW)
             assert again is block
     files = sorted((root / "memory").glob("*-note-*.md"))
     for n in range(runs):
@@ -113,7 +113,7 @@ def measure(root: Path, questions: list[str], watch: bool, runs: int) -> dict[st
         path.write_text(path.read_text().replace("Third line", f"Third line ({watch} edit {n})"))
         time.sleep(0.05)  # an edit in place reaches a watched catalog through the event thread
         with timers["edited"]:
-            service.section(questions[n], NOW)
+            service.context_block(questions[n], NOW)
         assert f"({watch} edit {n})" in path.read_text()
     assert len(service.last_selection) == min(5, len(files))
     app.close()
