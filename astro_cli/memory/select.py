@@ -210,9 +210,7 @@ class MemoryCatalog:
                     return False
             self.scans += 1
             current = self._stat_folder()
-            # The first scan always syncs MEMORY.md: after forgetting the last memory the folder is as
-            # empty as a fresh catalog, but the index still lists it.
-            if current == self._files and self.scans > 1:
+            if current == self._files:
                 return False
             for name in self._files.keys() - current.keys():
                 self._drop(name)
@@ -225,7 +223,7 @@ class MemoryCatalog:
                 key=lambda m: (-m.updated.timestamp(), m.slug),
             )
             self.generation += 1
-            self._sync_index()
+            self.sync_index()
         return True
 
     def _drop(self, name: str) -> None:
@@ -256,7 +254,7 @@ class MemoryCatalog:
         if _CJK_RUN.search(memory.description) or _CJK_RUN.search(memory.body):
             self._db.execute("INSERT INTO mem3(rowid, slug, description, body) VALUES (?, ?, ?, ?)", values)
 
-    def _sync_index(self) -> None:
+    def sync_index(self) -> None:
         """Keep MEMORY.md in step with hand edits too; a read-only folder only costs a warning."""
         if not self.root.is_dir():
             return

@@ -80,7 +80,10 @@ class MemoryService:
         """After a save or forget: re-read the changed files and rewrite MEMORY.md from the catalog."""
         catalog = self.catalog
         catalog.mark_changed()
-        catalog.refresh()
+        if not catalog.refresh():
+            # A fresh catalog of a folder astro just emptied (the last memory forgotten) sees no
+            # change, but MEMORY.md still lists what was there.
+            catalog.sync_index()
 
     def close(self) -> None:
         if self._catalog is not None:

@@ -124,6 +124,7 @@ def _provider_key(app: AppContext, console: Console, reader: Any, provider: str)
             return False
         try:
             store.set(provider, key)
+            app.redactor.add(f"keys.yaml:{provider}", key)  # known from now on, not only from the next start
             break
         except KeyStoreError as exc:
             console.print(Text(str(exc), style="yellow"))
