@@ -130,3 +130,11 @@ def test_a_refused_key_names_where_the_key_came_from(cli, fake, workspace):
     assert "check the openai key in keys.yaml (`astro keys set openai` replaces it)." in from_store.stderr
     assert KEY not in from_store.stderr + from_store.stdout
     assert from_env.exit_code == from_store.exit_code == 3
+
+
+def test_the_repl_config_command_names_the_picked_model_too(repl, monkeypatch):
+    monkeypatch.delenv("ASTRO_MODEL")
+    monkeypatch.setenv("OPENAI_API_KEY", "sk-only-this-key-0000000000")
+    repl.app.settings.values.pop("model", None)
+    output = repl.type_and_run("/config model\r\x04")
+    assert re.search(r"model\s+openai/gpt-4\.1\s+picked from OPENAI_API_KEY", output)

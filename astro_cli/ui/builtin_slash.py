@@ -147,8 +147,13 @@ def _config(ctx: SlashContext, args: str) -> None:
     table.add_column("value")
     table.add_column("from", style="dim")
     for name in names:
-        value = settings.get(name)
-        table.add_row(name, escape(value if isinstance(value, str) else json.dumps(value)), settings.source(name))
+        value, source = settings.get(name), settings.source(name)
+        if name == "model" and not value:  # what is used, and why: "picked from OPENAI_API_KEY"
+            from astro_cli.agent.model_choice import model_choice
+
+            choice = model_choice(ctx.app)
+            value, source = (choice.model, choice.origin) if choice is not None else (value, source)
+        table.add_row(name, escape(value if isinstance(value, str) else json.dumps(value)), escape(source))
     ctx.console.print(table)
     if wanted in SCHEMA:
         ctx.console.print(Text(SCHEMA[wanted].help, style="dim"))
