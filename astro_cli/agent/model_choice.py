@@ -84,7 +84,12 @@ def credentials_for(env: Mapping[str, str], store: KeyStore | None) -> Callable[
 
     def lookup(model: str) -> Credential | None:
         provider = provider_of(model)
-        return credential(provider, snapshot, store) if provider else None
+        if not provider:
+            return None
+        try:
+            return credential(provider, snapshot, store)
+        except KeyStoreError:  # keys.yaml broken since start-up: the environment alone (warned at start)
+            return credential(provider, snapshot, None)
 
     return lookup
 
