@@ -51,6 +51,8 @@ def test_listing_and_searching_never_leave_the_workspace(fake, astro_env, worksp
 def test_notes_and_memory_are_not_written_through_links(fake, astro_env, workspace, run_astro, outside):
     (workspace / "notes").symlink_to(outside)
     (workspace / "memory").symlink_to(outside)
+    (outside / "old-plan.md").write_text(  # a memory there is read, but MEMORY.md is not written beside it
+        "---\nslug: old-plan\ndescription: an older plan\ntype: project\n---\nObserve M33.\n")
     fake.add(
         {"tool_calls": [
             {"name": "save_note", "arguments": {"title": "Plan", "content": "observe M31"}},
@@ -65,7 +67,10 @@ def test_notes_and_memory_are_not_written_through_links(fake, astro_env, workspa
     assert "leads outside the workspace" in note or "outside the workspace" in note
     assert "leads outside the workspace" in memory
     assert "outside the workspace" in write
-    assert sorted(p.name for p in outside.iterdir()) == ["secret.txt"]
+    added = run_astro(["memory", "add", "plan", "--type", "project", "--description", "plan", "observe M31"],
+                      astro_env)
+    assert added.returncode != 0 and "leads outside the workspace" in added.stderr + added.stdout
+    assert sorted(p.name for p in outside.iterdir()) == ["old-plan.md", "secret.txt"]
 
 
 def test_writing_through_a_final_link_is_refused(fake, astro_env, workspace, run_astro, outside):

@@ -78,8 +78,6 @@ class MemoryTurn(LoopExtension):
 
 
 def save_memory(ctx: ToolContext, args: dict[str, Any]) -> ToolResult:
-    # memory/ must really lie inside the workspace (or allowed_paths): a link elsewhere is not written through.
-    ctx.app.confinement.folder(ctx.app.workspace.memory_dir, "The memory")
     service = memory_service(ctx.app)
     try:
         result = service.store.save(

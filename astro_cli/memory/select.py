@@ -134,9 +134,11 @@ class MemoryCatalog:
         warn: Callable[[str], None] | None = None,
         watch: bool = False,
         watch_from: int = WATCH_FROM_FILES,
+        guard: Callable[[], None] | None = None,
     ) -> None:
         self.root = root
         self.warn = warn or (lambda text: None)
+        self.guard = guard  # raises when MEMORY.md may not be written there (a link out of the workspace)
         self.generation = 0
         self.scans = 0  # full folder scans so far (tests and benchmarks look at it)
         self._watch = FolderWatch(root) if watch else None
@@ -258,6 +260,12 @@ class MemoryCatalog:
         """Keep MEMORY.md in step with hand edits too; a read-only folder only costs a warning."""
         if not self.root.is_dir():
             return
+        if self.guard is not None:
+            try:
+                self.guard()
+            except Exception as exc:  # noqa: BLE001 - the refusal is reported, the memories still read
+                self.warn(f"MEMORY.md is not kept up to date: {exc}")
+                return
         try:
             if write_index(self.root / INDEX_NAME, self.memories) and self._watch is not None:
                 self._watch.own_write()

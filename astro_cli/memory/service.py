@@ -34,8 +34,10 @@ class MemoryService:
         warn: Callable[[str], None] | None = None,
         watch: bool = False,
         watch_from: int = WATCH_FROM_FILES,
+        guard: Callable[[], None] | None = None,
     ) -> None:
         self.root = root
+        self.guard = guard
         self.inject = inject
         self.half_life_days = half_life_days
         self.clock = clock
@@ -43,7 +45,7 @@ class MemoryService:
         self._unshown: list[str] = []  # warnings a running session has not shown yet
         self.watch = watch
         self.watch_from = watch_from
-        self.store = MemoryStore(root, clock, self.warn, after_change=self._store_changed)
+        self.store = MemoryStore(root, clock, self.warn, after_change=self._store_changed, guard=guard)
         self._catalog: MemoryCatalog | None = None
         self._cache: OrderedDict[tuple[Any, ...], str | None] = OrderedDict()
         self.last_selection: list[Scored] = []
@@ -57,7 +59,13 @@ class MemoryService:
         inject = app.settings.get("memory.inject")
         half_life = float(app.settings.get("memory.half_life_days"))
         watch = bool(app.settings.get("memory.watch")) if watch is None else watch
-        return cls(app.workspace.memory_dir, inject, half_life, clock, app.warn, watch)
+        memory_dir = app.workspace.memory_dir
+
+        def guard() -> None:
+            # A memory/ that links out of the workspace (and allowed_paths) is read, never written.
+            app.confinement.folder(memory_dir, "The memory")
+
+        return cls(memory_dir, inject, half_life, clock, app.warn, watch, guard=guard)
 
     def warn(self, text: str) -> None:
         self._report(text)
@@ -73,7 +81,8 @@ class MemoryService:
     def catalog(self) -> MemoryCatalog:
         """Built on first use, so installing the feature scans nothing."""
         if self._catalog is None:
-            self._catalog = MemoryCatalog(self.root, self.warn, watch=self.watch, watch_from=self.watch_from)
+            self._catalog = MemoryCatalog(self.root, self.warn, watch=self.watch, watch_from=self.watch_from,
+                                          guard=self.guard)
         return self._catalog
 
     def _store_changed(self) -> None:

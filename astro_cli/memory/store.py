@@ -75,8 +75,11 @@ class MemoryStore:
         clock: Clock = utc_now,
         warn: Callable[[str], None] | None = None,
         after_change: Callable[[], None] | None = None,
+        guard: Callable[[], None] | None = None,
     ) -> None:
         self.root = root
+        # Raises when the folder may not be written (a memory/ that links out of the workspace).
+        self.guard = guard
         self.clock = clock
         self.warn = warn or (lambda text: None)
         # Called after every change; by default the index is rebuilt from every file. The memory
@@ -120,6 +123,11 @@ class MemoryStore:
         new text would be overwritten unseen.
         """
         with self._lock:
+            if self.guard is not None:
+                try:
+                    self.guard()
+                except Exception as exc:  # noqa: BLE001 - the guard's refusal, as this module's error
+                    raise MemoryFileError(str(exc)) from None
             self.root.mkdir(parents=True, exist_ok=True)
             try:
                 import fcntl
