@@ -146,6 +146,11 @@ class AgentSession:
 
     def stop(self, reason: str) -> None:
         self.call_extensions("on_session_stop", self, reason)
+        unfinished = self.tool_runner.still_running()
+        if unfinished:
+            self.bus.emit(ev.Notice(level="warning", text=(
+                f"still running when the session stopped, so its effect may or may not have happened: "
+                f"{', '.join(unfinished)}")))
         if not self.messages:
             # Opened and left without a question: leave no empty session behind in `sessions list`.
             self.app.sessions.delete_if_empty(self.session_id)
@@ -179,6 +184,7 @@ class AgentSession:
             self.call_extensions("on_turn_start", state)
             self._react(state)
         except (KeyboardInterrupt, Cancelled):
+            self.cancel.set()  # tools still running in threads (a command, a download) stop too
             state.stop_reason = "interrupted"
             self._close_open_calls(state)
             self._mark_interrupted()
@@ -215,6 +221,7 @@ class AgentSession:
             state.step += 1
             self.bus.emit(ev.StepStarted(step=state.step, max_steps=state.max_steps))
             self.call_extensions("before_request", state)
+            self.tool_runner.report_late(state)
             reply = self._request(state)
             if reply.interrupted:
                 self._store_reply(state, reply, interrupted=True)

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import threading
 import time
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from astro_cli.agent import events as ev
@@ -20,6 +21,19 @@ if TYPE_CHECKING:
     from astro_cli.agent.loop import AgentSession, TurnState
 
 DEFAULT_TOOL_TIMEOUT = 600.0
+CANCEL_GRACE = 2.0  # seconds a timed-out tool gets to notice its cancel event and stop
+LATE_RESULT_CHARS = 2000
+
+
+@dataclass
+class UnfinishedCall:
+    """A call that timed out and could not be cancelled; its thread may still finish the work."""
+
+    call_id: str
+    name: str
+    timeout: float
+    box: dict[str, ToolResult]
+    done: threading.Event
 
 
 def error_result(text: str) -> ToolResult:
@@ -29,6 +43,7 @@ def error_result(text: str) -> ToolResult:
 class ToolRunner:
     def __init__(self, session: AgentSession) -> None:
         self.session = session
+        self.unfinished: list[UnfinishedCall] = []
 
     def run_all(self, state: TurnState, calls: list[ToolCallRequest]) -> None:
         for index, call in enumerate(calls):
@@ -102,7 +117,7 @@ class ToolRunner:
             turn=state.turn,
             call_id=call.id,
             agent=session.agent,
-            cancel=session.cancel,
+            cancel=threading.Event(),  # this call's own: a timeout cancels it, an interrupt too
             emit=session.bus.emit,
             extras={"session": session, "state": state, **session.extras.get("tool_extras", {})},
         )
@@ -113,7 +128,9 @@ class ToolRunner:
         return result
 
     def _run_with_timeout(self, tool: Any, ctx: ToolContext, arguments: dict[str, Any]) -> ToolResult:
-        box: dict[str, Any] = {}
+        """Run the tool in a thread; at its deadline cancel it, or say plainly that it still runs."""
+        box: dict[str, ToolResult] = {}
+        done = threading.Event()
 
         def target() -> None:
             try:
@@ -125,16 +142,55 @@ class ToolRunner:
                 box["result"] = error_result(f"{tool.name} got arguments it cannot use ({exc}).")
             except Exception as exc:  # noqa: BLE001 - any tool failure goes back to the model
                 box["result"] = error_result(f"{tool.name} failed unexpectedly: {type(exc).__name__}: {exc}")
+            finally:
+                done.set()
 
         timeout = tool.timeout or DEFAULT_TOOL_TIMEOUT
         worker = threading.Thread(target=target, name=f"tool-{tool.name}", daemon=True)
         worker.start()
         deadline = time.monotonic() + timeout
-        while worker.is_alive():
-            worker.join(0.1)
-            if time.monotonic() > deadline:
-                return error_result(f"{tool.name} did not finish within {timeout:g} s and was abandoned.")
+        try:
+            while not done.wait(0.1):
+                if self.session.cancel.is_set():
+                    ctx.cancel.set()  # the turn was interrupted: the call stops with it
+                if time.monotonic() > deadline:
+                    return self._timed_out(tool, ctx, timeout, box, done)
+        except BaseException:
+            ctx.cancel.set()
+            raise
         return box.get("result") or error_result(f"{tool.name} returned nothing.")
+
+    def _timed_out(
+        self, tool: Any, ctx: ToolContext, timeout: float, box: dict[str, ToolResult], done: threading.Event
+    ) -> ToolResult:
+        ctx.cancel.set()
+        if done.wait(CANCEL_GRACE):
+            own = box.get("result")
+            detail = f"\n{own.content}" if own is not None and own.content else ""
+            return error_result(f"{tool.name} did not finish within {timeout:g} s and was cancelled.{detail}")
+        self.unfinished.append(UnfinishedCall(ctx.call_id, tool.name, timeout, box, done))
+        return error_result(
+            f"{tool.name} did not finish within {timeout:g} s and could not be cancelled: it is still running, "
+            "and its effect may still happen. Check before relying on it; you will be told if it finishes."
+        )
+
+    def report_late(self, state: TurnState) -> None:
+        """Tell the model (and the user) about timed-out calls that have finished since."""
+        for call in [c for c in self.unfinished if c.done.is_set()]:
+            self.unfinished.remove(call)
+            result = call.box.get("result")
+            outcome = "it returned nothing"
+            if result is not None:
+                outcome = result.content if result.framed else escape_tags(result.content)
+            state.inject(
+                f"[late result] {call.name} (call {call.call_id}), reported still running after its "
+                f"{call.timeout:g} s timeout, finished after all: {outcome[:LATE_RESULT_CHARS]}",
+                kind="late_result",
+            )
+
+    def still_running(self) -> list[str]:
+        """Names of timed-out calls that have not finished (said when the session stops)."""
+        return [f"{c.name} ({c.call_id})" for c in self.unfinished if not c.done.is_set()]
 
     def _store(self, state: TurnState, call: ToolCallRequest, result: ToolResult, duration: float) -> None:
         session = self.session

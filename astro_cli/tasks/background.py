@@ -27,6 +27,7 @@ from astro_cli.tasks.bg_store import (
     parse_task_id,
 )
 from astro_cli.tools.base import TOOL_FAILURES, Tool, ToolContext, ToolError, ToolResult, object_schema
+from astro_cli.tools.processes import process_groups
 
 if TYPE_CHECKING:
     from astro_cli.agent.loop import AgentSession, TurnState
@@ -70,6 +71,7 @@ class BackgroundManager:
     def __init__(self, app: AppContext) -> None:
         self.app = app
         self.store = BgStore(app.db)  # opens the database first, so it closes after us
+        process_groups(app)  # likewise: tasks are marked cancelled before their commands are killed
         self.lock = threading.Lock()
         self.running: dict[int, tuple[threading.Thread, threading.Event]] = {}
         self.stop_reasons: dict[int, str] = {}

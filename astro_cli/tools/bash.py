@@ -3,23 +3,15 @@
 from __future__ import annotations
 
 import os
-import signal
-import subprocess
-import time
 from typing import TYPE_CHECKING, Any
 
 from astro_cli.security.secrets import environment_without_secrets
 from astro_cli.tools.base import Tool, ToolContext, ToolError, ToolResult, object_schema
+from astro_cli.tools.command import CommandOutcome, describe_holders, run_command
+from astro_cli.tools.processes import process_groups
 
 if TYPE_CHECKING:
     from astro_cli.app import AppContext
-
-def cut_output(text: str, limit: int) -> str:
-    if len(text) <= limit:
-        return text
-    head = text[: limit // 2]
-    tail = text[-limit // 2 :]
-    return f"{head}\n[... {len(text) - limit} characters cut; {len(text)} in all ...]\n{tail}"
 
 
 def run_bash(ctx: ToolContext, args: dict[str, Any]) -> ToolResult:
@@ -29,33 +21,38 @@ def run_bash(ctx: ToolContext, args: dict[str, Any]) -> ToolResult:
     settings = ctx.app.settings
     timeout = float(args.get("timeout") or settings.get("bash.timeout"))
     timeout = min(timeout, settings.get("bash.timeout") * 4)
-    process = subprocess.Popen(
+    outcome = run_command(
         ["bash", "-c", command],
         cwd=ctx.workspace_root,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.STDOUT,
-        stdin=subprocess.DEVNULL,
         env=environment_without_secrets(os.environ),
-        start_new_session=True,
+        timeout=timeout,
+        cancel=ctx.cancel,
+        groups=process_groups(ctx.app),
+        keep_bytes=4 * settings.get("bash.max_output_chars"),
     )
-    deadline = time.monotonic() + timeout
-    while True:
-        # Short waits so a cancelled call (Ctrl-C, a background task stopped at exit) kills the command.
-        try:
-            output, _ = process.communicate(timeout=0.2)
-            break
-        except subprocess.TimeoutExpired:
-            if not ctx.cancel.is_set() and time.monotonic() < deadline:
-                continue
-        os.killpg(process.pid, signal.SIGKILL)
-        output, _ = process.communicate()
-        text = cut_output(output.decode("utf-8", errors="replace"), settings.get("bash.max_output_chars"))
-        note = "[cancelled]" if ctx.cancel.is_set() else f"[stopped after {timeout:g} s]"
-        return ToolResult(f"{text}\n{note}", is_error=True)
-    text = cut_output(output.decode("utf-8", errors="replace"), settings.get("bash.max_output_chars"))
-    code = process.returncode
-    footer = f"[exit code {code}]"
-    return ToolResult(f"{text}\n{footer}" if text else footer, is_error=code != 0)
+    return _result(outcome, settings.get("bash.max_output_chars"), timeout)
+
+
+def _result(outcome: CommandOutcome, limit: int, timeout: float) -> ToolResult:
+    """The output, then what happened: exit code, or why astro stopped it and what it left behind."""
+    notes = []
+    if outcome.cancelled:
+        notes.append("[cancelled]")
+    elif outcome.timed_out:
+        notes.append(f"[stopped after {timeout:g} s]")
+    else:
+        notes.append(f"[exit code {outcome.returncode}]")
+    if outcome.stopped_holders:
+        notes.append(f"[a process it started outside its group still held its output and was stopped: "
+                     f"{describe_holders(outcome.stopped_holders)}]")
+    if outcome.left_running:
+        verb = "could not be stopped" if (outcome.timed_out or outcome.cancelled) else "is still running"
+        notes.append(f"[a process it started {verb}; its output is no longer collected: "
+                     f"{describe_holders(outcome.left_running)}]")
+    text = outcome.output.text(limit)
+    footer = "\n".join(notes)
+    is_error = outcome.timed_out or outcome.cancelled or outcome.returncode != 0
+    return ToolResult(f"{text}\n{footer}" if text else footer, is_error=is_error)
 
 
 def install(app: AppContext) -> None:

@@ -63,10 +63,13 @@ def start_repl(flags: dict[str, Any] | None = None, resume: str | None = None, c
                 if not first_run(app, console, reader):
                     raise typer.Exit(EXIT_USAGE)
             repl = Repl(app, console, reader=reader)
+            signal.signal(signal.SIGTERM, repl.terminate)
             repl.open(resume=resume, continue_latest=continue_latest)
             repl.run()
         finally:
-            app.close()
+            app.close()  # ends every command astro started, foreground and background
+        if repl.terminated:
+            raise KeyboardInterrupt  # exit code 130, as for `astro run`
 
 
 def settle_trust(app: AppContext, console: Console, reader: Any) -> bool:
@@ -158,6 +161,7 @@ class Repl:
         self.running = True
         self.state: dict[str, Any] = {"turn_log": self.log, "repl": self}
         self.guard: InterruptGuard | None = None
+        self.terminated = False
         self.reader = reader or default_reader(app)
 
     # --- sessions ----------------------------------------------------------------------------
@@ -236,6 +240,14 @@ class Repl:
     def stop(self) -> None:
         self.running = False
 
+    def terminate(self, signum: int = 0, frame: Any = None) -> None:
+        """SIGTERM: stop the running turn as Ctrl-C would, then leave the REPL."""
+        self.terminated = True
+        self.running = False
+        if self.session is not None:
+            self.session.cancel.set()
+        raise KeyboardInterrupt
+
     # --- the loop ----------------------------------------------------------------------------
     def run(self) -> None:
         while self.running:
@@ -247,7 +259,8 @@ class Repl:
                 try:
                     text = self.reader.read()
                 except KeyboardInterrupt:
-                    self.console.print(Text(QUIT_HINT, style="dim"))
+                    if self.running:
+                        self.console.print(Text(QUIT_HINT, style="dim"))
                     continue
                 except EOFError:
                     break

@@ -1,0 +1,211 @@
+"""Interrupts stop what they interrupt; timeouts bound the step (issue 13), with the real process."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from tests.fakeprovider import FakeProvider
+from tests.helpers import last_json, wait_for
+
+
+def _start(args: list[str], env: dict[str, str], cwd: Path) -> subprocess.Popen:
+    return subprocess.Popen([sys.executable, "-m", "astro_cli", *args], env=env, cwd=cwd,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    # A zombie is dead for our purpose (its parent has not reaped it yet).
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().split(") ")[1][0] != "Z"
+    except OSError:
+        return True
+
+
+@pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM])
+def test_an_interrupt_ends_the_command_it_interrupted(fake: FakeProvider, astro_env, workspace, sig):
+    started = workspace / "started"
+    effect = workspace / "effect.txt"
+    fake.add({"tool_calls": [{"name": "run_bash",
+                              "arguments": {"command": f"touch {started}; sleep 4; touch {effect}"}}]})
+    proc = _start(["run", "--allow", "run_bash", "Make the effect"], astro_env, workspace)
+    try:
+        assert wait_for(started.exists, timeout=60), "the command never started"
+        proc.send_signal(sig)
+        _out, err = proc.communicate(timeout=30)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+    assert proc.returncode == 130
+    assert "interrupted" in err and "Traceback" not in err
+    time.sleep(5)  # longer than the command would have needed
+    assert not effect.exists(), "the command went on after astro was interrupted"
+
+
+def test_an_interrupt_ends_background_commands_too(fake: FakeProvider, astro_env, workspace):
+    effect = workspace / "bg-effect.txt"
+    pidfile = workspace / "bg.pid"
+    fake.add(
+        {"tool_calls": [{"name": "bg_task_run", "arguments": {
+            "tool": "run_bash", "arguments": {"command": f"echo $$ > {pidfile}; sleep 4; touch {effect}"}}}]},
+        {"text": "waiting", "hang": True},
+    )
+    proc = _start(["run", "--allow", "run_bash", "Start it in the background"], astro_env, workspace)
+    try:
+        assert wait_for(lambda: pidfile.exists() and pidfile.read_text().strip(), timeout=60)
+        assert wait_for(fake.hanging.is_set, timeout=30)
+        proc.send_signal(signal.SIGTERM)
+        proc.communicate(timeout=30)
+    finally:
+        fake.release.set()
+        if proc.poll() is None:
+            proc.kill()
+    assert proc.returncode == 130
+    assert not _alive(int(pidfile.read_text())), "the background command outlived astro"
+    time.sleep(5)
+    assert not effect.exists()
+
+
+def test_a_detached_child_does_not_stretch_the_timeout(fake: FakeProvider, astro_env, workspace):
+    """`setsid sleep 40 &` keeps the output pipe open; the step ends at the timeout anyway."""
+    (workspace / ".astro").mkdir()
+    (workspace / ".astro" / "config.yaml").write_text("bash:\n  timeout: 3\n")
+    pidfile = workspace / "detached.pid"
+    fake.add(
+        {"tool_calls": [{"name": "run_bash", "arguments": {
+            "command": f"setsid sh -c 'echo $$ > {pidfile}; sleep 40' & echo started; sleep 30"}}]},
+        {"text": "done"},
+    )
+    began = time.monotonic()
+    proc = subprocess.run([sys.executable, "-m", "astro_cli", "run", "--allow", "run_bash", "--output-format",
+                           "json", "Start it"], env=astro_env, cwd=workspace, capture_output=True, text=True,
+                          timeout=120)
+    elapsed = time.monotonic() - began
+    assert proc.returncode == 0, proc.stderr
+    result = [m["content"] for m in fake.bodies()[1]["messages"] if m["role"] == "tool"][-1]
+    assert "started" in result
+    assert "stopped after 3 s" in result
+    # The detached child held the output open: it was found and stopped, and the result says so.
+    assert "still held its output" in result and "stopped" in result
+    assert not _alive(int(pidfile.read_text()))
+    # Interpreter start and the litellm import take ~5 s here; the old code waited 40 s for the pipe.
+    assert elapsed < 25, f"the step took {elapsed:.0f} s"
+    assert last_json(proc.stdout)["answer"] == "done"
+
+
+def test_a_finished_command_with_a_background_child_returns_at_once(fake: FakeProvider, astro_env, workspace):
+    """The command ends but leaves a child writing to its output: astro answers, says what still runs."""
+    fake.add(
+        {"tool_calls": [{"name": "run_bash", "arguments": {"command": "sleep 30 & echo launched"}}]},
+        {"text": "done"},
+    )
+    began = time.monotonic()
+    proc = subprocess.run([sys.executable, "-m", "astro_cli", "run", "--allow", "run_bash", "Launch it"],
+                          env=astro_env, cwd=workspace, capture_output=True, text=True, timeout=120)
+    elapsed = time.monotonic() - began
+    assert proc.returncode == 0, proc.stderr
+    result = [m["content"] for m in fake.bodies()[1]["messages"] if m["role"] == "tool"][-1]
+    assert "launched" in result and "[exit code 0]" in result
+    assert "still running" in result and "sleep 30" in result
+    assert elapsed < 25, f"the step took {elapsed:.0f} s"
+
+
+PLUGIN = '''
+import time
+from pathlib import Path
+
+from astro_cli.tools.base import Tool, object_schema
+
+
+def register(api):
+    def stubborn(ctx, args):
+        time.sleep(float(args["seconds"]))  # does not look at ctx.cancel
+        Path(args["path"]).write_text("written late")
+        return "wrote " + args["path"]
+
+    def polite(ctx, args):
+        if ctx.cancel.wait(float(args["seconds"])):
+            return "stopped before writing"
+        Path(args["path"]).write_text("written")
+        return "wrote " + args["path"]
+
+    schema = object_schema({"path": {"type": "string"}, "seconds": {"type": "number"}}, ["path", "seconds"])
+    api.add_tool(Tool(name="slow_write", description="Write slowly.", parameters=schema, run=stubborn,
+                      timeout=1.5))
+    api.add_tool(Tool(name="polite_write", description="Write slowly unless cancelled.", parameters=schema,
+                      run=polite, timeout=1.5))
+'''
+
+
+@pytest.fixture
+def plugin_env(tmp_path: Path, astro_env: dict[str, str]) -> dict[str, str]:
+    site = tmp_path / "site"
+    (site / "astro_fault_plugin").mkdir(parents=True)
+    (site / "astro_fault_plugin" / "__init__.py").write_text(PLUGIN)
+    info = site / "astro_fault_plugin-0.1.dist-info"
+    info.mkdir()
+    (info / "METADATA").write_text("Metadata-Version: 2.1\nName: astro-fault-plugin\nVersion: 0.1\n")
+    (info / "entry_points.txt").write_text("[astro.plugins]\nfaults = astro_fault_plugin:register\n")
+    return {**astro_env, "PYTHONPATH": os.pathsep.join(filter(None, [str(site), astro_env.get("PYTHONPATH")]))}
+
+
+def test_a_timed_out_tool_is_cancelled_or_reported_still_running(fake: FakeProvider, plugin_env, workspace):
+    polite, stubborn = workspace / "polite.txt", workspace / "stubborn.txt"
+    fake.add(
+        {"tool_calls": [{"name": "polite_write", "arguments": {"path": str(polite), "seconds": 6}},
+                        {"name": "slow_write", "arguments": {"path": str(stubborn), "seconds": 4}}]},
+        {"tool_calls": [{"name": "run_bash", "arguments": {"command": "sleep 4"}}]},
+        {"text": "done"},
+    )
+    proc = subprocess.run([sys.executable, "-m", "astro_cli", "run", "--yes", "--output-format", "json", "Write"],
+                          env=plugin_env, cwd=workspace, capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 0, proc.stderr
+    polite_result, stubborn_result = [m["content"] for m in fake.bodies()[1]["messages"] if m["role"] == "tool"]
+    assert "did not finish within 1.5 s and was cancelled" in polite_result
+    assert "still running" in stubborn_result and "its effect may still happen" in stubborn_result
+    # The late completion is not silent: the model hears of it at its next request.
+    third = fake.bodies()[2]["messages"]
+    late = [m["content"] for m in third if m["role"] == "user" and "finished after all" in str(m["content"])]
+    assert late and "slow_write" in late[0] and "wrote" in late[0]
+    assert stubborn.read_text() == "written late"
+    time.sleep(5)
+    assert not polite.exists()
+    shown = subprocess.run([sys.executable, "-m", "astro_cli", "sessions", "export", last_json(proc.stdout)["session_id"],
+                            "--format", "json"], env=plugin_env, cwd=workspace, capture_output=True, text=True)
+    kinds = [m.get("kind") for m in json.loads(shown.stdout)["messages"]]
+    assert "late_result" in kinds
+
+
+def test_sigterm_ends_the_repl_and_its_commands(fake: FakeProvider, astro_env, workspace):
+    (workspace / ".astro").mkdir()
+    (workspace / ".astro" / "config.yaml").write_text("permissions:\n  allow: [run_bash]\n")
+    started, effect = workspace / "started", workspace / "effect.txt"
+    fake.add({"tool_calls": [{"name": "run_bash",
+                              "arguments": {"command": f"touch {started}; sleep 4; touch {effect}"}}]})
+    proc = subprocess.Popen([sys.executable, "-m", "astro_cli"], env=astro_env, cwd=workspace, text=True,
+                            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    try:
+        assert proc.stdin is not None
+        proc.stdin.write("Make the effect\n")
+        proc.stdin.flush()
+        assert wait_for(started.exists, timeout=60), "the command never started"
+        proc.send_signal(signal.SIGTERM)
+        out, err = proc.communicate(timeout=30)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+    assert proc.returncode == 130, err
+    assert "Traceback" not in err
+    time.sleep(5)
+    assert not effect.exists()
