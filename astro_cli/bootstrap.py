@@ -75,7 +75,7 @@ def user_errors() -> Iterator[None]:
     """Catch the errors a user can cause and exit with one clear sentence instead of a traceback."""
     import typer
 
-    from astro_cli.agent.factory import SessionNotFound
+    from astro_cli.agent.factory import SessionBusy, SessionNotFound
     from astro_cli.security.paths import PathRefused
 
     try:
@@ -83,7 +83,7 @@ def user_errors() -> Iterator[None]:
     except ConfigError as exc:
         print_error(str(exc))
         raise typer.Exit(EXIT_USAGE) from None
-    except SessionNotFound as exc:
+    except (SessionNotFound, SessionBusy) as exc:
         print_error(str(exc))
         raise typer.Exit(EXIT_USAGE) from None
     except PathRefused as exc:

@@ -48,6 +48,8 @@ def main(
     api_base: Optional[str] = typer.Option(None, "--api-base", help="Base URL of the model provider."),
     continue_: bool = typer.Option(False, "--continue", "-c", help="Continue the latest session of this workspace."),
     resume: Optional[str] = typer.Option(None, "--resume", "-r", help="Resume the session with this id."),
+    fork: bool = typer.Option(False, "--fork", help="Continue in a new session that starts as a copy "
+                              "(of --resume ID, else of the latest session)."),
     max_steps: Optional[int] = typer.Option(None, "--max-steps", help="Tool-using steps per turn."),
     version: bool = typer.Option(False, "--version", "-V", callback=_version, is_eager=True, help="Show the version."),
 ) -> None:
@@ -60,6 +62,7 @@ def main(
         flags={"model": model, "api_base": api_base, "max_steps": max_steps},
         resume=resume,
         continue_latest=continue_,
+        fork=fork,
     )
 
 

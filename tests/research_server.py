@@ -96,6 +96,7 @@ class ResearchServer:
             "1001.0012": fixture(PDFS["1001.0012"]),  # a PDF-only submission: /e-print gives the PDF
         }
         self.pdfs = dict(PDFS)
+        self.slow: dict[str, float] = {}  # path prefix -> seconds over which its answers trickle out
         server = self
 
         class Handler(BaseHTTPRequestHandler):
@@ -134,6 +135,10 @@ class ResearchServer:
         with self.lock:
             self.failures.append(Failure(prefix, status, **kwargs))
 
+    def slow_down(self, prefix: str, seconds: float) -> None:
+        """Answers under `prefix` arrive in pieces spread over `seconds` (a slow link; races show)."""
+        self.slow[prefix] = seconds
+
     def hits(self, prefix: str) -> list[Request]:
         return [r for r in self.requests if r.path.startswith(prefix)]
 
@@ -162,18 +167,27 @@ class ResearchServer:
             if failure is not None and failure.cut_after is not None:
                 self._send_cut(handler, payload, ctype, failure.cut_after)
                 return
-            self._send(handler, status, payload, ctype, headers)
+            pace = next((seconds for prefix, seconds in self.slow.items() if parts.path.startswith(prefix)), 0.0)
+            self._send(handler, status, payload, ctype, headers, pace)
         except (BrokenPipeError, ConnectionResetError):
             pass
 
-    def _send(self, handler: Any, status: int, payload: bytes, ctype: str, headers: dict[str, str]) -> None:
+    def _send(self, handler: Any, status: int, payload: bytes, ctype: str, headers: dict[str, str],
+              pace: float = 0.0) -> None:
         handler.send_response(status)
         handler.send_header("Content-Type", ctype)
         handler.send_header("Content-Length", str(len(payload)))
         for key, value in headers.items():
             handler.send_header(key, value)
         handler.end_headers()
-        handler.wfile.write(payload)
+        if not pace:
+            handler.wfile.write(payload)
+            return
+        step = max(1, len(payload) // 10)
+        for start in range(0, len(payload), step):
+            handler.wfile.write(payload[start : start + step])
+            handler.wfile.flush()
+            time.sleep(pace / 10)
 
     def _send_cut(self, handler: Any, payload: bytes, ctype: str, keep: int) -> None:
         """Promise the whole body, deliver `keep` bytes, hang up (a dropped connection)."""

@@ -40,6 +40,9 @@ class LoopExtension:
     def on_session_start(self, session: AgentSession) -> None:
         """A session is opened (new or resumed)."""
 
+    def on_session_fork(self, session: AgentSession, source_id: str) -> None:
+        """The session was opened as a copy of `source_id` (messages copied); copy the feature's state."""
+
     def on_turn_start(self, state: TurnState) -> None:
         """The user's message is stored; inject recovery or context with state.inject()."""
 

@@ -15,6 +15,7 @@ from astro_cli.agent.permissions import PermissionPolicy
 from astro_cli.config import ConfigError
 from astro_cli.security.process import harden_process
 from astro_cli.security.secrets import secret_environment_names
+from astro_cli.store.locks import FileLock
 
 if TYPE_CHECKING:
     from astro_cli.app import AppContext
@@ -71,6 +72,24 @@ class NothingToContinue(SessionNotFound):
     """--continue in a workspace without an earlier session (failed attempts do not count)."""
 
 
+class SessionBusy(Exception):
+    """Another astro process is writing the session; one sentence with who, and --fork as a way out."""
+
+
+def claim_session(app: AppContext, session_id: str) -> FileLock:
+    """Hold the session for this process until it stops (one writer per session, across processes)."""
+    lock = FileLock(app.workspace.astro_dir / "locks" / f"session-{session_id}.lock")
+    if not lock.try_acquire():
+        holder = lock.holder()
+        who = f" ({holder.describe()})" if holder else ""
+        raise SessionBusy(
+            f"Session {session_id} is in use by another astro process{who}; wait until it ends, or add "
+            "--fork to continue in a copy of it."
+        )
+    app.on_close(lock.release)
+    return lock
+
+
 def open_session(
     app: AppContext,
     bus: EventBus,
@@ -78,8 +97,13 @@ def open_session(
     resume: str | None = None,
     continue_latest: bool = False,
     llm: LLM | None = None,
+    fork: bool = False,
 ) -> AgentSession:
-    """A session ready for turns: the one named by `resume`, the latest one, or a new one."""
+    """A session ready for turns: the one named by `resume`, the latest one, or a new one.
+
+    With `fork`, a new session that starts as a copy of the one named by `resume` (else the
+    latest), so two terminals can go on from the same conversation.
+    """
     # Before any tool or hook can start a command: keys out of reach of child processes (Linux).
     harden_process(secret_environment_names(os.environ))
     app.install_features()
@@ -93,15 +117,24 @@ def open_session(
         if row is None:
             raise SessionNotFound(f"No session '{resume}' in this workspace; `astro sessions list` shows them.")
         session_id = row["id"]
-    elif continue_latest:
+    elif continue_latest or fork:
         row = app.sessions.latest(workspace)
         if row is None:
+            flag = "--fork" if fork else "--continue"
             raise NothingToContinue(
-                f"Nothing to continue: no earlier session in {workspace}. Leave out --continue to start one."
+                f"Nothing to {flag[2:]}: no earlier session in {workspace}. Leave out {flag} to start one."
             )
         session_id = row["id"]
+    forked_from = None
+    if fork and session_id is not None:
+        forked_from, session_id = session_id, app.sessions.fork(session_id, workspace, llm.config.model)
     if session_id is None:
         session_id = app.sessions.create(workspace, llm.config.model)
+    lock = claim_session(app, session_id)
     session = AgentSession(app, session_id, llm, bus, permissions, extensions=app.new_extensions())
+    session.lock = lock
+    if forked_from is not None:
+        session.forked_from = forked_from
+        session.call_extensions("on_session_fork", session, forked_from)
     session.start()
     return session

@@ -23,6 +23,7 @@ from astro_cli.prompt.registry import GLOBAL
 
 if TYPE_CHECKING:
     from astro_cli.app import AppContext
+    from astro_cli.store.locks import FileLock
 
 MAX_STEPS_TEXT = (
     "You have used {steps} steps (the budget is {max_steps}). Give your final answer now from what you "
@@ -115,6 +116,8 @@ class AgentSession:
         self.messages: list[dict[str, Any]] = []
         self.extras: dict[str, Any] = {}
         self.cancel = threading.Event()
+        self.lock: FileLock | None = None  # held by the main session of a process (agent/factory.py)
+        self.forked_from: str | None = None
         self.turn_number = app.sessions.last_turn(session_id)
         self.tool_runner = ToolRunner(self)
         self._load()
@@ -154,6 +157,8 @@ class AgentSession:
         if not self.messages:
             # Opened and left without a question: leave no empty session behind in `sessions list`.
             self.app.sessions.delete_if_empty(self.session_id)
+        if self.lock is not None:
+            self.lock.release()
 
     # --- tools and prompt ------------------------------------------------------------------
     def visible_tools(self) -> list:

@@ -53,7 +53,8 @@ def _add_download(paper_id: str, source: bool, parse: bool, err: Any) -> None:
     app = build_app()
     with _progress_bar() as progress:
         try:
-            result = download(app, paper_id, with_source=source, progress=progress)
+            result = download(app, paper_id, with_source=source, progress=progress,
+                              on_wait=lambda text: err.print(f"note: {text}", markup=False))
         except ServiceError as exc:
             raise UserError(str(exc), EXIT_FAILED) from None
     paper = result.paper

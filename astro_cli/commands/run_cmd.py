@@ -47,6 +47,8 @@ def run_command(
     output_format: OutputFormat = typer.Option(OutputFormat.text, "--output-format", help="text, json or stream-json."),
     continue_: bool = typer.Option(False, "--continue", "-c", help="Continue the latest session of this workspace."),
     resume: Optional[str] = typer.Option(None, "--resume", "-r", help="Resume the session with this id."),
+    fork: bool = typer.Option(False, "--fork", help="Continue in a new session that starts as a copy "
+                              "(of --resume ID, else of the latest session)."),
     max_steps: Optional[int] = typer.Option(None, "--max-steps", help="Tool-using steps before a final answer."),
     allow: Optional[list[str]] = typer.Option(None, "--allow", help="Allow a tool that needs permission (repeatable)."),
     yes: bool = typer.Option(False, "--yes", "-y", help="Allow every tool that needs permission."),
@@ -70,7 +72,8 @@ def run_command(
             printer = OneShotPrinter(output_format.value)
             bus.subscribe(printer.handle)
             session = open_session(
-                app, bus, permission_policy(app, allow=allow, yes=yes), resume=resume, continue_latest=continue_
+                app, bus, permission_policy(app, allow=allow, yes=yes), resume=resume, continue_latest=continue_,
+                fork=fork,
             )
             signal.signal(signal.SIGTERM, _terminate)
             state = session.run_turn(question)

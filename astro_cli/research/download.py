@@ -24,15 +24,18 @@ from astro_cli.agent.events import Event
 from astro_cli.research import ads, arxiv
 from astro_cli.research.http import ServiceError, arxiv_throttle, http_error, make_client, stream
 from astro_cli.research.identifiers import ARXIV_BIBCODE, ARXIV_DOI, BIBCODE
+from astro_cli.store.locks import FileLock, LockHolder, LockTimeout
 
 if TYPE_CHECKING:
     import httpx
 
     from astro_cli.app import AppContext
+    from astro_cli.research.library import Library
 
 Progress = Callable[[str, int, "int | None"], None]  # (label, bytes done, bytes expected)
 CHUNK = 64 * 1024
 MAX_SOURCE_BYTES = 300 * 1024 * 1024  # an e-print bigger than this unpacked is not a LaTeX source
+PAPER_LOCK_WAIT = 1800.0  # seconds a download waits for another process fetching the same paper
 
 
 @dataclass
@@ -272,9 +275,10 @@ class Downloaded:
 def download(
     app: AppContext, identifier: str, *, with_source: bool = True,
     progress: Progress | None = None, cancel: threading.Event | None = None,
+    on_wait: Callable[[str], None] | None = None,
 ) -> Downloaded:
     """Resolve, fetch the PDF (and source), store the row; raise ServiceError with one sentence."""
-    from astro_cli.research.library import Library, LibraryConflict
+    from astro_cli.research.library import Library
 
     library = Library(app)
     existing = library.get_paper(identifier)
@@ -283,6 +287,41 @@ def download(
         if pdf is not None and pdf.exists():
             return Downloaded(existing, pdf, library.resolve_file(existing.get("source_path")), True, [])
     record, version = resolve(app, identifier)
+    # One process at a time fetches a given paper (its .part files are shared); the others wait,
+    # then find it in the library.
+    with paper_lock(app, record["arxiv_id"], cancel, on_wait):
+        return _download_resolved(app, library, record, version, with_source, progress, cancel)
+
+
+def paper_lock(
+    app: AppContext, arxiv_id: str, cancel: threading.Event | None, on_wait: Callable[[str], None] | None
+) -> FileLock:
+    lock = FileLock(app.workspace.astro_dir / "locks" / f"paper-{file_stem(arxiv_id)}.lock")
+
+    def waiting(holder: LockHolder | None) -> None:
+        if on_wait is not None:
+            who = f" ({holder.describe()})" if holder else ""
+            on_wait(f"another astro process{who} is downloading arXiv:{arxiv_id}; waiting for it to finish.")
+
+    try:
+        lock.acquire(PAPER_LOCK_WAIT, on_wait=waiting, cancel=cancel)
+    except LockTimeout:
+        if cancel is not None and cancel.is_set():
+            raise ServiceError(f"The download of arXiv:{arxiv_id} was interrupted while it waited for another "
+                               "astro process.") from None
+        raise ServiceError(
+            f"another astro process has been downloading arXiv:{arxiv_id} for {PAPER_LOCK_WAIT / 60:.0f} minutes; "
+            "try again when it has finished."
+        ) from None
+    return lock
+
+
+def _download_resolved(
+    app: AppContext, library: Library, record: dict[str, Any], version: str, with_source: bool,
+    progress: Progress | None, cancel: threading.Event | None,
+) -> Downloaded:
+    from astro_cli.research.library import LibraryConflict
+
     existing = library.get_paper(record["arxiv_id"])
     if existing is not None:
         pdf = library.resolve_file(existing.get("pdf_path"))

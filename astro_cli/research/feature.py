@@ -44,6 +44,7 @@ def search_papers_tool(ctx: ToolContext, args: dict[str, Any]) -> ToolResult:
 
 
 def download_paper_tool(ctx: ToolContext, args: dict[str, Any]) -> ToolResult:
+    from astro_cli.agent.events import Notice
     from astro_cli.research.download import DownloadProgress, download
     from astro_cli.research.http import ServiceError
     from astro_cli.research.library import Library
@@ -61,7 +62,8 @@ def download_paper_tool(ctx: ToolContext, args: dict[str, Any]) -> ToolResult:
 
     try:
         result = download(ctx.app, identifier, with_source=args.get("source", True) is not False,
-                          progress=progress, cancel=ctx.cancel)
+                          progress=progress, cancel=ctx.cancel,
+                          on_wait=lambda text: ctx.emit(Notice(level="info", text=text)))
     except ServiceError as exc:
         raise ToolError(str(exc)) from None
     paper = result.paper

@@ -5,6 +5,8 @@ from __future__ import annotations
 import sqlite3
 import sys
 import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 
@@ -61,6 +63,23 @@ class Database:
     def query(self, sql: str, params: tuple | list | dict = ()) -> list[dict]:
         with self.lock:
             return list(self.db.query(sql, params))
+
+    @contextmanager
+    def transaction(self) -> Iterator[None]:
+        """All or nothing, holding SQLite's write lock from the start (BEGIN IMMEDIATE), so what is
+        read inside (the next message number, say) cannot be taken by another process meanwhile.
+        Inside an outer transaction it simply joins it."""
+        with self.lock:
+            if self.db.conn.in_transaction:
+                yield
+                return
+            self.db.execute("BEGIN IMMEDIATE")
+            try:
+                yield
+            except BaseException:
+                self.db.execute("ROLLBACK")
+                raise
+            self.db.execute("COMMIT")
 
     def close(self) -> None:
         with self.lock:

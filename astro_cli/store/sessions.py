@@ -154,7 +154,7 @@ class SessionStore:
         meta: dict[str, Any] | None = None,
     ) -> int:
         """Store one message at the end of the session and return its sequence number."""
-        with self.database.lock:
+        with self.database.transaction():  # the number and the row together, even across processes
             row = self.database.execute(
                 "SELECT coalesce(max(seq), 0) FROM agent_messages WHERE session_id = ?", (session_id,)
             ).fetchone()
@@ -175,6 +175,22 @@ class SessionStore:
             )
             self.database.execute("UPDATE sessions SET updated_at = ? WHERE id = ?", (now_iso(), session_id))
         return seq
+
+    def fork(self, source_id: str, workspace: str, model: str | None) -> str:
+        """A new session that starts as a copy of `source_id`'s messages (read as one snapshot)."""
+        source = self.get(source_id)
+        if source is None:
+            raise KeyError(source_id)
+        with self.database.transaction():
+            session_id = self.create(workspace, model or source["model"])
+            self.database.execute("UPDATE sessions SET title = ? WHERE id = ?", (source["title"], session_id))
+            self.database.execute(
+                "INSERT INTO agent_messages (session_id, seq, turn, role, kind, message, meta, created_at) "
+                "SELECT ?, seq, turn, role, kind, message, meta, created_at FROM agent_messages "
+                "WHERE session_id = ? ORDER BY seq",
+                (session_id, source["id"]),
+            )
+        return session_id
 
     def messages(self, session_id: str) -> list[StoredMessage]:
         rows = self.database.query(

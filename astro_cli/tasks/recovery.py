@@ -25,6 +25,15 @@ class TaskRecovery(LoopExtension):
         if any(task.status != "completed" for task in tasks):
             session.bus.emit(tasks_event(session.session_id, tasks))
 
+    def on_session_fork(self, session: AgentSession, source_id: str) -> None:
+        """A fork goes on with the same plan (a copy: the two sessions' plans then part ways)."""
+        store = task_store(session.app)
+        tasks = store.tasks(source_id)
+        if tasks:
+            from astro_cli.store.sessions import now_iso
+
+            store.replace(session.session_id, tasks, now_iso())
+
     def on_turn_start(self, state: TurnState) -> None:
         if not state.app.settings.get("tasks.recovery"):
             return

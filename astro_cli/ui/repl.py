@@ -40,7 +40,9 @@ QUIT_HINT = "press Ctrl-D or /exit to quit"
 PERMISSION_QUESTION = "allow? [y]es / [n]o / [a]lways for this session: "
 
 
-def start_repl(flags: dict[str, Any] | None = None, resume: str | None = None, continue_latest: bool = False) -> None:
+def start_repl(
+    flags: dict[str, Any] | None = None, resume: str | None = None, continue_latest: bool = False, fork: bool = False
+) -> None:
     """Entry point of `astro`: configuration errors end with one sentence and exit code 2."""
     import typer
 
@@ -64,7 +66,7 @@ def start_repl(flags: dict[str, Any] | None = None, resume: str | None = None, c
                     raise typer.Exit(EXIT_USAGE)
             repl = Repl(app, console, reader=reader)
             signal.signal(signal.SIGTERM, repl.terminate)
-            repl.open(resume=resume, continue_latest=continue_latest)
+            repl.open(resume=resume, continue_latest=continue_latest, fork=fork)
             repl.run()
         finally:
             app.close()  # ends every command astro started, foreground and background
@@ -165,29 +167,31 @@ class Repl:
         self.reader = reader or default_reader(app)
 
     # --- sessions ----------------------------------------------------------------------------
-    def _open(self, resume: str | None = None, continue_latest: bool = False) -> AgentSession:
+    def _open(self, resume: str | None = None, continue_latest: bool = False, fork: bool = False) -> AgentSession:
         from astro_cli.agent.factory import NothingToContinue, open_session, permission_policy
 
         permissions = permission_policy(self.app, asker=self.ask_permission)
         try:
-            return open_session(self.app, self.bus, permissions, resume=resume, continue_latest=continue_latest)
+            return open_session(self.app, self.bus, permissions, resume=resume, continue_latest=continue_latest,
+                                fork=fork)
         except NothingToContinue:  # `astro --continue` in a new folder: say so, and start afresh
             self.console.print(Text("no earlier session in this folder to continue", style="dim"))
             return open_session(self.app, self.bus, permissions)
 
-    def open(self, resume: str | None = None, continue_latest: bool = False) -> None:
+    def open(self, resume: str | None = None, continue_latest: bool = False, fork: bool = False) -> None:
         from astro_cli import __version__
 
         # What a session shows while it opens (a resumed task plan) is printed after the banner.
         self.renderer.hold()
         try:
-            self.session = self._open(resume=resume, continue_latest=continue_latest)
+            self.session = self._open(resume=resume, continue_latest=continue_latest, fork=fork)
             register_builtins(self.app)
             model = self.session.llm.config.model
             self.console.print(Text.assemble(
                 ("astro ", "bold"), (__version__, "bold"), f" · {model} · ", (str(self.app.workspace.root), "dim"),
             ))
-            self._describe_session("resumed" if (resume or continue_latest) and self.session.messages else "new")
+            resumed = (resume or continue_latest or fork) and self.session.messages
+            self._describe_session(("forked" if fork else "resumed") if resumed else "new")
             self.console.print(Text(KEYS_HELP + " · /help lists the commands", style="dim"))
         finally:
             self.renderer.release()
@@ -198,7 +202,9 @@ class Repl:
         if how == "new" or not session.messages:
             self.console.print(Text(f"new session {session.session_id}", style="dim"))
             return
-        self.console.print(Text(f"{how} session {session.session_id} ({len(session.messages)} messages)", style="dim"))
+        origin = f", a copy of {session.forked_from}" if session.forked_from else ""
+        self.console.print(Text(
+            f"{how} session {session.session_id} ({len(session.messages)} messages{origin})", style="dim"))
         # The researcher's own last question and the answer to it (not nudges or recovery notes).
         stored = [m for m in self.app.sessions.messages(session.session_id) if m.kind == "message"]
         question = next((m for m in reversed(stored) if m.role == "user"), None)
@@ -216,7 +222,7 @@ class Repl:
         self._describe_session("new")
 
     def switch_session(self, session_id: str) -> None:
-        from astro_cli.agent.factory import SessionNotFound
+        from astro_cli.agent.factory import SessionBusy, SessionNotFound
 
         row = self.app.sessions.get(session_id)
         if self.session is not None and row is not None and row["id"] == self.session.session_id:
@@ -226,7 +232,7 @@ class Repl:
         try:
             try:
                 new = self._open(resume=session_id)
-            except SessionNotFound as exc:
+            except (SessionNotFound, SessionBusy) as exc:
                 self.console.print(Text(str(exc), style="yellow"))
                 return
             old, self.session = self.session, new
