@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import sqlite3
 import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -12,6 +13,7 @@ from typing import Any
 from astro_cli.app import AppContext
 from astro_cli.config import ConfigError, load_settings
 from astro_cli.security.trust import assess_workspace
+from astro_cli.store.db_errors import DatabaseUnusable, state_error, unusable_sentence
 from astro_cli.workspace import AstroHome, Workspace
 
 EXIT_OK = 0
@@ -92,6 +94,16 @@ def user_errors() -> Iterator[None]:
     except UserError as exc:
         print_error(str(exc))
         raise typer.Exit(exc.exit_code) from None
+    except DatabaseUnusable as exc:
+        print_error(str(exc))
+        raise typer.Exit(EXIT_USAGE) from None
+    except sqlite3.DatabaseError as exc:
+        if not state_error(exc):
+            raise
+        # Damage found after the database opened (a page read only now): the same sentence.
+        path = Workspace.at(os.environ.get("ASTRO_WORKSPACE") or None).db_path
+        print_error(unusable_sentence(path, exc))
+        raise typer.Exit(EXIT_USAGE) from None
     except KeyboardInterrupt:
         print("", file=sys.stderr)
         raise typer.Exit(EXIT_INTERRUPTED) from None

@@ -138,6 +138,12 @@ def read_yaml_file(path: Path) -> dict[str, Any]:
         mark = getattr(exc, "problem_mark", None)
         where = f" (line {mark.line + 1})" if mark else ""
         raise ConfigError(f"{path}: not valid YAML{where}.") from None
+    except UnicodeDecodeError as exc:
+        line = exc.object.count(b"\n", 0, exc.start) + 1
+        raise ConfigError(
+            f"{path}: not UTF-8 text (byte 0x{exc.object[exc.start]:02x} at position {exc.start}, line {line}); "
+            "save it as UTF-8."
+        ) from None
     except OSError as exc:
         raise ConfigError(f"{path}: cannot be read ({exc.strerror}).") from None
     if data is None:

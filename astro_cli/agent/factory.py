@@ -108,6 +108,7 @@ def open_session(
     harden_process(secret_environment_names(os.environ))
     app.install_features()
     llm = llm or LLM(resolve_model(app))
+    app.db  # noqa: B018 - a damaged or unwritable database is reported before any feature reads it
     # A bad tool_order or prompt variable fails here, with one sentence, before anything is stored.
     app.prompt.assemble(app.tools.ordered(app.settings.get("tool_order")))
     workspace = str(app.workspace.root)

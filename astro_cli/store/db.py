@@ -30,6 +30,7 @@ def _import_sqlite_utils():
 
 sqlite_utils = _import_sqlite_utils()
 
+from astro_cli.store.db_errors import DatabaseUnusable  # noqa: E402
 from astro_cli.store.migrations import MIGRATIONS  # noqa: E402
 
 
@@ -42,11 +43,21 @@ class Database:
 
     def __init__(self, path: Path | str) -> None:
         self.path = Path(path) if str(path) != ":memory:" else None
-        if self.path is not None:
-            self.path.parent.mkdir(parents=True, exist_ok=True)
-        conn = sqlite3.connect(str(path), check_same_thread=False, timeout=30, isolation_level=None)
-        self.db = sqlite_utils.Database(conn)
         self.lock = threading.RLock()
+        try:
+            self._open(str(path))
+        except (sqlite3.DatabaseError, OSError) as exc:
+            if self.path is None or isinstance(exc, sqlite3.IntegrityError):
+                raise
+            raise DatabaseUnusable(self.path, exc) from None
+
+    def _open(self, path: str) -> None:
+        if self.path is not None:
+            if self.path.is_dir():
+                raise IsADirectoryError(path)
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+        conn = sqlite3.connect(path, check_same_thread=False, timeout=30, isolation_level=None)
+        self.db = sqlite_utils.Database(conn)
         if self.path is not None:
             self.db.enable_wal()
         self.db.execute("PRAGMA foreign_keys = ON")

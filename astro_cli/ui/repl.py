@@ -32,6 +32,7 @@ from astro_cli.ui.visible import clipped, visible
 if TYPE_CHECKING:
     from astro_cli.agent.loop import AgentSession
     from astro_cli.app import AppContext
+    from astro_cli.store.db_errors import DatabaseUnusable
     from astro_cli.tools.base import Tool
 
 # `/name args`; a first word with another slash in it (`/data/m31.fits ...`) is a path, sent as text.
@@ -48,6 +49,7 @@ def start_repl(
 
     from astro_cli.agent.llm import warm_up_in_background
     from astro_cli.bootstrap import EXIT_USAGE, build_app, print_warnings, user_errors
+    from astro_cli.store.db_errors import DatabaseUnusable
     from astro_cli.ui.first_run import first_run, needs_model
 
     with user_errors():
@@ -66,7 +68,12 @@ def start_repl(
                     raise typer.Exit(EXIT_USAGE)
             repl = Repl(app, console, reader=reader)
             signal.signal(signal.SIGTERM, repl.terminate)
-            repl.open(resume=resume, continue_latest=continue_latest, fork=fork)
+            try:
+                repl.open(resume=resume, continue_latest=continue_latest, fork=fork)
+            except DatabaseUnusable as exc:
+                if not (exc.damaged and repl.offer_fresh_database(exc)):
+                    raise
+                repl.open()
             repl.run()
         finally:
             app.close()  # ends every command astro started, foreground and background
@@ -195,6 +202,23 @@ class Repl:
             self.console.print(Text(KEYS_HELP + " · /help lists the commands", style="dim"))
         finally:
             self.renderer.release()
+
+    def offer_fresh_database(self, problem: DatabaseUnusable) -> bool:
+        """A damaged database: on a terminal, offer to keep it aside and start a fresh one."""
+        from astro_cli.store.db_errors import quarantine
+
+        if not sys.stdin.isatty():
+            return False
+        self.console.print(Text(str(problem), style="yellow"))
+        try:
+            answer = self.reader.ask("keep the damaged file aside and start a fresh database? [y/N] ")
+        except (EOFError, KeyboardInterrupt):
+            return False
+        if answer.strip().lower() not in ("y", "yes"):
+            return False
+        kept = quarantine(problem.path)
+        self.console.print(Text(f"the damaged database is kept as {kept}", style="dim"))
+        return True
 
     def _describe_session(self, how: str) -> None:
         session = self.session
