@@ -208,7 +208,8 @@ CITATION_MODES = ("off", "report", "fix")
 
 def validate(settings: Settings) -> None:
     """Cross-field checks that a type alone cannot express."""
-    for name in ("max_steps", "num_retries", "memory.inject", "skills.budget_chars"):
+    for name in ("max_steps", "num_retries", "memory.inject", "skills.budget_chars", "retry_max_wait",
+                 "max_continuations"):
         if settings.get(name) < 0:
             raise ConfigError(f"{settings.source(name)}: '{name}' cannot be negative.")
     if settings.get("memory.half_life_days") <= 0:

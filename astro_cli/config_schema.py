@@ -39,6 +39,8 @@ _key("max_steps", "int", 25, "tool-using steps per turn before a final answer is
 _key("num_retries", "int", 3, "retries of a model request on 429, 5xx and timeouts")
 _key("retry_backoff", "float", 1.0, "seconds before the first retry; doubles each time")
 _key("timeout", "float", 120.0, "seconds before a model request times out")
+_key("retry_max_wait", "float", 60.0, "longest wait a rate-limited provider may ask for (retry-after) before astro gives up")
+_key("max_continuations", "int", 3, "requests to finish an answer cut at the output token limit (0: none)")
 _key("permissions.allow", "list", [], "tools that run without asking (e.g. run_bash, file_write)")
 _key("permissions.deny", "list", [], "tools that never run; wins over allow; every layer adds to it", merge="union")
 _key("allowed_paths", "list", [], "extra folders the file tools may use besides the workspace")

@@ -7,6 +7,8 @@ A turn is a dict:
      "usage": {"input_tokens": 10, "output_tokens": 5, "cache_read_input_tokens": 0, "cache_creation_input_tokens": 0},
      "status": 500,           # answer with this HTTP error instead
      "error": "message",      # the error's message
+     "headers": {...},        # extra response headers of the error (retry-after, retry-after-ms)
+     "finish": "length",      # the reply stops at the token limit (OpenAI length, Anthropic max_tokens)
      "delay": 0.5,            # seconds to wait before answering
      "hang": True,            # send the first text chunk, then wait until released (crash tests)
      "match": "substring"}    # optional: only answer a request whose last message contains this
@@ -101,12 +103,13 @@ class FakeProvider:
         path = handler.path
         kind = "anthropic" if path.rstrip("/").endswith("/messages") else "openai"
         with self.lock:
-            self.requests.append({"path": path, "kind": kind, "body": body, "headers": dict(handler.headers)})
+            self.requests.append({"path": path, "kind": kind, "body": body, "headers": dict(handler.headers),
+                                  "at": time.monotonic()})
         turn = self._next_turn(body)
         if turn.get("delay"):
             time.sleep(turn["delay"])
         if turn.get("status"):
-            self._error(handler, kind, turn["status"], turn.get("error", "scripted failure"))
+            self._error(handler, kind, turn["status"], turn.get("error", "scripted failure"), turn.get("headers"))
             return
         stream = bool(body.get("stream"))
         if kind == "anthropic":
@@ -120,20 +123,25 @@ class FakeProvider:
             else:
                 self._json(handler, 200, openai_completion(turn, body.get("model", "gpt")))
 
-    def _json(self, handler: BaseHTTPRequestHandler, status: int, obj: Any) -> None:
+    def _json(self, handler: BaseHTTPRequestHandler, status: int, obj: Any,
+              headers: dict[str, str] | None = None) -> None:
         data = json.dumps(obj).encode()
         handler.send_response(status)
         handler.send_header("content-type", "application/json")
         handler.send_header("content-length", str(len(data)))
+        for name, value in (headers or {}).items():
+            handler.send_header(name, value)
         handler.end_headers()
         handler.wfile.write(data)
 
-    def _error(self, handler: BaseHTTPRequestHandler, kind: str, status: int, message: str) -> None:
+    def _error(self, handler: BaseHTTPRequestHandler, kind: str, status: int, message: str,
+               headers: dict[str, str] | None = None) -> None:
         if kind == "anthropic":
-            obj = {"type": "error", "error": {"type": "api_error", "message": message}}
+            obj = {"type": "error", "error": {"type": "rate_limit_error" if status == 429 else "api_error",
+                                              "message": message}}
         else:
             obj = {"error": {"message": message, "type": "server_error", "code": status}}
-        self._json(handler, status, obj)
+        self._json(handler, status, obj, headers)
 
     def _sse_start(self, handler: BaseHTTPRequestHandler) -> None:
         handler.send_response(200)
@@ -180,7 +188,7 @@ class FakeProvider:
             for part in (args[: len(args) // 2], args[len(args) // 2 :]):
                 if part:
                     self._send(handler, chunk({"tool_calls": [{"index": index, "function": {"arguments": part}}]}))
-        self._send(handler, chunk({}, "tool_calls" if _calls(turn) else "stop"))
+        self._send(handler, chunk({}, turn.get("finish") or ("tool_calls" if _calls(turn) else "stop")))
         usage = _usage(turn)
         obj = {
             "id": "chatcmpl-fake", "object": "chat.completion.chunk", "created": int(time.time()), "model": model,
@@ -226,11 +234,17 @@ class FakeProvider:
                                                                         "partial_json": call["arguments"]}}))
             self._send(handler, event("content_block_stop", {"type": "content_block_stop", "index": index}))
             index += 1
-        stop = "tool_use" if _calls(turn) else "end_turn"
+        stop = _anthropic_stop(turn)
         self._send(handler, event("message_delta", {"type": "message_delta",
                                                     "delta": {"stop_reason": stop, "stop_sequence": None},
                                                     "usage": {"output_tokens": usage["output_tokens"]}}))
         self._send(handler, event("message_stop", {"type": "message_stop"}))
+
+
+def _anthropic_stop(turn: dict[str, Any]) -> str:
+    if turn.get("finish") == "length":
+        return "max_tokens"
+    return "tool_use" if _calls(turn) else "end_turn"
 
 
 def _pieces(text: str) -> list[str]:
@@ -267,7 +281,8 @@ def openai_completion(turn: dict[str, Any], model: str) -> dict[str, Any]:
                                   "function": {"name": c["name"], "arguments": c["arguments"]}} for c in calls]
     return {
         "id": "chatcmpl-fake", "object": "chat.completion", "created": int(time.time()), "model": model,
-        "choices": [{"index": 0, "message": message, "finish_reason": "tool_calls" if calls else "stop"}],
+        "choices": [{"index": 0, "message": message,
+                     "finish_reason": turn.get("finish") or ("tool_calls" if calls else "stop")}],
         "usage": {"prompt_tokens": usage["input_tokens"], "completion_tokens": usage["output_tokens"],
                   "total_tokens": usage["input_tokens"] + usage["output_tokens"]},
     }
@@ -282,6 +297,6 @@ def anthropic_message(turn: dict[str, Any], model: str) -> dict[str, Any]:
     usage = _usage(turn)
     return {
         "id": "msg_fake", "type": "message", "role": "assistant", "model": model, "content": content,
-        "stop_reason": "tool_use" if _calls(turn) else "end_turn", "stop_sequence": None,
+        "stop_reason": _anthropic_stop(turn), "stop_sequence": None,
         "usage": usage,
     }

@@ -101,6 +101,7 @@ class Retry(Event):
     max_attempts: int
     delay: float
     error: str
+    rate_limited: bool = False  # a 429: the wait is the provider's own (retry-after) when it gave one
 
 
 @dataclass

@@ -37,6 +37,8 @@ def resolve_model(app: AppContext, env: Mapping[str, str] | None = None) -> LLMC
         retry_backoff=settings.get("retry_backoff"),
         timeout=settings.get("timeout"),
         credentials=credentials_for(env, store),
+        retry_max_wait=settings.get("retry_max_wait"),
+        max_continuations=settings.get("max_continuations"),
     )
 
 

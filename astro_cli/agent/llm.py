@@ -17,10 +17,16 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from astro_cli.agent.retry import WaitTooLong, plan_retry
+
 _LITELLM: Any = None
 _LITELLM_LOCK = threading.Lock()
 
 CACHE_MARK = {"type": "ephemeral"}
+CONTINUE_TEXT = (
+    "Your reply was cut off at the output token limit. Continue exactly where it stopped, without "
+    "repeating anything and without any preamble."
+)
 
 
 def load_litellm() -> Any:
@@ -96,8 +102,24 @@ class LLMReply:
     text: str
     tool_calls: list[ToolCallRequest] = field(default_factory=list)
     usage: dict[str, Any] = field(default_factory=dict)
-    finish_reason: str | None = None
+    finish_reason: str | None = None  # "length": cut at the output token limit
     interrupted: bool = False
+    continuations: int = 0  # requests made to finish a reply cut at the token limit
+
+    @property
+    def truncated(self) -> bool:
+        return self.finish_reason == "length"
+
+    def joined(self, more: LLMReply) -> LLMReply:
+        """This reply followed by its continuation: text joined, tokens and cost added up."""
+        usage = dict(self.usage)
+        for key, value in more.usage.items():
+            if key == "cost_usd":
+                usage[key] = None if value is None or usage.get(key) is None else usage[key] + value
+            else:
+                usage[key] = usage.get(key, 0) + (value or 0)
+        return LLMReply(text=self.text + more.text, tool_calls=more.tool_calls, usage=usage,
+                        finish_reason=more.finish_reason, interrupted=more.interrupted)
 
     def to_message(self) -> dict[str, Any]:
         message: dict[str, Any] = {"role": "assistant", "content": self.text or None}
@@ -118,6 +140,8 @@ class LLMConfig:
     timeout: float = 120.0
     # model -> keystore.Credential | None: where a model's key comes from (environment or keys.yaml).
     credentials: Callable[[str], Any] | None = None
+    retry_max_wait: float = 60.0  # longest wait a provider's retry-after may ask for
+    max_continuations: int = 3  # requests to finish a reply cut at the output token limit
 
     def credential(self, model: str | None = None) -> Any:
         return self.credentials(model or self.model) if self.credentials is not None else None
@@ -306,7 +330,7 @@ class LLM:
         messages: list[dict[str, Any]],
         tools: list[dict[str, Any]] | None = None,
         on_text: Callable[[str], None] = lambda text: None,
-        on_retry: Callable[[int, int, float, str], None] = lambda attempt, total, delay, error: None,
+        on_retry: Callable[[int, int, float, str, bool], None] = lambda attempt, total, delay, error, limited: None,
         cancel: threading.Event | None = None,
         cache_index: int | None = None,
         model: str | None = None,
@@ -319,7 +343,19 @@ class LLM:
             self._credentials_checked.add(wanted)
         started = time.monotonic()
         try:
-            return self._complete(litellm, messages, tools, on_text, on_retry, cancel, cache_index, model, tool_choice)
+            reply = self._complete(litellm, messages, tools, on_text, on_retry, cancel, cache_index, model, tool_choice)
+            continued = 0
+            while reply.finish_reason == "length" and not reply.tool_calls and continued < self.config.max_continuations:
+                # Cut at the output token limit: ask for the rest and join the parts into one reply.
+                continued += 1
+                asked = [*messages, {"role": "assistant", "content": reply.text}, {"role": "user", "content": CONTINUE_TEXT}]
+                try:
+                    more = self._complete(litellm, asked, tools, on_text, on_retry, cancel, cache_index, model, tool_choice)
+                except ProviderError:
+                    break  # keep what was written; the reply stays marked as cut
+                reply = reply.joined(more)
+            reply.continuations = continued
+            return reply
         finally:
             self.api_seconds += time.monotonic() - started
 
@@ -343,8 +379,12 @@ class LLM:
                 unreachable = connection_failure(exc) is not None
                 if streamed or not _retryable(litellm, exc) or attempt == attempts or (unreachable and attempt > 1):
                     raise ProviderError(error) from None
-                delay = self.config.retry_backoff * (2 ** (attempt - 1))
-                on_retry(attempt, 1 if unreachable else attempts - 1, delay, error)
+                try:
+                    plan = plan_retry(exc, attempt, self.config.retry_backoff, self.config.retry_max_wait)
+                except WaitTooLong as too_long:
+                    raise ProviderError(f"{error}; {too_long}") from None
+                delay = plan.delay
+                on_retry(attempt, 1 if unreachable else attempts - 1, delay, error, plan.rate_limited)
                 if cancel is not None and cancel.wait(delay):
                     raise Cancelled() from None
                 if cancel is None:

@@ -235,7 +235,7 @@ class AgentSession:
             self._store_reply(state, reply)
             if state.force_final:
                 state.answer = reply.text
-                state.stop_reason = "answered" if reply.text.strip() else "max_steps"
+                state.stop_reason = self._answered(reply) if reply.text.strip() else "max_steps"
                 if state.stop_reason == "max_steps":
                     state.error = (
                         f"The step budget ({state.max_steps}) ran out without an answer; raise it with "
@@ -249,7 +249,7 @@ class AgentSession:
                     if any(self.call_extensions("review_answer", state, reply.text)):
                         continue  # an extension asked for one more step (the citation check's nudge)
                     state.answer = reply.text
-                    state.stop_reason = "answered"
+                    state.stop_reason = self._answered(reply)
                     return
                 empty_replies += 1
                 if empty_replies >= 2:
@@ -262,6 +262,15 @@ class AgentSession:
             empty_replies = 0
             self.tool_runner.run_all(state, reply.tool_calls)
             self.call_extensions("on_step_complete", state)
+
+    def _answered(self, reply: LLMReply) -> str:
+        """'answered', or 'max_tokens' when the answer is still cut at the token limit after continuations."""
+        if not reply.truncated:
+            return "answered"
+        self.bus.emit(ev.Notice(level="warning", text=(
+            f"the answer stops at the model's output token limit (after {reply.continuations} continuation"
+            f"{'' if reply.continuations == 1 else 's'}); ask for the rest, or raise max_continuations.")))
+        return "max_tokens"
 
     def _request(self, state: TurnState) -> LLMReply:
         assembled = self.assemble(question=state.prompt)
@@ -280,10 +289,11 @@ class AgentSession:
         sent = [{"role": "system", "content": assembled.system}, *history, environment_message(facts)]
         self.bus.emit(ev.Thinking(step=state.step))
 
-        def on_retry(attempt: int, total: int, delay: float, error: str) -> None:
+        def on_retry(attempt: int, total: int, delay: float, error: str, rate_limited: bool) -> None:
             error = self.app.redactor.redact(error)
             state.retry_notes.append(f"attempt {attempt} failed: {error}")
-            self.bus.emit(ev.Retry(attempt=attempt, max_attempts=total, delay=delay, error=error))
+            self.bus.emit(ev.Retry(attempt=attempt, max_attempts=total, delay=delay, error=error,
+                                   rate_limited=rate_limited))
 
         reply = self.llm.complete(
             sent,
@@ -318,6 +328,10 @@ class AgentSession:
         if not message.get("content") and not message.get("tool_calls"):
             message["content"] = ""
         meta: dict[str, Any] = {"step": state.step}
+        if reply.continuations:
+            meta["continuations"] = reply.continuations
+        if reply.truncated:
+            meta["truncated"] = True
         for call in message.get("tool_calls") or []:
             # Providers reject a history with unparsable arguments; the raw text stays in meta and
             # the tool result tells the model what was wrong.

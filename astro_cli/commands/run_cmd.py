@@ -32,6 +32,7 @@ class OutputFormat(str, Enum):
 
 EXIT_BY_REASON = {
     "answered": EXIT_OK,
+    "max_tokens": EXIT_OK,  # an answer, cut at the token limit after continuations (marked in the result)
     "provider_error": EXIT_PROVIDER,
     "config_error": EXIT_USAGE,
     "max_steps": EXIT_BUDGET,

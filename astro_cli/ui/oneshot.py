@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 from rich.text import Text
 
 from astro_cli.agent import events as ev
+from astro_cli.agent.retry import retry_line
 from astro_cli.ui.visible import one_line, visible
 
 if TYPE_CHECKING:
@@ -24,7 +25,7 @@ def result_object(state: TurnState) -> dict[str, Any]:
     usage = state.usage
     return {
         "type": "result",
-        "is_error": state.stop_reason != "answered",
+        "is_error": state.stop_reason not in ("answered", "max_tokens"),
         "stop_reason": state.stop_reason,
         "answer": state.answer,
         "error": state.error,
@@ -85,8 +86,8 @@ class OneShotPrinter:
             detail = "" if event.ok or not event.content else " " + one_line(event.content.splitlines()[0], 120)
             self._line((f"  {event.name} {event.duration:.1f}s ", "dim"), mark, (detail, "dim"))
         elif isinstance(event, ev.Retry):
-            self._line((f"provider error, retry {event.attempt}/{event.max_attempts} in {event.delay:g}s: ", "yellow"),
-                       visible(event.error))
+            line = retry_line(event.attempt, event.max_attempts, event.delay, visible(event.error), event.rate_limited)
+            self._line((line, "yellow"))
         elif isinstance(event, ev.Nudge):
             self._line((f"{event.kind}: {one_line(event.text, 400)}", "dim"))
         elif isinstance(event, ev.Notice):

@@ -20,6 +20,7 @@ from rich.spinner import Spinner
 from rich.text import Text
 
 from astro_cli.agent import events as ev
+from astro_cli.agent.retry import retry_line
 from astro_cli.ui.turnlog import ToolCallRecord, TurnLog
 from astro_cli.ui.visible import one_line, visible
 
@@ -203,10 +204,8 @@ class TurnRenderer:
         self.settle(Text(f"{event.level}: {visible(event.text)}", style=style))
 
     def _on_retry(self, event: ev.Retry) -> None:
-        self.settle(Text(
-            f"provider error, retry {event.attempt}/{event.max_attempts} in {event.delay:g}s: "
-            f"{one_line(event.error, 200)}", style="yellow",
-        ))
+        line = retry_line(event.attempt, event.max_attempts, event.delay, one_line(event.error, 200), event.rate_limited)
+        self.settle(Text(line, style="yellow"))
         self.spin("waiting to retry…")
 
     def _on_compacted(self, event: ev.Compacted) -> None:
