@@ -99,6 +99,8 @@ def _index(app: Any, paper_id: str, err: Any, force: bool = False) -> None:
         return
     origin = "LaTeX source" if report.parsed_from == "latex" else "PDF"
     typer.echo(f"Indexed {report.chunks} chunks from the {origin}.")
+    if report.warning:
+        err.print(f"note: {report.warning}.", markup=False)
 
 
 def _relative(app: Any, path: Any) -> str:

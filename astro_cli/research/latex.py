@@ -16,6 +16,7 @@ import unicodedata
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 
+from astro_cli.research.latex_limits import Budget
 from astro_cli.research.latex_refs import SECTION_LEVELS, SectionCounter
 
 MAX_SOURCE_BYTES = 20_000_000
@@ -130,19 +131,27 @@ def _comment_start(line: str) -> int:
     return -1
 
 
-def inline_inputs(files: dict[str, str], name: str, depth: int = 0, seen: frozenset[str] = frozenset()) -> str:
-    """The file's text with \\input / \\include replaced by the included files (cycles and depth bounded)."""
+def inline_inputs(
+    files: dict[str, str], name: str, depth: int = 0, seen: frozenset[str] = frozenset(),
+    budget: Budget | None = None,
+) -> str:
+    """The file's text with \\input / \\include replaced by the included files (cycles, count and
+    depth bounded by the budget: past a bound, the remaining inputs are left out)."""
+    budget = budget or Budget()
     text = strip_comments(files[name])
-    if depth > 10:
-        return text
     base = PurePosixPath(name).parent
+    inlined = [len(text)]
 
     def include(match: re.Match[str]) -> str:
         target = (match.group(1) or match.group(2) or "").strip()
         for candidate in (target, target + ".tex"):
             for key in ((base / candidate).as_posix().lstrip("./"), candidate.lstrip("./")):
                 if key in files and key not in seen and key != name:
-                    return inline_inputs(files, key, depth + 1, seen | {name})
+                    if not budget.allow_input(depth + 1, inlined[0] + len(files[key])):
+                        return ""
+                    part = inline_inputs(files, key, depth + 1, seen | {name}, budget)
+                    inlined[0] += len(part)
+                    return part
         return ""  # a figure's .tex or a file the e-print did not ship
 
     return _INPUT.sub(include, text)
@@ -194,14 +203,17 @@ def _drop_definitions(text: str) -> str:
     return text
 
 
-def expand_macros(text: str, macros: dict[str, tuple[int, str]], passes: int = 4) -> str:
-    """Replace uses of the paper's macros by their bodies, a few passes deep (macros use macros)."""
+def expand_macros(text: str, macros: dict[str, tuple[int, str]], budget: Budget | None = None) -> str:
+    """Replace uses of the paper's macros by their bodies, pass after pass (macros use macros),
+    within the budget's passes and output size: a pass that would pass a bound is not kept."""
     if not macros:
         return text
+    budget = budget or Budget()
     names = sorted(macros, key=len, reverse=True)
     use = re.compile(r"\\(" + "|".join(map(re.escape, names)) + r")(?![A-Za-z])")
-    for _ in range(passes):
-        out, pos, changed = [], 0, False
+    done = 0
+    while budget.allow_pass(done):
+        out, pos, changed, size = [], 0, False, 0
         for match in use.finditer(text):
             if match.start() < pos:
                 continue
@@ -210,9 +222,14 @@ def expand_macros(text: str, macros: dict[str, tuple[int, str]], passes: int = 4
             for n in range(1, nargs + 1):
                 arg, end = braced(text, end)
                 body = body.replace(f"#{n}", arg)
-            out.append(text[pos : match.start()] + body)
+            piece = text[pos : match.start()] + body
+            size += len(piece)
+            if not budget.allow_output(size + len(text) - end):
+                return text  # the last pass that stayed within bounds
+            out.append(piece)
             pos, changed = end, True
         text = "".join(out) + text[pos:]
+        done += 1
         if not changed:
             break
     return text
@@ -294,21 +311,24 @@ def to_text(text: str) -> str:
     return re.sub(r"\n{3,}", "\n\n", joined).strip()
 
 
-def latex_sections(path: Path) -> tuple[str | None, list[LatexSection]]:
+def latex_sections(path: Path, budget: Budget | None = None) -> tuple[str | None, list[LatexSection]]:
     """(title, sections) of a LaTeX source; section titles are numbered as LaTeX would number them.
 
     A numbered section whose text is all in its subsections is kept with empty text: it is part
     of the outline. Acknowledgments and references are sections of their own (latex_bib.py), and
     \\ref/\\eqref print the numbers LaTeX would (latex_refs.py).
+    Untrusted input: the budget bounds inlining and macro expansion (see latex_limits.py), and
+    parse_paper runs this in a child process bounded in memory and time (latex_limits.read_bounded).
     """
+    budget = budget or Budget()
     files = read_source_files(path)
     main = main_file(files)
-    full = inline_inputs(files, main)
+    full = inline_inputs(files, main, budget=budget)
     macros = collect_macros(full)
     body = full
     if "\\begin{document}" in full:
         body = full.split("\\begin{document}", 1)[1].split("\\end{document}", 1)[0]
-    body = expand_macros(_drop_definitions(body), macros)
+    body = expand_macros(_drop_definitions(body), macros, budget)
     body = _back_matter_and_references(body, files, main, set(macros))
     title_match = re.search(r"\\title\s*(?:\[[^\]]*\])?\s*\{", body)
     title = to_text(braced(body, title_match.end() - 1)[0]) if title_match else None

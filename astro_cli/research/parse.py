@@ -175,19 +175,31 @@ class Extracted:
 
 
 def _extract(library: Library, paper: dict[str, Any], size: int) -> Extracted:
-    from astro_cli.research.latex import LatexError, latex_sections
+    from astro_cli.research.latex import LatexError, LatexSection
+    from astro_cli.research.latex_limits import read_bounded
     from astro_cli.research.pdfread import PdfError, read_pages
 
     source = library.resolve_file(paper.get("source_path"))
     pdf = library.resolve_file(paper.get("pdf_path"))
+    has_pdf = pdf is not None and pdf.exists()
     warning = None
     if source is not None and source.exists():
         try:
-            _title, sections = latex_sections(source)
+            reading = read_bounded(source)
+            sections = [LatexSection(title, text) for title, text in reading.sections]
             chunks = latex_chunks(sections, size)
-            if sum(len(c.text) for c in chunks) >= MIN_LATEX_CHARS or pdf is None or not pdf.exists():
+            if reading.exceeded and has_pdf:
+                warning = f"the LaTeX source is beyond astro's limits ({reading.exceeded}), so the PDF was used"
+            elif reading.exceeded:
+                if not chunks:
+                    raise ParseError(f"the LaTeX source of {paper['id']} is beyond astro's limits ({reading.exceeded}) "
+                                     "and there is no PDF; nothing was indexed.")
+                note = f"the LaTeX source is beyond astro's limits ({reading.exceeded}); only what was read is indexed"
+                return Extracted(chunks, "latex", None, [(s.title, None) for s in sections], note)
+            elif sum(len(c.text) for c in chunks) >= MIN_LATEX_CHARS or not has_pdf:
                 return Extracted(chunks, "latex", None, [(s.title, None) for s in sections])
-            warning = "the LaTeX source held little text, so the PDF was used"
+            else:
+                warning = "the LaTeX source held little text, so the PDF was used"
         except LatexError as exc:
             warning = f"the LaTeX source could not be read ({exc}), so the PDF was used"
     if pdf is None:
