@@ -9,6 +9,7 @@ A turn is a dict:
      "error": "message",      # the error's message
      "headers": {...},        # extra response headers of the error (retry-after, retry-after-ms)
      "finish": "length",      # the reply stops at the token limit (OpenAI length, Anthropic max_tokens)
+     "arg_chunk": 20,         # stream tool-call arguments in pieces of this many characters
      "delay": 0.5,            # seconds to wait before answering
      "hang": True,            # send the first text chunk, then wait until released (crash tests)
      "match": "substring"}    # optional: only answer a request whose last message contains this
@@ -184,10 +185,8 @@ class FakeProvider:
                 chunk({"tool_calls": [{"index": index, "id": call["id"], "type": "function",
                                        "function": {"name": call["name"], "arguments": ""}}]}),
             )
-            args = call["arguments"]
-            for part in (args[: len(args) // 2], args[len(args) // 2 :]):
-                if part:
-                    self._send(handler, chunk({"tool_calls": [{"index": index, "function": {"arguments": part}}]}))
+            for part in _arg_pieces(call["arguments"], turn.get("arg_chunk")):
+                self._send(handler, chunk({"tool_calls": [{"index": index, "function": {"arguments": part}}]}))
         self._send(handler, chunk({}, turn.get("finish") or ("tool_calls" if _calls(turn) else "stop")))
         usage = _usage(turn)
         obj = {
@@ -229,9 +228,10 @@ class FakeProvider:
             self._send(handler, event("content_block_start", {"type": "content_block_start", "index": index,
                                                               "content_block": {"type": "tool_use", "id": call["id"],
                                                                                 "name": call["name"], "input": {}}}))
-            self._send(handler, event("content_block_delta", {"type": "content_block_delta", "index": index,
-                                                              "delta": {"type": "input_json_delta",
-                                                                        "partial_json": call["arguments"]}}))
+            for part in _arg_pieces(call["arguments"], turn.get("arg_chunk")):
+                self._send(handler, event("content_block_delta", {"type": "content_block_delta", "index": index,
+                                                                  "delta": {"type": "input_json_delta",
+                                                                            "partial_json": part}}))
             self._send(handler, event("content_block_stop", {"type": "content_block_stop", "index": index}))
             index += 1
         stop = _anthropic_stop(turn)
@@ -239,6 +239,13 @@ class FakeProvider:
                                                     "delta": {"stop_reason": stop, "stop_sequence": None},
                                                     "usage": {"output_tokens": usage["output_tokens"]}}))
         self._send(handler, event("message_stop", {"type": "message_stop"}))
+
+
+def _arg_pieces(args: str, size: int | None) -> list[str]:
+    """Tool-call arguments as streamed: in `size`-character pieces, or in two halves."""
+    if size:
+        return [args[i : i + size] for i in range(0, len(args), size)]
+    return [part for part in (args[: len(args) // 2], args[len(args) // 2 :]) if part]
 
 
 def _anthropic_stop(turn: dict[str, Any]) -> str:

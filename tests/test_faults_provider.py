@@ -92,3 +92,20 @@ def test_the_repl_shows_the_wait(repl, fake: FakeProvider):
     shown = repl.type_and_run(f"Hello?\r{CTRL_D}")
     assert "rate limited, retrying in 1 s (1/3)" in shown
     assert "Answer." in shown
+
+
+@pytest.mark.parametrize("env_name", ["astro_env", "anthropic_env"])
+def test_a_long_file_write_streamed_in_small_pieces_arrives_whole(cli, fake: FakeProvider, request, env_name,
+                                                                    workspace):
+    env = request.getfixturevalue(env_name)
+    content = "".join(f"{n:06d} flux {n * 0.37:.3f} mJy\n" for n in range(4000))  # ~100 KB, ~2,000 chunks
+    fake.add({"tool_calls": [{"name": "file_write", "arguments": {"path": "table.txt", "content": content}}],
+              "arg_chunk": 50, "usage": {"input_tokens": 1234, "output_tokens": 567}},
+             {"text": "Written."})
+    env = {**env, "ASTRO_CONTEXT_WINDOW": "1000000"}  # 100 KB of arguments: no compaction here
+    result = cli(["run", "--allow", "file_write", "--output-format", "json", "Write the table"], env=env)
+    assert result.exit_code == 0, result.stderr
+    assert (workspace / "table.txt").read_text() == content
+    usage = last_json(result.stdout)["usage"]
+    # litellm's copy of the chunks is trimmed as they stream; the usage it reports at the end is whole.
+    assert usage["input_tokens"] == 1234 + 100 and usage["output_tokens"] == 567 + 20

@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from astro_cli.agent.retry import WaitTooLong, plan_retry
+from astro_cli.agent.stream import FORGET_EVERY, StreamAccumulator, ToolCallRequest, forget_chunks
 
 _LITELLM: Any = None
 _LITELLM_LOCK = threading.Lock()
@@ -44,6 +45,8 @@ def load_litellm() -> Any:
             # litellm builds its default tokenizer (cl100k, ~0.3 s) inside the first streaming call;
             # building it here keeps that out of the first request (the REPL does it while you type).
             from litellm.litellm_core_utils import default_encoding  # noqa: F401
+            # A logging task per streamed chunk feeds litellm's callbacks, and astro registers none.
+            litellm.disable_streaming_logging = True
             _LITELLM = litellm
     return _LITELLM
 
@@ -85,16 +88,6 @@ def check_credentials(litellm: Any, config: LLMConfig) -> None:
 
 class Cancelled(Exception):
     """The user interrupted the request."""
-
-
-@dataclass
-class ToolCallRequest:
-    id: str
-    name: str
-    arguments: str  # raw JSON text as the model produced it
-
-    def to_message(self) -> dict[str, Any]:
-        return {"id": self.id, "type": "function", "function": {"name": self.name, "arguments": self.arguments}}
 
 
 @dataclass
@@ -181,28 +174,6 @@ def _mark_message(message: dict[str, Any]) -> None:
         message["content"] = [{"type": "text", "text": message["content"], "cache_control": CACHE_MARK}]
     elif isinstance(message.get("content"), list) and message["content"]:
         message["content"][-1]["cache_control"] = CACHE_MARK
-
-
-def _usage_dict(usage: Any) -> dict[str, int]:
-    if usage is None:
-        return {}
-
-    def get(obj: Any, name: str) -> Any:
-        return obj.get(name) if isinstance(obj, dict) else getattr(obj, name, None)
-
-    prompt = get(usage, "prompt_tokens") or 0
-    completion = get(usage, "completion_tokens") or 0
-    cache_read = get(usage, "cache_read_input_tokens") or 0
-    details = get(usage, "prompt_tokens_details")
-    if not cache_read and details is not None:
-        cache_read = get(details, "cached_tokens") or 0
-    cache_write = get(usage, "cache_creation_input_tokens") or 0
-    return {
-        "input_tokens": int(prompt),
-        "output_tokens": int(completion),
-        "cache_read_input_tokens": int(cache_read),
-        "cache_creation_input_tokens": int(cache_write),
-    }
 
 
 def cost_of(model: str, usage: dict[str, int]) -> float | None:
@@ -424,45 +395,20 @@ class LLM:
         if api_key:
             kwargs["api_key"] = api_key
         response = litellm.completion(**kwargs)
-        calls: dict[int, dict[str, str]] = {}
-        usage: dict[str, int] = {}
-        finish: str | None = None
+        reply = StreamAccumulator(streamed, on_text)
         try:
-            for chunk in response:
+            for count, chunk in enumerate(response, start=1):
                 if cancel is not None and cancel.is_set():
                     raise Cancelled()
-                chunk_usage = getattr(chunk, "usage", None)
-                if chunk_usage:
-                    usage = _usage_dict(chunk_usage) or usage
-                if not chunk.choices:
-                    continue
-                choice = chunk.choices[0]
-                finish = choice.finish_reason or finish
-                delta = choice.delta
-                text = getattr(delta, "content", None)
-                if text:
-                    streamed.append(text)
-                    on_text(text)
-                for call in getattr(delta, "tool_calls", None) or []:
-                    index = call.index if call.index is not None else len(calls)
-                    slot = calls.setdefault(index, {"id": "", "name": "", "arguments": ""})
-                    if call.id:
-                        slot["id"] = call.id
-                    function = call.function
-                    if function is not None:
-                        if function.name:
-                            slot["name"] = function.name
-                        if function.arguments:
-                            slot["arguments"] += function.arguments
+                reply.add(chunk)
+                if count % FORGET_EVERY == 0:
+                    forget_chunks(response)
         except (Cancelled, KeyboardInterrupt):
-            return LLMReply(text="".join(streamed), usage=usage, finish_reason="interrupted", interrupted=True)
-        tool_calls = [
-            ToolCallRequest(id=slot["id"] or f"call_{index}", name=slot["name"], arguments=slot["arguments"] or "{}")
-            for index, slot in sorted(calls.items())
-        ]
+            return LLMReply(text=reply.text, usage=reply.usage, finish_reason="interrupted", interrupted=True)
+        usage: dict[str, Any] = dict(reply.usage)
         if usage:
-            usage["cost_usd"] = cost_of(model, usage)  # type: ignore[assignment]
-        return LLMReply(text="".join(streamed), tool_calls=tool_calls, usage=usage, finish_reason=finish)
+            usage["cost_usd"] = cost_of(model, reply.usage)
+        return LLMReply(text=reply.text, tool_calls=reply.tool_calls(), usage=usage, finish_reason=reply.finish)
 
 
 def parse_arguments(raw: str) -> dict[str, Any]:

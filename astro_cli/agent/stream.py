@@ -1,0 +1,115 @@
+"""Reading a streamed reply: astro's own work per chunk, kept small, and litellm's kept in check.
+
+A model that writes a 250 KB file through file_write streams about 13,000 chunks of tool-call
+arguments. astro's work per chunk is an append to a list (joined once at the end, never a
+string grown chunk by chunk); see benchmarks/bench_streaming.py for its cost. litellm keeps
+every chunk so that, when the stream ends, it can rebuild the whole response for its logging
+callbacks (astro registers none), which costs about as much again as reading the stream;
+`forget_chunks` keeps only what that last step needs.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+FORGET_EVERY = 64  # chunks between two trims of litellm's list
+
+
+@dataclass
+class ToolCallRequest:
+    id: str
+    name: str
+    arguments: str  # raw JSON text as the model produced it
+
+    def to_message(self) -> dict[str, Any]:
+        return {"id": self.id, "type": "function", "function": {"name": self.name, "arguments": self.arguments}}
+
+
+@dataclass
+class _CallParts:
+    id: str = ""
+    name: str = ""
+    parts: list[str] = field(default_factory=list)
+
+
+def usage_dict(usage: Any) -> dict[str, int]:
+    """litellm's usage object (or dict) as astro's four token counts."""
+    if usage is None:
+        return {}
+
+    def get(obj: Any, name: str) -> Any:
+        return obj.get(name) if isinstance(obj, dict) else getattr(obj, name, None)
+
+    prompt = get(usage, "prompt_tokens") or 0
+    completion = get(usage, "completion_tokens") or 0
+    cache_read = get(usage, "cache_read_input_tokens") or 0
+    details = get(usage, "prompt_tokens_details")
+    if not cache_read and details is not None:
+        cache_read = get(details, "cached_tokens") or 0
+    cache_write = get(usage, "cache_creation_input_tokens") or 0
+    return {
+        "input_tokens": int(prompt),
+        "output_tokens": int(completion),
+        "cache_read_input_tokens": int(cache_read),
+        "cache_creation_input_tokens": int(cache_write),
+    }
+
+
+class StreamAccumulator:
+    """Text, tool calls, usage and finish reason of one streamed reply, chunk by chunk."""
+
+    def __init__(self, streamed: list[str], on_text: Callable[[str], None]) -> None:
+        self.streamed = streamed  # the caller's list: text already shown cannot be retried silently
+        self.on_text = on_text
+        self.calls: dict[int, _CallParts] = {}
+        self.usage: dict[str, int] = {}
+        self.finish: str | None = None
+
+    def add(self, chunk: Any) -> None:
+        chunk_usage = getattr(chunk, "usage", None)
+        if chunk_usage:
+            self.usage = usage_dict(chunk_usage) or self.usage
+        choices = chunk.choices
+        if not choices:
+            return
+        choice = choices[0]
+        if choice.finish_reason:
+            self.finish = choice.finish_reason
+        delta = choice.delta
+        text = getattr(delta, "content", None)
+        if text:
+            self.streamed.append(text)
+            self.on_text(text)
+        for call in getattr(delta, "tool_calls", None) or ():
+            index = call.index if call.index is not None else len(self.calls)
+            slot = self.calls.get(index)
+            if slot is None:
+                slot = self.calls[index] = _CallParts()
+            if call.id:
+                slot.id = call.id
+            function = call.function
+            if function is not None:
+                if function.name:
+                    slot.name = function.name
+                if function.arguments:
+                    slot.parts.append(function.arguments)
+
+    @property
+    def text(self) -> str:
+        return "".join(self.streamed)
+
+    def tool_calls(self) -> list[ToolCallRequest]:
+        return [
+            ToolCallRequest(id=slot.id or f"call_{index}", name=slot.name, arguments="".join(slot.parts) or "{}")
+            for index, slot in sorted(self.calls.items())
+        ]
+
+
+def forget_chunks(response: Any) -> None:
+    """Trim litellm's list of the stream's chunks to what its end-of-stream step needs: the chunks
+    that carry usage, and the last two (its repetition check)."""
+    chunks = getattr(response, "chunks", None)
+    if isinstance(chunks, list) and len(chunks) > 2:
+        chunks[:] = [c for c in chunks[:-2] if getattr(c, "usage", None) is not None] + chunks[-2:]
