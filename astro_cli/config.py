@@ -144,6 +144,8 @@ def read_yaml_file(path: Path) -> dict[str, Any]:
             f"{path}: not UTF-8 text (byte 0x{exc.object[exc.start]:02x} at position {exc.start}, line {line}); "
             "save it as UTF-8."
         ) from None
+    except (ValueError, TypeError, OverflowError, RecursionError) as exc:  # `!!int x`, a date like 2025-13-01
+        raise ConfigError(f"{path}: holds a value YAML cannot read ({exc}).") from None
     except OSError as exc:
         raise ConfigError(f"{path}: cannot be read ({exc.strerror}).") from None
     if data is None:

@@ -40,6 +40,24 @@ def error_result(text: str) -> ToolResult:
     return ToolResult(content=f"Error: {text}", is_error=True)
 
 
+def check_arguments(tool: Any, arguments: dict[str, Any]) -> str | None:
+    """One sentence when the arguments do not fit the tool's JSON schema (a wrong type, a missing
+    field), so the tool never meets them; keys the schema does not know are let through."""
+    from jsonschema import Draft202012Validator
+    from jsonschema.exceptions import relevance
+
+    try:
+        errors = sorted(Draft202012Validator(tool.parameters).iter_errors(arguments), key=relevance)
+    except Exception:  # noqa: BLE001 - a plugin's odd schema: the tool checks its own arguments
+        return None
+    for error in errors:
+        if error.validator == "additionalProperties":
+            continue
+        where = "/".join(str(part) for part in error.absolute_path)
+        return f"{tool.name}: {f'{where!r}: ' if where else ''}{error.message}. Send arguments that fit its parameters."
+    return None
+
+
 class ToolRunner:
     def __init__(self, session: AgentSession) -> None:
         self.session = session
@@ -94,6 +112,9 @@ class ToolRunner:
         if tool is None or call.name not in visible:
             names = ", ".join(sorted(visible))
             return error_result(f"there is no tool named '{call.name}'. Available tools: {names}.")
+        problem = check_arguments(tool, info.arguments)
+        if problem:
+            return error_result(problem)
         for ext in session.extensions:
             if not hasattr(ext, "before_tool"):
                 continue

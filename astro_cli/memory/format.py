@@ -132,6 +132,8 @@ def split_frontmatter(text: str) -> tuple[dict[str, Any], str]:
         where = getattr(exc, "problem_mark", None)
         line = f" (line {where.line + 2})" if where is not None else ""
         raise MemoryFileError(f"its frontmatter is not valid YAML{line}.") from None
+    except (ValueError, TypeError, OverflowError, RecursionError) as exc:  # a date like 2025-13-01, libyaml's late checks
+        raise MemoryFileError(f"its frontmatter holds a value YAML cannot read ({exc}).") from None
     if not isinstance(data, dict):
         raise MemoryFileError("its frontmatter is not a YAML mapping of keys to values.")
     return data, text[end + 4 :].lstrip("\n")
