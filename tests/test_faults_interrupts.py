@@ -188,8 +188,9 @@ def test_a_timed_out_tool_is_cancelled_or_reported_still_running(fake: FakeProvi
 
 
 def test_sigterm_ends_the_repl_and_its_commands(fake: FakeProvider, astro_env, workspace):
-    (workspace / ".astro").mkdir()
-    (workspace / ".astro" / "config.yaml").write_text("permissions:\n  allow: [run_bash]\n")
+    home = Path(astro_env["ASTRO_HOME"])  # the user's own settings: no workspace trust involved
+    home.mkdir(parents=True, exist_ok=True)
+    (home / "config.yaml").write_text("permissions:\n  allow: [run_bash]\n")
     started, effect = workspace / "started", workspace / "effect.txt"
     fake.add({"tool_calls": [{"name": "run_bash",
                               "arguments": {"command": f"touch {started}; sleep 4; touch {effect}"}}]})
