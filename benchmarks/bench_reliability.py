@@ -272,7 +272,10 @@ def tool_result(proc: subprocess.CompletedProcess, fake: FakeProvider) -> str:
 
 
 def stdout_line(proc: subprocess.CompletedProcess, fake: FakeProvider) -> str:
-    return " / ".join(line.strip() for line in proc.stdout.splitlines()[:2]) + " — " + error_line(proc, fake)
+    """What stdout says (the answer, or the command's report), then any note or warning on stderr."""
+    shown = "stdout: " + " / ".join(line.strip() for line in proc.stdout.splitlines()[:2])
+    note = error_line(proc, fake) if proc.stderr.strip() else ""
+    return f"{shown} — {note}" if note else shown
 
 
 def write(path: Path, data: str | bytes) -> None:

@@ -12,7 +12,8 @@ the CPU times measured here; arguments stream in 20-character pieces (about 13,0
 3. astro's own work per chunk (agent/stream.py StreamAccumulator.add and, for text, the event
    bus with the one-shot printer subscribed), over chunks recorded from the stream.
 
-Then end to end: `astro run` whose model writes a file of each --e2e-kb size with file_write.
+Then end to end: `astro run` whose model writes a file of each --e2e-kb size with file_write;
+`--compare PATH` runs another checkout (the code before a change) interleaved with this one.
 Medians of --runs runs; CPU is the process's own CPU time (all its threads).
 """
 
@@ -153,30 +154,42 @@ def per_chunk(args: argparse.Namespace) -> None:
         provider.close()
 
 
+def astro_run_file_write(provider: Provider, kb: int, astro_path: str | None) -> tuple[float, float]:
+    """(wall s, s inside model requests) of one `astro run` whose model writes a `kb` KB file."""
+    with tempfile.TemporaryDirectory() as tmp:
+        env = clean_env(ASTRO_HOME=str(Path(tmp) / "home"), ASTRO_MODEL=FORMATS["openai"],
+                        ASTRO_API_BASE=provider.base("openai"), ASTRO_API_KEY="bench",
+                        ASTRO_CONTEXT_WINDOW="10000000", LITELLM_LOCAL_MODEL_COST_MAP="True")
+        if astro_path:
+            env["PYTHONPATH"] = astro_path
+        provider.add(file_write_turn(kb), {"text": "Written."})
+        started = time.perf_counter()
+        out = subprocess.run([*ASTRO, "run", "--allow", "file_write", "--output-format", "json", "Write the file"],
+                             env=env, cwd=tmp, capture_output=True, text=True)
+        wall = time.perf_counter() - started
+        result = json.loads(out.stdout.strip().splitlines()[-1])
+        assert result["answer"] == "Written.", out.stderr[-500:]
+        assert os.path.getsize(Path(tmp) / "out.txt") >= kb * 1000
+        return wall, result["duration_api_ms"] / 1000
+
+
 def end_to_end(args: argparse.Namespace) -> None:
+    """Each size, this checkout and (with --compare PATH) another one, runs interleaved so both see
+    the same machine load."""
+    checkouts = [("this checkout", None)] + ([(f"`{args.compare}`", args.compare)] if args.compare else [])
     provider = Provider()
     try:
-        print("\n| `astro run`, file written with file_write | wall (median) | inside model requests |\n"
-              "| --- | ---: | ---: |")
+        print("\n| `astro run`, file written with file_write | astro | wall (median) | inside model requests |\n"
+              "| --- | --- | ---: | ---: |")
         for kb in [int(k) for k in args.e2e_kb.split(",")]:
-            walls, apis = [], []
+            runs: dict[str, list[tuple[float, float]]] = {label: [] for label, _ in checkouts}
             for _ in range(args.runs):
-                with tempfile.TemporaryDirectory() as tmp:
-                    env = clean_env(ASTRO_HOME=str(Path(tmp) / "home"), ASTRO_MODEL=FORMATS["openai"],
-                                    ASTRO_API_BASE=provider.base("openai"), ASTRO_API_KEY="bench",
-                                    ASTRO_CONTEXT_WINDOW="10000000", LITELLM_LOCAL_MODEL_COST_MAP="True")
-                    if args.astro_path:
-                        env["PYTHONPATH"] = args.astro_path
-                    provider.add(file_write_turn(kb), {"text": "Written."})
-                    started = time.perf_counter()
-                    out = subprocess.run([*ASTRO, "run", "--allow", "file_write", "--output-format", "json",
-                                          "Write the file"], env=env, cwd=tmp, capture_output=True, text=True)
-                    walls.append(time.perf_counter() - started)
-                    result = json.loads(out.stdout.strip().splitlines()[-1])
-                    assert result["answer"] == "Written.", out.stderr[-500:]
-                    assert os.path.getsize(Path(tmp) / "out.txt") >= kb * 1000
-                    apis.append(result["duration_api_ms"] / 1000)
-            print(f"| {kb} KB ({kb * 1024 // 20:,} chunks) | {median_of(walls):.1f} s | {median_of(apis):.1f} s |")
+                for label, path in checkouts:
+                    runs[label].append(astro_run_file_write(provider, kb, path))
+            for label, _ in checkouts:
+                walls, apis = zip(*runs[label])
+                print(f"| {kb} KB ({kb * 1024 // 20:,} chunks) | {label} | {median_of(list(walls)):.1f} s | "
+                      f"{median_of(list(apis)):.1f} s |")
     finally:
         provider.close()
 
@@ -186,7 +199,7 @@ def main() -> None:
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--kb", type=int, default=250)
     parser.add_argument("--e2e-kb", default="250,1000")
-    parser.add_argument("--astro-path", help="measure `astro run` from another checkout (PYTHONPATH)")
+    parser.add_argument("--compare", help="also measure `astro run` from another checkout (its path), interleaved")
     parser.add_argument("--skip-per-chunk", action="store_true")
     args = parser.parse_args()
     print(f"load average at start: {os.getloadavg()[0]:.1f}; runs per figure: {args.runs}\n")
