@@ -58,23 +58,23 @@ def scenario(body: dict[str, Any]) -> dict[str, Any]:
     messages = body.get("messages", [])
     last = str(messages[-1].get("content") if messages else "")
     if "[Compaction request]" in last:
-        return {"text": SUMMARY, "delay": 0.3}
+        return {"text": SUMMARY, "delay": 1.5}  # a summary takes the model a while
     name, content = last_tool(body)
     step = {
         "": {"text": "Reading the notes.", "tool_calls": [{"name": "read_file", "arguments": {"path": "notes.txt"}}]},
-        "read_file": {"tool_calls": [{"name": "run_bash", "arguments": {"command": "sleep 0.6; echo measured"}}]},
+        "read_file": {"tool_calls": [{"name": "run_bash", "arguments": {"command": "sleep 2; echo measured"}}]},
         "bg_task_run": {"tool_calls": [{"name": "todo_write", "arguments": {"todos": [
             {"id": "1", "content": "measure the flux", "status": "completed"},
             {"id": "2", "content": "write the result", "status": "in_progress"}]}}]},
         "todo_write": {"tool_calls": [{"name": "compress_context", "arguments": {"focus": "the flux"}}]},
-        "compress_context": {"tool_calls": [{"name": "run_bash", "arguments": {"command": "sleep 0.8; echo waited"}}]},
+        "compress_context": {"tool_calls": [{"name": "run_bash", "arguments": {"command": "sleep 2; echo waited"}}]},
         "file_write": {"text": FINAL},
     }
     if name == "run_bash":
-        if "waited" in content or "interrupted" in content and "sleep 0.8" in json.dumps(messages[-6:]):
+        if "waited" in content or "interrupted" in content and "echo waited" in json.dumps(messages[-6:]):
             return {"tool_calls": [{"name": "file_write", "arguments": {"path": "result.md", "content": "3 mJy\n"}}]}
         return {"tool_calls": [{"name": "bg_task_run", "arguments": {
-            "tool": "run_bash", "arguments": {"command": "sleep 1.2; echo background done"}}}]}
+            "tool": "run_bash", "arguments": {"command": "sleep 5; echo background done"}}}]}
     turn = dict(step.get(name, {"text": FINAL}))
     turn["delay"] = 0.15  # a model takes a moment
     return turn
@@ -143,8 +143,9 @@ def phase_of(events: list[dict[str, Any]]) -> str:
     return phase + (" (background task running)" if background else "")
 
 
-def run_until_killed(env: dict[str, str], workspace: Path, delay: float) -> list[dict[str, Any]]:
-    """Start the turn, kill -9 `delay` seconds after it started; the events printed until then."""
+def run_until_killed(env: dict[str, str], workspace: Path, delay: float | None) -> tuple[list[dict[str, Any]], float]:
+    """Start the turn, kill -9 `delay` seconds after it started (None: let it finish); the events
+    printed until then, and the seconds from the turn's start to the process's end."""
     proc = subprocess.Popen([*ASTRO, "run", "--output-format", "stream-json", "Measure the flux and write it down"],
                             env=env, cwd=workspace, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
     events: list[dict[str, Any]] = []
@@ -164,12 +165,16 @@ def run_until_killed(env: dict[str, str], workspace: Path, delay: float) -> list
     reader = threading.Thread(target=read, daemon=True)
     reader.start()
     started.wait(120)
-    time.sleep(delay)
-    if proc.poll() is None:
-        proc.send_signal(signal.SIGKILL)
-    proc.wait(30)
+    turn_began = time.monotonic()
+    if delay is None:
+        proc.wait(300)
+    else:
+        time.sleep(delay)
+        if proc.poll() is None:
+            proc.send_signal(signal.SIGKILL)
+        proc.wait(30)
     reader.join(5)
-    return list(events)
+    return list(events), time.monotonic() - turn_began
 
 
 def announced(events: list[dict[str, Any]]) -> tuple[set[str], int]:
@@ -194,15 +199,11 @@ def kill_points(points: int, seed: int) -> str:
             ws = Path(tmp) / "calibrate"
             ws.mkdir()
             (ws / "notes.txt").write_text("flux 3 mJy at 1.4 GHz\n" * 50)
-            began = time.monotonic()
-            events = run_until_killed(provider.env(Path(tmp) / "home"), ws, 1e9)
+            events, turn_seconds = run_until_killed(provider.env(Path(tmp) / "home"), ws, None)
             finished = [e for e in events if e.get("type") == "turn_finished"]
             assert finished and finished[-1]["answer"] == FINAL, events[-3:]
-            turn = next(e for e in events if e.get("type") == "turn_finished")
-            duration = time.monotonic() - began
-        turn_seconds = max(2.0, duration - 4.0)
-        print(f"calibration: a whole run took {duration:.1f} s; kills fall in the first {turn_seconds:.1f} s "
-              f"after the turn starts (steps: {turn['num_steps']})", file=sys.stderr)
+        print(f"calibration: the turn took {turn_seconds:.1f} s ({finished[-1]['num_steps']} steps); kills fall "
+              "uniformly in that span after the turn starts", file=sys.stderr)
         resumed = lost = invalid = 0
         phases: Counter[str] = Counter()
         for point in range(points):
@@ -212,7 +213,7 @@ def kill_points(points: int, seed: int) -> str:
                 (ws / "notes.txt").write_text("flux 3 mJy at 1.4 GHz\n" * 50)
                 env = provider.env(Path(tmp) / "home")
                 delay = rng.uniform(0, turn_seconds)
-                events = run_until_killed(env, ws, delay)
+                events, _ = run_until_killed(env, ws, delay)
                 phase = phase_of(events)
                 phases[phase] += 1
                 before = stored(ws)
