@@ -11,12 +11,14 @@ import dataclasses
 import json
 import os
 import re
+import sys
 import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from astro_cli.agent.litellm_defaults import litellm_environment_defaults
 from astro_cli.agent.retry import WaitTooLong, plan_retry
 from astro_cli.agent.stream import FORGET_EVERY, StreamAccumulator, ToolCallRequest, forget_chunks
 
@@ -35,10 +37,16 @@ def load_litellm() -> Any:
     global _LITELLM
     with _LITELLM_LOCK:
         if _LITELLM is None:
-            os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
-            os.environ.setdefault("LITELLM_LOG", "ERROR")
+            litellm_environment_defaults(os.environ)
+            inherited = "litellm" in sys.modules
             import litellm
 
+            if inherited:
+                # Imported by the warm worker this process was forked from (astro_cli/worker): redo
+                # here what that import did to the process, at the point where we would have imported it.
+                from astro_cli.worker.preload import adopt_litellm
+
+                adopt_litellm(litellm)
             litellm.telemetry = False
             litellm.suppress_debug_info = True
             litellm.drop_params = True
@@ -49,6 +57,27 @@ def load_litellm() -> Any:
             litellm.disable_streaming_logging = True
             _LITELLM = litellm
     return _LITELLM
+
+
+def preload_litellm() -> Any:
+    """Import litellm in the warm worker without adopting it (the forked child's load_litellm() does).
+
+    litellm loads a `.env` file found above its installation when imported; the worker imports it
+    in production mode so that no key from such a file ever sits in the long-lived worker, and
+    each child loads the file itself when it adopts litellm, as a process of its own would.
+    """
+    litellm_environment_defaults(os.environ)
+    mode = os.environ.get("LITELLM_MODE")
+    os.environ["LITELLM_MODE"] = "PRODUCTION"
+    try:
+        import litellm
+    finally:
+        if mode is None:
+            del os.environ["LITELLM_MODE"]
+        else:
+            os.environ["LITELLM_MODE"] = mode
+    litellm.litellm_mode = mode or "DEV"
+    return litellm
 
 
 def warm_up_in_background() -> threading.Thread:
