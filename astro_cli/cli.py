@@ -16,6 +16,7 @@ from astro_cli.commands import (
     prompt_cmd,
     sessions_cmd,
     skills_cmd,
+    worker_cmd,
 )
 from astro_cli.commands.init_cmd import init_command
 from astro_cli.commands.run_cmd import run_command
@@ -81,7 +82,8 @@ app.add_typer(memory_cmd.app, name="memory", help="Project memory: list, show, a
 app.add_typer(skills_cmd.app, name="skills", help="Skills: list, show, write and validate SKILL.md files.")
 app.add_typer(hooks_cmd.app, name="hooks", help="Lifecycle hooks: list what is configured and what cannot start.")
 app.add_typer(keys_cmd.app, name="keys", help="API keys kept in ASTRO_HOME/keys.yaml: set, list, remove.")
+app.add_typer(worker_cmd.app, name="worker", help="The warm worker that makes `astro run` start fast: status, start, stop.")
 
 
-def run_app() -> None:
-    app()
+def run_app(prog_name: str | None = None) -> None:
+    app(prog_name=prog_name)

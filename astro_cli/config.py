@@ -217,6 +217,8 @@ def validate(settings: Settings) -> None:
     if settings.get("memory.half_life_days") <= 0:
         source = settings.source("memory.half_life_days")
         raise ConfigError(f"{source}: 'memory.half_life_days' must be a positive number of days.")
+    if settings.get("worker.idle_minutes") <= 0:
+        raise ConfigError(f"{settings.source('worker.idle_minutes')}: 'worker.idle_minutes' must be a positive number.")
     threshold = settings.get("compaction.threshold")
     if not 0 < threshold <= 1:
         raise ConfigError(f"{settings.source('compaction.threshold')}: 'compaction.threshold' must be in (0, 1].")

@@ -7,6 +7,7 @@ environment variable (`skills.budget_chars` -> `ASTRO_SKILLS_BUDGET_CHARS`).
 
 from __future__ import annotations
 
+import sys
 from dataclasses import dataclass
 from typing import Any
 
@@ -112,3 +113,9 @@ _key("citations.check", "str", "fix", "check the ids an answer cites: off, repor
      "ask the model once to verify or remove unverified ones)")
 _key("citations.resolve", "bool", True, "look up cited ids no tool returned on NASA ADS (with a token), else arXiv")
 _key("citations.resolve_timeout", "float", 10.0, "seconds the online look-up of one answer's citations may take")
+
+# --- the warm worker for `astro run` (issue 18) ------------------------------------------------
+# Off by default where forking after litellm's import is not known to be safe (macOS: docs/worker.md).
+_key("worker.enabled", "bool", sys.platform.startswith("linux"),
+     "`astro run` hands its run to a warm background worker (ASTRO_WORKER=0 turns it off)")
+_key("worker.idle_minutes", "float", 15.0, "the worker exits after this many minutes without runs")

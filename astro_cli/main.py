@@ -1,7 +1,9 @@
 """Process entry point.
 
 `astro --version` is answered before typer (or anything heavier) is imported, so it stays
-well under 0.15 s; everything else goes to the typer app in cli.py.
+well under 0.15 s. `astro run` first offers the run to the warm worker (astro_cli/worker), a
+client that imports nothing heavy; everything else, and any run the worker does not take, goes to
+the typer app in cli.py in this process.
 """
 
 from __future__ import annotations
@@ -11,16 +13,48 @@ import sys
 
 
 def main() -> None:
-    # Never let litellm fetch its cost map from the network when it is imported later.
-    os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
     if sys.argv[1:] in (["--version"], ["-V"]):
         from astro_cli import __version__
 
         print(f"astro {__version__}")
         return
+    from astro_cli.agent.litellm_defaults import litellm_environment_defaults
+
+    # Never let litellm fetch its cost map from the network when it is imported later.
+    litellm_environment_defaults(os.environ)
+    if sys.argv[1:2] == ["run"]:
+        _run_one_shot()
+    run_command_line()
+
+
+def run_command_line(prog_name: str | None = None) -> None:
+    """The ordinary command line, in this process (a worker's child calls this too)."""
+    from astro_cli.debuglog import enable_from_environment
+
+    enable_from_environment(os.environ)
     from astro_cli.cli import run_app
 
-    run_app()
+    run_app(prog_name=prog_name)
+
+
+def _run_one_shot() -> None:
+    from astro_cli.debuglog import enable_from_environment
+    from astro_cli.worker.client import try_worker
+
+    enable_from_environment(os.environ)
+    outcome = try_worker(sys.argv)
+    if isinstance(outcome, int):
+        sys.exit(outcome)
+    import logging
+
+    logging.getLogger("astro_cli.worker.client").debug("astro run stays in this process: %s", outcome.reason)
+    try:
+        run_command_line()
+    finally:
+        if outcome.start_worker:
+            from astro_cli.worker.lifecycle import start_after_in_process_run
+
+            start_after_in_process_run()
 
 
 if __name__ == "__main__":
