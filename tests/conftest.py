@@ -52,6 +52,8 @@ def base_env(tmp_path: Path) -> dict[str, str]:
         ASTRO_SIMBAD_URL=CLOSED + "/simbad/sim-tap",
         ASTRO_OLLAMA_URL=CLOSED,
         LITELLM_LOCAL_MODEL_COST_MAP="True",
+        # In-process runs, no background worker; tests/test_worker*.py turn it on in a runtime folder of their own.
+        ASTRO_WORKER="0",
         NO_COLOR="1",
         TERM="dumb",
         COLUMNS="120",
