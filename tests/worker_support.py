@@ -39,15 +39,16 @@ def runtime_folder() -> Path:
 class Worker:
     """A worker serving one runtime folder; `served()` counts the runs it took."""
 
-    def __init__(self, runtime: Path, env: dict[str, str]) -> None:
+    def __init__(self, runtime: Path, env: dict[str, str], package: Path | None = None) -> None:
         self.runtime = runtime
         self.env = env
+        self.package = package  # a copy of astro_cli on PYTHONPATH, when the test installs one
 
     @property
     def paths(self) -> Any:
         from astro_cli.worker.paths import WorkerPaths, installation_key
 
-        return WorkerPaths(str(self.runtime), installation_key())
+        return WorkerPaths(str(self.runtime), installation_key(str(self.package) if self.package else None))
 
     def status(self) -> dict[str, Any] | None:
         from astro_cli.worker.lifecycle import status
@@ -95,12 +96,12 @@ def _alive(pid: int) -> bool:
     return True
 
 
-def new_worker(tmp: Path, start: bool = True, **extra: str) -> Worker:
+def new_worker(tmp: Path, start: bool = True, package: Path | None = None, **extra: str) -> Worker:
     """A worker in a runtime folder of its own, started from the tests' base environment."""
     env = base_env(tmp)
     env.pop("ASTRO_WORKER")
     env.update(ASTRO_RUNTIME_DIR=str(runtime_folder()), **extra)
-    worker = Worker(Path(env["ASTRO_RUNTIME_DIR"]), env)
+    worker = Worker(Path(env["ASTRO_RUNTIME_DIR"]), env, package)
     if start:
         worker.start()
     return worker

@@ -22,9 +22,9 @@ def package_folder() -> str:
     return os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 
-def installation_key() -> str:
+def installation_key(package: str | None = None) -> str:
     """Names one Python and one astro installation; a collision is harmless (the child checks both)."""
-    identity = f"{sys.executable}\0{package_folder()}".encode("utf-8", "surrogateescape")
+    identity = f"{sys.executable}\0{package or package_folder()}".encode("utf-8", "surrogateescape")
     return f"{zlib.crc32(identity):08x}"
 
 

@@ -121,6 +121,7 @@ class WorkerServer:
     def _listen(self) -> None:
         self.bind()
         self._handle_signals()
+        self.last_run = time.monotonic()  # idle time counts from the moment runs can come
         log.info("listening on %s (pid %d, astro %s, exits after %g min without runs)",
                  self.paths.socket, self.pid, __version__, self.idle_minutes)
 
