@@ -7,6 +7,7 @@ import json
 import os
 import select
 import shutil
+import signal
 import socket
 import subprocess
 import sys
@@ -90,6 +91,39 @@ def test_a_killed_client_ends_its_run(worker, fake, astro_env, workspace):
     last = json.loads(export.stdout)["messages"][-1]
     assert (last["kind"], last["content"]) == ("interrupted", "Let me\n\n[interrupted]")
     assert "went away; ending the run" in worker.log()
+
+
+def _state(pid: int) -> str:
+    return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+
+
+def test_ctrl_z_suspends_the_run_and_fg_resumes_it(worker, fake, astro_env, workspace):
+    fake.release.clear()
+    fake.add({"text": "Let me think about", "hang": True}, {"text": "never asked"})
+    process = subprocess.Popen([*ASTRO, "run", "--output-format", "stream-json", "a long question"],
+                               env=worker.client_env(astro_env), cwd=workspace, stdout=subprocess.PIPE,
+                               stderr=subprocess.PIPE)
+    assert process.stdout is not None
+    lines = [process.stdout.readline()]
+    while b'"text_delta"' not in lines[-1]:
+        lines.append(process.stdout.readline())
+    worker_pid = worker.status()["pid"]
+    [child] = [int(p.name) for p in Path("/proc").iterdir() if p.name.isdigit() and _parent(p) == worker_pid]
+    process.send_signal(signal.SIGTSTP)
+    assert wait_for(lambda: _state(process.pid) == "T" and _state(child) == "T", 30)
+    process.send_signal(signal.SIGCONT)
+    assert wait_for(lambda: _state(process.pid) != "T" and _state(child) != "T", 30)
+    fake.release.set()
+    out, err = process.communicate(timeout=60)
+    assert process.returncode == 0, err
+    assert json.loads(out.splitlines()[-1])["answer"] == "Let me think about"
+
+
+def _parent(process: Path) -> int | None:
+    try:
+        return int((process / "stat").read_text().rsplit(")", 1)[1].split()[1])
+    except (OSError, IndexError, ValueError):
+        return None
 
 
 def test_the_client_stays_thin(worker, fake, astro_env, workspace):

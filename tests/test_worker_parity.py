@@ -245,6 +245,29 @@ def test_interrupt_exits_130_and_is_recorded(worker, fake, astro_env, project, s
     assert stored(export_b) == stored(export_a)
 
 
+def test_a_hangup_ends_the_run_as_it_would_end_astro(worker, fake, astro_env, project):
+    """SIGHUP (the terminal closed) kills astro by the signal, without recording; the same through the worker."""
+    results = []
+    for env in (astro_env, worker.client_env(astro_env)):
+        reset_workspace(project)
+        fake.release.clear()
+        fake.add({"text": "Let me think about", "hang": True})
+        process = subprocess.Popen([*ASTRO, "run", "--output-format", "stream-json", "a long question"], env=env,
+                                   cwd=project, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+        assert process.stdout is not None
+        lines = [process.stdout.readline()]
+        while b'"text_delta"' not in lines[-1]:
+            lines.append(process.stdout.readline())
+            assert lines[-1]
+        process.send_signal(signal.SIGHUP)
+        out, err = process.communicate(timeout=60)
+        fake.release.set()
+        results.append(subprocess.CompletedProcess([], process.returncode, b"".join(lines) + out, err))
+    without, through = results
+    assert without.returncode == -signal.SIGHUP
+    assert_same(without, through)
+
+
 def test_turned_off_by_config_or_environment_runs_in_process(worker, fake, astro_env, project):
     write_config(project / ".astro" / "config.yaml", {"worker": {"enabled": False}})
     without, through = both(worker, fake, astro_env, project, ["run", "hi"], [{"text": "Hello."}], served=0)

@@ -78,6 +78,7 @@ class WorkerServer:
         self.started = time.time()
         self.last_run = time.monotonic()
         self.served = 0
+        self.children_cpu = 0.0  # CPU seconds of finished runs (benchmarks/bench_oneshot.py reads it)
         self.declined = 0
         self.last_decline = ""
         self.to_learn: set[str] = set()
@@ -411,13 +412,14 @@ class WorkerServer:
     def _reap(self) -> None:
         while self.children:
             try:
-                pid, status = os.waitpid(-1, os.WNOHANG)
+                pid, status, usage = os.wait4(-1, os.WNOHANG)
             except ChildProcessError:
                 return
             if pid == 0:
                 return
             running = self.children.pop(pid, None)
             if running is not None:
+                self.children_cpu += usage.ru_utime + usage.ru_stime
                 self._finished(pid, running, status)
 
     def _finished(self, pid: int, running: Running, status: int) -> None:
@@ -462,6 +464,7 @@ class WorkerServer:
             "idle_seconds": round(time.monotonic() - self.last_run, 1) if not self.children else 0.0,
             "idle_minutes": self.idle_minutes,
             "served": self.served,
+            "children_cpu_seconds": round(self.children_cpu, 4),
             "running": len(self.children),
             "declined": self.declined,
             "last_decline": self.last_decline,
