@@ -55,6 +55,7 @@ class ChildTask:
             os._exit(0)
         except (OSError, protocol.ProtocolError, KeyError, TypeError, ValueError):
             # The client went away or sent nonsense before the run was handed over: nothing ran.
+            self._report_outcome("gone\t")
             os._exit(0)
         _log_notes(notes)
         from astro_cli.main import run_command_line

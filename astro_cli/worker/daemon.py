@@ -1,0 +1,47 @@
+"""`python -m astro_cli.worker`: the worker process, started detached by astro (lifecycle.py)."""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import os
+import sys
+
+from astro_cli.worker.paths import WorkerPaths
+from astro_cli.worker.server import WorkerServer, log
+
+
+def _setup(paths: WorkerPaths) -> None:
+    """A daemon's start: the root folder, /dev/null on 0-2, and a log in the runtime folder."""
+    started_in = os.getcwd()
+    os.chdir("/")
+    if sys.path and sys.path[0] in ("", started_in):
+        sys.path[0] = "/"  # never import from the folder the worker was started in
+    for fd in (0, 1, 2):
+        try:
+            os.fstat(fd)
+        except OSError:
+            os.dup2(os.open(os.devnull, os.O_RDWR), fd)
+    try:
+        if os.path.getsize(paths.log) > 1 << 20:
+            os.replace(paths.log, paths.log + ".1")
+    except OSError:
+        pass
+    handler = logging.FileHandler(paths.log, encoding="utf-8")
+    handler.setFormatter(logging.Formatter("%(asctime)s pid %(process)d %(levelname)s %(message)s"))
+    log.addHandler(handler)
+    log.setLevel(logging.INFO)
+    log.propagate = False
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(prog="python -m astro_cli.worker")
+    parser.add_argument("--idle-minutes", type=float, default=15.0)
+    args = parser.parse_args(argv)
+    paths = WorkerPaths.for_environment(os.environ)
+    if paths.problem(create=True):
+        sys.exit(1)
+    _setup(paths)
+    task = WorkerServer(paths, args.idle_minutes, serve_uid=os.getuid()).serve()
+    if task is not None:
+        task.run()  # in a forked child: the run ends the process
