@@ -12,9 +12,11 @@ both sides see the same machine load, and is reported as the median of the per-p
 2. warm: in-process vs through a warm worker;
 3. warm vs `claude -p` on the same task, when a `claude` binary is on PATH.
 
-Wall time, CPU time (the client's, plus the worker child's as the worker counts it) and the client's
-peak RSS come from wait4(). astro's own per-step overhead (request assembly, storage, events) is
-measured in-process on a warm session: turn time minus time inside model requests minus tool time.
+Wall time and CPU time (the client's, plus the worker child's as the worker counts it) come from
+wait4(). The client's peak RSS is its own VmHWM, printed at exit by a three-line wrapper (wait4's
+maxrss would include this script's, which Linux keeps across exec). astro's own per-step overhead
+(request assembly, storage, events) is measured in-process on a warm session: turn time minus time
+inside model requests minus tool time.
 """
 
 from __future__ import annotations
@@ -42,12 +44,21 @@ NOTES = {"m31.md": "M31: no flux measured yet.\n", "m87.md": "M87 core: 3.1 Jy a
          "ngc1275.md": "NGC 1275: variable, see 2018 campaign.\n"}
 
 
+# `astro run` as the console script runs it, printing its own peak resident memory when it exits.
+PEAK_PROBE = (
+    "import atexit, os, sys\n"
+    "atexit.register(lambda: os.write(2, b'VmHWM ' + [l.split()[1] for l in open('/proc/self/status', 'rb')"
+    " if l.startswith(b'VmHWM:')][0] + b'\\n'))\n"
+    "sys.argv[0] = 'astro'\nfrom astro_cli.main import main\nmain()\n"
+)
+
+
 @dataclass
 class Sample:
     wall: float
     cpu: float  # client process (user + system)
-    rss_kb: int  # client process peak
     stdout: str
+    stderr: str
 
 
 def timed(cmd: list[str], env: dict[str, str], cwd: Path) -> Sample:
@@ -62,7 +73,11 @@ def timed(cmd: list[str], env: dict[str, str], cwd: Path) -> Sample:
         stdout, stderr = out.read().decode(), err.read().decode()
     if process.returncode != 0:
         raise RuntimeError(f"{' '.join(cmd)} failed ({process.returncode}): {stderr[-800:]}")
-    return Sample(wall, usage.ru_utime + usage.ru_stime, usage.ru_maxrss, stdout)
+    return Sample(wall, usage.ru_utime + usage.ru_stime, stdout, stderr)
+
+
+def peak_kb(sample: Sample) -> int:
+    return int(sample.stderr.rsplit("VmHWM ", 1)[1].split()[0])
 
 
 def astro_turns() -> list[dict[str, Any]]:
@@ -203,6 +218,10 @@ def main() -> None:
                                   CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC="1")
                 claude_runs.append(timed([claude, "-p", QUESTION, "--allowedTools", "Glob Read"], claude_env,
                                          workspace))
+        peaks = []
+        for _ in range(3):
+            fake.add(*astro_turns())
+            peaks.append(peak_kb(timed([sys.executable, "-c", PEAK_PROBE, *command[3:]], base, workspace)))
         results = [json.loads(sample.stdout.strip().splitlines()[-1]) for sample in warm]
         assert all(result["num_steps"] == 3 for result in results), results
         warm_step = [(r["duration_ms"] - r["duration_api_ms"]) / r["num_steps"] for r in results]
@@ -235,8 +254,7 @@ def main() -> None:
     print(f"later run, through the warm worker             wall {ms([s.wall for s in warm])}  "
           f"cpu {ms(warm_cpu)} (client {ms([s.cpu for s in warm])})")
     print(f"  paired ratio warm / in-process               {ratio(warm, cold):.3f}")
-    print(f"  client peak RSS                              {median_of([s.rss_kb for s in warm]) / 1024:.1f} MB "
-          f"(max {max(s.rss_kb for s in warm) / 1024:.1f} MB; in-process {median_of([s.rss_kb for s in cold]) / 1024:.0f} MB)")
+    print(f"  client peak RSS (VmHWM)                      {median_of(peaks) / 1024:.1f} MB (max {max(peaks) / 1024:.1f} MB)")
     print(f"  worker: {status.get('modules')} modules, {int(status.get('rss_kb', 0)) // 1024} MB, "
           f"{status.get('threads')} thread(s)")
     if claude_runs:

@@ -30,17 +30,10 @@ class ChildTask:
         self.report_fd = report_fd
         self.baseline = frozenset(sys.modules)
 
-    def run(self) -> None:
-        """Adopt the client's process state, wait for its go, run the command (which raises SystemExit)."""
+    def run(self) -> NoReturn:
+        """Adopt the client's process state, wait for its go, run the command, exit with its status."""
         try:
-            self.conn.settimeout(REQUEST_TIMEOUT)
-            request = protocol.recv_frame(self.conn)
-            check_identity(request)
-            from astro_cli.worker.preload import check_environment
-
-            check_environment(request["env"])
-            notes = adopt(request, self.stdio, self.cwd_fd)
-            _check_enabled()
+            request, notes = self._adopt()
             protocol.send_frame(self.conn, {"ready": os.getpid()})
             self.conn.settimeout(GO_TIMEOUT)
             protocol.recv_frame(self.conn)
@@ -57,10 +50,13 @@ class ChildTask:
             # The client went away or sent nonsense before the run was handed over: nothing ran.
             self._report_outcome("gone\t")
             os._exit(0)
-        _log_notes(notes)
-        from astro_cli.main import run_command_line
-
+        # From the go on, the run is this process's: it ends as `astro run` would have ended.
         try:
+            from astro_cli.debuglog import enable_from_environment
+            from astro_cli.main import run_command_line
+
+            enable_from_environment(os.environ)
+            _log_notes(notes)
             run_command_line(prog_name=_program_name(request))
         except SystemExit as exc:
             code = _exit_code(exc.code)
@@ -73,6 +69,18 @@ class ChildTask:
         else:
             code = 0
         self._exit(code)
+
+    def _adopt(self) -> tuple[dict[str, object], list[str]]:
+        """Read the request and become the client's process, or raise Incompatible."""
+        from astro_cli.worker.preload import check_environment
+
+        self.conn.settimeout(REQUEST_TIMEOUT)
+        request = protocol.recv_frame(self.conn)
+        check_identity(request)
+        check_environment(request["env"])  # type: ignore[arg-type]
+        notes = adopt(request, self.stdio, self.cwd_fd)
+        _check_enabled()
+        return request, notes
 
     def _exit(self, code: int | None, interrupted: bool = False) -> NoReturn:
         """End the process as the interpreter would, minus tearing down the worker's modules.

@@ -44,4 +44,4 @@ def main(argv: list[str] | None = None) -> None:
     _setup(paths)
     task = WorkerServer(paths, args.idle_minutes, serve_uid=os.getuid()).serve()
     if task is not None:
-        task.run()  # in a forked child: the run ends the process
+        task.run()  # in a forked child: never returns
