@@ -37,11 +37,12 @@ def _setup(paths: WorkerPaths) -> None:
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(prog="python -m astro_cli.worker")
     parser.add_argument("--idle-minutes", type=float, default=15.0)
+    parser.add_argument("--after-exit", type=int, default=None, help="warm up once this process has ended")
     args = parser.parse_args(argv)
     paths = WorkerPaths.for_environment(os.environ)
     if paths.problem(create=True):
         sys.exit(1)
     _setup(paths)
-    task = WorkerServer(paths, args.idle_minutes, serve_uid=os.getuid()).serve()
+    task = WorkerServer(paths, args.idle_minutes, serve_uid=os.getuid(), after_exit=args.after_exit).serve()
     if task is not None:
         task.run()  # in a forked child: never returns

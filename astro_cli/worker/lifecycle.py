@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import fcntl
 import os
+import select
 import socket
 import subprocess
 import sys
@@ -17,11 +18,17 @@ from astro_cli.worker.paths import WorkerPaths
 START_TIMEOUT = 120.0  # importing litellm takes 4 s on a quiet machine, far more on a loaded one
 
 
-def spawn_worker(paths: WorkerPaths, idle_minutes: float, env: Mapping[str, str]) -> int:
-    """Start a detached worker (own session, /dev/null for stdio, an environment without secrets)."""
+def spawn_worker(paths: WorkerPaths, idle_minutes: float, env: Mapping[str, str], after_exit: int | None = None) -> int:
+    """Start a detached worker (own session, /dev/null for stdio, an environment without secrets).
+
+    `after_exit`: a process whose end the worker awaits before its warm-up (the run that started
+    it: its exit is not slowed by seconds of importing next to it).
+    """
     from astro_cli.security.secrets import environment_without_secrets
 
     command = [sys.executable, "-m", "astro_cli.worker", "--idle-minutes", f"{idle_minutes:g}"]
+    if after_exit is not None:
+        command += ["--after-exit", str(after_exit)]
     process = subprocess.Popen(
         command, env=environment_without_secrets(env), cwd="/", stdin=subprocess.DEVNULL,
         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True, close_fds=True,
@@ -68,6 +75,19 @@ def status(paths: WorkerPaths) -> dict[str, object] | None:
     answer = ask(paths, "status")
     found = answer.get("status") if answer else None
     return found if isinstance(found, dict) else None
+
+
+def wait_for_exit(pid: int, timeout: float) -> None:
+    """Until process `pid` (not our child) has ended, or `timeout` seconds."""
+    try:
+        handle = os.pidfd_open(pid)
+    except (AttributeError, OSError):  # no pidfd (old kernel, macOS) or already gone
+        wait_until(lambda: not process_exists(pid), timeout, interval=0.02)
+        return
+    try:
+        select.select([handle], [], [], timeout)
+    finally:
+        os.close(handle)
 
 
 def wait_until(predicate, timeout: float, interval: float = 0.05) -> bool:
@@ -128,6 +148,6 @@ def start_after_in_process_run() -> None:
 
         # What this run imported and built is what the next ones need: the worker does it before serving.
         merge_warm_list(paths.warm_list, learnable([*sys.modules, *built_deferred_models()]))
-        log.debug("started a worker (pid %d)", spawn_worker(paths, idle, os.environ))
+        log.debug("started a worker (pid %d)", spawn_worker(paths, idle, os.environ, after_exit=os.getpid()))
     except Exception as exc:  # noqa: BLE001 - a worker that cannot start only means the next run is slow
         log.debug("no worker started: %s", exc)

@@ -57,8 +57,9 @@ def freeze_memory() -> None:
 
 
 class WorkerServer:
-    def __init__(self, paths: WorkerPaths, idle_minutes: float, serve_uid: int) -> None:
+    def __init__(self, paths: WorkerPaths, idle_minutes: float, serve_uid: int, after_exit: int | None = None) -> None:
         self.paths = paths
+        self.after_exit = after_exit
         self.idle_minutes = idle_minutes
         self.serve_uid = serve_uid
         self.pid = os.getpid()
@@ -80,6 +81,10 @@ class WorkerServer:
             log.info("another worker holds %s; this one exits", self.paths.lock)
             return None
         try:
+            if self.after_exit is not None:
+                from astro_cli.worker.lifecycle import wait_for_exit
+
+                wait_for_exit(self.after_exit, timeout=30)
             warm, _ = preload.read_warm_list(self.paths.warm_list)
             started = time.monotonic()
             state = preload.warm_up(warm)
