@@ -72,14 +72,16 @@ def try_worker(argv: list[str]) -> int | Fallback:
 def _run(sock: socket.socket, argv: list[str], relay: SignalRelay) -> int | Fallback:
     fds = open_descriptors()
     cwd_fd = open_working_folder()
+    sock.settimeout(READY_TIMEOUT)
     try:
         header = {"kind": "run", "protocol": protocol.PROTOCOL, "fds": fds, "cwd_fd": cwd_fd is not None}
         protocol.send_frame(sock, header, fds + ([cwd_fd] if cwd_fd is not None else []))
+        protocol.send_frame(sock, capture(argv))
+    except OSError:
+        pass  # the worker answered before reading everything (a refusal): its answer says why
     finally:
         if cwd_fd is not None:
             os.close(cwd_fd)
-    protocol.send_frame(sock, capture(argv))
-    sock.settimeout(READY_TIMEOUT)
     reply = protocol.recv_frame(sock)
     if "ready" not in reply:
         return Fallback(str(reply.get("declined") or reply.get("fallback") or reply.get("refused") or reply))
