@@ -169,6 +169,21 @@ def test_hooks_see_the_same_environment_and_payloads(worker, fake, astro_env, pr
         assert masked(files_through[name]) == masked(files_without[name]), name
 
 
+def test_trust_is_decided_per_run_in_the_client_folder(worker, fake, astro_env, project):
+    """An untrusted folder's hooks are withheld with the same notice; trusting it between runs applies them."""
+    marker = project.parent / "hook-ran"
+    write_config(project / ".astro" / "config.yaml",
+                 {"hooks": {"SessionStart": [{"hooks": [{"type": "command", "command": f"touch '{marker}'"}]}]}})
+    without, through = both(worker, fake, astro_env, project, ["run", "hi"], [{"text": "Hello."}])
+    assert b"ignored this folder's risky settings (hooks): this folder is not trusted" in without.stderr
+    assert not marker.exists()
+    assert_same(without, through)
+    trust_workspace(project)
+    fake.add({"text": "Hello."})
+    trusted = run(["run", "hi"], worker.client_env(astro_env), project)
+    assert trusted.returncode == 0 and trusted.stderr == b"" and marker.exists()
+
+
 def _on_a_terminal(args: list[str], env: dict[str, str], cwd: Path, stderr_too: bool) -> tuple[int, bytes, bytes]:
     """Run with stdout (and stderr) on a pseudo-terminal; returns (status, terminal bytes, piped stderr)."""
     leader, follower = pty.openpty()
