@@ -115,6 +115,15 @@ class Worker:
 
         return status(WorkerPaths.for_environment(self.env))
 
+    def child_cpu_since(self, before: float) -> float:
+        """CPU seconds of the run that just ended: counted once the worker has reaped its child."""
+        deadline = time.monotonic() + 10
+        while True:
+            found = self.status() or {}
+            if found.get("running") == 0 or time.monotonic() > deadline:
+                return float(found.get("children_cpu_seconds", before)) - before
+            time.sleep(0.02)
+
     def wait_ready(self, timeout: float = 300) -> None:
         deadline = time.monotonic() + timeout
         while self.status() is None:
@@ -208,8 +217,7 @@ def main() -> None:
             fake.add(*astro_turns())
             sample = timed(command, base, workspace)
             warm.append(sample)
-            time.sleep(0.05)  # the child's CPU is counted when the worker reaps it
-            warm_cpu.append(sample.cpu + float(worker.status()["children_cpu_seconds"]) - before)
+            warm_cpu.append(sample.cpu + worker.child_cpu_since(before))
             if claude:
                 fake.add(claude_turn(workspace), claude_turn(workspace), claude_turn(workspace),
                          claude_turn(workspace), claude_turn(workspace))
