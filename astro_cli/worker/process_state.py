@@ -37,6 +37,7 @@ def interpreter_identity() -> dict[str, object]:
         "warnoptions": list(sys.warnoptions),
         "xoptions": {str(k): str(v) for k, v in sys._xoptions.items()},
         "path": list(sys.path[1:]),
+        "filesystem_encoding": [sys.getfilesystemencoding(), sys.getfilesystemencodeerrors()],
         "ids": [os.getuid(), os.getgid(), sorted(os.getgroups())],
     }
 
