@@ -51,7 +51,8 @@ def _run_one_shot() -> None:
     try:
         run_command_line()
     finally:
-        if outcome.start_worker:
+        # Only a run that needed the model (and so imported litellm) is worth a worker for the next.
+        if outcome.start_worker and "litellm" in sys.modules:
             from astro_cli.worker.lifecycle import start_after_in_process_run
 
             start_after_in_process_run()

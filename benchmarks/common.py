@@ -27,6 +27,9 @@ def median_of(values: list[float]) -> float:
 
 
 def clean_env(**extra: str) -> dict[str, str]:
+    """The environment without the user's ASTRO_* settings; runs stay in-process (no warm worker)
+    unless a benchmark turns it on (bench_oneshot.py)."""
     env = {k: v for k, v in os.environ.items() if not k.startswith("ASTRO_")}
+    env["ASTRO_WORKER"] = "0"
     env.update(extra)
     return env

@@ -4,7 +4,9 @@ what imports read from the environment, and which modules the worker may learn."
 from __future__ import annotations
 
 import os
+import shutil
 import socket
+import subprocess
 import sys
 from pathlib import Path
 
@@ -154,10 +156,26 @@ def test_no_worker_yet_asks_for_one(monkeypatch):
 
 
 def test_the_thin_client_imports_nothing_heavy():
-    import subprocess
-
     probe = ("import sys\nimport astro_cli.main, astro_cli.worker.client\n"
              "print(sorted(m for m in ('typer', 'rich', 'yaml', 'litellm', 'dataclasses', 'typing', 'logging') "
              "if m in sys.modules))")
     done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, cwd=Path(__file__).parent.parent)
     assert done.stdout.strip() == "[]", done.stderr
+
+
+def test_a_run_that_needs_no_model_starts_no_worker(astro_env, workspace):
+    from astro_cli.worker.lifecycle import lock_is_held
+    from astro_cli.worker.paths import WorkerPaths
+
+    runtime = runtime_folder()
+    env = {k: v for k, v in astro_env.items() if k != "ASTRO_WORKER"}
+    env["ASTRO_RUNTIME_DIR"] = str(runtime)
+    try:
+        for args in (["run", "--help"], ["run", "  "]):
+            done = subprocess.run([sys.executable, "-m", "astro_cli", *args], env=env, cwd=workspace,
+                                  capture_output=True, timeout=120)
+            assert done.returncode in (0, 2)
+        paths = WorkerPaths(str(runtime), installation_key())
+        assert not lock_is_held(paths) and not Path(paths.socket).exists()
+    finally:
+        shutil.rmtree(runtime, ignore_errors=True)
