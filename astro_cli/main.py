@@ -38,16 +38,21 @@ def run_command_line(prog_name: str | None = None) -> None:
 
 
 def _run_one_shot() -> None:
+    import time
+
     from astro_cli.debuglog import enable_from_environment
     from astro_cli.worker.client import try_worker
 
     enable_from_environment(os.environ)
+    asked = time.perf_counter()
     outcome = try_worker(sys.argv)
     if isinstance(outcome, int):
         sys.exit(outcome)
     import logging
 
-    logging.getLogger("astro_cli.worker.client").debug("astro run stays in this process: %s", outcome.reason)
+    logging.getLogger("astro_cli.worker.client").debug(
+        "astro run stays in this process: %s (asking took %.1f ms)", outcome.reason, (time.perf_counter() - asked) * 1000
+    )
     try:
         run_command_line()
     finally:

@@ -24,6 +24,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import re
 import shutil
 import statistics
 import subprocess
@@ -196,12 +197,17 @@ def main() -> None:
     try:
         # 1. The first run: today's in-process run vs the first run with the worker on.
         today, first = [], []
+        debug_log = tmp / "home" / "logs" / "astro.log"
         for _ in range(runs):
             fake.add(*astro_turns())
             today.append(timed(command, in_process, workspace))
             fake.add(*astro_turns())
-            first.append(timed(command, base, workspace))
+            first.append(timed(command, dict(base, ASTRO_DEBUG="1"), workspace))
             worker.stop()
+        # What the worker adds to a first run, as that run logged it: asking for one, starting one.
+        log_text = debug_log.read_text()
+        asking = [float(x) for x in re.findall(r"asking took ([0-9.]+) ms", log_text)]
+        starting = [float(x) for x in re.findall(r"started a worker \(pid \d+\) in ([0-9.]+) ms", log_text)]
         # 2. Warm: in-process vs through the worker (and 3. vs Claude Code when there is one).
         subprocess.run([*ASTRO, "worker", "start"], env=base, cwd=workspace, check=True, capture_output=True)
         for _ in range(2):  # the worker learns what a run needs from its first runs
@@ -257,6 +263,8 @@ def main() -> None:
           f"cpu {ms([s.cpu for s in today])}")
     print(f"first run, worker on (starts it at the end)    wall {ms([s.wall for s in first])}  "
           f"(median difference {median_of([b.wall - a.wall for a, b in zip(today, first)]) * 1000:+.0f} ms)")
+    print(f"  of which: asking for a worker {median_of(asking):.1f} ms, starting one {median_of(starting):.1f} ms "
+          "(medians, from the run's debug log)")
     print(f"later run, in-process                          wall {ms([s.wall for s in cold])}  "
           f"cpu {ms([s.cpu for s in cold])}")
     print(f"later run, through the warm worker             wall {ms([s.wall for s in warm])}  "

@@ -131,6 +131,7 @@ def start_after_in_process_run() -> None:
     import logging
 
     log = logging.getLogger(__name__)
+    started = time.perf_counter()
     try:
         enabled, idle, source = worker_settings(os.environ)
         if not enabled:
@@ -148,6 +149,7 @@ def start_after_in_process_run() -> None:
 
         # What this run imported and built is what the next ones need: the worker does it before serving.
         merge_warm_list(paths.warm_list, learnable([*sys.modules, *built_deferred_models()]))
-        log.debug("started a worker (pid %d)", spawn_worker(paths, idle, os.environ, after_exit=os.getpid()))
+        pid = spawn_worker(paths, idle, os.environ, after_exit=os.getpid())
+        log.debug("started a worker (pid %d) in %.1f ms", pid, (time.perf_counter() - started) * 1000)
     except Exception as exc:  # noqa: BLE001 - a worker that cannot start only means the next run is slow
         log.debug("no worker started: %s", exc)
