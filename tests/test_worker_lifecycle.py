@@ -181,6 +181,22 @@ def test_a_stale_socket_falls_back_then_a_new_worker_serves_and_exits_when_idle(
         stale.stop()
 
 
+def test_a_run_outlives_a_killed_worker(fake, astro_env, workspace, tmp_path):
+    worker = new_worker(tmp_path)
+    try:
+        fake.release.clear()
+        fake.add({"text": "Let me think about", "hang": True})
+        process = subprocess.Popen([*ASTRO, "run", "a long question"], env=worker.client_env(astro_env),
+                                   cwd=workspace, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+        assert fake.hanging.wait(120)
+        os.kill(int(worker.status()["pid"]), signal.SIGKILL)
+        fake.release.set()
+        out, err = process.communicate(timeout=120)
+        assert (process.returncode, out, err) == (0, b"Let me think about\n", b"")
+    finally:
+        worker.stop()
+
+
 def test_a_version_change_restarts_the_worker(fake, astro_env, workspace, tmp_path):
     site = tmp_path / "site"
     shutil.copytree(ROOT / "astro_cli", site / "astro_cli", ignore=shutil.ignore_patterns("__pycache__"))

@@ -55,15 +55,20 @@ class Worker:
 
         return status(self.paths)
 
-    def served(self) -> int:
+    def settled(self) -> dict[str, Any]:
+        """The status once every run has been counted (a client exits before its child is reaped)."""
         found = self.status()
         assert found is not None, f"no worker answers in {self.runtime}: {self.log()}"
-        return int(found["served"])
+        if found["running"]:
+            wait_for(lambda: (self.status() or {}).get("running") == 0, 30)
+            found = self.status() or found
+        return found
+
+    def served(self) -> int:
+        return int(self.settled()["served"])
 
     def declined(self) -> int:
-        found = self.status()
-        assert found is not None
-        return int(found["declined"])
+        return int(self.settled()["declined"])
 
     def log(self) -> str:
         path = Path(self.paths.log)

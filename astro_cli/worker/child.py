@@ -86,9 +86,9 @@ class ChildTask:
         """End the process as the interpreter would, minus tearing down the worker's modules.
 
         Threads are joined, atexit handlers run and the streams are flushed, as at a normal exit.
-        Then the status goes to the server at once (the client exits with it while this process
-        finishes its report), and the process ends without finalizing thousands of inherited
-        modules, which would touch (and so copy) every page it shares with the worker.
+        Then the status goes to the client at once (it exits with it while this process reports to
+        the server), and the process ends without finalizing thousands of inherited modules, which
+        would touch (and so copy) every page it shares with the worker.
         """
         import atexit
         import threading
@@ -109,7 +109,12 @@ class ChildTask:
                 os.close(fd)
             except OSError:
                 pass
+        # The server counts the run; the client gets its status from us at once.
         self._report_outcome("signal\t2" if interrupted else f"exit\t{code}")
+        try:
+            protocol.send_frame(self.conn, {"signal": 2} if interrupted else {"exit": code})
+        except OSError:
+            pass
         self._report_learned()
         if interrupted:
             import signal

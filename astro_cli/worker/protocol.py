@@ -6,7 +6,7 @@ A frame is a 4-byte big-endian length and a UTF-8 JSON object. One run:
     client -> child   {"argv": ..., "env": ..., ...}                 (read by the forked child only)
     child  -> client  {"ready": pid} or {"declined": reason}
     client -> child   {"go": true}                                    (after this the run is the child's)
-    server -> client  {"exit": code} or {"signal": number}
+    child  -> client  {"exit": code} or {"signal": number}            (the server's, if the child died)
 
 The server reads only the first frame, so the client's environment (and its keys) never passes
 through the long-lived worker process. `status` and `stop` are one frame each way.

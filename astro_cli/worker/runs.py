@@ -1,8 +1,9 @@
 """The worker's table of runs in progress: each child, its client's connection, and its report.
 
-A child writes on its report pipe how the run ended (first line: `exit N`, `signal N`,
-`declined REASON` or `gone`), then the modules it imported and the models it built. The client
-gets its status as soon as that first line arrives, while the child finishes its report.
+A child sends its client the exit status itself, then writes on its report pipe how the run
+ended (first line: `exit N`, `signal N`, `declined REASON` or `gone`), then the modules it
+imported and the models it built. Only a child that dies without saying how (a crash, a kill) has
+its status sent by the worker, from the wait status.
 """
 
 from __future__ import annotations
@@ -126,10 +127,10 @@ class Runs:
             self.last_decline = detail
             log.info("run %d declined: %s", pid, detail)
             self._release(run, None)
-        else:
+        else:  # the child told its client how it ended
             self.served += 1
             self.on_served()
-            self._release(run, {"signal": int(detail)} if kind == "signal" else {"exit": int(detail or 1)})
+            self._release(run, None)
 
     def _release(self, run: Run, message: dict[str, object] | None) -> None:
         if run.conn is None:
