@@ -12,6 +12,7 @@ from astro_cli.commands import (
     hooks_cmd,
     keys_cmd,
     library_cmd,
+    mcp_cmd,
     memory_cmd,
     prompt_cmd,
     sessions_cmd,
@@ -83,6 +84,7 @@ app.add_typer(skills_cmd.app, name="skills", help="Skills: list, show, write and
 app.add_typer(hooks_cmd.app, name="hooks", help="Lifecycle hooks: list what is configured and what cannot start.")
 app.add_typer(keys_cmd.app, name="keys", help="API keys kept in ASTRO_HOME/keys.yaml: set, list, remove.")
 app.add_typer(worker_cmd.app, name="worker", help="The warm worker that makes `astro run` start fast: status, start, stop.")
+app.add_typer(mcp_cmd.app, name="mcp", help="MCP servers: list them with status and tools, add or remove one.")
 
 
 def run_app(prog_name: str | None = None) -> None:

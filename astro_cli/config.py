@@ -126,6 +126,12 @@ def _apply_layer(settings: Settings, flat: dict[str, Any], source: str) -> None:
             )
         if key.merge == "union" and name in settings.values:
             value = [*settings.values[name], *(item for item in value if item not in settings.values[name])]
+        if key.merge == "entries":
+            # Each entry of the mapping remembers its own layer (`mcp.servers.NAME`); a later layer's
+            # entry replaces one of the same name, the others stay.
+            for entry in value:
+                settings.sources[f"{name}.{entry}"] = source
+            value = {**settings.values.get(name, {}), **value}
         settings.set(name, value, source)
 
 
@@ -214,6 +220,9 @@ def validate(settings: Settings) -> None:
                  "max_continuations"):
         if settings.get(name) < 0:
             raise ConfigError(f"{settings.source(name)}: '{name}' cannot be negative.")
+    for name in ("mcp.startup_timeout", "mcp.tool_timeout", "mcp.max_output_chars"):
+        if settings.get(name) <= 0:
+            raise ConfigError(f"{settings.source(name)}: '{name}' must be a positive number.")
     if settings.get("memory.half_life_days") <= 0:
         source = settings.source("memory.half_life_days")
         raise ConfigError(f"{source}: 'memory.half_life_days' must be a positive number of days.")

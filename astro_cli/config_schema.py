@@ -18,7 +18,9 @@ class Key:
     type: str  # str | int | float | bool | list | dict | str? (optional string)
     default: Any
     help: str
-    merge: str = "replace"  # "union": every layer adds to the list, none can remove (permissions.deny)
+    # "union": every layer adds to the list, none can remove (permissions.deny);
+    # "entries": a mapping whose entries each layer adds or replaces by name (mcp.servers)
+    merge: str = "replace"
 
     @property
     def env_var(self) -> str:
@@ -119,3 +121,9 @@ _key("citations.resolve_timeout", "float", 10.0, "seconds the online look-up of 
 _key("worker.enabled", "bool", sys.platform.startswith("linux"),
      "`astro run` hands its run to a warm background worker (ASTRO_WORKER=0 turns it off)")
 _key("worker.idle_minutes", "float", 15.0, "the worker exits after this many minutes without runs")
+# --- MCP servers (issue 19) -------------------------------------------------------------------
+_key("mcp.servers", "dict", {}, "MCP servers: NAME: {command, args, env} or {type: http, url, headers}",
+     merge="entries")
+_key("mcp.startup_timeout", "float", 30.0, "seconds an MCP server may take to start and list its tools")
+_key("mcp.tool_timeout", "float", 300.0, "seconds an MCP tool call may take before it is cancelled")
+_key("mcp.max_output_chars", "int", 25000, "MCP tool output beyond this is cut with a note")

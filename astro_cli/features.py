@@ -24,6 +24,7 @@ FEATURES = [
     "astro_cli.research.feature",
     "astro_cli.research.library_feature",
     "astro_cli.citations.feature",
+    "astro_cli.mcp.feature",
     # Plugins install last: a plugin tool may replace any built-in of the same name.
     "astro_cli.delegation.plugins",
 ]

@@ -5,6 +5,9 @@ asked (yes / no / always for this session); in `astro run` they are refused unle
 `--yes` or config `permissions.allow` says otherwise. `permissions.deny` always wins. A skill
 may pre-approve its `allowed-tools` for the rest of a turn (skills/approval.py says when).
 
+Entries of allow and deny (config and `--allow`) are tool names or fnmatch patterns: `mcp__ads__*` is every
+tool of the MCP server `ads`, and so is `mcp__ads` (Claude Code's spelling).
+
 A call whose arguments name astro's own state (`.astro/`, ASTRO_HOME, `astro.db`, `.mcp.json`)
 is never pre-approved: the REPL asks for that call, `astro run` refuses it, whatever was allowed.
 The file tools cannot write there at all; this guards what a shell command could reach.
@@ -14,7 +17,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -22,6 +25,23 @@ from astro_cli.tools.base import Tool
 
 # An asker returns "yes", "no" or "always".
 Asker = Callable[[Tool, dict[str, Any]], str]
+
+
+_WILDCARDS = frozenset("*?[")
+
+
+def matches(name: str, patterns: Iterable[str]) -> bool:
+    """Is `name` one of `patterns`, or matched by one (fnmatch, case-sensitive; `mcp__server` = all its tools)?"""
+    from fnmatch import fnmatchcase
+
+    for pattern in patterns:
+        if name == pattern:
+            return True
+        if _WILDCARDS & set(pattern) and fnmatchcase(name, pattern):
+            return True
+        if pattern.startswith("mcp__") and pattern.count("__") == 1 and name.startswith(pattern + "__"):
+            return True
+    return False
 
 
 @dataclass
@@ -50,7 +70,7 @@ class PermissionPolicy:
 
     def check(self, tool: Tool, arguments: dict[str, Any]) -> Decision:
         name = tool.name
-        if name in self.deny:
+        if self.denies(name):
             return Decision(False, f"{name} is denied by config 'permissions.deny'.")
         if self.only is not None and name not in self.only:
             return Decision(False, f"{name} is not among the tools this agent may use ({', '.join(sorted(self.only))}).")
@@ -66,7 +86,7 @@ class PermissionPolicy:
                 )
             answer = self.asker(tool, arguments)
             return Decision(True) if answer in ("yes", "always") else Decision(False, f"The user declined to run {name}.")
-        if self.yes_to_all or name in self.allow or name in self.session_allowed or name in self.turn_allowed:
+        if self.allows(name):
             return Decision(True)
         if self.asker is None:
             return Decision(
@@ -81,6 +101,14 @@ class PermissionPolicy:
         if answer == "yes":
             return Decision(True)
         return Decision(False, f"The user declined to run {name}.")
+
+    def denies(self, name: str) -> bool:
+        return matches(name, self.deny)
+
+    def allows(self, name: str) -> bool:
+        """Pre-approved: --yes, allow (config or --allow), 'always' this session, a skill this turn."""
+        return (self.yes_to_all or name in self.session_allowed or name in self.turn_allowed
+                or matches(name, self.allow))
 
     def pre_approve_for_turn(self, names: list[str]) -> None:
         self.turn_allowed.update(names)

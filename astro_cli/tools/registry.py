@@ -50,7 +50,8 @@ class ToolRegistry:
     def ordered(self, order: list[str] | None = None, only: Iterable[str] | None = None) -> list[Tool]:
         """Tools in request order: `order` with its one unlisted marker, else by name."""
         allowed = set(only) if only is not None else None
-        pool = {n: t for n, t in self._tools.items() if allowed is None or n in allowed}
+        # A copy taken at once: MCP tools come and go from the loop thread while a subagent may read.
+        pool = {n: t for n, t in list(self._tools.items()) if allowed is None or n in allowed}
         if not order:
             return [pool[n] for n in sorted(pool)]
         missing = [n for n in order if n != UNLISTED and n not in self._tools]

@@ -117,11 +117,11 @@ def _tools(ctx: SlashContext, args: str) -> None:
     table.add_column("permission", no_wrap=True)
     table.add_column("what it does")
     for tool in tools:
-        if policy is not None and tool.name in policy.deny:
+        if policy is not None and policy.denies(tool.name):
             permission = "[red]denied[/]"
         elif not tool.needs_permission:
             permission = "[dim]-[/]"
-        elif policy is not None and (policy.yes_to_all or tool.name in policy.allow | policy.session_allowed):
+        elif policy is not None and policy.allows(tool.name):
             permission = "[green]allowed[/]"
         else:
             permission = "[yellow]asks[/]"
