@@ -146,3 +146,13 @@ def test_without_servers_only_the_slash_command_is_installed(app_at):
     assert "mcp" in slash_table(app)
     assert not any(isinstance(ext, McpExtension) for ext in app.new_extensions())
     assert "mcp" not in app.services  # no manager, no thread
+
+
+def test_tool_order_may_name_mcp_tools_before_their_server_is_up():
+    from astro_cli.tools.registry import ToolRegistry
+
+    registry = ToolRegistry([Tool("read_file", "Read.", {}, run=lambda c, a: "")])
+    order = ["mcp__ads__search", "<unlisted-tools>"]
+    assert [t.name for t in registry.ordered(order)] == ["read_file"]
+    registry.register(Tool("mcp__ads__search", "Search.", {}, run=lambda c, a: ""))
+    assert [t.name for t in registry.ordered(order)] == ["mcp__ads__search", "read_file"]

@@ -78,7 +78,8 @@ def test_astro_run_refuses_mcp_tools_unless_allowed_and_deny_wins(cli, fake, ast
                  {"mcp": {"servers": servers}, "permissions": {"deny": ["mcp__catalogue"]}})
     fake.add({"tool_calls": [CONE]}, {"text": "Denied."})
     result, out = run(cli, astro_env, "Search around M31.", "--allow", "mcp__catalogue__*")
-    assert "denied by config 'permissions.deny'" in tool_results(fake.bodies()[3])[0]
+    assert not [n for n in tool_names(fake.bodies()[2]) if n.startswith("mcp__")]  # denied: not even offered
+    assert "there is no tool named 'mcp__catalogue__cone_search'" in tool_results(fake.bodies()[3])[0]
     assert "cone_search M31" not in log.read_text()
 
 
@@ -134,6 +135,28 @@ def test_streamable_http_server_with_a_token_from_the_environment(cli, fake, ast
         assert not [n for n in tool_names(fake.bodies()[2]) if n.startswith("mcp__")]
     finally:
         server.close()
+
+
+def test_an_http_server_that_goes_away_mid_session_is_reported_once(cli, fake, astro_env):
+    server = HttpServer()
+    try:
+        astro_env["CATALOGUE_TOKEN"] = server.token
+        configure(astro_env, {"catalogue": {"type": "http", "url": server.url,
+                                            "headers": {"Authorization": "Bearer ${CATALOGUE_TOKEN}"}}})
+
+        def server_gone(body: dict[str, Any]) -> dict[str, Any]:
+            server.close()
+            return {"tool_calls": [CONE]}
+
+        fake.add({"tool_calls": [CONE]}, server_gone, {"text": "The archive went away."})
+        result, out = run(cli, astro_env, "Search twice.", "--allow", "mcp__catalogue__*")
+    finally:
+        server.close()
+    assert out["answer"] == "The archive went away.", result.stderr
+    first, second = tool_results(fake.bodies()[2])
+    assert "M31\tRA=" in first and second.startswith("Error: the MCP server 'catalogue' failed on cone_search")
+    assert result.stderr.count("MCP server 'catalogue' stopped during the session: the connection was lost") == 1
+    assert not [n for n in tool_names(fake.bodies()[2]) if n.startswith("mcp__")]
 
 
 def test_a_server_that_crashes_mid_session_is_reported_once_and_its_tools_leave(fake, astro_env, run_astro):

@@ -23,7 +23,7 @@ from mcp import Client
 from mcp.client.stdio import StdioServerParameters, stdio_client
 from mcp.client.streamable_http import streamable_http_client
 from mcp.shared.exceptions import MCPError
-from mcp.types import Implementation
+from mcp.types import CONNECTION_CLOSED, Implementation
 
 from astro_cli import __version__
 from astro_cli.mcp.servers import HTTP
@@ -84,7 +84,10 @@ async def call_tool(state: ServerState, tool: str, arguments: dict[str, Any]) ->
     try:
         result = await client.call_tool(tool, arguments)
     except Exception as exc:  # noqa: BLE001 - the model reads one sentence, the turn goes on
-        raise ToolError(f"the MCP server '{state.name}' failed on {tool}: {describe_failure(exc, state.spec.target)}.") from None
+        reason = describe_failure(exc, state.spec.target)
+        if state.spec.transport == HTTP and _connection_lost(exc):  # a stdio server's end is seen by serve()
+            state.fail(f"the connection was lost during a call of {tool} ({reason})")
+        raise ToolError(f"the MCP server '{state.name}' failed on {tool}: {reason}.") from None
     return CallOutcome(result_text(result), bool(result.is_error))
 
 
@@ -112,10 +115,22 @@ def result_text(result: Any) -> str:
     return "\n".join(parts) if parts else "(the tool returned nothing)"
 
 
-def describe_failure(exc: BaseException, target: str) -> str:
-    """One sentence for a failure deep inside the SDK (task groups wrap errors in groups)."""
+def _leaf(exc: BaseException) -> BaseException:
     while getattr(exc, "exceptions", None):  # an ExceptionGroup: its first error says what happened
         exc = exc.exceptions[0]  # type: ignore[attr-defined]
+    return exc
+
+
+def _connection_lost(exc: BaseException) -> bool:
+    """The server is gone (not merely unhappy with one call): its tools should leave the session."""
+    exc = _leaf(exc)
+    return isinstance(exc, (httpx2.ConnectError, httpx2.RemoteProtocolError)) or (
+        isinstance(exc, MCPError) and exc.error.code == CONNECTION_CLOSED)
+
+
+def describe_failure(exc: BaseException, target: str) -> str:
+    """One sentence for a failure deep inside the SDK (task groups wrap errors in groups)."""
+    exc = _leaf(exc)
     if isinstance(exc, FileNotFoundError):
         return f"could not run `{target}` (no such program)"
     if isinstance(exc, PermissionError):

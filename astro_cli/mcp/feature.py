@@ -7,6 +7,7 @@ no loop extension, no thread, and the SDK is never imported.
 
 from __future__ import annotations
 
+import sys
 from typing import TYPE_CHECKING
 
 from astro_cli.agent import events as ev
@@ -27,7 +28,13 @@ class McpExtension(LoopExtension):
     def on_session_start(self, session: AgentSession) -> None:
         from astro_cli.mcp.manager import mcp_manager
 
-        mcp_manager(self.app).start()  # in the background: the REPL's prompt does not wait
+        manager = mcp_manager(self.app)
+        if manager.startable and "litellm" not in sys.modules:
+            # The servers start in their own processes; litellm's import (about 4 s) need not wait for them.
+            from astro_cli.agent.llm import warm_up_in_background
+
+            warm_up_in_background()
+        manager.start()  # in the background: the REPL's prompt does not wait
 
     def before_request(self, state: TurnState) -> None:
         from astro_cli.mcp.manager import mcp_manager

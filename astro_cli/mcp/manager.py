@@ -56,6 +56,7 @@ class McpManager:
         self._group: Any = None
         self._portal_ready = threading.Event()
         self._registered: dict[str, Tool] = {}
+        self._sync_lock = threading.Lock()
         self._built: dict[tuple[str, int], list[Tool]] = {}
         self._closed = False
 
@@ -184,12 +185,20 @@ class McpManager:
 
     # --- tools --------------------------------------------------------------------------------
     def sync_tools(self, registry: ToolRegistry) -> None:
-        """Register the tools of servers that are ready, unregister those of servers that are not.
+        """Register the tools of servers that are ready (less those `permissions.deny` names), unregister
+        those of servers that are not.
 
         Tool objects are built once per connection, so an unchanged set leaves the registry (and the
         prompt cache that depends on it) untouched.
         """
+        with self._sync_lock:  # subagents in background threads sync too
+            self._sync_tools(registry)
+
+    def _sync_tools(self, registry: ToolRegistry) -> None:
+        from astro_cli.agent.permissions import matches
+
         wanted: dict[str, Tool] = {}
+        deny = self.app.settings.get("permissions.deny") or []
         with self._lock:
             ready = [(state, state.generation, list(state.tools)) for state in self.servers if state.status == READY]
         for state, generation, remote in ready:
@@ -200,6 +209,8 @@ class McpManager:
                 for problem in problems:
                     self._notify(problem)
             for tool in self._built[key]:
+                if matches(tool.name, deny):
+                    continue  # never offered: a denied tool would only cost tokens in every request
                 if tool.name in wanted:
                     self._notify(f"MCP tool {tool.name} is offered by two servers; the one of '{state.name}' "
                                  "is left out.")

@@ -14,6 +14,7 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
+from astro_cli.agent.permissions import matches
 from astro_cli.mcp.manager import McpManager
 from astro_cli.mcp.state import FAILED, INVALID, READY, SKIPPED, STARTING, STOPPED
 from astro_cli.mcp.tools import build_tools
@@ -72,7 +73,11 @@ def render_tools(manager: McpManager, console: Console) -> None:
         table.add_column("tool", style="cyan", no_wrap=True)
         table.add_column("tokens", justify="right", style="dim")
         table.add_column("summary")
+        deny = manager.app.settings.get("permissions.deny") or []
         for tool in tools:
+            if matches(tool.name, deny):
+                table.add_row(tool.name, "-", Text("denied by 'permissions.deny': not offered to the model", "dim"))
+                continue
             tokens = counter.count(json.dumps(tool.schema()))
             table.add_row(tool.name, str(tokens), visible(tool.summary))
         console.print(table)

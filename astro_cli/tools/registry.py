@@ -54,7 +54,8 @@ class ToolRegistry:
         pool = {n: t for n, t in list(self._tools.items()) if allowed is None or n in allowed}
         if not order:
             return [pool[n] for n in sorted(pool)]
-        missing = [n for n in order if n != UNLISTED and n not in self._tools]
+        # MCP tools (`mcp__...`) join when their server is up, after this is first checked: not an error.
+        missing = [n for n in order if n != UNLISTED and n not in self._tools and not n.startswith("mcp__")]
         if missing:
             raise ToolOrderError(
                 f"config 'tool_order' names {', '.join(missing)}, which no registered tool has "
