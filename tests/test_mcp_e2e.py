@@ -99,6 +99,22 @@ def test_the_repl_asks_and_always_allows_the_tool_for_the_session(repl_with_cata
     assert "mcp__catalogue__cone_search" in output and "tokens" in output
 
 
+def test_a_crashed_server_comes_back_with_mcp_restart(repl_with_catalogue, fake):
+    repl, log = repl_with_catalogue
+    fake.add(
+        {"tool_calls": [{"name": "mcp__catalogue__crash", "arguments": {}}]},
+        {"text": "It crashed."},
+        {"tool_calls": [CONE]},
+        {"text": "Back: three galaxies."},
+    )
+    output = repl.type_and_run(f"crash it\ry\r/mcp restart catalogue\rsearch again\ry\r{CTRL_D}")
+    assert output.count("MCP server 'catalogue' stopped during the session") == 1
+    assert "lost the connection to the archive database" in output
+    assert "restarting catalogue" in output and "Back: three galaxies." in output
+    assert log.read_text().splitlines() == ["started", "started", "cone_search M31"]
+    assert "M31\tRA=10.684708" in tool_results(fake.bodies()[3])[-1]
+
+
 @pytest.fixture
 def repl_with_catalogue(astro_env, request):
     servers = {"catalogue": stdio_entry()}

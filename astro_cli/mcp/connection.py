@@ -31,6 +31,7 @@ from astro_cli.mcp.state import CallOutcome, RemoteTool, ServerState, stderr_tai
 from astro_cli.tools.base import ToolError
 
 MAX_TOOL_PAGES = 50
+CLOSED = "the connection closed (the server exited or crashed)"
 STDERR_READ_BYTES = 8192
 HTTP_TIMEOUT = httpx2.Timeout(30.0, read=300.0)  # the SDK's own defaults: a response stream may stay open
 
@@ -64,7 +65,7 @@ async def serve(state: ServerState, startup_timeout: float, workspace: Path) -> 
                         return
                     await _first_of(stop, ended)
                     if ended.is_set() and not stop.is_set():
-                        state.fail("the connection closed (the server exited or crashed)", _tail(errlog))
+                        state.fail(CLOSED, _tail(errlog))
             except Exception as exc:  # noqa: BLE001 - any failure of one server is reported, never raised
                 reason = describe_failure(exc, spec.target)
                 if refused:
@@ -141,6 +142,8 @@ def describe_failure(exc: BaseException, target: str) -> str:
         return f"{target} answered HTTP {exc.response.status_code}"
     if isinstance(exc, httpx2.TimeoutException):
         return f"{target} did not answer in time"
+    if isinstance(exc, MCPError) and exc.error.code == CONNECTION_CLOSED:
+        return CLOSED
     if isinstance(exc, MCPError):
         return f"the server answered with an error: {exc}"
     text = str(exc).strip()

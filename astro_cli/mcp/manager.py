@@ -112,7 +112,11 @@ class McpManager:
             return
         self._stop_servers([state])
         state.begin()
-        self._in_loop(self._group.start_soon, self._serve, state)
+
+        def spawn() -> None:  # returns nothing: anyio's task handle is awaitable, and the portal would wait on it
+            self._group.start_soon(self._serve, state)
+
+        self._in_loop(spawn)
 
     def close(self) -> None:
         """Stop the servers (stdin closed, then terminated if they linger) and the event loop; bounded."""
