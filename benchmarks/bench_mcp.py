@@ -5,7 +5,7 @@
 The servers are tests/mcp_server.py: a Python server written with the official SDK's server side
 (MCPServer, 7 tools), started over stdio, as a researcher's own Python server would be.
 
-- `astro run` wall time, one answer from the fake provider, with 0, 1 and 5 servers configured
+- `astro run` wall time (and CPU time, astro's and its servers', less sensitive to a loaded machine), one answer from the fake provider, with 0, 1 and 5 servers configured
   (interleaved runs, so each count sees the same machine load); the 0-server run never imports `mcp`.
 - in a fresh process: from `start()` (what a session does when it opens) until every server has
   listed its tools, with 1 and 5 servers, and the SDK's import inside that.
@@ -18,6 +18,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import resource
 import subprocess
 import sys
 import tempfile
@@ -72,6 +73,14 @@ def probe(env: dict[str, str], cwd: Path, *args: str) -> dict:
     return json.loads(out.stdout.strip().splitlines()[-1])
 
 
+def cpu_run(cmd: list[str], env: dict[str, str], cwd: Path) -> tuple[float, float]:
+    """Wall time and CPU time (user + system) of a process and everything it waited for (its servers)."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    wall = timed_run(cmd, env, cwd)[0]
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return wall, (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--runs", type=int, default=7)
@@ -85,13 +94,16 @@ def main() -> None:
         env = clean_env(ASTRO_HOME=str(home), LITELLM_LOCAL_MODEL_COST_MAP="True", ASTRO_MODEL="openai/fake-model",
                         ASTRO_API_BASE=fake.openai_url, ASTRO_API_KEY="bench")
         walls: dict[int, list[float]] = {n: [] for n in counts}
+        cpus: dict[int, list[float]] = {n: [] for n in counts}
         ready: dict[int, list[float]] = {1: [], 5: []}
         closes: dict[int, list[float]] = {1: [], 5: []}
         for _ in range(runs):
             for count in counts:
                 configure(home, count)
                 fake.add({"text": "The flux is 3 mJy."})
-                walls[count].append(timed_run([*ASTRO, "run", "What is the flux?"], env, ws)[0])
+                wall, cpu = cpu_run([*ASTRO, "run", "What is the flux?"], env, ws)
+                walls[count].append(wall)
+                cpus[count].append(cpu)
                 if count:
                     result = probe(env, ws)
                     assert all(status == "ready" for _, status, _ in result["states"]), result
@@ -125,7 +137,8 @@ def main() -> None:
     for count in counts:
         wall = median_of(walls[count])
         added = f" (+{(wall - base) * 1000:.0f} ms)" if count else ""
-        print(f"astro run, {count} server(s): wall median {wall * 1000:7.0f} ms{added}")
+        print(f"astro run, {count} server(s): wall median {wall * 1000:7.0f} ms{added}; CPU of astro and its "
+              f"servers {median_of(cpus[count]) * 1000:7.0f} ms")
     for count in (1, 5):
         print(f"{count} server(s): start() until every server has listed its tools, median "
               f"{median_of(ready[count]) * 1000:7.0f} ms; stopping them at exit {median_of(closes[count]) * 1000:5.0f} ms")
