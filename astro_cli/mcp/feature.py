@@ -57,6 +57,7 @@ def mcp_slash(ctx: SlashContext, args: str) -> None:
 
     from astro_cli.mcp.manager import mcp_manager
     from astro_cli.mcp.report import NO_SERVERS, render
+    from astro_cli.ui.visible import visible
 
     if not is_configured(ctx.app):
         ctx.console.print(Text(NO_SERVERS))
@@ -72,7 +73,7 @@ def mcp_slash(ctx: SlashContext, args: str) -> None:
         try:
             manager.restart(words[1])
         except ToolError as exc:
-            ctx.console.print(Text(str(exc), style="yellow"))
+            ctx.console.print(Text(visible(str(exc)), style="yellow"))
             return
         ctx.console.print(Text(f"restarting {words[1]}…", style="dim"))
         manager.wait_started()
@@ -81,7 +82,7 @@ def mcp_slash(ctx: SlashContext, args: str) -> None:
         return
     render(manager, ctx.console)
     for text in manager.take_notices():
-        ctx.console.print(Text(text, style="yellow"))
+        ctx.console.print(Text(visible(text), style="yellow"))
 
 
 def install(app: AppContext) -> None:
