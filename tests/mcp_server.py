@@ -75,11 +75,15 @@ def build_server(name: str = "catalogue") -> Any:
 
 
 def log(line: str) -> None:
-    """Append a line to $MCP_TEST_LOG (when set): what the server did, for the tests to check."""
-    path = os.environ.get("MCP_TEST_LOG")
-    if path:
-        with open(path, "a", encoding="utf-8") as handle:
-            handle.write(line + "\n")
+    """Append a line to $MCP_TEST_LOG (when set): what the server did, for the tests to check.
+
+    At start, the process id also goes to $MCP_TEST_PIDS, so a test can check astro stopped it.
+    """
+    for variable, text in (("MCP_TEST_LOG", line), ("MCP_TEST_PIDS", str(os.getpid()) if line == "started" else "")):
+        path = os.environ.get(variable)
+        if path and text:
+            with open(path, "a", encoding="utf-8") as handle:
+                handle.write(text + "\n")
 
 
 def mute() -> None:

@@ -5,6 +5,7 @@ the scripted model; permissions, hooks, failures, and project servers in untrust
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -194,17 +195,30 @@ def test_a_server_that_crashes_mid_session_is_reported_once_and_its_tools_leave(
 
 
 def test_a_server_that_never_answers_initialize_times_out_and_the_session_goes_on(fake, astro_env, run_astro):
-    configure(astro_env, {"catalogue": stdio_entry(), "stuck": {**stdio_entry(), "args": [stdio_entry()["args"][0],
-                                                                                              "mute"]}},
-              startup_timeout=3)
+    pids = home_of(astro_env).parent / "pids"
+    catalogue, stuck = stdio_entry(), stdio_entry()
+    stuck["args"][-1] = "mute"
+    for entry in (catalogue, stuck):
+        entry["env"] = {"MCP_TEST_PIDS": str(pids)}
+    configure(astro_env, {"catalogue": catalogue, "stuck": stuck}, startup_timeout=8)
     fake.add({"text": "Answered."})
     result = run_astro(["run", "Hello?"], astro_env)
     assert result.returncode == 0, result.stderr
     assert result.stdout.strip() == "Answered."
-    assert "MCP server 'stuck' did not start: it did not finish starting within 3 s" in result.stderr
+    assert "MCP server 'stuck' did not start: it did not finish starting within 8 s" in result.stderr
     assert "warming up the index" in result.stderr
     names = tool_names(fake.bodies()[0])
     assert "mcp__catalogue__cone_search" in names and not [n for n in names if n.startswith("mcp__stuck")]
+    started = [int(pid) for pid in pids.read_text().split()]
+    assert len(started) == 2 and not [pid for pid in started if alive(pid)]  # both stopped when astro exited
+
+
+def alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    return Path(f"/proc/{pid}/stat").is_file() and ") Z " not in Path(f"/proc/{pid}/stat").read_text()
 
 
 def test_project_mcp_json_is_skipped_in_an_untrusted_folder_and_used_once_trusted(cli, fake, astro_env, workspace):
