@@ -121,6 +121,7 @@ _key("citations.resolve_timeout", "float", 10.0, "seconds the online look-up of 
 _key("worker.enabled", "bool", sys.platform.startswith("linux"),
      "`astro run` hands its run to a warm background worker (ASTRO_WORKER=0 turns it off)")
 _key("worker.idle_minutes", "float", 15.0, "the worker exits after this many minutes without runs")
+
 # --- MCP servers (issue 19) -------------------------------------------------------------------
 _key("mcp.servers", "dict", {}, "MCP servers: NAME: {command, args, env} or {type: http, url, headers}",
      merge="entries")
