@@ -78,6 +78,7 @@ def user_errors() -> Iterator[None]:
     import typer
 
     from astro_cli.agent.factory import SessionBusy, SessionNotFound
+    from astro_cli.research.storage.base import LibraryUnavailable
     from astro_cli.security.paths import PathRefused
 
     try:
@@ -89,6 +90,9 @@ def user_errors() -> Iterator[None]:
         print_error(str(exc))
         raise typer.Exit(EXIT_USAGE) from None
     except PathRefused as exc:
+        print_error(str(exc))
+        raise typer.Exit(EXIT_USAGE) from None
+    except LibraryUnavailable as exc:  # the group library's server is down or refused the login
         print_error(str(exc))
         raise typer.Exit(EXIT_USAGE) from None
     except UserError as exc:

@@ -21,17 +21,18 @@ class Key:
     # "union": every layer adds to the list, none can remove (permissions.deny);
     # "entries": a mapping whose entries each layer adds or replaces by name (mcp.servers)
     merge: str = "replace"
+    env: str | None = None  # an environment variable with a name of its own (ASTRO_LIBRARY_URL)
 
     @property
     def env_var(self) -> str:
-        return "ASTRO_" + self.name.upper().replace(".", "_").replace("-", "_")
+        return self.env or "ASTRO_" + self.name.upper().replace(".", "_").replace("-", "_")
 
 
 SCHEMA: dict[str, Key] = {}
 
 
-def _key(name: str, type_: str, default: Any, help_: str, merge: str = "replace") -> None:
-    SCHEMA[name] = Key(name, type_, default, help_, merge)
+def _key(name: str, type_: str, default: Any, help_: str, merge: str = "replace", env: str | None = None) -> None:
+    SCHEMA[name] = Key(name, type_, default, help_, merge, env)
 
 
 # --- model and loop (foundation) -------------------------------------------------------------
@@ -109,6 +110,14 @@ _key("library.embedding_model", "str?", None, "embedding model for hybrid search
 _key("library.embedding_api_base", "str?", None, "base URL of the embedding provider (default: the model's own)")
 _key("library.chunk_chars", "int", 1500, "characters per indexed chunk of a paper")
 _key("library.content_budget_chars", "int", 20000, "characters get_paper_content returns at most")
+
+# --- the group library (issue 20) ---------------------------------------------------------------
+_key("library.database_url", "str?", None, "a PostgreSQL server the group shares (postgresql://USER@HOST/DB); "
+     "unset: the workspace's own SQLite library. The password comes from PGPASSWORD, ~/.pgpass or the key "
+     "store ('library')", env="ASTRO_LIBRARY_URL")
+_key("library.files_path", "str?", None, "folder for the papers' PDFs and sources (a folder the group shares); "
+     "unset: papers/ in the workspace")
+_key("library.member", "str?", None, "your name on the papers you add to a shared library (default: login name)")
 
 # --- citations (issue 14) ---------------------------------------------------------------------
 _key("citations.check", "str", "fix", "check the ids an answer cites: off, report (footer only), fix (report and "

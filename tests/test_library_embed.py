@@ -17,9 +17,10 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import pytest
 
-from astro_cli.research.embed import load_index, rank_by_vector
+from astro_cli.research.embed import rank_by_vector
 from astro_cli.research.parse import parse_paper
-from astro_cli.research.search import bm25_ranking, fts_query, reciprocal_rank_fusion, search_library
+from astro_cli.research.search import fts_query, reciprocal_rank_fusion, search_library, text_ranking
+from astro_cli.research.storage import library_store
 from tests.library_support import add_paper, make_app
 
 DIM = 256
@@ -109,8 +110,8 @@ def test_hybrid_order_is_the_fusion_of_both_rankings(hybrid_app):
     question = "How does the radiative time scale with temperature compared to the advective time?"
     result = search_library(hybrid_app, question, k=5)
     assert result.method == "hybrid" and result.warning is None
-    bm25 = [cid for cid, _ in bm25_ranking(hybrid_app, fts_query(question), 50, None)]
-    index = load_index(hybrid_app, "openai/fake-embed")
+    bm25 = [cid for cid, _ in text_ranking(hybrid_app, fts_query(question), 50, None)]
+    index = library_store(hybrid_app).vector_index("openai/fake-embed")
     vector = [cid for cid, _ in rank_by_vector(index, fake_vector(question), 50)]
     expected = [cid for cid, _ in reciprocal_rank_fusion([bm25, vector])[:5]]
     assert [hit.chunk_id for hit in result.hits] == expected
@@ -120,7 +121,7 @@ def test_hybrid_order_is_the_fusion_of_both_rankings(hybrid_app):
 
 def test_vectors_find_what_the_words_alone_miss(hybrid_app):
     question = "decorrelation"
-    assert bm25_ranking(hybrid_app, fts_query(question), 10, None) == []
+    assert text_ranking(hybrid_app, fts_query(question), 10, None) == []
     hits = search_library(hybrid_app, question, k=3).hits
     assert hits and hits[0].source == "1202.3665" and "autocorrelation" in hits[0].text.lower()
     assert hits[0].ranks == {"vector": 1}

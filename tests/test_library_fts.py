@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import pytest
 
-from astro_cli.research.fts import document_frequencies, index_stamp, parse_question, plan_query
+from astro_cli.research.fts import parse_question, plan_query
 from astro_cli.research.library import Library
 from astro_cli.research.parse import Chunk, store_chunks
-from astro_cli.research.search import bm25_ranking, format_hits, search_library
+from astro_cli.research.search import format_hits, search_library, text_ranking
+from astro_cli.research.storage import library_store
 from tests.library_support import make_app
 
 COMMON = "The observing time and the dust temperature of the telescope were recorded for the field."
@@ -28,27 +29,28 @@ def app(tmp_path):
 
 
 def test_words_are_counted_with_the_index_stemmer(app):
-    frequencies = document_frequencies(app, ["temperatures", "Cryogenic", "bolometer", "quasar"], index_stamp(app))
+    frequencies = library_store(app).document_frequencies(["temperatures", "Cryogenic", "bolometer", "quasar"])
     assert frequencies == {"temperatures": 298, "cryogenic": 3, "bolometer": 2, "quasar": 0}
 
 
 def test_common_words_are_left_out_when_they_exceed_the_budget(app):
     question = "time and temperature of the cryogenic bolometer"
-    plan = plan_query(app, question, budget=100)
+    plan = plan_query(library_store(app), question, budget=100)
     assert plan.dropped == ["time", "temperature"]
-    assert plan.expression == '("cryogenic" AND "bolometer") OR "cryogenic bolometer"'
-    assert plan.fallback == '"cryogenic" OR "bolometer" OR "cryogenic bolometer"'
+    assert plan.expression.fts5() == '("cryogenic" AND "bolometer") OR "cryogenic bolometer"'
+    assert plan.fallback.fts5() == '"cryogenic" OR "bolometer" OR "cryogenic bolometer"'
+    assert plan.expression.websearch() == '"cryogenic" "bolometer" or "cryogenic bolometer"'
     # Within budget, every word is searched, exactly as on a small library.
-    assert plan_query(app, question, budget=10_000).dropped == []
-    assert plan_query(app, question, budget=10_000).fallback is None
+    assert plan_query(library_store(app), question, budget=10_000).dropped == []
+    assert plan_query(library_store(app), question, budget=10_000).fallback is None
 
 
 def test_the_rarest_words_together_rank_first_and_the_fallback_widens(app):
-    plan = plan_query(app, "time and temperature of the cryogenic bolometer", budget=100)
-    strict = bm25_ranking(app, plan.expression, 50, None)
+    plan = plan_query(library_store(app), "time and temperature of the cryogenic bolometer", budget=100)
+    strict = text_ranking(app, plan.expression, 50, None)
     texts = {cid: t for cid, t in app.db.execute("SELECT id, text FROM chunks").fetchall()}
     assert len(strict) == 2 and all("bolometer" in texts[c] and "ryogenic" in texts[c] for c, _ in strict)
-    wide = bm25_ranking(app, plan.fallback, 50, None)
+    wide = text_ranking(app, plan.fallback, 50, None)
     assert len(wide) == 3 and {c for c, _ in strict} <= {c for c, _ in wide}
 
 
@@ -61,11 +63,11 @@ def test_search_names_the_words_it_left_out(app):
 
 
 def test_the_counts_follow_changes_to_the_index(app):
-    before = document_frequencies(app, ["bolometer"], index_stamp(app))
+    before = library_store(app).document_frequencies(["bolometer"])
     library = Library(app)
     library.upsert_paper({"id": "second"})
     store_chunks(library, "second", [Chunk("1", 1, 0, "Another bolometer.")], "pdf", 1)
-    assert document_frequencies(app, ["bolometer"], index_stamp(app)) == {"bolometer": before["bolometer"] + 1}
+    assert library_store(app).document_frequencies(["bolometer"]) == {"bolometer": before["bolometer"] + 1}
 
 
 def test_pairs_only_join_words_adjacent_in_the_question():

@@ -76,10 +76,13 @@ def test_query_syntax_in_questions_is_never_an_error(app, query):
 
 
 def test_fts_query_quotes_every_term_and_adds_adjacent_pairs():
-    assert fts_query('What is the "Bond albedo" of hot Jupiters?') == (
+    assert fts_query('What is the "Bond albedo" of hot Jupiters?').fts5() == (
         '"Bond albedo" OR "hot" OR "Jupiters" OR "hot Jupiters"'
     )
-    assert fts_query("") == ""
+    assert fts_query('What is the "Bond albedo" of hot Jupiters?').websearch() == (
+        '"Bond albedo" or "hot" or "Jupiters" or "hot Jupiters"'
+    )
+    assert fts_query("").fts5() == ""
 
 
 def test_an_empty_query_is_an_error(app):

@@ -97,19 +97,20 @@ def _paper_id(record: dict[str, Any]) -> str | None:
 def check_locally(app: AppContext, ledger: CitationLedger, cited: Cited) -> Citation | None:
     """Verified from the session's tool results or the library; None when neither knows it."""
     from astro_cli.research.library import Library
+    from astro_cli.research.storage import has_library
 
-    library = Library(app)
+    library = Library(app) if has_library(app) else None
     if cited.kind == "author-year":
         seen = _best(cited, [p.record for p in ledger.described()])
-        if seen is None and cited.year is not None and app.workspace.db_path.exists():
+        if seen is None and cited.year is not None and library is not None:
             seen = _best(cited, library.papers_by_year(cited.year - 1, cited.year + 1))
         return Citation(cited, "verified", seen.get("title"), _paper_id(seen), seen) if seen else None
     found = ledger.find(cited.lookup)
     if found is not None:
-        row = library.knows(cited.lookup) if app.workspace.db_path.exists() else None
+        row = library.knows(cited.lookup) if library is not None else None
         record = {**found.record, **(row or {})}
         return Citation(cited, "verified", record.get("title"), (row or {}).get("id") or found.paper_id, record)
-    row = library.knows(cited.lookup) if app.workspace.db_path.exists() else None
+    row = library.knows(cited.lookup) if library is not None else None
     if row is not None:
         return Citation(cited, "verified", row.get("title"), row["id"], row)
     return None
@@ -118,20 +119,28 @@ def check_locally(app: AppContext, ledger: CitationLedger, cited: Cited) -> Cita
 def check_answer(app: AppContext, ledger: CitationLedger, text: str, resolve: bool,
                  budget: float) -> CheckResult:
     """The status of every citation in `text`, in the order the answer cites them."""
+    from astro_cli.research.storage import LibraryUnavailable
+
     found = find_citations(text)
     citations: list[Citation | None] = []
     pending: list[Cited] = []
+    notes: list[str] = []
     for cited in found:
-        local = check_locally(app, ledger, cited)
+        try:
+            local = check_locally(app, ledger, cited)
+        except LibraryUnavailable as exc:  # the group library's server is away: the rest still counts
+            if not notes:
+                notes.append(f"The library was not consulted: {exc}")
+            local = None
         citations.append(local)
         if local is None:
             pending.append(cited)
-    notes: list[str] = []
     online: dict[Cited, dict[str, Any] | None] = {}
     if pending and resolve:
         from astro_cli.citations.resolve import resolve_online
 
-        online, notes = resolve_online(app, ledger, pending, budget)
+        online, online_notes = resolve_online(app, ledger, pending, budget)
+        notes += online_notes
     out: list[Citation] = []
     for cited, local in zip(found, citations):
         if local is not None:

@@ -12,6 +12,12 @@ from astro_cli.bootstrap import UserError, build_app, user_errors
 app = typer.Typer(no_args_is_help=True)
 
 
+def has_library(ctx: Any) -> bool:
+    from astro_cli.research.storage import has_library as exists
+
+    return exists(ctx)
+
+
 def _library(ctx: Any) -> Any:
     from astro_cli.research.library import Library
 
@@ -39,7 +45,7 @@ def search(
         if not phrasings:
             raise UserError("Give a question, e.g. astro library search \"acceptance fraction\" (or -q PHRASING).")
         ctx = build_app()
-        if not ctx.workspace.db_path.exists() and not ctx.workspace.notes_dir.is_dir():
+        if not has_library(ctx) and not ctx.workspace.notes_dir.is_dir():
             raise UserError("The library is empty. Add a paper with `astro library add ARXIV_ID` (or ask astro to).")
         _check_papers(ctx, paper or [])
         try:
@@ -67,33 +73,48 @@ def _check_papers(ctx: Any, papers: list[str]) -> None:
 
 
 @app.command("list")
-def list_papers(as_json: bool = typer.Option(False, "--json", help="Print JSON.")) -> None:
-    """List the papers in this workspace's library, newest first."""
+def list_papers(
+    by: Optional[str] = typer.Option(None, "--by", help="Only the papers this member added (a shared library)."),
+    as_json: bool = typer.Option(False, "--json", help="Print JSON."),
+) -> None:
+    """List the papers in the library, newest first (who added each, in a library the group shares)."""
     with user_errors():
         ctx = build_app()
-        rows = _library(ctx).list_papers() if ctx.workspace.db_path.exists() else []
+        library = _library(ctx) if has_library(ctx) else None
+        rows = library.list_papers(added_by=by) if library is not None else []
         if as_json:
             typer.echo(json.dumps(rows, indent=2, ensure_ascii=False, default=str))
             return
         if not rows:
-            typer.echo("The library is empty. Add a paper with `astro library add ARXIV_ID` (or ask astro to).")
+            if by and library is not None:
+                members = ", ".join(f"{m['added_by']} ({m['papers']})" for m in library.store.members() if m["added_by"])
+                typer.echo(f"No paper was added by {by}." + (f" Papers were added by: {members}." if members else ""))
+            else:
+                typer.echo("The library is empty. Add a paper with `astro library add ARXIV_ID` (or ask astro to).")
             return
         from rich.console import Console
+        from rich.markup import escape
         from rich.table import Table
 
+        shared = library is not None and library.store.shared
         table = Table(title_justify="left")
-        for column in ("id", "year", "first author", "title", "chunks", "parsed"):
+        columns = ["id", "year", "first author", "title", "chunks", "parsed"] + (["added by"] if shared else [])
+        for column in columns:
             table.add_column(column, no_wrap=column not in ("title", "first author"))
         for row in rows:
             authors = row.get("authors") or []
-            table.add_row(
+            cells = [
                 row["id"], str(row.get("year") or ""), (authors[0] if authors else "") + (" et al." if len(authors) > 1 else ""),
                 row.get("title") or "", str(row.get("chunks") or 0),
                 (row.get("parsed_from") or "") if row.get("parsed_at") else "no",
-            )
-        from rich.markup import escape
-
+            ]
+            if shared:
+                cells.append(f"{row.get('added_by') or '?'}, {str(row.get('added_at') or '')[:10]}")
+            table.add_row(*cells)
         console = Console()
+        if shared:
+            console.print(escape(f"The group library at {library.store.where}: {len(rows)} paper(s)"
+                                 + (f" added by {by}" if by else "")), highlight=False)
         console.print(table)
         for conflict in _library(ctx).conflicts():
             console.print(
@@ -113,13 +134,15 @@ def remove(
     with user_errors():
         ctx = build_app()
         library = _library(ctx)
-        paper = library.get_paper(paper_id) if ctx.workspace.db_path.exists() else None
+        paper = library.get_paper(paper_id) if has_library(ctx) else None
         if paper is None:
             raise UserError(f"Paper '{paper_id}' is not in the library; `astro library list` shows what is.")
         files = library.paper_files(paper)
         what = f"{paper['id']} ({paper.get('title') or 'untitled'})"
         if files:
             what += f" and {len(files)} file(s) under papers/"
+        if library.store.shared:
+            what += f" from the group library at {library.store.where}, for every member"
         if not yes and not _confirm(f"Remove {what}?"):
             typer.echo("Nothing removed.")
             raise typer.Exit(1)
@@ -137,7 +160,7 @@ def check(
 
     with user_errors():
         ctx = build_app()
-        if not ctx.workspace.db_path.exists():
+        if not has_library(ctx):
             typer.echo("The library is empty: nothing to check.")
             return
         report = check_library(ctx, repair=not dry_run)
@@ -172,6 +195,7 @@ def _confirm(question: str) -> bool:
 
 
 # `add` and `export` reach the network; they live in library_net_cmd.py (the research tools' half).
-from astro_cli.commands import library_net_cmd  # noqa: E402
+from astro_cli.commands import library_migrate_cmd, library_net_cmd  # noqa: E402
 
 library_net_cmd.register(app)
+library_migrate_cmd.register(app)

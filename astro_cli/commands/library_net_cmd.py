@@ -150,7 +150,9 @@ def export(
         if not bibtex:
             raise UserError("Choose a format: astro library export --bibtex [IDS].")
         app = build_app()
-        if not app.workspace.db_path.exists():
+        from astro_cli.research.storage import has_library
+
+        if not has_library(app):
             raise UserError("The library is empty; add papers with `astro library add ID`.", EXIT_FAILED)
         library = Library(app)
         if ids:

@@ -82,7 +82,9 @@ def _heading_number(app: AppContext, paper: dict[str, Any], wanted: str) -> str 
 
 def paper_content(app: AppContext, paper: dict[str, Any], section: str | None = None,
                   pages: str | int | list[int] | None = None, budget: int | None = None) -> Content:
-    rows = app.db.query("SELECT section, page, ord, text FROM chunks WHERE paper_id = ? ORDER BY ord", (paper["id"],))
+    from astro_cli.research.storage import library_store
+
+    rows = library_store(app).chunks_of(paper["id"])
     chosen = rows
     what = "the whole paper"
     if pages not in (None, "", []):

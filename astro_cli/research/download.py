@@ -329,8 +329,7 @@ def _download_resolved(
             return Downloaded(existing, pdf, library.resolve_file(existing.get("source_path")), True, [])
     arxiv_id = record["arxiv_id"]
     stem = file_stem(arxiv_id)
-    papers_dir = app.confinement.folder(app.workspace.papers_dir, "The papers")
-    papers_dir.mkdir(parents=True, exist_ok=True)
+    papers_dir = library.files_folder()
     base = app.settings.get("arxiv_pdf_url").rstrip("/")
     pdf_target = papers_dir / f"{stem}.pdf"
     notes: list[str] = []

@@ -4,12 +4,14 @@ stored as float32 blobs.
 Only used when `library.embedding_model` is set, and litellm is imported only then (it costs
 seconds); a `local:` model never imports it. Vectors are tagged with the model that made them: changing the model never mixes
 incomparable vectors; chunks without a vector of the current model simply rank by BM25 alone.
-The query-time matrix is cached in app.services and rebuilt when the stored vectors change.
+Where vectors are kept and how they are ranked is the store's business (storage/): a numpy matrix
+over the SQLite rows, rebuilt when they change, or pgvector on a PostgreSQL server.
 """
 
 from __future__ import annotations
 
 from array import array
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -17,7 +19,6 @@ if TYPE_CHECKING:
     from astro_cli.app import AppContext
 
 BATCH = 64
-SERVICE = "library.vectors"
 
 
 class EmbeddingError(Exception):
@@ -74,24 +75,24 @@ def _get(item: Any, key: str) -> Any:
 
 
 def embed_paper(app: AppContext, paper_id: str | None = None, note_id: int | None = None) -> int:
-    """Make and store vectors for a paper's (or note's) chunks; returns how many were stored."""
+    """Make and store vectors for a paper's (or note's) chunks; returns how many were stored.
+
+    A library that keeps no vectors (a server without pgvector) is said so before the model is asked.
+    """
+    from astro_cli.research.storage import library_store
+
+    store = library_store(app)
+    note = store.vectors_note()
+    if note:
+        raise EmbeddingError(note)
     model = app.settings.get("library.embedding_model")
-    column, value = ("paper_id", paper_id) if paper_id is not None else ("note_id", note_id)
-    rows = app.db.query(f"SELECT id, section, text FROM chunks WHERE {column} = ? ORDER BY ord", (value,))
+    rows = store.chunks_to_embed(paper_id=paper_id, note_id=note_id)
     if not rows:
         return 0
     # The section name travels with the text: it is often the best summary of what a chunk is about.
     vectors = embed_texts(app, [f"{r['section'] or ''}\n{r['text']}" for r in rows])
-    store_vectors(app, [r["id"] for r in rows], vectors, model)
+    store.store_vectors([int(r["id"]) for r in rows], vectors, model)
     return len(rows)
-
-
-def store_vectors(app: AppContext, chunk_ids: list[int], vectors: list[list[float]], model: str) -> None:
-    with app.db.lock:
-        app.db.db.conn.executemany(
-            "INSERT OR REPLACE INTO chunk_vectors (chunk_id, model, dim, vector) VALUES (?, ?, ?, ?)",
-            [(cid, model, len(vec), pack(vec)) for cid, vec in zip(chunk_ids, vectors)],
-        )
 
 
 @dataclass
@@ -103,34 +104,6 @@ class VectorIndex:
     chunk_ids: Any  # numpy int64 array
     paper_ids: list[str | None]
     matrix: Any  # numpy float32 (n, dim), rows of unit length
-
-
-def load_index(app: AppContext, model: str) -> VectorIndex | None:
-    import numpy as np
-
-    stamp_row = app.db.execute(
-        "SELECT count(*), coalesce(max(chunk_id), 0) FROM chunk_vectors WHERE model = ?", (model,)
-    ).fetchone()
-    stamp = (int(stamp_row[0]), int(stamp_row[1]))
-    if stamp[0] == 0:
-        return None
-    cached = app.services.get(SERVICE)
-    if isinstance(cached, VectorIndex) and cached.model == model and cached.stamp == stamp:
-        return cached
-    rows = app.db.execute(
-        "SELECT v.chunk_id, c.paper_id, v.vector FROM chunk_vectors v JOIN chunks c ON c.id = v.chunk_id "
-        "WHERE v.model = ? ORDER BY v.chunk_id",
-        (model,),
-    ).fetchall()
-    dims = {len(r[2]) for r in rows}
-    if len(dims) != 1:
-        raise EmbeddingError(f"stored vectors of {model} have different sizes; re-parse the papers")
-    matrix = np.frombuffer(b"".join(r[2] for r in rows), dtype=np.float32).reshape(len(rows), -1).copy()
-    norms = np.linalg.norm(matrix, axis=1, keepdims=True)
-    matrix /= np.where(norms == 0, 1, norms)
-    index = VectorIndex(model, stamp, np.array([r[0] for r in rows], dtype=np.int64), [r[1] for r in rows], matrix)
-    app.services[SERVICE] = index
-    return index
 
 
 def rank_by_vector(index: VectorIndex, query: list[float], limit: int,
@@ -155,12 +128,18 @@ def rank_by_vector(index: VectorIndex, query: list[float], limit: int,
     return [(int(index.chunk_ids[i]), float(scores[i])) for i in top if np.isfinite(scores[i])]
 
 
-def vector_ranking(app: AppContext, question: str, limit: int,
-                   paper_ids: list[str] | None) -> list[tuple[int, float]]:
-    """The vector side of hybrid search; empty when no vectors of the configured model exist."""
+def vector_ranking(app: AppContext, question: str, limit: int, paper_ids: list[str] | None,
+                   exclude: Sequence[str] = ()) -> list[tuple[int, float]]:
+    """The vector side of hybrid search; empty when no vectors of the configured model exist.
+    A library that keeps no vectors raises EmbeddingError with the reason (search says it)."""
+    from astro_cli.research.storage import library_store
+
+    store = library_store(app)
+    note = store.vectors_note()
+    if note:
+        raise EmbeddingError(note)
     model = app.settings.get("library.embedding_model")
-    index = load_index(app, model) if model else None
-    if index is None:
+    if not model or not store.has_any_vectors(model):
         return []
     (query,) = embed_texts(app, [question])
-    return rank_by_vector(index, query, limit, paper_ids)
+    return store.without_kinds(store.vector_ranking(model, query, limit, paper_ids), exclude)

@@ -10,6 +10,7 @@ from __future__ import annotations
 import time
 from typing import TYPE_CHECKING, Any
 
+from astro_cli.research.library_feature import library_tool
 from astro_cli.tools.base import Tool, ToolContext, ToolError, ToolResult, object_schema
 
 if TYPE_CHECKING:
@@ -143,7 +144,7 @@ def install(app: AppContext) -> None:
             "id": {"type": "string", "description": "arXiv id (1001.0012, astro-ph/0601001), bibcode or DOI."},
             "source": {"type": "boolean", "description": "Also fetch the LaTeX source (default true)."},
         }, ["id"]),
-        run=download_paper_tool, read_only=False, key_argument="id", timeout=900,
+        run=library_tool(download_paper_tool), read_only=False, key_argument="id", timeout=900,
     ))
     app.tools.register(Tool(
         name="query_target",

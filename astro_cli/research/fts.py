@@ -1,25 +1,24 @@
-"""From a question in plain words to an FTS5 query that stays fast on a large library.
+"""From a question in plain words to a full-text match that stays fast on a large library.
 
-A question becomes quoted terms joined by OR (stop words dropped, "quoted phrases" kept, and each
-pair of adjacent content words added as a phrase), so punctuation can never be a syntax error.
+A question becomes terms joined by OR (stop words dropped, "quoted phrases" kept, and each pair of
+adjacent content words added as a phrase), so punctuation can never be a syntax error. The match
+is kept as data (`Match`) and written out for each database: an FTS5 expression for SQLite, the
+`websearch_to_tsquery` syntax for PostgreSQL (storage/).
 
-FTS5's BM25 costs time in proportion to the documents its terms occur in: for every phrase it
-counts the matching rows over the whole index, then scores every matching row. A word found in a
-third of 100,000 chunks adds tens of milliseconds and almost nothing to the ranking (its inverse
-document frequency is near zero). So the plan looks up each word's document frequency (through
-fts5vocab, with the index's own tokenizer doing the stemming) and keeps the rarest words while
-their postings fit a budget; common words, and pairs containing them, are left out. A library
-small enough to fit the budget is searched with every word: pruning only starts at scale.
+Ranking costs time in proportion to the documents its terms occur in: for every phrase the index
+counts the matching rows, then scores every matching row. A word found in a third of 100,000
+chunks adds tens of milliseconds and almost nothing to the ranking (its inverse document
+frequency is near zero). So the plan looks up each word's document frequency (the store asks its
+own index, with its own stemming) and keeps the rarest words while their postings fit a budget;
+common words, and pairs containing them, are left out. A library small enough to fit the budget
+is searched with every word: pruning only starts at scale.
 """
 
 from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
-
-if TYPE_CHECKING:
-    from astro_cli.app import AppContext
+from typing import Protocol
 
 MAX_TERMS = 32
 POSTINGS_BUDGET = 12_000  # documents the kept words may occur in, summed
@@ -34,8 +33,36 @@ STOP_WORDS = frozenset(
     shows tell please""".split()
 )
 _TOKENS = re.compile(r'"([^"]+)"|(\w+)', re.UNICODE)
-DF_SERVICE = "library.document_frequencies"
-_TOKENIZER = "porter unicode61 remove_diacritics 2"  # must match chunks_fts (migration m004)
+
+
+class FrequencySource(Protocol):
+    """What the plan needs of a store: the index's size and how many chunks hold each word."""
+
+    def index_stamp(self) -> tuple[int, int]: ...
+
+    def document_frequencies(self, words: list[str]) -> dict[str, int]: ...
+
+
+@dataclass(frozen=True)
+class Match:
+    """Passages matching any alternative; an alternative needs all its terms (a word or a phrase)."""
+
+    alternatives: tuple[tuple[str, ...], ...] = ()
+
+    def __bool__(self) -> bool:
+        return bool(self.alternatives)
+
+    def fts5(self) -> str:
+        """SQLite FTS5: "a" OR ("b" AND "c") OR "d e"."""
+        parts = []
+        for terms in self.alternatives:
+            quoted = [f'"{t}"' for t in terms]
+            parts.append(quoted[0] if len(quoted) == 1 else "(" + " AND ".join(quoted) + ")")
+        return " OR ".join(parts)
+
+    def websearch(self) -> str:
+        """PostgreSQL websearch_to_tsquery: "a" or "b" "c" or "d e" (AND binds tighter than or)."""
+        return " or ".join(" ".join(f'"{t}"' for t in terms) for terms in self.alternatives)
 
 
 @dataclass
@@ -47,9 +74,9 @@ class ParsedQuestion:
 
 @dataclass
 class QueryPlan:
-    expression: str
+    expression: Match
     dropped: list[str] = field(default_factory=list)  # common words left out of the expression
-    fallback: str | None = None  # a wider expression, for when `expression` finds too few passages
+    fallback: Match | None = None  # a wider match, for when `expression` finds too few passages
 
 
 def parse_question(question: str) -> ParsedQuestion:
@@ -75,86 +102,41 @@ def parse_question(question: str) -> ParsedQuestion:
     return ParsedQuestion(phrases, words, pairs)
 
 
-def expression(parsed: ParsedQuestion, keep: set[str] | None = None) -> str:
-    """The OR expression of the phrases, the kept words and the pairs of kept words."""
+def expression(parsed: ParsedQuestion, keep: set[str] | None = None) -> Match:
+    """Any of the phrases, the kept words and the pairs of kept words."""
     kept = [w for w in parsed.words if keep is None or w.lower() in keep]
-    terms = [f'"{p}"' for p in parsed.phrases] + [f'"{w}"' for w in kept]
-    terms += [f'"{a} {b}"' for a, b in parsed.pairs if keep is None or (a.lower() in keep and b.lower() in keep)]
-    return " OR ".join(terms[:MAX_TERMS])
+    terms = [*parsed.phrases, *kept]
+    terms += [f"{a} {b}" for a, b in parsed.pairs if keep is None or (a.lower() in keep and b.lower() in keep)]
+    return Match(tuple((t,) for t in terms[:MAX_TERMS]))
 
 
-def all_of(parsed: ParsedQuestion, keep: set[str]) -> str:
+def all_of(parsed: ParsedQuestion, keep: set[str]) -> Match:
     """Passages holding every kept word (scored with the pairs as a bonus), or a quoted phrase."""
-    kept = [w for w in parsed.words if w.lower() in keep]
-    both = " AND ".join(f'"{w}"' for w in kept)
-    pairs = [f'"{a} {b}"' for a, b in parsed.pairs if a.lower() in keep and b.lower() in keep]
-    # A pair implies both its words, so OR-ing the pairs adds to the score without widening the match.
-    core = f"({both})" + "".join(f" OR {p}" for p in pairs) if len(kept) > 1 else both
-    return " OR ".join([core, *[f'"{p}"' for p in parsed.phrases]])
+    kept = tuple(w for w in parsed.words if w.lower() in keep)
+    if len(kept) > 1:
+        # A pair implies both its words, so adding the pairs adds to the score without widening the match.
+        pairs = [(f"{a} {b}",) for a, b in parsed.pairs if a.lower() in keep and b.lower() in keep]
+        core = [kept, *pairs]
+    else:
+        core = [kept] if kept else []
+    return Match(tuple([*core, *((p,) for p in parsed.phrases)]))
 
 
-def fts_query(question: str) -> str:
-    """Free text to a safe FTS5 expression with every content word: "term" OR ... OR "a phrase"."""
+def fts_query(question: str) -> Match:
+    """Free text to a safe match with every content word: "term" OR ... OR "a phrase"."""
     return expression(parse_question(question))
 
 
-def index_stamp(app: AppContext) -> tuple[int, int]:
-    # Two statements: each is answered from the b-tree alone; combined, SQLite scans the table.
-    highest = app.db.execute("SELECT coalesce(max(id), 0) FROM chunks").fetchone()[0]
-    count = app.db.execute("SELECT count(*) FROM chunks").fetchone()[0]
-    return int(highest), int(count)
-
-
-def document_frequencies(app: AppContext, words: list[str], stamp: tuple[int, int]) -> dict[str, int]:
-    """How many chunks contain each word, stemmed by the index's own tokenizer (fts5vocab lookups).
-
-    A lookup reads the word's whole posting list, so the answers are kept (app.services) until
-    the index changes: the common words of a field come back in question after question.
-    """
-    cache = app.services.get(DF_SERVICE)
-    if not isinstance(cache, dict) or cache.get("stamp") != stamp:
-        cache = {"stamp": stamp, "df": {}}
-        app.services[DF_SERVICE] = cache
-    known: dict[str, int] = cache["df"]
-    missing = [w for w in words if w.lower() not in known]
-    if missing:
-        known.update(_lookup(app, missing))
-    return {w.lower(): known[w.lower()] for w in words}
-
-
-def _lookup(app: AppContext, words: list[str]) -> dict[str, int]:
-    db = app.db
-    with db.lock:
-        db.execute(f"CREATE VIRTUAL TABLE IF NOT EXISTS temp.astro_qwords USING fts5(w, tokenize='{_TOKENIZER}')")
-        db.execute("CREATE VIRTUAL TABLE IF NOT EXISTS temp.astro_qwords_v USING fts5vocab(temp, astro_qwords, instance)")
-        db.execute("CREATE VIRTUAL TABLE IF NOT EXISTS temp.astro_vocab USING fts5vocab(main, chunks_fts, row)")
-        db.execute("DELETE FROM temp.astro_qwords")
-        db.db.conn.executemany("INSERT INTO temp.astro_qwords (rowid, w) VALUES (?, ?)",
-                               [(n + 1, w) for n, w in enumerate(words)])
-        stems: dict[int, list[str]] = {}
-        for term, doc in db.execute("SELECT term, doc FROM temp.astro_qwords_v").fetchall():
-            stems.setdefault(int(doc), []).append(term)
-        frequencies: dict[str, int] = {}
-        for n, word in enumerate(words, start=1):
-            counts = [
-                (db.execute("SELECT doc FROM temp.astro_vocab WHERE term = ?", (stem,)).fetchone() or (0,))[0]
-                for stem in stems.get(n, [])
-            ]
-            frequencies[word.lower()] = min(counts) if counts else 0
-        db.execute("DELETE FROM temp.astro_qwords")
-    return frequencies
-
-
-def plan_query(app: AppContext, question: str, budget: int = POSTINGS_BUDGET) -> QueryPlan:
-    """The expression to run: every word when their postings fit the budget, else the rarest ones,
-    required together (with the plain OR of them as the fallback when that finds too little)."""
+def plan_query(store: FrequencySource, question: str, budget: int = POSTINGS_BUDGET) -> QueryPlan:
+    """The match to run: every word when their postings fit the budget, else the rarest ones,
+    required together (with any of them as the fallback when that finds too little)."""
     parsed = parse_question(question)
     if not parsed.words:
         return QueryPlan(expression(parsed))
-    stamp = index_stamp(app)
+    stamp = store.index_stamp()
     if stamp[1] * len(parsed.words) <= budget:  # a small library: no word can be too costly
         return QueryPlan(expression(parsed))
-    frequencies = document_frequencies(app, parsed.words, stamp)
+    frequencies = store.document_frequencies(parsed.words)
     if sum(frequencies.values()) <= budget:
         return QueryPlan(expression(parsed))
     keep: set[str] = set()

@@ -11,8 +11,6 @@ from __future__ import annotations
 
 import json
 import shutil
-from collections.abc import Iterator
-from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
@@ -27,17 +25,17 @@ from astro_cli.research.identifiers import (
     normalize_doi,
     same_bibcode_paper,
 )
+from astro_cli.research.storage import LibraryStore, library_store, member_name
 
 if TYPE_CHECKING:
     from astro_cli.app import AppContext
-    from astro_cli.store.db import Database
 
 __all__ = ["Library", "LibraryConflict", "Upserted", "normalize_arxiv", "normalize_doi", "PAPER_FIELDS"]
 
 PAPER_FIELDS = (
     "id", "arxiv_id", "bibcode", "doi", "title", "authors", "year", "abstract", "pdf_path", "source_path",
     "citation_count", "url", "added_at", "parsed_at", "parsed_from", "pages",
-    "journal_ref", "primary_class", "journal", "volume", "page", "pub_year",
+    "journal_ref", "primary_class", "journal", "volume", "page", "pub_year", "added_by",
 )
 
 
@@ -59,18 +57,27 @@ class Upserted:
 
 
 class Library:
-    """Reads and writes papers; chunks are written by the parser (see research/parse.py)."""
+    """Reads and writes papers through the library's store (research/storage: SQLite or PostgreSQL);
+    chunks are written by the parser (research/parse.py)."""
 
-    def __init__(self, app: AppContext) -> None:
+    def __init__(self, app: AppContext, store: LibraryStore | None = None) -> None:
         self.app = app
-
-    @property
-    def db(self) -> Database:
-        return self.app.db
+        self.store = store if store is not None else library_store(app)
 
     @property
     def papers_dir(self) -> Path:
-        return self.app.workspace.papers_dir
+        """Where the papers' files are kept: `library.files_path` (a folder the group shares, say), else papers/."""
+        configured = self.app.settings.get("library.files_path")
+        return Path(configured).expanduser().resolve() if configured else self.app.workspace.papers_dir
+
+    def files_folder(self) -> Path:
+        """The papers' folder, made ready for writing (papers/ is refused when a link leads it elsewhere)."""
+        if self.app.settings.get("library.files_path"):
+            folder = self.papers_dir
+        else:
+            folder = self.app.confinement.folder(self.app.workspace.papers_dir, "The papers")
+        folder.mkdir(parents=True, exist_ok=True)
+        return folder
 
     # --- papers ----------------------------------------------------------------------------
     def upsert_paper(self, meta: dict[str, Any]) -> dict[str, Any]:
@@ -83,9 +90,11 @@ class Library:
         An existing row keeps its id (its chunks point at it): callers use the returned row's id.
         Fields the new metadata leaves empty keep their stored value; a stored identifier is never
         replaced by a different one (only an arXiv bibcode or DOI by the journal's, once published).
+        Two processes adding the same paper at once: the database's unique id lets one insert win;
+        the other finds the row on its next look and merges into it.
         """
         clean = self._clean(meta)
-        with self.db.lock:
+        for _attempt in range(3):
             existing, conflicts = self._same_paper(clean)
             if existing is None:
                 paper_id = str(clean.get("id") or clean.get("arxiv_id") or clean.get("bibcode")
@@ -98,17 +107,21 @@ class Library:
                         f"The library row {paper_id} carries the identifiers of another paper "
                         f"({_identifiers_text(clashing)}); run `astro library check` to repair it."
                     )
-                clean["id"] = paper_id
-                clean.setdefault("added_at", now_iso())
-                self.db["papers"].insert(clean)
-                return Upserted(self.get_by_id(paper_id), True, conflicts)  # type: ignore[arg-type]
+                row = {**clean, "id": paper_id}
+                row.setdefault("added_at", now_iso())
+                row.setdefault("added_by", member_name(self.app))
+                if self.store.insert_paper(row):
+                    return Upserted(self.get_by_id(paper_id), True, conflicts)  # type: ignore[arg-type]
+                continue  # someone added it this very moment: merge into their row
             paper_id = existing["id"]
-            clean.pop("id", None)
-            clean.pop("added_at", None)
+            for key in ("id", "added_at", "added_by"):
+                clean.pop(key, None)
             _keep_stored_identifiers(existing, clean)
             if clean:
-                self.db["papers"].update(paper_id, clean)
-        return Upserted(self.get_by_id(paper_id), False, conflicts)  # type: ignore[arg-type]
+                self.store.update_paper(paper_id, clean)
+            return Upserted(self.get_by_id(paper_id), False, conflicts)  # type: ignore[arg-type]
+        raise LibraryConflict(f"The paper {clean.get('id') or clean.get('arxiv_id')} kept changing while it was "
+                              "being added; try again.")
 
     def _clean(self, meta: dict[str, Any]) -> dict[str, Any]:
         clean = {k: v for k, v in meta.items() if k in PAPER_FIELDS and v not in (None, "", [])}
@@ -136,20 +149,14 @@ class Library:
 
     def _same_paper(self, clean: dict[str, Any]) -> tuple[dict[str, Any] | None, list[str]]:
         """The row naming the same paper as `clean`, and the rows that share a name but are not it."""
-        arxiv, bibcode, doi = clean.get("arxiv_id"), clean.get("bibcode"), clean.get("doi")
-        queries: list[tuple[str, tuple[Any, ...]]] = []
-        if arxiv:
-            queries.append(("arxiv_id = ? OR id = ?", (arxiv, arxiv)))
-        if bibcode:
-            queries.append(("bibcode = ? OR id = ?", (bibcode, bibcode)))
-        if doi:
-            queries.append(("lower(doi) = ? OR lower(id) = ?", (doi.lower(), doi.lower())))
-        if clean.get("id"):
-            queries.append(("id = ?", (clean["id"],)))
+        names = [("arxiv", clean.get("arxiv_id")), ("bibcode", clean.get("bibcode")), ("doi", clean.get("doi")),
+                 ("id", clean.get("id"))]
         conflicts: list[str] = []
         seen: set[str] = set()
-        for where, params in queries:
-            for row in self.db.query(f"SELECT * FROM papers WHERE {where} ORDER BY added_at, id", params):
+        for kind, value in names:
+            if not value:
+                continue
+            for row in self.store.papers_named(kind, str(value)):
                 if row["id"] in seen:
                     continue
                 seen.add(row["id"])
@@ -160,23 +167,33 @@ class Library:
         return None, conflicts
 
     def get_by_id(self, paper_id: str) -> dict[str, Any] | None:
-        rows = self.db.query("SELECT * FROM papers WHERE id = ?", (paper_id,))
-        return self._decode(rows[0]) if rows else None
+        row = self.store.paper(paper_id)
+        return self._decode(row) if row else None
 
     def _stored_path(self, raw: str | Path) -> str:
         """Paths inside the workspace are stored relative to it, so a moved workspace keeps working."""
         path = Path(raw)
+        if not path.is_absolute():
+            return str(path)  # already relative to the workspace (a row copied from another library)
         try:
             return str(path.resolve().relative_to(self.app.workspace.root.resolve()))
         except ValueError:
             return str(path)
 
     def resolve_file(self, stored: str | None) -> Path | None:
-        """The absolute path of a stored pdf_path / source_path."""
+        """The absolute path of a stored pdf_path / source_path.
+
+        In a shared library the row may name another member's file: the same name in this member's
+        papers folder (or `library.files_path`) is the same paper's file.
+        """
         if not stored:
             return None
         path = Path(stored)
-        return path if path.is_absolute() else self.app.workspace.root / path
+        nominal = path if path.is_absolute() else self.app.workspace.root / path
+        if nominal.exists():
+            return nominal
+        mine = self.papers_dir / path.name
+        return mine if mine.exists() else nominal
 
     def get_paper(self, id_or_alias: str) -> dict[str, Any] | None:
         """The paper named by its id, arXiv id (any prefix or version, or its arXiv bibcode or DOI),
@@ -185,13 +202,8 @@ class Library:
         if not raw:
             return None
         arxiv = arxiv_of_bibcode(raw) or arxiv_of_doi(raw) or normalize_arxiv(raw)
-        doi = doi_key(raw)
-        rows = self.db.query(
-            "SELECT * FROM papers WHERE id = ? OR id = ? OR arxiv_id = ? OR bibcode = ? OR lower(doi) = ? "
-            "ORDER BY (id = ?) DESC, added_at LIMIT 1",
-            (raw, arxiv, arxiv, raw, doi, raw),
-        )
-        return self._decode(rows[0]) if rows else None
+        row = self.store.paper_by_alias(raw, arxiv, doi_key(raw))
+        return self._decode(row) if row else None
 
     def knows(self, identifier: str) -> dict[str, Any] | None:
         """The library's paper for an identifier the citation check met, or None."""
@@ -199,35 +211,16 @@ class Library:
 
     def papers_by_year(self, first: int, last: int) -> list[dict[str, Any]]:
         """Papers first posted or published between two years (author-year citations are matched on them)."""
-        rows = self.db.query(
-            "SELECT * FROM papers WHERE year BETWEEN ? AND ? OR pub_year BETWEEN ? AND ? ORDER BY added_at",
-            (first, last, first, last),
-        )
-        return [self._decode(row) for row in rows]
+        return [self._decode(row) for row in self.store.papers_in_years(first, last)]
 
     def conflicts(self) -> list[dict[str, str]]:
         """Pairs of rows that share a DOI, a bibcode or an arXiv id: kept apart, and shown to the user."""
-        rows = self.db.query(
-            """
-            SELECT a.id AS a, b.id AS b, 'DOI' AS kind, a.doi AS value FROM papers a
-              JOIN papers b ON lower(a.doi) = lower(b.doi) AND a.id < b.id
-            UNION ALL
-            SELECT a.id, b.id, 'bibcode', a.bibcode FROM papers a JOIN papers b ON a.bibcode = b.bibcode AND a.id < b.id
-            UNION ALL
-            SELECT a.id, b.id, 'arXiv id', a.arxiv_id FROM papers a
-              JOIN papers b ON a.arxiv_id = b.arxiv_id AND a.id < b.id
-            ORDER BY 1, 2
-            """
-        )
-        return [dict(row) for row in rows]
+        return [dict(row) for row in self.store.paper_conflicts()]
 
-    def list_papers(self) -> list[dict[str, Any]]:
-        """Every paper, newest first, with how many chunks it has indexed and what it conflicts with."""
-        rows = self.db.query(
-            "SELECT p.*, (SELECT count(*) FROM chunks c WHERE c.paper_id = p.id) AS chunks "
-            "FROM papers p ORDER BY p.added_at DESC, p.id"
-        )
-        papers = [self._decode(row) for row in rows]
+    def list_papers(self, added_by: str | None = None) -> list[dict[str, Any]]:
+        """Every paper (or those one member added), newest first, with how many chunks it has indexed
+        and what it conflicts with."""
+        papers = [self._decode(row) for row in self.store.papers_with_counts(added_by)]
         notes: dict[str, list[str]] = {}
         for conflict in self.conflicts():
             for me, other in ((conflict["a"], conflict["b"]), (conflict["b"], conflict["a"])):
@@ -242,9 +235,7 @@ class Library:
         if paper is None:
             return False
         files = self.paper_files(paper)
-        with self.transaction():
-            self.db.execute("DELETE FROM chunks WHERE paper_id = ?", (paper["id"],))
-            self.db.execute("DELETE FROM papers WHERE id = ?", (paper["id"],))
+        self.store.delete_paper(paper["id"])
         root = self.papers_dir.resolve()
         for path in files:
             if path.is_dir():
@@ -255,18 +246,6 @@ class Library:
             if parent != root and parent.is_relative_to(root) and parent.is_dir() and not any(parent.iterdir()):
                 parent.rmdir()  # a per-paper folder left empty
         return True
-
-    @contextmanager
-    def transaction(self) -> Iterator[None]:
-        """All or nothing: a paper is never left half-indexed or half-removed."""
-        with self.db.lock:
-            self.db.execute("BEGIN IMMEDIATE")
-            try:
-                yield
-            except BaseException:
-                self.db.execute("ROLLBACK")
-                raise
-            self.db.execute("COMMIT")
 
     def paper_files(self, paper: dict[str, Any]) -> list[Path]:
         """The paper's files that live under papers/ (files elsewhere are the user's and stay)."""
@@ -280,6 +259,11 @@ class Library:
             if resolved != root and resolved.is_relative_to(root):
                 found.append(resolved)
         return found
+
+    def has_files(self, paper: dict[str, Any]) -> bool:
+        """Is the paper's PDF or source on this machine? (In a shared library, often not: the text is.)"""
+        return any((p := self.resolve_file(paper.get(key))) is not None and p.exists()
+                   for key in ("pdf_path", "source_path"))
 
     @staticmethod
     def _decode(row: dict[str, Any]) -> dict[str, Any]:

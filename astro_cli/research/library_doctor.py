@@ -1,12 +1,14 @@
 """`astro library check` (alias `doctor`): find what is wrong in a library and repair what is safe.
 
 Repaired without asking (each only removes what nothing can use, or restores what is certain):
-chunks and vectors whose paper or note is gone, a full-text index out of step with its chunks,
+chunks and vectors whose paper or note is gone, a full-text index out of step with its chunks (FTS5;
+PostgreSQL's tsvector is a generated column and cannot drift),
 a paper marked parsed that has no chunks (it is parsed again when next read), a stored path to
 a PDF that moved within papers/ under its own name, astro's own temporary folders left by a
 crash. Reported for the researcher, because only they can say which record is right: rows
 whose identifiers disagree (a row named 1001.0012 whose arXiv id is 1111.2011), rows that share
-a DOI, bibcode or arXiv id, missing files, and files under papers/ that no row names.
+a DOI, bibcode or arXiv id, missing files, and files under papers/ that no row names. In a library a
+group shares, a paper whose files are on another member's machine is normal: it is counted in a note.
 """
 
 from __future__ import annotations
@@ -78,28 +80,26 @@ def identity_problems(paper: dict[str, Any]) -> list[str]:
 
 def check_library(app: AppContext, repair: bool = True) -> CheckReport:
     library = Library(app)
-    db = app.db
+    store = library.store
     report = CheckReport()
     papers = library.list_papers()
     report.papers = len(papers)
-    report.chunks = db.query("SELECT count(*) AS n FROM chunks")[0]["n"]
+    report.chunks = store.chunk_count()
     verb = "removed" if repair else "would remove"
 
-    orphans = db.query(
-        "SELECT count(*) AS n FROM chunks WHERE (paper_id IS NOT NULL AND paper_id NOT IN (SELECT id FROM papers)) "
-        "OR (note_id IS NOT NULL AND note_id NOT IN (SELECT id FROM notes))"
-    )[0]["n"]
-    stray_vectors = db.query("SELECT count(*) AS n FROM chunk_vectors WHERE chunk_id NOT IN (SELECT id FROM chunks)")[0]["n"]
+    orphans, stray_vectors = store.orphans()
     if orphans or stray_vectors:
         if repair:
-            with library.transaction():
-                db.execute("DELETE FROM chunks WHERE (paper_id IS NOT NULL AND paper_id NOT IN (SELECT id FROM papers)) "
-                           "OR (note_id IS NOT NULL AND note_id NOT IN (SELECT id FROM notes))")
-                db.execute("DELETE FROM chunk_vectors WHERE chunk_id NOT IN (SELECT id FROM chunks)")
+            store.remove_orphans()
         report.add("fixed" if repair else "note",
                    f"{verb} {orphans} chunk(s) and {stray_vectors} vector(s) whose paper or note is no longer "
                    "in the library")
-    _check_index(app, report, repair)
+    if store.check_text_index(repair):
+        report.add("fixed" if repair else "note",
+                   f"{'rebuilt' if repair else 'would rebuild'} the full-text index, which was out of step with "
+                   "the chunks")
+    if app.settings.get("library.embedding_model") and store.vectors_note():
+        report.add("note", f"{store.vectors_note()}.")
 
     for paper in papers:
         problems = identity_problems(paper)
@@ -109,7 +109,7 @@ def check_library(app: AppContext, repair: bool = True) -> CheckReport:
                        "paper again.")
         if paper.get("parsed_at") and not paper.get("chunks"):
             if repair:
-                db["papers"].update(paper["id"], {"parsed_at": None, "parsed_from": None})
+                store.update_paper(paper["id"], {"parsed_at": None, "parsed_from": None})
             report.add("fixed" if repair else "note",
                        f"{paper['id']} was marked indexed but has no chunks; "
                        f"{'it is' if repair else 'it would be'} indexed again when next read")
@@ -121,23 +121,11 @@ def check_library(app: AppContext, repair: bool = True) -> CheckReport:
     return report
 
 
-def _check_index(app: AppContext, report: CheckReport, repair: bool) -> None:
-    import sqlite3
-
-    try:
-        app.db.execute("INSERT INTO chunks_fts(chunks_fts, rank) VALUES ('integrity-check', 1)")
-    except sqlite3.DatabaseError:
-        if repair:
-            app.db.execute("INSERT INTO chunks_fts(chunks_fts) VALUES ('rebuild')")
-        report.add("fixed" if repair else "note",
-                   f"{'rebuilt' if repair else 'would rebuild'} the full-text index, which was out of step with "
-                   "the chunks")
-
-
 def _check_files(app: AppContext, library: Library, papers: list[dict[str, Any]], report: CheckReport,
                  repair: bool) -> None:
     root = library.papers_dir
     named: set[Path] = set()
+    elsewhere: list[str] = []  # a shared library's papers whose files are on other members' machines
     for paper in papers:
         for key in ("pdf_path", "source_path"):
             path = library.resolve_file(paper.get(key))
@@ -153,9 +141,15 @@ def _check_files(app: AppContext, library: Library, papers: list[dict[str, Any]]
                 named.add(moved.resolve())
                 report.add("fixed" if repair else "note",
                            f"{paper['id']}: its PDF is {moved.relative_to(app.workspace.root)}, not {paper[key]}")
+            elif library.store.shared and paper.get("parsed_at") and paper.get("arxiv_id"):
+                elsewhere.append(paper["id"])
             else:
                 report.add("needs-you", f"{paper['id']}: {paper[key]} is missing; `astro library add {paper['id']}` "
                            "fetches it again")
+    if elsewhere:
+        shown = ", ".join(list(dict.fromkeys(elsewhere))[:5]) + (" ..." if len(set(elsewhere)) > 5 else "")
+        report.add("note", f"{len(set(elsewhere))} paper(s) of the group library have no file on this machine "
+                   f"({shown}); their text is in the library, and a tool that needs the PDF fetches it from arXiv")
     if not root.is_dir():
         return
     for path in sorted(root.iterdir()):

@@ -8,6 +8,8 @@ lists them in ToolResult.data["sources"] for the REPL's /sources.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from functools import wraps
 from typing import TYPE_CHECKING, Any
 
 from astro_cli.research.textblock import DATA_NOTE
@@ -17,6 +19,22 @@ if TYPE_CHECKING:
     from astro_cli.app import AppContext
 
 PAPER_ID = {"type": "string", "description": "Library id, arXiv id (e.g. 1001.0012), bibcode or DOI."}
+
+
+def library_tool(run: Callable[[ToolContext, dict[str, Any]], ToolResult]) -> Callable[[ToolContext, dict[str, Any]], ToolResult]:
+    """A group library whose server is down (after one retry) is one sentence for the model; the
+    session goes on (its messages are in the workspace's own file)."""
+
+    @wraps(run)
+    def guarded(ctx: ToolContext, args: dict[str, Any]) -> ToolResult:
+        from astro_cli.research.storage import LibraryUnavailable
+
+        try:
+            return run(ctx, args)
+        except LibraryUnavailable as exc:
+            raise ToolError(f"{exc} The library cannot be read or written until it is back.") from None
+
+    return guarded
 
 
 def _paper_or_error(ctx: ToolContext, paper_id: str) -> dict[str, Any]:
@@ -50,10 +68,10 @@ def parse_paper_tool(ctx: ToolContext, args: dict[str, Any]) -> ToolResult:
 def get_paper_content_tool(ctx: ToolContext, args: dict[str, Any]) -> ToolResult:
     from astro_cli.research.content import ContentError, paper_content
     from astro_cli.research.parse import ParseError, parse_paper
+    from astro_cli.research.storage import library_store
 
     paper = _paper_or_error(ctx, str(args.get("id") or ""))
-    has_chunks = ctx.app.db.execute("SELECT 1 FROM chunks WHERE paper_id = ? LIMIT 1", (paper["id"],)).fetchone()
-    if not has_chunks:  # reading a paper that was downloaded but never parsed: parse it now
+    if not library_store(ctx.app).chunk_count(paper["id"]):  # reading a paper that was downloaded but never parsed: parse it now
         try:
             paper = parse_paper(ctx.app, paper["id"], force=True).paper
         except ParseError as exc:
@@ -128,7 +146,7 @@ def install(app: AppContext) -> None:
             "id": PAPER_ID,
             "force": {"type": "boolean", "description": "Parse again even if already indexed (default false)."},
         }, ["id"]),
-        run=parse_paper_tool, key_argument="id", timeout=300,
+        run=library_tool(parse_paper_tool), key_argument="id", timeout=300,
     ))
     app.tools.register(Tool(
         name="get_paper_content",
@@ -140,7 +158,7 @@ def install(app: AppContext) -> None:
             "section": {"type": "string", "description": "Section number or part of its name."},
             "pages": {"type": "string", "description": "Pages of the PDF: '3', '2-4' or '1,3,5-6'."},
         }, ["id"]),
-        run=get_paper_content_tool, key_argument="id", timeout=300,
+        run=library_tool(get_paper_content_tool), key_argument="id", timeout=300,
     ))
     app.tools.register(Tool(
         name="rag_search",
@@ -160,7 +178,7 @@ def install(app: AppContext) -> None:
             "include_references": {"type": "boolean",
                                    "description": "Also search reference lists and acknowledgments (default false)."},
         }, ["query"]),
-        run=rag_search_tool, key_argument="query",
+        run=library_tool(rag_search_tool), key_argument="query",
     ))
     app.tools.register(Tool(
         name="save_note",
@@ -172,5 +190,5 @@ def install(app: AppContext) -> None:
             "tags": {"type": "array", "items": {"type": "string"}},
             "papers": {"type": "array", "items": {"type": "string"}, "description": "Paper ids the note cites."},
         }, ["title", "content"]),
-        run=save_note_tool, read_only=False, needs_permission=False, key_argument="title",
+        run=library_tool(save_note_tool), read_only=False, needs_permission=False, key_argument="title",
     ))

@@ -62,8 +62,7 @@ def add_local(app: AppContext, path: Path, given: dict[str, Any]) -> LocalPaper:
     library = Library(app)
     existing = library.get_paper(meta["id"])
     stem = file_stem(existing["id"] if existing else meta["id"]).replace(":", "-")
-    papers = app.workspace.papers_dir
-    papers.mkdir(parents=True, exist_ok=True)
+    papers = library.files_folder()
     stored = _store(path, kind, papers, stem)
     meta["pdf_path" if kind == "pdf" else "source_path"] = str(stored)
     return LocalPaper(library.upsert_paper(meta), kind, stored)

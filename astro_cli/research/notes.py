@@ -3,6 +3,8 @@
 The file is the truth (the user can edit it in any editor); the database only indexes it. Each
 note's stored stamp is its file's modification time, so `sync_notes` (run before each search)
 re-indexes a note edited by hand, indexes a note dropped into the folder and forgets a deleted one.
+In a library a group shares, each member's notes are indexed for everyone to search, and a sync
+touches only the notes of this member's workspace (storage.note_scope).
 """
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from astro_cli.research.library import Library, now_iso
+from astro_cli.research.storage import ChunkRow, library_store, note_scope
 
 if TYPE_CHECKING:
     from astro_cli.app import AppContext
@@ -80,9 +83,9 @@ def save_note(app: AppContext, title: str, content: str, tags: list[str] | None 
     # Papers are named by their canonical library id when the library knows them.
     papers = [(library.get_paper(str(p)) or {"id": str(p)})["id"] for p in (papers or []) if str(p).strip()]
     notes_dir = app.workspace.notes_dir
-    rows = app.db.query("SELECT path, created_at FROM notes WHERE lower(title) = lower(?)", (title,))
-    if rows:
-        path, created_at, created = app.workspace.root / rows[0]["path"], rows[0]["created_at"], False
+    row = library.store.note_titled(title, note_scope(app))
+    if row:
+        path, created_at, created = app.workspace.root / row["path"], row["created_at"], False
     else:
         slug, n = slugify(title), 1
         path = notes_dir / f"{slug}.md"
@@ -115,28 +118,11 @@ def index_note(app: AppContext, path: Path) -> tuple[int, int]:
     relative = _relative(app, path)
     size = max(200, int(app.settings.get("library.chunk_chars")))
     pieces = split_text(body, size) or [title]
-    library = Library(app)
-    with library.transaction():
-        row = app.db.execute("SELECT id FROM notes WHERE path = ?", (relative,)).fetchone()
-        values = (
-            title, json.dumps(_as_list(front.get("tags"))), json.dumps(_as_list(front.get("papers"))),
-            _stamp(path),
-        )
-        if row:
-            note_id = int(row[0])
-            app.db.execute("UPDATE notes SET title = ?, tags = ?, papers = ?, updated_at = ? WHERE id = ?",
-                           (*values, note_id))
-            app.db.execute("DELETE FROM chunks WHERE note_id = ?", (note_id,))
-        else:
-            cursor = app.db.execute(
-                "INSERT INTO notes (path, title, tags, papers, updated_at, created_at) VALUES (?, ?, ?, ?, ?, ?)",
-                (relative, *values, str(front.get("created") or now_iso())),
-            )
-            note_id = int(cursor.lastrowid)
-        app.db.db.conn.executemany(
-            "INSERT INTO chunks (note_id, section, page, ord, text) VALUES (?, ?, NULL, ?, ?)",
-            [(note_id, title, n, piece) for n, piece in enumerate(pieces)],
-        )
+    note_id = library_store(app).save_note(
+        note_scope(app), relative, title, json.dumps(_as_list(front.get("tags"))),
+        json.dumps(_as_list(front.get("papers"))), _stamp(path), str(front.get("created") or now_iso()),
+        [ChunkRow(title, None, n, piece) for n, piece in enumerate(pieces)],
+    )
     return note_id, len(pieces)
 
 
@@ -168,7 +154,8 @@ def _embed_note(app: AppContext, note_id: int) -> str | None:
 def sync_notes(app: AppContext) -> int:
     """Bring the index in line with the notes folder; returns how many notes changed."""
     notes_dir = app.workspace.notes_dir
-    stored = {row["path"]: row for row in app.db.query("SELECT id, path, updated_at FROM notes")}
+    store = library_store(app)
+    stored = {row["path"]: row for row in store.notes(note_scope(app))}
     if not stored and not notes_dir.is_dir():
         return 0
     found = sorted(notes_dir.rglob("*.md")) if notes_dir.is_dir() else []
@@ -180,12 +167,8 @@ def sync_notes(app: AppContext) -> int:
             note_id, _ = index_note(app, path)
             _embed_note(app, note_id)
             changed += 1
-    gone = [row["id"] for rel, row in stored.items() if rel not in files]
+    gone = [int(row["id"]) for rel, row in stored.items() if rel not in files]
     if gone:
-        library = Library(app)
-        with library.transaction():
-            for note_id in gone:
-                app.db.execute("DELETE FROM chunks WHERE note_id = ?", (note_id,))
-                app.db.execute("DELETE FROM notes WHERE id = ?", (note_id,))
+        store.delete_notes(gone)
         changed += len(gone)
     return changed

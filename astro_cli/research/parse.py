@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from astro_cli.research.library import Library, now_iso
+from astro_cli.research.storage import ChunkRow as Chunk
 
 if TYPE_CHECKING:
     from astro_cli.app import AppContext
@@ -24,15 +25,6 @@ _BREAKS = (re.compile(r"\n\s*\n"), re.compile(r"(?<=[.!?])\s+(?=[A-Z(\[$\\])"), 
 
 class ParseError(Exception):
     """The paper cannot be parsed; one sentence for the model and the user."""
-
-
-@dataclass
-class Chunk:
-    section: str | None
-    page: int | None
-    ord: int
-    text: str
-    kind: str = "body"  # 'body', 'references' or 'acknowledgments' (section_kind)
 
 
 @dataclass
@@ -136,11 +128,17 @@ def parse_paper(app: AppContext, paper_id: str, force: bool = False) -> ParseRep
             existing.warning = _vectors(app, paper["id"], only_missing=True)
             return existing
     size = max(200, int(app.settings.get("library.chunk_chars")))
+    named = paper.get("pdf_path") or paper.get("source_path")
+    if not library.has_files(paper) and (named or library.store.shared):
+        paper = _fetch_files(app, paper)
     found = _extract(library, paper, size)
     if not found.chunks:
         raise ParseError(f"no text could be taken from paper {paper['id']} (a scanned PDF without a text layer?).")
-    store_chunks(library, paper["id"], found.chunks, found.parsed_from, found.pages, found.outline)
+    stored = store_chunks(library, paper["id"], found.chunks, found.parsed_from, found.pages, found.outline,
+                          only_if_unparsed=not force)
     paper = library.get_paper(paper["id"]) or paper
+    if not stored:  # someone else indexed it meanwhile (a shared library): theirs stands
+        return _existing_report(app, paper)
     warning = _vectors(app, paper["id"]) or found.warning
     return ParseReport(paper, found.parsed_from, found.pages, len(found.chunks), found.outline, warning)
 
@@ -151,10 +149,7 @@ def _vectors(app: AppContext, paper_id: str, only_missing: bool = False) -> str 
     model = app.settings.get("library.embedding_model")
     if not model:
         return None
-    if only_missing and app.db.execute(
-        "SELECT 1 FROM chunk_vectors v JOIN chunks c ON c.id = v.chunk_id WHERE c.paper_id = ? AND v.model = ? LIMIT 1",
-        (paper_id, model),
-    ).fetchone():
+    if only_missing and Library(app).store.has_vectors(paper_id, model):
         return None
     from astro_cli.research.embed import EmbeddingError, embed_paper
 
@@ -212,21 +207,31 @@ def _extract(library: Library, paper: dict[str, Any], size: int) -> Extracted:
     return Extracted(chunks, "pdf", len(pages), outline, warning)
 
 
+def _fetch_files(app: AppContext, paper: dict[str, Any]) -> dict[str, Any]:
+    """A paper whose PDF and source are not on this machine (a shared library keeps the text, not the
+    files): fetched again from arXiv into this member's papers folder."""
+    if not paper.get("arxiv_id"):
+        return paper  # _extract says what is missing
+    from astro_cli.research.download import download
+    from astro_cli.research.http import ServiceError
+
+    try:
+        return download(app, paper["arxiv_id"]).paper
+    except ServiceError as exc:
+        raise ParseError(f"paper {paper['id']}'s PDF is not on this machine and could not be fetched again from "
+                         f"arXiv: {exc}") from None
+
+
 def store_chunks(library: Library, paper_id: str, chunks: list[Chunk], parsed_from: str, pages: int | None,
-                 outline: list[tuple[str, int | None]] | None = None) -> None:
-    """Replace the paper's chunks and outline in one transaction (the FTS index follows through triggers)."""
-    db = library.db
+                 outline: list[tuple[str, int | None]] | None = None, only_if_unparsed: bool = False) -> bool:
+    """Replace the paper's chunks and outline in one transaction (the full-text index follows); False
+    when `only_if_unparsed` and another process indexed the paper first."""
     outline = outline if outline is not None else _outline_of(chunks)
-    with library.transaction():
-        db.execute("DELETE FROM chunks WHERE paper_id = ?", (paper_id,))
-        db.db.conn.executemany(
-            "INSERT INTO chunks (paper_id, section, page, ord, text, kind) VALUES (?, ?, ?, ?, ?, ?)",
-            [(paper_id, c.section, c.page, c.ord, c.text, c.kind) for c in chunks],
-        )
-        db.execute(
-            "UPDATE papers SET parsed_at = ?, parsed_from = ?, pages = coalesce(?, pages), outline = ? WHERE id = ?",
-            (now_iso(), parsed_from, pages, json.dumps(outline, ensure_ascii=False), paper_id),
-        )
+    fields: dict[str, Any] = {"parsed_at": now_iso(), "parsed_from": parsed_from,
+                              "outline": json.dumps(outline, ensure_ascii=False)}
+    if pages is not None:
+        fields["pages"] = pages
+    return library.store.replace_chunks(paper_id, chunks, fields, only_if_unparsed)
 
 
 def _outline_of(chunks: list[Chunk]) -> list[tuple[str, int | None]]:
@@ -245,12 +250,12 @@ def stored_outline(app: AppContext, paper: dict[str, Any]) -> list[tuple[str, in
         saved = None
     if isinstance(saved, list) and saved:
         return [(str(name), page) for name, page in saved]
-    rows = app.db.query("SELECT section, page, ord, text FROM chunks WHERE paper_id = ? ORDER BY ord", (paper["id"],))
+    rows = Library(app).store.chunks_of(paper["id"])
     return _outline_of([Chunk(r["section"], r["page"], r["ord"], r["text"]) for r in rows])
 
 
 def _existing_report(app: AppContext, paper: dict[str, Any]) -> ParseReport:
-    count = app.db.execute("SELECT count(*) FROM chunks WHERE paper_id = ?", (paper["id"],)).fetchone()[0]
+    count = Library(app).store.chunk_count(paper["id"])
     return ParseReport(paper, paper.get("parsed_from") or "pdf", paper.get("pages"), int(count),
                        stored_outline(app, paper), already=True)
 

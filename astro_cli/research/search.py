@@ -15,11 +15,12 @@ from dataclasses import asdict, dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from astro_cli.prompt.tags import escape_tags
-from astro_cli.research.fts import fts_query, plan_query
+from astro_cli.research.fts import Match, fts_query, plan_query
 from astro_cli.research.retrieval import RRF_K, reciprocal_rank_fusion
+from astro_cli.research.storage import library_store
 from astro_cli.research.textblock import frame
 
-__all__ = ["SearchError", "SearchResult", "Hit", "fts_query", "search_library", "format_hits", "sources_of",
+__all__ = ["SearchError", "SearchResult", "Hit", "fts_query", "search_library", "format_hits", "sources_of", "text_ranking",
            "reciprocal_rank_fusion", "RRF_K", "MAX_PHRASINGS", "BACK_MATTER"]
 
 if TYPE_CHECKING:
@@ -69,65 +70,15 @@ def resolve_papers(app: AppContext, papers: list[str] | str | None) -> list[str]
     return ids
 
 
-def bm25_ranking(app: AppContext, query: str, limit: int, paper_ids: list[str] | None,
+def text_ranking(app: AppContext, match: Match, limit: int, paper_ids: list[str] | None,
                  exclude: Sequence[str] = ()) -> list[tuple[int, float]]:
-    """(chunk id, BM25 score, higher is better) for the best `limit` chunks not of an excluded kind.
+    """(chunk id, full-text score, higher is better) for the best `limit` chunks not of an excluded kind."""
+    from astro_cli.research.storage.sqlite_store import SearchSyntaxError
 
-    A paper's chunks are written in one transaction, so their ids form one range: the paper filter
-    is a rowid range FTS5 can seek to, instead of a join that would score every match first. The
-    kind filter looks at the best few rows only (fetched with room to spare, more when that is
-    not enough), for the same reason.
-    """
-    if not query:
-        return []
-    wanted = limit
-    while True:
-        fetched = _bm25_rows(app, query, wanted * 2 if exclude else wanted, paper_ids)
-        kept = _without(app, fetched, exclude)
-        if len(kept) >= limit or len(fetched) < (wanted * 2 if exclude else wanted) or wanted >= limit * 16:
-            return kept[:limit]
-        wanted *= 4
-
-
-def _without(app: AppContext, ranking: list[tuple[int, float]], kinds: Sequence[str]) -> list[tuple[int, float]]:
-    """The ranking without chunks of the given kinds (references, acknowledgments)."""
-    if not kinds or not ranking:
-        return ranking
-    marks, kind_marks = ",".join("?" * len(ranking)), ",".join("?" * len(kinds))
-    dropped = {int(r[0]) for r in app.db.execute(
-        f"SELECT id FROM chunks WHERE id IN ({marks}) AND kind IN ({kind_marks})",
-        [*(cid for cid, _ in ranking), *kinds]).fetchall()}
-    return [(cid, score) for cid, score in ranking if cid not in dropped]
-
-
-def _bm25_rows(app: AppContext, query: str, limit: int, paper_ids: list[str] | None) -> list[tuple[int, float]]:
-    import sqlite3
-
-    sql = "SELECT rowid, -rank FROM chunks_fts WHERE chunks_fts MATCH ? ORDER BY rank LIMIT ?"
     try:
-        if paper_ids is None:
-            rows = app.db.execute(sql, (query, limit)).fetchall()
-        else:
-            rows = []
-            ranged = sql.replace("MATCH ?", "MATCH ? AND rowid BETWEEN ? AND ?")
-            for paper_id in paper_ids:
-                low, high = app.db.execute("SELECT min(id), max(id) FROM chunks WHERE paper_id = ?", (paper_id,)).fetchone()
-                if low is not None:
-                    rows += app.db.execute(ranged, (query, low, high, limit)).fetchall()
-            owned = _owned(app, [int(r[0]) for r in rows], paper_ids)
-            rows = sorted((r for r in rows if int(r[0]) in owned), key=lambda r: -r[1])[:limit]
-    except sqlite3.OperationalError as exc:
-        raise SearchError(f"the full-text index could not read the query ({exc}).") from None
-    return [(int(r[0]), float(r[1])) for r in rows]
-
-
-def _owned(app: AppContext, chunk_ids: list[int], paper_ids: list[str]) -> set[int]:
-    if not chunk_ids:
-        return set()
-    marks, papers = ",".join("?" * len(chunk_ids)), ",".join("?" * len(paper_ids))
-    rows = app.db.execute(f"SELECT id FROM chunks WHERE id IN ({marks}) AND paper_id IN ({papers})",
-                          [*chunk_ids, *paper_ids]).fetchall()
-    return {int(r[0]) for r in rows}
+        return library_store(app).text_ranking(match, limit, paper_ids, exclude)
+    except SearchSyntaxError as exc:
+        raise SearchError(str(exc)) from None
 
 
 @dataclass
@@ -170,6 +121,7 @@ def search_library(
 
         sync_notes(app)  # notes edited by hand since they were saved are searched as they are now
     exclude = () if include_references else BACK_MATTER
+    store = library_store(app)
     lists: dict[str, list[tuple[int, float]]] = {}
     dropped: list[str] = []
     # Each phrasing ranked on its own, and all of them as one question: BM25 then weighs every
@@ -177,10 +129,10 @@ def search_library(
     # hints at; the fusion rewards the passages the rankings agree on.
     together = [" ".join(phrasings)] if len(phrasings) > 1 else []
     for n, phrasing in enumerate([*phrasings, *together], start=1):
-        plan = plan_query(app, phrasing)
-        ranking = bm25_ranking(app, plan.expression, limit, paper_ids, exclude)
+        plan = plan_query(store, phrasing)
+        ranking = text_ranking(app, plan.expression, limit, paper_ids, exclude)
         if plan.fallback and len(ranking) < k:
-            ranking = bm25_ranking(app, plan.fallback, limit, paper_ids, exclude)
+            ranking = text_ranking(app, plan.fallback, limit, paper_ids, exclude)
         name = "bm25:all" if n > len(phrasings) else _name("bm25", n, len(phrasings))
         lists[name] = ranking
         dropped += [w for w in plan.dropped if w not in dropped]
@@ -190,11 +142,11 @@ def search_library(
 
         try:
             for n, phrasing in enumerate(phrasings, start=1):
-                vector = _without(app, vector_ranking(app, phrasing, limit, paper_ids), exclude)
+                vector = vector_ranking(app, phrasing, limit, paper_ids, exclude)
                 if vector:
                     lists[_name("vector", n, len(phrasings))] = vector
         except EmbeddingError as exc:
-            warning = f"hybrid search was not possible, so this is BM25 alone: {exc}"
+            warning = f"hybrid search was not possible, so this is full text alone: {exc}"
     method = "hybrid" if any(name.startswith("vector") for name in lists) else "bm25"
     if len(lists) == 1:
         ranked = next(iter(lists.values()))[:k]
@@ -214,14 +166,7 @@ def _name(kind: str, n: int, count: int) -> str:
 def _load_hits(app: AppContext, ranked: list[tuple[int, float]]) -> list[Hit]:
     if not ranked:
         return []
-    marks = ",".join("?" * len(ranked))
-    rows = app.db.query(
-        "SELECT c.id, c.paper_id, c.note_id, c.section, c.page, c.text, p.title AS p_title, p.bibcode, "
-        "p.arxiv_id, p.url, n.path AS n_path, n.title AS n_title FROM chunks c "
-        "LEFT JOIN papers p ON p.id = c.paper_id LEFT JOIN notes n ON n.id = c.note_id "
-        f"WHERE c.id IN ({marks})",
-        [cid for cid, _ in ranked],
-    )
+    rows = library_store(app).hit_rows([cid for cid, _ in ranked])
     by_id = {row["id"]: row for row in rows}
     hits: list[Hit] = []
     for cid, score in ranked:

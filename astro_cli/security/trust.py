@@ -14,6 +14,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import re
 import tempfile
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
@@ -23,7 +24,8 @@ from typing import Any
 
 TRUST_FILE = "trusted-folders.json"
 MCP_FILE = ".mcp.json"
-RISKY_KEYS = frozenset({"hooks", "permissions.allow", "allowed_paths", "api_base"})
+# library.files_path: where downloads are written, outside the workspace if it says so.
+RISKY_KEYS = frozenset({"hooks", "permissions.allow", "allowed_paths", "api_base", "library.files_path"})
 SKILL_PREFIX = "skill:"
 MCP_PREFIX = "mcp:"
 
@@ -116,6 +118,11 @@ def _describe(key: str, value: Any) -> str:
                     if isinstance(entry, dict) and entry.get("command"):
                         commands.append(f"{event} runs `{entry['command']}`")
         return _short("; ".join(commands) or value, 300)
+    if key == "library.database_url":
+        shown = re.sub(r"(://[^:/@\s]*:)[^@\s]+@", r"\1***@", str(value))  # never a password on screen
+        return f"{_short(shown)} (the paper library's text, your notes and your searches would go there)"
+    if key == "library.files_path":
+        return f"{_short(value)} (downloaded papers would be written there)"
     if key.endswith("_url") or key.endswith("api_base"):
         return f"{_short(value)} (requests, and the keys sent with them, would go there)"
     if isinstance(value, list):

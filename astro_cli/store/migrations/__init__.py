@@ -20,6 +20,7 @@ from astro_cli.store.migrations import (
     m005_compaction,
     m006_citations,
     m007_text_kinds,
+    m008_library_members,
 )
 
 Migration = tuple[int, str, Callable[["sqlite_utils.Database"], None]]
@@ -33,4 +34,5 @@ MIGRATIONS: list[Migration] = [
     (6, "citations: published-version columns of papers, citations (each answer's checked ids)",
      m006_citations.apply),
     (7, "text kinds: chunks.kind (body, references, acknowledgments), papers.outline", m007_text_kinds.apply),
+    (8, "library members: papers.added_by, notes.added_by and notes.workspace", m008_library_members.apply),
 ]
