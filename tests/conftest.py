@@ -18,6 +18,8 @@ import pytest
 
 from tests.fakeprovider import FakeProvider
 
+pytest_plugins = ["tests.pg_support"]  # pg_server, pgvector_server, pg_url: a real PostgreSQL (issue 20)
+
 FIXTURES = Path(__file__).parent / "fixtures"
 PROVIDER_KEYS = (
     "ANTHROPIC_API_KEY", "OPENAI_API_KEY", "GEMINI_API_KEY", "OPENROUTER_API_KEY", "MISTRAL_API_KEY",

@@ -7,13 +7,14 @@ is opened again and the unit retried once; if that fails too, LibraryUnavailable
 sentence. Nothing of the session is lost: messages live in the workspace's SQLite file.
 
 Full text: `websearch_to_tsquery` (no query can be a syntax error) over a generated tsvector with
-a GIN index, ranked by `ts_rank_cd` (cover density: how close together the matched terms are).
+a GIN index, ranked by `ts_rank_cd` term by term, weighted by BM25's inverse document frequency.
 Vectors: the pgvector extension's cosine distance, with an HNSW index per vector size; on a
 server without pgvector, searches are full text and `vectors_note` says why.
 """
 
 from __future__ import annotations
 
+import math
 import threading
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
@@ -30,6 +31,8 @@ if TYPE_CHECKING:
 
 T = TypeVar("T")
 TEXT_CONFIG = "english"  # must match the generated column of chunks (pg_schema.py)
+SATURATION = 0.1  # K of idf * r / (r + K); 0.05-0.3 ranked the question set alike, 0.02 and 1 worse
+MAX_SCORED = 32  # terms scored one by one (fts.MAX_TERMS bounds a match the same way)
 NO_VECTORS = ("the group library's server has no pgvector extension, so searches use full text alone "
               "(its administrator can add it: CREATE EXTENSION vector)")
 
@@ -167,23 +170,41 @@ class PostgresStore(LibraryStore):
     def document_frequencies(self, words: list[str]) -> dict[str, int]:
         """Chunks holding each word (stemmed by the index's configuration), counted up to the budget:
         a word beyond it is left out whatever its exact count."""
+        return {w.lower(): self._df(w) for w in words}
+
+    def _df(self, term: str) -> int:
+        """Chunks holding a word or phrase, up to POSTINGS_BUDGET + 1; kept until the index changes."""
         stamp = self.index_stamp()
         if self._frequencies[0] != stamp:
             self._frequencies = (stamp, {})
         known = self._frequencies[1]
-        for word in words:
-            if word.lower() not in known:
-                known[word.lower()] = int(self._scalar(
-                    f"SELECT count(*) AS n FROM (SELECT 1 FROM chunks WHERE tsv @@ plainto_tsquery('{TEXT_CONFIG}', ?) "
-                    "LIMIT ?) AS found", (word, POSTINGS_BUDGET + 1)) or 0)
-        return {w.lower(): known[w.lower()] for w in words}
+        key = term.lower()
+        if key not in known:
+            known[key] = int(self._scalar(
+                f"SELECT count(*) AS n FROM (SELECT 1 FROM chunks WHERE tsv @@ websearch_to_tsquery('{TEXT_CONFIG}', ?) "
+                "LIMIT ?) AS found", (_quoted(term), POSTINGS_BUDGET + 1)) or 0)
+        return known[key]
 
     @operation
     def text_ranking(self, match: Match, limit: int, paper_ids: list[str] | None,
                      exclude: Sequence[str] = ()) -> list[tuple[int, float]]:
+        """(chunk id, score) of the best `limit` matching chunks: BM25's shape over PostgreSQL's ranking.
+
+        Each term (a word or a phrase) scores `idf * r / (r + K)`, where r is `ts_rank_cd` of the
+        chunk for that term alone (how often and how densely it occurs), K saturates it as BM25's
+        k1 does, and idf is BM25's inverse document frequency from the GIN index. ts_rank_cd of the
+        whole query alone has no idf: a common word counted as much as a rare one, and it found 19
+        of the question set's 24 literal questions against FTS5's 24 (benchmarks/RESULTS.md).
+        """
         if not match:
             return []
-        where, params = "", [match.websearch()]
+        terms = list(dict.fromkeys(term for alternative in match.alternatives for term in alternative))[:MAX_SCORED]
+        total = max(self.index_stamp()[1], 1)
+        weights = [math.log(1 + (total - df + 0.5) / (df + 0.5)) for df in (self._df(t) for t in terms)]
+        queries = ", ".join(f"websearch_to_tsquery('{TEXT_CONFIG}', ?) AS q{n}" for n in range(len(terms)))
+        ranks = ", ".join(f"ts_rank_cd(c.tsv, t.q{n}) AS r{n}" for n in range(len(terms)))
+        score = " + ".join(f"{w:.6f} * r.r{n} / (r.r{n} + {SATURATION})" for n, w in enumerate(weights))
+        where, params = "", [match.websearch(), *(_quoted(t) for t in terms)]
         if exclude:
             where += " AND c.kind <> ALL(?)"
             params.append(list(exclude))
@@ -191,8 +212,9 @@ class PostgresStore(LibraryStore):
             where += " AND c.paper_id = ANY(?)"
             params.append(list(paper_ids))
         rows = self._rows(
-            f"SELECT c.id, ts_rank_cd(c.tsv, q) AS score FROM chunks c, websearch_to_tsquery('{TEXT_CONFIG}', ?) AS q "
-            f"WHERE c.tsv @@ q{where} ORDER BY score DESC, c.id LIMIT ?", [*params, limit])
+            f"WITH t AS (SELECT websearch_to_tsquery('{TEXT_CONFIG}', ?) AS m, {queries}) "
+            f"SELECT c.id, {score} AS score FROM t, chunks c, LATERAL (SELECT {ranks}) AS r "
+            f"WHERE c.tsv @@ t.m{where} ORDER BY score DESC, c.id LIMIT ?", [*params, limit])
         return [(int(r["id"]), float(r["score"])) for r in rows]
 
     # --- vectors ---------------------------------------------------------------------------------
@@ -252,6 +274,11 @@ class PostgresStore(LibraryStore):
         rows = self._rows("SELECT c.ord, v.model, v.embedding::text AS vector FROM chunk_vectors v "
                           "JOIN chunks c ON c.id = v.chunk_id WHERE c.paper_id = ? ORDER BY c.ord", (paper_id,))
         return [(int(r["ord"]), r["model"], [float(x) for x in r["vector"].strip("[]").split(",")]) for r in rows]
+
+
+def _quoted(term: str) -> str:
+    """A term as websearch_to_tsquery reads a phrase: quoted, never an operator."""
+    return '"' + term.replace('"', " ") + '"'
 
 
 def _vector_text(vector: Sequence[float]) -> str:
