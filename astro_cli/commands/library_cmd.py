@@ -7,9 +7,20 @@ from typing import Any, Optional
 
 import typer
 
-from astro_cli.bootstrap import UserError, build_app, user_errors
+from astro_cli.bootstrap import UserError, user_errors
 
 app = typer.Typer(no_args_is_help=True)
+
+
+def library_app() -> Any:
+    """The command's AppContext; a withheld library setting of an untrusted folder is said on stderr
+    (else the researcher would wonder why the group's library is not the one searched)."""
+    from astro_cli.bootstrap import build_app, print_withheld
+
+    ctx = build_app()
+    if any(key.startswith("library.") for key in ctx.trust.withheld_keys):
+        print_withheld(ctx)
+    return ctx
 
 
 def has_library(ctx: Any) -> bool:
@@ -44,7 +55,7 @@ def search(
         phrasings = [p for p in [question or "", *(query or [])] if p.strip()]
         if not phrasings:
             raise UserError("Give a question, e.g. astro library search \"acceptance fraction\" (or -q PHRASING).")
-        ctx = build_app()
+        ctx = library_app()
         if not has_library(ctx) and not ctx.workspace.notes_dir.is_dir():
             raise UserError("The library is empty. Add a paper with `astro library add ARXIV_ID` (or ask astro to).")
         _check_papers(ctx, paper or [])
@@ -79,7 +90,7 @@ def list_papers(
 ) -> None:
     """List the papers in the library, newest first (who added each, in a library the group shares)."""
     with user_errors():
-        ctx = build_app()
+        ctx = library_app()
         library = _library(ctx) if has_library(ctx) else None
         rows = library.list_papers(added_by=by) if library is not None else []
         if as_json:
@@ -132,7 +143,7 @@ def remove(
 ) -> None:
     """Remove a paper: its row, its indexed text and its files under papers/."""
     with user_errors():
-        ctx = build_app()
+        ctx = library_app()
         library = _library(ctx)
         paper = library.get_paper(paper_id) if has_library(ctx) else None
         if paper is None:
@@ -159,7 +170,7 @@ def check(
     from astro_cli.research.library_doctor import check_library
 
     with user_errors():
-        ctx = build_app()
+        ctx = library_app()
         if not has_library(ctx):
             typer.echo("The library is empty: nothing to check.")
             return

@@ -11,7 +11,7 @@ from typing import Any
 
 import typer
 
-from astro_cli.bootstrap import UserError, build_app, user_errors
+from astro_cli.bootstrap import UserError, user_errors
 
 
 def migrate(
@@ -24,7 +24,7 @@ def migrate(
     from astro_cli.research.storage.pg_connect import redact_url
 
     with user_errors():
-        app = build_app()
+        app = library_app()
         if not has_library(app):
             raise UserError("The library is empty: there is nothing to copy.")
         source = library_store(app)
@@ -71,6 +71,12 @@ class _Bar:
     def __exit__(self, *exc: Any) -> None:
         if self.progress is not None:
             self.progress.stop()
+
+
+def library_app() -> Any:
+    from astro_cli.commands.library_cmd import library_app as make
+
+    return make()
 
 
 def register(group: typer.Typer) -> None:

@@ -13,7 +13,7 @@ from typing import Any, Optional
 
 import typer
 
-from astro_cli.bootstrap import EXIT_FAILED, UserError, build_app, user_errors
+from astro_cli.bootstrap import EXIT_FAILED, UserError, user_errors
 
 
 def add(
@@ -50,7 +50,7 @@ def _add_download(paper_id: str, source: bool, parse: bool, err: Any) -> None:
     from astro_cli.research.download import download
     from astro_cli.research.http import ServiceError
 
-    app = build_app()
+    app = library_app()
     with _progress_bar() as progress:
         try:
             result = download(app, paper_id, with_source=source, progress=progress,
@@ -74,7 +74,7 @@ def _add_local(raw: str, given: dict[str, Any], parse: bool, err: Any) -> None:
 
     from astro_cli.research.local_add import LocalFileError, add_local
 
-    app = build_app()
+    app = library_app()
     try:
         added = add_local(app, Path(raw), given)
     except LocalFileError as exc:
@@ -149,7 +149,7 @@ def export(
     with user_errors():
         if not bibtex:
             raise UserError("Choose a format: astro library export --bibtex [IDS].")
-        app = build_app()
+        app = library_app()
         from astro_cli.research.storage import has_library
 
         if not has_library(app):
@@ -171,6 +171,12 @@ def export(
         for note in notes:
             err.print(f"note: {note}", markup=False)
         sys.stdout.write(text)
+
+
+def library_app() -> Any:
+    from astro_cli.commands.library_cmd import library_app as make
+
+    return make()
 
 
 def register(group: typer.Typer) -> None:
