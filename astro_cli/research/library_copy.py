@@ -75,7 +75,6 @@ def copy_library(app: AppContext, source: LibraryStore, target: LibraryStore,
     if source.where == target.where:
         raise CopyError(f"The library is already at {target.where}; name another place to copy it to.")
     report = CopyReport(target.where)
-    report.vectors_note = target.vectors_note() if source.vectors_note() is None else None
     mine, theirs = Library(app, store=source), Library(app, store=target)
     papers = mine.list_papers()
     for done, paper in enumerate(papers):
@@ -109,14 +108,17 @@ def _copy_paper(source: LibraryStore, theirs: Library, paper: dict[str, Any], re
     theirs.store.replace_chunks(target_id, chunks, fields)
     report.texts += 1
     report.chunks += len(chunks)
-    if report.vectors_note is None:
-        report.vectors += _copy_vectors(source, theirs.store, paper["id"], target_id)
+    report.vectors += _copy_vectors(source, theirs.store, paper["id"], target_id, report)
 
 
-def _copy_vectors(source: LibraryStore, target: LibraryStore, source_id: str, target_id: str) -> int:
+def _copy_vectors(source: LibraryStore, target: LibraryStore, source_id: str, target_id: str,
+                  report: CopyReport) -> int:
     vectors = source.vectors_of(source_id)
     if not vectors:
         return 0
+    report.vectors_note = report.vectors_note or target.vectors_note()
+    if report.vectors_note:
+        return 0  # the target keeps no vectors: said once, in the report
     ids = target.chunk_ids(target_id)
     by_model: dict[str, tuple[list[int], list[list[float]]]] = {}
     for ord_, model, vector in vectors:
