@@ -80,6 +80,7 @@ class Cluster:
     folder: Path = field(default_factory=lambda: Path(tempfile.mkdtemp(prefix="astro-pg-")))
     port: int = field(default_factory=free_port)
     password: str = PASSWORD
+    durable: bool = False  # True: fsync and full page writes on, as a real server runs (benchmarks)
     started: bool = False
 
     @property
@@ -118,8 +119,9 @@ class Cluster:
         if initdb.returncode != 0:
             raise RuntimeError(f"initdb failed: {initdb.stderr or initdb.stdout}")
         options = (f"-c listen_addresses=127.0.0.1 -p {self.port} -c unix_socket_directories={self.folder} "
-                   "-c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=80 "
-                   "-c shared_buffers=128MB")
+                   "-c max_connections=80 -c shared_buffers=128MB")
+        if not self.durable:  # a test server's data need not survive a crash
+            options += " -c fsync=off -c synchronous_commit=off -c full_page_writes=off"
         started = self._run([str(self.bindir / "pg_ctl"), "-D", str(self.data), "-l", str(self.log), "-w",
                              "-t", "60", "-o", options, "start"])
         if started.returncode != 0:

@@ -36,7 +36,10 @@ _TOKENS = re.compile(r'"([^"]+)"|(\w+)', re.UNICODE)
 
 
 class FrequencySource(Protocol):
-    """What the plan needs of a store: the index's size and how many chunks hold each word."""
+    """What the plan needs of a store: the index's size, how many chunks hold each word, and how many
+    postings its ranking can afford (FTS5 reads only its index; PostgreSQL reads each matched row)."""
+
+    postings_budget: int
 
     def index_stamp(self) -> tuple[int, int]: ...
 
@@ -127,9 +130,10 @@ def fts_query(question: str) -> Match:
     return expression(parse_question(question))
 
 
-def plan_query(store: FrequencySource, question: str, budget: int = POSTINGS_BUDGET) -> QueryPlan:
+def plan_query(store: FrequencySource, question: str, budget: int | None = None) -> QueryPlan:
     """The match to run: every word when their postings fit the budget, else the rarest ones,
     required together (with any of them as the fallback when that finds too little)."""
+    budget = budget or store.postings_budget
     parsed = parse_question(question)
     if not parsed.words:
         return QueryPlan(expression(parsed))

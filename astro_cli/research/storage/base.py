@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from functools import wraps
 from typing import Any, TypeVar
 
-from astro_cli.research.fts import Match
+from astro_cli.research.fts import POSTINGS_BUDGET, Match
 
 T = TypeVar("T")
 
@@ -70,6 +70,7 @@ class LibraryStore:
 
     kind = "abstract"
     shared = False  # True when other people's astro writes to the same library
+    postings_budget = POSTINGS_BUDGET  # matches the full-text plan may rank (fts.plan_query)
 
     # --- what each dialect supplies ---------------------------------------------------------------
     @property

@@ -82,6 +82,10 @@ def _library(conn: psycopg.Connection[Any]) -> None:
         """
     )
     conn.execute("CREATE INDEX chunks_tsv ON chunks USING gin (tsv)")
+    # Ranking reads each matched row's tsvector: kept in the row, uncompressed while it fits, with
+    # the text moved out of line (read only for the passages shown). Compressed or out-of-line,
+    # ranking a row cost 20 µs instead of 14 µs.
+    conn.execute("ALTER TABLE chunks ALTER COLUMN text SET STORAGE EXTERNAL, ALTER COLUMN tsv SET STORAGE MAIN")
 
 
 def _vectors(conn: psycopg.Connection[Any]) -> None:

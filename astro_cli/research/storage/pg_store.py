@@ -16,13 +16,14 @@ from __future__ import annotations
 
 import math
 import threading
+import time
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from datetime import datetime
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any, TypeVar
 
-from astro_cli.research.fts import POSTINGS_BUDGET, Match
+from astro_cli.research.fts import Match
 from astro_cli.research.storage.base import LibraryStore, NoteScope, operation
 from astro_cli.research.storage.pg_connect import ServerAddress, connect, explain
 
@@ -33,6 +34,9 @@ T = TypeVar("T")
 TEXT_CONFIG = "english"  # must match the generated column of chunks (pg_schema.py)
 SATURATION = 0.1  # K of idf * r / (r + K); 0.05-0.3 ranked the question set alike, 0.02 and 1 worse
 MAX_SCORED = 32  # terms scored one by one (fts.MAX_TERMS bounds a match the same way)
+POSTINGS = 1500  # the plan keeps words whose chunks add up to this (FTS5: 12,000; its ranking reads no rows)
+CANDIDATES = 1000  # at most this many matching chunks are ranked (see text_ranking)
+STAMP_SECONDS = 1.0  # how long index_stamp's answer is reused
 NO_VECTORS = ("the group library's server has no pgvector extension, so searches use full text alone "
               "(its administrator can add it: CREATE EXTENSION vector)")
 
@@ -46,6 +50,7 @@ def _sql(statement: str) -> str:
 class PostgresStore(LibraryStore):
     kind = "postgresql"
     shared = True
+    postings_budget = POSTINGS
 
     def __init__(self, address: ServerAddress, fallback_password: str | None = None) -> None:
         self.address = address
@@ -57,6 +62,8 @@ class PostgresStore(LibraryStore):
         self._vectors = False
         self._hnsw: set[int] = set()
         self._frequencies: tuple[tuple[int, int], dict[str, int]] = ((-1, -1), {})
+        self._common: dict[str, float] | None = None
+        self._stamp: tuple[float, tuple[int, int]] | None = None
 
     @property
     def where(self) -> str:
@@ -157,13 +164,21 @@ class PostgresStore(LibraryStore):
     # --- full text -------------------------------------------------------------------------------
     @operation
     def index_stamp(self) -> tuple[int, int]:
-        """(highest chunk id, about how many chunks): the planner's estimate, exact when it has none."""
+        """(highest chunk id, about how many chunks): the planner's estimate, exact when it has none.
+
+        Asked several times by one search, so the answer is kept for STAMP_SECONDS: a paper another
+        member adds is searched at once, its words' counts are refreshed a second later.
+        """
+        now = time.monotonic()
+        if self._stamp is not None and now - self._stamp[0] < STAMP_SECONDS:
+            return self._stamp[1]
         row = self._one("SELECT coalesce((SELECT max(id) FROM chunks), 0) AS high, "
                         "(SELECT reltuples::bigint FROM pg_class WHERE oid = 'chunks'::regclass) AS approx")
         high = int(row["high"]) if row else 0
         approx = int(row["approx"] or 0) if row else 0
         if approx <= 0 and high:
             approx = int(self._scalar("SELECT count(*) AS n FROM chunks") or 0)
+        self._stamp = (now, (high, approx))
         return high, approx
 
     @operation
@@ -173,17 +188,48 @@ class PostgresStore(LibraryStore):
         return {w.lower(): self._df(w) for w in words}
 
     def _df(self, term: str) -> int:
-        """Chunks holding a word or phrase, up to POSTINGS_BUDGET + 1; kept until the index changes."""
+        """Chunks holding a word or phrase; kept until the index changes.
+
+        A common word's count comes from the planner's statistics of the tsvector column (the
+        frequencies ANALYZE keeps for its most common lexemes): counting 30,000 rows costs tens
+        of milliseconds. A rarer word, or a phrase, is counted (phrases up to the budget, which is
+        all the plan needs to know of them).
+        """
         stamp = self.index_stamp()
         if self._frequencies[0] != stamp:
             self._frequencies = (stamp, {})
+            self._common = None
         known = self._frequencies[1]
         key = term.lower()
         if key not in known:
-            known[key] = int(self._scalar(
-                f"SELECT count(*) AS n FROM (SELECT 1 FROM chunks WHERE tsv @@ websearch_to_tsquery('{TEXT_CONFIG}', ?) "
-                "LIMIT ?) AS found", (_quoted(term), POSTINGS_BUDGET + 1)) or 0)
+            known[key] = self._estimate(term, stamp[1]) if " " not in term.strip() else self._count(term, POSTINGS + 1)
         return known[key]
+
+    def _estimate(self, word: str, total: int) -> int:
+        common = self._common_lexemes()
+        lexemes = [r["lexeme"] for r in self._rows(f"SELECT lexeme FROM unnest(to_tsvector('{TEXT_CONFIG}', ?))",
+                                                    (word,))]
+        if not lexemes:
+            return 0  # a stop word of the text configuration: it matches nothing
+        if common and all(lexeme in common for lexeme in lexemes):
+            return min(int(common[lexeme] * total) for lexeme in lexemes)
+        rarest = min(common.values()) if common else 0.0
+        return self._count(word, max(POSTINGS, int(rarest * total)) + 1)
+
+    def _count(self, term: str, cap: int) -> int:
+        return int(self._scalar(
+            f"SELECT count(*) AS n FROM (SELECT 1 FROM chunks WHERE tsv @@ websearch_to_tsquery('{TEXT_CONFIG}', ?) "
+            "LIMIT ?) AS found", (_quoted(term), cap)) or 0)
+
+    def _common_lexemes(self) -> dict[str, float]:
+        """lexeme -> share of chunks holding it, for the most common lexemes (empty before ANALYZE)."""
+        if self._common is None:
+            row = self._one("SELECT most_common_elems::text::text[] AS elems, most_common_elem_freqs AS freqs "
+                            "FROM pg_stats WHERE schemaname = current_schema() AND tablename = 'chunks' "
+                            "AND attname = 'tsv'")
+            elems, freqs = (row or {}).get("elems") or [], (row or {}).get("freqs") or []
+            self._common = {str(e): float(f) for e, f in zip(elems, freqs)}  # freqs ends with 3 summary values
+        return self._common
 
     @operation
     def text_ranking(self, match: Match, limit: int, paper_ids: list[str] | None,
@@ -195,6 +241,10 @@ class PostgresStore(LibraryStore):
         k1 does, and idf is BM25's inverse document frequency from the GIN index. ts_rank_cd of the
         whole query alone has no idf: a common word counted as much as a rare one, and it found 19
         of the question set's 24 literal questions against FTS5's 24 (benchmarks/RESULTS.md).
+
+        Ranking reads every matched row (about 15 µs each), so at most CANDIDATES matches, taken
+        as the GIN index finds them, are ranked: this bites only when even the rarest words of a
+        question occur together in more chunks than that, where they cannot tell passages apart.
         """
         if not match:
             return []
@@ -212,9 +262,10 @@ class PostgresStore(LibraryStore):
             where += " AND c.paper_id = ANY(?)"
             params.append(list(paper_ids))
         rows = self._rows(
-            f"WITH t AS (SELECT websearch_to_tsquery('{TEXT_CONFIG}', ?) AS m, {queries}) "
-            f"SELECT c.id, {score} AS score FROM t, chunks c, LATERAL (SELECT {ranks}) AS r "
-            f"WHERE c.tsv @@ t.m{where} ORDER BY score DESC, c.id LIMIT ?", [*params, limit])
+            f"WITH t AS (SELECT websearch_to_tsquery('{TEXT_CONFIG}', ?) AS m, {queries}), "
+            f"c AS (SELECT c.id, c.tsv FROM t, chunks c WHERE c.tsv @@ t.m{where} LIMIT {CANDIDATES:d}) "
+            f"SELECT c.id, {score} AS score FROM t, c, LATERAL (SELECT {ranks}) AS r "
+            f"ORDER BY score DESC, c.id LIMIT ?", [*params, limit])
         return [(int(r["id"]), float(r["score"])) for r in rows]
 
     # --- vectors ---------------------------------------------------------------------------------
