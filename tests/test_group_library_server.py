@@ -182,3 +182,11 @@ def test_a_session_keeps_every_message_when_the_library_goes_away(run_astro, ast
     # Every step is stored (the citation check then asks about 1202.3665, which the away library cannot confirm).
     assert roles[:8] == ["user", "assistant", "tool", "assistant", "tool", "assistant", "tool", "assistant"]
     assert MEMBER_PASSWORD not in (workspace / ".astro" / "astro.db").read_bytes().decode("latin-1")
+
+
+def test_config_show_never_prints_the_urls_password(cli, astro_env, tmp_path):
+    write_config(Path(astro_env["ASTRO_HOME"]) / "config.yaml",
+                 {"library": {"database_url": "postgresql://alice:hunter2-long@db.example.org/group"}})
+    result = cli(["config", "show", "--json"], astro_env)
+    assert result.exit_code == 0
+    assert "hunter2-long" not in result.stdout and "postgresql://alice:***@db.example.org/group" in result.stdout

@@ -20,6 +20,7 @@ def show(as_json: bool = typer.Option(False, "--json", help="Print JSON.")) -> N
     """Show the resolved settings and the source of each one."""
     from astro_cli.agent.model_choice import model_choice
     from astro_cli.config_schema import SCHEMA
+    from astro_cli.research.storage.pg_connect import redact_url
 
     with user_errors():
         ctx = build_app()
@@ -27,7 +28,8 @@ def show(as_json: bool = typer.Option(False, "--json", help="Print JSON.")) -> N
         print_warnings(ctx)
         print_withheld(ctx)
         rows = [
-            {"key": name, "value": ctx.settings.get(name), "source": ctx.settings.source(name), "help": key.help}
+            {"key": name, "value": redact_url(value) if isinstance(value := ctx.settings.get(name), str) else value,
+             "source": ctx.settings.source(name), "help": key.help}  # a URL's password is never printed
             for name, key in SCHEMA.items()
         ]
         if choice is not None:
