@@ -54,7 +54,7 @@ def open_postgres(app: AppContext, url: str, source: str = "command line") -> Po
                 f"{source} writes a password into library.database_url; astro takes it from PGPASSWORD, "
                 "~/.pgpass or its key store (`library`), never from a workspace's config.")
         app.redactor.add("library.database_url password", address.password)
-    store = PostgresStore(address, key_store_password(app.home.root))
+    store = PostgresStore(address, lambda: key_store_password(app.home.root))
     app.on_close(store.close)
     return store
 

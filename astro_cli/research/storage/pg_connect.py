@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import os
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -86,13 +87,14 @@ def _login() -> str:
 
 
 def key_store_password(home: Path) -> str | None:
-    """The password kept in astro's key store under `library`, if any.
+    """The password kept in astro's key store under `library` (`astro keys set library`), if any;
+    a broken keys.yaml is one sentence naming it."""
+    from astro_cli.keystore import KeyStore, KeyStoreError
 
-    (issue 17's `astro keys` writes this file; until its module lands this reads the file itself.)
-    """
-    from astro_cli.security.secrets import key_store_secrets
-
-    return key_store_secrets(home).get(f"keys.yaml:{KEY_NAME}")
+    try:
+        return KeyStore.at(home).get(KEY_NAME)
+    except KeyStoreError as exc:
+        raise LibraryUnavailable(f"The group library's password could not be read from the key store: {exc}") from None
 
 
 def _first_line(exc: BaseException) -> str:
@@ -135,8 +137,9 @@ def _reason_tail(text: str) -> str:
     return tail[:200] or "no reason given"
 
 
-def connect(address: ServerAddress, fallback_password: str | None) -> psycopg.Connection[Any]:
-    """A connection in autocommit mode with rows as dicts; LibraryUnavailable with one sentence."""
+def connect(address: ServerAddress, fallback_password: Callable[[], str | None]) -> psycopg.Connection[Any]:
+    """A connection in autocommit mode with rows as dicts; LibraryUnavailable with one sentence.
+    `fallback_password` (the key store) is asked only when PGPASSWORD and ~/.pgpass gave nothing."""
     import psycopg
     from psycopg.rows import dict_row
 
@@ -147,9 +150,10 @@ def connect(address: ServerAddress, fallback_password: str | None) -> psycopg.Co
         return psycopg.connect(address.url, **options)
     except psycopg.OperationalError as exc:
         needs_password = any(s in str(exc).lower() for s in ("password authentication failed", "no password supplied"))
-        if not (needs_password and fallback_password and not address.password):
+        password = fallback_password() if needs_password and not address.password else None
+        if not password:
             raise explain(address, exc) from None
     try:  # PGPASSWORD and ~/.pgpass gave nothing that works: the key store's password
-        return psycopg.connect(address.url, password=fallback_password, **options)
+        return psycopg.connect(address.url, password=password, **options)
     except psycopg.OperationalError as exc:
         raise explain(address, exc) from None

@@ -52,7 +52,7 @@ class PostgresStore(LibraryStore):
     shared = True
     postings_budget = POSTINGS
 
-    def __init__(self, address: ServerAddress, fallback_password: str | None = None) -> None:
+    def __init__(self, address: ServerAddress, fallback_password: Callable[[], str | None] = lambda: None) -> None:
         self.address = address
         self._password = fallback_password
         self._conn: psycopg.Connection[Any] | None = None
