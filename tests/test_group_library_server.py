@@ -190,3 +190,19 @@ def test_config_show_never_prints_the_urls_password(cli, astro_env, tmp_path):
     result = cli(["config", "show", "--json"], astro_env)
     assert result.exit_code == 0
     assert "hunter2-long" not in result.stdout and "postgresql://alice:***@db.example.org/group" in result.stdout
+
+
+def test_a_broken_key_store_is_one_sentence_only_when_it_is_needed(tmp_path, pg_server, monkeypatch):
+    url = member_url(pg_server, new_database(pg_server), with_password=False)
+    monkeypatch.setenv("PGPASSFILE", str(tmp_path / "no-such-pgpass"))
+    app = pg_app(tmp_path / "ws", url)
+    app.home.root.mkdir(parents=True, exist_ok=True)
+    (app.home.root / "keys.yaml").write_text("library: [unclosed\n")
+    monkeypatch.setenv("PGPASSWORD", MEMBER_PASSWORD)
+    assert library_store(app).paper("x") is None  # PGPASSWORD works: the key store is never read
+    app.close()
+    monkeypatch.delenv("PGPASSWORD")
+    app = pg_app(tmp_path / "ws", url)
+    with pytest.raises(LibraryUnavailable, match="password could not be read from the key store: .*keys.yaml is not valid YAML"):
+        library_store(app).paper("x")
+    app.close()
