@@ -111,3 +111,20 @@ def test_the_repl_offers_a_fresh_database_and_keeps_the_damaged_one(fake: FakePr
     kept = list(db.parent.glob("astro.db.corrupt-*"))
     assert len(kept) == 1 and kept[0].read_bytes() == garbage
     assert sqlite3.connect(db).execute("SELECT count(*) FROM schema_migrations").fetchone()[0] > 0
+
+
+OPEN_DATABASE = "import sys; from astro_cli.store.db import Database; Database(sys.argv[1]).close()"
+
+
+def test_processes_opening_a_new_database_at_once_migrate_it_once(tmp_path):
+    """Eight processes open one fresh database together (astro runs starting in a new workspace at the
+    same moment): each migration is applied once and none of them fails."""
+    for attempt in range(3):
+        path = tmp_path / f"astro{attempt}.db"
+        processes = [subprocess.Popen([sys.executable, "-c", OPEN_DATABASE, str(path)], text=True,
+                                      stdout=subprocess.PIPE, stderr=subprocess.PIPE) for _ in range(8)]
+        failures = [err for p in processes for _out, err in [p.communicate(timeout=120)] if p.returncode != 0]
+        assert failures == []
+        with sqlite3.connect(path) as db:
+            versions = [row[0] for row in db.execute("SELECT version FROM schema_migrations")]
+        assert len(versions) == len(set(versions)) > 0

@@ -108,6 +108,10 @@ def migrate(db: sqlite_utils.Database) -> None:
             continue
         db.execute("BEGIN IMMEDIATE")
         try:
+            # Another process starting at the same moment may have applied it while we waited for the lock.
+            if db.execute("SELECT 1 FROM schema_migrations WHERE version = ?", (version,)).fetchone():
+                db.execute("COMMIT")
+                continue
             apply(db)
             db.execute(
                 "INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, datetime('now'))",
