@@ -275,7 +275,9 @@ def tool_result(proc: subprocess.CompletedProcess, fake: FakeProvider) -> str:
 def stdout_line(proc: subprocess.CompletedProcess, fake: FakeProvider) -> str:
     """What stdout says (the answer, or the command's report), then any note or warning on stderr."""
     shown = "stdout: " + " / ".join(line.strip() for line in proc.stdout.splitlines()[:2])
-    note = error_line(proc, fake) if proc.stderr.strip() else ""
+    notes = [line.strip() for line in (proc.stdout + proc.stderr).splitlines()
+             if line.strip().lower().startswith("note:")]
+    note = " / ".join(notes) or (error_line(proc, fake) if proc.stderr.strip() else "")
     return f"{shown} — {note}" if note else shown
 
 
@@ -304,8 +306,11 @@ def hold_session(env: dict[str, str], ws: Path, fake: FakeProvider) -> subproces
 def interrupted_command(sig: int) -> Callable[[dict[str, str], Path, FakeProvider], subprocess.CompletedProcess]:
     def run(env: dict[str, str], ws: Path, fake: FakeProvider) -> subprocess.CompletedProcess:
         fake.add({"tool_calls": [{"name": "run_bash", "arguments": {"command": "touch started; sleep 5; touch effect"}}]})
+        # A shell without job control starts background jobs with SIGINT ignored, and Python keeps an
+        # ignored SIGINT ignored: give astro the default disposition, as a terminal's foreground job has.
         proc = subprocess.Popen([*ASTRO, "run", "--allow", "run_bash", "go"], env=env, cwd=ws,
-                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                                preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
         deadline = time.monotonic() + 60
         while not (ws / "started").exists() and time.monotonic() < deadline:
             time.sleep(0.05)
