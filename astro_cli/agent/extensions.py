@@ -9,6 +9,7 @@ prompt.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
@@ -64,6 +65,9 @@ class LoopExtension:
     def after_tool(self, state: TurnState, info: ToolCallInfo, result: ToolResult) -> ToolResult | None:
         """May replace the result the model sees."""
         return None
+
+    def on_path_touched(self, session: AgentSession, path: Path) -> None:
+        """A tool of this session read, wrote or searched `path` (`ToolContext.touched`)."""
 
     def review_answer(self, state: TurnState, answer: str) -> bool:
         """The model answered without tool calls. Return True after `state.inject(...)` to let it

@@ -10,13 +10,16 @@ from __future__ import annotations
 import threading
 import time
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from astro_cli.agent import events as ev
+from astro_cli.agent.caller import Caller
 from astro_cli.agent.extensions import LoopExtension
 from astro_cli.agent.history import missing_results, order_results
+from astro_cli.agent.history_store import HistoryStore
 from astro_cli.agent.llm import LLM, Cancelled, LLMReply, MissingCredentials, ProviderError, parse_arguments
 from astro_cli.agent.permissions import PermissionPolicy
+from astro_cli.agent.states import SessionStates
 from astro_cli.agent.tool_runner import ToolRunner
 from astro_cli.prompt.environment import base_facts, environment_message
 from astro_cli.prompt.registry import GLOBAL
@@ -24,6 +27,8 @@ from astro_cli.prompt.registry import GLOBAL
 if TYPE_CHECKING:
     from astro_cli.app import AppContext
     from astro_cli.store.locks import FileLock
+
+T = TypeVar("T")
 
 MAX_STEPS_TEXT = (
     "You have used {steps} steps (the budget is {max_steps}). Give your final answer now from what you "
@@ -62,7 +67,6 @@ class TurnState:
     duration: float = 0.0
     api_duration: float = 0.0
     assembled: Any = None  # this step's AssembledPrompt (system prompt and tool schemas)
-    extras: dict[str, Any] = field(default_factory=dict)
 
     @property
     def tool_steps(self) -> int:
@@ -88,7 +92,12 @@ class TurnState:
 
 
 class AgentSession:
-    """One conversation: its history (mirrored in SQLite), its prompt scope, tools and limits."""
+    """One conversation: its history (mirrored in its store), its prompt scope, tools and limits.
+
+    Features keep their per-session state in `states`, one typed object per class
+    (`session.state(SkillsState)`); `role` and `parent_session_id` say whether a subagent or a
+    teammate runs it. `history` is where messages go: the sessions table unless a store is given.
+    """
 
     def __init__(
         self,
@@ -102,8 +111,14 @@ class AgentSession:
         agent: str = "main",
         only_tools: set[str] | None = None,
         max_steps: int | None = None,
+        history: HistoryStore | None = None,
+        role: str | None = None,
+        parent_session_id: str | None = None,
     ) -> None:
         self.app = app
+        self.history: HistoryStore = history if history is not None else app.sessions
+        self.role = role
+        self.parent_session_id = parent_session_id
         self.session_id = session_id
         self.llm = llm
         self.bus = bus
@@ -114,20 +129,20 @@ class AgentSession:
         self.only_tools = only_tools
         self.max_steps = max_steps or app.settings.get("max_steps")
         self.messages: list[dict[str, Any]] = []
-        self.extras: dict[str, Any] = {}
+        self.states = SessionStates()
         self.cancel = threading.Event()
         self.lock: FileLock | None = None  # held by the main session of a process (agent/factory.py)
         self.forked_from: str | None = None
-        self.turn_number = app.sessions.last_turn(session_id)
+        self.turn_number = self.history.last_turn(session_id)
         self.tool_runner = ToolRunner(self)
         self._load()
 
     # --- history ---------------------------------------------------------------------------
     def _load(self) -> None:
-        stored = [m.message for m in self.app.sessions.messages(self.session_id)]
+        stored = [m.message for m in self.history.messages(self.session_id)]
         repairs = missing_results(stored)
         for message in repairs:
-            self.app.sessions.append(self.session_id, message, kind="interrupted", turn=self.turn_number)
+            self.history.append(self.session_id, message, kind="interrupted", turn=self.turn_number)
         self.messages = order_results(stored + repairs)
 
     def append(self, message: dict[str, Any], kind: str = "message", turn: int | None = None, meta: dict | None = None) -> int:
@@ -137,9 +152,26 @@ class AgentSession:
         message = redactor.redact_data(message)
         meta = redactor.redact_data(meta) if meta else meta
         turn = self.turn_number if turn is None else turn
-        seq = self.app.sessions.append(self.session_id, message, kind=kind, turn=turn, meta=meta)
+        seq = self.history.append(self.session_id, message, kind=kind, turn=turn, meta=meta)
         self.messages.append(message)
         return seq
+
+    def state(self, kind: type[T]) -> T:
+        """This session's `kind` object (a feature's own state), made on first use."""
+        return self.states.get(kind)
+
+    @property
+    def delegated(self) -> bool:
+        """A subagent's or teammate's session (the user did not open it)."""
+        return self.role is not None
+
+    def caller(self) -> Caller:
+        """What delegating tools may know of this agent (agent/caller.py)."""
+        return Caller(
+            session_id=self.session_id, agent=self.agent, llm=self.llm, permissions=self.permissions,
+            cancel=self.cancel, max_steps=self.max_steps,
+            only_tools=frozenset(self.only_tools) if self.only_tools is not None else None, role=self.role,
+        )
 
     def call_extensions(self, method: str, *args: Any) -> list[Any]:
         return [getattr(ext, method)(*args) for ext in self.extensions if hasattr(ext, method)]
@@ -156,7 +188,7 @@ class AgentSession:
                 f"{', '.join(unfinished)}")))
         if not self.messages:
             # Opened and left without a question: leave no empty session behind in `sessions list`.
-            self.app.sessions.delete_if_empty(self.session_id)
+            self.history.delete_if_empty(self.session_id)
         if self.lock is not None:
             self.lock.release()
 
@@ -167,7 +199,7 @@ class AgentSession:
 
     def assemble(self, question: str = ""):
         tools = self.visible_tools()
-        return self.app.prompt.assemble(tools, scope=self.scope, question=question, state=self.extras)
+        return self.app.prompt.assemble(tools, scope=self.scope, question=question, states=self.states)
 
     # --- the turn --------------------------------------------------------------------------
     def run_turn(self, text: str, kind: str = "message", title: str | None = None) -> TurnState:
@@ -181,7 +213,7 @@ class AgentSession:
         state = TurnState(session=self, turn=self.turn_number, prompt=text, max_steps=self.max_steps)
         started, api_before = time.monotonic(), self.llm.api_seconds
         title = title or (text.strip().splitlines()[0] if text.strip() else None)
-        self.app.sessions.touch(self.session_id, title=title)
+        self.history.touch(self.session_id, title=title)
         self.bus.emit(ev.TurnStarted(session_id=self.session_id, turn=state.turn, prompt=text))
         question_seq = self.append({"role": "user", "content": text}, kind=kind)
         stored_before = len(self.messages)
@@ -199,7 +231,7 @@ class AgentSession:
             if not any(m.get("role") == "assistant" for m in self.messages[stored_before:]):
                 # Nothing answered it: kept, but marked, so `sessions list` and --continue pass over
                 # sessions that hold only failed attempts.
-                self.app.sessions.set_kind(self.session_id, question_seq, UNANSWERED)
+                self.history.set_kind(self.session_id, question_seq, UNANSWERED)
         finally:
             state.duration = time.monotonic() - started
             state.api_duration = self.llm.api_seconds - api_before
@@ -315,7 +347,7 @@ class AgentSession:
     def record_usage(self, state: TurnState | None, usage: dict[str, Any], purpose: str = "step") -> None:
         """One request's tokens and cost: stored, added to the turn, announced to the renderers."""
         turn = state.turn if state is not None else self.turn_number
-        self.app.sessions.record_usage(self.session_id, turn, self.llm.config.model, usage, purpose=purpose)
+        self.history.record_usage(self.session_id, turn, self.llm.config.model, usage, purpose=purpose)
         if state is not None:
             state.add_usage(usage)
         self.bus.emit(ev.UsageReport.from_usage(usage))

@@ -8,10 +8,13 @@ from __future__ import annotations
 
 import threading
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from astro_cli.agent import events as ev
+from astro_cli.agent.caller import Caller
 from astro_cli.agent.extensions import ToolCallInfo
 from astro_cli.agent.llm import Cancelled, ToolCallRequest, parse_arguments
 from astro_cli.prompt.tags import escape_tags
@@ -56,6 +59,23 @@ def check_arguments(tool: Any, arguments: dict[str, Any]) -> str | None:
         where = "/".join(str(part) for part in error.absolute_path)
         return f"{tool.name}: {f'{where!r}: ' if where else ''}{error.message}. Send arguments that fit its parameters."
     return None
+
+
+class TurnHost:
+    """The capabilities a tool of this turn gets (tools/base.ToolHost), carried out on the session."""
+
+    def __init__(self, session: AgentSession, state: TurnState) -> None:
+        self._session = session
+        self._state = state
+
+    def approve_for_turn(self, tools: Sequence[str]) -> None:
+        self._session.permissions.pre_approve_for_turn(list(tools))
+
+    def touched(self, path: Path) -> None:
+        self._session.call_extensions("on_path_touched", self._session, Path(path))
+
+    def add_usage(self, usage: dict[str, Any]) -> None:
+        self._state.add_usage(usage)
 
 
 class ToolRunner:
@@ -140,8 +160,10 @@ class ToolRunner:
             agent=session.agent,
             cancel=threading.Event(),  # this call's own: a timeout cancels it, an interrupt too
             emit=session.bus.emit,
-            extras={"session": session, "state": state, **session.extras.get("tool_extras", {})},
+            states=session.states,
+            host=TurnHost(session, state),
         )
+        session.states.put(session.caller(), Caller)  # fresh: /model may have changed the model
         result = self._run_with_timeout(tool, ctx, info.arguments)
         for context in info.extra.get("context", []):
             result = ToolResult(content=f"{result.content}\n\n[additional context] {escape_tags(context)}",

@@ -14,12 +14,14 @@ from typing import TYPE_CHECKING, Any
 
 from astro_cli.agent import events as ev
 from astro_cli.agent.extensions import LoopExtension
-from astro_cli.compact.layers import find_safe_cut_point, summary_message
+from astro_cli.compact.layers import find_safe_cut_point, summary_cut, summary_message
 from astro_cli.compact.records import CompactionStore
 from astro_cli.compact.restore import restore_text
 from astro_cli.compact.rounds import Outcome, Round, View
 from astro_cli.compact.tokens import CHARS_PER_TOKEN, ProviderMark, TokenCounter, loaded_litellm
 from astro_cli.compact.window import UNKNOWN_MODEL, Policy, Window, resolve_window
+from astro_cli.skills.state import SkillsState
+from astro_cli.tools.base import Compactor
 
 if TYPE_CHECKING:
     from astro_cli.agent.loop import AgentSession, TurnState
@@ -84,6 +86,8 @@ class CompactionEngine(LoopExtension):
         if self.session is session:
             return
         self.session = session
+        session.states.put(self)  # found by type: /compact, find_engine
+        session.states.put(self, Compactor)  # the compress_context tool's ctx.request_compaction
         self.policy = Policy.from_settings(self.app.settings)
         for problem in self.policy.problems:
             self._notice(problem)
@@ -149,6 +153,21 @@ class CompactionEngine(LoopExtension):
         """compress_context: compact before the next request (the call's result must exist first)."""
         self.pending = ("tool", instructions)
 
+    def request_compaction(self, focus: str | None) -> str:
+        """The compress_context tool's request; the sentence the model reads back."""
+        if self.session is None:
+            return "Nothing to compact yet: the conversation is still short. Go on with the task."
+        self.sync(self.session.messages)
+        # A summary must replace more than the exchange in flight to be worth a model call.
+        keep = self.policy.summary_keep_messages
+        if len(self.view.messages) <= keep + 2 or summary_cut(self.view.messages, keep) is None:
+            return "Nothing to compact yet: the conversation is still short. Go on with the task."
+        self.request(focus)
+        return (
+            "The conversation will be compacted before your next request: a summary will replace the earlier "
+            "messages. Continue with the task."
+        )
+
     # --- the view ------------------------------------------------------------------------------
     def sync(self, full: list[dict[str, Any]]) -> None:
         count = len(full)
@@ -206,7 +225,7 @@ class CompactionEngine(LoopExtension):
         def build(remaining: int) -> dict[str, Any] | None:
             from astro_cli.memory.reminder import latest_block
 
-            skills = session.extras.get("loaded_skills") or {}
+            skills = session.state(SkillsState).loaded
             text = restore_text(
                 self.app, session.session_id, skills, remaining, self.policy.skill_budget_chars,
                 memory_block=latest_block(session.messages),
@@ -279,8 +298,6 @@ class CompactionEngine(LoopExtension):
         self.session.bus.emit(ev.Notice(level=level, text=text))
 
 
-def find_engine(session: Any) -> CompactionEngine | None:
-    for extension in getattr(session, "extensions", None) or []:
-        if isinstance(extension, CompactionEngine):
-            return extension
-    return None
+def find_engine(session: AgentSession | None) -> CompactionEngine | None:
+    """The session's engine (None for an agent without compaction, a teammate)."""
+    return session.states.find(CompactionEngine) if session is not None else None

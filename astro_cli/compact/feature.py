@@ -20,26 +20,10 @@ COMPRESS_DESCRIPTION = (
 
 
 def compress_context(ctx: ToolContext, args: dict[str, Any]) -> str:
-    from astro_cli.compact.engine import find_engine
-    from astro_cli.compact.layers import summary_cut
-
-    engine = find_engine(ctx.extras.get("session"))
-    if engine is None:
-        raise ToolError("Compaction is not available to this agent.")
     focus = args.get("focus")
     if focus is not None and not isinstance(focus, str):
         raise ToolError('`focus` must be text, e.g. "the photometry of SN 2011fe".')
-    session = ctx.extras["session"]
-    engine.sync(session.messages)
-    # A summary must replace more than the exchange in flight to be worth a model call.
-    short = len(engine.view.messages) <= engine.policy.summary_keep_messages + 2
-    if short or summary_cut(engine.view.messages, engine.policy.summary_keep_messages) is None:
-        return "Nothing to compact yet: the conversation is still short. Go on with the task."
-    engine.request((focus or "").strip() or None)
-    return (
-        "The conversation will be compacted before your next request: a summary will replace the earlier "
-        "messages. Continue with the task."
-    )
+    return ctx.request_compaction((focus or "").strip() or None)
 
 
 def compact_slash(ctx: SlashContext, args: str) -> None:

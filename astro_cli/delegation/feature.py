@@ -19,10 +19,12 @@ if TYPE_CHECKING:
 
 
 class TeamCleanup(LoopExtension):
-    """When the lead's session closes, its teammates are told to stop (their inbox keeps what they sent)."""
+    """When the lead's session closes, its teammates are told to stop (the record keeps what they sent)."""
 
     def on_session_stop(self, session: AgentSession, reason: str) -> None:
-        manager = session.extras.get("team")
+        from astro_cli.delegation.team import TeamManager
+
+        manager = session.states.find(TeamManager)
         if manager is not None:
             manager.cancel_all()
 

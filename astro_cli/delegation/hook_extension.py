@@ -25,7 +25,7 @@ COMPACTED = "compacted"
 
 def is_delegated(session: AgentSession) -> bool:
     """A subagent's or teammate's session (the user did not open it)."""
-    return bool(session.extras.get("delegation_role"))
+    return session.delegated
 
 
 class HookExtension(LoopExtension):
@@ -37,7 +37,7 @@ class HookExtension(LoopExtension):
     # --- helpers -----------------------------------------------------------------------------
     def _fire(self, session: AgentSession, event: str, data: dict[str, Any], target: str | None = None) -> HookOutcome:
         base: dict[str, Any] = {"agent": session.agent}
-        parent = session.extras.get("parent_session_id")
+        parent = session.parent_session_id
         if parent:
             base["parent_session_id"] = parent
         return self.runner.fire(event, {**base, **data}, session.session_id, target=target, notify=session.bus.emit)

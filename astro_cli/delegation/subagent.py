@@ -18,11 +18,12 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from astro_cli.agent import events as ev
+from astro_cli.agent.caller import SUBAGENT, Caller
 from astro_cli.prompt.registry import ORDER_IDENTITY
 from astro_cli.tools.base import Tool, ToolContext, ToolError, ToolResult, object_schema
 
 if TYPE_CHECKING:
-    from astro_cli.agent.loop import AgentSession, TurnState
+    from astro_cli.agent.loop import TurnState
     from astro_cli.app import AppContext
 
 SUBAGENT_TOOL = "subagent"
@@ -63,13 +64,14 @@ class SubagentSpec:
     notes: list[str] = field(default_factory=list)
 
 
-def parent_session(ctx: ToolContext) -> AgentSession:
-    session = ctx.extras.get("session")
-    if session is None:
+def parent_session(ctx: ToolContext) -> Caller:
+    """The calling agent, when it may delegate (one the user opened, not a subagent or teammate)."""
+    caller = ctx.states.find(Caller)
+    if caller is None:
         raise ToolError("delegation only works inside an agent session.")
-    if session.extras.get("delegation_role"):
+    if caller.delegated:
         raise ToolError("a subagent or teammate cannot delegate further (no recursion); do the work with your own tools.")
-    return session
+    return caller
 
 
 def delegable_tools(app: AppContext) -> set[str]:
@@ -117,6 +119,12 @@ def register_prompt(app: AppContext, scope: str, instructions: str) -> None:
     app.prompt.register_variable(PROMPT_VARIABLE, lambda: instructions, scope=scope)
 
 
+def unregister_prompt(app: AppContext, scope: str) -> None:
+    """The run is over: its scope's section and variable go, so runs leave the registry as it was."""
+    app.prompt.remove_section(PROMPT_SECTION, scope=scope)
+    app.prompt.remove_variable(PROMPT_VARIABLE, scope=scope)
+
+
 # --- running ---------------------------------------------------------------------------------
 def run_subagent(ctx: ToolContext, spec: SubagentSpec) -> ToolResult:
     """Run `spec` as a child session of the calling session and report its answer and activity."""
@@ -137,7 +145,6 @@ def run_subagent(ctx: ToolContext, spec: SubagentSpec) -> ToolResult:
     llm = parent.llm if not spec.model else LLM(dataclasses.replace(parent.llm.config, model=spec.model))
     child_id = app.sessions.create(str(app.workspace.root), llm.config.model, parent_id=parent.session_id,
                                    agent=spec.agent)
-    register_prompt(app, spec.scope, spec.instructions)
     bus = EventBus()
     bus.subscribe(lambda event: ctx.emit(event) if isinstance(event, FORWARDED_EVENTS) else None)
     mine = parent.permissions
@@ -146,15 +153,18 @@ def run_subagent(ctx: ToolContext, spec: SubagentSpec) -> ToolResult:
         only=set(spec.tools), session_allowed=mine.session_allowed,
         turn_allowed=set(mine.turn_allowed) | set(spec.pre_approved),
     )
-    child = AgentSession(app, child_id, llm, bus, permissions, extensions=app.new_extensions(), scope=spec.scope,
-                         agent=spec.agent, only_tools=set(spec.tools), max_steps=spec.max_steps)
-    child.extras.update(parent_session_id=parent.session_id, delegation_role="subagent")
+    # A scope of this run's own: two runs of one agent at once (one in the background) never share it.
+    scope = f"{spec.scope}#{child_id}"
+    child = AgentSession(app, child_id, llm, bus, permissions, extensions=app.new_extensions(), scope=scope,
+                         agent=spec.agent, only_tools=set(spec.tools), max_steps=spec.max_steps,
+                         role=SUBAGENT, parent_session_id=parent.session_id)
     child.cancel = parent.cancel  # interrupting the caller interrupts its subagent
     ctx.emit(ev.SubagentStarted(call_id=ctx.call_id, agent=spec.agent, task=spec.task, session_id=child_id,
                                 max_steps=spec.max_steps, tools=sorted(spec.tools)))
     started = time.monotonic()
     state: TurnState | None = None
     failure = ""
+    register_prompt(app, scope, spec.instructions)
     try:
         child.start()
         state = child.run_turn(spec.task)
@@ -165,10 +175,10 @@ def run_subagent(ctx: ToolContext, spec: SubagentSpec) -> ToolResult:
             child.stop("subagent finished")
         except Exception:  # noqa: BLE001 - stopping must not hide the outcome
             pass
+        unregister_prompt(app, scope)
     report = SubagentReport.from_state(spec, child_id, state, failure, time.monotonic() - started)
-    parent_state = ctx.extras.get("state")
-    if parent_state is not None and report.usage:
-        parent_state.add_usage(report.usage)  # the caller's turn reports what its subagents cost too
+    if report.usage:
+        ctx.add_usage(report.usage)  # the caller's turn reports what its subagents cost too
     if runner is not None:
         runner.fire("SubagentStop", {**hook_base, **report.hook_fields()}, parent.session_id, target=spec.agent,
                     notify=ctx.emit)
@@ -362,8 +372,8 @@ def run_fork_skill(ctx: ToolContext, skill: Any, arguments: str = "") -> ToolRes
     Returns None where no subagent can start (inside a subagent or teammate, or outside a
     session): the caller then loads the skill inline.
     """
-    session = ctx.extras.get("session")
-    if session is None or session.extras.get("delegation_role"):
+    caller = ctx.states.find(Caller)
+    if caller is None or caller.delegated:
         return None
     app = ctx.app
     notes: list[str] = []

@@ -1,17 +1,20 @@
-"""Teammates: agents that work at the same time, each on a task the lead wrote, answering through an inbox.
+"""Teammates: agents that work at the same time, each on a task the lead wrote, answering through a queue.
 
 003 section 5.2: the lead writes each teammate's system prompt and task; a teammate has no
 delegation tools, a step limit of min(max_steps, 5), no hooks and no database persistence (its
-messages live in memory). It runs in a thread and, when done, writes its result as one JSON
-file into `.astro/team/<lead session>/inbox/`; `team_wait` polls that folder every
-`team.poll_interval` seconds for at most `team.wait_timeout` seconds and reports a timeout for
-any teammate that has not answered.
+messages live in memory). It runs in a thread of this process and, when done, puts its result
+on the team's in-process queue; `team_wait` takes results from it for at most
+`team.wait_timeout` seconds (looking every `team.poll_interval` seconds whether the turn was
+interrupted) and reports a timeout for any teammate that has not answered. Each task and each
+result is also written as a JSON file under `.astro/team/<lead session>/` (tasks/, inbox/): the
+researcher's readable record of what the lead asked and what came back; nothing reads it back.
 """
 
 from __future__ import annotations
 
 import json
 import os
+import queue
 import re
 import threading
 import time
@@ -24,7 +27,7 @@ from astro_cli.delegation.subagent import parent_session
 from astro_cli.tools.base import Tool, ToolContext, ToolError, ToolResult, object_schema
 
 if TYPE_CHECKING:
-    from astro_cli.agent.loop import AgentSession
+    from astro_cli.agent.caller import Caller
     from astro_cli.app import AppContext
 
 TEAMMATE_MAX_STEPS = 5
@@ -58,14 +61,16 @@ class Teammate:
 
 
 class TeamManager:
-    """The teammates of one lead session and their inbox folder."""
+    """The teammates of one lead session (its per-session state), their results queue and record folder."""
 
-    def __init__(self, app: AppContext, lead: AgentSession) -> None:
+    def __init__(self, app: AppContext, lead: Caller) -> None:
         self.app = app
         self.lead = lead
         self.folder = app.workspace.team_dir / lead.session_id
         self.inbox = self.folder / "inbox"
         self.members: dict[str, Teammate] = {}
+        self.arrived: queue.Queue[tuple[str, dict[str, Any]]] = queue.Queue()
+        self.results: dict[str, dict[str, Any]] = {}
         self._lock = threading.Lock()
 
     def result_path(self, name: str) -> Path:
@@ -73,7 +78,9 @@ class TeamManager:
 
     def start(self, members: list[Teammate]) -> None:
         with self._lock:
+            self._drain()  # an earlier run's answer still queued must not pass for the new run's
             for mate in members:
+                self.results.pop(mate.name, None)
                 self.result_path(mate.name).unlink(missing_ok=True)
                 write_json_atomic(self.folder / "tasks" / f"{mate.name}.json", {
                     "name": mate.name, "system_prompt": mate.system_prompt, "task": mate.task,
@@ -94,40 +101,44 @@ class TeamManager:
 
         result: dict[str, Any] = {"from": mate.name, "started_at": _now(), "max_steps": mate.max_steps}
         try:
-            result.update(run_teammate(self.app, self.lead, mate))
-        except Exception as exc:  # noqa: BLE001 - a teammate's failure is reported in its inbox, never lost
+            result.update(run_teammate(self.app, self.lead, mate.name, mate.system_prompt, mate.task,
+                                       mate.max_steps, mate.cancel))
+        except Exception as exc:  # noqa: BLE001 - a teammate's failure is reported to the lead, never lost
             result.update(status="error", answer="", error=f"{type(exc).__name__}: {exc}", steps=0, tool_calls={})
         result["finished_at"] = _now()
         try:
-            write_json_atomic(self.result_path(mate.name), result)
-        except OSError:
-            pass  # the workspace vanished (a removed folder): nobody is left to read it
+            write_json_atomic(self.result_path(mate.name), result)  # the researcher's record
+        except OSError as exc:
+            result["record_error"] = f"the record file could not be written ({exc})"
+        self.arrived.put((mate.name, result))
 
-    def read_result(self, name: str) -> dict[str, Any] | None:
-        try:
-            value = json.loads(self.result_path(name).read_text(encoding="utf-8"))
-        except (OSError, json.JSONDecodeError):
-            return None
-        return value if isinstance(value, dict) else None
+    def _drain(self) -> None:
+        while True:
+            try:
+                name, result = self.arrived.get_nowait()
+            except queue.Empty:
+                return
+            self.results[name] = result
 
     def wait(self, names: list[str], timeout: float, poll: float, cancel: threading.Event) -> dict[str, dict | None]:
-        """Poll the inbox until every name answered or `timeout` passed; None marks who did not answer."""
-        results: dict[str, dict | None] = {name: None for name in names}
+        """Take results from the queue until every name answered or `timeout` passed; None marks who did not
+        answer. `poll` is how often an interrupt of the lead's turn is noticed."""
         deadline = time.monotonic() + timeout
         while True:
-            for name in names:
-                if results[name] is None:
-                    results[name] = self.read_result(name)
-            pending = [name for name in names if results[name] is None]
+            pending = [name for name in names if name not in self.results]
             remaining = deadline - time.monotonic()
-            if not pending or remaining <= 0:
+            if not pending or remaining <= 0 or cancel.is_set():
                 break
-            if cancel.wait(min(poll, remaining)):
-                break
-        for name, result in results.items():
+            try:
+                name, result = self.arrived.get(timeout=min(poll, remaining))
+            except queue.Empty:
+                continue
+            self.results[name] = result
+        found: dict[str, dict | None] = {name: self.results.get(name) for name in names}
+        for name, result in found.items():
             if result is not None:
                 self.members[name].collected = True
-        return results
+        return found
 
     def cancel_all(self) -> None:
         for mate in self.members.values():
@@ -135,11 +146,12 @@ class TeamManager:
 
 
 def team_manager(ctx: ToolContext) -> TeamManager:
+    """The calling session's team, made on first use (its per-session state, found by type)."""
     lead = parent_session(ctx)
-    manager = lead.extras.get("team")
+    manager = ctx.states.find(TeamManager)
     if manager is None:
-        manager = TeamManager(ctx.app, lead)
-        lead.extras["team"] = manager
+        manager = ctx.states.put(TeamManager(ctx.app, lead))
+    manager.lead = lead  # the newest record of the lead (its model may have changed with /model)
     return manager
 
 

@@ -42,11 +42,11 @@ class McpExtension(LoopExtension):
         manager = mcp_manager(self.app)
         session = state.session
         starting = [s.name for s in manager.servers if s.status == STARTING]
-        if starting and session.agent == "main":
+        if starting and not session.delegated:
             session.bus.emit(ev.Notice(level="info", text=f"waiting for MCP server(s) {', '.join(starting)} to start"))
         manager.wait_started()
         manager.sync_tools(self.app.tools)
-        if session.agent == "main":  # a subagent's notices would be lost: the session the user sees reports them
+        if not session.delegated:  # a subagent's notices would be lost: the session the user sees reports them
             for text in manager.take_notices():
                 session.bus.emit(ev.Notice(level="warning", text=text))
 

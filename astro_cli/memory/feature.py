@@ -26,7 +26,6 @@ if TYPE_CHECKING:
     from astro_cli.agent.loop import TurnState
     from astro_cli.app import AppContext
 
-TURN_TIME = "memory.turn_time"  # session.extras key: the clock frozen at the start of the turn
 MEMORY_KIND = "memory"  # the stored kind of the per-turn memory block
 
 SAVE_DESCRIPTION = (
@@ -57,7 +56,7 @@ class MemoryTurn(LoopExtension):
     def on_turn_start(self, state: TurnState) -> None:
         service = memory_service(self.app)
         session = state.session
-        now = session.extras[TURN_TIME] = service.clock()
+        now = service.clock()
         if service.inject > 0 and self.app.prompt.includes("memory", session.scope):
             block = service.context_block(state.prompt, now)
             if block is not None and block != latest_block(session.messages):

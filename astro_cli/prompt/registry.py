@@ -13,6 +13,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from astro_cli.agent.states import SessionStates
 from astro_cli.config import ConfigError
 from astro_cli.prompt.render import PromptRenderError, render
 
@@ -37,12 +38,13 @@ class PromptRegistryError(ConfigError):
 
 @dataclass
 class AssemblyInput:
-    """What section providers may look at while the prompt is assembled."""
+    """What section providers may look at while the prompt is assembled: `states` is the session's
+    typed feature state (empty outside a session, e.g. `astro prompt show`)."""
 
     scope: str
     tools: list[Tool]
     question: str = ""
-    state: dict[str, Any] = field(default_factory=dict)
+    states: SessionStates = field(default_factory=SessionStates)
 
 
 SectionProvider = Callable[[AssemblyInput], "str | None"]
@@ -127,6 +129,13 @@ class PromptRegistry:
     def register_variable(self, name: str, provider: VariableProvider, scope: str = GLOBAL) -> None:
         self._variables[(scope, name)] = provider
 
+    def remove_variable(self, name: str, scope: str = GLOBAL) -> None:
+        self._variables.pop((scope, name), None)
+
+    def __len__(self) -> int:
+        """Sections and variables registered, in every scope (a finished subagent run leaves none)."""
+        return len(self._sections) + len(self._variables)
+
     # --- lookup ----------------------------------------------------------------------------
     def effective_sections(self, scope: str = GLOBAL) -> list[Section]:
         chosen: dict[str, Section] = {n: s for (sc, n), s in self._sections.items() if sc == GLOBAL}
@@ -149,7 +158,7 @@ class PromptRegistry:
         tools: list[Tool],
         scope: str = GLOBAL,
         question: str = "",
-        state: dict[str, Any] | None = None,
+        states: SessionStates | None = None,
     ) -> AssembledPrompt:
         """Build the system prompt for `scope` with `tools` (already ordered) as the request's tools."""
         sections = self.effective_sections(scope)
@@ -159,7 +168,7 @@ class PromptRegistry:
             raise PromptRegistryError(f"more than one complete section for scope '{scope}': {names}.")
         if complete:
             sections = complete
-        data = AssemblyInput(scope=scope, tools=tools, question=question, state=state or {})
+        data = AssemblyInput(scope=scope, tools=tools, question=question, states=states or SessionStates())
         used: dict[str, str] = {}
 
         def lookup(name: str) -> str | None:

@@ -19,16 +19,12 @@ from astro_cli.skills.approval import BASELINE, pre_approval, refusal_note, take
 from astro_cli.skills.globs import matches
 from astro_cli.skills.registry import get_registry
 from astro_cli.skills.skill import Skill
+from astro_cli.skills.state import SkillsState
 from astro_cli.tools.base import Tool, ToolContext, ToolError, ToolResult, object_schema
 
 if TYPE_CHECKING:
     from astro_cli.agent.loop import AgentSession, TurnState
     from astro_cli.app import AppContext
-
-ACTIVE = "skills_active"  # session.extras: names of conditional skills activated in this session
-TOUCHED = "skills_touched"  # session.extras: files touched, to activate skills that appear later
-LOADED = "loaded_skills"  # session.extras: name -> body, re-injected by compaction
-MAX_TOUCHED = 500
 
 LOAD_SKILL_DESCRIPTION = (
     "Load a skill's full instructions by name, from the skills listed in the prompt. "
@@ -90,16 +86,14 @@ def load_skill(ctx: ToolContext, args: dict[str, Any]) -> ToolResult:
             return forked
     body = skill.render(text)
     record_use(ctx.app, name, ctx.session_id, "model")
-    session = ctx.extras.get("session")
     note = ""
-    if session is not None:
-        if skill.allowed_tools:
-            refused = pre_approval(ctx.app, skill, ctx.app.services.get(BASELINE), by_user=False)
-            if refused is None:
-                session.permissions.pre_approve_for_turn(list(skill.allowed_tools))
-            else:
-                note = "\n\n" + refusal_note(skill, refused)
-        session.extras.setdefault(LOADED, {})[name] = body
+    if skill.allowed_tools:
+        refused = pre_approval(ctx.app, skill, ctx.app.services.get(BASELINE), by_user=False)
+        if refused is None:
+            ctx.approve_for_turn(skill.allowed_tools)
+        else:
+            note = "\n\n" + refusal_note(skill, refused)
+    ctx.state(SkillsState).loaded[name] = body
     data = {
         "skill": name,
         "path": str(skill.path),
@@ -114,7 +108,8 @@ def skills_section(app: AppContext):
     def provide(data: AssemblyInput) -> str | None:
         registry = get_registry(app)
         registry.ensure_loaded()
-        return registry.reminder(data.state.get(ACTIVE) or ())
+        found = data.states.find(SkillsState)
+        return registry.reminder(found.active if found is not None else ())
 
     return provide
 
@@ -131,32 +126,18 @@ class SkillsExtension(LoopExtension):
         self.registry.ensure_loaded()
         take_baseline(self.app)
         start_watcher(self.app)
-        session.extras.setdefault(ACTIVE, set())
-        session.extras.setdefault(TOUCHED, {})
-        tool_extras = session.extras.setdefault("tool_extras", {})
-        previous = tool_extras.get("on_path_touched")
-
-        def on_path_touched(path: Path) -> None:
-            if previous is not None:
-                previous(path)
-            self.touched(session, Path(path))
-
-        tool_extras["on_path_touched"] = on_path_touched
+        session.state(SkillsState)
         self._notify(session)
 
-    def touched(self, session: AgentSession, path: Path) -> None:
+    def on_path_touched(self, session: AgentSession, path: Path) -> None:
         """A tool read, wrote or searched `path`: activate matching skills; a SKILL.md edit reloads."""
         if self.registry.is_skill_file(path):
             self.registry.dirty = True
-        seen = session.extras.setdefault(TOUCHED, {})
-        seen.pop(path, None)
-        seen[path] = True
-        while len(seen) > MAX_TOUCHED:
-            seen.pop(next(iter(seen)))
+        session.state(SkillsState).touch(path)
         self._activate(session, [path])
 
     def _activate(self, session: AgentSession, paths: list[Path]) -> None:
-        active: set[str] = session.extras.setdefault(ACTIVE, set())
+        active = session.state(SkillsState).active
         root = self.app.workspace.root
         for skill in self.registry.conditional():
             if skill.name not in active and any(matches(skill.paths, p, root) for p in paths):
@@ -176,7 +157,7 @@ class SkillsExtension(LoopExtension):
         self.registry.ensure_loaded()
         if self.registry.version != self._matched_version:  # skills appeared: match the files already touched
             self._matched_version = self.registry.version
-            self._activate(session, list(session.extras.get(TOUCHED, {})))
+            self._activate(session, list(session.state(SkillsState).touched))
         self._notify(session)
 
     def _notify(self, session: AgentSession) -> None:

@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING
 from astro_cli.skills.approval import BASELINE, pre_approval, refusal_note
 from astro_cli.skills.registry import FORK_NOTE, SHORTENED, get_registry
 from astro_cli.skills.skill import first_sentence
+from astro_cli.skills.state import SkillsState
 from astro_cli.ui.slash import SlashCommand, register_names, register_slash
 
 if TYPE_CHECKING:
@@ -16,7 +17,7 @@ if TYPE_CHECKING:
 
 def skill_fallback(ctx: SlashContext, name: str, args: str) -> bool:
     """`/NAME args`: queue the skill's body (in <command-name>) as the next turn; False if no such skill."""
-    from astro_cli.skills.feature import LOADED, record_use, wrap
+    from astro_cli.skills.feature import record_use, wrap
 
     registry = get_registry(ctx.app)
     registry.ensure_loaded()
@@ -34,7 +35,7 @@ def skill_fallback(ctx: SlashContext, name: str, args: str) -> bool:
     session = ctx.session
     record_use(ctx.app, name, session.session_id if session else None, "user")
     if session is not None:
-        session.extras.setdefault(LOADED, {})[name] = body
+        session.state(SkillsState).loaded[name] = body
         if skill.allowed_tools:  # cleared when the queued turn ends
             refused = pre_approval(ctx.app, skill, ctx.app.services.get(BASELINE), by_user=True)
             if refused is None:
@@ -48,11 +49,9 @@ def list_skills(ctx: SlashContext, args: str) -> None:
     from rich.markup import escape
     from rich.table import Table
 
-    from astro_cli.skills.feature import ACTIVE
-
     registry = get_registry(ctx.app)
     registry.ensure_loaded()
-    active = ctx.session.extras.get(ACTIVE, set()) if ctx.session is not None else set()
+    active = ctx.session.state(SkillsState).active if ctx.session is not None else set()
     entries = registry.entries(active)
     if not entries:
         ctx.console.print("No skills yet: `astro skills new NAME` writes one in skills/NAME/SKILL.md.")

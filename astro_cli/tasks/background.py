@@ -13,9 +13,12 @@ import dataclasses
 import json
 import threading
 import time
+from collections.abc import Iterable
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from astro_cli.agent import events as ev
+from astro_cli.agent.caller import Caller
 from astro_cli.agent.extensions import LoopExtension, ToolCallInfo, ToolGate
 from astro_cli.agent.llm import ToolCallRequest
 from astro_cli.tasks.bg_store import (
@@ -26,16 +29,31 @@ from astro_cli.tasks.bg_store import (
     BgTask,
     parse_task_id,
 )
-from astro_cli.tools.base import TOOL_FAILURES, Tool, ToolContext, ToolError, ToolResult, object_schema
+from astro_cli.tools.base import (
+    TOOL_FAILURES,
+    DetachedHost,
+    Tool,
+    ToolContext,
+    ToolError,
+    ToolResult,
+    object_schema,
+)
 from astro_cli.tools.processes import process_groups
 
 if TYPE_CHECKING:
-    from astro_cli.agent.loop import AgentSession, TurnState
+    from astro_cli.agent.loop import TurnState
     from astro_cli.app import AppContext
 
 NOT_IN_BACKGROUND = {"bg_task_run", "todo_write"}
 DEFAULT_TIMEOUT = 600.0
 SHUTDOWN_GRACE = 3.0
+
+
+@dataclass
+class BgApprovals:
+    """Per session: bg_task_run calls whose inner call the gate already approved (by call id)."""
+
+    calls: set[str] = field(default_factory=set)
 
 DESCRIPTION = (
     "Run another tool call in the background and get its task id at once. "
@@ -79,7 +97,7 @@ class BackgroundManager:
         self.store.sweep_dead(_now())
         app.on_close(self.shutdown)
 
-    def start(self, session: AgentSession | None, ctx: ToolContext, tool: Tool, arguments: dict[str, Any]) -> BgTask:
+    def start(self, ctx: ToolContext, tool: Tool, arguments: dict[str, Any]) -> BgTask:
         limit = int(self.app.settings.get("background.max_running") or 0)
         with self.lock:
             if self.closed:
@@ -93,11 +111,9 @@ class BackgroundManager:
             task_id = self.store.create(ctx.session_id, ctx.turn, ctx.call_id, tool.name, arguments,
                                         subject_of(tool, arguments), _now())
             cancel = threading.Event()
-            inner = ToolContext(
-                app=self.app, session_id=ctx.session_id, turn=ctx.turn, call_id=f"bg-{task_id}",
-                agent=ctx.agent, cancel=cancel, emit=ctx.emit,
-                extras={"session": session, "background": True},
-            )
+            # The session's states go along (a subagent finds its caller); the turn's capabilities do not:
+            # the turn may be over before the task is (tools/base.DetachedHost).
+            inner = dataclasses.replace(ctx, call_id=f"bg-{task_id}", cancel=cancel, host=DetachedHost())
             thread = threading.Thread(target=self._run, args=(task_id, tool, inner, arguments),
                                       name=f"bg-{task_id}-{tool.name}", daemon=True)
             self.running[task_id] = (thread, cancel)
@@ -190,7 +206,7 @@ def background_manager(app: AppContext) -> BackgroundManager:
 
 
 # --- the tool ---------------------------------------------------------------------------------
-def inner_call(session: AgentSession | None, args: dict[str, Any]) -> tuple[Tool, dict[str, Any]]:
+def inner_call(app: AppContext, only_tools: Iterable[str] | None, args: dict[str, Any]) -> tuple[Tool, dict[str, Any]]:
     """The tool and arguments a bg_task_run call names, checked; raises ToolError with the reason."""
     name = args.get("tool")
     if not isinstance(name, str) or not name.strip():
@@ -207,33 +223,33 @@ def inner_call(session: AgentSession | None, args: dict[str, Any]) -> tuple[Tool
         raise ToolError("'arguments' must be an object with the tool's arguments.")
     if name in NOT_IN_BACKGROUND:
         raise ToolError(f"{name} cannot run in the background; call it directly.")
-    visible = {tool.name for tool in session.visible_tools()} if session is not None else None
-    tool = session.app.tools.get(name) if session is not None else None
-    if tool is None or (visible is not None and name not in visible):
-        names = ", ".join(sorted((visible or set()) - NOT_IN_BACKGROUND))
+    visible = {tool.name for tool in app.tools.ordered(app.settings.get("tool_order"), only=only_tools)}
+    tool = app.tools.get(name)
+    if tool is None or name not in visible:
+        names = ", ".join(sorted(visible - NOT_IN_BACKGROUND))
         raise ToolError(f"there is no tool named '{name}' to run in the background. Available: {names}.")
     return tool, arguments
 
 
-def _approved(session: AgentSession, ctx: ToolContext, tool: Tool, arguments: dict[str, Any]) -> None:
+def _approved(caller: Caller, ctx: ToolContext, tool: Tool, arguments: dict[str, Any]) -> None:
     """The inner tool's permission: asked for by the extension before the call, else checked quietly."""
-    if ctx.call_id in session.extras.get("bg_approved", set()):
+    if ctx.call_id in ctx.state(BgApprovals).calls:
         return
-    decision = dataclasses.replace(session.permissions, asker=None).check(tool, arguments)
+    decision = dataclasses.replace(caller.permissions, asker=None).check(tool, arguments)
     if not decision.allowed:
         raise ToolError(decision.reason)
 
 
 def bg_task_run(ctx: ToolContext, args: dict[str, Any]) -> ToolResult:
-    session = ctx.extras.get("session")
+    caller = ctx.states.find(Caller)
     manager = background_manager(ctx.app)
     if args.get("task_id") is not None and not args.get("tool"):
         return _read_or_cancel(manager, ctx, args)
-    if session is None:
+    if caller is None:
         raise ToolError("bg_task_run only works inside an agent session.")
-    tool, arguments = inner_call(session, args)
-    _approved(session, ctx, tool, arguments)
-    task = manager.start(session, ctx, tool, arguments)
+    tool, arguments = inner_call(ctx.app, caller.only_tools, args)
+    _approved(caller, ctx, tool, arguments)
+    task = manager.start(ctx, tool, arguments)
     subject = f" ({task.subject})" if task.subject else ""
     return ToolResult(
         f"Started {tool.name}{subject} in the background as {task.label}. You will be told when it finishes; "
@@ -282,7 +298,7 @@ class BackgroundGate(LoopExtension):
             return None
         session = state.session
         try:
-            tool, arguments = inner_call(session, info.arguments)
+            tool, arguments = inner_call(session.app, session.only_tools, info.arguments)
         except ToolError:
             return None  # the tool itself reports what is wrong
         inner = ToolCallInfo(
@@ -302,7 +318,7 @@ class BackgroundGate(LoopExtension):
         decision = session.permissions.check(tool, inner.arguments)
         if not decision.allowed:
             return ToolGate(blocked=True, reason=decision.reason)
-        session.extras.setdefault("bg_approved", set()).add(info.call.id)
+        session.state(BgApprovals).calls.add(info.call.id)
         if inner.arguments is not arguments:
             return ToolGate(arguments={**info.arguments, "arguments": inner.arguments})
         return None
