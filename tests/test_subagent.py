@@ -298,3 +298,32 @@ def test_subagent_through_the_anthropic_format(cli, fake, anthropic_env):
     returned = [b for m in main2["messages"] for b in (m["content"] if isinstance(m["content"], list) else [])
                 if b.get("type") == "tool_result"]
     assert "Delta Cephei." in json.dumps(returned)
+
+
+def test_subagent_runs_leave_the_prompt_registry_as_they_found_it(fake, astro_env, workspace, monkeypatch):
+    """Each run's scoped prompt section and variable go when the run ends: a long session that
+    delegates often does not grow the shared registry (nor see an earlier run's instructions)."""
+    from astro_cli.agent.events import EventBus
+    from astro_cli.agent.factory import open_session, permission_policy
+    from astro_cli.bootstrap import build_app
+
+    for key, value in astro_env.items():
+        monkeypatch.setenv(key, value)
+    runs = 4
+    for index in range(runs):
+        fake.add(
+            {"tool_calls": [{"name": "subagent", "arguments": {"task": f"Sub-task {index}.", "max_steps": 1}}]},
+            {"text": f"Sub-answer {index}."},
+            {"text": f"Answer {index}."},
+        )
+    app = build_app(workspace=workspace)
+    try:
+        session = open_session(app, EventBus(), permission_policy(app, yes=True))
+        before = len(app.prompt)
+        for index in range(runs):
+            assert session.run_turn(f"Question {index}").answer == f"Answer {index}."
+        assert len(app.prompt) == before
+    finally:
+        app.close()
+    sub_prompts = [system_of(body) for body in fake.bodies() if system_of(body) == SUBAGENT_PROMPT]
+    assert len(sub_prompts) == runs  # every run still had its own prompt while it ran
