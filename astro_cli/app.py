@@ -18,7 +18,6 @@ from astro_cli.security.trust import TrustState
 from astro_cli.workspace import AstroHome, Workspace
 
 if TYPE_CHECKING:
-    from astro_cli.agent.extensions import LoopExtension
     from astro_cli.prompt.registry import PromptRegistry
     from astro_cli.security.paths import Confinement
     from astro_cli.security.secrets import Redactor
@@ -41,7 +40,6 @@ class AppContext:
         self.services: dict[str, Any] = {}
         self._services_lock = threading.RLock()
         self._closers: list[Callable[[], None]] = []
-        self._extension_factories: list[Callable[[], LoopExtension]] = []
         self._features_installed = False
 
     # --- storage ---------------------------------------------------------------------------
@@ -91,7 +89,7 @@ class AppContext:
         from astro_cli.prompt.sections import register_default_sections
 
         registry = PromptRegistry()
-        register_default_sections(registry, self)
+        register_default_sections(registry, self.settings)
         self._register_variables(registry)
         return registry
 
@@ -123,18 +121,14 @@ class AppContext:
     def install_features(self) -> AppContext:
         """Register every feature's tools, prompt sections and loop extensions (once)."""
         if not self._features_installed:
-            from astro_cli.features import install_all
+            import importlib
+
+            from astro_cli.features import FEATURES
 
             self._features_installed = True
-            install_all(self)
+            for name in FEATURES:
+                importlib.import_module(name).install(self)
         return self
-
-    def add_extension(self, factory: Callable[[], LoopExtension]) -> None:
-        """Features give a factory: each agent session gets fresh extension objects."""
-        self._extension_factories.append(factory)
-
-    def new_extensions(self) -> list[LoopExtension]:
-        return [factory() for factory in self._extension_factories]
 
     def allowed_roots(self) -> list[Path]:
         return [Path(p).expanduser() for p in self.settings.get("allowed_paths") or []]

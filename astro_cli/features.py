@@ -1,17 +1,12 @@
 """The features astro is built from, each a module with `install(app)`.
 
+This module is the list only; `AppContext.install_features` imports each and calls its `install`.
 A feature registers its tools (app.tools), prompt sections (app.prompt), loop extensions
-(app.add_extension) and services (app.services). Order matters only for tools of the same
+(agent/extensions.loop_extensions) and services (app.services). Order matters only for tools of the same
 name: a later registration replaces an earlier one, so plugins come last.
 """
 
 from __future__ import annotations
-
-import importlib
-from typing import TYPE_CHECKING
-
-if TYPE_CHECKING:
-    from astro_cli.app import AppContext
 
 FEATURES = [
     "astro_cli.tools.files",
@@ -29,7 +24,3 @@ FEATURES = [
     "astro_cli.delegation.plugins",
 ]
 
-
-def install_all(app: AppContext) -> None:
-    for name in FEATURES:
-        importlib.import_module(name).install(app)

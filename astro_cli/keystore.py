@@ -211,3 +211,9 @@ def home_store(env: Mapping[str, str] | None = None) -> KeyStore:
     from astro_cli.workspace import AstroHome
 
     return KeyStore.at(AstroHome.default(dict(os.environ) if env is None else dict(env)).root)
+
+
+def key_hint(model: str) -> str:
+    """The variable a person sets for `model`'s key, for messages."""
+    provider = provider_of(model)
+    return env_vars(provider)[0] if provider else "ASTRO_API_KEY"

@@ -47,7 +47,7 @@ ready = time.perf_counter() - t0
 states = [(s.name, s.status, s.startup_seconds) for s in manager.servers]
 calls = []
 if "--calls" in sys.argv:
-    from astro_cli.tools.base import ToolContext
+    from astro_cli.tools.context import ToolContext
     ctx = ToolContext(app=app, session_id="bench")
     for i in range(200):
         t = time.perf_counter()

@@ -142,7 +142,8 @@ class ToolHarness:
     def call(self, name: str, raw: str) -> None:
         from astro_cli.agent.llm import parse_arguments
         from astro_cli.agent.tool_runner import check_arguments
-        from astro_cli.tools.base import ToolContext, ToolError
+        from astro_cli.tools.base import ToolError
+        from astro_cli.tools.context import ToolContext
 
         tool = self.app.tools.get(name)
         assert tool is not None, name

@@ -12,7 +12,7 @@ import math
 from astro_cli.compact.engine import find_engine
 from astro_cli.compact.records import CompactionStore
 from astro_cli.compact.restore import IDENTITY_REMINDER, RESTORE_HEADER
-from astro_cli.tools.base import ToolContext
+from astro_cli.tools.context import ToolContext
 from tests.compact_support import (
     SUMMARY_TEXT,
     ScriptedModel,

@@ -9,7 +9,8 @@ import pytest
 
 from astro_cli.research.parse import parse_paper
 from astro_cli.research.search import SearchError, search_library
-from astro_cli.tools.base import ToolContext, ToolError
+from astro_cli.tools.base import ToolError
+from astro_cli.tools.context import ToolContext
 from tests.conftest import base_env
 from tests.library_support import add_paper, make_app
 

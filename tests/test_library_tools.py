@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from astro_cli.tools.base import ToolContext, ToolError
+from astro_cli.tools.base import ToolError
+from astro_cli.tools.context import ToolContext
 from tests.library_support import add_paper, make_app
 
 

@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from astro_cli.agent.extensions import loop_extensions
 from astro_cli.agent.permissions import PermissionPolicy, matches
 from astro_cli.bootstrap import build_app
 from astro_cli.mcp.servers import load_config, parse_server
@@ -144,7 +145,7 @@ def test_without_servers_only_the_slash_command_is_installed(app_at):
 
     app = app_at().install_features()
     assert "mcp" in slash_table(app)
-    assert not any(isinstance(ext, McpExtension) for ext in app.new_extensions())
+    assert not any(isinstance(ext, McpExtension) for ext in loop_extensions(app).new())
     assert "mcp" not in app.services  # no manager, no thread
 
 

@@ -8,6 +8,7 @@ prompt.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -15,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from astro_cli.agent.llm import ToolCallRequest
     from astro_cli.agent.loop import AgentSession, TurnState
+    from astro_cli.app import AppContext
     from astro_cli.tools.base import ToolResult
 
 
@@ -82,3 +84,21 @@ class LoopExtension:
 
     def on_session_stop(self, session: AgentSession, reason: str) -> None:
         """The session is closed (exit, /clear, end of `astro run`)."""
+
+
+class ExtensionFactories:
+    """Every feature's extension factory, in install order: each agent session gets fresh objects."""
+
+    def __init__(self) -> None:
+        self._factories: list[Callable[[], LoopExtension]] = []
+
+    def add(self, factory: Callable[[], LoopExtension]) -> None:
+        self._factories.append(factory)
+
+    def new(self) -> list[LoopExtension]:
+        return [factory() for factory in self._factories]
+
+
+def loop_extensions(app: AppContext) -> ExtensionFactories:
+    """The app's extension factories: features `add` theirs at install, sessions take `new()` ones."""
+    return app.service("loop_extensions", ExtensionFactories)

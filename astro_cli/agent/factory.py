@@ -8,6 +8,7 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING
 
 from astro_cli.agent.events import EventBus
+from astro_cli.agent.extensions import loop_extensions
 from astro_cli.agent.llm import LLM, LLMConfig
 from astro_cli.agent.loop import AgentSession
 from astro_cli.agent.model_choice import NO_MODEL, choose_model, credentials_for, key_store
@@ -134,7 +135,7 @@ def open_session(
     if session_id is None:
         session_id = app.sessions.create(workspace, llm.config.model)
     lock = claim_session(app, session_id)
-    session = AgentSession(app, session_id, llm, bus, permissions, extensions=app.new_extensions())
+    session = AgentSession(app, session_id, llm, bus, permissions, extensions=loop_extensions(app).new())
     session.lock = lock
     if forked_from is not None:
         session.forked_from = forked_from

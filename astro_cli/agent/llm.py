@@ -277,7 +277,7 @@ def _address(url: str, config: LLMConfig | None) -> str:
 
 
 def _key_source(config: LLMConfig, model: str) -> str:
-    from astro_cli.agent.model_choice import key_hint
+    from astro_cli.keystore import key_hint
 
     if config.api_key:
         return "ASTRO_API_KEY"

@@ -11,13 +11,22 @@ from __future__ import annotations
 import os
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
 
-from astro_cli.keystore import Credential, KeyStore, KeyStoreError, credential, env_vars, provider_of
+from astro_cli.keystore import Credential, KeyStore, KeyStoreError, credential, provider_of
 
 if TYPE_CHECKING:
-    from astro_cli.app import AppContext
     from astro_cli.config import Settings
+    from astro_cli.workspace import AstroHome
+
+
+class KeyOwner(Protocol):
+    """What deciding the model reads of the app (the AppContext is one; app.py asks this module)."""
+
+    settings: Settings
+    home: AstroHome
+
+    def warn(self, text: str) -> None: ...
 
 # Provider and the model astro picks when only that provider's key is present, in this order.
 DEFAULT_MODELS = [
@@ -61,7 +70,7 @@ def choose_model(settings: Settings, env: Mapping[str, str], store: KeyStore | N
     return None
 
 
-def key_store(app: AppContext) -> KeyStore | None:
+def key_store(app: KeyOwner) -> KeyStore | None:
     """The user's keys.yaml; a broken one is a warning (environment keys still work), not a stop."""
     store = KeyStore.at(app.home.root)
     try:
@@ -74,7 +83,7 @@ def key_store(app: AppContext) -> KeyStore | None:
     return store
 
 
-def model_choice(app: AppContext, env: Mapping[str, str] | None = None) -> ModelChoice | None:
+def model_choice(app: KeyOwner, env: Mapping[str, str] | None = None) -> ModelChoice | None:
     return choose_model(app.settings, os.environ if env is None else env, key_store(app))
 
 
@@ -94,7 +103,3 @@ def credentials_for(env: Mapping[str, str], store: KeyStore | None) -> Callable[
     return lookup
 
 
-def key_hint(model: str) -> str:
-    """The variable a person sets for `model`'s key, for messages."""
-    provider = provider_of(model)
-    return env_vars(provider)[0] if provider else "ASTRO_API_KEY"

@@ -18,7 +18,8 @@ from astro_cli.agent.caller import Caller
 from astro_cli.agent.extensions import ToolCallInfo
 from astro_cli.agent.llm import Cancelled, ToolCallRequest, parse_arguments
 from astro_cli.prompt.tags import escape_tags
-from astro_cli.tools.base import TOOL_FAILURES, ToolContext, ToolResult
+from astro_cli.tools.base import TOOL_FAILURES, ToolResult
+from astro_cli.tools.context import ToolContext
 
 if TYPE_CHECKING:
     from astro_cli.agent.loop import AgentSession, TurnState

@@ -16,7 +16,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from astro_cli.agent import events as ev
-from astro_cli.agent.extensions import LoopExtension, ToolCallInfo
+from astro_cli.agent.extensions import LoopExtension, ToolCallInfo, loop_extensions
 from astro_cli.citations.ledger import CitationLedger
 from astro_cli.ui import transcript
 
@@ -143,6 +143,6 @@ def install(app: AppContext) -> None:
     from astro_cli.citations.cite import slash_cite
     from astro_cli.ui.slash import SlashCommand, register_slash
 
-    app.add_extension(lambda: CitationCheck(app))
+    loop_extensions(app).add(lambda: CitationCheck(app))
     register_slash(app, SlashCommand("cite", "BibTeX of the papers this session's answers cited (/cite FILE writes "
                                      "it to a file)", slash_cite, usage="/cite [FILE]"))

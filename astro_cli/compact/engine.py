@@ -21,7 +21,7 @@ from astro_cli.compact.rounds import Outcome, Round, View
 from astro_cli.compact.tokens import CHARS_PER_TOKEN, ProviderMark, TokenCounter, loaded_litellm
 from astro_cli.compact.window import UNKNOWN_MODEL, Policy, Window, resolve_window
 from astro_cli.skills.state import SkillsState
-from astro_cli.tools.base import Compactor
+from astro_cli.tools.context import Compactor
 
 if TYPE_CHECKING:
     from astro_cli.agent.loop import AgentSession, TurnState

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from astro_cli.tools.base import Tool, ToolContext, ToolError, object_schema
+from astro_cli.agent.extensions import loop_extensions
+from astro_cli.tools.base import Tool, ToolError, object_schema
+from astro_cli.tools.context import ToolContext
 
 if TYPE_CHECKING:
     from astro_cli.app import AppContext
@@ -45,7 +47,7 @@ def install(app: AppContext) -> None:
     from astro_cli.compact.engine import CompactionEngine
     from astro_cli.ui.slash import SlashCommand, register_slash
 
-    app.add_extension(lambda: CompactionEngine(app))
+    loop_extensions(app).add(lambda: CompactionEngine(app))
     app.tools.register(
         Tool(
             name="compress_context",

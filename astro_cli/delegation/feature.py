@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from astro_cli.agent.extensions import LoopExtension
+from astro_cli.agent.extensions import LoopExtension, loop_extensions
 from astro_cli.delegation.agents import agent_catalog
 from astro_cli.delegation.hook_extension import HookExtension
 from astro_cli.delegation.hooks import hook_runner
@@ -35,6 +35,6 @@ def install(app: AppContext) -> None:
         app.tools.register(tool)
     app.prompt.add("sub-agents", ORDER_SUBAGENTS, provider=agent_catalog(app).section)
     runner = hook_runner(app)
-    app.add_extension(lambda: HookExtension(runner))
-    app.add_extension(TeamCleanup)
+    loop_extensions(app).add(lambda: HookExtension(runner))
+    loop_extensions(app).add(TeamCleanup)
     install_slash(app)

@@ -13,9 +13,11 @@ a built-in of the same name. A plugin that fails to load is reported once and sk
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from astro_cli.agent.extensions import LoopExtension, loop_extensions
 from astro_cli.delegation.hooks import PythonCallback, hook_runner
 
 if TYPE_CHECKING:
@@ -53,6 +55,10 @@ class PluginAPI:
         """Call `callback(payload) -> dict | None` at `event`; the dict has the fields a hook's stdout JSON has."""
         hook_runner(self.app).add_python(event, callback, matcher=matcher, plugin=self.name)
         self.info.hooks.append(event if not matcher else f"{event} ({matcher})")
+
+    def add_extension(self, factory: Callable[[], LoopExtension]) -> None:
+        """A full loop extension, through the seam the built-in features use (agent/extensions.py)."""
+        loop_extensions(self.app).add(factory)
 
 
 def _entry_points() -> list[Any]:

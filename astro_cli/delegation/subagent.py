@@ -19,8 +19,10 @@ from typing import TYPE_CHECKING, Any
 
 from astro_cli.agent import events as ev
 from astro_cli.agent.caller import SUBAGENT, Caller
+from astro_cli.agent.extensions import loop_extensions
 from astro_cli.prompt.registry import ORDER_IDENTITY
-from astro_cli.tools.base import Tool, ToolContext, ToolError, ToolResult, object_schema
+from astro_cli.tools.base import Tool, ToolError, ToolResult, object_schema
+from astro_cli.tools.context import ToolContext
 
 if TYPE_CHECKING:
     from astro_cli.agent.loop import TurnState
@@ -155,7 +157,7 @@ def run_subagent(ctx: ToolContext, spec: SubagentSpec) -> ToolResult:
     )
     # A scope of this run's own: two runs of one agent at once (one in the background) never share it.
     scope = f"{spec.scope}#{child_id}"
-    child = AgentSession(app, child_id, llm, bus, permissions, extensions=app.new_extensions(), scope=scope,
+    child = AgentSession(app, child_id, llm, bus, permissions, extensions=loop_extensions(app).new(), scope=scope,
                          agent=spec.agent, only_tools=set(spec.tools), max_steps=spec.max_steps,
                          role=SUBAGENT, parent_session_id=parent.session_id)
     child.cancel = parent.cancel  # interrupting the caller interrupts its subagent

@@ -24,7 +24,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from astro_cli.delegation.subagent import parent_session
-from astro_cli.tools.base import Tool, ToolContext, ToolError, ToolResult, object_schema
+from astro_cli.tools.base import Tool, ToolError, ToolResult, object_schema
+from astro_cli.tools.context import ToolContext
 
 if TYPE_CHECKING:
     from astro_cli.agent.caller import Caller

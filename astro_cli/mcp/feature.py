@@ -11,7 +11,7 @@ import sys
 from typing import TYPE_CHECKING
 
 from astro_cli.agent import events as ev
-from astro_cli.agent.extensions import LoopExtension
+from astro_cli.agent.extensions import LoopExtension, loop_extensions
 from astro_cli.mcp.servers import is_configured
 from astro_cli.mcp.state import STARTING
 from astro_cli.ui.slash import SlashCommand, SlashContext, register_slash
@@ -89,4 +89,4 @@ def install(app: AppContext) -> None:
     register_slash(app, SlashCommand("mcp", "MCP servers: status and tools (restart NAME reconnects one)", mcp_slash,
                                      usage="/mcp [restart NAME]"))
     if is_configured(app):
-        app.add_extension(lambda: McpExtension(app))
+        loop_extensions(app).add(lambda: McpExtension(app))

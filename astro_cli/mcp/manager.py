@@ -19,7 +19,8 @@ from typing import TYPE_CHECKING, Any
 from astro_cli.mcp.servers import McpConfig, load_config
 from astro_cli.mcp.state import READY, STARTING, CallOutcome, ServerState
 from astro_cli.mcp.tools import build_tools
-from astro_cli.tools.base import Tool, ToolContext, ToolError
+from astro_cli.tools.base import Tool, ToolError
+from astro_cli.tools.context import ToolContext
 
 if TYPE_CHECKING:
     from astro_cli.app import AppContext

@@ -15,8 +15,9 @@ from typing import Any
 
 from astro_cli.mcp.state import CallOutcome, RemoteTool
 from astro_cli.prompt.tags import escape_tags
-from astro_cli.tools.base import Tool, ToolContext, ToolResult
+from astro_cli.tools.base import Tool, ToolResult
 from astro_cli.tools.command import cut_output
+from astro_cli.tools.context import ToolContext
 
 PREFIX = "mcp__"
 MAX_NAME_CHARS = 64  # what OpenAI and Anthropic accept for a function name

@@ -14,12 +14,13 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from astro_cli.agent.extensions import LoopExtension
+from astro_cli.agent.extensions import LoopExtension, loop_extensions
 from astro_cli.memory.format import MEMORY_TYPES, MemoryFileError, MemoryInputError
 from astro_cli.memory.reminder import SECTION, latest_block
 from astro_cli.memory.service import MemoryService, sorted_memories
 from astro_cli.prompt.registry import ORDER_MEMORY, AssemblyInput
-from astro_cli.tools.base import Tool, ToolContext, ToolError, ToolResult, object_schema
+from astro_cli.tools.base import Tool, ToolError, ToolResult, object_schema
+from astro_cli.tools.context import ToolContext
 from astro_cli.ui.slash import SlashCommand, SlashContext, register_slash
 
 if TYPE_CHECKING:
@@ -122,7 +123,7 @@ def install(app: AppContext) -> None:
         return SECTION if app.settings.get("memory.inject") > 0 else None
 
     app.prompt.add("memory", ORDER_MEMORY, provider=section)
-    app.add_extension(lambda: MemoryTurn(app))
+    loop_extensions(app).add(lambda: MemoryTurn(app))
     app.tools.register(Tool(
         name="save_memory",
         description=SAVE_DESCRIPTION,

@@ -18,7 +18,7 @@ from astro_cli.prompt.registry import (
 )
 
 if TYPE_CHECKING:
-    from astro_cli.app import AppContext
+    from astro_cli.config import Settings
 
 IDENTITY = (
     "You are astro, a research assistant for astrophysicists, working in a terminal inside the "
@@ -57,9 +57,8 @@ def tools_section(data: AssemblyInput) -> str | None:
     return "\n".join(lines)
 
 
-def register_default_sections(registry: PromptRegistry, app: AppContext) -> None:
+def register_default_sections(registry: PromptRegistry, settings: Settings) -> None:
     """Register the static sections and the tool list; skills, memory and sub-agents add theirs when installed."""
-    settings = app.settings
     registry.add("identity", ORDER_IDENTITY, text=settings.get("identity") or IDENTITY)
     persona = settings.get("persona")
     if persona:

@@ -11,7 +11,8 @@ import time
 from typing import TYPE_CHECKING, Any
 
 from astro_cli.research.library_feature import library_tool
-from astro_cli.tools.base import Tool, ToolContext, ToolError, ToolResult, object_schema
+from astro_cli.tools.base import Tool, ToolError, ToolResult, object_schema
+from astro_cli.tools.context import ToolContext
 
 if TYPE_CHECKING:
     from astro_cli.app import AppContext

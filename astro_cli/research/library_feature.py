@@ -13,7 +13,8 @@ from functools import wraps
 from typing import TYPE_CHECKING, Any
 
 from astro_cli.research.textblock import DATA_NOTE
-from astro_cli.tools.base import Tool, ToolContext, ToolError, ToolResult, object_schema
+from astro_cli.tools.base import Tool, ToolError, ToolResult, object_schema
+from astro_cli.tools.context import ToolContext
 
 if TYPE_CHECKING:
     from astro_cli.app import AppContext

@@ -12,7 +12,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from astro_cli.agent.extensions import LoopExtension
+from astro_cli.agent.extensions import LoopExtension, loop_extensions
 from astro_cli.prompt.registry import ORDER_SKILLS, AssemblyInput
 from astro_cli.prompt.tags import escape_tags
 from astro_cli.skills.approval import BASELINE, pre_approval, refusal_note, take_baseline
@@ -20,7 +20,8 @@ from astro_cli.skills.globs import matches
 from astro_cli.skills.registry import get_registry
 from astro_cli.skills.skill import Skill
 from astro_cli.skills.state import SkillsState
-from astro_cli.tools.base import Tool, ToolContext, ToolError, ToolResult, object_schema
+from astro_cli.tools.base import Tool, ToolError, ToolResult, object_schema
+from astro_cli.tools.context import ToolContext
 
 if TYPE_CHECKING:
     from astro_cli.agent.loop import AgentSession, TurnState
@@ -213,5 +214,5 @@ def install(app: AppContext) -> None:
         )
     )
     app.prompt.add("skills", ORDER_SKILLS, provider=skills_section(app), replace=True)
-    app.add_extension(lambda: SkillsExtension(app))
+    loop_extensions(app).add(lambda: SkillsExtension(app))
     install_slash(app)

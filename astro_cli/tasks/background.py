@@ -29,15 +29,8 @@ from astro_cli.tasks.bg_store import (
     BgTask,
     parse_task_id,
 )
-from astro_cli.tools.base import (
-    TOOL_FAILURES,
-    DetachedHost,
-    Tool,
-    ToolContext,
-    ToolError,
-    ToolResult,
-    object_schema,
-)
+from astro_cli.tools.base import TOOL_FAILURES, Tool, ToolError, ToolResult, object_schema
+from astro_cli.tools.context import DetachedHost, ToolContext
 from astro_cli.tools.processes import process_groups
 
 if TYPE_CHECKING:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from astro_cli.agent.extensions import loop_extensions
 from astro_cli.tasks import views
 from astro_cli.ui import transcript
 
@@ -25,9 +26,9 @@ def install(app: AppContext) -> None:
 
     app.tools.register(todo_tool())
     app.tools.register(bg_tool())
-    app.add_extension(TaskRecovery)
-    app.add_extension(Nudges)
-    app.add_extension(BackgroundGate)
+    loop_extensions(app).add(TaskRecovery)
+    loop_extensions(app).add(Nudges)
+    loop_extensions(app).add(BackgroundGate)
     register_slash(app, SlashCommand("tasks", "show this session's task plan", views.slash_tasks))
     register_slash(app, SlashCommand("bg", "list background tasks (/bg cancel bg-N stops one)", views.slash_bg,
                                      usage="/bg [cancel bg-N]"))

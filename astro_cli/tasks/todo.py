@@ -11,7 +11,8 @@ from typing import TYPE_CHECKING, Any
 
 from astro_cli.agent import events as ev
 from astro_cli.tasks.store import InvalidTaskList, Task, TaskStore, checklist, counts, parse_tasks
-from astro_cli.tools.base import Tool, ToolContext, ToolError, ToolResult, object_schema
+from astro_cli.tools.base import Tool, ToolError, ToolResult, object_schema
+from astro_cli.tools.context import ToolContext
 
 if TYPE_CHECKING:
     from astro_cli.app import AppContext

@@ -6,8 +6,9 @@ import os
 from typing import TYPE_CHECKING, Any
 
 from astro_cli.security.secrets import environment_without_secrets
-from astro_cli.tools.base import Tool, ToolContext, ToolError, ToolResult, object_schema
+from astro_cli.tools.base import Tool, ToolError, ToolResult, object_schema
 from astro_cli.tools.command import CommandOutcome, describe_holders, run_command
+from astro_cli.tools.context import ToolContext
 from astro_cli.tools.processes import process_groups
 
 if TYPE_CHECKING:

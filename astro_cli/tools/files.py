@@ -13,8 +13,9 @@ import time
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from astro_cli.tools.base import Tool, ToolContext, ToolError, ToolResult, object_schema
+from astro_cli.tools.base import Tool, ToolError, ToolResult, object_schema
 from astro_cli.tools.bounded_regex import compile_bounded, search_bounded
+from astro_cli.tools.context import ToolContext
 
 if TYPE_CHECKING:
     from astro_cli.app import AppContext

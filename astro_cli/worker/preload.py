@@ -20,7 +20,7 @@ import importlib
 import os
 import sys
 import threading
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
@@ -118,12 +118,11 @@ def recording_environment(state: WarmState) -> Iterator[None]:
                 state.env_effects[name] = value
 
 
-def warm_up(extra: Iterable[str] = ()) -> WarmState:
-    """Import litellm, the seed and `extra`; leave the process ready to fork (or raise RuntimeError)."""
+def warm_up(preload_litellm: Callable[[], Any], features: Iterable[str], extra: Iterable[str] = ()) -> WarmState:
+    """Import litellm (with agent/llm's `preload_litellm`), the seed, the `features` modules and `extra`;
+    leave the process ready to fork (or raise RuntimeError). The caller passes both, so this module,
+    which agent/llm reads when a forked child adopts litellm, imports neither."""
     global _STATE
-    from astro_cli.agent.llm import preload_litellm
-    from astro_cli.features import FEATURES
-
     state = WarmState(worker_pid=os.getpid())
     mode = os.environ.get("LITELLM_MODE")
     with recording_environment(state):
@@ -134,7 +133,7 @@ def warm_up(extra: Iterable[str] = ()) -> WarmState:
         raise RuntimeError(f"importing litellm started {thread_count() - 1} thread(s)")
     _STATE = state
     extra = list(extra)
-    import_more([*SEED, *FEATURES, *(name for name in extra if not name.startswith(MODEL))])
+    import_more([*SEED, *features, *(name for name in extra if not name.startswith(MODEL))])
     build_models(name[len(MODEL):] for name in extra if name.startswith(MODEL))
     return state
 

@@ -85,9 +85,12 @@ class WorkerServer:
                 from astro_cli.worker.lifecycle import wait_for_exit
 
                 wait_for_exit(self.after_exit, timeout=30)
+            from astro_cli.agent.llm import preload_litellm
+            from astro_cli.features import FEATURES
+
             warm, _ = preload.read_warm_list(self.paths.warm_list)
             started = time.monotonic()
-            state = preload.warm_up(warm)
+            state = preload.warm_up(preload_litellm, FEATURES, warm)
             log.info("warm in %.1f s: %d modules, %d environment variables read at import, %d failed",
                      time.monotonic() - started, len(sys.modules), len(state.env_reads), len(state.failed))
             self.fingerprint = installation_fingerprint()

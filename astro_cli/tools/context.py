@@ -1,0 +1,113 @@
+"""What a running tool may reach: the narrow context the loop builds for each call.
+
+A tool gets the app (workspace, settings, its feature's services), its session's typed feature
+state (`ctx.state(SkillsState)`) and explicit capabilities from its host, the running turn:
+`approve_for_turn`, `touched`, `add_usage`, `request_compaction`. It never gets the session or
+the turn itself, so a tool cannot reach back into the loop.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Protocol, TypeVar
+
+from astro_cli.agent.states import SessionStates
+from astro_cli.tools.base import ToolError
+
+if TYPE_CHECKING:
+    from astro_cli.app import AppContext
+
+
+class ToolHost(Protocol):
+    """What the running agent lets a tool do to it: explicit capabilities, never the session itself."""
+
+    def approve_for_turn(self, tools: Sequence[str]) -> None:
+        """Let `tools` run without a permission question until the turn ends (a skill's allowed-tools)."""
+
+    def touched(self, path: Path) -> None:
+        """A file was read, written or searched: features that listen (conditional skills) hear of it."""
+
+    def add_usage(self, usage: dict[str, Any]) -> None:
+        """Count a request made on the turn's behalf (a subagent's) in the turn's tokens and cost."""
+
+
+class DetachedHost:
+    """The host of a call outside a turn (a test, a background task): the capabilities do nothing.
+
+    A background task runs after its turn may have ended, so it can neither widen that turn's
+    permissions nor add to its cost, and the loop's thread alone owns the session's skill state.
+    """
+
+    def approve_for_turn(self, tools: Sequence[str]) -> None:
+        pass
+
+    def touched(self, path: Path) -> None:
+        pass
+
+    def add_usage(self, usage: dict[str, Any]) -> None:
+        pass
+
+
+class Compactor(Protocol):
+    """The session's compaction, as the compress_context tool asks for it (compact/engine.py)."""
+
+    def request_compaction(self, focus: str | None) -> str:
+        """Compact before the next request; returns the sentence for the model."""
+        ...
+
+
+S = TypeVar("S")
+
+
+@dataclass
+class ToolContext:
+    """What a running tool may reach: the app (workspace, settings, services), its session's typed
+    feature state, and the host's capabilities. Built per call by the loop; tools keep no state."""
+
+    app: AppContext
+    session_id: str
+    turn: int = 0
+    call_id: str = ""
+    agent: str = "main"
+    cancel: threading.Event = field(default_factory=threading.Event)
+    emit: Callable[[Any], None] = lambda event: None
+    states: SessionStates = field(default_factory=SessionStates)
+    host: ToolHost = field(default_factory=DetachedHost)
+
+    @property
+    def workspace_root(self) -> Path:
+        return self.app.workspace.root
+
+    def resolve_path(self, raw: str, must_exist: bool = False) -> Path:
+        """The real path of a path the model gave; refused outside the workspace and allowed paths."""
+        return self.app.confinement.resolve(raw, must_exist)
+
+    def writable_path(self, raw: str) -> Path:
+        """Like resolve_path, and refused for astro's own state (.astro/, ASTRO_HOME, .mcp.json)."""
+        return self.app.confinement.writable(raw)
+
+    def state(self, kind: type[S]) -> S:
+        """The session's `kind` object (a feature's own state), made on first use."""
+        return self.states.get(kind)
+
+    def touched(self, path: Path) -> None:
+        """Record that a file was read, written or searched (conditional skills listen to this)."""
+        self.host.touched(path)
+
+    def approve_for_turn(self, tools: Sequence[str]) -> None:
+        """Pre-approve `tools` for the rest of this turn only."""
+        self.host.approve_for_turn(tools)
+
+    def add_usage(self, usage: dict[str, Any]) -> None:
+        """Add tokens spent for this call (a subagent's) to the turn's count."""
+        self.host.add_usage(usage)
+
+    def request_compaction(self, focus: str | None) -> str:
+        """Ask the session's compaction to run before the next request; the model's sentence back."""
+        compactor = self.states.find(Compactor)  # type: ignore[type-abstract]
+        if compactor is None:
+            raise ToolError("Compaction is not available to this agent.")
+        return compactor.request_compaction(focus)
