@@ -93,7 +93,6 @@ _key("compaction.skill_budget_chars", "int", 2000, "characters of each loaded sk
 # --- delegation and hooks (issue 8) -----------------------------------------------------------
 _key("subagent.max_steps", "int", 5, "default step limit of a subagent")
 _key("subagent.max_steps_limit", "int", 10, "highest step limit a subagent may be given")
-_key("team.poll_interval", "float", 5.0, "seconds between inbox polls when waiting for teammates")
 _key("team.wait_timeout", "float", 60.0, "seconds the lead waits for a teammate")
 _key("hooks", "dict", {}, "lifecycle hooks, in Claude Code's settings.json shape")
 _key("fail_closed", "bool", False, "a hook that crashes or times out blocks the action")

@@ -50,7 +50,7 @@ def router(body: dict[str, Any]) -> dict[str, Any]:
 
 
 def team_env(astro_env: dict[str, str]) -> dict[str, str]:
-    return {**astro_env, "ASTRO_TEAM_POLL_INTERVAL": "0.05", "ASTRO_TEAM_WAIT_TIMEOUT": "1.5"}
+    return {**astro_env, "ASTRO_TEAM_WAIT_TIMEOUT": "1.5"}
 
 
 def test_two_teammates_answer_through_the_inbox_and_one_times_out(cli, fake, astro_env, workspace):

@@ -3,9 +3,8 @@
 003 section 5.2: the lead writes each teammate's system prompt and task; a teammate has no
 delegation tools, a step limit of min(max_steps, 5), no hooks and no database persistence (its
 messages live in memory). It runs in a thread of this process and, when done, puts its result
-on the team's in-process queue; `team_wait` takes results from it for at most
-`team.wait_timeout` seconds (looking every `team.poll_interval` seconds whether the turn was
-interrupted) and reports a timeout for any teammate that has not answered. Each task and each
+on the team's in-process queue; `team_wait` takes each result the moment it arrives, for at most
+`team.wait_timeout` seconds, and reports a timeout for any teammate that has not answered. Each task and each
 result is also written as a JSON file under `.astro/team/<lead session>/` (tasks/, inbox/): the
 researcher's readable record of what the lead asked and what came back; nothing reads it back.
 """
@@ -34,7 +33,7 @@ if TYPE_CHECKING:
 TEAMMATE_MAX_STEPS = 5
 MAX_MEMBERS = 8
 NAME_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_-]{0,39}$")
-MIN_POLL = 0.05
+INTERRUPT_CHECK = 0.1  # seconds: how soon team_wait notices that the lead's turn was interrupted
 
 
 def _now() -> str:
@@ -121,9 +120,9 @@ class TeamManager:
                 return
             self.results[name] = result
 
-    def wait(self, names: list[str], timeout: float, poll: float, cancel: threading.Event) -> dict[str, dict | None]:
+    def wait(self, names: list[str], timeout: float, cancel: threading.Event) -> dict[str, dict | None]:
         """Take results from the queue until every name answered or `timeout` passed; None marks who did not
-        answer. `poll` is how often an interrupt of the lead's turn is noticed."""
+        answer. An interrupt of the lead's turn (`cancel`) ends the wait within INTERRUPT_CHECK seconds."""
         deadline = time.monotonic() + timeout
         while True:
             pending = [name for name in names if name not in self.results]
@@ -131,7 +130,7 @@ class TeamManager:
             if not pending or remaining <= 0 or cancel.is_set():
                 break
             try:
-                name, result = self.arrived.get(timeout=min(poll, remaining))
+                name, result = self.arrived.get(timeout=min(INTERRUPT_CHECK, remaining))
             except queue.Empty:
                 continue
             self.results[name] = result
@@ -227,8 +226,7 @@ def team_wait(ctx: ToolContext, args: dict[str, Any]) -> ToolResult:
         raise ToolError(f"no teammate named {', '.join(unknown)}; the team: {', '.join(manager.members)}.")
     settings = ctx.app.settings
     timeout = max(0.0, float(settings.get("team.wait_timeout")))
-    poll = max(MIN_POLL, float(settings.get("team.poll_interval")))
-    results = manager.wait(names, timeout, poll, ctx.cancel)
+    results = manager.wait(names, timeout, ctx.cancel)
     blocks, answered = [], 0
     for name in names:
         text, ok = _describe(name, results[name], timeout)
