@@ -10,7 +10,9 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
-from collections.abc import Iterator
+import threading
+import time
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -156,6 +158,24 @@ def repl(astro_env, workspace, monkeypatch):
             shell.run()
             return out.getvalue()
 
+        def send_when(line_is: Callable[[str], bool], keys: str, completions: bool = False,
+                      timeout: float = 60.0) -> None:
+            """Type `keys` once the line being edited passes `line_is` (and, with `completions`, once
+            its completions are shown), as a person who looks at the screen would: not after a fixed
+            delay, which a loaded machine outruns."""
+            def wait() -> None:
+                deadline = time.monotonic() + timeout
+                while time.monotonic() < deadline:
+                    line = reader.session.app.current_buffer
+                    shown = line.complete_state is not None and bool(line.complete_state.completions)
+                    if line_is(line.text) and (shown or not completions):
+                        break
+                    time.sleep(0.02)
+                pipe.send_text(keys)
+
+            threading.Thread(target=wait, daemon=True).start()
+
         shell.type_and_run = run
+        shell.send_when = send_when
         shell.pipe = pipe
         yield shell

@@ -10,7 +10,6 @@ from __future__ import annotations
 import io
 import subprocess
 import sys
-import threading
 
 from rich.console import Console
 
@@ -95,9 +94,9 @@ def test_always_allows_the_tool_for_the_rest_of_the_session(repl, fake, workspac
 
 def test_tab_completes_slash_commands_and_ctrl_c_clears_the_line(repl, fake):
     first = repl.session.session_id
-    # Keys at a person's pace: completions are computed in the background while one types.
-    threading.Timer(0.5, repl.pipe.send_text, ["\t"]).start()
-    threading.Timer(1.0, repl.pipe.send_text, [f"\r\x03{CTRL_D}"]).start()
+    # Keys at a person's pace: Tab once the line reads "/cle", Enter once it was completed.
+    repl.send_when(lambda line: line == "/cle", "\t", completions=True)
+    repl.send_when(lambda line: line == "/clear", f"\r\x03{CTRL_D}")
     output = repl.type_and_run("a half-typed question\x03/cle")
     assert fake.requests == []  # the cleared text was never sent
     assert repl.session.session_id != first and f"new session {repl.session.session_id}" in output
