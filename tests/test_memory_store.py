@@ -74,8 +74,8 @@ def test_hand_written_file_without_dates_uses_the_file_time(tmp_path: Path) -> N
     [
         ("no frontmatter at all\n", "does not start with a '---' frontmatter block"),
         ("---\ntype: preference\ndescription: x\n", "not closed"),
-        ("---\ntype: [preference\ndescription: x\n---\nbody\n", "not valid YAML (line 3)"),
-        ("---\n- a list\n---\nbody\n", "not a YAML mapping"),
+        ("---\ntype: [preference\ndescription: x\n---\nbody\n", "does not parse at line 3"),
+        ("---\n- a list\n---\nbody\n", "not a set of 'key: value' fields"),
         ("---\ntype: opinion\ndescription: x\n---\nbody\n", "type is 'opinion'"),
         ("---\ntype: feedback\n---\nbody\n", "no 'description'"),
         ("---\ntype: feedback\ndescription: x\nupdated: last tuesday\n---\nbody\n", "'updated' is not a date"),
@@ -93,7 +93,7 @@ def test_broken_files_are_skipped_with_a_warning(store: MemoryStore) -> None:
     loaded = store.load_all()
     assert [m.slug for m in loaded] == ["good-one"]
     warnings = store.warnings  # type: ignore[attr-defined]
-    assert any("memory/broken.md is skipped" in w and "not valid YAML" in w for w in warnings)
+    assert any("memory/broken.md is skipped" in w and "does not parse" in w for w in warnings)
     assert any("memory/binary.md is skipped" in w for w in warnings)
 
 

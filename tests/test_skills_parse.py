@@ -9,8 +9,9 @@ import yaml
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from astro_cli.frontmatter import split_frontmatter
 from astro_cli.skills.globs import matches
-from astro_cli.skills.skill import Skill, SkillError, parse_skill, scaffold, split_frontmatter
+from astro_cli.skills.skill import Skill, SkillError, parse_skill, scaffold
 
 FIXTURES = Path(__file__).parent / "fixtures" / "skills"
 REJECTED = {
@@ -83,8 +84,8 @@ def test_the_version_field_loads_when_the_folder_matches(tmp_path):
 @pytest.mark.parametrize(
     ("text", "reason"),
     [
-        ("# just markdown\n", "has no YAML frontmatter"),
-        ("---\nname: demo\ndescription: d\n", "never closed"),
+        ("# just markdown\n", "does not start with a '---' frontmatter block"),
+        ("---\nname: demo\ndescription: d\n", "not closed"),
         ("---\nname: demo\ndescription: 'unbalanced\n---\nbody\n", "does not parse"),
         ("---\nname: demo\n\tdescription: tab\n---\n", "does not parse"),
         ("---\n- a\n- b\n---\nbody\n", "not a set of 'key: value' fields"),

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from astro_cli.frontmatter import FrontmatterError, parse_frontmatter
 from astro_cli.prompt.tags import escape_tags
 
 if TYPE_CHECKING:
@@ -22,7 +23,6 @@ if TYPE_CHECKING:
     from astro_cli.prompt.registry import AssemblyInput
 
 NAME_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$")
-FRONTMATTER_RE = re.compile(r"\A---[ \t]*\r?\n(.*?)\r?\n---[ \t]*(?:\r?\n|\Z)(.*)\Z", re.DOTALL)
 
 
 class AgentDefinitionError(Exception):
@@ -55,19 +55,10 @@ def _string_list(value: Any, field: str, path: Path) -> tuple[str, ...] | None:
 
 def parse_agent(text: str, path: Path, layer: str = "project") -> AgentDefinition:
     """Parse one definition; raises AgentDefinitionError with one sentence for anything unusable."""
-    import yaml
-
-    match = FRONTMATTER_RE.match(text.lstrip("\ufeff"))
-    if not match:
-        raise AgentDefinitionError(f"{path}: it should start with a '---' frontmatter block (name, description).")
     try:
-        meta = yaml.load(match.group(1), Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader)) or {}
-    except yaml.YAMLError as exc:
-        mark = getattr(exc, "problem_mark", None)
-        where = f" (line {mark.line + 2})" if mark else ""
-        raise AgentDefinitionError(f"{path}: the frontmatter is not valid YAML{where}.") from None
-    if not isinstance(meta, dict):
-        raise AgentDefinitionError(f"{path}: the frontmatter should be a mapping of fields.")
+        meta, body = parse_frontmatter(text)
+    except FrontmatterError as exc:
+        raise AgentDefinitionError(f"{path}: {exc}.") from None
     name = meta.get("name", path.stem)
     if not isinstance(name, str) or not NAME_RE.match(name):
         raise AgentDefinitionError(f"{path}: name {name!r} should be letters, digits, '.', '_' or '-'.")
@@ -76,7 +67,7 @@ def parse_agent(text: str, path: Path, layer: str = "project") -> AgentDefinitio
     description = meta.get("description")
     if not isinstance(description, str) or not description.strip():
         raise AgentDefinitionError(f"{path}: a 'description' is needed (it is what the main agent sees).")
-    body = match.group(2).strip()
+    body = body.strip()
     if not body:
         raise AgentDefinitionError(f"{path}: the body (the agent's system prompt) is empty.")
     model = meta.get("model")

@@ -17,6 +17,8 @@ from typing import Any
 
 import yaml
 
+from astro_cli.frontmatter import FrontmatterError, parse_frontmatter
+
 MEMORY_TYPES = ("preference", "feedback", "project", "reference")
 MAX_SLUG = 64
 MAX_DESCRIPTION = 200
@@ -24,8 +26,6 @@ SLUG_RE = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
 VERSION_RE = re.compile(r"^(?P<base>.+)_v(?P<n>\d+)$")
 
 Clock = Callable[[], datetime]
-# libyaml's safe loader is ~10x faster, which is what makes a cold start with 2,000 memories short.
-_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
 
 def utc_now() -> datetime:
@@ -116,32 +116,12 @@ def _as_time(value: Any, field: str) -> datetime:
     raise MemoryFileError(f"'{field}' is not a date ({value!r}); use e.g. 2025-06-01T12:00:00Z.")
 
 
-def split_frontmatter(text: str) -> tuple[dict[str, Any], str]:
-    """(frontmatter mapping, body) of a `---`-fenced Markdown file; MemoryFileError if there is none."""
-    text = text.lstrip("\ufeff").replace("\r\n", "\n")
-    if not text.startswith("---\n"):
-        raise MemoryFileError("it does not start with a '---' frontmatter block.")
-    end = text.find("\n---", 3)
-    while end >= 0 and text[end + 4 : end + 5] not in ("", "\n"):
-        end = text.find("\n---", end + 4)
-    if end < 0:
-        raise MemoryFileError("its frontmatter block is not closed with '---'.")
-    try:
-        data = yaml.load(text[4:end], Loader=_LOADER)  # noqa: S506 - a safe loader, the C one when present
-    except yaml.YAMLError as exc:
-        where = getattr(exc, "problem_mark", None)
-        line = f" (line {where.line + 2})" if where is not None else ""
-        raise MemoryFileError(f"its frontmatter is not valid YAML{line}.") from None
-    except (ValueError, TypeError, OverflowError, RecursionError) as exc:  # a date like 2025-13-01, libyaml's late checks
-        raise MemoryFileError(f"its frontmatter holds a value YAML cannot read ({exc}).") from None
-    if not isinstance(data, dict):
-        raise MemoryFileError("its frontmatter is not a YAML mapping of keys to values.")
-    return data, text[end + 4 :].lstrip("\n")
-
-
 def parse_memory(text: str, path: Path, mtime: float | None = None) -> Memory:
     """A Memory from a file's text; the file name is the slug. MemoryFileError names what is wrong."""
-    data, body = split_frontmatter(text)
+    try:
+        data, body = parse_frontmatter(text)
+    except FrontmatterError as exc:
+        raise MemoryFileError(f"{exc}.") from None
     kind = str(data.get("type") or "").strip().lower()
     if kind not in MEMORY_TYPES:
         raise MemoryFileError(f"its type is {data.get('type')!r}; use one of {', '.join(MEMORY_TYPES)}.")

@@ -16,6 +16,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from astro_cli.frontmatter import FrontmatterError, parse_frontmatter
 from astro_cli.research.library import Library, now_iso
 from astro_cli.research.storage import ChunkRow, library_store, note_scope
 
@@ -56,18 +57,11 @@ def render_note(title: str, content: str, tags: list[str], papers: list[str], cr
 def read_note(path: Path) -> tuple[dict[str, Any], str]:
     """(frontmatter, body) of a Markdown note; a note without valid frontmatter has an empty one."""
     text = path.read_text(encoding="utf-8", errors="replace")
-    if text.startswith("---\n"):
-        end = text.find("\n---", 4)
-        if end > 0:
-            import yaml
-
-            try:
-                front = yaml.safe_load(text[4:end]) or {}
-            except yaml.YAMLError:
-                front = {}
-            if isinstance(front, dict):
-                return front, text[end + 4 :].lstrip("-").strip()
-    return {}, text.strip()
+    try:
+        front, body = parse_frontmatter(text)
+    except FrontmatterError:
+        return {}, text.strip()
+    return front, body.strip()
 
 
 def save_note(app: AppContext, title: str, content: str, tags: list[str] | None = None,

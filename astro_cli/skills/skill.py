@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-import yaml
+from astro_cli.frontmatter import FrontmatterError, parse_frontmatter
 
 SKILL_FILE = "SKILL.md"
 NAME_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$")
@@ -39,12 +39,6 @@ KNOWN_KEYS = {
     "version",
 }
 _LIST_SPLIT = re.compile(r"[\s,]+")
-
-try:  # libyaml is ~10x faster; CSafeLoader has exactly safe_load's semantics.
-    _Loader: Any = yaml.CSafeLoader
-except AttributeError:  # pragma: no cover - pyyaml built without libyaml
-    _Loader = yaml.SafeLoader
-
 
 class SkillError(Exception):
     """A SKILL.md that cannot be used; the message is the reason, in one sentence."""
@@ -136,18 +130,6 @@ def first_sentence(text: str) -> str:
     return _one_line(flat[: match.end()] if match else flat)
 
 
-def split_frontmatter(text: str) -> tuple[str, str]:
-    """(frontmatter YAML, body) of a SKILL.md; the file must open with a `---` line."""
-    text = text.lstrip("\ufeff")
-    lines = text.splitlines(keepends=True)
-    if not lines or lines[0].strip() != "---":
-        raise SkillError("it has no YAML frontmatter (a block between '---' lines at the top of the file)")
-    for index in range(1, len(lines)):
-        if lines[index].strip() in ("---", "..."):
-            return "".join(lines[1:index]), "".join(lines[index + 1 :]).lstrip("\r\n")
-    raise SkillError("its YAML frontmatter is never closed (no second '---' line)")
-
-
 def _text(meta: dict[str, Any], key: str, required: bool = False) -> str:
     value = meta.get(key)
     if value is None:
@@ -214,21 +196,10 @@ def parse_skill(path: Path, layer: str = "project", text: str | None = None) -> 
             raise SkillError("it is not UTF-8 text") from None
         except OSError as exc:
             raise SkillError(f"it cannot be read ({exc.strerror or exc})") from None
-    front, body = split_frontmatter(text)
     try:
-        meta = yaml.load(front, Loader=_Loader)  # noqa: S506 - a SafeLoader (yaml.safe_load's loader)
-    except yaml.YAMLError as exc:
-        mark = getattr(exc, "problem_mark", None)
-        where = f" at line {mark.line + 2}" if mark is not None else ""
-        problem = getattr(exc, "problem", None) or "invalid YAML"
-        raise SkillError(f"its YAML frontmatter does not parse{where} ({problem})") from None
-    except (ValueError, TypeError, OverflowError, RecursionError) as exc:  # odd scalars libyaml rejects late
-        raise SkillError(f"its YAML frontmatter does not parse ({type(exc).__name__})") from None
-    if meta is None:
-        meta = {}
-    if not isinstance(meta, dict):
-        raise SkillError("its frontmatter is not a set of 'key: value' fields")
-    meta = {str(k): v for k, v in meta.items()}
+        meta, body = parse_frontmatter(text)
+    except FrontmatterError as exc:
+        raise SkillError(str(exc)) from None
     return _build(meta, body, path, layer)
 
 
