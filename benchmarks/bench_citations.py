@@ -124,11 +124,11 @@ def main() -> None:
                       f"arXiv, 2 requests): median {median_ms(online):.1f} ms")
             finally:
                 server.close()
-            from astro_cli.prompt.tokens import get_counter
+            from astro_cli.agent.tokens import TokenCounter
 
-            counter = get_counter()
+            counter = TokenCounter(None)
             text = nudge_text(checked, True)
-            print(f"4. the nudge for 2 ids: {counter.count(text)} tokens ({len(text)} characters; {counter.method})")
+            print(f"4. the nudge for 2 ids: {counter.text(text)} tokens ({len(text)} characters; {counter.text_method})")
         finally:
             app.close()
 

@@ -105,7 +105,7 @@ def open_test_session(
 
 def baseline_tokens(session: Any) -> int:
     """What system prompt, tools and the environment reserve cost before any message."""
-    from astro_cli.compact.tokens import TokenCounter
+    from astro_cli.agent.tokens import TokenCounter
 
     assembled = session.assemble()
     return TokenCounter(session.llm.config.model, load=True).request(assembled.system, [], assembled.tools)

@@ -174,7 +174,7 @@ def test_an_unknown_models_window_is_a_default_with_one_notice(monkeypatch, work
 def test_counting_without_a_model_does_not_import_litellm(tmp_path) -> None:
     code = (
         "import sys, json\n"
-        "from astro_cli.compact.tokens import TokenCounter\n"
+        "from astro_cli.agent.tokens import TokenCounter\n"
         "c = TokenCounter('openai/gpt-4.1')\n"
         "n = c.messages([{'role': 'user', 'content': 'word ' * 400}])\n"
         "print(json.dumps({'tokens': n, 'litellm': 'litellm' in sys.modules}))\n"
@@ -197,13 +197,14 @@ def test_the_window_follows_litellm_and_config_overrides_it(monkeypatch, workspa
         def get(self, key):
             return self.value
 
+    load_litellm()  # the window comes from litellm's model table once a model path has loaded it
     problems: list[str] = []
     assert (
-        resolve_window(Settings(None), "anthropic/claude-sonnet-4-5", load_litellm(), problems).tokens
+        resolve_window(Settings(None), "anthropic/claude-sonnet-4-5", problems).tokens
         == 200000
     )
     assert (
-        resolve_window(Settings(50000), "anthropic/claude-sonnet-4-5", load_litellm(), problems).tokens
+        resolve_window(Settings(50000), "anthropic/claude-sonnet-4-5", problems).tokens
         == 50000
     )
     assert problems == []

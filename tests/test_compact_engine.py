@@ -30,7 +30,7 @@ from tests.compact_support import (
 
 def result_tokens(app, session, path: str) -> int:
     """Tokens of the tool message read_file will produce for `path` (the real tool, the real counter)."""
-    from astro_cli.compact.tokens import TokenCounter
+    from astro_cli.agent.tokens import TokenCounter
 
     output = app.tools.get("read_file").run(
         ToolContext(app=app, session_id=session.session_id), {"path": path}

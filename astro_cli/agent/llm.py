@@ -59,6 +59,11 @@ def load_litellm() -> Any:
     return _LITELLM
 
 
+def loaded_litellm() -> Any:
+    """litellm if load_litellm() has finished loading it here, else None; never imports it (token counts)."""
+    return _LITELLM
+
+
 def preload_litellm() -> Any:
     """Import litellm in the warm worker without adopting it (the forked child's load_litellm() does).
 

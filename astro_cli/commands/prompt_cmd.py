@@ -15,8 +15,8 @@ app = typer.Typer(no_args_is_help=True)
 def prompt_report(ctx: Any, question: str = "", exact: bool = False) -> dict[str, Any]:
     """The assembled system prompt, tool schemas and environment message with their token counts."""
     from astro_cli.agent.model_choice import model_choice
+    from astro_cli.agent.tokens import TokenCounter
     from astro_cli.prompt.environment import base_facts, environment_message
-    from astro_cli.prompt.tokens import get_counter
 
     ctx.install_features()
     choice = model_choice(ctx)
@@ -25,21 +25,21 @@ def prompt_report(ctx: Any, question: str = "", exact: bool = False) -> dict[str
         from astro_cli.agent.llm import load_litellm
 
         load_litellm()
-    counter = get_counter(choice.model if choice is not None else None)
+    counter = TokenCounter(choice.model if choice is not None else None)
     tools = ctx.tools.ordered(ctx.settings.get("tool_order"))
     assembled = ctx.prompt.assemble(tools, question=question)
     sections = [
-        {"name": s.name, "order": s.order, "tokens": counter.count(s.text), "text": s.text} for s in assembled.sections
+        {"name": s.name, "order": s.order, "tokens": counter.text(s.text), "text": s.text} for s in assembled.sections
     ]
-    tool_rows = [{"name": t["function"]["name"], "tokens": counter.count(json.dumps(t))} for t in assembled.tools]
+    tool_rows = [{"name": t["function"]["name"], "tokens": counter.text(json.dumps(t))} for t in assembled.tools]
     facts = base_facts(
         str(ctx.workspace.root), model, 0, ctx.settings.get("max_steps"), {"input_tokens": 0, "output_tokens": 0}
     )
     environment = environment_message(facts)["content"]
     memory = _memory_block(ctx, question)
-    system_tokens = counter.count(assembled.system)
-    memory_tokens = counter.count(memory) if memory else 0
-    total = system_tokens + sum(t["tokens"] for t in tool_rows) + counter.count(environment) + memory_tokens
+    system_tokens = counter.text(assembled.system)
+    memory_tokens = counter.text(memory) if memory else 0
+    total = system_tokens + sum(t["tokens"] for t in tool_rows) + counter.text(environment) + memory_tokens
     return {
         "model": model,
         "model_origin": choice.origin if choice is not None else "nothing sets a model and no provider key was found",
@@ -49,10 +49,10 @@ def prompt_report(ctx: Any, question: str = "", exact: bool = False) -> dict[str
         "memory_context": memory,
         "memory_context_tokens": memory_tokens,
         "environment": environment,
-        "environment_tokens": counter.count(environment),
+        "environment_tokens": counter.text(environment),
         "variables": assembled.variables,
         "total_tokens": total,
-        "counter": counter.method,
+        "counter": counter.text_method,
     }
 
 

@@ -14,11 +14,12 @@ from typing import TYPE_CHECKING, Any
 
 from astro_cli.agent import events as ev
 from astro_cli.agent.extensions import LoopExtension
+from astro_cli.agent.tokens import CHARS_PER_TOKEN, TokenCounter
 from astro_cli.compact.layers import find_safe_cut_point, summary_cut, summary_message
 from astro_cli.compact.records import CompactionStore
 from astro_cli.compact.restore import restore_text
 from astro_cli.compact.rounds import Outcome, Round, View
-from astro_cli.compact.tokens import CHARS_PER_TOKEN, ProviderMark, TokenCounter, loaded_litellm
+from astro_cli.compact.tokens import ProviderMark
 from astro_cli.compact.window import UNKNOWN_MODEL, Policy, Window, resolve_window
 from astro_cli.skills.state import SkillsState
 from astro_cli.tools.context import Compactor
@@ -276,7 +277,7 @@ class CompactionEngine(LoopExtension):
     def _resolved_window(self) -> Window:
         if self._window is None:
             problems: list[str] = []
-            self._window = resolve_window(self.app.settings, self._model, loaded_litellm(), problems)
+            self._window = resolve_window(self.app.settings, self._model, problems)
             for problem in problems:
                 self._notice(problem)
         return self._window

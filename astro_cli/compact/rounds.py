@@ -19,7 +19,7 @@ from astro_cli.compact.summary import SummaryFailed, fit_history, request_summar
 
 if TYPE_CHECKING:
     from astro_cli.agent.loop import AgentSession, TurnState
-    from astro_cli.compact.tokens import TokenCounter
+    from astro_cli.agent.tokens import TokenCounter
     from astro_cli.compact.window import Policy
 
 AUTO_LAYERS = ("snip", "micro", "summary", "aggressive")

@@ -11,6 +11,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from astro_cli.agent.tokens import context_window
+
 DEFAULT_WINDOW = 32_000
 MIN_WINDOW = 1_000
 
@@ -26,19 +28,7 @@ class Window:
     source: str  # config | litellm | default
 
 
-def model_window(model: str, litellm: Any) -> int | None:
-    """The model's input window from litellm's model table, or None when litellm does not know it."""
-    if litellm is None:
-        return None
-    try:
-        info = litellm.get_model_info(model)
-    except Exception:  # noqa: BLE001 - an unmapped model is an ordinary case
-        return None
-    tokens = info.get("max_input_tokens") or info.get("max_tokens")
-    return int(tokens) if tokens else None
-
-
-def resolve_window(settings: Any, model: str, litellm: Any, problems: list[str]) -> Window:
+def resolve_window(settings: Any, model: str, problems: list[str]) -> Window:
     configured = settings.get("context_window")
     if configured is not None:
         if isinstance(configured, int) and configured >= MIN_WINDOW:
@@ -47,7 +37,7 @@ def resolve_window(settings: Any, model: str, litellm: Any, problems: list[str])
             f"config 'context_window' must be at least {MIN_WINDOW} tokens (got {configured!r}); "
             "astro uses the model's own window instead."
         )
-    tokens = model_window(model, litellm)
+    tokens = context_window(model)
     if tokens:
         return Window(tokens, "litellm")
     return Window(DEFAULT_WINDOW, "default")

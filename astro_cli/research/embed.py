@@ -36,7 +36,7 @@ def unpack(blob: bytes) -> list[float]:
 
 
 def embed_texts(app: AppContext, texts: list[str]) -> list[list[float]]:
-    """Embeddings of texts with the configured model, in batches (litellm imported here, lazily)."""
+    """Embeddings of texts with the configured model, in batches (litellm imported only for a remote model)."""
     model = app.settings.get("library.embedding_model")
     if not model:
         raise EmbeddingError("no embedding model is configured (config 'library.embedding_model')")
@@ -49,29 +49,20 @@ def embed_texts(app: AppContext, texts: list[str]) -> list[list[float]]:
             return load(app, model).encode(texts).tolist()
         except LocalModelError as exc:
             raise EmbeddingError(str(exc)) from None
-    from astro_cli.agent.llm import load_litellm
+    from astro_cli.agent.embedding import embed_batch
 
-    litellm = load_litellm()
     base = app.settings.get("library.embedding_api_base")
     vectors: list[list[float]] = []
     for start in range(0, len(texts), BATCH):
         batch = texts[start : start + BATCH]
         try:
-            response = litellm.embedding(
-                model=model, input=batch, api_base=base or None, timeout=app.settings.get("http.timeout"),
-            )
-            data = sorted(response.data, key=lambda item: _get(item, "index"))
-            vectors.extend([float(x) for x in _get(item, "embedding")] for item in data)
+            vectors.extend(embed_batch(model, batch, base, app.settings.get("http.timeout")))
         except Exception as exc:  # noqa: BLE001 - litellm raises provider-specific types
             first = str(exc).strip().split("\n")[0][:160]
             raise EmbeddingError(f"the embedding model {model} failed ({type(exc).__name__}: {first})") from None
         if len(vectors) != start + len(batch):
             raise EmbeddingError(f"the embedding model {model} returned {len(vectors) - start} vectors for {len(batch)} texts")
     return vectors
-
-
-def _get(item: Any, key: str) -> Any:
-    return item[key] if isinstance(item, dict) else getattr(item, key)
 
 
 def embed_paper(app: AppContext, paper_id: str | None = None, note_id: int | None = None) -> int:
