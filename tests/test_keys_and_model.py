@@ -136,5 +136,7 @@ def test_the_repl_config_command_names_the_picked_model_too(repl, monkeypatch):
     monkeypatch.delenv("ASTRO_MODEL")
     monkeypatch.setenv("OPENAI_API_KEY", "sk-only-this-key-0000000000")
     repl.app.settings.values.pop("model", None)
-    output = repl.type_and_run("/config model\r\x04")
+    output = repl.type_and_run("/config model\r/clear\r/config model\r\x04")
+    # The session owns its model: the one it started with, until a new session picks again.
+    assert re.search(r"model\s+openai/fake-model\s+this session", output)
     assert re.search(r"model\s+openai/gpt-4\.1\s+picked from OPENAI_API_KEY", output)

@@ -197,9 +197,16 @@ class AgentSession:
         only = self.only_tools
         return self.app.tools.ordered(self.app.settings.get("tool_order"), only=only)
 
+    @property
+    def model(self) -> str:
+        """The model this session sends requests to: the one owner of the choice ({{model}}, the
+        environment message and /config read it here; /model changes it)."""
+        return self.llm.config.model
+
     def assemble(self, question: str = ""):
         tools = self.visible_tools()
-        return self.app.prompt.assemble(tools, scope=self.scope, question=question, states=self.states)
+        return self.app.prompt.assemble(tools, scope=self.scope, question=question, states=self.states,
+                                        variables={"model": self.model})
 
     # --- the turn --------------------------------------------------------------------------
     def run_turn(self, text: str, kind: str = "message", title: str | None = None) -> TurnState:
@@ -312,7 +319,7 @@ class AgentSession:
             if hasattr(ext, "transform_messages"):
                 history = ext.transform_messages(state, history)
         facts: dict[str, Any] = base_facts(
-            str(self.app.workspace.root), self.llm.config.model, state.tool_steps, state.max_steps, state.usage
+            str(self.app.workspace.root), self.model, state.tool_steps, state.max_steps, state.usage
         )
         for result in self.call_extensions("environment_facts", state):
             facts.update(result or {})

@@ -9,7 +9,7 @@ the whole prompt.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -159,8 +159,12 @@ class PromptRegistry:
         scope: str = GLOBAL,
         question: str = "",
         states: SessionStates | None = None,
+        variables: Mapping[str, str] | None = None,
     ) -> AssembledPrompt:
-        """Build the system prompt for `scope` with `tools` (already ordered) as the request's tools."""
+        """Build the system prompt for `scope` with `tools` (already ordered) as the request's tools.
+
+        `variables` are the caller's own values (a session's model), ahead of the registered providers."""
+        given = dict(variables or {})
         sections = self.effective_sections(scope)
         complete = [s for s in sections if s.complete]
         if len(complete) > 1:
@@ -172,6 +176,8 @@ class PromptRegistry:
         used: dict[str, str] = {}
 
         def lookup(name: str) -> str | None:
+            if name in given:
+                used[name] = given[name]
             if name not in used:
                 provider = self._variable(name, scope)
                 value = provider() if provider else None
@@ -181,7 +187,7 @@ class PromptRegistry:
             return used[name]
 
         def known(name: str) -> bool:
-            return self._variable(name, scope) is not None
+            return name in given or self._variable(name, scope) is not None
 
         rendered: list[RenderedSection] = []
         for section in sections:

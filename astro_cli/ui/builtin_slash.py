@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import replace
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from rich.markup import escape
 from rich.table import Table
@@ -148,11 +148,8 @@ def _config(ctx: SlashContext, args: str) -> None:
     table.add_column("from", style="dim")
     for name in names:
         value, source = settings.get(name), settings.source(name)
-        if name == "model" and not value:  # what is used, and why: "picked from OPENAI_API_KEY"
-            from astro_cli.agent.model_choice import model_choice
-
-            choice = model_choice(ctx.app)
-            value, source = (choice.model, choice.origin) if choice is not None else (value, source)
+        if name == "model":
+            value, source = _model_in_use(ctx, value, source)
         table.add_row(name, escape(value if isinstance(value, str) else json.dumps(value)), escape(source))
     ctx.console.print(table)
     if wanted in SCHEMA:
@@ -160,6 +157,16 @@ def _config(ctx: SlashContext, args: str) -> None:
     elif wanted != "all":
         ctx.console.print(Text("settings that differ from the defaults; /config all lists every one, /config KEY one", style="dim"))
     ctx.console.print(Text(f"user config: {ctx.app.home.config_path}\nproject config: {ctx.app.workspace.config_path}", style="dim"))
+
+
+def _model_in_use(ctx: SlashContext, configured: Any, source: str) -> tuple[Any, str]:
+    """The model that is used, and why: the session's own (it owns the choice), else what a new session picks."""
+    from astro_cli.agent.model_choice import model_choice
+
+    choice = model_choice(ctx.app)  # the configured model with its source, or "picked from OPENAI_API_KEY"
+    if ctx.session is not None and (choice is None or ctx.session.model != choice.model):
+        return ctx.session.model, "this session"
+    return (choice.model, choice.origin) if choice is not None else (configured, source)
 
 
 def _turn_log(ctx: SlashContext) -> TurnLog | None:
