@@ -215,28 +215,15 @@ CITATION_MODES = ("off", "report", "fix")
 
 
 def validate(settings: Settings) -> None:
-    """Cross-field checks that a type alone cannot express."""
-    for name in ("max_steps", "num_retries", "memory.inject", "skills.budget_chars", "retry_max_wait",
-                 "max_continuations"):
-        if settings.get(name) < 0:
-            raise ConfigError(f"{settings.source(name)}: '{name}' cannot be negative.")
-    for name in ("mcp.startup_timeout", "mcp.tool_timeout", "mcp.max_output_chars"):
-        if settings.get(name) <= 0:
-            raise ConfigError(f"{settings.source(name)}: '{name}' must be a positive number.")
-    if settings.get("memory.half_life_days") <= 0:
-        source = settings.source("memory.half_life_days")
-        raise ConfigError(f"{source}: 'memory.half_life_days' must be a positive number of days.")
-    if settings.get("worker.idle_minutes") <= 0:
-        raise ConfigError(f"{settings.source('worker.idle_minutes')}: 'worker.idle_minutes' must be a positive number.")
-    threshold = settings.get("compaction.threshold")
-    if not 0 < threshold <= 1:
-        raise ConfigError(f"{settings.source('compaction.threshold')}: 'compaction.threshold' must be in (0, 1].")
+    """The ranges the schema declares (one sentence naming the file or variable), then what a type
+    alone cannot express. Readers rely on these checks and do not repeat them."""
+    for key in SCHEMA.values():
+        problem = key.out_of_range(settings.get(key.name))
+        if problem:
+            raise ConfigError(f"{settings.source(key.name)}: '{key.name}' {problem}.")
     if settings.get("citations.check") not in CITATION_MODES:
         raise ConfigError(f"{settings.source('citations.check')}: 'citations.check' must be off, report or fix, "
                           f"not {settings.get('citations.check')!r}.")
-    if settings.get("citations.resolve_timeout") < 0:
-        raise ConfigError(f"{settings.source('citations.resolve_timeout')}: 'citations.resolve_timeout' cannot be "
-                          "negative.")
     order = settings.get("tool_order")
     if order is not None:
         markers = [name for name in order if name == "<unlisted-tools>"]

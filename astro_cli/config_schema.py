@@ -22,34 +22,55 @@ class Key:
     # "entries": a mapping whose entries each layer adds or replaces by name (mcp.servers)
     merge: str = "replace"
     env: str | None = None  # an environment variable with a name of its own (ASTRO_LIBRARY_URL)
+    low: float | None = None  # the smallest value allowed (with `above`, values must exceed it)
+    high: float | None = None  # the largest value allowed
+    above: bool = False
 
     @property
     def env_var(self) -> str:
         return self.env or "ASTRO_" + self.name.upper().replace(".", "_").replace("-", "_")
 
+    def out_of_range(self, value: Any) -> str | None:
+        """Why a number is outside the key's declared range, as the end of a sentence; None when it fits."""
+        if isinstance(value, bool) or not isinstance(value, (int, float)):
+            return None  # None for an optional key; a wrong type is the loader's message
+        too_low = self.low is not None and (value <= self.low if self.above else value < self.low)
+        too_high = self.high is not None and value > self.high
+        if not (too_low or too_high):
+            return None
+        if self.low is not None and self.high is not None:
+            lower = f"more than {self.low:g}" if self.above else f"at least {self.low:g}"
+            return f"must be {lower} and at most {self.high:g} (got {value!r})"
+        if self.high is not None:
+            return f"must be at most {self.high:g} (got {value!r})"
+        if self.low == 0:
+            return f"must be a positive number (got {value!r})" if self.above else f"cannot be negative (got {value!r})"
+        return f"must be {'more than' if self.above else 'at least'} {self.low:g} (got {value!r})"
+
 
 SCHEMA: dict[str, Key] = {}
 
 
-def _key(name: str, type_: str, default: Any, help_: str, merge: str = "replace", env: str | None = None) -> None:
-    SCHEMA[name] = Key(name, type_, default, help_, merge, env)
+def _key(name: str, type_: str, default: Any, help_: str, merge: str = "replace", env: str | None = None,
+         low: float | None = None, high: float | None = None, above: bool = False) -> None:
+    SCHEMA[name] = Key(name, type_, default, help_, merge, env, low, high, above)
 
 
 # --- model and loop (foundation) -------------------------------------------------------------
 _key("model", "str?", None, "litellm model string, e.g. anthropic/claude-sonnet-4-5 or openai/gpt-4.1")
 _key("api_base", "str?", None, "base URL of the model provider (a proxy, a local server)")
 _key("ollama_url", "str", "http://localhost:11434", "where the first run looks for a local Ollama server")
-_key("max_steps", "int", 25, "tool-using steps per turn before a final answer is asked for")
-_key("num_retries", "int", 3, "retries of a model request on 429, 5xx and timeouts")
-_key("retry_backoff", "float", 1.0, "seconds before the first retry; doubles each time")
-_key("timeout", "float", 120.0, "seconds before a model request times out")
-_key("retry_max_wait", "float", 60.0, "longest wait a rate-limited provider may ask for (retry-after) before astro gives up")
-_key("max_continuations", "int", 3, "requests to finish an answer cut at the output token limit (0: none)")
+_key("max_steps", "int", 25, "tool-using steps per turn before a final answer is asked for", low=0)
+_key("num_retries", "int", 3, "retries of a model request on 429, 5xx and timeouts", low=0)
+_key("retry_backoff", "float", 1.0, "seconds before the first retry; doubles each time", low=0)
+_key("timeout", "float", 120.0, "seconds before a model request times out", low=0, above=True)
+_key("retry_max_wait", "float", 60.0, "longest wait a rate-limited provider may ask for (retry-after) before astro gives up", low=0)
+_key("max_continuations", "int", 3, "requests to finish an answer cut at the output token limit (0: none)", low=0)
 _key("permissions.allow", "list", [], "tools that run without asking (e.g. run_bash, file_write)")
 _key("permissions.deny", "list", [], "tools that never run; wins over allow; every layer adds to it", merge="union")
 _key("allowed_paths", "list", [], "extra folders the file tools may use besides the workspace")
-_key("bash.timeout", "float", 120.0, "seconds before run_bash stops a command")
-_key("grep.timeout", "float", 10.0, "seconds a grep_files search may take before it stops")
+_key("bash.timeout", "float", 120.0, "seconds before run_bash stops a command", low=0, above=True)
+_key("grep.timeout", "float", 10.0, "seconds a grep_files search may take before it stops", low=0, above=True)
 _key("bash.max_output_chars", "int", 20000, "run_bash output beyond this is cut with a note")
 _key("read.max_chars", "int", 50000, "read_file output beyond this is cut with a note")
 
@@ -61,12 +82,12 @@ _key("language", "str?", None, "language of answers (default: the user's languag
 _key("tool_order", "list?", None, "tool order in requests, with exactly one '<unlisted-tools>' marker")
 
 # --- skills (issue 4) --------------------------------------------------------------------------
-_key("skills.budget_chars", "int", 4000, "characters of the skill listing in the system prompt")
+_key("skills.budget_chars", "int", 4000, "characters of the skill listing in the system prompt", low=0)
 _key("skills.watch", "bool", True, "reload skills when their files change")
 
 # --- memory (issue 5) --------------------------------------------------------------------------
-_key("memory.inject", "int", 5, "memories shown to the agent each turn")
-_key("memory.half_life_days", "float", 30.0, "recency half-life used to rank memories")
+_key("memory.inject", "int", 5, "memories shown to the agent each turn", low=0)
+_key("memory.half_life_days", "float", 30.0, "recency half-life used to rank memories", low=0, above=True)
 _key("memory.watch", "bool", True, "watch the memory folder (from 200 files) instead of statting every file")
 
 # --- tasks and nudges (issue 6) ---------------------------------------------------------------
@@ -79,20 +100,20 @@ _key("tasks.recovery", "bool", True, "show unfinished tasks to the model at the 
 _key("background.max_running", "int", 4, "background tasks (bg_task_run) running at once (0: no limit)")
 
 # --- compaction (issue 7) ---------------------------------------------------------------------
-_key("context_window", "int?", None, "context window in tokens (default: litellm's model info)")
+_key("context_window", "int?", None, "context window in tokens (default: litellm's model info)", low=1000)
 _key("compaction.enabled", "bool", True, "compact the context automatically near the window")
-_key("compaction.threshold", "float", 0.8, "share of the context window that starts compaction")
-_key("compaction.snip_max_messages", "int", 50, "layer 0: more messages than this are snipped")
-_key("compaction.snip_keep_head", "int", 3, "layer 0: messages kept from the start")
-_key("compaction.snip_keep_tail", "int", 47, "layer 0: messages kept from the end")
-_key("compaction.keep_tool_results", "int", 5, "layer 1: latest tool results kept whole")
-_key("compaction.aggressive_keep", "int", 2, "layer 3: tool results kept whole")
-_key("compaction.summary_keep_messages", "int", 6, "layer 2: latest messages kept whole after the summary")
-_key("compaction.skill_budget_chars", "int", 2000, "characters of each loaded skill re-injected after compaction")
+_key("compaction.threshold", "float", 0.8, "share of the context window that starts compaction", low=0.05, high=1)
+_key("compaction.snip_max_messages", "int", 50, "layer 0: more messages than this are snipped", low=4, high=100000)
+_key("compaction.snip_keep_head", "int", 3, "layer 0: messages kept from the start", low=1, high=100000)
+_key("compaction.snip_keep_tail", "int", 47, "layer 0: messages kept from the end", low=1, high=100000)
+_key("compaction.keep_tool_results", "int", 5, "layer 1: latest tool results kept whole", low=0, high=100000)
+_key("compaction.aggressive_keep", "int", 2, "layer 3: tool results kept whole", low=0, high=100000)
+_key("compaction.summary_keep_messages", "int", 6, "layer 2: latest messages kept whole after the summary", low=0, high=100000)
+_key("compaction.skill_budget_chars", "int", 2000, "characters of each loaded skill re-injected after compaction", low=0, high=10_000_000)
 
 # --- delegation and hooks (issue 8) -----------------------------------------------------------
 _key("subagent.max_steps", "int", 5, "default step limit of a subagent")
-_key("subagent.max_steps_limit", "int", 10, "highest step limit a subagent may be given")
+_key("subagent.max_steps_limit", "int", 10, "highest step limit a subagent may be given", low=1)
 _key("team.wait_timeout", "float", 60.0, "seconds the lead waits for a teammate")
 _key("hooks", "dict", {}, "lifecycle hooks, in Claude Code's settings.json shape")
 _key("fail_closed", "bool", False, "a hook that crashes or times out blocks the action")
@@ -107,7 +128,7 @@ _key("http.contact", "str?", None, "contact URL or e-mail in astro's User-Agent 
 _key("arxiv.min_interval", "float", 3.0, "seconds between requests to arXiv (their policy)")
 _key("library.embedding_model", "str?", None, "embedding model for hybrid search: a litellm model, or local:all-MiniLM-L6-v2 (off when unset)")
 _key("library.embedding_api_base", "str?", None, "base URL of the embedding provider (default: the model's own)")
-_key("library.chunk_chars", "int", 1500, "characters per indexed chunk of a paper")
+_key("library.chunk_chars", "int", 1500, "characters per indexed chunk of a paper", low=200)
 _key("library.content_budget_chars", "int", 20000, "characters get_paper_content returns at most")
 
 # --- the group library (issue 20) ---------------------------------------------------------------
@@ -122,17 +143,19 @@ _key("library.member", "str?", None, "your name on the papers you add to a share
 _key("citations.check", "str", "fix", "check the ids an answer cites: off, report (footer only), fix (report and "
      "ask the model once to verify or remove unverified ones)")
 _key("citations.resolve", "bool", True, "look up cited ids no tool returned on NASA ADS (with a token), else arXiv")
-_key("citations.resolve_timeout", "float", 10.0, "seconds the online look-up of one answer's citations may take")
+_key("citations.resolve_timeout", "float", 10.0, "seconds the online look-up of one answer's citations may take", low=0)
 
 # --- the warm worker for `astro run` (issue 18) ------------------------------------------------
 # Off by default where forking after litellm's import is not known to be safe (macOS: docs/worker.md).
 _key("worker.enabled", "bool", sys.platform.startswith("linux"),
      "`astro run` hands its run to a warm background worker (ASTRO_WORKER=0 turns it off)")
-_key("worker.idle_minutes", "float", 15.0, "the worker exits after this many minutes without runs")
+_key("worker.idle_minutes", "float", 15.0, "the worker exits after this many minutes without runs", low=0, above=True)
 
 # --- MCP servers (issue 19) -------------------------------------------------------------------
 _key("mcp.servers", "dict", {}, "MCP servers: NAME: {command, args, env} or {type: http, url, headers}",
      merge="entries")
-_key("mcp.startup_timeout", "float", 30.0, "seconds an MCP server may take to start and list its tools")
-_key("mcp.tool_timeout", "float", 300.0, "seconds an MCP tool call may take before it is cancelled")
-_key("mcp.max_output_chars", "int", 25000, "MCP tool output beyond this is cut with a note")
+_key("mcp.startup_timeout", "float", 30.0, "seconds an MCP server may take to start and list its tools", low=0,
+     above=True)
+_key("mcp.tool_timeout", "float", 300.0, "seconds an MCP tool call may take before it is cancelled", low=0,
+     above=True)
+_key("mcp.max_output_chars", "int", 25000, "MCP tool output beyond this is cut with a note", low=0, above=True)

@@ -77,7 +77,7 @@ def test_user_errors_are_one_sentence(cli, workspace: Path) -> None:
     assert negative.exit_code == 2 and "'memory.inject' cannot be negative" in negative.stderr
     no_half_life = cli(["memory", "list"], _env(workspace, ASTRO_MEMORY_HALF_LIFE_DAYS="0"))
     assert no_half_life.exit_code == 2
-    assert "'memory.half_life_days' must be a positive number of days." in no_half_life.stderr
+    assert "'memory.half_life_days' must be a positive number (got 0.0)." in no_half_life.stderr
 
 
 def test_add_from_editor(cli, workspace: Path, tmp_path: Path) -> None:

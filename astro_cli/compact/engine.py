@@ -90,8 +90,6 @@ class CompactionEngine(LoopExtension):
         session.states.put(self)  # found by type: /compact, find_engine
         session.states.put(self, Compactor)  # the compress_context tool's ctx.request_compaction
         self.policy = Policy.from_settings(self.app.settings)
-        for problem in self.policy.problems:
-            self._notice(problem)
 
     def _resume(self, session: AgentSession) -> None:
         """Send the recorded summary again instead of the history it covered."""
@@ -276,10 +274,7 @@ class CompactionEngine(LoopExtension):
 
     def _resolved_window(self) -> Window:
         if self._window is None:
-            problems: list[str] = []
-            self._window = resolve_window(self.app.settings, self._model, problems)
-            for problem in problems:
-                self._notice(problem)
+            self._window = resolve_window(self.app.settings, self._model)
         return self._window
 
     def _threshold_tokens(self) -> int:

@@ -98,7 +98,7 @@ def resolve_tools(app: AppContext, requested: Iterable[str] | None, notes: list[
 
 
 def resolve_steps(app: AppContext, requested: Any, default: int | None, notes: list[str]) -> int:
-    limit = max(1, int(app.settings.get("subagent.max_steps_limit")))
+    limit = int(app.settings.get("subagent.max_steps_limit"))  # at least 1: config_schema declares it
     steps = default or int(app.settings.get("subagent.max_steps"))
     if requested is not None:
         if isinstance(requested, bool) or not isinstance(requested, int) or requested < 1:

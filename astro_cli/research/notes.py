@@ -110,7 +110,7 @@ def index_note(app: AppContext, path: Path) -> tuple[int, int]:
     front, body = read_note(path)
     title = str(front.get("title") or _first_heading(body) or path.stem.replace("-", " "))
     relative = _relative(app, path)
-    size = max(200, int(app.settings.get("library.chunk_chars")))
+    size = int(app.settings.get("library.chunk_chars"))  # at least 200: config_schema declares it
     pieces = split_text(body, size) or [title]
     note_id = library_store(app).save_note(
         note_scope(app), relative, title, json.dumps(_as_list(front.get("tags"))),

@@ -127,7 +127,7 @@ def parse_paper(app: AppContext, paper_id: str, force: bool = False) -> ParseRep
         if existing.chunks:
             existing.warning = _vectors(app, paper["id"], only_missing=True)
             return existing
-    size = max(200, int(app.settings.get("library.chunk_chars")))
+    size = int(app.settings.get("library.chunk_chars"))  # at least 200: config_schema declares it
     named = paper.get("pdf_path") or paper.get("source_path")
     if not library.has_files(paper) and (named or library.store.shared):
         paper = _fetch_files(app, paper)
