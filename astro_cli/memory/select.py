@@ -28,6 +28,7 @@ from pathlib import Path
 from astro_cli.memory.format import Memory, MemoryFileError, broken_warning, parse_memory
 from astro_cli.memory.index import INDEX_NAME, NOT_MEMORIES, write_index
 from astro_cli.memory.watch import FolderWatch
+from astro_cli.stopwords import STOPWORDS
 
 RECENCY_WEIGHT = 0.5
 # Below this many files, statting each one (a few microseconds apiece) costs less than a watch thread.
@@ -48,11 +49,6 @@ def cjk_trigrams(question: str) -> list[str]:
         for i in range(len(run) - 2):
             seen.setdefault(run[i : i + 3], None)
     return ['"' + gram + '"' for gram in list(seen)[:MAX_TRIGRAMS]]
-STOPWORDS = frozenset(
-    "a an and are as at be been but by can could did do does for from had has have how i if in into is it its "
-    "me my of on or our should so than that the their them then there these they this to was we were what "
-    "when where which who why will with would you your use using about please tell give show find".split()
-)
 
 
 @dataclass(frozen=True)

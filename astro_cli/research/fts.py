@@ -20,18 +20,11 @@ import re
 from dataclasses import dataclass, field
 from typing import Protocol
 
+from astro_cli.stopwords import STOPWORDS
+
 MAX_TERMS = 32
 POSTINGS_BUDGET = 12_000  # documents the kept words may occur in, summed
 MIN_WORDS = 2  # the rarest words are always kept, whatever their frequency
-STOP_WORDS = frozenset(
-    """a about above after again against all also am an and any are as at be because been before being
-    below between both but by can could did do does doing down during each few for from further had has
-    have having he her here hers him his how i if in into is it its itself just me more most my no nor
-    not now of off on once only or other our out over own same she should so some such than that the
-    their them then there these they this those through to too under until up very was we were what
-    when where which while who whom why will with would you your paper papers authors author find show
-    shows tell please""".split()
-)
 _TOKENS = re.compile(r'"([^"]+)"|(\w+)', re.UNICODE)
 
 
@@ -92,7 +85,7 @@ def parse_question(question: str) -> ParsedQuestion:
             sequence.append(None)
         elif word:
             every.append(word)
-            sequence.append(word if word.lower() not in STOP_WORDS else None)
+            sequence.append(word if word.lower() not in STOPWORDS else None)
     candidates = [w for w in sequence if w] or every  # a question of stop words only still searches
     words: list[str] = []
     for word in candidates:
