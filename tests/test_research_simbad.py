@@ -1,4 +1,4 @@
-"""query_target's work: SIMBAD through astroquery, against a TAP endpoint on 127.0.0.1.
+"""query_target's work: SIMBAD through pyvo's TAP client, against a TAP endpoint on 127.0.0.1.
 
 No real SIMBAD TAP answer to an object query was ever recorded (the fixtures hold only TAP_SCHEMA
 metadata and legacy sim-script answers), so the TAP answers here are BUILT with astropy's own

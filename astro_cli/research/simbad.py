@@ -1,9 +1,9 @@
-"""SIMBAD through astroquery: one object by name, or a cone search around a position.
+"""SIMBAD through its TAP service (pyvo): one object by name, or a cone search around a position.
 
-astroquery's SimbadClass only knows the two official mirrors and builds its TAP URL as
-https://{server}/simbad/sim-tap, so a subclass points `tap` at config 'simbad_url' (mirrors,
-test servers). Its add_votable_fields would cost three metadata queries per lookup; instead the
-ADQL names the columns directly and goes through the public `query_tap`: one request per lookup.
+The service is config 'simbad_url' (a mirror, a test server), reached with pyvo's public
+`TAPService` over a requests session that carries astro's User-Agent and timeout. The ADQL names
+the columns directly, so a lookup is one synchronous request (astroquery's SimbadClass would
+need its private attributes overridden to do the same, so astro calls pyvo itself).
 """
 
 from __future__ import annotations
@@ -21,7 +21,7 @@ if TYPE_CHECKING:
 
 SERVICE = "SIMBAD"
 FILTERS = ("U", "B", "V", "R", "I", "J", "H", "K", "G")
-HARD_LIMIT = 2_000_000  # SIMBAD's documented maximum; set so astroquery need not ask the service
+MAX_ROWS = 1000  # far above what a lookup asks for (TOP 1, TOP limit <= 200)
 OBJECT_COLUMNS = (
     "basic.main_id, basic.otype, otypedef.description AS otype_label, basic.ra, basic.dec, "
     "basic.rvz_type, basic.rvz_redshift, basic.rvz_radvel, basic.sp_type, basic.nbref, basic.plx_value, "
@@ -39,14 +39,12 @@ class NotFound(ServiceError):
     """SIMBAD answered, and it does not know the object."""
 
 
-def simbad_client(app: AppContext) -> Any:
-    """A SimbadClass whose TAP service is config 'simbad_url', with astro's User-Agent and timeout."""
+def simbad_service(app: AppContext) -> Any:
+    """pyvo's TAPService for config 'simbad_url', with astro's User-Agent and timeout."""
     import requests
-    from astroquery.simbad import SimbadClass
     from pyvo.dal import TAPService
 
     timeout = float(app.settings.get("http.timeout"))
-    url = app.settings.get("simbad_url").rstrip("/")
 
     class TimeoutSession(requests.Session):
         def request(self, *args: Any, **kwargs: Any) -> Any:  # pyvo sends sync queries without a timeout
@@ -54,20 +52,9 @@ def simbad_client(app: AppContext) -> Any:
                 kwargs["timeout"] = timeout
             return super().request(*args, **kwargs)
 
-    class ConfiguredSimbad(SimbadClass):
-        def __init__(self) -> None:
-            self._session = TimeoutSession()
-            self._session.headers["User-Agent"] = user_agent(app)
-            super().__init__()
-            self._hardlimit = HARD_LIMIT
-
-        @property
-        def tap(self) -> TAPService:
-            if self._tap is None:
-                self._tap = TAPService(baseurl=url, session=self._session)
-            return self._tap
-
-    return ConfiguredSimbad()
+    session = TimeoutSession()
+    session.headers["User-Agent"] = user_agent(app)
+    return TAPService(baseurl=app.settings.get("simbad_url").rstrip("/"), session=session)
 
 
 def _adql_text(value: str) -> str:
@@ -75,9 +62,8 @@ def _adql_text(value: str) -> str:
 
 
 def _run(app: AppContext, query: str) -> Table:
-    simbad = simbad_client(app)
     try:
-        return simbad.query_tap(query, maxrec=1000)
+        return simbad_service(app).search(query, maxrec=MAX_ROWS).to_table()
     except Exception as exc:  # noqa: BLE001 - pyvo/requests errors arrive under many names
         raise ServiceError(_describe(exc, app)) from None
 
