@@ -58,9 +58,11 @@ def render(manager: McpManager, console: Console, show_tools: bool = True) -> No
 
 def render_tools(manager: McpManager, console: Console) -> None:
     """Each ready server's tools as the model sees them, with the schema tokens each adds to a request."""
-    from astro_cli.prompt.tokens import get_counter
+    from astro_cli.agent.model_choice import model_choice
+    from astro_cli.agent.tokens import TokenCounter
 
-    counter = get_counter(manager.app.settings.get("model"))
+    choice = model_choice(manager.app)  # the model a session would use, picked from a key if need be
+    counter = TokenCounter(choice.model if choice is not None else None)
     for state in manager.servers:
         if state.status != READY:
             continue
@@ -78,10 +80,10 @@ def render_tools(manager: McpManager, console: Console) -> None:
             if matches(tool.name, deny):
                 table.add_row(tool.name, "-", Text("denied by 'permissions.deny': not offered to the model", "dim"))
                 continue
-            tokens = counter.count(json.dumps(tool.schema()))
+            tokens = counter.text(json.dumps(tool.schema()))
             table.add_row(tool.name, str(tokens), visible(tool.summary))
         console.print(table)
     console.print(Text("tokens: what each tool's schema adds to every request (counted with "
-                       f"{counter.method}); summary: its line in the system prompt. MCP tools ask permission "
+                       f"{counter.text_method}); summary: its line in the system prompt. MCP tools ask permission "
                        "before they run; `--allow 'mcp__NAME__*'` or config 'permissions.allow' pre-approves them.",
                        style="dim"))
