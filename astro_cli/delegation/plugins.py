@@ -47,7 +47,6 @@ class PluginAPI:
 
     def add_tool(self, tool: Tool) -> None:
         """Register a tool (it replaces a built-in of the same name)."""
-        tool.source = f"plugin:{self.name}"
         self.app.tools.register(tool)
         self.info.tools.append(tool.name)
 

@@ -59,7 +59,6 @@ def build_tools(server: str, remote: list[RemoteTool], call: Caller, timeout: fl
             read_only=False,
             needs_permission=True,
             timeout=timeout + TIMEOUT_MARGIN,
-            source=f"mcp:{server}",
             key_argument=key_argument(item.input_schema),
         ))
     return tools, problems

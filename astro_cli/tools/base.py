@@ -61,7 +61,6 @@ class Tool:
     read_only: bool = True
     needs_permission: bool = False
     timeout: float | None = None
-    source: str = "builtin"
     key_argument: str | None = None  # shown on the compact tool line in the terminal
 
     @property
