@@ -28,10 +28,12 @@ run: install
 
 test: dev
 	$(BIN)/ruff check astro_cli tests benchmarks
+	$(BIN)/mypy
 	$(BIN)/python -m pytest -q -n 2 $(PYTEST_ARGS)
 
 lint: dev
 	$(BIN)/ruff check astro_cli tests benchmarks
+	$(BIN)/mypy
 
 bench: dev
 	$(BIN)/python benchmarks/run_all.py

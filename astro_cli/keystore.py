@@ -200,9 +200,9 @@ def credential(provider: str, env: Mapping[str, str], store: KeyStore | None) ->
         if value:
             return Credential(provider, value, f"env {name}", names[0])
     if store is not None:
-        value = store.get(provider)
-        if value:
-            return Credential(provider, value, KEYS_FILE, names[0])
+        stored = store.get(provider)
+        if stored:
+            return Credential(provider, stored, KEYS_FILE, names[0])
     return None
 
 

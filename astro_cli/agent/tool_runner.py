@@ -243,7 +243,7 @@ class ToolRunner:
         content = result.content if result.framed else escape_tags(result.content)
         content = session.app.redactor.redact(content)
         message = {"role": "tool", "tool_call_id": call.id, "name": call.name, "content": content}
-        meta = {"ok": not result.is_error, "duration": round(duration, 3)}
+        meta: dict[str, Any] = {"ok": not result.is_error, "duration": round(duration, 3)}
         if result.data:
             meta["data"] = result.data
         session.append(message, meta=meta)

@@ -68,7 +68,7 @@ def _variants(author: str) -> frozenset[str]:
 def matches_author_year(cited: Cited, record: dict[str, Any]) -> int | None:
     """How far the record's year is from the citation's (0 or 1) when the authors match; None otherwise."""
     authors = list(record.get("authors") or [])
-    years = [int(y) for y in (record.get("year"), record.get("pub_year")) if str(y or "").isdigit()]
+    years = [int(str(y)) for y in (record.get("year"), record.get("pub_year")) if str(y or "").isdigit()]
     if not authors or not years or cited.year is None:
         return None
     distance = min(abs(cited.year - y) for y in years)

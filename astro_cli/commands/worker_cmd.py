@@ -101,7 +101,7 @@ def stop_command() -> None:
         if not answer or "stopping" not in answer:
             typer.echo("No worker is running.")
             return
-        pid = int(answer["stopping"])  # type: ignore[arg-type]
+        pid = int(answer["stopping"])
         if wait_until(lambda: not process_exists(pid), 30.0):
             typer.echo(f"Worker stopped (pid {pid}).")
         else:

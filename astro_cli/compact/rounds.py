@@ -151,7 +151,7 @@ class Round:
             if plan is None:
                 return None
             head, tail = plan
-            after = View(view.messages[:head] + view.messages[tail:], view.origin[:head] + view.origin[tail:])
+            after: View | None = View(view.messages[:head] + view.messages[tail:], view.origin[:head] + view.origin[tail:])
         elif layer == "micro":
             replaced = L.micro(view.messages, self.policy.keep_tool_results)
             after = View(replaced, list(view.origin)) if replaced else None

@@ -105,10 +105,10 @@ def memory_slash(ctx: SlashContext, text: str) -> None:
                 ctx.console.print(line, markup=False, highlight=False)
         elif action in ("show", "forget") and len(words) == 2:
             if action == "show":
-                memory = service.store.get(words[1])
-                if memory is None or memory.path is None:
+                shown = service.store.get(words[1])
+                if shown is None or shown.path is None:
                     raise MemoryInputError(f"there is no memory '{words[1]}'; /memory lists them.")
-                ctx.console.print(memory.path.read_text(encoding="utf-8"), markup=False, highlight=False)
+                ctx.console.print(shown.path.read_text(encoding="utf-8"), markup=False, highlight=False)
             else:
                 moved = service.store.forget(words[1])
                 ctx.console.print(f"Forgot '{words[1]}': {len(moved)} file(s) moved to memory/archive/.", markup=False)

@@ -177,5 +177,6 @@ def validate_fields(kind: Any, description: Any, body: Any) -> tuple[str, str, s
 
 
 def broken_warning(path: Path, exc: Exception) -> str:
-    reason = str(exc) if isinstance(exc, MemoryFileError) else f"it cannot be read ({exc.strerror or exc})."
+    strerror = exc.strerror if isinstance(exc, OSError) else None
+    reason = str(exc) if isinstance(exc, MemoryFileError) else f"it cannot be read ({strerror or exc})."
     return f"memory file {path.parent.name}/{path.name} is skipped: {reason}"

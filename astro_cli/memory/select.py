@@ -175,14 +175,14 @@ class MemoryCatalog:
         """
         use_fd = os.stat in os.supports_dir_fd and os.listdir in os.supports_fd
         try:
-            handle: int | str = os.open(self.root, os.O_RDONLY) if use_fd else str(self.root)
+            dir_fd = os.open(self.root, os.O_RDONLY) if use_fd else None
         except OSError:
             return {}
+        handle: int | str = dir_fd if dir_fd is not None else str(self.root)
         found: dict[str, tuple[int, int]] = {}
         try:
             names = os.listdir(handle)
-            prefix = "" if use_fd else str(self.root) + os.sep
-            dir_fd = handle if use_fd else None
+            prefix = "" if dir_fd is not None else str(self.root) + os.sep
             for name in names:
                 if not name.endswith(".md") or name in NOT_MEMORIES or name.startswith("."):
                     continue
@@ -195,8 +195,8 @@ class MemoryCatalog:
         except OSError:
             return {}
         finally:
-            if use_fd:
-                os.close(handle)  # type: ignore[arg-type]
+            if dir_fd is not None:
+                os.close(dir_fd)
         return found
 
     def refresh(self) -> bool:

@@ -141,8 +141,11 @@ class MemoryStore:
                 finally:
                     fcntl.flock(handle, fcntl.LOCK_UN)
 
-    def save(self, slug: str, kind: str, description: str, body: str, replaces: str | None = None) -> SaveResult:
-        """Create or update a memory; an update keeps the old text as the next `<slug>_vN.md`."""
+    def save(self, slug: str | None, kind: str | None, description: str | None, body: str | None,
+             replaces: str | None = None) -> SaveResult:
+        """Create or update a memory; an update keeps the old text as the next `<slug>_vN.md`.
+
+        The fields may come straight from the model's arguments: each is validated here."""
         slug = validate_slug(slug)
         kind, description, body = validate_fields(kind, description, body)
         if replaces:

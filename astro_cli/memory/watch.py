@@ -14,7 +14,10 @@ import logging
 import os
 import threading
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from watchdog.events import FileSystemEventHandler
 
 from astro_cli.memory.index import NOT_MEMORIES
 
@@ -48,9 +51,9 @@ class FolderWatch:
             observer = Observer()
             observer.daemon = True
             try:
-                observer.schedule(_Handler(self), str(self.root), recursive=False, event_filter=_event_filter())
+                observer.schedule(_handler(self), str(self.root), recursive=False, event_filter=_event_filter())
             except TypeError:  # a watchdog without event filters: more events, same result
-                observer.schedule(_Handler(self), str(self.root), recursive=False)
+                observer.schedule(_handler(self), str(self.root), recursive=False)
             observer.start()
         except Exception:  # noqa: BLE001 - any failure means: fall back to statting every file
             return False
@@ -115,14 +118,15 @@ def _event_filter() -> list[type]:
             events.FileClosedEvent, events.DirDeletedEvent, events.DirMovedEvent]
 
 
-class _Handler:
-    """The smallest watchdog handler: every event goes to FolderWatch.notice."""
+def _handler(watch: FolderWatch) -> FileSystemEventHandler:
+    """The smallest watchdog handler: every event goes to FolderWatch.notice (watchdog imported lazily)."""
+    from watchdog.events import FileSystemEventHandler
 
-    def __init__(self, watch: FolderWatch) -> None:
-        self.watch = watch
+    class Handler(FileSystemEventHandler):
+        def dispatch(self, event: Any) -> None:
+            try:
+                watch.notice(event)
+            except Exception:  # noqa: BLE001 - a watcher error must never kill the observer thread
+                pass
 
-    def dispatch(self, event: Any) -> None:
-        try:
-            self.watch.notice(event)
-        except Exception:  # noqa: BLE001 - a watcher error must never kill the observer thread
-            pass
+    return Handler()

@@ -93,7 +93,7 @@ def paper_content(app: AppContext, paper: dict[str, Any], section: str | None = 
                 f"paper {paper['id']} was indexed from its LaTeX source, which has no page numbers; "
                 f"ask by section instead ({_outline(app, paper)})."
             )
-        wanted = parse_pages(pages)  # type: ignore[arg-type]
+        wanted = parse_pages(pages)
         chosen = [r for r in chosen if r["page"] in wanted]
         what = f"pages {pages}"
         if not chosen:

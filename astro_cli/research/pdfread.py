@@ -90,8 +90,8 @@ def _page_text(textpage: Any) -> PageText:
         first = _font_size(textpage, start)
         page.lines.append(line)
         page.marks.append(first)
-        rest = mark is not None and mark.end() < len(piece.strip())
-        page.sizes.append(_font_size(textpage, start + mark.end()) if rest else first)
+        rest = mark.end() if mark is not None and mark.end() < len(piece.strip()) else 0
+        page.sizes.append(_font_size(textpage, start + rest) if rest else first)
     return page
 
 

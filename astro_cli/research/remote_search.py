@@ -84,10 +84,9 @@ def search_papers(
     outcome.notes.extend(f"Partial results: {text}" for text in failures)
     merged = merge(*lists)
     if sort == "citations":
-        merged.sort(key=lambda r: r.get("citation_count") if isinstance(r.get("citation_count"), int) else -1,
-                    reverse=True)
+        merged.sort(key=_citation_count, reverse=True)
     elif sort == "date":
-        merged.sort(key=lambda r: r.get("year") or 0, reverse=True)
+        merged.sort(key=lambda r: int(r.get("year") or 0), reverse=True)
     outcome.records = merged[:rows]
     return outcome
 
@@ -145,3 +144,9 @@ def format_for_model(outcome: Outcome) -> str:
 
 def sources_data(records: list[dict[str, Any]]) -> dict[str, Any]:
     return {"sources": [source_entry(r) for r in records]}
+
+
+def _citation_count(record: dict[str, Any]) -> int:
+    """The record's citation count; -1 (last) when the service gave none."""
+    count = record.get("citation_count")
+    return count if isinstance(count, int) else -1

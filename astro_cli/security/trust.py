@@ -253,9 +253,9 @@ class TrustStore:
 
 def assess(folder: Path, store: TrustStore, items: list[RiskyItem]) -> TrustState:
     record = store.record(folder) or {}
-    trusted = record.get("trusted") if isinstance(record.get("trusted"), dict) else {}
-    declined = record.get("declined") if isinstance(record.get("declined"), dict) else {}
-    return TrustState(folder.resolve(), items, dict(trusted), dict(declined), trusted_folder="trusted_at" in record)
+    trusted, declined = record.get("trusted"), record.get("declined")
+    return TrustState(folder.resolve(), items, dict(trusted) if isinstance(trusted, dict) else {},
+                      dict(declined) if isinstance(declined, dict) else {}, trusted_folder="trusted_at" in record)
 
 
 def assess_workspace(root: Path, home: Path, config_path: Path, skill_dirs: list[Path]) -> TrustState:

@@ -170,7 +170,9 @@ def _names(meta: dict[str, Any], key: str) -> tuple[str, ...]:
 
 
 def _split_outside_parens(text: str) -> list[str]:
-    parts, current, depth = [], [], 0
+    parts: list[str] = []
+    current: list[str] = []
+    depth = 0
     for char in text:
         if char == "(":
             depth += 1

@@ -8,9 +8,15 @@ import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
+from types import ModuleType
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from sqlite_utils import Database as SqliteDatabase
+    from sqlite_utils.db import Table
 
 
-def _import_sqlite_utils():
+def _import_sqlite_utils() -> ModuleType:
     """sqlite-utils imports numpy (0.1 s) only to store numpy values, which astro never passes it.
 
     Hiding numpy during that one import keeps it off every command's start-up; numpy imports
@@ -20,7 +26,7 @@ def _import_sqlite_utils():
         import sqlite_utils
 
         return sqlite_utils
-    sys.modules["numpy"] = None  # type: ignore[assignment]
+    sys.modules["numpy"] = None  # type: ignore[assignment]  # None makes the import fail (documented); typeshed forbids it
     try:
         import sqlite_utils
     finally:
@@ -64,8 +70,8 @@ class Database:
         self.db.execute("PRAGMA synchronous = NORMAL")
         migrate(self.db)
 
-    def __getitem__(self, table: str) -> sqlite_utils.db.Table:
-        return self.db[table]  # type: ignore[return-value]
+    def __getitem__(self, table: str) -> Table:
+        return self.db.table(table)
 
     def execute(self, sql: str, params: tuple | list | dict = ()) -> sqlite3.Cursor:
         with self.lock:
@@ -97,7 +103,7 @@ class Database:
             self.db.conn.close()
 
 
-def migrate(db: sqlite_utils.Database) -> None:
+def migrate(db: SqliteDatabase) -> None:
     """Apply the numbered migrations not yet recorded in `schema_migrations`."""
     db.execute(
         "CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, name TEXT, applied_at TEXT)"
@@ -123,6 +129,6 @@ def migrate(db: sqlite_utils.Database) -> None:
         db.execute("COMMIT")
 
 
-def schema_version(db: sqlite_utils.Database) -> int:
+def schema_version(db: SqliteDatabase) -> int:
     row = db.execute("SELECT max(version) FROM schema_migrations").fetchone()
     return row[0] or 0

@@ -8,6 +8,7 @@ summary); `meta` holds facts that are never sent to the model (duration, error f
 
 from __future__ import annotations
 
+import builtins
 import json
 import uuid
 from dataclasses import dataclass
@@ -128,7 +129,7 @@ class SessionStore:
                 (session_id, session_id, session_id),
             )
 
-    def children(self, session_id: str) -> list[dict[str, Any]]:
+    def children(self, session_id: str) -> builtins.list[dict[str, Any]]:
         return self.database.query(
             "SELECT * FROM sessions WHERE parent_id = ? ORDER BY created_at, rowid", (session_id,)
         )
@@ -192,7 +193,7 @@ class SessionStore:
             )
         return session_id
 
-    def messages(self, session_id: str) -> list[StoredMessage]:
+    def messages(self, session_id: str) -> builtins.list[StoredMessage]:
         rows = self.database.query(
             "SELECT * FROM agent_messages WHERE session_id = ? ORDER BY seq", (session_id,)
         )

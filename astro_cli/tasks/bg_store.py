@@ -8,6 +8,7 @@ cut) is marked 'interrupted' by the next reader, so nothing reads as running for
 
 from __future__ import annotations
 
+import builtins
 import json
 import os
 import re
@@ -124,7 +125,8 @@ class BgStore:
                 (session_id, turn, call_id, tool, json.dumps(arguments, ensure_ascii=False), subject,
                  os.getpid(), stamp),
             )
-            return int(cursor.lastrowid)
+            assert cursor.lastrowid is not None  # set by every INSERT
+            return cursor.lastrowid
 
     def finish(self, task_id: int, status: str, output: str, stamp: str, summary: str | None = None) -> None:
         """Record the end of a task that is still 'running' (a row already ended stays as it is).
@@ -154,14 +156,14 @@ class BgStore:
         )[0]
         return int(row["n"])
 
-    def unannounced(self, session_id: str) -> list[BgTask]:
+    def unannounced(self, session_id: str) -> builtins.list[BgTask]:
         rows = self.database.query(
             "SELECT * FROM bg_tasks WHERE session_id = ? AND status != 'running' AND announced = 0 ORDER BY id",
             (session_id,),
         )
         return [BgTask.from_row(row) for row in rows]
 
-    def mark_announced(self, task_ids: list[int]) -> None:
+    def mark_announced(self, task_ids: builtins.list[int]) -> None:
         for task_id in task_ids:
             self.database.execute("UPDATE bg_tasks SET announced = 1 WHERE id = ?", (task_id,))
 

@@ -18,6 +18,8 @@ from astro_cli.agent.retry import retry_line
 from astro_cli.ui.visible import one_line, visible
 
 if TYPE_CHECKING:
+    from rich.status import Status
+
     from astro_cli.agent.loop import TurnState
 
 
@@ -51,7 +53,7 @@ class OneShotPrinter:
         self.format = output_format
         self.err = Console(stderr=True, highlight=False, soft_wrap=True)
         self.out_is_tty = sys.stdout.isatty()
-        self._status = None  # a transient spinner on stderr while the model works (terminals only)
+        self._status: Status | None = None  # a transient spinner on stderr while the model works (terminals only)
         self._label: str | None = None
         self.citations: ev.CitationsChecked | None = None  # the final answer's checked citations
 
@@ -63,8 +65,9 @@ class OneShotPrinter:
             self._status.stop()
             self._status = None
         if label and self.err.is_terminal:
-            self._status = self.err.status(label, spinner="dots")
-            self._status.start()
+            status = self.err.status(label, spinner="dots")
+            status.start()
+            self._status = status
 
     def handle(self, event: ev.Event) -> None:
         if isinstance(event, ev.CitationsChecked):

@@ -58,11 +58,12 @@ class TurnLog:
             self.calls.append(record)
             self._by_id[f"{event.agent}:{event.call_id}"] = record
         elif isinstance(event, ev.ToolFinished):
-            record = self._by_id.get(f"{event.agent}:{event.call_id}")
-            if record is None:  # a finish without a start (a tool refused before it began)
-                record = ToolCallRecord(len(self.calls) + 1, event.call_id, event.name, {}, agent=event.agent)
-                self.calls.append(record)
-            record.ok, record.duration, record.content, record.data = event.ok, event.duration, event.content, event.data
+            started = self._by_id.get(f"{event.agent}:{event.call_id}")
+            if started is None:  # a finish without a start (a tool refused before it began)
+                started = ToolCallRecord(len(self.calls) + 1, event.call_id, event.name, {}, agent=event.agent)
+                self.calls.append(started)
+            started.ok, started.duration, started.content, started.data = (
+                event.ok, event.duration, event.content, event.data)
 
     def finish(self, event: ev.TurnFinished) -> None:
         self.answer, self.stop_reason = event.answer, event.stop_reason

@@ -10,7 +10,8 @@ from __future__ import annotations
 import os
 import socket
 import sys
-from typing import NoReturn
+from types import ModuleType
+from typing import Any, NoReturn
 
 from astro_cli.worker import protocol
 from astro_cli.worker.process_state import Incompatible, adopt, check_identity
@@ -70,14 +71,14 @@ class ChildTask:
             code = 0
         self._exit(code)
 
-    def _adopt(self) -> tuple[dict[str, object], list[str]]:
+    def _adopt(self) -> tuple[dict[str, Any], list[str]]:
         """Read the request and become the client's process, or raise Incompatible."""
         from astro_cli.worker.preload import check_environment
 
         self.conn.settimeout(REQUEST_TIMEOUT)
         request = protocol.recv_frame(self.conn)
         check_identity(request)
-        check_environment(request["env"])  # type: ignore[arg-type]
+        check_environment(request["env"])
         notes = adopt(request, self.stdio, self.cwd_fd)
         _check_enabled()
         return request, notes
@@ -166,16 +167,16 @@ def _check_enabled() -> None:
         raise Incompatible(f"the worker is turned off ({source})")
 
 
-def _program_name(request: dict[str, object]) -> str | None:
+def _program_name(request: dict[str, Any]) -> str | None:
     """The name usage messages show, computed as click would have in the client's process."""
     argv = request.get("argv") or []
     try:
-        from types import SimpleNamespace
-
         from typer._click.utils import _detect_program_name
     except ImportError:
         return None
-    return _detect_program_name(str(argv[0]) if argv else "", SimpleNamespace(__package__=request.get("main_package")))
+    main = ModuleType("__main__")  # the client's __main__ as click looks at it: only its package
+    main.__package__ = request.get("main_package")
+    return _detect_program_name(str(argv[0]) if argv else "", main)
 
 
 def _log_notes(notes: list[str]) -> None:

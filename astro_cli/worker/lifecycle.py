@@ -11,6 +11,7 @@ import sys
 import time
 import warnings
 from collections.abc import Mapping
+from typing import Any
 
 from astro_cli.worker import protocol
 from astro_cli.worker.paths import WorkerPaths
@@ -55,7 +56,7 @@ def lock_is_held(paths: WorkerPaths) -> bool:
     return False
 
 
-def ask(paths: WorkerPaths, kind: str, timeout: float = 5.0) -> dict[str, object] | None:
+def ask(paths: WorkerPaths, kind: str, timeout: float = 5.0) -> dict[str, Any] | None:
     """Send `status` or `stop`; None when no worker answers."""
     sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
     sock.settimeout(timeout)
@@ -71,7 +72,7 @@ def ask(paths: WorkerPaths, kind: str, timeout: float = 5.0) -> dict[str, object
         sock.close()
 
 
-def status(paths: WorkerPaths) -> dict[str, object] | None:
+def status(paths: WorkerPaths) -> dict[str, Any] | None:
     answer = ask(paths, "status")
     found = answer.get("status") if answer else None
     return found if isinstance(found, dict) else None

@@ -235,7 +235,7 @@ def learnable(names: Iterable[str], modules: Mapping[str, Any] | None = None) ->
 
     Model entries (`model:module:qualname`) pass when their module is learnable."""
     modules = sys.modules if modules is None else modules
-    stdlib = getattr(sys, "stdlib_module_names", frozenset())
+    stdlib: frozenset[str] = getattr(sys, "stdlib_module_names", frozenset())
     chosen = []
     for name in names:
         if name.startswith(MODEL):

@@ -11,6 +11,8 @@ from __future__ import annotations
 import io
 import os
 import sys
+from collections.abc import Sequence
+from typing import Any, TextIO
 
 from astro_cli.worker.paths import package_folder
 
@@ -24,7 +26,7 @@ class Incompatible(Exception):
     """This client's process cannot be reproduced by a child of this worker; the message says why."""
 
 
-def interpreter_identity() -> dict[str, object]:
+def interpreter_identity() -> dict[str, Any]:
     """What must be equal between client and worker for a fork to behave like the client would."""
     flags = {name: getattr(sys.flags, name) for name in dir(sys.flags)
              if not name.startswith("_") and name not in ("count", "index", "n_fields",
@@ -42,7 +44,7 @@ def interpreter_identity() -> dict[str, object]:
     }
 
 
-def _stream(stream: object) -> dict[str, str] | None:
+def _stream(stream: TextIO | None) -> dict[str, str | None] | None:
     if stream is None:
         return None
     return {"encoding": stream.encoding, "errors": stream.errors}
@@ -77,7 +79,7 @@ def open_working_folder() -> int | None:
         return None
 
 
-def capture(argv: list[str]) -> dict[str, object]:
+def capture(argv: list[str]) -> dict[str, Any]:
     """Everything about this process that the child must reproduce (sent to the child only)."""
     umask = os.umask(0o22)
     os.umask(umask)
@@ -103,14 +105,14 @@ def capture(argv: list[str]) -> dict[str, object]:
 
 
 # --- in the child ------------------------------------------------------------------------------
-def check_identity(request: dict[str, object]) -> None:
+def check_identity(request: dict[str, Any]) -> None:
     mine, theirs = interpreter_identity(), request.get("identity") or {}
     for key, value in mine.items():
         if theirs.get(key) != value:
             raise Incompatible(f"the client's interpreter differs from the worker's ({key})")
 
 
-def adopt(request: dict[str, object], stdio_fds: dict[int, int], cwd_fd: int | None) -> list[str]:
+def adopt(request: dict[str, Any], stdio_fds: dict[int, int], cwd_fd: int | None) -> list[str]:
     """Become the client's process; returns notes for the debug log (never values of the environment)."""
     notes: list[str] = []
     _enter_folder(request, cwd_fd)
@@ -129,7 +131,7 @@ def adopt(request: dict[str, object], stdio_fds: dict[int, int], cwd_fd: int | N
     return notes
 
 
-def _enter_folder(request: dict[str, object], cwd_fd: int | None) -> None:
+def _enter_folder(request: dict[str, Any], cwd_fd: int | None) -> None:
     try:
         if cwd_fd is not None:
             os.fchdir(cwd_fd)
@@ -158,8 +160,9 @@ def _replace_environment(env: dict[str, str]) -> None:
         locale.setlocale(locale.LC_CTYPE, "")
     except locale.Error:
         pass
-    tempfile = sys.modules.get("tempfile")
-    if tempfile is not None:
+    if "tempfile" in sys.modules:  # imported already, so importing it again costs nothing
+        import tempfile
+
         tempfile.tempdir = None  # gettempdir() looks at TMPDIR again
 
 
@@ -181,13 +184,13 @@ def _apply_limits(limits: dict[str, list[int]]) -> None:
             raise Incompatible(f"cannot take over the client's {name} ({soft}, {hard})") from None
 
 
-def _replace_stdio(streams: list[dict[str, str] | None], fds: dict[int, int], buffered: bool) -> None:
+def _replace_stdio(streams: list[dict[str, str | None] | None], fds: dict[int, int], buffered: bool) -> None:
     """dup2 the client's descriptors onto 0, 1, 2 and build sys.std* as CPython's create_stdio does."""
     old = {id(sys.stdin): 0, id(sys.stdout): 1, id(sys.stderr): 2}
-    new: list[object] = [None, None, None]
+    new: list[io.TextIOWrapper | None] = [None, None, None]
     for target in (0, 1, 2):
-        source = fds.get(target)
-        if source is None or streams[target] is None:
+        source, spec = fds.get(target), streams[target]
+        if source is None or spec is None:
             try:
                 os.close(target)
             except OSError:
@@ -196,26 +199,27 @@ def _replace_stdio(streams: list[dict[str, str] | None], fds: dict[int, int], bu
         os.dup2(source, target)
         if source not in (0, 1, 2):
             os.close(source)
-        new[target] = _text_stream(target, streams[target], buffered)
+        new[target] = _text_stream(target, spec, buffered)
     sys.stdin, sys.stdout, sys.stderr = new
     sys.__stdin__, sys.__stdout__, sys.__stderr__ = new  # type: ignore[misc]
     _repoint_log_handlers(old, new)
 
 
-def _text_stream(fd: int, spec: dict[str, str], buffered: bool) -> io.TextIOWrapper:
+def _text_stream(fd: int, spec: dict[str, str | None], buffered: bool) -> io.TextIOWrapper:
     write = fd != 0
     buffering = -1 if buffered or not write else 0
     binary = open(fd, "wb" if write else "rb", buffering=buffering, closefd=False)
-    raw = binary.raw if buffering else binary
+    raw = binary.raw if isinstance(binary, (io.BufferedReader, io.BufferedWriter)) else binary
+    assert isinstance(raw, io.FileIO)  # open() on a descriptor always sits on a FileIO
     raw.name = STDIO_NAMES[fd]
     line_buffering = buffered and (raw.isatty() or fd == 2)
     stream = io.TextIOWrapper(binary, spec["encoding"], spec["errors"], newline="\n",
                               line_buffering=line_buffering, write_through=not buffered)
-    stream.mode = "w" if write else "r"
+    stream.mode = "w" if write else "r"  # type: ignore[misc]  # CPython's create_stdio sets it; typeshed says read-only
     return stream
 
 
-def _repoint_log_handlers(old: dict[int, int], new: list[object]) -> None:
+def _repoint_log_handlers(old: dict[int, int], new: Sequence[object]) -> None:
     """Logging handlers made at import time hold the worker's streams: give them the client's."""
     logging = sys.modules.get("logging")
     if logging is None:

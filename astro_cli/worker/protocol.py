@@ -19,6 +19,7 @@ import os
 import socket
 import struct
 import sys
+from typing import Any
 
 PROTOCOL = 1
 MAX_FRAME = 64 << 20
@@ -30,13 +31,13 @@ class ProtocolError(Exception):
     """The other side broke the protocol or went away."""
 
 
-def encode(obj: dict[str, object]) -> bytes:
+def encode(obj: dict[str, Any]) -> bytes:
     # ensure_ascii keeps lone surrogates (undecodable bytes in argv or the environment) intact.
     data = json.dumps(obj, ensure_ascii=True, separators=(",", ":")).encode("ascii")
     return _LENGTH.pack(len(data)) + data
 
 
-def send_frame(sock: socket.socket, obj: dict[str, object], fds: list[int] | None = None) -> None:
+def send_frame(sock: socket.socket, obj: dict[str, Any], fds: list[int] | None = None) -> None:
     data = encode(obj)
     if fds:
         sent = socket.send_fds(sock, [data], fds)
@@ -56,7 +57,7 @@ def _recv_exactly(sock: socket.socket, size: int) -> bytes:
     return b"".join(chunks)
 
 
-def _decode(data: bytes) -> dict[str, object]:
+def _decode(data: bytes) -> dict[str, Any]:
     try:
         obj = json.loads(data)
     except ValueError:
@@ -66,14 +67,14 @@ def _decode(data: bytes) -> dict[str, object]:
     return obj
 
 
-def recv_frame(sock: socket.socket) -> dict[str, object]:
+def recv_frame(sock: socket.socket) -> dict[str, Any]:
     (size,) = _LENGTH.unpack(_recv_exactly(sock, _LENGTH.size))
     if size > MAX_FRAME:
         raise ProtocolError("a frame is too large")
     return _decode(_recv_exactly(sock, size))
 
 
-def recv_frame_with_fds(sock: socket.socket) -> tuple[dict[str, object], list[int]]:
+def recv_frame_with_fds(sock: socket.socket) -> tuple[dict[str, Any], list[int]]:
     """The first frame of a connection and the descriptors sent with it (read without overreading)."""
     head, fds, flags, _ = socket.recv_fds(sock, _LENGTH.size, MAX_FDS)
     if flags & getattr(socket, "MSG_CTRUNC", 0):

@@ -15,6 +15,7 @@ import signal
 import socket
 import sys
 from collections.abc import Callable
+from typing import Any
 
 from astro_cli.worker import protocol
 
@@ -22,7 +23,7 @@ POLLRDHUP = getattr(select, "POLLRDHUP", 0)  # Linux: the client hung up (data f
 log = logging.getLogger("astro_cli.worker.server")
 
 
-def answer(conn: socket.socket, message: dict[str, object]) -> None:
+def answer(conn: socket.socket, message: dict[str, Any]) -> None:
     """Send one frame and close; a client that left is no error."""
     try:
         protocol.send_frame(conn, message)
@@ -132,7 +133,7 @@ class Runs:
             self.on_served()
             self._release(run, None)
 
-    def _release(self, run: Run, message: dict[str, object] | None) -> None:
+    def _release(self, run: Run, message: dict[str, Any] | None) -> None:
         if run.conn is None:
             return
         self._unwatch(run.conn.fileno())

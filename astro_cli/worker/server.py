@@ -19,6 +19,7 @@ import signal
 import socket
 import sys
 import time
+from typing import Any
 
 from astro_cli import __version__
 from astro_cli.worker import preload, protocol
@@ -264,13 +265,13 @@ class WorkerServer:
             conn.close()
         return None
 
-    def _start_run(self, conn: socket.socket, header: dict[str, object], fds: list[int]) -> ChildTask | None:
+    def _start_run(self, conn: socket.socket, header: dict[str, Any], fds: list[int]) -> ChildTask | None:
         reason = self._refusal(header, fds)
         if reason:
             protocol.close_all(fds)
             answer(conn, {"fallback": reason})
             return None
-        names = [int(fd) for fd in header["fds"]]  # type: ignore[union-attr]
+        names = [int(fd) for fd in header["fds"]]
         stdio = dict(zip(names, fds))
         cwd_fd = fds[len(names)] if header.get("cwd_fd") else None
         report_read, report_write = os.pipe()
@@ -290,7 +291,7 @@ class WorkerServer:
         self.last_run = time.monotonic()
         return None
 
-    def _refusal(self, header: dict[str, object], fds: list[int]) -> str | None:
+    def _refusal(self, header: dict[str, Any], fds: list[int]) -> str | None:
         """Why this run cannot be forked here (the client then runs it itself), or None."""
         if header.get("protocol") != protocol.PROTOCOL:
             return "the worker speaks another protocol version"
@@ -349,7 +350,7 @@ class WorkerServer:
                  len(sys.modules))
 
     # --- status ------------------------------------------------------------------------------
-    def status(self) -> dict[str, object]:
+    def status(self) -> dict[str, Any]:
         state = preload._STATE
         return {
             "pid": self.pid,
