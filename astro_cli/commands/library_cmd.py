@@ -123,7 +123,7 @@ def list_papers(
                 cells.append(f"{row.get('added_by') or '?'}, {str(row.get('added_at') or '')[:10]}")
             table.add_row(*cells)
         console = Console()
-        if shared:
+        if shared and library is not None:
             console.print(escape(f"The group library at {library.store.where}: {len(rows)} paper(s)"
                                  + (f" added by {by}" if by else "")), highlight=False)
         console.print(table)

@@ -254,7 +254,8 @@ class PostgresStore(LibraryStore):
         queries = ", ".join(f"websearch_to_tsquery('{TEXT_CONFIG}', ?) AS q{n}" for n in range(len(terms)))
         ranks = ", ".join(f"ts_rank_cd(c.tsv, t.q{n}) AS r{n}" for n in range(len(terms)))
         score = " + ".join(f"{w:.6f} * r.r{n} / (r.r{n} + {SATURATION})" for n, w in enumerate(weights))
-        where, params = "", [match.websearch(), *(_quoted(t) for t in terms)]
+        where = ""
+        params: list[Any] = [match.websearch(), *(_quoted(t) for t in terms)]
         if exclude:
             where += " AND c.kind <> ALL(?)"
             params.append(list(exclude))
