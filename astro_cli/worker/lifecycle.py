@@ -11,10 +11,13 @@ import sys
 import time
 import warnings
 from collections.abc import Mapping
-from typing import Any
 
 from astro_cli.worker import protocol
 from astro_cli.worker.paths import WorkerPaths
+
+TYPE_CHECKING = False  # `import typing` is a cost the thin client does not pay; mypy reads this as True
+if TYPE_CHECKING:
+    from typing import Any
 
 START_TIMEOUT = 120.0  # importing litellm takes 4 s on a quiet machine, far more on a loaded one
 

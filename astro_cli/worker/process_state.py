@@ -11,10 +11,13 @@ from __future__ import annotations
 import io
 import os
 import sys
-from collections.abc import Sequence
-from typing import Any, TextIO
 
 from astro_cli.worker.paths import package_folder
+
+TYPE_CHECKING = False  # `import typing` is a cost the thin client does not pay; mypy reads this as True
+if TYPE_CHECKING:
+    from collections.abc import Sequence
+    from typing import Any, TextIO
 
 # The limits a shell's `ulimit` sets; the child takes the client's (it can lower, never raise, a hard limit).
 RLIMIT_NAMES = ("RLIMIT_CPU", "RLIMIT_FSIZE", "RLIMIT_DATA", "RLIMIT_STACK", "RLIMIT_CORE", "RLIMIT_NOFILE",

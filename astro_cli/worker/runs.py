@@ -15,9 +15,12 @@ import signal
 import socket
 import sys
 from collections.abc import Callable
-from typing import Any
 
 from astro_cli.worker import protocol
+
+TYPE_CHECKING = False  # `import typing` is a cost the thin client does not pay; mypy reads this as True
+if TYPE_CHECKING:
+    from typing import Any
 
 POLLRDHUP = getattr(select, "POLLRDHUP", 0)  # Linux: the client hung up (data from it is the child's to read)
 log = logging.getLogger("astro_cli.worker.server")

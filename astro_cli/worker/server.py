@@ -19,13 +19,16 @@ import signal
 import socket
 import sys
 import time
-from typing import Any
 
 from astro_cli import __version__
 from astro_cli.worker import preload, protocol
 from astro_cli.worker.child import ChildTask
 from astro_cli.worker.paths import WorkerPaths, package_folder
 from astro_cli.worker.runs import Runs, answer
+
+TYPE_CHECKING = False  # `import typing` is a cost the thin client does not pay; mypy reads this as True
+if TYPE_CHECKING:
+    from typing import Any
 
 HEADER_TIMEOUT = 5.0
 # Blocked around fork(): none of the server's handlers may run in a child before it has its own.
