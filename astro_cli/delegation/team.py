@@ -135,8 +135,8 @@ class TeamManager:
                 continue
             self.results[name] = result
         found: dict[str, dict | None] = {name: self.results.get(name) for name in names}
-        for name, result in found.items():
-            if result is not None:
+        for name, answer in found.items():
+            if answer is not None:
                 self.members[name].collected = True
         return found
 
