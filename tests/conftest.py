@@ -133,7 +133,6 @@ def repl(astro_env, workspace, monkeypatch):
     from astro_cli.bootstrap import build_app
     from astro_cli.ui.prompt_input import PromptReader
     from astro_cli.ui.repl import Repl
-    from astro_cli.ui.slash import slash_completions
 
     monkeypatch.chdir(workspace)
     for key in list(os.environ):
@@ -147,7 +146,7 @@ def repl(astro_env, workspace, monkeypatch):
         pipe = stack.enter_context(create_pipe_input())
         out = io.StringIO()
         reader = PromptReader(
-            app.home.history_path, commands=lambda: slash_completions(app), session_ids=lambda: [],
+            app.home.history_path, commands=app.slash.completions, session_ids=lambda: [],
             input=pipe, output=DummyOutput(),
         )
         shell = Repl(app, Console(file=out, width=200, color_system=None), reader=reader)

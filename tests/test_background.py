@@ -71,7 +71,7 @@ def test_work_outlives_its_turn_and_is_announced_in_the_next(fake: FakeProvider,
     from astro_cli.agent.events import EventBus, Notice
     from astro_cli.agent.factory import open_session, permission_policy
     from astro_cli.bootstrap import build_app
-    from astro_cli.ui.slash import SlashContext, slash_table
+    from astro_cli.slash import SlashContext
 
     for key, value in astro_env.items():
         monkeypatch.setenv(key, value)
@@ -91,7 +91,7 @@ def test_work_outlives_its_turn_and_is_announced_in_the_next(fake: FakeProvider,
         from rich.console import Console
 
         out = io.StringIO()
-        slash_table(app)["bg"].handler(SlashContext(app=app, console=Console(file=out, width=120),
+        app.slash["bg"].handler(SlashContext(app=app, console=Console(file=out, width=120),
                                                     session=session), "")
     finally:
         app.close()

@@ -33,7 +33,6 @@ CTRL_D = "\x04"
 def test_compact_in_the_repl_summarizes_with_the_users_instructions(monkeypatch, workspace, fake) -> None:
     from astro_cli.ui.prompt_input import PromptReader
     from astro_cli.ui.repl import Repl
-    from astro_cli.ui.slash import slash_completions
 
     write_files(workspace, {f"s{i}.txt": 80 for i in range(6)})
     model = ScriptedModel([read(f"s{i}.txt") for i in range(6)] + [{"text": "Six files read."}]).attach(fake)
@@ -48,7 +47,7 @@ def test_compact_in_the_repl_summarizes_with_the_users_instructions(monkeypatch,
         out = io.StringIO()
         reader = PromptReader(
             app.home.history_path,
-            commands=lambda: slash_completions(app),
+            commands=app.slash.completions,
             session_ids=lambda: [],
             input=pipe,
             output=DummyOutput(),

@@ -141,10 +141,9 @@ def test_permission_patterns_name_a_server_and_deny_wins():
 
 def test_without_servers_only_the_slash_command_is_installed(app_at):
     from astro_cli.mcp.feature import McpExtension
-    from astro_cli.ui.slash import slash_table
 
     app = app_at().install_features()
-    assert "mcp" in slash_table(app)
+    assert "mcp" in app.slash
     assert not any(isinstance(ext, McpExtension) for ext in loop_extensions(app).new())
     assert "mcp" not in app.services  # no manager, no thread
 

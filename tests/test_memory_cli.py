@@ -209,12 +209,12 @@ def test_memory_slash_command_lists_shows_and_forgets(tmp_path: Path, monkeypatc
     from rich.console import Console
 
     from astro_cli.bootstrap import build_app
-    from astro_cli.ui.slash import SlashContext, slash_table
+    from astro_cli.slash import SlashContext
 
     monkeypatch.setenv("ASTRO_HOME", str(tmp_path / "home"))
     app = build_app(workspace=tmp_path)
     app.install_features()
-    command = slash_table(app)["memory"]
+    command = app.slash["memory"]
     out = io.StringIO()
     ctx = SlashContext(app=app, console=Console(file=out, width=200, no_color=True), session=None)
     command.handler(ctx, "")

@@ -57,15 +57,13 @@ def test_clear_then_resume_returns_to_the_earlier_conversation(repl, fake):
 
 
 def test_a_feature_fallback_command_queues_a_prompt_for_the_model(repl, fake):
-    previous = repl.app.services.get("slash_fallback")
-
     def fallback(ctx, name, args):
         if name == "explain":
             ctx.queue_prompt(f"Explain {args} simply.")
             return True
-        return bool(previous and previous(ctx, name, args))
+        return False
 
-    repl.app.services["slash_fallback"] = fallback
+    repl.app.slash.add_fallback(fallback)
     fake.add({"text": "Redshift is stretching of light."})
     output = repl.type_and_run(f"/explain redshift\r/nosuchthing\r{CTRL_D}")
     assert fake.bodies()[0]["messages"][-2]["content"] == "Explain redshift simply."

@@ -82,7 +82,6 @@ def test_tab_completes_a_skill_name_and_the_echo_shows_what_was_typed(repl, fake
 
 
 def test_completions_offer_skills_with_their_first_sentence(repl, workspace):
-    from astro_cli.ui.slash import slash_completions
 
     skill = workspace / "skills" / "spectral-fit"
     skill.mkdir(parents=True)
@@ -91,7 +90,7 @@ def test_completions_offer_skills_with_their_first_sentence(repl, workspace):
     from astro_cli.skills.registry import get_registry
 
     get_registry(repl.app).reload()
-    names = slash_completions(repl.app)
+    names = repl.app.slash.completions()
     assert names["spectral-fit"] == "Fit spectra, e.g. with emcee."
     assert names["clear"] and "literature-review" in names  # commands and bundled skills alike
 

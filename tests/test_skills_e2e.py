@@ -168,7 +168,7 @@ def _app(workspace: Path, home: Path, monkeypatch):
 def test_slash_name_queues_the_skill_body_for_the_next_turn(workspace, tmp_path, monkeypatch):
     from rich.console import Console
 
-    from astro_cli.ui.slash import SlashContext, slash_table
+    from astro_cli.slash import SlashContext
 
     make(
         workspace / "skills", "orbit-fit", ORBIT + "argument-hint: '[star]'\n", "Fit the orbit of $ARGUMENTS."
@@ -181,7 +181,7 @@ def test_slash_name_queues_the_skill_body_for_the_next_turn(workspace, tmp_path,
         app=app, console=Console(file=out, width=200), session=None,
         queue_prompt=lambda text, shown=None: queued.append((text, shown)),
     )
-    fallback = app.services["slash_fallback"]
+    fallback = app.slash.fallback
     assert fallback(ctx, "orbit-fit", "51 Peg") is True
     assert queued == [(
         f"<command-name>orbit-fit</command-name>\nBase directory for this skill: "
@@ -191,7 +191,7 @@ def test_slash_name_queues_the_skill_body_for_the_next_turn(workspace, tmp_path,
     assert fallback(ctx, "helper", "") is True and len(queued) == 1
     assert "not user-invocable" in out.getvalue()
     assert fallback(ctx, "no-such-skill", "") is False
-    slash_table(app)["skills"].handler(ctx, "")
+    app.slash["skills"].handler(ctx, "")
     table = out.getvalue()
     assert "/orbit-fit [star]" in table and "listed" in table
     app.close()

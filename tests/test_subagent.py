@@ -258,7 +258,7 @@ def test_agents_and_hooks_slash_commands(tmp_path: Path, monkeypatch) -> None:
     from rich.console import Console
 
     from astro_cli.bootstrap import build_app
-    from astro_cli.ui.slash import SlashContext, slash_table
+    from astro_cli.slash import SlashContext
     from tests.helpers import trust_workspace
 
     monkeypatch.setenv("ASTRO_HOME", str(tmp_path / "home"))
@@ -275,8 +275,8 @@ def test_agents_and_hooks_slash_commands(tmp_path: Path, monkeypatch) -> None:
     app.install_features()
     out = io.StringIO()
     ctx = SlashContext(app=app, console=Console(file=out, width=200, no_color=True), session=None)
-    slash_table(app)["agents"].handler(ctx, "")
-    slash_table(app)["hooks"].handler(ctx, "")
+    app.slash["agents"].handler(ctx, "")
+    app.slash["hooks"].handler(ctx, "")
     text = out.getvalue()
     assert "scout" in text and "read_file" in text and "Finds the key number in a local file." in text
     assert "skipped:" in text and "the body (the agent's system prompt) is empty" in text

@@ -204,7 +204,7 @@ def test_sessions_show_and_slash_tasks_list_the_plan(cli, fake: FakeProvider, as
     from astro_cli.agent.events import EventBus
     from astro_cli.agent.factory import open_session, permission_policy
     from astro_cli.bootstrap import build_app
-    from astro_cli.ui.slash import SlashContext, slash_table
+    from astro_cli.slash import SlashContext
 
     for key, value in astro_env.items():
         monkeypatch.setenv(key, value)
@@ -213,7 +213,7 @@ def test_sessions_show_and_slash_tasks_list_the_plan(cli, fake: FakeProvider, as
         session = open_session(app, EventBus(), permission_policy(app), resume=session_id)
         out = io.StringIO()
         ctx = SlashContext(app=app, console=Console(file=out, width=120), session=session)
-        slash_table(app)["tasks"].handler(ctx, "")
+        app.slash["tasks"].handler(ctx, "")
     finally:
         app.close()
     assert out.getvalue().splitlines() == [

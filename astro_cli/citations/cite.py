@@ -18,7 +18,7 @@ from astro_cli.research.identifiers import keys_of
 
 if TYPE_CHECKING:
     from astro_cli.app import AppContext
-    from astro_cli.ui.slash import SlashContext
+    from astro_cli.slash import SlashContext
 
 
 class NothingCited(Exception):
@@ -141,7 +141,7 @@ def slash_cite(ctx: SlashContext, args: str) -> None:
     from rich.text import Text
 
     from astro_cli.research.http import ServiceError
-    from astro_cli.ui.visible import visible
+    from astro_cli.security.visible import visible
 
     if ctx.session is None:
         return

@@ -18,7 +18,6 @@ from typing import TYPE_CHECKING, Any
 from astro_cli.agent import events as ev
 from astro_cli.agent.extensions import LoopExtension, ToolCallInfo, loop_extensions
 from astro_cli.citations.ledger import CitationLedger
-from astro_cli.ui import transcript
 
 if TYPE_CHECKING:
     from astro_cli.agent.loop import AgentSession, TurnState
@@ -117,7 +116,7 @@ class CitationCheck(LoopExtension):
         return result
 
 
-def transcript_section(ctx: AppContext, row: dict[str, Any]) -> tuple[str, str] | None:
+def transcript_section(ctx: AppContext, row: dict[str, Any]) -> str | None:
     """`astro sessions show/export`: each checked answer's citations with their status."""
     from astro_cli.citations.store import CitationStore
 
@@ -131,18 +130,15 @@ def transcript_section(ctx: AppContext, row: dict[str, Any]) -> tuple[str, str] 
         title = f" — {cited['title']}" if cited.get("title") else ""
         nudged = " (the model was asked once to verify it)" if cited["nudged"] and cited["status"] == "unverified" else ""
         lines.append(f"- turn {cited['turn']}: {marks[cited['status']]} {cited['status']} {label}{title}{nudged}")
-    return "Citations", "\n".join(lines)
-
-
-for _provider in (transcript_section,):  # registered once per process, at import
-    if _provider not in transcript.SECTION_PROVIDERS:
-        transcript.SECTION_PROVIDERS.append(_provider)
+    return "\n".join(lines)
 
 
 def install(app: AppContext) -> None:
     from astro_cli.citations.cite import slash_cite
-    from astro_cli.ui.slash import SlashCommand, register_slash
+    from astro_cli.slash import SlashCommand
+    from astro_cli.transcript_sections import TranscriptSection
 
     loop_extensions(app).add(lambda: CitationCheck(app))
-    register_slash(app, SlashCommand("cite", "BibTeX of the papers this session's answers cited (/cite FILE writes "
-                                     "it to a file)", slash_cite, usage="/cite [FILE]"))
+    app.slash.register(SlashCommand("cite", "BibTeX of the papers this session's answers cited (/cite FILE writes "
+                                    "it to a file)", slash_cite, usage="/cite [FILE]"))
+    app.transcript_sections.append(TranscriptSection("Citations", transcript_section))

@@ -29,7 +29,7 @@ def list_servers(as_json: bool = typer.Option(False, "--json", help="Print JSON.
     from astro_cli.mcp.manager import mcp_manager
     from astro_cli.mcp.report import NO_SERVERS, render
     from astro_cli.mcp.servers import is_configured
-    from astro_cli.ui.visible import visible
+    from astro_cli.security.visible import visible
 
     with user_errors():
         ctx = build_app()

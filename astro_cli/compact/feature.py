@@ -5,12 +5,14 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from astro_cli.agent.extensions import loop_extensions
+from astro_cli.slash import SlashCommand
 from astro_cli.tools.base import Tool, ToolError, object_schema
 from astro_cli.tools.context import ToolContext
+from astro_cli.transcript_sections import TranscriptSection
 
 if TYPE_CHECKING:
     from astro_cli.app import AppContext
-    from astro_cli.ui.slash import SlashContext
+    from astro_cli.slash import SlashContext
 
 COMPRESS_DESCRIPTION = (
     "Free context space by summarizing the conversation so far. Before your next request, earlier "
@@ -45,7 +47,7 @@ def compact_slash(ctx: SlashContext, args: str) -> None:
 
 def install(app: AppContext) -> None:
     from astro_cli.compact.engine import CompactionEngine
-    from astro_cli.ui.slash import SlashCommand, register_slash
+    from astro_cli.compact.records import transcript_section
 
     loop_extensions(app).add(lambda: CompactionEngine(app))
     app.tools.register(
@@ -65,8 +67,7 @@ def install(app: AppContext) -> None:
             key_argument="focus",
         )
     )
-    register_slash(
-        app,
+    app.slash.register(
         SlashCommand(
             "compact",
             "summarize the conversation so far to free the context (optional: what to keep)",
@@ -74,3 +75,4 @@ def install(app: AppContext) -> None:
             usage="[instructions]",
         ),
     )
+    app.transcript_sections.append(TranscriptSection("Compactions", transcript_section))

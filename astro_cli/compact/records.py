@@ -72,7 +72,7 @@ def describe(row: dict[str, Any]) -> str:
     )
 
 
-def transcript_section(ctx: Any, row: dict[str, Any]) -> tuple[str, str] | None:
+def transcript_section(ctx: Any, row: dict[str, Any]) -> str | None:
     """The 'Compactions' section of `astro sessions show`; None when the session had none."""
     try:
         rows = CompactionStore(ctx.db).list(row["id"])
@@ -92,4 +92,4 @@ def transcript_section(ctx: Any, row: dict[str, Any]) -> tuple[str, str] | None:
             lines.append("")
             lines.append("  > " + item["summary"].strip().replace("\n", "\n  > "))
             lines.append("")
-    return "Compactions", "\n".join(lines).rstrip()
+    return "\n".join(lines).rstrip()

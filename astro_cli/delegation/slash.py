@@ -6,11 +6,11 @@ from typing import TYPE_CHECKING
 
 from astro_cli.delegation.agents import agent_catalog
 from astro_cli.delegation.hooks import EVENTS, hook_runner
-from astro_cli.ui.slash import SlashCommand, register_slash
+from astro_cli.slash import SlashCommand
 
 if TYPE_CHECKING:
     from astro_cli.app import AppContext
-    from astro_cli.ui.slash import SlashContext
+    from astro_cli.slash import SlashContext
 
 
 def agents_slash(ctx: SlashContext, args: str) -> None:
@@ -50,5 +50,5 @@ def hooks_slash(ctx: SlashContext, args: str) -> None:
 
 
 def install_slash(app: AppContext) -> None:
-    register_slash(app, SlashCommand("agents", "list the agent definitions subagents can use", agents_slash))
-    register_slash(app, SlashCommand("hooks", "list the lifecycle hooks and plugin callbacks", hooks_slash))
+    app.slash.register(SlashCommand("agents", "list the agent definitions subagents can use", agents_slash))
+    app.slash.register(SlashCommand("hooks", "list the lifecycle hooks and plugin callbacks", hooks_slash))

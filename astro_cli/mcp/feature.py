@@ -14,7 +14,7 @@ from astro_cli.agent import events as ev
 from astro_cli.agent.extensions import LoopExtension, loop_extensions
 from astro_cli.mcp.servers import is_configured
 from astro_cli.mcp.state import STARTING
-from astro_cli.ui.slash import SlashCommand, SlashContext, register_slash
+from astro_cli.slash import SlashCommand, SlashContext
 
 if TYPE_CHECKING:
     from astro_cli.agent.loop import AgentSession, TurnState
@@ -57,7 +57,7 @@ def mcp_slash(ctx: SlashContext, args: str) -> None:
 
     from astro_cli.mcp.manager import mcp_manager
     from astro_cli.mcp.report import NO_SERVERS, render
-    from astro_cli.ui.visible import visible
+    from astro_cli.security.visible import visible
 
     if not is_configured(ctx.app):
         ctx.console.print(Text(NO_SERVERS))
@@ -86,7 +86,7 @@ def mcp_slash(ctx: SlashContext, args: str) -> None:
 
 
 def install(app: AppContext) -> None:
-    register_slash(app, SlashCommand("mcp", "MCP servers: status and tools (restart NAME reconnects one)", mcp_slash,
-                                     usage="/mcp [restart NAME]"))
+    app.slash.register(SlashCommand("mcp", "MCP servers: status and tools (restart NAME reconnects one)", mcp_slash,
+                                    usage="/mcp [restart NAME]"))
     if is_configured(app):
         loop_extensions(app).add(lambda: McpExtension(app))

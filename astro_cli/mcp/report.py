@@ -18,7 +18,7 @@ from astro_cli.agent.permissions import matches
 from astro_cli.mcp.manager import McpManager
 from astro_cli.mcp.state import FAILED, INVALID, READY, SKIPPED, STARTING, STOPPED
 from astro_cli.mcp.tools import build_tools
-from astro_cli.ui.visible import one_line, visible
+from astro_cli.security.visible import one_line, visible
 
 if TYPE_CHECKING:
     from astro_cli.mcp.state import ServerState

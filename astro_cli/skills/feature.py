@@ -14,11 +14,10 @@ from typing import TYPE_CHECKING, Any
 
 from astro_cli.agent.extensions import LoopExtension, loop_extensions
 from astro_cli.prompt.registry import ORDER_SKILLS, AssemblyInput
-from astro_cli.prompt.tags import escape_tags
 from astro_cli.skills.approval import BASELINE, pre_approval, refusal_note, take_baseline
 from astro_cli.skills.globs import matches
+from astro_cli.skills.loading import record_use, wrap
 from astro_cli.skills.registry import get_registry
-from astro_cli.skills.skill import Skill
 from astro_cli.skills.state import SkillsState
 from astro_cli.tools.base import Tool, ToolError, ToolResult, object_schema
 from astro_cli.tools.context import ToolContext
@@ -32,25 +31,6 @@ LOAD_SKILL_DESCRIPTION = (
     "Call it BEFORE answering when a listed skill matches the request, then follow the instructions it "
     "returns. `arguments` fills the skill's $ARGUMENTS (a topic, a target, a file)."
 )
-
-
-def wrap(skill: Skill, body: str) -> str:
-    """What the model receives: the <command-name> tag (so it is not loaded twice), the folder, the body."""
-    folder = escape_tags(str(skill.directory))
-    header = f"<command-name>{skill.name}</command-name>\nBase directory for this skill: {folder}"
-    return f"{header}\n\n{escape_tags(body)}"
-
-
-def record_use(app: AppContext, name: str, session_id: str | None, source: str) -> None:
-    """A use feeds the ranking; a database problem must never fail the load itself."""
-    import sqlite3
-
-    from astro_cli.skills.usage import UsageStore
-
-    try:
-        UsageStore(app.db).record(name, session_id, source)
-    except (sqlite3.Error, OSError) as exc:
-        app.warn(f"the use of skill '{name}' could not be recorded ({exc}).")
 
 
 def unknown_skill(app: AppContext, name: str) -> str:
@@ -191,7 +171,7 @@ def start_watcher(app: AppContext) -> None:
 
 
 def install(app: AppContext) -> None:
-    from astro_cli.skills.slash import install_slash
+    from astro_cli.skills.slash import install_slash  # the one direction: slash never imports this module
 
     get_registry(app)  # made now, scanned on first read
     app.tools.register(

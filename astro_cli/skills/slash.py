@@ -5,20 +5,19 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from astro_cli.skills.approval import BASELINE, pre_approval, refusal_note
+from astro_cli.skills.loading import record_use, wrap
 from astro_cli.skills.registry import FORK_NOTE, SHORTENED, get_registry
 from astro_cli.skills.skill import first_sentence
 from astro_cli.skills.state import SkillsState
-from astro_cli.ui.slash import SlashCommand, register_names, register_slash
+from astro_cli.slash import SlashCommand
 
 if TYPE_CHECKING:
     from astro_cli.app import AppContext
-    from astro_cli.ui.slash import SlashContext
+    from astro_cli.slash import SlashContext
 
 
 def skill_fallback(ctx: SlashContext, name: str, args: str) -> bool:
     """`/NAME args`: queue the skill's body (in <command-name>) as the next turn; False if no such skill."""
-    from astro_cli.skills.feature import record_use, wrap
-
     registry = get_registry(ctx.app)
     registry.ensure_loaded()
     skill = registry.get(name)
@@ -82,11 +81,6 @@ def skill_names(app: AppContext) -> dict[str, str]:
 
 
 def install_slash(app: AppContext) -> None:
-    register_slash(app, SlashCommand("skills", "list the skills (type /NAME to load one)", list_skills))
-    register_names(app, lambda: skill_names(app))
-    previous = app.services.get("slash_fallback")  # another feature's fallback still gets its turn
-
-    def fallback(ctx: SlashContext, name: str, args: str) -> bool:
-        return skill_fallback(ctx, name, args) or bool(previous and previous(ctx, name, args))
-
-    app.services["slash_fallback"] = fallback
+    app.slash.register(SlashCommand("skills", "list the skills (type /NAME to load one)", list_skills))
+    app.slash.add_names(lambda: skill_names(app))
+    app.slash.add_fallback(skill_fallback)

@@ -10,7 +10,7 @@ from astro_cli.tasks.store import TaskStore, checklist, counts
 
 if TYPE_CHECKING:
     from astro_cli.app import AppContext
-    from astro_cli.ui.slash import SlashContext
+    from astro_cli.slash import SlashContext
 
 
 def _size(chars: int) -> str:
@@ -95,15 +95,15 @@ def _cancel(ctx: SlashContext, raw: str) -> None:
 
 
 # --- sections of `astro sessions show` / export -----------------------------------------------
-def tasks_section(app: Any, row: dict[str, Any]) -> tuple[str, str] | None:
+def tasks_section(app: Any, row: dict[str, Any]) -> str | None:
     tasks = TaskStore(app.db).tasks(row["id"])
     if not tasks:
         return None
-    return "Tasks", "\n".join(f"- {task.line()}" for task in tasks)
+    return "\n".join(f"- {task.line()}" for task in tasks)
 
 
-def background_section(app: Any, row: dict[str, Any]) -> tuple[str, str] | None:
+def background_section(app: Any, row: dict[str, Any]) -> str | None:
     tasks = bg_rows(app, row["id"])
     if not tasks:
         return None
-    return "Background tasks", "```\n" + "\n".join(bg_lines(tasks)) + "\n```"
+    return "```\n" + "\n".join(bg_lines(tasks)) + "\n```"

@@ -1,4 +1,4 @@
-"""The REPL's own slash commands, registered into the same table features use (`ui/slash.py`).
+"""The REPL's own slash commands, registered into the same table features use (`app.slash`).
 
 /help /exit /clear /model /sessions /resume /cost /tools /config /sources /tool (alias /expand).
 They talk to the REPL only through SlashContext (its actions and `state["turn_log"]`), so a
@@ -15,9 +15,9 @@ from rich.markup import escape
 from rich.table import Table
 from rich.text import Text
 
+from astro_cli.security.visible import clipped, visible
+from astro_cli.slash import SlashCommand, SlashContext
 from astro_cli.ui.render import format_cost, one_line, usage_line
-from astro_cli.ui.slash import SlashCommand, SlashContext, slash_table
-from astro_cli.ui.visible import clipped, visible
 
 if TYPE_CHECKING:
     from astro_cli.app import AppContext
@@ -33,7 +33,7 @@ def _help(ctx: SlashContext, args: str) -> None:
     table = Table(box=None, show_header=False, padding=(0, 2, 0, 0))
     table.add_column(style="bold cyan", no_wrap=True)
     table.add_column()
-    for name, command in sorted(slash_table(ctx.app).items()):
+    for name, command in sorted(ctx.app.slash.items()):
         # Usage is written either whole ("/bg [cancel bg-N]") or as the arguments alone ("[N]").
         usage = command.usage if command.usage.startswith("/") else f"/{name} {command.usage}".rstrip()
         table.add_row(usage, command.help)
@@ -250,6 +250,5 @@ BUILTINS: list[SlashCommand] = [
 
 def register_builtins(app: AppContext) -> None:
     """Add the built-ins without replacing a feature's command of the same name."""
-    table = slash_table(app)
     for command in BUILTINS:
-        table.setdefault(command.name, command)
+        app.slash.register_default(command)

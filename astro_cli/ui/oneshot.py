@@ -15,7 +15,7 @@ from rich.text import Text
 
 from astro_cli.agent import events as ev
 from astro_cli.agent.retry import retry_line
-from astro_cli.ui.visible import one_line, visible
+from astro_cli.security.visible import one_line, visible
 
 if TYPE_CHECKING:
     from rich.status import Status

@@ -18,7 +18,7 @@ from rich.padding import Padding
 from rich.text import Text
 
 from astro_cli.research.pdfchars import fold
-from astro_cli.ui.visible import one_line, visible
+from astro_cli.security.visible import one_line, visible
 
 WINDOW = 700  # characters of a passage shown around its matches (--full shows all of it)
 _WORD = re.compile(r"\w+", re.UNICODE)

@@ -21,8 +21,8 @@ from rich.text import Text
 
 from astro_cli.agent import events as ev
 from astro_cli.agent.retry import retry_line
+from astro_cli.security.visible import one_line, visible
 from astro_cli.ui.turnlog import ToolCallRecord, TurnLog
-from astro_cli.ui.visible import one_line, visible
 
 USAGE_KEYS = ("input_tokens", "output_tokens", "cache_read_input_tokens", "cache_creation_input_tokens")
 

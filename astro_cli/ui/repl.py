@@ -22,12 +22,12 @@ from rich.markup import escape
 from rich.text import Text
 
 from astro_cli.agent.events import EventBus
+from astro_cli.security.visible import clipped, visible
+from astro_cli.slash import SlashContext
 from astro_cli.ui.builtin_slash import KEYS_HELP, register_builtins
 from astro_cli.ui.prompt_input import PlainReader, PromptReader, parse_permission
 from astro_cli.ui.render import TurnRenderer, one_line
-from astro_cli.ui.slash import SlashContext, slash_completions, slash_table
 from astro_cli.ui.turnlog import TurnLog
-from astro_cli.ui.visible import clipped, visible
 
 if TYPE_CHECKING:
     from astro_cli.agent.loop import AgentSession
@@ -104,7 +104,7 @@ def default_reader(app: AppContext) -> Any:
         return PlainReader()
     return PromptReader(
         app.home.history_path,
-        commands=lambda: slash_completions(app),
+        commands=app.slash.completions,
         session_ids=lambda: [row["id"] for row in app.sessions.list(limit=30)],
     )
 
@@ -325,15 +325,14 @@ class Repl:
         )
 
     def slash(self, name: str, args: str) -> None:
-        table = slash_table(self.app)
+        table = self.app.slash
         ctx = self.context()
         try:
             command = table.get(name)
             if command is not None:
                 command.handler(ctx, args)
                 return
-            fallback = self.app.services.get("slash_fallback")
-            if fallback is not None and fallback(ctx, name, args):
+            if table.fallback(ctx, name, args):
                 return
             close = difflib.get_close_matches(name, list(table), n=1)
             guess = f" (did you mean /{close[0]}?)" if close else ""

@@ -1,29 +1,16 @@
 """A stored session as people read it: in the terminal, as Markdown, as JSON.
 
-Other features add to what a session shows (its task list, where compactions happened) through
-`SECTION_PROVIDERS`: functions (ctx, session_row) -> (title, markdown) or None.
+Features add to what a session shows (its task list, where compactions happened) by registering
+a TranscriptSection on the app (`app.transcript_sections`, astro_cli/transcript_sections.py).
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
 from typing import Any
 
-from astro_cli.ui.visible import visible
-
-SectionProvider = Callable[[Any, dict[str, Any]], "tuple[str, str] | None"]
-SECTION_PROVIDERS: list[SectionProvider] = []
-
-
-def _compactions_section(ctx: Any, row: dict[str, Any]) -> tuple[str, str] | None:
-    """Where compactions happened (astro_cli/compact); imported only when a transcript is shown."""
-    from astro_cli.compact.records import transcript_section
-
-    return transcript_section(ctx, row)
-
-
-SECTION_PROVIDERS.append(_compactions_section)
+from astro_cli.security.visible import visible
+from astro_cli.transcript_sections import render_sections
 
 
 def _text(message: dict[str, Any]) -> str:
@@ -44,12 +31,8 @@ def transcript_json(ctx: Any, row: dict[str, Any]) -> dict[str, Any]:
         "usage": ctx.sessions.usage_totals(row["id"]),
         "children": ctx.sessions.children(row["id"]),
         # What features add to a session (its task list, background work, compactions), as Markdown.
-        "sections": [{"title": title, "text": text} for title, text in _feature_sections(ctx, row)],
+        "sections": [{"title": title, "text": text} for title, text in render_sections(ctx, row)],
     }
-
-
-def _feature_sections(ctx: Any, row: dict[str, Any]) -> list[tuple[str, str]]:
-    return [section for provider in SECTION_PROVIDERS if (section := provider(ctx, row))]
 
 
 def transcript_markdown(ctx: Any, row: dict[str, Any]) -> str:
@@ -87,7 +70,7 @@ def transcript_markdown(ctx: Any, row: dict[str, Any]) -> str:
             lines.append(_text(message)[:4000])
             lines.append("```")
         lines.append("")
-    for title, body in _feature_sections(ctx, row):
+    for title, body in render_sections(ctx, row):
         lines += [f"## {title}", "", body, ""]
     for child in ctx.sessions.children(row["id"]):
         lines.append(f"- sub-session {child['id']} ({child['agent'] or 'subagent'}): `astro sessions show {child['id']}`")

@@ -12,7 +12,7 @@ from rich.console import Console
 from rich.text import Text
 
 from astro_cli.security.trust import RiskyItem, TrustState, TrustStore
-from astro_cli.ui.visible import one_line
+from astro_cli.security.visible import one_line
 
 QUESTION = "Trust this folder and apply them? [y]es / [n]o, continue without them: "
 
