@@ -58,7 +58,7 @@ def main(
     """Start the interactive session in the current folder."""
     if ctx.invoked_subcommand is not None:
         return
-    from astro_cli.ui.repl import start_repl
+    from astro_cli.commands.repl_cmd import start_repl
 
     start_repl(
         flags={"model": model, "api_base": api_base, "max_steps": max_steps},

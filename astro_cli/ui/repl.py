@@ -41,64 +41,6 @@ QUIT_HINT = "press Ctrl-D or /exit to quit"
 PERMISSION_QUESTION = "allow? [y]es / [n]o / [a]lways for this session: "
 
 
-def start_repl(
-    flags: dict[str, Any] | None = None, resume: str | None = None, continue_latest: bool = False, fork: bool = False
-) -> None:
-    """Entry point of `astro`: configuration errors end with one sentence and exit code 2."""
-    import typer
-
-    from astro_cli.agent.llm import warm_up_in_background
-    from astro_cli.bootstrap import EXIT_USAGE, build_app, print_warnings, user_errors
-    from astro_cli.store.db_errors import DatabaseUnusable
-    from astro_cli.ui.first_run import first_run, needs_model
-
-    with user_errors():
-        app = build_app(flags)
-        try:
-            print_warnings(app)
-            warm_up_in_background()
-            console = Console(highlight=False)
-            reader = default_reader(app)
-            if settle_trust(app, console, reader):
-                app.close()
-                app = build_app(flags)  # the trusted settings apply from the first session on
-                reader = default_reader(app)  # its completions read the new app's commands
-            if isinstance(reader, PromptReader) and needs_model(app):  # a person at a terminal
-                if not first_run(app, console, reader):
-                    raise typer.Exit(EXIT_USAGE)
-            repl = Repl(app, console, reader=reader)
-            signal.signal(signal.SIGTERM, repl.terminate)
-            try:
-                repl.open(resume=resume, continue_latest=continue_latest, fork=fork)
-            except DatabaseUnusable as exc:
-                if not (exc.damaged and repl.offer_fresh_database(exc)):
-                    raise
-                repl.open()
-            repl.run()
-        finally:
-            app.close()  # ends every command astro started, foreground and background
-        if repl.terminated:
-            raise KeyboardInterrupt  # exit code 130, as for `astro run`
-
-
-def settle_trust(app: AppContext, console: Console, reader: Any) -> bool:
-    """Before anything of the project runs: ask once about its risky settings (a terminal only).
-
-    True when the researcher trusted them just now. Piped input is never taken as an answer: the
-    settings are then ignored, as `astro run` does, with one line saying so.
-    """
-    from astro_cli.security.trust import TrustStore
-    from astro_cli.ui.trust_prompt import ask_trust, withheld_notice
-
-    state = app.trust
-    if state.unanswered and isinstance(reader, PromptReader):
-        return ask_trust(state, TrustStore(app.home.root), console, reader.ask)
-    notice = withheld_notice(state)
-    if notice:
-        console.print(Text(notice, style="dim"))
-    return False
-
-
 def default_reader(app: AppContext) -> Any:
     if not sys.stdin.isatty():
         return PlainReader()
