@@ -15,12 +15,13 @@ FEATURES = [
     "astro_cli.tasks.feature",
     "astro_cli.compact.feature",
     "astro_cli.memory.feature",
+    "astro_cli.hooks.feature",
     "astro_cli.delegation.feature",
     "astro_cli.research.feature",
     "astro_cli.research.library_feature",
     "astro_cli.citations.feature",
     "astro_cli.mcp.feature",
     # Plugins install last: a plugin tool may replace any built-in of the same name.
-    "astro_cli.delegation.plugins",
+    "astro_cli.hooks.plugins",
 ]
 

@@ -52,7 +52,7 @@ def main() -> None:
     from importlib.metadata import entry_points
 
     from astro_cli.delegation.agents import AgentCatalog
-    from astro_cli.delegation.hooks import HookRunner
+    from astro_cli.hooks.runner import HookRunner
     from astro_cli.prompt.registry import AssemblyInput
     from astro_cli.tools.base import Tool, object_schema
 

@@ -45,7 +45,7 @@ def startup_problem(command: str, cwd: Path) -> str | None:
 
 
 def _rows(ctx: Any) -> list[dict[str, Any]]:
-    from astro_cli.delegation.hooks import hook_runner
+    from astro_cli.hooks.runner import hook_runner
 
     rows = []
     for hook in hook_runner(ctx).hooks:
@@ -62,7 +62,7 @@ def _rows(ctx: Any) -> list[dict[str, Any]]:
 @app.command("list")
 def list_hooks(as_json: bool = typer.Option(False, "--json", help="Print JSON.")) -> None:
     """Show the configured hooks, plugin callbacks, and any hook that cannot be started."""
-    from astro_cli.delegation.hooks import EVENTS, hook_runner
+    from astro_cli.hooks.runner import EVENTS, hook_runner
 
     with user_errors():
         ctx = build_app()

@@ -1,5 +1,5 @@
-"""Delegation and control: subagents, agent definitions, teammates, lifecycle hooks and plugins.
+"""Delegation: subagents, agent definitions and teammates.
 
-`feature.install(app)` wires the tools, the sub-agents prompt section and the hook extension;
-`plugins.install(app)` loads the `astro.plugins` entry points (it runs last of all features).
+`feature.install(app)` wires the tools and the sub-agents prompt section. Lifecycle hooks and
+plugins live in `astro_cli/hooks/`.
 """

@@ -1,4 +1,4 @@
-"""Installs delegation: the subagent and team tools, the sub-agents prompt section, the hook extension."""
+"""Installs delegation: the subagent and team tools, the sub-agents prompt section, /agents."""
 
 from __future__ import annotations
 
@@ -6,8 +6,6 @@ from typing import TYPE_CHECKING
 
 from astro_cli.agent.extensions import LoopExtension, loop_extensions
 from astro_cli.delegation.agents import agent_catalog
-from astro_cli.delegation.hook_extension import HookExtension
-from astro_cli.delegation.hooks import hook_runner
 from astro_cli.delegation.slash import install_slash
 from astro_cli.delegation.subagent import subagent_tool_definition
 from astro_cli.delegation.team import team_tools
@@ -34,7 +32,5 @@ def install(app: AppContext) -> None:
     for tool in team_tools():
         app.tools.register(tool)
     app.prompt.add("sub-agents", ORDER_SUBAGENTS, provider=agent_catalog(app).section)
-    runner = hook_runner(app)
-    loop_extensions(app).add(lambda: HookExtension(runner))
     loop_extensions(app).add(TeamCleanup)
     install_slash(app)

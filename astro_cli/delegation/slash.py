@@ -1,11 +1,10 @@
-"""REPL commands: /agents (the agent definitions the model may delegate to) and /hooks (what runs when)."""
+"""REPL command /agents: the agent definitions the model may delegate to."""
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
 from astro_cli.delegation.agents import agent_catalog
-from astro_cli.delegation.hooks import EVENTS, hook_runner
 from astro_cli.slash import SlashCommand
 
 if TYPE_CHECKING:
@@ -35,20 +34,5 @@ def agents_slash(ctx: SlashContext, args: str) -> None:
         ctx.console.print(f"[yellow]skipped:[/] {escape(reason)}")
 
 
-def hooks_slash(ctx: SlashContext, args: str) -> None:
-    from rich.markup import escape
-
-    runner = hook_runner(ctx.app)
-    if not runner.hooks:
-        ctx.console.print("No hooks are configured (config 'hooks'; `astro hooks list` shows details).")
-    for event in EVENTS:
-        for hook in (h for h in runner.hooks if h.event == event):
-            matcher = f" [{hook.matcher}]" if hook.matcher else ""
-            ctx.console.print(f"{event}{matcher}: {hook.label}", markup=False)
-    for problem in runner.problems:
-        ctx.console.print(f"[yellow]problem:[/] {escape(problem)}")
-
-
 def install_slash(app: AppContext) -> None:
     app.slash.register(SlashCommand("agents", "list the agent definitions subagents can use", agents_slash))
-    app.slash.register(SlashCommand("hooks", "list the lifecycle hooks and plugin callbacks", hooks_slash))

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 from astro_cli.agent import events as ev
 from astro_cli.agent.extensions import LoopExtension, ToolCallInfo, ToolGate
-from astro_cli.delegation.hooks import HookOutcome, HookRunner
+from astro_cli.hooks.runner import HookOutcome, HookRunner
 from astro_cli.prompt.tags import escape_tags
 from astro_cli.tools.base import ToolResult
 

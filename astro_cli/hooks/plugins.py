@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from astro_cli.agent.extensions import LoopExtension, loop_extensions
-from astro_cli.delegation.hooks import PythonCallback, hook_runner
+from astro_cli.hooks.runner import PythonCallback, hook_runner
 
 if TYPE_CHECKING:
     from astro_cli.app import AppContext
