@@ -3,7 +3,7 @@ no identifier missed in the shapes answers write them in."""
 
 from __future__ import annotations
 
-from astro_cli.citations.check import matches_author_year
+from astro_cli.citations.author_year import matches_author_year
 from astro_cli.citations.extract import find_citations
 from astro_cli.citations.ledger import CitationLedger
 

@@ -9,12 +9,10 @@
 
 from __future__ import annotations
 
-import re
-import unicodedata
 from dataclasses import dataclass, field
-from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
+from astro_cli.citations.author_year import best_match
 from astro_cli.citations.extract import Cited, find_citations
 from astro_cli.citations.ledger import CitationLedger
 
@@ -50,45 +48,6 @@ class CheckResult:
         return {status: sum(1 for c in self.citations if c.status == status) for status in STATUSES}
 
 
-# --- author-year ---------------------------------------------------------------------------------
-def _norm(name: str) -> str:
-    plain = unicodedata.normalize("NFKD", name).encode("ascii", "ignore").decode().lower()
-    return " ".join(re.sub(r"[^a-z\s-]", "", plain).split())
-
-
-@lru_cache(maxsize=4096)
-def _variants(author: str) -> frozenset[str]:
-    """An author's last name as it may be cited: whole ('van leeuwen') and without particles ('leeuwen')."""
-    from astro_cli.research.bibtex_text import surname
-
-    last = _norm(surname(author))
-    return frozenset({last, last.split()[-1]}) if last else frozenset()
-
-
-def matches_author_year(cited: Cited, record: dict[str, Any]) -> int | None:
-    """How far the record's year is from the citation's (0 or 1) when the authors match; None otherwise."""
-    authors = list(record.get("authors") or [])
-    years = [int(str(y)) for y in (record.get("year"), record.get("pub_year")) if str(y or "").isdigit()]
-    if not authors or not years or cited.year is None:
-        return None
-    distance = min(abs(cited.year - y) for y in years)
-    if distance > 1:
-        return None
-    for index, name in enumerate(cited.surnames):
-        if index >= len(authors):
-            return None
-        wanted, author = _norm(name), _norm(authors[index])
-        # The name parser runs only for an author whose name contains the cited one at all.
-        if wanted not in author or (wanted != author and wanted not in _variants(authors[index])):
-            return None
-    return distance
-
-
-def _best(cited: Cited, records: list[dict[str, Any]]) -> dict[str, Any] | None:
-    scored = [(d, r) for r in records if (d := matches_author_year(cited, r)) is not None]
-    return min(scored, key=lambda item: item[0])[1] if scored else None
-
-
 # --- the check -------------------------------------------------------------------------------------
 def _paper_id(record: dict[str, Any]) -> str | None:
     return record.get("id") or record.get("arxiv_id") or record.get("bibcode") or record.get("doi") or None
@@ -101,9 +60,9 @@ def check_locally(app: AppContext, ledger: CitationLedger, cited: Cited) -> Cita
 
     library = Library(app) if has_library(app) else None
     if cited.kind == "author-year":
-        seen = _best(cited, [p.record for p in ledger.described()])
+        seen = best_match(cited, [p.record for p in ledger.described()])
         if seen is None and cited.year is not None and library is not None:
-            seen = _best(cited, library.papers_by_year(cited.year - 1, cited.year + 1))
+            seen = best_match(cited, library.papers_by_year(cited.year - 1, cited.year + 1))
         return Citation(cited, "verified", seen.get("title"), _paper_id(seen), seen) if seen else None
     found = ledger.find(cited.lookup)
     if found is not None:

@@ -34,7 +34,7 @@ def _ads_name(cited: Cited) -> str:
 
 def _lookups(app: AppContext, pending: list[Cited], results: dict[Cited, dict[str, Any] | None],
              notes: list[str], lock: threading.Lock) -> None:
-    from astro_cli.citations.check import matches_author_year
+    from astro_cli.citations.author_year import matches_author_year
     from astro_cli.research import ads, arxiv
 
     ids = [c for c in pending if c.kind != "author-year"]

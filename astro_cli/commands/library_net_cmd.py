@@ -72,7 +72,8 @@ def _add_download(paper_id: str, source: bool, parse: bool, err: Any) -> None:
 def _add_local(raw: str, given: dict[str, Any], parse: bool, err: Any) -> None:
     from pathlib import Path
 
-    from astro_cli.research.local_add import LocalFileError, add_local
+    from astro_cli.research.file_metadata import LocalFileError
+    from astro_cli.research.local_add import add_local
 
     app = library_app()
     try:

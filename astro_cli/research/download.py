@@ -373,8 +373,8 @@ def _download_resolved(
 
 def _metadata_from_pdf(arxiv_id: str, pdf: Path) -> tuple[dict[str, Any], str]:
     """arXiv sent no metadata: what the PDF's first page says (title, authors, year from arXiv's
-    stamp; research/local_add.py reads it), and a warning saying so."""
-    from astro_cli.research.local_add import LocalFileError, pdf_metadata
+    stamp; research/file_metadata.py reads it), and a warning saying so."""
+    from astro_cli.research.file_metadata import LocalFileError, pdf_metadata
 
     try:
         found = pdf_metadata(pdf)

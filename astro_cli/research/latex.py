@@ -16,7 +16,7 @@ import unicodedata
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 
-from astro_cli.research.latex_limits import Budget
+from astro_cli.research.latex_limits import Budget, LatexError
 from astro_cli.research.latex_refs import SECTION_LEVELS, SectionCounter
 
 MAX_SOURCE_BYTES = 20_000_000
@@ -46,10 +46,6 @@ _UNWRAP = (
     "emph", "textbf", "textit", "textrm", "textsc", "texttt", "textsf", "mbox", "hbox", "underline", "url",
     "project", "foreign", "ensuremath", "sffamily", "text", "small", "large", "footnotesize",
 )
-
-
-class LatexError(Exception):
-    """The source cannot be read as LaTeX (missing, unreadable, no .tex inside)."""
 
 
 @dataclass

@@ -26,6 +26,10 @@ from pathlib import Path
 from typing import Any
 
 
+class LatexError(Exception):
+    """The source cannot be read as LaTeX (missing, unreadable, no .tex inside)."""
+
+
 @dataclass(frozen=True)
 class LatexLimits:
     max_inputs: int = 200  # \input/\include files inlined in all
@@ -95,8 +99,6 @@ class LatexReading:
 
 def read_bounded(path: Path, limits: LatexLimits | None = None) -> LatexReading:
     """Read a LaTeX source in a child process bounded in memory and time (raises LatexError)."""
-    from astro_cli.research.latex import LatexError
-
     limits = limits or LatexLimits()
     command = [sys.executable, "-m", "astro_cli.research.latex_worker", str(path), json.dumps(asdict(limits))]
     try:

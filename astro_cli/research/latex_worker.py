@@ -13,8 +13,8 @@ from pathlib import Path
 
 
 def main(argv: list[str]) -> int:
-    from astro_cli.research.latex import LatexError, latex_sections
-    from astro_cli.research.latex_limits import Budget, LatexLimits
+    from astro_cli.research.latex import latex_sections
+    from astro_cli.research.latex_limits import Budget, LatexError, LatexLimits
 
     path, limits = Path(argv[0]), LatexLimits(**json.loads(argv[1]))
     budget = Budget(limits)

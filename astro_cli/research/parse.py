@@ -170,8 +170,8 @@ class Extracted:
 
 
 def _extract(library: Library, paper: dict[str, Any], size: int) -> Extracted:
-    from astro_cli.research.latex import LatexError, LatexSection
-    from astro_cli.research.latex_limits import read_bounded
+    from astro_cli.research.latex import LatexSection
+    from astro_cli.research.latex_limits import LatexError, read_bounded
     from astro_cli.research.pdfread import PdfError, read_pages
 
     source = library.resolve_file(paper.get("source_path"))

@@ -1,0 +1,95 @@
+"""What a paper file says about itself: title, authors, arXiv id, DOI and year from a PDF's first
+page, or \\title and \\author from a LaTeX source. Used to add a local file (local_add.py) and when
+arXiv sends no metadata for a download (download.py)."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Any
+
+_STAMP = re.compile(r"arXiv:(\d{4}\.\d{4,5}|[a-z-]+(?:\.[A-Z]{2})?/\d{7})(v\d+)?\s+\[[^\]]+\]\s+\d{1,2}\s+[A-Z][a-z]{2}\s+(\d{4})")
+_DOI = re.compile(r"\b(10\.\d{4,9}/[^\s\"<>,;]+[^\s\"<>,;.)])")
+_MARKS = re.compile(r"(?<=[^\W\d_])\d+(?:,\s?\d+)*|[*†‡§¶]")
+
+
+class LocalFileError(Exception):
+    """The file cannot be added; one sentence."""
+
+
+def pdf_metadata(path: Path) -> dict[str, Any]:
+    """Title, authors, arXiv id, DOI and year read from the first page of a PDF."""
+    from astro_cli.research.pdfread import PdfError, read_pages
+
+    try:
+        pages = read_pages(path)
+    except PdfError as exc:
+        raise LocalFileError(str(exc)) from None
+    if not pages:
+        return {}
+    first = pages[0]
+    meta: dict[str, Any] = {}
+    head_text = "\n".join(first.lines)
+    stamp = _STAMP.search(head_text)
+    if stamp:
+        meta["arxiv_id"], meta["year"] = stamp.group(1), int(stamp.group(3))
+    doi = _DOI.search("\n".join(head_text.splitlines()[:80]))
+    if doi:
+        meta["doi"] = doi.group(1)
+    top = [(line, size) for line, size in zip(first.lines[:15], first.sizes[:15]) if not _STAMP.search(line)]
+    if top:
+        biggest = max(size for _, size in top)
+        at = next(n for n, (_, size) in enumerate(top) if size == biggest)
+        title = [top[at][0]]
+        for line, size in top[at + 1 :]:
+            if size != biggest:
+                break
+            title.append(line)
+        meta["title"] = _title_case(" ".join(title))
+        rest = top[at + len(title) :]
+        if rest:
+            meta["authors"] = split_authors(rest[0][0])
+    return meta
+
+
+def latex_metadata(path: Path) -> dict[str, Any]:
+    """\\title and \\author of a LaTeX source."""
+    from astro_cli.research.latex import (
+        LatexError,
+        braced,
+        collect_macros,
+        expand_macros,
+        inline_inputs,
+        latex_sections,
+        main_file,
+        read_source_files,
+        to_text,
+    )
+
+    try:
+        title, _sections = latex_sections(path)
+        files = read_source_files(path)
+        text = inline_inputs(files, main_file(files))
+    except LatexError as exc:
+        raise LocalFileError(str(exc)) from None
+    text = expand_macros(text, collect_macros(text))
+    authors: list[str] = []
+    for match in re.finditer(r"\\author\s*(?:\[[^\]]*\])?\s*\{", text):
+        raw, _ = braced(text, match.end() - 1)
+        raw = re.sub(r"\\(?:altaffilmark|affil|affiliation|inst|thanks|footnote|email)\s*\{[^{}]*\}", "", raw)
+        authors += split_authors(to_text(raw.replace("\\and", ",")))
+    return {"title": title, "authors": authors}
+
+
+def split_authors(line: str) -> list[str]:
+    """'James M. Murray,1 Adrian Del Maestro,1, 2 and Zlatko Tešanović1' -> three names."""
+    line = _MARKS.sub("", line)
+    parts = re.split(r",|\band\b|&", line)
+    names = [re.sub(r"^[\d\s]+", "", " ".join(p.split())).strip(" .,;") for p in parts]
+    return [n for n in names if re.search(r"[^\W\d_]{2,}", n) and len(n.split()) <= 6]
+
+
+def _title_case(text: str) -> str:
+    from astro_cli.research.pdftext import _title_case as title_case
+
+    return title_case(" ".join(text.split()))
