@@ -7,6 +7,7 @@ built on first use, so commands that need none of them stay fast.
 
 from __future__ import annotations
 
+import logging
 import threading
 from collections.abc import Callable
 from functools import cached_property
@@ -26,6 +27,8 @@ if TYPE_CHECKING:
     from astro_cli.store.sessions import SessionStore
     from astro_cli.tools.registry import ToolRegistry
     from astro_cli.transcript_sections import TranscriptSection
+
+log = logging.getLogger(__name__)
 
 
 class AppContext:
@@ -161,4 +164,4 @@ class AppContext:
             try:
                 closer()
             except Exception:  # noqa: BLE001 - closing must never hide the real outcome
-                pass
+                log.debug("closing %r failed", closer, exc_info=True)

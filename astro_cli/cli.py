@@ -43,6 +43,16 @@ def _version(value: bool) -> None:
         raise typer.Exit()
 
 
+def _debug_log() -> None:
+    """--debug: the environment carries it (to the worker's child and astro's own sub-processes)."""
+    import os
+
+    from astro_cli.debuglog import enable_from_environment
+
+    os.environ["ASTRO_DEBUG"] = "1"
+    enable_from_environment(os.environ)
+
+
 @app.callback(invoke_without_command=True)
 def main(
     ctx: typer.Context,
@@ -53,9 +63,13 @@ def main(
     fork: bool = typer.Option(False, "--fork", help="Continue in a new session that starts as a copy "
                               "(of --resume ID, else of the latest session)."),
     max_steps: Optional[int] = typer.Option(None, "--max-steps", help="Tool-using steps per turn."),
+    debug: bool = typer.Option(False, "--debug", help="Write a debug log to ASTRO_HOME/logs/astro.log (secrets "
+                               "redacted); the same as ASTRO_DEBUG=1."),
     version: bool = typer.Option(False, "--version", "-V", callback=_version, is_eager=True, help="Show the version."),
 ) -> None:
     """Start the interactive session in the current folder."""
+    if debug:
+        _debug_log()
     if ctx.invoked_subcommand is not None:
         return
     from astro_cli.commands.repl_cmd import start_repl

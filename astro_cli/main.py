@@ -13,6 +13,11 @@ import sys
 
 
 def main() -> None:
+    if sys.argv[1:2] == ["--debug"]:
+        # A global option that the environment carries: `astro --debug run` may still go to the
+        # warm worker, whose child turns the log on from the environment it adopts.
+        os.environ["ASTRO_DEBUG"] = "1"
+        del sys.argv[1]
     if sys.argv[1:] in (["--version"], ["-V"]):
         from astro_cli import __version__
 

@@ -5,9 +5,12 @@ Every event is a small dataclass with a `type` name; `to_dict()` gives the strea
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 from typing import Any
+
+log = logging.getLogger(__name__)
 
 
 @dataclass
@@ -245,4 +248,4 @@ class EventBus:
             try:
                 listener(event)
             except Exception:  # noqa: BLE001 - a renderer bug must not lose the turn
-                pass
+                log.debug("an event listener failed on %s: %r", event.type, listener, exc_info=True)

@@ -9,6 +9,7 @@ from __future__ import annotations
 import copy
 import dataclasses
 import json
+import logging
 import os
 import re
 import sys
@@ -21,6 +22,8 @@ from typing import Any
 from astro_cli.agent.litellm_defaults import litellm_environment_defaults
 from astro_cli.agent.retry import WaitTooLong, plan_retry
 from astro_cli.agent.stream import FORGET_EVERY, StreamAccumulator, ToolCallRequest, forget_chunks
+
+log = logging.getLogger(__name__)
 
 _LITELLM: Any = None
 _LITELLM_LOCK = threading.Lock()
@@ -109,6 +112,7 @@ def check_credentials(litellm: Any, config: LLMConfig) -> None:
     try:
         found = litellm.validate_environment(model=config.model)
     except Exception:  # noqa: BLE001 - an unknown provider: let the request itself say what is wrong
+        log.debug("litellm could not check the environment for %s", config.model, exc_info=True)
         return
     missing = found.get("missing_keys") or []
     if found.get("keys_in_environment") or not missing:
@@ -222,6 +226,7 @@ def cost_of(model: str, usage: dict[str, int]) -> float | None:
             cache_creation_input_tokens=usage.get("cache_creation_input_tokens", 0),
         )
     except Exception:  # noqa: BLE001 - unknown model or price: cost is simply unknown
+        log.debug("no price for %s: the cost is unknown", model, exc_info=True)
         return None
     return float(prompt_cost + completion_cost)
 
@@ -276,6 +281,7 @@ def _address(url: str, config: LLMConfig | None) -> str:
     try:
         parsed = httpx.URL(url)
     except Exception:  # noqa: BLE001 - an unparsable URL is shown as it is
+        log.debug("an api_base that does not parse as a URL: %r", url, exc_info=True)
         return url
     port = f":{parsed.port}" if parsed.port else ""
     return f"{parsed.scheme}://{parsed.host}{port}"
@@ -372,6 +378,7 @@ class LLM:
         attempts = self.config.num_retries + 1
         for attempt in range(1, attempts + 1):
             streamed: list[str] = []
+            log.debug("request %d/%d to %s: %d messages, %d tools", attempt, attempts, model, len(messages), len(tools))
             try:
                 return self._stream(litellm, model, messages, tools, on_text, streamed, cancel, tool_choice)
             except Cancelled:
@@ -379,6 +386,7 @@ class LLM:
             except KeyboardInterrupt:
                 raise
             except Exception as exc:  # noqa: BLE001 - classified below
+                log.debug("request to %s failed", model, exc_info=True)
                 error = describe_error(exc, self.config, model)
                 # A refused connection is retried once (a server just starting), not num_retries times.
                 unreachable = connection_failure(exc) is not None

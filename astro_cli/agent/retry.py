@@ -8,10 +8,13 @@ such a header, the exponential backoff of `retry_backoff` applies.
 
 from __future__ import annotations
 
+import logging
 import time
 from collections.abc import Mapping
 from dataclasses import dataclass
 from email.utils import parsedate_to_datetime
+
+log = logging.getLogger(__name__)
 
 
 @dataclass(frozen=True)
@@ -35,6 +38,7 @@ def response_headers(exc: BaseException) -> Mapping[str, str]:
     try:
         return {str(k).lower(): str(v) for k, v in headers.items()}
     except Exception:  # noqa: BLE001 - a mock or an odd object: no headers to go by
+        log.debug("no readable headers on %s", type(exc).__name__, exc_info=True)
         return {}
 
 

@@ -15,11 +15,14 @@ from __future__ import annotations
 import functools
 import importlib.util
 import json
+import logging
 import math
 import os
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
+
+log = logging.getLogger(__name__)
 
 CHARS_PER_TOKEN = 4
 PER_MESSAGE = 3  # litellm's per-message overhead; the request adds 3 more for the reply
@@ -60,6 +63,7 @@ def _cl100k() -> Any:
 
         return tiktoken.get_encoding("cl100k_base")
     except Exception:  # noqa: BLE001 - a missing or broken tokenizer file: the estimate stands in
+        log.debug("tiktoken's cl100k_base could not be loaded; token counts are estimated", exc_info=True)
         return None
 
 
@@ -71,6 +75,7 @@ def context_window(model: str) -> int | None:
     try:
         info = litellm.get_model_info(model)
     except Exception:  # noqa: BLE001 - an unmapped model is an ordinary case
+        log.debug("litellm knows no context window for %s", model, exc_info=True)
         return None
     tokens = info.get("max_input_tokens") or info.get("max_tokens")
     return int(tokens) if tokens else None
@@ -137,6 +142,7 @@ class TokenCounter:
             try:
                 count = int(litellm.token_counter(model=self.model, messages=[message])) - 3
             except Exception:  # noqa: BLE001 - a tokenizer problem must not stop the turn
+                log.debug("litellm could not count a message for %s; estimated", self.model, exc_info=True)
                 count = None
         if count is None:
             count = PER_MESSAGE + len(key) // CHARS_PER_TOKEN
@@ -191,7 +197,8 @@ class TokenCounter:
             try:
                 with_tools = litellm.token_counter(model=self.model, messages=probe, tools=list(tools))
                 count = int(with_tools) - int(litellm.token_counter(model=self.model, messages=probe))
-            except Exception:  # noqa: BLE001
+            except Exception:  # noqa: BLE001 - a tokenizer problem must not stop the turn
+                log.debug("litellm could not count the tools for %s; estimated", self.model, exc_info=True)
                 count = None
         if count is None:
             count = len(key) // CHARS_PER_TOKEN

@@ -6,6 +6,7 @@ timeout) becomes a tool result marked as an error with one sentence the model ca
 
 from __future__ import annotations
 
+import logging
 import threading
 import time
 from collections.abc import Sequence
@@ -23,6 +24,8 @@ from astro_cli.tools.context import ToolContext
 
 if TYPE_CHECKING:
     from astro_cli.agent.loop import AgentSession, TurnState
+
+log = logging.getLogger(__name__)
 
 DEFAULT_TOOL_TIMEOUT = 600.0
 CANCEL_GRACE = 2.0  # seconds a timed-out tool gets to notice its cancel event and stop
@@ -53,6 +56,7 @@ def check_arguments(tool: Any, arguments: dict[str, Any]) -> str | None:
     try:
         errors = sorted(Draft202012Validator(tool.parameters).iter_errors(arguments), key=relevance)
     except Exception:  # noqa: BLE001 - a plugin's odd schema: the tool checks its own arguments
+        log.debug("the parameters schema of %s cannot check arguments", getattr(tool, "name", tool), exc_info=True)
         return None
     for error in errors:
         if error.validator == "additionalProperties":
@@ -122,6 +126,8 @@ class ToolRunner:
                     result = replaced
         # The run time: the researcher's time at the approval question is not the tool's.
         duration = time.monotonic() - started - info.extra.get("approval_wait", 0.0)
+        log.debug("tool %s [%s] %s in %.2f s: %.300s", call.name, session.agent, "failed" if result.is_error else "ok",
+                  duration, result.content)
         self._store(state, call, result, duration)
         return result
 

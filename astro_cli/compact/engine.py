@@ -9,6 +9,7 @@ the same view instead of paying for a new summary.
 
 from __future__ import annotations
 
+import logging
 import sqlite3
 from typing import TYPE_CHECKING, Any
 
@@ -27,6 +28,8 @@ from astro_cli.tools.context import Compactor
 if TYPE_CHECKING:
     from astro_cli.agent.loop import AgentSession, TurnState
     from astro_cli.app import AppContext
+
+log = logging.getLogger(__name__)
 
 BREAKER_LIMIT = 3
 BREAKER_OPEN = (
@@ -96,6 +99,7 @@ class CompactionEngine(LoopExtension):
         try:
             row = CompactionStore(self.app.db).latest_summary(session.session_id)
         except sqlite3.Error:
+            log.debug("the summary of session %s could not be read", session.session_id, exc_info=True)
             return
         full = session.messages
         if row is None or not row["keep_from"] or row["keep_from"] > len(full):

@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import logging
 import sqlite3
 from dataclasses import asdict, dataclass
 from typing import Any
 
 from astro_cli.store.sessions import now_iso
+
+log = logging.getLogger(__name__)
 
 LAYER_TITLES = {
     "snip": "layer 0, snip",
@@ -77,6 +80,7 @@ def transcript_section(ctx: Any, row: dict[str, Any]) -> str | None:
     try:
         rows = CompactionStore(ctx.db).list(row["id"])
     except sqlite3.Error:
+        log.debug("the compactions of session %s could not be read", row["id"], exc_info=True)
         return None
     if not rows:
         return None

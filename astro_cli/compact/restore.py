@@ -9,12 +9,15 @@ the latest project-memory block, and, when four messages or fewer remain, the id
 
 from __future__ import annotations
 
+import logging
 from typing import TYPE_CHECKING, Any
 
 from astro_cli.prompt.tags import escape_tags
 
 if TYPE_CHECKING:
     from astro_cli.app import AppContext
+
+log = logging.getLogger(__name__)
 
 RESTORE_HEADER = "[Context restored after compaction]"
 IDENTITY_REMINDER = (
@@ -48,6 +51,7 @@ def task_state(app: AppContext, session_id: str) -> str | None:
     try:
         return TaskStore(app.db).format_state(session_id)
     except Exception:  # noqa: BLE001 - no tasks table yet, or a broken row: compaction goes on without it
+        log.debug("the task plan of session %s could not be read", session_id, exc_info=True)
         return None
 
 

@@ -11,6 +11,7 @@ caller is the final answer plus an activity log (tool calls by name and count, s
 from __future__ import annotations
 
 import dataclasses
+import logging
 import time
 from collections import Counter
 from collections.abc import Iterable
@@ -27,6 +28,8 @@ from astro_cli.tools.context import ToolContext
 if TYPE_CHECKING:
     from astro_cli.agent.loop import TurnState
     from astro_cli.app import AppContext
+
+log = logging.getLogger(__name__)
 
 SUBAGENT_TOOL = "subagent"
 DELEGATION_TOOLS = frozenset({"subagent", "team_start", "team_wait"})
@@ -176,7 +179,7 @@ def run_subagent(ctx: ToolContext, spec: SubagentSpec) -> ToolResult:
         try:
             child.stop("subagent finished")
         except Exception:  # noqa: BLE001 - stopping must not hide the outcome
-            pass
+            log.debug("subagent session %s did not stop cleanly", child_id, exc_info=True)
         unregister_prompt(app, scope)
     report = SubagentReport.from_state(spec, child_id, state, failure, time.monotonic() - started)
     if report.usage:

@@ -12,6 +12,7 @@ tail, and its tools leave the registry at the next request (`sync_tools`); the s
 from __future__ import annotations
 
 import concurrent.futures
+import logging
 import threading
 import time
 from typing import TYPE_CHECKING, Any
@@ -25,6 +26,8 @@ from astro_cli.tools.context import ToolContext
 if TYPE_CHECKING:
     from astro_cli.app import AppContext
     from astro_cli.tools.registry import ToolRegistry
+
+log = logging.getLogger(__name__)
 
 SERVICE = "mcp"  # app.service name of the manager
 CLOSE_GRACE = 5.0  # seconds the servers get to stop at exit before their tasks are cancelled
@@ -142,7 +145,7 @@ class McpManager:
                 try:
                     self._in_loop(state.stop)
                 except (RuntimeError, ToolError):
-                    pass
+                    log.debug("MCP server %s did not stop cleanly", state.spec.name, exc_info=True)
         deadline = time.monotonic() + CLOSE_GRACE
         for state in states:
             state.finished.wait(max(0.0, deadline - time.monotonic()))

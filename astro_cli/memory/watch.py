@@ -21,6 +21,8 @@ if TYPE_CHECKING:
 
 from astro_cli.memory.index import NOT_MEMORIES
 
+log = logging.getLogger(__name__)
+
 _CHANGES = {"created", "deleted", "modified", "moved", "closed"}
 _QUIET = logging.NullHandler()  # one instance: addHandler ignores a handler it already has
 
@@ -127,6 +129,6 @@ def _handler(watch: FolderWatch) -> FileSystemEventHandler:
             try:
                 watch.notice(event)
             except Exception:  # noqa: BLE001 - a watcher error must never kill the observer thread
-                pass
+                log.debug("a memory watcher event could not be handled: %r", event, exc_info=True)
 
     return Handler()

@@ -10,12 +10,15 @@ read every SKILL.md) never triggers anything.
 
 from __future__ import annotations
 
+import logging
 import threading
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 from astro_cli.skills.skill import SKILL_FILE
+
+log = logging.getLogger(__name__)
 
 DEBOUNCE_SECONDS = 0.3
 _CHANGES = {"created", "deleted", "modified", "moved", "closed"}
@@ -101,7 +104,7 @@ class SkillWatcher:
             try:
                 self._sync_watches()
             except OSError:
-                pass
+                log.debug("the skill folders could not all be watched", exc_info=True)
         self.reloads += 1
         self.on_change()
 
@@ -163,7 +166,7 @@ class _Handler:
         try:
             self.watcher.notice(event)
         except Exception:  # noqa: BLE001 - a watcher error must never kill the observer thread
-            pass
+            log.debug("a skill watcher event could not be handled: %r", event, exc_info=True)
 
 
 def _under(target: Path, path: Path) -> bool:

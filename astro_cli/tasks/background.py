@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import logging
 import threading
 import time
 from collections.abc import Iterable
@@ -36,6 +37,8 @@ from astro_cli.tools.processes import process_groups
 if TYPE_CHECKING:
     from astro_cli.agent.loop import TurnState
     from astro_cli.app import AppContext
+
+log = logging.getLogger(__name__)
 
 NOT_IN_BACKGROUND = {"bg_task_run", "todo_write"}
 DEFAULT_TIMEOUT = 600.0
@@ -127,6 +130,7 @@ class BackgroundManager:
                 self.store.finish(task_id, status, result.content, _now(), summary=reason)
                 task = self.store.get(task_id)
             except Exception:  # noqa: BLE001 - the database may be gone during exit
+                log.debug("the end of background task %s could not be recorded", task_id, exc_info=True)
                 return
         if task is not None:
             ctx.emit(ev.Notice(level="info", text=f"background task {notice_line(task)}"))
@@ -156,7 +160,7 @@ class BackgroundManager:
                 try:
                     self.store.finish(task_id, "cancelled", "", _now(), summary=STOPPED_ON_EXIT)
                 except Exception:  # noqa: BLE001 - closing must not hide the real outcome
-                    pass
+                    log.debug("background task %s could not be recorded as cancelled", task_id, exc_info=True)
             self.running.clear()
 
 

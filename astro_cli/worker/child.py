@@ -7,6 +7,7 @@ the client runs the command itself) when it cannot be the process the client wou
 
 from __future__ import annotations
 
+import logging
 import os
 import socket
 import sys
@@ -15,6 +16,8 @@ from typing import Any, NoReturn
 
 from astro_cli.worker import protocol
 from astro_cli.worker.process_state import Incompatible, adopt, check_identity
+
+log = logging.getLogger(__name__)
 
 REQUEST_TIMEOUT = 10.0
 GO_TIMEOUT = 30.0
@@ -97,14 +100,14 @@ class ChildTask:
         try:
             threading._shutdown()  # type: ignore[attr-defined]  # what Py_Finalize does first
         except Exception:  # noqa: BLE001
-            pass
+            log.debug("threads did not shut down cleanly", exc_info=True)
         atexit._run_exitfuncs()
         for stream in (sys.stdout, sys.stderr):
             try:
                 if stream is not None:
                     stream.flush()
             except Exception:  # noqa: BLE001 - a closed pipe: nothing more to say
-                pass
+                log.debug("the output could not be flushed", exc_info=True)
         for fd in (0, 1, 2):  # whoever reads our output sees its end now
             try:
                 os.close(fd)

@@ -17,6 +17,7 @@ module that would start a thread is never imported here: a process with threads 
 from __future__ import annotations
 
 import importlib
+import logging
 import os
 import sys
 import threading
@@ -26,6 +27,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from astro_cli.worker.process_state import Incompatible
+
+log = logging.getLogger(__name__)
 
 SEED = (
     "astro_cli.cli",
@@ -188,6 +191,7 @@ def build_models(names: Iterable[str]) -> int:
             rebuild(raise_errors=False)
             built += 1
         except Exception:  # noqa: BLE001 - the child builds it on first use, as before
+            log.debug("%s was not prebuilt", qualname, exc_info=True)
             continue
     if _STATE is not None:
         _STATE.unbuilt_models = _unbuilt_models()
