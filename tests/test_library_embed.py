@@ -17,10 +17,10 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import pytest
 
-from astro_cli.research.embed import rank_by_vector
 from astro_cli.research.parse import parse_paper
 from astro_cli.research.search import fts_query, reciprocal_rank_fusion, search_library, text_ranking
 from astro_cli.research.storage import library_store
+from astro_cli.research.vectors import rank_by_vector
 from tests.library_support import add_paper, make_app
 
 DIM = 256

@@ -12,8 +12,9 @@ from pathlib import Path
 
 import pytest
 
-from astro_cli.research.embed import EmbeddingError, embed_texts
+from astro_cli.research.embed import embed_texts
 from astro_cli.research.local_embed import LocalModelError, MiniLM, model_folder
+from astro_cli.research.vectors import EmbeddingError
 from tests.library_support import make_app
 
 REFERENCE = Path(__file__).parent / "fixtures" / "questions" / "minilm_reference.json"

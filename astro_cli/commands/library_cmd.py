@@ -8,19 +8,9 @@ from typing import Any, Optional
 import typer
 
 from astro_cli.bootstrap import UserError, user_errors
+from astro_cli.commands.library_context import library_app
 
 app = typer.Typer(no_args_is_help=True)
-
-
-def library_app() -> Any:
-    """The command's AppContext; a withheld library setting of an untrusted folder is said on stderr
-    (else the researcher would wonder why the group's library is not the one searched)."""
-    from astro_cli.bootstrap import build_app, print_withheld
-
-    ctx = build_app()
-    if any(key.startswith("library.") for key in ctx.trust.withheld_keys):
-        print_withheld(ctx)
-    return ctx
 
 
 def has_library(ctx: Any) -> bool:

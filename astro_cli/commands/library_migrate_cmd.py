@@ -12,6 +12,7 @@ from typing import Any
 import typer
 
 from astro_cli.bootstrap import UserError, user_errors
+from astro_cli.commands.library_context import library_app
 
 
 def migrate(
@@ -73,10 +74,6 @@ class _Bar:
             self.progress.stop()
 
 
-def library_app() -> Any:
-    from astro_cli.commands.library_cmd import library_app as make
-
-    return make()
 
 
 def register(group: typer.Typer) -> None:

@@ -14,6 +14,7 @@ from typing import Any, Optional
 import typer
 
 from astro_cli.bootstrap import EXIT_FAILED, UserError, user_errors
+from astro_cli.commands.library_context import library_app
 
 
 def add(
@@ -174,10 +175,6 @@ def export(
         sys.stdout.write(text)
 
 
-def library_app() -> Any:
-    from astro_cli.commands.library_cmd import library_app as make
-
-    return make()
 
 
 def register(group: typer.Typer) -> None:

@@ -10,29 +10,15 @@ over the SQLite rows, rebuilt when they change, or pgvector on a PostgreSQL serv
 
 from __future__ import annotations
 
-from array import array
 from collections.abc import Sequence
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
+
+from astro_cli.research.vectors import EmbeddingError
 
 if TYPE_CHECKING:
     from astro_cli.app import AppContext
 
 BATCH = 64
-
-
-class EmbeddingError(Exception):
-    """The embedding model failed; one sentence (search falls back to BM25)."""
-
-
-def pack(vector: list[float]) -> bytes:
-    return array("f", vector).tobytes()
-
-
-def unpack(blob: bytes) -> list[float]:
-    values = array("f")
-    values.frombytes(blob)
-    return values.tolist()
 
 
 def embed_texts(app: AppContext, texts: list[str]) -> list[list[float]]:
@@ -84,39 +70,6 @@ def embed_paper(app: AppContext, paper_id: str | None = None, note_id: int | Non
     vectors = embed_texts(app, [f"{r['section'] or ''}\n{r['text']}" for r in rows])
     store.store_vectors([int(r["id"]) for r in rows], vectors, model)
     return len(rows)
-
-
-@dataclass
-class VectorIndex:
-    """All vectors of one model as a normalised matrix, with each row's chunk and paper."""
-
-    model: str
-    stamp: tuple[int, int]
-    chunk_ids: Any  # numpy int64 array
-    paper_ids: list[str | None]
-    matrix: Any  # numpy float32 (n, dim), rows of unit length
-
-
-def rank_by_vector(index: VectorIndex, query: list[float], limit: int,
-                   paper_ids: list[str] | None = None) -> list[tuple[int, float]]:
-    """(chunk id, cosine similarity) of the `limit` rows closest to the query vector."""
-    import numpy as np
-
-    q = np.asarray(query, dtype=np.float32)
-    if q.shape[0] != index.matrix.shape[1]:
-        raise EmbeddingError(
-            f"the query vector has {q.shape[0]} dimensions but the stored ones have {index.matrix.shape[1]}"
-        )
-    q /= np.linalg.norm(q) or 1.0
-    scores = index.matrix @ q
-    if paper_ids is not None:
-        allowed = set(paper_ids)
-        mask = np.array([p in allowed for p in index.paper_ids], dtype=bool)
-        scores = np.where(mask, scores, -np.inf)
-    limit = min(limit, len(scores))
-    top = np.argpartition(-scores, limit - 1)[:limit]
-    top = top[np.argsort(-scores[top], kind="stable")]
-    return [(int(index.chunk_ids[i]), float(scores[i])) for i in top if np.isfinite(scores[i])]
 
 
 def vector_ranking(app: AppContext, question: str, limit: int, paper_ids: list[str] | None,

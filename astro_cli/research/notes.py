@@ -136,7 +136,8 @@ def _first_heading(body: str) -> str | None:
 def _embed_note(app: AppContext, note_id: int) -> str | None:
     if not app.settings.get("library.embedding_model"):
         return None
-    from astro_cli.research.embed import EmbeddingError, embed_paper
+    from astro_cli.research.embed import embed_paper
+    from astro_cli.research.vectors import EmbeddingError
 
     try:
         embed_paper(app, note_id=note_id)

@@ -151,7 +151,8 @@ def _vectors(app: AppContext, paper_id: str, only_missing: bool = False) -> str 
         return None
     if only_missing and Library(app).store.has_vectors(paper_id, model):
         return None
-    from astro_cli.research.embed import EmbeddingError, embed_paper
+    from astro_cli.research.embed import embed_paper
+    from astro_cli.research.vectors import EmbeddingError
 
     try:
         embed_paper(app, paper_id)

@@ -138,7 +138,8 @@ def search_library(
         dropped += [w for w in plan.dropped if w not in dropped]
     warning = None
     if app.settings.get("library.embedding_model"):
-        from astro_cli.research.embed import EmbeddingError, vector_ranking
+        from astro_cli.research.embed import vector_ranking
+        from astro_cli.research.vectors import EmbeddingError
 
         try:
             for n, phrasing in enumerate(phrasings, start=1):

@@ -18,7 +18,7 @@ from astro_cli.research.fts import Match
 from astro_cli.research.storage.base import LibraryStore, operation
 
 if TYPE_CHECKING:
-    from astro_cli.research.embed import VectorIndex
+    from astro_cli.research.vectors import VectorIndex
     from astro_cli.store.db import Database
 
 _TOKENIZER = "porter unicode61 remove_diacritics 2"  # must match chunks_fts (migration m004)
@@ -180,7 +180,7 @@ class SqliteStore(LibraryStore):
 
     # --- vectors ---------------------------------------------------------------------------------
     def store_vectors(self, chunk_ids: list[int], vectors: list[list[float]], model: str) -> None:
-        from astro_cli.research.embed import pack
+        from astro_cli.research.vectors import pack
 
         self._execute_many(
             "INSERT OR REPLACE INTO chunk_vectors (chunk_id, model, dim, vector) VALUES (?, ?, ?, ?)",
@@ -191,7 +191,7 @@ class SqliteStore(LibraryStore):
         """Every vector of the model as one normalised matrix, kept until the stored vectors change."""
         import numpy as np
 
-        from astro_cli.research.embed import EmbeddingError, VectorIndex
+        from astro_cli.research.vectors import EmbeddingError, VectorIndex
 
         stamp_row = self.db.execute(
             "SELECT count(*), coalesce(max(chunk_id), 0) FROM chunk_vectors WHERE model = ?", (model,)
@@ -218,13 +218,13 @@ class SqliteStore(LibraryStore):
 
     def vector_ranking(self, model: str, query: list[float], limit: int,
                        paper_ids: list[str] | None) -> list[tuple[int, float]]:
-        from astro_cli.research.embed import rank_by_vector
+        from astro_cli.research.vectors import rank_by_vector
 
         index = self.vector_index(model)
         return [] if index is None else rank_by_vector(index, query, limit, paper_ids)
 
     def vectors_of(self, paper_id: str) -> list[tuple[int, str, list[float]]]:
-        from astro_cli.research.embed import unpack
+        from astro_cli.research.vectors import unpack
 
         rows = self.db.execute("SELECT c.ord, v.model, v.vector FROM chunk_vectors v JOIN chunks c ON c.id = v.chunk_id "
                                "WHERE c.paper_id = ? ORDER BY c.ord", (paper_id,)).fetchall()

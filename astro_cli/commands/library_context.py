@@ -1,0 +1,17 @@
+"""The AppContext of a `astro library ...` command, shared by its three modules (library_cmd,
+library_net_cmd, library_migrate_cmd)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+
+def library_app() -> Any:
+    """The command's AppContext; a withheld library setting of an untrusted folder is said on stderr
+    (else the researcher would wonder why the group's library is not the one searched)."""
+    from astro_cli.bootstrap import build_app, print_withheld
+
+    ctx = build_app()
+    if any(key.startswith("library.") for key in ctx.trust.withheld_keys):
+        print_withheld(ctx)
+    return ctx
