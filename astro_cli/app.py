@@ -22,11 +22,9 @@ if TYPE_CHECKING:
     from astro_cli.prompt.registry import PromptRegistry
     from astro_cli.security.paths import Confinement
     from astro_cli.security.secrets import Redactor
-    from astro_cli.slash import SlashTable
     from astro_cli.store.db import Database
     from astro_cli.store.sessions import SessionStore
     from astro_cli.tools.registry import ToolRegistry
-    from astro_cli.transcript_sections import TranscriptSection
 
 log = logging.getLogger(__name__)
 
@@ -97,18 +95,6 @@ class AppContext:
         register_default_sections(registry, self.settings)
         self._register_variables(registry)
         return registry
-
-    @cached_property
-    def slash(self) -> SlashTable:
-        """The REPL's slash commands: features register them as data, `ui/` completes and runs them."""
-        from astro_cli.slash import SlashTable
-
-        return SlashTable()
-
-    @cached_property
-    def transcript_sections(self) -> list[TranscriptSection]:
-        """What features add to `astro sessions show/export` (astro_cli/transcript_sections.py)."""
-        return []
 
     def _register_variables(self, registry: PromptRegistry) -> None:
         from datetime import date

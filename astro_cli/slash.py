@@ -1,6 +1,7 @@
 """Slash commands as data: features describe them, the REPL (`ui/`) completes, lists and runs them.
 
-A feature registers its commands from `install(app)` with `app.slash.register(SlashCommand(...))`.
+A feature registers its commands from `install(app)` with
+`slash_commands(app).register(SlashCommand(...))`.
 A handler gets a SlashContext (the app, an output to print on, the current session and the REPL's
 actions) and the text after the command name; it never imports the terminal UI.
 """
@@ -101,3 +102,8 @@ class SlashTable:
             for name, help_text in names().items():
                 found.setdefault(name, help_text)
         return found
+
+
+def slash_commands(app: AppContext) -> SlashTable:
+    """The app's one table of slash commands (app.py knows nothing of it: no import goes back)."""
+    return app.service("slash_commands", SlashTable)

@@ -1,7 +1,7 @@
 """What features add to a stored session as people read it (`astro sessions show/export`).
 
 A feature registers a section from `install(app)`:
-`app.transcript_sections.append(TranscriptSection("Tasks", tasks_section))`. `ui/transcript.py`
+`transcript_sections(app).append(TranscriptSection("Tasks", tasks_section))`. `ui/transcript.py`
 renders every section whose function returns Markdown for the session (None: nothing to show).
 """
 
@@ -24,6 +24,11 @@ class TranscriptSection:
     render: Callable[[AppContext, SessionRow], str | None]
 
 
+def transcript_sections(app: AppContext) -> list[TranscriptSection]:
+    """The app's one list of sections, in the order features registered them."""
+    return app.service("transcript_sections", list)
+
+
 def render_sections(app: AppContext, row: SessionRow) -> list[tuple[str, str]]:
     """(title, markdown) of each registered section that has something for this session."""
-    return [(section.title, text) for section in app.transcript_sections if (text := section.render(app, row))]
+    return [(section.title, text) for section in transcript_sections(app) if (text := section.render(app, row))]

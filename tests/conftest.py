@@ -18,6 +18,7 @@ from typing import Any
 
 import pytest
 
+from astro_cli.slash import slash_commands
 from tests.fakeprovider import FakeProvider
 
 pytest_plugins = ["tests.pg_support"]  # pg_server, pgvector_server, pg_url: a real PostgreSQL (issue 20)
@@ -146,7 +147,7 @@ def repl(astro_env, workspace, monkeypatch):
         pipe = stack.enter_context(create_pipe_input())
         out = io.StringIO()
         reader = PromptReader(
-            app.home.history_path, commands=app.slash.completions, session_ids=lambda: [],
+            app.home.history_path, commands=slash_commands(app).completions, session_ids=lambda: [],
             input=pipe, output=DummyOutput(),
         )
         shell = Repl(app, Console(file=out, width=200, color_system=None), reader=reader)

@@ -12,6 +12,7 @@ import subprocess
 import sys
 import time
 
+from astro_cli.slash import slash_commands
 from astro_cli.tasks.nudges import BACKGROUND_DONE_HEADER, BACKGROUND_STOPPED_HEADER
 from tests.fakeprovider import FakeProvider
 from tests.helpers import last_json, wait_for
@@ -91,7 +92,7 @@ def test_work_outlives_its_turn_and_is_announced_in_the_next(fake: FakeProvider,
         from rich.console import Console
 
         out = io.StringIO()
-        app.slash["bg"].handler(SlashContext(app=app, console=Console(file=out, width=120),
+        slash_commands(app)["bg"].handler(SlashContext(app=app, console=Console(file=out, width=120),
                                                     session=session), "")
     finally:
         app.close()

@@ -16,6 +16,7 @@ from rich.console import Console
 
 from astro_cli.compact.engine import find_engine
 from astro_cli.compact.records import CompactionStore
+from astro_cli.slash import slash_commands
 from tests.compact_support import (
     SUMMARY_TEXT,
     ScriptedModel,
@@ -47,7 +48,7 @@ def test_compact_in_the_repl_summarizes_with_the_users_instructions(monkeypatch,
         out = io.StringIO()
         reader = PromptReader(
             app.home.history_path,
-            commands=app.slash.completions,
+            commands=slash_commands(app).completions,
             session_ids=lambda: [],
             input=pipe,
             output=DummyOutput(),

@@ -14,6 +14,7 @@ from astro_cli.bootstrap import build_app
 from astro_cli.mcp.servers import load_config, parse_server
 from astro_cli.mcp.state import RemoteTool
 from astro_cli.mcp.tools import build_tools, input_schema, key_argument, tool_name
+from astro_cli.slash import slash_commands
 from astro_cli.tools.base import Tool
 from tests.helpers import trust_workspace, write_config
 
@@ -143,7 +144,7 @@ def test_without_servers_only_the_slash_command_is_installed(app_at):
     from astro_cli.mcp.feature import McpExtension
 
     app = app_at().install_features()
-    assert "mcp" in app.slash
+    assert "mcp" in slash_commands(app)
     assert not any(isinstance(ext, McpExtension) for ext in loop_extensions(app).new())
     assert "mcp" not in app.services  # no manager, no thread
 

@@ -7,6 +7,7 @@ import sys
 from pathlib import Path
 
 from astro_cli.memory.format import read_memory
+from astro_cli.slash import slash_commands
 from tests.conftest import base_env
 
 PLANCK = "Use H0 = 67.4 km/s/Mpc and Om0 = 0.315 (Planck 2018 VI).\nIn code: astropy.cosmology.Planck18."
@@ -214,7 +215,7 @@ def test_memory_slash_command_lists_shows_and_forgets(tmp_path: Path, monkeypatc
     monkeypatch.setenv("ASTRO_HOME", str(tmp_path / "home"))
     app = build_app(workspace=tmp_path)
     app.install_features()
-    command = app.slash["memory"]
+    command = slash_commands(app)["memory"]
     out = io.StringIO()
     ctx = SlashContext(app=app, console=Console(file=out, width=200, no_color=True), session=None)
     command.handler(ctx, "")

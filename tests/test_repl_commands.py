@@ -13,6 +13,7 @@ import sys
 
 from rich.console import Console
 
+from astro_cli.slash import slash_commands
 from astro_cli.tools.base import Tool, ToolResult, object_schema
 from astro_cli.ui.repl import Repl
 from tests.conftest import CTRL_D
@@ -63,7 +64,7 @@ def test_a_feature_fallback_command_queues_a_prompt_for_the_model(repl, fake):
             return True
         return False
 
-    repl.app.slash.add_fallback(fallback)
+    slash_commands(repl.app).add_fallback(fallback)
     fake.add({"text": "Redshift is stretching of light."})
     output = repl.type_and_run(f"/explain redshift\r/nosuchthing\r{CTRL_D}")
     assert fake.bodies()[0]["messages"][-2]["content"] == "Explain redshift simply."

@@ -14,6 +14,7 @@ import time
 import pytest
 
 from astro_cli.agent.events import Nudge
+from astro_cli.slash import slash_commands
 from astro_cli.tasks.nudges import DIMINISHING_TEXT
 from tests.conftest import CTRL_D
 from tests.helpers import wait_for
@@ -90,7 +91,7 @@ def test_completions_offer_skills_with_their_first_sentence(repl, workspace):
     from astro_cli.skills.registry import get_registry
 
     get_registry(repl.app).reload()
-    names = repl.app.slash.completions()
+    names = slash_commands(repl.app).completions()
     assert names["spectral-fit"] == "Fit spectra, e.g. with emcee."
     assert names["clear"] and "literature-review" in names  # commands and bundled skills alike
 

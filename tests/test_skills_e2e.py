@@ -9,6 +9,7 @@ import os
 import sqlite3
 from pathlib import Path
 
+from astro_cli.slash import slash_commands
 from tests.fakeprovider import FakeProvider
 from tests.helpers import trust_workspace, wait_for
 
@@ -181,7 +182,7 @@ def test_slash_name_queues_the_skill_body_for_the_next_turn(workspace, tmp_path,
         app=app, console=Console(file=out, width=200), session=None,
         queue_prompt=lambda text, shown=None: queued.append((text, shown)),
     )
-    fallback = app.slash.fallback
+    fallback = slash_commands(app).fallback
     assert fallback(ctx, "orbit-fit", "51 Peg") is True
     assert queued == [(
         f"<command-name>orbit-fit</command-name>\nBase directory for this skill: "
@@ -191,7 +192,7 @@ def test_slash_name_queues_the_skill_body_for_the_next_turn(workspace, tmp_path,
     assert fallback(ctx, "helper", "") is True and len(queued) == 1
     assert "not user-invocable" in out.getvalue()
     assert fallback(ctx, "no-such-skill", "") is False
-    app.slash["skills"].handler(ctx, "")
+    slash_commands(app)["skills"].handler(ctx, "")
     table = out.getvalue()
     assert "/orbit-fit [star]" in table and "listed" in table
     app.close()

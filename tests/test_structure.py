@@ -13,16 +13,10 @@ from pathlib import Path
 
 PACKAGE = Path(__file__).resolve().parents[1] / "astro_cli"
 FEATURES = ("skills", "memory", "tasks", "compact", "delegation", "research", "citations", "mcp", "hooks")
-# Untied in issue 16's other part (the typed tool context): these may only shrink.
-RUNTIME_CIRCLE = {"astro_cli.agent.llm", "astro_cli.worker.preload"}
-KNOWN_CIRCLE = {
-    "astro_cli.agent.extensions", "astro_cli.agent.llm", "astro_cli.agent.loop", "astro_cli.agent.model_choice",
-    "astro_cli.agent.permissions", "astro_cli.agent.tool_runner", "astro_cli.app", "astro_cli.features",
-    "astro_cli.prompt.registry", "astro_cli.prompt.sections", "astro_cli.tools.base", "astro_cli.tools.registry",
-    "astro_cli.worker.preload", "astro_cli.delegation.team", "astro_cli.delegation.teammate",
-    # The app's registries, typed by the AppContext their entries receive (like tools.registry).
-    "astro_cli.slash", "astro_cli.transcript_sections",
-}
+# What is left after issue 16 (the loop, its runner and its extension points name each other's
+# types for annotations only): it may only shrink.
+RUNTIME_CIRCLE: set[str] = set()
+KNOWN_CIRCLE = {"astro_cli.agent.extensions", "astro_cli.agent.loop", "astro_cli.agent.tool_runner"}
 
 
 def module_name(path: Path) -> str:

@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from astro_cli.delegation.subagent import SUBAGENT_PROMPT
+from astro_cli.slash import slash_commands
 
 
 def system_of(body: dict[str, Any]) -> str:
@@ -275,8 +276,8 @@ def test_agents_and_hooks_slash_commands(tmp_path: Path, monkeypatch) -> None:
     app.install_features()
     out = io.StringIO()
     ctx = SlashContext(app=app, console=Console(file=out, width=200, no_color=True), session=None)
-    app.slash["agents"].handler(ctx, "")
-    app.slash["hooks"].handler(ctx, "")
+    slash_commands(app)["agents"].handler(ctx, "")
+    slash_commands(app)["hooks"].handler(ctx, "")
     text = out.getvalue()
     assert "scout" in text and "read_file" in text and "Finds the key number in a local file." in text
     assert "skipped:" in text and "the body (the agent's system prompt) is empty" in text

@@ -8,6 +8,7 @@ import json
 
 import pytest
 
+from astro_cli.slash import slash_commands
 from astro_cli.tasks.store import InvalidTaskList, parse_tasks
 from tests.fakeprovider import FakeProvider
 from tests.helpers import last_json
@@ -213,7 +214,7 @@ def test_sessions_show_and_slash_tasks_list_the_plan(cli, fake: FakeProvider, as
         session = open_session(app, EventBus(), permission_policy(app), resume=session_id)
         out = io.StringIO()
         ctx = SlashContext(app=app, console=Console(file=out, width=120), session=session)
-        app.slash["tasks"].handler(ctx, "")
+        slash_commands(app)["tasks"].handler(ctx, "")
     finally:
         app.close()
     assert out.getvalue().splitlines() == [

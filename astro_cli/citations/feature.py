@@ -18,6 +18,8 @@ from typing import TYPE_CHECKING, Any
 from astro_cli.agent import events as ev
 from astro_cli.agent.extensions import LoopExtension, ToolCallInfo, loop_extensions
 from astro_cli.citations.ledger import CitationLedger
+from astro_cli.slash import slash_commands
+from astro_cli.transcript_sections import transcript_sections
 
 if TYPE_CHECKING:
     from astro_cli.agent.loop import AgentSession, TurnState
@@ -139,6 +141,6 @@ def install(app: AppContext) -> None:
     from astro_cli.transcript_sections import TranscriptSection
 
     loop_extensions(app).add(lambda: CitationCheck(app))
-    app.slash.register(SlashCommand("cite", "BibTeX of the papers this session's answers cited (/cite FILE writes "
+    slash_commands(app).register(SlashCommand("cite", "BibTeX of the papers this session's answers cited (/cite FILE writes "
                                     "it to a file)", slash_cite, usage="/cite [FILE]"))
-    app.transcript_sections.append(TranscriptSection("Citations", transcript_section))
+    transcript_sections(app).append(TranscriptSection("Citations", transcript_section))

@@ -5,10 +5,10 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from astro_cli.agent.extensions import loop_extensions
-from astro_cli.slash import SlashCommand
+from astro_cli.slash import SlashCommand, slash_commands
 from astro_cli.tools.base import Tool, ToolError, object_schema
 from astro_cli.tools.context import ToolContext
-from astro_cli.transcript_sections import TranscriptSection
+from astro_cli.transcript_sections import TranscriptSection, transcript_sections
 
 if TYPE_CHECKING:
     from astro_cli.app import AppContext
@@ -67,7 +67,7 @@ def install(app: AppContext) -> None:
             key_argument="focus",
         )
     )
-    app.slash.register(
+    slash_commands(app).register(
         SlashCommand(
             "compact",
             "summarize the conversation so far to free the context (optional: what to keep)",
@@ -75,4 +75,4 @@ def install(app: AppContext) -> None:
             usage="[instructions]",
         ),
     )
-    app.transcript_sections.append(TranscriptSection("Compactions", transcript_section))
+    transcript_sections(app).append(TranscriptSection("Compactions", transcript_section))

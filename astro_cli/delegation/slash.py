@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from astro_cli.delegation.agents import agent_catalog
-from astro_cli.slash import SlashCommand
+from astro_cli.slash import SlashCommand, slash_commands
 
 if TYPE_CHECKING:
     from astro_cli.app import AppContext
@@ -35,4 +35,4 @@ def agents_slash(ctx: SlashContext, args: str) -> None:
 
 
 def install_slash(app: AppContext) -> None:
-    app.slash.register(SlashCommand("agents", "list the agent definitions subagents can use", agents_slash))
+    slash_commands(app).register(SlashCommand("agents", "list the agent definitions subagents can use", agents_slash))

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING
 from astro_cli.agent.extensions import loop_extensions
 from astro_cli.hooks.extension import HookExtension
 from astro_cli.hooks.runner import EVENTS, hook_runner
-from astro_cli.slash import SlashCommand
+from astro_cli.slash import SlashCommand, slash_commands
 
 if TYPE_CHECKING:
     from astro_cli.app import AppContext
@@ -34,4 +34,4 @@ def hooks_slash(ctx: SlashContext, args: str) -> None:
 def install(app: AppContext) -> None:
     runner = hook_runner(app)
     loop_extensions(app).add(lambda: HookExtension(runner))
-    app.slash.register(SlashCommand("hooks", "list the lifecycle hooks and plugin callbacks", hooks_slash))
+    slash_commands(app).register(SlashCommand("hooks", "list the lifecycle hooks and plugin callbacks", hooks_slash))

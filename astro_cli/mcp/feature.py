@@ -14,7 +14,7 @@ from astro_cli.agent import events as ev
 from astro_cli.agent.extensions import LoopExtension, loop_extensions
 from astro_cli.mcp.servers import is_configured
 from astro_cli.mcp.state import STARTING
-from astro_cli.slash import SlashCommand, SlashContext
+from astro_cli.slash import SlashCommand, SlashContext, slash_commands
 
 if TYPE_CHECKING:
     from astro_cli.agent.loop import AgentSession, TurnState
@@ -86,7 +86,7 @@ def mcp_slash(ctx: SlashContext, args: str) -> None:
 
 
 def install(app: AppContext) -> None:
-    app.slash.register(SlashCommand("mcp", "MCP servers: status and tools (restart NAME reconnects one)", mcp_slash,
+    slash_commands(app).register(SlashCommand("mcp", "MCP servers: status and tools (restart NAME reconnects one)", mcp_slash,
                                     usage="/mcp [restart NAME]"))
     if is_configured(app):
         loop_extensions(app).add(lambda: McpExtension(app))

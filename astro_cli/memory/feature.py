@@ -19,7 +19,7 @@ from astro_cli.memory.format import MEMORY_TYPES, MemoryFileError, MemoryInputEr
 from astro_cli.memory.reminder import SECTION, latest_block
 from astro_cli.memory.service import MemoryService, sorted_memories
 from astro_cli.prompt.registry import ORDER_MEMORY, AssemblyInput
-from astro_cli.slash import SlashCommand, SlashContext
+from astro_cli.slash import SlashCommand, SlashContext, slash_commands
 from astro_cli.tools.base import Tool, ToolError, ToolResult, object_schema
 from astro_cli.tools.context import ToolContext
 
@@ -138,7 +138,7 @@ def install(app: AppContext) -> None:
         }, ["slug", "type", "description", "content"]),
         run=save_memory, read_only=False, needs_permission=False, key_argument="slug",
     ))
-    app.slash.register(SlashCommand(
+    slash_commands(app).register(SlashCommand(
         name="memory", help="List, show or forget project memories.", handler=memory_slash,
         usage="/memory [list | show SLUG | forget SLUG]",
     ))

@@ -9,7 +9,7 @@ from astro_cli.skills.loading import record_use, wrap
 from astro_cli.skills.registry import FORK_NOTE, SHORTENED, get_registry
 from astro_cli.skills.skill import first_sentence
 from astro_cli.skills.state import SkillsState
-from astro_cli.slash import SlashCommand
+from astro_cli.slash import SlashCommand, slash_commands
 
 if TYPE_CHECKING:
     from astro_cli.app import AppContext
@@ -81,6 +81,6 @@ def skill_names(app: AppContext) -> dict[str, str]:
 
 
 def install_slash(app: AppContext) -> None:
-    app.slash.register(SlashCommand("skills", "list the skills (type /NAME to load one)", list_skills))
-    app.slash.add_names(lambda: skill_names(app))
-    app.slash.add_fallback(skill_fallback)
+    slash_commands(app).register(SlashCommand("skills", "list the skills (type /NAME to load one)", list_skills))
+    slash_commands(app).add_names(lambda: skill_names(app))
+    slash_commands(app).add_fallback(skill_fallback)

@@ -5,9 +5,9 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from astro_cli.agent.extensions import loop_extensions
-from astro_cli.slash import SlashCommand
+from astro_cli.slash import SlashCommand, slash_commands
 from astro_cli.tasks import views
-from astro_cli.transcript_sections import TranscriptSection
+from astro_cli.transcript_sections import TranscriptSection, transcript_sections
 
 if TYPE_CHECKING:
     from astro_cli.app import AppContext
@@ -24,8 +24,8 @@ def install(app: AppContext) -> None:
     loop_extensions(app).add(TaskRecovery)
     loop_extensions(app).add(Nudges)
     loop_extensions(app).add(BackgroundGate)
-    app.slash.register(SlashCommand("tasks", "show this session's task plan", views.slash_tasks))
-    app.slash.register(SlashCommand("bg", "list background tasks (/bg cancel bg-N stops one)", views.slash_bg,
+    slash_commands(app).register(SlashCommand("tasks", "show this session's task plan", views.slash_tasks))
+    slash_commands(app).register(SlashCommand("bg", "list background tasks (/bg cancel bg-N stops one)", views.slash_bg,
                                     usage="/bg [cancel bg-N]"))
-    app.transcript_sections.append(TranscriptSection("Tasks", views.tasks_section))
-    app.transcript_sections.append(TranscriptSection("Background tasks", views.background_section))
+    transcript_sections(app).append(TranscriptSection("Tasks", views.tasks_section))
+    transcript_sections(app).append(TranscriptSection("Background tasks", views.background_section))

@@ -1,4 +1,4 @@
-"""The REPL's own slash commands, registered into the same table features use (`app.slash`).
+"""The REPL's own slash commands, registered into the same table features use (`slash_commands(app)`).
 
 /help /exit /clear /model /sessions /resume /cost /tools /config /sources /tool (alias /expand).
 They talk to the REPL only through SlashContext (its actions and `state["turn_log"]`), so a
@@ -16,7 +16,7 @@ from rich.table import Table
 from rich.text import Text
 
 from astro_cli.security.visible import clipped, visible
-from astro_cli.slash import SlashCommand, SlashContext
+from astro_cli.slash import SlashCommand, SlashContext, slash_commands
 from astro_cli.ui.render import format_cost, one_line, usage_line
 
 if TYPE_CHECKING:
@@ -33,7 +33,7 @@ def _help(ctx: SlashContext, args: str) -> None:
     table = Table(box=None, show_header=False, padding=(0, 2, 0, 0))
     table.add_column(style="bold cyan", no_wrap=True)
     table.add_column()
-    for name, command in sorted(ctx.app.slash.items()):
+    for name, command in sorted(slash_commands(ctx.app).items()):
         # Usage is written either whole ("/bg [cancel bg-N]") or as the arguments alone ("[N]").
         usage = command.usage if command.usage.startswith("/") else f"/{name} {command.usage}".rstrip()
         table.add_row(usage, command.help)
@@ -251,4 +251,4 @@ BUILTINS: list[SlashCommand] = [
 def register_builtins(app: AppContext) -> None:
     """Add the built-ins without replacing a feature's command of the same name."""
     for command in BUILTINS:
-        app.slash.register_default(command)
+        slash_commands(app).register_default(command)

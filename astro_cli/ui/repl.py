@@ -23,7 +23,7 @@ from rich.text import Text
 
 from astro_cli.agent.events import EventBus
 from astro_cli.security.visible import clipped, visible
-from astro_cli.slash import SlashContext
+from astro_cli.slash import SlashContext, slash_commands
 from astro_cli.ui.builtin_slash import KEYS_HELP, register_builtins
 from astro_cli.ui.prompt_input import PlainReader, PromptReader, parse_permission
 from astro_cli.ui.render import TurnRenderer, one_line
@@ -46,7 +46,7 @@ def default_reader(app: AppContext) -> Any:
         return PlainReader()
     return PromptReader(
         app.home.history_path,
-        commands=app.slash.completions,
+        commands=slash_commands(app).completions,
         session_ids=lambda: [row["id"] for row in app.sessions.list(limit=30)],
     )
 
@@ -267,7 +267,7 @@ class Repl:
         )
 
     def slash(self, name: str, args: str) -> None:
-        table = self.app.slash
+        table = slash_commands(self.app)
         ctx = self.context()
         try:
             command = table.get(name)

@@ -1,7 +1,7 @@
 """A stored session as people read it: in the terminal, as Markdown, as JSON.
 
 Features add to what a session shows (its task list, where compactions happened) by registering
-a TranscriptSection on the app (`app.transcript_sections`, astro_cli/transcript_sections.py).
+a TranscriptSection on the app (`transcript_sections(app)`, astro_cli/transcript_sections.py).
 """
 
 from __future__ import annotations
