@@ -10,7 +10,6 @@ from __future__ import annotations
 import json
 from typing import TYPE_CHECKING
 
-from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
@@ -19,6 +18,7 @@ from astro_cli.mcp.manager import McpManager
 from astro_cli.mcp.state import FAILED, INVALID, READY, SKIPPED, STARTING, STOPPED
 from astro_cli.mcp.tools import build_tools
 from astro_cli.security.visible import one_line, visible
+from astro_cli.slash import Output
 
 if TYPE_CHECKING:
     from astro_cli.mcp.state import ServerState
@@ -41,7 +41,7 @@ def status_text(state: ServerState) -> Text:
     return text
 
 
-def render(manager: McpManager, console: Console, show_tools: bool = True) -> None:
+def render(manager: McpManager, console: Output, show_tools: bool = True) -> None:
     """One block per server: name and status, then where it was configured and what it runs."""
     if not manager.servers and not manager.config.problems:
         console.print(Text(NO_SERVERS))
@@ -56,7 +56,7 @@ def render(manager: McpManager, console: Console, show_tools: bool = True) -> No
         render_tools(manager, console)
 
 
-def render_tools(manager: McpManager, console: Console) -> None:
+def render_tools(manager: McpManager, console: Output) -> None:
     """Each ready server's tools as the model sees them, with the schema tokens each adds to a request."""
     from astro_cli.agent.model_choice import model_choice
     from astro_cli.agent.tokens import TokenCounter

@@ -11,7 +11,7 @@ over the SQLite rows, rebuilt when they change, or pgvector on a PostgreSQL serv
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from astro_cli.research.vectors import EmbeddingError
 
