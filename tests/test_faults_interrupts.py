@@ -190,6 +190,26 @@ def test_a_timed_out_tool_is_cancelled_or_reported_still_running(fake: FakeProvi
     assert "late_result" in kinds
 
 
+def test_a_background_task_past_its_timeout_is_reported_as_maybe_still_running(fake: FakeProvider, plugin_env,
+                                                                               workspace):
+    """Background tasks share the foreground's executor: a tool that ignores cancellation is not
+    reported as merely failed while its write may still happen."""
+    stubborn = workspace / "stubborn.txt"
+    fake.add(
+        {"tool_calls": [{"name": "bg_task_run",
+                         "arguments": {"tool": "slow_write", "arguments": {"path": str(stubborn), "seconds": 5}}}]},
+        {"tool_calls": [{"name": "run_bash", "arguments": {"command": "sleep 4.5"}}]},
+        {"tool_calls": [{"name": "bg_task_run", "arguments": {"task_id": "bg-1"}}]},
+        {"text": "done"},
+    )
+    proc = subprocess.run([sys.executable, "-m", "astro_cli", "run", "--yes", "--output-format", "json", "Write"],
+                          env=plugin_env, cwd=workspace, capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 0, proc.stderr
+    read = [m["content"] for m in fake.bodies()[3]["messages"] if m["role"] == "tool"][-1]
+    assert "did not finish within 1.5 s and could not be cancelled" in read, read
+    assert "its effect may still happen" in read
+
+
 def test_sigterm_ends_the_repl_and_its_commands(fake: FakeProvider, astro_env, workspace):
     home = Path(astro_env["ASTRO_HOME"])  # the user's own settings: no workspace trust involved
     home.mkdir(parents=True, exist_ok=True)

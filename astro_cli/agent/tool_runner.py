@@ -19,8 +19,9 @@ from astro_cli.agent.caller import Caller
 from astro_cli.agent.extensions import ToolCallInfo
 from astro_cli.agent.llm import Cancelled, ToolCallRequest, parse_arguments
 from astro_cli.prompt.tags import escape_tags
-from astro_cli.tools.base import TOOL_FAILURES, ToolResult
+from astro_cli.tools.base import ToolResult
 from astro_cli.tools.context import ToolContext
+from astro_cli.tools.execute import RunningCall, error_result, execute
 
 if TYPE_CHECKING:
     from astro_cli.agent.loop import AgentSession, TurnState
@@ -28,7 +29,6 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 DEFAULT_TOOL_TIMEOUT = 600.0
-CANCEL_GRACE = 2.0  # seconds a timed-out tool gets to notice its cancel event and stop
 LATE_RESULT_CHARS = 2000
 
 
@@ -39,12 +39,7 @@ class UnfinishedCall:
     call_id: str
     name: str
     timeout: float
-    box: dict[str, ToolResult]
-    done: threading.Event
-
-
-def error_result(text: str) -> ToolResult:
-    return ToolResult(content=f"Error: {text}", is_error=True)
+    running: RunningCall
 
 
 def check_arguments(tool: Any, arguments: dict[str, Any]) -> str | None:
@@ -178,57 +173,28 @@ class ToolRunner:
         return result
 
     def _run_with_timeout(self, tool: Any, ctx: ToolContext, arguments: dict[str, Any]) -> ToolResult:
-        """Run the tool in a thread; at its deadline cancel it, or say plainly that it still runs."""
-        box: dict[str, ToolResult] = {}
-        done = threading.Event()
-
-        def target() -> None:
-            try:
-                output = tool.run(ctx, arguments)
-                box["result"] = output if isinstance(output, ToolResult) else ToolResult(content=str(output))
-            except TOOL_FAILURES as exc:
-                box["result"] = error_result(str(exc))
-            except TypeError as exc:
-                box["result"] = error_result(f"{tool.name} got arguments it cannot use ({exc}).")
-            except Exception as exc:  # noqa: BLE001 - any tool failure goes back to the model
-                box["result"] = error_result(f"{tool.name} failed unexpectedly: {type(exc).__name__}: {exc}")
-            finally:
-                done.set()
-
-        timeout = tool.timeout or DEFAULT_TOOL_TIMEOUT
-        worker = threading.Thread(target=target, name=f"tool-{tool.name}", daemon=True)
-        worker.start()
-        deadline = time.monotonic() + timeout
-        try:
-            while not done.wait(0.1):
-                if self.session.cancel.is_set():
-                    ctx.cancel.set()  # the turn was interrupted: the call stops with it
-                if time.monotonic() > deadline:
-                    return self._timed_out(tool, ctx, timeout, box, done)
-        except BaseException:
-            ctx.cancel.set()
-            raise
-        return box.get("result") or error_result(f"{tool.name} returned nothing.")
-
-    def _timed_out(
-        self, tool: Any, ctx: ToolContext, timeout: float, box: dict[str, ToolResult], done: threading.Event
-    ) -> ToolResult:
-        ctx.cancel.set()
-        if done.wait(CANCEL_GRACE):
-            own = box.get("result")
+        """Run the tool (tools/execute.py); at its deadline or an interrupt it is cancelled, or what
+        still runs is said plainly and its late result told to the model when it comes."""
+        run = execute(tool, ctx, arguments, tool.timeout or DEFAULT_TOOL_TIMEOUT, interrupt=self.session.cancel)
+        own = run.result
+        if run.ending == "done" or (run.ending == "stopped" and run.reason == "cancelled"):
+            return own or error_result(f"{tool.name} returned nothing.")
+        if run.ending == "stopped":
             detail = f"\n{own.content}" if own is not None and own.content else ""
-            return error_result(f"{tool.name} did not finish within {timeout:g} s and was cancelled.{detail}")
-        self.unfinished.append(UnfinishedCall(ctx.call_id, tool.name, timeout, box, done))
+            return error_result(f"{tool.name} did not finish within {run.timeout:g} s and was cancelled.{detail}")
+        self.unfinished.append(UnfinishedCall(ctx.call_id, tool.name, run.timeout, run.call))
+        if run.reason == "cancelled":
+            return error_result(f"{tool.name} was interrupted and is still running: its effect may still happen.")
         return error_result(
-            f"{tool.name} did not finish within {timeout:g} s and could not be cancelled: it is still running, "
+            f"{tool.name} did not finish within {run.timeout:g} s and could not be cancelled: it is still running, "
             "and its effect may still happen. Check before relying on it; you will be told if it finishes."
         )
 
     def report_late(self, state: TurnState) -> None:
         """Tell the model (and the user) about timed-out calls that have finished since."""
-        for call in [c for c in self.unfinished if c.done.is_set()]:
+        for call in [c for c in self.unfinished if c.running.done.is_set()]:
             self.unfinished.remove(call)
-            result = call.box.get("result")
+            result = call.running.result
             outcome = "it returned nothing"
             if result is not None:
                 outcome = result.content if result.framed else escape_tags(result.content)
@@ -240,7 +206,7 @@ class ToolRunner:
 
     def still_running(self) -> list[str]:
         """Names of timed-out calls that have not finished (said when the session stops)."""
-        return [f"{c.name} ({c.call_id})" for c in self.unfinished if not c.done.is_set()]
+        return [f"{c.name} ({c.call_id})" for c in self.unfinished if not c.running.done.is_set()]
 
     def _store(self, state: TurnState, call: ToolCallRequest, result: ToolResult, duration: float) -> None:
         session = self.session

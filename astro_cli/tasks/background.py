@@ -30,8 +30,9 @@ from astro_cli.tasks.bg_store import (
     BgTask,
     parse_task_id,
 )
-from astro_cli.tools.base import TOOL_FAILURES, Tool, ToolError, ToolResult, object_schema
+from astro_cli.tools.base import Tool, ToolError, ToolResult, object_schema
 from astro_cli.tools.context import DetachedHost, ToolContext
+from astro_cli.tools.execute import error_result, execute
 from astro_cli.tools.processes import process_groups
 
 if TYPE_CHECKING:
@@ -165,31 +166,18 @@ class BackgroundManager:
 
 
 def _call_tool(tool: Tool, ctx: ToolContext, arguments: dict[str, Any], timeout: float) -> ToolResult:
-    """Run the tool in its own thread with a deadline; every failure becomes an error result."""
-    box: dict[str, ToolResult] = {}
-
-    def target() -> None:
-        try:
-            output = tool.run(ctx, arguments)
-            box["result"] = output if isinstance(output, ToolResult) else ToolResult(content=str(output))
-        except TOOL_FAILURES as exc:
-            box["result"] = ToolResult(f"Error: {exc}", is_error=True)
-        except Exception as exc:  # noqa: BLE001 - any failure is the task's result
-            box["result"] = ToolResult(f"Error: {tool.name} failed: {type(exc).__name__}: {exc}", is_error=True)
-
-    worker = threading.Thread(target=target, name=f"{threading.current_thread().name}-work", daemon=True)
-    worker.start()
-    deadline = time.monotonic() + timeout
-    while worker.is_alive():
-        worker.join(0.1)
-        if ctx.cancel.is_set() and worker.is_alive():
-            worker.join(2.0)  # let a tool that watches its cancel event stop and report
-            if worker.is_alive():
-                return ToolResult("[cancelled]", is_error=True)
-        if time.monotonic() > deadline:
-            ctx.cancel.set()
-            return ToolResult(f"Error: {tool.name} did not finish within {timeout:g} s.", is_error=True)
-    return box.get("result") or ToolResult(f"Error: {tool.name} returned nothing.", is_error=True)
+    """Run the tool through the shared executor (tools/execute.py); what it did is the task's result."""
+    run = execute(tool, ctx, arguments, timeout)
+    own = run.result
+    if run.ending == "done" or (run.ending == "stopped" and run.reason == "cancelled"):
+        return own or error_result(f"{tool.name} returned nothing.")
+    if run.reason == "cancelled":
+        return ToolResult("[cancelled]", is_error=True)
+    if run.ending == "stopped":
+        detail = f"\n{own.content}" if own is not None and own.content else ""
+        return error_result(f"{tool.name} did not finish within {timeout:g} s and was cancelled.{detail}")
+    return error_result(f"{tool.name} did not finish within {timeout:g} s and could not be cancelled: it may "
+                        "still be running, and its effect may still happen.")
 
 
 def notice_line(task: BgTask) -> str:
