@@ -1,7 +1,8 @@
 """The seams through which features join the loop without the loop knowing them.
 
-Task recovery, nudges, background notifications, compaction and hooks are extensions: objects
-with any of the methods below. The loop calls each method on every extension, in order. Runtime
+Task recovery, nudges, background notifications, compaction and hooks are extensions: subclasses
+of LoopExtension that override the methods they need (plugins too, through PluginAPI.add_extension).
+The loop calls each method on every extension, in order, as a typed call the type checker sees. Runtime
 interventions are user messages appended through `TurnState.inject`, never edits of the system
 prompt.
 """

@@ -139,6 +139,7 @@ def open_session(
     session.lock = lock
     if forked_from is not None:
         session.forked_from = forked_from
-        session.call_extensions("on_session_fork", session, forked_from)
+        for ext in session.each_extension():
+            ext.on_session_fork(session, forked_from)
     session.start()
     return session

@@ -173,14 +173,17 @@ class AgentSession:
             only_tools=frozenset(self.only_tools) if self.only_tools is not None else None, role=self.role,
         )
 
-    def call_extensions(self, method: str, *args: Any) -> list[Any]:
-        return [getattr(ext, method)(*args) for ext in self.extensions if hasattr(ext, method)]
+    def each_extension(self) -> list[LoopExtension]:
+        """The extensions in install order, for typed calls of their LoopExtension methods."""
+        return list(self.extensions)
 
     def start(self) -> None:
-        self.call_extensions("on_session_start", self)
+        for ext in self.each_extension():
+            ext.on_session_start(self)
 
     def stop(self, reason: str) -> None:
-        self.call_extensions("on_session_stop", self, reason)
+        for ext in self.each_extension():
+            ext.on_session_stop(self, reason)
         unfinished = self.tool_runner.still_running()
         if unfinished:
             self.bus.emit(ev.Notice(level="warning", text=(
@@ -225,7 +228,8 @@ class AgentSession:
         question_seq = self.append({"role": "user", "content": text}, kind=kind)
         stored_before = len(self.messages)
         try:
-            self.call_extensions("on_turn_start", state)
+            for ext in self.each_extension():
+                ext.on_turn_start(state)
             self._react(state)
         except (KeyboardInterrupt, Cancelled):
             self.cancel.set()  # tools still running in threads (a command, a download) stop too
@@ -243,7 +247,8 @@ class AgentSession:
             state.duration = time.monotonic() - started
             state.api_duration = self.llm.api_seconds - api_before
             self.permissions.end_turn()
-            self.call_extensions("on_turn_end", state)
+            for ext in self.each_extension():
+                ext.on_turn_end(state)
             self.bus.emit(
                 ev.TurnFinished(
                     session_id=self.session_id,
@@ -264,7 +269,8 @@ class AgentSession:
                     state.inject(MAX_STEPS_TEXT.format(steps=state.step, max_steps=state.max_steps), kind="nudge")
             state.step += 1
             self.bus.emit(ev.StepStarted(step=state.step, max_steps=state.max_steps))
-            self.call_extensions("before_request", state)
+            for ext in self.each_extension():
+                ext.before_request(state)
             self.tool_runner.report_late(state)
             reply = self._request(state)
             if reply.interrupted:
@@ -285,7 +291,7 @@ class AgentSession:
                 return
             if not reply.tool_calls:
                 if reply.text.strip():
-                    if any(self.call_extensions("review_answer", state, reply.text)):
+                    if any([ext.review_answer(state, reply.text) for ext in self.each_extension()]):
                         continue  # an extension asked for one more step (the citation check's nudge)
                     state.answer = reply.text
                     state.stop_reason = self._answered(reply)
@@ -300,7 +306,8 @@ class AgentSession:
                 continue
             empty_replies = 0
             self.tool_runner.run_all(state, reply.tool_calls)
-            self.call_extensions("on_step_complete", state)
+            for ext in self.each_extension():
+                ext.on_step_complete(state)
 
     def _answered(self, reply: LLMReply) -> str:
         """'answered', or 'max_tokens' when the answer is still cut at the token limit after continuations."""
@@ -321,7 +328,7 @@ class AgentSession:
         facts: dict[str, Any] = base_facts(
             str(self.app.workspace.root), self.model, state.tool_steps, state.max_steps, state.usage
         )
-        for result in self.call_extensions("environment_facts", state):
+        for result in [ext.environment_facts(state) for ext in self.each_extension()]:
             facts.update(result or {})
         if state.retry_notes:
             facts["retry notes"] = "; ".join(state.retry_notes[-3:])

@@ -72,7 +72,8 @@ class TurnHost:
         self._session.permissions.pre_approve_for_turn(list(tools))
 
     def touched(self, path: Path) -> None:
-        self._session.call_extensions("on_path_touched", self._session, Path(path))
+        for ext in self._session.each_extension():
+            ext.on_path_touched(self._session, Path(path))
 
     def add_usage(self, usage: dict[str, Any]) -> None:
         self._state.add_usage(usage)
