@@ -158,22 +158,33 @@ def repl(astro_env, workspace, monkeypatch):
             shell.run()
             return out.getvalue()
 
-        def send_when(line_is: Callable[[str], bool], keys: str, completions: bool = False,
+        def send_when(line_is: Callable[[str], bool], keys: str, until: Callable[[str], bool] | None = None,
                       timeout: float = 60.0) -> None:
-            """Type `keys` once the line being edited passes `line_is` (and, with `completions`, once
-            its completions are shown), as a person who looks at the screen would: not after a fixed
-            delay, which a loaded machine outruns."""
-            def wait() -> None:
-                deadline = time.monotonic() + timeout
-                while time.monotonic() < deadline:
-                    line = reader.session.app.current_buffer
-                    shown = line.complete_state is not None and bool(line.complete_state.completions)
-                    if line_is(line.text) and (shown or not completions):
-                        break
-                    time.sleep(0.02)
-                pipe.send_text(keys)
+            """Type `keys` once the line being edited passes `line_is`, as a person who looks at the
+            screen would (not after a fixed delay, which a loaded machine outruns). With `until`, press
+            them again each second until the line passes it: a Tab pressed while prompt-toolkit is still
+            computing completions in the background is dropped, and a person would press it again."""
+            def line() -> str:
+                return str(reader.session.app.current_buffer.text)
 
-            threading.Thread(target=wait, daemon=True).start()
+            def wait_for_line(check: Callable[[str], bool], seconds: float) -> bool:
+                deadline = time.monotonic() + seconds
+                while time.monotonic() < deadline:
+                    if check(line()):
+                        return True
+                    time.sleep(0.02)
+                return False
+
+            def press() -> None:
+                wait_for_line(line_is, timeout)
+                pipe.send_text(keys)
+                if until is None:
+                    return
+                deadline = time.monotonic() + timeout
+                while not wait_for_line(until, 1.0) and time.monotonic() < deadline and line_is(line()):
+                    pipe.send_text(keys)
+
+            threading.Thread(target=press, daemon=True).start()
 
         shell.type_and_run = run
         shell.send_when = send_when

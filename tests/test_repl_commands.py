@@ -94,7 +94,7 @@ def test_always_allows_the_tool_for_the_rest_of_the_session(repl, fake, workspac
 def test_tab_completes_slash_commands_and_ctrl_c_clears_the_line(repl, fake):
     first = repl.session.session_id
     # Keys at a person's pace: Tab once the line reads "/cle", Enter once it was completed.
-    repl.send_when(lambda line: line == "/cle", "\t", completions=True)
+    repl.send_when(lambda line: line == "/cle", "\t", until=lambda line: line == "/clear")
     repl.send_when(lambda line: line == "/clear", f"\r\x03{CTRL_D}")
     output = repl.type_and_run("a half-typed question\x03/cle")
     assert fake.requests == []  # the cleared text was never sent

@@ -69,7 +69,8 @@ def test_tab_completes_a_skill_name_and_the_echo_shows_what_was_typed(repl, fake
     (skill / "SKILL.md").write_text("---\nname: literature-review-fast\ndescription: A quick review. More text.\n"
                                     "---\nReview $ARGUMENTS quickly.\n")
     fake.add({"text": "Here is the review."})
-    repl.send_when(lambda line: line == "/literature-review-f", "\t", completions=True)
+    repl.send_when(lambda line: line == "/literature-review-f", "\t",
+                   until=lambda line: line.startswith("/literature-review-fast"))
     repl.send_when(lambda line: line.startswith("/literature-review-fast"), f" hot Jupiters\r{CTRL_D}")
     output = repl.type_and_run("/literature-review-f")
     sent = fake.bodies()[0]["messages"]
