@@ -3,8 +3,13 @@
 Task recovery, nudges, background notifications, compaction and hooks are extensions: subclasses
 of LoopExtension that override the methods they need (plugins too, through PluginAPI.add_extension).
 The loop calls each method on every extension, in order, as a typed call the type checker sees. Runtime
-interventions are user messages appended through `TurnState.inject`, never edits of the system
+interventions are user messages appended through `TurnView.inject`, never edits of the system
 prompt.
+
+Extensions see the session and the turn through `SessionView` and `TurnView`, protocols declared
+here, not through the loop's classes: `agent/loop.py` (AgentSession, TurnState) and
+`agent/tool_runner.py` satisfy them structurally, so this module imports neither and the loop, its
+runner and its extension points form no import circle, not even for types.
 """
 
 from __future__ import annotations
@@ -12,13 +17,118 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
 if TYPE_CHECKING:
-    from astro_cli.agent.llm import ToolCallRequest
-    from astro_cli.agent.loop import AgentSession, TurnState
+    import threading
+
+    from astro_cli.agent.caller import Caller
+    from astro_cli.agent.events import EventBus
+    from astro_cli.agent.history_store import HistoryStore
+    from astro_cli.agent.llm import LLM, ToolCallRequest
+    from astro_cli.agent.permissions import PermissionPolicy
+    from astro_cli.agent.states import SessionStates
     from astro_cli.app import AppContext
     from astro_cli.tools.base import ToolResult
+
+T = TypeVar("T")
+
+
+class SessionView(Protocol):
+    """What an extension may use of the session it serves (`agent.loop.AgentSession` is one)."""
+
+    @property
+    def app(self) -> AppContext: ...
+    @property
+    def session_id(self) -> str: ...
+    @property
+    def agent(self) -> str: ...
+    @property
+    def role(self) -> str | None: ...
+    @property
+    def parent_session_id(self) -> str | None: ...
+    @property
+    def bus(self) -> EventBus: ...
+    @property
+    def llm(self) -> LLM: ...
+    @property
+    def permissions(self) -> PermissionPolicy: ...
+    @property
+    def history(self) -> HistoryStore: ...
+    @property
+    def states(self) -> SessionStates: ...
+    @property
+    def cancel(self) -> threading.Event: ...
+    @property
+    def messages(self) -> list[dict[str, Any]]: ...
+    @property
+    def scope(self) -> str: ...
+    @property
+    def turn_number(self) -> int: ...
+    @property
+    def max_steps(self) -> int: ...
+    @property
+    def only_tools(self) -> set[str] | None: ...
+    @property
+    def forked_from(self) -> str | None: ...
+    @property
+    def model(self) -> str: ...
+    @property
+    def delegated(self) -> bool: ...
+
+    def state(self, kind: type[T]) -> T: ...
+    def append(self, message: dict[str, Any], kind: str = "message", turn: int | None = None,
+               meta: dict | None = None) -> int: ...
+    def each_extension(self) -> list[LoopExtension]: ...
+    def visible_tools(self) -> list: ...
+    def assemble(self, question: str = "") -> Any: ...
+    def caller(self) -> Caller: ...
+    def record_usage(self, state: TurnView | None, usage: dict[str, Any], purpose: str = "step") -> None: ...
+
+
+class TurnView(Protocol):
+    """What an extension may use of the turn in progress (`agent.loop.TurnState` is one)."""
+
+    @property
+    def session(self) -> SessionView: ...
+    @property
+    def app(self) -> AppContext: ...
+    @property
+    def turn(self) -> int: ...
+    @property
+    def prompt(self) -> str: ...
+    @property
+    def max_steps(self) -> int: ...
+    @property
+    def step(self) -> int: ...
+    @property
+    def tool_steps(self) -> int: ...
+    @property
+    def tool_log(self) -> list[dict[str, Any]]: ...
+    @property
+    def usage(self) -> dict[str, Any]: ...
+    @property
+    def retry_notes(self) -> list[str]: ...
+    @property
+    def last_context_tokens(self) -> int: ...
+    @property
+    def duration(self) -> float: ...
+    @property
+    def api_duration(self) -> float: ...
+    @property
+    def assembled(self) -> Any: ...
+
+    @property
+    def answer(self) -> str: ...
+    @property
+    def stop_reason(self) -> str: ...
+    @property
+    def error(self) -> str | None: ...
+    @property
+    def force_final(self) -> bool: ...
+
+    def add_usage(self, usage: dict[str, Any]) -> None: ...
+    def inject(self, text: str, kind: str = "nudge") -> None: ...
 
 
 @dataclass
@@ -41,49 +151,49 @@ class ToolCallInfo:
 class LoopExtension:
     """Base class with no-op methods; override what the feature needs."""
 
-    def on_session_start(self, session: AgentSession) -> None:
+    def on_session_start(self, session: SessionView) -> None:
         """A session is opened (new or resumed)."""
 
-    def on_session_fork(self, session: AgentSession, source_id: str) -> None:
+    def on_session_fork(self, session: SessionView, source_id: str) -> None:
         """The session was opened as a copy of `source_id` (messages copied); copy the feature's state."""
 
-    def on_turn_start(self, state: TurnState) -> None:
+    def on_turn_start(self, state: TurnView) -> None:
         """The user's message is stored; inject recovery or context with state.inject()."""
 
-    def before_request(self, state: TurnState) -> None:
+    def before_request(self, state: TurnView) -> None:
         """Just before each model request; nudges go here."""
 
-    def transform_messages(self, state: TurnState, messages: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    def transform_messages(self, state: TurnView, messages: list[dict[str, Any]]) -> list[dict[str, Any]]:
         """What is sent, not what is stored: compaction rewrites the list here."""
         return messages
 
-    def environment_facts(self, state: TurnState) -> dict[str, str]:
+    def environment_facts(self, state: TurnView) -> dict[str, str]:
         """Per-step facts for the trailing environment message."""
         return {}
 
-    def before_tool(self, state: TurnState, info: ToolCallInfo) -> ToolGate | None:
+    def before_tool(self, state: TurnView, info: ToolCallInfo) -> ToolGate | None:
         """May block the call or rewrite its arguments."""
         return None
 
-    def after_tool(self, state: TurnState, info: ToolCallInfo, result: ToolResult) -> ToolResult | None:
+    def after_tool(self, state: TurnView, info: ToolCallInfo, result: ToolResult) -> ToolResult | None:
         """May replace the result the model sees."""
         return None
 
-    def on_path_touched(self, session: AgentSession, path: Path) -> None:
+    def on_path_touched(self, session: SessionView, path: Path) -> None:
         """A tool of this session read, wrote or searched `path` (`ToolContext.touched`)."""
 
-    def review_answer(self, state: TurnState, answer: str) -> bool:
+    def review_answer(self, state: TurnView, answer: str) -> bool:
         """The model answered without tool calls. Return True after `state.inject(...)` to let it
         go on instead of ending the turn (the extension sees to it that this stays bounded)."""
         return False
 
-    def on_step_complete(self, state: TurnState) -> None:
+    def on_step_complete(self, state: TurnView) -> None:
         """A request and its tool calls are done."""
 
-    def on_turn_end(self, state: TurnState) -> None:
+    def on_turn_end(self, state: TurnView) -> None:
         """The turn ended (answered, interrupted, failed)."""
 
-    def on_session_stop(self, session: AgentSession, reason: str) -> None:
+    def on_session_stop(self, session: SessionView, reason: str) -> None:
         """The session is closed (exit, /clear, end of `astro run`)."""
 
 

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 from astro_cli.agent import events as ev
 from astro_cli.agent.caller import Caller
-from astro_cli.agent.extensions import LoopExtension
+from astro_cli.agent.extensions import LoopExtension, TurnView
 from astro_cli.agent.history import missing_results, order_results
 from astro_cli.agent.history_store import HistoryStore
 from astro_cli.agent.llm import LLM, Cancelled, LLMReply, MissingCredentials, ProviderError, parse_arguments
@@ -322,9 +322,8 @@ class AgentSession:
         assembled = self.assemble(question=state.prompt)
         state.assembled = assembled  # extensions that rewrite what is sent measure the same prompt
         history = list(self.messages)
-        for ext in self.extensions:
-            if hasattr(ext, "transform_messages"):
-                history = ext.transform_messages(state, history)
+        for ext in self.each_extension():
+            history = ext.transform_messages(state, history)
         facts: dict[str, Any] = base_facts(
             str(self.app.workspace.root), self.model, state.tool_steps, state.max_steps, state.usage
         )
@@ -358,7 +357,7 @@ class AgentSession:
             self.record_usage(state, reply.usage)
             state.last_context_tokens = reply.usage.get("input_tokens", 0) + reply.usage.get("output_tokens", 0)
 
-    def record_usage(self, state: TurnState | None, usage: dict[str, Any], purpose: str = "step") -> None:
+    def record_usage(self, state: TurnView | None, usage: dict[str, Any], purpose: str = "step") -> None:
         """One request's tokens and cost: stored, added to the turn, announced to the renderers."""
         turn = state.turn if state is not None else self.turn_number
         self.history.record_usage(self.session_id, turn, self.llm.config.model, usage, purpose=purpose)

@@ -24,7 +24,7 @@ from astro_cli.tools.context import ToolContext
 from astro_cli.tools.execute import RunningCall, error_result, execute
 
 if TYPE_CHECKING:
-    from astro_cli.agent.loop import AgentSession, TurnState
+    from astro_cli.agent.extensions import SessionView, TurnView
 
 log = logging.getLogger(__name__)
 
@@ -64,7 +64,7 @@ def check_arguments(tool: Any, arguments: dict[str, Any]) -> str | None:
 class TurnHost:
     """The capabilities a tool of this turn gets (tools/base.ToolHost), carried out on the session."""
 
-    def __init__(self, session: AgentSession, state: TurnState) -> None:
+    def __init__(self, session: SessionView, state: TurnView) -> None:
         self._session = session
         self._state = state
 
@@ -80,11 +80,11 @@ class TurnHost:
 
 
 class ToolRunner:
-    def __init__(self, session: AgentSession) -> None:
+    def __init__(self, session: SessionView) -> None:
         self.session = session
         self.unfinished: list[UnfinishedCall] = []
 
-    def run_all(self, state: TurnState, calls: list[ToolCallRequest]) -> None:
+    def run_all(self, state: TurnView, calls: list[ToolCallRequest]) -> None:
         for index, call in enumerate(calls):
             if self.session.cancel.is_set():
                 raise Cancelled()
@@ -95,7 +95,7 @@ class ToolRunner:
                     self._store(state, rest, error_result("interrupted by the user before it finished"), 0.0)
                 raise
 
-    def run_one(self, state: TurnState, call: ToolCallRequest) -> ToolResult:
+    def run_one(self, state: TurnView, call: ToolCallRequest) -> ToolResult:
         session = self.session
         tool = session.app.tools.get(call.name)
         key = ""
@@ -115,11 +115,10 @@ class ToolRunner:
         info = ToolCallInfo(call=call, arguments=arguments)
         if result is None:
             result = self._gate_and_run(state, info)
-        for ext in session.extensions:
-            if hasattr(ext, "after_tool"):
-                replaced = ext.after_tool(state, info, result)
-                if replaced is not None:
-                    result = replaced
+        for ext in session.each_extension():
+            replaced = ext.after_tool(state, info, result)
+            if replaced is not None:
+                result = replaced
         # The run time: the researcher's time at the approval question is not the tool's.
         duration = time.monotonic() - started - info.extra.get("approval_wait", 0.0)
         log.debug("tool %s [%s] %s in %.2f s: %.300s", call.name, session.agent, "failed" if result.is_error else "ok",
@@ -127,7 +126,7 @@ class ToolRunner:
         self._store(state, call, result, duration)
         return result
 
-    def _gate_and_run(self, state: TurnState, info: ToolCallInfo) -> ToolResult:
+    def _gate_and_run(self, state: TurnView, info: ToolCallInfo) -> ToolResult:
         session = self.session
         call = info.call
         visible = {tool.name for tool in session.visible_tools()}
@@ -138,9 +137,7 @@ class ToolRunner:
         problem = check_arguments(tool, info.arguments)
         if problem:
             return error_result(problem)
-        for ext in session.extensions:
-            if not hasattr(ext, "before_tool"):
-                continue
+        for ext in session.each_extension():
             gate = ext.before_tool(state, info)
             if gate is None:
                 continue
@@ -191,7 +188,7 @@ class ToolRunner:
             "and its effect may still happen. Check before relying on it; you will be told if it finishes."
         )
 
-    def report_late(self, state: TurnState) -> None:
+    def report_late(self, state: TurnView) -> None:
         """Tell the model (and the user) about timed-out calls that have finished since."""
         for call in [c for c in self.unfinished if c.running.done.is_set()]:
             self.unfinished.remove(call)
@@ -209,7 +206,7 @@ class ToolRunner:
         """Names of timed-out calls that have not finished (said when the session stops)."""
         return [f"{c.name} ({c.call_id})" for c in self.unfinished if not c.running.done.is_set()]
 
-    def _store(self, state: TurnState, call: ToolCallRequest, result: ToolResult, duration: float) -> None:
+    def _store(self, state: TurnView, call: ToolCallRequest, result: ToolResult, duration: float) -> None:
         session = self.session
         # What the model and the transcript get: astro's tags escaped (unless the tool framed its text
         # itself), and no known secret (a command that printed a key shows [REDACTED:NAME]).

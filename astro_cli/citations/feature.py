@@ -22,7 +22,7 @@ from astro_cli.slash import slash_commands
 from astro_cli.transcript_sections import transcript_sections
 
 if TYPE_CHECKING:
-    from astro_cli.agent.loop import AgentSession, TurnState
+    from astro_cli.agent.extensions import SessionView, TurnView
     from astro_cli.app import AppContext
     from astro_cli.citations.check import CheckResult
     from astro_cli.tools.base import ToolResult
@@ -60,20 +60,20 @@ class CitationCheck(LoopExtension):
     def mode(self) -> str:
         return str(self.app.settings.get("citations.check"))
 
-    def on_turn_start(self, state: TurnState) -> None:
-        session: AgentSession = state.session
+    def on_turn_start(self, state: TurnView) -> None:
+        session: SessionView = state.session
         self.active = session.agent == "main" and self.mode != "off"
         self.session_id = session.session_id
         self.nudged = False
         self._checked = None
 
-    def after_tool(self, state: TurnState, info: ToolCallInfo, result: ToolResult) -> ToolResult | None:
+    def after_tool(self, state: TurnView, info: ToolCallInfo, result: ToolResult) -> ToolResult | None:
         if self.active and self.ledger.loaded:
             self.ledger.ingest(info.call.name, info.arguments, result.content, result.data, not result.is_error,
                                self.app)
         return None  # results of a session loaded later are read from the store
 
-    def review_answer(self, state: TurnState, answer: str) -> bool:
+    def review_answer(self, state: TurnView, answer: str) -> bool:
         if not self.active or self.mode != "fix" or self.nudged or state.force_final:
             return False
         result = self._check(answer)
@@ -91,7 +91,7 @@ class CitationCheck(LoopExtension):
             return False
         return ads.has_token() or all(c.cited.kind == "arxiv" for c in result.unverified)
 
-    def on_turn_end(self, state: TurnState) -> None:
+    def on_turn_end(self, state: TurnView) -> None:
         if not self.active or state.stop_reason not in CHECKED_STOPS or not state.answer.strip():
             return
         result = self._check(state.answer)

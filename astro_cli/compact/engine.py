@@ -26,7 +26,7 @@ from astro_cli.skills.state import SkillsState
 from astro_cli.tools.context import Compactor
 
 if TYPE_CHECKING:
-    from astro_cli.agent.loop import AgentSession, TurnState
+    from astro_cli.agent.extensions import SessionView, TurnView
     from astro_cli.app import AppContext
 
 log = logging.getLogger(__name__)
@@ -66,7 +66,7 @@ class CircuitBreaker:
 class CompactionEngine(LoopExtension):
     def __init__(self, app: AppContext) -> None:
         self.app = app
-        self.session: AgentSession | None = None
+        self.session: SessionView | None = None
         self.policy = Policy()
         self.breaker = CircuitBreaker()
         self.view = View([], [])
@@ -82,11 +82,11 @@ class CompactionEngine(LoopExtension):
         self._notices: set[str] = set()
 
     # --- lifecycle -----------------------------------------------------------------------------
-    def on_session_start(self, session: AgentSession) -> None:
+    def on_session_start(self, session: SessionView) -> None:
         self._attach(session)
         self._resume(session)
 
-    def _attach(self, session: AgentSession) -> None:
+    def _attach(self, session: SessionView) -> None:
         if self.session is session:
             return
         self.session = session
@@ -94,7 +94,7 @@ class CompactionEngine(LoopExtension):
         session.states.put(self, Compactor)  # the compress_context tool's ctx.request_compaction
         self.policy = Policy.from_settings(self.app.settings)
 
-    def _resume(self, session: AgentSession) -> None:
+    def _resume(self, session: SessionView) -> None:
         """Send the recorded summary again instead of the history it covered."""
         try:
             row = CompactionStore(self.app.db).latest_summary(session.session_id)
@@ -109,11 +109,11 @@ class CompactionEngine(LoopExtension):
         self.seen = len(full)
         self.compacted = True
 
-    def on_turn_end(self, state: TurnState) -> None:
+    def on_turn_end(self, state: TurnView) -> None:
         self._note_usage(state)
 
     # --- what is sent --------------------------------------------------------------------------
-    def transform_messages(self, state: TurnState, messages: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    def transform_messages(self, state: TurnView, messages: list[dict[str, Any]]) -> list[dict[str, Any]]:
         session = state.session
         self._attach(session)
         self._note_usage(state)
@@ -138,7 +138,7 @@ class CompactionEngine(LoopExtension):
         self._sent = (state, usage, len(messages))
         return list(self.view.messages)
 
-    def compact_now(self, session: AgentSession, instructions: str | None = None) -> Outcome:
+    def compact_now(self, session: SessionView, instructions: str | None = None) -> Outcome:
         """/compact: a summary now, between turns, whatever the context size and the breaker."""
         from astro_cli.agent.llm import Cancelled
 
@@ -184,8 +184,8 @@ class CompactionEngine(LoopExtension):
 
     def _round(
         self,
-        session: AgentSession,
-        state: TurnState | None,
+        session: SessionView,
+        state: TurnView | None,
         trigger: str,
         instructions: str | None,
         assembled: Any,
@@ -224,7 +224,7 @@ class CompactionEngine(LoopExtension):
                 )
         return outcome
 
-    def _restore_builder(self, session: AgentSession):
+    def _restore_builder(self, session: SessionView):
         def build(remaining: int) -> dict[str, Any] | None:
             from astro_cli.memory.reminder import latest_block
 
@@ -238,7 +238,7 @@ class CompactionEngine(LoopExtension):
         return build
 
     # --- tokens --------------------------------------------------------------------------------
-    def _note_usage(self, state: TurnState) -> None:
+    def _note_usage(self, state: TurnView) -> None:
         """Remember the provider's figure for the request the engine last shaped, once it is known."""
         if self._sent is None or self._sent[0] is not state or not state.last_context_tokens:
             return
@@ -252,7 +252,7 @@ class CompactionEngine(LoopExtension):
         self._sent = None
 
     def _estimate(
-        self, session: AgentSession, system: str, tools: list[dict[str, Any]], full: list[dict[str, Any]]
+        self, session: SessionView, system: str, tools: list[dict[str, Any]], full: list[dict[str, Any]]
     ) -> tuple[int, int]:
         """(tokens the request will have, litellm's count of it)."""
         counter = self._counter_for(session)
@@ -268,7 +268,7 @@ class CompactionEngine(LoopExtension):
         provider = self.mark.estimate(counter, full) if self.mark is not None else 0
         return max(counted, provider), counted
 
-    def _counter_for(self, session: AgentSession) -> TokenCounter:
+    def _counter_for(self, session: SessionView) -> TokenCounter:
         model = session.llm.config.model
         if self._counter is None or model != self._model:
             self._model = model
@@ -284,7 +284,7 @@ class CompactionEngine(LoopExtension):
     def _threshold_tokens(self) -> int:
         return int(self._resolved_window().tokens * self.policy.threshold)
 
-    def _limit(self, session: AgentSession, tokens: int) -> int:
+    def _limit(self, session: SessionView, tokens: int) -> int:
         window = self._resolved_window()
         if window.source == "default" and tokens > window.tokens // 2:
             self._notice(UNKNOWN_MODEL.format(model=self._model, tokens=window.tokens), level="info")
@@ -298,6 +298,6 @@ class CompactionEngine(LoopExtension):
         self.session.bus.emit(ev.Notice(level=level, text=text))
 
 
-def find_engine(session: AgentSession | None) -> CompactionEngine | None:
+def find_engine(session: SessionView | None) -> CompactionEngine | None:
     """The session's engine (None for an agent without compaction, a teammate)."""
     return session.states.find(CompactionEngine) if session is not None else None

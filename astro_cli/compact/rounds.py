@@ -18,7 +18,7 @@ from astro_cli.compact.records import CompactionRecord, CompactionStore
 from astro_cli.compact.summary import SummaryFailed, fit_history, request_summary
 
 if TYPE_CHECKING:
-    from astro_cli.agent.loop import AgentSession, TurnState
+    from astro_cli.agent.extensions import SessionView, TurnView
     from astro_cli.agent.tokens import TokenCounter
     from astro_cli.compact.window import Policy
 
@@ -71,8 +71,8 @@ class Outcome:
 
 @dataclass
 class Round:
-    session: AgentSession
-    state: TurnState | None
+    session: SessionView
+    state: TurnView | None
     trigger: str
     instructions: str | None
     policy: Policy

@@ -12,14 +12,14 @@ from astro_cli.delegation.team import team_tools
 from astro_cli.prompt.registry import ORDER_SUBAGENTS
 
 if TYPE_CHECKING:
-    from astro_cli.agent.loop import AgentSession
+    from astro_cli.agent.extensions import SessionView
     from astro_cli.app import AppContext
 
 
 class TeamCleanup(LoopExtension):
     """When the lead's session closes, its teammates are told to stop (the record keeps what they sent)."""
 
-    def on_session_stop(self, session: AgentSession, reason: str) -> None:
+    def on_session_stop(self, session: SessionView, reason: str) -> None:
         from astro_cli.delegation.team import TeamManager
 
         manager = session.states.find(TeamManager)

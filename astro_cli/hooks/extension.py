@@ -17,13 +17,13 @@ from astro_cli.prompt.tags import escape_tags
 from astro_cli.tools.base import ToolResult
 
 if TYPE_CHECKING:
-    from astro_cli.agent.loop import AgentSession, TurnState
+    from astro_cli.agent.extensions import SessionView, TurnView
 
 COMPACTION_STARTED = "compaction_started"
 COMPACTED = "compacted"
 
 
-def is_delegated(session: AgentSession) -> bool:
+def is_delegated(session: SessionView) -> bool:
     """A subagent's or teammate's session (the user did not open it)."""
     return session.delegated
 
@@ -31,11 +31,11 @@ def is_delegated(session: AgentSession) -> bool:
 class HookExtension(LoopExtension):
     def __init__(self, runner: HookRunner) -> None:
         self.runner = runner
-        self.session: AgentSession | None = None
+        self.session: SessionView | None = None
         self.pending_context: list[str] = []
 
     # --- helpers -----------------------------------------------------------------------------
-    def _fire(self, session: AgentSession, event: str, data: dict[str, Any], target: str | None = None) -> HookOutcome:
+    def _fire(self, session: SessionView, event: str, data: dict[str, Any], target: str | None = None) -> HookOutcome:
         base: dict[str, Any] = {"agent": session.agent}
         parent = session.parent_session_id
         if parent:
@@ -43,7 +43,7 @@ class HookExtension(LoopExtension):
         return self.runner.fire(event, {**base, **data}, session.session_id, target=target, notify=session.bus.emit)
 
     # --- session -----------------------------------------------------------------------------
-    def on_session_start(self, session: AgentSession) -> None:
+    def on_session_start(self, session: SessionView) -> None:
         self.session = session
         self.runner.report_problems(session.bus.emit)
         session.bus.subscribe(self._on_event)
@@ -53,13 +53,13 @@ class HookExtension(LoopExtension):
         outcome = self._fire(session, "SessionStart", {"source": source, "model": session.llm.config.model}, source)
         self.pending_context.extend(escape_tags(text) for text in outcome.contexts)
 
-    def on_session_stop(self, session: AgentSession, reason: str) -> None:
+    def on_session_stop(self, session: SessionView, reason: str) -> None:
         session.bus.unsubscribe(self._on_event)
         if not is_delegated(session):
             self._fire(session, "SessionStop", {"reason": reason})
 
     # --- turn --------------------------------------------------------------------------------
-    def on_turn_start(self, state: TurnState) -> None:
+    def on_turn_start(self, state: TurnView) -> None:
         session = state.session
         for text in self.pending_context:
             state.inject(text, kind="hook")
@@ -70,7 +70,7 @@ class HookExtension(LoopExtension):
         for text in outcome.contexts:
             state.inject(escape_tags(text), kind="hook")
 
-    def on_step_complete(self, state: TurnState) -> None:
+    def on_step_complete(self, state: TurnView) -> None:
         session = state.session
         step_calls = [m.get("name") for m in _last_step_results(session.messages)]
         self._fire(session, "StepComplete", {
@@ -85,7 +85,7 @@ class HookExtension(LoopExtension):
         })
 
     # --- tools -------------------------------------------------------------------------------
-    def before_tool(self, state: TurnState, info: ToolCallInfo) -> ToolGate | None:
+    def before_tool(self, state: TurnView, info: ToolCallInfo) -> ToolGate | None:
         name = info.call.name
         outcome = self._fire(state.session, "PreToolUse",
                              {"tool_name": name, "tool_input": info.arguments, "tool_use_id": info.call.id}, name)
@@ -96,7 +96,7 @@ class HookExtension(LoopExtension):
             return None
         return ToolGate(arguments=outcome.updated_input, additional_context="\n".join(outcome.contexts) or None)
 
-    def after_tool(self, state: TurnState, info: ToolCallInfo, result: ToolResult) -> ToolResult | None:
+    def after_tool(self, state: TurnView, info: ToolCallInfo, result: ToolResult) -> ToolResult | None:
         if info.extra.get("hook_blocked"):
             return None
         name = info.call.name

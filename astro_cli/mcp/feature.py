@@ -17,7 +17,7 @@ from astro_cli.mcp.state import STARTING
 from astro_cli.slash import SlashCommand, SlashContext, slash_commands
 
 if TYPE_CHECKING:
-    from astro_cli.agent.loop import AgentSession, TurnState
+    from astro_cli.agent.extensions import SessionView, TurnView
     from astro_cli.app import AppContext
 
 
@@ -25,7 +25,7 @@ class McpExtension(LoopExtension):
     def __init__(self, app: AppContext) -> None:
         self.app = app
 
-    def on_session_start(self, session: AgentSession) -> None:
+    def on_session_start(self, session: SessionView) -> None:
         from astro_cli.mcp.manager import mcp_manager
 
         manager = mcp_manager(self.app)
@@ -36,7 +36,7 @@ class McpExtension(LoopExtension):
             warm_up_in_background()
         manager.start()  # in the background: the REPL's prompt does not wait
 
-    def before_request(self, state: TurnState) -> None:
+    def before_request(self, state: TurnView) -> None:
         from astro_cli.mcp.manager import mcp_manager
 
         manager = mcp_manager(self.app)

@@ -24,7 +24,7 @@ from astro_cli.tools.base import Tool, ToolError, ToolResult, object_schema
 from astro_cli.tools.context import ToolContext
 
 if TYPE_CHECKING:
-    from astro_cli.agent.loop import TurnState
+    from astro_cli.agent.extensions import TurnView
     from astro_cli.app import AppContext
 
 MEMORY_KIND = "memory"  # the stored kind of the per-turn memory block
@@ -54,7 +54,7 @@ class MemoryTurn(LoopExtension):
     def __init__(self, app: AppContext) -> None:
         self.app = app
 
-    def on_turn_start(self, state: TurnState) -> None:
+    def on_turn_start(self, state: TurnView) -> None:
         service = memory_service(self.app)
         session = state.session
         now = service.clock()
@@ -64,13 +64,13 @@ class MemoryTurn(LoopExtension):
                 session.append({"role": "user", "content": block}, kind=MEMORY_KIND)
         self._show_warnings(state)
 
-    def before_request(self, state: TurnState) -> None:
+    def before_request(self, state: TurnView) -> None:
         self._show_warnings(state)
 
-    def on_turn_end(self, state: TurnState) -> None:
+    def on_turn_end(self, state: TurnView) -> None:
         self._show_warnings(state)
 
-    def _show_warnings(self, state: TurnState) -> None:
+    def _show_warnings(self, state: TurnView) -> None:
         from astro_cli.agent.events import Notice
 
         for text in memory_service(self.app).take_warnings():

@@ -23,7 +23,7 @@ from astro_cli.tools.base import Tool, ToolError, ToolResult, object_schema
 from astro_cli.tools.context import ToolContext
 
 if TYPE_CHECKING:
-    from astro_cli.agent.loop import AgentSession, TurnState
+    from astro_cli.agent.extensions import SessionView, TurnView
     from astro_cli.app import AppContext
 
 LOAD_SKILL_DESCRIPTION = (
@@ -103,35 +103,35 @@ class SkillsExtension(LoopExtension):
         self.registry = get_registry(app)
         self._matched_version = -1
 
-    def on_session_start(self, session: AgentSession) -> None:
+    def on_session_start(self, session: SessionView) -> None:
         self.registry.ensure_loaded()
         take_baseline(self.app)
         start_watcher(self.app)
         session.state(SkillsState)
         self._notify(session)
 
-    def on_path_touched(self, session: AgentSession, path: Path) -> None:
+    def on_path_touched(self, session: SessionView, path: Path) -> None:
         """A tool read, wrote or searched `path`: activate matching skills; a SKILL.md edit reloads."""
         if self.registry.is_skill_file(path):
             self.registry.dirty = True
         session.state(SkillsState).touch(path)
         self._activate(session, [path])
 
-    def _activate(self, session: AgentSession, paths: list[Path]) -> None:
+    def _activate(self, session: SessionView, paths: list[Path]) -> None:
         active = session.state(SkillsState).active
         root = self.app.workspace.root
         for skill in self.registry.conditional():
             if skill.name not in active and any(matches(skill.paths, p, root) for p in paths):
                 active.add(skill.name)
 
-    def on_turn_start(self, state: TurnState) -> None:
+    def on_turn_start(self, state: TurnView) -> None:
         self._sync(state.session)
         self.registry.refresh_scores()
 
-    def before_request(self, state: TurnState) -> None:
+    def before_request(self, state: TurnView) -> None:
         self._sync(state.session)
 
-    def _sync(self, session: AgentSession) -> None:
+    def _sync(self, session: SessionView) -> None:
         watcher = self.app.services.get("skills_watcher")
         if watcher is not None:
             watcher.flush()
@@ -141,7 +141,7 @@ class SkillsExtension(LoopExtension):
             self._activate(session, list(session.state(SkillsState).touched))
         self._notify(session)
 
-    def _notify(self, session: AgentSession) -> None:
+    def _notify(self, session: SessionView) -> None:
         """Skill warnings reach the terminal once, as notices (the REPL and astro run show them)."""
         from astro_cli.agent import events as ev
 

@@ -36,7 +36,7 @@ from astro_cli.tools.execute import error_result, execute
 from astro_cli.tools.processes import process_groups
 
 if TYPE_CHECKING:
-    from astro_cli.agent.loop import TurnState
+    from astro_cli.agent.extensions import TurnView
     from astro_cli.app import AppContext
 
 log = logging.getLogger(__name__)
@@ -278,7 +278,7 @@ class BackgroundGate(LoopExtension):
     permission policy may ask the user about the inner tool, as if it ran in the foreground.
     """
 
-    def before_tool(self, state: TurnState, info: ToolCallInfo) -> ToolGate | None:
+    def before_tool(self, state: TurnView, info: ToolCallInfo) -> ToolGate | None:
         if info.call.name != "bg_task_run" or not info.arguments.get("tool"):
             return None
         session = state.session
@@ -290,8 +290,8 @@ class BackgroundGate(LoopExtension):
             call=ToolCallRequest(id=info.call.id, name=tool.name, arguments=json.dumps(arguments)),
             arguments=arguments,
         )
-        for ext in session.extensions:
-            if ext is self or not hasattr(ext, "before_tool"):
+        for ext in session.each_extension():
+            if ext is self:
                 continue
             gate = ext.before_tool(state, inner)
             if gate is None:

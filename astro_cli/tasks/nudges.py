@@ -23,7 +23,7 @@ from astro_cli.tasks.bg_store import BgTask
 from astro_cli.tasks.todo import task_store
 
 if TYPE_CHECKING:
-    from astro_cli.agent.loop import TurnState
+    from astro_cli.agent.extensions import TurnView
     from astro_cli.tools.base import ToolResult
 
 STALE_PLAN_TEXT = (
@@ -82,10 +82,10 @@ class Nudges(LoopExtension):
         self.seen_pairs: set[str] = set()
         self.seen_results: set[str] = set()
 
-    def on_turn_start(self, state: TurnState) -> None:
+    def on_turn_start(self, state: TurnView) -> None:
         self._reset()
 
-    def before_request(self, state: TurnState) -> None:
+    def before_request(self, state: TurnView) -> None:
         app = state.app
         if not app.settings.get("nudges.background_done"):
             return
@@ -97,7 +97,7 @@ class Nudges(LoopExtension):
             state.inject("\n".join(background_line(task) for task in ended), kind="nudge")
             store.mark_announced([task.id for task in ended])
 
-    def after_tool(self, state: TurnState, info: ToolCallInfo, result: ToolResult) -> ToolResult | None:
+    def after_tool(self, state: TurnView, info: ToolCallInfo, result: ToolResult) -> ToolResult | None:
         key = info.call.name + " " + json.dumps(info.arguments, sort_keys=True, ensure_ascii=False, default=str)
         tool = state.app.tools.get(info.call.name)
         read_only = tool is None or tool.read_only
@@ -106,12 +106,12 @@ class Nudges(LoopExtension):
         )
         return None
 
-    def on_step_complete(self, state: TurnState) -> None:
+    def on_step_complete(self, state: TurnView) -> None:
         calls, self.step_calls = self.step_calls, []
         self._check_stale_plan(state, calls)
         self._check_diminishing(state, calls)
 
-    def _check_stale_plan(self, state: TurnState, calls: list[_Call]) -> None:
+    def _check_stale_plan(self, state: TurnView, calls: list[_Call]) -> None:
         limit = int(state.app.settings.get("nudges.stale_plan_steps") or 0)
         if any(call.name == "todo_write" and call.ok for call in calls):
             self.stale_steps = 0
@@ -125,7 +125,7 @@ class Nudges(LoopExtension):
             state.inject(STALE_PLAN_TEXT.format(steps=self.stale_steps), kind="nudge")
             self.stale_steps = 0
 
-    def _check_diminishing(self, state: TurnState, calls: list[_Call]) -> None:
+    def _check_diminishing(self, state: TurnView, calls: list[_Call]) -> None:
         limit = int(state.app.settings.get("nudges.diminishing_returns_steps") or 0)
         new = False
         for call in calls:

@@ -13,11 +13,11 @@ from astro_cli.agent.extensions import LoopExtension
 from astro_cli.tasks.todo import task_store, tasks_event
 
 if TYPE_CHECKING:
-    from astro_cli.agent.loop import AgentSession, TurnState
+    from astro_cli.agent.extensions import SessionView, TurnView
 
 
 class TaskRecovery(LoopExtension):
-    def on_session_start(self, session: AgentSession) -> None:
+    def on_session_start(self, session: SessionView) -> None:
         """A resumed session with a plan shows it to the user (the model gets it with the next turn)."""
         if not session.messages:
             return
@@ -25,7 +25,7 @@ class TaskRecovery(LoopExtension):
         if any(task.status != "completed" for task in tasks):
             session.bus.emit(tasks_event(session.session_id, tasks))
 
-    def on_session_fork(self, session: AgentSession, source_id: str) -> None:
+    def on_session_fork(self, session: SessionView, source_id: str) -> None:
         """A fork goes on with the same plan (a copy: the two sessions' plans then part ways)."""
         store = task_store(session.app)
         tasks = store.tasks(source_id)
@@ -34,14 +34,14 @@ class TaskRecovery(LoopExtension):
 
             store.replace(session.session_id, tasks, now_iso())
 
-    def on_turn_start(self, state: TurnState) -> None:
+    def on_turn_start(self, state: TurnView) -> None:
         if not state.app.settings.get("tasks.recovery"):
             return
         text = task_store(state.app).format_state(state.session.session_id)
         if text:
             state.inject(text, kind="recovery")
 
-    def environment_facts(self, state: TurnState) -> dict[str, str]:
+    def environment_facts(self, state: TurnView) -> dict[str, str]:
         facts: dict[str, str] = {}
         open_tasks, total = task_store(state.app).open_count(state.session.session_id)
         if total:
