@@ -9,10 +9,11 @@ from typing import TYPE_CHECKING
 
 from astro_cli.agent.events import EventBus
 from astro_cli.agent.extensions import loop_extensions
-from astro_cli.agent.llm import LLM, LLMConfig
+from astro_cli.agent.llm import LLM
 from astro_cli.agent.loop import AgentSession
 from astro_cli.agent.model_choice import NO_MODEL, choose_model, credentials_for, key_store
 from astro_cli.agent.permissions import PermissionPolicy
+from astro_cli.agent.provider import LLMConfig
 from astro_cli.config import ConfigError
 from astro_cli.security.process import harden_process
 from astro_cli.security.secrets import secret_environment_names

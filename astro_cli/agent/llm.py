@@ -11,7 +11,6 @@ import dataclasses
 import json
 import logging
 import os
-import re
 import sys
 import threading
 import time
@@ -20,6 +19,14 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from astro_cli.agent.litellm_defaults import litellm_environment_defaults
+from astro_cli.agent.provider import (
+    LLMConfig,
+    ProviderError,
+    check_credentials,
+    connection_failure,
+    describe_error,
+    retryable,
+)
 from astro_cli.agent.retry import WaitTooLong, plan_retry
 from astro_cli.agent.stream import FORGET_EVERY, StreamAccumulator, ToolCallRequest, forget_chunks
 
@@ -94,36 +101,6 @@ def warm_up_in_background() -> threading.Thread:
     return thread
 
 
-class ProviderError(Exception):
-    """The model provider failed (after retries, or with an error retrying cannot fix)."""
-
-
-class MissingCredentials(ProviderError):
-    """The model's provider needs a key that is not set: a configuration error, not a provider failure."""
-
-
-def check_credentials(litellm: Any, config: LLMConfig) -> None:
-    """Fail before the first request, with the variable to set, when the provider's key is missing.
-
-    A configured key or api_base (a local or proxy server, which may need none) skips the check.
-    """
-    if config.api_key or config.api_base or config.credential() is not None:
-        return
-    try:
-        found = litellm.validate_environment(model=config.model)
-    except Exception:  # noqa: BLE001 - an unknown provider: let the request itself say what is wrong
-        log.debug("litellm could not check the environment for %s", config.model, exc_info=True)
-        return
-    missing = found.get("missing_keys") or []
-    if found.get("keys_in_environment") or not missing:
-        return
-    names = " or ".join(missing)
-    raise MissingCredentials(
-        f"{config.model} needs {names} (or ASTRO_API_KEY) in the environment; set it (or keep it with "
-        "`astro keys set PROVIDER`), or choose another model with --model / ASTRO_MODEL."
-    )
-
-
 class Cancelled(Exception):
     """The user interrupted the request."""
 
@@ -159,23 +136,6 @@ class LLMReply:
         if message["content"] is None and not self.tool_calls:
             message["content"] = ""
         return message
-
-
-@dataclass
-class LLMConfig:
-    model: str
-    api_base: str | None = None
-    api_key: str | None = None
-    num_retries: int = 3
-    retry_backoff: float = 1.0
-    timeout: float = 120.0
-    # model -> keystore.Credential | None: where a model's key comes from (environment or keys.yaml).
-    credentials: Callable[[str], Any] | None = None
-    retry_max_wait: float = 60.0  # longest wait a provider's retry-after may ask for
-    max_continuations: int = 3  # requests to finish a reply cut at the output token limit
-
-    def credential(self, model: str | None = None) -> Any:
-        return self.credentials(model or self.model) if self.credentials is not None else None
 
 
 def is_anthropic(model: str) -> bool:
@@ -229,103 +189,6 @@ def cost_of(model: str, usage: dict[str, int]) -> float | None:
         log.debug("no price for %s: the cost is unknown", model, exc_info=True)
         return None
     return float(prompt_cost + completion_cost)
-
-
-def _retryable(litellm: Any, exc: Exception) -> bool:
-    retryable = (
-        litellm.RateLimitError,
-        litellm.InternalServerError,
-        litellm.ServiceUnavailableError,
-        litellm.Timeout,
-        litellm.APIConnectionError,
-    )
-    if isinstance(exc, retryable):
-        return True
-    status = getattr(exc, "status_code", None)
-    return isinstance(status, int) and (status == 429 or status >= 500)
-
-
-_CLASS_PREFIX = re.compile(r"^(?:litellm\.)?\w+(?:Error|Exception)(?::| -)\s+")
-
-
-def connection_failure(exc: BaseException) -> tuple[str, str] | None:
-    """(URL, reason) when the request never reached a server: refused, unknown host, unreachable."""
-    import socket
-
-    import httpx
-
-    seen: set[int] = set()
-    url, reason = "", ""
-    current: BaseException | None = exc
-    while current is not None and id(current) not in seen:
-        seen.add(id(current))
-        if isinstance(current, httpx.ConnectError) and not url:
-            try:
-                url = str(current.request.url)
-            except RuntimeError:
-                url = "?"
-            reason = reason or "the connection failed"
-        if isinstance(current, ConnectionRefusedError):
-            reason = "connection refused"
-        elif isinstance(current, socket.gaierror):
-            reason = "the host name is unknown"
-        current = current.__cause__ or current.__context__
-    return (url, reason) if url else None
-
-
-def _address(url: str, config: LLMConfig | None) -> str:
-    if config is not None and config.api_base:
-        return config.api_base
-    import httpx
-
-    try:
-        parsed = httpx.URL(url)
-    except Exception:  # noqa: BLE001 - an unparsable URL is shown as it is
-        log.debug("an api_base that does not parse as a URL: %r", url, exc_info=True)
-        return url
-    port = f":{parsed.port}" if parsed.port else ""
-    return f"{parsed.scheme}://{parsed.host}{port}"
-
-
-def _key_source(config: LLMConfig, model: str) -> str:
-    from astro_cli.keystore import key_hint
-
-    if config.api_key:
-        return "ASTRO_API_KEY"
-    found = config.credential(model)
-    if found is not None and found.from_store:
-        return f"the {found.provider} key in keys.yaml (`astro keys set {found.provider}` replaces it)"
-    if found is not None:
-        return found.source.removeprefix("env ")
-    return key_hint(model)
-
-
-def describe_error(exc: Exception, config: LLMConfig | None = None, model: str | None = None) -> str:
-    """One sentence about a provider error, without the stack, the request body or repeated class names."""
-    model = model or (config.model if config is not None else "")
-    failure = connection_failure(exc)
-    if failure is not None:
-        url, reason = failure
-        hint = "is Ollama running (`ollama serve`)?" if model.startswith(("ollama", "ollama_chat")) else (
-            "is the server running, and is --api-base / ASTRO_API_BASE right?" if config is not None and config.api_base
-            else "check the network connection."
-        )
-        return f"could not connect to {_address(url, config)} ({reason}); {hint}"
-    status = getattr(exc, "status_code", None)
-    message = str(getattr(exc, "message", "") or exc).strip().splitlines()[0] if str(exc).strip() else ""
-    while True:  # "litellm.InternalServerError: InternalServerError: OpenAIException - ..." -> the text
-        shorter = _CLASS_PREFIX.sub("", message, count=1)
-        if shorter == message:
-            break
-        message = shorter
-    if len(message) > 300:
-        message = message[:300] + "..."
-    if status == 401 and config is not None:
-        said = f": {message.rstrip('.')}" if message else ""
-        return f"the provider refused the key for {model} (HTTP 401{said}); check {_key_source(config, model)}."
-    name = type(exc).__name__
-    prefix = f"{name} (HTTP {status})" if status else name
-    return f"{prefix}: {message}" if message else prefix
 
 
 class LLM:
@@ -390,7 +253,7 @@ class LLM:
                 error = describe_error(exc, self.config, model)
                 # A refused connection is retried once (a server just starting), not num_retries times.
                 unreachable = connection_failure(exc) is not None
-                if streamed or not _retryable(litellm, exc) or attempt == attempts or (unreachable and attempt > 1):
+                if streamed or not retryable(litellm, exc) or attempt == attempts or (unreachable and attempt > 1):
                     raise ProviderError(error) from None
                 try:
                     plan = plan_retry(exc, attempt, self.config.retry_backoff, self.config.retry_max_wait)

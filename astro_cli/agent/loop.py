@@ -17,8 +17,9 @@ from astro_cli.agent.caller import Caller
 from astro_cli.agent.extensions import LoopExtension, TurnView
 from astro_cli.agent.history import missing_results, order_results
 from astro_cli.agent.history_store import HistoryStore
-from astro_cli.agent.llm import LLM, Cancelled, LLMReply, MissingCredentials, ProviderError, parse_arguments
+from astro_cli.agent.llm import LLM, Cancelled, LLMReply, parse_arguments
 from astro_cli.agent.permissions import PermissionPolicy
+from astro_cli.agent.provider import MissingCredentials, ProviderError
 from astro_cli.agent.states import SessionStates
 from astro_cli.agent.tool_runner import ToolRunner
 from astro_cli.prompt.environment import base_facts, environment_message

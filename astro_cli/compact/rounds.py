@@ -187,7 +187,7 @@ class Round:
         cut = L.tighten_cut(view.messages, cut, lambda tail: self.tokens(tail) - empty <= budget)
         self._started("summary", view, current)
         history = fit_history([sent_before, view.messages], self.tokens, self.window, self.instructions)
-        from astro_cli.agent.llm import ProviderError
+        from astro_cli.agent.provider import ProviderError
 
         try:
             summary = request_summary(
