@@ -23,11 +23,12 @@ from astro_cli.agent.provider import MissingCredentials, ProviderError
 from astro_cli.agent.states import SessionStates
 from astro_cli.agent.tool_runner import ToolRunner
 from astro_cli.prompt.environment import base_facts, environment_message
-from astro_cli.prompt.registry import GLOBAL
+from astro_cli.prompt.registry import GLOBAL, AssembledPrompt
 
 if TYPE_CHECKING:
     from astro_cli.app import AppContext
     from astro_cli.store.locks import FileLock
+    from astro_cli.tools.base import Tool
 
 T = TypeVar("T")
 
@@ -67,7 +68,7 @@ class TurnState:
     last_context_tokens: int = 0
     duration: float = 0.0
     api_duration: float = 0.0
-    assembled: Any = None  # this step's AssembledPrompt (system prompt and tool schemas)
+    assembled: AssembledPrompt | None = None  # this step's system prompt and tool schemas
 
     @property
     def tool_steps(self) -> int:
@@ -197,7 +198,7 @@ class AgentSession:
             self.lock.release()
 
     # --- tools and prompt ------------------------------------------------------------------
-    def visible_tools(self) -> list:
+    def visible_tools(self) -> list[Tool]:
         only = self.only_tools
         return self.app.tools.ordered(self.app.settings.get("tool_order"), only=only)
 
@@ -207,7 +208,7 @@ class AgentSession:
         environment message and /config read it here; /model changes it)."""
         return self.llm.config.model
 
-    def assemble(self, question: str = ""):
+    def assemble(self, question: str = "") -> AssembledPrompt:
         tools = self.visible_tools()
         return self.app.prompt.assemble(tools, scope=self.scope, question=question, states=self.states,
                                         variables={"model": self.model})
