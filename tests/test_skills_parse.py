@@ -10,7 +10,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from astro_cli.frontmatter import split_frontmatter
-from astro_cli.skills.globs import matches
+from astro_cli.globs import matches
 from astro_cli.skills.skill import Skill, SkillError, parse_skill, scaffold
 
 FIXTURES = Path(__file__).parent / "fixtures" / "skills"

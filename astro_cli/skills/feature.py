@@ -13,9 +13,9 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from astro_cli.agent.extensions import LoopExtension, loop_extensions
+from astro_cli.globs import matches
 from astro_cli.prompt.registry import ORDER_SKILLS, AssemblyInput
 from astro_cli.skills.approval import BASELINE, pre_approval, refusal_note, take_baseline
-from astro_cli.skills.globs import matches
 from astro_cli.skills.loading import record_use, wrap
 from astro_cli.skills.registry import get_registry
 from astro_cli.skills.state import SkillsState

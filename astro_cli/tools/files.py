@@ -146,7 +146,7 @@ def glob_files(ctx: ToolContext, args: dict[str, Any]) -> ToolResult:
 
 def _glob_walk(real_start: Path, shown_start: Path, rest: list[str], confinement: Any):
     """(path, is_dir) under `shown_start` matching `rest`; links are listed only when they stay inside."""
-    from astro_cli.skills.globs import compile_glob
+    from astro_cli.globs import compile_glob
 
     regex = compile_glob("/".join(rest))
     max_depth = None if any("**" in part for part in rest) else len(rest)

@@ -1,4 +1,5 @@
-"""Matching a touched file against a conditional skill's `paths:` globs.
+"""Glob patterns, one way for everyone: the glob_files and grep_files tools and a conditional
+skill's `paths:` match the same paths.
 
 Glob rules (gitignore-like, as Claude Code skills expect): `*` and `?` stay inside one path
 segment, `**` crosses segments, `[abc]` is a class. A pattern without a `/` matches the file's
