@@ -8,12 +8,12 @@ built on first use, so commands that need none of them stay fast.
 from __future__ import annotations
 
 import logging
-import threading
 from collections.abc import Callable
 from functools import cached_property
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, TypeVar
 
+from astro_cli.by_kind import ByKind
 from astro_cli.config import Settings
 from astro_cli.security.trust import TrustState
 from astro_cli.workspace import AstroHome, Workspace
@@ -27,6 +27,12 @@ if TYPE_CHECKING:
     from astro_cli.tools.registry import ToolRegistry
 
 log = logging.getLogger(__name__)
+T = TypeVar("T")
+
+
+class AppServices(ByKind):
+    """The app's long-lived objects, one per class: `app.service(Kind, make)` makes one on first use,
+    `find(Kind)` peeks without making, `put(obj)` stores one a feature made itself."""
 
 
 class AppContext:
@@ -39,9 +45,8 @@ class AppContext:
         # Built without a trust store (tests, benchmarks): the folder is trusted as it is.
         self.trust = trust or TrustState(workspace.root)
         self.warnings: list[str] = list(settings.warnings)
-        # Subsystems keep their long-lived objects here (skill registry, memory store, library...).
-        self.services: dict[str, Any] = {}
-        self._services_lock = threading.RLock()
+        # Features keep their long-lived objects here, found by class (skill registry, memory, library...).
+        self.services = AppServices()
         self._closers: list[Callable[[], None]] = []
         self._features_installed = False
 
@@ -82,9 +87,7 @@ class AppContext:
     def tools(self) -> ToolRegistry:
         from astro_cli.tools.registry import ToolRegistry
 
-        registry = ToolRegistry()
-        self.services["tools"] = registry
-        return registry
+        return ToolRegistry()
 
     @cached_property
     def prompt(self) -> PromptRegistry:
@@ -111,15 +114,9 @@ class AppContext:
         choice = model_choice(self)
         return choice.model if choice is not None else None
 
-    def service(self, name: str, factory: Callable[[], Any]) -> Any:
-        """The app's one `name` object, made by `factory` on first use (once, even across threads)."""
-        found = self.services.get(name)
-        if found is None:
-            with self._services_lock:
-                found = self.services.get(name)
-                if found is None:
-                    found = self.services[name] = factory()
-        return found
+    def service(self, kind: type[T], factory: Callable[[], T] | None = None) -> T:
+        """The app's one `kind` object, made by `factory` (default `kind()`) on first use, once even across threads."""
+        return self.services.get(kind, factory)
 
     def install_features(self) -> AppContext:
         """Register every feature's tools, prompt sections and loop extensions (once)."""

@@ -2,8 +2,9 @@
 
 This module is the list only; `AppContext.install_features` imports each and calls its `install`.
 A feature registers its tools (app.tools), prompt sections (app.prompt), loop extensions
-(agent/extensions.loop_extensions) and services (app.services). Order matters only for tools of the same
-name: a later registration replaces an earlier one, so plugins come last.
+(agent/extensions.loop_extensions) and services (`app.service(Kind, make)`, found by class). Order
+matters only for tools of the same name: a later registration replaces an earlier one, so plugins
+come last.
 """
 
 from __future__ import annotations

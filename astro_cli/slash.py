@@ -106,4 +106,4 @@ class SlashTable:
 
 def slash_commands(app: AppContext) -> SlashTable:
     """The app's one table of slash commands (app.py knows nothing of it: no import goes back)."""
-    return app.service("slash_commands", SlashTable)
+    return app.service(SlashTable)

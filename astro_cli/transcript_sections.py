@@ -1,13 +1,13 @@
 """What features add to a stored session as people read it (`astro sessions show/export`).
 
 A feature registers a section from `install(app)`:
-`transcript_sections(app).append(TranscriptSection("Tasks", tasks_section))`. `ui/transcript.py`
+`transcript_sections(app).add(TranscriptSection("Tasks", tasks_section))`. `ui/transcript.py`
 renders every section whose function returns Markdown for the session (None: nothing to show).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -24,9 +24,22 @@ class TranscriptSection:
     render: Callable[[AppContext, SessionRow], str | None]
 
 
-def transcript_sections(app: AppContext) -> list[TranscriptSection]:
-    """The app's one list of sections, in the order features registered them."""
-    return app.service("transcript_sections", list)
+class TranscriptSections:
+    """The app's sections, in the order features registered them."""
+
+    def __init__(self) -> None:
+        self._sections: list[TranscriptSection] = []
+
+    def add(self, section: TranscriptSection) -> None:
+        self._sections.append(section)
+
+    def __iter__(self) -> Iterator[TranscriptSection]:
+        return iter(list(self._sections))
+
+
+def transcript_sections(app: AppContext) -> TranscriptSections:
+    """The app's one set of sections (app.py knows nothing of it: no import goes back)."""
+    return app.service(TranscriptSections)
 
 
 def render_sections(app: AppContext, row: SessionRow) -> list[tuple[str, str]]:

@@ -85,7 +85,7 @@ def measure(root: Path, questions: list[str], watch: bool, runs: int) -> dict[st
 
     def service_for(app):
         service = MemoryService.for_app(app, watch=watch)
-        app.services["memory"] = service  # the object the memory feature calls at each turn
+        app.services.put(service)  # the object the memory feature calls at each turn
         app.on_close(service.close)
         return service
 

@@ -142,11 +142,12 @@ def test_permission_patterns_name_a_server_and_deny_wins():
 
 def test_without_servers_only_the_slash_command_is_installed(app_at):
     from astro_cli.mcp.feature import McpExtension
+    from astro_cli.mcp.manager import McpManager
 
     app = app_at().install_features()
     assert "mcp" in slash_commands(app)
     assert not any(isinstance(ext, McpExtension) for ext in loop_extensions(app).new())
-    assert "mcp" not in app.services  # no manager, no thread
+    assert McpManager not in app.services  # no manager, no thread
 
 
 def test_tool_order_may_name_mcp_tools_before_their_server_is_up():

@@ -11,7 +11,7 @@ import time
 import pytest
 
 from astro_cli.research import ads, arxiv
-from astro_cli.research.http import RateLimited, ServiceError
+from astro_cli.research.http import ArxivThrottle, RateLimited, ServiceError
 from astro_cli.research.merge import merge
 from astro_cli.research.remote_search import format_for_model, search_papers
 from tests import research_server
@@ -71,7 +71,7 @@ def test_a_query_only_ads_understands_skips_arxiv_with_a_note(research_app, rese
 def test_arxiv_requests_are_spaced_by_min_interval_and_name_astro(research_app, research):
     research_app.settings.set("arxiv.min_interval", 0.4, "test")
     research_app.settings.set("http.contact", "mailto:astronomer@example.org", "test")
-    research_app.services.pop("arxiv_throttle", None)
+    assert research_app.services.find(ArxivThrottle) is None  # made at the first request, with the interval just set
     for _ in range(3):
         arxiv.fetch(research_app, ["astro-ph/0601001"])
     times = [r.at for r in research.hits("/api/query")]

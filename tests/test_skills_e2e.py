@@ -9,6 +9,7 @@ import os
 import sqlite3
 from pathlib import Path
 
+from astro_cli.skills.watcher import SkillWatcher
 from astro_cli.slash import slash_commands
 from tests.fakeprovider import FakeProvider
 from tests.helpers import trust_workspace, wait_for
@@ -231,7 +232,8 @@ def test_hot_reload_new_changed_broken_and_removed_skills(workspace, tmp_path, m
         assert system() == before
     finally:
         app.close()
-    assert "skills_watcher" in app.services and not app.services["skills_watcher"].running
+    watcher = app.services.find(SkillWatcher)
+    assert watcher is not None and not watcher.running
 
 
 def test_the_watcher_is_off_when_config_says_so(workspace, tmp_path, monkeypatch):
@@ -240,5 +242,5 @@ def test_the_watcher_is_off_when_config_says_so(workspace, tmp_path, monkeypatch
     monkeypatch.setenv("ASTRO_SKILLS_WATCH", "false")
     app = _app(workspace, tmp_path / "home", monkeypatch)
     start_watcher(app)
-    assert "skills_watcher" not in app.services
+    assert SkillWatcher not in app.services
     app.close()

@@ -213,4 +213,4 @@ class ExtensionFactories:
 
 def loop_extensions(app: AppContext) -> ExtensionFactories:
     """The app's extension factories: features `add` theirs at install, sessions take `new()` ones."""
-    return app.service("loop_extensions", ExtensionFactories)
+    return app.service(ExtensionFactories)

@@ -143,4 +143,4 @@ def install(app: AppContext) -> None:
     loop_extensions(app).add(lambda: CitationCheck(app))
     slash_commands(app).register(SlashCommand("cite", "BibTeX of the papers this session's answers cited (/cite FILE writes "
                                     "it to a file)", slash_cite, usage="/cite [FILE]"))
-    transcript_sections(app).append(TranscriptSection("Citations", transcript_section))
+    transcript_sections(app).add(TranscriptSection("Citations", transcript_section))

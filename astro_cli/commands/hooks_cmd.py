@@ -62,6 +62,7 @@ def _rows(ctx: Any) -> list[dict[str, Any]]:
 @app.command("list")
 def list_hooks(as_json: bool = typer.Option(False, "--json", help="Print JSON.")) -> None:
     """Show the configured hooks, plugin callbacks, and any hook that cannot be started."""
+    from astro_cli.hooks.plugins import InstalledPlugins
     from astro_cli.hooks.runner import EVENTS, hook_runner
 
     with user_errors():
@@ -71,7 +72,7 @@ def list_hooks(as_json: bool = typer.Option(False, "--json", help="Print JSON.")
         ctx.install_features()
         runner = hook_runner(ctx)
         rows = _rows(ctx)
-        plugins = [vars(p) for p in ctx.services.get("plugins", [])]
+        plugins = [vars(p) for p in ctx.service(InstalledPlugins).infos]
         problems = list(runner.problems) + [
             f"{r['where']}: the {r['event']} hook `{r['hook']}` cannot be started: {r['problem']}."
             for r in rows if r["problem"]

@@ -75,4 +75,4 @@ def install(app: AppContext) -> None:
             usage="[instructions]",
         ),
     )
-    transcript_sections(app).append(TranscriptSection("Compactions", transcript_section))
+    transcript_sections(app).add(TranscriptSection("Compactions", transcript_section))

@@ -180,4 +180,4 @@ def _section_text(agents: dict[str, AgentDefinition]) -> str | None:
 
 
 def agent_catalog(app: AppContext) -> AgentCatalog:
-    return app.service("agents", lambda: AgentCatalog(app))
+    return app.service(AgentCatalog, lambda: AgentCatalog(app))

@@ -137,10 +137,11 @@ def run_subagent(ctx: ToolContext, spec: SubagentSpec) -> ToolResult:
     from astro_cli.agent.llm import LLM
     from astro_cli.agent.loop import AgentSession
     from astro_cli.agent.permissions import PermissionPolicy
+    from astro_cli.hooks.runner import HookRunner
 
     app = ctx.app
     parent = parent_session(ctx)
-    runner = app.services.get("hooks")
+    runner = app.services.find(HookRunner)
     hook_base = {"agent": parent.agent, "agent_name": spec.agent, "prompt": spec.task}
     if runner is not None:
         outcome = runner.fire("SubagentStart", {**hook_base, "max_steps": spec.max_steps, "tools": sorted(spec.tools)},
@@ -357,12 +358,12 @@ def subagent_tool_definition() -> Tool:
 # --- skills with `context: fork` -------------------------------------------------------------
 def _fork_pre_approved(app: Any, skill: Any, notes: list[str]) -> tuple[str, ...]:
     """The skill's allowed-tools, when the same rule as for an inline skill lets them be pre-approved."""
-    from astro_cli.skills.approval import BASELINE, pre_approval, refusal_note
+    from astro_cli.skills.approval import SkillBaseline, pre_approval, refusal_note
 
     tools = tuple(getattr(skill, "allowed_tools", ()) or ())
     if not tools:
         return ()
-    refused = pre_approval(app, skill, app.services.get(BASELINE), by_user=False)
+    refused = pre_approval(app, skill, app.services.find(SkillBaseline), by_user=False)
     if refused is not None:
         notes.append(refusal_note(skill, refused))
         return ()

@@ -37,6 +37,13 @@ class PluginInfo:
     hooks: list[str] = field(default_factory=list)
 
 
+@dataclass
+class InstalledPlugins:
+    """The plugins found at install, loaded or not (`astro hooks list` shows them)."""
+
+    infos: list[PluginInfo] = field(default_factory=list)
+
+
 class PluginAPI:
     """What a plugin's register(api) may do; `api.app` reaches settings, services and the registries."""
 
@@ -68,8 +75,7 @@ def _entry_points() -> list[Any]:
 
 def install(app: AppContext) -> None:
     runner = hook_runner(app)
-    infos: list[PluginInfo] = []
-    app.services["plugins"] = infos
+    infos = app.services.put(InstalledPlugins()).infos
     try:
         points = _entry_points()
     except Exception as exc:  # noqa: BLE001 - broken package metadata must not stop astro

@@ -157,7 +157,7 @@ class HookOutcome:
 
 
 class HookRunner:
-    """Runs the hooks of the app; one per AppContext (app.services['hooks'])."""
+    """Runs the hooks of the app; one per AppContext (app.service)."""
 
     def __init__(self, app: AppContext) -> None:
         self.app = app
@@ -342,4 +342,4 @@ def _json_object(stdout: str) -> dict[str, Any]:
 
 def hook_runner(app: AppContext) -> HookRunner:
     """The app's runner, created on first use (plugins add callbacks to it while installing)."""
-    return app.service("hooks", lambda: HookRunner(app))
+    return app.service(HookRunner, lambda: HookRunner(app))

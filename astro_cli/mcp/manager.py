@@ -29,14 +29,13 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
-SERVICE = "mcp"  # app.service name of the manager
 CLOSE_GRACE = 5.0  # seconds the servers get to stop at exit before their tasks are cancelled
 POLL = 0.1
 
 
 def mcp_manager(app: AppContext) -> McpManager:
     """The app's one manager (built on first use; building it reads the configuration, nothing more)."""
-    return app.service(SERVICE, lambda: McpManager(app))
+    return app.service(McpManager, lambda: McpManager(app))
 
 
 class McpManager:

@@ -43,7 +43,7 @@ def memory_service(app: AppContext) -> MemoryService:
         app.on_close(service.close)
         return service
 
-    return app.service("memory", make)
+    return app.service(MemoryService, make)
 
 
 class MemoryTurn(LoopExtension):
@@ -88,7 +88,7 @@ def save_memory(ctx: ToolContext, args: dict[str, Any]) -> ToolResult:
     memory = result.memory
     data = {"memory": {"slug": memory.slug, "type": memory.type, "action": result.action,
                        "path": str(memory.path), "archived": str(result.archived) if result.archived else None}}
-    return ToolResult(result.message(ctx.app.workspace.root), data=data)
+    return ToolResult(result.message(ctx.workspace_root), data=data)
 
 
 def memory_slash(ctx: SlashContext, text: str) -> None:

@@ -198,6 +198,10 @@ class Throttle:
 ARXIV_CLOCK = "arxiv-last-request"
 
 
+class ArxivThrottle(Throttle):
+    """arXiv's spacing (`arxiv.min_interval`), shared by every astro process of the user through ARXIV_CLOCK."""
+
+
 def arxiv_throttle(app: AppContext) -> Throttle:
-    return app.service("arxiv_throttle", lambda: Throttle(float(app.settings.get("arxiv.min_interval")),
-                                                          app.home.root / ARXIV_CLOCK))
+    return app.service(ArxivThrottle, lambda: ArxivThrottle(float(app.settings.get("arxiv.min_interval")),
+                                                            app.home.root / ARXIV_CLOCK))

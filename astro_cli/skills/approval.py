@@ -17,9 +17,6 @@ if TYPE_CHECKING:
     from astro_cli.app import AppContext
     from astro_cli.skills.skill import Skill
 
-BASELINE = "skills_baseline"  # app.services: the SkillBaseline taken when the first session started
-
-
 def _signature(path: Path) -> tuple[int, int, int] | None:
     try:
         stat = os.stat(path)
@@ -48,7 +45,7 @@ def take_baseline(app: AppContext) -> SkillBaseline:
     from astro_cli.skills.registry import get_registry, skill_files, skill_layers
 
     get_registry(app).ensure_loaded()
-    return app.service(BASELINE, lambda: SkillBaseline.take([path for _, path in skill_files(skill_layers(app))]))
+    return app.service(SkillBaseline, lambda: SkillBaseline.take([path for _, path in skill_files(skill_layers(app))]))
 
 
 def pre_approval(app: AppContext, skill: Skill, baseline: SkillBaseline | None, by_user: bool) -> str | None:

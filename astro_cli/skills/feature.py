@@ -15,10 +15,11 @@ from typing import TYPE_CHECKING, Any
 from astro_cli.agent.extensions import LoopExtension, loop_extensions
 from astro_cli.globs import matches
 from astro_cli.prompt.registry import ORDER_SKILLS, AssemblyInput
-from astro_cli.skills.approval import BASELINE, pre_approval, refusal_note, take_baseline
+from astro_cli.skills.approval import SkillBaseline, pre_approval, refusal_note, take_baseline
 from astro_cli.skills.loading import record_use, wrap
 from astro_cli.skills.registry import get_registry
 from astro_cli.skills.state import SkillsState
+from astro_cli.skills.watcher import SkillWatcher
 from astro_cli.tools.base import Tool, ToolError, ToolResult, object_schema
 from astro_cli.tools.context import ToolContext
 
@@ -69,7 +70,7 @@ def load_skill(ctx: ToolContext, args: dict[str, Any]) -> ToolResult:
     record_use(ctx.app, name, ctx.session_id, "model")
     note = ""
     if skill.allowed_tools:
-        refused = pre_approval(ctx.app, skill, ctx.app.services.get(BASELINE), by_user=False)
+        refused = pre_approval(ctx.app, skill, ctx.app.services.find(SkillBaseline), by_user=False)
         if refused is None:
             ctx.approve_for_turn(skill.allowed_tools)
         else:
@@ -93,6 +94,19 @@ def skills_section(app: AppContext):
         return registry.reminder(found.active if found is not None else ())
 
     return provide
+
+
+class ShownSkillWarnings:
+    """The skill warnings already shown in this process: each reaches the terminal once, whatever the session."""
+
+    def __init__(self) -> None:
+        self._texts: set[str] = set()
+
+    def first_time(self, text: str) -> bool:
+        if text in self._texts:
+            return False
+        self._texts.add(text)
+        return True
 
 
 class SkillsExtension(LoopExtension):
@@ -132,7 +146,7 @@ class SkillsExtension(LoopExtension):
         self._sync(state.session)
 
     def _sync(self, session: SessionView) -> None:
-        watcher = self.app.services.get("skills_watcher")
+        watcher = self.app.services.find(SkillWatcher)
         if watcher is not None:
             watcher.flush()
         self.registry.ensure_loaded()
@@ -145,19 +159,17 @@ class SkillsExtension(LoopExtension):
         """Skill warnings reach the terminal once, as notices (the REPL and astro run show them)."""
         from astro_cli.agent import events as ev
 
-        shown = self.app.services.setdefault("skills_warnings_shown", set())
+        shown = self.app.service(ShownSkillWarnings)
         for text in self.registry.warnings:
-            if text not in shown:
-                shown.add(text)
+            if shown.first_time(text):
                 session.bus.emit(ev.Notice(level="warning", text=text))
 
 
 def start_watcher(app: AppContext) -> None:
     """Start hot reload once per process (long-lived sessions only); stopped when the app closes."""
-    if "skills_watcher" in app.services or not app.settings.get("skills.watch"):
+    if SkillWatcher in app.services or not app.settings.get("skills.watch"):
         return
     from astro_cli.skills.registry import skill_layers
-    from astro_cli.skills.watcher import SkillWatcher
 
     registry = get_registry(app)
     watcher = SkillWatcher([path for _, path in skill_layers(app)], registry.reload)
@@ -166,7 +178,7 @@ def start_watcher(app: AppContext) -> None:
     except (OSError, RuntimeError) as exc:  # e.g. the system's inotify limits are exhausted
         app.warn(f"skills will not reload on change: the file watcher could not start ({exc}).")
         return
-    app.services["skills_watcher"] = watcher
+    app.services.put(watcher)
     app.on_close(watcher.stop)
 
 

@@ -376,7 +376,7 @@ def _hidden_reason(skill: Skill, active: set[str]) -> str | None:
 
 def get_registry(app: AppContext) -> SkillRegistry:
     """The app's registry (made on first use, scanned on first read); warnings go to app.warn."""
-    return app.service("skills", lambda: SkillRegistry(
+    return app.service(SkillRegistry, lambda: SkillRegistry(
         skill_layers(app),
         warn=app.warn,
         scorer=lambda: _usage_scores(app),

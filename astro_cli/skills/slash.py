@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from astro_cli.skills.approval import BASELINE, pre_approval, refusal_note
+from astro_cli.skills.approval import SkillBaseline, pre_approval, refusal_note
 from astro_cli.skills.loading import record_use, wrap
 from astro_cli.skills.registry import FORK_NOTE, SHORTENED, get_registry
 from astro_cli.skills.skill import first_sentence
@@ -36,7 +36,7 @@ def skill_fallback(ctx: SlashContext, name: str, args: str) -> bool:
     if session is not None:
         session.state(SkillsState).loaded[name] = body
         if skill.allowed_tools:  # cleared when the queued turn ends
-            refused = pre_approval(ctx.app, skill, ctx.app.services.get(BASELINE), by_user=True)
+            refused = pre_approval(ctx.app, skill, ctx.app.services.find(SkillBaseline), by_user=True)
             if refused is None:
                 session.permissions.pre_approve_for_turn(list(skill.allowed_tools))
             else:

@@ -81,7 +81,7 @@ def subject_of(tool: Tool, arguments: dict[str, Any]) -> str:
 
 
 class BackgroundManager:
-    """The background threads of one process; one per AppContext (app.services['background'])."""
+    """The background threads of one process; one per AppContext (app.service)."""
 
     def __init__(self, app: AppContext) -> None:
         self.app = app
@@ -187,7 +187,7 @@ def notice_line(task: BgTask) -> str:
 
 
 def background_manager(app: AppContext) -> BackgroundManager:
-    return app.service("background", lambda: BackgroundManager(app))
+    return app.service(BackgroundManager, lambda: BackgroundManager(app))
 
 
 # --- the tool ---------------------------------------------------------------------------------

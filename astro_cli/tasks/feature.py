@@ -27,5 +27,5 @@ def install(app: AppContext) -> None:
     slash_commands(app).register(SlashCommand("tasks", "show this session's task plan", views.slash_tasks))
     slash_commands(app).register(SlashCommand("bg", "list background tasks (/bg cancel bg-N stops one)", views.slash_bg,
                                     usage="/bg [cancel bg-N]"))
-    transcript_sections(app).append(TranscriptSection("Tasks", views.tasks_section))
-    transcript_sections(app).append(TranscriptSection("Background tasks", views.background_section))
+    transcript_sections(app).add(TranscriptSection("Tasks", views.tasks_section))
+    transcript_sections(app).add(TranscriptSection("Background tasks", views.background_section))

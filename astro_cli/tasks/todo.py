@@ -51,7 +51,7 @@ PARAMETERS = object_schema(
 
 def task_store(app: AppContext) -> TaskStore:
     """The app's one TaskStore (opens the database on first use)."""
-    return app.service("task_store", lambda: TaskStore(app.db))
+    return app.service(TaskStore, lambda: TaskStore(app.db))
 
 
 def tasks_event(session_id: str, tasks: list[Task]) -> ev.TasksUpdated:

@@ -84,7 +84,7 @@ def process_groups(app: AppContext) -> ProcessGroups:
         app.on_close(groups.terminate_all)
         return groups
 
-    return app.service("process_groups", make)
+    return app.service(ProcessGroups, make)
 
 
 def pipe_holders(inode: int) -> list[Holder]:

@@ -24,12 +24,9 @@ if TYPE_CHECKING:
 __all__ = ["ChunkRow", "LibraryStore", "LibraryUnavailable", "NoteScope", "VectorsUnavailable", "library_store",
            "is_shared", "has_library", "member_name", "note_scope", "open_postgres"]
 
-SERVICE = "library.store"
-
-
 def library_store(app: AppContext) -> LibraryStore:
     """The library's store for this process, opened on first use."""
-    return app.service(SERVICE, lambda: _open(app))
+    return app.service(LibraryStore, lambda: _open(app))
 
 
 def _open(app: AppContext) -> LibraryStore:
