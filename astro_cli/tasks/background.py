@@ -256,7 +256,7 @@ def _read_or_cancel(manager: BackgroundManager, ctx: ToolContext, args: dict[str
         return ToolResult(f"{task.label} was asked to stop; you will be told when it has.")
     if task.status == "running":
         return ToolResult(f"{task.label} ({task.tool} {task.subject}) is still running since {task.started_at}.")
-    budget = int(ctx.app.settings.get("read.max_chars"))
+    budget = int(ctx.settings.get("read.max_chars"))
     output = task.output if len(task.output) <= budget else (
         task.output[:budget] + f"\n[... cut at {budget} of {task.output_chars} characters]"
     )

@@ -19,7 +19,7 @@ def run_bash(ctx: ToolContext, args: dict[str, Any]) -> ToolResult:
     command = args.get("command")
     if not isinstance(command, str) or not command.strip():
         raise ToolError("No command was given.")
-    settings = ctx.app.settings
+    settings = ctx.settings
     timeout = float(args.get("timeout") or settings.get("bash.timeout"))
     timeout = min(timeout, settings.get("bash.timeout") * 4)
     outcome = run_command(

@@ -1,6 +1,9 @@
 """What a running tool may reach: the narrow context the loop builds for each call.
 
-A tool gets the app (workspace, settings, its feature's services), its session's typed feature
+A simple tool needs only `ctx.settings`, `ctx.workspace`, `ctx.confinement` and the long-lived
+object its feature registered, `ctx.service(TargetList)` (found by class, typed); `ctx.app` stays
+for feature functions that take the whole app (`download(app, ...)`, `task_store(app)`, which
+build their service from the app's database or settings). It also gets its session's typed feature
 state (`ctx.state(SkillsState)`) and explicit capabilities from its host, the running turn:
 `approve_for_turn`, `touched`, `add_usage`, `request_compaction`. It never gets the session or
 the turn itself, so a tool cannot reach back into the loop.
@@ -19,6 +22,9 @@ from astro_cli.tools.base import ToolError
 
 if TYPE_CHECKING:
     from astro_cli.app import AppContext
+    from astro_cli.config import Settings
+    from astro_cli.security.paths import Confinement
+    from astro_cli.workspace import Workspace
 
 
 class ToolHost(Protocol):
@@ -64,7 +70,7 @@ S = TypeVar("S")
 
 @dataclass
 class ToolContext:
-    """What a running tool may reach: the app (workspace, settings, services), its session's typed
+    """What a running tool may reach: settings, workspace, the app's services, its session's typed
     feature state, and the host's capabilities. Built per call by the loop; tools keep no state."""
 
     app: AppContext
@@ -78,16 +84,33 @@ class ToolContext:
     host: ToolHost = field(default_factory=DetachedHost)
 
     @property
+    def settings(self) -> Settings:
+        return self.app.settings
+
+    @property
+    def workspace(self) -> Workspace:
+        return self.app.workspace
+
+    @property
     def workspace_root(self) -> Path:
         return self.app.workspace.root
 
+    @property
+    def confinement(self) -> Confinement:
+        """Where the tool may read and write (the workspace and allowed_paths, minus astro's own state)."""
+        return self.app.confinement
+
+    def service(self, kind: type[S], factory: Callable[[], S] | None = None) -> S:
+        """The app's one `kind` object (a feature's long-lived service), made by `factory` or `kind()` on first use."""
+        return self.app.service(kind, factory)
+
     def resolve_path(self, raw: str, must_exist: bool = False) -> Path:
         """The real path of a path the model gave; refused outside the workspace and allowed paths."""
-        return self.app.confinement.resolve(raw, must_exist)
+        return self.confinement.resolve(raw, must_exist)
 
     def writable_path(self, raw: str) -> Path:
         """Like resolve_path, and refused for astro's own state (.astro/, ASTRO_HOME, .mcp.json)."""
-        return self.app.confinement.writable(raw)
+        return self.confinement.writable(raw)
 
     def state(self, kind: type[S]) -> S:
         """The session's `kind` object (a feature's own state), made on first use."""

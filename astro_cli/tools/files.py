@@ -58,7 +58,7 @@ def read_file(ctx: ToolContext, args: dict[str, Any]) -> ToolResult:
     limit = int(args.get("limit") or 2000)
     chunk = lines[offset - 1 : offset - 1 + limit]
     text = "\n".join(f"{n:>6}\t{line}" for n, line in enumerate(chunk, start=offset))
-    budget = ctx.app.settings.get("read.max_chars")
+    budget = ctx.settings.get("read.max_chars")
     notes = []
     if len(text) > budget:
         text = text[:budget]
@@ -78,12 +78,12 @@ def _walk(root: Path):
 
 def grep_files(ctx: ToolContext, args: dict[str, Any]) -> ToolResult:
     pattern = args.get("pattern", "")
-    budget = float(ctx.app.settings.get("grep.timeout"))
+    budget = float(ctx.settings.get("grep.timeout"))
     regex = compile_bounded(pattern, case_sensitive=bool(args.get("case_sensitive")))
     root = ctx.resolve_path(args.get("path") or ".", must_exist=True)
     glob = args.get("glob")
     files = [root] if root.is_file() else _walk(root)
-    confinement = ctx.app.confinement
+    confinement = ctx.confinement
     hits: list[str] = []
     deadline = time.monotonic() + budget
     for path in files:
@@ -129,7 +129,7 @@ def glob_files(ctx: ToolContext, args: dict[str, Any]) -> ToolResult:
     root = ctx.resolve_path(args.get("path") or ".", must_exist=True)
     literal, rest = _split_glob(pattern)
     start = root.joinpath(*literal)
-    confinement = ctx.app.confinement
+    confinement = ctx.confinement
     if not confinement.contains(start.resolve()):
         return ToolResult(f"No path matches '{pattern}': paths outside the workspace are not listed.")
     if not rest:
@@ -170,7 +170,7 @@ def file_write(ctx: ToolContext, args: dict[str, Any]) -> ToolResult:
     if not isinstance(content, str):
         raise ToolError("'content' must be the text to write.")
     existed = path.exists()
-    ctx.app.confinement.write_text(path, content)
+    ctx.confinement.write_text(path, content)
     ctx.touched(path)
     verb = "Replaced" if existed else "Created"
     return ToolResult(f"{verb} {_rel(ctx, path)} ({len(content.encode())} bytes).")
@@ -189,7 +189,7 @@ def file_edit(ctx: ToolContext, args: dict[str, Any]) -> ToolResult:
         raise ToolError(f"'old_string' was not found in {_rel(ctx, path)}; read the file and copy the text exactly.")
     if count > 1 and not args.get("replace_all"):
         raise ToolError(f"'old_string' occurs {count} times in {_rel(ctx, path)}; add context or set replace_all.")
-    ctx.app.confinement.write_text(path, text.replace(old, new) if args.get("replace_all") else text.replace(old, new, 1))
+    ctx.confinement.write_text(path, text.replace(old, new) if args.get("replace_all") else text.replace(old, new, 1))
     ctx.touched(path)
     return ToolResult(f"Edited {_rel(ctx, path)} ({count if args.get('replace_all') else 1} replacement(s)).")
 
