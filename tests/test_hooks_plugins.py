@@ -16,9 +16,15 @@ from tests.helpers import trust_workspace
 
 PLUGIN = '''
 from astro_cli.agent import events as ev
+from astro_cli.agent.extensions import LoopExtension
 from astro_cli.tools.base import Tool, object_schema
 
 SEEN = []
+
+
+class TargetFacts(LoopExtension):
+    def environment_facts(self, state):
+        return {"plugin targets": "M31"}
 
 
 def register(api):
@@ -47,6 +53,8 @@ def register(api):
     api.on("PreCompact", lambda p: SEEN.append(p))
     api.on("PostCompact", lambda p: SEEN.append(p))
     api.on("StepComplete", lambda p: 1 / 0)
+    api.add_extension(TargetFacts)
+    api.add_extension(object)  # not a LoopExtension: left out, the session goes on
 '''
 
 
@@ -80,6 +88,8 @@ def test_plugin_tools_and_python_hooks(cli, fake, astro_env, workspace, plugin_s
     result = cli(["run", "go", "--yes"], astro_env)
     assert result.exit_code == 0, result.stderr
     assert "shout" in [t["function"]["name"] for t in fake.bodies()[0]["tools"]]
+    # The plugin's loop extension adds its fact to the environment message of every request.
+    assert "plugin targets: M31" in json.dumps(fake.bodies()[0]["messages"][-1])
     shout, bash, probe = tool_results(fake.bodies()[1])
     assert shout == "SAID: HELLO"
     assert bash == "Error: run_bash was blocked: the plugin forbids shells"

@@ -14,6 +14,7 @@ runner and its extension points form no import circle, not even for types.
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -32,6 +33,7 @@ if TYPE_CHECKING:
     from astro_cli.prompt.registry import AssembledPrompt
     from astro_cli.tools.base import Tool, ToolResult
 
+log = logging.getLogger(__name__)
 T = TypeVar("T")
 
 
@@ -208,7 +210,16 @@ class ExtensionFactories:
         self._factories.append(factory)
 
     def new(self) -> list[LoopExtension]:
-        return [factory() for factory in self._factories]
+        """Fresh extensions for one session; a plugin's factory that makes something other than a
+        LoopExtension is left out (and logged), since the loop calls every hook on every extension."""
+        made: list[LoopExtension] = []
+        for factory in self._factories:
+            extension: object = factory()
+            if isinstance(extension, LoopExtension):
+                made.append(extension)
+            else:
+                log.warning("left out %r from %r: a loop extension must subclass LoopExtension", extension, factory)
+        return made
 
 
 def loop_extensions(app: AppContext) -> ExtensionFactories:
