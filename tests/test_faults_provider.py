@@ -8,7 +8,7 @@ from email.utils import formatdate
 
 import pytest
 
-from tests.conftest import CTRL_D
+from tests.conftest import CLOSED, CTRL_D, base_env
 from tests.fakeprovider import FakeProvider
 from tests.helpers import last_json
 
@@ -107,3 +107,21 @@ def test_a_long_file_write_streamed_in_small_pieces_arrives_whole(cli, fake: Fak
     usage = last_json(result.stdout)["usage"]
     # litellm's copy of the chunks is trimmed as they stream; the usage it reports at the end is whole.
     assert usage["input_tokens"] == 1234 + 100 and usage["output_tokens"] == 567 + 20
+
+
+def test_a_local_server_without_a_key_is_reached_and_a_down_one_is_named(cli, fake: FakeProvider, tmp_path):
+    """An OpenAI-compatible server at --api-base (llama.cpp, vLLM) often needs no key: astro reaches it
+    without one, and when it is down says so at once, instead of retrying a client-side
+    'Missing credentials' three times."""
+    env = base_env(tmp_path)
+    env.update(ASTRO_MODEL="openai/local-model", ASTRO_API_BASE=fake.openai_url)
+    fake.add({"text": "Hello from the local server."})
+    result = cli(["run", "hi"], env)
+    assert result.exit_code == 0, result.stderr
+    assert "Hello from the local server." in result.stdout
+
+    env["ASTRO_API_BASE"] = CLOSED
+    down = cli(["run", "hi"], env)
+    assert down.exit_code != 0
+    assert f"could not connect to {CLOSED} (connection refused)" in down.stderr
+    assert "Missing credentials" not in down.stderr and "retry 2/3" not in down.stderr

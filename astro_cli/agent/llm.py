@@ -36,6 +36,7 @@ _LITELLM: Any = None
 _LITELLM_LOCK = threading.Lock()
 
 CACHE_MARK = {"type": "ephemeral"}
+NO_KEY = "no-key"  # what a server at api_base gets when no key is set for it
 CONTINUE_TEXT = (
     "Your reply was cut off at the output token limit. Continue exactly where it stopped, without "
     "repeating anything and without any preamble."
@@ -299,6 +300,10 @@ class LLM:
                 api_key = found.value
         if api_key:
             kwargs["api_key"] = api_key
+        elif self.config.api_base and self.config.credential(model) is None:
+            # A local or proxy server (llama.cpp, vLLM, a LiteLLM proxy) often needs no key, but the
+            # provider's client will not start without one: a placeholder, sent only to api_base.
+            kwargs["api_key"] = NO_KEY
         response = litellm.completion(**kwargs)
         reply = StreamAccumulator(streamed, on_text)
         try:
