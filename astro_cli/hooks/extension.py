@@ -8,6 +8,7 @@ extensions at all.
 
 from __future__ import annotations
 
+from dataclasses import asdict
 from typing import TYPE_CHECKING, Any
 
 from astro_cli.agent import events as ev
@@ -18,9 +19,6 @@ from astro_cli.tools.base import ToolResult
 
 if TYPE_CHECKING:
     from astro_cli.agent.extensions import SessionView, TurnView
-
-COMPACTION_STARTED = "compaction_started"
-COMPACTED = "compacted"
 
 
 def is_delegated(session: SessionView) -> bool:
@@ -122,25 +120,15 @@ class HookExtension(LoopExtension):
         session = self.session
         if session is None:
             return
-        kind = getattr(event, "type", "")
-        if kind == COMPACTION_STARTED:
-            trigger = str(getattr(event, "trigger", "auto"))
-            self._fire(session, "PreCompact", {
-                "trigger": trigger,
-                "layer": getattr(event, "layer", ""),
-                "messages_before": getattr(event, "messages_before", None),
-                "tokens_before": getattr(event, "tokens_before", None),
-            }, trigger)
-        elif kind == COMPACTED:
-            trigger = str(getattr(event, "trigger", "auto"))
-            self._fire(session, "PostCompact", {
-                "trigger": trigger,
-                "layer": getattr(event, "layer", ""),
-                "messages_before": getattr(event, "messages_before", None),
-                "messages_after": getattr(event, "messages_after", None),
-                "tokens_before": getattr(event, "tokens_before", None),
-                "tokens_after": getattr(event, "tokens_after", None),
-            }, trigger)
+        if isinstance(event, ev.CompactionStarted):
+            self._fire(session, "PreCompact", _compaction_payload(event), event.trigger)
+        elif isinstance(event, ev.Compacted):
+            self._fire(session, "PostCompact", _compaction_payload(event), event.trigger)
+
+
+def _compaction_payload(event: ev.CompactionStarted | ev.Compacted) -> dict[str, Any]:
+    """The event's own fields (layer, counts before and, once done, after), the trigger first."""
+    return {"trigger": event.trigger, **{k: v for k, v in asdict(event).items() if k != "trigger"}}
 
 
 def _last_step_results(messages: list[dict[str, Any]]) -> list[dict[str, Any]]:
