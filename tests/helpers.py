@@ -3,20 +3,16 @@
 from __future__ import annotations
 
 import json
-import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from astro_cli.worker.lifecycle import wait_until
+
 
 def wait_for(predicate: Callable[[], Any], timeout: float = 30.0, interval: float = 0.05) -> bool:
     """Poll `predicate` until it is true or `timeout` seconds pass; True if it became true."""
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if predicate():
-            return True
-        time.sleep(interval)
-    return bool(predicate())
+    return wait_until(predicate, timeout, interval)
 
 
 def last_json(output: str) -> dict[str, Any]:

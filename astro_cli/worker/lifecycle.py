@@ -10,7 +10,7 @@ import subprocess
 import sys
 import time
 import warnings
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 
 from astro_cli.worker import protocol
 from astro_cli.worker.paths import WorkerPaths
@@ -94,7 +94,8 @@ def wait_for_exit(pid: int, timeout: float) -> None:
         os.close(handle)
 
 
-def wait_until(predicate, timeout: float, interval: float = 0.05) -> bool:
+def wait_until(predicate: Callable[[], object], timeout: float, interval: float = 0.05) -> bool:
+    """Poll `predicate` until it is true or `timeout` seconds pass; True if it became true."""
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         if predicate():
