@@ -139,6 +139,11 @@ _key("library.files_path", "str?", None, "folder for the papers' PDFs and source
      "unset: papers/ in the workspace")
 _key("library.member", "str?", None, "your name on the papers you add to a shared library (default: login name)")
 
+# --- BibTeX (issue 28) ---------------------------------------------------------------------------
+_key("bibtex.max_authors", "int", 10, "authors a BibTeX entry built by astro lists before 'and others' when the "
+     "list is longer than bibtex.author_cutoff (0: always all), as ADS's export", low=0)
+_key("bibtex.author_cutoff", "int", 200, "author lists longer than this are cut to bibtex.max_authors", low=1)
+
 # --- citations (issue 14) ---------------------------------------------------------------------
 _key("citations.check", "str", "fix", "check the ids an answer cites: off, report (footer only), fix (report and "
      "ask the model once to verify or remove unverified ones)")

@@ -53,7 +53,7 @@ def test_without_ads_a_published_arxiv_paper_is_exported_as_the_published_articl
     assert entry.type == "article"
     assert fields(entry) == {
         "title": "{Quantum Criticality for Extended Nodes on a Bethe Lattice in the Large Connectivity Limit}",
-        "journal": "Phys. Rev. B",
+        "journal": "\\prb",  # ADS's AASTeX macro for Phys. Rev. B
         "year": "2012",
         "volume": "85",
         "eid": "115117",
@@ -77,7 +77,7 @@ def test_an_old_style_journal_ref_gives_volume_pages_and_year(research_app):
     assert fields(entry) == {
         "title": "{Frequency of Hot Jupiters and Very Hot Jupiters from the OGLE-III Transit Surveys Toward the "
                  "Galactic Bulge and Carina}",
-        "journal": "ActaAstron.", "year": "2006", "volume": "56", "pages": "1--50",
+        "journal": "\\actaa", "year": "2006", "volume": "56", "pages": "1-50",  # not arXiv's raw 'ActaAstron.'
         "archiveprefix": "arXiv", "eprint": "astro-ph/0601001", "primaryclass": "astro-ph",
         "url": "https://arxiv.org/abs/astro-ph/0601001v1",
     }
@@ -134,9 +134,10 @@ def test_with_ads_its_entries_are_kept_byte_for_byte_and_a_missing_bibcode_falls
     bib = parse(text)
     assert list(bib.entries) == ["2019MNRAS.488.2892P", "2013PASP..125..306F", "2020A&A...642C...1G"]
     assert fields(bib.entries["2013PASP..125..306F"]) == {
-        "title": "{emcee: The MCMC Hammer}", "journal": "Publications of the Astronomical Society of the Pacific",
+        "title": "{emcee: The MCMC Hammer}", "journal": "\\pasp",
         "year": "2013", "volume": "125", "pages": "306", "doi": "10.1086/670067", "archiveprefix": "arXiv",
         "eprint": "1202.3665", "url": "https://arxiv.org/abs/1202.3665",
+        "adsurl": "https://ui.adsabs.harvard.edu/abs/2013PASP..125..306F",
     }
     assert fields(bib.entries["2019MNRAS.488.2892P"]) == {
         "title": "{Gaia Data Release 2 catalogue of extremely low-mass white dwarf candidates}",
@@ -158,8 +159,10 @@ def test_ads_failing_gives_metadata_entries_and_says_why(research_app, research)
     text, notes = export(research_app, [paper])
     assert "NASA ADS answered HTTP 503" in notes[0] and "built from the stored metadata" in notes[0]
     entry = parse(text).entries["2019MNRAS.488.2892P"]
-    assert entry.type == "misc" and people(entry) == [("{Pelisoli}", "Ingrid", "", ""), ("{Vos}", "Joris", "", "")]
-    assert fields(entry) == {"title": "{ELM white dwarfs}", "year": "2019"}
+    assert entry.type == "article" and people(entry) == [("{Pelisoli}", "Ingrid", "", ""), ("{Vos}", "Joris", "", "")]
+    # The bibcode itself says where the paper appeared: MNRAS 488, 2892.
+    assert fields(entry) == {"title": "{ELM white dwarfs}", "journal": "\\mnras", "year": "2019", "volume": "488",
+                             "pages": "2892", "adsurl": "https://ui.adsabs.harvard.edu/abs/2019MNRAS.488.2892P"}
 
 
 def test_the_ads_token_is_used_for_the_export(cli, env, workspace, research):

@@ -87,7 +87,7 @@ def test_with_pgvector_search_is_hybrid_and_ranks_vectors_as_numpy_does(tmp_path
             assert parse_paper(app, paper_id).warning is None
     store = library_store(shared)
     assert store.vectors_note() is None
-    assert [r["version"] for r in store._rows("SELECT version FROM astro_schema ORDER BY 1")] == [1, 2]
+    assert [r["version"] for r in store._rows("SELECT version FROM astro_schema ORDER BY 1")] == [1, 2, 3]
     assert store._scalar("SELECT count(*) AS n FROM chunk_vectors") == store.chunk_count()
     question = "decorrelation of the ensemble"
     query = fake_vector(question)

@@ -16,7 +16,7 @@ if TYPE_CHECKING:
     from astro_cli.store.db import Database
 
 RECORD_FIELDS = ("id", "arxiv_id", "bibcode", "doi", "title", "authors", "year", "url", "journal_ref",
-                 "primary_class", "primary_category", "journal", "volume", "page", "pub_year")
+                 "primary_class", "primary_category", "journal", "volume", "page", "pub_year", "n_authors", "biblio")
 
 
 class CitationStore:

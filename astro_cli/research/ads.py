@@ -22,7 +22,11 @@ if TYPE_CHECKING:
     from astro_cli.app import AppContext
 
 SERVICE = "NASA ADS"
-FIELDS = "bibcode,title,author,year,pubdate,citation_count,abstract,doi,identifier,pub,volume,page"
+FIELDS = ("bibcode,title,author,year,pubdate,citation_count,abstract,doi,identifier,pub,volume,page,"
+          # what a BibTeX entry like ADS's needs (research/bibtex_entry.py); `aff` is left out: it is
+          # long for collaborations, and a thesis's school is read from pub_raw instead
+          "doctype,issue,page_range,eid,bibstem,keyword,pub_raw,arxiv_class,author_count,editor,series,"
+          "publisher,version")
 SORTS = {"relevance": "score desc", "date": "date desc", "citations": "citation_count desc"}
 ABS_URL = "https://ui.adsabs.harvard.edu/abs/{}"
 
@@ -98,6 +102,15 @@ def clean_markup(text: str) -> str:
     return " ".join(html.unescape(text).split())
 
 
+def title_markup(text: str) -> str:
+    """An ADS title as LaTeX-ready text: <SUB>/<SUP> become math (`H$_{2}$O`, as ADS's own BibTeX
+    writes it), other tags (MathML, <i>) are dropped without a space, entities unescaped."""
+    text = re.sub(r"<sub>(.*?)</sub>", r"$_{\1}$", text, flags=re.IGNORECASE | re.DOTALL)
+    text = re.sub(r"<sup>(.*?)</sup>", r"$^{\1}$", text, flags=re.IGNORECASE | re.DOTALL)
+    text = re.sub(r"<[^>]{1,200}>", "", text)
+    return " ".join(html.unescape(text).split())
+
+
 def doc_to_record(doc: dict[str, Any]) -> dict[str, Any]:
     """An ADS doc in the common record shape (arXiv id taken from its identifiers)."""
     arxiv_id = None
@@ -122,7 +135,7 @@ def doc_to_record(doc: dict[str, Any]) -> dict[str, Any]:
         "arxiv_id": arxiv_id,
         "bibcode": bibcode,
         "doi": doi,
-        "title": clean_markup(title),
+        "title": title_markup(title),
         "authors": [html.unescape(a) for a in doc.get("author") or []],
         "year": int(year) if str(year).isdigit() else None,
         "abstract": clean_markup(str(doc.get("abstract") or "")),
@@ -135,6 +148,8 @@ def doc_to_record(doc: dict[str, Any]) -> dict[str, Any]:
         "page": str(pages[0] if isinstance(pages, list) else pages) if published and pages else None,
         "pub_year": int(year) if published and str(year).isdigit() else None,
         "url": ABS_URL.format(bibcode) if bibcode else None,
+        "primary_class": (doc.get("arxiv_class") or [None])[0],
+        "biblio": bibliographic_facts(doc),
         "sources": ["ads"],
     }
 
@@ -186,3 +201,52 @@ def export_bibtex(app: AppContext, bibcodes: list[str]) -> str:
     if not isinstance(text, str):
         raise ServiceError("NASA ADS export answered without BibTeX; try again later.")
     return text
+
+
+ARXIV_CATEGORIES = ("astro-ph", "cond-mat", "gr-qc", "hep-ex", "hep-lat", "hep-ph", "hep-th", "math-ph", "nucl-ex",
+                    "nucl-th", "econ", "eess", "physics", "quant-ph", "math", "nlin", "cs", "q-bio", "q-fin", "stat")
+
+
+def _eprint(doc: dict[str, Any]) -> str | None:
+    """'arXiv:1202.3665' or 'ascl:1706.009', found as ADS's exporter finds it (eid, then identifiers)."""
+    eid = str(doc.get("eid") or "")
+    if eid.startswith(("arXiv", "ascl")):
+        return eid
+    for ident in doc.get("identifier") or []:
+        text = str(ident)
+        if "arXiv:" in text or "ascl:" in text:
+            return text
+        if text.startswith(ARXIV_CATEGORIES):
+            return "arXiv:" + text
+    return None
+
+
+def _month(pubdate: Any) -> int | None:
+    match = re.match(r"\d{4}-(\d\d)", str(pubdate or ""))
+    month = int(match.group(1)) if match else 0
+    return month if 1 <= month <= 12 else None  # ADS writes '-00' for an unknown month
+
+
+def bibliographic_facts(doc: dict[str, Any]) -> dict[str, Any]:
+    """What an ADS doc says beyond the common record that a BibTeX entry needs (stored as `biblio`)."""
+    affs = [a for a in doc.get("aff") or [] if a and a != "-"]
+    pub_raw = doc.get("pub_raw")
+    facts = {
+        "doctype": doc.get("doctype"),
+        "bibstem": (doc.get("bibstem") or [None])[0],
+        "month": _month(doc.get("pubdate")),
+        "issue": doc.get("issue"),
+        "page_range": doc.get("page_range"),
+        "eid": doc.get("eid"),
+        "eprint": _eprint(doc),
+        "keywords": [html.unescape(str(k)) for k in doc.get("keyword") or []],
+        "pub": html.unescape(str(doc["pub"])) if doc.get("pub") else None,
+        "pub_raw": html.unescape(str(pub_raw)) if pub_raw else None,
+        "school": ", ".join(affs) if doc.get("doctype") in ("phdthesis", "mastersthesis") and affs else None,
+        "editor": list(doc.get("editor") or []),
+        "series": doc.get("series"),
+        "publisher": doc.get("publisher"),
+        "version": doc.get("version"),
+        "n_authors": doc.get("author_count"),
+    }
+    return {key: value for key, value in facts.items() if value not in (None, "", [])}

@@ -83,6 +83,10 @@ def parse_entry(entry: ET.Element) -> dict[str, Any]:
         "citation_count": None,
         "journal_ref": _text(entry.find("arxiv:journal_ref", NS)) or None,
         "primary_category": primary.get("term") if primary is not None else None,
+        # for BibTeX (research/bibtex_entry.py): the authors' comment ("PhD thesis, ...") and
+        # the month arXiv received the paper (an e-print's month)
+        "biblio": {k: v for k, v in (("comment", _text(entry.find("arxiv:comment", NS))),
+                                     ("submitted", published[:10])) if v},
         "url": links.get("alternate") or f"https://arxiv.org/abs/{arxiv_id}",
         "sources": ["arxiv"],
     }

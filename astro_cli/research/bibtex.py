@@ -9,6 +9,7 @@ Without ADS the entry must still be right. A paper arXiv lists as published (its
 exported as the published article (journal, volume, pages or eid, year, doi) with its `eprint`,
 `archivePrefix` and `primaryClass`; only a paper with no published version stays an
 `arXiv e-prints` entry. Titles are braced whole, as ADS does, so every capital survives any style.
+The entry itself (type, fields, journal macro, month, number, pages) is bibtex_entry.py's.
 """
 
 from __future__ import annotations
@@ -17,91 +18,21 @@ import re
 from typing import TYPE_CHECKING, Any
 
 from astro_cli.research import ads
-from astro_cli.research.bibtex_text import ascii_word, author_field, latex_text, surname
+from astro_cli.research.bibtex_entry import build
 from astro_cli.research.http import ServiceError
 from astro_cli.research.identifiers import doi_key
-from astro_cli.research.journal_ref import parse_journal_ref
 
 if TYPE_CHECKING:
     from astro_cli.app import AppContext
 
-FIELD_ORDER = ("author", "title", "journal", "year", "volume", "eid", "pages", "doi", "archivePrefix", "eprint",
-               "primaryClass", "url")
 ENTRY_START = re.compile(r"(?m)^@")
 ENTRY_KEY = re.compile(r"^@\s*\w+\s*\{\s*([^,\s]+)\s*,")
 FIELD_VALUE = r"(?im)^\s*{name}\s*=\s*[{{\"]+([^}}\"]+)"
 
 
-def entry_key(paper: dict[str, Any]) -> str:
-    """The bibcode when known (ADS's key), else Surname + year + _ + arXiv id (or DOI), without '/'."""
-    if paper.get("bibcode"):
-        return str(paper["bibcode"])
-    authors = paper.get("authors") or []
-    last = ascii_word(surname(authors[0])) if authors else ""
-    year = published_version(paper).get("year") or paper.get("year") or ""
-    ident = str(paper.get("arxiv_id") or paper.get("doi") or paper.get("id") or "").replace("/", "")
-    return re.sub(r"[^A-Za-z0-9.:_-]", "", f"{last or 'Anonymous'}{year}_{ident}")
-
-
-def published_version(paper: dict[str, Any]) -> dict[str, Any]:
-    """journal, volume, page, last_page, year of the published paper; {} for a preprint.
-
-    ADS's structured fields (stored at download) win; arXiv's free-text journal_ref is parsed
-    otherwise.
-    """
-    if paper.get("journal"):
-        return {"journal": paper["journal"], "volume": paper.get("volume"), "page": paper.get("page"),
-                "last_page": None, "year": paper.get("pub_year") or paper.get("year"),
-                "article_id": _is_article_id(paper.get("page"))}
-    ref = parse_journal_ref(paper.get("journal_ref"))
-    if ref is None:
-        return {}
-    return {"journal": ref.journal, "volume": ref.volume, "page": ref.page, "last_page": ref.last_page,
-            "year": ref.year or paper.get("year"), "article_id": ref.is_article_id}
-
-
-def _is_article_id(page: Any) -> bool:
-    text = str(page or "")
-    return bool(text) and (not text.isdigit() or len(text) >= 5)
-
-
-def from_metadata(paper: dict[str, Any]) -> str:
-    """One entry from stored metadata: the published article when there is one, else the e-print."""
-    arxiv_id = paper.get("arxiv_id")
-    published = published_version(paper)
-    fields: dict[str, str] = {}
-    if paper.get("authors"):
-        fields["author"] = "{" + author_field(list(paper["authors"])) + "}"
-    fields["title"] = '"{' + latex_text(paper.get("title") or "Untitled") + '}"'
-    if published:
-        fields["journal"] = "{" + latex_text(published["journal"]) + "}"
-        if published.get("volume"):
-            fields["volume"] = "{" + str(published["volume"]) + "}"
-        page = published.get("page")
-        if page and published.get("article_id"):
-            fields["eid"] = fields["pages"] = "{" + str(page) + "}"
-        elif page:
-            last = published.get("last_page")
-            fields["pages"] = "{" + str(page) + (f"--{last}" if last else "") + "}"
-    elif arxiv_id:
-        fields["journal"] = "{arXiv e-prints}"
-        fields["eid"] = fields["pages"] = f"{{arXiv:{arxiv_id}}}"
-    year = published.get("year") or paper.get("year")
-    if year:
-        fields["year"] = str(year)
-    if paper.get("doi"):
-        fields["doi"] = "{" + str(paper["doi"]) + "}"
-    if arxiv_id:
-        fields["archivePrefix"] = "{arXiv}"
-        fields["eprint"] = "{" + str(arxiv_id) + "}"
-        if paper.get("primary_class"):
-            fields["primaryClass"] = "{" + str(paper["primary_class"]) + "}"
-    url = paper.get("url") or (f"https://arxiv.org/abs/{arxiv_id}" if arxiv_id else None)
-    if url:
-        fields["url"] = "{" + str(url).replace("%", "\\%") + "}"
-    kind = "ARTICLE" if published or arxiv_id else "MISC"
-    lines = [f"{name:>13} = {fields[name]}" for name in FIELD_ORDER if name in fields]
-    return f"@{kind}{{{entry_key(paper)},\n" + ",\n".join(lines) + "\n}\n"
+def from_metadata(paper: dict[str, Any], max_authors: int = 10, author_cutoff: int = 200) -> str:
+    """One entry from stored metadata, as ADS writes it (research/bibtex_entry.py)."""
+    return build(paper, max_authors, author_cutoff).text
 
 
 # --- ADS's export, checked ---------------------------------------------------------------------
@@ -168,8 +99,19 @@ def export(app: AppContext, papers: list[dict[str, Any]]) -> tuple[str, list[str
         notes.append("No ADS_API_TOKEN is set, so the entries were built from the stored metadata "
                      "(arXiv's journal reference gives the published version).")
     out: list[str] = []
+    max_authors = int(app.settings.get("bibtex.max_authors"))
+    cutoff = int(app.settings.get("bibtex.author_cutoff"))
+    incomplete: list[str] = []
     for index, paper in enumerate(papers):
-        entry = by_ads.get(index) or from_metadata(paper).rstrip()
-        if entry not in out:
-            out.append(entry)
+        text = by_ads.get(index)
+        if text is None:
+            built = build(paper, max_authors, cutoff)
+            text = built.text.rstrip()
+            if built.missing:
+                incomplete.append(f"{built.key} (no {' or '.join(built.missing)})")
+        if text not in out:
+            out.append(text)
+    if incomplete:
+        notes.append(f"{len(incomplete)} entr{'y has' if len(incomplete) == 1 else 'ies have'} no author or title "
+                     f"anyone could find, marked with a note in the entry: {', '.join(incomplete)}.")
     return ("\n\n".join(out) + "\n") if out else "", notes

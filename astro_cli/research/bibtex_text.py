@@ -85,7 +85,7 @@ class PersonName:
         """`{Kennicutt}, Jr., Robert C.` (BibTeX's von-Last, Jr, First form) or `{Gaia Collaboration}`."""
         if self.corporate:
             return "{" + latex_text(self.last) + "}"
-        parts = ["{" + latex_text(self.last) + "}"]
+        parts = ["{" + latex_text(self.last) + "}"]  # `{}` when ADS knows no surname
         if self.suffix:
             parts.append(latex_text(self.suffix))
         if self.first:
@@ -100,11 +100,18 @@ def is_corporate(name: str) -> bool:
 
 def parse_name(name: str) -> PersonName:
     """An author as arXiv ('Robert C. Kennicutt Jr.') or ADS ('Kennicutt, Robert C., Jr.') writes it."""
-    flat = " ".join(str(name).split()).strip(" ,")
+    flat = " ".join(str(name).split()).strip()
+    if flat.startswith(","):  # ADS's ', . . .' (no surname): kept as ADS writes it, `{}, . . .`
+        return PersonName(last="", first=flat.strip(" ,"))
+    flat = flat.strip(" ,")
     if not flat:
         return PersonName(last="Anonymous")
     if is_corporate(flat):
         return PersonName(last=flat, corporate=True)
+    if "," in flat:  # ADS's form, 'Last, First' or 'Last, First, Jr.': split as ADS's own export does
+        last, _, rest = (part.strip() for part in flat.partition(","))
+        first, _, suffix = (part.strip() for part in rest.partition(","))
+        return PersonName(last=last or "Anonymous", first=first, suffix=suffix)
     from nameparser import HumanName
 
     human = HumanName(flat)

@@ -121,6 +121,8 @@ def resolve(app: AppContext, identifier: str) -> tuple[dict[str, Any], str]:
                 record[key] = ads_record[key]
         for key in ("journal", "volume", "page", "pub_year"):  # the published version, when there is one
             record[key] = ads_record.get(key)
+        record["biblio"] = {**(record.get("biblio") or {}), **(ads_record.get("biblio") or {})}
+        record["primary_class"] = record.get("primary_category") or ads_record.get("primary_class")
         if ads_record.get("journal") and ads_record.get("doi"):
             record["doi"] = ads_record["doi"]  # the journal's DOI rather than arXiv's own
     record["id"] = arxiv_id
@@ -348,8 +350,8 @@ def _download_resolved(
     os.replace(part, pdf_target)
     meta = {k: record.get(k) for k in ("id", "arxiv_id", "bibcode", "doi", "title", "authors", "year",
                                         "abstract", "citation_count", "url", "journal_ref", "journal", "volume",
-                                        "page", "pub_year")}
-    meta["primary_class"] = record.get("primary_category")
+                                        "page", "pub_year", "biblio")}
+    meta["primary_class"] = record.get("primary_category") or record.get("primary_class")
     if not meta.get("title"):
         read, note = _metadata_from_pdf(arxiv_id, pdf_target)
         meta.update({k: v for k, v in read.items() if not meta.get(k)})

@@ -32,6 +32,7 @@ class JournalRef:
     page: str | None = None  # first page, or the article id (115117, C1, L12)
     last_page: str | None = None
     year: int | None = None
+    issue: str | None = None  # "MNRAS 488(2), 2892": BibTeX's number
 
     @property
     def pages(self) -> str | None:
@@ -68,4 +69,4 @@ def parse_journal_ref(text: str | None) -> JournalRef | None:
         return JournalRef(journal=rest.strip(" ,.") or first, year=year)
     journal = match.group("journal").strip(" ,")
     return JournalRef(journal=journal, volume=match.group("volume"), page=match.group("page"),
-                      last_page=match.group("last"), year=year)
+                      last_page=match.group("last"), year=year, issue=match.group("issue"))

@@ -35,7 +35,7 @@ __all__ = ["Library", "LibraryConflict", "Upserted", "normalize_arxiv", "normali
 PAPER_FIELDS = (
     "id", "arxiv_id", "bibcode", "doi", "title", "authors", "year", "abstract", "pdf_path", "source_path",
     "citation_count", "url", "added_at", "parsed_at", "parsed_from", "pages",
-    "journal_ref", "primary_class", "journal", "volume", "page", "pub_year", "added_by",
+    "journal_ref", "primary_class", "journal", "volume", "page", "pub_year", "added_by", "biblio",
 )
 
 
@@ -117,6 +117,9 @@ class Library:
             for key in ("id", "added_at", "added_by"):
                 clean.pop(key, None)
             _keep_stored_identifiers(existing, clean)
+            if "biblio" in clean and existing.get("biblio"):  # facts merge: new ones win, old ones stay
+                clean["biblio"] = json.dumps({**existing["biblio"], **json.loads(clean["biblio"])},
+                                             ensure_ascii=False, sort_keys=True)
             if clean:
                 self.store.update_paper(paper_id, clean)
             return Upserted(self.get_by_id(paper_id), False, conflicts)  # type: ignore[arg-type]
@@ -133,6 +136,8 @@ class Library:
             arxiv = normalize_arxiv(str(clean["id"]))
             if clean.get("arxiv_id") and arxiv == clean["arxiv_id"]:
                 clean["id"] = arxiv  # the canonical id carries no 'arXiv:' or version
+        if isinstance(clean.get("biblio"), dict):
+            clean["biblio"] = json.dumps(clean["biblio"], ensure_ascii=False, sort_keys=True)
         if "authors" in clean:
             authors = clean["authors"]
             clean["authors"] = json.dumps(list(authors) if not isinstance(authors, str) else [authors])
@@ -272,6 +277,10 @@ class Library:
             out["authors"] = json.loads(out.get("authors") or "[]")
         except json.JSONDecodeError:
             out["authors"] = []
+        try:
+            out["biblio"] = json.loads(out.get("biblio") or "{}")
+        except (json.JSONDecodeError, TypeError):
+            out["biblio"] = {}
         return out
 
     # --- facts for citations ---------------------------------------------------------------

@@ -40,6 +40,8 @@ def _combine(into: dict[str, Any], other: dict[str, Any]) -> None:
         elif key == "citation_count":
             counts = [c for c in (into.get(key), value) if isinstance(c, int)]
             into[key] = max(counts) if counts else None
+        elif key == "biblio" and isinstance(value, dict):
+            into[key] = {**value, **(into.get(key) or {})}  # the first service's facts win, per fact
         elif into.get(key) in (None, "", []):
             into[key] = value
 
@@ -103,6 +105,9 @@ def source_entry(record: dict[str, Any]) -> dict[str, Any]:
     for key in ("journal_ref", "journal", "volume", "page", "pub_year"):
         if record.get(key):
             entry[key] = record[key]
-    if record.get("primary_category"):
-        entry["primary_class"] = record["primary_category"]
+    if record.get("primary_category") or record.get("primary_class"):
+        entry["primary_class"] = record.get("primary_category") or record["primary_class"]
+    facts = {k: v for k, v in (record.get("biblio") or {}).items() if k != "keywords"}
+    if facts:
+        entry["biblio"] = facts  # doctype, month, issue, pages... for /cite's BibTeX
     return entry

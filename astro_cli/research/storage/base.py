@@ -24,7 +24,7 @@ T = TypeVar("T")
 PAPER_COLUMNS = (
     "id", "arxiv_id", "bibcode", "doi", "title", "authors", "year", "abstract", "pdf_path", "source_path",
     "citation_count", "url", "added_at", "parsed_at", "parsed_from", "pages",
-    "journal_ref", "primary_class", "journal", "volume", "page", "pub_year", "outline", "added_by",
+    "journal_ref", "primary_class", "journal", "volume", "page", "pub_year", "outline", "added_by", "biblio",
 )
 
 

@@ -102,11 +102,17 @@ def _vectors(conn: psycopg.Connection[Any]) -> None:
     conn.execute("CREATE INDEX chunk_vectors_model ON chunk_vectors (model, dim)")
 
 
+def _biblio(conn: psycopg.Connection[Any]) -> None:
+    """papers.biblio: the facts a BibTeX entry like ADS's needs (as the SQLite migration 9)."""
+    conn.execute("ALTER TABLE papers ADD COLUMN biblio text")
+
+
 Migration = tuple[int, str, Callable[["psycopg.Connection[Any]"], None], str | None]
 
 MIGRATIONS: list[Migration] = [
     (1, "library: papers, notes, chunks with a tsvector and its GIN index", _library, None),
     (2, "vectors: chunk_vectors (pgvector)", _vectors, "vector"),
+    (3, "biblio: papers.biblio (doctype, month, issue, pages... for BibTeX like ADS's)", _biblio, None),
 ]
 
 

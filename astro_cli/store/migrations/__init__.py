@@ -21,6 +21,7 @@ from astro_cli.store.migrations import (
     m006_citations,
     m007_text_kinds,
     m008_library_members,
+    m009_biblio,
 )
 
 Migration = tuple[int, str, Callable[["sqlite_utils.Database"], None]]
@@ -35,4 +36,5 @@ MIGRATIONS: list[Migration] = [
      m006_citations.apply),
     (7, "text kinds: chunks.kind (body, references, acknowledgments), papers.outline", m007_text_kinds.apply),
     (8, "library members: papers.added_by, notes.added_by and notes.workspace", m008_library_members.apply),
+    (9, "biblio: papers.biblio (doctype, month, issue, pages... for BibTeX like ADS's)", m009_biblio.apply),
 ]
