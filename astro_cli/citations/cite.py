@@ -6,7 +6,7 @@ unverified ones are left out and named in a note. A paper in the library is expo
 row; one that is not (a search result cited without downloading it) from the metadata stored
 with its citation, completed from arXiv (one request for all of them: full author list, journal
 reference, DOI) when it has an arXiv id. The entries themselves come from research/bibtex.py
-(NASA ADS's export with a token, checked; the published version from metadata otherwise).
+(NASA ADS's export with a token, checked; otherwise built as ADS writes them, bibtex_entry.py).
 """
 
 from __future__ import annotations
@@ -112,11 +112,7 @@ def _complete(app: AppContext, papers: list[dict[str, Any]], notes: list[str]) -
                 merged = {**out[index], **{k: v for k, v in record.items() if v not in (None, "", [])}}
                 merged["primary_class"] = record.get("primary_category") or out[index].get("primary_class")
                 out[index] = merged
-    for paper in out:
-        extra = int(paper.get("n_authors") or 0) - len(paper.get("authors") or [])
-        if extra > 0:
-            paper["authors"] = [*paper["authors"], "others"]  # BibTeX's "and others": et al.
-    return out
+    return out  # a record with only its first authors keeps n_authors: the entry ends "and others"
 
 
 def session_bibtex(app: AppContext, session_id: str) -> tuple[str, list[str]]:

@@ -21,6 +21,7 @@ from astro_cli.research import ads
 from astro_cli.research.bibtex_entry import build
 from astro_cli.research.http import ServiceError
 from astro_cli.research.identifiers import doi_key
+from astro_cli.research.name_accents import with_paper_accents
 
 if TYPE_CHECKING:
     from astro_cli.app import AppContext
@@ -102,10 +103,15 @@ def export(app: AppContext, papers: list[dict[str, Any]]) -> tuple[str, list[str
     max_authors = int(app.settings.get("bibtex.max_authors"))
     cutoff = int(app.settings.get("bibtex.author_cutoff"))
     incomplete: list[str] = []
+    library = None
     for index, paper in enumerate(papers):
         text = by_ads.get(index)
         if text is None:
-            built = build(paper, max_authors, cutoff)
+            if library is None:
+                from astro_cli.research.library import Library
+
+                library = Library(app)
+            built = build(with_paper_accents(library, paper), max_authors, cutoff)
             text = built.text.rstrip()
             if built.missing:
                 incomplete.append(f"{built.key} (no {' or '.join(built.missing)})")
