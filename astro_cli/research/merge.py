@@ -107,7 +107,7 @@ def source_entry(record: dict[str, Any]) -> dict[str, Any]:
             entry[key] = record[key]
     if record.get("primary_category") or record.get("primary_class"):
         entry["primary_class"] = record.get("primary_category") or record["primary_class"]
-    facts = {k: v for k, v in (record.get("biblio") or {}).items() if k != "keywords"}
+    facts = record.get("biblio") or {}
     if facts:
         entry["biblio"] = facts  # doctype, month, issue, pages... for /cite's BibTeX
     return entry

@@ -1,0 +1,58 @@
+"""`astro sessions cite ID --bibtex` for papers an answer cited straight from an ADS search (not in
+the library), when ADS's export does not send their entries: the entries are built from what the
+search returned, as ADS writes them. The defects (issue 28): the author list cut to 3 with no
+"others", a PhD thesis exported as @ARTICLE, no month. Parsed back with pybtex.
+"""
+
+from __future__ import annotations
+
+import pybtex.database
+import pytest
+
+from tests import research_server
+from tests.helpers import last_json
+from tests.research_server import ADS_TOKEN
+
+research = research_server.research
+
+ICARUS = "2020Icar..35213990B"  # 23 authors in the recorded ADS search (q=star)
+THESIS = "2020PhDT.........1W"  # doctype phdthesis, pub_raw "PhD Thesis, Auckland University of Technology, 2020"
+
+
+@pytest.fixture
+def env(astro_env, research):
+    return {**astro_env, **research.env(ASTRO_HTTP_TIMEOUT="2"), "ADS_API_TOKEN": ADS_TOKEN}
+
+
+def test_cited_ads_search_hits_get_full_entries_of_their_own_type(cli, fake, env):
+    fake.add({"tool_calls": [{"name": "search_papers", "arguments": {"query": "star", "source": "ads", "rows": 20}}]},
+             {"text": f"Patroclus' mutual events are in {ICARUS}; the cross-identification method is {THESIS}."})
+    run = cli(["run", "--output-format", "json", "--yes", "Sources?"], env=env)
+    assert run.exit_code == 0, run.stderr
+    session_id = last_json(run.stdout)["session_id"]
+    result = cli(["sessions", "cite", session_id, "--bibtex"], env=env)
+    assert result.exit_code == 0, result.stderr
+    # The stand-in ADS export knows neither bibcode, so both entries are built from the search hits.
+    assert f"NASA ADS sent no entry for {ICARUS}, {THESIS}" in result.stderr
+    bib = pybtex.database.parse_string(result.stdout, "bibtex")
+    assert list(bib.entries) == [ICARUS, THESIS]
+    icarus = bib.entries[ICARUS]
+    assert icarus.type == "article"
+    assert [str(p) for p in icarus.persons["author"]] == ["{Berthier}, J.", "{Descamps}, P.", "{Vachier}, F.",
+                                                          "others"]  # the hit kept 3 of 23: "and others"
+    assert {k.lower(): v for k, v in icarus.fields.items()} == {
+        "title": "{Physical characterization of double asteroid (617) Patroclus from 2007/2012 mutual events "
+                 "observations}",
+        "journal": "\\icarus", "keywords": "Asteroids, Rotation, Surfaces - satellites of asteroids - eclipses - "
+                                           "photometry",
+        "year": "2020", "month": "December", "volume": "352", "pages": "113990",
+        "doi": "10.1016/j.icarus.2020.113990", "adsurl": f"https://ui.adsabs.harvard.edu/abs/{ICARUS}",
+    }
+    thesis = bib.entries[THESIS]
+    assert thesis.type == "phdthesis" and [str(p) for p in thesis.persons["author"]] == ["{Weston}, Stuart Duncan"]
+    assert {k.lower(): v for k, v in thesis.fields.items()} == {
+        "title": "{Astronomical Catalogue Cross Identification for Data Mining and Statistical Analysis of the "
+                 "Infrared and Faint Radio Sky}",
+        "keywords": "Galaxy, Catalogues, Algorithm, Radio, Infrared", "school": "Auckland University of Technology",
+        "year": "2020", "month": "November", "adsurl": f"https://ui.adsabs.harvard.edu/abs/{THESIS}",
+    }
