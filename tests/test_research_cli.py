@@ -152,7 +152,7 @@ def test_library_add_then_export_bibtex_from_arxiv_metadata(cli, env, workspace)
         "@ARTICLE{Murray2012_1111.2011,\n"
         "       author = {{Murray}, James M. and {Del Maestro}, Adrian and {Tesanovic}, Zlatko},\n"
         '        title = "{Quantum Criticality for Extended Nodes on a Bethe Lattice in the Large Connectivity Limit}",\n'
-        "      journal = {Phys. Rev. B},\n"
+        "      journal = {\\prb},\n"  # the AASTeX macro ADS writes for Phys. Rev. B
         "         year = 2012,\n"
         "       volume = {85},\n"
         "          eid = {115117},\n"
