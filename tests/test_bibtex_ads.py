@@ -115,6 +115,24 @@ def test_arxiv_journal_references_become_ads_journal_fields(journal_ref, expecte
     assert fields_of(entry)["eprint"] == "2001.00001" and fields_of(entry)["primaryclass"] == "astro-ph.GA"
 
 
+@pytest.mark.parametrize(("journal_ref", "kind", "expected"), [
+    ("Proc. SPIE 9904, 99040X (2016)", "inproceedings",
+     {"booktitle": "Proc. SPIE", "volume": "9904", "eid": "99040X", "pages": "99040X", "year": "2016"}),
+    ("In Proc. ACM SIGSOFT International Symposium on Software Testing and Analysis (ISSTA 2020), pages 14-26. "
+     "ACM, 2020", "inproceedings",
+     {"booktitle": "Proc. ACM SIGSOFT International Symposium on Software Testing and Analysis (ISSTA 2020). ACM",
+      "pages": "14-26", "year": "2020"}),
+    ("Proc. Natl. Acad. Sci. 117, 1 (2020)", "article", {"journal": "Proc. Natl. Acad. Sci.", "volume": "117"}),
+])
+def test_proceedings_references_become_inproceedings_but_journals_named_proceedings_do_not(
+        journal_ref, kind, expected):
+    record = {"arxiv_id": "2001.00003", "title": "T", "authors": ["A. Author"], "year": 2000,
+              "journal_ref": journal_ref}
+    entry = only(from_metadata(record))
+    assert entry.type == kind
+    assert {k: v for k, v in fields_of(entry).items() if k in expected} == expected
+
+
 def test_ads_sub_and_sup_in_titles_become_math():
     record = doc_to_record({"bibcode": "2024ApJ...960...12X", "title": ["Detection of H<SUB>2</SUB>O and "
                                                                          "CO<SUP>+</SUP> in WASP-39b"]})

@@ -16,7 +16,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from astro_cli.research.bibtex_kind import biblio, booktitle_of, entry_type, school_of
+from astro_cli.research.bibtex_kind import biblio, booktitle_of, entry_type, pages_in_text, school_of
 from astro_cli.research.bibtex_text import ascii_word, author_field, latex_text, surname
 from astro_cli.research.journal_ref import parse_journal_ref
 from astro_cli.research.journals import AASTEX_MACROS, bibstem_of, journal_field
@@ -163,6 +163,8 @@ def _values(paper: dict[str, Any], kind: str, max_authors: int, author_cutoff: i
     first = published.get("page")
     pages = facts.get("page_range") or (f"{first}-{published['last_page']}" if first and published.get("last_page")
                                         else first) or eid
+    if kind == "INPROCEEDINGS" and not pages:
+        pages = pages_in_text(paper)
     put("pages", pages)
     put("doi", paper.get("doi"))
     eprint = facts.get("eprint") or (f"arXiv:{arxiv_id}" if arxiv_id else None)
@@ -173,7 +175,7 @@ def _values(paper: dict[str, Any], kind: str, max_authors: int, author_cutoff: i
         if prefix == "arXiv":
             put("primaryClass", paper.get("primary_class"))
     put("school", latex_text(school_of(paper)))
-    put("booktitle", latex_text(booktitle_of(paper)))
+    put("booktitle", latex_text(booktitle_of(paper, published.get("journal") if published.get("volume") else None)))
     put("editor", author_field(list(facts.get("editor") or [])) if facts.get("editor") else None)
     for name in ("series", "version", "publisher"):
         put(name, latex_text(facts.get(name)) if facts.get(name) else None)

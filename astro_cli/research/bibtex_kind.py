@@ -25,6 +25,10 @@ MASTERS = re.compile(r"\b(master'?s?|m\.?sc\.?|diploma)\s*(thesis|dissertation)\
 PROCEEDINGS = re.compile(
     r"\b(proc(eedings)?\.?|conf(erence)?\.?\s*(ser(ies)?|proc)|symp(osium)?\.?|workshop|colloq(uium)?|"
     r"meeting|spie|asp\s*conf|iau\s*symp|in\s*:)", re.IGNORECASE)
+JOURNAL_PROCEEDINGS = re.compile(  # journals named "Proceedings": PNAS, Proc. R. Soc., Proc. IEEE
+    r"\bproc(eedings)?\.?\s*(of\s*the\s*)?(natl|national|r\.|roy|royal|ieee\b|japan|amer|am\.|camb)",
+    re.IGNORECASE)
+PAGES_IN_TEXT = re.compile(r"[,.]?\s*\b(?:pp?\.|pages?)\s*(\d+)\s*[-–]+\s*(\d+)", re.IGNORECASE)
 SCHOOL = re.compile(
     r"([^,;()]*\b(universit\w*|univ\.|institut\w*|college|school|ecole|école|observatory|academy|"
     r"politecnico|polytechnic|eth)\b[^,;()]*(?:,\s*[A-Z][\w-]+(?:\s[A-Z][\w-]+)?)?)", re.IGNORECASE)
@@ -47,7 +51,8 @@ def entry_type(paper: dict[str, Any], published: bool) -> str:
         return "MASTERSTHESIS"
     if PHD.search(said):
         return "PHDTHESIS"
-    if paper.get("journal_ref") and PROCEEDINGS.search(str(paper["journal_ref"])):
+    ref = str(paper.get("journal_ref") or "")
+    if PROCEEDINGS.search(ref) and not JOURNAL_PROCEEDINGS.search(ref):
         return "INPROCEEDINGS"
     doi = str(paper.get("doi") or "").lower()
     if doi.startswith("10.5281/zenodo.") or str(facts.get("eid") or "").startswith("ascl:"):
@@ -69,12 +74,20 @@ def school_of(paper: dict[str, Any]) -> str | None:
     return None
 
 
-def booktitle_of(paper: dict[str, Any]) -> str | None:
-    """The proceedings a paper appeared in: ADS's publication, else arXiv's journal reference."""
+def booktitle_of(paper: dict[str, Any], split_journal: str | None = None) -> str | None:
+    """The proceedings a paper appeared in: ADS's publication, else arXiv's journal reference (its
+    name when the reference split into name, volume and page; else the text without its pages)."""
     facts = biblio(paper)
     if facts.get("pub"):
         return str(facts["pub"])
     if paper.get("journal"):
         return str(paper["journal"])
-    ref = str(paper.get("journal_ref") or "").strip()
+    ref = split_journal or PAGES_IN_TEXT.sub("", str(paper.get("journal_ref") or "")).strip(" ,.")
+    ref = re.sub(r"[,.]?\s*\(?(18|19|20)\d\d\)?$", "", ref).strip(" ,")  # the year has its own field
     return re.sub(r"^\s*in\s*:?\s*", "", ref, flags=re.IGNORECASE) or None
+
+
+def pages_in_text(paper: dict[str, Any]) -> str | None:
+    """'pp. 66-69' in a proceedings reference: '66-69'."""
+    match = PAGES_IN_TEXT.search(str(paper.get("journal_ref") or ""))
+    return f"{match.group(1)}-{match.group(2)}" if match else None
