@@ -56,3 +56,28 @@ def test_cited_ads_search_hits_get_full_entries_of_their_own_type(cli, fake, env
         "keywords": "Galaxy, Catalogues, Algorithm, Radio, Infrared", "school": "Auckland University of Technology",
         "year": "2020", "month": "November", "adsurl": f"https://ui.adsabs.harvard.edu/abs/{THESIS}",
     }
+
+
+def test_slash_cite_in_the_repl_writes_the_same_entries(repl, fake):
+    """/cite FILE goes through the same writer: a thesis a tool returned (ADS's facts in its source)."""
+    from astro_cli.tools.base import Tool, ToolResult, object_schema
+    from tests.conftest import CTRL_D
+
+    source = {"id": THESIS, "bibcode": THESIS, "title": "Astronomical Catalogue Cross Identification",
+              "authors": ["Weston, Stuart Duncan"], "year": 2020,
+              "biblio": {"doctype": "phdthesis", "month": 11, "pub_raw": "PhD Thesis, Auckland University of "
+                                                                         "Technology, 2020"}}
+    repl.app.tools.register(Tool(
+        name="find_papers", description="Find papers.", parameters=object_schema({"query": {"type": "string"}}),
+        run=lambda ctx, args: ToolResult("1 paper found", data={"sources": [source]}), key_argument="query",
+    ))
+    fake.add({"tool_calls": [{"name": "find_papers", "arguments": {"query": "cross identification"}}]},
+             {"text": f"The method is in {THESIS}."})
+    output = repl.type_and_run(f"which thesis?\r/cite refs.bib\r{CTRL_D}")
+    assert "wrote 1 BibTeX entry to" in output
+    bib = pybtex.database.parse_string((repl.app.workspace.root / "refs.bib").read_text(), "bibtex")
+    entry = bib.entries[THESIS]
+    assert entry.type == "phdthesis"
+    assert {k.lower(): v for k, v in entry.fields.items()} == {
+        "title": "{Astronomical Catalogue Cross Identification}", "school": "Auckland University of Technology",
+        "year": "2020", "month": "November", "adsurl": f"https://ui.adsabs.harvard.edu/abs/{THESIS}"}
