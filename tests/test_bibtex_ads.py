@@ -177,3 +177,15 @@ def test_accents_come_from_the_papers_own_text_when_arxiv_lost_them(app):
     text, _ = export(app, [Library(app).get_by_id("1111.2011")])
     assert "{Te{\\v{s}}anovi{\\'c}}, Zlatko" in text  # the PDF's title page prints Tešanović
     assert [str(p) for p in only(text).persons["author"]][:2] == ["{Murray}, James M.", "{Del Maestro}, Adrian"]
+
+
+def test_stored_facts_of_the_wrong_shape_give_a_valid_entry_not_a_crash():
+    """A shared library's row is written by other people: odd `biblio` values must not break an export."""
+    record = {"bibcode": "2020ApJ...900....2B", "title": "T\x1b[31m", "authors": ["Berthier, J."], "year": 2020,
+              "biblio": {"n_authors": "many", "keywords": "not a list", "editor": 7, "month": "13",
+                         "doctype": ["article"], "issue": "3}", "page_range": "1-2"}}
+    entry = only(from_metadata(record))
+    assert entry.type == "article" and "month" not in entry.fields and "keywords" not in entry.fields
+    assert entry.fields["title"] == "{T[31m}"  # no escape character reaches the .bib file
+    assert entry.fields["number"] == "3" and entry.fields["pages"] == "1-2"  # no stray brace ends a field
+    assert only(from_metadata({**record, "bibcode": "2020ApJ...900....2B},\n@misc{x"})).key == "2020ApJ...900....2Bmiscx"

@@ -45,6 +45,10 @@ MONTHS = [name.lower() for name in calendar.month_abbr]  # ['', 'jan', ..., 'dec
 PUB_RAW_TAGS = re.compile(r";?\s*<(ALTJOURNAL|CONF_METADATA)>.*?</\1>\s*|</?(ISBN|NUMPAGES)>", re.DOTALL)
 INITIALS = re.compile(r"([A-Z]\.)\s(?=[A-Z]\.)")
 ADS_ABS = "https://ui.adsabs.harvard.edu/abs/"
+# Fields already made safe by latex_text (balanced braces, escapes); every other value is cleaned.
+TEXT_FIELDS = {"author", "editor", "title", "journal", "keywords", "school", "booktitle", "series", "version",
+               "publisher", "institution", "howpublished", "note"}
+UNSAFE = re.compile(r'[{}"\x00-\x1f\x7f-\x9f\\]')
 MEETINGS = {"AAS", "DPS", "SPIE", "IAUC", "BAAS"}  # bibstems of abstracts and circulars, not articles
 
 
@@ -60,7 +64,7 @@ class Entry:
 def entry_key(paper: dict[str, Any]) -> str:
     """The bibcode when known (ADS's key), else Surname + year + _ + arXiv id (or DOI), without '/'."""
     if paper.get("bibcode"):
-        return str(paper["bibcode"])
+        return re.sub(r"[^A-Za-z0-9.:&_+-]", "", str(paper["bibcode"])) or "Anonymous"
     authors = paper.get("authors") or []
     last = ascii_word(surname(authors[0])) if authors else ""
     year = published_version(paper).get("year") or paper.get("year") or ""
@@ -107,6 +111,18 @@ def _is_article_id(page: Any) -> bool:
     return bool(text) and (not text.isdigit() or len(text) >= 5)
 
 
+def _strings(value: Any) -> list[str]:
+    """A list of names or keywords as stored; anything else (a row someone else wrote) gives none."""
+    return [str(item) for item in value if item] if isinstance(value, list) else []
+
+
+def _count(value: Any) -> int:
+    try:
+        return max(0, int(value or 0))
+    except (TypeError, ValueError):
+        return 0
+
+
 def _people(names: list[str], count: int, max_authors: int, author_cutoff: int) -> str:
     """ADS's rule: every name, unless there are more than `author_cutoff`; then the first `max_authors`."""
     listed = [n for n in names if n != "others"]
@@ -134,12 +150,15 @@ def _values(paper: dict[str, Any], kind: str, max_authors: int, author_cutoff: i
     out: dict[str, str] = {}
 
     def put(name: str, value: Any, raw: bool = False) -> None:
-        if value not in (None, "", []):
-            out[name] = str(value) if raw else "{" + str(value) + "}"
+        text = str(value) if value not in (None, "", []) else ""
+        if name not in TEXT_FIELDS:  # identifiers and numbers: no brace, quote or control character
+            text = UNSAFE.sub("", text).strip()
+        if text:
+            out[name] = text if raw else "{" + text + "}"
 
-    authors = list(paper.get("authors") or [])
+    authors = _strings(paper.get("authors"))
     if authors:
-        count = max(int(facts.get("n_authors") or paper.get("n_authors") or 0), len(authors))
+        count = max(_count(facts.get("n_authors") or paper.get("n_authors")), len(authors))
         put("author", _people(authors, count, max_authors, author_cutoff))
     if paper.get("title"):
         out["title"] = '"{' + latex_text(paper["title"]) + '}"'
@@ -147,7 +166,7 @@ def _values(paper: dict[str, Any], kind: str, max_authors: int, author_cutoff: i
         put("journal", journal_field(published.get("bibstem"), latex_text(published["journal"])))
     elif kind == "ARTICLE" and arxiv_id:
         put("journal", "arXiv e-prints")
-    put("keywords", latex_text(", ".join(facts.get("keywords") or [])))
+    put("keywords", latex_text(", ".join(_strings(facts.get("keywords")))))
     year = published.get("year") or paper.get("year")
     put("year", year, raw=True)
     month = _month(paper, published)
@@ -176,7 +195,7 @@ def _values(paper: dict[str, Any], kind: str, max_authors: int, author_cutoff: i
             put("primaryClass", paper.get("primary_class"))
     put("school", latex_text(school_of(paper)))
     put("booktitle", latex_text(booktitle_of(paper, published.get("journal") if published.get("volume") else None)))
-    put("editor", author_field(list(facts.get("editor") or [])) if facts.get("editor") else None)
+    put("editor", author_field(_strings(facts.get("editor"))) if _strings(facts.get("editor")) else None)
     for name in ("series", "version", "publisher"):
         put(name, latex_text(facts.get(name)) if facts.get(name) else None)
     put("institution", latex_text(facts.get("publisher")) if facts.get("publisher") else None)
@@ -188,7 +207,7 @@ def _values(paper: dict[str, Any], kind: str, max_authors: int, author_cutoff: i
         put("adsurl", ADS_ABS + str(paper["bibcode"]))
     url = paper.get("url") or (f"https://arxiv.org/abs/{arxiv_id}" if arxiv_id else None)
     if url and not str(url).startswith(ADS_ABS):
-        put("url", str(url).replace("%", "\\%"))
+        out["url"] = "{" + UNSAFE.sub("", str(url)).replace("%", "\\%") + "}"
     return out
 
 
