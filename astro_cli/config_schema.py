@@ -81,6 +81,12 @@ _key("principles", "str?", None, "replaces the principles section of the system 
 _key("language", "str?", None, "language of answers (default: the user's language)")
 _key("tool_order", "list?", None, "tool order in requests, with exactly one '<unlisted-tools>' marker")
 
+# --- prompt registry switches (issue 34; the seed's includeHarnessIdentity / includeRuntimeContext) ---
+_key("prompt.include_identity", "bool", True, "start the system prompt with the identity section (off: for a "
+     "deployment that supplies its whole prompt through persona, principles or a plugin)")
+_key("prompt.include_runtime_context", "bool", True, "end each request with the environment message (date, "
+     "workspace, steps, tokens, tasks); off: no such message and none of its facts is computed")
+
 # --- skills (issue 4) --------------------------------------------------------------------------
 _key("skills.budget_chars", "int", 4000, "characters of the skill listing in the system prompt", low=0)
 _key("skills.watch", "bool", True, "reload skills when their files change")

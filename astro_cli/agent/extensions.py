@@ -74,7 +74,7 @@ class SessionView(Protocol):
                meta: dict | None = None) -> int: ...
     def each_extension(self) -> list[LoopExtension]: ...
     def visible_tools(self) -> list[Tool]: ...
-    def assemble(self, question: str = "") -> AssembledPrompt: ...
+    def assemble(self, question: str = "", turn: TurnView | None = None) -> AssembledPrompt: ...
     def caller(self) -> Caller: ...
     def record_usage(self, state: TurnView | None, usage: dict[str, Any], purpose: str = "step") -> None: ...
 
@@ -94,6 +94,8 @@ class TurnView(Protocol):
     def max_steps(self) -> int: ...
     @property
     def step(self) -> int: ...
+    @property
+    def tool_steps(self) -> int: ...
     @property
     def tool_log(self) -> list[dict[str, Any]]: ...
     @property
@@ -134,6 +136,12 @@ class ToolCallInfo:
 class LoopExtension:
     """Base class with no-op methods; override what the feature needs."""
 
+    # The `[name]` its environment facts appear under (default: the class name).
+    context_source: str = ""
+
+    def context_name(self) -> str:
+        return self.context_source or type(self).__name__
+
     def on_session_start(self, session: SessionView) -> None:
         """A session is opened (new or resumed)."""
 
@@ -151,7 +159,8 @@ class LoopExtension:
         return messages
 
     def environment_facts(self, state: TurnView) -> dict[str, str]:
-        """Per-step facts for the trailing environment message."""
+        """Per-step facts for the trailing environment message, shown under `[context_name()]`; not
+        called at all when the runtime context is off (config or a suppressor for the scope)."""
         return {}
 
     def before_tool(self, state: TurnView, info: ToolCallInfo) -> ToolGate | None:

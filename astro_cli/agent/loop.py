@@ -22,7 +22,8 @@ from astro_cli.agent.permissions import PermissionPolicy
 from astro_cli.agent.provider import MissingCredentials, ProviderError
 from astro_cli.agent.states import SessionStates
 from astro_cli.agent.tool_runner import ToolRunner
-from astro_cli.prompt.environment import base_facts, environment_message
+from astro_cli.prompt.context import ContextSource
+from astro_cli.prompt.environment import environment_message, session_sources
 from astro_cli.prompt.registry import GLOBAL, AssembledPrompt
 
 if TYPE_CHECKING:
@@ -208,10 +209,17 @@ class AgentSession:
         environment message and /config read it here; /model changes it)."""
         return self.llm.config.model
 
-    def assemble(self, question: str = "") -> AssembledPrompt:
+    def assemble(self, question: str = "", turn: TurnView | None = None) -> AssembledPrompt:
+        """The prompt for this session; with `turn` (a model request), the runtime context as well."""
         tools = self.visible_tools()
         return self.app.prompt.assemble(tools, scope=self.scope, question=question, states=self.states,
-                                        variables={"model": self.model})
+                                        variables={"model": self.model}, turn=turn,
+                                        context=self.context_sources(turn) if turn is not None else None)
+
+    def context_sources(self, state: TurnView) -> list[ContextSource]:
+        """This session's own runtime-context sources (evaluated only when runtime context is wanted)."""
+        notes = state.retry_notes if isinstance(state, TurnState) else []
+        return session_sources(str(self.app.workspace.root), self.model, state, self.each_extension(), notes)
 
     # --- the turn --------------------------------------------------------------------------
     def run_turn(self, text: str, kind: str = "message", title: str | None = None) -> TurnState:
@@ -321,19 +329,13 @@ class AgentSession:
         return "max_tokens"
 
     def _request(self, state: TurnState) -> LLMReply:
-        assembled = self.assemble(question=state.prompt)
+        assembled = self.assemble(question=state.prompt, turn=state)
         state.assembled = assembled  # extensions that rewrite what is sent measure the same prompt
         history = list(self.messages)
         for ext in self.each_extension():
             history = ext.transform_messages(state, history)
-        facts: dict[str, Any] = base_facts(
-            str(self.app.workspace.root), self.model, state.tool_steps, state.max_steps, state.usage
-        )
-        for result in [ext.environment_facts(state) for ext in self.each_extension()]:
-            facts.update(result or {})
-        if state.retry_notes:
-            facts["retry notes"] = "; ".join(state.retry_notes[-3:])
-        sent = [{"role": "system", "content": assembled.system}, *history, environment_message(facts)]
+        environment = environment_message(assembled.context)  # None: runtime context off for this scope
+        sent = [{"role": "system", "content": assembled.system}, *history, *([environment] if environment else [])]
         self.bus.emit(ev.Thinking(step=state.step))
 
         def on_retry(attempt: int, total: int, delay: float, error: str, rate_limited: bool) -> None:
@@ -348,7 +350,7 @@ class AgentSession:
             on_text=lambda text: self.bus.emit(ev.TextDelta(text=text)),
             on_retry=on_retry,
             cancel=self.cancel,
-            cache_index=len(sent) - 2,
+            cache_index=len(sent) - (2 if environment else 1),  # the last stored message
             tool_choice="none" if state.force_final else None,
         )
         self._account(state, reply)

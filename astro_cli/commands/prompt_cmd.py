@@ -16,7 +16,8 @@ def prompt_report(ctx: Any, question: str = "", exact: bool = False) -> dict[str
     """The assembled system prompt, tool schemas and environment message with their token counts."""
     from astro_cli.agent.model_choice import model_choice
     from astro_cli.agent.tokens import TokenCounter
-    from astro_cli.prompt.environment import base_facts, environment_message
+    from astro_cli.prompt.context import ContextSource
+    from astro_cli.prompt.environment import ORDER_SESSION, SESSION_SOURCE, environment_text, session_facts
 
     ctx.install_features()
     choice = model_choice(ctx)
@@ -27,19 +28,20 @@ def prompt_report(ctx: Any, question: str = "", exact: bool = False) -> dict[str
         load_litellm()
     counter = TokenCounter(choice.model if choice is not None else None)
     tools = ctx.tools.ordered(ctx.settings.get("tool_order"))
-    assembled = ctx.prompt.assemble(tools, question=question)
+    # The session's own facts as a new session's first step would have them, plus every registered source.
+    first_step = ContextSource(SESSION_SOURCE, ORDER_SESSION, lambda data: session_facts(
+        str(ctx.workspace.root), model, 0, ctx.settings.get("max_steps"), {"input_tokens": 0, "output_tokens": 0}))
+    assembled = ctx.prompt.assemble(tools, question=question, context=[first_step])
     sections = [
         {"name": s.name, "order": s.order, "tokens": counter.text(s.text), "text": s.text} for s in assembled.sections
     ]
     tool_rows = [{"name": t["function"]["name"], "tokens": counter.text(json.dumps(t))} for t in assembled.tools]
-    facts = base_facts(
-        str(ctx.workspace.root), model, 0, ctx.settings.get("max_steps"), {"input_tokens": 0, "output_tokens": 0}
-    )
-    environment = environment_message(facts)["content"]
+    environment = environment_text(assembled.context)
+    environment_tokens = counter.text(environment) if environment else 0
     memory = _memory_block(ctx, question)
     system_tokens = counter.text(assembled.system)
     memory_tokens = counter.text(memory) if memory else 0
-    total = system_tokens + sum(t["tokens"] for t in tool_rows) + counter.text(environment) + memory_tokens
+    total = system_tokens + sum(t["tokens"] for t in tool_rows) + environment_tokens + memory_tokens
     return {
         "model": model,
         "model_origin": choice.origin if choice is not None else "nothing sets a model and no provider key was found",
@@ -49,7 +51,8 @@ def prompt_report(ctx: Any, question: str = "", exact: bool = False) -> dict[str
         "memory_context": memory,
         "memory_context_tokens": memory_tokens,
         "environment": environment,
-        "environment_tokens": counter.text(environment),
+        "environment_tokens": environment_tokens,
+        "runtime_context": [{"source": e.source, "order": e.order, "facts": e.facts} for e in assembled.context],
         "variables": assembled.variables,
         "total_tokens": total,
         "counter": counter.text_method,
@@ -109,8 +112,14 @@ def _print(report: dict[str, Any], only_section: bool) -> None:
         console.print(Rule(f"project memory, stored with your message · {report['memory_context_tokens']} tokens",
                            align="left", style="cyan"))
         console.print(report["memory_context"], markup=False)
-    console.print(Rule(f"environment message (last, not stored) · {report['environment_tokens']} tokens", align="left", style="cyan"))
-    console.print(report["environment"], markup=False)
+    if report["environment"] is None:
+        console.print(Rule("no environment message: the runtime context is off (config "
+                           "'prompt.include_runtime_context')", align="left", style="cyan"))
+    else:
+        sources = ", ".join(entry["source"] for entry in report["runtime_context"])
+        console.print(Rule(f"environment message (last, not stored) · from {sources} · "
+                           f"{report['environment_tokens']} tokens", align="left", style="cyan"))
+        console.print(report["environment"], markup=False)
     console.print(Rule(style="cyan"))
     console.print(f"model: {report['model']} ({report['model_origin']})", markup=False)
     memory = f" + project memory {report['memory_context_tokens']}" if report["memory_context"] else ""

@@ -1,7 +1,7 @@
 """Agent definitions: `<workspace>/.astro/agents/*.md` and `ASTRO_HOME/agents/*.md`.
 
 A definition is a Markdown file with YAML frontmatter (name, description, tools, model,
-max_steps) whose body is the subagent's whole system prompt, as in Claude Code's agents. A
+max_steps, runtime_context) whose body is the subagent's whole system prompt, as in Claude Code's agents. A
 project definition replaces a user one of the same name. The 'sub-agents' prompt section lists
 them (002's layer 4) and says that only these names may be used; the catalog re-reads the
 folders only when a file changes, so the section stays byte-identical between steps.
@@ -39,6 +39,7 @@ class AgentDefinition:
     tools: tuple[str, ...] | None = None  # None: every tool except the delegation ones
     model: str | None = None  # None: the parent's model
     max_steps: int | None = None
+    runtime_context: bool = True  # false: its runs get no environment message (a suppressor for their scope)
 
 
 def _string_list(value: Any, field: str, path: Path) -> tuple[str, ...] | None:
@@ -78,6 +79,9 @@ def parse_agent(text: str, path: Path, layer: str = "project") -> AgentDefinitio
     max_steps = meta.get("max_steps", meta.get("max-steps"))
     if max_steps is not None and (isinstance(max_steps, bool) or not isinstance(max_steps, int) or max_steps < 1):
         raise AgentDefinitionError(f"{path}: 'max_steps' should be a whole number of at least 1.")
+    runtime_context = meta.get("runtime_context", meta.get("runtime-context", True))
+    if not isinstance(runtime_context, bool):
+        raise AgentDefinitionError(f"{path}: 'runtime_context' should be true or false.")
     return AgentDefinition(
         name=name,
         description=" ".join(description.split()),
@@ -87,6 +91,7 @@ def parse_agent(text: str, path: Path, layer: str = "project") -> AgentDefinitio
         tools=_string_list(meta.get("tools"), "tools", path),
         model=model.strip() if isinstance(model, str) else None,
         max_steps=max_steps,
+        runtime_context=runtime_context,
     )
 
 

@@ -67,6 +67,7 @@ class SubagentSpec:
     model: str | None = None
     pre_approved: tuple[str, ...] = ()
     notes: list[str] = field(default_factory=list)
+    runtime_context: bool = True  # false: the run's requests end without an environment message
 
 
 def parent_session(ctx: ToolContext) -> Caller:
@@ -171,6 +172,8 @@ def run_subagent(ctx: ToolContext, spec: SubagentSpec) -> ToolResult:
     state: TurnState | None = None
     failure = ""
     register_prompt(app, scope, spec.instructions)
+    # The definition's `runtime_context: false`: a suppressor for this run's scope, disposed with the run.
+    restore_context = app.prompt.suppress_runtime_context(scope) if not spec.runtime_context else None
     try:
         child.start()
         state = child.run_turn(spec.task)
@@ -182,6 +185,8 @@ def run_subagent(ctx: ToolContext, spec: SubagentSpec) -> ToolResult:
         except Exception:  # noqa: BLE001 - stopping must not hide the outcome
             log.debug("subagent session %s did not stop cleanly", child_id, exc_info=True)
         unregister_prompt(app, scope)
+        if restore_context is not None:
+            restore_context()
     report = SubagentReport.from_state(spec, child_id, state, failure, time.monotonic() - started)
     if report.usage:
         ctx.add_usage(report.usage)  # the caller's turn reports what its subagents cost too
@@ -318,6 +323,7 @@ def subagent_tool(ctx: ToolContext, args: dict[str, Any]) -> ToolResult:
             agent=definition.name, task=task.strip(), instructions=definition.system_prompt,
             scope=f"agent:{definition.name}", tools=allowed, model=definition.model,
             max_steps=resolve_steps(app, args.get("max_steps"), definition.max_steps, notes), notes=notes,
+            runtime_context=definition.runtime_context,
         )
     else:
         spec = SubagentSpec(

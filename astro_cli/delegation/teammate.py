@@ -15,10 +15,11 @@ from astro_cli.agent.history_store import MemoryHistory
 from astro_cli.agent.loop import AgentSession
 from astro_cli.agent.permissions import PermissionPolicy
 from astro_cli.delegation.subagent import delegable_tools
-from astro_cli.prompt.registry import ORDER_IDENTITY, AssembledPrompt, RenderedSection
+from astro_cli.prompt.registry import ORDER_IDENTITY, AssembledPrompt, AssemblyInput, RenderedSection
 
 if TYPE_CHECKING:
     from astro_cli.agent.caller import Caller
+    from astro_cli.agent.extensions import TurnView
     from astro_cli.app import AppContext
 
 # Tools that keep state per stored session (a plan, a background job, a compaction record): a
@@ -31,10 +32,15 @@ class TeammateSession(AgentSession):
 
     system_prompt: str = ""
 
-    def assemble(self, question: str = "") -> AssembledPrompt:
+    def assemble(self, question: str = "", turn: TurnView | None = None) -> AssembledPrompt:
         tools = self.visible_tools()
         section = RenderedSection("teammate", ORDER_IDENTITY, self.system_prompt)
-        return AssembledPrompt(sections=[section], tools=[tool.schema() for tool in tools], variables={})
+        context = []
+        if turn is not None:  # a request: the runtime context, unless it is off for this scope
+            data = AssemblyInput(scope=self.scope, tools=tools, question=question, states=self.states, turn=turn)
+            context = self.app.prompt.runtime_context(data, self.context_sources(turn))
+        return AssembledPrompt(sections=[section], tools=[tool.schema() for tool in tools], variables={},
+                               context=context)
 
 
 def run_teammate(app: AppContext, lead: Caller, name: str, system_prompt: str, task: str, max_steps: int,

@@ -6,8 +6,9 @@ A plugin package declares, in its pyproject.toml,
     myplugin = "my_package.astro_plugin:register"
 
 and the object named there is either a function `register(api)` or an object with a
-`register(api)` method. Through the PluginAPI it may add tools and Python callbacks for the same
-lifecycle events as the command hooks. This feature installs last, so a plugin tool may replace
+`register(api)` method. Through the PluginAPI it may add tools, Python callbacks for the same
+lifecycle events as the command hooks, loop extensions, assemble listeners that change the system
+prompt and tool schemas (docs/prompt.md, "The assemble waterfall") and runtime-context sources. This feature installs last, so a plugin tool may replace
 a built-in of the same name. A plugin that fails to load is reported once and skipped.
 """
 
@@ -22,7 +23,11 @@ from astro_cli.hooks.runner import PythonCallback, hook_runner
 
 if TYPE_CHECKING:
     from astro_cli.app import AppContext
+    from astro_cli.prompt.context import ContextProvider
+    from astro_cli.prompt.waterfall import AssembleListener
     from astro_cli.tools.base import Tool
+
+GLOBAL = "global"  # the prompt registry's global layer (prompt/layers.py), kept off this module's imports
 
 GROUP = "astro.plugins"
 
@@ -35,6 +40,7 @@ class PluginInfo:
     error: str = ""
     tools: list[str] = field(default_factory=list)
     hooks: list[str] = field(default_factory=list)
+    prompt: list[str] = field(default_factory=list)  # assemble listeners and runtime-context sources
 
 
 @dataclass
@@ -65,6 +71,18 @@ class PluginAPI:
     def add_extension(self, factory: Callable[[], LoopExtension]) -> None:
         """A full loop extension, through the seam the built-in features use (agent/extensions.py)."""
         loop_extensions(self.app).add(factory)
+
+    def on_assemble(self, listener: AssembleListener, scope: str = GLOBAL) -> None:
+        """Change each assembled prompt of `scope` (every one by default): `listener(draft)` edits the
+        draft's sections, tool schemas and runtime context, or returns a new draft (prompt/waterfall.py)."""
+        self.app.prompt.on_assemble(listener, scope)
+        self.info.prompt.append(f"assemble listener {getattr(listener, '__name__', repr(listener))}"
+                                + (f" ({scope})" if scope != GLOBAL else ""))
+
+    def add_context(self, source: str, order: float, provider: ContextProvider, scope: str = GLOBAL) -> None:
+        """Facts for the environment message, under `[source]`: `provider(data)` returns a mapping or None."""
+        self.app.prompt.add_context(source, order, provider, scope)
+        self.info.prompt.append(f"runtime context '{source}'" + (f" ({scope})" if scope != GLOBAL else ""))
 
 
 def _entry_points() -> list[Any]:

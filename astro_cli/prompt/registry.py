@@ -3,24 +3,36 @@
 Sections carry a numeric order and either fixed text or a provider called at each assembly; they
 are joined with a blank line in ascending order and an empty section disappears. A section or a
 variable registered for one agent scope (a subagent, a teammate) shadows the global one of the
-same name for that agent only. At most one effective `complete` section may exist: it is then
-the whole prompt.
+same name for that agent only. Each assembly passes through the assemble waterfall (waterfall.py);
+after it at most one effective `complete` section may exist: it is then the whole prompt. The
+runtime context of the trailing environment message (context.py) is assembled alongside, kept
+apart from the system prompt.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from astro_cli.agent.states import SessionStates
-from astro_cli.config import ConfigError
+from astro_cli.prompt.context import ContextEntry, ContextProvider, ContextSource, RuntimeContext, evaluate
+from astro_cli.prompt.layers import (
+    GLOBAL,
+    Dispose,
+    PromptRegistryError,
+    check_label,
+    check_order,
+    check_variable_name,
+)
 from astro_cli.prompt.render import PromptRenderError, render
+from astro_cli.prompt.waterfall import AssembleListener, Draft, DraftSection, Waterfall
 
 if TYPE_CHECKING:
+    from astro_cli.agent.extensions import TurnView
     from astro_cli.tools.base import Tool
 
-GLOBAL = "global"
+__all__ = ["GLOBAL", "PromptRegistryError", "ContextEntry", "ContextSource", "Draft", "DraftSection"]
 
 # Default bands (000's registry, 003's order).
 ORDER_IDENTITY = -100
@@ -32,19 +44,17 @@ ORDER_SUBAGENTS = 400
 ORDER_PRINCIPLES = 900
 
 
-class PromptRegistryError(ConfigError):
-    """A registration or assembly that cannot work; the message says which section or variable."""
-
-
 @dataclass
 class AssemblyInput:
     """What section providers may look at while the prompt is assembled: `states` is the session's
-    typed feature state (empty outside a session, e.g. `astro prompt show`)."""
+    typed feature state (empty outside a session, e.g. `astro prompt show`); `turn` is the turn in
+    progress when a model request is being prepared (runtime-context sources read its step and tokens)."""
 
     scope: str
     tools: list[Tool]
     question: str = ""
     states: SessionStates = field(default_factory=SessionStates)
+    turn: TurnView | None = None
 
 
 SectionProvider = Callable[[AssemblyInput], "str | None"]
@@ -54,7 +64,7 @@ VariableProvider = Callable[[], "str | None"]
 @dataclass
 class Section:
     name: str
-    order: int
+    order: float
     text: str | None = None
     provider: SectionProvider | None = None
     scope: str = GLOBAL
@@ -76,17 +86,19 @@ class Section:
 @dataclass
 class RenderedSection:
     name: str
-    order: int
+    order: float
     text: str
 
 
 @dataclass
 class AssembledPrompt:
-    """Exactly what the model sees: the system prompt's sections, the tool schemas, the variables used."""
+    """Exactly what the model sees: the system prompt's sections, the tool schemas, the variables used,
+    and the runtime context of the environment message (empty when none is wanted or it is off)."""
 
     sections: list[RenderedSection]
     tools: list[dict[str, Any]]
     variables: dict[str, str]
+    context: list[ContextEntry] = field(default_factory=list)
 
     @property
     def system(self) -> str:
@@ -100,41 +112,71 @@ class PromptRegistry:
     def __init__(self) -> None:
         self._sections: dict[tuple[str, str], Section] = {}
         self._variables: dict[tuple[str, str], VariableProvider] = {}
+        self._context = RuntimeContext()
+        self._waterfall = Waterfall()
 
     # --- registration ----------------------------------------------------------------------
-    def register_section(self, section: Section, replace: bool = False) -> None:
+    def register_section(self, section: Section, replace: bool = False) -> Dispose:
+        """Add `section`; returns a function that removes it again. A second section of one name in
+        one scope, or an order that is not a finite number, fails here (not at the first assembly)."""
+        check_label(section.name, "a prompt section")
+        check_order(section.order, f"the prompt section '{section.name}'")
         key = (section.scope, section.name)
         if key in self._sections and not replace:
             raise PromptRegistryError(
                 f"a section named '{section.name}' is already registered in scope '{section.scope}'."
             )
         self._sections[key] = section
+        return lambda: _discard(self._sections, key, section)
 
     def add(
         self,
         name: str,
-        order: int,
+        order: float,
         text: str | None = None,
         provider: SectionProvider | None = None,
         scope: str = GLOBAL,
         complete: bool = False,
         replace: bool = False,
         variables: bool | None = None,
-    ) -> None:
-        self.register_section(Section(name, order, text, provider, scope, complete, variables), replace=replace)
+    ) -> Dispose:
+        return self.register_section(Section(name, order, text, provider, scope, complete, variables), replace=replace)
 
     def remove_section(self, name: str, scope: str = GLOBAL) -> None:
         self._sections.pop((scope, name), None)
 
-    def register_variable(self, name: str, provider: VariableProvider, scope: str = GLOBAL) -> None:
-        self._variables[(scope, name)] = provider
+    def register_variable(self, name: str, provider: VariableProvider, scope: str = GLOBAL,
+                          replace: bool = False) -> Dispose:
+        """Add `{{name}}`; a name registered twice in one scope, or one `{{...}}` cannot spell, fails here."""
+        check_variable_name(name)
+        key = (scope, name)
+        if key in self._variables and not replace:
+            raise PromptRegistryError(f"a prompt variable named '{name}' is already registered in scope '{scope}'.")
+        self._variables[key] = provider
+        return lambda: _discard(self._variables, key, provider)
 
     def remove_variable(self, name: str, scope: str = GLOBAL) -> None:
         self._variables.pop((scope, name), None)
 
+    def add_context(self, source: str, order: float, provider: ContextProvider, scope: str = GLOBAL) -> Dispose:
+        """A runtime-context source: `provider(data)` returns facts for the environment message, labelled `source`."""
+        return self._context.add(ContextSource(source, order, provider), scope)
+
+    def suppress_runtime_context(self, scope: str = GLOBAL) -> Dispose:
+        """No environment message for `scope` (GLOBAL: for every assembly) until the returned function is called."""
+        return self._context.suppress(scope)
+
+    def runtime_context_suppressed(self, scope: str = GLOBAL) -> bool:
+        return self._context.suppressed(scope)
+
+    def on_assemble(self, listener: AssembleListener, scope: str = GLOBAL) -> Dispose:
+        """Run `listener(draft)` in each assembly for `scope` (GLOBAL: every assembly), before the
+        complete-section rule; it changes the draft in place or returns a new one (waterfall.py)."""
+        return self._waterfall.add(listener, scope)
+
     def __len__(self) -> int:
-        """Sections and variables registered, in every scope (a finished subagent run leaves none)."""
-        return len(self._sections) + len(self._variables)
+        """Entries registered, in every scope (a finished subagent run leaves none)."""
+        return len(self._sections) + len(self._variables) + len(self._context) + len(self._waterfall)
 
     # --- lookup ----------------------------------------------------------------------------
     def effective_sections(self, scope: str = GLOBAL) -> list[Section]:
@@ -152,6 +194,12 @@ class PromptRegistry:
     def _variable(self, name: str, scope: str) -> VariableProvider | None:
         return self._variables.get((scope, name)) or self._variables.get((GLOBAL, name))
 
+    def runtime_context(self, data: AssemblyInput, extra: Sequence[ContextSource] = ()) -> list[ContextEntry]:
+        """The environment message's contributions for `data.scope`: none, and no provider called, when suppressed."""
+        if self._context.suppressed(data.scope):
+            return []
+        return evaluate([*self._context.sources(data.scope), *extra], data)
+
     # --- assembly --------------------------------------------------------------------------
     def assemble(
         self,
@@ -160,19 +208,38 @@ class PromptRegistry:
         question: str = "",
         states: SessionStates | None = None,
         variables: Mapping[str, str] | None = None,
+        context: Sequence[ContextSource] | None = None,
+        turn: TurnView | None = None,
     ) -> AssembledPrompt:
         """Build the system prompt for `scope` with `tools` (already ordered) as the request's tools.
 
-        `variables` are the caller's own values (a session's model), ahead of the registered providers."""
+        `variables` are the caller's own values (a session's model), ahead of the registered providers.
+        `context` asks for the runtime context too: the registered sources plus these (a session's
+        own); None (measuring, validating) evaluates no source at all."""
         given = dict(variables or {})
         sections = self.effective_sections(scope)
-        complete = [s for s in sections if s.complete]
-        if len(complete) > 1:
-            names = ", ".join(s.name for s in complete)
-            raise PromptRegistryError(f"more than one complete section for scope '{scope}': {names}.")
-        if complete:
-            sections = complete
-        data = AssemblyInput(scope=scope, tools=tools, question=question, states=states or SessionStates())
+        listeners = self._waterfall.listeners(scope)
+        if not listeners:  # nothing can change the sections: apply the complete rule before producing any
+            sections = _complete_rule(sections, scope)
+        data = AssemblyInput(scope=scope, tools=tools, question=question, states=states or SessionStates(), turn=turn)
+        produced = [
+            DraftSection(s.name, s.order, text, s.complete, s.renders_variables)
+            for s in sections
+            if (text := s.produce(data)) and text.strip()
+        ]
+        wanted = context is not None and not self._context.suppressed(scope)
+        draft = Draft(scope, question, produced, [t.schema() for t in tools],
+                      self.runtime_context(data, context or ()) if wanted else [])
+        if listeners:
+            draft = self._waterfall.run(draft, listeners)
+            draft.sections = _complete_rule(sorted(draft.sections, key=lambda s: s.order), scope)
+        if not wanted:
+            draft.context = []  # listener additions go too: the switch is the last word
+        return self._finish(draft, given)
+
+    def _finish(self, draft: Draft, given: dict[str, str]) -> AssembledPrompt:
+        """Fill the variables of the sections that take them (strictly) and drop what ends up empty."""
+        scope = draft.scope
         used: dict[str, str] = {}
 
         def lookup(name: str) -> str | None:
@@ -190,14 +257,34 @@ class PromptRegistry:
             return name in given or self._variable(name, scope) is not None
 
         rendered: list[RenderedSection] = []
-        for section in sections:
-            text = section.produce(data)
-            if not text or not text.strip():
-                continue
-            if section.renders_variables:
+        for section in draft.sections:
+            text = section.text
+            if section.variables:
                 try:
                     text = render(text, lookup, known, section.name)
                 except PromptRenderError as exc:
                     raise PromptRegistryError(str(exc)) from None
-            rendered.append(RenderedSection(section.name, section.order, text.strip("\n")))
-        return AssembledPrompt(sections=rendered, tools=[t.schema() for t in tools], variables=used)
+            if text.strip():
+                rendered.append(RenderedSection(section.name, section.order, text.strip("\n")))
+        return AssembledPrompt(sections=rendered, tools=draft.tools, variables=used, context=draft.context)
+
+
+_K = TypeVar("_K")
+_S = TypeVar("_S", Section, DraftSection)
+
+
+def _discard(entries: dict[_K, Any], key: _K, value: object) -> None:
+    """Undo one registration: only the entry it made, not one that replaced it since."""
+    if entries.get(key) is value:
+        del entries[key]
+
+
+
+def _complete_rule(sections: list[_S], scope: str) -> list[_S]:
+    """At most one effective complete section, which is then the whole prompt."""
+    complete = [s for s in sections if s.complete]
+    if len(complete) > 1:
+        names = ", ".join(s.name for s in complete)
+        raise PromptRegistryError(f"more than one complete section for scope '{scope}': {names}.")
+    return complete or sections
+

@@ -8,10 +8,9 @@ so a value containing `{{x}}` reaches the model as written.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable
 
-_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_.-]*$")
+from astro_cli.prompt.layers import VARIABLE_NAME
 
 
 class PromptRenderError(Exception):
@@ -33,7 +32,7 @@ def render(text: str, lookup: Callable[[str], str | None], known: Callable[[str]
             break
         out.append(text[pos:start])
         inner = text[start + 2 : end].strip()
-        if not _NAME.match(inner):
+        if not VARIABLE_NAME.match(inner):
             raise PromptRenderError(
                 f"section '{section}': malformed variable group {text[start : end + 2]!r} "
                 "(expected {{name}} with letters, digits, '_', '.' or '-')."

@@ -58,11 +58,17 @@ def tools_section(data: AssemblyInput) -> str | None:
 
 
 def register_default_sections(registry: PromptRegistry, settings: Settings) -> None:
-    """Register the static sections and the tool list; skills, memory and sub-agents add theirs when installed."""
-    registry.add("identity", ORDER_IDENTITY, text=settings.get("identity") or IDENTITY)
+    """Register the static sections and the tool list; skills, memory and sub-agents add theirs when installed.
+
+    Config `prompt.include_runtime_context: false` is a global suppressor of the runtime context,
+    registered here for the registry's lifetime."""
+    if settings.get("prompt.include_identity"):
+        registry.add("identity", ORDER_IDENTITY, text=settings.get("identity") or IDENTITY)
     persona = settings.get("persona")
     if persona:
         registry.add("persona", ORDER_PERSONA, text=persona)
     registry.add("tools", ORDER_TOOLS, provider=tools_section)
     principles = settings.get("principles") or PRINCIPLES.format(language_rule=language_rule(settings.get("language")))
     registry.add("principles", ORDER_PRINCIPLES, text=principles)
+    if not settings.get("prompt.include_runtime_context"):
+        registry.suppress_runtime_context()

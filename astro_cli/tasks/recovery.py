@@ -17,6 +17,8 @@ if TYPE_CHECKING:
 
 
 class TaskRecovery(LoopExtension):
+    context_source = "tasks"
+
     def on_session_start(self, session: SessionView) -> None:
         """A resumed session with a plan shows it to the user (the model gets it with the next turn)."""
         if not session.messages:

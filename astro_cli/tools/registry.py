@@ -19,6 +19,10 @@ class ToolOrderError(ConfigError):
     """`tool_order` names a tool that is not registered."""
 
 
+class ReservedToolName(ConfigError):
+    """A tool named with `tool_order`'s rest marker, which could never be placed by it."""
+
+
 class ToolRegistry:
     def __init__(self, tools: Iterable[Tool] = ()) -> None:
         self._tools: dict[str, Tool] = {}
@@ -27,7 +31,10 @@ class ToolRegistry:
             self.register(tool)
 
     def register(self, tool: Tool) -> None:
-        """Add a tool; a tool of the same name is replaced (user and plugin tools override built-ins)."""
+        """Add a tool; a tool of the same name is replaced (user and plugin tools override built-ins).
+        The name `<unlisted-tools>` is refused: in `tool_order` it means "every tool not listed"."""
+        if tool.name == UNLISTED:
+            raise ReservedToolName(f"a tool cannot be named '{UNLISTED}': that is the marker of config 'tool_order'.")
         self._tools[tool.name] = tool
         self.version += 1
 
