@@ -5,7 +5,9 @@
 Builds a throw-away workspace with 50 SKILL.md files and 200 memory files, installs every astro
 feature (the real tool, skill and memory code), then times `app.prompt.assemble(...)`: once per
 step with the turn's question (what happens on every step), and with a new question each time
-(the first step of a turn, when the memory selection is recomputed).
+(the first step of a turn, when the memory selection is recomputed). Then (issue 34) what a model
+request adds: the runtime context evaluated and the environment message written, and the same with
+one assemble listener (docs/prompt.md's example: a section added, a tool schema filtered).
 """
 
 from __future__ import annotations
@@ -72,11 +74,42 @@ def main() -> None:
             app.prompt.assemble(tools, question=f"{TOPICS[n % 10]} question number {n}")
             fresh.append(time.perf_counter() - started)
         sections = [s.name for s in app.prompt.assemble(tools, question=question).sections]
+        request, listened = request_path(app, tools, question, runs)
         app.close()
     print(f"tools: {len(tools)}, skills: 50, memories: 200, sections: {', '.join(sections)}")
     print(f"assembly, same question (each step)  median {statistics.median(same) * 1000:.2f} ms over {runs} runs")
     print(f"assembly, new question (turn start)  median {statistics.median(fresh) * 1000:.2f} ms over {runs} runs")
+    print(f"request: assembly + runtime context + environment message  median "
+          f"{statistics.median(request) * 1000:.2f} ms over {runs} runs")
+    print(f"request, with one assemble listener  median {statistics.median(listened) * 1000:.2f} ms over {runs} runs")
     print("target: median under 5 ms")
+
+
+def request_path(app, tools, question: str, runs: int) -> tuple[list[float], list[float]]:  # noqa: ANN001
+    """Per-step cost of a model request's assembly: the session's facts, then also a listener."""
+    from astro_cli.prompt.context import ContextSource
+    from astro_cli.prompt.environment import environment_text, session_facts
+    from astro_cli.prompt.registry import DraftSection
+
+    usage = {"input_tokens": 1200, "output_tokens": 80}
+    session = ContextSource("session", 0, lambda data: session_facts(str(app.workspace.root), "openai/x", 3, 25, usage))
+
+    def timed() -> list[float]:
+        times = []
+        for _ in range(runs):
+            started = time.perf_counter()
+            environment_text(app.prompt.assemble(tools, question=question, context=[session]).context)
+            times.append(time.perf_counter() - started)
+        return times
+
+    plain = timed()
+
+    def listener(draft):  # noqa: ANN001, ANN202
+        draft.sections.append(DraftSection("observatory", 150, "Observatory: the 2.2 m at La Silla."))
+        draft.tools = [t for t in draft.tools if t["function"]["name"] != "run_bash"]
+
+    app.prompt.on_assemble(listener)
+    return plain, timed()
 
 
 if __name__ == "__main__":
