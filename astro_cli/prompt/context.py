@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING
 from astro_cli.prompt.layers import GLOBAL, Dispose, PromptRegistryError, check_label, check_order, covers
 
 if TYPE_CHECKING:
-    from astro_cli.prompt.registry import AssemblyInput
+    from astro_cli.prompt.assembly_input import AssemblyInput
 
 ContextProvider = Callable[["AssemblyInput"], "Mapping[str, object] | None"]
 

@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from astro_cli.agent.states import SessionStates
+from astro_cli.prompt.assembly_input import AssemblyInput, TurnFacts
 from astro_cli.prompt.context import ContextEntry, ContextProvider, ContextSource, RuntimeContext, evaluate
 from astro_cli.prompt.layers import (
     GLOBAL,
@@ -29,10 +30,9 @@ from astro_cli.prompt.render import PromptRenderError, render
 from astro_cli.prompt.waterfall import AssembleListener, Draft, DraftSection, Waterfall
 
 if TYPE_CHECKING:
-    from astro_cli.agent.extensions import TurnView
     from astro_cli.tools.base import Tool
 
-__all__ = ["GLOBAL", "PromptRegistryError", "ContextEntry", "ContextSource", "Draft", "DraftSection"]
+__all__ = ["GLOBAL", "AssemblyInput", "PromptRegistryError", "ContextEntry", "ContextSource", "Draft", "DraftSection"]
 
 # Default bands (000's registry, 003's order).
 ORDER_IDENTITY = -100
@@ -42,19 +42,6 @@ ORDER_SKILLS = 200
 ORDER_MEMORY = 300
 ORDER_SUBAGENTS = 400
 ORDER_PRINCIPLES = 900
-
-
-@dataclass
-class AssemblyInput:
-    """What section providers may look at while the prompt is assembled: `states` is the session's
-    typed feature state (empty outside a session, e.g. `astro prompt show`); `turn` is the turn in
-    progress when a model request is being prepared (runtime-context sources read its step and tokens)."""
-
-    scope: str
-    tools: list[Tool]
-    question: str = ""
-    states: SessionStates = field(default_factory=SessionStates)
-    turn: TurnView | None = None
 
 
 SectionProvider = Callable[[AssemblyInput], "str | None"]
@@ -209,7 +196,7 @@ class PromptRegistry:
         states: SessionStates | None = None,
         variables: Mapping[str, str] | None = None,
         context: Sequence[ContextSource] | None = None,
-        turn: TurnView | None = None,
+        turn: TurnFacts | None = None,
     ) -> AssembledPrompt:
         """Build the system prompt for `scope` with `tools` (already ordered) as the request's tools.
 
