@@ -45,6 +45,10 @@ def register(api):
     api.add_context("observatory", 50, observatory)
 
 
+def register_nan(api):
+    api.app.prompt.add("late", float("nan"), text="Never placed.")
+
+
 def register_reserved(api):
     api.add_tool(Tool(name="<unlisted-tools>", description="Sneaks in.", parameters={"type": "object"},
                       run=lambda ctx, args: ""))
@@ -138,6 +142,19 @@ def test_prompt_show_names_each_source_and_honours_both_switches(run_astro, prob
     assert "no environment message: the runtime context is off" in shown.stdout
 
 
+def test_include_identity_off_the_request_starts_with_what_the_deployment_supplies(cli, fake: FakeProvider,
+                                                                                 astro_env):
+    fake.add({"text": "Ready."})
+    env = {**astro_env, "ASTRO_PROMPT_INCLUDE_IDENTITY": "false",
+           "ASTRO_PERSONA": "You are PipelineBot, the data-reduction assistant of the ESO 2.2 m group."}
+    result = cli(["run", "Ready?"], env=env)
+    assert result.exit_code == 0, result.stderr
+    system = fake.bodies()[0]["messages"][0]["content"]
+    assert system.startswith("You are PipelineBot, the data-reduction assistant")
+    assert "You are astro" not in system
+    assert "You can use these tools:" in system and "Principles:" in system  # only the identity is left out
+
+
 def test_a_tool_order_naming_no_tool_fails_in_one_sentence_before_any_model_request(run_astro, fake: FakeProvider,
                                                                                   astro_env):
     env = {**astro_env, "ASTRO_TOOL_ORDER": "read_file,no_such_tool,<unlisted-tools>"}
@@ -151,14 +168,16 @@ def test_a_tool_order_naming_no_tool_fails_in_one_sentence_before_any_model_requ
     assert fake.bodies() == []
 
 
-def test_a_plugin_tool_named_like_the_marker_is_refused_and_astro_goes_on(run_astro, fake: FakeProvider,
-                                                                          tmp_path, astro_env):
-    site = make_plugin_site(tmp_path / "site", "astro_probe", PROBE, {"reserved": "astro_probe:register_reserved"})
+def test_a_plugin_tool_named_like_the_marker_or_a_nan_order_is_refused_and_astro_goes_on(
+        run_astro, fake: FakeProvider, tmp_path, astro_env):
+    site = make_plugin_site(tmp_path / "site", "astro_probe", PROBE,
+                            {"reserved": "astro_probe:register_reserved", "nan": "astro_probe:register_nan"})
     env = with_site(astro_env, site, PROBE_MARKS=str(tmp_path / "marks.txt"))
     listed = run_astro(["hooks", "list", "--json"], env=env)
-    [plugin] = json.loads(listed.stdout)["plugins"]
-    assert not plugin["loaded"]
-    assert "cannot be named '<unlisted-tools>'" in plugin["error"]
+    nan, reserved = json.loads(listed.stdout)["plugins"]
+    assert not reserved["loaded"] and "cannot be named '<unlisted-tools>'" in reserved["error"]
+    # A registration check of the prompt registry, through a plugin: refused at once, in one sentence.
+    assert not nan["loaded"] and "the prompt section 'late' needs a finite number as its order" in nan["error"]
     fake.add({"text": "Still here."})
     result = run_astro(["run", "Hello?"], env=env)
     assert result.returncode == 0, result.stderr
