@@ -37,7 +37,9 @@ ARXIV_IDS = {
     "astro-ph/0601001": "arxiv/id_list_astro-ph_0601001.xml",
     "1111.2011": "arxiv/id_list_1111.2011v2_legacy2016.xml",
 }
-ARXIV_SEARCHES = {"testing": "arxiv/search_query_testing_max10.xml", "ogle": "arxiv/id_list_astro-ph_0601001.xml"}
+ARXIV_SEARCHES = {"testing": "arxiv/search_query_testing_max10.xml", "ogle": "arxiv/id_list_astro-ph_0601001.xml",
+                  # the 1111.2011 record (Murray, Del Maestro, Tesanovic; submitted 2011, PRB 2012) by author
+                  "tesanovic": "arxiv/id_list_1111.2011v2_legacy2016.xml"}
 PDFS = {
     "1001.0012": "papers/arXiv_1001.0012v2_astro-ph.EP.pdf",
     "1111.2011": "papers/arXiv_1111.2011v2_cond-mat.pdf",
@@ -224,6 +226,9 @@ class ResearchServer:
             name = ARXIV_IDS.get(_base_id(id_list), EMPTY_FEED)
         else:
             name = next((f for key, f in ARXIV_SEARCHES.items() if key in search), EMPTY_FEED)
+            window = re.search(r"submitteddate:\[(\d{8})\d* to (\d{8})\d*\]", search)
+            if window:  # as arXiv does: only entries submitted within the window
+                return 200, _submitted_within(fixture(name), *window.groups()), "application/atom+xml", {}
         return 200, fixture(name), "application/atom+xml; charset=utf-8", {}
 
     def _file(self, request: Request, name: str | bytes | None, ctype: str) -> tuple[int, bytes, str, dict[str, str]]:
@@ -273,6 +278,16 @@ class ResearchServer:
         form = parse_qs(request.body.decode())
         query = (form.get("QUERY") or [""])[0]
         return 200, simbad_votable(query), "application/x-votable+xml", {}
+
+
+def _submitted_within(feed: bytes, start: str, end: str) -> bytes:
+    """The recorded feed without the entries whose <published> date lies outside [start, end] (YYYYMMDD)."""
+    def keep(match: re.Match[bytes]) -> bytes:
+        published = re.search(rb"<published>(\d{4})-(\d\d)-(\d\d)", match.group(0))
+        day = b"".join(published.groups()).decode() if published else ""
+        return match.group(0) if start <= day <= end else b""
+
+    return re.sub(rb"<entry>.*?</entry>\s*", keep, feed, flags=re.DOTALL)
 
 
 def _base_id(raw: str) -> str:

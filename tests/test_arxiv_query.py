@@ -17,10 +17,11 @@ README_EXAMPLE = 'author:"Agol, E" abs:"hot Jupiter" property:refereed'
     ("hot Jupiter (albedo OR recirculation) -HD209458",
      "all:hot AND all:Jupiter AND (all:albedo OR all:recirculation) ANDNOT all:HD209458", []),
     ("albedo NOT title:review year:2010-2015",
-     "all:albedo ANDNOT ti:review AND submittedDate:[201001010000 TO 201512312359]", []),
+     # issue 30: ADS's year is publication, arXiv's date submission: the window opens a year early
+     "all:albedo AND submittedDate:[200901010000 TO 201512312359] ANDNOT ti:review", []),
     ("-HD209458 albedo", "all:albedo ANDNOT all:HD209458", []),  # arXiv cannot open with ANDNOT
     ('author:("Cowan, N" OR "Del Maestro, A.") year:[2010 TO 2012]',
-     "(au:Cowan_N OR au:Del_Maestro_A) AND submittedDate:[201001010000 TO 201212312359]", []),
+     "(au:Cowan_N OR au:Del_Maestro_A) AND submittedDate:[200901010000 TO 201212312359]", []),
     ("bibstem:ApJ property:refereed citation_count:[10 TO 100]", "",
      ["bibstem:ApJ", "property:refereed", "citation_count:[10 TO 100]"]),
     ("cat:astro-ph.EP AND ti:albedo", "cat:astro-ph.EP AND ti:albedo", []),  # arXiv's own syntax

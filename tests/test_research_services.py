@@ -53,7 +53,7 @@ def test_arxiv_legacy_2016_feed_parses(research_app):
 
 def test_ads_fields_become_arxiv_syntax_and_arxiv_syntax_passes_through():
     assert arxiv.to_arxiv_query('author:"^Agol, E" title:albedo year:2010') == (
-        "au:Agol_E AND ti:albedo AND submittedDate:[201001010000 TO 201012312359]")
+        "au:Agol_E AND ti:albedo AND submittedDate:[200901010000 TO 201012312359]")  # a year early: issue 30
     assert arxiv.to_arxiv_query("cat:astro-ph.EP AND ti:albedo") == "cat:astro-ph.EP AND ti:albedo"
     assert arxiv.to_arxiv_query('"hot jupiter" albedo') == 'all:"hot jupiter" AND all:albedo'
     assert arxiv.to_arxiv_query("property:refereed bibstem:ApJ") == ""
@@ -64,8 +64,8 @@ def test_a_query_only_ads_understands_skips_arxiv_with_a_note(research_app, rese
     assert research.hits("/api/query")[0].query["search_query"] == ["all:star"]
     outcome = search_papers(research_app, "bibstem:ApJ property:refereed", rows=3)
     assert len(research.hits("/api/query")) == 1  # arXiv was not asked
-    assert outcome.notes == ["Partial results: The query has nothing arXiv can search for (only ADS fields such "
-                             "as year: or property:); use source=ads for it."]
+    assert outcome.notes == ["arXiv was not searched: it has no equivalent of bibstem:ApJ, property:refereed, "
+                             "so only NASA ADS answers this query."]
 
 
 def test_arxiv_requests_are_spaced_by_min_interval_and_name_astro(research_app, research):

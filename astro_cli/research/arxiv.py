@@ -15,6 +15,7 @@ from astro_cli.research.http import ServiceError, arxiv_throttle, make_client, r
 
 if TYPE_CHECKING:
     from astro_cli.app import AppContext
+    from astro_cli.research.arxiv_query import ArxivQuery
 
 SERVICE = "the arXiv API"
 NS = {
@@ -24,6 +25,7 @@ NS = {
 }
 NEW_ID = re.compile(r"(?<!\d)(\d{4}\.\d{4,5})(v\d+)?(?!\d)")
 OLD_ID = re.compile(r"(?<![\w-])([a-z][a-z-]*(?:\.[A-Z]{2})?/\d{7})(v\d+)?(?!\d)")
+MAX_ROWS = 50
 SORTS = {"relevance": "relevance", "date": "submittedDate", "citations": "relevance"}
 
 
@@ -49,14 +51,6 @@ def to_arxiv_query(query: str) -> str:
     from astro_cli.research.arxiv_query import translate
 
     return translate(query).text
-
-
-def year_clause(year_from: int | None, year_to: int | None) -> str:
-    if not year_from and not year_to:
-        return ""
-    start = f"{year_from or 1991}01010000"
-    end = f"{year_to or 2999}12312359"
-    return f"submittedDate:[{start} TO {end}]"
 
 
 def _text(node: ET.Element | None) -> str:
@@ -126,24 +120,41 @@ def search(
     app: AppContext, query: str, rows: int = 10, sort: str = "relevance",
     year_from: int | None = None, year_to: int | None = None,
 ) -> tuple[int, list[dict[str, Any]]]:
-    """Search arXiv; `query` may be arXiv syntax (ti:, au:, cat:...), ADS-style fields or plain words."""
-    search_query = to_arxiv_query(query)
-    if not search_query:
-        raise ServiceError(
-            "The query has nothing arXiv can search for (only ADS fields such as year: or property:); "
-            "use source=ads for it."
-        )
-    years = year_clause(year_from, year_to)
-    if years:
-        search_query = f"({search_query}) AND {years}"
+    """Search arXiv; `query` may be arXiv syntax (ti:, au:, cat:...), ADS-style syntax or plain words."""
+    from astro_cli.research.ads_syntax import QuerySyntaxError
+    from astro_cli.research.arxiv_query import translate
+
+    try:
+        plan = translate(query, year_from, year_to)
+    except QuerySyntaxError as exc:
+        raise ServiceError(str(exc)) from None
+    return answer(app, plan, rows, sort)
+
+
+def answer(app: AppContext, plan: ArxivQuery, rows: int = 10, sort: str = "relevance") -> tuple[int, list[dict[str, Any]]]:
+    """What arXiv answers for a translated query: ids fetched, or a search filtered to the publication years."""
+    from astro_cli.research.arxiv_query import keep_published_in
+
+    if plan.skip:
+        raise ServiceError(plan.skip.replace("so only NASA ADS answers this query", "so use source=ads for it"))
+    if plan.ids:
+        records = fetch(app, plan.ids)
+        return len(records), records
+    if not plan.text:
+        what = "DOIs and bibcodes" if plan.lookups else "ADS fields such as property: or bibstem:"
+        raise ServiceError(f"arXiv cannot search by {what}; use source=ads (or all) for this query.")
+    asked = rows if plan.years is None else min(MAX_ROWS, rows * 2)  # room for what the year filter removes
     params = {
-        "search_query": search_query,
+        "search_query": plan.text,
         "start": 0,
-        "max_results": rows,
+        "max_results": asked,
         "sortBy": SORTS.get(sort, "relevance"),
         "sortOrder": "descending",
     }
-    return _get(app, params)
+    total, records = _get(app, params)
+    if plan.years is not None:
+        records = keep_published_in(records, plan.years)
+    return total, records[:rows]
 
 
 def fetch(app: AppContext, arxiv_ids: list[str]) -> list[dict[str, Any]]:

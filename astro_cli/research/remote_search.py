@@ -12,12 +12,14 @@ from typing import TYPE_CHECKING, Any
 
 from astro_cli.prompt.tags import escape_tags
 from astro_cli.research import ads, arxiv
+from astro_cli.research.ads_syntax import OPERATORS
 from astro_cli.research.http import ServiceError
 from astro_cli.research.merge import merge, source_entry
 from astro_cli.research.textblock import DATA_NOTE, frame
 
 if TYPE_CHECKING:
     from astro_cli.app import AppContext
+    from astro_cli.research.arxiv_query import ArxivQuery
 
 SOURCES = ("all", "ads", "arxiv")
 SORTS = ("relevance", "date", "citations")
@@ -53,34 +55,48 @@ def search_papers(
     if not query or not query.strip():
         raise ServiceError("Give a search query, e.g. 'hot Jupiter albedo' or ADS syntax like author:\"Agol, E\".")
     check_arguments(source, rows, sort, year_from, year_to)
+    plan = _plan(query, year_from, year_to)
     outcome = Outcome(query=query, records=[])
     lists: list[list[dict[str, Any]]] = []
     failures: list[str] = []
-    if source in ("ads", "all"):
-        if source == "all" and not ads.has_token():
-            outcome.notes.append("NASA ADS was skipped because no ADS_API_TOKEN is set (arXiv results only, "
-                                 "without bibcodes or citation counts).")
-        else:
-            try:
-                total, records = ads.search(app, query, rows, sort, year_from, year_to)
-                outcome.totals["ads"] = total
-                lists.append(records)
-            except ServiceError as exc:
-                if source == "ads":
-                    raise
-                failures.append(str(exc))
-    if source in ("arxiv", "all"):
-        from astro_cli.research.arxiv_query import translate
-
+    with_ads = source == "ads" or (source == "all" and ads.has_token())
+    if source == "all" and plan.skip and not with_ads:
+        raise ServiceError(f"{plan.operator}() is an ADS operator ({OPERATORS[plan.operator]}) only NASA ADS can "
+                           "answer, and no ADS_API_TOKEN is set (astro keys set ads); paper_graph gives a paper's "
+                           "references from its own bibliography without it.")
+    if source == "all" and not with_ads and not plan.lookups and not _arxiv_helps(plan):
+        raise ServiceError(f"arXiv has no equivalent of {', '.join(plan.dropped) or 'this query'}: it needs NASA ADS, "
+                           "and no ADS_API_TOKEN is set (astro keys set ads).")
+    if source == "all" and not with_ads:
+        outcome.notes.append("NASA ADS was skipped because no ADS_API_TOKEN is set (arXiv results only, "
+                             "without bibcodes or citation counts).")
+    if with_ads:
         try:
-            total, records = arxiv.search(app, query, rows, sort, year_from, year_to)
+            total, records = ads.search(app, plan.ads_text, rows, sort, year_from, year_to)
+            outcome.totals["ads"] = total
+            lists.append(records)
+        except ServiceError as exc:
+            if source == "ads":
+                raise
+            failures.append(str(exc))
+    if source == "arxiv" or (source == "all" and _arxiv_helps(plan)):
+        try:
+            total, records = arxiv.answer(app, plan, rows, sort)
             outcome.totals["arxiv"] = total
             lists.append(records)
-            outcome.notes.extend(translate(query).notes())
+            outcome.notes.extend(plan.notes())
         except ServiceError as exc:
             if source == "arxiv" or not lists:
                 raise ServiceError(" ".join([*failures, str(exc)])) from None
             failures.append(str(exc))
+    elif source == "all" and plan.skip:
+        outcome.notes.append(plan.skip)
+    elif source == "all" and plan.dropped and not plan.lookups:
+        outcome.notes.append(f"arXiv was not searched: it has no equivalent of {', '.join(plan.dropped)}, "
+                             "so only NASA ADS answers this query.")
+    elif source == "all" and plan.lookups and not with_ads:
+        raise ServiceError("Looking a paper up by DOI or bibcode needs NASA ADS (set ADS_API_TOKEN with "
+                           "astro keys set ads); arXiv can only look up arXiv ids.")
     outcome.notes.extend(f"Partial results: {text}" for text in failures)
     merged = merge(*lists)
     if sort == "citations":
@@ -89,6 +105,22 @@ def search_papers(
         merged.sort(key=lambda r: int(r.get("year") or 0), reverse=True)
     outcome.records = merged[:rows]
     return outcome
+
+
+def _plan(query: str, year_from: int | None, year_to: int | None) -> ArxivQuery:
+    """The query parsed and translated for arXiv; a query that cannot be read is one sentence."""
+    from astro_cli.research.ads_syntax import QuerySyntaxError
+    from astro_cli.research.arxiv_query import translate
+
+    try:
+        return translate(query, year_from, year_to)
+    except QuerySyntaxError as exc:
+        raise ServiceError(str(exc)) from None
+
+
+def _arxiv_helps(plan: ArxivQuery) -> bool:
+    """Whether arXiv can add anything: not for ADS operators, nor for DOIs and bibcodes only (ADS's to resolve)."""
+    return not plan.skip and bool(plan.ids or plan.text)
 
 
 def authors_line(authors: list[str], shown: int = AUTHORS_SHOWN) -> str:
