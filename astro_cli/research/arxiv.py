@@ -1,7 +1,7 @@
 """The arXiv API (export.arxiv.org/api/query): search and metadata by id, parsed from its Atom feed.
 
 arXiv asks for one request every three seconds and a User-Agent naming the client; both are
-enforced here (config 'arxiv.min_interval', shared per process). Records come out in the common
+enforced here (config 'arxiv.min_interval', shared by all astro processes of the user: http.Throttle). Records come out in the common
 shape merge.py and the library use: arxiv_id, doi, title, authors, year, abstract, url...
 """
 
@@ -109,8 +109,7 @@ def parse_feed(body: bytes) -> tuple[int, list[dict[str, Any]]]:
 
 
 def _get(app: AppContext, params: dict[str, Any]) -> tuple[int, list[dict[str, Any]]]:
-    arxiv_throttle(app).wait()
-    with make_client(app) as client:
+    with make_client(app) as client, arxiv_throttle(app).turn():  # the clock is stamped once the answer is in
         response = request(client, "GET", app.settings.get("arxiv_url"), service=SERVICE,
                            setting="arxiv_url", params=params)
     return parse_feed(response.content)

@@ -144,8 +144,9 @@ def fetch_file(
     part = _part(target)
     done = part.stat().st_size if resume and part.exists() else 0
     headers = {"Range": f"bytes={done}-"} if done else {}
-    arxiv_throttle(app).wait()
-    with stream(client, "GET", url, service="arXiv", setting="arxiv_pdf_url", headers=headers) as response:
+    with arxiv_throttle(app).turn() as turn, \
+            stream(client, "GET", url, service="arXiv", setting="arxiv_pdf_url", headers=headers) as response:
+        turn.answered()  # the headers are in: the next request may follow in 3 s while this body streams
         if response.status_code == 416 and done:
             total = response.headers.get("Content-Range", "").rpartition("/")[2]
             if total.isdigit() and int(total) == done:
