@@ -14,6 +14,7 @@ from astro_cli.commands import (
     library_cmd,
     mcp_cmd,
     memory_cmd,
+    papers_cmd,
     prompt_cmd,
     sessions_cmd,
     skills_cmd,
@@ -89,6 +90,7 @@ app.command("trust", help="Trust this folder's risky settings (hooks, permission
 )
 app.command("search", help="Search NASA ADS and arXiv for papers (no model needed).")(search_command)
 app.command("target", help="Look up an object in SIMBAD, or list the objects around a position.")(target_command)
+app.add_typer(papers_cmd.app, name="papers", help="A paper's citation trail: refs, cited-by, similar (NASA ADS).")
 app.add_typer(sessions_cmd.app, name="sessions", help="List, show and export stored sessions.")
 app.add_typer(config_cmd.app, name="config", help="Show the resolved settings and where each came from.")
 app.add_typer(library_cmd.app, name="library", help="Your paper library: search, list, add, export, remove.")

@@ -99,6 +99,9 @@ class ResearchServer:
         }
         self.pdfs = dict(PDFS)
         self.slow: dict[str, float] = {}  # path prefix -> seconds over which its answers trickle out
+        # references()/citations()/similar() answers: the recorded q=star response, paged by start/rows;
+        # `graph_total` replaces its numFound (constructed: a paper with that many citations)
+        self.graph_total: int | None = None
         server = self
 
         class Handler(BaseHTTPRequestHandler):
@@ -259,6 +262,9 @@ class ResearchServer:
         if request.path == "/v1/search/query":
             q = (request.query.get("q") or [""])[0]
             rows = int((request.query.get("rows") or ["10"])[0])
+            graph = re.match(r"(references|citations|similar)\(bibcode:([^)]+)\)$", q)
+            if graph:
+                return 200, json.dumps(self._ads_graph(request)).encode(), "application/json", limits
             if any(key.lower() in q.lower() for key in EMCEE_IDS):
                 doc = json.loads(fixture("ads/doc_2013PASP.125..306F_emcee_allfields.json"))
                 # Constructed envelope around the recorded doc (the fixture is the doc alone).
@@ -272,6 +278,20 @@ class ResearchServer:
                         "response": {"numFound": 0, "start": 0, "docs": []}}
             return 200, json.dumps(body).encode(), "application/json", limits
         return 404, b'{"error": "no such endpoint"}', "application/json", {}
+
+    def _ads_graph(self, request: Request) -> dict[str, Any]:
+        """A citation-operator query answered with the recorded q=star response (the same search/query
+        JSON shape; no recorded references()/citations() answer exists in public repositories),
+        paged as ADS pages: docs[start:start+rows], numFound unchanged (or `graph_total`)."""
+        rows = int((request.query.get("rows") or ["10"])[0])
+        start = int((request.query.get("start") or ["0"])[0])
+        body = json.loads(fixture("ads/search_query_q-star_rows25.json"))
+        docs = body["response"]["docs"]
+        body["response"]["docs"] = docs[start % len(docs):][:rows] if start < (self.graph_total or 10**9) else []
+        body["response"]["start"] = start
+        if self.graph_total is not None:
+            body["response"]["numFound"] = self.graph_total
+        return body
 
     # --- SIMBAD --------------------------------------------------------------------------------
     def _simbad(self, request: Request) -> tuple[int, bytes, str, dict[str, str]]:

@@ -156,13 +156,16 @@ def doc_to_record(doc: dict[str, Any]) -> dict[str, Any]:
 
 def search(
     app: AppContext, query: str, rows: int = 10, sort: str = "relevance",
-    year_from: int | None = None, year_to: int | None = None,
+    year_from: int | None = None, year_to: int | None = None, start: int = 0,
 ) -> tuple[int, list[dict[str, Any]]]:
-    """Search ADS; the query is ADS syntax and passes through untouched (a year range is added)."""
+    """Search ADS; the query is ADS syntax and passes through untouched (a year range is added).
+    `start` pages on: the results from that index on (ADS's own paging)."""
     q = query.strip()
     if year_from or year_to:
         q = f"({q}) year:{year_from or 1000}-{year_to or 3000}"
-    params = {"q": q, "fl": FIELDS, "rows": rows, "sort": SORTS.get(sort, "score desc")}
+    params: dict[str, Any] = {"q": q, "fl": FIELDS, "rows": rows, "sort": SORTS.get(sort, "score desc")}
+    if start:
+        params["start"] = start
     body = _call(app, "GET", "/search/query", params=params)
     response = body.get("response") or {}
     docs = response.get("docs") or []

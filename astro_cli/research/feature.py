@@ -45,6 +45,18 @@ def search_papers_tool(ctx: ToolContext, args: dict[str, Any]) -> ToolResult:
     return ToolResult(format_for_model(outcome), data=sources_data(outcome.records), framed=True)
 
 
+def paper_graph_tool(ctx: ToolContext, args: dict[str, Any]) -> ToolResult:
+    from astro_cli.research.http import ServiceError
+    from astro_cli.research.paper_graph import format_for_model, paper_graph, sources_data
+
+    try:
+        page = paper_graph(ctx.app, str(args.get("id") or ""), direction=str(args.get("direction") or "refs"),
+                           rows=_int(args, "rows", 20) or 20, start=_int(args, "start", 0) or 0)
+    except ServiceError as exc:
+        raise ToolError(str(exc)) from None
+    return ToolResult(format_for_model(page), data=sources_data(page), framed=True)
+
+
 def download_paper_tool(ctx: ToolContext, args: dict[str, Any]) -> ToolResult:
     from astro_cli.agent.events import Notice
     from astro_cli.research.download import DownloadProgress, download
@@ -113,6 +125,11 @@ SEARCH_DESCRIPTION = (
     "ADS query syntax passes through (author:\"Agol, E\" abs:\"hot Jupiter\" year:2010-2015 property:refereed). "
     "Without an ADS token only arXiv is searched (no citation counts)."
 )
+GRAPH_DESCRIPTION = (
+    "Follow a paper's citation trail: what it cites, who cites it, what is similar. "
+    "From NASA ADS, paged (rows, start): refs, cited-by or similar, each with ids, year, citation count and whether "
+    "it is already in the library. Without an ADS token only refs, from the bibliography of a paper in the library."
+)
 DOWNLOAD_DESCRIPTION = (
     "Download a paper (arXiv id, bibcode or DOI) into the local library. Stores its arXiv PDF and, when arXiv "
     "offers it, its LaTeX source under papers/ with its metadata. Run parse_paper afterwards to index the text."
@@ -137,6 +154,17 @@ def install(app: AppContext) -> None:
             "year_to": {"type": "integer", "description": "Last publication year to include."},
         }, ["query"]),
         run=search_papers_tool, key_argument="query", timeout=180,
+    ))
+    app.tools.register(Tool(
+        name="paper_graph",
+        description=GRAPH_DESCRIPTION,
+        parameters=object_schema({
+            "id": {"type": "string", "description": "Bibcode, arXiv id or DOI (or a library paper's id)."},
+            "direction": {"type": "string", "enum": ["refs", "cited-by", "similar"], "description": "Default refs."},
+            "rows": {"type": "integer", "description": "Neighbours per page, 1-50 (default 20)."},
+            "start": {"type": "integer", "description": "Index of the first neighbour (paging; default 0)."},
+        }, ["id"]),
+        run=paper_graph_tool, key_argument="id", timeout=120,
     ))
     app.tools.register(Tool(
         name="download_paper",

@@ -1,0 +1,90 @@
+"""`astro papers refs|cited-by|similar ID`: a paper's citation trail without a model.
+
+It prints what the paper_graph tool gives the model, for a person (or, with --json, a script).
+The research modules are imported inside the commands, so `astro --help` stays fast.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import typer
+
+from astro_cli.bootstrap import EXIT_FAILED, EXIT_USAGE, UserError, build_app, user_errors
+
+app = typer.Typer(no_args_is_help=True, add_completion=False)
+
+ROWS = typer.Option(20, "--rows", "-n", help="Neighbours per page (1-50).")
+START = typer.Option(0, "--start", help="Index of the first neighbour (paging).")
+AS_JSON = typer.Option(False, "--json", help="Print JSON.")
+
+
+@app.command("refs")
+def refs(paper: str = typer.Argument(..., help="Bibcode, arXiv id or DOI."), rows: int = ROWS, start: int = START,
+         as_json: bool = AS_JSON) -> None:
+    """The papers this paper cites (ADS; without a token, its own parsed bibliography)."""
+    _show(paper, "refs", rows, start, as_json)
+
+
+@app.command("cited-by")
+def cited_by(paper: str = typer.Argument(..., help="Bibcode, arXiv id or DOI."), rows: int = ROWS,
+             start: int = START, as_json: bool = AS_JSON) -> None:
+    """The papers citing this paper (needs ADS_API_TOKEN)."""
+    _show(paper, "cited-by", rows, start, as_json)
+
+
+@app.command("similar")
+def similar(paper: str = typer.Argument(..., help="Bibcode, arXiv id or DOI."), rows: int = ROWS,
+            start: int = START, as_json: bool = AS_JSON) -> None:
+    """Papers whose text resembles this one (needs ADS_API_TOKEN)."""
+    _show(paper, "similar", rows, start, as_json)
+
+
+def _show(paper: str, direction: str, rows: int, start: int, as_json: bool) -> None:
+    from astro_cli.research.http import ServiceError
+    from astro_cli.research.paper_graph import check, paper_graph
+
+    with user_errors():
+        try:
+            check(direction, rows, start)
+        except ServiceError as exc:
+            raise UserError(str(exc), EXIT_USAGE) from None
+        context = build_app()
+        try:
+            page = paper_graph(context, paper, direction, rows, start)
+        except ServiceError as exc:
+            raise UserError(str(exc), EXIT_FAILED) from None
+        if as_json:
+            payload = {"paper": page.paper, "direction": direction, "total": page.total, "start": page.start,
+                       "source": page.source, "notes": page.notes,
+                       "results": [{**n.record, "in_library": n.in_library, "reference": n.text or None}
+                                   for n in page.neighbours]}
+            typer.echo(json.dumps(payload, indent=2, ensure_ascii=False))
+            return
+        _print(page)
+
+
+def _print(page: Any) -> None:
+    from rich.console import Console
+    from rich.markup import escape
+
+    from astro_cli.research.paper_graph import TITLES
+    from astro_cli.research.remote_search import authors_line, ids_line
+
+    console = Console(highlight=False, soft_wrap=True)
+    err = Console(stderr=True, highlight=False, soft_wrap=True)
+    shown = len(page.neighbours)
+    console.print(f"{TITLES[page.direction]} {escape(page.paper)} ({escape(page.source)}): "
+                  + (f"{page.start + 1}-{page.start + shown} of {page.total:,}" if shown else "none"))
+    for number, neighbour in enumerate(page.neighbours, start=page.start + 1):
+        record = neighbour.record
+        mark = " [green](in library)[/]" if neighbour.in_library else ""
+        console.print(f"[bold]{number}. {escape(record.get('title') or neighbour.text or '(untitled)')}[/]{mark}")
+        if record.get("title"):
+            console.print(f"   {escape(authors_line(record.get('authors') or []))}")
+        console.print(f"   [dim]{escape(ids_line(record) or 'not resolved to an identifier')}[/]")
+    if page.start + shown < page.total:
+        err.print(f"[dim]more: --start {page.start + shown}[/]")
+    for note in page.notes:
+        err.print(f"[yellow]note:[/] {escape(note)}")
