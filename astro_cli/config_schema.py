@@ -128,6 +128,7 @@ _key("fail_closed", "bool", False, "a hook that crashes or times out blocks the 
 _key("arxiv_url", "str", "https://export.arxiv.org/api/query", "arXiv API endpoint")
 _key("arxiv_pdf_url", "str", "https://arxiv.org", "arXiv base for /pdf/ID and /e-print/ID")
 _key("ads_url", "str", "https://api.adsabs.harvard.edu/v1", "NASA ADS API base")
+_key("crossref_url", "str", "https://api.crossref.org", "Crossref REST API base (DOIs without ADS; retractions)")
 _key("simbad_url", "str", "https://simbad.cds.unistra.fr/simbad/sim-tap", "SIMBAD TAP service")
 _key("http.timeout", "float", 30.0, "seconds before a request to a research service times out")
 _key("http.contact", "str?", None, "contact URL or e-mail in astro's User-Agent (arXiv asks for one)")

@@ -54,6 +54,7 @@ def base_env(tmp_path: Path) -> dict[str, str]:
         ASTRO_ARXIV_URL=CLOSED + "/api/query",
         ASTRO_ARXIV_PDF_URL=CLOSED,
         ASTRO_ADS_URL=CLOSED + "/v1",
+        ASTRO_CROSSREF_URL=CLOSED + "/crossref",
         ASTRO_SIMBAD_URL=CLOSED + "/simbad/sim-tap",
         ASTRO_OLLAMA_URL=CLOSED,
         LITELLM_LOCAL_MODEL_COST_MAP="True",

@@ -7,6 +7,7 @@ Paths follow the real services, so astro only needs its endpoint settings pointe
     GET  /v1/search/query         ADS search: recorded JSON (Bearer token checked)
     POST /v1/export/bibtex        ADS export: the recorded BibTeX in ADS's {"msg", "export"} wrapper
     POST /simbad/sim-tap/sync     SIMBAD TAP: a VOTable (see simbad_votable for how it is built)
+    GET  /crossref/works/<doi>    Crossref: the recorded work JSON (CROSSREF_WORKS), 404 for others
 Failures are scripted with `fail(prefix, ...)`: an HTTP status with headers, a delay longer than
 the client's timeout, a body cut short, or a different body (a non-PDF). Every request is recorded.
 
@@ -28,7 +29,7 @@ from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
-from urllib.parse import parse_qs, urlsplit
+from urllib.parse import parse_qs, unquote, urlsplit
 
 FIXTURES = Path(__file__).parent / "fixtures"
 ADS_TOKEN = "test-ads-token-not-real"
@@ -45,6 +46,8 @@ PDFS = {
     "1111.2011": "papers/arXiv_1111.2011v2_cond-mat.pdf",
 }
 EMCEE_TEX = "papers/emcee_2013PASP_ms.tex"
+# Crossref /works/DOI: the recorded answer for Crossref's test DOI, retracted 2009 and corrected 2018
+CROSSREF_WORKS = {"10.5555/12345678": "crossref/works_10.5555_12345678_updated-by_retraction.json"}
 EMCEE_IDS = ("2013PASP..125..306F", "1202.3665", "10.1086/670067", "emcee")
 
 
@@ -132,6 +135,7 @@ class ResearchServer:
             "ASTRO_ARXIV_PDF_URL": self.url,
             "ASTRO_ADS_URL": self.url + "/v1",
             "ASTRO_SIMBAD_URL": self.url + "/simbad/sim-tap",
+            "ASTRO_CROSSREF_URL": self.url + "/crossref",
             "ASTRO_ARXIV_MIN_INTERVAL": "0",
             **extra,
         }
@@ -219,6 +223,11 @@ class ResearchServer:
             return self._ads(request)
         if path.startswith("/simbad/sim-tap/sync"):
             return self._simbad(request)
+        if path.startswith("/crossref/works/"):
+            name = CROSSREF_WORKS.get(unquote(path[len("/crossref/works/"):]).lower())
+            if name is None:  # as Crossref answers an unknown DOI
+                return 404, b"Resource not found.", "text/plain", {}
+            return 200, fixture(name), "application/json", {}
         return 404, b"not found", "text/plain", {}
 
     def _arxiv_api(self, request: Request) -> tuple[int, bytes, str, dict[str, str]]:

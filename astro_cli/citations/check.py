@@ -31,8 +31,12 @@ class Citation:
     record: dict[str, Any] = field(default_factory=dict)  # what is known of the paper (for /cite)
 
     def as_dict(self) -> dict[str, Any]:
-        return {"id": self.cited.ident, "kind": self.cited.kind, "status": self.status, "title": self.title,
-                "paper": self.paper}
+        from astro_cli.research.remote_search import update_mark
+
+        out = {"id": self.cited.ident, "kind": self.cited.kind, "status": self.status, "title": self.title,
+               "paper": self.paper}
+        mark = update_mark(self.record)  # issue 30: Crossref's notice, e.g. "retracted 2021"
+        return {**out, "mark": mark} if mark else out
 
 
 @dataclass

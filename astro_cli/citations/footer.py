@@ -21,4 +21,10 @@ def footer_parts(citations: list[dict[str, Any]]) -> tuple[str, list[str]] | Non
         return None
     counts = [(status, sum(1 for c in citations if c.get("status") == status)) for status in STATUSES]
     head = "sources: " + ", ".join(f"{count} {status}" for status, count in counts if count)
-    return head, [label(c) for c in citations if c.get("status") == "unverified"]
+    return head + update_marks(citations), [label(c) for c in citations if c.get("status") == "unverified"]
+
+
+def update_marks(citations: list[dict[str, Any]]) -> str:
+    """' · 10.5555/12345678 retracted 2009': the cited papers Crossref marks retracted or corrected (issue 30)."""
+    marked = [f"{label(c)} {c['mark']}" for c in citations if c.get("mark")]
+    return "".join(f" · {text}" for text in marked)

@@ -106,7 +106,7 @@ def list_papers(
             authors = row.get("authors") or []
             cells = [
                 row["id"], str(row.get("year") or ""), (authors[0] if authors else "") + (" et al." if len(authors) > 1 else ""),
-                row.get("title") or "", str(row.get("chunks") or 0),
+                _title_with_mark(row), str(row.get("chunks") or 0),
                 (row.get("parsed_from") or "") if row.get("parsed_at") else "no",
             ]
             if shared:
@@ -200,3 +200,11 @@ from astro_cli.commands import library_migrate_cmd, library_net_cmd  # noqa: E40
 
 library_net_cmd.register(app)
 library_migrate_cmd.register(app)
+
+
+def _title_with_mark(row: dict[str, Any]) -> str:
+    """The title, with Crossref's notice (RETRACTED 2009) after it when the paper has one."""
+    from astro_cli.research.remote_search import update_mark
+
+    mark = update_mark(row)
+    return (row.get("title") or "") + (f" ({mark.upper()})" if mark else "")

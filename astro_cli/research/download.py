@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from astro_cli.agent.events import Event
-from astro_cli.research import ads, arxiv
+from astro_cli.research import ads, arxiv, crossref
 from astro_cli.research.http import ServiceError, arxiv_throttle, http_error, make_client, stream
 from astro_cli.research.identifiers import ARXIV_BIBCODE, ARXIV_DOI, BIBCODE
 from astro_cli.store.locks import FileLock, LockHolder, LockTimeout
@@ -128,6 +128,7 @@ def resolve(app: AppContext, identifier: str) -> tuple[dict[str, Any], str]:
     record["id"] = arxiv_id
     record["arxiv_id"] = arxiv_id
     record["url"] = record.get("url") or f"https://arxiv.org/abs/{arxiv_id}"
+    crossref.attach_updates(app, record)  # retracted or corrected: marked in the library and the footer
     return record, version
 
 

@@ -95,8 +95,7 @@ def search_papers(
         outcome.notes.append(f"arXiv was not searched: it has no equivalent of {', '.join(plan.dropped)}, "
                              "so only NASA ADS answers this query.")
     elif source == "all" and plan.lookups and not with_ads:
-        raise ServiceError("Looking a paper up by DOI or bibcode needs NASA ADS (set ADS_API_TOKEN with "
-                           "astro keys set ads); arXiv can only look up arXiv ids.")
+        lists.append(_crossref_lookups(app, plan.lookups, outcome))
     outcome.notes.extend(f"Partial results: {text}" for text in failures)
     merged = merge(*lists)
     if sort == "citations":
@@ -116,6 +115,24 @@ def _plan(query: str, year_from: int | None, year_to: int | None) -> ArxivQuery:
         return translate(query, year_from, year_to)
     except QuerySyntaxError as exc:
         raise ServiceError(str(exc)) from None
+
+
+def _crossref_lookups(app: AppContext, identifiers: list[str], outcome: Outcome) -> list[dict[str, Any]]:
+    """DOIs resolved through Crossref (no ADS token); a bibcode is ADS's alone, and says so."""
+    from astro_cli.research import crossref
+
+    records = []
+    for identifier in identifiers:
+        if not identifier.startswith("10."):
+            raise ServiceError(f"Looking up the bibcode {identifier} needs NASA ADS (set ADS_API_TOKEN with astro "
+                               "keys set ads); without it, DOIs resolve through Crossref and arXiv ids through arXiv.")
+        record = crossref.work(app, identifier)
+        if record is not None:
+            records.append(record)
+    outcome.totals["crossref"] = len(records)
+    outcome.notes.append("Resolved through Crossref (no ADS_API_TOKEN): no bibcode; the citation count is "
+                         "Crossref's.")
+    return records
 
 
 def _arxiv_helps(plan: ArxivQuery) -> bool:
@@ -149,7 +166,26 @@ def ids_line(record: dict[str, Any]) -> str:
         parts.append(str(record["year"]))
     if isinstance(record.get("citation_count"), int):
         parts.append(f"{record['citation_count']} citations")
+    mark = update_mark(record)
+    if mark:
+        parts.append(mark.upper())  # a retraction must not read like one more identifier
     return " · ".join(parts)
+
+
+def update_mark(record: dict[str, Any]) -> str:
+    """'retracted 2009; corrected 2018' from the Crossref notices a record (or its stored biblio) carries."""
+    from astro_cli.research.crossref import status_mark
+
+    biblio = record.get("biblio")
+    if isinstance(biblio, str):
+        import json
+
+        try:
+            biblio = json.loads(biblio)
+        except ValueError:
+            biblio = None
+    updates = record.get("updates") or (biblio.get("updates") if isinstance(biblio, dict) else None)
+    return status_mark({"updates": updates}) if isinstance(updates, list) and updates else ""
 
 
 def format_for_model(outcome: Outcome) -> str:
