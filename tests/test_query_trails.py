@@ -74,6 +74,12 @@ def test_4_a_doi_or_bibcode_goes_to_ads_without_a_misleading_note(research_app, 
     assert _ads_queries(research)[-1] == 'identifier:"10.1086/670067"'  # a pasted URL becomes the DOI
 
 
+def test_a_colon_in_prose_is_a_word_and_an_empty_field_one_sentence():
+    assert translate("Review: hot Jupiters").text == "all:Review AND all:hot AND all:Jupiters"
+    with pytest.raises(ValueError, match=r"^The field 'author:' is followed by nothing"):
+        translate("author: Agol")
+
+
 def test_4_an_arxiv_url_or_arxiv_bibcode_is_an_arxiv_id():
     assert translate("https://arxiv.org/abs/1111.2011v2").ids == ["1111.2011v2"]
     assert translate("bibcode:2012arXiv1202.3665F").ids == ["1202.3665"]

@@ -125,12 +125,16 @@ def _tokens(text: str) -> list[tuple[str, str]]:
             i += 1
         else:
             match = _FIELD.match(text, i)
+            if match and (match.end() >= n or text[match.end()].isspace()):
+                if match.group(1).lower() in ADS_FIELDS:
+                    raise QuerySyntaxError(f"The field '{match.group(1)}:' is followed by nothing; "
+                                           f"write e.g. {match.group(1)}:\"...\".")
+                out.append(("WORD", match.group(1)))  # prose ("Review: hot Jupiters"), not a field
+                i = match.end()
+                continue
             if match:
                 out.append(("FIELD", match.group(1).lower()))
                 i = match.end()
-                if i >= n or text[i].isspace():
-                    raise QuerySyntaxError(f"The field '{match.group(1)}:' is followed by nothing; "
-                                           f"write e.g. {match.group(1)}:\"...\".")
                 continue
             end_match = _WORD_END.search(text, i)
             end = end_match.start() if end_match else n

@@ -188,7 +188,10 @@ def _term(term: Term, result: ArxivQuery, top: bool) -> str | None:
     if not term.phrase:
         value = re.sub(r"[^\w.*?'-]", "", value)
         return f"{target}:{value}" if value else None
-    return f'{target}:"{value}"' if " " in value else f"{target}:{value}"
+    value = " ".join(value.replace('"', " ").split())
+    if not re.search(r"\w", value):
+        return None
+    return f"{target}:{value}" if re.fullmatch(r"[\w.*?'-]+", value) else f'{target}:"{value}"'
 
 
 def _year(term: Term, result: ArxivQuery, top: bool) -> str | None:
