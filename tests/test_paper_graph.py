@@ -131,3 +131,28 @@ def test_astro_papers_cited_by_pages_from_the_command_line(cli, research, worksp
     assert "more: --start 23" in result.stderr
     result = cli(["papers", "refs", "2013PASP..125..306F", "--rows", "0"], env=env)
     assert result.exit_code != 0 and "rows must be between 1 and 50." in result.stderr
+
+
+def test_without_ads_a_pdf_papers_run_on_reference_list_is_cut_into_entries(tmp_path, monkeypatch):
+    """Cowan & Agol (1001.0012) parsed from its PDF: the references are one run of text."""
+    for name in ("ADS_API_TOKEN", "ADS_DEV_KEY"):
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.setenv("ASTRO_HOME", str(tmp_path / "home"))
+    app = make_app(tmp_path / "ws")
+    try:
+        add_paper(app, "1001.0012")
+        parse_paper(app, "1001.0012")
+        page = paper_graph(app, "1001.0012", "refs", rows=50, start=0)
+        texts = [n.text for n in page.neighbours]
+        agol = next(n for n in page.neighbours if n.text.startswith("Agol, E., Cowan, N. B."))
+        assert agol.record["bibcode"] == "2010ApJ...721.1861A"
+        beerer = next(n for n in page.neighbours if n.text.startswith("Beerer, I. M."))
+        assert beerer.record["arxiv_id"] == "1011.4066"
+        assert any("Leigh, C. J., Collier Cameron, A., & Pinfield, D. J. 2007, MNRAS, 382, 473" in t for t in texts)
+        assert page.total > 80 and len(page.neighbours) == 50  # a page of a long list
+        rest = paper_graph(app, "1001.0012", "refs", rows=50, start=50)
+        assert len(rest.neighbours) == page.total - 50
+        resolved = [n for n in page.neighbours + rest.neighbours if n.record.get("id")]
+        assert len(resolved) >= page.total - 3
+    finally:
+        app.close()

@@ -32,6 +32,11 @@ BIBCODE = re.compile(r"^\d{4}[A-Za-z&.]{5}[\w.&]{9}[A-Za-z.]$")  # 19 characters
 ENTRY = re.compile(r"^\[(?P<key>[^\]]{1,80})\]\s*(?P<text>.+)$", re.DOTALL)
 CITATION = re.compile(r"(?P<authors>.*?)\s(?P<year>(?:18|19|20)\d\d)[a-z]?,\s*(?P<journal>[^,\d]{1,60}?),\s*"
                       r"(?P<volume>\d{1,5}),\s*(?P<page>[A-Za-z]?\d{1,6})")
+# In a PDF's run-on list, an entry ends with its page or e-print and the next begins "Surname, I." or "—.":
+# the space before is cut where it follows a letter, digit, '+', '.' or ')' (never ',' or '&', as inside
+# an author list).
+NEXT_ENTRY = re.compile(r"(?<=[\w+.)])\s+(?=(?:—+\.?\s|[A-Z][\w'’-]+(?:\s[A-Z][\w'’-]+)?,\s(?:[A-Z]\.)))")
+YEAR = re.compile(r"\b(?:18|19|20)\d\d[a-z]?,")
 DOI = re.compile(r"\b(10\.\d{4,9}/[^\s,;]+[^\s,;.])")
 
 
@@ -150,16 +155,39 @@ def _from_bibliography(library: Library, identifier: str, rows: int, start: int)
 
 
 def bibliography(library: Library, paper_id: str) -> list[str]:
-    """The paper's reference entries, as parsing wrote them (`[key] Authors year, Journal, vol, page`)."""
+    """The paper's reference entries: `[key] Authors year, Journal, vol, page` paragraphs from LaTeX, or
+    the run-on reference list of a PDF cut where the next entry's "Surname, I." begins."""
     entries: list[str] = []
+    previous_authors = ""
     for chunk in library.store.chunks_of(paper_id):
         if str(chunk.get("kind") or "") != "references":
             continue
-        for paragraph in re.split(r"\n\s*\n", str(chunk.get("text") or "")):
-            text = " ".join(paragraph.split())
-            if ENTRY.match(text) and text not in entries:
-                entries.append(text)
+        text = str(chunk.get("text") or "")
+        pieces = [" ".join(p.split()) for p in re.split(r"\n\s*\n", text)]
+        if not any(ENTRY.match(p) for p in pieces):
+            pieces = split_run_on(" ".join(text.split()))
+        for piece in pieces:
+            if not YEAR.search(piece) or piece in entries:
+                continue
+            if piece.startswith(("—", "---")) and previous_authors:  # "—. 2002b": the authors of the entry before
+                piece = previous_authors + piece.lstrip("—-. ")
+            previous_authors = piece[:YEAR.search(piece).start()]  # type: ignore[union-attr]
+            entries.append(piece)
     return entries
+
+
+def split_run_on(text: str) -> list[str]:
+    """A PDF's reference list (one line of text) cut into entries at NEXT_ENTRY, except after a
+    capitalised word: "Collier Cameron, A." is one author, not the start of an entry."""
+    pieces, start = [], 0
+    for match in NEXT_ENTRY.finditer(text):
+        before = text[start:match.start()].rsplit(" ", 1)[-1]
+        if before[:1].isupper() and before.rstrip(".").isalpha() and len(before.rstrip(".")) > 1:
+            continue
+        pieces.append(text[start:match.start()].strip())
+        start = match.end()
+    pieces.append(text[start:].strip())
+    return [p for p in pieces if p]
 
 
 def resolve_reference(text: str) -> dict[str, Any]:
