@@ -123,7 +123,8 @@ SEARCH_DESCRIPTION = (
     "Search NASA ADS and arXiv for papers. Each result has bibcode, arXiv id, title, first authors, year, "
     "citation count and an abstract snippet; results from both services are merged without duplicates. "
     "ADS query syntax passes through (author:\"Agol, E\" abs:\"hot Jupiter\" year:2010-2015 property:refereed). "
-    "Without an ADS token only arXiv is searched (no citation counts)."
+    "Without an ADS token only arXiv is searched (no citation counts), and a DOI is looked up in Crossref. "
+    "ADS operators (citations(), references(), similar()) go to ADS alone; paper_graph follows a paper's citations."
 )
 GRAPH_DESCRIPTION = (
     "Follow a paper's citation trail: what it cites, who cites it, what is similar. "
