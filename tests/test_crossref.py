@@ -90,3 +90,13 @@ def test_the_citation_footer_names_a_retracted_source():
     head, unverified = footer_parts([entry, {"id": "1001.0012", "kind": "arxiv", "status": "verified"}])
     assert head == "sources: 2 verified · 10.5555/12345678 retracted 2009; corrected 2018"
     assert unverified == []
+
+
+def test_with_ads_a_looked_up_paper_is_checked_and_an_unknown_doi_falls_back_to_crossref(research_app, research):  # noqa: F811
+    outcome = search_papers(research_app, "doi:10.1086/670067")  # ADS knows emcee; Crossref has no notice
+    assert [r["bibcode"] for r in outcome.records] == ["2013PASP..125..306F"]
+    assert [h.path for h in research.hits("/crossref/")] == ["/crossref/works/10.1086%2F670067"]
+    assert "RETRACTED" not in format_for_model(outcome)
+    outcome = search_papers(research_app, f"doi:{TEST_DOI}")  # ADS has no record of it: Crossref has
+    assert [h.query["q"][0] for h in research.hits("/v1/search/query")][-1] == f"doi:{TEST_DOI}"
+    assert "RETRACTED 2009; CORRECTED 2018" in format_for_model(outcome)

@@ -96,8 +96,16 @@ def search_papers(
                              "so only NASA ADS answers this query.")
     elif source == "all" and plan.lookups and not with_ads:
         lists.append(_crossref_lookups(app, plan.lookups, outcome))
+    if source == "all" and with_ads and plan.lookups and not any(lists):  # ADS does not know the DOI
+        lists.append(_crossref_lookups(app, [i for i in plan.lookups if i.startswith("10.")], outcome))
     outcome.notes.extend(f"Partial results: {text}" for text in failures)
     merged = merge(*lists)
+    if plan.lookups or plan.ids:  # a paper looked up by name: is it retracted or corrected? (one request each)
+        from astro_cli.research.crossref import attach_updates
+
+        for record in merged[:3]:
+            if not record.get("updates"):
+                attach_updates(app, record)
     if sort == "citations":
         merged.sort(key=_citation_count, reverse=True)
     elif sort == "date":
@@ -121,7 +129,7 @@ def _crossref_lookups(app: AppContext, identifiers: list[str], outcome: Outcome)
     """DOIs resolved through Crossref (no ADS token); a bibcode is ADS's alone, and says so."""
     from astro_cli.research import crossref
 
-    records = []
+    records: list[dict[str, Any]] = []
     for identifier in identifiers:
         if not identifier.startswith("10."):
             raise ServiceError(f"Looking up the bibcode {identifier} needs NASA ADS (set ADS_API_TOKEN with astro "
