@@ -53,7 +53,7 @@ def test_results_are_framed_as_data_with_their_origin(app):
     text = format_hits(RADIATIVE_Q, result)
     assert text.startswith(f'2 passage(s) for "{RADIATIVE_Q}" (BM25 full-text); best first:')
     assert '[1] 1001.0012 · section 5 Summary & Conclusions · page 8 · score' in text
-    assert '<paper-text source="1001.0012" section="5 Summary &amp; Conclusions" page="8">' in text
+    assert '<paper-text source="1001.0012" section="5 Summary &amp; Conclusions" page="8" handle="1001.0012:p8:c' in text
     assert text.count("<paper-text") == text.count("</paper-text>") == 2
 
 

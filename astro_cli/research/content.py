@@ -1,6 +1,7 @@
 """get_paper_content's work: a paper's indexed text by section or pages, cut to a budget.
 
-The chunks of a paper are contiguous and in order, so a section is rebuilt exactly from them.
+The chunks of a paper are contiguous and in order, so a section is rebuilt exactly from them; each
+chunk is its own frame with the handle the model cites it by (`1001.0012:p5:c12`).
 Whatever does not fit the budget is named (which sections, which pages, how many characters),
 so the model can ask for the rest instead of guessing it was the whole paper.
 """
@@ -11,6 +12,7 @@ import re
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from astro_cli.citations.handles import passage_handle
 from astro_cli.prompt.tags import escape_tags
 from astro_cli.research.textblock import frame
 
@@ -112,13 +114,14 @@ def paper_content(app: AppContext, paper: dict[str, Any], section: str | None = 
     budget = budget or int(app.settings.get("library.content_budget_chars"))
     blocks: list[str] = []
     used = 0
-    for n, group in enumerate(_runs(chosen)):
-        text = "\n".join(r["text"] for r in group)
+    for n, row in enumerate(chosen):  # one frame per chunk: each has its own handle to cite
+        text = row["text"]
         room = budget - used
         if room <= 200 and n > 0:
             break
         cut = text if len(text) <= room else text[:room].rsplit(" ", 1)[0]
-        blocks.append(frame(cut, paper["id"], group[0]["section"], group[0]["page"]))
+        blocks.append(frame(cut, paper["id"], row["section"], row["page"],
+                            handle=passage_handle(paper["id"], row["ord"], row["page"], row["section"])))
         used += len(cut)
         if cut is not text:
             break
@@ -131,17 +134,6 @@ def paper_content(app: AppContext, paper: dict[str, Any], section: str | None = 
         parts.append(escape_tags(_left_note(chosen, used, left, budget)))
     sections = list(dict.fromkeys(r["section"] for r in chosen if r["section"]))
     return Content("\n\n".join(parts), paper, used, left, sections)
-
-
-def _runs(rows: list[dict[str, Any]]) -> list[list[dict[str, Any]]]:
-    """Consecutive chunks of the same section and page, shown as one block."""
-    runs: list[list[dict[str, Any]]] = []
-    for row in rows:
-        if runs and runs[-1][-1]["section"] == row["section"] and runs[-1][-1]["page"] == row["page"]:
-            runs[-1].append(row)
-        else:
-            runs.append([row])
-    return runs
 
 
 def _left_note(rows: list[dict[str, Any]], used: int, left: int, budget: int) -> str:

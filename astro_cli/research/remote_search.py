@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from astro_cli.citations.handles import passage_handle
 from astro_cli.prompt.tags import escape_tags
 from astro_cli.research import ads, arxiv
 from astro_cli.research.ads_syntax import OPERATORS
@@ -211,7 +212,9 @@ def format_for_model(outcome: Outcome) -> str:
             authors_line(record.get("authors") or []),
             snippet(record.get("abstract")) or "(no abstract)",
         ])
-        lines.append(frame(body, source=record.get("id") or "", section="search result"))
+        ident = str(record.get("id") or "")
+        lines.append(frame(body, source=ident, section="search result",
+                           handle=passage_handle(ident, None) if ident and record.get("abstract") else None))
         lines.append("")
     lines += [escape_tags(note) for note in outcome.notes]
     lines.append("download_paper fetches a paper into the library; cite papers by bibcode or arXiv id.")

@@ -48,9 +48,17 @@ class Hit:
     arxiv_id: str | None = None
     url: str | None = None
     ranks: dict[str, int] = field(default_factory=dict)  # this chunk's rank in each list that was fused
+    ord: int | None = None  # the chunk's place in its paper
+
+    @property
+    def handle(self) -> str | None:
+        """The passage's name for citing it (`1001.0012:p5:c12`); notes have none: they are not literature."""
+        from astro_cli.citations.handles import passage_handle
+
+        return passage_handle(self.source, self.ord, self.page, self.section) if self.kind == "paper" else None
 
     def as_dict(self) -> dict[str, Any]:
-        return asdict(self)
+        return {**asdict(self), "handle": self.handle}
 
 
 def resolve_papers(app: AppContext, papers: list[str] | str | None) -> list[str] | None:
@@ -179,7 +187,7 @@ def _load_hits(app: AppContext, ranked: list[tuple[int, float]]) -> list[Hit]:
             chunk_id=cid, kind="note" if is_note else "paper",
             source=row["n_path"] if is_note else row["paper_id"], section=row["section"], page=row["page"],
             text=row["text"], score=round(score, 4), title=row["n_title"] if is_note else row["p_title"],
-            bibcode=row["bibcode"], arxiv_id=row["arxiv_id"], url=row["url"],
+            bibcode=row["bibcode"], arxiv_id=row["arxiv_id"], url=row["url"], ord=row.get("ord"),
         ))
     return hits
 
@@ -201,7 +209,7 @@ def format_hits(question: str | Sequence[str], result: SearchResult) -> str:
     for n, hit in enumerate(hits, start=1):
         title = f' "{hit.title}"' if hit.title else ""
         lines.append(escape_tags(f"[{n}] {' · '.join(where_of(hit))} · score {hit.score:g}{title}"))
-        lines.append(frame(hit.text, hit.source, hit.section, hit.page, kind=hit.kind))
+        lines.append(frame(hit.text, hit.source, hit.section, hit.page, kind=hit.kind, handle=hit.handle))
         lines.append("")
     return "\n".join(lines).rstrip()
 

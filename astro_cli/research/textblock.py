@@ -25,12 +25,15 @@ def defuse(text: str) -> str:
 
 
 def frame(text: str, source: str, section: str | None = None, page: int | None = None,
-          kind: str = "paper") -> str:
-    """One delimited block: <paper-text source=".." section=".." page=".."> text </paper-text>."""
+          kind: str = "paper", handle: str | None = None) -> str:
+    """One delimited block: <paper-text source=".." section=".." page=".." handle=".."> text </paper-text>;
+    `handle` is the passage's name for citing it (citations/handles.py)."""
     tag = "note-text" if kind == "note" else "paper-text"
     attrs = f'source="{_attr(source)}"'
     if section:
         attrs += f' section="{_attr(section)}"'
     if page:
         attrs += f' page="{int(page)}"'
+    if handle:
+        attrs += f' handle="{_attr(handle)}"'
     return f"<{tag} {attrs}>\n{defuse(text.strip())}\n</{tag}>"
