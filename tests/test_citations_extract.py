@@ -58,7 +58,8 @@ def test_author_year_matching_allows_the_arxiv_to_journal_year_and_needs_the_aut
     assert matches_author_year(accent, {"authors": ["Zlatko Tešanović", "James M. Murray"], "pub_year": 2012}) == 0
 
 
-def test_the_ledger_counts_tool_output_but_not_echoed_arguments_or_errors():
+def test_the_ledger_counts_returned_records_only_never_ids_inside_text():
+    """Issue 28: arXiv:1011.0428 was 'verified' because it stood in a reference list rag_search returned."""
     ledger = CitationLedger()
     ledger.ingest("search_papers", {"query": "2019ApJ...999..123Z"}, "No papers found for: 2019ApJ...999..123Z",
                   {"sources": []}, True)
@@ -72,7 +73,13 @@ def test_the_ledger_counts_tool_output_but_not_echoed_arguments_or_errors():
     assert ledger.find("2019ApJ...999..123Z") is None  # only the echo of the query
     assert ledger.find("2401.99999") is None  # only an error
     assert ledger.find("2011ApJ...729...54C") is None  # a model's answer, not a tool's output
-    assert ledger.find("arXiv:1202.3665v2") is not None and ledger.find("DOI:10.1086/670067") is not None
-    assert ledger.find("1202.366") is None and ledger.find("202.3665") is None  # whole identifiers only
+    ledger.ingest("rag_search", {"query": "albedo"}, "<paper-text source=\"1001.0012\" section=\"References\">"
+                  "Cowan, N. B., & Agol, E. 2011, ApJ, 729, 54 (arXiv:1011.0428)</paper-text>",
+                  {"sources": [{"id": "1001.0012", "arxiv_id": "1001.0012"}]}, True)
+    ledger.ingest("save_note", {"title": "n", "content": "see 2013PASP..125..306F"}, "Created notes/n.md", None, True)
+    # Inside text (a .bib file, a reference list, a note): no record, so nothing is verified by it.
+    assert ledger.find("arXiv:1202.3665v2") is None and ledger.find("DOI:10.1086/670067") is None
+    assert ledger.find("1011.0428") is None and ledger.find("2013PASP..125..306F") is None
+    assert ledger.find("1001.0012") is not None
     seen = ledger.find("arXiv:2008.07401")
     assert seen is not None and seen.title == "Dynamics" and seen is ledger.find("2021NewA...8301491M")

@@ -9,17 +9,18 @@
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from astro_cli.citations.author_year import best_match
+from astro_cli.citations.author_year import matches_author_year
 from astro_cli.citations.extract import Cited, find_citations
 from astro_cli.citations.ledger import CitationLedger
 
 if TYPE_CHECKING:
     from astro_cli.app import AppContext
 
-STATUSES = ("verified", "resolved", "unverified")
+STATUSES = ("verified", "resolved", "unverified", "malformed")
 
 
 @dataclass
@@ -29,12 +30,17 @@ class Citation:
     title: str | None = None
     paper: str | None = None  # the library id, or the paper's arXiv id / bibcode / DOI
     record: dict[str, Any] = field(default_factory=dict)  # what is known of the paper (for /cite)
+    detail: str | None = None  # why it is not verified, when there is more to say
 
     def as_dict(self) -> dict[str, Any]:
         from astro_cli.research.remote_search import update_mark
 
-        out = {"id": self.cited.ident, "kind": self.cited.kind, "status": self.status, "title": self.title,
-               "paper": self.paper}
+        out: dict[str, Any] = {"id": self.cited.ident, "kind": self.cited.kind, "status": self.status,
+                               "title": self.title, "paper": self.paper}
+        if self.cited.version:
+            out["version"] = self.cited.version
+        if self.detail:
+            out["detail"] = self.detail
         mark = update_mark(self.record)  # issue 30: Crossref's notice, e.g. "retracted 2021"
         return {**out, "mark": mark} if mark else out
 
@@ -46,7 +52,7 @@ class CheckResult:
 
     @property
     def unverified(self) -> list[Citation]:
-        return [c for c in self.citations if c.status == "unverified"]
+        return [c for c in self.citations if c.status in ("unverified", "malformed")]
 
     def counts(self) -> dict[str, int]:
         return {status: sum(1 for c in self.citations if c.status == status) for status in STATUSES}
@@ -57,26 +63,85 @@ def _paper_id(record: dict[str, Any]) -> str | None:
     return record.get("id") or record.get("arxiv_id") or record.get("bibcode") or record.get("doi") or None
 
 
+def latest_version(record: dict[str, Any]) -> int | None:
+    """The newest arXiv version a record names (its abs URL or file: `.../1111.2011v2`), if any."""
+    found = [int(m) for key in ("url", "pdf_path", "arxiv_version", "version")
+             for m in re.findall(r"v(\d+)(?:\b|_|\.pdf)", str(record.get(key) or ""))]
+    if isinstance(record.get("arxiv_version"), int):
+        found.append(int(record["arxiv_version"]))
+    return max(found) if found else None
+
+
+def _version_problem(cited: Cited, record: dict[str, Any]) -> str | None:
+    """Why a cited arXiv version cannot be confirmed (None: no version cited, or it exists)."""
+    if not cited.version or cited.version == 1:
+        return None
+    latest = latest_version(record)
+    if latest is None:
+        return f"version v{cited.version} could not be confirmed"
+    return None if cited.version <= latest else f"arXiv:{cited.ident} has no version v{cited.version} (latest v{latest})"
+
+
+def _author_year_match(cited: Cited, records: list[dict[str, Any]]) -> tuple[dict[str, Any] | None, str | None]:
+    """(the one paper that fits, None) or (None, why not: ambiguous)."""
+    scored: dict[str, tuple[int, dict[str, Any]]] = {}
+    for record in records:
+        distance = matches_author_year(cited, record)
+        if distance is not None:
+            name = str(_paper_id(record) or record.get("title") or id(record)).lower()
+            if name not in scored or distance < scored[name][0]:
+                scored[name] = (distance, record)
+    if not scored:
+        return None, None
+    best = min(d for d, _ in scored.values())
+    fits = [r for d, r in scored.values() if d == best]
+    if len(fits) > 1:
+        return None, f"ambiguous: {len(fits)} papers fit {cited.ident}"
+    return fits[0], None
+
+
 def check_locally(app: AppContext, ledger: CitationLedger, cited: Cited) -> Citation | None:
-    """Verified from the session's tool results or the library; None when neither knows it."""
+    """Verified from the session's tool records or the library; None when neither knows it."""
     from astro_cli.research.library import Library
     from astro_cli.research.storage import has_library
 
+    if cited.kind == "malformed":
+        return Citation(cited, "malformed", detail="not a valid arXiv id, bibcode or DOI")
     library = Library(app) if has_library(app) else None
     if cited.kind == "author-year":
-        seen = best_match(cited, [p.record for p in ledger.described()])
-        if seen is None and cited.year is not None and library is not None:
-            seen = best_match(cited, library.papers_by_year(cited.year - 1, cited.year + 1))
-        return Citation(cited, "verified", seen.get("title"), _paper_id(seen), seen) if seen else None
+        return _check_author_year(app, ledger, library, cited)
     found = ledger.find(cited.lookup)
-    if found is not None:
-        row = library.knows(cited.lookup) if library is not None else None
-        record = {**found.record, **(row or {})}
-        return Citation(cited, "verified", record.get("title"), (row or {}).get("id") or found.paper_id, record)
     row = library.knows(cited.lookup) if library is not None else None
-    if row is not None:
-        return Citation(cited, "verified", row.get("title"), row["id"], row)
-    return None
+    if found is None and row is None:
+        return None
+    record = {**(found.record if found else {}), **(row or {})}
+    paper = (row or {}).get("id") or (found.paper_id if found else None)
+    problem = _version_problem(cited, record)
+    if problem and latest_version(record) is not None:
+        return Citation(cited, "unverified", record.get("title"), paper, record, detail=problem)
+    if problem:
+        return None  # the version is looked up online
+    return Citation(cited, "verified", record.get("title"), paper, record)
+
+
+def _check_author_year(app: AppContext, ledger: CitationLedger, library: Any, cited: Cited) -> Citation | None:
+    if cited.paired:  # "(2010, arXiv:1011.0428)": the cite is that paper, and must fit it
+        kind, ident = cited.paired.split(":", 1)
+        partner = check_locally(app, ledger, Cited(ident, kind))
+        if partner is None or partner.status != "verified":
+            return None
+        record = partner.record
+        if matches_author_year(cited, record) is None and record.get("authors"):
+            return Citation(cited, "unverified", record.get("title"), partner.paper, record,
+                            detail=f"{cited.paired.split(':', 1)[1]} is not by {cited.ident}")
+        return Citation(cited, "verified", record.get("title"), partner.paper, record)
+    records = [p.record for p in ledger.described()]
+    if cited.year is not None and library is not None:
+        records += library.papers_by_year(cited.year - 1, cited.year + 1)
+    seen, why = _author_year_match(cited, records)
+    if why:
+        return Citation(cited, "unverified", detail=why)
+    return Citation(cited, "verified", seen.get("title"), _paper_id(seen), seen) if seen else None
 
 
 def check_answer(app: AppContext, ledger: CitationLedger, text: str, resolve: bool,
@@ -96,7 +161,7 @@ def check_answer(app: AppContext, ledger: CitationLedger, text: str, resolve: bo
                 notes.append(f"The library was not consulted: {exc}")
             local = None
         citations.append(local)
-        if local is None:
+        if local is None and not cited.paired:
             pending.append(cited)
     online: dict[Cited, dict[str, Any] | None] = {}
     if pending and resolve:
@@ -110,9 +175,22 @@ def check_answer(app: AppContext, ledger: CitationLedger, text: str, resolve: bo
             out.append(local)
             continue
         record = online.get(cited)
-        if record:
+        problem = _version_problem(cited, record) if record else None
+        if cited.paired:
+            out.append(_paired_online(cited, online))
+        elif record and not problem:
             out.append(Citation(cited, "resolved", record.get("title"), _paper_id(record), record))
         else:
-            out.append(Citation(cited, "unverified"))
+            out.append(Citation(cited, "unverified", detail=problem))
     return CheckResult(out, notes)
 
+
+
+def _paired_online(cited: Cited, online: dict[Cited, dict[str, Any] | None]) -> Citation:
+    """An author-year written with an id no tool returned: resolved when the id's record fits it."""
+    kind, ident = (cited.paired or ":").split(":", 1)
+    record = next((r for c, r in online.items() if r and c.kind == kind and c.ident == ident), None)
+    if record and matches_author_year(cited, record) is not None:
+        return Citation(cited, "resolved", record.get("title"), _paper_id(record), record)
+    detail = f"{ident} is not by {cited.ident}" if record else None
+    return Citation(cited, "unverified", detail=detail)

@@ -17,7 +17,7 @@ from typing import Any
 
 HANDLE = r"[A-Za-z0-9][\w.&/+-]*?(?::(?:p\d+|s[\w.]+))?:(?:c\d+|abs)"
 CITE = re.compile(rf"\[\s*({HANDLE}(?:\s*[;,]\s*{HANDLE})*)\s*\]")
-ONE = re.compile(rf"(?P<paper>[A-Za-z0-9][\w.&/+-]*?)(?::(?P<where>p\d+|s[\w.]+))?:(?P<chunk>c\d+|abs)")
+ONE = re.compile(r"(?P<paper>[A-Za-z0-9][\w.&/+-]*?)(?::(?P<where>p\d+|s[\w.]+))?:(?P<chunk>c\d+|abs)")
 FRAME = re.compile(r"<paper-text ([^>]*)>\n(.*?)\n</paper-text>", re.DOTALL)
 ATTR = re.compile(r'(\w+)="([^"]*)"')
 _SECTION_NUMBER = re.compile(r"^([0-9]+(?:\.[0-9]+)*|[A-H](?:\.[0-9]+)*)\b")

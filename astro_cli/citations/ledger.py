@@ -1,16 +1,17 @@
-"""What the tools of a session have returned: the papers an answer may cite as verified.
+"""What the tools of a session have returned: the papers an answer may cite as verified, and the
+passages it may cite by handle.
 
-A paper counts as returned when a successful tool result lists it in `data["sources"]` (search
-results, downloads, library reads carry title, authors, year and identifiers), or when its
-identifier appears in a successful result's text (a search listing, a .bib file read from the
-workspace). An identifier that appears in the call's own arguments is not counted from that
-call's text: a search for an invented bibcode answers "No papers found for: <it>", which proves
-nothing. Answers written by models (a subagent's or teammate's reply) are not tool output: a
-subagent's own tool results are read from its child session instead.
+A paper counts as returned only when a successful tool result lists it as a record in
+`data["sources"]` (search results, downloads, library reads carry title, authors, year and
+identifiers). An identifier that merely occurs inside a result's text (a reference list that
+rag_search returned, an abstract, a note the model saved, a .bib file it read) proves nothing
+about the paper and is not counted: such ids can still be resolved online. Errors and answers
+written by models (a subagent's or teammate's reply) are not tool output: a subagent's own tool
+results are read from its child session instead.
 
-Texts are not scanned when they arrive (a long session holds megabytes of results): the ledger
-keeps them, and looks for the few identifiers an answer cites when it is asked (a substring
-search, then a check that the match is a whole identifier).
+Passages are the <paper-text> frames with a `handle` that rag_search, get_paper_content and
+search_papers showed the model (citations/handles.py); they are parsed from the stored result
+text, so a resumed session knows what it read.
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ import json
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from astro_cli.citations.handles import Passage, key_of, passages_in
 from astro_cli.research.identifiers import keys_of, record_keys
 
 if TYPE_CHECKING:
@@ -58,7 +60,7 @@ class CitationLedger:
         self._by_key: dict[Key, SeenPaper] = {}
         self.online: dict[Key, dict[str, Any] | None] = {}  # a lookup's record, or None: not found
         self.loaded = False
-        self._texts: list[tuple[str, str]] = []  # (result text, the call's arguments), lower-cased
+        self.passages: dict[tuple[str, str], Passage] = {}  # by (paper, chunk) of the handle
 
     # --- taking in tool results ----------------------------------------------------------------
     def ingest(self, tool: str, arguments: dict[str, Any], content: str, data: dict[str, Any] | None, ok: bool,
@@ -74,7 +76,10 @@ class CitationLedger:
             self.load_session(app, child)
         if tool in MODEL_WRITTEN or child or not content:
             return
-        self._texts.append((content.lower(), json.dumps(arguments, ensure_ascii=False, default=str).lower()))
+        for passage in passages_in(content):
+            key = key_of(passage.handle)
+            if key is not None:
+                self.passages.setdefault(key, passage)
 
     def _add(self, keys: set[Key] | set[tuple[str, str]], record: dict[str, Any]) -> None:
         keys = {_key(kind, value) for kind, value in keys if value}
@@ -109,45 +114,20 @@ class CitationLedger:
 
     # --- looking up -------------------------------------------------------------------------------
     def find(self, identifier: str) -> SeenPaper | None:
-        keys = keys_of(identifier)
-        for kind, value in keys:
+        for kind, value in keys_of(identifier):
             seen = self._by_key.get(_key(kind, value))
             if seen is not None:
                 return seen
-        for kind, value in keys:
-            if _in_texts(self._texts, kind, value.lower()):
-                self._add(keys, {})
-                return self._by_key.get(_key(kind, value))
         return None
+
+    def passage(self, handle: str) -> Passage | None:
+        key = key_of(handle)
+        return self.passages.get(key) if key else None
+
+    def passages_of(self, names: set[str]) -> list[Passage]:
+        """The passages read from a paper known by any of `names` (ids, lower case)."""
+        return [p for (paper, _), p in self.passages.items() if paper in names]
 
     def described(self) -> list[SeenPaper]:
         """The papers whose authors and year are known (author-year citations are matched on these)."""
         return [p for p in self.papers if p.record.get("authors") and p.record.get("year")]
-
-
-# Characters that would make a match part of a longer identifier, before and after it.
-_BEFORE = {"bibcode": set("abcdefghijklmnopqrstuvwxyz0123456789.&"), "arxiv": set("abcdefghijklmnopqrstuvwxyz0123456789.-"),
-           "doi": set("abcdefghijklmnopqrstuvwxyz0123456789.")}
-_AFTER = {"bibcode": set("abcdefghijklmnopqrstuvwxyz0123456789&"), "arxiv": set("0123456789-"),
-          "doi": set("abcdefghijklmnopqrstuvwxyz0123456789/-_")}
-
-
-def _whole(text: str, start: int, end: int, kind: str) -> bool:
-    before = text[start - 1] if start > 0 else " "
-    after = text[end] if end < len(text) else " "
-    if kind == "arxiv" and after == "." and end + 1 < len(text) and text[end + 1].isdigit():
-        return False  # 1912.9999 inside 1912.99991
-    if kind == "arxiv" and after == "v":
-        return True  # a version: 1912.99999v2
-    return before not in _BEFORE[kind] and after not in _AFTER[kind]
-
-
-def _in_texts(texts: list[tuple[str, str]], kind: str, needle: str) -> bool:
-    """Whether `needle` stands as a whole identifier in some result whose call did not ask for it."""
-    for text, arguments in texts:
-        start = text.find(needle)
-        while start >= 0:
-            if _whole(text, start, start + len(needle), kind) and needle not in arguments:
-                return True
-            start = text.find(needle, start + 1)
-    return False
