@@ -156,6 +156,9 @@ _key("citations.check", "str", "fix", "check the ids an answer cites: off, repor
      "ask the model once to verify or remove unverified ones)")
 _key("citations.resolve", "bool", True, "look up cited ids no tool returned on NASA ADS (with a token), else arXiv")
 _key("citations.resolve_timeout", "float", 10.0, "seconds the online look-up of one answer's citations may take", low=0)
+_key("citations.claims", "bool", True, "check each claim of an answer against the passage it cites (issue 28)")
+_key("citations.judge", "str", "off", "decide the claims the cheap check cannot with one model call: off, on (the "
+     "session's model) or a model name")
 
 # --- the warm worker for `astro run` (issue 18) ------------------------------------------------
 # Off by default where forking after litellm's import is not known to be safe (macOS: docs/worker.md).

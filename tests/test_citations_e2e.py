@@ -112,18 +112,22 @@ def test_a_search_for_the_invented_id_does_not_verify_it(cli, fake, env):
 
 
 def test_ids_no_tool_returned_are_resolved_online(cli, fake, env):
-    """ADS knows emcee's bibcode; without a token arXiv confirms 1111.2011: resolved, and no nudge."""
-    fake.add({"text": "emcee (2013PASP..125..306F, Foreman-Mackey et al. 2013) samples posteriors."})
+    """ADS knows emcee's bibcode; without a token arXiv confirms 1111.2011: resolved. The paper exists,
+    but the answer rests on no passage the session read: the claim is `not_read`, and the model is
+    asked once (issue 28)."""
+    answer = "emcee (2013PASP..125..306F, Foreman-Mackey et al. 2013) samples posteriors."
+    fake.add({"text": answer}, {"text": answer})
     obj = last_json(cli(["run", "--output-format", "json", "What is emcee?"], env=env).stdout)
     assert [(c["id"], c["status"], c["title"]) for c in obj["citations"]] == [
         ("2013PASP..125..306F", "resolved", "emcee: The MCMC Hammer"),
         ("Foreman-Mackey et al. 2013", "resolved", "emcee: The MCMC Hammer"),
     ]
-    assert len(fake.requests) == 1
+    assert [c["status"] for c in obj["claims"]] == ["not_read"] and len(fake.requests) == 2
     fake.add({"text": "See arXiv:1111.2011v2 for the Bethe lattice."})
     no_token = {k: v for k, v in env.items() if k != "ADS_API_TOKEN"}
-    obj = last_json(cli(["run", "--output-format", "json", "Bethe?"], env=no_token).stdout)
+    obj = last_json(cli(["run", "--output-format", "json", "Bethe?"], env={**no_token, "ASTRO_CITATIONS_CHECK": "report"}).stdout)
     assert obj["citations"][0]["status"] == "resolved" and obj["citations"][0]["paper"] == "1111.2011"
+    assert obj["citations"][0]["version"] == 2  # arXiv's record names v2: the version exists
 
 
 def test_author_year_citations_are_matched_against_the_session_sources(cli, fake, env):
@@ -143,9 +147,11 @@ def test_author_year_citations_are_matched_against_the_session_sources(cli, fake
 def test_papers_in_the_library_are_verified_without_any_tool(cli, fake, env):
     assert cli(["library", "add", "1111.2011", "--no-parse"], env=env).exit_code == 0
     fake.add({"text": "Murray et al. (2012), doi:10.1103/PhysRevB.85.115117, treat nodes on a Bethe lattice."})
-    obj = last_json(cli(["run", "--output-format", "json", "Bethe?"], env={**env, "ASTRO_CITATIONS_RESOLVE": "false"}).stdout)
+    obj = last_json(cli(["run", "--output-format", "json", "Bethe?"], env={
+        **env, "ASTRO_CITATIONS_RESOLVE": "false", "ASTRO_CITATIONS_CHECK": "report"}).stdout)
     assert [(c["kind"], c["status"], c["paper"]) for c in obj["citations"]] == [
         ("author-year", "verified", "1111.2011"), ("doi", "verified", "1111.2011")]
+    assert [c["status"] for c in obj["claims"]] == ["not_read"]  # in the library, but not read this session
 
 
 def test_the_repl_prints_the_footer_marks_sources_and_cites(repl, fake, research, monkeypatch):

@@ -157,7 +157,9 @@ class CitationsChecked(Event):
 
     `citations` holds dicts with id, kind (bibcode | arxiv | doi | author-year), status
     (verified | resolved | unverified), title and paper; `nudged` says whether the model was
-    asked once to verify or remove the unverified ones; `notes` say what could not be checked.
+    asked once to verify or remove the unverified ones; `notes` say what could not be checked;
+    `claims` holds each claim with status (supported | unsupported | uncited | not_read), the
+    handles it cites and the passage it was checked against.
     """
 
     type = "citations"
@@ -166,6 +168,8 @@ class CitationsChecked(Event):
     citations: list[dict[str, Any]]
     nudged: bool = False
     notes: list[str] = field(default_factory=list)
+    claims: list[dict[str, Any]] = field(default_factory=list)  # the claim ledger (citations/grounding.py)
+    evidence_read: bool = True  # whether any passage was shown in the session ("no evidence retrieved")
 
 
 @dataclass

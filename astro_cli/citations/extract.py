@@ -167,7 +167,7 @@ def _identifiers(text: str, today: date | None) -> tuple[list[tuple[int, Cited]]
     for match in ARXIV_PREFIXED.finditer(text):
         ident = re.sub(r"v\d+$", "", match.group(1))
         new = re.fullmatch(r"(\d\d)(\d\d)\.(\d+)", ident)
-        if _free(taken, *match.span(1)) and (new is None or valid_new_arxiv(*new.groups(), today=today)):
+        if _free(taken, *match.span(1)) and (new is None or valid_new_arxiv(new.group(1), new.group(2), new.group(3), today)):
             version = re.search(r"v(\d+)$", match.group(1))
             found.append((match.start(), Cited(ident, "arxiv", version=int(version.group(1)) if version else None)))
             taken.append(match.span(1))

@@ -4,9 +4,10 @@ A loop extension for the main agent of a session (subagents and teammates answer
 the researcher). It keeps a CitationLedger of what the tools returned (typed per-session state),
 and when the model gives its final answer:
 
-- `review_answer`: with `citations.check: fix`, citations that are neither seen nor found online
-  get one nudge per turn (a user message naming them); the model verifies or removes them. If it
-  insists, the answer stands and the ids are reported.
+- `review_answer`: with `citations.check: fix`, citations that are neither seen nor found online,
+  and claims without a passage behind them (unsupported, uncited, cited but not read), get one
+  nudge per turn (a user message naming them, nudge.py); the model fixes them. If it insists,
+  the answer stands and they are reported.
 - `on_turn_end`: the final answer's citations are stored (`citations` table) and announced as a
   CitationsChecked event: the REPL prints the footer, `astro run` adds them to its result.
 """
@@ -23,26 +24,14 @@ from astro_cli.transcript_sections import transcript_sections
 
 if TYPE_CHECKING:
     from astro_cli.agent.extensions import SessionView, TurnView
+    from astro_cli.agent.llm import LLM
     from astro_cli.app import AppContext
     from astro_cli.citations.check import CheckResult
+    from astro_cli.citations.grounding import Grounding
     from astro_cli.tools.base import ToolResult
 
 NUDGE_KIND = "citations"
-NUDGE_TEXT = (
-    "Citation check: {ids} in your answer {verb} not returned by any tool in this session, {verb2} not in the "
-    "library{online}. Verify each with your tools (search_papers, download_paper) and keep only what they "
-    "confirm, or remove it; then give your whole answer again."
-)
 CHECKED_STOPS = ("answered", "max_steps")
-
-
-def nudge_text(result: CheckResult, looked_online: bool) -> str:
-    labels = [c.cited.label for c in result.unverified]
-    many = len(labels) > 1
-    return NUDGE_TEXT.format(
-        ids=", ".join(labels), verb="were" if many else "was", verb2="are" if many else "is",
-        online=" and could not be found online" if looked_online else "",
-    )
 
 
 class CitationCheck(LoopExtension):
@@ -54,7 +43,8 @@ class CitationCheck(LoopExtension):
         self.active = False
         self.session_id = ""
         self.nudged = False
-        self._checked: tuple[str, CheckResult] | None = None
+        self.llm: LLM | None = None
+        self._checked: tuple[str, CheckResult, Grounding | None] | None = None
 
     @property
     def mode(self) -> str:
@@ -64,6 +54,7 @@ class CitationCheck(LoopExtension):
         session: SessionView = state.session
         self.active = session.agent == "main" and self.mode != "off"
         self.session_id = session.session_id
+        self.llm = session.llm
         self.nudged = False
         self._checked = None
 
@@ -76,11 +67,14 @@ class CitationCheck(LoopExtension):
     def review_answer(self, state: TurnView, answer: str) -> bool:
         if not self.active or self.mode != "fix" or self.nudged or state.force_final:
             return False
-        result = self._check(answer)
-        if not result.unverified:
+        from astro_cli.citations.nudge import nudge_text
+
+        result, grounding = self._check(answer)
+        text = nudge_text(result, grounding, self._looked_online(result))
+        if text is None:
             return False
         self.nudged = True
-        state.inject(nudge_text(result, self._looked_online(result)), kind=NUDGE_KIND)
+        state.inject(text, kind=NUDGE_KIND)
         return True
 
     def _looked_online(self, result: CheckResult) -> bool:
@@ -94,18 +88,20 @@ class CitationCheck(LoopExtension):
     def on_turn_end(self, state: TurnView) -> None:
         if not self.active or state.stop_reason not in CHECKED_STOPS or not state.answer.strip():
             return
-        result = self._check(state.answer)
+        result, grounding = self._check(state.answer)
         from astro_cli.citations.store import CitationStore
 
         CitationStore(self.app.db).save(self.session_id, state.turn, result, self.nudged)
         state.session.bus.emit(ev.CitationsChecked(
             session_id=self.session_id, turn=state.turn, citations=[c.as_dict() for c in result.citations],
-            nudged=self.nudged, notes=result.notes,
+            nudged=self.nudged, notes=result.notes + (grounding.notes() if grounding else []),
+            claims=[c.as_dict() for c in grounding.claims] if grounding else [],
+            evidence_read=grounding.evidence_read if grounding else True,
         ))
 
-    def _check(self, answer: str) -> CheckResult:
+    def _check(self, answer: str) -> tuple[CheckResult, Grounding | None]:
         if self._checked is not None and self._checked[0] == answer:
-            return self._checked[1]
+            return self._checked[1], self._checked[2]
         from astro_cli.citations.check import check_answer
 
         if not self.ledger.loaded:
@@ -114,8 +110,25 @@ class CitationCheck(LoopExtension):
         settings = self.app.settings
         result = check_answer(self.app, self.ledger, answer, bool(settings.get("citations.resolve")),
                               float(settings.get("citations.resolve_timeout")))
-        self._checked = (answer, result)
-        return result
+        grounding = self._ground(answer, result)
+        self._checked = (answer, result, grounding)
+        return result, grounding
+
+    def _ground(self, answer: str, result: CheckResult) -> Grounding | None:
+        """The claim ledger (setting `citations.claims`), with the model judge for what the cheap
+        check leaves undecided when `citations.judge` is set."""
+        if not self.app.settings.get("citations.claims"):
+            return None
+        from astro_cli.citations.grounding import ground
+
+        grounding = ground(self.ledger, answer, result)
+        if grounding.undecided() and str(self.app.settings.get("citations.judge") or "off") != "off":
+            from astro_cli.citations.judge import judge
+
+            note = judge(self.app, grounding, self.llm)
+            if note:
+                grounding.extra_notes.append(note)
+        return grounding
 
 
 def transcript_section(ctx: AppContext, row: dict[str, Any]) -> str | None:
@@ -125,12 +138,13 @@ def transcript_section(ctx: AppContext, row: dict[str, Any]) -> str | None:
     rows = CitationStore(ctx.db).for_session(row["id"])
     if not rows:
         return None
-    marks = {"verified": "✅", "resolved": "🌐", "unverified": "⚠️"}
+    marks = {"verified": "✅", "resolved": "🌐", "unverified": "⚠️", "malformed": "⚠️"}
     lines = []
     for cited in rows:
         label = f"arXiv:{cited['ident']}" if cited["kind"] == "arxiv" else cited["ident"]
         title = f" — {cited['title']}" if cited.get("title") else ""
-        nudged = " (the model was asked once to verify it)" if cited["nudged"] and cited["status"] == "unverified" else ""
+        nudged = " (the model was asked once to verify it)" if cited["nudged"] and cited["status"] != "verified" \
+            and cited["status"] != "resolved" else ""
         lines.append(f"- turn {cited['turn']}: {marks[cited['status']]} {cited['status']} {label}{title}{nudged}")
     return "\n".join(lines)
 
@@ -139,8 +153,11 @@ def install(app: AppContext) -> None:
     from astro_cli.citations.cite import slash_cite
     from astro_cli.slash import SlashCommand
     from astro_cli.transcript_sections import TranscriptSection
+    from astro_cli.ui.evidence import slash_evidence
 
     loop_extensions(app).add(lambda: CitationCheck(app))
     slash_commands(app).register(SlashCommand("cite", "BibTeX of the papers this session's answers cited (/cite FILE writes "
                                     "it to a file)", slash_cite, usage="/cite [FILE]"))
+    slash_commands(app).register(SlashCommand("evidence", "each claim of the last answer beside the passage it was "
+                                              "checked against", slash_evidence))
     transcript_sections(app).add(TranscriptSection("Citations", transcript_section))

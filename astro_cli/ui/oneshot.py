@@ -56,6 +56,7 @@ class OneShotPrinter:
         self._status: Status | None = None  # a transient spinner on stderr while the model works (terminals only)
         self._label: str | None = None
         self.citations: ev.CitationsChecked | None = None  # the final answer's checked citations
+        self.sources: list[dict[str, Any]] = []  # what the tools returned (authors, year: the reader's cites)
 
     def _spin(self, label: str | None) -> None:
         if label == self._label:
@@ -72,6 +73,8 @@ class OneShotPrinter:
     def handle(self, event: ev.Event) -> None:
         if isinstance(event, ev.CitationsChecked):
             self.citations = event
+        elif isinstance(event, ev.ToolFinished) and event.data:
+            self.sources += [s for s in event.data.get("sources") or [] if isinstance(s, dict)]
         if self.format == "stream-json":
             self._write_json(event.to_dict())
             return
@@ -109,16 +112,20 @@ class OneShotPrinter:
         if self.format in ("json", "stream-json"):
             result = result_object(state)
             result["citations"] = self.citations.citations if self.citations else []
+            result["claims"] = self.citations.claims if self.citations else []
+            if self.citations and not self.citations.evidence_read and self.citations.claims:
+                result["evidence"] = "no evidence retrieved"
             self._write_json(result)
             return
         if state.answer:
+            answer = self._for_reader(state.answer)
             if self.out_is_tty:
                 from rich.console import Console
                 from rich.markdown import Markdown
 
-                Console().print(Markdown(visible(state.answer)))
+                Console().print(Markdown(visible(answer)))
             else:
-                sys.stdout.write(state.answer.rstrip("\n") + "\n")
+                sys.stdout.write(answer.rstrip("\n") + "\n")
                 sys.stdout.flush()
         self._citation_footer()
         if state.stop_reason == "config_error":
@@ -132,12 +139,28 @@ class OneShotPrinter:
         elif state.stop_reason == "paused" and state.error:
             self._line((visible(state.error), "yellow"))
 
-    def _citation_footer(self) -> None:
-        """`sources: 3 verified, 1 unverified: 2019ApJ...999..123Z` on stderr (stdout keeps the answer alone)."""
-        from astro_cli.citations.footer import footer_parts
+    def _for_reader(self, answer: str) -> str:
+        """Passage handles as `(Cowan & Agol 2011, p. 5)`; the JSON result keeps the handles."""
+        from astro_cli.citations.handles import records_by_paper, render_for_reader
 
-        parts = footer_parts(self.citations.citations) if self.citations else None
-        if parts is None or self.citations is None:
+        return render_for_reader(answer, records_by_paper(self.sources))
+
+    def _citation_footer(self) -> None:
+        """The claims, then `sources: 3 verified, 1 unverified: 2019ApJ...999..123Z`, on stderr (stdout
+        keeps the answer alone)."""
+        from astro_cli.citations.footer import claim_lines, claims_head, footer_parts
+
+        if self.citations is None:
+            return
+        head = claims_head(self.citations.claims, self.citations.evidence_read)
+        if head:
+            self._line((head, "dim"))
+            for line in claim_lines(self.citations.claims):
+                self._line(("  " + visible(line), "yellow"))
+        parts = footer_parts(self.citations.citations)
+        if parts is None:
+            for note in self.citations.notes:
+                self._line(("  " + visible(note), "dim"))
             return
         head, unverified = parts
         self._line((head, "dim"), *([(": ", "dim"), (visible(", ".join(unverified)), "yellow")] if unverified else []))

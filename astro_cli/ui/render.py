@@ -165,7 +165,13 @@ class TurnRenderer:
         if event.tool_calls:
             self.settle(Text(visible(text), style="dim") if text else None)
         else:
-            self.settle(Markdown(visible(event.text)) if text else None)
+            self.settle(Markdown(visible(self._for_reader(event.text))) if text else None)
+
+    def _for_reader(self, answer: str) -> str:
+        """Passage handles as `(Cowan & Agol 2011, p. 5)` (/evidence shows the handles)."""
+        from astro_cli.citations.handles import records_by_paper, render_for_reader
+
+        return render_for_reader(answer, records_by_paper(self.log.sources()))
 
     def _on_tool_started(self, event: ev.ToolStarted) -> None:
         self.log.handle(event)
@@ -243,10 +249,17 @@ class TurnRenderer:
 
     def _on_citations(self, event: ev.CitationsChecked) -> None:
         """`sources: 3 verified, 1 unverified: 2019ApJ...999..123Z` under the answer, unverified ids in yellow."""
-        from astro_cli.citations.footer import footer_parts
+        from astro_cli.citations.footer import claim_lines, claims_head, footer_parts
 
         self.log.handle(event)
-        parts = footer_parts(event.citations) if event.session_id == self.session_id() else None
+        if event.session_id != self.session_id():
+            return
+        head = claims_head(event.claims, event.evidence_read)
+        if head:
+            self.settle(Text(head, style="dim"))
+            for claim_line in claim_lines(event.claims):
+                self.console.print(Text("  " + one_line(claim_line, 400), style="yellow"))
+        parts = footer_parts(event.citations)
         if parts is None:
             return
         head, unverified = parts

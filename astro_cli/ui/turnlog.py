@@ -35,17 +35,20 @@ class TurnLog:
     answer: str = ""
     stop_reason: str = ""
     citations: list[dict[str, Any]] = field(default_factory=list)  # the answer's checked citations
+    claims: list[dict[str, Any]] = field(default_factory=list)  # the answer's claim ledger (/evidence)
+    evidence_read: bool = True
     _by_id: dict[str, ToolCallRecord] = field(default_factory=dict)
 
     def reset(self, prompt: str = "") -> None:
         self.calls.clear()
         self._by_id.clear()
-        self.citations = []
+        self.citations, self.claims, self.evidence_read = [], [], True
         self.prompt, self.answer, self.stop_reason = prompt, "", ""
 
     def handle(self, event: ev.Event) -> None:
         if isinstance(event, ev.CitationsChecked):
             self.citations = list(event.citations)
+            self.claims, self.evidence_read = list(event.claims), event.evidence_read
         elif isinstance(event, ev.ToolStarted):
             record = ToolCallRecord(
                 index=len(self.calls) + 1,
@@ -103,7 +106,7 @@ class TurnLog:
         out: list[tuple[dict[str, Any], str]] = []
         for source in self.sources():
             mine = keys([source.get("bibcode"), source.get("arxiv_id"), source.get("doi"), source.get("id")])
-            hits = [i for i, (c, k) in enumerate(cited) if c.get("status") != "unverified" and k & mine]
+            hits = [i for i, (c, k) in enumerate(cited) if c.get("status") in ("verified", "resolved") and k & mine]
             used.update(hits)
             out.append((source, "cited" if hits else "consulted"))
         for index, (citation, _) in enumerate(cited):

@@ -1,0 +1,119 @@
+"""Splitting an answer into claims: the sentences that cite something or state a number.
+
+A claim is a sentence (or a list item) that carries a passage handle, a paper citation, or a
+number that reads as a result (`0.42`, `1.2 × 10^5 K`, `35%`). Numbers that only point somewhere
+are not results: years of citations, list markers, equation, table, figure and section numbers,
+dates, and the numbers inside designations (`NGC 1275`, `WASP-12b`), which are kept as names the
+passage must contain instead. Code blocks are not read. A bracketed handle after a sentence's full
+stop belongs to that sentence.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from astro_cli.citations.extract import Cited, find_citations, mask_code
+from astro_cli.citations.handles import find_handle_cites
+
+MAX_CLAIMS = 2000  # a 50,000-word answer is checked up to here; the rest is counted, not read
+_ABBREVIATIONS = {"al", "e.g", "i.e", "fig", "figs", "eq", "eqs", "sect", "sec", "cf", "vs", "approx", "no", "ref",
+                  "refs", "tab", "ca", "resp", "dr", "prof", "st", "etc", "vol", "p", "pp", "ch", "app", "max", "min"}
+_BOUNDARY = re.compile(r"(?<=[.!?])[\"”’)]?\s+(?=[\[(\"“*_]*[A-Z0-9\u00C0-\u017F\[])|\n\s*\n|\n(?=\s*(?:[-*+•]|\d+[.)])\s)")
+NUMBER = re.compile(
+    r"(?<![\w.:/-])([-−+]?\d+(?:,\d{3})*(?:\.\d+)?)(?:\s*(?:×|x|\\times|\*)\s*10\s*\^?\s*\{?\s*([-−+]?\d+)\}?"
+    r"|[eE]([-−+]?\d+))?(\s*%)?(?![\w.]*\d)"
+)
+DESIGNATION = re.compile(
+    r"\b(?:NGC|IC|HD|HIP|HR|TYC|KIC|KOI|TOI|WASP|HAT-P|HATS|Kepler|K2|CoRoT|XO|TrES|GJ|Gliese|LHS|TRAPPIST|PSR|"
+    r"SDSS|2MASS|WISE|Gaia\s+DR\d|3C|Mrk|Arp|UGC|PGC|LTT|LP|Messier|M|SN|GRB|FRB|GW|AT|Qatar|KELT|HATNet|"
+    r"CoRoT|OGLE|MOA|HH|PKS|QSO|Abell|Cyg|Sgr|Cen|Vela)[-\s]?J?\d[\w.+:-]*(?:\s?[a-h]\b)?"
+)
+_POINTERS = re.compile(
+    r"(?:\b(?:Eqs?|Equations?|Tables?|Tab|Figs?|Figures?|Sect?s?|Sections?|Appendix|Chapter|Ch|Step|Item|Paper|"
+    r"No|Vol|p|pp|page|pages|version|v|DR|Cycle|Run|O)\.?\s*\(?|§\s*|\bref\.\s*|#)$",
+    re.IGNORECASE,
+)
+_DATE = re.compile(r"\b\d{4}-\d{2}-\d{2}\b|\b\d{1,2}\s+(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)\w*\s+\d{4}\b")
+_COORD = re.compile(r"\b\d{1,2}[h:]\s?\d{2}[m:]\s?\d{2}(?:\.\d+)?s?\b|[+-−]\d{1,2}[d°:]\s?\d{2}['′:]\s?\d{2}(?:\.\d+)?")
+
+
+@dataclass
+class Claim:
+    """One claim of an answer: its text, what it cites, and what the cited passage must contain."""
+
+    text: str
+    start: int
+    handles: tuple[str, ...] = ()
+    cites: tuple[Cited, ...] = ()
+    numbers: tuple[str, ...] = ()
+    names: tuple[str, ...] = ()
+    spans: list[tuple[int, int]] = field(default_factory=list)  # cites and handles, relative to `text`
+
+    @property
+    def cited(self) -> bool:
+        return bool(self.handles or [c for c in self.cites if c.kind != "malformed"])
+
+
+def sentences(text: str) -> list[tuple[int, str]]:
+    """(offset, sentence) pairs; a bracketed handle after a full stop stays with its sentence."""
+    out: list[tuple[int, str]] = []
+    last = 0
+    for match in _BOUNDARY.finditer(text):
+        before = text[last:match.start()]
+        word = re.search(r"([\w.]+)\.[\"”’)]?$", before)
+        if match.group(0).strip() == "" and "\n" not in match.group(0) and word and (
+                word.group(1).lower() in _ABBREVIATIONS or re.fullmatch(r"[A-Z]", word.group(1))):
+            continue  # "et al. 2013", "Fig. 3", "N. B. Cowan"
+        if re.fullmatch(r"\s*(?:[-*+•]\s*)?\d+[.)]", text[last:match.start()]):
+            continue  # "1. " opens a list item
+        if text[match.end():match.end() + 1] == "[" and find_handle_cites(text[match.end():match.end() + 200])[:1] and \
+                find_handle_cites(text[match.end():match.end() + 200])[0].start == 0:
+            continue  # "... is 0.3. [1001.0012:p5:c12]"
+        out.append((last, before))
+        last = match.end()
+    out.append((last, text[last:]))
+    return [(start, s) for start, s in out if s.strip()]
+
+
+def _numbers(sentence: str, skip: list[tuple[int, int]]) -> list[str]:
+    found = []
+    for match in NUMBER.finditer(sentence):
+        start, end = match.span()
+        if any(a <= start < b for a, b in skip) or _POINTERS.search(sentence[max(0, start - 14):start]):
+            continue
+        value = match.group(1)
+        if re.fullmatch(r"1[6-9]\d\d|20\d\d", value) and not match.group(4):
+            continue  # a year ("in 2023", "since 1995") is no result to check
+        if re.match(r"\s*(?:\d+[.)]\s)", sentence[start:]) and sentence[:start].strip() in ("", "-", "*"):
+            continue  # a list marker
+        found.append(match.group(0).strip())
+    return found
+
+
+def split_claims(text: str) -> tuple[list[Claim], int]:
+    """(the answer's claims, how many sentences were left unread past MAX_CLAIMS)."""
+    masked = mask_code(text)
+    claims: list[Claim] = []
+    all_sentences = sentences(masked)
+    for start, sentence in all_sentences[:MAX_CLAIMS]:
+        start += len(sentence) - len(sentence.lstrip())
+        sentence = sentence.strip()
+        handle_cites = find_handle_cites(sentence)
+        spans = [(h.start, h.end) for h in handle_cites]
+        spans += [m.span() for m in re.finditer(r"\((?:[^()]*\d{4}[a-z]?)\)|\b\w+(?:\s+et\s+al\.)?\s+\(\d{4}[a-z]?\)|"
+                                                r"arXiv:\S+|\b\d{4}[A-Za-z&.]{5}[\w.&]{9}[A-Za-z.]|10\.\d{4,9}/\S+",
+                                                sentence)]
+        spans += [m.span() for m in _DATE.finditer(sentence)] + [m.span() for m in _COORD.finditer(sentence)]
+        names = [m.group(0) for m in DESIGNATION.finditer(sentence) if not any(a <= m.start() < b for a, b in spans)]
+        spans += [m.span() for m in DESIGNATION.finditer(sentence)]
+        plain = sentence
+        for cite in reversed(handle_cites):  # a handle's paper id is no citation of its own
+            plain = plain[:cite.start] + " " * (cite.end - cite.start) + plain[cite.end:]
+        cites = tuple(find_citations(plain)) if re.search(r"\d{4}|10\.\d", plain) else ()
+        numbers = _numbers(sentence, spans)
+        handles = tuple(h for cite in handle_cites for h in cite.handles)
+        if handles or cites or numbers:
+            claims.append(Claim(sentence, start, handles, cites, tuple(numbers), tuple(dict.fromkeys(names)),
+                                spans))
+    return claims, max(0, len(all_sentences) - MAX_CLAIMS)

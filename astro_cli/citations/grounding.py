@@ -1,0 +1,120 @@
+"""The claim ledger of an answer: each claim with a status, and the passage behind it.
+
+- supported: the passage it cites (by handle, or any passage read from the paper it cites) was
+  shown in this session and contains its numbers, names and key terms (support.py), or the
+  model judge said so (judge.py);
+- unsupported: the cited passage was read but does not say it (a changed number, another
+  object, another subject, or nothing the cheap check could confirm);
+- uncited: it states a number or result and cites nothing;
+- not_read: it cites a passage or paper whose text no tool showed in this session (a handle from
+  another session or an invented one, a paper only named).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from astro_cli.citations.claims import Claim, split_claims
+from astro_cli.citations.support import Verdict, best_verdict
+from astro_cli.research.identifiers import record_keys
+
+if TYPE_CHECKING:
+    from astro_cli.citations.check import CheckResult
+    from astro_cli.citations.ledger import CitationLedger
+
+CLAIM_STATUSES = ("supported", "unsupported", "uncited", "not_read")
+EXCERPT = 300
+
+
+@dataclass
+class ClaimCheck:
+    claim: Claim
+    status: str
+    handle: str | None = None  # the passage it was checked against
+    passage: str | None = None
+    reason: str = ""
+    decided_by: str = "lexical"  # lexical | judge | undecided | none
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"claim": self.claim.text, "status": self.status, "handles": list(self.claim.handles),
+                "cites": [c.label for c in self.claim.cites], "handle": self.handle,
+                "passage": _excerpt(self.passage), "reason": self.reason, "decided_by": self.decided_by}
+
+
+@dataclass
+class Grounding:
+    claims: list[ClaimCheck]
+    evidence_read: bool  # whether any passage was shown in the session
+    unread_sentences: int = 0  # past MAX_CLAIMS
+    extra_notes: list[str] = field(default_factory=list)
+
+    def counts(self) -> dict[str, int]:
+        return {s: sum(1 for c in self.claims if c.status == s) for s in CLAIM_STATUSES}
+
+    def flagged(self) -> list[ClaimCheck]:
+        return [c for c in self.claims if c.status != "supported"]
+
+    def notes(self) -> list[str]:
+        notes = list(self.extra_notes)
+        if self.unread_sentences:
+            notes.append(f"the claim check read the first {len(self.claims)} claims; {self.unread_sentences} more "
+                         "sentences were not checked")
+        return notes
+
+    def undecided(self) -> list[ClaimCheck]:
+        return [c for c in self.claims if c.decided_by == "undecided"]
+
+
+def _excerpt(text: str | None) -> str | None:
+    if not text:
+        return None
+    text = " ".join(text.split())
+    return text if len(text) <= EXCERPT else text[:EXCERPT].rsplit(" ", 1)[0] + " …"
+
+
+def _names(record: dict[str, Any], paper: str | None) -> set[str]:
+    names = {value.lower() for _, value in record_keys(record)}
+    names |= {str(record[k]).lower() for k in ("id", "arxiv_id", "bibcode", "doi") if record.get(k)}
+    if paper:
+        names.add(paper.lower())
+    return names
+
+
+def ground(ledger: CitationLedger, answer: str, checked: CheckResult) -> Grounding:
+    """Every claim of `answer` with its status, against the passages the session's tools showed."""
+    claims, unread = split_claims(answer)
+    by_cite = {c.cited: c for c in checked.citations}
+    out: list[ClaimCheck] = []
+    for claim in claims:
+        if claim.handles:
+            read = [(h, p.text) for h in claim.handles if (p := ledger.passage(h)) is not None]
+            if not read:
+                out.append(ClaimCheck(claim, "not_read", claim.handles[0], reason=(
+                    "no tool showed this passage in this session")))
+                continue
+        elif claim.cited:
+            read = []
+            for cited in claim.cites:
+                citation = by_cite.get(cited)
+                if citation is None or citation.status not in ("verified", "resolved"):
+                    continue
+                names = _names(citation.record, citation.paper)
+                read += [(p.handle, p.text) for p in ledger.passages_of(names)]
+            if not read:
+                out.append(ClaimCheck(claim, "not_read", reason="no text of the cited paper was read in this session"))
+                continue
+        else:
+            out.append(ClaimCheck(claim, "uncited", reason="states a result without a citation", decided_by="none"))
+            continue
+        verdict, handle = best_verdict(claim, read)
+        text = next((t for h, t in read if h == handle), None)
+        out.append(_from_verdict(claim, verdict, handle, text))
+    return Grounding(out, bool(ledger.passages), unread)
+
+
+def _from_verdict(claim: Claim, verdict: Verdict, handle: str | None, text: str | None) -> ClaimCheck:
+    if verdict.status == "undecided":
+        return ClaimCheck(claim, "unsupported", handle, text, "could not be confirmed: " + verdict.reason,
+                          "undecided")
+    return ClaimCheck(claim, verdict.status, handle, text, verdict.reason)

@@ -1,0 +1,53 @@
+"""`/evidence`: each claim of the last answer beside the passage it was checked against.
+
+The REPL keeps the last turn's claim ledger (TurnLog.claims, from the CitationsChecked event).
+Claims and passages come from the model and from papers: shown as plain text, escapes visible.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from rich.text import Text
+
+from astro_cli.security.visible import one_line
+
+if TYPE_CHECKING:
+    from astro_cli.slash import SlashContext
+
+STYLES = {"supported": "green", "unsupported": "red", "uncited": "yellow", "not_read": "yellow"}
+
+
+def evidence_lines(claims: list[dict[str, Any]], evidence_read: bool) -> list[Text]:
+    if not claims:
+        return [Text("no claims in the last answer" + ("" if evidence_read else " · no evidence retrieved"), style="dim")]
+    out: list[Text] = []
+    if not evidence_read:
+        out.append(Text("no evidence retrieved: no tool showed a passage in this session", style="yellow"))
+    for number, claim in enumerate(claims, 1):
+        status = str(claim.get("status") or "")
+        line = Text(f"{number}. ", style="dim")
+        line.append(f"[{status.replace('_', ' ')}] ", style=STYLES.get(status, "dim"))
+        line.append(f'"{one_line(str(claim.get("claim") or ""), 500)}"')
+        if claim.get("reason") and status != "supported":
+            line.append(f" — {one_line(str(claim['reason']), 200)}", style="dim")
+        out.append(line)
+        if claim.get("passage"):
+            where = Text("   ", style="dim")
+            where.append(f"[{claim.get('handle')}] ", style="cyan")
+            where.append(f'"{one_line(str(claim["passage"]), 600)}"', style="dim")
+            if claim.get("decided_by") == "judge":
+                where.append(" (decided by the model judge)", style="dim")
+            out.append(where)
+        elif status == "uncited":
+            out.append(Text("   no citation", style="dim"))
+        elif claim.get("handle") or claim.get("cites"):
+            cited = claim.get("handle") or ", ".join(claim.get("cites") or [])
+            out.append(Text(f"   cites {one_line(str(cited), 200)}, whose text was not read in this session", style="dim"))
+    return out
+
+
+def slash_evidence(ctx: SlashContext, args: str) -> None:
+    log = ctx.state.get("turn_log")
+    for line in evidence_lines(list(getattr(log, "claims", []) or []), bool(getattr(log, "evidence_read", True))):
+        ctx.console.print(line)
