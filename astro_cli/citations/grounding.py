@@ -12,11 +12,12 @@
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from astro_cli.citations.claims import Claim, split_claims
-from astro_cli.citations.support import Verdict, best_verdict
+from astro_cli.citations.support import Verdict, best_verdict, number_in, numbers_in
 from astro_cli.research.identifiers import record_keys
 
 if TYPE_CHECKING:
@@ -24,6 +25,8 @@ if TYPE_CHECKING:
     from astro_cli.citations.ledger import CitationLedger
 
 CLAIM_STATUSES = ("supported", "unsupported", "uncited", "not_read")
+OWN_WORK = re.compile(r"\b(?:I|we)\s+(?:compute|computed|calculate|calculated|estimate|derive|derived|obtain|get)\b|"
+                      r"\((?:computed|my calculation|our calculation|own calculation|estimated here)\)", re.IGNORECASE)
 EXCERPT = 300
 
 
@@ -84,6 +87,13 @@ def _names(record: dict[str, Any], paper: str | None) -> set[str]:
 def ground(ledger: CitationLedger, answer: str, checked: CheckResult) -> Grounding:
     """Every claim of `answer` with its status, against the passages the session's tools showed."""
     claims, unread = split_claims(answer)
+    values: list[frozenset[float]] = []
+
+    def data_values() -> frozenset[float]:
+        if not values:
+            values.append(frozenset().union(*(numbers_in(t) for t in ledger.data_texts)))
+        return values[0]
+
     by_cite = {c.cited: c for c in checked.citations}
     out: list[ClaimCheck] = []
     for claim in claims:
@@ -105,6 +115,8 @@ def ground(ledger: CitationLedger, answer: str, checked: CheckResult) -> Groundi
                 out.append(ClaimCheck(claim, "not_read", reason="no text of the cited paper was read in this session"))
                 continue
         else:
+            if OWN_WORK.search(claim.text) or _from_data(claim, data_values()):
+                continue  # the model's own computation, or numbers from the researcher's files and tools
             out.append(ClaimCheck(claim, "uncited", reason="states a result without a citation", decided_by="none"))
             continue
         verdict, handle = best_verdict(claim, read)
@@ -118,3 +130,8 @@ def _from_verdict(claim: Claim, verdict: Verdict, handle: str | None, text: str 
         return ClaimCheck(claim, "unsupported", handle, text, "could not be confirmed: " + verdict.reason,
                           "undecided")
     return ClaimCheck(claim, verdict.status, handle, text, verdict.reason)
+
+
+def _from_data(claim: Claim, values: frozenset[float]) -> bool:
+    """Whether every number of an uncited claim is in a non-literature tool result (a file, a table)."""
+    return bool(values) and all(number_in(n, values) for n in claim.numbers)

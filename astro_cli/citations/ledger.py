@@ -29,6 +29,8 @@ if TYPE_CHECKING:
 MODEL_WRITTEN = frozenset({"subagent", "team_start", "team_wait"})  # their text is a model's answer
 
 Key = tuple[str, str]
+DATA_CHARS = 200_000  # of one non-literature result kept for the claim check's "is it the researcher's data?"
+DATA_TOTAL = 2_000_000
 
 
 @dataclass
@@ -61,6 +63,7 @@ class CitationLedger:
         self.online: dict[Key, dict[str, Any] | None] = {}  # a lookup's record, or None: not found
         self.loaded = False
         self.passages: dict[tuple[str, str], Passage] = {}  # by (paper, chunk) of the handle
+        self.data_texts: list[str] = []  # other tool results (files read, commands run), newest last
 
     # --- taking in tool results ----------------------------------------------------------------
     def ingest(self, tool: str, arguments: dict[str, Any], content: str, data: dict[str, Any] | None, ok: bool,
@@ -76,10 +79,15 @@ class CitationLedger:
             self.load_session(app, child)
         if tool in MODEL_WRITTEN or child or not content:
             return
-        for passage in passages_in(content):
+        found = passages_in(content)
+        for passage in found:
             key = key_of(passage.handle)
             if key is not None:
                 self.passages.setdefault(key, passage)
+        if not found:  # a file, a computation, a catalogue: numbers an answer may state without a paper
+            self.data_texts.append(content[:DATA_CHARS])
+            while sum(len(t) for t in self.data_texts) > DATA_TOTAL and len(self.data_texts) > 1:
+                self.data_texts.pop(0)
 
     def _add(self, keys: set[Key] | set[tuple[str, str]], record: dict[str, Any]) -> None:
         keys = {_key(kind, value) for kind, value in keys if value}

@@ -10,7 +10,7 @@ decides it, or it is reported unsupported ("could not be confirmed"), never supp
 
 from __future__ import annotations
 
-import math
+import bisect
 import re
 from dataclasses import dataclass
 from functools import lru_cache
@@ -79,6 +79,12 @@ def _passage_facts(text: str) -> tuple[frozenset[float], set[str], str]:
     return frozenset(values), key_terms(plain), squashed
 
 
+def numbers_in(text: str) -> frozenset[float]:
+    """The values of the numbers written in a text."""
+    return _passage_facts(text)[0] if len(text) < 20_000 else frozenset(
+        parsed[0] for m in NUMBER.finditer(text.replace("−", "-")) if (parsed := value_of(m.group(0))) is not None)
+
+
 def number_in(number: str, values: frozenset[float]) -> bool:
     parsed = value_of(number)
     if parsed is None:
@@ -86,12 +92,19 @@ def number_in(number: str, values: frozenset[float]) -> bool:
     value, decimals, percent = parsed
     candidates = [value, abs(value)] + ([value / 100] if percent else [value * 100, value / 100])
     tolerance = 0.5 * 10 ** (-decimals) if decimals > -300 else 0.0
+    ordered = _sorted(values)
     for wanted in candidates:
         scale = tolerance * (abs(wanted) / abs(value) if value else 1.0)
-        for have in values:
-            if math.isclose(have, wanted, rel_tol=1e-9, abs_tol=1e-12) or abs(have - wanted) <= scale + 1e-12:
-                return True
+        margin = scale + 1e-12 + abs(wanted) * 1e-9
+        index = bisect.bisect_left(ordered, wanted - margin)
+        if index < len(ordered) and ordered[index] <= wanted + margin:
+            return True
     return False
+
+
+@lru_cache(maxsize=64)
+def _sorted(values: frozenset[float]) -> tuple[float, ...]:
+    return tuple(sorted(values))
 
 
 def check_support(claim: Claim, passage: str) -> Verdict:
