@@ -6,7 +6,8 @@ without its `arXiv:` prefix must have a real year and month, not in the future, 
 digits arXiv used then (`1001.0012`, not `6563.2800`); it is no id next to a unit or after an ion
 (`Fe II 1608.4511 Å`, `λ1302.1685`). A DOI starts `10.NNNN/`. A bibcode's or DOI's characters are
 not searched again for an arXiv id. What has the shape of an id but is not one (`arXiv:1001.12`,
-`2013PASP.125..306F`) is reported as malformed. Code blocks and inline code are not read.
+`2013PASP.125..306F`) is reported as malformed. Code blocks, inline code and
+passage handles (checked as passages, grounding.py) are not read.
 
 An author-year citation needs the shape of one: `Foreman-Mackey et al. 2013`, `Cowan & Agol
 (2011)`, `(Gould 2006)`, `Hubble (1929)`; a list of three or more authors and a collaboration keep
@@ -119,9 +120,20 @@ def mask_code(text: str) -> str:
     return CODE.sub(lambda m: re.sub(r"[^\n]", " ", m.group(0)), text)
 
 
+def mask_handles(text: str) -> str:
+    """The text with passage handles (`[1001.0012:p5:c12]`) blanked: their paper ids are checked as passages."""
+    from astro_cli.citations.handles import find_handle_cites
+
+    if ":c" not in text and ":abs" not in text:
+        return text
+    for cite in reversed(find_handle_cites(text)):
+        text = text[:cite.start] + " " * (cite.end - cite.start) + text[cite.end:]
+    return text
+
+
 def find_citations(text: str, today: date | None = None) -> list[Cited]:
     """Every identifier and author-year citation in `text`, in order of first appearance, once each."""
-    text = mask_code(text)
+    text = mask_handles(mask_code(text))
     found, taken = _identifiers(text, today)
     found += _author_year(text, taken, found)
     return _unique(found)
