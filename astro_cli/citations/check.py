@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from astro_cli.citations.author_year import matches_author_year
-from astro_cli.citations.extract import Cited, find_citations
+from astro_cli.citations.extract import Cited, find_citations_at, unique
 from astro_cli.citations.ledger import CitationLedger
 
 if TYPE_CHECKING:
@@ -49,6 +49,7 @@ class Citation:
 class CheckResult:
     citations: list[Citation]
     notes: list[str] = field(default_factory=list)
+    found_at: list[tuple[int, Cited]] | None = None  # each citation with its offset in the answer (claims.py)
 
     @property
     def unverified(self) -> list[Citation]:
@@ -114,7 +115,7 @@ def check_locally(app: AppContext, ledger: CitationLedger, cited: Cited) -> Cita
     row = library.knows(cited.lookup) if library is not None else None
     if found is None and row is None:
         return None
-    record = {**(found.record if found else {}), **(row or {})}
+    record = {**(found.record if found else {}), **{k: v for k, v in (row or {}).items() if v not in (None, "", [])}}
     paper = (row or {}).get("id") or (found.paper_id if found else None)
     problem = _version_problem(cited, record)
     if problem and latest_version(record) is not None:
@@ -149,7 +150,8 @@ def check_answer(app: AppContext, ledger: CitationLedger, text: str, resolve: bo
     """The status of every citation in `text`, in the order the answer cites them."""
     from astro_cli.research.storage import LibraryUnavailable
 
-    found = find_citations(text)
+    positioned = find_citations_at(text)
+    found = unique(positioned)
     citations: list[Citation | None] = []
     pending: list[Cited] = []
     notes: list[str] = []
@@ -182,7 +184,7 @@ def check_answer(app: AppContext, ledger: CitationLedger, text: str, resolve: bo
             out.append(Citation(cited, "resolved", record.get("title"), _paper_id(record), record))
         else:
             out.append(Citation(cited, "unverified", detail=problem))
-    return CheckResult(out, notes)
+    return CheckResult(out, notes, positioned)
 
 
 

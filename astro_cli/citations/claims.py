@@ -10,11 +10,12 @@ stop belongs to that sentence.
 
 from __future__ import annotations
 
+import bisect
 import re
 from dataclasses import dataclass, field
 
-from astro_cli.citations.extract import Cited, find_citations, mask_code
-from astro_cli.citations.handles import find_handle_cites
+from astro_cli.citations.extract import Cited, find_citations_at, mask_code
+from astro_cli.citations.handles import CITE, find_handle_cites
 
 MAX_CLAIMS = 2000  # a 50,000-word answer is checked up to here; the rest is counted, not read
 _ABBREVIATIONS = {"al", "e.g", "i.e", "fig", "figs", "eq", "eqs", "sect", "sec", "cf", "vs", "approx", "no", "ref",
@@ -25,7 +26,7 @@ NUMBER = re.compile(
     r"|[eE]([-−+]?\d+))?(\s*%)?(?![\w.]*\d)"
 )
 DESIGNATION = re.compile(
-    r"\b(?:NGC|IC|HD|HIP|HR|TYC|KIC|KOI|TOI|WASP|HAT-P|HATS|Kepler|K2|CoRoT|XO|TrES|GJ|Gliese|LHS|TRAPPIST|PSR|"
+    r"\b(?=[A-Z0-9])(?:NGC|IC|HD|HIP|HR|TYC|KIC|KOI|TOI|WASP|HAT-P|HATS|Kepler|K2|CoRoT|XO|TrES|GJ|Gliese|LHS|TRAPPIST|PSR|"
     r"SDSS|2MASS|WISE|Gaia\s+DR\d|3C|Mrk|Arp|UGC|PGC|LTT|LP|Messier|M|SN|GRB|FRB|GW|AT|Qatar|KELT|HATNet|"
     r"CoRoT|OGLE|MOA|HH|PKS|QSO|Abell|Cyg|Sgr|Cen|Vela)[-\s]?J?\d[\w.+:-]*(?:\s?[a-h]\b)?"
 )
@@ -34,6 +35,13 @@ _POINTERS = re.compile(
     r"No|Vol|p|pp|page|pages|version|v|DR|Cycle|Run|O)\.?\s*\(?|§\s*|\bref\.\s*|#)$",
     re.IGNORECASE,
 )
+_CITE_SPANS = re.compile(r"\((?:[^()]*\d{4}[a-z]?)\)|\b\w+(?:\s+et\s+al\.)?\s+\(\d{4}[a-z]?\)|"
+                         r"arXiv:\S+|\b\d{4}[A-Za-z&.]{5}[\w.&]{9}[A-Za-z.]|10\.\d{4,9}/\S+")
+_CAPITAL_DIGIT = re.compile(r"[A-Z][\w+-]*[\s-]?J?\d")
+_YEAR_ONLY = re.compile(r"1[6-9]\d\d|20\d\d")
+_MARKER = re.compile(r"\s*(?:\d+[.)]\s)")
+_LAST_WORD = re.compile(r"([\w.]+)\.[\"”’)]?$")
+_ITEM_START = re.compile(r"\s*(?:[-*+•]\s*)?\d+[.)]")
 _DATE = re.compile(r"\b\d{4}-\d{2}-\d{2}\b|\b\d{1,2}\s+(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)\w*\s+\d{4}\b")
 _COORD = re.compile(r"\b\d{1,2}[h:]\s?\d{2}[m:]\s?\d{2}(?:\.\d+)?s?\b|[+-−]\d{1,2}[d°:]\s?\d{2}['′:]\s?\d{2}(?:\.\d+)?")
 
@@ -61,14 +69,13 @@ def sentences(text: str) -> list[tuple[int, str]]:
     last = 0
     for match in _BOUNDARY.finditer(text):
         before = text[last:match.start()]
-        word = re.search(r"([\w.]+)\.[\"”’)]?$", before)
+        word = _LAST_WORD.search(before[-40:])
         if match.group(0).strip() == "" and "\n" not in match.group(0) and word and (
                 word.group(1).lower() in _ABBREVIATIONS or re.fullmatch(r"[A-Z]", word.group(1))):
             continue  # "et al. 2013", "Fig. 3", "N. B. Cowan"
-        if re.fullmatch(r"\s*(?:[-*+•]\s*)?\d+[.)]", text[last:match.start()]):
+        if _ITEM_START.fullmatch(text, last, match.start()):
             continue  # "1. " opens a list item
-        if text[match.end():match.end() + 1] == "[" and find_handle_cites(text[match.end():match.end() + 200])[:1] and \
-                find_handle_cites(text[match.end():match.end() + 200])[0].start == 0:
+        if text[match.end():match.end() + 1] == "[" and CITE.match(text, match.end()):
             continue  # "... is 0.3. [1001.0012:p5:c12]"
         out.append((last, before))
         last = match.end()
@@ -83,17 +90,20 @@ def _numbers(sentence: str, skip: list[tuple[int, int]]) -> list[str]:
         if any(a <= start < b for a, b in skip) or _POINTERS.search(sentence[max(0, start - 14):start]):
             continue
         value = match.group(1)
-        if re.fullmatch(r"1[6-9]\d\d|20\d\d", value) and not match.group(4):
+        if _YEAR_ONLY.fullmatch(value) and not match.group(4):
             continue  # a year ("in 2023", "since 1995") is no result to check
-        if re.match(r"\s*(?:\d+[.)]\s)", sentence[start:]) and sentence[:start].strip() in ("", "-", "*"):
+        if sentence[:start].strip() in ("", "-", "*") and _MARKER.match(sentence, start):
             continue  # a list marker
         found.append(match.group(0).strip())
     return found
 
 
-def split_claims(text: str) -> tuple[list[Claim], int]:
-    """(the answer's claims, how many sentences were left unread past MAX_CLAIMS)."""
+def split_claims(text: str, found: list[tuple[int, Cited]] | None = None) -> tuple[list[Claim], int]:
+    """(the answer's claims, how many sentences were left unread past MAX_CLAIMS). `found`: the
+    answer's citations with their offsets (find_citations_at), when the caller has them already."""
     masked = mask_code(text)
+    found = sorted(found if found is not None else find_citations_at(text), key=lambda item: item[0])
+    offsets = [position for position, _ in found]
     claims: list[Claim] = []
     all_sentences = sentences(masked)
     for start, sentence in all_sentences[:MAX_CLAIMS]:
@@ -101,16 +111,13 @@ def split_claims(text: str) -> tuple[list[Claim], int]:
         sentence = sentence.strip()
         handle_cites = find_handle_cites(sentence)
         spans = [(h.start, h.end) for h in handle_cites]
-        spans += [m.span() for m in re.finditer(r"\((?:[^()]*\d{4}[a-z]?)\)|\b\w+(?:\s+et\s+al\.)?\s+\(\d{4}[a-z]?\)|"
-                                                r"arXiv:\S+|\b\d{4}[A-Za-z&.]{5}[\w.&]{9}[A-Za-z.]|10\.\d{4,9}/\S+",
-                                                sentence)]
+        spans += [m.span() for m in _CITE_SPANS.finditer(sentence)]
         spans += [m.span() for m in _DATE.finditer(sentence)] + [m.span() for m in _COORD.finditer(sentence)]
-        names = [m.group(0) for m in DESIGNATION.finditer(sentence) if not any(a <= m.start() < b for a, b in spans)]
-        spans += [m.span() for m in DESIGNATION.finditer(sentence)]
-        plain = sentence
-        for cite in reversed(handle_cites):  # a handle's paper id is no citation of its own
-            plain = plain[:cite.start] + " " * (cite.end - cite.start) + plain[cite.end:]
-        cites = tuple(find_citations(plain)) if re.search(r"\d{4}|10\.\d", plain) else ()
+        designations = list(DESIGNATION.finditer(sentence)) if _CAPITAL_DIGIT.search(sentence) else []
+        names = [m.group(0) for m in designations if not any(a <= m.start() < b for a, b in spans)]
+        spans += [m.span() for m in designations]
+        first, last = bisect.bisect_left(offsets, start), bisect.bisect_left(offsets, start + len(sentence))
+        cites = tuple(dict.fromkeys(cited for _, cited in found[first:last]))
         numbers = _numbers(sentence, spans)
         handles = tuple(h for cite in handle_cites for h in cite.handles)
         if handles or cites or numbers:

@@ -40,22 +40,23 @@ UNIT_AFTER = re.compile(r"\s?(?:Å|A\b|Angstr|nm\b|μm|µm|um\b|mu?m\b|km\s?/?\s
                         r"kpc|Mpc|pc\b|AU\b|au\b|deg|°|arcsec|mas\b|″|′|\$)")
 LINE_BEFORE = re.compile(r"(?:\b[A-Z][a-z]?\s?\[?[IVX]{1,5}\]?|λ|\\lambda|lambda|\bH\s?[αβγδ]|[Hh]-?alpha|[A-Z]{2,}|"
                          r"[=~≈<>±]|Ly\s?[αβ])\s*$")
+LINE_LIST = re.compile(r"\d{4}\.\d{3,5}(?:\s*(?:,|and|&)\s*\d{4}\.\d{3,5})+\s?(?:Å|A\b|Angstr|nm\b|μm|µm|um\b|km)")
 CODE = re.compile(r"```.*?(?:```|\Z)|~~~.*?(?:~~~|\Z)|`[^`\n]+`", re.DOTALL)
 
 _LETTER = r"[^\W\d_]"
 _UPPER = r"[A-Z\u00C0-\u00DE\u0100-\u017F\u0186-\u024F]"  # checked to be upper case after matching
 PARTICLES = ("van", "von", "de", "der", "den", "del", "della", "da", "di", "du", "dos", "das", "le", "la", "ter", "ten",
              "al", "el", "bin", "ibn", "mac")
-_PARTICLE = rf"(?:(?:{'|'.join(PARTICLES)})\s+)"
+_PARTICLE = rf"(?:(?:{'|'.join(f'[{p[0]}{p[0].upper()}]{p[1:]}' for p in PARTICLES)})\s+)"
 _WORD = rf"{_UPPER}{_LETTER}*(?:['’]{_LETTER}+)?(?:-{_UPPER}?{_LETTER}+)*"
 _SURNAME = rf"(?:{_PARTICLE}+{_WORD}(?:\s+{_WORD}(?=\s+(?:et\s+al\b|&|and\b)|,?\s+\(?\d))?|{_WORD})"
 _COLLAB = rf"(?:(?:{_WORD}|[A-Z0-9]{{2,}})\s+){{1,4}}(?:Collaboration|Consortium|Team)"
 _NAME = rf"(?:{_COLLAB}|{_SURNAME}(?:\s+Collaboration)?)"
 _YEAR = r"(1[6-9]\d\d|20\d\d)[a-z]?"
 AUTHOR_LIST = re.compile(
-    rf"(?P<first>{_NAME})(?:,\s+{_NAME}){{1,8}},?\s+(?:&|and)\s+{_NAME}(?:,?\s+\(?{_YEAR}\)?|\s+\({_YEAR}[;,)])")
+    rf"(?<![\w'’-])(?P<first>{_NAME})(?:,\s+{_NAME}){{1,8}},?\s+(?:&|and)\s+{_NAME}(?:,?\s+\(?{_YEAR}\)?|\s+\({_YEAR}[;,)])")
 AUTHOR_YEAR = re.compile(
-    rf"""(?P<first>{_NAME})
+    rf"""(?<![\w'’-])(?P<first>{_NAME})
         (?:\s+et\s+al\.?|\s+(?:&|and)\s+(?P<second>{_NAME}))?
         (?:,?\s+\(?{_YEAR}\)?|\s+\({_YEAR}[;,)])""",
     re.VERBOSE,
@@ -133,14 +134,19 @@ def mask_handles(text: str) -> str:
 
 def find_citations(text: str, today: date | None = None) -> list[Cited]:
     """Every identifier and author-year citation in `text`, in order of first appearance, once each."""
+    return unique(find_citations_at(text, today))
+
+
+def find_citations_at(text: str, today: date | None = None) -> list[tuple[int, Cited]]:
+    """Every citation in `text` with the offset where it stands (repeats kept)."""
     text = mask_handles(mask_code(text))
     found, taken = _identifiers(text, today)
     found += _author_year(text, taken, found)
-    return _unique(found)
+    return found
 
 
-def _unique(found: list[tuple[int, Cited]]) -> list[Cited]:
-    found.sort(key=lambda item: item[0])
+def unique(found: list[tuple[int, Cited]]) -> list[Cited]:
+    found = sorted(found, key=lambda item: item[0])
     seen: set[tuple[str, str, int | None]] = set()
     out: list[Cited] = []
     for _, cited in found:
@@ -174,8 +180,13 @@ def _identifiers(text: str, today: date | None) -> tuple[list[tuple[int, Cited]]
         taken.append((match.start(), match.start() + len(doi)))
     for match in BIBCODE.finditer(text):
         if _free(taken, *match.span(1)):
-            found.append((match.start(), Cited(match.group(1), "bibcode")))
+            ident = match.group(1)
+            cut = ident.endswith(".") and text[match.end(1):match.end(1) + 1].strip() == ""
+            # "2013PASP.125..306F." at a sentence's end: 18 characters and a full stop, not a bibcode
+            found.append((match.start(), Cited(ident[:-1], "malformed") if cut else Cited(ident, "bibcode")))
             taken.append(match.span(1))
+    for match in LINE_LIST.finditer(text):  # "1302.1685, 1304.8576, 1306.0286 Å": measurements
+        taken.append(match.span())
     for match in ARXIV_PREFIXED.finditer(text):
         ident = re.sub(r"v\d+$", "", match.group(1))
         new = re.fullmatch(r"(\d\d)(\d\d)\.(\d+)", ident)
@@ -240,7 +251,7 @@ def _paired(text: str, end: int, ids: list[tuple[int, Cited]]) -> str | None:
 
 def _is_name(name: str) -> bool:
     words = name.split()
-    core = [w for w in words if w not in PARTICLES] or words
+    core = [w for w in words if w.lower() not in PARTICLES] or words
     if words[-1].lower() in NOT_SURNAMES or not re.search(r"[^\W\d_]", name):
         return False
     return core[0][0].isupper() and bool(re.search(r"[a-z\u00DF-\u00FF\u0101-\u017F]", name) or "Collaboration" in name)

@@ -86,7 +86,7 @@ def _names(record: dict[str, Any], paper: str | None) -> set[str]:
 
 def ground(ledger: CitationLedger, answer: str, checked: CheckResult) -> Grounding:
     """Every claim of `answer` with its status, against the passages the session's tools showed."""
-    claims, unread = split_claims(answer)
+    claims, unread = split_claims(answer, checked.found_at)
     values: list[frozenset[float]] = []
 
     def data_values() -> frozenset[float]:

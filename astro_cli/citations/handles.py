@@ -19,6 +19,7 @@ HANDLE = r"[A-Za-z0-9][\w.&/+-]*?(?::(?:p\d+|s[\w.]+))?:(?:c\d+|abs)"
 CITE = re.compile(rf"\[\s*({HANDLE}(?:\s*[;,]\s*{HANDLE})*)\s*\]")
 ONE = re.compile(r"(?P<paper>[A-Za-z0-9][\w.&/+-]*?)(?::(?P<where>p\d+|s[\w.]+))?:(?P<chunk>c\d+|abs)")
 FRAME = re.compile(r"<paper-text ([^>]*)>\n(.*?)\n</paper-text>", re.DOTALL)
+_SEPARATOR = re.compile(r"\s*[;,]\s*")
 ATTR = re.compile(r'(\w+)="([^"]*)"')
 _SECTION_NUMBER = re.compile(r"^([0-9]+(?:\.[0-9]+)*|[A-H](?:\.[0-9]+)*)\b")
 
@@ -49,7 +50,9 @@ class HandleCite:
 
 
 def find_handle_cites(text: str) -> list[HandleCite]:
-    return [HandleCite(m.start(), m.end(), tuple(h.strip() for h in re.split(r"\s*[;,]\s*", m.group(1))))
+    if ":" not in text:
+        return []
+    return [HandleCite(m.start(), m.end(), tuple(h.strip() for h in _SEPARATOR.split(m.group(1))))
             for m in CITE.finditer(text)]
 
 

@@ -37,6 +37,7 @@ class Verdict:
     score: float = 0.0
 
 
+@lru_cache(maxsize=65536)
 def _stem(word: str) -> str:
     word = fold(word.lower())
     for suffix in _SUFFIXES:
