@@ -89,6 +89,8 @@ def labelled(app: object, ledger: CitationLedger) -> dict[str, object]:
             by_kind[item["kind"]] += 1
         else:
             misses.append((item["expected"], status, item["claim"][:90]))
+        if decided_by == "undecided":
+            misses.append((item["expected"], "undecided", item["claim"][:90]))
         if status == "supported" and item["expected"] != "supported":
             false_supported += 1
     return {"total": len(items), "correct": correct, "undecided": undecided, "false_supported": false_supported,

@@ -117,3 +117,50 @@ def test_stream_json_event_carries_the_claims(cli, fake, astro_env, library):
     events = [json.loads(line) for line in result.stdout.splitlines() if line.strip()]
     checked = [e for e in events if e["type"] == "citations"]
     assert [c["status"] for c in checked[0]["claims"]] == ["supported"] and checked[0]["evidence_read"] is True
+
+
+READ_EMCEE = {"tool_calls": [{"name": "get_paper_content", "arguments": {"id": "1202.3665", "section": "4"}}]}
+VAGUE = "The emcee sampler uses Hamiltonian dynamics with gradient information to propose steps [1202.3665:s4:c18]."
+
+
+@pytest.fixture
+def emcee(workspace):
+    app = build_app(workspace=workspace)
+    try:
+        add_paper(app, "1202.3665")
+        parse_paper(app, "1202.3665")
+    finally:
+        app.close()
+    return workspace
+
+
+def test_the_model_judge_decides_what_the_cheap_check_cannot(cli, fake, astro_env, emcee):
+    """`citations.judge: on`: one request with the undecided claim beside its passage; its verdict counts."""
+    fake.add(READ_EMCEE, {"text": VAGUE}, {"text": "1: unsupported: the passage is about initialising walkers"},
+             {"text": VAGUE})
+    env = {**astro_env, "ASTRO_CITATIONS_JUDGE": "on"}
+    obj = last_json(cli(["run", "--output-format", "json", "How does emcee propose steps?"], env=env).stdout)
+    [claim] = obj["claims"]
+    assert (claim["status"], claim["decided_by"]) == ("unsupported", "judge")
+    assert claim["reason"] == "the passage is about initialising walkers"
+    judged = fake.bodies()[2]["messages"]
+    assert judged[0]["content"].startswith("You check whether quoted passages from papers support claims.")
+    assert "1. Claim: The emcee sampler uses Hamiltonian dynamics" in judged[1]["content"]
+    assert '<paper-text handle="1202.3665:s4:c18">' in judged[1]["content"]
+    assert len(fake.requests) == 4  # read, answer, judge, the answer after the single nudge (no second judge)
+
+
+def test_without_the_judge_an_undecided_claim_is_never_called_supported(cli, fake, astro_env, emcee):
+    fake.add(READ_EMCEE, {"text": VAGUE}, {"text": VAGUE})
+    obj = last_json(cli(["run", "--output-format", "json", "How does emcee propose steps?"], env=astro_env).stdout)
+    [claim] = obj["claims"]
+    assert (claim["status"], claim["decided_by"]) == ("unsupported", "undecided")
+    assert claim["reason"].startswith("could not be confirmed")
+
+
+def test_a_judge_that_says_supported_ends_the_turn_without_a_nudge(cli, fake, astro_env, emcee):
+    fake.add(READ_EMCEE, {"text": VAGUE}, {"text": "1: supported"})
+    env = {**astro_env, "ASTRO_CITATIONS_JUDGE": "on"}
+    obj = last_json(cli(["run", "--output-format", "json", "How?"], env=env).stdout)
+    assert [(c["status"], c["decided_by"]) for c in obj["claims"]] == [("supported", "judge")]
+    assert len(fake.requests) == 3
