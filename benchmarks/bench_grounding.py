@@ -192,6 +192,31 @@ def main() -> None:
     print(f"prompt growth: {len(encoder.encode(new)) - len(encoder.encode(OLD_PRINCIPLE))} tokens (principle 4: "
           f"{len(encoder.encode(OLD_PRINCIPLE))} -> {len(encoder.encode(new))})")
     assert META  # the fixture papers' metadata is the library's
+    with tempfile.TemporaryDirectory() as tmp:
+        tool_output_cost(Path(tmp) / "ws", encoder)
+
+
+def tool_output_cost(root: Path, encoder: object) -> None:
+    """What the handles add to a tool result: get_paper_content of a whole paper at the default budget."""
+    import re
+
+    from astro_cli.research.content import paper_content
+    from astro_cli.research.library import Library
+    from astro_cli.research.parse import parse_paper
+
+    app = make_app(root)
+    add_paper(app, "1001.0012")
+    parse_paper(app, "1001.0012")
+    paper = Library(app).get_paper("1001.0012")
+    assert paper is not None
+    text = paper_content(app, paper).text
+    handles = re.findall(r' handle="[^"]*"', text)
+    frames = text.count("<paper-text")
+    tags = re.findall(r"<paper-text [^>]*>|</paper-text>", text)
+    count = encoder.encode  # type: ignore[attr-defined]
+    print(f"get_paper_content, whole paper, default budget: {len(count(text))} tokens, {frames} frames (one per "
+          f"chunk); handles {sum(len(count(h)) for h in handles)} tokens, all frame tags "
+          f"{sum(len(count(t)) for t in tags)} tokens")
 
 
 if __name__ == "__main__":

@@ -91,3 +91,16 @@ def test_cite_says_what_is_wrong_in_one_sentence(cli, fake, env):
     result = cli(["sessions", "cite", session_id], env=env)
     assert result.exit_code == 2 and "--bibtex" in result.stderr
     assert "Traceback" not in result.stderr
+
+
+def test_malformed_and_ambiguous_citations_are_left_out_of_the_bibtex(cli, fake, env):
+    """Issue 28: a malformed id gets a status of its own and never an entry (no `Untitled` entry)."""
+    answer = "See arXiv:1001.12 and 2013PASP.125..306F. for details, and arXiv:2202.12139."
+    fake.add({"tool_calls": [{"name": "search_papers", "arguments": {"query": "testing", "source": "arxiv", "rows": 3}}]},
+             {"text": answer}, {"text": answer})
+    session_id = last_json(cli(["run", "--output-format", "json", "--yes", "Sources?"], env={
+        **env, "ASTRO_CITATIONS_CLAIMS": "false"}).stdout)["session_id"]
+    result = cli(["sessions", "cite", session_id, "--bibtex"], env=env)
+    assert result.exit_code == 0, result.stderr
+    assert list(pybtex.database.parse_string(result.stdout, "bibtex").entries) == ["Ahuja2022_2202.12139"]
+    assert "left out 2 unverified citations: arXiv:1001.12, 2013PASP.125..306F." in result.stderr

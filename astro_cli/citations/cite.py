@@ -60,7 +60,7 @@ def papers_of(rows: list[dict[str, Any]]) -> tuple[list[dict[str, Any]], list[st
     groups: list[tuple[set[tuple[str, str]], dict[str, Any]]] = []
     unverified: list[str] = []
     for row in rows:
-        if row["status"] == "unverified":
+        if row["status"] not in ("verified", "resolved"):  # unverified or malformed: no entry
             label = f"arXiv:{row['ident']}" if row["kind"] == "arxiv" else row["ident"]
             if label not in unverified:
                 unverified.append(label)
