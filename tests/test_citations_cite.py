@@ -93,7 +93,7 @@ def test_cite_says_what_is_wrong_in_one_sentence(cli, fake, env):
     assert "Traceback" not in result.stderr
 
 
-def test_malformed_and_ambiguous_citations_are_left_out_of_the_bibtex(cli, fake, env):
+def test_malformed_ids_are_stored_and_left_out_of_the_bibtex(cli, fake, env):
     """Issue 28: a malformed id gets a status of its own and never an entry (no `Untitled` entry)."""
     answer = "See arXiv:1001.12 and 2013PASP.125..306F. for details, and arXiv:2202.12139."
     fake.add({"tool_calls": [{"name": "search_papers", "arguments": {"query": "testing", "source": "arxiv", "rows": 3}}]},
@@ -104,3 +104,23 @@ def test_malformed_and_ambiguous_citations_are_left_out_of_the_bibtex(cli, fake,
     assert result.exit_code == 0, result.stderr
     assert list(pybtex.database.parse_string(result.stdout, "bibtex").entries) == ["Ahuja2022_2202.12139"]
     assert "left out 2 unverified citations: arXiv:1001.12, 2013PASP.125..306F." in result.stderr
+
+
+def test_the_migration_keeps_the_stored_citations_and_accepts_malformed_ones(tmp_path, monkeypatch):
+    import sqlite_utils
+
+    from astro_cli.store import db as store_db
+
+    database = sqlite_utils.Database(tmp_path / "astro.db")
+    every = list(store_db.MIGRATIONS)
+    monkeypatch.setattr(store_db, "MIGRATIONS", [m for m in every if m[0] < 10])
+    store_db.migrate(database)  # a workspace from before issue 28
+    database.execute("INSERT INTO sessions (id, workspace, created_at, updated_at) VALUES ('s1', '/w', 'now', 'now')")
+    database.execute("INSERT INTO citations (session_id, turn, ord, ident, kind, status, nudged, created_at) "
+                     "VALUES ('s1', 1, 0, '1001.0012', 'arxiv', 'verified', 0, 'now')")
+    monkeypatch.setattr(store_db, "MIGRATIONS", every)
+    store_db.migrate(database)
+    database.execute("INSERT INTO citations (session_id, turn, ord, ident, kind, status, nudged, created_at) "
+                     "VALUES ('s1', 1, 1, 'arXiv:1001.12', 'malformed', 'malformed', 0, 'now')")
+    rows = database.execute("SELECT ident, kind, status FROM citations ORDER BY ord").fetchall()
+    assert rows == [("1001.0012", "arxiv", "verified"), ("arXiv:1001.12", "malformed", "malformed")]

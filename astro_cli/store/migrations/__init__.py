@@ -22,6 +22,7 @@ from astro_cli.store.migrations import (
     m007_text_kinds,
     m008_library_members,
     m009_biblio,
+    m010_citation_statuses,
 )
 
 Migration = tuple[int, str, Callable[["sqlite_utils.Database"], None]]
@@ -37,4 +38,5 @@ MIGRATIONS: list[Migration] = [
     (7, "text kinds: chunks.kind (body, references, acknowledgments), papers.outline", m007_text_kinds.apply),
     (8, "library members: papers.added_by, notes.added_by and notes.workspace", m008_library_members.apply),
     (9, "biblio: papers.biblio (doctype, month, issue, pages... for BibTeX like ADS's)", m009_biblio.apply),
+    (10, "citation statuses: citations.kind and .status accept 'malformed' (issue 28)", m010_citation_statuses.apply),
 ]
