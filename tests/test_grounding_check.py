@@ -113,3 +113,17 @@ def test_bad_input_is_bounded_and_clear(session):
     [claim] = ground(ledger, latex, check_answer(app, ledger, latex, False, 0.0)).claims
     # The \citep'd bibcode is emcee's, which the session read: checked against it, 0.42 is not there.
     assert (claim.status, claim.reason) == ("unsupported", "0.42 is not in the passage")
+
+
+def test_an_author_year_cite_two_papers_fit_is_ambiguous_but_one_paper_under_two_names_is_not():
+    from astro_cli.citations.check import _author_year_match
+
+    cited = find_citations("Foreman-Mackey et al. (2013)", TODAY)[0]
+    ads = {"id": "2013PASP..125..306F", "bibcode": "2013PASP..125..306F", "arxiv_id": "1202.3665",
+           "authors": ["Daniel Foreman-Mackey"], "year": 2013}
+    library_row = {"id": "1202.3665", "arxiv_id": "1202.3665", "authors": ["Daniel Foreman-Mackey"], "year": 2013}
+    other = {"id": "1111.0001", "arxiv_id": "1111.0001", "authors": ["Daniel Foreman-Mackey"], "year": 2013}
+    assert _author_year_match(cited, [ads, library_row])[0] is not None
+    assert _author_year_match(cited, [ads, library_row, other]) == (None, "ambiguous: 2 papers fit Foreman-Mackey et al. 2013")
+    nearer = {**other, "year": 2012}  # the exact year wins over a year within one
+    assert _author_year_match(cited, [ads, nearer])[0] is ads

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 from astro_cli.citations.author_year import matches_author_year
 from astro_cli.citations.extract import Cited, find_citations_at, unique
 from astro_cli.citations.ledger import CitationLedger
+from astro_cli.research.identifiers import record_keys
 
 if TYPE_CHECKING:
     from astro_cli.app import AppContext
@@ -85,17 +86,24 @@ def _version_problem(cited: Cited, record: dict[str, Any]) -> str | None:
 
 def _author_year_match(cited: Cited, records: list[dict[str, Any]]) -> tuple[dict[str, Any] | None, str | None]:
     """(the one paper that fits, None) or (None, why not: ambiguous)."""
-    scored: dict[str, tuple[int, dict[str, Any]]] = {}
+    papers: list[tuple[set[tuple[str, str]], int, dict[str, Any]]] = []  # one per paper, by any shared id
     for record in records:
         distance = matches_author_year(cited, record)
-        if distance is not None:
-            name = str(_paper_id(record) or record.get("title") or id(record)).lower()
-            if name not in scored or distance < scored[name][0]:
-                scored[name] = (distance, record)
-    if not scored:
+        if distance is None:
+            continue
+        keys = {(k, v.lower()) for k, v in record_keys(record)} | {
+            ("name", str(record.get(k)).lower()) for k in ("id", "title") if record.get(k)}
+        same = next((p for p in papers if p[0] & keys), None)
+        if same is None:
+            papers.append((keys, distance, record))
+        else:
+            same[0].update(keys)
+            if distance < same[1]:
+                papers[papers.index(same)] = (same[0], distance, record)
+    if not papers:
         return None, None
-    best = min(d for d, _ in scored.values())
-    fits = [r for d, r in scored.values() if d == best]
+    best = min(d for _, d, _ in papers)
+    fits = [r for _, d, r in papers if d == best]
     if len(fits) > 1:
         return None, f"ambiguous: {len(fits)} papers fit {cited.ident}"
     return fits[0], None
