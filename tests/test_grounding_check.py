@@ -127,3 +127,33 @@ def test_an_author_year_cite_two_papers_fit_is_ambiguous_but_one_paper_under_two
     assert _author_year_match(cited, [ads, library_row, other]) == (None, "ambiguous: 2 papers fit Foreman-Mackey et al. 2013")
     nearer = {**other, "year": 2012}  # the exact year wins over a year within one
     assert _author_year_match(cited, [ads, nearer])[0] is ads
+
+
+ADVERSARIAL = {
+    "particles": " ".join(["van der"] * 6000) + " Berg (2013)",
+    "hyphenated names": "-".join(["Ab"] * 5000) + " et al. 2013",
+    "a name list": ", ".join(["Smith"] * 2000) + " and Jones",
+    "dots after a bibcode": "2013PASP" + "." * 5000,
+    "prefixes": "arXiv:" * 3000,
+    "frames never closed": '<paper-text handle="x:c1">\n' * 3000,
+    "a long word": "A" + "b" * 50000 + " et al. 2013",
+}
+
+
+@pytest.mark.parametrize("name", list(ADVERSARIAL))
+def test_adversarial_text_cannot_make_the_patterns_backtrack_for_minutes(name):
+    """A model's output is attacker-controlled: before the bounds, "van der" x 3000 took 68 s.
+    The ceiling is generous (the machine is shared); the point is linear, not quadratic, work."""
+    import threading
+
+    done = threading.Event()
+
+    def work() -> None:
+        text = ADVERSARIAL[name]
+        find_citations(text, TODAY)
+        split_claims(text)
+        passages_in(text)
+        done.set()
+
+    threading.Thread(target=work, daemon=True).start()
+    assert done.wait(120), f"{name}: the citation patterns did not finish"

@@ -37,7 +37,7 @@ _POINTERS = re.compile(
 )
 _CITE_SPANS = re.compile(r"\((?:[^()]*\d{4}[a-z]?)\)|\b\w+(?:\s+et\s+al\.)?\s+\(\d{4}[a-z]?\)|"
                          r"arXiv:\S+|\b\d{4}[A-Za-z&.]{5}[\w.&]{9}[A-Za-z.]|10\.\d{4,9}/\S+")
-_CAPITAL_DIGIT = re.compile(r"[A-Z][\w+-]*[\s-]?J?\d")
+_CAPITAL_DIGIT = re.compile(r"[A-Z][\w+-]{0,12}[\s-]?J?\d")
 _YEAR_ONLY = re.compile(r"1[6-9]\d\d|20\d\d")
 _MARKER = re.compile(r"\s*(?:\d+[.)]\s)")
 _LAST_WORD = re.compile(r"([\w.]+)\.[\"”’)]?$")

@@ -24,13 +24,13 @@ from astro_cli.research.identifiers import arxiv_of_doi
 
 BIBCODE = re.compile(r"(?<![\w.&])(?=\d{4}[.&]*[A-Za-z])(\d{4}[A-Za-z&.]{5}[\w.&]{9}[A-Za-z.])(?![\w&])")
 # Something a bibcode was meant to be: year, a journal, dots and digits, an initial; not 19 characters.
-NEAR_BIBCODE = re.compile(r"(?<![\w.&/])(\d{4}[A-Z][A-Za-z&]{0,5}\.[\w.&]*\.[\w.&]*[A-Z])(?![\w&])")
+NEAR_BIBCODE = re.compile(r"(?<![\w.&/])(\d{4}[A-Z][A-Za-z&]{0,5}\.[\w.&]{0,16}\.[\w.&]{0,16}[A-Z])(?![\w&])")
 DOI = re.compile(r"(?<![\w.])(10\.\d{4,9}/[^\s\"'<>{}|\\^`]+)")
 ARXIV_PREFIXED = re.compile(
     r"(?:arXiv:\s?|arxiv\.org/(?:abs|pdf)/)((?:\d{4}\.\d{4,5}|[a-z][a-z-]*(?:\.[A-Z]{2})?/\d{7})(?:v\d+)?)(?![\w.]*\d)",
     re.IGNORECASE,
 )
-ARXIV_ANY_PREFIXED = re.compile(r"arXiv:\s?([\w./-]*\w)", re.IGNORECASE)
+ARXIV_ANY_PREFIXED = re.compile(r"arXiv:\s?([\w./-]{0,40}\w)", re.IGNORECASE)
 ARXIV_NEW = re.compile(r"(?<![\w./-])(\d{2})(\d{2})\.(\d{4,5})(v\d+)?(?![\w-]|\.\d)")
 ARXIV_OLD = re.compile(r"(?<![\w./-])((?:astro-ph|gr-qc|hep-(?:ph|th|ex|lat)|nucl-(?:th|ex)|physics|quant-ph|"
                        r"cond-mat|math-ph|nlin|math|cs)(?:\.[A-Z]{2})?/\d{7})(v\d+)?(?![\w-])")
@@ -48,8 +48,8 @@ _UPPER = r"[A-Z\u00C0-\u00DE\u0100-\u017F\u0186-\u024F]"  # checked to be upper 
 PARTICLES = ("van", "von", "de", "der", "den", "del", "della", "da", "di", "du", "dos", "das", "le", "la", "ter", "ten",
              "al", "el", "bin", "ibn", "mac")
 _PARTICLE = rf"(?:(?:{'|'.join(f'[{p[0]}{p[0].upper()}]{p[1:]}' for p in PARTICLES)})\s+)"
-_WORD = rf"{_UPPER}{_LETTER}*(?:['’]{_LETTER}+)?(?:-{_UPPER}?{_LETTER}+)*"
-_SURNAME = rf"(?:{_PARTICLE}+{_WORD}(?:\s+{_WORD}(?=\s+(?:et\s+al\b|&|and\b)|,?\s+\(?\d))?|{_WORD})"
+_WORD = rf"{_UPPER}{_LETTER}{{0,30}}(?:['’]{_LETTER}{{1,30}})?(?:-{_UPPER}?{_LETTER}{{1,30}}){{0,3}}"  # bounded: no backtracking blow-up
+_SURNAME = rf"(?:{_PARTICLE}{{1,3}}{_WORD}(?:\s+{_WORD}(?=\s+(?:et\s+al\b|&|and\b)|,?\s+\(?\d))?|{_WORD})"
 _COLLAB = rf"(?:(?:{_WORD}|[A-Z0-9]{{2,}})\s+){{1,4}}(?:Collaboration|Consortium|Team)"
 _NAME = rf"(?:{_COLLAB}|{_SURNAME}(?:\s+Collaboration)?)"
 _YEAR = r"(1[6-9]\d\d|20\d\d)[a-z]?"

@@ -18,7 +18,7 @@ from typing import Any
 HANDLE = r"[A-Za-z0-9][\w.&/+-]*?(?::(?:p\d+|s[\w.]+))?:(?:c\d+|abs)"
 CITE = re.compile(rf"\[\s*({HANDLE}(?:\s*[;,]\s*{HANDLE})*)\s*\]")
 ONE = re.compile(r"(?P<paper>[A-Za-z0-9][\w.&/+-]*?)(?::(?P<where>p\d+|s[\w.]+))?:(?P<chunk>c\d+|abs)")
-FRAME = re.compile(r"<paper-text ([^>]*)>\n(.*?)\n</paper-text>", re.DOTALL)
+OPEN, CLOSE = "<paper-text ", "\n</paper-text>"
 _SEPARATOR = re.compile(r"\s*[;,]\s*")
 ATTR = re.compile(r'(\w+)="([^"]*)"')
 _SECTION_NUMBER = re.compile(r"^([0-9]+(?:\.[0-9]+)*|[A-H](?:\.[0-9]+)*)\b")
@@ -73,13 +73,19 @@ def passages_in(content: str) -> list[Passage]:
     if 'handle="' not in content:
         return []
     out: list[Passage] = []
-    for match in FRAME.finditer(content):
-        attrs = {k: html.unescape(v) for k, v in ATTR.findall(match.group(1))}
-        if not attrs.get("handle") or key_of(attrs["handle"]) is None:
-            continue
-        page = attrs.get("page")
-        out.append(Passage(attrs["handle"], attrs.get("source", ""), html.unescape(match.group(2)),
-                           int(page) if page and page.isdigit() else None, attrs.get("section")))
+    start = content.find(OPEN)
+    while start >= 0:  # str.find, not one regex over the text: linear even when a frame is never closed
+        head_end = content.find(">\n", start)
+        end = content.find(CLOSE, head_end) if head_end >= 0 else -1
+        if end < 0:
+            break
+        attrs = {k: html.unescape(v) for k, v in ATTR.findall(content[start + len(OPEN):head_end])}
+        handle = attrs.get("handle")
+        if handle and key_of(handle) is not None:
+            page = attrs.get("page")
+            out.append(Passage(handle, attrs.get("source", ""), html.unescape(content[head_end + 2:end]),
+                               int(page) if page and page.isdigit() else None, attrs.get("section")))
+        start = content.find(OPEN, end)
     return out
 
 
