@@ -80,13 +80,15 @@ def test_text_mode_renders_handles_for_the_reader_and_prints_the_claims_footer(c
 
 
 def test_an_answer_from_memory_says_no_evidence_retrieved(cli, fake, astro_env):
-    """The issue's first finding: no citation at all passed with `citations: []`, no nudge, no footer."""
-    fake.add({"text": UNCITED}, {"text": UNCITED})
+    """The issue's first finding: no citation at all passed with `citations: []`, no nudge, no footer.
+    With no literature in the session the claim is reported, not nudged (it may be the researcher's
+    data); in a literature answer it is nudged (test_each_claim_gets_its_status_in_json_with_one_nudge)."""
+    fake.add({"text": UNCITED})
     result = cli(["run", "--output-format", "json", "Albedo?"], env=astro_env)
     obj = last_json(result.stdout)
     assert [c["status"] for c in obj["claims"]] == ["uncited"] and obj["evidence"] == "no evidence retrieved"
-    assert len(fake.requests) == 2  # nudged once, then reported
-    fake.add({"text": UNCITED}, {"text": UNCITED})
+    assert len(fake.requests) == 1
+    fake.add({"text": UNCITED})
     text = cli(["run", "Albedo?"], env=astro_env)
     assert "claims: 1 uncited · no evidence retrieved" in text.stderr
 

@@ -151,9 +151,9 @@ def transcript_section(ctx: AppContext, row: dict[str, Any]) -> str | None:
 
 def install(app: AppContext) -> None:
     from astro_cli.citations.cite import slash_cite
+    from astro_cli.citations.evidence import slash_evidence
     from astro_cli.slash import SlashCommand
     from astro_cli.transcript_sections import TranscriptSection
-    from astro_cli.ui.evidence import slash_evidence
 
     loop_extensions(app).add(lambda: CitationCheck(app))
     slash_commands(app).register(SlashCommand("cite", "BibTeX of the papers this session's answers cited (/cite FILE writes "

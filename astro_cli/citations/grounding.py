@@ -58,6 +58,14 @@ class Grounding:
     def flagged(self) -> list[ClaimCheck]:
         return [c for c in self.claims if c.status != "supported"]
 
+    def to_nudge(self) -> list[ClaimCheck]:
+        """The claims the model is asked to fix. Uncited ones only in a literature answer (the session
+        read passages, or the answer cites something): a number in an answer with no literature at
+        all is more often the researcher's data or the model's arithmetic; it is reported, with
+        "no evidence retrieved", and the prompt asks the model to say so itself."""
+        literature = self.evidence_read or any(c.claim.cited for c in self.claims)
+        return [c for c in self.flagged() if c.status != "uncited" or literature]
+
     def notes(self) -> list[str]:
         notes = list(self.extra_notes)
         if self.unread_sentences:

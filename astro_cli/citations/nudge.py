@@ -51,7 +51,7 @@ def _line(check: ClaimCheck) -> str:
 
 
 def claims_text(grounding: Grounding) -> str | None:
-    flagged = grounding.flagged()
+    flagged = grounding.to_nudge()
     if not flagged:
         return None
     many = len(flagged) > 1
