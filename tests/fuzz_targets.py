@@ -137,7 +137,7 @@ class ToolHarness:
         self.tmp = tempfile.TemporaryDirectory(prefix="astro-fuzz-")
         root = Path(self.tmp.name)
         (root / "notes.md").write_text("# Notes\nflux 3 mJy\n")
-        self.app = AppContext(load_settings([], env={}), Workspace(root), AstroHome(root / ".home")).install_features()
+        self.app = AppContext(load_settings([], env={}, flags={"library.embedding_model": "off"}), Workspace(root), AstroHome(root / ".home")).install_features()
 
     def call(self, name: str, raw: str) -> None:
         from astro_cli.agent.llm import parse_arguments

@@ -39,7 +39,11 @@ FILES = {"1001.0012": ("pdf_path", COWAN_PDF), "1111.2011": ("pdf_path", MURRAY_
 
 
 def make_app(root: Path, **settings: Any) -> AppContext:
+    """An AppContext on root. Vectors are off unless a test names a model (or passes
+    `library.embedding_model=None` for astro's default, the local model): tests written before
+    issue 30 expect keyword search."""
     root.mkdir(parents=True, exist_ok=True)
+    settings.setdefault("library.embedding_model", "off")
     app = AppContext(load_settings([], env={}, flags=settings), Workspace(root.resolve()), AstroHome(root / ".home"))
     return app
 

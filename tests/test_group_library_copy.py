@@ -25,7 +25,7 @@ def _local_library(workspace):
     from astro_cli.config import load_settings
     from astro_cli.workspace import AstroHome
 
-    app = AppContext(load_settings([], env={}), Workspace(workspace.resolve()), AstroHome(workspace.parent / "astro-home"))
+    app = AppContext(load_settings([], env={}, flags={"library.embedding_model": "off"}), Workspace(workspace.resolve()), AstroHome(workspace.parent / "astro-home"))
     for paper_id in ("1001.0012", "1202.3665"):
         add_paper(app, paper_id)
         parse_paper(app, paper_id)

@@ -19,7 +19,7 @@ from tests.research_server import research  # noqa: F401 - fixture
 
 def _member(root: Path, research, url: str, **settings) -> AppContext:  # noqa: F811
     root.mkdir(parents=True, exist_ok=True)
-    flags = {"library.database_url": url, "library.member": root.name, **settings}
+    flags = {"library.database_url": url, "library.member": root.name, "library.embedding_model": "off", **settings}
     return AppContext(load_settings([], env=research.env(), flags=flags), Workspace(root.resolve()),
                       AstroHome(root / ".home"))
 

@@ -53,6 +53,7 @@ def search(
             result = search_library(ctx, phrasings, k=k, papers=paper or None, include_references=include_references)
         except SearchError as exc:
             raise UserError(str(exc)) from None
+        _say_missing_model(ctx)
         if as_json:
             typer.echo(json.dumps(result.as_dict(), indent=2, ensure_ascii=False))
         elif for_model:
@@ -63,6 +64,15 @@ def search(
             from astro_cli.ui.passages import print_hits
 
             print_hits(Console(highlight=False), result, full=full)
+
+
+def _say_missing_model(ctx: Any) -> None:
+    """Once per user: the default embedding model is not installed, so search is keywords alone."""
+    from astro_cli.research.embedding_choice import missing_default_note_once
+
+    note = missing_default_note_once(ctx)
+    if note:
+        typer.echo(f"note: {note}.", err=True)
 
 
 def _check_papers(ctx: Any, papers: list[str]) -> None:
@@ -196,10 +206,11 @@ def _confirm(question: str) -> bool:
 
 
 # `add` and `export` reach the network; they live in library_net_cmd.py (the research tools' half).
-from astro_cli.commands import library_migrate_cmd, library_net_cmd  # noqa: E402
+from astro_cli.commands import library_migrate_cmd, library_net_cmd, library_reindex_cmd  # noqa: E402
 
 library_net_cmd.register(app)
 library_migrate_cmd.register(app)
+library_reindex_cmd.register(app)
 
 
 def _title_with_mark(row: dict[str, Any]) -> str:

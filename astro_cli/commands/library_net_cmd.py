@@ -92,17 +92,25 @@ def _add_local(raw: str, given: dict[str, Any], parse: bool, err: Any) -> None:
 
 def _index(app: Any, paper_id: str, err: Any, force: bool = False) -> None:
     """Index the new paper; a failure here leaves the stored paper in place and says how to retry."""
+    from astro_cli.research.embedding_choice import missing_default_note_once
     from astro_cli.research.parse import ParseError, parse_paper
 
     try:
-        report = parse_paper(app, paper_id, force=force)
+        report = parse_paper(app, paper_id, force=force, vectors="background")
     except ParseError as exc:
         err.print(f"warning: the paper is stored but was not indexed: {exc}", markup=False)
         return
     origin = "LaTeX source" if report.parsed_from == "latex" else "PDF"
-    typer.echo(f"Indexed {report.chunks} chunks from the {origin}.")
+    if report.vectors_in is not None:
+        typer.echo(f"Indexed {report.chunks} chunks from the {origin} for keywords now; their meanings (vectors) "
+                   f"follow in the background in ~{max(1, round(report.vectors_in))} s.")
+    else:
+        typer.echo(f"Indexed {report.chunks} chunks from the {origin}.")
     if report.warning:
         err.print(f"note: {report.warning}.", markup=False)
+    note = missing_default_note_once(app)
+    if note:
+        err.print(f"note: {note}.", markup=False)
 
 
 def _relative(app: Any, path: Any) -> str:

@@ -1,7 +1,7 @@
 """Vectors for hybrid search: chunk embeddings through litellm (or made locally, local_embed.py),
 stored as float32 blobs.
 
-Only used when `library.embedding_model` is set, and litellm is imported only then (it costs
+Only used when an embedding model is in use (embedding_choice.py: the local MiniLM by default), and litellm is imported only then (it costs
 seconds); a `local:` model never imports it. Vectors are tagged with the model that made them: changing the model never mixes
 incomparable vectors; chunks without a vector of the current model simply rank by BM25 alone.
 Where vectors are kept and how they are ranked is the store's business (storage/): a numpy matrix
@@ -23,7 +23,9 @@ BATCH = 64
 
 def embed_texts(app: AppContext, texts: list[str]) -> list[list[float]]:
     """Embeddings of texts with the configured model, in batches (litellm imported only for a remote model)."""
-    model = app.settings.get("library.embedding_model")
+    from astro_cli.research.embedding_choice import embedding_model
+
+    model = embedding_model(app)
     if not model:
         raise EmbeddingError("no embedding model is configured (config 'library.embedding_model')")
     from astro_cli.research.local_embed import LocalModelError, is_local
@@ -62,7 +64,11 @@ def embed_paper(app: AppContext, paper_id: str | None = None, note_id: int | Non
     note = store.vectors_note()
     if note:
         raise EmbeddingError(note)
-    model = app.settings.get("library.embedding_model")
+    from astro_cli.research.embedding_choice import embedding_model
+
+    model = embedding_model(app)
+    if not model:
+        raise EmbeddingError("vectors are off (config 'library.embedding_model')")
     rows = store.chunks_to_embed(paper_id=paper_id, note_id=note_id)
     if not rows:
         return 0
@@ -82,7 +88,9 @@ def vector_ranking(app: AppContext, question: str, limit: int, paper_ids: list[s
     note = store.vectors_note()
     if note:
         raise EmbeddingError(note)
-    model = app.settings.get("library.embedding_model")
+    from astro_cli.research.embedding_choice import embedding_model
+
+    model = embedding_model(app)
     if not model or not store.has_any_vectors(model):
         return []
     (query,) = embed_texts(app, [question])

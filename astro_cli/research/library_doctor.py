@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from astro_cli.research.embedding_choice import embedding_model
 from astro_cli.research.identifiers import arxiv_of_bibcode, arxiv_of_doi, is_arxiv_id, normalize_arxiv
 from astro_cli.research.library import Library
 
@@ -98,7 +99,7 @@ def check_library(app: AppContext, repair: bool = True) -> CheckReport:
         report.add("fixed" if repair else "note",
                    f"{'rebuilt' if repair else 'would rebuild'} the full-text index, which was out of step with "
                    "the chunks")
-    if app.settings.get("library.embedding_model") and store.vectors_note():
+    if embedding_model(app) and store.vectors_note():
         report.add("note", f"{store.vectors_note()}.")
 
     for paper in papers:

@@ -134,7 +134,9 @@ def _first_heading(body: str) -> str | None:
 
 
 def _embed_note(app: AppContext, note_id: int) -> str | None:
-    if not app.settings.get("library.embedding_model"):
+    from astro_cli.research.embedding_choice import embedding_model
+
+    if not embedding_model(app):
         return None
     from astro_cli.research.embed import embed_paper
     from astro_cli.research.vectors import EmbeddingError

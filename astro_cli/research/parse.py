@@ -36,6 +36,7 @@ class ParseReport:
     sections: list[tuple[str, int | None]]  # the outline: (heading, first page), parents without text included
     warning: str | None = None
     already: bool = False  # it was indexed before; nothing was read again
+    vectors_in: float | None = None  # seconds until the vectors made in the background are ready (estimate)
 
 
 def split_text(text: str, size: int) -> list[str]:
@@ -116,8 +117,9 @@ def latex_chunks(sections: list[Any], size: int) -> list[Chunk]:
     return chunks
 
 
-def parse_paper(app: AppContext, paper_id: str, force: bool = False) -> ParseReport:
-    """Parse and index one library paper; an already parsed paper is left alone unless force."""
+def parse_paper(app: AppContext, paper_id: str, force: bool = False, vectors: str = "auto") -> ParseReport:
+    """Parse and index one library paper; an already parsed paper is left alone unless force.
+    `vectors`: when its chunks are embedded ("now", "background" or "auto", see _vectors)."""
     library = Library(app)
     paper = library.get_paper(paper_id)
     if paper is None:
@@ -125,7 +127,7 @@ def parse_paper(app: AppContext, paper_id: str, force: bool = False) -> ParseRep
     if paper.get("parsed_at") and not force:
         existing = _existing_report(app, paper)
         if existing.chunks:
-            existing.warning = _vectors(app, paper["id"], only_missing=True)
+            existing.warning, existing.vectors_in = _vectors(app, paper["id"], only_missing=True, when=vectors)
             return existing
     size = int(app.settings.get("library.chunk_chars"))  # at least 200: config_schema declares it
     named = paper.get("pdf_path") or paper.get("source_path")
@@ -139,26 +141,41 @@ def parse_paper(app: AppContext, paper_id: str, force: bool = False) -> ParseRep
     paper = library.get_paper(paper["id"]) or paper
     if not stored:  # someone else indexed it meanwhile (a shared library): theirs stands
         return _existing_report(app, paper)
-    warning = _vectors(app, paper["id"]) or found.warning
-    return ParseReport(paper, found.parsed_from, found.pages, len(found.chunks), found.outline, warning)
+    problem, vectors_in = _vectors(app, paper["id"], when=vectors)
+    return ParseReport(paper, found.parsed_from, found.pages, len(found.chunks), found.outline,
+                       problem or found.warning, vectors_in=vectors_in)
 
 
-def _vectors(app: AppContext, paper_id: str, only_missing: bool = False) -> str | None:
-    """Embed the paper's chunks when a model is configured (a paper indexed before the model was
-    set gets its vectors on its next parse_paper); a failure is a warning, the index stands."""
-    model = app.settings.get("library.embedding_model")
+def _vectors(app: AppContext, paper_id: str, only_missing: bool = False, when: str = "auto") -> tuple[str | None, float | None]:
+    """Embed the paper's chunks when a model is in use: (warning, seconds until the background vectors).
+
+    `when`: "now" embeds here; "background" leaves it to a detached reindex (reindex.py); "auto" is
+    now for a model the user named and background for the default local model, whose 15-20 s a
+    paper would make indexing feel slow. A paper indexed before the model was set gets its vectors
+    on its next parse_paper or reindex; a failure is a warning, the index stands."""
+    from astro_cli.research.embedding_choice import embedding_model
+
+    model = embedding_model(app)
     if not model:
-        return None
-    if only_missing and Library(app).store.has_vectors(paper_id, model):
-        return None
+        return None, None
+    store = Library(app).store
+    if only_missing and store.has_vectors(paper_id, model):
+        return None, None
+    if when == "auto":
+        when = "now" if app.settings.get("library.embedding_model") else "background"
+    if when == "background" and not store.vectors_note():
+        from astro_cli.research.reindex import estimate_seconds, start_background
+
+        if start_background(app):
+            return None, estimate_seconds(app, store.chunk_count(paper_id))
     from astro_cli.research.embed import embed_paper
     from astro_cli.research.vectors import EmbeddingError
 
     try:
         embed_paper(app, paper_id)
     except EmbeddingError as exc:
-        return f"full-text search works, but no vectors were made: {exc}"
-    return None
+        return f"full-text search works, but no vectors were made: {exc}", None
+    return None, None
 
 
 @dataclass
@@ -272,6 +289,9 @@ def describe(report: ParseReport) -> str:
              f"{report.chunks} chunks."]
     if report.warning:
         lines.append(f"Note: {report.warning}.")
+    if report.vectors_in is not None:
+        lines.append(f"Its words are searchable now; the vectors for searching by meaning follow in the background "
+                     f"(~{max(1, round(report.vectors_in))} s).")
     outline = ", ".join(f"{name} (p{page})" if page else name for name, page in report.sections)
     lines.append(f"Sections: {outline}")
     lines.append(

@@ -15,6 +15,7 @@ from dataclasses import asdict, dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from astro_cli.prompt.tags import escape_tags
+from astro_cli.research.embedding_choice import embedding_model
 from astro_cli.research.fts import Match, fts_query, plan_query
 from astro_cli.research.retrieval import RRF_K, reciprocal_rank_fusion
 from astro_cli.research.storage import library_store
@@ -145,7 +146,7 @@ def search_library(
         lists[name] = ranking
         dropped += [w for w in plan.dropped if w not in dropped]
     warning = None
-    if app.settings.get("library.embedding_model"):
+    if embedding_model(app):
         from astro_cli.research.embed import vector_ranking
         from astro_cli.research.vectors import EmbeddingError
 
@@ -156,6 +157,8 @@ def search_library(
                     lists[_name("vector", n, len(phrasings))] = vector
         except EmbeddingError as exc:
             warning = f"hybrid search was not possible, so this is full text alone: {exc}"
+        if warning is None:
+            warning = _vectors_to_come(app, paper_ids, hybrid=any(name.startswith("vector") for name in lists))
     method = "hybrid" if any(name.startswith("vector") for name in lists) else "bm25"
     if len(lists) == 1:
         ranked = next(iter(lists.values()))[:k]
@@ -166,6 +169,24 @@ def search_library(
         hit.ranks = {name: rank for name, ranking in lists.items()
                      for rank, (cid, _) in enumerate(ranking, start=1) if cid == hit.chunk_id}
     return SearchResult(hits, method, warning, dropped, phrasings, include_references)
+
+
+def _vectors_to_come(app: AppContext, paper_ids: list[str] | None, hybrid: bool) -> str | None:
+    """Papers searched by keywords alone until their vectors exist: said, and (for astro's default
+    model) their vectors started in the background, so an old library catches up by itself. With a
+    model the user named and no vector at all, the search is plainly BM25 (its method says so)."""
+    from astro_cli.research.reindex import pending, running, start_lazily
+
+    default = app.settings.get("library.embedding_model") is None
+    if not default and not hybrid:
+        return None
+    lacking = [pid for pid, _ in pending(app) if paper_ids is None or pid in paper_ids]
+    if not lacking:
+        return None
+    started = default and start_lazily(app)
+    how = ("they are being made in the background" if started or running(app)
+           else "`astro library reindex` makes them")
+    return (f"{len(lacking)} paper(s) have no vectors yet and were matched by keywords alone ({how})")
 
 
 def _name(kind: str, n: int, count: int) -> str:

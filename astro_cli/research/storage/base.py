@@ -331,6 +331,17 @@ class LibraryStore:
                                "WHERE c.paper_id = ? AND v.model = ? LIMIT 1", (paper_id, model)))
 
     @operation
+    def papers_without_vectors(self, model: str) -> list[tuple[str, int]]:
+        """(paper id, chunks) of the indexed papers with a chunk lacking a vector of the model, oldest first."""
+        if self.vectors_note():
+            return []
+        rows = self._rows(
+            "SELECT c.paper_id AS paper_id, count(*) AS chunks FROM chunks c WHERE c.paper_id IS NOT NULL "
+            "AND NOT EXISTS (SELECT 1 FROM chunk_vectors v WHERE v.chunk_id = c.id AND v.model = ?) "
+            "GROUP BY c.paper_id ORDER BY min(c.id)", (model,))
+        return [(str(r["paper_id"]), int(r["chunks"])) for r in rows]
+
+    @operation
     def has_any_vectors(self, model: str) -> bool:
         if self.vectors_note():
             return False

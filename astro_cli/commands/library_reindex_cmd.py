@@ -1,0 +1,98 @@
+"""`astro library reindex [IDS]`: make the vectors the library's papers lack (research/reindex.py).
+
+A library made before vectors were on by default (or with another model) gets them here; with a
+progress bar over the chunks on a terminal. `--background` is how `library add` and a search
+start it detached: no bar, a line for the log. Registered into the `astro library` group.
+"""
+
+from __future__ import annotations
+
+import sys
+from typing import Any, Optional
+
+import typer
+
+from astro_cli.bootstrap import EXIT_FAILED, UserError, user_errors
+from astro_cli.commands.library_context import library_app
+
+
+def reindex(
+    ids: Optional[list[str]] = typer.Argument(None, help="Only these papers (default: every paper without vectors)."),
+    background: bool = typer.Option(False, "--background", hidden=True, help="Run quietly (started by astro)."),
+) -> None:
+    """Make the vectors for searching by meaning that papers lack (the default local model, or library.embedding_model)."""
+    from astro_cli.research.embedding_choice import embedding_model, missing_default_note
+    from astro_cli.research.library import Library
+    from astro_cli.research.reindex import estimate_seconds, pending
+    from astro_cli.research.reindex import reindex as run_reindex
+    from astro_cli.research.storage import has_library
+
+    with user_errors():
+        app = library_app()
+        model = embedding_model(app)
+        if model is None:
+            note = missing_default_note(app)
+            raise UserError(f"No vectors can be made: {note}." if note else
+                            "Vectors are off (library.embedding_model is 'off'); search uses keywords alone.")
+        if not has_library(app):
+            typer.echo("The library is empty: there is nothing to index.")
+            return
+        wanted = None
+        if ids:
+            library = Library(app)
+            wanted = []
+            for raw in ids:
+                paper = library.get_paper(raw)
+                if paper is None:
+                    raise UserError(f"Paper '{raw}' is not in the library; `astro library list` shows what is.")
+                wanted.append(paper["id"])
+        todo = [(pid, n) for pid, n in pending(app) if wanted is None or pid in wanted]
+        if not todo:
+            typer.echo(f"Every paper already has its vectors ({model}).")
+            return
+        chunks = sum(n for _, n in todo)
+        if not background:
+            typer.echo(f"Embedding {chunks} chunks of {len(todo)} paper(s) with {model} "
+                       f"(~{max(1, round(estimate_seconds(app, chunks)))} s) ...", err=True)
+        with _ChunkBar(enabled=not background) as progress:
+            report = run_reindex(app, wanted, progress)
+        if report.note:
+            raise UserError(f"No vectors were made: {report.note}.", EXIT_FAILED)
+        typer.echo(f"Made the vectors of {report.papers} paper(s), {report.chunks} chunks ({model}).")
+        for problem in report.problems:
+            typer.echo(f"warning: {problem}", err=True)
+        if report.problems and not report.papers:
+            raise typer.Exit(EXIT_FAILED)
+
+
+class _ChunkBar:
+    """A progress bar over the chunks on stderr when it is a terminal; nothing otherwise."""
+
+    def __init__(self, enabled: bool) -> None:
+        self.enabled = enabled and sys.stderr.isatty()
+        self.progress: Any = None
+        self.task: Any = None
+
+    def __enter__(self) -> Any:
+        if self.enabled:
+            from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+
+            self.progress = Progress(TextColumn("chunks"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
+                                     TextColumn("{task.description}"), transient=True)
+            self.progress.start()
+        return self.update
+
+    def update(self, done: int, total: int, paper: str) -> None:
+        if self.progress is None:
+            return
+        if self.task is None:
+            self.task = self.progress.add_task(paper, total=total)
+        self.progress.update(self.task, completed=done, total=total, description=paper)
+
+    def __exit__(self, *exc: Any) -> None:
+        if self.progress is not None:
+            self.progress.stop()
+
+
+def register(group: typer.Typer) -> None:
+    group.command("reindex")(reindex)
