@@ -129,3 +129,18 @@ def test_without_the_model_package_astro_says_so_once_and_searches_by_keywords(r
     assert json.loads(found.stdout)["method"] == "bm25" and json.loads(found.stdout)["hits"]
     assert "not installed" not in found.stderr  # said once, not on every command
     assert vector_counts(workspace, "1111.2011")[1] == 0
+
+
+@installed
+def test_parse_paper_tells_the_model_the_vectors_follow_in_the_background(tmp_path):
+    from astro_cli.research.parse import describe, parse_paper
+    from tests.library_support import add_paper, make_app
+
+    app = make_app(tmp_path / "ws", **{"library.embedding_model": None})  # astro's default
+    add_paper(app, "1202.3665")
+    report = parse_paper(app, "1202.3665")
+    assert report.vectors_in is not None and report.warning is None
+    assert "Its words are searchable now; the vectors for searching by meaning follow in the background (~" \
+        in describe(report)
+    wait_for_vectors(app.workspace.root, "1202.3665")
+    app.close()

