@@ -149,14 +149,14 @@ def parse_paper(app: AppContext, paper_id: str, force: bool = False, vectors: st
 def _vectors(app: AppContext, paper_id: str, only_missing: bool = False, when: str = "auto") -> tuple[str | None, float | None]:
     """Embed the paper's chunks when a model is in use: (warning, seconds until the background vectors).
 
-    `when`: "now" embeds here; "background" leaves it to a detached reindex (reindex.py); "auto" is
+    `when`: "now" embeds here; "none" leaves it to a later reindex; "background" leaves it to a detached reindex (reindex.py); "auto" is
     now for a model the user named and background for the default local model, whose 15-20 s a
     paper would make indexing feel slow. A paper indexed before the model was set gets its vectors
     on its next parse_paper or reindex; a failure is a warning, the index stands."""
     from astro_cli.research.embedding_choice import embedding_model
 
     model = embedding_model(app)
-    if not model:
+    if not model or when == "none":
         return None, None
     store = Library(app).store
     if only_missing and store.has_vectors(paper_id, model):

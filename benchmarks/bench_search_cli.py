@@ -1,0 +1,88 @@
+"""Issue 30: `astro library search` as a researcher runs it (a new process each time) on a 20-paper library.
+
+    .venv/bin/python benchmarks/bench_search_cli.py [--runs 5]
+
+The library: the three fixture papers indexed with the local model's vectors, and 17 more papers
+made of the same files under other ids, their vectors copied chunk by chunk (the same number of
+chunks and vectors a real 20-paper library has, without 15 minutes of embedding). Times the whole
+command, BM25 alone (library.embedding_model off) and hybrid (the default), median of --runs.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from astro_cli.research.library import Library  # noqa: E402
+from astro_cli.research.parse import parse_paper  # noqa: E402
+from astro_cli.research.storage import library_store  # noqa: E402
+from tests.library_support import FILES, META, add_paper, make_app  # noqa: E402
+
+QUESTION = "How much light do these close-in giants bounce back?"
+
+
+def build(root: Path) -> int:
+    app = make_app(root, **{"library.embedding_model": None})
+    store = library_store(app)
+    originals = list(META)
+    for paper_id in originals:
+        add_paper(app, paper_id)
+        parse_paper(app, paper_id, vectors="now")
+    for n in range(17):
+        source = originals[n % 3]
+        key, path = FILES[source]
+        target = app.workspace.papers_dir / f"copy{n}{path.suffix}"
+        shutil.copyfile(path, target)
+        new_id = f"copy{n}"
+        meta = {k: v for k, v in META[source].items() if k not in ("arxiv_id", "bibcode", "doi", "url")}
+        Library(app).upsert_paper({**meta, "id": new_id, key: str(target)})
+        parse_paper(app, new_id, vectors="none")
+        vectors = {ord_: vec for ord_, _model, vec in store.vectors_of(source)}
+        ids = store.chunk_ids(new_id)  # ord -> chunk id
+        store.store_vectors([ids[o] for o in sorted(ids)], [vectors[o] for o in sorted(ids)], "local:all-MiniLM-L6-v2")
+    count = store.chunk_count()
+    app.close()
+    return count
+
+
+def time_search(root: Path, env: dict[str, str], runs: int) -> float:
+    times = []
+    for _ in range(runs):
+        began = time.perf_counter()
+        done = subprocess.run([sys.executable, "-m", "astro_cli", "library", "search", QUESTION, "--json"],
+                              cwd=root, env=env, capture_output=True, text=True, check=True)
+        times.append(time.perf_counter() - began)
+        assert '"hits"' in done.stdout
+    return statistics.median(times)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--runs", type=int, default=5)
+    args = parser.parse_args()
+    root = Path(tempfile.mkdtemp(prefix="astro-bench-cli-")) / "ws"
+    try:
+        chunks = build(root)
+        env = {k: v for k, v in os.environ.items() if not k.startswith("ASTRO_")}
+        env.update(ASTRO_HOME=str(root / ".home"), ASTRO_WORKER="0")
+        print(f"command: .venv/bin/python benchmarks/bench_search_cli.py --runs {args.runs}")
+        print(f"library: 20 papers, {chunks} chunks; load average {os.getloadavg()[0]:.1f}")
+        bm25 = time_search(root, {**env, "ASTRO_LIBRARY_EMBEDDING_MODEL": "off"}, args.runs)
+        print(f"astro library search, BM25 (+ synonyms): median {bm25:.2f} s")
+        hybrid = time_search(root, env, args.runs)
+        print(f"astro library search, hybrid (default local model): median {hybrid:.2f} s")
+    finally:
+        shutil.rmtree(root.parent, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    main()

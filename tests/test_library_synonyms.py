@@ -1,0 +1,33 @@
+"""Issue 30: query expansion with the field's words (research/synonyms.py). A researcher's everyday
+phrase finds the passage in the paper's terms; the setting turns it off."""
+
+from __future__ import annotations
+
+from astro_cli.research.parse import parse_paper
+from astro_cli.research.search import search_library
+from astro_cli.research.synonyms import expansion
+from tests.library_support import add_paper, make_app
+
+INSTALL = "The easiest way to install emcee is using"
+
+
+def test_an_everyday_phrase_finds_the_passage_in_the_papers_terms(tmp_path):
+    app = make_app(tmp_path / "ws")
+    add_paper(app, "1202.3665")
+    parse_paper(app, "1202.3665")
+    question = "How do I get the package onto my computer?"
+    plain = search_library(app, question, k=3, synonyms=False)
+    assert not any(INSTALL in hit.text for hit in plain.hits)  # the question shares no word with the passage
+    expanded = search_library(app, question, k=3)  # library.synonyms is on by default
+    found = [hit for hit in expanded.hits if INSTALL in hit.text]  # in the top 3, as the question set counts
+    assert found and found[0].ranks.get("bm25:synonyms") == 1
+    app.close()
+    off = make_app(tmp_path / "ws", **{"library.synonyms": False})
+    assert not any(INSTALL in hit.text for hit in search_library(off, question, k=3).hits)
+    off.close()
+
+
+def test_the_table_adds_only_terms_the_question_lacks():
+    assert expansion("How much light do these planets bounce back?") == "albedo reflected"
+    assert expansion("Where should the walkers start?") is None or "walkers" not in expansion("Where should the walkers start?")
+    assert expansion("acceptance fraction of the sampler") is None
