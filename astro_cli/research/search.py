@@ -31,8 +31,8 @@ MAX_PHRASINGS = 4
 BACK_MATTER = ("references", "acknowledgments")  # chunk kinds left out unless include_references
 
 
-# The synonym-expanded ranking counts for more than one phrasing: it holds the question's words and
-# the field's (measured on the issue-15 set, benchmarks/RESULTS.md issue 30).
+# The synonym-expanded ranking (opt-in) counts for more than one phrasing: it holds the question's
+# words and the field's (measured on the issue-15 set, benchmarks/RESULTS.md issue 30).
 LIST_WEIGHTS = {"bm25:synonyms": 2.0}
 
 
