@@ -77,7 +77,7 @@ def main() -> None:
         print(f"command: .venv/bin/python benchmarks/bench_search_cli.py --runs {args.runs}")
         print(f"library: 20 papers, {chunks} chunks; load average {os.getloadavg()[0]:.1f}")
         bm25 = time_search(root, {**env, "ASTRO_LIBRARY_EMBEDDING_MODEL": "off"}, args.runs)
-        print(f"astro library search, BM25 (+ synonyms): median {bm25:.2f} s")
+        print(f"astro library search, BM25 (vectors off): median {bm25:.2f} s")
         hybrid = time_search(root, env, args.runs)
         print(f"astro library search, hybrid (default local model): median {hybrid:.2f} s")
     finally:
