@@ -31,5 +31,6 @@ def test_an_everyday_phrase_finds_the_passage_in_the_papers_terms(tmp_path):
 
 def test_the_table_adds_only_terms_the_question_lacks():
     assert expansion("How much light do these planets bounce back?") == "albedo reflected"
-    assert expansion("Where should the walkers start?") is None or "walkers" not in expansion("Where should the walkers start?")
+    assert expansion("Where should the chains start?") == "walkers ensemble initialization initialize"
+    assert expansion("Where should the chains of walkers start?") == "ensemble initialization initialize"  # walkers: there
     assert expansion("acceptance fraction of the sampler") is None
