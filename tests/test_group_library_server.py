@@ -105,7 +105,10 @@ def test_an_untrusted_folder_cannot_point_the_library_at_a_server(run_astro, ast
 
 
 def test_a_url_with_a_password_is_redacted_wherever_it_is_shown():
-    assert redact_url("see postgresql://alice:s3cr3t-pass@db:5432/astro now") == "see postgresql://alice:***@db:5432/astro now"
+    assert redact_url("see postgresql://alice:s3cr3t-pass@db:5432/astro now") == (
+        "see postgresql://alice:[REDACTED:url password]@db:5432/astro now")
+    assert redact_url("postgresql://alice@db/astro?password=s3cr3t") == (
+        "postgresql://alice@db/astro?password=[REDACTED:password parameter]")
     assert redact_url("postgresql://alice@db/astro") == "postgresql://alice@db/astro"
 
 
@@ -189,7 +192,7 @@ def test_config_show_never_prints_the_urls_password(cli, astro_env, tmp_path):
                  {"library": {"database_url": "postgresql://alice:hunter2-long@db.example.org/group"}})
     result = cli(["config", "show", "--json"], astro_env)
     assert result.exit_code == 0
-    assert "hunter2-long" not in result.stdout and "postgresql://alice:***@db.example.org/group" in result.stdout
+    assert "hunter2-long" not in result.stdout and "postgresql://alice:[REDACTED:url password]@db.example.org/group" in result.stdout
 
 
 def test_a_broken_key_store_is_one_sentence_only_when_it_is_needed(tmp_path, pg_server, monkeypatch):

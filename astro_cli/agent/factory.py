@@ -16,7 +16,7 @@ from astro_cli.agent.permissions import PermissionPolicy
 from astro_cli.agent.provider import LLMConfig
 from astro_cli.config import ConfigError
 from astro_cli.security.process import harden_process
-from astro_cli.security.secrets import secret_environment_names
+from astro_cli.security.secrets import variables_holding_secrets
 from astro_cli.store.locks import FileLock
 
 if TYPE_CHECKING:
@@ -109,7 +109,7 @@ def open_session(
     latest), so two terminals can go on from the same conversation.
     """
     # Before any tool or hook can start a command: keys out of reach of child processes (Linux).
-    harden_process(secret_environment_names(os.environ))
+    harden_process(variables_holding_secrets(os.environ))
     app.install_features()
     llm = llm or LLM(resolve_model(app))
     app.db  # noqa: B018 - a damaged or unwritable database is reported before any feature reads it

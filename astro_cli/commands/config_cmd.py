@@ -20,16 +20,15 @@ def show(as_json: bool = typer.Option(False, "--json", help="Print JSON.")) -> N
     """Show the resolved settings and the source of each one."""
     from astro_cli.agent.model_choice import model_choice
     from astro_cli.config_schema import SCHEMA
-    from astro_cli.research.storage.pg_connect import redact_url
 
     with user_errors():
         ctx = build_app()
         choice = model_choice(ctx)
         print_warnings(ctx)
         print_withheld(ctx)
-        rows = [
-            {"key": name, "value": redact_url(value) if isinstance(value := ctx.settings.get(name), str) else value,
-             "source": ctx.settings.source(name), "help": key.help}  # a URL's password is never printed
+        rows = [  # a URL's password or a key written into any value is never printed
+            {"key": name, "value": ctx.redactor.redact_data(ctx.settings.get(name)),
+             "source": ctx.settings.source(name), "help": key.help}
             for name, key in SCHEMA.items()
         ]
         if choice is not None:

@@ -10,8 +10,9 @@ agree: different arXiv ids or different bibcodes are different papers, whatever 
 from __future__ import annotations
 
 import json
+import logging
 import shutil
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import datetime, timezone
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -25,10 +26,12 @@ from astro_cli.research.identifiers import (
     normalize_doi,
     same_bibcode_paper,
 )
-from astro_cli.research.storage import LibraryStore, library_store, member_name
+from astro_cli.research.storage import ChunkRow, LibraryStore, library_store, member_name
 
 if TYPE_CHECKING:
     from astro_cli.app import AppContext
+
+log = logging.getLogger(__name__)
 
 __all__ = ["Library", "LibraryConflict", "Upserted", "normalize_arxiv", "normalize_doi", "PAPER_FIELDS"]
 
@@ -126,8 +129,17 @@ class Library:
         raise LibraryConflict(f"The paper {clean.get('id') or clean.get('arxiv_id')} kept changing while it was "
                               "being added; try again.")
 
+    def redacted_chunks(self, chunks: list[ChunkRow]) -> list[ChunkRow]:
+        """Chunks with every known secret redacted: text is redacted before it is stored (a group
+        library's members and a later model read it), not only before a model sees it."""
+        redact = self.app.redactor.redact
+        return [replace(c, text=redact(c.text), section=redact(c.section) if c.section else c.section)
+                for c in chunks]
+
     def _clean(self, meta: dict[str, Any]) -> dict[str, Any]:
         clean = {k: v for k, v in meta.items() if k in PAPER_FIELDS and v not in (None, "", [])}
+        clean = {k: self.app.redactor.redact_data(v) if k not in ("pdf_path", "source_path") else v
+                 for k, v in clean.items()}  # metadata is stored text too
         if "arxiv_id" in clean:
             clean["arxiv_id"] = normalize_arxiv(clean["arxiv_id"])
         if "doi" in clean:
@@ -185,20 +197,38 @@ class Library:
         except ValueError:
             return str(path)
 
+    def file_roots(self) -> tuple[Path, ...]:
+        """The only folders a paper's files are read from (resolved): the workspace's papers/ and
+        `library.files_path`. A local file the user adds is copied into them (local_add.py)."""
+        roots = (self.app.workspace.papers_dir.resolve(), self.papers_dir)
+        return tuple(dict.fromkeys(roots))
+
+    def confined(self, path: Path) -> Path | None:
+        """`path` resolved (links followed), or None when it lies outside the paper folders or in a
+        key store: a row's path comes from a database other people write (a group library, a
+        shipped .astro/astro.db), so it is never trusted to name a file."""
+        resolved = path.resolve()
+        if not any(resolved == root or resolved.is_relative_to(root) for root in self.file_roots()):
+            return None
+        guard = self.app.confinement  # key stores and astro's own state, even inside a paper folder
+        return None if guard.is_secret(resolved) or guard.is_protected(resolved) else resolved
+
     def resolve_file(self, stored: str | None) -> Path | None:
-        """The absolute path of a stored pdf_path / source_path.
+        """The real path of a stored pdf_path / source_path, or None when it names no file astro may read.
 
         In a shared library the row may name another member's file: the same name in this member's
-        papers folder (or `library.files_path`) is the same paper's file.
+        papers folder (or `library.files_path`) is the same paper's file. Either way the path must
+        lead into the paper folders (see `confined`); a row naming anything else is logged and ignored.
         """
         if not stored:
             return None
         path = Path(stored)
         nominal = path if path.is_absolute() else self.app.workspace.root / path
-        if nominal.exists():
-            return nominal
-        mine = self.papers_dir / path.name
-        return mine if mine.exists() else nominal
+        candidates = [self.confined(nominal), self.confined(self.papers_dir / path.name)]
+        if candidates[0] is None:
+            log.warning("paper file %r lies outside the paper folders; it is not read", stored)
+        found = next((c for c in candidates if c is not None and c.exists()), None)
+        return found or next((c for c in candidates if c is not None), None)
 
     def get_paper(self, id_or_alias: str) -> dict[str, Any] | None:
         """The paper named by its id, arXiv id (any prefix or version, or its arXiv bibcode or DOI),

@@ -105,7 +105,7 @@ def _copy_paper(source: LibraryStore, theirs: Library, paper: dict[str, Any], re
     rows = source.chunks_of(paper["id"])
     chunks = [ChunkRow(r["section"], r["page"], int(r["ord"]), r["text"], r.get("kind") or "body") for r in rows]
     fields = {k: paper.get(k) for k in INDEX_FIELDS if paper.get(k) is not None}
-    theirs.store.replace_chunks(target_id, chunks, fields)
+    theirs.store.replace_chunks(target_id, theirs.redacted_chunks(chunks), fields)
     report.texts += 1
     report.chunks += len(chunks)
     report.vectors += _copy_vectors(source, theirs.store, paper["id"], target_id, report)

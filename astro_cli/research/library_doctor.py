@@ -131,6 +131,10 @@ def _check_files(app: AppContext, library: Library, papers: list[dict[str, Any]]
         for key in ("pdf_path", "source_path"):
             path = library.resolve_file(paper.get(key))
             if path is None:
+                if paper.get(key):
+                    report.add("needs-you", f"{paper['id']}: its {key} {paper[key]!r} lies outside the paper folders "
+                               f"({root}); astro never reads it. `astro library add {paper['id']}` fetches the "
+                               "paper again")
                 continue
             if path.exists():
                 named.add(path.resolve())

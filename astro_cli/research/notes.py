@@ -115,7 +115,7 @@ def index_note(app: AppContext, path: Path) -> tuple[int, int]:
     note_id = library_store(app).save_note(
         note_scope(app), relative, title, json.dumps(_as_list(front.get("tags"))),
         json.dumps(_as_list(front.get("papers"))), _stamp(path), str(front.get("created") or now_iso()),
-        [ChunkRow(title, None, n, piece) for n, piece in enumerate(pieces)],
+        [ChunkRow(title, None, n, app.redactor.redact(piece)) for n, piece in enumerate(pieces)],
     )
     return note_id, len(pieces)
 

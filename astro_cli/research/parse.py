@@ -249,7 +249,8 @@ def store_chunks(library: Library, paper_id: str, chunks: list[Chunk], parsed_fr
                               "outline": json.dumps(outline, ensure_ascii=False)}
     if pages is not None:
         fields["pages"] = pages
-    return library.store.replace_chunks(paper_id, chunks, fields, only_if_unparsed)
+    fields["outline"] = library.app.redactor.redact(fields["outline"])
+    return library.store.replace_chunks(paper_id, library.redacted_chunks(chunks), fields, only_if_unparsed)
 
 
 def _outline_of(chunks: list[Chunk]) -> list[tuple[str, int | None]]:

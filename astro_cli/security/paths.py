@@ -8,7 +8,9 @@ the write makes the write fail instead of landing outside. A rename replaces a f
 rather than following it.
 
 astro's own state is protected from every tool whatever is allowed: `.astro/` (config, database,
-team inbox), ASTRO_HOME (user config, keys, trust) and the project's `.mcp.json`.
+team inbox), ASTRO_HOME (user config, keys, trust) and the project's `.mcp.json`. Key stores
+(ASTRO_HOME, ~/.pgpass, ~/.ssh, ...: security/secrets.py `secret_stores`) are not even read, listed
+or searched, even when `allowed_paths` or the workspace itself contains them.
 """
 
 from __future__ import annotations
@@ -41,6 +43,7 @@ class Confinement:
     workspace: Path
     roots: tuple[Path, ...]  # resolved: the workspace first, then allowed_paths
     protected: tuple[Path, ...]  # resolved: astro's own state
+    secret: tuple[Path, ...] = ()  # resolved: key stores, never read
 
     @classmethod
     def for_workspace(cls, workspace: Workspace, home: AstroHome, allowed: Iterable[Path] = ()) -> Confinement:
@@ -51,11 +54,19 @@ class Confinement:
             home.root.resolve(),
             *((root / name).resolve() for name in PROTECTED_ROOT_FILES),
         )
-        return cls(root, roots, protected)
+        import os
+
+        from astro_cli.security.secrets import secret_stores
+
+        return cls(root, roots, protected, secret_stores(home.root, os.environ))
 
     # --- judging -----------------------------------------------------------------------------
     def contains(self, resolved: Path) -> bool:
-        return any(_inside(resolved, root) for root in self.roots)
+        """Inside the workspace or an allowed path, and not in a key store (what walks may visit)."""
+        return any(_inside(resolved, root) for root in self.roots) and not self.is_secret(resolved)
+
+    def is_secret(self, resolved: Path) -> bool:
+        return any(_inside(resolved, store) for store in self.secret)
 
     def is_protected(self, resolved: Path) -> bool:
         return any(_inside(resolved, guarded) for guarded in self.protected)
@@ -75,6 +86,8 @@ class Confinement:
         if not candidate.is_absolute():
             candidate = self.workspace / candidate
         resolved = candidate.resolve()
+        if self.is_secret(resolved):
+            raise PathRefused(f"'{text}' is a key store ({resolved}); no tool reads it.")
         if not self.contains(resolved):
             raise PathRefused(
                 f"'{text}' is outside the workspace ({self.workspace}); file tools only work inside it "

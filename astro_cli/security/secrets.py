@@ -1,9 +1,18 @@
 """Known secrets and their redaction: `[REDACTED:NAME]` wherever a secret's value would be shown or stored.
 
-A secret is the value of any environment variable whose name holds KEY, TOKEN, SECRET or PASSWORD
-(at least 8 characters, so that `KEYBOARD=us` stays readable), and every key of astro's own key
-store (`ASTRO_HOME/keys.yaml`). The redactor is applied where text enters a store, a transcript or
-a request: messages, tool results, hook output, errors and notices.
+A secret is known three ways:
+- by name: the value of any environment variable whose name holds KEY, TOKEN, SECRET or PASSWORD
+  (at least 8 characters, so that `KEYBOARD=us` stays readable), and every key of astro's own key
+  store (`ASTRO_HOME/keys.yaml`);
+- by value, whatever variable or file holds it: the password of a URL (`postgresql://u:PW@host`),
+  a `password=PW` parameter (libpq's key/value form and `?password=` in a query), and the shapes
+  of the keys astro's users hold (OpenAI `sk-…`, Anthropic `sk-ant-…`, GitHub `ghp_…` and
+  `github_pat_…`, AWS `AKIA…`, Google `AIza…`, Slack `xox…-`, and ADS's 40-character tokens) (`redact_shapes`);
+- as a store: files that only hold credentials (ASTRO_HOME, ~/.pgpass, ~/.ssh, ...) are never
+  read by any tool nor by the library (`secret_stores`; security/paths.py refuses them).
+
+`Redactor.redact` is the one redaction every path uses (tool results, messages, the session
+database, the debug log, hook output, errors, `config show`, text stored in the library).
 """
 
 from __future__ import annotations
@@ -18,6 +27,63 @@ SECRET_NAME_HINTS = ("KEY", "TOKEN", "SECRET", "PASSWORD")
 MIN_SECRET_CHARS = 8
 KEY_STORE_FILE = "keys.yaml"
 
+# Secrets recognised by their shape. Each pattern's group "secret" is what is replaced.
+SECRET_SHAPES: tuple[tuple[str, re.Pattern[str]], ...] = (
+    ("url password", re.compile(r"\b[a-z][a-z0-9+.-]*://[^:/@\s]*:(?P<secret>[^@\s/]+)@", re.IGNORECASE)),
+    ("password parameter", re.compile(
+        r"(?:(?<=[?&;\s])|^)(?:password|passwd|pwd|sslpassword)\s*=\s*(?P<secret>'[^']*'|[^\s&;'\"]+)",
+        re.IGNORECASE | re.MULTILINE)),
+    ("anthropic key", re.compile(r"(?<![\w-])(?P<secret>sk-ant-[A-Za-z0-9_-]{8,})")),
+    ("openai key", re.compile(r"(?<![\w-])(?P<secret>sk-(?!ant-)[A-Za-z0-9_-]{16,})")),
+    ("github token", re.compile(r"(?<![\w-])(?P<secret>(?:gh[pousr]_[A-Za-z0-9]{30,}|github_pat_[A-Za-z0-9_]{30,}))")),
+    ("google key", re.compile(r"(?<![\w-])(?P<secret>AIza[0-9A-Za-z_-]{30,})")),
+    ("slack token", re.compile(r"(?<![\w-])(?P<secret>xox[abprs]-[A-Za-z0-9-]{10,})")),
+    ("aws key", re.compile(r"(?<![A-Z0-9])(?P<secret>(?:AKIA|ASIA)[A-Z0-9]{16})(?![A-Z0-9])")),
+    # ADS tokens: 40 letters and digits, mixed case with a digit (a git hash is lower-case hex).
+    ("ads token", re.compile(r"(?<![A-Za-z0-9])(?P<secret>(?=[A-Za-z0-9]*[a-z])(?=[A-Za-z0-9]*[A-Z])"
+                             r"(?=[A-Za-z0-9]*[0-9])[A-Za-z0-9]{40})(?![A-Za-z0-9])")),
+)
+
+
+def redact_shapes(text: str) -> str:
+    """`text` with every secret recognised by its shape replaced by `[REDACTED:KIND]`."""
+    if not text:
+        return text
+    for kind, pattern in SECRET_SHAPES:
+        text = pattern.sub(lambda m, kind=kind: _replace_group(m, f"[REDACTED:{kind}]"), text)
+    return text
+
+
+def _replace_group(match: re.Match[str], marker: str) -> str:
+    start, end = match.span("secret")
+    whole = match.group(0)
+    offset = match.start()
+    if match.group("secret").startswith("[REDACTED:"):
+        return whole
+    return whole[: start - offset] + marker + whole[end - offset:]
+
+
+def passwords_in(text: str) -> list[str]:
+    """The passwords written into `text` (URL userinfo, password= parameters), unquoted."""
+    found = []
+    for _kind, pattern in SECRET_SHAPES[:2]:
+        found += [m.group("secret").strip("'") for m in pattern.finditer(text)]
+    return [p for p in found if p]
+
+
+def holds_secret_shape(text: str) -> bool:
+    return bool(text) and redact_shapes(text) != text
+
+
+def secret_stores(home: Path, env: Mapping[str, str]) -> tuple[Path, ...]:
+    """Files and folders that hold credentials: never read by a tool or the library (resolved)."""
+    user = Path(env.get("HOME") or Path.home()).expanduser()
+    places = [home, user / ".pgpass", user / ".ssh", user / ".aws", user / ".netrc", user / ".git-credentials",
+              user / ".config" / "gh", user / ".docker" / "config.json", user / ".gnupg"]
+    if env.get("PGPASSFILE"):
+        places.append(Path(env["PGPASSFILE"]).expanduser())
+    return tuple(dict.fromkeys(p.resolve() for p in places))
+
 
 def is_secret_name(name: str) -> bool:
     upper = name.upper()
@@ -29,13 +95,22 @@ def secret_environment_names(env: Mapping[str, str]) -> set[str]:
     return {name for name, value in env.items() if is_secret_name(name) and len(value or "") >= MIN_SECRET_CHARS}
 
 
-def environment_without_secrets(env: Mapping[str, str], keep: Iterable[str] = ()) -> dict[str, str]:
-    """`env` without the variables whose names mark a secret (any length), except those in `keep`.
+def variables_holding_secrets(env: Mapping[str, str]) -> set[str]:
+    """Names of the variables that hold a secret by their name or by their value's shape (a URL with a
+    password): what is blanked from the process's start-up environment and kept from commands."""
+    return secret_environment_names(env) | {name for name, value in env.items() if holds_secret_shape(value)}
 
-    What commands astro starts (run_bash, hooks) get: a command the model wrote never sees a key.
+
+def environment_without_secrets(env: Mapping[str, str], keep: Iterable[str] = ()) -> dict[str, str]:
+    """`env` without the variables whose names mark a secret (any length), nor those whose value holds
+    one by its shape (a URL with a password), except those in `keep`.
+
+    What commands astro starts (run_bash, hooks, the warm worker) get: a command the model wrote
+    never sees a key.
     """
     kept = set(keep)
-    return {name: value for name, value in env.items() if name in kept or not is_secret_name(name)}
+    return {name: value for name, value in env.items()
+            if name in kept or not (is_secret_name(name) or holds_secret_shape(value))}
 
 
 def key_store_secrets(home: Path) -> dict[str, str]:
@@ -67,6 +142,9 @@ class Redactor:
     @classmethod
     def from_environment(cls, env: Mapping[str, str], home: Path | None = None) -> Redactor:
         found = {name: env[name] for name in sorted(secret_environment_names(env))}
+        for name, value in env.items():  # a password inside a URL is known by itself too, wherever it shows
+            for number, password in enumerate(passwords_in(value or "")):
+                found.setdefault(f"{name} password" + (f" {number + 1}" if number else ""), password)
         if home is not None:
             found.update(key_store_secrets(home))
         return cls(found)
@@ -85,20 +163,22 @@ class Redactor:
         return sorted(set(self._by_value.values()))
 
     def redact(self, text: str) -> str:
-        pattern = self._pattern
-        if pattern is None or not text:
+        """Known values first (named by where they came from), then secrets by their shape."""
+        if not text:
             return text
-        return pattern.sub(lambda m: f"[REDACTED:{self._by_value[m.group(0)]}]", text)
+        pattern = self._pattern
+        if pattern is not None:
+            text = pattern.sub(lambda m: f"[REDACTED:{self._by_value[m.group(0)]}]", text)
+        return redact_shapes(text)
 
     def redact_data(self, value: Any) -> Any:
         """The same for every string inside lists and dicts (messages, tool arguments, metadata).
 
         Returns `value` itself when it holds no secret, so callers keep their objects.
         """
-        if self._pattern is None:
-            return value
         if isinstance(value, str):
-            return self.redact(value)
+            redacted = self.redact(value)
+            return value if redacted == value else redacted
         if isinstance(value, dict):
             items = {key: self.redact_data(item) for key, item in value.items()}
             return value if all(items[key] is item for key, item in value.items()) else items
@@ -108,5 +188,6 @@ class Redactor:
         return value
 
     def contains_secret(self, text: str) -> bool:
+        """Does `text` hold a known value (secrets by shape are not counted)?"""
         pattern = self._pattern
         return bool(pattern is not None and text and pattern.search(text))

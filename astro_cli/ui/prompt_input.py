@@ -24,25 +24,22 @@ if TYPE_CHECKING:
 PROMPT = "> "
 CONTINUATION = ". "
 
-# Lines that look like credentials never reach the history file.
-_SECRET_PATTERNS = re.compile(
-    r"(sk-[A-Za-z0-9_\-]{16,}|AKIA[0-9A-Z]{16}|gh[pousr]_[A-Za-z0-9]{30,}|xox[abprs]-[A-Za-z0-9\-]{10,}"
-    r"|AIza[0-9A-Za-z_\-]{30,}|(api[_-]?key|token|secret|password)\s*[=:]\s*\S{6,})",
-    re.IGNORECASE,
-)
+# Lines that look like credentials never reach the history file: secrets by shape or known value
+# (security/secrets.py), and anything typed as `token = ...`.
+_SECRET_PATTERNS = re.compile(r"(api[_-]?key|token|secret|password)\s*[=:]\s*\S{6,}", re.IGNORECASE)
 
 
 def make_history(path: Path) -> Any:
     """A FileHistory in ASTRO_HOME that refuses to store lines carrying credentials."""
     from prompt_toolkit.history import FileHistory
 
-    from astro_cli.security.secrets import Redactor
+    from astro_cli.security.secrets import Redactor, holds_secret_shape
 
     known = Redactor.from_environment(os.environ, path.parent)  # the history lives in ASTRO_HOME
 
     class PrivateHistory(FileHistory):
         def store_string(self, string: str) -> None:
-            if _SECRET_PATTERNS.search(string) or known.contains_secret(string):
+            if _SECRET_PATTERNS.search(string) or holds_secret_shape(string) or known.contains_secret(string):
                 return
             path.parent.mkdir(parents=True, exist_ok=True)
             if not path.exists():

@@ -5,7 +5,8 @@ where PostgreSQL's own tools look (PGPASSWORD, ~/.pgpass or PGPASSFILE: libpq re
 from astro's key store (the key named `library` in ASTRO_HOME/keys.yaml). A password written into
 the URL is accepted from the user's own config or the environment, never from a workspace's
 config (that file may come from anyone). Wherever a URL is shown, its password is replaced by
-`***`; the password itself is given to the redactor, so no log, error or stored text holds it.
+`[REDACTED:url password]` (security/secrets.py, the one redaction; `?password=` too); the password
+itself is given to the redactor, so no log, error or stored text holds it.
 """
 
 from __future__ import annotations
@@ -54,8 +55,10 @@ def is_postgres_url(text: str | None) -> bool:
 
 
 def redact_url(text: str) -> str:
-    """The URL (or any text holding one) with the password part of each URL replaced by ***."""
-    return re.sub(r"(\b[a-z][a-z0-9+.-]*://[^:/@\s]*:)([^@\s]+)(@)", r"\1***\3", text, flags=re.IGNORECASE)
+    """The URL (or any text holding one) with every password in it redacted (userinfo or parameter)."""
+    from astro_cli.security.secrets import redact_shapes
+
+    return redact_shapes(text)
 
 
 def parse_address(url: str) -> ServerAddress:
