@@ -45,19 +45,27 @@ def build_app(flags: dict[str, Any] | None = None, workspace: Path | str | None 
 
 
 def print_error(message: str) -> None:
+    """One error sentence on stderr; it may quote a title or a path, so it is escaped, never markup."""
     from rich.console import Console
+    from rich.text import Text
 
-    Console(stderr=True, highlight=False).print(f"[bold red]error:[/] {message}", markup=True, soft_wrap=True)
+    from astro_cli.security.visible import rich_text
+
+    Console(stderr=True, highlight=False).print(Text.assemble(("error:", "bold red"), " ", rich_text(message)),
+                                                soft_wrap=True)
 
 
 def print_warnings(app: AppContext) -> None:
     if not app.warnings:
         return
     from rich.console import Console
+    from rich.text import Text
+
+    from astro_cli.security.visible import rich_text
 
     console = Console(stderr=True, highlight=False)
     for warning in app.warnings:
-        console.print(f"[yellow]warning:[/] {warning}", soft_wrap=True, markup=True)
+        console.print(Text.assemble(("warning:", "yellow"), " ", rich_text(warning)), soft_wrap=True)
 
 
 def print_withheld(app: AppContext) -> None:

@@ -9,6 +9,7 @@ import typer
 
 from astro_cli.bootstrap import UserError, user_errors
 from astro_cli.commands.library_context import library_app
+from astro_cli.security.visible import visible
 
 app = typer.Typer(no_args_is_help=True)
 
@@ -107,6 +108,8 @@ def list_papers(
         from rich.markup import escape
         from rich.table import Table
 
+        from astro_cli.security.visible import rich_text
+
         shared = library is not None and library.store.shared
         table = Table(title_justify="left")
         columns = ["id", "year", "first author", "title", "chunks", "parsed"] + (["added by"] if shared else [])
@@ -121,7 +124,7 @@ def list_papers(
             ]
             if shared:
                 cells.append(f"{row.get('added_by') or '?'}, {str(row.get('added_at') or '')[:10]}")
-            table.add_row(*cells)
+            table.add_row(*(rich_text(cell, tabs=True) for cell in cells))  # rows are data others write
         console = Console()
         if shared and library is not None:
             console.print(escape(f"The group library at {library.store.where}: {len(rows)} paper(s)"
@@ -129,8 +132,8 @@ def list_papers(
         console.print(table)
         for conflict in _library(ctx).conflicts():
             console.print(
-                f"[yellow]conflict:[/] {escape(conflict['a'])} and {escape(conflict['b'])} have the same "
-                f"{conflict['kind']} {escape(str(conflict['value']))}; they are kept apart "
+                f"[yellow]conflict:[/] {escape(visible(conflict['a']))} and {escape(visible(conflict['b']))} have the "
+                f"same {conflict['kind']} {escape(visible(str(conflict['value'])))}; they are kept apart "
                 "(`astro library check` tells more).",
                 markup=True, highlight=False,
             )
@@ -149,7 +152,7 @@ def remove(
         if paper is None:
             raise UserError(f"Paper '{paper_id}' is not in the library; `astro library list` shows what is.")
         files = library.paper_files(paper)
-        what = f"{paper['id']} ({paper.get('title') or 'untitled'})"
+        what = visible(f"{paper['id']} ({paper.get('title') or 'untitled'})")
         if files:
             what += f" and {len(files)} file(s) under papers/"
         if library.store.shared:
@@ -186,7 +189,7 @@ def check(
             console.print(f"{report.papers} paper(s), {report.chunks} chunk(s) checked.")
             styles = {"fixed": "green", "needs-you": "yellow", "note": "dim"}
             for finding in report.findings:
-                console.print(f"[{styles[finding.kind]}]{finding.kind}:[/] {escape(finding.text)}", markup=True)
+                console.print(f"[{styles[finding.kind]}]{finding.kind}:[/] {escape(visible(finding.text))}", markup=True)
             if not report.findings:
                 console.print("[green]Everything is in order.[/]", markup=True)
         if report.needs_you:

@@ -15,6 +15,7 @@ import typer
 
 from astro_cli.bootstrap import EXIT_FAILED, UserError, user_errors
 from astro_cli.commands.library_context import library_app
+from astro_cli.security.visible import visible
 
 
 def add(
@@ -55,17 +56,17 @@ def _add_download(paper_id: str, source: bool, parse: bool, err: Any) -> None:
     with _progress_bar() as progress:
         try:
             result = download(app, paper_id, with_source=source, progress=progress,
-                              on_wait=lambda text: err.print(f"note: {text}", markup=False))
+                              on_wait=lambda text: err.print(visible(f"note: {text}"), markup=False))
         except ServiceError as exc:
             raise UserError(str(exc), EXIT_FAILED) from None
     paper = result.paper
     where = _relative(app, result.pdf)
     verb = "is already in the library" if result.already else "added"
-    typer.echo(f"{paper['id']} {verb}: {paper.get('title') or 'untitled'} ({where})")
+    typer.echo(visible(f"{paper['id']} {verb}: {paper.get('title') or 'untitled'} ({where})"))
     if result.source is not None:
         typer.echo(f"LaTeX source: {_relative(app, result.source)}")
     for note in result.notes:
-        err.print(note if note.startswith("warning:") else f"note: {note}", markup=False)
+        err.print(visible(note if note.startswith("warning:") else f"note: {note}"), markup=False)
     if parse and not paper.get("parsed_at"):
         _index(app, paper["id"], err)
 
@@ -84,7 +85,7 @@ def _add_local(raw: str, given: dict[str, Any], parse: bool, err: Any) -> None:
     paper = added.paper
     authors = paper.get("authors") or []
     who = f" ({authors[0]}{' et al.' if len(authors) > 1 else ''}{', ' + str(paper['year']) if paper.get('year') else ''})"
-    typer.echo(f"{paper['id']} added from {raw}: {paper.get('title') or 'untitled'}{who if authors else ''}")
+    typer.echo(visible(f"{paper['id']} added from {raw}: {paper.get('title') or 'untitled'}{who if authors else ''}"))
     typer.echo(f"Stored as {_relative(app, added.stored)}; correct the title or authors with --title / --author.")
     if parse:
         _index(app, paper["id"], err, force=True)
@@ -98,7 +99,7 @@ def _index(app: Any, paper_id: str, err: Any, force: bool = False) -> None:
     try:
         report = parse_paper(app, paper_id, force=force, vectors="background")
     except ParseError as exc:
-        err.print(f"warning: the paper is stored but was not indexed: {exc}", markup=False)
+        err.print(visible(f"warning: the paper is stored but was not indexed: {exc}"), markup=False)
         return
     origin = "LaTeX source" if report.parsed_from == "latex" else "PDF"
     if report.vectors_in is not None:
@@ -107,7 +108,7 @@ def _index(app: Any, paper_id: str, err: Any, force: bool = False) -> None:
     else:
         typer.echo(f"Indexed {report.chunks} chunks from the {origin}.")
     if report.warning:
-        err.print(f"note: {report.warning}.", markup=False)
+        err.print(visible(f"note: {report.warning}."), markup=False)
     note = missing_default_note_once(app)
     if note:
         err.print(f"note: {note}.", markup=False)
@@ -179,7 +180,7 @@ def export(
         text, notes = export_bibtex(app, papers)
         err = Console(stderr=True, highlight=False, soft_wrap=True)
         for note in notes:
-            err.print(f"note: {note}", markup=False)
+            err.print(visible(f"note: {note}"), markup=False)
         sys.stdout.write(text)
 
 

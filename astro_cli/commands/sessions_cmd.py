@@ -57,11 +57,13 @@ def list_sessions(
         if wide:
             table.add_column("model", no_wrap=True, overflow="ellipsis", max_width=28)
         table.add_column("first question", no_wrap=True, overflow="ellipsis", ratio=1)
-        for row in rows:
+        from astro_cli.security.visible import rich_text
+
+        for row in rows:  # a title is the first question, which may be pasted text: shown, never interpreted
             cells = [row["id"], row["updated_at"].replace("T", " ")[:16], str(row["messages"]), f"{row['tokens']:,}"]
             if wide:
                 cells.append(row["model"] or "")
-            table.add_row(*cells, row["title"] or "")
+            table.add_row(*(rich_text(cell, tabs=True) for cell in [*cells, row["title"] or ""]))
         console.print(table)
         if note:
             console.print(note, style="dim", markup=False, highlight=False)

@@ -1,18 +1,31 @@
 """Text from the model, files or commands, made safe to print: no control sequence reaches the terminal.
 
 A tool argument such as `touch X # \\x1b[2K\\x1b[1G  command: ls papers/` would erase its own line
-and show only the harmless tail. Every control character (C0 and C1, DEL), and the invisible
-characters that reorder or hide text (bidirectional overrides, zero-width spaces), is shown as
-its escape (`\\x1b`, `\\u202e`) instead. Newlines stay (and tabs, unless asked), so multi-line
-commands still read as lines.
+and show only the harmless tail; a paper title can carry an OSC 52 clipboard write or a screen
+clear. Every control character (C0 and C1, DEL), and every invisible character that reorders or
+hides text (Unicode's format characters: bidirectional marks and overrides such as U+061C,
+zero-width spaces, the soft hyphen U+00AD, U+180E, the interlinear annotations U+FFF9-FFFB, the
+tag characters U+E0000-E007F, line and paragraph separators), is shown as its escape (`\\x1b`,
+`\\u202e`, `\\U000e0041`) instead. Newlines stay (and tabs, unless asked), so multi-line commands
+still read as lines.
+
+This is the one escaping function for text from outside (papers, sessions, the model, commands).
+Where rich renders it, `rich_text` also keeps rich from reading `[link=...]` or `[bold]` in it.
 """
 
 from __future__ import annotations
 
 import re
+from typing import Any
 
-_HIDDEN = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f\u200b-\u200f\u2028-\u202e\u2060-\u2069\ufeff]")
-_HIDDEN_WITH_TABS = re.compile(r"[\x00-\x09\x0b-\x1f\x7f-\x9f\u200b-\u200f\u2028-\u202e\u2060-\u2069\ufeff]")
+# Unicode's format characters (category Cf) and the line/paragraph separators, as of Unicode 15.
+_FORMAT = (
+    "\u00ad\u0600-\u0605\u061c\u06dd\u070f\u0890\u0891\u08e2\u180e\u200b-\u200f\u2028-\u202e"
+    "\u2060-\u2064\u2066-\u206f\ufeff\ufff9-\ufffb\U000110bd\U000110cd\U00013430-\U0001343f"
+    "\U0001bca0-\U0001bca3\U0001d173-\U0001d17a\U000e0000-\U000e007f"
+)
+_HIDDEN = re.compile(f"[\\x00-\\x08\\x0b-\\x1f\\x7f-\\x9f{_FORMAT}]")
+_HIDDEN_WITH_TABS = re.compile(f"[\\x00-\\x09\\x0b-\\x1f\\x7f-\\x9f{_FORMAT}]")
 _NAMED = {"\r": "\\r", "\t": "\\t", "\x08": "\\b", "\x1b": "\\x1b", "\x00": "\\0"}
 
 
@@ -21,12 +34,21 @@ def _escape(match: re.Match[str]) -> str:
     if char in _NAMED:
         return _NAMED[char]
     code = ord(char)
-    return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}"
+    if code < 0x100:
+        return f"\\x{code:02x}"
+    return f"\\u{code:04x}" if code < 0x10000 else f"\\U{code:08x}"
 
 
 def visible(text: str, tabs: bool = False) -> str:
     """`text` with every control or invisible character replaced by its escape; newlines kept."""
     return (_HIDDEN_WITH_TABS if tabs else _HIDDEN).sub(_escape, str(text))
+
+
+def rich_text(text: str, tabs: bool = False, style: str = "") -> Any:
+    """`visible(text)` as a rich Text: printed as it is, never read as markup (`[link=...]`)."""
+    from rich.text import Text
+
+    return Text(visible(str(text), tabs=tabs), style=style)
 
 
 def clipped(text: str, limit: int) -> str:

