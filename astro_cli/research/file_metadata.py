@@ -13,20 +13,25 @@ _DOI = re.compile(r"\b(10\.\d{4,9}/[^\s\"<>,;]+[^\s\"<>,;.)])")
 _MARKS = re.compile(r"(?<=[^\W\d_])\d+(?:,\s?\d+)*|[*†‡§¶]")
 
 
+LIMIT_NOTE = "beyond_limits"  # the bound a hostile file hit while its metadata was read (not stored)
+
+
 class LocalFileError(Exception):
     """The file cannot be added; one sentence."""
 
 
 def pdf_metadata(path: Path) -> dict[str, Any]:
     """Title, authors, arXiv id, DOI and year read from the first page of a PDF."""
-    from astro_cli.research.pdfread import PdfError, read_pages
+    from astro_cli.research.pdf_limits import PdfLimits, read_pages_bounded
+    from astro_cli.research.pdfread import PdfError
 
-    try:
-        pages = read_pages(path)
+    try:  # only the first page is needed; read in the bounded child (research/bounded.py)
+        reading = read_pages_bounded(path, PdfLimits(max_pages=1, max_seconds=60.0))
     except PdfError as exc:
         raise LocalFileError(str(exc)) from None
+    pages = reading.pages
     if not pages:
-        return {}
+        return {LIMIT_NOTE: reading.exceeded} if reading.exceeded else {}
     first = pages[0]
     meta: dict[str, Any] = {}
     head_text = "\n".join(first.lines)
@@ -53,9 +58,23 @@ def pdf_metadata(path: Path) -> dict[str, Any]:
 
 
 def latex_metadata(path: Path) -> dict[str, Any]:
-    """\\title and \\author of a LaTeX source."""
+    """\\title and \\author of a LaTeX source, read in a bounded child process (research/bounded.py):
+    a hostile source stops there with one sentence, not in astro's own process."""
+    from astro_cli.research.latex_limits import LatexError, metadata_bounded
+
+    try:
+        found = metadata_bounded(path)
+    except LatexError as exc:
+        raise LocalFileError(str(exc)) from None
+    meta = {"title": found.get("title"), "authors": found.get("authors") or []}
+    if found.get("exceeded"):
+        meta[LIMIT_NOTE] = found["exceeded"]
+    return meta
+
+
+def read_latex_metadata(path: Path, budget: Any) -> dict[str, Any]:
+    """latex_metadata's work, in the child (research/latex_worker.py), within `budget`."""
     from astro_cli.research.latex import (
-        LatexError,
         braced,
         collect_macros,
         expand_macros,
@@ -66,13 +85,11 @@ def latex_metadata(path: Path) -> dict[str, Any]:
         to_text,
     )
 
-    try:
-        title, _sections = latex_sections(path)
-        files = read_source_files(path)
-        text = inline_inputs(files, main_file(files))
-    except LatexError as exc:
-        raise LocalFileError(str(exc)) from None
-    text = expand_macros(text, collect_macros(text))
+    title, _sections = latex_sections(path, budget=budget)
+    again = type(budget)(budget.limits)  # the authors need the inlined text once more
+    files = read_source_files(path)
+    text = inline_inputs(files, main_file(files), budget=again)
+    text = expand_macros(text, collect_macros(text), again)
     authors: list[str] = []
     for match in re.finditer(r"\\author\s*(?:\[[^\]]*\])?\s*\{", text):
         raw, _ = braced(text, match.end() - 1)

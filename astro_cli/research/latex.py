@@ -28,6 +28,7 @@ _MATH = re.compile(
 )
 _VERBATIM_BEGIN = re.compile(r"\\begin\{(verbatim|lstlisting|minted)\}")
 _VERBATIM_END = re.compile(r"\\end\{(verbatim|lstlisting|minted)\}")
+_BRACE = re.compile(r"[{}]")
 _NEWCOMMAND = re.compile(r"\\(?:re)?newcommand\*?\s*\{?\\([A-Za-z]+)\}?\s*(?:\[(\d)\])?\s*\{")
 _DEF = re.compile(r"\\def\s*\\([A-Za-z]+)\s*\{")
 _INPUT = re.compile(r"\\(?:input|include)\s*\{([^}]+)\}|\\input\s+([^\s{}\\]+)")
@@ -175,14 +176,38 @@ def braced(text: str, start: int) -> tuple[str, int]:
 
 
 def collect_macros(text: str) -> dict[str, tuple[int, str]]:
-    """The paper's own \\newcommand and \\def macros: name -> (number of arguments, body)."""
+    """The paper's own \\newcommand and \\def macros: name -> (number of arguments, body).
+
+    Braces are matched once for the whole text: with `braced` per definition, twenty thousand
+    unclosed definitions each scanned to the end of the text (quadratic). An unclosed body defines
+    nothing (LaTeX would stop there too)."""
     macros: dict[str, tuple[int, str]] = {}
+    closing = _closing_braces(text)
     for pattern in (_NEWCOMMAND, _DEF):
         for match in pattern.finditer(text):
-            body, _ = braced(text, match.end() - 1)
+            at = match.end() - 1
+            while at < len(text) and text[at] in " \t\n":
+                at += 1
+            if at >= len(text) or text[at] != "{" or at not in closing:
+                continue
             nargs = int(match.group(2)) if pattern is _NEWCOMMAND and match.group(2) else 0
-            macros.setdefault(match.group(1), (nargs, body))
+            macros.setdefault(match.group(1), (nargs, text[at + 1 : closing[at]]))
     return macros
+
+
+def _closing_braces(text: str) -> dict[int, int]:
+    """Each unescaped '{' that is closed -> the index of its '}', in one pass (as `braced` pairs them)."""
+    pairs: dict[int, int] = {}
+    open_at: list[int] = []
+    for found in _BRACE.finditer(text):
+        at = found.start()
+        if at and text[at - 1] == "\\":
+            continue
+        if found.group() == "{":
+            open_at.append(at)
+        elif open_at:
+            pairs[open_at.pop()] = at
+    return pairs
 
 
 def _drop_definitions(text: str) -> str:

@@ -7,8 +7,9 @@ fan-out twelve levels deep would otherwise take minutes and gigabytes. Two layer
   depth of `\\input`/`\\include` files, the passes and output size of macro expansion, and the
   time spent. Past a bound the reader stops inlining or expanding and goes on with what it has,
   and the budget keeps the reason;
-- around it, `read_bounded` runs the reader in a child process with a memory limit and a wall
-  clock limit, so no input, however crafted, can hang astro or exhaust its memory.
+- around it, `read_bounded` (and `metadata_bounded`, for `library add`) runs the reader in a child
+  process with a memory, CPU and wall-clock limit (research/bounded.py), so no input, however
+  crafted, can hang astro or exhaust its memory.
 
 parse_paper then uses the PDF instead and says so in one line (or, without a PDF, indexes what
 was read).
@@ -17,9 +18,6 @@ was read).
 from __future__ import annotations
 
 import json
-import os
-import subprocess
-import sys
 import time
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
@@ -99,40 +97,31 @@ class LatexReading:
 
 def read_bounded(path: Path, limits: LatexLimits | None = None) -> LatexReading:
     """Read a LaTeX source in a child process bounded in memory and time (raises LatexError)."""
-    limits = limits or LatexLimits()
-    command = [sys.executable, "-m", "astro_cli.research.latex_worker", str(path), json.dumps(asdict(limits))]
-    try:
-        done = subprocess.run(
-            command, capture_output=True, timeout=limits.max_seconds + 5, env=_child_env(),
-            preexec_fn=_memory_limit(limits.max_memory) if os.name == "posix" else None,
-        )
-    except subprocess.TimeoutExpired:
-        return LatexReading(None, [], f"reading it took more than {limits.max_seconds:g} s")
-    if done.returncode != 0:
-        if b"MemoryError" in done.stderr or done.returncode < 0:
-            size = limits.max_memory // (1024 * 1024)
-            return LatexReading(None, [], f"reading it needed more than {size} MB of memory")
-        detail = done.stderr.decode(errors="replace").strip().splitlines()[-1:] or ["no detail"]
-        raise LatexError(f"the LaTeX reader failed ({detail[0][:200]})")
-    answer: dict[str, Any] = json.loads(done.stdout)
-    if answer.get("error"):
-        raise LatexError(answer["error"])
+    answer = _ask_child("sections", path, limits)
+    if isinstance(answer, str):
+        return LatexReading(None, [], answer)
     return LatexReading(answer.get("title"), [tuple(s) for s in answer.get("sections", [])], answer.get("exceeded"))
 
 
-def _memory_limit(limit: int):  # noqa: ANN202 - a preexec_fn
-    def apply() -> None:
-        import resource
-
-        resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
-
-    return apply
+def metadata_bounded(path: Path, limits: LatexLimits | None = None) -> dict[str, Any]:
+    """\\title and \\author of a source, read in the bounded child; {"exceeded": reason} past a limit
+    (raises LatexError)."""
+    answer = _ask_child("metadata", path, limits)
+    return {"exceeded": answer} if isinstance(answer, str) else answer
 
 
-def _child_env() -> dict[str, str]:
-    """The child needs only to find astro_cli; keys and settings stay with the parent."""
-    keep = ("PATH", "PYTHONPATH", "LANG", "LC_ALL", "SYSTEMROOT", "TMPDIR", "HOME")
-    env = {k: v for k, v in os.environ.items() if k in keep}
-    root = str(Path(__file__).resolve().parents[2])
-    env["PYTHONPATH"] = os.pathsep.join(filter(None, [root, env.get("PYTHONPATH")]))
-    return env
+def _ask_child(mode: str, path: Path, limits: LatexLimits | None) -> dict[str, Any] | str:
+    """The child's answer, or the limit that stopped it."""
+    from astro_cli.research.bounded import ChildFailed, ChildLimits, run_bounded
+
+    limits = limits or LatexLimits()
+    try:
+        outcome = run_bounded("astro_cli.research.latex_worker", [mode, str(path), json.dumps(asdict(limits))],
+                              ChildLimits(limits.max_seconds, limits.max_memory))
+    except ChildFailed as exc:
+        raise LatexError(f"the LaTeX {exc}") from None
+    if outcome.answer is None:
+        return outcome.exceeded or "reading it was stopped"
+    if outcome.answer.get("error"):
+        raise LatexError(outcome.answer["error"])
+    return outcome.answer

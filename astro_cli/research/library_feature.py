@@ -72,16 +72,19 @@ def get_paper_content_tool(ctx: ToolContext, args: dict[str, Any]) -> ToolResult
     from astro_cli.research.storage import library_store
 
     paper = _paper_or_error(ctx, str(args.get("id") or ""))
+    note = ""
     if not library_store(ctx.app).chunk_count(paper["id"]):  # reading a paper that was downloaded but never parsed: parse it now
         try:
-            paper = parse_paper(ctx.app, paper["id"], force=True).paper
+            report = parse_paper(ctx.app, paper["id"], force=True)
         except ParseError as exc:
             raise ToolError(str(exc)) from None
+        paper = report.paper
+        note = f"Note: {report.warning}.\n\n" if report.warning else ""  # a limit hit, say, named once
     try:
         content = paper_content(ctx.app, paper, section=args.get("section") or None, pages=args.get("pages"))
     except ContentError as exc:
         raise ToolError(str(exc)) from None
-    return ToolResult(content.text, data=_sources([paper]), framed=True)
+    return ToolResult(note + content.text, data=_sources([paper]), framed=True)
 
 
 def rag_search_tool(ctx: ToolContext, args: dict[str, Any]) -> ToolResult:

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from astro_cli.research.file_metadata import LocalFileError, latex_metadata, pdf_metadata
+from astro_cli.research.file_metadata import LIMIT_NOTE, LocalFileError, latex_metadata, pdf_metadata
 
 if TYPE_CHECKING:
     from astro_cli.app import AppContext
@@ -48,9 +48,11 @@ def add_local(app: AppContext, path: Path, given: dict[str, Any]) -> LocalPaper:
         raise LocalFileError(f"there is no file {path}")
     kind = _kind(path)
     found = pdf_metadata(path) if kind == "pdf" else latex_metadata(path)
+    limit = found.pop(LIMIT_NOTE, None)
     meta = {**found, **{k: v for k, v in given.items() if v not in (None, "", [])}}
     if not meta.get("title"):
-        raise LocalFileError(f"no title could be read from {path.name}; give one with --title")
+        why = f" (it is beyond astro's limits: {limit})" if limit else ""
+        raise LocalFileError(f"no title could be read from {path.name}{why}; give one with --title")
     meta["id"] = meta.get("arxiv_id") or meta.get("doi") or meta.get("bibcode") or _local_id(meta)
     library = Library(app)
     existing = library.get_paper(meta["id"])

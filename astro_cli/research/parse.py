@@ -190,7 +190,8 @@ class Extracted:
 def _extract(library: Library, paper: dict[str, Any], size: int) -> Extracted:
     from astro_cli.research.latex import LatexSection
     from astro_cli.research.latex_limits import LatexError, read_bounded
-    from astro_cli.research.pdfread import PdfError, read_pages
+    from astro_cli.research.pdf_limits import read_pages_bounded
+    from astro_cli.research.pdfread import PdfError
 
     source = library.resolve_file(paper.get("source_path"))
     pdf = library.resolve_file(paper.get("pdf_path"))
@@ -218,11 +219,20 @@ def _extract(library: Library, paper: dict[str, Any], size: int) -> Extracted:
     if pdf is None:
         raise ParseError(f"paper {paper['id']} has no PDF or LaTeX source in papers/; download it with download_paper.")
     try:
-        pages = read_pages(pdf)
+        pdf_reading = read_pages_bounded(pdf)
     except PdfError as exc:
         raise ParseError(f"{exc}; nothing was indexed.") from None
-    chunks, outline = pdf_chunks(pages, size)
-    return Extracted(chunks, "pdf", len(pages), outline, warning)
+    if not pdf_reading.pages and pdf_reading.exceeded:
+        raise ParseError(f"the PDF of {paper['id']} is beyond astro's limits ({pdf_reading.exceeded}); "
+                         "nothing was indexed.")
+    chunks, outline = pdf_chunks(pdf_reading.pages, size)
+    if pdf_reading.exceeded and not chunks:
+        raise ParseError(f"the PDF of {paper['id']} is beyond astro's limits ({pdf_reading.exceeded}) and what was read "
+                         "held no text; nothing was indexed.")
+    if pdf_reading.exceeded:
+        note = f"the PDF is beyond astro's limits ({pdf_reading.exceeded}); only what was read is indexed"
+        warning = f"{warning}; {note}" if warning else note
+    return Extracted(chunks, "pdf", len(pdf_reading.pages), outline, warning)
 
 
 def _fetch_files(app: AppContext, paper: dict[str, Any]) -> dict[str, Any]:

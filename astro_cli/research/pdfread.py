@@ -36,8 +36,9 @@ class PageText:
     marks: list[float] = field(default_factory=list)  # font size of its first character
 
 
-def read_pages(path: Path) -> list[PageText]:
-    """The lines of every page, in order. Any failure of PDFium becomes one PdfError sentence."""
+def read_pages(path: Path, max_pages: int | None = None) -> list[PageText]:
+    """The lines of every page (or of the first `max_pages`), in order. Any failure of PDFium becomes
+    one PdfError sentence. Untrusted input: astro calls this in a bounded child (pdf_limits.py)."""
     import pypdfium2 as pdfium
 
     if not path.exists():
@@ -53,7 +54,8 @@ def read_pages(path: Path) -> list[PageText]:
             raise PdfError(f"{path.name} could not be read as a PDF ({exc})") from None
         try:
             pages = []
-            for index in range(len(document)):
+            count = len(document) if max_pages is None else min(len(document), max_pages)
+            for index in range(count):
                 page = document[index]
                 textpage = page.get_textpage()
                 try:

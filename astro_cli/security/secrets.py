@@ -50,7 +50,8 @@ def redact_shapes(text: str) -> str:
     if not text:
         return text
     for kind, pattern in SECRET_SHAPES:
-        text = pattern.sub(lambda m, kind=kind: _replace_group(m, f"[REDACTED:{kind}]"), text)
+        marker = f"[REDACTED:{kind}]"
+        text = pattern.sub(lambda match: _replace_group(match, marker), text)  # noqa: B023 - used at once
     return text
 
 
