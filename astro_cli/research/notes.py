@@ -78,9 +78,10 @@ def save_note(app: AppContext, title: str, content: str, tags: list[str] | None 
     papers = [(library.get_paper(str(p)) or {"id": str(p)})["id"] for p in (papers or []) if str(p).strip()]
     notes_dir = app.workspace.notes_dir
     row = library.store.note_titled(title, note_scope(app))
-    if row:
+    stored = (app.workspace.root / row["path"]).resolve() if row else None
+    if row and stored is not None and stored.is_relative_to(notes_dir.resolve()):
         path, created_at, created = app.workspace.root / row["path"], row["created_at"], False
-    else:
+    else:  # a new note (a row naming a file outside notes/ is data someone wrote: never a place to write)
         slug, n = slugify(title), 1
         path = notes_dir / f"{slug}.md"
         while path.exists():
