@@ -7,6 +7,7 @@ from __future__ import annotations
 import resource
 import shutil
 import sqlite3
+import string
 import subprocess
 import sys
 from pathlib import Path
@@ -42,9 +43,15 @@ def million_page_pdf(levels: int = 6, fan: int = 10) -> bytes:
     return out + f"trailer\n<< /Size {len(objects) + 1} /Root 1 0 R >>\nstartxref\n{xref}\n%%EOF\n".encode()
 
 
+def _letters(number: int) -> str:
+    """A macro name of letters only (LaTeX's, and the reader's, rule): 0 -> 'aaaa', 1 -> 'baaa' ..."""
+    return "".join(string.ascii_lowercase[number // 26**k % 26] for k in range(4))
+
+
 def unclosed_newcommands(count: int = 20_000) -> str:
+    """About 440 kB: `count` definitions whose bodies never close (each used to be scanned to the end)."""
     return ("\\documentclass{article}\n\\title{Unclosed}\n"
-            + "".join(f"\\newcommand{{\\m{n}}}{{x\n" for n in range(count))
+            + "".join(f"\\newcommand{{\\m{_letters(n)}}}{{x\n" for n in range(count))
             + "\\begin{document}\n\\section{Introduction}\n" + "Some prose about dust. " * 200 + "\n\\end{document}\n")
 
 
@@ -112,6 +119,9 @@ def test_library_add_of_a_tex_with_twenty_thousand_unclosed_newcommands(tmp_path
     source = tmp_path / "unclosed" / "main.tex"
     source.parent.mkdir()
     source.write_text(unclosed_newcommands())
+    from astro_cli.research.latex import _NEWCOMMAND
+
+    assert len(_NEWCOMMAND.findall(source.read_text())) == 20_000  # each one is a definition the reader sees
     untitled = _astro(["library", "add", str(source)], astro_env, workspace)
     assert untitled.returncode != 0 and "Traceback" not in untitled.stderr
     assert "no title could be read from main.tex" in untitled.stderr  # one sentence, what to do
