@@ -177,3 +177,13 @@ _key("mcp.startup_timeout", "float", 30.0, "seconds an MCP server may take to st
 _key("mcp.tool_timeout", "float", 300.0, "seconds an MCP tool call may take before it is cancelled", low=0,
      above=True)
 _key("mcp.max_output_chars", "int", 25000, "MCP tool output beyond this is cut with a note", low=0, above=True)
+
+# --- local models (issue 32) --------------------------------------------------------------------
+_key("local_models.text_tool_calls", "str", "auto", "take a tool call a model writes as text (```json, <tool_call>, "
+     "<|python_tag|>) as that call and strip chat-template tags from answers: auto (Ollama models and an api_base "
+     "on a loopback or private address), on, off")
+_key("temperature", "float?", None, "sampling temperature sent to the model (unset: 0 for local models, the "
+     "provider's default otherwise)", low=0, high=2)
+_key("first_token_timeout", "float?", None, "seconds to wait for a model's first token, e.g. a cold prompt prefill "
+     "on a CPU (unset: 600 for local models; otherwise `timeout` covers it); once it arrives, the reply has "
+     "`timeout` seconds more", low=0, above=True)

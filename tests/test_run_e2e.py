@@ -196,7 +196,8 @@ def test_secrets_never_reach_the_database(cli, fake, astro_env, workspace):
 
 
 def test_request_timeout_is_retried(cli, fake, astro_env):
-    env = dict(astro_env, ASTRO_TIMEOUT="1")
+    # The fake provider is on 127.0.0.1, a local server, whose first token may otherwise take 600 s.
+    env = dict(astro_env, ASTRO_TIMEOUT="1", ASTRO_FIRST_TOKEN_TIMEOUT="1")
     fake.add({"text": "too late", "delay": 2.5}, {"text": "On time."})
     result = cli(["run", "Hello?"], env=env)
     assert result.exit_code == 0, result.stderr

@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING
 from astro_cli.agent.events import EventBus
 from astro_cli.agent.extensions import loop_extensions
 from astro_cli.agent.llm import LLM
+from astro_cli.agent.local_models import local_tuning
 from astro_cli.agent.loop import AgentSession
 from astro_cli.agent.model_choice import NO_MODEL, choose_model, credentials_for, key_store
 from astro_cli.agent.permissions import PermissionPolicy
@@ -31,6 +32,8 @@ def resolve_model(app: AppContext, env: Mapping[str, str] | None = None) -> LLMC
     choice = choose_model(settings, env, store)
     if choice is None:
         raise ConfigError(NO_MODEL)
+    tuning = local_tuning(choice.model, settings.get("api_base"), settings.get("local_models.text_tool_calls"),
+                          settings.get("temperature"), settings.get("first_token_timeout"))
     return LLMConfig(
         model=choice.model,
         api_base=settings.get("api_base"),
@@ -41,6 +44,9 @@ def resolve_model(app: AppContext, env: Mapping[str, str] | None = None) -> LLMC
         credentials=credentials_for(env, store),
         retry_max_wait=settings.get("retry_max_wait"),
         max_continuations=settings.get("max_continuations"),
+        text_tool_calls=tuning.text_tool_calls,
+        temperature=tuning.temperature,
+        first_token_timeout=tuning.first_token_timeout,
     )
 
 

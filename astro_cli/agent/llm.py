@@ -247,7 +247,7 @@ class LLM:
                 return self._stream(litellm, model, messages, tools, on_text, streamed, cancel, tool_choice)
             except Cancelled:
                 raise
-            except KeyboardInterrupt:
+            except (KeyboardInterrupt, ProviderError):
                 raise
             except Exception as exc:  # noqa: BLE001 - classified below
                 log.debug("request to %s failed", model, exc_info=True)
@@ -284,9 +284,11 @@ class LLM:
             "messages": messages,
             "stream": True,
             "stream_options": {"include_usage": True},
-            "timeout": self.config.timeout,
+            "timeout": max(self.config.timeout, self.config.first_token_timeout or 0),
             "num_retries": 0,
         }
+        if self.config.temperature is not None:
+            kwargs["temperature"] = self.config.temperature
         if tools:
             kwargs["tools"] = tools
             if tool_choice:
@@ -306,11 +308,18 @@ class LLM:
             kwargs["api_key"] = NO_KEY
         response = litellm.completion(**kwargs)
         reply = StreamAccumulator(streamed, on_text)
+        first_at: float | None = None
         try:
             for count, chunk in enumerate(response, start=1):
                 if cancel is not None and cancel.is_set():
                     raise Cancelled()
                 reply.add(chunk)
+                first_at = first_at or time.monotonic()
+                if self.config.first_token_timeout and time.monotonic() - first_at > self.config.timeout:
+                    # The wait for the first token has a limit of its own; the rest has `timeout`.
+                    raise ProviderError(
+                        f"{model} was still writing {self.config.timeout:g} s after its first token; raise "
+                        "`timeout` (config or ASTRO_TIMEOUT) for long answers from a slow model")
                 if count % FORGET_EVERY == 0:
                     forget_chunks(response)
         except (Cancelled, KeyboardInterrupt):

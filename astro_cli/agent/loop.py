@@ -21,6 +21,7 @@ from astro_cli.agent.llm import LLM, Cancelled, LLMReply, parse_arguments
 from astro_cli.agent.permissions import PermissionPolicy
 from astro_cli.agent.provider import MissingCredentials, ProviderError
 from astro_cli.agent.states import SessionStates
+from astro_cli.agent.text_calls import adopt_text_calls, corrective_message, strip_template_tags
 from astro_cli.agent.tool_runner import ToolRunner
 from astro_cli.prompt.context import ContextSource
 from astro_cli.prompt.environment import environment_message, session_sources
@@ -271,7 +272,7 @@ class AgentSession:
         return state
 
     def _react(self, state: TurnState) -> None:
-        empty_replies = 0
+        empty_replies = bad_text_calls = 0
         while True:
             if state.step >= state.max_steps and not state.force_final:
                 state.force_final = True
@@ -287,7 +288,20 @@ class AgentSession:
                 self._store_reply(state, reply, interrupted=True)
                 state.answer = reply.text
                 raise Cancelled()
+            problem = adopt_text_calls(reply, state.assembled.tools if state.assembled else []) if (
+                self.llm.config.text_tool_calls) else None
             self._store_reply(state, reply)
+            if problem is not None and not state.force_final:
+                bad_text_calls += 1
+                if bad_text_calls == 1:
+                    state.inject(corrective_message(problem), kind="nudge")
+                    continue
+                state.answer, state.stop_reason = strip_template_tags(reply.text), "paused"
+                state.error = (f"The model wrote an unusable tool call twice in a row ({problem}); the turn is "
+                               "paused. Ask again or rephrase, or try a model with native tool calling.")
+                self.bus.emit(ev.Notice(level="warning", text=state.error))
+                return
+            bad_text_calls = 0
             if state.force_final:
                 state.answer = reply.text
                 state.stop_reason = self._answered(reply) if reply.text.strip() else "max_steps"

@@ -28,6 +28,10 @@ class LLMConfig:
     credentials: Callable[[str], Any] | None = None
     retry_max_wait: float = 60.0  # longest wait a provider's retry-after may ask for
     max_continuations: int = 3  # requests to finish a reply cut at the output token limit
+    # Local models (agent/local_models.py): tool calls written as text, temperature, first-token wait.
+    text_tool_calls: bool = False
+    temperature: float | None = None
+    first_token_timeout: float | None = None
 
     def credential(self, model: str | None = None) -> Any:
         return self.credentials(model or self.model) if self.credentials is not None else None

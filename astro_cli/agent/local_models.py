@@ -1,0 +1,60 @@
+"""What changes for a model served on the researcher's own machine or network (Ollama, llama.cpp's
+server, vLLM): tool calls read from the text, temperature 0, a long wait for the first token.
+
+A model is local when it is an Ollama model or its api_base is a loopback or private address
+(an IP literal or `localhost`; no name is looked up). Cloud models get none of this unless the
+user asks for it in the settings.
+"""
+
+from __future__ import annotations
+
+import ipaddress
+from dataclasses import dataclass
+from urllib.parse import urlsplit
+
+from astro_cli.config import ConfigError
+
+LOCAL_FIRST_TOKEN_TIMEOUT = 600.0  # a cold prefill of ~5k tokens on 2 CPU cores takes minutes
+SWITCH_VALUES = ("auto", "on", "off")
+
+
+def is_local_endpoint(model: str, api_base: str | None) -> bool:
+    """True for Ollama models and for servers at a loopback or private address."""
+    if model.lower().startswith(("ollama/", "ollama_chat/")):
+        return True
+    if not api_base:
+        return False
+    try:
+        host = urlsplit(api_base if "//" in api_base else "//" + api_base).hostname or ""
+    except ValueError:
+        return False
+    if host == "localhost" or host.endswith(".localhost"):
+        return True
+    try:
+        address = ipaddress.ip_address(host)
+    except ValueError:
+        return False
+    return address.is_loopback or address.is_private or address.is_link_local
+
+
+@dataclass(frozen=True)
+class LocalTuning:
+    """The request settings that depend on whether the model is local."""
+
+    text_tool_calls: bool
+    temperature: float | None
+    first_token_timeout: float | None  # None: no wait of its own (the request timeout applies)
+
+
+def local_tuning(model: str, api_base: str | None, switch: str, temperature: float | None,
+                 first_token_timeout: float | None) -> LocalTuning:
+    """Resolve the settings: `switch` is local_models.text_tool_calls (auto, on, off)."""
+    if switch not in SWITCH_VALUES:
+        raise ConfigError(f"local_models.text_tool_calls must be one of {', '.join(SWITCH_VALUES)} (got {switch!r}).")
+    local = is_local_endpoint(model, api_base)
+    return LocalTuning(
+        text_tool_calls=switch == "on" or (switch == "auto" and local),
+        temperature=temperature if temperature is not None else (0.0 if local else None),
+        first_token_timeout=first_token_timeout if first_token_timeout is not None else (
+            LOCAL_FIRST_TOKEN_TIMEOUT if local else None),
+    )

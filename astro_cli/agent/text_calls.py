@@ -1,0 +1,161 @@
+"""Tool calls a model wrote as text instead of through the API's `tool_calls`.
+
+Small open models served locally (Ollama, llama.cpp's server, vLLM without a tool parser) often
+write their call into the message text: a fenced ```json {"name": ..., "arguments": ...}``` block,
+Hermes/Qwen `<tool_call>{...}</tool_call>` tags, or Llama's `<|python_tag|>{...}`. Read as the
+final answer, such a reply ends the turn with no tool run. These pure functions find such a call
+at the end of a reply (never in the middle of prose), check that it names an offered tool, and
+say in one sentence what is wrong with one that cannot be used. They never raise.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import uuid
+from collections.abc import Collection
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from astro_cli.agent.stream import ToolCallRequest
+
+if TYPE_CHECKING:
+    from astro_cli.agent.llm import LLMReply
+
+# Chat-template tokens and tags that leak into the text of small models' answers.
+_TEMPLATE_TAGS = re.compile(
+    r"</?tool_response>|</?response>|</?tool_call>|<\|python_tag\|>"
+    r"|<\|(?:im_start|im_end|eot_id|eom_id|end|endoftext|assistant|user|system)\|>"
+    r"|<\|start_header_id\|>\w*<\|end_header_id\|>|</s>"
+)
+_FENCE_AT_END = re.compile(r"```[ \t]*(?:json|tool_call|tool|javascript|js)?[ \t]*\n?(?P<body>(?:(?!```).)*?)\n?[ \t]*```\s*$",
+                           re.DOTALL | re.IGNORECASE)
+_TOOL_CALL_TAG = re.compile(r"<tool_call>\s*(?P<body>.*?)\s*(?:</tool_call>|$)", re.DOTALL)
+_PYTHON_TAG = re.compile(r"<\|python_tag\|>(?P<body>.*)$", re.DOTALL)
+_END_TOKENS = re.compile(r"(?:\s*(?:<\|eom_id\|>|<\|eot_id\|>|<\|im_end\|>|</s>))+\s*$")
+_CALL_WORDS = re.compile(r'"name"\s*:')
+
+
+@dataclass(frozen=True)
+class TextCall:
+    name: str
+    arguments: dict[str, Any]
+
+
+@dataclass(frozen=True)
+class TextCalls:
+    """What a reply's text holds: the usable calls, the prose before them, or why they are unusable."""
+
+    prose: str
+    calls: list[TextCall] = field(default_factory=list)
+    problem: str | None = None  # one sentence: why the call-looking text cannot be run
+
+
+def strip_template_tags(text: str) -> str:
+    """The text without chat-template tokens (`<|im_end|>`, `<tool_response>`, ...), trimmed where
+    one was removed; a text without any is returned as it is."""
+    stripped, count = _TEMPLATE_TAGS.subn("", text)
+    return stripped.strip() if count else text
+
+
+def find_text_calls(text: str, tools: Collection[str]) -> TextCalls | None:
+    """The tool call(s) written at the end of `text`, or None when the text holds none.
+
+    A fenced JSON block or bare JSON object counts only when it has a "name" key; a code block
+    of other JSON is an answer, not a call.
+    """
+    try:
+        return _find(text, tools)
+    except (RecursionError, ValueError, TypeError):  # pathological input: treat it as prose
+        return None
+
+
+def _find(text: str, tools: Collection[str]) -> TextCalls | None:
+    text = _END_TOKENS.sub("", text or "")
+    for pattern, needs_name in ((_TOOL_CALL_TAG, False), (_PYTHON_TAG, False)):
+        matches = list(pattern.finditer(text))
+        if matches:
+            prose = text[: matches[0].start()]
+            return _calls_from([m.group("body") for m in matches], prose, tools, needs_name)
+    fence = _FENCE_AT_END.search(text)
+    if fence is not None:
+        return _calls_from([fence.group("body")], text[: fence.start()], tools, needs_name=True)
+    stripped = text.strip()
+    if stripped.startswith(("{", "[")) and _CALL_WORDS.search(stripped):
+        return _calls_from([stripped], "", tools, needs_name=True)
+    return None
+
+
+def _calls_from(bodies: list[str], prose: str, tools: Collection[str], needs_name: bool) -> TextCalls | None:
+    calls: list[TextCall] = []
+    for body in bodies:
+        body = body.strip().rstrip(";").strip()
+        try:
+            value = json.loads(body)
+        except json.JSONDecodeError as exc:
+            if needs_name and not _CALL_WORDS.search(body):
+                return None  # a code block of something else: the answer's own content
+            return TextCalls(prose=strip_template_tags(prose).strip(), problem=(
+                f"the tool call is not valid JSON ({exc.msg} at position {exc.pos})"))
+        items = value if isinstance(value, list) else [value]
+        for item in items:
+            if needs_name and not (isinstance(item, dict) and "name" in item):
+                return None
+            call, problem = _one_call(item, tools)
+            if problem is not None:
+                return TextCalls(prose=strip_template_tags(prose).strip(), problem=problem)
+            assert call is not None
+            calls.append(call)
+    if not calls:
+        return None if needs_name else TextCalls(prose=strip_template_tags(prose).strip(), problem="the tool call is empty")
+    return TextCalls(prose=strip_template_tags(prose).strip(), calls=calls)
+
+
+def _one_call(item: Any, tools: Collection[str]) -> tuple[TextCall | None, str | None]:
+    if not isinstance(item, dict) or not isinstance(item.get("name"), str):
+        return None, 'a tool call must be a JSON object with a "name" and an "arguments" object'
+    name = item["name"]
+    arguments = item.get("arguments", item.get("parameters", {}))
+    if isinstance(arguments, str):  # some templates nest the arguments as a JSON string
+        try:
+            arguments = json.loads(arguments) if arguments.strip() else {}
+        except json.JSONDecodeError:
+            return None, f"the arguments of {name} are not valid JSON"
+    if arguments is None:
+        arguments = {}
+    if not isinstance(arguments, dict):
+        return None, f"the arguments of {name} must be a JSON object"
+    if name not in tools:
+        offered = ", ".join(sorted(tools)) or "none"
+        return None, f"there is no tool named {name!r} (the tools are: {offered})"
+    return TextCall(name=name, arguments=arguments), None
+
+
+def corrective_message(problem: str) -> str:
+    """The one message a model gets after writing an unusable tool call."""
+    return (
+        f"Your last reply looks like a tool call written as text, but {problem}. To use a tool, call it "
+        'through tool calling, or reply with only ```json {"name": "TOOL", "arguments": {...}}``` naming one of '
+        "the offered tools; otherwise give your final answer as plain text."
+    )
+
+
+def adopt_text_calls(reply: LLMReply, tools: list[dict[str, Any]]) -> str | None:
+    """Turn a reply's text-written call into real tool calls, in place; strip template tags.
+
+    Returns the problem (one sentence) when the text holds a call that cannot be used; the reply's
+    text is then left as the model wrote it, so the model sees its mistake in the history.
+    """
+    if reply.tool_calls or reply.interrupted:
+        return None
+    names = {str((tool.get("function") or tool).get("name", "")) for tool in tools}
+    found = find_text_calls(reply.text, names)
+    if found is None:
+        reply.text = strip_template_tags(reply.text)
+        return None
+    if found.problem is not None:
+        return found.problem
+    reply.text = found.prose
+    reply.tool_calls = [ToolCallRequest(id=f"call_text_{uuid.uuid4().hex[:12]}", name=call.name,
+                                        arguments=json.dumps(call.arguments)) for call in found.calls]
+    return None
