@@ -59,6 +59,7 @@ def main(
     ctx: typer.Context,
     model: Optional[str] = typer.Option(None, "--model", "-m", help="litellm model string (overrides config)."),
     api_base: Optional[str] = typer.Option(None, "--api-base", help="Base URL of the model provider."),
+    profile: Optional[str] = typer.Option(None, "--profile", help="default, small (for small local models) or auto."),
     continue_: bool = typer.Option(False, "--continue", "-c", help="Continue the latest session of this workspace."),
     resume: Optional[str] = typer.Option(None, "--resume", "-r", help="Resume the session with this id."),
     fork: bool = typer.Option(False, "--fork", help="Continue in a new session that starts as a copy "
@@ -76,7 +77,7 @@ def main(
     from astro_cli.commands.repl_cmd import start_repl
 
     start_repl(
-        flags={"model": model, "api_base": api_base, "max_steps": max_steps},
+        flags={"model": model, "api_base": api_base, "max_steps": max_steps, "profile": profile},
         resume=resume,
         continue_latest=continue_,
         fork=fork,

@@ -187,3 +187,8 @@ _key("temperature", "float?", None, "sampling temperature sent to the model (uns
 _key("first_token_timeout", "float?", None, "seconds to wait for a model's first token, e.g. a cold prompt prefill "
      "on a CPU (unset: 600 for local models; otherwise `timeout` covers it); once it arrives, the reply has "
      "`timeout` seconds more", low=0, above=True)
+_key("profile", "str", "auto", "what the model is offered: default (every tool, full descriptions), small (the "
+     "research core tools of small_profile.tools, one-sentence descriptions: small local models), auto (small for "
+     "Ollama models, else default)")
+_key("small_profile.tools", "list", ["search_papers", "get_paper_content", "rag_search", "read_file", "glob_files",
+                                     "save_note"], "the tools the small profile offers")

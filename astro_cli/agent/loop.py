@@ -19,6 +19,7 @@ from astro_cli.agent.history import missing_results, order_results
 from astro_cli.agent.history_store import HistoryStore
 from astro_cli.agent.llm import LLM, Cancelled, LLMReply, parse_arguments
 from astro_cli.agent.permissions import PermissionPolicy
+from astro_cli.agent.profiles import profile_tools, resolve_profile
 from astro_cli.agent.provider import MissingCredentials, ProviderError
 from astro_cli.agent.states import SessionStates
 from astro_cli.agent.text_calls import adopt_text_calls, corrective_message, strip_template_tags
@@ -201,8 +202,9 @@ class AgentSession:
 
     # --- tools and prompt ------------------------------------------------------------------
     def visible_tools(self) -> list[Tool]:
-        only = self.only_tools
-        return self.app.tools.ordered(self.app.settings.get("tool_order"), only=only)
+        settings = self.app.settings
+        tools = self.app.tools.ordered(settings.get("tool_order"), only=self.only_tools)
+        return profile_tools(tools, resolve_profile(settings.get("profile"), self.model), settings.get("small_profile.tools"))
 
     @property
     def model(self) -> str:

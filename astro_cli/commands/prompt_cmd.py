@@ -15,6 +15,7 @@ app = typer.Typer(no_args_is_help=True)
 def prompt_report(ctx: Any, question: str = "", exact: bool = False) -> dict[str, Any]:
     """The assembled system prompt, tool schemas and environment message with their token counts."""
     from astro_cli.agent.model_choice import model_choice
+    from astro_cli.agent.profiles import profile_tools, resolve_profile
     from astro_cli.agent.tokens import TokenCounter
     from astro_cli.prompt.context import ContextSource
     from astro_cli.prompt.environment import ORDER_SESSION, SESSION_SOURCE, environment_text, session_facts
@@ -27,7 +28,9 @@ def prompt_report(ctx: Any, question: str = "", exact: bool = False) -> dict[str
 
         load_litellm()
     counter = TokenCounter(choice.model if choice is not None else None)
-    tools = ctx.tools.ordered(ctx.settings.get("tool_order"))
+    profile = resolve_profile(ctx.settings.get("profile"), choice.model if choice is not None else None)
+    tools = profile_tools(ctx.tools.ordered(ctx.settings.get("tool_order")), profile,
+                          ctx.settings.get("small_profile.tools"))
     # The session's own facts as a new session's first step would have them, plus every registered source.
     first_step = ContextSource(SESSION_SOURCE, ORDER_SESSION, lambda data: session_facts(
         str(ctx.workspace.root), model, 0, ctx.settings.get("max_steps"), {"input_tokens": 0, "output_tokens": 0}))
@@ -44,6 +47,7 @@ def prompt_report(ctx: Any, question: str = "", exact: bool = False) -> dict[str
     total = system_tokens + sum(t["tokens"] for t in tool_rows) + environment_tokens + memory_tokens
     return {
         "model": model,
+        "profile": profile,
         "model_origin": choice.origin if choice is not None else "nothing sets a model and no provider key was found",
         "sections": sections,
         "system_tokens": system_tokens,
@@ -74,10 +78,11 @@ def show(
     section: Optional[str] = typer.Option(None, "--section", "-s", help="Show only this section."),
     question: str = typer.Option("", "--question", "-q", help="Assemble as if this were the user's question."),
     exact: bool = typer.Option(False, "--exact", help="Count with litellm's model-aware counter (imports litellm)."),
+    profile: Optional[str] = typer.Option(None, "--profile", help="default, small or auto (config 'profile')."),
 ) -> None:
     """Show the assembled system prompt, the tool schemas and the environment message."""
     with user_errors():
-        ctx = build_app()
+        ctx = build_app({"profile": profile})
         try:
             report = prompt_report(ctx, question=question, exact=exact)
         finally:
@@ -121,7 +126,8 @@ def _print(report: dict[str, Any], only_section: bool) -> None:
                            f"{report['environment_tokens']} tokens", align="left", style="cyan"))
         console.print(report["environment"], markup=False)
     console.print(Rule(style="cyan"))
-    console.print(f"model: {report['model']} ({report['model_origin']})", markup=False)
+    small = ", profile small (--profile default for the full prompt)" if report["profile"] == "small" else ""
+    console.print(f"model: {report['model']} ({report['model_origin']}){small}", markup=False)
     memory = f" + project memory {report['memory_context_tokens']}" if report["memory_context"] else ""
     console.print(
         f"system prompt {report['system_tokens']} + tools {tools_total}{memory} + environment "

@@ -45,6 +45,7 @@ def run_command(
     question: Optional[str] = typer.Argument(None, help="The question; '-' or nothing reads it from stdin."),
     model: Optional[str] = typer.Option(None, "--model", "-m", help="litellm model string."),
     api_base: Optional[str] = typer.Option(None, "--api-base", help="Base URL of the model provider."),
+    profile: Optional[str] = typer.Option(None, "--profile", help="default, small (for small local models) or auto."),
     output_format: OutputFormat = typer.Option(OutputFormat.text, "--output-format", help="text, json or stream-json."),
     continue_: bool = typer.Option(False, "--continue", "-c", help="Continue the latest session of this workspace."),
     resume: Optional[str] = typer.Option(None, "--resume", "-r", help="Resume the session with this id."),
@@ -65,7 +66,7 @@ def run_command(
             question = sys.stdin.read()
         if not question.strip():
             raise UserError("The question is empty.")
-        app = build_app({"model": model, "api_base": api_base, "max_steps": max_steps})
+        app = build_app({"model": model, "api_base": api_base, "max_steps": max_steps, "profile": profile})
         try:
             print_warnings(app)
             print_withheld(app)
