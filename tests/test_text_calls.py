@@ -120,3 +120,21 @@ def test_local_tuning_defaults_and_what_the_user_sets_wins():
     assert local_tuning("ollama/q", None, "off", 0.7, None).text_tool_calls is False
     with pytest.raises(ConfigError, match="must be one of auto, on, off"):
         local_tuning("ollama/q", None, "sometimes", None, None)
+
+
+def test_switching_model_resolves_the_local_tuning_anew():
+    """/model from an Ollama model to a cloud one leaves neither temperature 0 nor text calls behind."""
+    from astro_cli.agent.local_models import with_model
+    from astro_cli.agent.provider import LLMConfig
+
+    class Settings:
+        values = {"local_models.text_tool_calls": "auto", "temperature": None, "first_token_timeout": None}
+
+        def get(self, name):
+            return self.values[name]
+
+    local = with_model(LLMConfig(model="openai/gpt-4.1"), "ollama_chat/qwen2.5-coder:1.5b", Settings())
+    assert (local.text_tool_calls, local.temperature, local.first_token_timeout) == (True, 0.0, 600.0)
+    cloud = with_model(local, "anthropic/claude-sonnet-4-5", Settings())
+    assert (cloud.model, cloud.text_tool_calls, cloud.temperature, cloud.first_token_timeout) == (
+        "anthropic/claude-sonnet-4-5", False, None, None)

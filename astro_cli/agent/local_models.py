@@ -8,11 +8,17 @@ user asks for it in the settings.
 
 from __future__ import annotations
 
+import dataclasses
 import ipaddress
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 from urllib.parse import urlsplit
 
 from astro_cli.config import ConfigError
+
+if TYPE_CHECKING:
+    from astro_cli.agent.provider import LLMConfig
+    from astro_cli.config import Settings
 
 LOCAL_FIRST_TOKEN_TIMEOUT = 600.0  # a cold prefill of ~5k tokens on 2 CPU cores takes minutes
 SWITCH_VALUES = ("auto", "on", "off")
@@ -58,3 +64,12 @@ def local_tuning(model: str, api_base: str | None, switch: str, temperature: flo
         first_token_timeout=first_token_timeout if first_token_timeout is not None else (
             LOCAL_FIRST_TOKEN_TIMEOUT if local else None),
     )
+
+
+def with_model(config: LLMConfig, model: str, settings: Settings) -> LLMConfig:
+    """`config` for another model (/model, a subagent's own model), its local tuning resolved anew:
+    switching from an Ollama model to a cloud one leaves neither temperature 0 nor text calls behind."""
+    tuning = local_tuning(model, config.api_base, settings.get("local_models.text_tool_calls"),
+                          settings.get("temperature"), settings.get("first_token_timeout"))
+    return dataclasses.replace(config, model=model, text_tool_calls=tuning.text_tool_calls,
+                               temperature=tuning.temperature, first_token_timeout=tuning.first_token_timeout)

@@ -10,7 +10,6 @@ caller is the final answer plus an activity log (tool calls by name and count, s
 
 from __future__ import annotations
 
-import dataclasses
 import logging
 import time
 from collections import Counter
@@ -136,6 +135,7 @@ def run_subagent(ctx: ToolContext, spec: SubagentSpec) -> ToolResult:
     """Run `spec` as a child session of the calling session and report its answer and activity."""
     from astro_cli.agent.events import EventBus
     from astro_cli.agent.llm import LLM
+    from astro_cli.agent.local_models import with_model
     from astro_cli.agent.loop import AgentSession
     from astro_cli.agent.permissions import PermissionPolicy
     from astro_cli.hooks.runner import HookRunner
@@ -149,7 +149,7 @@ def run_subagent(ctx: ToolContext, spec: SubagentSpec) -> ToolResult:
                               parent.session_id, target=spec.agent, notify=ctx.emit)
         if outcome.blocked:
             return ToolResult(f"Error: the subagent was not started: {outcome.reason}", is_error=True)
-    llm = parent.llm if not spec.model else LLM(dataclasses.replace(parent.llm.config, model=spec.model))
+    llm = parent.llm if not spec.model else LLM(with_model(parent.llm.config, spec.model, app.settings))
     child_id = app.sessions.create(str(app.workspace.root), llm.config.model, parent_id=parent.session_id,
                                    agent=spec.agent)
     bus = EventBus()

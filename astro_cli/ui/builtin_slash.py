@@ -8,7 +8,6 @@ feature's command and a built-in one are equal citizens of the table.
 from __future__ import annotations
 
 import json
-from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from rich.markup import escape
@@ -60,10 +59,11 @@ def _model(ctx: SlashContext, args: str) -> None:
         ctx.console.print("[yellow]A model name has no spaces, e.g. /model anthropic/claude-sonnet-4-5[/]")
         return
     from astro_cli.agent.llm import LLM
+    from astro_cli.agent.local_models import with_model
 
     ctx.app.settings.set("model", name, "/model in the REPL")
     if session is not None:
-        session.llm = LLM(replace(session.llm.config, model=name))
+        session.llm = LLM(with_model(session.llm.config, name, ctx.app.settings))
         ctx.app.sessions.touch(session.session_id, model=name)
     ctx.console.print(f"model for the next turns: [bold]{escape(name)}[/]")
 
