@@ -81,16 +81,27 @@ def test_text_mode_renders_handles_for_the_reader_and_prints_the_claims_footer(c
 
 def test_an_answer_from_memory_says_no_evidence_retrieved(cli, fake, astro_env):
     """The issue's first finding: no citation at all passed with `citations: []`, no nudge, no footer.
-    With no literature in the session the claim is reported, not nudged (it may be the researcher's
-    data); in a literature answer it is nudged (test_each_claim_gets_its_status_in_json_with_one_nudge)."""
-    fake.add({"text": UNCITED})
+    A claim that credits the literature ("as established by JWST") is nudged once even with no tool
+    used; the model insisting ends the turn with the claim reported."""
+    fake.add({"text": UNCITED}, {"text": UNCITED})
     result = cli(["run", "--output-format", "json", "Albedo?"], env=astro_env)
     obj = last_json(result.stdout)
     assert [c["status"] for c in obj["claims"]] == ["uncited"] and obj["evidence"] == "no evidence retrieved"
-    assert len(fake.requests) == 1
-    fake.add({"text": UNCITED})
+    assert len(fake.requests) == 2
+    nudges = [t for body in fake.bodies() for t in user_texts(body) if t.startswith("Claim check")]
+    assert len(nudges) == 1 and "exactly 0.42" in nudges[0] and "has no citation" in nudges[0]
+    fake.add({"text": UNCITED}, {"text": UNCITED})
     text = cli(["run", "Albedo?"], env=astro_env)
     assert "claims: 1 uncited · no evidence retrieved" in text.stderr
+
+
+def test_a_number_from_memory_that_credits_no_one_is_reported_not_nudged(cli, fake, astro_env):
+    """A number with no literature in the session and no attribution (arithmetic, the user's data) is
+    reported in the footer, and the model is not asked to cite it."""
+    fake.add({"text": "Half of 0.84 is 0.42."})
+    result = cli(["run", "--output-format", "json", "Half of 0.84?"], env=astro_env)
+    obj = last_json(result.stdout)
+    assert [c["status"] for c in obj["claims"]] == ["uncited"] and len(fake.requests) == 1
 
 
 def test_a_corrected_answer_passes_without_a_second_nudge(cli, fake, astro_env, library):

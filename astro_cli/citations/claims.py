@@ -43,6 +43,17 @@ _MARKER = re.compile(r"\s*(?:\d+[.)]\s)")
 _LAST_WORD = re.compile(r"([\w.]+)\.[\"”’)]?$")
 _ITEM_START = re.compile(r"\s*(?:[-*+•]\s*)?\d+[.)]")
 _DATE = re.compile(r"\b\d{4}-\d{2}-\d{2}\b|\b\d{1,2}\s+(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)\w*\s+\d{4}\b")
+# Words that attribute a result to the literature or to observations: such a claim needs a source even
+# in an answer given with no tool at all ("... as established by JWST in 2023").
+_ATTRIBUTION = re.compile(
+    r"\b(?:as\s+(?:was\s+|has\s+been\s+)?(?:established|shown|found|measured|reported|demonstrated|determined|"
+    r"derived|observed|confirmed)\s+(?:by|in)\b|according\s+to\b|(?:was|were|has\s+been|have\s+been)\s+"
+    r"(?:established|measured|reported|found|shown|observed|confirmed|determined)\s+(?:by|in|with)\b|"
+    r"(?:stud(?:y|ies)|surveys?|observations?|papers?|authors|measurements?|work|analys[ie]s)\s+"
+    r"(?:\w+\s+){0,3}?(?:show(?:s|ed)?|f(?:ind|ound)s?|reports?(?:ed)?|measured?|established|confirm(?:s|ed)?)\b|"
+    r"\b(?:published|discovered)\s+(?:by|in)\b)",
+    re.IGNORECASE,
+)
 _COORD = re.compile(r"\b\d{1,2}[h:]\s?\d{2}[m:]\s?\d{2}(?:\.\d+)?s?\b|[+-−]\d{1,2}[d°:]\s?\d{2}['′:]\s?\d{2}(?:\.\d+)?")
 
 
@@ -57,6 +68,11 @@ class Claim:
     numbers: tuple[str, ...] = ()
     names: tuple[str, ...] = ()
     spans: list[tuple[int, int]] = field(default_factory=list)  # cites and handles, relative to `text`
+
+    @property
+    def attributed(self) -> bool:
+        """Whether the sentence credits its result to the literature or to observations."""
+        return bool(_ATTRIBUTION.search(self.text))
 
     @property
     def cited(self) -> bool:

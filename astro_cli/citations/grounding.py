@@ -59,12 +59,13 @@ class Grounding:
         return [c for c in self.claims if c.status != "supported"]
 
     def to_nudge(self) -> list[ClaimCheck]:
-        """The claims the model is asked to fix. Uncited ones only in a literature answer (the session
-        read passages, or the answer cites something): a number in an answer with no literature at
-        all is more often the researcher's data or the model's arithmetic; it is reported, with
-        "no evidence retrieved", and the prompt asks the model to say so itself."""
+        """The claims the model is asked to fix. Uncited ones in a literature answer (the session
+        read passages, or the answer cites something), and anywhere when the sentence credits its
+        result to the literature or to observations ("as established by JWST"). Any other number in
+        an answer with no literature at all is more often the researcher's data or the model's
+        arithmetic; it is reported, with "no evidence retrieved", and not nudged."""
         literature = self.evidence_read or any(c.claim.cited for c in self.claims)
-        return [c for c in self.flagged() if c.status != "uncited" or literature]
+        return [c for c in self.flagged() if c.status != "uncited" or literature or c.claim.attributed]
 
     def notes(self) -> list[str]:
         notes = list(self.extra_notes)
