@@ -138,8 +138,12 @@ def _apply_layer(settings: Settings, flat: dict[str, Any], source: str) -> None:
 def read_yaml_file(path: Path) -> dict[str, Any]:
     import yaml
 
+    from astro_cli.safe_yaml import AliasBomb, load_yaml
+
     try:
-        data = yaml.safe_load(path.read_text(encoding="utf-8"))
+        data = load_yaml(path.read_text(encoding="utf-8"))
+    except AliasBomb as exc:
+        raise ConfigError(f"{path}: not usable YAML: {exc}.") from None
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         where = f" (line {mark.line + 1})" if mark else ""
@@ -167,8 +171,10 @@ def _parse_env(key: Key, raw: str) -> Any:
         return raw
     import yaml
 
+    from astro_cli.safe_yaml import load_yaml
+
     try:
-        value = yaml.safe_load(raw)
+        value = load_yaml(raw)
     except yaml.YAMLError:
         value = raw
     if kind == "list" and isinstance(value, str):

@@ -114,6 +114,8 @@ class KeyStore:
         """provider -> key; an absent file is empty. A broken file is a KeyStoreError naming it."""
         import yaml
 
+        from astro_cli.safe_yaml import load_yaml
+
         try:
             text = self.path.read_text(encoding="utf-8")
         except FileNotFoundError:
@@ -121,7 +123,7 @@ class KeyStore:
         except OSError as exc:
             raise KeyStoreError(f"{self.path} cannot be read ({exc.strerror}).") from None
         try:
-            data = yaml.safe_load(text)
+            data = load_yaml(text)
         except yaml.YAMLError:
             raise KeyStoreError(f"{self.path} is not valid YAML; fix it or remove it and set the keys again.") from None
         if data is None:

@@ -18,6 +18,7 @@ def set_values(path: Path, values: dict[str, Any]) -> None:
     """Set top-level `key: value` lines in the YAML file at `path` (created when missing)."""
     import yaml
 
+    from astro_cli.safe_yaml import load_yaml
     from astro_cli.tools.files import atomic_write
 
     try:
@@ -35,7 +36,7 @@ def set_values(path: Path, values: dict[str, Any]) -> None:
             lines[where] = line
     text = "\n".join(lines) + "\n"
     try:
-        data = yaml.safe_load(text) or {}
+        data = load_yaml(text) or {}
     except yaml.YAMLError:
         data = {}
     if not isinstance(data, dict) or any(data.get(key) != value for key, value in values.items()):

@@ -14,7 +14,6 @@ from __future__ import annotations
 import json
 import os
 import re
-import signal
 import subprocess
 import threading
 from collections.abc import Callable
@@ -23,6 +22,7 @@ from typing import TYPE_CHECKING, Any
 
 from astro_cli.agent import events as ev
 from astro_cli.security.secrets import environment_without_secrets
+from astro_cli.tools.command import stop_command
 
 if TYPE_CHECKING:
     from astro_cli.app import AppContext
@@ -296,11 +296,7 @@ class HookRunner:
         try:
             out, err = process.communicate(data, timeout=hook.timeout)
         except subprocess.TimeoutExpired:
-            try:
-                os.killpg(process.pid, signal.SIGKILL)
-            except OSError:
-                pass
-            process.communicate()
+            stop_command(process)
             return HookRun(hook, "timeout")
         redact = self.app.redactor.redact  # a hook given a key (pass_env) may still print it
         stdout = redact(out.decode("utf-8", errors="replace"))

@@ -133,8 +133,10 @@ def key_store_secrets(home: Path) -> dict[str, str]:
         return {}
     import yaml
 
+    from astro_cli.safe_yaml import load_yaml
+
     try:
-        data = yaml.safe_load(path.read_text(encoding="utf-8"))
+        data = load_yaml(path.read_text(encoding="utf-8"))
     except (OSError, UnicodeDecodeError, yaml.YAMLError):
         return {}
     if not isinstance(data, dict):

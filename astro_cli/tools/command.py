@@ -161,5 +161,35 @@ def _drain(stream: IO[bytes], output: BoundedOutput) -> None:
         stream.close()
 
 
+def stop_command(process: subprocess.Popen[bytes], grace: float = 5.0) -> list[Holder]:
+    """End a command started in a session of its own, and everything that holds its pipes open.
+
+    The process group is killed first; a child that left it (`setsid ... &`) but still holds
+    stdout or stderr is found through /proc and killed too, so nothing started by the command
+    outlives its timeout and no read waits on it. Returns the holders that could not be stopped.
+    """
+    pipes = [os.fstat(stream.fileno()).st_ino for stream in (process.stdout, process.stderr)
+             if stream is not None and not stream.closed]
+    signal_group(process.pid, signal.SIGKILL)
+    process.kill()
+    left: list[Holder] = []
+    for inode in pipes:
+        for holder in pipe_holders(inode):
+            try:
+                os.kill(holder.pid, signal.SIGKILL)
+            except ProcessLookupError:
+                pass
+            except PermissionError:
+                left.append(holder)
+    try:
+        process.communicate(timeout=grace)
+    except subprocess.TimeoutExpired:  # a holder astro may not stop: stop reading instead of waiting on it
+        for stream in (process.stdin, process.stdout, process.stderr):
+            if stream is not None:
+                stream.close()
+        process.wait()
+    return left
+
+
 def describe_holders(holders: list[Holder]) -> str:
     return ", ".join(f"pid {h.pid} ({h.command})" if h.pid else h.command for h in holders)
