@@ -39,7 +39,8 @@ def build_app(flags: dict[str, Any] | None = None, workspace: Path | str | None 
     ws = Workspace.at(workspace or env.get("ASTRO_WORKSPACE") or None)
     trust = assess_workspace(ws.root, home.root, ws.config_path, ws.skills_dirs)
     settings = load_settings(
-        [home.config_path, ws.config_path], env=env, flags=flags or {}, withhold={ws.config_path: trust.withheld_keys}
+        [home.config_path, ws.config_path], env=env, flags=flags or {}, withhold={ws.config_path: trust.withheld_keys},
+        project=ws.config_path,
     )
     return AppContext(settings, ws, home, trust=trust)
 

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from astro_cli.config_schema import SCHEMA, Key
+from astro_cli.config_schema import PROJECT_TIGHTEN_ONLY, SCHEMA, UNLIMITED_AT_ZERO, USER_ONLY, Key
 
 
 class ConfigError(Exception):
@@ -135,6 +135,35 @@ def _apply_layer(settings: Settings, flat: dict[str, Any], source: str) -> None:
         settings.set(name, value, source)
 
 
+def _guard_project_layer(settings: Settings, flat: dict[str, Any], source: str) -> None:
+    """Drop what a project may not set: user-only keys, and limits looser than the user's (said once each)."""
+    for name in sorted(flat):
+        if name in USER_ONLY:
+            del flat[name]
+            settings.warnings.append(f"{source}: '{name}' can only be set in your user config; the project's "
+                                     "value is ignored.")
+        elif name in PROJECT_TIGHTEN_ONLY:
+            value, current = flat[name], settings.get(name)
+            if not _is_number(value) or not _is_number(current):
+                continue  # a wrong type is the loader's sentence
+            if _looser(name, value, current):
+                del flat[name]
+                settings.warnings.append(
+                    f"{source}: '{name}' {value!r} would loosen your limit of {current!r}; a project can only "
+                    f"tighten limits, so {current!r} stays (set it in your user config to change it)."
+                )
+
+
+def _is_number(value: Any) -> bool:
+    return isinstance(value, (int, float)) and not isinstance(value, bool)
+
+
+def _looser(name: str, value: float, current: float) -> bool:
+    if name in UNLIMITED_AT_ZERO:
+        value, current = (value or float("inf")), (current or float("inf"))
+    return value > current
+
+
 def read_yaml_file(path: Path) -> dict[str, Any]:
     import yaml
 
@@ -192,10 +221,12 @@ def load_settings(
     env: Mapping[str, str] | None = None,
     flags: Mapping[str, Any] | None = None,
     withhold: Mapping[Path, Collection[str]] | None = None,
+    project: Path | None = None,
 ) -> Settings:
     """Resolve settings from files (in order), the environment and command-line flags.
 
     `withhold` names, per file, keys to leave out: the risky settings of an untrusted project.
+    `project` is the project's config file: it cannot set user-only keys, and its limits only tighten.
     """
     settings = Settings()
     for path in config_files:
@@ -204,6 +235,8 @@ def load_settings(
             if name in flat:
                 del flat[name]
                 settings.withheld[name] = str(path)
+        if project is not None and path == project:
+            _guard_project_layer(settings, flat, str(path))
         _apply_layer(settings, flat, str(path))
     env = os.environ if env is None else env
     for key in SCHEMA.values():

@@ -192,3 +192,23 @@ _key("profile", "str", "auto", "what the model is offered: default (every tool, 
      "Ollama models, else default)")
 _key("small_profile.tools", "list", ["search_papers", "get_paper_content", "rag_search", "read_file", "glob_files",
                                      "save_note"], "the tools the small profile offers")
+
+# --- the sandbox for commands and what a project may set (issue 25) ----------------------------
+_key("sandbox.enabled", "bool", True, "run run_bash and hooks in a sandbox (bubblewrap on Linux) when the platform "
+     "has one: only the workspace is writable, astro's state is read-only, key stores are hidden (user config only)")
+_key("sandbox.network", "bool", True, "commands in the sandbox may use the network (false: no network; user config "
+     "only)")
+_key("mcp.project_secrets", "list", [], "secret variables (or '*') a project's .mcp.json may expand into an HTTP "
+     "server's url or headers (user config only; default: none)")
+
+# Settings a project's .astro/config.yaml can never set, trusted or not: they guard the user.
+USER_ONLY = frozenset({"sandbox.enabled", "sandbox.network", "mcp.project_secrets"})
+# Limits that bound work (time, steps, retries, sizes): a project's value may lower the user's, never raise it.
+PROJECT_TIGHTEN_ONLY = frozenset({
+    "max_steps", "num_retries", "timeout", "retry_max_wait", "max_continuations", "bash.timeout", "grep.timeout",
+    "bash.max_output_chars", "read.max_chars", "skills.budget_chars", "memory.inject", "background.max_running",
+    "compaction.skill_budget_chars", "subagent.max_steps", "subagent.max_steps_limit", "team.wait_timeout",
+    "http.timeout", "library.content_budget_chars", "citations.resolve_timeout", "mcp.startup_timeout",
+    "mcp.tool_timeout", "mcp.max_output_chars",
+})
+UNLIMITED_AT_ZERO = frozenset({"background.max_running"})  # 0 means "no limit", the loosest value

@@ -16,6 +16,7 @@ from astro_cli.prompt.registry import (
     AssemblyInput,
     PromptRegistry,
 )
+from astro_cli.prompt.tags import escape_tags
 
 if TYPE_CHECKING:
     from astro_cli.config import Settings
@@ -62,13 +63,16 @@ def register_default_sections(registry: PromptRegistry, settings: Settings) -> N
 
     Config `prompt.include_runtime_context: false` is a global suppressor of the runtime context,
     registered here for the registry's lifetime."""
+    # Config text (even the user's own) never forms astro's prompt tags.
     if settings.get("prompt.include_identity"):
-        registry.add("identity", ORDER_IDENTITY, text=settings.get("identity") or IDENTITY)
+        registry.add("identity", ORDER_IDENTITY, text=escape_tags(settings.get("identity") or "") or IDENTITY)
     persona = settings.get("persona")
     if persona:
-        registry.add("persona", ORDER_PERSONA, text=persona)
+        registry.add("persona", ORDER_PERSONA, text=escape_tags(persona))
     registry.add("tools", ORDER_TOOLS, provider=tools_section)
-    principles = settings.get("principles") or PRINCIPLES.format(language_rule=language_rule(settings.get("language")))
+    language = settings.get("language")
+    principles = escape_tags(settings.get("principles") or "") or PRINCIPLES.format(
+        language_rule=language_rule(escape_tags(language) if language else language))
     registry.add("principles", ORDER_PRINCIPLES, text=principles)
     if not settings.get("prompt.include_runtime_context"):
         registry.suppress_runtime_context()

@@ -2,7 +2,8 @@
 
 Settings that can run code, widen access or redirect traffic are risky when they come from the
 project (a cloned repository, an arXiv tarball, a shared folder): `hooks`, `permissions.allow`,
-`allowed_paths`, `api_base` and every endpoint URL (`*_url`, `*api_base`), MCP servers in
+`allowed_paths`, `api_base`, the text of prompt sections (`identity`, `persona`, `principles`,
+`language`) and every endpoint URL (`*_url`, `*api_base`), MCP servers in
 `.mcp.json`, and the `allowed-tools` of project skills. Trust is remembered in
 `ASTRO_HOME/trusted-folders.json`, keyed by the folder's real path, one fingerprint per setting:
 a setting that appears or changes later (a `git pull`, a command the model ran) is not trusted
@@ -25,7 +26,10 @@ from typing import Any
 TRUST_FILE = "trusted-folders.json"
 MCP_FILE = ".mcp.json"
 # library.files_path: where downloads are written, outside the workspace if it says so.
-RISKY_KEYS = frozenset({"hooks", "permissions.allow", "allowed_paths", "api_base", "library.files_path"})
+# identity, persona, principles and language are placed in the system prompt: a project's own text
+# there could drop the rule that text from papers is data, or open astro's prompt tags.
+RISKY_KEYS = frozenset({"hooks", "permissions.allow", "allowed_paths", "api_base", "library.files_path",
+                        "identity", "persona", "principles", "language"})
 SKILL_PREFIX = "skill:"
 MCP_PREFIX = "mcp:"
 
