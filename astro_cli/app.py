@@ -80,7 +80,14 @@ class AppContext:
         """Where tools may read and write: the workspace and allowed_paths, minus astro's own state."""
         from astro_cli.security.paths import Confinement
 
-        return Confinement.for_workspace(self.workspace, self.home, self.allowed_roots())
+        return Confinement.for_workspace(self.workspace, self.home, self.allowed_roots(), self.executed_files)
+
+    @cached_property
+    def executed_files(self) -> list[Path]:
+        """Workspace files a hook or MCP server runs: protected like astro's state (security/executed.py)."""
+        from astro_cli.security.executed import executed_files
+
+        return executed_files(self)
 
     # --- registries ------------------------------------------------------------------------
     @cached_property

@@ -206,6 +206,8 @@ def _parse_env(key: Key, raw: str) -> Any:
         value = load_yaml(raw)
     except yaml.YAMLError:
         value = raw
+    if kind == "bool" and raw.strip() in ("0", "1"):
+        return raw.strip() == "1"  # ASTRO_SANDBOX_ENABLED=0, as ASTRO_WORKER=0
     if kind == "list" and isinstance(value, str):
         value = [part.strip() for part in value.split(",") if part.strip()]
     return value

@@ -62,7 +62,8 @@ def permission_policy(app: AppContext, allow: list[str] | None = None, yes: bool
 
 
 def protected_pattern(app: AppContext) -> re.Pattern[str]:
-    """How a command could name astro's own state: `.astro`, `astro.db`, `.mcp.json`, ASTRO_HOME."""
+    """How a command could name astro's own state: `.astro`, `astro.db`, `.mcp.json`, ASTRO_HOME, and the
+    files hooks and MCP servers run."""
     home = str(app.home.root)
     spellings = [re.escape(home)]
     user_home = os.path.expanduser("~")
@@ -71,6 +72,12 @@ def protected_pattern(app: AppContext) -> re.Pattern[str]:
         spellings += [r"~" + rest, r"\$\{?HOME\}?" + rest]
     words = [r"\.astro(?![\w.-])", r"astro\.db\b", r"\.mcp\.json\b", r"ASTRO_HOME\b", r"trusted-folders\.json",
              r"keys\.yaml\b"]
+    root = app.workspace.root.resolve()
+    for path in app.executed_files:  # a file a hook or MCP server runs, by its name in the workspace
+        relative = path.relative_to(root).as_posix() if path.is_relative_to(root) else str(path)
+        words.append(r"(?<![\w.-])" + re.escape(relative) + r"(?![\w.-])")
+        words.append(r"(?<![\w.-])" + re.escape(path.name) + r"(?![\w.-])")  # `cd scripts && ... post.sh`
+        words.append(re.escape(str(path)))
     return re.compile("|".join(words + spellings), re.IGNORECASE)
 
 

@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from astro_cli.agent import events as ev
+from astro_cli.security.sandbox import sandbox
 from astro_cli.security.secrets import environment_without_secrets
 from astro_cli.tools.command import stop_command
 
@@ -207,7 +208,7 @@ class HookRunner:
         for hook in matching:
             if outcome.updated_input is not None and "tool_input" in payload:
                 payload["tool_input"] = outcome.updated_input
-            run = self._run_python(hook, payload) if hook.callback else self._run_command(hook, payload)
+            run = self._run_python(hook, payload) if hook.callback else self._run_command(hook, payload, notify)
             outcome.ran += 1
             self._apply(event, run, outcome, notify)
             if outcome.blocked:
@@ -279,8 +280,12 @@ class HookRunner:
         code = f" (exit {run.exit_code})" if run.exit_code is not None else ""
         return f"the {event} hook `{label}` failed{code}{detail}"
 
-    def _run_command(self, hook: Hook, payload: dict[str, Any]) -> HookRun:
+    def _run_command(self, hook: Hook, payload: dict[str, Any], notify: Notify | None = None) -> HookRun:
         root = str(self.app.workspace.root)
+        fence = sandbox(self.app)
+        said = fence.tell_once() if notify else None
+        if said and notify:
+            notify(ev.Notice(level="warning", text=said))
         env = {
             **environment_without_secrets(os.environ, keep=hook.pass_env),
             "ASTRO_PROJECT_DIR": root, "CLAUDE_PROJECT_DIR": root, "ASTRO_HOOK_EVENT": hook.event,
@@ -288,7 +293,7 @@ class HookRunner:
         data = json.dumps(payload, ensure_ascii=False, default=str).encode()
         try:
             process = subprocess.Popen(
-                hook.command, shell=True, cwd=root, env=env, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                fence.wrap(["/bin/sh", "-c", hook.command], self.app.workspace.root), cwd=root, env=env, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                 stderr=subprocess.PIPE, start_new_session=True,
             )
         except OSError as exc:

@@ -8,9 +8,10 @@ the write makes the write fail instead of landing outside. A rename replaces a f
 rather than following it.
 
 astro's own state is protected from every tool whatever is allowed: `.astro/` (config, database,
-team inbox), ASTRO_HOME (user config, keys, trust) and the project's `.mcp.json`. Key stores
-(ASTRO_HOME, ~/.pgpass, ~/.ssh, ...: security/secrets.py `secret_stores`) are not even read, listed
-or searched, even when `allowed_paths` or the workspace itself contains them.
+team inbox), ASTRO_HOME (user config, keys, trust), the project's `.mcp.json`, and the files a hook
+or MCP server runs (security/executed.py). Key stores (ASTRO_HOME, ~/.pgpass, ~/.ssh, ...:
+security/secrets.py `secret_stores`) are not even read, listed or searched, even when `allowed_paths`
+or the workspace itself contains them.
 """
 
 from __future__ import annotations
@@ -46,13 +47,16 @@ class Confinement:
     secret: tuple[Path, ...] = ()  # resolved: key stores, never read
 
     @classmethod
-    def for_workspace(cls, workspace: Workspace, home: AstroHome, allowed: Iterable[Path] = ()) -> Confinement:
+    def for_workspace(cls, workspace: Workspace, home: AstroHome, allowed: Iterable[Path] = (),
+                      executed: Iterable[Path] = ()) -> Confinement:
+        """`executed`: files hooks and MCP servers run (security/executed.py), protected like the state."""
         root = workspace.root.resolve()
         roots = (root, *(Path(p).expanduser().resolve() for p in allowed))
         protected = (
             workspace.astro_dir.resolve(),
             home.root.resolve(),
             *((root / name).resolve() for name in PROTECTED_ROOT_FILES),
+            *(Path(p).resolve() for p in executed),
         )
         import os
 
@@ -102,8 +106,9 @@ class Confinement:
         resolved = self.resolve(raw)
         if self.is_protected(resolved):
             raise PathRefused(
-                f"'{raw}' is astro's own state ({self.describe(resolved)}: configuration, database, keys or "
-                "trust); tools cannot change it. The researcher can edit it by hand."
+                f"'{raw}' is astro's own state ({self.describe(resolved)}: configuration, database, keys, "
+                "trust, or a file a hook or MCP server runs); tools cannot change it. The researcher can edit it "
+                "by hand."
             )
         return resolved
 

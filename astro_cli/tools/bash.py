@@ -5,6 +5,8 @@ from __future__ import annotations
 import os
 from typing import TYPE_CHECKING, Any
 
+from astro_cli.agent.events import Notice
+from astro_cli.security.sandbox import sandbox
 from astro_cli.security.secrets import environment_without_secrets
 from astro_cli.tools.base import Tool, ToolError, ToolResult, object_schema
 from astro_cli.tools.command import CommandOutcome, describe_holders, run_command
@@ -22,8 +24,12 @@ def run_bash(ctx: ToolContext, args: dict[str, Any]) -> ToolResult:
     settings = ctx.settings
     timeout = float(args.get("timeout") or settings.get("bash.timeout"))
     timeout = min(timeout, settings.get("bash.timeout") * 4)
+    fence = sandbox(ctx.app)
+    said = fence.tell_once()
+    if said:
+        ctx.emit(Notice(level="warning", text=said))
     outcome = run_command(
-        ["bash", "-c", command],
+        fence.wrap(["bash", "-c", command], ctx.workspace_root),
         cwd=ctx.workspace_root,
         env=environment_without_secrets(os.environ),
         timeout=timeout,
