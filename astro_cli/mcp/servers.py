@@ -18,7 +18,7 @@ from __future__ import annotations
 import json
 import os
 import re
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -88,14 +88,17 @@ def load_config(app: AppContext, env: Mapping[str, str] | None = None) -> McpCon
     """Every configured server, user level first, then the project's `.mcp.json`."""
     env = os.environ if env is None else env
     config = McpConfig()
+    allowed = set(app.settings.get("mcp.project_secrets") or [])  # user config only (config_schema.USER_ONLY)
+    project_config = str(app.workspace.config_path)
     for name, raw in (app.settings.get("mcp.servers") or {}).items():
         where = app.settings.source(f"mcp.servers.{name}")
-        config.servers.append(parse_server(str(name), raw, where, env, app.workspace.root))
+        guard = allowed if where == project_config else None
+        config.servers.append(parse_server(str(name), raw, where, env, app.workspace.root, guard))
     project, problem = read_project_servers(app.workspace.root)
     if problem:
         config.problems.append(problem)
     for name, raw in project.items():
-        spec = parse_server(name, raw, MCP_FILE, env, app.workspace.root)
+        spec = parse_server(name, raw, MCP_FILE, env, app.workspace.root, allowed)
         if not app.trust.mcp_server_trusted(name):
             changed = MCP_PREFIX + name in app.trust.trusted_digests
             why = "it changed since you trusted this folder" if changed else "this folder is not trusted"
@@ -127,8 +130,13 @@ def read_project_servers(root: Path) -> tuple[dict[str, Any], str]:
     return {str(name): spec for name, spec in servers.items()}, ""
 
 
-def parse_server(name: str, raw: Any, where: str, env: Mapping[str, str], root: Path) -> ServerSpec:
-    """One entry in Claude Code's shape; a bad entry becomes a spec with a `problem` sentence."""
+def parse_server(name: str, raw: Any, where: str, env: Mapping[str, str], root: Path,
+                 project_secrets: Collection[str] | None = None) -> ServerSpec:
+    """One entry in Claude Code's shape; a bad entry becomes a spec with a `problem` sentence.
+
+    `project_secrets` is given for a server the project defined: a secret variable in its URL or a
+    header is refused unless named there (or `*`), from the user's own config.
+    """
     spec = ServerSpec(name=name, where=where)
     if not name.strip():
         spec.problem = "a server needs a name"
@@ -141,7 +149,7 @@ def parse_server(name: str, raw: Any, where: str, env: Mapping[str, str], root: 
         if kind == STDIO:
             _parse_stdio(spec, raw, env, root)
         elif kind in HTTP_TYPES:
-            _parse_http(spec, raw, env)
+            _parse_http(spec, raw, env, project_secrets)
         elif kind == "sse":
             spec.problem = ("type 'sse' (the deprecated HTTP+SSE transport) is not supported; "
                             "use the server's streamable HTTP endpoint with type: http")
@@ -170,10 +178,13 @@ def _parse_stdio(spec: ServerSpec, raw: dict[str, Any], env: Mapping[str, str], 
         spec.cwd = str((root / Path(cwd).expanduser()).resolve())
 
 
-def _parse_http(spec: ServerSpec, raw: dict[str, Any], env: Mapping[str, str]) -> None:
+def _parse_http(spec: ServerSpec, raw: dict[str, Any], env: Mapping[str, str],
+                project_secrets: Collection[str] | None) -> None:
     url = raw.get("url")
     if not isinstance(url, str) or not url.strip():
         raise ValueError("needs a url (type: http)")
+    if project_secrets is not None:
+        _refuse_project_secrets(url, raw.get("headers"), project_secrets)
     spec.transport = HTTP
     spec.url = expand(url, env, "url", spec.secrets, secret=False)
     if not spec.url.startswith(("http://", "https://")):
@@ -182,6 +193,20 @@ def _parse_http(spec: ServerSpec, raw: dict[str, Any], env: Mapping[str, str]) -
     for header, value in spec.headers.items():
         if header.lower() in CREDENTIAL_HEADERS or is_secret_name(header):
             spec.secrets[f"{spec.name} header {header}"] = value.split(" ", 1)[-1]  # the token after "Bearer"
+
+
+def _refuse_project_secrets(url: str, headers: Any, allowed: Collection[str]) -> None:
+    """A project-defined server may not carry the user's secrets off the machine unless the user said so."""
+    texts = [("url", url)]
+    if isinstance(headers, dict):
+        texts += [(f"header {key}", str(value)) for key, value in headers.items()]
+    for where, text in texts:
+        for match in _VARIABLE.finditer(text):
+            variable = match.group(1)
+            if is_secret_name(variable) and variable not in allowed and "*" not in allowed:
+                raise ValueError(
+                    f"its {where} would send ${{{variable}}}, a secret, to a server this project defines; astro "
+                    f"refuses unless your user config lists it (mcp: {{project_secrets: [{variable}]}})")
 
 
 def _expand_mapping(value: Any, what: str, env: Mapping[str, str], secrets: dict[str, str],

@@ -15,13 +15,14 @@ from __future__ import annotations
 import hashlib
 import json
 import os
-import re
 import tempfile
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
+
+from astro_cli.security.trust_describe import describe_server, describe_setting
 
 TRUST_FILE = "trusted-folders.json"
 MCP_FILE = ".mcp.json"
@@ -35,7 +36,13 @@ MCP_PREFIX = "mcp:"
 
 
 def is_risky_key(name: str) -> bool:
-    """Can this setting run code, widen access or send traffic (and keys) elsewhere?"""
+    """Can this setting run code, widen access or send traffic (and keys) elsewhere?
+
+    User-only settings are not: a project never sets them, trusted or not (config_schema.USER_ONLY)."""
+    from astro_cli.config_schema import USER_ONLY
+
+    if name in USER_ONLY:
+        return False
     top = name.split(".")[0]
     return (
         name in RISKY_KEYS
@@ -53,7 +60,8 @@ def fingerprint(value: Any) -> str:
 
 @dataclass(frozen=True)
 class RiskyItem:
-    """One risky project setting: its key, where it is, what it does (one line), and its fingerprint."""
+    """One risky project setting: its key, where it is, what it does (whole, maybe several lines), and
+    its fingerprint (of the same whole value)."""
 
     key: str
     where: str
@@ -108,35 +116,9 @@ def skill_key(folder: Path, skill_path: Path) -> str:
     return SKILL_PREFIX + rel
 
 
-def _short(value: Any, limit: int = 160) -> str:
-    text = value if isinstance(value, str) else json.dumps(value, ensure_ascii=False, default=str)
-    return text if len(text) <= limit else text[: limit - 1] + "…"
-
-
-def _describe(key: str, value: Any) -> str:
-    if key == "hooks" and isinstance(value, dict):
-        commands = []
-        for event, groups in value.items():
-            for group in groups if isinstance(groups, list) else []:
-                for entry in group.get("hooks", []) if isinstance(group, dict) else []:
-                    if isinstance(entry, dict) and entry.get("command"):
-                        commands.append(f"{event} runs `{entry['command']}`")
-        return _short("; ".join(commands) or value, 300)
-    if key == "library.database_url":
-        shown = re.sub(r"(://[^:/@\s]*:)[^@\s]+@", r"\1***@", str(value))  # never a password on screen
-        return f"{_short(shown)} (the paper library's text, your notes and your searches would go there)"
-    if key == "library.files_path":
-        return f"{_short(value)} (downloaded papers would be written there)"
-    if key.endswith("_url") or key.endswith("api_base"):
-        return f"{_short(value)} (requests, and the keys sent with them, would go there)"
-    if isinstance(value, list):
-        return _short(", ".join(str(v) for v in value))
-    return _short(value)
-
-
 def config_items(project_flat: Mapping[str, Any], where: str) -> list[RiskyItem]:
     return [
-        RiskyItem(key, where, _describe(key, value), fingerprint(value))
+        RiskyItem(key, where, describe_setting(key, value), fingerprint(value))
         for key, value in sorted(project_flat.items())
         if is_risky_key(key) and value not in (None, [], {}, "")
     ]
@@ -185,11 +167,7 @@ def mcp_items(folder: Path) -> list[RiskyItem]:
         return []
     items = []
     for name, spec in sorted(servers.items()):
-        if isinstance(spec, dict):
-            what = spec.get("url") or " ".join([str(spec.get("command", "")), *map(str, spec.get("args") or [])])
-        else:
-            what = spec
-        items.append(RiskyItem(MCP_PREFIX + str(name), MCP_FILE, f"MCP server {name}: {_short(what)}", fingerprint(spec)))
+        items.append(RiskyItem(MCP_PREFIX + str(name), MCP_FILE, describe_server(str(name), spec), fingerprint(spec)))
     return items
 
 

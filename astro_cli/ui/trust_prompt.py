@@ -1,7 +1,9 @@
 """What the researcher sees of workspace trust: the question the REPL asks once, the one-line notice.
 
-The text of every item came from the project's files, so it is shown with control characters
-escaped (a folder must not be able to rewrite the question it is asked about).
+Every item is shown whole (security/trust_describe.py): commands, URLs, headers with their `${VAR}`
+names, environment. Its text came from the project's files, so control characters are shown as
+escapes (a folder must not be able to rewrite the question it is asked about), line by line. A
+list longer than the terminal goes through rich's pager, so nothing scrolls past unread.
 """
 
 from __future__ import annotations
@@ -12,13 +14,28 @@ from rich.console import Console
 from rich.text import Text
 
 from astro_cli.security.trust import RiskyItem, TrustState, TrustStore
-from astro_cli.security.visible import one_line
+from astro_cli.security.visible import visible
 
 QUESTION = "Trust this folder and apply them? [y]es / [n]o, continue without them: "
 
 
-def item_line(item: RiskyItem) -> str:
-    return one_line(f"{item.key.removeprefix('skill:').removeprefix('mcp:')} ({item.where}): {item.detail}", 300)
+def item_lines(item: RiskyItem) -> list[Text]:
+    """The item's name and file, then every line of what it does, escaped, nothing cut."""
+    name = item.key.removeprefix("skill:").removeprefix("mcp:")
+    head = Text.assemble("  ", (visible(name, tabs=True), "bold"), f" ({visible(item.where, tabs=True)}):")
+    return [head, *(Text("    " + visible(line, tabs=True)) for line in item.detail.splitlines() or [""])]
+
+
+def show_items(console: Console, items: list[RiskyItem]) -> None:
+    """Print the items; through the pager when they are taller than the terminal."""
+    lines = [line for item in items for line in item_lines(item)]
+    if console.is_terminal and len(lines) > max(console.height - 6, 5):
+        with console.pager(styles=True):
+            for line in lines:
+                console.print(line, soft_wrap=True)
+        return
+    for line in lines:
+        console.print(line, soft_wrap=True)
 
 
 def withheld_notice(state: TrustState) -> str | None:
@@ -49,8 +66,7 @@ def ask_trust(state: TrustState, store: TrustStore, console: Console, ask: Calla
         "This folder's project settings can run commands, widen what astro may do or send requests elsewhere:"
     )
     console.print(Text(head, style="bold yellow"))
-    for item in state.withheld:
-        console.print(Text("  " + item_line(item)))
+    show_items(console, state.withheld)
     console.print(Text(f"  folder: {state.folder}", style="dim"))
     while True:
         try:
