@@ -19,6 +19,7 @@ from astro_cli.agent.caller import Caller
 from astro_cli.agent.extensions import ToolCallInfo
 from astro_cli.agent.llm import Cancelled, ToolCallRequest, parse_arguments
 from astro_cli.prompt.tags import escape_tags
+from astro_cli.security.visible import name_shown
 from astro_cli.tools.base import ToolResult
 from astro_cli.tools.context import ToolContext
 from astro_cli.tools.execute import RunningCall, error_result, execute
@@ -42,9 +43,27 @@ class UnfinishedCall:
     running: RunningCall
 
 
+def undeclared_arguments(schema: Any, arguments: dict[str, Any]) -> list[str]:
+    """Argument names the schema does not declare (unless it explicitly allows others)."""
+    if not isinstance(schema, dict) or not isinstance(schema.get("properties"), dict):
+        return []
+    extra = schema.get("additionalProperties", False)
+    if extra is True or isinstance(extra, dict):
+        return []
+    return [name for name in arguments if name not in schema["properties"]]
+
+
 def check_arguments(tool: Any, arguments: dict[str, Any]) -> str | None:
     """One sentence when the arguments do not fit the tool's JSON schema (a wrong type, a missing
-    field), so the tool never meets them; keys the schema does not know are let through."""
+    field, a name it does not declare), so the tool never meets them and the model can retry.
+    Undeclared names are refused, not dropped: a key of 200 newlines and `command` could otherwise
+    crowd the real command off the approval prompt."""
+    unknown = undeclared_arguments(tool.parameters, arguments)
+    if unknown:
+        names = ", ".join(f"'{name_shown(name)}'" for name in unknown[:5])
+        declared = ", ".join(sorted(tool.parameters["properties"])) or "none"
+        return (f"{tool.name}: unknown argument(s) {names}{' and more' if len(unknown) > 5 else ''}; "
+                f"its parameters are {declared}. Send only those.")
     from jsonschema import Draft202012Validator
     from jsonschema.exceptions import relevance
 
@@ -54,8 +73,6 @@ def check_arguments(tool: Any, arguments: dict[str, Any]) -> str | None:
         log.debug("the parameters schema of %s cannot check arguments", getattr(tool, "name", tool), exc_info=True)
         return None
     for error in errors:
-        if error.validator == "additionalProperties":
-            continue
         where = "/".join(str(part) for part in error.absolute_path)
         return f"{tool.name}: {f'{where!r}: ' if where else ''}{error.message}. Send arguments that fit its parameters."
     return None

@@ -69,3 +69,12 @@ def one_line(text: str, limit: int) -> str:
     if space >= limit // 2:
         cut = cut[:space]
     return cut.rstrip(" ,;:") + "…"
+
+
+def name_shown(text: str, limit: int = 60) -> str:
+    """A name (a tool argument's key) on one line: newlines shown as `\\n` too, cut at `limit` with a
+    count. A key made of 200 newlines and `command` must not pass for the `command` line."""
+    flat = visible(str(text), tabs=True).replace("\n", "\\n")
+    if len(flat) <= limit:
+        return flat
+    return f"{flat[:limit]}… ({len(flat):,} characters)"

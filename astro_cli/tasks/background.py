@@ -213,6 +213,11 @@ def inner_call(app: AppContext, only_tools: Iterable[str] | None, args: dict[str
     if tool is None or name not in visible:
         names = ", ".join(sorted(visible - NOT_IN_BACKGROUND))
         raise ToolError(f"there is no tool named '{name}' to run in the background. Available: {names}.")
+    from astro_cli.agent.tool_runner import check_arguments
+
+    problem = check_arguments(tool, arguments)  # before anyone is asked to approve them
+    if problem:
+        raise ToolError(problem)
     return tool, arguments
 
 

@@ -22,7 +22,7 @@ from rich.markup import escape
 from rich.text import Text
 
 from astro_cli.agent.events import EventBus
-from astro_cli.security.visible import clipped, visible
+from astro_cli.security.visible import clipped, name_shown, visible
 from astro_cli.slash import SlashContext, slash_commands
 from astro_cli.ui.builtin_slash import KEYS_HELP, register_builtins
 from astro_cli.ui.prompt_input import PlainReader, PromptReader, parse_permission
@@ -88,14 +88,18 @@ class InterruptGuard:
 APPROVAL_MAX_CHARS = 4000
 
 
-def approval_lines(arguments: dict[str, Any]) -> list[Text]:
+def approval_lines(arguments: dict[str, Any], key: str | None = None) -> list[Text]:
     """Each argument in full (up to APPROVAL_MAX_CHARS, then an explicit count), control characters
-    escaped: what the researcher approves is exactly what will run, and no text can rewrite the line."""
+    escaped: what the researcher approves is exactly what will run, and no text can rewrite the line.
+    Names are escaped (newlines too) and cut; the tool's key argument (run_bash's command) comes
+    last, so it stands next to the question whatever the other arguments hold."""
     lines: list[Text] = []
-    for name, value in arguments.items():
+    order = sorted(arguments, key=lambda name: name == key)
+    for name in order:
+        value = arguments[name]
         shown = value if isinstance(value, str) else json.dumps(value, ensure_ascii=False)
         body = clipped(visible(shown, tabs=True), APPROVAL_MAX_CHARS).replace("\n", "\n    ")
-        lines.append(Text.assemble(f"  {visible(str(name))}: ", (body, "bold")))
+        lines.append(Text.assemble(f"  {name_shown(str(name))}: ", (body, "bold")))
     return lines
 
 
@@ -305,7 +309,7 @@ class Repl:
         """The PermissionPolicy asker: yes / no / always (for this session). Ctrl-C cancels the turn."""
         self.renderer.settle()
         self.console.print(Text.assemble(("permission needed: ", "bold yellow"), (tool.name, "bold")))
-        for line in approval_lines(arguments):
+        for line in approval_lines(arguments, tool.key_argument or None):
             self.console.print(line)
         try:
             while True:
