@@ -14,7 +14,7 @@ app = typer.Typer(no_args_is_help=True)
 
 
 def _rows(ctx: Any, include_all: bool) -> list[dict[str, Any]]:
-    from astro_cli.skills.registry import FORK_NOTE, SHORTENED, display_path, get_registry
+    from astro_cli.skills.registry import FORK_NOTE, GUARDED_LAYERS, SHORTENED, display_path, get_registry
 
     registry = get_registry(ctx)
     rows = []
@@ -39,6 +39,10 @@ def _rows(ctx: Any, include_all: bool) -> list[dict[str, Any]]:
         )
     if include_all:
         for hidden, winner in registry.snapshot.shadowed:
+            reason = f"shadowed by the {winner.layer} skill {display_path(ctx, winner.path)}"
+            if hidden.layer == "project" and winner.layer in GUARDED_LAYERS:
+                reason = (f"not used: a project skill never replaces the {winner.layer} skill of that name "
+                          f"({display_path(ctx, winner.path)}); rename it to use it")
             rows.append(
                 {
                     "name": hidden.name,
@@ -47,7 +51,7 @@ def _rows(ctx: Any, include_all: bool) -> list[dict[str, Any]]:
                     "score": None,
                     "status": "shadowed",
                     "form": None,
-                    "reason": f"shadowed by the {winner.layer} skill {display_path(ctx, winner.path)}",
+                    "reason": reason,
                     "context": hidden.context,
                     "notes": [],
                 }

@@ -21,6 +21,7 @@ from astro_cli.agent import events as ev
 from astro_cli.agent.caller import SUBAGENT, Caller
 from astro_cli.agent.extensions import loop_extensions
 from astro_cli.prompt.registry import ORDER_IDENTITY
+from astro_cli.prompt.tags import escape_tags
 from astro_cli.tools.base import Tool, ToolError, ToolResult, object_schema
 from astro_cli.tools.context import ToolContext
 
@@ -320,7 +321,7 @@ def subagent_tool(ctx: ToolContext, args: dict[str, Any]) -> ToolResult:
                                 f"its tools: {', '.join(sorted(allowed)) or 'none'}.")
             allowed &= resolve_tools(app, requested, notes)
         spec = SubagentSpec(
-            agent=definition.name, task=task.strip(), instructions=definition.system_prompt,
+            agent=definition.name, task=task.strip(), instructions=escape_tags(definition.system_prompt),
             scope=f"agent:{definition.name}", tools=allowed, model=definition.model,
             max_steps=resolve_steps(app, args.get("max_steps"), definition.max_steps, notes), notes=notes,
             runtime_context=definition.runtime_context,
@@ -390,7 +391,7 @@ def run_fork_skill(ctx: ToolContext, skill: Any, arguments: str = "") -> ToolRes
     app = ctx.app
     notes: list[str] = []
     arguments = (arguments or "").strip()
-    body = skill.render(arguments)
+    body = escape_tags(skill.render(arguments))  # the skill's file (and the arguments) never form astro's tags
     instructions = f"{SUBAGENT_PROMPT}\n\nYou are carrying out the skill '{skill.name}'. Its instructions:\n\n{body}"
     task = f"Carry out the skill '{skill.name}' as its instructions describe."
     if arguments:

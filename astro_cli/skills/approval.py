@@ -1,8 +1,9 @@
 """When a skill's `allowed-tools` may pre-approve tools for the rest of the turn.
 
-Only for a skill the user invoked (`/NAME`), or one from astro itself, the user's own folder
-(ASTRO_HOME/skills) or a project folder the user trusts; never for a skill whose file was created
-or changed after the session started (the model may have written it, with file_write or a shell
+Only for a skill from astro itself, the user's own folder (ASTRO_HOME/skills) or a project folder
+the user trusts: a project skill the user invokes (`/NAME`) in an untrusted folder pre-approves
+nothing, since its name alone says nothing about what its file asks for. Never for a skill whose
+file was created or changed after the session started (the model may have written it, with file_write or a shell
 command). Everything else still loads; its tools simply ask for permission as usual.
 """
 
@@ -52,13 +53,16 @@ def pre_approval(app: AppContext, skill: Skill, baseline: SkillBaseline | None, 
     """None when the skill's allowed-tools may be pre-approved; otherwise the reason they are not."""
     if baseline is None or baseline.changed(skill.path):
         return "its SKILL.md was created or changed during this session"
-    if by_user or skill.layer in ("bundled", "user"):
+    if skill.layer in ("bundled", "user"):
         return None
     if app.trust.skill_tools_trusted(skill.path):
         return None
-    return "project skills pre-approve tools only in a folder you trust (`astro trust`)"
+    invoked = ", even when you invoke them" if by_user else ""
+    return f"project skills pre-approve tools only in a folder you trust (`astro trust`){invoked}"
 
 
 def refusal_note(skill: Skill, reason: str) -> str:
-    tools = ", ".join(skill.allowed_tools)
+    from astro_cli.prompt.tags import escape_tags
+
+    tools = escape_tags(", ".join(skill.allowed_tools))  # the entries come from the skill's file
     return f"[allowed-tools not pre-approved ({tools}): {reason}; these tools ask for permission as usual]"

@@ -1,7 +1,9 @@
 """The skill registry: the layers, shadowing, usage ranking, the budget and the tier-1 reminder.
 
 Layers, later shadowing earlier by name: bundled < user (ASTRO_HOME/skills) < project
-(<workspace>/.claude/skills, then <workspace>/skills). A folder or a SKILL.md reached twice
+(<workspace>/.claude/skills, then <workspace>/skills), except that a project skill never shadows a
+bundled or user skill: it is listed as shadowed instead, with a warning (as in Claude Code, where
+personal skills win over project ones). A folder or a SKILL.md reached twice
 (symlinks, or a workspace that is astro's own checkout) counts once, under the first layer that
 reached it. Reloads reuse the parse of unchanged files (same mtime and size), so a reload after a
 change costs a few stat calls; a file that breaks after it once parsed keeps its last good
@@ -43,6 +45,7 @@ SHORTENED = {
 }
 # On equal usage, a project skill keeps its description longest, then a user skill, then a bundled one.
 LAYER_PRIORITY = {"project": 2, "user": 1, "bundled": 0}
+GUARDED_LAYERS = ("bundled", "user")  # names a project skill cannot take
 FORK_NOTE = "fork: runs in a subagent; inline when loaded inside one"
 
 
@@ -174,8 +177,16 @@ class SkillRegistry:
                     problems.append(problem)
                 if skill is None:
                     continue
-                if skill.name in effective:
-                    shadowed.append((effective[skill.name], skill))
+                earlier = effective.get(skill.name)
+                if earlier is not None and skill.layer == "project" and earlier.layer in GUARDED_LAYERS:
+                    # A project (a cloned folder) never takes the name of astro's or the user's skill:
+                    # `/literature-review` must stay the skill the researcher knows.
+                    shadowed.append((skill, earlier))
+                    self._warn_once(path, f"project skill {self._display(path)} has the name of the {earlier.layer} "
+                                          f"skill '{skill.name}' and is not used; rename it to use it.")
+                    continue
+                if earlier is not None:
+                    shadowed.append((earlier, skill))
                 effective[skill.name] = skill
             for key in set(self._parsed) - seen:  # deleted files: forget them (and their warnings)
                 self._parsed.pop(key, None)
