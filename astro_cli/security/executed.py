@@ -45,7 +45,8 @@ def server_command_lines(servers: Any) -> list[list[str]]:
         return lines
     for spec in servers.values():
         if isinstance(spec, Mapping) and isinstance(spec.get("command"), str):
-            args = spec.get("args") if isinstance(spec.get("args"), list) else []
+            raw_args = spec.get("args")
+            args: list[Any] = raw_args if isinstance(raw_args, list) else []
             lines.append([spec["command"], *(str(a) for a in args)])
     return lines
 

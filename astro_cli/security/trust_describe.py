@@ -73,7 +73,7 @@ def describe_server(name: str, spec: Any) -> str:
     lines = []
     if spec.get("url") is not None or str(spec.get("type", "")).endswith("http"):
         lines.append(f"MCP server {name} connects to {spec.get('url')}")
-        headers = spec.get("headers") if isinstance(spec.get("headers"), dict) else {}
+        headers = _mapping(spec.get("headers"))
         for header, value in headers.items():
             lines.append(f"  header {header}: {value}")
         secrets = sorted({v for text in [_text(spec.get("url", "")), *map(_text, headers.values())]
@@ -82,12 +82,17 @@ def describe_server(name: str, spec: Any) -> str:
             lines.append(f"  would send your secret(s) {', '.join(secrets)}: refused unless your user config "
                          "lists them in 'mcp.project_secrets'")
     else:
-        args = spec.get("args") if isinstance(spec.get("args"), list) else []
+        raw_args = spec.get("args")
+        args: list[Any] = raw_args if isinstance(raw_args, list) else []
         command = [str(spec.get("command", "")), *map(str, args)]
         lines.append(f"MCP server {name} runs:\n  {shlex.join(command)}")
-    env = spec.get("env") if isinstance(spec.get("env"), dict) else {}
+    env = _mapping(spec.get("env"))
     for variable, value in env.items():
         lines.append(f"  env {variable}={value}")
     if spec.get("cwd") is not None:
         lines.append(f"  in folder {spec['cwd']}")
     return "\n".join(lines)
+
+
+def _mapping(value: Any) -> dict[str, Any]:
+    return {str(k): v for k, v in value.items()} if isinstance(value, dict) else {}
