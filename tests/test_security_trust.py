@@ -130,7 +130,7 @@ def test_init_does_not_trust_a_folder_that_came_with_risky_settings(astro_env, w
 def test_trust_list_and_revoke(astro_env, workspace, run_astro):
     project_config(workspace, hooks={"SessionStart": hook("true")})
     trusted = run_astro(["trust"], astro_env)
-    assert "SessionStart runs `true`" in trusted.stdout
+    assert "SessionStart runs:\n      true\n" in trusted.stdout  # the whole command, on a line of its own
     assert str(workspace.resolve()) in run_astro(["trust", "--list"], astro_env).stdout
     assert "no longer trusted" in run_astro(["trust", "--revoke"], astro_env).stdout
     assert str(workspace.resolve()) not in run_astro(["trust", "--list"], astro_env).stdout
@@ -158,7 +158,8 @@ def test_repl_asks_before_a_project_hook_runs_trusting_runs_it_revoking_stops_it
     project_config(workspace, hooks={"SessionStart": hook(f"echo started >> '{marker}'")})
     child = spawn_repl(astro_env, workspace)
     child.expect("can run commands")
-    child.expect("SessionStart runs `echo started")
+    child.expect("SessionStart runs:")
+    child.expect("echo started >> ")
     child.expect(r"Trust this folder")
     assert not marker.exists()  # nothing of the project has run while the question is open
     child.sendline("n")
