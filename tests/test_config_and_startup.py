@@ -48,9 +48,9 @@ def test_layers_win_in_order_and_sources_are_reported(cli, workspace):
     env = base_env(workspace.parent)
     home = workspace.parent / "astro-home"
     home.mkdir()
-    (home / "config.yaml").write_text("model: openai/from-user\nmax_steps: 7\ntimeout: 30\n")
+    (home / "config.yaml").write_text("model: openai/from-user\nmax_steps: 12\ntimeout: 30\n")
     (workspace / ".astro").mkdir()
-    (workspace / ".astro" / "config.yaml").write_text("max_steps: 9\nfrobnicate: true\n")
+    (workspace / ".astro" / "config.yaml").write_text("max_steps: 9\nfrobnicate: true\n")  # tighter than 12: applies
     env["ASTRO_TIMEOUT"] = "45"
     result = cli(["config", "show", "--json"], env=env)
     assert result.exit_code == 0

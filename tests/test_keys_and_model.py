@@ -12,6 +12,7 @@ import time
 import yaml
 
 from tests.conftest import CLOSED, base_env
+from tests.helpers import trust_workspace
 
 KEY = "sk-proj-stored-key-abcdefghij0123"
 
@@ -90,6 +91,7 @@ def test_config_and_prompt_show_report_the_model_that_will_be_used_and_why(cli, 
 def test_the_model_prompt_variable_is_the_chosen_model(cli, workspace):
     (workspace / ".astro").mkdir()
     (workspace / ".astro" / "config.yaml").write_text("persona: You run on {{model}}.\n")
+    trust_workspace(workspace)  # a project's persona enters the prompt only in a trusted folder
     env = dict(base_env(workspace.parent), GEMINI_API_KEY="AIza-only-gemini-000000000")
     report = json.loads(cli(["prompt", "show", "--json"], env=env).stdout)
     persona = next(s for s in report["sections"] if s["name"] == "persona")

@@ -76,8 +76,10 @@ def test_kill_9_then_continue_completes(point, cli, fake: FakeProvider, astro_en
     script = {"after_request": [hang], "during_tool": [read, slow], "after_tool_result": [read, hang]}[point]
     fake.add(*script)
     requests_before = len(fake.requests)
+    # Unsandboxed: `echo $$` must name a pid of this namespace, and the orphan a kill -9 leaves is the
+    # fallback's case (in the sandbox the command dies with astro).
     proc = subprocess.Popen([sys.executable, "-m", "astro_cli", "run", "--continue", "--allow", "run_bash", "Carry on"],
-                            env=astro_env, cwd=workspace, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+                            env={**astro_env, "ASTRO_SANDBOX_ENABLED": "0"}, cwd=workspace, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     try:
         ready = marker.exists if point == "during_tool" else fake.hanging.is_set
         assert wait_for(ready), f"the turn never reached the kill point: {proc.stderr.read() if proc.poll() else ''}"

@@ -6,11 +6,13 @@ from __future__ import annotations
 import re
 
 from tests.conftest import CTRL_D, base_env
+from tests.helpers import trust_workspace
 
 
 def _persona(workspace) -> None:
     (workspace / ".astro").mkdir(exist_ok=True)
     (workspace / ".astro" / "config.yaml").write_text("persona: You run on {{model}}.\n")
+    trust_workspace(workspace)  # a project's persona enters the prompt only in a trusted folder
 
 
 def test_a_model_picked_from_the_anthropic_key_fills_the_model_variable(run_astro, fake, workspace):

@@ -43,7 +43,9 @@ def test_the_worker_process_holds_no_key(worker):
 
 
 def test_keys_stay_out_of_reach_of_commands_and_out_of_every_log(worker, fake, astro_env, workspace):
-    env = dict(worker.client_env(astro_env), ASTRO_DEBUG="1", MARKER_VARIABLE="marker-value-93121", **KEYS)
+    # Unsandboxed, so the command can try the worker's /proc entry (in the sandbox it cannot see it at all).
+    env = dict(worker.client_env(astro_env), ASTRO_DEBUG="1", MARKER_VARIABLE="marker-value-93121",
+               ASTRO_SANDBOX_ENABLED="0", **KEYS)
     secrets = [*KEYS.values(), env["ASTRO_API_KEY"]]
     dump = "tr '\\0' '\\n' < /proc/$PPID/environ"
     (workspace / "secret.txt").write_text(f"key: {KEYS['ANTHROPIC_API_KEY']}\n")
