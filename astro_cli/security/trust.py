@@ -46,7 +46,7 @@ def is_risky_key(name: str) -> bool:
     top = name.split(".")[0]
     return (
         name in RISKY_KEYS
-        or top in ("hooks", "mcp", "plugins")
+        or top in ("hooks", "mcp", "plugins", "prompt")  # prompt.*: switches that drop prompt sections
         or name.endswith("_url")
         or name.endswith("api_base")
         or name.startswith("permissions.allow")
