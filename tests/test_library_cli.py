@@ -101,7 +101,7 @@ def test_the_model_parses_then_searches_and_gets_the_passage(cli, fake: FakeProv
     first = searched.split("[2]")[0]
     assert "[1] 1001.0012 · section 5 Summary & Conclusions · page 8" in first
     assert '<paper-text source="1001.0012" section="5 Summary &amp; Conclusions" page="8" handle="1001.0012:p8:c' in first
-    assert "the radiative time scales as τrad ∝ T" in first and "the advective time scales as τadv ∝ T" in first
+    assert "the radiative time scales as τ_{rad} ∝ T^{−3}" in first and "the advective time scales as τ_{adv} ∝ T" in first
 
 
 def test_download_parse_search_through_the_model_and_the_test_services(cli, fake: FakeProvider, astro_env, workspace):
@@ -128,4 +128,4 @@ def test_download_parse_search_through_the_model_and_the_test_services(cli, fake
     searched = [m for m in fake.bodies()[3]["messages"] if m["role"] == "tool"][-1]["content"]
     first = searched.split("[2]")[0]
     assert "[1] 1001.0012 · section 5 Summary & Conclusions · page 8" in first
-    assert "the radiative time scales as τrad ∝ T" in first
+    assert "the radiative time scales as τ_{rad} ∝ T^{−3}" in first

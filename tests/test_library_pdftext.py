@@ -91,7 +91,7 @@ def test_the_outline_keeps_numbered_parents_and_matches_the_paper(app):
         "Front matter", "Abstract", "1 Introduction", "1.1 Albedo", "1.2 Redistribution Efficiency",
         "1.3 Outline of Paper", "2 Parameterizing the Energy Budget", "2.1 Incident Flux", "2.2 Emergent Flux",
         "3 Analysis", "3.1 Planetary & Stellar Data", "3.2 From Flux Ratios to Effective Temperature", "4 Results",
-        "4.1 Looking for Reflected Light", "4.2 Populating the AB-ε Plane", "5 Summary & Conclusions", "References",
+        "4.1 Looking for Reflected Light", "4.2 Populating the A_B-ε Plane", "5 Summary & Conclusions", "References",
         "Tables",
     ]
     paper = Library(app).get_paper("1001.0012")

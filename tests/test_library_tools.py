@@ -59,7 +59,7 @@ def test_get_paper_content_by_section_number_and_name(app):
     assert "1.3 Outline of Paper (page 2); ask get_paper_content" in whole_intro
     assert "2.1 Incident Flux" not in whole_intro
     by_name = call(app, "get_paper_content", id="1001.0012", section="summary").content
-    assert 'section="5 Summary &amp; Conclusions"' in by_name and "τrad ∝ T" in by_name
+    assert 'section="5 Summary &amp; Conclusions"' in by_name and "τ_{rad} ∝ T^{−3}" in by_name
 
 
 def test_get_paper_content_by_pages_and_the_budget_note(app):

@@ -191,7 +191,7 @@ def _extract(library: Library, paper: dict[str, Any], size: int) -> Extracted:
     from astro_cli.research.latex import LatexSection
     from astro_cli.research.latex_limits import LatexError, read_bounded
     from astro_cli.research.pdf_limits import read_pages_bounded
-    from astro_cli.research.pdfread import PdfError
+    from astro_cli.research.pdfread import PdfError, reading_notes
 
     source = library.resolve_file(paper.get("source_path"))
     pdf = library.resolve_file(paper.get("pdf_path"))
@@ -229,9 +229,12 @@ def _extract(library: Library, paper: dict[str, Any], size: int) -> Extracted:
     if pdf_reading.exceeded and not chunks:
         raise ParseError(f"the PDF of {paper['id']} is beyond astro's limits ({pdf_reading.exceeded}) and what was read "
                          "held no text; nothing was indexed.")
+    notes = reading_notes(pdf_reading.pages)  # scans, fonts without Unicode, rotated text: one clause each
+    if not chunks and notes:
+        raise ParseError(f"no text could be taken from paper {paper['id']}: {'; '.join(notes)}.")
     if pdf_reading.exceeded:
-        note = f"the PDF is beyond astro's limits ({pdf_reading.exceeded}); only what was read is indexed"
-        warning = f"{warning}; {note}" if warning else note
+        notes.insert(0, f"the PDF is beyond astro's limits ({pdf_reading.exceeded}); only what was read is indexed")
+    warning = "; ".join(filter(None, [warning, *notes])) or None
     return Extracted(chunks, "pdf", len(pdf_reading.pages), outline, warning)
 
 

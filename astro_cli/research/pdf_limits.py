@@ -50,7 +50,8 @@ def read_pages_bounded(path: Path, limits: PdfLimits | None = None) -> PdfReadin
         return PdfReading([], 0, outcome.exceeded)
     if answer.get("error"):
         raise PdfError(answer["error"])
-    pages = [PageText(list(p[0]), list(p[1]), list(p[2])) for p in answer["pages"]]
+    # lines, sizes, marks, then what reading_notes needs: characters, unmapped, rotated, scanned
+    pages = [PageText(list(p[0]), list(p[1]), list(p[2]), *p[3:7]) for p in answer["pages"]]
     claimed = int(answer["claimed"])
     exceeded = None
     if claimed > len(pages):

@@ -29,7 +29,8 @@ def main(argv: list[str]) -> int:
         except pdfium.PdfiumError:
             claimed = 0  # read_pages says why, in its words
         pages = read_pages(path, max_pages=int(limits["max_pages"]))
-        answer = {"claimed": max(claimed, len(pages)), "pages": [[p.lines, p.sizes, p.marks] for p in pages]}
+        answer = {"claimed": max(claimed, len(pages)),
+                  "pages": [[p.lines, p.sizes, p.marks, p.chars, p.unmapped, p.rotated, p.scanned] for p in pages]}
     except PdfError as exc:
         answer = {"error": str(exc)}
     sys.stdout.write(json.dumps(answer))  # ASCII: whatever the locale of the child

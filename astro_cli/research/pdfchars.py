@@ -79,3 +79,52 @@ def fold(text: str) -> str:
         return text.lower()
     decomposed = unicodedata.normalize("NFKD", text.casefold())
     return "".join(ch for ch in decomposed if not unicodedata.combining(ch))
+
+
+# TeX's math fonts as PDFium reads them without a Unicode map: the printable codes of cmsy, cmex and
+# msam come out as the ASCII character of the same code (RevTeX's ⟨φ⟩ as `hφi`, ≠ as `6=`, ∫ as `Z`,
+# a prime as `0`). A correct map never yields a lower-case letter or a digit from these fonts, so
+# those (and cmex's letters) are named from Knuth's and the AMS tables; '' is a piece of a big
+# delimiter that carries no text of its own.
+_CMSY_ASCII = dict(zip(
+    "0123456789abcdefghijklmnopqrstuvwxyz!\"#$%&'()+/:;<=>?@[]^_`",
+    ["′", "∞", "∈", "∋", "△", "▽", "\u0338", "", "∀", "∃",  # 0-9 (6: the negation slash)
+     "⊣", "⌊", "⌋", "⌈", "⌉", "{", "}", "⟨", "⟩", "|", "‖", "↕", "⇕", "\\", "≀", "√", "⨿", "∇", "∫", "⊔",
+     "⊓", "⊑", "⊒", "§", "†", "‡",  # a-z
+     "→", "↑", "↓", "↔", "↗", "↘", "≃", "⇐", "⇒", "⇓", "∝", "¬", "∅", "ℜ", "ℑ", "⊤", "⊥", "ℵ", "∪", "⊎",
+     "∧", "∨", "⊢"],
+    strict=True,
+))
+_CMEX_ASCII = {
+    "0": "(", "1": ")", "2": "[", "3": "]", "8": "{", "9": "}", "D": "⟨", "E": "⟩", "F": "⊔", "G": "⊔",
+    "H": "∮", "I": "∮", "J": "⊙", "K": "⊙", "L": "⊕", "M": "⊕", "N": "⊗", "O": "⊗", "P": "∑", "Q": "∏",
+    "R": "∫", "S": "⋃", "T": "⋂", "U": "⊎", "V": "⋀", "W": "⋁", "X": "∑", "Y": "∏", "Z": "∫", "a": "∐",
+    "h": "[", "i": "]", "j": "⌊", "k": "⌋", "l": "⌈", "m": "⌉", "n": "{", "o": "}", "p": "√", "q": "√",
+    "r": "√", "s": "√", "t": "√",
+}
+_MSAM_ASCII = {".": "≲", "&": "≳", "%": "≈", "-": "≂", "@": "≊", "6": "≤", ">": "≥"}
+_MSBM_DOUBLE = {"C": "ℂ", "N": "ℕ", "Q": "ℚ", "R": "ℝ", "Z": "ℤ"}
+# Adobe's private-use pieces of big delimiters (cmex through a Unicode map): the top piece names
+# the delimiter, the others are dropped.
+_PRIVATE_PIECES = {"\uf8eb": "(", "\uf8ee": "[", "\uf8f0": "[", "\uf8f1": "{", "\uf8f6": ")", "\uf8f9": "]",
+                   "\uf8fb": "]", "\uf8fc": "}"}
+
+
+def math_char(char: str, family: str) -> str | None:
+    """The character a math font's glyph stands for ('' for a piece that carries no text), or None
+    when `char` is already right."""
+    if not char:
+        return None
+    if ord(char) < 32:
+        return glyph_for(ord(char), family)
+    if "\ue000" <= char <= "\uf8ff":
+        return _PRIVATE_PIECES.get(char, "")
+    if family in ("CMSY", "CMBSY") and char in _CMSY_ASCII:
+        return _CMSY_ASCII.get(char)
+    if family in ("CMEX",) and char.isascii() and char.isalnum():
+        return _CMEX_ASCII.get(char, "")
+    if family == "MSAM":
+        return _MSAM_ASCII.get(char)
+    if family == "MSBM":
+        return _MSBM_DOUBLE.get(char)
+    return None

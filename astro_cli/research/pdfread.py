@@ -5,23 +5,27 @@ two columns included, about ten times faster than pypdf; it decodes ligatures an
 at a line end (the mark is kept here, hyphens.py decides it). Each line also carries the font size
 of its text and of its first character: footnotes and RevTeX's reference list are set smaller
 than the body and open with a smaller (superscript) mark, which is how pdftext.py tells them from
-the running text. Raw TeX glyph codes (big delimiters, `≪`) are named from the font they came from.
+the running text.
+
+Lines are not PDFium's own (it breaks a line wherever the baseline moves): pdfglyphs.py rebuilds
+the visual lines from each character's box, baseline, size and font, and pdfscript.py writes them
+so numbers keep their value (10^4, 1/2, `[3]` marks, table cells, math fonts named). What cannot
+be read is said once per paper (`reading_notes`): pages without a text layer (scans), fonts
+without a Unicode map, rotated text.
 """
 
 from __future__ import annotations
 
-import ctypes
 import re
 import threading
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from astro_cli.research.pdfchars import glyph_for, normalize_line
+from astro_cli.research.pdfchars import normalize_line
 
 _PDFIUM_LOCK = threading.Lock()
 _LINE = re.compile(r"[^\r\n]+")
-_CONTROL = re.compile(r"[\x00-\x1f]")
 MARK = re.compile(r"^(\d{1,3}(?:,\d{1,3})*|[*†‡§¶]+)(?=\s*\S|$)\s*")
 
 
@@ -34,6 +38,10 @@ class PageText:
     lines: list[str] = field(default_factory=list)
     sizes: list[float] = field(default_factory=list)  # font size of the line's text (after a leading mark)
     marks: list[float] = field(default_factory=list)  # font size of its first character
+    chars: int = 0  # characters PDFium found on the page (0: no text layer, a scan)
+    unmapped: int = 0  # characters of fonts without a usable Unicode map
+    rotated: int = 0  # characters set at an angle (a rotated table)
+    scanned: bool = False  # no text but an image: a scan without a text layer
 
 
 def read_pages(path: Path, max_pages: int | None = None) -> list[PageText]:
@@ -59,7 +67,9 @@ def read_pages(path: Path, max_pages: int | None = None) -> list[PageText]:
                 page = document[index]
                 textpage = page.get_textpage()
                 try:
-                    pages.append(_page_text(textpage.raw))
+                    text = _page_text(textpage.raw)
+                    text.scanned = text.chars == 0 and _has_image(page)
+                    pages.append(text)
                 finally:
                     textpage.close()
                     page.close()
@@ -71,57 +81,54 @@ def read_pages(path: Path, max_pages: int | None = None) -> list[PageText]:
 
 
 def _page_text(textpage: Any) -> PageText:
-    import pypdfium2.raw as raw
+    """The page's visual lines (pdfglyphs.py), each written by pdfscript.py and normalised."""
+    from astro_cli.research.pdfglyphs import page_glyphs
+    from astro_cli.research.pdfscript import render_line
 
-    count = raw.FPDFText_CountChars(textpage)
-    if count <= 0:
-        return PageText()
-    buffer = (ctypes.c_ushort * (2 * count + 2))()
-    # One str character per UTF-16 unit, so an index here is PDFium's text index (surrogate pairs
-    # are rejoined per line).
-    written = raw.FPDFText_GetText(textpage, 0, count, buffer)
-    text = "".join(map(chr, buffer[: max(0, written - 1)]))
-    page = PageText()
-    for found in _LINE.finditer(text):
-        piece = found.group(0)
-        start = found.start() + len(piece) - len(piece.lstrip())
-        line = normalize_line(_utf16(_name_glyphs(textpage, piece, found.start()))).strip()
+    found = page_glyphs(textpage)
+    page = PageText(chars=found.chars, unmapped=found.unmapped, rotated=found.rotated)
+    for glyphs in found.lines:
+        text, size, first = render_line(glyphs)
+        line = normalize_line(_utf16(text)).strip()
         if not line:
             continue
-        mark = MARK.match(piece.lstrip())
-        first = _font_size(textpage, start)
         page.lines.append(line)
-        page.marks.append(first)
-        rest = mark.end() if mark is not None and mark.end() < len(piece.strip()) else 0
-        page.sizes.append(_font_size(textpage, start + rest) if rest else first)
+        page.sizes.append(round(size, 1))
+        page.marks.append(round(first, 1))
     return page
 
 
-def _name_glyphs(textpage: Any, piece: str, offset: int) -> str:
-    """Control characters are raw font codes: name them from their font's table, else a space."""
-    if not _CONTROL.search(piece):
-        return piece
+def _has_image(page: Any) -> bool:
     import pypdfium2.raw as raw
 
-    chars = list(piece)
-    name = ctypes.create_string_buffer(128)
-    flags = ctypes.c_int()
-    for index, char in enumerate(chars):
-        if ord(char) >= 32:
-            continue
-        at = raw.FPDFText_GetCharIndexFromTextIndex(textpage, offset + index)
-        font = ""
-        if at >= 0 and raw.FPDFText_GetFontInfo(textpage, at, name, len(name), ctypes.byref(flags)) > 0:
-            font = name.value.decode("latin-1")
-        chars[index] = glyph_for(ord(char), font)
-    return "".join(chars)
+    return any(True for _ in page.get_objects(filter=(raw.FPDF_PAGEOBJ_IMAGE,), max_depth=2))
 
 
-def _font_size(textpage: Any, text_index: int) -> float:
-    import pypdfium2.raw as raw
+def _ranges(numbers: list[int]) -> str:
+    """[1, 2, 3, 7] -> '1-3, 7'."""
+    spans: list[list[int]] = []
+    for n in numbers:
+        if spans and n == spans[-1][1] + 1:
+            spans[-1][1] = n
+        else:
+            spans.append([n, n])
+    return ", ".join(f"{a}-{b}" if a != b else f"{a}" for a, b in spans)
 
-    at = raw.FPDFText_GetCharIndexFromTextIndex(textpage, text_index)
-    return round(float(raw.FPDFText_GetFontSize(textpage, at)), 1) if at >= 0 else 0.0
+
+def reading_notes(pages: list[PageText]) -> list[str]:
+    """What the text of a PDF lacks, one sentence each: scans, fonts without Unicode, rotated text.
+    The rest of the paper is indexed as read (pages past astro's limits: pdf_limits.py says so)."""
+    notes = []
+    scanned = [n for n, page in enumerate(pages, 1) if page.scanned]
+    if scanned:
+        notes.append(f"no text layer on pages {_ranges(scanned)} (scanned images; astro does no OCR)")
+    unmapped = [n for n, page in enumerate(pages, 1) if page.chars and page.unmapped * 10 >= page.chars]
+    if unmapped:
+        notes.append(f"fonts without a Unicode map on pages {_ranges(unmapped)}: their text may be wrong")
+    rotated = [n for n, page in enumerate(pages, 1) if page.rotated >= 20]
+    if rotated:
+        notes.append(f"rotated text (a turned table?) on pages {_ranges(rotated)} is read line by line as printed")
+    return notes
 
 
 def _utf16(text: str) -> str:
