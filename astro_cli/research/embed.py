@@ -73,7 +73,12 @@ def embed_paper(app: AppContext, paper_id: str | None = None, note_id: int | Non
     if not rows:
         return 0
     # The section name travels with the text: it is often the best summary of what a chunk is about.
-    vectors = embed_texts(app, [f"{r['section'] or ''}\n{r['text']}" for r in rows])
+    # The brackets around a guessed formula (pdfscript.py) are for the reader; a model's tokenizer
+    # knows no such symbol, and an unknown token moves the vector more than the formula does.
+    from astro_cli.research.pdfscript import APPROXIMATE, APPROXIMATE_END
+
+    texts = [f"{r['section'] or ''}\n{r['text']}".replace(APPROXIMATE, "").replace(APPROXIMATE_END, "") for r in rows]
+    vectors = embed_texts(app, texts)
     store.store_vectors([int(r["id"]) for r in rows], vectors, model)
     return len(rows)
 

@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 
 from astro_cli.research.latex_limits import Budget, LatexError
+from astro_cli.research.latex_markup import algorithmic_steps, citations, front_matter
 from astro_cli.research.latex_refs import SECTION_LEVELS, SectionCounter
 
 MAX_SOURCE_BYTES = 20_000_000
@@ -267,7 +268,7 @@ def _clean_prose(text: str) -> str:
     text = _replace_command(text, "footnote", lambda arg: f" (footnote: {arg.strip()})")
     text = _replace_command(text, "caption", lambda arg: f"\n[Caption: {arg.strip()}]\n")
     text = re.sub(r"\\href\s*\{[^}]*\}", "", text)
-    text = re.sub(r"\\cite[a-z]*\*?(?:\[[^\]]*\])*\s*\{([^}]*)\}", lambda m: f"[{m.group(1)}]", text)
+    text = citations(text)  # latex_markup.py: the optional text stays, [e.g. key, p. 3]
     for name in _UNWRAP:
         text = _replace_command(text, name, lambda arg: arg)
     text = re.sub(r"\\begin\{(figure|table|deluxetable)\*?\}.*?\\end\{\1\*?\}",
@@ -350,7 +351,9 @@ def latex_sections(path: Path, budget: Budget | None = None) -> tuple[str | None
     if "\\begin{document}" in full:
         body = full.split("\\begin{document}", 1)[1].split("\\end{document}", 1)[0]
     body = expand_macros(_drop_definitions(body), macros, budget)
-    body = _back_matter_and_references(body, files, main, set(macros))
+    body = algorithmic_steps(_back_matter_and_references(body, files, main, set(macros)))
+    preamble = full.split("\\begin{document}", 1)[0] if "\\begin{document}" in full else ""
+    about = front_matter(expand_macros(_drop_definitions(preamble), macros, budget) + body, to_text)
     title_match = re.search(r"\\title\s*(?:\[[^\]]*\])?\s*\{", body)
     title = to_text(braced(body, title_match.end() - 1)[0]) if title_match else None
     sections: list[LatexSection] = []
@@ -372,6 +375,12 @@ def latex_sections(path: Path, budget: Budget | None = None) -> tuple[str | None
             name = f"{numbers.step(SECTION_LEVELS[match.group(1)])} {name}"
         current = name
     sections.append(LatexSection(current, to_text(body[pos:])))
+    if about:  # authors, affiliations, keywords: the front matter's first lines
+        front = next((s for s in sections if s.title == "Front matter"), None)
+        if front is None:
+            sections.insert(0, LatexSection("Front matter", about))
+        else:
+            front.text = f"{about}\n\n{front.text}".strip()
     return title, _kept(sections)
 
 
@@ -390,7 +399,8 @@ def _kept(sections: list[LatexSection]) -> list[LatexSection]:
     for n, section in enumerate(sections):
         number = section.title.split(" ", 1)[0]
         parent = any(later.title.startswith(number + ".") for later in sections[n + 1:])
-        if section.text and not (section.title == "Front matter" and len(section.text) < 200):
+        short = len(section.text) < 200 and not section.text.startswith(("Authors:", "Affiliations:", "Keywords:"))
+        if section.text and not (section.title == "Front matter" and short):
             kept.append(section)
         elif parent and section.title != "Front matter":
             kept.append(section)

@@ -306,6 +306,9 @@ def describe(report: ParseReport) -> str:
     if report.vectors_in is not None:
         lines.append(f"Its words are searchable now; the vectors for searching by meaning follow in the background "
                      f"(~{max(1, round(report.vectors_in))} s).")
+    if report.parsed_from == "pdf":
+        lines.append("PDF text: x^{2} and x_{i} are super- and subscripts, a/b a stacked fraction, [3] a note or "
+                     "citation mark, ' | ' separates table cells; ⟦ ⟧ encloses a formula whose layout was guessed.")
     outline = ", ".join(f"{name} (p{page})" if page else name for name, page in report.sections)
     lines.append(f"Sections: {outline}")
     lines.append(

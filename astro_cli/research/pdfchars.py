@@ -32,6 +32,9 @@ _CMMI = "ΓΔΘΛΞΠΣΥΦΨΩαβγδϵζηθικλμνξπρστυϕχ"
 TEX_FONT_CODES: dict[str, list[str]] = {
     "CMEX": list(_CMEX), "CMSY": list(_CMSY), "CMBSY": list(_CMSY), "CMR": _CMR, "CMBX": _CMR, "CMSL": _CMR,
     "CMTI": _CMR, "CMSS": _CMR, "CMMI": list(_CMMI), "CMMIB": list(_CMMI),
+    # txfonts and pxfonts (A&A, many AASTeX papers) keep Computer Modern's layout
+    "TXSY": list(_CMSY), "PXSY": list(_CMSY), "TXEX": list(_CMEX), "PXEX": list(_CMEX),
+    "TXMI": list(_CMMI), "RTXMI": list(_CMMI), "PXMI": list(_CMMI), "RPXMI": list(_CMMI),
 }
 _CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f]")
 
@@ -110,6 +113,11 @@ _PRIVATE_PIECES = {"\uf8eb": "(", "\uf8ee": "[", "\uf8f0": "[", "\uf8f1": "{", "
                    "\uf8fb": "]", "\uf8fc": "}"}
 
 
+SYMBOL_FONTS = ("CMSY", "CMBSY", "TXSY", "PXSY")
+EXTENSION_FONTS = ("CMEX", "TXEX", "PXEX")
+MATH_ITALIC_FONTS = ("CMMI", "CMMIB", "TXMI", "RTXMI", "PXMI", "RPXMI")
+
+
 def math_char(char: str, family: str) -> str | None:
     """The character a math font's glyph stands for ('' for a piece that carries no text), or None
     when `char` is already right."""
@@ -119,11 +127,11 @@ def math_char(char: str, family: str) -> str | None:
         return glyph_for(ord(char), family)
     if "\ue000" <= char <= "\uf8ff":
         return _PRIVATE_PIECES.get(char, "")
-    if family in ("CMSY", "CMBSY") and char in _CMSY_ASCII:
+    if family in SYMBOL_FONTS and char in _CMSY_ASCII:
         return _CMSY_ASCII.get(char)
-    if family in ("CMEX",) and char.isascii() and char.isalnum():
+    if family in EXTENSION_FONTS and char.isascii() and char.isalnum():
         return _CMEX_ASCII.get(char, "")
-    if family == "MSAM":
+    if family in ("MSAM", "TXSYA", "PXSYA"):
         return _MSAM_ASCII.get(char)
     if family == "MSBM":
         return _MSBM_DOUBLE.get(char)

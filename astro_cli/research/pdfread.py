@@ -125,7 +125,7 @@ def reading_notes(pages: list[PageText]) -> list[str]:
     unmapped = [n for n, page in enumerate(pages, 1) if page.chars and page.unmapped * 10 >= page.chars]
     if unmapped:
         notes.append(f"fonts without a Unicode map on pages {_ranges(unmapped)}: their text may be wrong")
-    rotated = [n for n, page in enumerate(pages, 1) if page.rotated >= 20]
+    rotated = [n for n, page in enumerate(pages, 1) if page.rotated >= 40 and page.rotated * 3 >= page.chars]
     if rotated:
         notes.append(f"rotated text (a turned table?) on pages {_ranges(rotated)} is read line by line as printed")
     return notes

@@ -7,8 +7,9 @@ The conventions (docs/library.md, "How math and tables are written"):
 - a raised number after a word (a footnote or a citation mark) is `[3]`, never fused into the word
   or a designation: `planets[3]`, `lattice[4]`, `XO-2[23]`;
 - a table row keeps its cells apart: ` | ` where the line has two or more wide gaps;
-- a formula built from pieces PDFium cannot place (big delimiters, roots) is marked
-  `[formula, approximate]` so the model does not take its characters at face value.
+- a display formula built from pieces PDFium cannot place (big delimiters, roots, stacked limits)
+  is enclosed in `⟦ ⟧`, so the model does not take its characters at face value (parse_paper
+  says what the brackets mean; a symbol, not a word, so it does not sway the search).
 A raised mark that opens the line (a footnote's own number) is left as it is: pdftext.py reads it.
 """
 
@@ -16,14 +17,15 @@ from __future__ import annotations
 
 import unicodedata
 
-from astro_cli.research.pdfchars import SPACING_ACCENTS, math_char
+from astro_cli.research.pdfchars import EXTENSION_FONTS, MATH_ITALIC_FONTS, SPACING_ACCENTS, math_char
 from astro_cli.research.pdfglyphs import Glyph, math_only, reference, wide_gaps
 
+NUMERIC_CELL_EMS = 0.6  # in a row that is mostly digits
 CELL_EMS = 1.1  # a gap wider than this many font sizes separates table cells
-APPROXIMATE = "[formula, approximate] "
-_MATH_ITALIC = ("CMMI", "CMMIB", "MSBM")
+APPROXIMATE, APPROXIMATE_END = "⟦", "⟧"  # around a formula whose layout was guessed
+_MATH_ITALIC = (*MATH_ITALIC_FONTS, "MSBM")
 _MARKS = set("0123456789,–*†‡§¶ ")
-_NO_TEXT = ("CMEX",)
+_NO_TEXT = EXTENSION_FONTS
 
 
 def render_line(glyphs: list[Glyph]) -> tuple[str, float, float]:
@@ -102,10 +104,9 @@ def render_line(glyphs: list[Glyph]) -> tuple[str, float, float]:
         right = _right(run, right)
         i = j
     text = "".join(out)
-    solid = [g.char for g in shown if not g.generated and g.char.strip()]
-    numeric = sum(c.isdigit() for c in solid) * 5 >= len(solid) * 2  # a row of values: two cells are a table
-    text = text.replace("\x1f", " | " if (cells >= 2 or cells and numeric) and not display else " ").strip()
-    return (APPROXIMATE + text if uncertain and text else text), size, first
+    table = cells >= 2 or (cells and _numeric(shown))  # a row of values: two cells are a table
+    text = text.replace("\x1f", " | " if table and not display else " ").strip()
+    return (f"{APPROXIMATE}{text}{APPROXIMATE_END}" if uncertain and text else text), size, first
 
 
 def _cell_gap(shown: list[Glyph], kinds: list[str], size: float) -> float:
@@ -113,9 +114,16 @@ def _cell_gap(shown: list[Glyph], kinds: list[str], size: float) -> float:
     twice its word spaces (TeX stretches every space of a justified line alike, so a loose line
     of prose has wide but equal gaps; a table's gaps differ)."""
     main = [g for g, kind in zip(shown, kinds) if kind == "main" and not g.generated]
+    if _numeric(shown):  # a row of values: no prose spaces to tell apart, a third of an em is a word space
+        return NUMERIC_CELL_EMS * max(size, 1.0)
     spaces = sorted(b.x0 - a.x1 for a, b in zip(main, main[1:]) if b.x0 - a.x1 > 0.15 * max(size, 1.0))
     median = spaces[len(spaces) // 2] if spaces else 0.0
     return max(CELL_EMS * max(size, 1.0), 2.0 * median)
+
+
+def _numeric(shown: list[Glyph]) -> bool:
+    solid = [g.char for g in shown if not g.generated and g.char.strip()]
+    return sum(c.isdigit() for c in solid) * 5 >= len(solid) * 2
 
 
 def _right(glyphs: list[Glyph], right: float | None) -> float | None:

@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 
 from astro_cli.research.hyphens import SOFT_HYPHEN
 from astro_cli.research.pdfread import MARK, PageText, PdfError, read_pages
+from astro_cli.research.pdfscript import APPROXIMATE, APPROXIMATE_END
 
 __all__ = ["Line", "PdfLayout", "PdfError", "read_pages", "pdf_layout", "running_heads", "Outline"]
 
@@ -270,8 +271,18 @@ def pdf_layout(pages: list[PageText]) -> PdfLayout:
     close_block()
     _flush_pending(layout, notes, section)
     join_hyphens(layout.lines)
+    _one_mark_per_formula(layout.lines)
     layout.outline = _kept_outline(layout)
     return layout
+
+
+def _one_mark_per_formula(lines: list[Line]) -> None:
+    """A display formula spans several lines, each enclosed in ⟦ ⟧ by pdfscript: one pair is enough."""
+    marked = [line.text.startswith(APPROXIMATE) and line.text.endswith(APPROXIMATE_END) for line in lines]
+    for n in range(1, len(lines)):
+        if marked[n] and marked[n - 1] and lines[n].section == lines[n - 1].section:
+            lines[n - 1].text = lines[n - 1].text[: -len(APPROXIMATE_END)]
+            lines[n].text = lines[n].text[len(APPROXIMATE):]
 
 
 def _entry_lines(entry: list[Line], section: str) -> list[Line]:

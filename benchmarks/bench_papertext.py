@@ -1,0 +1,154 @@
+"""Issue 29: how exactly astro's paper text keeps what the paper prints, and what reading a PDF costs.
+
+    .venv/bin/python benchmarks/bench_papertext.py [--runs 3] [--no-timing]
+
+The labelled set (tests/fixtures/papertext/labels.json) holds passages of the fixture papers as
+printed, written in astro's conventions (docs/library.md: 10^4, 1/2, A_g, [3] marks, ' | ' between
+table cells, ⟦ ⟧ around a formula whose layout was guessed). For each passage the text astro
+indexes (parse.py's chunks of the PDF, or latex.py's sections of a source) is searched for the best
+matching run of words, and the two are aligned word by word:
+
+- errors: words replaced, missing or added inside the passage, per 1,000 expected words;
+- changed values: expected tokens with a digit (a number, a designation like XO-2, an exponent)
+  that the matched text does not contain exactly. A value that changes is the worst error: a
+  model quotes it with a real citation.
+
+Timing: reading each PDF (PDFium, the visual lines, the structure) --runs times, the median per
+page. Run the same script against another checkout (PYTHONPATH=that checkout) to compare code.
+"""
+
+from __future__ import annotations
+
+import argparse
+import difflib
+import json
+import re
+import statistics
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+LABELS = Path(__file__).resolve().parent.parent / "tests" / "fixtures" / "papertext" / "labels.json"
+PAPERS = LABELS.parent.parent / "papers"
+_VALUE = re.compile(r"\d")
+_TOKEN = re.compile(r"\w+|[^\w\s]")
+
+
+def pdf_text(path: Path) -> tuple[str, float, int]:
+    """The indexed text of a PDF (chunks joined), the seconds it took, and its pages."""
+    from astro_cli.research.parse import pdf_chunks
+    from astro_cli.research.pdfread import read_pages
+
+    started = time.perf_counter()
+    pages = read_pages(path)
+    chunks, _ = pdf_chunks(pages, 1200)
+    return "\n".join(c.text for c in chunks), time.perf_counter() - started, len(pages)
+
+
+def latex_text(path: Path) -> str:
+    from astro_cli.research.latex import latex_sections
+
+    _, sections = latex_sections(path)
+    return "\n".join(s.text for s in sections)
+
+
+def tokens(text: str) -> list[tuple[str, int]]:
+    """Words and punctuation apart ('2008),' -> '2008', ')', ','), each with the index of the
+    whitespace word it came from, so context glued to a passage's last word is not an error."""
+    out = []
+    for n, word in enumerate(text.split()):
+        out.extend((piece, n) for piece in _TOKEN.findall(word))
+    return out
+
+
+def score(expected: str, doc: list[str], matcher: difflib.SequenceMatcher) -> tuple[int, int, list[str], str]:
+    """(erroneous words, expected words, values not found, the matched text) for one passage.
+
+    The passage is aligned token by token with the best matching run of the text (anchored on
+    each place its first tokens occur and on the longest common run; the best aligned wins).
+    An expected word is an error when any of its tokens is replaced or missing; every word the
+    text adds inside the passage is an error too.
+    """
+    want_tokens = tokens(expected)
+    want = [t for t, _ in want_tokens]
+    matcher.set_seq2(want)
+    found = matcher.find_longest_match(0, len(doc), 0, len(want))
+    starts = {max(0, found.a - found.b)}
+    head = want[:2]
+    starts.update(i for i in range(len(doc) - 1) if doc[i : i + 2] == head)
+    best = None
+    for start in starts:
+        window = doc[max(0, start - 3) : start + len(want) + 3]
+        aligned = difflib.SequenceMatcher(None, window, want, autojunk=False)
+        if best is None or aligned.ratio() > best[0].ratio():
+            best = (aligned, window)
+    assert best is not None
+    aligned, window = best
+    ops = aligned.get_opcodes()
+    while ops and ops[0][0] == "delete":
+        ops = ops[1:]
+    while ops and ops[-1][0] == "delete":
+        ops = ops[:-1]
+    wrong: set[int] = set()
+    added = 0
+    for tag, i1, i2, j1, j2 in ops:
+        if tag in ("replace", "insert"):
+            wrong.update(want_tokens[j][1] for j in range(j1, j2))
+        if tag in ("replace", "delete"):
+            added += max(0, (i2 - i1) - (j2 - j1))
+    matched = " ".join(window[ops[0][1] : ops[-1][2]]) if ops else ""
+    squeezed = matched.replace(" ", "")
+    changed = [w for w in expected.split() if _VALUE.search(w) and "".join(_TOKEN.findall(w)) not in squeezed]
+    return len(wrong) + added, len(expected.split()), changed, matched
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--runs", type=int, default=3)
+    parser.add_argument("--no-timing", action="store_true")
+    parser.add_argument("--show", action="store_true", help="print every passage with an error")
+    args = parser.parse_args(argv)
+    labels = json.loads(LABELS.read_text(encoding="utf-8"))
+    totals = {"errors": 0, "words": 0, "changed": 0, "passages": 0}
+    rows = []
+    for paper in labels["papers"]:
+        path = PAPERS / paper["file"]
+        if path.suffix == ".pdf":
+            text, seconds, pages = pdf_text(path)
+            times = [seconds / pages]
+            if not args.no_timing:
+                times += [pdf_text(path)[1] / pages for _ in range(args.runs - 1)]
+        else:
+            text, pages, times = latex_text(path), 0, []
+        words = [t for t, _ in tokens(text)]
+        matcher = difflib.SequenceMatcher(None, words, autojunk=False)
+        errors = count = changed = 0
+        passages = [p for p in labels["passages"] if p["paper"] == paper["id"]]
+        for passage in passages:
+            e, n, values, matched = score(passage["text"], words, matcher)
+            errors, count, changed = errors + e, count + n, changed + len(values)
+            if args.show and (e or values):
+                print(f"  {paper['id']} [{passage['kind']}] {e} errors, changed {values}\n"
+                      f"    want: {passage['text']}\n    have: {matched}")
+        rows.append((paper["id"], paper["file"], len(passages), count, errors, changed, pages,
+                     statistics.median(times) if times else None))
+        totals["errors"] += errors
+        totals["words"] += count
+        totals["changed"] += changed
+        totals["passages"] += len(passages)
+    print("| paper | passages | words | errors | per 1,000 words | changed values | pages | s/page (median) |")
+    print("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
+    for pid, _file, n, words_n, errors, changed, pages, per_page in rows:
+        rate = 1000 * errors / words_n if words_n else 0.0
+        timing = f"{per_page:.3f}" if per_page is not None and not args.no_timing else "–"
+        print(f"| {pid} | {n} | {words_n} | {errors} | {rate:.1f} | {changed} | {pages or '–'} | {timing} |")
+    rate = 1000 * totals["errors"] / max(totals["words"], 1)
+    print(f"| all | {totals['passages']} | {totals['words']} | {totals['errors']} | {rate:.1f} | "
+          f"{totals['changed']} | | |")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
