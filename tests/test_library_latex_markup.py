@@ -29,7 +29,7 @@ def test_affiliations_and_keywords_open_the_front_matter(emcee):
     report, rows = emcee
     assert report.paper["parsed_from"] == "latex"  # the paper's record says where the text came from
     front = _section(rows, "Front matter")
-    assert front.startswith("Authors: Daniel Foreman-Mackey, David W. Hogg, Dustin Lang, Jonathan Goodman\n")
+    assert front.startswith("Affiliations: [1] To whom correspondence")
     assert ("Affiliations: [1] To whom correspondence should be addressed: danfm@nyu.edu; [2] Center for "
             "Cosmology and Particle Physics, Department of Physics, New York University") in front
     assert "[3] Max-Planck-Institut für Astronomie, Königstuhl 17, D-69117 Heidelberg, Germany" in front
@@ -93,3 +93,12 @@ galaxies: evolution -- galaxies: high-redshift
     _, sections = latex_sections(mnras)
     front = next(s.text for s in sections if s.title == "Front matter")
     assert "Keywords: galaxies: evolution; galaxies: high-redshift" in front
+
+
+def test_an_algorithm_float_waits_for_the_end_of_its_section(emcee):
+    _, rows = emcee
+    algorithm = _section(rows, "2 The Algorithm")
+    assert "The stretch move — [Goodman:2010] proposed an affine-invariant ensemble sampling" in algorithm
+    # the prose that Algorithm 1 interrupted reads on; the steps follow the section's last paragraph
+    assert algorithm.index("A more efficient chain has a shorter") < algorithm.index("The stretch move —")
+    assert algorithm.index("extremely powerful.") < algorithm.index("1: Draw a proposal")

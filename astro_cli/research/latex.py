@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 
 from astro_cli.research.latex_limits import Budget, LatexError
-from astro_cli.research.latex_markup import algorithmic_steps, citations, front_matter
+from astro_cli.research.latex_markup import algorithmic_steps, citations, floats_last, front_matter
 from astro_cli.research.latex_refs import SECTION_LEVELS, SectionCounter
 
 MAX_SOURCE_BYTES = 20_000_000
@@ -264,7 +264,9 @@ def _clean_prose(text: str) -> str:
     text = _replace_command(text, "altaffiltext", lambda _arg: "", nargs=2)
     for name in _DROP_WITH_ARG:
         text = _replace_command(text, name, lambda _arg: "")
-    text = _replace_command(text, "paragraph", lambda arg: f"\n\n{arg.strip()}. ")
+    # a run-in heading opens its paragraph: no sentence end or blank line after it, so no chunk ends on it
+    text = _replace_command(text, "paragraph", lambda arg: f"\n\n{arg.strip()} —\x1e")
+    text = re.sub(r"\x1e\s*", " ", text)
     text = _replace_command(text, "footnote", lambda arg: f" (footnote: {arg.strip()})")
     text = _replace_command(text, "caption", lambda arg: f"\n[Caption: {arg.strip()}]\n")
     text = re.sub(r"\\href\s*\{[^}]*\}", "", text)
@@ -375,7 +377,9 @@ def latex_sections(path: Path, budget: Budget | None = None) -> tuple[str | None
             name = f"{numbers.step(SECTION_LEVELS[match.group(1)])} {name}"
         current = name
     sections.append(LatexSection(current, to_text(body[pos:])))
-    if about:  # authors, affiliations, keywords: the front matter's first lines
+    for section in sections:
+        section.text = floats_last(section.text)
+    if about:  # affiliations and keywords: the front matter's first lines
         front = next((s for s in sections if s.title == "Front matter"), None)
         if front is None:
             sections.insert(0, LatexSection("Front matter", about))
@@ -399,7 +403,7 @@ def _kept(sections: list[LatexSection]) -> list[LatexSection]:
     for n, section in enumerate(sections):
         number = section.title.split(" ", 1)[0]
         parent = any(later.title.startswith(number + ".") for later in sections[n + 1:])
-        short = len(section.text) < 200 and not section.text.startswith(("Authors:", "Affiliations:", "Keywords:"))
+        short = len(section.text) < 200 and not section.text.startswith(("Affiliations:", "Keywords:"))
         if section.text and not (section.title == "Front matter" and short):
             kept.append(section)
         elif parent and section.title != "Front matter":

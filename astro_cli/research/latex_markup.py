@@ -1,13 +1,14 @@
 """LaTeX markup that carries meaning the plain-text conversion would drop (latex.py calls these).
 
-- Front matter: authors, affiliations (AASTeX `\\altaffiltext`/`\\affiliation`/`\\affil`, A&A
+- Front matter: affiliations (AASTeX `\\altaffiltext`/`\\affiliation`/`\\affil`, A&A
   `\\institute` split at `\\and`, MNRAS/elsarticle `\\address`) and keywords (`\\keywords{}`, MNRAS's
   `keywords` environment) become labelled lines of the "Front matter" section, so a researcher can
   ask where an author works or what the paper is filed under.
 - Citations keep their optional text: `\\citep[e.g.][p.~3]{key}` -> `[e.g. key, p. 3]`.
 - `algorithmic` (and algorithmicx's `algpseudocode`) blocks become numbered, readable steps, numbered
   as LaTeX numbers them (latex_refs.py resolves `\\ref` to a line with the same count):
-  `1: Draw a proposal ...`, `4: if $r \\le q$ then`, `5:  $X(t+1) \\gets Y$`, `8: end if`.
+  `1: Draw a proposal ...`, `4: if $r \\le q$ then`, `5:  $X(t+1) \\gets Y$`, `8: end if`; an
+  `algorithm` float goes to the end of its section (`floats_last`), out of the paragraph it interrupts.
 """
 
 from __future__ import annotations
@@ -34,6 +35,9 @@ _STEPS: dict[str, tuple[str, str, int, int]] = {
     "PRINT": ("print ", "", 0, 0), "Procedure": ("procedure ", "", 0, 1), "EndProcedure": ("end procedure", "", -1, 0),
     "Function": ("function ", "", 0, 1), "EndFunction": ("end function", "", -1, 0),
 }
+FLOAT_MARK = "\x1d"  # around an algorithm float until latex.py places it
+_FLOAT = re.compile(r"\\begin\{algorithm\*?\}(.*?)\\end\{algorithm\*?\}", re.DOTALL)
+_MARKED = re.compile(FLOAT_MARK + "(.*?)" + FLOAT_MARK, re.DOTALL)
 _INDENT = "\u2003"  # an em space per level (plain spaces are folded by the prose cleaner)
 _UNNUMBERED = {"REQUIRE": "Require: ", "Require": "Require: ", "ENSURE": "Ensure: ", "Ensure": "Ensure: ",
                "STATEx": "", "Statex": ""}
@@ -95,7 +99,20 @@ def algorithmic_steps(text: str) -> str:
             depth += opens
         return "\n\n" + "\n".join(lines) + "\n\n"
 
-    return _ALGORITHMIC.sub(render, text)
+    text = _ALGORITHMIC.sub(render, text)
+    # an algorithm float is set apart from the prose (like a figure): it goes to the end of its
+    # section (floats_last), so the paragraph it interrupts reads, and is searched, as one
+    return _FLOAT.sub(lambda m: f"\n\n{FLOAT_MARK}{m.group(1)}{FLOAT_MARK}\n\n", text)
+
+
+def floats_last(text: str) -> str:
+    """The marked floats of a section's text moved after its prose, in their order."""
+    if FLOAT_MARK not in text:
+        return text
+    floats = [m.group(1).strip() for m in _MARKED.finditer(text)]
+    prose = _MARKED.sub("\n\n", text)
+    joined = "\n\n".join([prose.strip(), *floats])
+    return re.sub(r"\n{3,}", "\n\n", joined).strip()
 
 
 def _commands(text: str, name: str) -> list[str]:
@@ -123,10 +140,7 @@ def front_matter(text: str, to_text) -> str:  # noqa: ANN001 - latex.to_text, pa
         value = re.sub(r"\$\^\{?[^$]*\}?\$", "", value)  # MNRAS affiliation marks $^{1}$
         return " ".join(to_text(value).split()).strip(" ,;")
 
-    lines = []
-    authors = [plain(a) for a in _commands(text, "author")]
-    if authors:
-        lines.append("Authors: " + "; ".join(a for a in authors if a))
+    lines = []  # the authors are in the paper's record already (arXiv, ADS)
     affiliations: list[str] = []
     for name in ("altaffiltext", "affiliation", "affil", "institute", "address"):
         for value in _commands(text, name):

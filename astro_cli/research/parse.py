@@ -83,6 +83,17 @@ def _section_text(lines: list[Any]) -> tuple[str, list[tuple[int, int]]]:
     return text, starts
 
 
+def _notes_apart(lines: list[Any]) -> list[list[Any]]:
+    """A section's running text, then each of its footnotes (pdftext.py put them at its end): a
+    note is a passage of its own, found by what it says rather than by the paragraph before it."""
+    groups: list[list[Any]] = [[]]
+    for line in lines:
+        if line.starts_block and line.text.startswith("Footnote") and groups[-1]:
+            groups.append([])
+        groups[-1].append(line)
+    return [g for g in groups if g]
+
+
 def pdf_chunks(pages: list[Any], size: int) -> tuple[list[Chunk], list[tuple[str, int | None]]]:
     """Chunks of a PDF's text, section by section, and the paper's outline."""
     from astro_cli.research.pdftext import pdf_layout
@@ -96,15 +107,15 @@ def pdf_chunks(pages: list[Any], size: int) -> tuple[list[Chunk], list[tuple[str
         j = i
         while j < len(lines) and lines[j].section == section:
             j += 1
-        group = lines[i:j]
-        text, starts = _section_text(group)
-        offset = 0
-        for piece in split_text(text, size):
-            at = text.find(piece[:40], offset)
-            at = offset if at < 0 else at
-            page = max((p for start, p in starts if start <= at), default=group[0].page)
-            chunks.append(Chunk(section, page, len(chunks), piece, section_kind(section)))
-            offset = at + len(piece) - 1 if at >= 0 else offset
+        for group in _notes_apart(lines[i:j]):
+            text, starts = _section_text(group)
+            offset = 0
+            for piece in split_text(text, size):
+                at = text.find(piece[:40], offset)
+                at = offset if at < 0 else at
+                page = max((p for start, p in starts if start <= at), default=group[0].page)
+                chunks.append(Chunk(section, page, len(chunks), piece, section_kind(section)))
+                offset = at + len(piece) - 1 if at >= 0 else offset
         i = j
     return chunks, [(name, page) for name, page in layout.outline]
 
