@@ -10,7 +10,7 @@ from typing import Any
 
 _STAMP = re.compile(r"arXiv:(\d{4}\.\d{4,5}|[a-z-]+(?:\.[A-Z]{2})?/\d{7})(v\d+)?\s+\[[^\]]+\]\s+\d{1,2}\s+[A-Z][a-z]{2}\s+(\d{4})")
 _DOI = re.compile(r"\b(10\.\d{4,9}/[^\s\"<>,;]+[^\s\"<>,;.)])")
-_MARKS = re.compile(r"(?<=[^\W\d_])\d+(?:,\s?\d+)*|[*†‡§¶]")
+_MARKS = re.compile(r"\[\d+(?:[,–-]\s?\d+)*\]|(?<=[^\W\d_])\d+(?:,\s?\d+)*|[*†‡§¶]")  # [1, 2]: marks as pdfscript writes them
 
 
 LIMIT_NOTE = "beyond_limits"  # the bound a hostile file hit while its metadata was read (not stored)
