@@ -53,7 +53,7 @@ def test_each_claim_gets_its_status_in_json_with_one_nudge(cli, fake, astro_env,
         ("supported", "1001.0012:p1:c1"), ("unsupported", "1001.0012:p1:c2"), ("uncited", None),
         ("not_read", "1011.0428:p3:c9")]
     assert "2900 is not in the passage" in claims[1]["reason"]
-    assert claims[1]["passage"].startswith("The dimensionless quantity Td/T0")  # the passage it cites
+    assert claims[1]["passage"].startswith("The dimensionless quantity T_d/T_0")  # the passage it cites
     assert "evidence" not in obj  # passages were read
     # One nudge, in the third request; it names the three problems and not the supported claim.
     assert len(fake.requests) == 3
