@@ -53,9 +53,13 @@ class AppContext:
     # --- storage ---------------------------------------------------------------------------
     @cached_property
     def db(self) -> Database:
-        from astro_cli.store.db import Database
+        from astro_cli.store.db import Database, remove_if_unused
 
-        database = Database(self.workspace.db_path)
+        path, folder = self.workspace.db_path, self.workspace.astro_dir
+        made_folder, made_file = not folder.exists(), not path.exists()
+        database = Database(path)
+        if made_file:  # a command that only read, or failed, leaves no .astro/ behind (runs after close)
+            self.on_close(lambda: remove_if_unused(path, folder if made_folder else None))
         self.on_close(database.close)
         return database
 

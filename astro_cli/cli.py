@@ -7,6 +7,7 @@ from typing import Optional
 import typer
 
 from astro_cli import __version__
+from astro_cli.argv import QUESTION_OPTION
 from astro_cli.commands import (
     config_cmd,
     hooks_cmd,
@@ -29,7 +30,9 @@ from astro_cli.commands.trust_cmd import trust_command
 app = typer.Typer(
     name="astro",
     help="A research assistant for astrophysicists: NASA ADS, arXiv, SIMBAD and your papers, in the terminal.\n\n"
-    "Run `astro` for the interactive session, or `astro run \"question\"` for one answer.",
+    "Run `astro` for the interactive session, `astro \"question\"` to start it with a question, or "
+    "`astro -p \"question\"` (the same as `astro run \"question\"`) for one answer.\n\n"
+    "A question that is also a command's name comes after --: `astro -- search`.",
     add_completion=False,
     no_args_is_help=False,
     pretty_exceptions_enable=False,
@@ -68,12 +71,16 @@ def main(
     debug: bool = typer.Option(False, "--debug", help="Write a debug log to ASTRO_HOME/logs/astro.log (secrets "
                                "redacted); the same as ASTRO_DEBUG=1."),
     version: bool = typer.Option(False, "--version", "-V", callback=_version, is_eager=True, help="Show the version."),
+    print_: bool = typer.Option(False, "--print", "-p", help="Answer the question and exit: the same as `astro run`."),
+    question: Optional[str] = typer.Option(None, QUESTION_OPTION, hidden=True),
 ) -> None:
-    """Start the interactive session in the current folder."""
+    """Start the interactive session in the current folder (with a first QUESTION when one is given)."""
     if debug:
         _debug_log()
     if ctx.invoked_subcommand is not None:
         return
+    if print_:  # astro_cli/argv.py makes `astro -p` into `astro run`; reached only when typer is called directly
+        raise typer.BadParameter("give the question after -p: astro -p \"What is the Hubble tension?\"")
     from astro_cli.commands.repl_cmd import start_repl
 
     start_repl(
@@ -81,6 +88,7 @@ def main(
         resume=resume,
         continue_latest=continue_,
         fork=fork,
+        first_question=question,
     )
 
 

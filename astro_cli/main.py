@@ -23,6 +23,10 @@ def main() -> None:
 
         print(f"astro {__version__}")
         return
+    from astro_cli.argv import rewrite
+
+    # `astro "question"` opens the REPL with it; `astro -p "question"` is `astro run "question"`.
+    sys.argv[1:] = rewrite(sys.argv[1:])
     from astro_cli.agent.litellm_defaults import litellm_environment_defaults
 
     # Never let litellm fetch its cost map from the network when it is imported later.

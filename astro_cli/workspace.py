@@ -19,7 +19,11 @@ class Workspace:
 
     @classmethod
     def at(cls, path: Path | str | None = None) -> Workspace:
-        return cls(Path(path or os.getcwd()).resolve())
+        """The workspace at `path` when given (ASTRO_WORKSPACE, `astro init`); else the one the current
+        folder is in, found as git finds a repository (`find_root`)."""
+        if path:
+            return cls(Path(path).resolve())
+        return cls(find_root(Path(os.getcwd()).resolve()))
 
     @property
     def astro_dir(self) -> Path:
@@ -56,6 +60,33 @@ class Workspace:
     @property
     def team_dir(self) -> Path:
         return self.astro_dir / "team"
+
+
+def find_root(start: Path, user_home: Path | None = None) -> Path:
+    """The nearest folder at or above `start` that holds `.astro/`; `start` itself when none does.
+
+    The walk stops at the user's home folder (checked, not passed) and where another filesystem
+    begins (a mount), as git stops at GIT_CEILING_DIRECTORIES and filesystem boundaries: running
+    astro in notes/ of a workspace uses the workspace, never a new notes/.astro/.
+    """
+    home = (user_home or Path(os.path.expanduser("~"))).resolve()
+    try:
+        device = start.stat().st_dev
+    except OSError:
+        return start
+    folder = start
+    while True:
+        if (folder / ".astro").is_dir():
+            return folder
+        parent = folder.parent
+        if folder == home or parent == folder:
+            return start
+        try:
+            if parent.stat().st_dev != device:
+                return start
+        except OSError:
+            return start
+        folder = parent
 
 
 @dataclass(frozen=True)

@@ -22,6 +22,7 @@ from astro_cli.store.locks import FileLock
 
 if TYPE_CHECKING:
     from astro_cli.app import AppContext
+    from astro_cli.config import Settings
 
 
 def resolve_model(app: AppContext, env: Mapping[str, str] | None = None) -> LLMConfig:
@@ -36,7 +37,7 @@ def resolve_model(app: AppContext, env: Mapping[str, str] | None = None) -> LLMC
                           settings.get("temperature"), settings.get("first_token_timeout"))
     return LLMConfig(
         model=choice.model,
-        api_base=settings.get("api_base"),
+        api_base=settings.get("api_base") or default_api_base(choice.model, settings, env),
         api_key=env.get("ASTRO_API_KEY") or None,
         num_retries=settings.get("num_retries"),
         retry_backoff=settings.get("retry_backoff"),
@@ -48,6 +49,14 @@ def resolve_model(app: AppContext, env: Mapping[str, str] | None = None) -> LLMC
         temperature=tuning.temperature,
         first_token_timeout=tuning.first_token_timeout,
     )
+
+
+def default_api_base(model: str, settings: Settings, env: Mapping[str, str]) -> str | None:
+    """Where a model is served when no api_base says: an Ollama model at config `ollama_url`
+    (default http://localhost:11434), unless litellm's own OLLAMA_API_BASE names the server."""
+    if model.split("/", 1)[0] in ("ollama", "ollama_chat") and not env.get("OLLAMA_API_BASE"):
+        return str(settings.get("ollama_url") or "") or None
+    return None
 
 
 def permission_policy(app: AppContext, allow: list[str] | None = None, yes: bool = False, asker=None) -> PermissionPolicy:

@@ -6,6 +6,7 @@ people who want to see and edit the layout and the project settings from the sta
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import typer
@@ -27,7 +28,7 @@ CONFIG_TEMPLATE = """\
 def init_command() -> None:
     """Create the workspace layout in the current folder (existing files are left alone)."""
     with user_errors():
-        ctx = build_app()
+        ctx = build_app(workspace=os.getcwd())  # this folder, even inside another workspace (as `git init`)
         ws = ctx.workspace
         created: list[str] = []
         for folder in (ws.root / "skills", ws.memory_dir, ws.papers_dir, ws.notes_dir, ws.astro_dir):

@@ -19,9 +19,11 @@ if TYPE_CHECKING:
 
 
 def start_repl(
-    flags: dict[str, Any] | None = None, resume: str | None = None, continue_latest: bool = False, fork: bool = False
+    flags: dict[str, Any] | None = None, resume: str | None = None, continue_latest: bool = False, fork: bool = False,
+    first_question: str | None = None,
 ) -> None:
-    """Entry point of `astro`: configuration errors end with one sentence and exit code 2."""
+    """Entry point of `astro` (`astro "question"` opens with that question as the first turn):
+    configuration errors end with one sentence and exit code 2."""
     import typer
 
     from astro_cli.agent.llm import warm_up_in_background
@@ -51,6 +53,8 @@ def start_repl(
                 if not (exc.damaged and repl.offer_fresh_database(exc)):
                     raise
                 repl.open()
+            if first_question and first_question.strip():
+                repl.queue(first_question)
             repl.run()
         finally:
             app.close()  # ends every command astro started, foreground and background

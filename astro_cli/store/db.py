@@ -103,6 +103,36 @@ class Database:
             self.db.conn.close()
 
 
+def remove_if_unused(path: Path, folder: Path | None) -> bool:
+    """Delete a database this process created when nothing was written to it but its schema (a
+    command that only read, or failed), and `folder` too when that left it empty. True if removed."""
+    try:
+        conn = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
+        try:
+            rows = conn.execute("SELECT name, sql FROM sqlite_master WHERE type = 'table'").fetchall()
+            virtual = [name for name, sql in rows if (sql or "").upper().startswith("CREATE VIRTUAL")]
+            tables = [name for name, _sql in rows if name not in virtual and name != "schema_migrations"
+                      and not name.startswith("sqlite_") and not any(name.startswith(v + "_") for v in virtual)]
+            if any(conn.execute(f'SELECT 1 FROM "{name}" LIMIT 1').fetchone() for name in tables):
+                return False
+        finally:
+            conn.close()
+        for suffix in ("", "-wal", "-shm"):
+            Path(f"{path}{suffix}").unlink(missing_ok=True)
+        if folder is not None:
+            for leftover in sorted(folder.rglob("*"), reverse=True):  # empty lock folders, nothing else
+                if leftover.is_dir() and not any(leftover.iterdir()):
+                    leftover.rmdir()
+            if not any(folder.iterdir()):
+                folder.rmdir()
+    except (sqlite3.Error, OSError):
+        import logging
+
+        logging.getLogger(__name__).debug("could not remove the unused database %s", path, exc_info=True)
+        return False
+    return True
+
+
 def migrate(db: SqliteDatabase) -> None:
     """Apply the numbered migrations not yet recorded in `schema_migrations`."""
     db.execute(
