@@ -185,7 +185,7 @@ def check(
             from rich.console import Console
             from rich.markup import escape
 
-            console = Console(highlight=False)
+            console = Console(highlight=False, soft_wrap=True)  # a finding is one line, whole, when piped
             console.print(f"{report.papers} paper(s), {report.chunks} chunk(s) checked.")
             styles = {"fixed": "green", "needs-you": "yellow", "note": "dim"}
             for finding in report.findings:
@@ -197,6 +197,28 @@ def check(
 
 
 app.command("doctor", help="Same as `astro library check`.")(check)
+
+
+@app.command("merge")
+def merge(
+    keep: str = typer.Argument(..., metavar="A", help="The row to keep (its id stays)."),
+    drop: str = typer.Argument(..., metavar="B", help="The row folded into A, then removed."),
+) -> None:
+    """Make two rows of one paper one: A keeps its id and gains what only B had (ids, year, files, text)."""
+    from astro_cli.research.duplicates import MergeRefused, merge_papers
+
+    with user_errors():
+        ctx = library_app()
+        if not has_library(ctx):
+            raise UserError("The library is empty: nothing to merge.")
+        try:
+            merged = merge_papers(_library(ctx), keep, drop)
+        except MergeRefused as exc:
+            raise UserError(str(exc)) from None
+        ids = ", ".join(f"{label} {merged[k]}" for k, label in (("arxiv_id", "arXiv"), ("doi", "DOI"),
+                                                              ("bibcode", "bibcode")) if merged.get(k))
+        typer.echo(f"Merged {drop} into {merged['id']}: {merged.get('title') or 'untitled'}"
+                   + (f" ({ids})" if ids else "") + ".")
 
 
 def _confirm(question: str) -> bool:

@@ -86,7 +86,8 @@ def _add_local(raw: str, given: dict[str, Any], parse: bool, err: Any) -> None:
     authors = paper.get("authors") or []
     who = (f" ({authors[0]}{' et al.' if len(authors) > 1 else ''}{', ' + str(paper['year']) if paper.get('year') else ''})"
            if authors else "")  # a file that names no author
-    typer.echo(visible(f"{paper['id']} added from {raw}: {paper.get('title') or 'untitled'}{who if authors else ''}"))
+    verb = "added" if added.created else "updated (already in the library)"
+    typer.echo(visible(f"{paper['id']} {verb} from {raw}: {paper.get('title') or 'untitled'}{who if authors else ''}"))
     typer.echo(f"Stored as {_relative(app, added.stored)}; correct the title or authors with --title / --author.")
     if parse:
         _index(app, paper["id"], err, force=True)

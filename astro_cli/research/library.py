@@ -39,6 +39,7 @@ PAPER_FIELDS = (
     "id", "arxiv_id", "bibcode", "doi", "title", "authors", "year", "abstract", "pdf_path", "source_path",
     "citation_count", "url", "added_at", "parsed_at", "parsed_from", "pages",
     "journal_ref", "primary_class", "journal", "volume", "page", "pub_year", "added_by", "biblio",
+    "content_sha256",
 )
 
 
@@ -166,8 +167,8 @@ class Library:
 
     def _same_paper(self, clean: dict[str, Any]) -> tuple[dict[str, Any] | None, list[str]]:
         """The row naming the same paper as `clean`, and the rows that share a name but are not it."""
-        names = [("arxiv", clean.get("arxiv_id")), ("bibcode", clean.get("bibcode")), ("doi", clean.get("doi")),
-                 ("id", clean.get("id"))]
+        names = [("hash", clean.get("content_sha256")), ("arxiv", clean.get("arxiv_id")),
+                 ("bibcode", clean.get("bibcode")), ("doi", clean.get("doi")), ("id", clean.get("id"))]
         conflicts: list[str] = []
         seen: set[str] = set()
         for kind, value in names:

@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from astro_cli.research.duplicates import likely_duplicates
 from astro_cli.research.embedding_choice import embedding_model
 from astro_cli.research.identifiers import arxiv_of_bibcode, arxiv_of_doi, is_arxiv_id, normalize_arxiv
 from astro_cli.research.library import Library
@@ -116,8 +117,12 @@ def check_library(app: AppContext, repair: bool = True) -> CheckReport:
                        f"{'it is' if repair else 'it would be'} indexed again when next read")
     for conflict in library.conflicts():
         report.add("needs-you", f"{conflict['a']} and {conflict['b']} have the same {conflict['kind']} "
-                   f"{conflict['value']}: one of them carries a wrong identifier. Check both "
-                   f"(`astro library list --json`) and remove the wrong one.")
+                   f"{conflict['value']}: the same paper twice (`astro library merge {conflict['a']} "
+                   f"{conflict['b']}` makes them one), or one of them carries a wrong identifier (check both with "
+                   "`astro library list --json` and remove the wrong one).")
+    for twin in likely_duplicates(papers):
+        report.add("needs-you", f"{twin.a} and {twin.b} are likely the same paper ({twin.reason}); "
+                   f"`astro library merge {twin.a} {twin.b}` keeps {twin.a} and folds {twin.b} into it.")
     _check_files(app, library, papers, report, repair)
     return report
 

@@ -29,6 +29,7 @@ class LocalPaper:
     paper: dict[str, Any]
     kind: str  # "pdf" or "latex"
     stored: Path
+    created: bool = True  # False: the file (or its id) was in the library; its row was updated
 
 
 def looks_like_path(argument: str) -> bool:
@@ -53,14 +54,30 @@ def add_local(app: AppContext, path: Path, given: dict[str, Any]) -> LocalPaper:
     if not meta.get("title"):
         why = f" (it is beyond astro's limits: {limit})" if limit else ""
         raise LocalFileError(f"no title could be read from {path.name}{why}; give one with --title")
-    meta["id"] = meta.get("arxiv_id") or meta.get("doi") or meta.get("bibcode") or _local_id(meta)
+    meta["content_sha256"] = file_sha256(path)
     library = Library(app)
+    # The same file added again (with --arxiv, then --author, as astro's hint suggests) is the same
+    # paper: its row is updated, whatever id the new flags would give it.
+    same_file = library.store.papers_named("hash", meta["content_sha256"])
+    meta["id"] = (same_file[0]["id"] if same_file else None) or meta.get("arxiv_id") or meta.get("doi") \
+        or meta.get("bibcode") or _local_id(meta)
     existing = library.get_paper(meta["id"])
     stem = file_stem(existing["id"] if existing else meta["id"]).replace(":", "-")
     papers = library.files_folder()
     stored = _store(path, kind, papers, stem)
     meta["pdf_path" if kind == "pdf" else "source_path"] = str(stored)
-    return LocalPaper(library.upsert_paper(meta), kind, stored)
+    upserted = library.upsert(meta)
+    return LocalPaper(upserted.paper, kind, stored, created=upserted.created)
+
+
+def file_sha256(path: Path) -> str:
+    import hashlib
+
+    digest = hashlib.sha256()
+    with open(path, "rb") as handle:
+        for block in iter(lambda: handle.read(1 << 20), b""):
+            digest.update(block)
+    return digest.hexdigest()
 
 
 def _kind(path: Path) -> str:

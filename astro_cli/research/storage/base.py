@@ -25,6 +25,7 @@ PAPER_COLUMNS = (
     "id", "arxiv_id", "bibcode", "doi", "title", "authors", "year", "abstract", "pdf_path", "source_path",
     "citation_count", "url", "added_at", "parsed_at", "parsed_from", "pages",
     "journal_ref", "primary_class", "journal", "volume", "page", "pub_year", "outline", "added_by", "biblio",
+    "content_sha256",
 )
 
 
@@ -155,7 +156,7 @@ class LibraryStore:
     def papers_named(self, kind: str, value: str) -> list[dict[str, Any]]:
         """Rows that carry `value` as their arXiv id, bibcode, DOI or id, oldest first."""
         where = {"arxiv": "arxiv_id = ? OR id = ?", "bibcode": "bibcode = ? OR id = ?",
-                 "doi": "lower(doi) = ? OR lower(id) = ?", "id": "id = ?"}[kind]
+                 "doi": "lower(doi) = ? OR lower(id) = ?", "id": "id = ?", "hash": "content_sha256 = ?"}[kind]
         value = value.lower() if kind == "doi" else value
         return self._rows(f"SELECT * FROM papers WHERE {where} ORDER BY added_at, id", [value] * where.count("?"))
 
@@ -213,6 +214,11 @@ class LibraryStore:
         if columns:
             assignments = ", ".join(f"{c} = ?" for c in columns)
             self._execute(f"UPDATE papers SET {assignments} WHERE id = ?", [*(fields[c] for c in columns), paper_id])
+
+    @operation
+    def move_chunks(self, from_paper: str, to_paper: str) -> int:
+        """Give one paper's indexed text to another (`library merge`, when the kept row has none)."""
+        return self._execute("UPDATE chunks SET paper_id = ? WHERE paper_id = ?", (to_paper, from_paper))
 
     @operation
     def delete_paper(self, paper_id: str) -> None:

@@ -107,12 +107,18 @@ def _biblio(conn: psycopg.Connection[Any]) -> None:
     conn.execute("ALTER TABLE papers ADD COLUMN biblio text")
 
 
+def _paper_hash(conn: psycopg.Connection[Any]) -> None:
+    conn.execute("ALTER TABLE papers ADD COLUMN content_sha256 text")
+    conn.execute("CREATE INDEX papers_content_sha256 ON papers (content_sha256)")
+
+
 Migration = tuple[int, str, Callable[["psycopg.Connection[Any]"], None], str | None]
 
 MIGRATIONS: list[Migration] = [
     (1, "library: papers, notes, chunks with a tsvector and its GIN index", _library, None),
     (2, "vectors: chunk_vectors (pgvector)", _vectors, "vector"),
     (3, "biblio: papers.biblio (doctype, month, issue, pages... for BibTeX like ADS's)", _biblio, None),
+    (4, "paper hash: papers.content_sha256 (a local file added again updates its row)", _paper_hash, None),
 ]
 
 

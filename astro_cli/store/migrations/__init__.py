@@ -23,6 +23,7 @@ from astro_cli.store.migrations import (
     m008_library_members,
     m009_biblio,
     m010_citation_statuses,
+    m011_paper_hash,
 )
 
 Migration = tuple[int, str, Callable[["sqlite_utils.Database"], None]]
@@ -39,4 +40,5 @@ MIGRATIONS: list[Migration] = [
     (8, "library members: papers.added_by, notes.added_by and notes.workspace", m008_library_members.apply),
     (9, "biblio: papers.biblio (doctype, month, issue, pages... for BibTeX like ADS's)", m009_biblio.apply),
     (10, "citation statuses: citations.kind and .status accept 'malformed' (issue 28)", m010_citation_statuses.apply),
+    (11, "paper hash: papers.content_sha256 (a local file added again updates its row)", m011_paper_hash.apply),
 ]
