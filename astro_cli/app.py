@@ -59,7 +59,11 @@ class AppContext:
         made_folder, made_file = not folder.exists(), not path.exists()
         database = Database(path)
         if made_file:  # a command that only read, or failed, leaves no .astro/ behind (runs after close)
-            self.on_close(lambda: None if remove_if_unused(path, folder if made_folder else None) else None)
+
+            def remove_unused() -> None:
+                remove_if_unused(path, folder if made_folder else None)
+
+            self.on_close(remove_unused)
         self.on_close(database.close)
         return database
 
