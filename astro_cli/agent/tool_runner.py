@@ -167,8 +167,8 @@ class ToolRunner:
         asked = time.monotonic()
         decision = session.permissions.check(tool, info.arguments)
         info.extra["approval_wait"] = time.monotonic() - asked
-        if not decision.allowed:
-            return error_result(decision.reason)
+        if not decision.allowed:  # the printer shows this whole: it names the exact --allow value
+            return ToolResult(content=f"Error: {decision.reason}", is_error=True, data={"refused": call.name})
         ctx = ToolContext(
             app=session.app,
             session_id=session.session_id,

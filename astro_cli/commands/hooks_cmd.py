@@ -77,11 +77,16 @@ def list_hooks(as_json: bool = typer.Option(False, "--json", help="Print JSON.")
             f"{r['where']}: the {r['event']} hook `{r['hook']}` cannot be started: {r['problem']}."
             for r in rows if r["problem"]
         ]
+        # An untrusted folder's hooks are not in the runner, but they are there: say so, and what they run.
+        withheld = [item for item in ctx.trust.withheld if item.key == "hooks"]
         if as_json:
             typer.echo(json.dumps({"hooks": rows, "plugins": plugins, "problems": problems,
-                                   "fail_closed": runner.fail_closed}, indent=2, default=str))
+                                   "fail_closed": runner.fail_closed,
+                                   "withheld": [{"where": i.where, "hooks": i.detail} for i in withheld]},
+                                  indent=2, default=str))
             return
         from rich.console import Console
+        from rich.markup import escape
         from rich.table import Table
 
         console = Console(highlight=False, soft_wrap=True)
@@ -95,9 +100,12 @@ def list_hooks(as_json: bool = typer.Option(False, "--json", help="Print JSON.")
                 timeout = f"{row['timeout']:g} s" if row["timeout"] else ""
                 table.add_row(row["event"], row["matcher"], row["hook"], timeout, status)
             console.print(table)
-        else:
+        elif not withheld:
             console.print("No hooks are configured. Add them under `hooks:` in .astro/config.yaml or "
                           f"{ctx.home.config_path} (see docs/hooks.md).")
+        for item in withheld:
+            console.print(f"[yellow]Hooks configured in {escape(item.where)}, not applied until `astro trust`:[/] "
+                          f"{escape(item.detail)}")
         for plugin in plugins:
             state = "loaded" if plugin["loaded"] else f"[red]failed[/]: {plugin['error']}"
             extra = ", ".join([*(f"tool {t}" for t in plugin["tools"]), *(f"hook {h}" for h in plugin["hooks"]),

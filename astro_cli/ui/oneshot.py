@@ -89,7 +89,9 @@ class OneShotPrinter:
             self._spin(f"{event.name} running…")
         elif isinstance(event, ev.ToolFinished):
             mark = ("ok", "green") if event.ok else ("error", "red")
-            detail = "" if event.ok or not event.content else " " + one_line(event.content.splitlines()[0], 120)
+            # A refusal is shown whole (it says which --allow to give); other errors by their first line.
+            limit = 1000 if (event.data or {}).get("refused") else 120
+            detail = "" if event.ok or not event.content else " " + one_line(event.content.splitlines()[0], limit)
             self._line((f"  {event.name} {event.duration:.1f}s ", "dim"), mark, (detail, "dim"))
         elif isinstance(event, ev.Retry):
             line = retry_line(event.attempt, event.max_attempts, event.delay, visible(event.error), event.rate_limited)

@@ -1,0 +1,35 @@
+"""Issue 31, the minor points (5-20): what a researcher meets in the first hour, each through the
+real `astro` process (a subprocess, or a pseudo-terminal)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import yaml
+
+from tests.conftest import base_env
+
+
+def _project_config(workspace: Path, settings: dict) -> None:
+    (workspace / ".astro").mkdir(exist_ok=True)
+    (workspace / ".astro" / "config.yaml").write_text(yaml.safe_dump(settings), encoding="utf-8")
+
+
+# --- 5. hooks of an untrusted folder are listed as withheld -------------------------------------------
+def test_hooks_list_names_the_hooks_an_untrusted_folder_withholds(run_astro, workspace, tmp_path):
+    _project_config(workspace, {"hooks": {"PreToolUse": [{"matcher": "run_bash",
+                                                          "hooks": [{"type": "command", "command": "echo hi"}]}]}})
+    result = run_astro(["hooks", "list"], base_env(tmp_path))
+    assert result.returncode == 0, result.stderr
+    assert "No hooks are configured" not in result.stdout
+    assert "configured in .astro/config.yaml, not applied until `astro trust`" in result.stdout
+    assert "PreToolUse runs `echo hi`" in result.stdout
+
+
+# --- 6. a refused tool's line is whole, with the --allow to give --------------------------------------
+def test_a_refused_tool_line_is_printed_whole(run_astro, fake, astro_env):
+    fake.add({"tool_calls": [{"name": "run_bash", "arguments": {"command": "ls"}}]}, {"text": "I could not list."})
+    result = run_astro(["run", "list the folder"], astro_env)
+    assert result.returncode == 0, result.stderr
+    line = next(line for line in result.stderr.splitlines() if "run_bash" in line and "error" in line)
+    assert line.endswith("--allow run_bash, --yes, or config 'permissions.allow'."), line
