@@ -88,8 +88,8 @@ def test_cite_says_what_is_wrong_in_one_sentence(cli, fake, env):
     assert result.exit_code == 1 and "cite no paper that could be checked" in result.stderr
     result = cli(["sessions", "cite", "nope", "--bibtex"], env=env)
     assert result.exit_code == 2 and "No session 'nope'" in result.stderr
-    result = cli(["sessions", "cite", session_id], env=env)
-    assert result.exit_code == 2 and "--bibtex" in result.stderr
+    result = cli(["sessions", "cite", session_id], env=env)  # BibTeX is the default format (issue 31)
+    assert result.exit_code == 1 and "cite no paper that could be checked" in result.stderr
     assert "Traceback" not in result.stderr
 
 

@@ -5,9 +5,12 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pybtex.database
 import yaml
 
+from tests import research_server
 from tests.conftest import base_env
+from tests.helpers import last_json
 
 
 def _project_config(workspace: Path, settings: dict) -> None:
@@ -33,3 +36,22 @@ def test_a_refused_tool_line_is_printed_whole(run_astro, fake, astro_env):
     assert result.returncode == 0, result.stderr
     line = next(line for line in result.stderr.splitlines() if "run_bash" in line and "error" in line)
     assert line.endswith("--allow run_bash, --yes, or config 'permissions.allow'."), line
+
+
+# --- 7. BibTeX is the default format of `sessions cite` and `library export` -------------------------
+research = research_server.research
+
+
+def test_cite_and_export_print_bibtex_without_a_flag(run_astro, fake, astro_env, research):
+    env = {**astro_env, **research.env(ASTRO_HTTP_TIMEOUT="2")}
+    fake.add({"tool_calls": [{"name": "download_paper", "arguments": {"id": "1111.2011", "source": False}}]},
+             {"text": "The Bethe-lattice nodes are in arXiv:1111.2011."})
+    ran = run_astro(["run", "--output-format", "json", "--yes", "Sources?"], env)
+    assert ran.returncode == 0, ran.stderr
+    session_id = last_json(ran.stdout)["session_id"]
+    cited = run_astro(["sessions", "cite", session_id], env)
+    assert cited.returncode == 0, cited.stderr
+    assert list(pybtex.database.parse_string(cited.stdout, "bibtex").entries) == ["Murray2012_1111.2011"]
+    exported = run_astro(["library", "export"], env)
+    assert exported.returncode == 0, exported.stderr
+    assert list(pybtex.database.parse_string(exported.stdout, "bibtex").entries) == ["Murray2012_1111.2011"]

@@ -151,7 +151,7 @@ class _progress_bar:  # noqa: N801 - used as a context manager like a function
 
 def export(
     ids: Optional[list[str]] = typer.Argument(None, help="Papers to export (default: the whole library)."),
-    bibtex: bool = typer.Option(False, "--bibtex", help="BibTeX (the only format so far)."),
+    bibtex: bool = typer.Option(True, "--bibtex", help="BibTeX, the default (and the only format so far)."),
 ) -> None:
     """Print BibTeX for library papers: NASA ADS's export with a token, else built from arXiv metadata."""
     from rich.console import Console
@@ -160,8 +160,6 @@ def export(
     from astro_cli.research.library import Library
 
     with user_errors():
-        if not bibtex:
-            raise UserError("Choose a format: astro library export --bibtex [IDS].")
         app = library_app()
         from astro_cli.research.storage import has_library
 

@@ -102,7 +102,7 @@ def export(
 @app.command("cite")
 def cite(
     session_id: str = typer.Argument(..., help="Session id (a unique prefix works)."),
-    bibtex: bool = typer.Option(False, "--bibtex", help="BibTeX (the only format so far)."),
+    bibtex: bool = typer.Option(True, "--bibtex", help="BibTeX, the default (and the only format so far)."),
     output: Optional[Path] = typer.Option(None, "--output", "-o", help="Write to this file instead of stdout."),
 ) -> None:
     """BibTeX for the papers the session's answers cited, in order of first citation."""
@@ -113,8 +113,6 @@ def cite(
     from astro_cli.research.http import ServiceError
 
     with user_errors():
-        if not bibtex:
-            raise UserError(f"Choose a format: astro sessions cite {session_id} --bibtex.")
         ctx = build_app()
         row = _session(ctx, session_id) if ctx.workspace.db_path.exists() else None
         if row is None:
