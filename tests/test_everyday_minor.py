@@ -55,3 +55,18 @@ def test_cite_and_export_print_bibtex_without_a_flag(run_astro, fake, astro_env,
     exported = run_astro(["library", "export"], env)
     assert exported.returncode == 0, exported.stderr
     assert list(pybtex.database.parse_string(exported.stdout, "bibtex").entries) == ["Murray2012_1111.2011"]
+
+
+# --- 8. a group named alone lists (or shows), as `git remote` and `llm keys` do ------------------------
+def test_groups_named_alone_list_and_exit_0(run_astro, fake, astro_env):
+    fake.add({"text": "Cepheids pulsate."})
+    assert run_astro(["run", "what is a cepheid?"], astro_env).returncode == 0
+    expected = {"sessions": "what is a cepheid?", "keys": "No keys yet", "config": "max_steps",
+                "hooks": "fail_closed"}
+    for group, shown in expected.items():
+        result = run_astro([group], astro_env)
+        assert result.returncode == 0, (group, result.stderr)
+        assert shown in result.stdout, (group, result.stdout)
+        assert "Usage:" not in result.stdout
+    helped = run_astro(["sessions", "--help"], astro_env)
+    assert helped.returncode == 0 and "list" in helped.stdout and "cite" in helped.stdout

@@ -11,8 +11,9 @@ import json
 import typer
 
 from astro_cli.bootstrap import build_app, print_warnings, print_withheld, user_errors
+from astro_cli.commands.defaults import command_group
 
-app = typer.Typer(no_args_is_help=True)
+app = command_group("show")  # `astro config` alone: `astro config show`
 
 
 @app.command("show")

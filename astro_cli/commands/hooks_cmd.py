@@ -13,8 +13,9 @@ from typing import Any
 import typer
 
 from astro_cli.bootstrap import build_app, print_warnings, print_withheld, user_errors
+from astro_cli.commands.defaults import command_group
 
-app = typer.Typer(no_args_is_help=True)
+app = command_group("list")  # `astro hooks` alone: `astro hooks list`
 
 _ASSIGNMENT = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*=")
 _SHELL_SYNTAX = re.compile(r"[$`(){}<>|;&*?\[\]]")

@@ -15,12 +15,13 @@ from typing import TYPE_CHECKING
 import typer
 
 from astro_cli.bootstrap import EXIT_FAILED, UserError, build_app, user_errors
+from astro_cli.commands.defaults import command_group
 
 if TYPE_CHECKING:
     from astro_cli.app import AppContext
     from astro_cli.keystore import KeyStore
 
-app = typer.Typer(no_args_is_help=True)
+app = command_group("list")  # `astro keys` alone: `astro keys list`
 
 
 def _store(ctx: AppContext) -> KeyStore:

@@ -15,8 +15,9 @@ from typing import Any, Optional
 import typer
 
 from astro_cli.bootstrap import UserError, build_app, print_warnings, user_errors
+from astro_cli.commands.defaults import command_group
 
-app = typer.Typer(no_args_is_help=True)
+app = command_group("list")  # `astro mcp` alone: `astro mcp list`
 NAME = re.compile(r"^[A-Za-z0-9_-]+$")
 
 

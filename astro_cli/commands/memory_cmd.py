@@ -11,8 +11,9 @@ from typing import Any, Optional
 import typer
 
 from astro_cli.bootstrap import UserError, build_app, print_warnings, user_errors
+from astro_cli.commands.defaults import command_group
 
-app = typer.Typer(no_args_is_help=True)
+app = command_group("list")  # `astro memory` alone: `astro memory list`
 
 
 def _store(ctx: Any) -> Any:

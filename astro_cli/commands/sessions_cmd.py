@@ -9,8 +9,9 @@ from typing import Any, Optional
 import typer
 
 from astro_cli.bootstrap import UserError, build_app, user_errors
+from astro_cli.commands.defaults import command_group
 
-app = typer.Typer(no_args_is_help=True)
+app = command_group("list")  # `astro sessions` alone: `astro sessions list`
 
 
 def _session(ctx: Any, session_id: str) -> dict[str, Any]:

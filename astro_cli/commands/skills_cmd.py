@@ -9,8 +9,9 @@ from typing import Any, Optional
 import typer
 
 from astro_cli.bootstrap import EXIT_FAILED, UserError, build_app, print_warnings, user_errors
+from astro_cli.commands.defaults import command_group
 
-app = typer.Typer(no_args_is_help=True)
+app = command_group("list")  # `astro skills` alone: `astro skills list`
 
 
 def _rows(ctx: Any, include_all: bool) -> list[dict[str, Any]]:
