@@ -49,6 +49,9 @@ class AppContext:
         self.services = AppServices()
         self._closers: list[Callable[[], None]] = []
         self._features_installed = False
+        # False: a database this process created and left empty is removed at close (a command that
+        # only read, or failed, leaves nothing behind); `astro init` sets it, it lays the folder out.
+        self.keep_database = False
 
     # --- storage ---------------------------------------------------------------------------
     @cached_property
@@ -61,7 +64,8 @@ class AppContext:
         if made_file:  # a command that only read, or failed, leaves no .astro/ behind (runs after close)
 
             def remove_unused() -> None:
-                remove_if_unused(path, folder if made_folder else None)
+                if not self.keep_database:
+                    remove_if_unused(path, folder if made_folder else None)
 
             self.on_close(remove_unused)
         self.on_close(database.close)

@@ -72,6 +72,17 @@ def expected(key: Key) -> str:
     return text + (" or nothing" if key.type.endswith("?") else "")
 
 
+def _shown(value: Any) -> str:
+    """A wrong value as a person wrote it: 'lots', 3, true, a list, a mapping (no Python type names)."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, list):
+        return "a list"
+    if isinstance(value, dict):
+        return "a mapping"
+    return repr(value) if isinstance(value, str) else str(value)
+
+
 def _coerce(key: Key, value: Any) -> Any:
     if key.type.rstrip("?") == "float" and isinstance(value, int) and not isinstance(value, bool):
         return float(value)
@@ -117,12 +128,14 @@ def _apply_layer(settings: Settings, flat: dict[str, Any], source: str) -> None:
     for name, value in flat.items():
         key = SCHEMA.get(name)
         if key is None:
-            settings.warnings.append(f"{source}: unknown setting '{name}' is ignored.")
+            from astro_cli.suggest import did_you_mean
+
+            settings.warnings.append(f"{source}: unknown setting '{name}' is ignored{did_you_mean(name, SCHEMA)}.")
             continue
         value = _coerce(key, value)
         if not _type_ok(key, value):
             raise ConfigError(
-                f"{source}: '{name}' should be {expected(key)}, not {type(value).__name__} {value!r}."
+                f"{source}: '{name}' should be {expected(key)}, not {_shown(value)}."
             )
         if key.merge == "union" and name in settings.values:
             value = [*settings.values[name], *(item for item in value if item not in settings.values[name])]
@@ -211,6 +224,18 @@ def _parse_env(key: Key, raw: str) -> Any:
     if kind == "list" and isinstance(value, str):
         value = [part.strip() for part in value.split(",") if part.strip()]
     return value
+
+
+def parse_value(key: Key, raw: str) -> Any:
+    """A value typed on the command line (`config set`), read as an environment variable's is."""
+    return _coerce(key, _parse_env(key, raw))
+
+
+def check_value(key: Key, value: Any) -> str | None:
+    """Why `value` cannot be the setting's, as the end of a sentence; None when it can."""
+    if not _type_ok(key, value):
+        return f"should be {expected(key)}, not {_shown(value)}"
+    return key.out_of_range(value)
 
 
 def read_flat(path: Path) -> dict[str, Any]:

@@ -3,6 +3,7 @@ real `astro` process (a subprocess, or a pseudo-terminal)."""
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 
 import pybtex.database
@@ -70,3 +71,42 @@ def test_groups_named_alone_list_and_exit_0(run_astro, fake, astro_env):
         assert "Usage:" not in result.stdout
     helped = run_astro(["sessions", "--help"], astro_env)
     assert helped.returncode == 0 and "list" in helped.stdout and "cite" in helped.stdout
+
+
+# --- 9. config show KEY|PREFIX, config get/set, a pager on a terminal -------------------------------------
+def test_config_show_takes_keys_and_prefixes_and_get_set_work(run_astro, workspace, tmp_path):
+    env = base_env(tmp_path)
+    one = run_astro(["config", "show", "model"], env)
+    assert one.returncode == 0, one.stderr
+    assert "model" in one.stdout and "max_steps" not in one.stdout
+    library = run_astro(["config", "show", "library"], env)
+    assert "library.embedding_model" in library.stdout and "max_steps" not in library.stdout
+    assert run_astro(["config", "get", "max_steps"], env).stdout.strip() == "25"
+    wrote = run_astro(["config", "set", "max_steps", "40"], env)
+    assert wrote.returncode == 0, wrote.stderr
+    assert yaml.safe_load((workspace / ".astro" / "config.yaml").read_text())["max_steps"] == 40
+    assert run_astro(["config", "get", "max_steps"], env).stdout.strip() == "40"
+    bad = run_astro(["config", "set", "max_steps", "lots"], env)
+    assert bad.returncode == 2 and "error: 'max_steps' should be a whole number, not 'lots'." in bad.stderr
+
+
+def test_config_show_pages_a_long_listing_on_a_terminal(workspace, tmp_path):
+    import pexpect
+
+    paged = tmp_path / "paged.txt"
+    env = dict(base_env(tmp_path), PAGER=f"cat > {paged}", MANPAGER="", TERM="xterm")
+    child = pexpect.spawn(sys.executable, ["-m", "astro_cli", "config", "show"], env=env, cwd=str(workspace),
+                          encoding="utf-8", timeout=60, dimensions=(24, 100))
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 0
+    assert "max_steps" in paged.read_text(encoding="utf-8")
+
+
+# --- 12 (config part). a mistyped key gets "did you mean" -------------------------------------------------
+def test_a_mistyped_config_key_gets_a_suggestion(run_astro, workspace, tmp_path):
+    _project_config(workspace, {"modle": "openai/gpt-4.1"})
+    result = run_astro(["config", "show", "model"], base_env(tmp_path))
+    assert "unknown setting 'modle' is ignored (did you mean 'model'?)" in result.stderr
+    asked = run_astro(["config", "get", "modle"], base_env(tmp_path))
+    assert asked.returncode == 2 and "(did you mean 'model'?)" in asked.stderr

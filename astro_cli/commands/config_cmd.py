@@ -1,39 +1,68 @@
-"""`astro config show`: every setting, its value, where the value came from and what it does.
+"""`astro config show [KEY|PREFIX ...]`, `config get KEY`, `config set KEY VALUE`, as `git config` does.
 
 The `model` row is the model astro will really use (agent/model_choice.py), with its origin: a
 config file, ASTRO_MODEL, or "picked from OPENAI_API_KEY" when only a provider key says which.
+A long listing on a terminal goes through a pager (rich's, which honours $PAGER).
 """
 
 from __future__ import annotations
 
 import json
+from typing import Any, Optional
 
 import typer
 
-from astro_cli.bootstrap import build_app, print_warnings, print_withheld, user_errors
+from astro_cli.bootstrap import UserError, build_app, print_warnings, print_withheld, user_errors
 from astro_cli.commands.defaults import command_group
 
 app = command_group("show")  # `astro config` alone: `astro config show`
 
 
-@app.command("show")
-def show(as_json: bool = typer.Option(False, "--json", help="Print JSON.")) -> None:
-    """Show the resolved settings and the source of each one."""
+def _rows(ctx: Any) -> list[dict[str, Any]]:
     from astro_cli.agent.model_choice import model_choice
     from astro_cli.config_schema import SCHEMA
 
+    choice = model_choice(ctx)
+    rows = [  # a URL's password or a key written into any value is never printed
+        {"key": name, "value": ctx.redactor.redact_data(ctx.settings.get(name)),
+         "source": ctx.settings.source(name), "help": key.help}
+        for name, key in SCHEMA.items()
+    ]
+    if choice is not None:
+        next(row for row in rows if row["key"] == "model").update(value=choice.model, source=choice.origin)
+    return rows
+
+
+def _matching(rows: list[dict[str, Any]], wanted: list[str]) -> list[dict[str, Any]]:
+    """The rows named exactly or by a prefix (`library` is every `library.*` key); a name that is
+    neither is one sentence with the closest key."""
+    from astro_cli.config_schema import SCHEMA
+    from astro_cli.suggest import did_you_mean
+
+    keep: list[dict[str, Any]] = []
+    for name in wanted:
+        found = [r for r in rows if r["key"] == name or r["key"].startswith(name.rstrip(".") + ".")]
+        if not found:
+            raise UserError(f"There is no setting '{name}'{did_you_mean(name, SCHEMA)}; `astro config show` "
+                            "lists them.")
+        keep += [r for r in found if r not in keep]
+    return keep
+
+
+@app.command("show")
+def show(
+    keys: Optional[list[str]] = typer.Argument(None, metavar="[KEY|PREFIX]...", help="Only these settings "
+                                               "(`model`, or a prefix such as `library`)."),
+    as_json: bool = typer.Option(False, "--json", help="Print JSON."),
+) -> None:
+    """Show the resolved settings and the source of each one."""
     with user_errors():
         ctx = build_app()
-        choice = model_choice(ctx)
         print_warnings(ctx)
         print_withheld(ctx)
-        rows = [  # a URL's password or a key written into any value is never printed
-            {"key": name, "value": ctx.redactor.redact_data(ctx.settings.get(name)),
-             "source": ctx.settings.source(name), "help": key.help}
-            for name, key in SCHEMA.items()
-        ]
-        if choice is not None:
-            next(row for row in rows if row["key"] == "model").update(value=choice.model, source=choice.origin)
+        rows = _rows(ctx)
+        if keys:
+            rows = _matching(rows, keys)
         if as_json:
             typer.echo(json.dumps(rows, indent=2, default=str))
             return
@@ -50,5 +79,56 @@ def show(as_json: bool = typer.Option(False, "--json", help="Print JSON.")) -> N
             shown = json.dumps(value) if not isinstance(value, str) else value
             cell = Text.assemble(shown, (f"  ({row['source']})", "dim"), "\n", (row["help"], "italic dim"))
             table.add_row(Text(row["key"]), cell)
-        Console().print(table)
-        Console().print(f"[dim]user config: {ctx.home.config_path}\nproject config: {ctx.workspace.config_path}[/]")
+        console = Console()
+        footer = f"[dim]user config: {ctx.home.config_path}\nproject config: {ctx.workspace.config_path}[/]"
+        if console.is_terminal and len(rows) * 2 + 4 > console.height:
+            with console.pager(styles=True):
+                console.print(table)
+                console.print(footer)
+            return
+        console.print(table)
+        console.print(footer)
+
+
+@app.command("get")
+def get(key: str = typer.Argument(..., metavar="KEY", help="A setting's name, e.g. model or max_steps.")) -> None:
+    """Print one setting's value (JSON for lists, mappings and numbers; nothing when it is unset)."""
+    with user_errors():
+        ctx = build_app()
+        rows = _matching(_rows(ctx), [key])
+        row = next((r for r in rows if r["key"] == key), None)
+        if row is None:  # a prefix: `config get library` is `config show library`
+            raise UserError(f"'{key}' is a group of settings; `astro config show {key}` lists them.")
+        value = row["value"]
+        if value is not None:
+            typer.echo(value if isinstance(value, str) else json.dumps(value))
+
+
+@app.command("set")
+def set_(
+    key: str = typer.Argument(..., metavar="KEY", help="A setting's name, e.g. max_steps."),
+    value: str = typer.Argument(..., metavar="VALUE", help="The value, as it would be written in YAML."),
+    user: bool = typer.Option(False, "--user", help="In your own config (ASTRO_HOME/config.yaml), not this "
+                              "workspace's .astro/config.yaml."),
+) -> None:
+    """Set one setting in this workspace's config (or yours with --user), leaving the rest of the file as it is."""
+    from astro_cli.config import ConfigError, check_value, parse_value
+    from astro_cli.config_schema import SCHEMA
+    from astro_cli.suggest import did_you_mean
+    from astro_cli.user_config import set_values
+
+    with user_errors():
+        ctx = build_app()
+        spec = SCHEMA.get(key)
+        if spec is None:
+            raise UserError(f"There is no setting '{key}'{did_you_mean(key, SCHEMA)}; `astro config show` lists them.")
+        parsed = parse_value(spec, value)
+        problem = check_value(spec, parsed)
+        if problem:
+            raise UserError(f"'{key}' {problem}.")
+        path = ctx.home.config_path if user else ctx.workspace.config_path
+        try:
+            set_values(path, {key: parsed})
+        except ConfigError as exc:
+            raise UserError(str(exc)) from None
+        typer.echo(f"{key} = {value if isinstance(parsed, str) else json.dumps(parsed)} in {path}")

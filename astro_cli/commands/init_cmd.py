@@ -38,6 +38,7 @@ def init_command() -> None:
         if not ws.config_path.exists():
             ws.config_path.write_text(CONFIG_TEMPLATE, encoding="utf-8")
             created.append(_rel(ws.config_path, ws.root))
+        ctx.keep_database = True
         ctx.db  # noqa: B018 - creates the database with its schema
         # A folder the researcher lays out is theirs: trusted (later changes are asked about). A folder that
         # already carried risky settings of its own (a clone) is not trusted behind the researcher's back.
