@@ -113,4 +113,9 @@ app.add_typer(mcp_cmd.app, name="mcp", help="MCP servers: list them with status 
 
 
 def run_app(prog_name: str | None = None) -> None:
-    app(prog_name=prog_name)
+    from astro_cli.help_text import plain_errors, plain_help
+
+    command = typer.main.get_command(app)
+    plain_help(command)
+    plain_errors()
+    command(prog_name=prog_name)

@@ -110,3 +110,22 @@ def test_a_mistyped_config_key_gets_a_suggestion(run_astro, workspace, tmp_path)
     assert "unknown setting 'modle' is ignored (did you mean 'model'?)" in result.stderr
     asked = run_astro(["config", "get", "modle"], base_env(tmp_path))
     assert asked.returncode == 2 and "(did you mean 'model'?)" in asked.stderr
+
+
+# --- 10. help in plain words: whole summaries, PATH/ID/N metavars, no pydantic ---------------------------
+def test_help_and_bad_values_read_as_plain_sentences(run_astro, workspace, tmp_path):
+    env = base_env(tmp_path)
+    top = run_astro(["--help"], env).stdout
+    commands = top.split("Commands:")[1]
+    assert "..." not in commands and "<str>" not in top and "<int>" not in top
+    assert "status, start, stop." in " ".join(commands.split())  # the worker's whole summary
+    assert "--max-steps N" in top and "--resume ID" in top
+    added = run_astro(["library", "add", "--help"], env).stdout
+    assert "<list[str]>" not in added and "--author AUTHOR" in added
+    assert "-o, --output PATH" in run_astro(["sessions", "cite", "--help"], env).stdout
+    fmt = run_astro(["run", "--output-format", "yaml", "x"], env)
+    assert fmt.returncode == 2 and "Value error" not in fmt.stderr
+    assert "'yaml' is not one of 'text', 'json', 'stream-json'." in fmt.stderr
+    steps = run_astro(["--max-steps", "lots"], env)
+    assert steps.returncode == 2 and "'lots' is not a whole number" in steps.stderr
+    assert "Input should be" not in steps.stderr
