@@ -21,6 +21,7 @@ from astro_cli.commands import (
     skills_cmd,
     worker_cmd,
 )
+from astro_cli.commands.doctor_cmd import doctor_command
 from astro_cli.commands.init_cmd import init_command
 from astro_cli.commands.run_cmd import run_command
 from astro_cli.commands.search_cmd import search as search_command
@@ -97,6 +98,8 @@ app.command("run", help="Answer one question and exit (answer on stdout, progres
 app.command("trust", help="Trust this folder's risky settings (hooks, permissions, endpoints), or --revoke / --list.")(
     trust_command
 )
+app.command("doctor", help="Check that everything is in place (keys, model, database, library, worker, MCP, "
+            "trust), with the fix for each problem.")(doctor_command)
 app.command("search", help="Search NASA ADS and arXiv for papers (no model needed).")(search_command)
 app.command("target", help="Look up an object in SIMBAD, or list the objects around a position.")(target_command)
 app.add_typer(papers_cmd.app, name="papers", help="A paper's citation trail: refs, cited-by, similar (NASA ADS).")

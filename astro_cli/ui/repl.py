@@ -163,6 +163,7 @@ class Repl:
         if answer.strip().lower() not in ("y", "yes"):
             return False
         kept = quarantine(problem.path)
+        self.app.keep_database = True  # the fresh database was asked for: it stays even if nothing is written
         self.console.print(Text(f"the damaged database is kept as {kept}", style="dim"))
         return True
 

@@ -1,0 +1,233 @@
+"""The checks of `astro doctor`, each a function of the app returning a `Check`: ok, one line, the fix.
+
+Adding one is one line in `CHECKS` (issue 25 adds the sandbox's, issue 32 local OpenAI-compatible
+servers'). A check reads and never writes: it opens the database read-only, runs the library check
+without repairing, and reaches the model only with `--model-request`. A check that fails on an
+unexpected error becomes a ✗ line saying so (logged with --debug), never a traceback.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import sqlite3
+import sys
+from collections.abc import Callable
+from dataclasses import asdict, dataclass
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from astro_cli.app import AppContext
+
+log = logging.getLogger(__name__)
+
+# The import names of astro's own dependencies (pyproject.toml), found without importing them.
+DEPENDENCIES = ("typer", "rich", "prompt_toolkit", "litellm", "watchdog", "yaml", "sqlite_utils", "httpx",
+                "pypdfium2", "platformdirs")
+
+
+MIN_PYTHON = (3, 10)
+
+
+@dataclass(frozen=True)
+class Check:
+    ok: bool
+    line: str
+    fix: str = ""  # what to do about a ✗, one sentence or a command
+
+    def as_dict(self) -> dict[str, object]:
+        return asdict(self)
+
+
+@dataclass(frozen=True)
+class DoctorOptions:
+    model_request: bool = False  # send the model one tiny request
+
+
+CheckFn = Callable[["AppContext", DoctorOptions], Check]
+
+
+def python_check(app: AppContext, options: DoctorOptions) -> Check:
+    version = ".".join(str(part) for part in sys.version_info[:3])
+    if tuple(sys.version_info[:2]) < MIN_PYTHON:  # an interpreter other than the one installed for
+        return Check(False, f"Python {version} ({sys.executable})", "astro needs Python 3.10 or newer.")
+    return Check(True, f"Python {version} ({sys.executable})")
+
+
+def install_check(app: AppContext, options: DoctorOptions) -> Check:
+    import importlib.util
+
+    from astro_cli import __version__
+
+    missing = [name for name in DEPENDENCIES if importlib.util.find_spec(name) is None]
+    where = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    if missing:
+        return Check(False, f"astro {__version__} at {where}: missing {', '.join(missing)}",
+                     "reinstall astro (`make install`, or `pipx reinstall astro`).")
+    return Check(True, f"astro {__version__} at {where}, its {len(DEPENDENCIES)} main libraries installed")
+
+
+def keys_check(app: AppContext, options: DoctorOptions) -> Check:
+    from astro_cli.keystore import PROVIDER_ENV, KeyStore, KeyStoreError, credential
+
+    store = KeyStore.at(app.home.root)
+    try:
+        stored = store.load()
+    except KeyStoreError as exc:
+        return Check(False, f"keys: {exc}", f"fix or remove {store.path}, then `astro keys set PROVIDER`.")
+    found = []
+    for provider in sorted(set(PROVIDER_ENV) | set(stored)):
+        key = credential(provider, os.environ, store)
+        if key is not None and provider != "ads":
+            found.append(f"{provider} ({'keys.yaml' if key.from_store else key.source.removeprefix('env ')})")
+    if os.environ.get("ASTRO_API_KEY"):
+        found.append("ASTRO_API_KEY")
+    if store.too_open():
+        return Check(False, f"keys: {', '.join(found) or 'none'}; {store.path} can be read by other users",
+                     f"chmod 600 {store.path}")
+    if not found:
+        if app.settings.get("model") or app.settings.get("api_base"):
+            return Check(True, "keys: none (the configured model or server may need none)")
+        return Check(False, "keys: none found in the environment or keys.yaml",
+                     "`astro keys set anthropic` (or openai, gemini, ...), or export ANTHROPIC_API_KEY=...")
+    return Check(True, "keys: " + ", ".join(found))
+
+
+def ads_check(app: AppContext, options: DoctorOptions) -> Check:
+    from astro_cli.keystore import KeyStore, KeyStoreError, credential
+
+    store = KeyStore.at(app.home.root)
+    try:
+        key = credential("ads", os.environ, store)
+    except KeyStoreError:
+        key = None
+    if key is None:
+        return Check(True, "NASA ADS token: not set (optional: arXiv works without it; `astro keys set ads` "
+                     "adds one for ADS search and BibTeX)")
+    return Check(True, f"NASA ADS token: from {'keys.yaml' if key.from_store else key.source.removeprefix('env ')}")
+
+
+def model_check(app: AppContext, options: DoctorOptions) -> Check:
+    from astro_cli.agent.model_choice import model_choice
+
+    choice = model_choice(app)
+    if choice is None:
+        return Check(False, "model: none configured and no provider key to pick one from",
+                     "run `astro` in a terminal (it walks you through it), or `astro keys set PROVIDER`.")
+    line = f"model: {choice.model} ({choice.origin})"
+    if not options.model_request:
+        return Check(True, line + "; `astro doctor --model-request` sends it one tiny request")
+    from astro_cli.agent.factory import resolve_model
+    from astro_cli.agent.llm import LLM
+
+    config = resolve_model(app)
+    config.num_retries = 0
+    try:
+        reply = LLM(config).complete([{"role": "user", "content": "Reply with the word OK."}])
+    except Exception as exc:  # noqa: BLE001 - any provider failure is this check's ✗, in its own words
+        return Check(False, f"{line}: the request failed: {exc}",
+                     "check the key and --api-base / ASTRO_API_BASE (`astro keys list`, `astro config show model`).")
+    return Check(True, f"{line}: answered a test request ({reply.usage.get('output_tokens', 0)} tokens)")
+
+
+def database_check(app: AppContext, options: DoctorOptions) -> Check:
+    path = app.workspace.db_path
+    if not path.exists():
+        return Check(True, f"database: none yet in {app.workspace.root} (made on first use)")
+    try:
+        with sqlite3.connect(f"file:{path}?mode=ro", uri=True) as conn:
+            result = conn.execute("PRAGMA quick_check").fetchone()[0]
+            sessions = conn.execute("SELECT count(*) FROM sessions").fetchone()[0]
+    except sqlite3.Error as exc:
+        return Check(False, f"database {path}: {exc}", "move it aside (astro offers this when the REPL opens) "
+                     "or restore it from a backup.")
+    if result != "ok":
+        return Check(False, f"database {path}: integrity check says {result}",
+                     "open `astro` in a terminal: it offers to keep the damaged file aside and start afresh.")
+    return Check(True, f"database: {path} ({sessions} session(s)), integrity ok")
+
+
+def library_check(app: AppContext, options: DoctorOptions) -> Check:
+    from astro_cli.research.storage import has_library
+
+    if not app.settings.get("library.database_url") and not app.workspace.db_path.exists():
+        return Check(True, "library: empty")
+    if not has_library(app):
+        return Check(True, "library: empty")
+    from astro_cli.research.library_doctor import check_library
+
+    report = check_library(app, repair=False)
+    wanting = [f for f in report.findings if f.kind == "needs-you"]
+    if wanting:
+        return Check(False, f"library: {report.papers} paper(s); {len(wanting)} finding(s) need you "
+                     f"(first: {wanting[0].text})", "`astro library check` lists them and repairs what is safe.")
+    return Check(True, f"library: {report.papers} paper(s), {report.chunks} chunk(s), in order")
+
+
+def worker_check(app: AppContext, options: DoctorOptions) -> Check:
+    from astro_cli.worker.lifecycle import status, worker_settings
+    from astro_cli.worker.paths import WorkerPaths
+
+    enabled, _idle, source = worker_settings(os.environ)
+    if not enabled:
+        return Check(True, f"worker: turned off ({source}); every `astro run` imports litellm itself")
+    paths = WorkerPaths.for_environment(os.environ)
+    problem = paths.problem()
+    if problem:
+        return Check(False, f"worker: {problem}", "`astro worker stop`, then the next `astro run` starts it again.")
+    found = status(paths)
+    if found is None:
+        return Check(True, "worker: not running (the next `astro run` starts one)")
+    return Check(True, f"worker: running, pid {found['pid']}, astro {found['version']}")
+
+
+def mcp_check(app: AppContext, options: DoctorOptions) -> Check:
+    import shutil
+
+    from astro_cli.mcp.servers import HTTP, is_configured, load_config
+
+    if not is_configured(app):
+        return Check(True, "MCP servers: none configured")
+    config = load_config(app)
+    bad: list[str] = list(config.problems)
+    for spec in config.servers:
+        if spec.problem:
+            bad.append(f"{spec.name}: {spec.problem}")
+        elif spec.transport != HTTP and not spec.skipped and shutil.which(spec.command) is None:
+            bad.append(f"{spec.name}: '{spec.command}' was not found")
+    names = ", ".join(spec.name for spec in config.servers) or "none"
+    if bad:
+        return Check(False, f"MCP servers ({names}): " + "; ".join(bad),
+                     "`astro mcp list` shows each; install the command or `astro mcp remove NAME`.")
+    return Check(True, f"MCP servers: {names} (`astro mcp list` connects to each)")
+
+
+def trust_check(app: AppContext, options: DoctorOptions) -> Check:
+    from astro_cli.ui.trust_prompt import withheld_notice
+
+    notice = withheld_notice(app.trust)
+    if notice:
+        return Check(False, f"trust: {notice}", "`astro trust` shows exactly what would run and applies it.")
+    if app.trust.items:
+        return Check(True, f"trust: this folder's risky settings are trusted ({len(app.trust.items)})")
+    return Check(True, "trust: this folder asks for nothing risky")
+
+
+# One line per check, in the order shown. Issue 25 adds the sandbox here (sandbox_report() of
+# astro_cli/security/sandbox.py as a Check); issue 32 local OpenAI-compatible servers: one line each.
+CHECKS: list[CheckFn] = [
+    python_check, install_check, keys_check, ads_check, model_check, database_check, library_check,
+    worker_check, mcp_check, trust_check,
+]
+
+
+def run_checks(app: AppContext, options: DoctorOptions, checks: list[CheckFn] | None = None) -> list[Check]:
+    results: list[Check] = []
+    for check in checks or CHECKS:
+        try:
+            results.append(check(app, options))
+        except Exception as exc:  # noqa: BLE001 - one broken check must not hide the others
+            log.debug("doctor check %s failed", check.__name__, exc_info=True)
+            results.append(Check(False, f"{check.__name__.removesuffix('_check')}: the check itself failed: {exc}",
+                                 "run `astro --debug doctor` and see ASTRO_HOME/logs/astro.log."))
+    return results
