@@ -60,6 +60,13 @@ def check_provider(name: str) -> str:
             f"'{name}' is not a provider name; use a lowercase name such as "
             f"{', '.join(sorted(PROVIDER_ENV))}."
         )
+    if provider not in PROVIDER_ENV:  # any litellm provider may have a key; a near miss of a known one is a typo
+        from astro_cli.suggest import close_names
+
+        near = close_names(provider, PROVIDER_ENV, cutoff=0.75)
+        if near:
+            raise KeyStoreError(f"'{name}' is not a provider astro knows; did you mean '{near[0]}'? "
+                                f"(`astro keys set {near[0]}`)")
     return provider
 
 

@@ -129,3 +129,18 @@ def test_help_and_bad_values_read_as_plain_sentences(run_astro, workspace, tmp_p
     steps = run_astro(["--max-steps", "lots"], env)
     assert steps.returncode == 2 and "'lots' is not a whole number" in steps.stderr
     assert "Input should be" not in steps.stderr
+
+
+# --- 12. typos everywhere a name is typed: providers, sessions (config keys above) ---------------------
+def test_a_mistyped_provider_or_session_gets_a_suggestion(run_astro, fake, astro_env, tmp_path):
+    typo = run_astro(["keys", "set", "antropic"], astro_env, input="sk-ant-xyz\n")
+    assert typo.returncode == 2, typo.stdout
+    assert "did you mean 'anthropic'?" in typo.stderr
+    assert not (tmp_path / "astro-home" / "keys.yaml").exists()  # nothing saved under the typo
+    fake.add({"text": "ok"})
+    session_id = last_json(run_astro(["run", "--output-format", "json", "hi"], astro_env).stdout)["session_id"]
+    mistyped = session_id[:-1] + ("0" if session_id[-1] != "0" else "1")
+    shown = run_astro(["sessions", "show", mistyped], astro_env)
+    assert shown.returncode == 2 and f"(did you mean '{session_id}'?)" in shown.stderr
+    resumed = run_astro(["run", "--resume", mistyped, "more"], astro_env)
+    assert resumed.returncode == 2 and f"(did you mean '{session_id}'?)" in resumed.stderr

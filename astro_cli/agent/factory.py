@@ -142,7 +142,7 @@ def open_session(
     if resume:
         row = app.sessions.get(resume)
         if row is None:
-            raise SessionNotFound(f"No session '{resume}' in this workspace; `astro sessions list` shows them.")
+            raise SessionNotFound(app.sessions.not_found(resume))
         session_id = row["id"]
     elif continue_latest or fork:
         row = app.sessions.latest(workspace)

@@ -17,7 +17,7 @@ app = command_group("list")  # `astro sessions` alone: `astro sessions list`
 def _session(ctx: Any, session_id: str) -> dict[str, Any]:
     row = ctx.sessions.get(session_id)
     if row is None:
-        raise UserError(f"No session '{session_id}' in this workspace; `astro sessions list` shows them.")
+        raise UserError(ctx.sessions.not_found(session_id))
     return row
 
 

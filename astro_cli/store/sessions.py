@@ -121,6 +121,14 @@ class SessionStore:
             (limit,),
         )
 
+    def not_found(self, session_id: str) -> str:
+        """The sentence for an id that names no session, with the closest stored id (a typo)."""
+        from astro_cli.suggest import did_you_mean
+
+        ids = [row["id"] for row in self.list(limit=200, include_failed=True)]
+        return (f"No session '{session_id}' in this workspace{did_you_mean(session_id, ids)}; "
+                "`astro sessions list` shows them.")
+
     def delete_if_empty(self, session_id: str) -> None:
         with self.database.lock:
             self.database.execute(
