@@ -5,7 +5,7 @@ from __future__ import annotations
 import os
 import sqlite3
 import sys
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
@@ -82,41 +82,39 @@ def print_withheld(app: AppContext) -> None:
 
 
 @contextmanager
-def user_errors() -> Iterator[None]:
-    """Catch the errors a user can cause and exit with one clear sentence instead of a traceback."""
+def user_errors(report: Callable[[str, int], None] | None = None) -> Iterator[None]:
+    """Catch the errors a user can cause and exit with one clear sentence instead of a traceback.
+
+    `report(sentence, exit_code)` also hears of each (`astro run --output-format json` prints it as
+    its result object, so stdout always holds one)."""
     import typer
 
     from astro_cli.agent.factory import SessionBusy, SessionNotFound
     from astro_cli.research.storage.base import LibraryUnavailable
     from astro_cli.security.paths import PathRefused
 
+    def fail(message: str, code: int) -> typer.Exit:
+        print_error(message)
+        if report is not None:
+            report(message, code)
+        return typer.Exit(code)
+
     try:
         yield
-    except ConfigError as exc:
-        print_error(str(exc))
-        raise typer.Exit(EXIT_USAGE) from None
-    except (SessionNotFound, SessionBusy) as exc:
-        print_error(str(exc))
-        raise typer.Exit(EXIT_USAGE) from None
-    except PathRefused as exc:
-        print_error(str(exc))
-        raise typer.Exit(EXIT_USAGE) from None
+    except (ConfigError, SessionNotFound, SessionBusy, PathRefused, DatabaseUnusable) as exc:
+        raise fail(str(exc), EXIT_USAGE) from None
     except LibraryUnavailable as exc:  # the group library's server is down or refused the login
-        print_error(str(exc))
-        raise typer.Exit(EXIT_USAGE) from None
+        raise fail(str(exc), EXIT_USAGE) from None
     except UserError as exc:
-        print_error(str(exc))
-        raise typer.Exit(exc.exit_code) from None
-    except DatabaseUnusable as exc:
-        print_error(str(exc))
-        raise typer.Exit(EXIT_USAGE) from None
+        raise fail(str(exc), exc.exit_code) from None
     except sqlite3.DatabaseError as exc:
         if not state_error(exc):
             raise
         # Damage found after the database opened (a page read only now): the same sentence.
         path = Workspace.at(os.environ.get("ASTRO_WORKSPACE") or None).db_path
-        print_error(unusable_sentence(path, exc))
-        raise typer.Exit(EXIT_USAGE) from None
+        raise fail(unusable_sentence(path, exc), EXIT_USAGE) from None
     except KeyboardInterrupt:
         print("", file=sys.stderr)
+        if report is not None:
+            report("interrupted", EXIT_INTERRUPTED)
         raise typer.Exit(EXIT_INTERRUPTED) from None

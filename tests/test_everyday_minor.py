@@ -3,6 +3,7 @@ real `astro` process (a subprocess, or a pseudo-terminal)."""
 
 from __future__ import annotations
 
+import json
 import sys
 from pathlib import Path
 
@@ -144,3 +145,35 @@ def test_a_mistyped_provider_or_session_gets_a_suggestion(run_astro, fake, astro
     assert shown.returncode == 2 and f"(did you mean '{session_id}'?)" in shown.stderr
     resumed = run_astro(["run", "--resume", mistyped, "more"], astro_env)
     assert resumed.returncode == 2 and f"(did you mean '{session_id}'?)" in resumed.stderr
+
+
+# --- 13. --output-format json: Claude Code's field names, and one object even when the run cannot start -
+def test_json_output_uses_claude_codes_names_and_always_prints_one_object(run_astro, fake, astro_env, tmp_path):
+    fake.add({"text": "A Cepheid pulsates."})
+    result = run_astro(["run", "--output-format", "json", "what is a cepheid?"], astro_env)
+    obj = last_json(result.stdout)
+    assert obj["type"] == "result" and obj["subtype"] == "success" and obj["is_error"] is False
+    assert obj["result"] == obj["answer"] == "A Cepheid pulsates."
+    assert obj["num_turns"] == obj["num_steps"] == 1
+    assert "total_cost_usd" in obj and obj["exit_code"] == 0
+    broken = run_astro(["run", "--output-format", "json", "x"], base_env(tmp_path))  # no model at all
+    assert broken.returncode == 2
+    lines = broken.stdout.strip().splitlines()
+    assert len(lines) == 1
+    failed = json.loads(lines[0])
+    assert failed["is_error"] is True and failed["exit_code"] == 2 and failed["subtype"] == "error_during_execution"
+    assert failed["error"].startswith("No model is configured")
+    streamed = run_astro(["-p", "--output-format", "stream-json", "--resume", "nope", "x"], astro_env)
+    assert streamed.returncode == 2
+    assert last_json(streamed.stdout)["error"].startswith("No session 'nope'")
+
+
+# --- 20 (cost). the cost is rounded to 6 significant digits ---------------------------------------------
+def test_the_cost_has_no_floating_point_noise(run_astro, fake, astro_env):
+    fake.add({"text": "Priced.", "usage": {"input_tokens": 1000, "output_tokens": 100}})
+    env = dict(astro_env, ASTRO_MODEL="openai/gpt-4o-mini")
+    obj = last_json(run_astro(["run", "--output-format", "json", "hi"], env).stdout)
+    cost = obj["total_cost_usd"]
+    assert isinstance(cost, float) and cost > 0
+    assert cost == float(f"{cost:.6g}") and len(repr(cost)) <= 12, cost
+    assert obj["cost_usd"] == cost

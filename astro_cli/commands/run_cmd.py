@@ -59,7 +59,8 @@ def run_command(
     from astro_cli.agent.factory import open_session, permission_policy
     from astro_cli.ui.oneshot import OneShotPrinter
 
-    with user_errors():
+    printer = OneShotPrinter(output_format.value)
+    with user_errors(report=printer.failed):  # json: one result object on stdout even for a bad setting
         if question is None or question == "-":
             if sys.stdin is None or sys.stdin.isatty():
                 raise UserError("Give a question: astro run \"What is the Hubble tension?\"")
@@ -71,7 +72,6 @@ def run_command(
             print_warnings(app)
             print_withheld(app)
             bus = EventBus()
-            printer = OneShotPrinter(output_format.value)
             bus.subscribe(printer.handle)
             session = open_session(
                 app, bus, permission_policy(app, allow=allow, yes=yes), resume=resume, continue_latest=continue_,
@@ -80,8 +80,8 @@ def run_command(
             signal.signal(signal.SIGTERM, _terminate)
             state = session.run_turn(question)
             session.stop("run finished")
-            printer.finish(state)
             code = EXIT_BY_REASON.get(state.stop_reason, EXIT_FAILED)
+            printer.finish(state, exit_code=code)
         finally:
             app.close()
     raise typer.Exit(code)

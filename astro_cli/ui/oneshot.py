@@ -23,16 +23,30 @@ if TYPE_CHECKING:
     from astro_cli.agent.loop import TurnState
 
 
-def result_object(state: TurnState) -> dict[str, Any]:
+# The result's fields as in Claude Code's headless mode (`claude -p --output-format json`), so scripts
+# written for it work; astro's earlier names stay as aliases for one release (docs/worker.md... README).
+ALIASES = {"answer": "result", "num_steps": "num_turns", "cost_usd": "total_cost_usd"}
+SUBTYPES = {"answered": "success", "max_tokens": "success", "max_steps": "error_max_turns"}
+
+
+def significant(value: float | None, digits: int = 6) -> float | None:
+    """0.0007894499999999999 -> 0.00078945: a cost with no floating-point noise."""
+    return None if value is None else float(f"{value:.{digits}g}")
+
+
+def result_object(state: TurnState, exit_code: int | None = None) -> dict[str, Any]:
+    """The one JSON result of `astro run --output-format json|stream-json`: every field is added here."""
     usage = state.usage
-    return {
+    answered = state.stop_reason in ("answered", "max_tokens")
+    result: dict[str, Any] = {
         "type": "result",
-        "is_error": state.stop_reason not in ("answered", "max_tokens"),
+        "subtype": SUBTYPES.get(state.stop_reason, "error_during_execution"),
+        "is_error": not answered,
+        "result": state.answer,
         "stop_reason": state.stop_reason,
-        "answer": state.answer,
         "error": state.error,
         "session_id": state.session.session_id,
-        "num_steps": state.step,
+        "num_turns": state.step,
         "duration_ms": round(state.duration * 1000),
         "duration_api_ms": round(state.api_duration * 1000),
         "tool_calls": list(state.tool_log),
@@ -42,8 +56,27 @@ def result_object(state: TurnState) -> dict[str, Any]:
             "cache_read_input_tokens": usage["cache_read_input_tokens"],
             "cache_creation_input_tokens": usage["cache_creation_input_tokens"],
         },
-        "cost_usd": usage["cost_usd"],
+        "total_cost_usd": significant(usage["cost_usd"]),
     }
+    if exit_code is not None:
+        result["exit_code"] = exit_code
+    return with_aliases(result)
+
+
+def error_object(message: str, exit_code: int) -> dict[str, Any]:
+    """The result when the run failed before a turn could start (a bad setting, no model, a busy session)."""
+    return with_aliases({
+        "type": "result", "subtype": "error_during_execution", "is_error": True, "result": None,
+        "stop_reason": "config_error" if exit_code == 2 else "error", "error": message, "exit_code": exit_code,
+        "session_id": None, "num_turns": 0, "duration_ms": 0, "duration_api_ms": 0, "tool_calls": [],
+        "usage": {"input_tokens": 0, "output_tokens": 0, "cache_read_input_tokens": 0,
+                  "cache_creation_input_tokens": 0},
+        "total_cost_usd": 0.0,
+    })
+
+
+def with_aliases(result: dict[str, Any]) -> dict[str, Any]:
+    return {**result, **{old: result[new] for old, new in ALIASES.items() if new in result}}
 
 
 class OneShotPrinter:
@@ -104,15 +137,20 @@ class OneShotPrinter:
             self._line((f"context compacted ({event.layer}): {event.messages_before} → {event.messages_after} "
                         "messages", "dim"))
 
+    def failed(self, message: str, exit_code: int) -> None:
+        """A run that ended before its turn: json and stream-json still end with one result object."""
+        if self.format in ("json", "stream-json"):
+            self._write_json(error_object(message, exit_code))
+
     def _line(self, *parts: str | tuple[str, str]) -> None:
         from rich.text import Text
 
         self.err.print(Text.assemble(*parts))
 
-    def finish(self, state: TurnState) -> None:
+    def finish(self, state: TurnState, exit_code: int | None = None) -> None:
         self._spin(None)
         if self.format in ("json", "stream-json"):
-            result = result_object(state)
+            result = result_object(state, exit_code)
             result["citations"] = self.citations.citations if self.citations else []
             result["claims"] = self.citations.claims if self.citations else []
             if self.citations and not self.citations.evidence_read and self.citations.claims:
