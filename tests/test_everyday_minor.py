@@ -177,3 +177,45 @@ def test_the_cost_has_no_floating_point_noise(run_astro, fake, astro_env):
     assert isinstance(cost, float) and cost > 0
     assert cost == float(f"{cost:.6g}") and len(repr(cost)) <= 12, cost
     assert obj["cost_usd"] == cost
+
+
+# --- 17. mcp add checks the command; mcp list exits 1 when a server failed; "1 tool" ---------------------
+ONE_TOOL_SERVER = '''
+from mcp.server import MCPServer
+
+server = MCPServer("echo")
+
+
+@server.tool()
+def echo(text: str) -> str:
+    """Say the text back."""
+    return text
+
+
+server.run()
+'''
+
+
+def test_mcp_add_checks_the_command_and_list_fails_for_a_failed_server(run_astro, astro_env, tmp_path):
+    config = tmp_path / "astro-home" / "config.yaml"
+    missing = run_astro(["mcp", "add", "ghost", "--", "no-such-mcp-server-x"], astro_env)
+    assert missing.returncode == 2
+    assert "'no-such-mcp-server-x' was not found on PATH" in missing.stderr and "Nothing was added" in missing.stderr
+    assert not config.exists()
+    script = tmp_path / "echo_server.py"
+    script.write_text(ONE_TOOL_SERVER, encoding="utf-8")
+    assert run_astro(["mcp", "add", "echo", "--", sys.executable, str(script)], astro_env).returncode == 0
+    listed = run_astro(["mcp", "list"], astro_env, timeout=120)
+    assert listed.returncode == 0, listed.stdout + listed.stderr
+    assert "ready (1 tool," in listed.stdout
+    crash = [sys.executable, "-c", "import sys; sys.exit(3)"]
+    assert run_astro(["mcp", "add", "crashes", "--", *crash], astro_env).returncode == 0
+    listed = run_astro(["mcp", "list"], astro_env, timeout=120)
+    assert listed.returncode == 1 and "failed" in listed.stdout
+
+
+# --- 18. the ADS-token error names `astro keys set ads` -------------------------------------------------
+def test_the_missing_ads_token_error_names_astro_keys_set_ads(run_astro, workspace, tmp_path):
+    result = run_astro(["search", "cepheid", "--source", "ads"], base_env(tmp_path))
+    assert result.returncode == 1
+    assert "NASA ADS needs an API token: `astro keys set ads` keeps one (or set ADS_API_TOKEN" in result.stderr

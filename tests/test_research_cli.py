@@ -113,7 +113,7 @@ def test_astro_search_without_token_notes_it_and_ads_only_fails(cli, env):
     assert "no ADS_API_TOKEN is set" in result.stderr
     result = cli(["search", "star", "--source", "ads"], env=env)
     assert result.exit_code == 1
-    assert "NASA ADS needs an API token: set ADS_API_TOKEN" in result.stderr
+    assert "NASA ADS needs an API token: `astro keys set ads` keeps one" in result.stderr
     assert "Traceback" not in result.stderr
 
 

@@ -30,6 +30,7 @@ def list_servers(as_json: bool = typer.Option(False, "--json", help="Print JSON.
     from astro_cli.mcp.manager import mcp_manager
     from astro_cli.mcp.report import NO_SERVERS, render
     from astro_cli.mcp.servers import is_configured
+    from astro_cli.mcp.state import FAILED
     from astro_cli.security.visible import visible
 
     with user_errors():
@@ -48,12 +49,14 @@ def list_servers(as_json: bool = typer.Option(False, "--json", help="Print JSON.
             manager.wait_started()
             if as_json:
                 typer.echo(json.dumps([_server_json(state) for state in manager.servers], indent=2, ensure_ascii=False))
-                return
-            render(manager, console)
-            for notice in manager.take_notices():
-                console.print(Text(visible(notice), style="yellow"))
+            else:
+                render(manager, console)
+                for notice in manager.take_notices():
+                    console.print(Text(visible(notice), style="yellow"))
         finally:
             ctx.close()
+        if any(state.status == FAILED for state in manager.servers):  # as `git remote -v` would not: scripts check
+            raise typer.Exit(1)
 
 
 def _server_json(state: Any) -> dict[str, Any]:
@@ -95,6 +98,13 @@ def add_server(
             spec = parse_server(name, entry, "", {}, ctx.workspace.root)
             if spec.problem and "not set in astro's environment" not in spec.problem:
                 raise UserError(f"MCP server '{name}' {spec.problem}.")
+            if spec.transport == "stdio":
+                from astro_cli.commands.hooks_cmd import startup_problem
+
+                problem = startup_problem(spec.command, ctx.workspace.root)
+                if problem:
+                    raise UserError(f"MCP server '{name}' cannot start: {problem}; install it or give its full "
+                                    "path. Nothing was added.")
             path = ctx.home.config_path
             data = read_yaml_file(path) if path.is_file() else {}
             servers = _servers_of(data, path)

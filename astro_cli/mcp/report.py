@@ -35,7 +35,8 @@ def status_text(state: ServerState) -> Text:
     if state.status == READY:
         took = f", started in {state.startup_seconds:.1f} s" if state.startup_seconds is not None else ""
         server = f", server {state.server_version}" if state.server_version not in ("", state.name) else ""
-        text.append(visible(f" ({len(state.tools)} tools{took}{server})"), style="dim")
+        count = len(state.tools)
+        text.append(visible(f" ({count} tool{'' if count == 1 else 's'}{took}{server})"), style="dim")
     elif state.reason:
         text.append(visible(f": {one_line(state.reason, 300)}"))
     return text

@@ -54,8 +54,8 @@ def _require_token() -> str:
     value = token()
     if not value:
         raise MissingToken(
-            "NASA ADS needs an API token: set ADS_API_TOKEN in the environment "
-            "(create one at https://ui.adsabs.harvard.edu/user/settings/token)."
+            "NASA ADS needs an API token: `astro keys set ads` keeps one (or set ADS_API_TOKEN in the "
+            "environment); create it at https://ui.adsabs.harvard.edu/user/settings/token."
         )
     return value
 
@@ -71,7 +71,8 @@ def _call(app: AppContext, method: str, path: str, **kwargs: Any) -> dict[str, A
         except httpx.HTTPError as exc:
             raise ServiceError(describe_failure(SERVICE, url, exc, timeout_seconds(app), "ads_url")) from None
     if response.status_code == 401:
-        raise ServiceError("NASA ADS refused the API token (HTTP 401); check ADS_API_TOKEN.")
+        raise ServiceError("NASA ADS refused the API token (HTTP 401); check ADS_API_TOKEN, or replace the stored one with "
+                           "`astro keys set ads`.")
     if response.status_code == 400:
         raise ServiceError(f"NASA ADS could not use the query: {_error_message(response)}.")
     if response.status_code >= 400:

@@ -95,8 +95,8 @@ def resolve(app: AppContext, identifier: str) -> tuple[dict[str, Any], str]:
         clean = re.sub(r"^(?:https?://(?:dx\.)?doi\.org/|doi:)", "", identifier.strip(), flags=re.IGNORECASE)
         if not ads.has_token():
             raise ServiceError(
-                f"Finding the arXiv version of the {kind} '{clean}' needs NASA ADS: set ADS_API_TOKEN, "
-                "or give the arXiv id instead."
+                f"Finding the arXiv version of the {kind} '{clean}' needs NASA ADS: set ADS_API_TOKEN (or keep a "
+                "token with `astro keys set ads`), or give the arXiv id instead."
             )
         ads_record = ads.lookup(app, clean)
         if ads_record is None:

@@ -70,7 +70,7 @@ def search_papers(
                            "and no ADS_API_TOKEN is set (astro keys set ads).")
     if source == "all" and not with_ads:
         outcome.notes.append("NASA ADS was skipped because no ADS_API_TOKEN is set (arXiv results only, "
-                             "without bibcodes or citation counts).")
+                             "without bibcodes or citation counts); `astro keys set ads` keeps a token.")
     if with_ads:
         try:
             total, records = ads.search(app, plan.ads_text, rows, sort, year_from, year_to)
