@@ -134,14 +134,17 @@ def _config(ctx: SlashContext, args: str) -> None:
 
     settings, wanted = ctx.app.settings, args.strip()
     if wanted and wanted != "all" and wanted not in SCHEMA:
-        ctx.console.print(f"[yellow]No setting '{escape(wanted)}'; /config all lists every setting.[/]")
+        from astro_cli.suggest import did_you_mean
+
+        ctx.console.print(f"[yellow]No setting '{escape(wanted)}'{escape(did_you_mean(wanted, SCHEMA))}; "
+                          "/config all lists every setting.[/]")
         return
     if wanted in SCHEMA:
         names = [wanted]
     elif wanted == "all":
         names = list(SCHEMA)
     else:
-        names = [n for n in SCHEMA if n in ("model", "api_base", "max_steps") or settings.source(n) != "default"]
+        names = [n for n in SCHEMA if n == "model" or settings.source(n) != "default"]
     table = Table(box=None, padding=(0, 2, 0, 0))
     table.add_column("setting", style="cyan", no_wrap=True)
     table.add_column("value")
@@ -155,7 +158,8 @@ def _config(ctx: SlashContext, args: str) -> None:
     if wanted in SCHEMA:
         ctx.console.print(Text(SCHEMA[wanted].help, style="dim"))
     elif wanted != "all":
-        ctx.console.print(Text("settings that differ from the defaults; /config all lists every one, /config KEY one", style="dim"))
+        ctx.console.print(Text("the model in use and the settings that differ from the defaults; /config all lists "
+                               "every one, /config KEY one", style="dim"))
     ctx.console.print(Text(f"user config: {ctx.app.home.config_path}\nproject config: {ctx.app.workspace.config_path}", style="dim"))
 
 
@@ -241,7 +245,7 @@ BUILTINS: list[SlashCommand] = [
     SlashCommand("resume", "switch to a stored session (a unique id prefix works)", _resume, usage="/resume ID"),
     SlashCommand("cost", "tokens and cost of this session so far", _cost),
     SlashCommand("tools", "the tools the model can use, and which ask permission", _tools),
-    SlashCommand("config", "settings that differ from the defaults (all, or one KEY)", _config, usage="/config [all|KEY]"),
+    SlashCommand("config", "the model and the settings that differ from the defaults (all, or one KEY)", _config, usage="/config [all|KEY]"),
     SlashCommand("sources", "the sources of the last answer: cited, consulted or unverified", _sources),
     SlashCommand("tool", "show call N of the last turn in full (arguments and result)", _tool, usage="/tool [N]"),
     SlashCommand("expand", "same as /tool N", _tool, usage="/expand [N]"),

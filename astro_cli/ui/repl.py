@@ -112,7 +112,10 @@ class Repl:
         self.session: AgentSession | None = None
         self.renderer = TurnRenderer(console, self.log, lambda: self.session.session_id if self.session else None)
         self.bus.subscribe(self.renderer.handle)
-        self.queued: list[tuple[str, str | None]] = []  # (text for the model, what the person sees)
+        # (text for the model, what the person sees, echo it?): a skill typed at the prompt is on screen
+        # already (prompt-toolkit leaves the line), a first question from the command line is not.
+        self.queued: list[tuple[str, str | None, bool]] = []
+        self._typed = False  # handling a line typed at a prompt that stays on screen
         self.running = True
         self.state: dict[str, Any] = {"turn_log": self.log, "repl": self}
         self.guard: InterruptGuard | None = None
@@ -229,9 +232,11 @@ class Repl:
     def run(self) -> None:
         while self.running:
             shown = None
+            typed = False
             if self.queued:
-                text, shown = self.queued.pop(0)
-                self.console.print(Text(f"> {one_line(shown or text, self.console.width - 4)}", style="dim"))
+                text, shown, echo = self.queued.pop(0)
+                if echo:
+                    self.console.print(Text(f"> {one_line(shown or text, self.console.width - 4)}", style="dim"))
             else:
                 try:
                     text = self.reader.read()
@@ -241,7 +246,12 @@ class Repl:
                     continue
                 except EOFError:
                     break
-            self.handle(text, shown)
+                typed = isinstance(self.reader, PromptReader)
+            self._typed = typed
+            try:
+                self.handle(text, shown)
+            finally:
+                self._typed = False
         self._close()
 
     def _close(self) -> None:
@@ -263,7 +273,7 @@ class Repl:
             self.turn(text, title=shown)
 
     def queue(self, text: str, shown: str | None = None) -> None:
-        self.queued.append((text, shown))
+        self.queued.append((text, shown, not self._typed))
 
     def context(self) -> SlashContext:
         return SlashContext(
