@@ -13,6 +13,7 @@ import yaml
 from tests import research_server
 from tests.conftest import base_env
 from tests.helpers import last_json
+from tests.library_support import EMCEE_TEX
 
 
 def _project_config(workspace: Path, settings: dict) -> None:
@@ -219,3 +220,27 @@ def test_the_missing_ads_token_error_names_astro_keys_set_ads(run_astro, workspa
     result = run_astro(["search", "cepheid", "--source", "ads"], base_env(tmp_path))
     assert result.returncode == 1
     assert "NASA ADS needs an API token: `astro keys set ads` keeps one (or set ADS_API_TOKEN" in result.stderr
+
+
+# --- 19. a .tex gives its year and journal; what is still missing is named --------------------------------
+def test_a_tex_gives_its_year_and_journal_and_a_missing_year_is_named(run_astro, workspace, tmp_path):
+    env = base_env(tmp_path)
+    text = EMCEE_TEX.read_text(encoding="utf-8")
+    dated = text.replace("\\begin{document}", "\\journal{PASP}\n\\received{2012 February 21}\n"
+                         "\\accepted{2013 January 30}\n\\begin{document}", 1)
+    (workspace / "dated").mkdir()
+    (workspace / "dated" / "main.tex").write_text(dated, encoding="utf-8")
+    added = run_astro(["library", "add", "./dated/main.tex"], env)
+    assert added.returncode == 0, added.stderr
+    assert "2013" in added.stdout and "warning" not in added.stderr
+    [row] = json.loads(run_astro(["library", "list", "--json"], env).stdout)
+    assert row["year"] == 2013 and row["journal"] == "PASP" and row["id"] == "foremanmackey2013emcee"
+    exported = run_astro(["library", "export"], env).stdout
+    assert "2013" in exported and "PASP" in exported
+    (workspace / "undated").mkdir()
+    (workspace / "undated" / "main.tex").write_text(text.replace("emcee: The MCMC Hammer", "A sampler"),
+                                                   encoding="utf-8")
+    undated = run_astro(["library", "add", "./undated/main.tex"], env)
+    assert undated.returncode == 0
+    assert "warning: no year could be read from ./undated/main.tex; `astro library add ./undated/main.tex " \
+           "--year ...` completes the row" in " ".join(undated.stderr.split())

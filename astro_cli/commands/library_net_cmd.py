@@ -89,6 +89,11 @@ def _add_local(raw: str, given: dict[str, Any], parse: bool, err: Any) -> None:
     verb = "added" if added.created else "updated (already in the library)"
     typer.echo(visible(f"{paper['id']} {verb} from {raw}: {paper.get('title') or 'untitled'}{who if authors else ''}"))
     typer.echo(f"Stored as {_relative(app, added.stored)}; correct the title or authors with --title / --author.")
+    missing = [flag for flag, key in (("--year", "year"), ("--author", "authors")) if not paper.get(key)]
+    if missing:  # a citation needs them: say which flag completes the row (adding the file again updates it)
+        err.print(f"warning: no {' or '.join(m.removeprefix('--') for m in missing)} could be read from {raw}; "
+                  f"`astro library add {raw} {' '.join(m + ' ...' for m in missing)}` completes the row "
+                  "(BibTeX needs them).", markup=False)
     if parse:
         _index(app, paper["id"], err, force=True)
 

@@ -95,7 +95,33 @@ def read_latex_metadata(path: Path, budget: Any) -> dict[str, Any]:
         raw, _ = braced(text, match.end() - 1)
         raw = re.sub(r"\\(?:altaffilmark|affil|affiliation|inst|thanks|footnote|email)\s*\{[^{}]*\}", "", raw)
         authors += split_authors(to_text(raw.replace("\\and", ",")))
-    return {"title": title, "authors": authors}
+    return {"title": title, "authors": authors, **latex_publication(text)}
+
+
+# Document classes that name their journal; `\journal{...}` (AASTeX, elsarticle) wins over them.
+CLASS_JOURNALS = {"mnras": "Monthly Notices of the Royal Astronomical Society", "aa": "Astronomy & Astrophysics",
+                  "pasj": "Publications of the Astronomical Society of Japan"}
+_YEAR_MACROS = r"\\(?:date|year|pubyear|copyrightyear|submitted|received|accepted|published)"
+
+
+def latex_publication(text: str) -> dict[str, Any]:
+    r"""Year and journal a LaTeX source states: \date, \year, \pubyear, \received..., \journal, the class."""
+    found: dict[str, Any] = {}
+    years = []
+    for match in re.finditer(_YEAR_MACROS + r"\s*(?:=\s*(\d{4})|\{([^{}]*)\})", text):
+        stated = match.group(1) or match.group(2) or ""
+        year = re.search(r"\b(19[5-9]\d|20\d\d)\b", stated)
+        if year:
+            years.append(int(year.group(1)))
+    if years:
+        found["year"] = max(years)  # the latest stated (accepted after received)
+    journal = re.search(r"\\journal(?:name)?\s*\{([^{}]+)\}", text)
+    documentclass = re.search(r"\\documentclass\s*(?:\[[^\]]*\])?\s*\{([^{}]+)\}", text)
+    if journal and journal.group(1).strip():
+        found["journal"] = " ".join(journal.group(1).split())
+    elif documentclass and documentclass.group(1).strip() in CLASS_JOURNALS:
+        found["journal"] = CLASS_JOURNALS[documentclass.group(1).strip()]
+    return found
 
 
 def split_authors(line: str) -> list[str]:
