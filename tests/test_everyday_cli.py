@@ -127,3 +127,42 @@ def test_an_ollama_that_does_not_answer_is_named(run_astro, workspace, tmp_path)
     assert "OLLAMA_API_BASE" not in result.stderr
     with sqlite3.connect(workspace / ".astro" / "astro.db") as db:  # the question is kept to resume
         assert db.execute("SELECT count(*) FROM agent_messages WHERE role = 'user'").fetchone()[0] == 1
+
+
+# --- 14. a cold start says so; the REPL starts the warm worker -------------------------------------------
+def test_a_slow_start_shows_starting_on_a_terminal(fake, astro_env, workspace):
+    import pexpect
+    import yaml
+
+    from tests.helpers import trust_workspace
+
+    # A start that takes a while before the first event (here a SessionStart hook; in life, litellm's import).
+    (workspace / ".astro").mkdir()
+    (workspace / ".astro" / "config.yaml").write_text(yaml.safe_dump({"hooks": {"SessionStart": [
+        {"hooks": [{"type": "command", "command": "sleep 2"}]}]}}))
+    trust_workspace(workspace)
+    fake.add({"text": "A Cepheid pulsates."})
+    env = dict(astro_env, TERM="xterm", COLUMNS="100", LINES="40")  # a terminal rich animates a status on
+    child = pexpect.spawn(sys.executable, ["-m", "astro_cli", "run", "what is a cepheid?"], env=env,
+                          cwd=str(workspace), encoding="utf-8", timeout=60, dimensions=(40, 100))
+    child.expect("starting…")
+    child.expect("A Cepheid pulsates")
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 0
+
+
+def test_the_repl_starts_the_warm_worker_as_it_opens(fake, astro_env, workspace, tmp_path):
+    from tests.helpers import wait_for
+    from tests.worker_support import new_worker
+
+    worker = new_worker(tmp_path / "w", start=False)
+    try:
+        env = worker.client_env(astro_env)
+        child = spawn([], env, workspace)
+        child.expect("\n> ")
+        assert wait_for(lambda: worker.status() is not None, 120), worker.log()
+        quit_with_ctrl_d(child)
+        assert worker.status() is not None  # it outlives the REPL, for the next `astro run`
+    finally:
+        worker.stop()

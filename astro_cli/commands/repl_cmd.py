@@ -53,6 +53,7 @@ def start_repl(
                 if not (exc.damaged and repl.offer_fresh_database(exc)):
                     raise
                 repl.open()
+            _start_worker_in_background()
             if first_question and first_question.strip():
                 repl.queue(first_question)
             repl.run()
@@ -60,6 +61,17 @@ def start_repl(
             app.close()  # ends every command astro started, foreground and background
         if repl.terminated:
             raise KeyboardInterrupt  # exit code 130, as for `astro run`
+
+
+def _start_worker_in_background() -> None:
+    """The warm worker, started as the REPL opens (a thread: the prompt does not wait), so the next
+    `astro run` skips the seconds of importing litellm."""
+    import threading
+
+    from astro_cli.worker.lifecycle import start_after_in_process_run
+
+    threading.Thread(target=start_after_in_process_run, kwargs={"wait_for_exit": False}, daemon=True,
+                     name="astro-worker-start").start()
 
 
 def settle_trust(app: AppContext, console: Console, reader: Any) -> bool:

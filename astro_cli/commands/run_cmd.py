@@ -60,6 +60,7 @@ def run_command(
     from astro_cli.ui.oneshot import OneShotPrinter
 
     printer = OneShotPrinter(output_format.value)
+    printer.starting()  # "starting…" on a terminal while a cold start imports litellm
     with user_errors(report=printer.failed):  # json: one result object on stdout even for a bad setting
         if question is None or question == "-":
             if sys.stdin is None or sys.stdin.isatty():

@@ -90,8 +90,37 @@ class OneShotPrinter:
         self._label: str | None = None
         self.citations: ev.CitationsChecked | None = None  # the final answer's checked citations
         self.sources: list[dict[str, Any]] = []  # what the tools returned (authors, year: the reader's cites)
+        import threading
+
+        self._lock = threading.Lock()  # the "starting…" timer's thread and the run's share the spinner
+        self._timer: threading.Timer | None = None
+        self._began = False
+
+    def starting(self, after: float = 0.5) -> None:
+        """On a terminal: "starting…" if nothing has shown after `after` seconds (the first run after a
+        boot or an upgrade imports litellm for seconds). The first event replaces it."""
+        if not self.err.is_terminal or self.format != "text":
+            return
+        import threading
+
+        def show() -> None:
+            with self._lock:
+                if self._label is None and not self._began:
+                    self._spin_locked("starting…")
+
+        self._timer = threading.Timer(after, show)
+        self._timer.daemon = True
+        self._timer.start()
 
     def _spin(self, label: str | None) -> None:
+        with self._lock:
+            self._began = True
+            if self._timer is not None:
+                self._timer.cancel()
+                self._timer = None
+            self._spin_locked(label)
+
+    def _spin_locked(self, label: str | None) -> None:
         if label == self._label:
             return
         self._label = label
@@ -139,6 +168,7 @@ class OneShotPrinter:
 
     def failed(self, message: str, exit_code: int) -> None:
         """A run that ended before its turn: json and stream-json still end with one result object."""
+        self._spin(None)
         if self.format in ("json", "stream-json"):
             self._write_json(error_object(message, exit_code))
 

@@ -131,8 +131,11 @@ def worker_settings(env: Mapping[str, str]) -> tuple[bool, float, str]:
     return on or bool(settings.get("worker.enabled")), idle, settings.source("worker.enabled")
 
 
-def start_after_in_process_run() -> None:
-    """After a run that found no worker: start one for the next runs. Never affects this run."""
+def start_after_in_process_run(wait_for_exit: bool = True) -> None:
+    """After a run that found no worker: start one for the next runs. Never affects this run.
+
+    The REPL calls it as it opens, with `wait_for_exit=False`: the worker warms up now, so an
+    `astro run` in another terminal during the session is fast."""
     import logging
 
     log = logging.getLogger(__name__)
@@ -154,7 +157,7 @@ def start_after_in_process_run() -> None:
 
         # What this run imported and built is what the next ones need: the worker does it before serving.
         merge_warm_list(paths.warm_list, learnable([*sys.modules, *built_deferred_models()]))
-        pid = spawn_worker(paths, idle, os.environ, after_exit=os.getpid())
+        pid = spawn_worker(paths, idle, os.environ, after_exit=os.getpid() if wait_for_exit else None)
         log.debug("started a worker (pid %d) in %.1f ms", pid, (time.perf_counter() - started) * 1000)
     except Exception as exc:  # noqa: BLE001 - a worker that cannot start only means the next run is slow
         log.debug("no worker started: %s", exc)
