@@ -4,6 +4,8 @@ while a typed skill is not echoed twice. The real REPL, prompt-toolkit reading k
 
 from __future__ import annotations
 
+import re
+
 from tests.conftest import CTRL_D
 
 
@@ -33,3 +35,23 @@ def test_a_first_question_from_the_command_line_is_echoed(repl, fake):
     repl.queue("what is a cepheid?")
     output = repl.type_and_run(CTRL_D)
     assert "> what is a cepheid?" in output and "Pulsating stars." in output
+
+
+def test_a_subagents_lines_stay_in_the_scrollback_in_order(repl, fake, workspace):
+    (workspace / "a.txt").write_text("alpha\n")
+    (workspace / "b.txt").write_text("beta\n")
+    fake.add(
+        {"tool_calls": [{"name": "subagent", "arguments": {"task": "Quote a.txt and b.txt"}}]},
+        {"tool_calls": [{"name": "read_file", "arguments": {"path": "a.txt"}},
+                        {"name": "read_file", "arguments": {"path": "b.txt"}}]},
+        {"text": "They say alpha and beta."},
+        {"text": "alpha, then beta."},
+    )
+    text = repl.type_and_run("What do the files say?\r" + CTRL_D)
+    lines = [line.strip() for line in text.splitlines() if line.strip()]
+    numbered = [m.group(1) for line in lines if (m := re.match(r"^(\d+) (\[[\w-]+\] )?(subagent|read_file)\b", line))]
+    assert numbered == ["1", "2", "3"], lines  # no jump: the inner calls are kept
+    header = next(i for i, line in enumerate(lines) if line.startswith("1 subagent"))
+    done = next(i for i, line in enumerate(lines) if " done · " in line and line.startswith("⤷"))
+    assert header < done and lines.index(next(x for x in lines if x.startswith("2 "))) < done
+    assert "alpha, then beta." in text

@@ -1,4 +1,4 @@
-"""The REPL renderer shows a running subagent as one nested block that collapses to a line."""
+"""The REPL renderer shows a subagent as a nested block that stays in the scrollback, in order (issue 31)."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ from astro_cli.ui.render import TurnRenderer
 from astro_cli.ui.turnlog import TurnLog
 
 
-def test_subagent_block_collapses_to_one_summary_line():
+def test_subagent_block_stays_in_order_and_ends_with_its_summary_line():
     out = io.StringIO()
     console = Console(file=out, width=100, force_terminal=False, color_system=None)
     log = TurnLog()
@@ -36,9 +36,12 @@ def test_subagent_block_collapses_to_one_summary_line():
         renderer.handle(event)
     renderer.settle()
     text = out.getvalue()
-    assert "reader done · 3 steps" in text and "Both papers agree." in text
-    assert "a.txt" not in text and "b.txt" not in text  # the block's inner lines are gone once it ends
-    assert "subagent" in text  # the caller's own tool line stays
+    lines = [line.strip() for line in text.splitlines() if line.strip()]
+    assert lines[0] == "1 subagent Read"  # the caller's call line opens the block, its number first
+    assert lines[1] == "⤷ reader: Read two papers (up to 5 steps)"
+    assert lines[2].startswith("2 [reader] read_file a.txt") and lines[3].startswith("3 [reader] read_file b.txt")
+    assert lines[4].startswith("⤷ reader done · 3 steps") and "Both papers agree." in lines[4]
+    assert len(lines) == 5  # the caller's line is not printed a second time after the summary
     # The inner calls are still there to expand with /tool N.
     assert [c.name for c in log.calls] == ["subagent", "read_file", "read_file"]
 

@@ -80,30 +80,16 @@ class TurnRenderer:
         self.usage: dict[str, Any] = {}
         self._reset_usage()
         self._held: list[ev.Event] | None = None
-        # A running subagent: its calls live in one transient block that collapses to a line when it ends.
+        # A running subagent: its calls are printed as they end, indented under its header line, and
+        # stay in the scrollback in order; its summary line closes the block (docs/repl.md).
         self._subagent: dict[str, Any] | None = None
+        self._summarised: set[str] = set()  # subagent calls whose ⤷ line already said how they ended
 
     # --- the live region ---------------------------------------------------------------------
     def _current(self) -> RenderableType:
         if self._text:
             return Markdown(visible(self._text))
-        if self._subagent is not None:
-            return self._subagent_block()
         return self._showing or Text("")
-
-    def _subagent_block(self) -> RenderableType:
-        from rich.console import Group
-
-        sub = self._subagent or {}
-        lines: list[RenderableType] = list(sub.get("lines", [])[-8:])
-        hidden = len(sub.get("lines", [])) - len(lines)
-        if hidden > 0:
-            lines.insert(0, Text(f"      … {hidden} earlier calls", style="dim"))
-        if self._showing is not None:
-            lines.append(self._showing)
-        title = f"{sub.get('agent')}: {one_line(sub.get('task', ''), max(20, self.console.width - 30))}"
-        return Panel(Group(*lines) if lines else Text(""), title=title, title_align="left",
-                     border_style="dim", expand=False)
 
     def _show(self, renderable: RenderableType | None = None) -> None:
         self._showing = renderable
@@ -195,11 +181,14 @@ class TurnRenderer:
         self.log.handle(event)
         record = next((c for c in reversed(self.log.calls) if c.call_id == event.call_id), None)
         if self._subagent is not None and event.agent != "main":
-            if record is not None:
-                self._subagent["lines"].append(tool_line(record, self.console.width))
+            self.settle(tool_line(record, self.console.width) if record else None)  # kept, under its header
             self.spin(f"{self._subagent['agent']} working…")
             return
         self._tool_spinner = ""
+        if event.call_id in self._summarised:  # a subagent call: its header and ⤷ line are on screen already
+            self._summarised.discard(event.call_id)
+            self.settle()
+            return
         self.settle(tool_line(record, self.console.width) if record else None)
 
     def _on_nudge(self, event: ev.Nudge) -> None:
@@ -230,12 +219,19 @@ class TurnRenderer:
         self.settle(Panel(Text(visible(event.text)), title="plan", title_align="left", border_style="dim", expand=False))
 
     def _on_subagent_started(self, event: ev.SubagentStarted) -> None:
-        self.settle()
-        self._subagent = {"agent": event.agent, "task": event.task, "lines": []}
+        """The block opens with the caller's own call line (its number first, so numbering reads in
+        order) and `⤷ NAME: task (up to N steps)`."""
+        record = next((c for c in reversed(self.log.calls) if c.call_id == event.call_id), None)
+        self.settle(tool_line(record, self.console.width) if record is not None else None)
+        task = one_line(event.task, max(20, self.console.width - 40))
+        self.console.print(Text(f"    ⤷ {event.agent}: {task} (up to {event.max_steps} steps)", style="dim"))
+        self._subagent = {"agent": event.agent, "task": event.task}
+        if record is not None:
+            self._summarised.add(event.call_id)
         self.spin(f"{event.agent} working (up to {event.max_steps} steps)…")
 
     def _on_subagent_finished(self, event: ev.SubagentFinished) -> None:
-        self._subagent = None  # the block collapses: erased, and one summary line printed in its place
+        self._subagent = None  # the block ends with one summary line; its lines above stay
         outcome = Text("done", style="green") if event.ok else Text(event.stop_reason, style="red")
         line = Text(f"    ⤷ {event.agent} ", style="dim") + outcome
         line.append(
