@@ -30,11 +30,25 @@ def label(citation: dict[str, Any]) -> str:
 
 
 def footer_parts(citations: list[dict[str, Any]]) -> tuple[str, list[str]] | None:
-    """('sources: 3 verified, 1 unverified', [labels of the unverified]); None when nothing was cited."""
+    """('sources: 3 verified, 1 unverified', [labels of the unverified]); None when nothing was cited.
+
+    Papers are counted, not citations: one paper cited as arXiv:1111.2011 and as Murray et al. (2012)
+    is `1 verified (arXiv:1111.2011 = Murray et al. 2012)`."""
     if not citations:
         return None
-    counts = [(status, sum(1 for c in citations if c.get("status") == status)) for status in STATUSES]
-    head = "sources: " + ", ".join(f"{count} {status}" for status, count in counts if count)
+    papers: dict[tuple[str, str], list[str]] = {}  # (status, paper) -> the forms it was cited in
+    for citation in citations:
+        key = (str(citation.get("status")), str(citation.get("paper") or label(citation)))
+        forms = papers.setdefault(key, [])
+        if label(citation) not in forms:
+            forms.append(label(citation))
+    parts = []
+    for status in STATUSES:
+        mine = [forms for (state, _paper), forms in papers.items() if state == status]
+        if mine:
+            several = "; ".join(" = ".join(forms) for forms in mine if len(forms) > 1)
+            parts.append(f"{len(mine)} {status}" + (f" ({several})" if several else ""))
+    head = "sources: " + ", ".join(parts)
     return head + update_marks(citations), [label(c) for c in citations
                                             if c.get("status") in ("unverified", "malformed")]
 
