@@ -48,7 +48,7 @@ def rewrite(argv: list[str]) -> list[str]:
             return argv
         return _question(options, argv[index:], printing)
     if printing:
-        return ["run", *options]
+        return _run(options, [])
     return argv
 
 
@@ -56,10 +56,16 @@ def _before_double_dash(argv: list[str]) -> list[str]:
     return argv[: argv.index("--")] if "--" in argv else argv
 
 
+def _run(options: list[str], rest: list[str]) -> list[str]:
+    """`astro run ...`; --debug, an option of `astro` itself, stays in front of `run`."""
+    debug = ["--debug"] if "--debug" in options else []
+    return [*debug, "run", *(o for o in options if o != "--debug"), *rest]
+
+
 def _question(options: list[str], words: list[str], printing: bool) -> list[str]:
     question = " ".join(words)
     if printing:
-        return ["run", *options, "--", question] if words else ["run", *options]
+        return _run(options, ["--", question] if words else [])
     if not words:
         return options
     return [*options, QUESTION_OPTION, question]
