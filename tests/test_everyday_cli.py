@@ -166,3 +166,28 @@ def test_the_repl_starts_the_warm_worker_as_it_opens(fake, astro_env, workspace,
         assert worker.status() is not None  # it outlives the REPL, for the next `astro run`
     finally:
         worker.stop()
+
+
+# --- 19 (at a terminal). library add asks for the year a .tex does not give ---------------------------------
+def test_library_add_at_a_terminal_asks_for_a_missing_year(workspace, tmp_path):
+    import json
+    import shutil
+    import subprocess
+
+    import pexpect
+
+    from tests.library_support import EMCEE_TEX
+
+    (workspace / "draft").mkdir()
+    shutil.copyfile(EMCEE_TEX, workspace / "draft" / "main.tex")
+    env = base_env(tmp_path)
+    child = spawn(["library", "add", "./draft/main.tex", "--no-parse"], env, workspace)
+    child.expect("which year is it")
+    child.sendline("2013")
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 0
+    listed = subprocess.run([sys.executable, "-m", "astro_cli", "library", "list", "--json"], env=env,
+                            cwd=workspace, capture_output=True, text=True, timeout=60)
+    [row] = json.loads(listed.stdout)
+    assert row["year"] == 2013

@@ -8,6 +8,7 @@ stdout. Both are registered into the `astro library` group by `register(app)`.
 
 from __future__ import annotations
 
+import re
 import sys
 from typing import Any, Optional
 
@@ -89,6 +90,8 @@ def _add_local(raw: str, given: dict[str, Any], parse: bool, err: Any) -> None:
     verb = "added" if added.created else "updated (already in the library)"
     typer.echo(visible(f"{paper['id']} {verb} from {raw}: {paper.get('title') or 'untitled'}{who if authors else ''}"))
     typer.echo(f"Stored as {_relative(app, added.stored)}; correct the title or authors with --title / --author.")
+    if not paper.get("year") and _asked_year(app, paper):
+        paper = added.paper = _library_row(app, paper["id"]) or paper
     missing = [flag for flag, key in (("--year", "year"), ("--author", "authors")) if not paper.get(key)]
     if missing:  # a citation needs them: say which flag completes the row (adding the file again updates it)
         err.print(f"warning: no {' or '.join(m.removeprefix('--') for m in missing)} could be read from {raw}; "
@@ -96,6 +99,29 @@ def _add_local(raw: str, given: dict[str, Any], parse: bool, err: Any) -> None:
                   "(BibTeX needs them).", markup=False)
     if parse:
         _index(app, paper["id"], err, force=True)
+
+
+def _asked_year(app: Any, paper: dict[str, Any]) -> bool:
+    """At a terminal, ask for the year the file did not give (Enter skips); True when one was stored."""
+    if not (sys.stdin.isatty() and sys.stdout.isatty()):
+        return False
+    try:
+        answer = typer.prompt("The file gives no year; which year is it? (Enter to skip)", default="",
+                              show_default=False).strip()
+    except (typer.Abort, EOFError):
+        return False
+    if not re.fullmatch(r"(19|20)\d\d", answer):
+        return False
+    from astro_cli.research.library import Library
+
+    Library(app).upsert({"id": paper["id"], "year": int(answer)})
+    return True
+
+
+def _library_row(app: Any, paper_id: str) -> dict[str, Any] | None:
+    from astro_cli.research.library import Library
+
+    return Library(app).get_paper(paper_id)
 
 
 def _index(app: Any, paper_id: str, err: Any, force: bool = False) -> None:
