@@ -236,7 +236,7 @@ def test_a_tex_gives_its_year_and_journal_and_a_missing_year_is_named(run_astro,
     [row] = json.loads(run_astro(["library", "list", "--json"], env).stdout)
     assert row["year"] == 2013 and row["journal"] == "PASP" and row["id"] == "foremanmackey2013emcee"
     exported = run_astro(["library", "export"], env).stdout
-    assert "2013" in exported and "PASP" in exported
+    assert exported.startswith("@ARTICLE") and "year = 2013" in exported and "pasp" in exported.lower()
     (workspace / "undated").mkdir()
     (workspace / "undated" / "main.tex").write_text(text.replace("emcee: The MCMC Hammer", "A sampler"),
                                                    encoding="utf-8")
