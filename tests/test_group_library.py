@@ -44,7 +44,7 @@ def test_a_postgresql_library_is_where_the_rows_go(pg_url, tmp_path):
     assert store.where.startswith(f"postgresql://{MEMBER}@127.0.0.1:") and "member-pass" not in store.where
     assert not app.workspace.db_path.exists()  # nothing of the library reaches the workspace's file
     versions = [row["version"] for row in store._rows("SELECT version FROM astro_schema ORDER BY version")]
-    assert versions == [1, 3]  # 2 (vectors) waits for pgvector; 3 (papers.biblio) does not
+    assert versions == [1, 3, 4]  # 2 (vectors) waits for pgvector; 3 (papers.biblio) and 4 (content_sha256) do not
     app.close()
 
 
@@ -201,9 +201,9 @@ def test_ten_processes_starting_at_once_migrate_once(pg_server):
     for thread in threads:
         thread.join()
     assert errors == []
-    assert sorted(applied, key=len) == [[]] * 9 + [[1, 3]]
+    assert sorted(applied, key=len) == [[]] * 9 + [[1, 3, 4]]
     rows = connections[0].execute("SELECT version, applied_by FROM astro_schema ORDER BY version").fetchall()
-    assert rows == [(1, MEMBER), (3, MEMBER)]
+    assert rows == [(1, MEMBER), (3, MEMBER), (4, MEMBER)]
     for conn in connections:
         conn.close()
 
