@@ -250,9 +250,10 @@ def test_a_tex_gives_its_year_and_journal_and_a_missing_year_is_named(run_astro,
 def test_the_sources_line_counts_a_paper_cited_twice_once(run_astro, fake, astro_env, research):
     env = {**astro_env, **research.env(ASTRO_HTTP_TIMEOUT="2")}
     fake.add({"tool_calls": [{"name": "download_paper", "arguments": {"id": "1111.2011", "source": False}}]},
-             {"text": "The nodes are in arXiv:1111.2011, as Murray et al. (2012) show."})
+             {"text": "The nodes are in arXiv:1111.2011, as Murray et al. (2012) show."},
+             {"text": "The nodes are in arXiv:1111.2011, as Murray et al. (2012) show."})  # after a claim nudge
     ran = run_astro(["run", "--yes", "Sources?"], env)
     assert ran.returncode == 0, ran.stderr
-    footer = ran.stderr.rstrip().splitlines()[-1]
+    footer = next(line for line in ran.stderr.splitlines() if line.startswith("sources: "))
     assert footer.startswith("sources: 1 verified (arXiv:1111.2011 = "), footer
     assert "Murray" in footer and "2 verified" not in footer
