@@ -67,6 +67,7 @@ def latex_metadata(path: Path) -> dict[str, Any]:
     except LatexError as exc:
         raise LocalFileError(str(exc)) from None
     meta = {"title": found.get("title"), "authors": found.get("authors") or []}
+    meta.update({key: found[key] for key in ("year", "journal") if found.get(key)})  # latex_publication's
     if found.get("exceeded"):
         meta[LIMIT_NOTE] = found["exceeded"]
     return meta
