@@ -56,3 +56,12 @@ def test_the_bare_question_rewrite_knows_every_command():
     from astro_cli.cli import app
 
     assert set(typer.main.get_command(app).commands) == SUBCOMMANDS  # type: ignore[attr-defined]
+
+
+def test_doctor_says_whether_commands_run_in_the_sandbox(run_astro, astro_env, workspace):
+    on = run_astro(["doctor"], astro_env)
+    assert any(line.startswith("✓ sandbox: ") for line in on.stdout.splitlines()), on.stdout
+    off = run_astro(["doctor"], {**astro_env, "ASTRO_SANDBOX_ENABLED": "0"})
+    assert off.returncode == 1
+    line = next(line for line in off.stdout.splitlines() if line.startswith("✗ sandbox: "))
+    assert "bubblewrap" in off.stdout.split(line, 1)[1].splitlines()[1]  # the fix line under it

@@ -213,11 +213,21 @@ def trust_check(app: AppContext, options: DoctorOptions) -> Check:
     return Check(True, "trust: this folder asks for nothing risky")
 
 
-# One line per check, in the order shown. Issue 25 adds the sandbox here (sandbox_report() of
-# astro_cli/security/sandbox.py as a Check); issue 32 local OpenAI-compatible servers: one line each.
+def sandbox_check(app: AppContext, options: DoctorOptions) -> Check:
+    from astro_cli.security.sandbox import sandbox_report
+
+    report = sandbox_report(app)
+    if report.ok:
+        return Check(True, f"sandbox: {report.sentence}")
+    return Check(False, f"sandbox: {report.sentence}",
+                 "install bubblewrap (`apt install bubblewrap`, or your system's package) and keep "
+                 "`sandbox.enabled: true` in your user config (docs/security.md).")
+
+
+# One line per check, in the order shown. Local OpenAI-compatible servers (issue 32): one line each.
 CHECKS: list[CheckFn] = [
     python_check, install_check, keys_check, ads_check, model_check, database_check, library_check,
-    worker_check, mcp_check, trust_check,
+    worker_check, mcp_check, trust_check, sandbox_check,
 ]
 
 
