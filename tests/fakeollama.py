@@ -13,9 +13,10 @@ Each model is (name, capabilities or None for a server too old to report them); 
 from __future__ import annotations
 
 import json
-import threading
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import BaseHTTPRequestHandler
 from typing import Any
+
+from tests.quick_server import QuickHTTPServer
 
 MODIFIED = "2025-10-03T23:34:03.409490317-07:00"
 
@@ -56,16 +57,13 @@ class FakeOllama:
                 else:
                     server._json(self, 404, {"error": "not found"})
 
-        self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        self.server.daemon_threads = True
-        threading.Thread(target=self.server.serve_forever, daemon=True).start()
+        self.server = QuickHTTPServer(Handler)  # serves in its own thread; closes at once
 
     @property
     def url(self) -> str:
         return f"http://127.0.0.1:{self.server.server_address[1]}"
 
     def close(self) -> None:
-        self.server.shutdown()
         self.server.server_close()
 
     def chat_bodies(self) -> list[dict[str, Any]]:

@@ -21,8 +21,10 @@ from __future__ import annotations
 import json
 import threading
 import time
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import BaseHTTPRequestHandler
 from typing import Any
+
+from tests.quick_server import QuickHTTPServer
 
 EXHAUSTED = "[fake provider: no scripted turn left]"
 
@@ -52,10 +54,8 @@ class FakeProvider:
                     body = {}
                 provider._handle(self, body)
 
-        self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        self.server.daemon_threads = True
-        self.thread = threading.Thread(target=self.server.serve_forever, daemon=True)
-        self.thread.start()
+        self.server = QuickHTTPServer(Handler)  # serves in its own thread; closes at once
+        self.thread = self.server.thread
 
     # --- public ------------------------------------------------------------------------------
     @property
@@ -77,7 +77,6 @@ class FakeProvider:
 
     def close(self) -> None:
         self.release.set()
-        self.server.shutdown()
         self.server.server_close()
 
     def bodies(self, kind: str | None = None) -> list[dict[str, Any]]:

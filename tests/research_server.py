@@ -26,10 +26,12 @@ import tarfile
 import threading
 import time
 from dataclasses import dataclass, field
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import BaseHTTPRequestHandler
 from pathlib import Path
 from typing import Any
 from urllib.parse import parse_qs, unquote, urlsplit
+
+from tests.quick_server import QuickHTTPServer
 
 FIXTURES = Path(__file__).parent / "fixtures"
 ADS_TOKEN = "test-ads-token-not-real"
@@ -59,6 +61,9 @@ class Failure:
     body: bytes = b"Internal Server Error"
     delay: float = 0.0
     cut_after: int | None = None  # send the real answer's headers, then only this many bytes
+    # Set when the answer is about to go out (after `delay`): a test can tell whether a client
+    # gave up before it (the order of events, which load cannot reorder as it can stretch a clock).
+    answering: threading.Event = field(default_factory=threading.Event)
 
 
 @dataclass
@@ -119,10 +124,8 @@ class ResearchServer:
             def do_POST(self) -> None:  # noqa: N802
                 server._handle(self, "POST")
 
-        self.httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        self.httpd.daemon_threads = True
-        self.thread = threading.Thread(target=self.httpd.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True)
-        self.thread.start()
+        self.httpd = QuickHTTPServer(Handler)  # serves in its own thread; closes at once
+        self.thread = self.httpd.thread
 
     # --- public ----------------------------------------------------------------------------
     @property
@@ -140,9 +143,11 @@ class ResearchServer:
             **extra,
         }
 
-    def fail(self, prefix: str, status: int = 500, **kwargs: Any) -> None:
+    def fail(self, prefix: str, status: int = 500, **kwargs: Any) -> Failure:
+        failure = Failure(prefix, status, **kwargs)
         with self.lock:
-            self.failures.append(Failure(prefix, status, **kwargs))
+            self.failures.append(failure)
+        return failure
 
     def slow_down(self, prefix: str, seconds: float) -> None:
         """Answers under `prefix` arrive in pieces spread over `seconds` (a slow link; races show)."""
@@ -152,7 +157,6 @@ class ResearchServer:
         return [r for r in self.requests if r.path.startswith(prefix)]
 
     def close(self) -> None:
-        self.httpd.shutdown()
         self.httpd.server_close()
 
     # --- serving ---------------------------------------------------------------------------
@@ -169,6 +173,8 @@ class ResearchServer:
         try:
             if failure is not None and failure.delay:
                 time.sleep(failure.delay)
+            if failure is not None:
+                failure.answering.set()
             if failure is not None and failure.cut_after is None:
                 self._send(handler, failure.status, failure.body, "text/plain", failure.headers)
                 return

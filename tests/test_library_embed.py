@@ -11,9 +11,8 @@ from __future__ import annotations
 import base64
 import json
 import re
-import threading
 import zlib
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import BaseHTTPRequestHandler
 
 import pytest
 
@@ -22,6 +21,7 @@ from astro_cli.research.search import fts_query, reciprocal_rank_fusion, search_
 from astro_cli.research.storage import library_store
 from astro_cli.research.vectors import rank_by_vector
 from tests.library_support import add_paper, make_app
+from tests.quick_server import QuickHTTPServer
 
 DIM = 256
 SYNONYMS = {"decorrelation": "autocorrelation"}
@@ -65,12 +65,10 @@ class EmbeddingServer:
                 self.end_headers()
                 self.wfile.write(payload)
 
-        self.httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        threading.Thread(target=self.httpd.serve_forever, daemon=True).start()
+        self.httpd = QuickHTTPServer(Handler)  # serves in its own thread; closes at once
         self.url = f"http://127.0.0.1:{self.httpd.server_address[1]}/v1"
 
     def close(self) -> None:
-        self.httpd.shutdown()
         self.httpd.server_close()
 
 
