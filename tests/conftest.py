@@ -1,8 +1,14 @@
 """Shared test fixtures: a workspace, the fake model provider, and ways to run the real `astro`.
 
 `cli` runs astro in-process through typer's runner (fast once litellm is imported);
-`run_astro` starts the real process (exit codes, signals, kill -9). Both point every external
+`run_astro` starts the real process (exit codes, output, files). Both point every external
 service at 127.0.0.1, so no test can reach the network.
+
+`run_astro(["run", ...])` hands the run to one warm worker per test process (`warm_worker`), as a
+user's `astro run` does once a worker is up: ~0.1 CPU-s a run instead of ~7 for importing litellm
+again. Each test still has its own workspace and ASTRO_HOME (the worker's child adopts the
+client's environment and folder). Tests marked `cold_start`, tests that start `astro` themselves
+(signals, kill -9, pseudo-terminals) and `pytest --no-warm-worker` keep the in-process path.
 """
 
 from __future__ import annotations
@@ -20,6 +26,7 @@ import pytest
 
 from astro_cli.slash import slash_commands
 from tests.fakeprovider import FakeProvider
+from tests.markers import MARKERS, apply_markers
 
 pytest_plugins = ["tests.pg_support"]  # pg_server, pgvector_server, pg_url: a real PostgreSQL (issue 20)
 
@@ -30,6 +37,20 @@ PROVIDER_KEYS = (
 )
 # A closed port: anything that tries a real service in a test fails fast instead of reaching out.
 CLOSED = "http://127.0.0.1:9"
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    parser.addoption("--no-warm-worker", action="store_true",
+                     help="run every `astro run` of run_astro in its own process (the cold start path)")
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    for name, description in MARKERS.items():
+        config.addinivalue_line("markers", f"{name}: {description}")
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    apply_markers(items)
 
 
 @pytest.fixture
@@ -89,15 +110,53 @@ def anthropic_env(tmp_path: Path, fake: FakeProvider) -> dict[str, str]:
     return env
 
 
+@pytest.fixture(scope="session")
+def warm_worker(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
+    """One warm worker for this test process (so one per xdist worker), in a runtime folder and
+    ASTRO_HOME of its own; None when it cannot start (the runs then stay in-process)."""
+    import warnings
+
+    from tests.worker_support import new_worker
+
+    worker = new_worker(tmp_path_factory.mktemp("warm-worker"), start=False, ASTRO_WORKER_IDLE_MINUTES="600")
+    try:
+        worker.start()
+    except (AssertionError, subprocess.SubprocessError) as exc:
+        warnings.warn(f"the shared warm worker did not start; `astro run` tests run in-process: {exc}",
+                      stacklevel=1)
+        worker.stop()
+        yield None
+        return
+    yield worker
+    worker.stop()
+
+
+def through_warm_worker(request: pytest.FixtureRequest, args: list[str], env: dict[str, str]) -> dict[str, str]:
+    """`env` pointed at the shared warm worker when this is an `astro run` the tests' base environment
+    keeps in-process (ASTRO_WORKER=0 and no runtime folder of its own); else `env` unchanged."""
+    command = args[1:2] if args[:1] == ["--debug"] else args[:1]
+    if (command != ["run"] or env.get("ASTRO_WORKER") != "0" or "ASTRO_RUNTIME_DIR" in env
+            or request.node.get_closest_marker("cold_start") or request.config.getoption("--no-warm-worker")):
+        return env
+    worker = request.getfixturevalue("warm_worker")
+    if worker is None:
+        return env
+    return {**worker.client_env(env), "ASTRO_WORKER_IDLE_MINUTES": "600"}
+
+
 @pytest.fixture
-def run_astro(workspace: Path):
-    """Run the real astro process: run_astro(args, env, input=None, timeout=60)."""
+def run_astro(workspace: Path, request: pytest.FixtureRequest):
+    """Run the real astro process: run_astro(args, env, input=None, timeout=90).
+
+    `astro run` goes through the shared warm worker (see the module's docstring); mark a test
+    `cold_start` to keep its runs in their own process."""
 
     def run(args: list[str], env: dict[str, str], input: str | None = None, timeout: float = 90,
             cwd: Path | None = None) -> subprocess.CompletedProcess:
         return subprocess.run(
             [sys.executable, "-m", "astro_cli", *args],
-            env=env, input=input, capture_output=True, text=True, timeout=timeout, cwd=cwd or workspace,
+            env=through_warm_worker(request, args, env), input=input, capture_output=True, text=True,
+            timeout=timeout, cwd=cwd or workspace,
         )
 
     return run
