@@ -10,8 +10,11 @@ from typing import Any
 from astro_cli.worker.lifecycle import wait_until
 
 
-def wait_for(predicate: Callable[[], Any], timeout: float = 30.0, interval: float = 0.05) -> bool:
-    """Poll `predicate` until it is true or `timeout` seconds pass; True if it became true."""
+def wait_for(predicate: Callable[[], Any], timeout: float = 120.0, interval: float = 0.05) -> bool:
+    """Poll `predicate` until it is true or `timeout` seconds pass; True if it became true.
+
+    The default ceiling is generous (a cold `astro` imports litellm first, which a loaded machine
+    stretches to tens of seconds): a wait that succeeds returns as soon as it does."""
     return wait_until(predicate, timeout, interval)
 
 
@@ -50,3 +53,15 @@ def write_config(path: Path, settings: dict[str, Any]) -> None:
 
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(yaml.safe_dump(settings), encoding="utf-8")
+
+
+def cpu_seconds() -> float:
+    """CPU time this process and its reaped children have used so far (user + system).
+
+    A bound on work done, where a test must show that something stops instead of running for
+    minutes: unlike a wall clock it does not stretch when the machine is busy with other work."""
+    import resource
+    import time
+
+    children = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return time.process_time() + children.ru_utime + children.ru_stime

@@ -10,7 +10,6 @@ import signal
 import sqlite3
 import subprocess
 import sys
-import time
 
 from astro_cli.slash import slash_commands
 from astro_cli.tasks.nudges import BACKGROUND_DONE_HEADER, BACKGROUND_STOPPED_HEADER
@@ -129,20 +128,20 @@ def test_running_limit(cli, fake: FakeProvider, astro_env, workspace):
 def test_exit_cancels_running_work_and_the_next_turn_hears_of_it(cli, fake: FakeProvider, astro_env, workspace):
     # `echo $$` names a pid of astro's own namespace only without the sandbox (its fallback, tested here).
     astro_env = {**astro_env, "ASTRO_SANDBOX_ENABLED": "0"}
-    fake.add(_bg("echo $$ > bg.pid; sleep 30"), {"text": "Started it."})
-    began = time.monotonic()
+    fake.add(_bg("echo $$ > bg.pid; sleep 30; touch bg-finished"), {"text": "Started it."})
     result = cli(["run", "--allow", "run_bash", "Start a long job"], env=astro_env)
     assert result.exit_code == 0
-    assert time.monotonic() - began < 15  # exit does not wait for the 30 s job
+    assert not (workspace / "bg-finished").exists()  # exit did not wait for the 30 s job
     [row] = _rows(workspace)
     assert row["status"] == "cancelled"
     pid = int((workspace / "bg.pid").read_text())
-    assert wait_for(lambda: not _alive(pid), 5), "the background command outlived astro"
+    assert wait_for(lambda: not _alive(pid), 30), "the background command outlived astro"
 
     fake.add({"text": "It was cancelled; shall I restart it?"})
     cli(["run", "--continue", "Did the job finish?"], env=astro_env)
     assert _announcements(fake.bodies()[2]) == [
-        f"{BACKGROUND_STOPPED_HEADER} ⚠️ run_bash: echo $$ > bg.pid; sleep 30: astro exited before it finished; "
+        f"{BACKGROUND_STOPPED_HEADER} ⚠️ run_bash: echo $$ > bg.pid; sleep 30; touch bg-finished: astro exited before "
+        "it finished; "
         "no result was recorded (bg-1). Start it again if you still need it."
     ]
 
@@ -199,9 +198,8 @@ def test_a_crash_leaves_interrupted_not_running(cli, fake: FakeProvider, astro_e
 def test_the_model_can_cancel_a_task(cli, fake: FakeProvider, astro_env, workspace):
     fake.add(_bg("sleep 30"), {"tool_calls": [{"name": "bg_task_run", "arguments": {"task_id": "bg-1", "cancel": True}}]},
              _bash("sleep 1"), {"text": "Cancelled it."})
-    began = time.monotonic()
     result = cli(["run", "--allow", "run_bash", "Start and stop"], env=astro_env)
-    assert result.exit_code == 0 and time.monotonic() - began < 20
+    assert result.exit_code == 0  # the job did not run its 30 s: its row says cancelled (below)
     results = [m["content"] for m in fake.bodies()[2]["messages"] if m["role"] == "tool"]
     assert results[-1] == "bg-1 was asked to stop; you will be told when it has."
     assert _announcements(fake.bodies()[3]) == [

@@ -7,7 +7,6 @@ import os
 import signal
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import pytest
@@ -33,12 +32,22 @@ def _alive(pid: int) -> bool:
         return True
 
 
+def _ended_without_effect(pidfile: Path, effect: Path) -> None:
+    """The interrupted shell is gone, so its last step (`touch effect`) can never run; and it did not.
+
+    Waiting for the shell's end (not a fixed pause) covers a shell astro failed to stop: it ends
+    after its `sleep 4`, having made the effect, and the assertion fails."""
+    pid = int(pidfile.read_text())
+    assert wait_for(lambda: not _alive(pid), timeout=60), "the interrupted command is still running"
+    assert not effect.exists(), "the command went on after astro was interrupted"
+
+
 @pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM])
 def test_an_interrupt_ends_the_command_it_interrupted(fake: FakeProvider, astro_env, workspace, sig):
-    started = workspace / "started"
+    started, pidfile = workspace / "started", workspace / "command.pid"
     effect = workspace / "effect.txt"
-    fake.add({"tool_calls": [{"name": "run_bash",
-                              "arguments": {"command": f"touch {started}; sleep 4; touch {effect}"}}]})
+    fake.add({"tool_calls": [{"name": "run_bash", "arguments": {
+        "command": f"echo $$ > {pidfile}; touch {started}; sleep 4; touch {effect}"}}]})
     proc = _start(["run", "--allow", "run_bash", "Make the effect"], astro_env, workspace)
     try:
         assert wait_for(started.exists, timeout=60), "the command never started"
@@ -49,8 +58,7 @@ def test_an_interrupt_ends_the_command_it_interrupted(fake: FakeProvider, astro_
             proc.kill()
     assert proc.returncode == 130
     assert "interrupted" in err and "Traceback" not in err
-    time.sleep(5)  # longer than the command would have needed
-    assert not effect.exists(), "the command went on after astro was interrupted"
+    _ended_without_effect(pidfile, effect)
 
 
 def test_an_interrupt_ends_background_commands_too(fake: FakeProvider, astro_env, workspace):
@@ -74,8 +82,7 @@ def test_an_interrupt_ends_background_commands_too(fake: FakeProvider, astro_env
             proc.kill()
     assert proc.returncode == 130
     assert not _alive(int(pidfile.read_text())), "the background command outlived astro"
-    time.sleep(5)
-    assert not effect.exists()
+    assert not effect.exists()  # its shell is gone: `touch` can no longer run
 
 
 def unsandboxed(env: dict[str, str]) -> dict[str, str]:
@@ -96,10 +103,11 @@ def test_a_detached_child_does_not_stretch_the_timeout(fake: FakeProvider, astro
     astro_env = unsandboxed(astro_env)
     (workspace / ".astro").mkdir()
     (workspace / ".astro" / "config.yaml").write_text("bash:\n  timeout: 3\n")
-    pidfile = workspace / "detached.pid"
+    pidfile, late, foreground_late = workspace / "detached.pid", workspace / "late", workspace / "foreground-late"
     fake.add(
         {"tool_calls": [{"name": "run_bash", "arguments": {
-            "command": f"setsid sh -c 'echo $$ > {pidfile}; sleep 40' & echo started; sleep 30"}}]},
+            "command": f"setsid sh -c 'echo $$ > {pidfile}; sleep 40; touch {late}' & echo started; "
+                       f"sleep 30; touch {foreground_late}"}}]},
         {"text": "done"},
     )
     proc = subprocess.run([sys.executable, "-m", "astro_cli", "run", "--allow", "run_bash", "--output-format",
@@ -112,15 +120,18 @@ def test_a_detached_child_does_not_stretch_the_timeout(fake: FakeProvider, astro
     # The detached child held the output open: it was found and stopped, and the result says so.
     assert "still held its output" in result and "stopped" in result
     assert not _alive(int(pidfile.read_text()))
-    assert _bash_step(proc) < 10, "the step waited for the detached child (40 s before)"
+    # The order of events, not a clock: the step ended before either sleep could finish on its own.
+    assert not foreground_late.exists(), "the step waited for the command past its timeout"
+    assert not late.exists(), "the step waited for the detached child"
     assert last_json(proc.stdout)["answer"] == "done"
 
 
 def test_a_finished_command_with_a_background_child_returns_at_once(fake: FakeProvider, astro_env, workspace):
     """The command ends but leaves a child writing to its output: astro answers, says what still runs."""
     astro_env = unsandboxed(astro_env)
+    late = workspace / "late"
     fake.add(
-        {"tool_calls": [{"name": "run_bash", "arguments": {"command": "sleep 30 & echo launched"}}]},
+        {"tool_calls": [{"name": "run_bash", "arguments": {"command": f"(sleep 30; touch {late}) & echo launched"}}]},
         {"text": "done"},
     )
     proc = subprocess.run([sys.executable, "-m", "astro_cli", "run", "--allow", "run_bash", "--output-format",
@@ -130,7 +141,8 @@ def test_a_finished_command_with_a_background_child_returns_at_once(fake: FakePr
     result = [m["content"] for m in fake.bodies()[1]["messages"] if m["role"] == "tool"][-1]
     assert "launched" in result and "[exit code 0]" in result
     assert "still running" in result and "sleep 30" in result
-    assert _bash_step(proc) < 10, "the step waited for the background child (30 s before)"
+    # The order of events, not a clock: the step returned before the background child could end.
+    assert not late.exists(), "the step waited for the background child"
 
 
 PLUGIN = '''
@@ -191,7 +203,7 @@ def test_a_timed_out_tool_is_cancelled_or_reported_still_running(fake: FakeProvi
     late = [m["content"] for m in third if m["role"] == "user" and "finished after all" in str(m["content"])]
     assert late and "slow_write" in late[0] and "wrote" in late[0]
     assert stubborn.read_text() == "written late"
-    time.sleep(5)
+    # astro has exited, so no thread of it can still write: the cancelled tool never did.
     assert not polite.exists()
     shown = subprocess.run([sys.executable, "-m", "astro_cli", "sessions", "export", last_json(proc.stdout)["session_id"],
                             "--format", "json"], env=plugin_env, cwd=workspace, capture_output=True, text=True)
@@ -223,9 +235,9 @@ def test_sigterm_ends_the_repl_and_its_commands(fake: FakeProvider, astro_env, w
     home = Path(astro_env["ASTRO_HOME"])  # the user's own settings: no workspace trust involved
     home.mkdir(parents=True, exist_ok=True)
     (home / "config.yaml").write_text("permissions:\n  allow: [run_bash]\n")
-    started, effect = workspace / "started", workspace / "effect.txt"
-    fake.add({"tool_calls": [{"name": "run_bash",
-                              "arguments": {"command": f"touch {started}; sleep 4; touch {effect}"}}]})
+    started, effect, pidfile = workspace / "started", workspace / "effect.txt", workspace / "command.pid"
+    fake.add({"tool_calls": [{"name": "run_bash", "arguments": {
+        "command": f"echo $$ > {pidfile}; touch {started}; sleep 4; touch {effect}"}}]})
     proc = subprocess.Popen([sys.executable, "-m", "astro_cli"], env=astro_env, cwd=workspace, text=True,
                             stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     try:
@@ -240,5 +252,4 @@ def test_sigterm_ends_the_repl_and_its_commands(fake: FakeProvider, astro_env, w
             proc.kill()
     assert proc.returncode == 130, err
     assert "Traceback" not in err
-    time.sleep(5)
-    assert not effect.exists()
+    _ended_without_effect(pidfile, effect)

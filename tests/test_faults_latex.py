@@ -5,13 +5,13 @@ from __future__ import annotations
 import resource
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 from astro_cli.research.latex import latex_sections
 from astro_cli.research.latex_limits import Budget, LatexLimits, read_bounded
 from tests import research_server
 from tests.conftest import base_env
+from tests.helpers import cpu_seconds
 from tests.research_server import tar_gz_bytes
 
 research = research_server.research  # fixture
@@ -47,18 +47,18 @@ def test_a_macro_bomb_stops_at_the_output_bound(tmp_path: Path):
     assert len(macro_bomb()) < 800
     (tmp_path / "bomb.tex").write_text(macro_bomb())
     budget = Budget()
-    began = time.monotonic()
+    began = cpu_seconds()
     title, sections = latex_sections(tmp_path / "bomb.tex", budget=budget)
-    assert time.monotonic() - began < 20
+    assert cpu_seconds() - began < 20  # CPU seconds: stopped at the bound, not after minutes of expansion
     assert budget.exceeded == "its macros expand to more than 4 million characters"
     assert sections and sections[0].title == "1 Introduction"  # what was read is there
 
 
 def test_an_input_fan_out_stops_at_the_file_bound(tmp_path: Path):
     budget = Budget()
-    began = time.monotonic()
+    began = cpu_seconds()
     _title, sections = latex_sections(_folder(tmp_path, input_fan_out(levels=6, width=3)), budget=budget)
-    assert time.monotonic() - began < 20
+    assert cpu_seconds() - began < 20  # CPU seconds
     assert budget.exceeded == "it inputs more than 200 files"
     assert "phase curve" in sections[0].text
 
@@ -82,9 +82,9 @@ def test_the_child_process_bounds_time_and_memory(tmp_path: Path):
     slow = tmp_path / "slow.tex"  # figures never closed: each one is looked for up to the end of the text
     slow.write_text("\\documentclass{article}\n\\begin{document}\n" + "\\begin{figure} x " * 100_000
                     + "\n\\end{document}\n")
-    began = time.monotonic()
+    began = cpu_seconds()
     reading = read_bounded(slow, LatexLimits(max_seconds=2))
-    assert time.monotonic() - began < 10
+    assert cpu_seconds() - began < 10  # the reading child's CPU: it was stopped, not left to run for minutes
     assert reading.exceeded == "reading it took more than 2 s" and reading.sections == []
 
     big = tmp_path / "big.tex"
@@ -103,11 +103,11 @@ def test_library_add_falls_back_to_the_pdf_with_one_line(research, workspace, tm
     research.eprints["1001.0012"] = tar_gz_bytes({"ms.tex": macro_bomb().encode()})
     research.eprints["1111.2011"] = tar_gz_bytes({k: v.encode() for k, v in input_fan_out().items()})
     for paper in ("1001.0012", "1111.2011"):
-        began = time.monotonic()
+        began = cpu_seconds()
         proc = subprocess.run([sys.executable, "-m", "astro_cli", "library", "add", paper], env=env, cwd=workspace,
                               capture_output=True, text=True, timeout=180, preexec_fn=_limit_memory)
         assert proc.returncode == 0, proc.stderr
-        assert time.monotonic() - began < 60
+        assert cpu_seconds() - began < 60  # CPU seconds of astro and its reader: the old one ran for minutes
         assert "Indexed" in proc.stdout and "chunks from the PDF." in proc.stdout
         notes = [line for line in proc.stderr.splitlines() if "beyond astro's limits" in line]
         assert len(notes) == 1 and notes[0].endswith("so the PDF was used.")

@@ -247,7 +247,7 @@ def _watched(tmp_path: Path, clock: Clock) -> MemoryService:
     return MemoryService(tmp_path / "memory", clock=clock, watch=True, watch_from=0)
 
 
-def _eventually(check, timeout: float = 5.0) -> bool:
+def _eventually(check, timeout: float = 30.0) -> bool:
     import time
 
     deadline = time.monotonic() + timeout

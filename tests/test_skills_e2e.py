@@ -216,19 +216,19 @@ def test_hot_reload_new_changed_broken_and_removed_skills(workspace, tmp_path, m
     start_watcher(app)  # the workspace has no skills/ yet: its parent is watched until it appears
     try:
         path = make(workspace / "skills", "spectra", "description: Reduces long-slit spectra.\n", "Body.")
-        assert wait_for(lambda: "- spectra: Reduces long-slit spectra." in system(), timeout=5.0, interval=0.02)
+        assert wait_for(lambda: "- spectra: Reduces long-slit spectra." in system(), timeout=30.0, interval=0.02)
         path.write_text("---\nname: spectra\ndescription: Reduces echelle spectra.\n---\nBody.\n")
-        assert wait_for(lambda: "- spectra: Reduces echelle spectra." in system(), timeout=5.0, interval=0.02)
+        assert wait_for(lambda: "- spectra: Reduces echelle spectra." in system(), timeout=30.0, interval=0.02)
         temp = path.with_name(".SKILL.md.swp")  # an editor's atomic save: write a temporary file, rename it
         temp.write_text("---\nname: spectra\ndescription: Reduces IFU cubes.\n---\nBody.\n")
         os.replace(temp, path)
-        assert wait_for(lambda: "- spectra: Reduces IFU cubes." in system(), timeout=5.0, interval=0.02)
+        assert wait_for(lambda: "- spectra: Reduces IFU cubes." in system(), timeout=30.0, interval=0.02)
         path.write_text("---\nname: spectra\ndescription: 'unclosed\n---\n")  # a broken save
-        assert wait_for(lambda: any("spectra/SKILL.md has an error" in w for w in app.warnings), timeout=5.0, interval=0.02)
+        assert wait_for(lambda: any("spectra/SKILL.md has an error" in w for w in app.warnings), timeout=30.0, interval=0.02)
         assert "- spectra: Reduces IFU cubes." in system()  # the last good version stays
         path.unlink()
         path.parent.rmdir()
-        assert wait_for(lambda: "- spectra:" not in system(), timeout=5.0, interval=0.02)
+        assert wait_for(lambda: "- spectra:" not in system(), timeout=30.0, interval=0.02)
         assert system() == before
     finally:
         app.close()
