@@ -18,6 +18,7 @@ def debug_log(env: dict[str, str]) -> Path:
     return Path(env["ASTRO_HOME"]) / "logs" / "astro.log"
 
 
+@pytest.mark.cold_start  # the log of an in-process run, from `--debug` on the command line
 def test_debug_writes_the_tool_result_to_the_log_with_the_key_redacted(fake, astro_env, workspace, run_astro):
     env = dict(astro_env, ADS_API_TOKEN=KEY)
     (workspace / "notes.txt").write_text(f"ADS token for the survey: {KEY}\n")

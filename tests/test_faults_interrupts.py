@@ -52,7 +52,7 @@ def test_an_interrupt_ends_the_command_it_interrupted(fake: FakeProvider, astro_
     try:
         assert wait_for(started.exists, timeout=60), "the command never started"
         proc.send_signal(sig)
-        _out, err = proc.communicate(timeout=30)
+        _out, err = proc.communicate(timeout=180)
     finally:
         if proc.poll() is None:
             proc.kill()
@@ -75,7 +75,7 @@ def test_an_interrupt_ends_background_commands_too(fake: FakeProvider, astro_env
         assert wait_for(lambda: pidfile.exists() and pidfile.read_text().strip(), timeout=60)
         assert wait_for(fake.hanging.is_set, timeout=30)
         proc.send_signal(signal.SIGTERM)
-        proc.communicate(timeout=30)
+        proc.communicate(timeout=180)
     finally:
         fake.release.set()
         if proc.poll() is None:
@@ -246,7 +246,7 @@ def test_sigterm_ends_the_repl_and_its_commands(fake: FakeProvider, astro_env, w
         proc.stdin.flush()
         assert wait_for(started.exists, timeout=60), "the command never started"
         proc.send_signal(signal.SIGTERM)
-        out, err = proc.communicate(timeout=30)
+        out, err = proc.communicate(timeout=180)
     finally:
         if proc.poll() is None:
             proc.kill()

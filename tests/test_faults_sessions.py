@@ -47,7 +47,7 @@ def test_a_second_process_on_a_busy_session_gets_one_sentence_and_fork_works(
         assert sent[-2] == {"role": "user", "content": "Something else"}
     finally:
         fake.release.set()
-        holder.communicate(timeout=60)
+        holder.communicate(timeout=180)
     listing = json.loads(_astro(["sessions", "list", "--json"], astro_env, workspace).stdout)
     assert {row["id"] for row in listing} == {session_id, fork_id}
     original = json.loads(_astro(["sessions", "export", session_id, "--format", "json"], astro_env,

@@ -97,13 +97,13 @@ def test_the_repl_offers_a_fresh_database_and_keeps_the_damaged_one(fake: FakePr
     db.write_bytes(garbage)
     env = dict(astro_env, TERM="dumb", COLUMNS="200", LINES="40")
     child = pexpect.spawn(sys.executable, ["-m", "astro_cli"], env=env, cwd=str(workspace), encoding="utf-8",
-                          timeout=60, dimensions=(40, 200))
+                          timeout=120, dimensions=(40, 200))
     try:
         child.expect("start a fresh database")
         child.sendline("y")
         child.expect("new session")
         child.expect("\n> ")
-        assert child.waitnoecho(timeout=10)
+        assert child.waitnoecho(timeout=60)
         child.sendcontrol("d")
         child.expect(pexpect.EOF)
     finally:

@@ -25,11 +25,11 @@ PROMPT = "\n> "
 def spawn(env: dict[str, str], workspace: Path):
     env = dict(env, TERM="dumb", COLUMNS="100", LINES="40")
     return pexpect.spawn(sys.executable, ["-m", "astro_cli"], env=env, cwd=str(workspace), encoding="utf-8",
-                         timeout=30, dimensions=(40, 100))
+                         timeout=120, dimensions=(40, 100))
 
 
 def quit_with_ctrl_d(child) -> None:
-    assert child.waitnoecho(timeout=10)  # prompt-toolkit's raw mode: the key reaches astro, not the tty
+    assert child.waitnoecho(timeout=60)  # prompt-toolkit's raw mode: the key reaches astro, not the tty
     child.sendcontrol("d")
     child.expect(pexpect.EOF)
 
@@ -120,6 +120,7 @@ def test_enter_without_a_key_says_which_variable_to_set_and_exits_2(workspace, t
     assert not (tmp_path / "astro-home" / "keys.yaml").exists()
 
 
+@pytest.mark.cold_start  # the first run of a new user: no worker yet
 def test_astro_run_never_asks(run_astro, workspace, tmp_path):
     out = run_astro(["run", "hello"], env=base_env(tmp_path), input="")
     assert out.returncode == 2

@@ -141,5 +141,5 @@ def test_hooks_list_needs_no_model_library(tmp_path: Path):
     """)
     env = {"ASTRO_HOME": str(tmp_path / "home"), "PATH": "/usr/bin:/bin"}
     done = subprocess.run([sys.executable, "-c", code], cwd=tmp_path, env=env, capture_output=True, text=True,
-                          timeout=60)
+                          timeout=180)
     assert done.stdout.split() == ["0", "False"], done.stderr

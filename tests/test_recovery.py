@@ -137,7 +137,7 @@ def test_kill_9_then_astro_continue_in_the_repl(fake: FakeProvider, astro_env, w
 
     fake.add({"text": "Back on track: reading the log now."})
     child = pexpect.spawn(sys.executable, ["-m", "astro_cli", "--continue"], cwd=str(workspace), encoding="utf-8",
-                          timeout=60, env=dict(astro_env, TERM="dumb", COLUMNS="100", LINES="40"),
+                          timeout=120, env=dict(astro_env, TERM="dumb", COLUMNS="100", LINES="40"),
                           dimensions=(40, 100))
     try:
         child.expect("\n> ")

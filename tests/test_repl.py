@@ -26,7 +26,7 @@ PROMPT = "\n> "
 def spawn(env: dict[str, str], workspace: Path):
     env = dict(env, TERM="dumb", COLUMNS="100", LINES="40")
     child = pexpect.spawn(
-        sys.executable, ["-m", "astro_cli"], env=env, cwd=str(workspace), encoding="utf-8", timeout=30,
+        sys.executable, ["-m", "astro_cli"], env=env, cwd=str(workspace), encoding="utf-8", timeout=120,
         dimensions=(40, 100),
     )
     child.expect(PROMPT)
@@ -36,7 +36,7 @@ def spawn(env: dict[str, str], workspace: Path):
 def type_key(child, control: str) -> None:
     """Press Ctrl-<key> once prompt-toolkit has put the terminal in raw mode (echo off); in the
     terminal's cooked mode the tty driver, not astro, would act on the key."""
-    assert child.waitnoecho(timeout=10)
+    assert child.waitnoecho(timeout=60)
     child.sendcontrol(control)
 
 

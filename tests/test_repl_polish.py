@@ -27,7 +27,7 @@ def test_ctrl_c_before_the_first_token_stores_an_interrupted_reply(fake, astro_e
     fake.add({"text": "This reply is never sent.", "delay": 60}, {"text": "Blazars point their jets at us."})
     env = dict(astro_env, TERM="dumb", COLUMNS="100", LINES="40")
     child = pexpect.spawn(sys.executable, ["-m", "astro_cli"], env=env, cwd=str(workspace), encoding="utf-8",
-                          timeout=30, dimensions=(40, 100))
+                          timeout=120, dimensions=(40, 100))
     child.expect(PROMPT)
     child.sendline("tell me about quasars")
     assert wait_for(lambda: len(fake.requests) == 1)
@@ -38,7 +38,7 @@ def test_ctrl_c_before_the_first_token_stores_an_interrupted_reply(fake, astro_e
     child.sendline("and blazars?")
     child.expect("Blazars point their jets at us")
     child.expect(PROMPT)
-    assert child.waitnoecho(timeout=10)
+    assert child.waitnoecho(timeout=60)
     child.sendcontrol("d")
     child.expect(pexpect.EOF)
     child.close()

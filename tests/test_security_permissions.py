@@ -112,7 +112,7 @@ def test_approval_prompt_shows_what_will_run_even_with_terminal_escapes(fake, as
     fake.add({"tool_calls": [{"name": "run_bash", "arguments": {"command": hidden}}]}, {"text": "ok"})
     env = dict(astro_env, TERM="dumb", COLUMNS="120", LINES="40")
     child = pexpect.spawn(sys.executable, ["-m", "astro_cli"], env=env, cwd=str(workspace), encoding="utf-8",
-                          timeout=40, dimensions=(40, 120))
+                          timeout=120, dimensions=(40, 120))
     child.expect("\n> ")
     child.sendline("list the papers")
     child.expect("allow\\? ")
@@ -124,7 +124,7 @@ def test_approval_prompt_shows_what_will_run_even_with_terminal_escapes(fake, as
     child.sendline("/tool 1")
     child.expect("\n> ")
     assert "\\u001b[2K" in child.before and "\x1b[2K" not in child.before  # JSON's escape, still visible
-    assert child.waitnoecho(timeout=10)
+    assert child.waitnoecho(timeout=60)
     child.sendcontrol("d")
     child.expect(pexpect.EOF)
     assert not (workspace / "X").exists()

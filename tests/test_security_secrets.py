@@ -30,6 +30,9 @@ def all_db_bytes(workspace: Path) -> bytes:
     return b"".join(path.read_bytes() for path in folder.glob("astro.db*"))
 
 
+# In-process: the process's own start-up environment (/proc/$PPID/environ) is what is attacked here; a
+# worker's child shows the worker's, which never held the keys.
+@pytest.mark.cold_start
 def test_process_environment_dump_reaches_neither_database_nor_model(fake, astro_env, workspace, run_astro):
     # Without the sandbox (its fallback): the command can see astro's /proc entry. In the sandbox it
     # cannot see astro's process at all (tests/test_security_sandbox.py).

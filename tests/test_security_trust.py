@@ -139,13 +139,13 @@ def test_trust_list_and_revoke(astro_env, workspace, run_astro):
 def spawn_repl(env: dict[str, str], workspace: Path):
     env = dict(env, TERM="dumb", COLUMNS="120", LINES="40")
     return pexpect.spawn(sys.executable, ["-m", "astro_cli"], env=env, cwd=str(workspace), encoding="utf-8",
-                         timeout=40, dimensions=(40, 120))
+                         timeout=120, dimensions=(40, 120))
 
 
 def quit_repl(child) -> None:
     """Ctrl-D at the prompt, once prompt-toolkit has the terminal in raw mode (echo off)."""
     child.expect("\n> ")
-    assert child.waitnoecho(timeout=10)
+    assert child.waitnoecho(timeout=60)
     child.sendcontrol("d")
     child.expect(pexpect.EOF)
     child.close()

@@ -238,6 +238,6 @@ def test_sessions_show_in_a_fresh_process_lists_the_plan_without_litellm(cli, fa
         "print('LITELLM' if 'litellm' in sys.modules else 'CLEAN')\n"
     )
     out = subprocess.run([sys.executable, "-c", code, "sessions", "show", session_id], capture_output=True,
-                         text=True, cwd=workspace, env=astro_env, timeout=60)
+                         text=True, cwd=workspace, env=astro_env, timeout=180)
     assert "🔄 [search] Search ADS for JWST high-z galaxy papers" in out.stdout, out.stderr
     assert out.stdout.strip().endswith("CLEAN")

@@ -118,7 +118,7 @@ def test_ctrl_z_suspends_the_run_and_fg_resumes_it(worker, fake, astro_env, work
     process.send_signal(signal.SIGCONT)
     assert wait_for(lambda: _state(process.pid) != "T" and _state(child) != "T", 30)
     fake.release.set()
-    out, err = process.communicate(timeout=60)
+    out, err = process.communicate(timeout=180)
     assert process.returncode == 0, err
     assert json.loads(out.splitlines()[-1])["answer"] == "Let me think about"
 

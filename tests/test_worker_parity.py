@@ -242,7 +242,7 @@ def test_interrupt_exits_130_and_is_recorded(worker, fake, astro_env, project, s
             lines.append(process.stdout.readline())
             assert lines[-1], process.stderr.read() if process.stderr else ""
         process.send_signal(signum)
-        out, err = process.communicate(timeout=60)
+        out, err = process.communicate(timeout=180)
         fake.release.set()
         output = b"".join(lines) + out
         session = json.loads(output.splitlines()[-1])["session_id"]
@@ -275,7 +275,7 @@ def test_a_hangup_ends_the_run_as_it_would_end_astro(worker, fake, astro_env, pr
             lines.append(process.stdout.readline())
             assert lines[-1]
         process.send_signal(signal.SIGHUP)
-        out, err = process.communicate(timeout=60)
+        out, err = process.communicate(timeout=180)
         fake.release.set()
         results.append(subprocess.CompletedProcess([], process.returncode, b"".join(lines) + out, err))
     without, through = results
