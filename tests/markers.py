@@ -20,7 +20,7 @@ import pytest
 
 POSTGRES_FIXTURES = frozenset({"pg_server", "pgvector_server", "pg_url"})
 # Names whose use in the code means a real process starts.
-PTY_NAMES = frozenset({"pexpect"})
+PTY_NAMES = frozenset({"pexpect", "openpty"})
 PROCESS_NAMES = frozenset({"subprocess", "Popen", "pexpect", "check_output", "create_subprocess_exec"})
 MARKERS = {
     "subprocess": "starts a real process (astro, a shell, a server); applied automatically",

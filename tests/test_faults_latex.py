@@ -89,7 +89,8 @@ def test_the_child_process_bounds_time_and_memory(tmp_path: Path):
 
     big = tmp_path / "big.tex"
     big.write_text("\\documentclass{article}\n\\begin{document}\n" + PROSE * 4000 + "\n\\end{document}\n")
-    reading = read_bounded(big, LatexLimits(max_memory=200 * 1024 * 1024))
+    # The memory bound alone: a loaded machine must not reach the default 30 s before the 200 MB.
+    reading = read_bounded(big, LatexLimits(max_memory=200 * 1024 * 1024, max_seconds=600))
     assert reading.exceeded == "reading it needed more than 200 MB of memory"
 
 
