@@ -2,6 +2,7 @@
 
 - `postgres`: the test uses a real PostgreSQL cluster (a fixture of tests/pg_support.py).
 - `pty`: it drives a real process through a pseudo-terminal (pexpect).
+- `heavy` (set by hand): CPU-heavy in-process work, left out of `make test-fast` with the above.
 - `subprocess`: it starts a real process (astro, a shell, a server): through a fixture such as
   `run_astro`, or in its own body or a helper it calls.
 
@@ -27,6 +28,7 @@ MARKERS = {
     "postgres": "uses a real PostgreSQL cluster; applied automatically",
     "pty": "drives a real process through a pseudo-terminal (pexpect); applied automatically",
     "cold_start": "runs `astro run` in its own process, never through the shared warm worker",
+    "heavy": "CPU-heavy in-process work (a local model over a corpus, long generated runs); not in test-fast",
     "slow": "end-to-end tests that start the astro process",
 }
 
@@ -65,7 +67,8 @@ class CodeScan:
         seen.add(code)
         found: set[str] = set()
         for inner in _code_objects(code):
-            for name in inner.co_names:
+            # Globals and attributes, and locals too (`pexpect = pytest.importorskip("pexpect")`).
+            for name in (*inner.co_names, *inner.co_varnames):
                 found.add(name)
                 helper = _function_of(func.__globals__.get(name))
                 if helper is not None and (helper.__module__ or "").startswith("tests"):

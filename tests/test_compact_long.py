@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import json
 
+import pytest
+
 from astro_cli.agent.llm import load_litellm
 from tests.compact_support import (
     ScriptedModel,
@@ -21,6 +23,7 @@ from tests.compact_support import (
 STEPS = 210
 
 
+@pytest.mark.heavy  # 200 model steps
 def test_a_200_step_session_never_exceeds_the_window(monkeypatch, workspace, fake, cli, astro_env) -> None:
     sizes = {"notes.txt": 40, "table.txt": 250, "paper.txt": 700, "catalog.txt": 1500, "huge.txt": 9000}
     write_files(workspace, sizes)

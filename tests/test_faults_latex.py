@@ -7,6 +7,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from astro_cli.research.latex import latex_sections
 from astro_cli.research.latex_limits import Budget, LatexLimits, read_bounded
 from tests import research_server
@@ -78,6 +80,7 @@ def test_an_ordinary_paper_is_within_every_bound(tmp_path: Path):
     assert titles[0] == "Abstract" and "1 Introduction" in titles and len(titles) > 5
 
 
+@pytest.mark.heavy  # reads until a 2 s bound and a 200 MB bound stop the child
 def test_the_child_process_bounds_time_and_memory(tmp_path: Path):
     slow = tmp_path / "slow.tex"  # figures never closed: each one is looked for up to the end of the text
     slow.write_text("\\documentclass{article}\n\\begin{document}\n" + "\\begin{figure} x " * 100_000

