@@ -131,6 +131,9 @@ def main() -> int:
     parser.add_argument("pytest_args", nargs="*", help="more pytest arguments (after --)")
     args = parser.parse_args()
 
+    # Run in the background by a shell (`... &`), SIGINT is ignored and pytest and every astro it starts
+    # would inherit that (the Ctrl-C tests then fail): the suite gets SIGINT's default, as in a terminal.
+    signal.signal(signal.SIGINT, signal.default_int_handler)
     subreaper = become_subreaper()
     reaper = Reaper()
     hogs = start_hogs(args.hogs, reaper)

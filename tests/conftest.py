@@ -14,6 +14,7 @@ client's environment and folder). Tests marked `cold_start`, tests that start `a
 from __future__ import annotations
 
 import os
+import signal
 import subprocess
 import sys
 import threading
@@ -45,6 +46,11 @@ def pytest_addoption(parser: pytest.Parser) -> None:
 
 
 def pytest_configure(config: pytest.Config) -> None:
+    if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
+        # Started by a shell without job control (`make test &`): SIGINT is ignored, and every astro a
+        # test starts would inherit that, so the Ctrl-C tests could not interrupt anything. As in a
+        # foreground run, the processes the tests start take SIGINT's default again.
+        signal.signal(signal.SIGINT, signal.default_int_handler)
     for name, description in MARKERS.items():
         config.addinivalue_line("markers", f"{name}: {description}")
 
@@ -118,7 +124,8 @@ def warm_worker(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
 
     from tests.worker_support import new_worker
 
-    worker = new_worker(tmp_path_factory.mktemp("warm-worker"), start=False, ASTRO_WORKER_IDLE_MINUTES="600")
+    # A worker left behind by a killed pytest exits on its own after 30 idle minutes.
+    worker = new_worker(tmp_path_factory.mktemp("warm-worker"), start=False, ASTRO_WORKER_IDLE_MINUTES="30")
     try:
         worker.start()
     except (AssertionError, subprocess.SubprocessError) as exc:
@@ -141,7 +148,7 @@ def through_warm_worker(request: pytest.FixtureRequest, args: list[str], env: di
     worker = request.getfixturevalue("warm_worker")
     if worker is None:
         return env
-    return {**worker.client_env(env), "ASTRO_WORKER_IDLE_MINUTES": "600"}
+    return {**worker.client_env(env), "ASTRO_WORKER_IDLE_MINUTES": "30"}
 
 
 @pytest.fixture

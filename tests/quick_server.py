@@ -10,7 +10,9 @@ from __future__ import annotations
 
 import selectors
 import socket
+import sys
 import threading
+import traceback
 from http.server import ThreadingHTTPServer
 from typing import Any
 
@@ -50,6 +52,16 @@ class QuickHTTPServer(ThreadingHTTPServer):
                     self.service_actions()
         finally:
             self._stopped.set()
+
+    def handle_error(self, request: Any, client_address: Any) -> None:
+        """A client that hung up is no error for a fake server (a test's astro was killed, or its test
+        ended while a reply was held); anything else goes to the real stderr, never to a later test's
+        captured output (socketserver prints to sys.stderr, which CliRunner may have replaced)."""
+        error = sys.exc_info()[1]
+        if isinstance(error, (BrokenPipeError, ConnectionResetError, ConnectionAbortedError)):
+            return
+        print(f"fake server on port {self.port}: error in a request from {client_address}", file=sys.__stderr__)
+        traceback.print_exc(file=sys.__stderr__)
 
     def serve_forever(self, poll_interval: float = 0.5) -> None:
         """Serving already runs in this server's own thread; wait until it stops."""

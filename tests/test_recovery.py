@@ -9,7 +9,6 @@ import signal
 import sqlite3
 import subprocess
 import sys
-import time
 
 import pytest
 
@@ -148,7 +147,7 @@ def test_kill_9_then_astro_continue_in_the_repl(fake: FakeProvider, astro_env, w
         child.sendline("Where were we?")
         child.expect("Back on track")
         child.expect("\n> ")
-        time.sleep(0.3)
+        assert child.waitnoecho(timeout=60)  # prompt-toolkit reads keys: Ctrl-D reaches astro, not the tty
         child.sendcontrol("d")
         child.expect(pexpect.EOF)
     finally:

@@ -116,7 +116,9 @@ def test_ctrl_c_cancels_a_hanging_turn_and_the_session_goes_on(fake, astro_env, 
     )
     child = spawn(astro_env, workspace)
     child.sendline("tell me about quasars")
-    assert fake.hanging.wait(30)
+    assert fake.hanging.wait(120)
+    # Left as it was: a pause for the first piece to reach astro (it is what the test expects kept);
+    # nothing on the terminal shows that moment (TERM=dumb prints the answer when it is complete).
     time.sleep(0.3)
     child.sendintr()
     child.expect("interrupted")

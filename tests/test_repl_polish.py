@@ -9,7 +9,6 @@ import re
 import sqlite3
 import sys
 import threading
-import time
 
 import pytest
 
@@ -31,7 +30,8 @@ def test_ctrl_c_before_the_first_token_stores_an_interrupted_reply(fake, astro_e
     child.expect(PROMPT)
     child.sendline("tell me about quasars")
     assert wait_for(lambda: len(fake.requests) == 1)
-    time.sleep(0.3)
+    # The turn has the terminal back in line mode (echo on): Ctrl-C is now a signal, not a key.
+    assert wait_for(child.getecho, 60)
     child.sendintr()
     child.expect("interrupted — the turn is kept, marked interrupted, in the session")
     child.expect(PROMPT)
