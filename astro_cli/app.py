@@ -99,7 +99,7 @@ class AppContext:
         """Workspace files a hook or MCP server runs: protected like astro's state (security/executed.py)."""
         from astro_cli.security.executed import executed_files
 
-        return executed_files(self)
+        return executed_files(self.workspace, self.settings)
 
     # --- registries ------------------------------------------------------------------------
     @cached_property

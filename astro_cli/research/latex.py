@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 
 from astro_cli.research.latex_limits import Budget, LatexError
-from astro_cli.research.latex_markup import algorithmic_steps, citations, floats_last, front_matter
+from astro_cli.research.latex_markup import algorithmic_steps, braced, citations, floats_last, front_matter
 from astro_cli.research.latex_refs import SECTION_LEVELS, SectionCounter
 
 MAX_SOURCE_BYTES = 20_000_000
@@ -153,27 +153,6 @@ def inline_inputs(
         return ""  # a figure's .tex or a file the e-print did not ship
 
     return _INPUT.sub(include, text)
-
-
-def braced(text: str, start: int) -> tuple[str, int]:
-    """The {group} opening at text[start] (or just before it), and the index after its closing brace."""
-    i = start
-    while i < len(text) and text[i] in " \t\n":
-        i += 1
-    if i >= len(text) or text[i] != "{":
-        return "", start
-    level = 0
-    for j in range(i, len(text)):
-        char = text[j]
-        if char == "\\":
-            continue
-        if char == "{" and text[j - 1] != "\\":
-            level += 1
-        elif char == "}" and text[j - 1] != "\\":
-            level -= 1
-            if level == 0:
-                return text[i + 1 : j], j + 1
-    return text[i + 1 :], len(text)
 
 
 def collect_macros(text: str) -> dict[str, tuple[int, str]]:

@@ -63,9 +63,28 @@ def citations(text: str) -> str:
     return text
 
 
-def _argument(text: str, start: int) -> tuple[str, int]:
-    from astro_cli.research.latex import braced
+def braced(text: str, start: int) -> tuple[str, int]:
+    """The {group} opening at text[start] (or just before it), and the index after its closing brace."""
+    i = start
+    while i < len(text) and text[i] in " \t\n":
+        i += 1
+    if i >= len(text) or text[i] != "{":
+        return "", start
+    level = 0
+    for j in range(i, len(text)):
+        char = text[j]
+        if char == "\\":
+            continue
+        if char == "{" and text[j - 1] != "\\":
+            level += 1
+        elif char == "}" and text[j - 1] != "\\":
+            level -= 1
+            if level == 0:
+                return text[i + 1 : j], j + 1
+    return text[i + 1 :], len(text)
 
+
+def _argument(text: str, start: int) -> tuple[str, int]:
     arg, end = braced(text, start)
     return (arg, end) if end != start else ("", start)
 

@@ -19,7 +19,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from astro_cli.app import AppContext
+    from astro_cli.config import Settings
+    from astro_cli.workspace import Workspace
 
 PROJECT_DIR_VARIABLES = ("$ASTRO_PROJECT_DIR", "${ASTRO_PROJECT_DIR}", "$CLAUDE_PROJECT_DIR", "${CLAUDE_PROJECT_DIR}")
 
@@ -82,19 +83,19 @@ def named_files(words: Iterable[str], root: Path) -> set[Path]:
     return found
 
 
-def executed_files(app: AppContext) -> list[Path]:
+def executed_files(workspace: Workspace, settings: Settings) -> list[Path]:
     """Workspace files that a configured hook or MCP server runs (or would run once trusted)."""
     from astro_cli.config import ConfigError, read_flat
     from astro_cli.security.trust import MCP_FILE
 
-    root = app.workspace.root.resolve()
+    root = workspace.root.resolve()
     try:
-        project = read_flat(app.workspace.config_path)
+        project = read_flat(workspace.config_path)
     except ConfigError:
         project = {}
     lines = [_words(command) for command in
-             hook_commands(app.settings.get("hooks")) + hook_commands(project.get("hooks"))]
-    lines += server_command_lines(app.settings.get("mcp.servers")) + server_command_lines(project.get("mcp.servers"))
+             hook_commands(settings.get("hooks")) + hook_commands(project.get("hooks"))]
+    lines += server_command_lines(settings.get("mcp.servers")) + server_command_lines(project.get("mcp.servers"))
     try:
         data = json.loads((root / MCP_FILE).read_text(encoding="utf-8"))
         lines += server_command_lines(data.get("mcpServers") if isinstance(data, dict) else None)
