@@ -167,6 +167,11 @@ def _guard_project_layer(settings: Settings, flat: dict[str, Any], source: str) 
                 )
 
 
+def loosens_limit(name: str, value: Any, current: Any) -> bool:
+    """Whether a project's value of this setting would loosen the user's limit (and so be ignored)."""
+    return name in PROJECT_TIGHTEN_ONLY and _is_number(value) and _is_number(current) and _looser(name, value, current)
+
+
 def _is_number(value: Any) -> bool:
     return isinstance(value, (int, float)) and not isinstance(value, bool)
 

@@ -29,7 +29,7 @@ def test_hooks_list_names_the_hooks_an_untrusted_folder_withholds(run_astro, wor
     assert result.returncode == 0, result.stderr
     assert "No hooks are configured" not in result.stdout
     assert "configured in .astro/config.yaml, not applied until `astro trust`" in result.stdout
-    assert "PreToolUse runs `echo hi`" in result.stdout
+    assert "PreToolUse (tools matching 'run_bash') runs:\n  echo hi" in result.stdout
 
 
 # --- 6. a refused tool's line is whole, with the --allow to give --------------------------------------
@@ -84,9 +84,16 @@ def test_config_show_takes_keys_and_prefixes_and_get_set_work(run_astro, workspa
     library = run_astro(["config", "show", "library"], env)
     assert "library.embedding_model" in library.stdout and "max_steps" not in library.stdout
     assert run_astro(["config", "get", "max_steps"], env).stdout.strip() == "25"
-    wrote = run_astro(["config", "set", "max_steps", "40"], env)
+    wrote = run_astro(["config", "set", "max_steps", "20"], env)  # a workspace may tighten a limit
     assert wrote.returncode == 0, wrote.stderr
-    assert yaml.safe_load((workspace / ".astro" / "config.yaml").read_text())["max_steps"] == 40
+    assert yaml.safe_load((workspace / ".astro" / "config.yaml").read_text())["max_steps"] == 20
+    assert run_astro(["config", "get", "max_steps"], env).stdout.strip() == "20"
+    looser = run_astro(["config", "set", "max_steps", "40"], env)  # ... never loosen it: said, not written
+    assert looser.returncode != 0 and "--user" in looser.stderr and "Traceback" not in looser.stderr
+    assert yaml.safe_load((workspace / ".astro" / "config.yaml").read_text())["max_steps"] == 20
+    mine = run_astro(["config", "set", "max_steps", "40", "--user"], env)
+    assert mine.returncode == 0, mine.stderr
+    (workspace / ".astro" / "config.yaml").unlink()
     assert run_astro(["config", "get", "max_steps"], env).stdout.strip() == "40"
     bad = run_astro(["config", "set", "max_steps", "lots"], env)
     assert bad.returncode == 2 and "error: 'max_steps' should be a whole number, not 'lots'." in bad.stderr

@@ -112,7 +112,7 @@ def set_(
                               "workspace's .astro/config.yaml."),
 ) -> None:
     """Set one setting in this workspace's config (or yours with --user), leaving the rest of the file as it is."""
-    from astro_cli.config import ConfigError, check_value, parse_value
+    from astro_cli.config import ConfigError, check_value, loosens_limit, parse_value
     from astro_cli.config_schema import SCHEMA
     from astro_cli.suggest import did_you_mean
     from astro_cli.user_config import set_values
@@ -127,6 +127,10 @@ def set_(
         if problem:
             raise UserError(f"'{key}' {problem}.")
         path = ctx.home.config_path if user else ctx.workspace.config_path
+        if not user and loosens_limit(key, parsed, ctx.settings.get(key)):
+            raise UserError(
+                f"'{key}' {value} would loosen the limit of {ctx.settings.get(key)!r}, and a workspace's config "
+                f"can only tighten limits; set it in your own config: `astro config set {key} {value} --user`.")
         try:
             set_values(path, {key: parsed})
         except ConfigError as exc:
