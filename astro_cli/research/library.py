@@ -44,7 +44,9 @@ PAPER_FIELDS = (
 
 
 def now_iso() -> str:
-    return datetime.now(timezone.utc).isoformat(timespec="seconds")
+    """When a row was added, to the millisecond: two adds within one second keep their order
+    (library check names the older row of likely duplicates first, as the one to keep)."""
+    return datetime.now(timezone.utc).isoformat(timespec="milliseconds")
 
 
 class LibraryConflict(ValueError):
