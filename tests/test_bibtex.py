@@ -46,7 +46,7 @@ def test_without_ads_a_published_arxiv_paper_is_exported_as_the_published_articl
     assert cli(["library", "add", "1111.2011", "--no-parse"], env=env).exit_code == 0
     result = cli(["library", "export", "--bibtex"], env=env)
     assert result.exit_code == 0, result.stderr
-    assert "No ADS_API_TOKEN is set" in result.stderr
+    assert "No ADS_API_TOKEN is set (`astro keys set ads` sets one)" in result.stderr
     bib = parse(result.stdout)
     assert list(bib.entries) == ["Murray2012_1111.2011"]
     entry = bib.entries["Murray2012_1111.2011"]

@@ -97,8 +97,8 @@ def export(app: AppContext, papers: list[dict[str, Any]]) -> tuple[str, list[str
                              f"{'its entry was' if len(missing) == 1 else 'their entries were'} built from the "
                              "stored metadata.")
     elif papers and not ads.has_token():
-        notes.append("No ADS_API_TOKEN is set, so the entries were built from the stored metadata "
-                     "(arXiv's journal reference gives the published version).")
+        notes.append("No ADS_API_TOKEN is set (`astro keys set ads` sets one), so the entries were built from "
+                     "the stored metadata (arXiv's journal reference gives the published version).")
     out: list[str] = []
     max_authors = int(app.settings.get("bibtex.max_authors"))
     cutoff = int(app.settings.get("bibtex.author_cutoff"))
