@@ -55,9 +55,12 @@ def test_reference_lists_and_acknowledgments_are_left_out_unless_asked(app):
 
 
 def test_phrasings_are_fused_and_the_technical_one_lifts_the_answer(app):
-    alone = search_library(app, PARAPHRASE, k=3)
+    # Top 4: the answering passages are 13th and beyond for the paraphrase alone; fused, the first of
+    # them is within a hair of the top (citations keep their notes since issue 29, "[see, for example,
+    # Cowles:1996, for a review]", so its BM25 length norm moved it from 1st to 4th by ~1%).
+    alone = search_library(app, PARAPHRASE, k=4)
     assert not _answers(alone.hits)
-    fused = search_library(app, [PARAPHRASE, TECHNICAL], k=3)
+    fused = search_library(app, [PARAPHRASE, TECHNICAL], k=4)
     assert _answers(fused.hits)
     assert fused.queries == [PARAPHRASE, TECHNICAL]
     assert set(fused.hits[0].ranks) <= {"bm25:1", "bm25:2", "bm25:all"} and fused.hits[0].ranks
@@ -73,9 +76,9 @@ def _tool(app, **args):
 
 
 def test_rag_search_takes_queries_and_says_how_to_use_them(app):
-    tool, result = _tool(app, query=PARAPHRASE, queries=[TECHNICAL], k=3)
+    tool, result = _tool(app, query=PARAPHRASE, queries=[TECHNICAL], k=4)
     assert any(answer in " ".join(result.content.split()) for answer in ANSWERS)
-    assert result.content.startswith(f'3 passage(s) for "{PARAPHRASE}" / "{TECHNICAL}" (BM25 full-text, fused by '
+    assert result.content.startswith(f'4 passage(s) for "{PARAPHRASE}" / "{TECHNICAL}" (BM25 full-text, fused by '
                                      "reciprocal rank); best first:")
     assert "technical terms" in tool.description and "include_references" in tool.description
     schema = tool.parameters["properties"]
@@ -102,7 +105,8 @@ def test_the_command_prints_for_a_person_with_the_asked_words_lit(cli, workspace
     assert "1202.3665 · section 4 Discussion & Tips" in out
     assert "\x1b[1;33macceptance\x1b[0m \x1b[1;33mfraction\x1b[0m" in out  # the technical words, in bold yellow
     plain = cli(["library", "search", "acceptance fraction", "-k", "1", "--full"]).stdout
-    assert "[Gelman:1996]" in plain
+    # the whole passage, its citation with the note LaTeX gave it (\citep[there are ...][]{Gelman:1996})
+    assert "[there are theorems about this for specific problems; for example Gelman:1996]" in " ".join(plain.split())
     data = json.loads(cli(["library", "search", PARAPHRASE, "-q", TECHNICAL, "--json"]).stdout)
     assert data["queries"] == [PARAPHRASE, TECHNICAL] and data["include_references"] is False
     refs = cli(["library", "search", "Pym Dubinski", "--include-references", "--json"]).stdout
