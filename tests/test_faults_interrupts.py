@@ -42,15 +42,37 @@ def _ended_without_effect(pidfile: Path, effect: Path) -> None:
     assert not effect.exists(), "the command went on after astro was interrupted"
 
 
-@pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM])
-def test_an_interrupt_ends_the_command_it_interrupted(fake: FakeProvider, astro_env, workspace, sig):
+def _mentioning(text: str) -> list[int]:
+    """Host pids whose command line holds `text` (the sandbox's bwrap and the shell it runs)."""
+    pids = []
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                cmdline = (entry / "cmdline").read_bytes()
+            except OSError:
+                continue
+            if text.encode() in cmdline and _alive(int(entry.name)):
+                pids.append(int(entry.name))
+    return pids
+
+
+def _sandboxed_ended_without_effect(effect: Path) -> None:
+    """In the sandbox `echo $$` gives a pid of its own namespace, so the command is followed by
+    its command line (which names the effect file) among the host's processes instead."""
+    assert wait_for(lambda: not _mentioning(str(effect)), timeout=60), "the interrupted command is still running"
+    assert not effect.exists(), "the command went on after astro was interrupted"
+
+
+def _interrupt_run(fake: FakeProvider, env: dict[str, str], workspace: Path, sig: int) -> tuple[Path, Path]:
+    """`astro run` a command, interrupt it with `sig` once it started; its pid file and effect file."""
     started, pidfile = workspace / "started", workspace / "command.pid"
     effect = workspace / "effect.txt"
     fake.add({"tool_calls": [{"name": "run_bash", "arguments": {
         "command": f"echo $$ > {pidfile}; touch {started}; sleep 4; touch {effect}"}}]})
-    proc = _start(["run", "--allow", "run_bash", "Make the effect"], astro_env, workspace)
+    proc = _start(["run", "--allow", "run_bash", "Make the effect"], env, workspace)
     try:
         assert wait_for(started.exists, timeout=60), "the command never started"
+        assert _mentioning(str(effect)), "the running command is not found by its command line"
         proc.send_signal(sig)
         _out, err = proc.communicate(timeout=180)
     finally:
@@ -58,7 +80,17 @@ def test_an_interrupt_ends_the_command_it_interrupted(fake: FakeProvider, astro_
             proc.kill()
     assert proc.returncode == 130
     assert "interrupted" in err and "Traceback" not in err
-    _ended_without_effect(pidfile, effect)
+    return pidfile, effect
+
+
+@pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM])
+def test_an_interrupt_ends_the_command_it_interrupted(fake: FakeProvider, astro_env, workspace, sig):
+    _ended_without_effect(*_interrupt_run(fake, unsandboxed(astro_env), workspace, sig))
+
+
+def test_an_interrupt_ends_the_sandboxed_command_too(fake: FakeProvider, astro_env, workspace):
+    _pidfile, effect = _interrupt_run(fake, astro_env, workspace, signal.SIGTERM)
+    _sandboxed_ended_without_effect(effect)
 
 
 def test_an_interrupt_ends_background_commands_too(fake: FakeProvider, astro_env, workspace):
@@ -232,6 +264,7 @@ def test_a_background_task_past_its_timeout_is_reported_as_maybe_still_running(f
 
 
 def test_sigterm_ends_the_repl_and_its_commands(fake: FakeProvider, astro_env, workspace):
+    astro_env = unsandboxed(astro_env)
     home = Path(astro_env["ASTRO_HOME"])  # the user's own settings: no workspace trust involved
     home.mkdir(parents=True, exist_ok=True)
     (home / "config.yaml").write_text("permissions:\n  allow: [run_bash]\n")
