@@ -56,3 +56,20 @@ def add_paper(app: AppContext, paper_id: str, **extra: Any) -> dict[str, Any]:
     target = papers / (paper_id + source.suffix)
     shutil.copyfile(source, target)
     return Library(app).upsert_paper({**META[paper_id], key: str(target), **extra})
+
+
+def parse_emcee(root: Path) -> tuple[AppContext, Any, list[dict[str, Any]]]:
+    """A library at `root` holding emcee (1202.3665) parsed from its LaTeX: the app, the parse report and
+    its chunks in order. The caller closes the app."""
+    from astro_cli.research.parse import parse_paper
+
+    app = make_app(root)
+    add_paper(app, "1202.3665")
+    report = parse_paper(app, "1202.3665")
+    rows = list(app.db.query("SELECT * FROM chunks WHERE paper_id = '1202.3665' ORDER BY ord"))
+    return app, report, rows
+
+
+def section_text(rows: list[dict[str, Any]], name: str) -> str:
+    """The text of one section's chunks, joined."""
+    return "\n".join(r["text"] for r in rows if r["section"] == name)

@@ -7,22 +7,14 @@ from __future__ import annotations
 import pytest
 
 from astro_cli.research.latex import latex_sections
-from astro_cli.research.parse import parse_paper
-from tests.library_support import EMCEE_TEX, add_paper, make_app
+from tests.library_support import EMCEE_TEX, parse_emcee, section_text
 
 
 @pytest.fixture(scope="module")
 def emcee(tmp_path_factory):
-    app = make_app(tmp_path_factory.mktemp("latex") / "ws")
-    add_paper(app, "1202.3665")
-    report = parse_paper(app, "1202.3665")
-    rows = app.db.query("SELECT * FROM chunks WHERE paper_id = '1202.3665' ORDER BY ord")
+    app, report, rows = parse_emcee(tmp_path_factory.mktemp("latex") / "ws")
     yield report, rows
     app.close()
-
-
-def _section(rows, name):
-    return "\n".join(r["text"] for r in rows if r["section"] == name)
 
 
 def test_references_and_acknowledgments_are_sections_of_their_own(emcee):
@@ -31,12 +23,12 @@ def test_references_and_acknowledgments_are_sections_of_their_own(emcee):
         "Abstract", "Front matter", "1 Introduction", "2 The Algorithm", "3 Tests", "4 Discussion & Tips",
         "Acknowledgments", "References", "A Installation", "B Issues & Contributions", "C Online Documentation",
     ]
-    tips = _section(rows, "4 Discussion & Tips")
+    tips = section_text(rows, "4 Discussion & Tips")
     assert "\\bibitem" not in tips and "It is a pleasure to thank" not in tips and "Akeret" not in tips
     assert tips.rstrip().endswith("please push us changes!")
-    thanks = _section(rows, "Acknowledgments")
+    thanks = section_text(rows, "Acknowledgments")
     assert thanks.startswith("It is a pleasure to thank") and "NSF (grant AST-0908357)" in thanks
-    references = _section(rows, "References")
+    references = section_text(rows, "References")
     assert references.startswith("[akeret2012] Akeret, J., Seehars, S., Amara, A., Refregier, A., & Csillaghy, A. "
                                  "2012, arXiv:1212.1721")
     # Journal macros spelled out, BibTeX accents composed, one entry per paragraph.

@@ -7,28 +7,20 @@ from __future__ import annotations
 import pytest
 
 from astro_cli.research.latex import latex_sections, to_text
-from astro_cli.research.parse import parse_paper
-from tests.library_support import add_paper, make_app
+from tests.library_support import parse_emcee, section_text
 
 
 @pytest.fixture(scope="module")
 def emcee(tmp_path_factory):
-    app = make_app(tmp_path_factory.mktemp("markup") / "ws")
-    add_paper(app, "1202.3665")
-    report = parse_paper(app, "1202.3665")
-    rows = app.db.query("SELECT * FROM chunks WHERE paper_id = '1202.3665' ORDER BY ord")
+    app, report, rows = parse_emcee(tmp_path_factory.mktemp("markup") / "ws")
     yield report, rows
     app.close()
-
-
-def _section(rows, name):
-    return "\n".join(r["text"] for r in rows if r["section"] == name)
 
 
 def test_affiliations_and_keywords_open_the_front_matter(emcee):
     report, rows = emcee
     assert report.paper["parsed_from"] == "latex"  # the paper's record says where the text came from
-    front = _section(rows, "Front matter")
+    front = section_text(rows, "Front matter")
     assert front.startswith("Affiliations: [1] To whom correspondence")
     assert ("Affiliations: [1] To whom correspondence should be addressed: danfm@nyu.edu; [2] Center for "
             "Cosmology and Particle Physics, Department of Physics, New York University") in front
@@ -38,7 +30,7 @@ def test_affiliations_and_keywords_open_the_front_matter(emcee):
 
 def test_citations_keep_their_optional_text(emcee):
     _, rows = emcee
-    intro = _section(rows, "1 Introduction")
+    intro = section_text(rows, "1 Introduction")
     assert "provide a dramatic example [for example, Dunkley:2005]." in " ".join(intro.split())
     assert "[Goodman:2010, hereafter [Goodman:2010]] proposed an" in intro
     assert to_text(r"as shown \citep[e.g.][p.~3]{smith2010,jones2011}.") == "as shown [e.g. smith2010, jones2011, p. 3]."
@@ -47,7 +39,7 @@ def test_citations_keep_their_optional_text(emcee):
 
 def test_algorithmic_blocks_are_numbered_readable_steps(emcee):
     _, rows = emcee
-    algorithm = _section(rows, "2 The Algorithm")
+    algorithm = section_text(rows, "2 The Algorithm")
     assert "\\STATE" not in algorithm and "\\IF" not in algorithm and "\\ENDFOR" not in algorithm
     steps = ("1: Draw a proposal $Y \\sim Q (Y; X(t))$\n"
              "2: $q \\gets [p(Y) \\, Q(X(t); Y)] / [p(X(t)) \\, Q(Y;X(t))]$ // This line is generally expensive\n"
@@ -97,7 +89,7 @@ galaxies: evolution -- galaxies: high-redshift
 
 def test_an_algorithm_float_waits_for_the_end_of_its_section(emcee):
     _, rows = emcee
-    algorithm = _section(rows, "2 The Algorithm")
+    algorithm = section_text(rows, "2 The Algorithm")
     assert "The stretch move — [Goodman:2010] proposed an affine-invariant ensemble sampling" in algorithm
     # the prose that Algorithm 1 interrupted reads on; the steps follow the section's last paragraph
     assert algorithm.index("A more efficient chain has a shorter") < algorithm.index("The stretch move —")
