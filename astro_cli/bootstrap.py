@@ -90,7 +90,7 @@ def user_errors(report: Callable[[str, int], None] | None = None) -> Iterator[No
     import typer
 
     from astro_cli.agent.factory import SessionBusy, SessionNotFound
-    from astro_cli.research.storage.base import LibraryUnavailable
+    from astro_cli.research.library.storage.base import LibraryUnavailable
     from astro_cli.security.paths import PathRefused
 
     def fail(message: str, code: int) -> typer.Exit:

@@ -19,7 +19,7 @@ FEATURES = [
     "astro_cli.hooks.feature",
     "astro_cli.delegation.feature",
     "astro_cli.research.feature",
-    "astro_cli.research.library_feature",
+    "astro_cli.research.library.feature",
     "astro_cli.citations.feature",
     "astro_cli.mcp.feature",
     # Plugins install last: a plugin tool may replace any built-in of the same name.

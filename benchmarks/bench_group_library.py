@@ -42,7 +42,7 @@ PAPERS = ("1001.0012", "1111.2011", "1202.3665")
 
 
 def bench_indexing(root: Path, url: str, runs: int) -> dict[str, float]:
-    from astro_cli.research.parse import parse_paper
+    from astro_cli.research.library.parse import parse_paper
 
     out = {}
     for name, app in (("sqlite", make_app(root / "index-sqlite")), ("postgresql", pg_app(root / "index-pg", url))):
@@ -62,7 +62,7 @@ def bench_indexing(root: Path, url: str, runs: int) -> dict[str, float]:
 
 
 def app_store(app):  # noqa: ANN001, ANN201
-    from astro_cli.research.storage import library_store
+    from astro_cli.research.library.storage import library_store
 
     return library_store(app)
 
@@ -73,7 +73,7 @@ def bulk_load(url: str, chunks: list[str]) -> dict[str, float]:
     per_paper = 100
     started = time.perf_counter()
     with psycopg.connect(url, autocommit=True) as conn:
-        from astro_cli.research.storage import pg_schema
+        from astro_cli.research.library.storage import pg_schema
 
         pg_schema.migrate(conn)
         with conn.transaction(), conn.cursor() as cursor:
@@ -99,7 +99,7 @@ def bulk_load(url: str, chunks: list[str]) -> dict[str, float]:
 def _client(args: tuple[str, str, int, int]) -> list[float]:
     """One member's process: a warm-up pass, then `runs` timed passes over the questions (ms)."""
     url, root, runs, start_at = args
-    from astro_cli.research.search import search_library
+    from astro_cli.research.search.passages import search_library
 
     app = pg_app(Path(root), url)
     for question in QUESTIONS:  # word frequencies looked up once, as in a session

@@ -38,8 +38,8 @@ _TOKEN = re.compile(r"\w+|[^\w\s]")
 
 def pdf_text(path: Path) -> tuple[str, float, int]:
     """The indexed text of a PDF (chunks joined), the seconds it took, and its pages."""
-    from astro_cli.research.parse import pdf_chunks
-    from astro_cli.research.pdfread import read_pages
+    from astro_cli.research.library.parse import pdf_chunks
+    from astro_cli.research.text.pdfread import read_pages
 
     started = time.perf_counter()
     pages = read_pages(path)
@@ -48,7 +48,7 @@ def pdf_text(path: Path) -> tuple[str, float, int]:
 
 
 def latex_text(path: Path) -> str:
-    from astro_cli.research.latex import latex_sections
+    from astro_cli.research.text.latex import latex_sections
 
     _, sections = latex_sections(path)
     return "\n".join(s.text for s in sections)

@@ -9,8 +9,8 @@ from __future__ import annotations
 import statistics
 import time
 
-from astro_cli.research.ads_syntax import QuerySyntaxError
-from astro_cli.research.arxiv_query import translate
+from astro_cli.research.sources.ads_syntax import QuerySyntaxError
+from astro_cli.research.sources.arxiv_query import translate
 
 CASES = [
     "citations(bibcode:2013PASP..125..306F)",

@@ -22,9 +22,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from astro_cli.research.library import Library  # noqa: E402
-from astro_cli.research.parse import parse_paper  # noqa: E402
-from astro_cli.research.storage import library_store  # noqa: E402
+from astro_cli.research.library.papers import Library  # noqa: E402
+from astro_cli.research.library.parse import parse_paper  # noqa: E402
+from astro_cli.research.library.storage import library_store  # noqa: E402
 from tests.library_support import FILES, META, add_paper, make_app  # noqa: E402
 
 QUESTION = "How much light do these close-in giants bounce back?"

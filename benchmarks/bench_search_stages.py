@@ -19,8 +19,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from astro_cli.research.parse import parse_paper  # noqa: E402
-from astro_cli.research.search import search_library  # noqa: E402
+from astro_cli.research.library.parse import parse_paper  # noqa: E402
+from astro_cli.research.search.passages import search_library  # noqa: E402
 from tests.library_support import add_paper, make_app  # noqa: E402
 from tests.question_set import HELDOUT, QUESTIONS, load_questions, score  # noqa: E402
 

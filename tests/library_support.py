@@ -10,7 +10,7 @@ from typing import Any
 
 from astro_cli.app import AppContext
 from astro_cli.config import load_settings
-from astro_cli.research.library import Library
+from astro_cli.research.library.papers import Library
 from astro_cli.workspace import AstroHome, Workspace
 
 PAPERS = Path(__file__).parent / "fixtures" / "papers"
@@ -61,7 +61,7 @@ def add_paper(app: AppContext, paper_id: str, **extra: Any) -> dict[str, Any]:
 def parse_emcee(root: Path) -> tuple[AppContext, Any, list[dict[str, Any]]]:
     """A library at `root` holding emcee (1202.3665) parsed from its LaTeX: the app, the parse report and
     its chunks in order. The caller closes the app."""
-    from astro_cli.research.parse import parse_paper
+    from astro_cli.research.library.parse import parse_paper
 
     app = make_app(root)
     add_paper(app, "1202.3665")

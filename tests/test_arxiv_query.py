@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from astro_cli.research.arxiv_query import translate
-from astro_cli.research.remote_search import search_papers
+from astro_cli.research.sources.arxiv_query import translate
+from astro_cli.research.sources.remote_search import search_papers
 from tests.research_server import research, research_app  # noqa: F401 - fixtures
 
 README_EXAMPLE = 'author:"Agol, E" abs:"hot Jupiter" property:refereed'

@@ -12,9 +12,9 @@ import pybtex.database
 import pytest
 
 from astro_cli.bootstrap import build_app
-from astro_cli.research import arxiv
-from astro_cli.research.bibtex import export, from_metadata, split_entries
-from astro_cli.research.library import Library
+from astro_cli.research.bibtex.export import export, from_metadata, split_entries
+from astro_cli.research.library.papers import Library
+from astro_cli.research.sources import arxiv
 from tests import research_server
 from tests.research_server import ADS_TOKEN, FIXTURES
 

@@ -91,7 +91,7 @@ def test_library_search_tells_a_person_what_to_type(cli, workspace):
     app = make_app(workspace)
     add_paper(app, "1001.0012")
     app.close()
-    from astro_cli.research.parse import parse_paper
+    from astro_cli.research.library.parse import parse_paper
 
     app = make_app(workspace)
     parse_paper(app, "1001.0012")

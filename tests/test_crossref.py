@@ -10,9 +10,9 @@ import json
 import pytest
 
 from astro_cli.citations.footer import footer_parts
-from astro_cli.research import crossref
-from astro_cli.research.http import ServiceError
-from astro_cli.research.remote_search import format_for_model, search_papers
+from astro_cli.research.sources import crossref
+from astro_cli.research.sources.http import ServiceError
+from astro_cli.research.sources.remote_search import format_for_model, search_papers
 from tests.research_server import FIXTURES, research, research_app  # noqa: F401 - fixtures
 
 TEST_DOI = "10.5555/12345678"
@@ -52,7 +52,7 @@ def test_an_unknown_doi_is_no_papers_and_a_bibcode_is_one_sentence(no_ads, resea
 
 
 def test_a_downloaded_paper_keeps_its_notices_and_the_library_lists_the_mark(no_ads, research, monkeypatch):  # noqa: F811
-    from astro_cli.research.library import Library
+    from astro_cli.research.library.papers import Library
 
     record = {"id": "9999.00001", "arxiv_id": "9999.00001", "doi": TEST_DOI, "title": "Silly String Theory",
               "authors": ["Josiah Carberry"], "year": 2008}

@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from astro_cli.research.latex import latex_sections
-from astro_cli.research.latex_limits import Budget, LatexLimits, read_bounded
+from astro_cli.research.text.latex import latex_sections
+from astro_cli.research.text.latex_limits import Budget, LatexLimits, read_bounded
 from tests import research_server
 from tests.conftest import base_env
 from tests.helpers import cpu_seconds

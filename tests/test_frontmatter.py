@@ -15,7 +15,7 @@ import pytest
 from astro_cli.delegation.agents import AgentDefinitionError, parse_agent
 from astro_cli.frontmatter import FrontmatterError, parse_frontmatter
 from astro_cli.memory.format import MemoryFileError, parse_memory
-from astro_cli.research.notes import read_note
+from astro_cli.research.library.notes import read_note
 from astro_cli.skills.skill import SkillError, parse_skill
 
 FIELDS = "name: demo\ndescription: A demo.\ntype: project\n"

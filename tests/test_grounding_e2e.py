@@ -14,7 +14,7 @@ import json
 import pytest
 
 from astro_cli.bootstrap import build_app
-from astro_cli.research.parse import parse_paper
+from astro_cli.research.library.parse import parse_paper
 from tests.helpers import last_json
 from tests.library_support import add_paper
 

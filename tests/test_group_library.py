@@ -11,13 +11,13 @@ import threading
 
 import pytest
 
-from astro_cli.research.content import paper_content
-from astro_cli.research.library import Library
-from astro_cli.research.library_doctor import check_library
-from astro_cli.research.notes import save_note, sync_notes
-from astro_cli.research.parse import parse_paper
-from astro_cli.research.search import search_library
-from astro_cli.research.storage import library_store
+from astro_cli.research.library.content import paper_content
+from astro_cli.research.library.doctor import check_library
+from astro_cli.research.library.notes import save_note, sync_notes
+from astro_cli.research.library.papers import Library
+from astro_cli.research.library.parse import parse_paper
+from astro_cli.research.library.storage import library_store
+from astro_cli.research.search.passages import search_library
 from tests.library_support import META, add_paper, make_app
 from tests.pg_support import MEMBER, member_url, new_database, pg_app
 
@@ -181,7 +181,7 @@ def test_two_people_indexing_the_same_paper_at_once_leave_one_set_of_chunks(tmp_
 def test_ten_processes_starting_at_once_migrate_once(pg_server):
     import psycopg
 
-    from astro_cli.research.storage import pg_schema
+    from astro_cli.research.library.storage import pg_schema
 
     url = member_url(pg_server, new_database(pg_server))
     connections = [psycopg.connect(url, autocommit=True) for _ in range(10)]

@@ -7,11 +7,11 @@ import sqlite3
 
 import pytest
 
-from astro_cli.research.library_copy import copy_library, open_target
-from astro_cli.research.notes import save_note
-from astro_cli.research.parse import parse_paper
-from astro_cli.research.search import search_library
-from astro_cli.research.storage import library_store
+from astro_cli.research.library.copy import copy_library, open_target
+from astro_cli.research.library.notes import save_note
+from astro_cli.research.library.parse import parse_paper
+from astro_cli.research.library.storage import library_store
+from astro_cli.research.search.passages import search_library
 from astro_cli.workspace import Workspace
 from tests.conftest import base_env
 from tests.library_support import add_paper

@@ -6,9 +6,9 @@ from __future__ import annotations
 
 import pytest
 
-from astro_cli.research.parse import parse_paper
-from astro_cli.research.search import search_library
-from astro_cli.research.storage import library_store
+from astro_cli.research.library.parse import parse_paper
+from astro_cli.research.library.storage import library_store
+from astro_cli.research.search.passages import search_library
 from tests.library_support import add_paper, make_app
 from tests.pg_support import member_url, new_database, pg_app
 from tests.question_set import load_questions, score
@@ -113,7 +113,7 @@ def test_with_pgvector_search_is_hybrid_and_ranks_vectors_as_numpy_does(tmp_path
 
 
 def test_a_server_that_gains_pgvector_later_gets_its_vectors_table(tmp_path, pgvector_server):
-    from astro_cli.research.storage.pg_store import PostgresStore
+    from astro_cli.research.library.storage.pg_store import PostgresStore
 
     database = new_database(pgvector_server)  # the member may not create the extension himself
     app = pg_app(tmp_path / "ws", member_url(pgvector_server, database))

@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 import yaml
 
-from astro_cli.research.storage import LibraryUnavailable, library_store
-from astro_cli.research.storage.pg_connect import redact_url
+from astro_cli.research.library.storage import LibraryUnavailable, library_store
+from astro_cli.research.library.storage.pg_connect import redact_url
 from tests.fakeprovider import FakeProvider
 from tests.helpers import tool_results, trust_workspace, write_config
 from tests.library_support import add_paper
@@ -154,7 +154,7 @@ def test_a_session_keeps_every_message_when_the_library_goes_away(run_astro, ast
     url = member_url(own_server, database, with_password=False)
     seeded = pg_app(tmp_path / "seed", member_url(own_server, database))
     add_paper(seeded, "1202.3665")
-    from astro_cli.research.parse import parse_paper
+    from astro_cli.research.library.parse import parse_paper
 
     parse_paper(seeded, "1202.3665")
     seeded.close()

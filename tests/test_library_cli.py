@@ -11,7 +11,7 @@ QUESTION = "How does the radiative time scale with temperature compared to the a
 
 
 def _prepare(workspace, parse=("1001.0012", "1202.3665")):
-    from astro_cli.research.parse import parse_paper
+    from astro_cli.research.library.parse import parse_paper
 
     app = make_app(workspace)
     for paper_id in ("1001.0012", "1202.3665"):

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from astro_cli.research.embedding_choice import DEFAULT_MODEL, default_installed
+from astro_cli.research.search.embedding_choice import DEFAULT_MODEL, default_installed
 from tests.conftest import base_env
 from tests.library_support import EMCEE_TEX, MURRAY_PDF
 
@@ -133,7 +133,7 @@ def test_without_the_model_package_astro_says_so_once_and_searches_by_keywords(r
 
 @installed
 def test_parse_paper_tells_the_model_the_vectors_follow_in_the_background(tmp_path):
-    from astro_cli.research.parse import describe, parse_paper
+    from astro_cli.research.library.parse import describe, parse_paper
     from tests.library_support import add_paper, make_app
 
     app = make_app(tmp_path / "ws", **{"library.embedding_model": None})  # astro's default

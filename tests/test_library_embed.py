@@ -16,10 +16,10 @@ from http.server import BaseHTTPRequestHandler
 
 import pytest
 
-from astro_cli.research.parse import parse_paper
-from astro_cli.research.search import fts_query, reciprocal_rank_fusion, search_library, text_ranking
-from astro_cli.research.storage import library_store
-from astro_cli.research.vectors import rank_by_vector
+from astro_cli.research.library.parse import parse_paper
+from astro_cli.research.library.storage import library_store
+from astro_cli.research.search.passages import fts_query, reciprocal_rank_fusion, search_library, text_ranking
+from astro_cli.research.search.vectors import rank_by_vector
 from tests.library_support import add_paper, make_app
 from tests.quick_server import QuickHTTPServer
 

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import pytest
 
-from astro_cli.research.fts import parse_question, plan_query
-from astro_cli.research.library import Library
-from astro_cli.research.parse import Chunk, store_chunks
-from astro_cli.research.search import format_hits, search_library, text_ranking
-from astro_cli.research.storage import library_store
+from astro_cli.research.library.papers import Library
+from astro_cli.research.library.parse import Chunk, store_chunks
+from astro_cli.research.library.storage import library_store
+from astro_cli.research.search.fts import parse_question, plan_query
+from astro_cli.research.search.passages import format_hits, search_library, text_ranking
 from tests.library_support import make_app
 
 COMMON = "The observing time and the dust temperature of the telescope were recorded for the field."

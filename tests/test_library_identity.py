@@ -14,8 +14,8 @@ import json
 import pytest
 
 from astro_cli.bootstrap import build_app
-from astro_cli.research import ads
-from astro_cli.research.library import Library
+from astro_cli.research.library.papers import Library
+from astro_cli.research.sources import ads
 from tests import research_server
 from tests.library_support import make_app
 from tests.research_server import ADS_TOKEN, fixture
@@ -150,7 +150,7 @@ def test_ads_lookup_refuses_a_record_without_the_asked_identifier(research_app, 
 
 
 def test_search_results_sharing_a_doi_but_not_an_arxiv_id_stay_two_papers():
-    from astro_cli.research.merge import merge
+    from astro_cli.research.sources.merge import merge
 
     ads_side = [{"arxiv_id": "1001.0012", "doi": "10.1103/PhysRevB.85.115117", "bibcode": None, "title": "one",
                  "sources": ["ads"]}]

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from astro_cli.research.latex import latex_sections
+from astro_cli.research.text.latex import latex_sections
 from tests.library_support import EMCEE_TEX, parse_emcee, section_text
 
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from astro_cli.research.latex import latex_sections, to_text
+from astro_cli.research.text.latex import latex_sections, to_text
 from tests.library_support import parse_emcee, section_text
 
 

@@ -1,4 +1,4 @@
-"""The local embedding model (research/local_embed.py): all-MiniLM-L6-v2 read by numpy, compared
+"""The local embedding model (research/search/local_embed.py): all-MiniLM-L6-v2 read by numpy, compared
 with the vectors sentence-transformers makes of the same weights (tests/fixtures/questions/
 minilm_reference.json, recorded once in a scratch environment with torch)."""
 
@@ -12,9 +12,9 @@ from pathlib import Path
 
 import pytest
 
-from astro_cli.research.embed import embed_texts
-from astro_cli.research.local_embed import LocalModelError, MiniLM, model_folder
-from astro_cli.research.vectors import EmbeddingError
+from astro_cli.research.search.embed import embed_texts
+from astro_cli.research.search.local_embed import LocalModelError, MiniLM, model_folder
+from astro_cli.research.search.vectors import EmbeddingError
 from tests.library_support import make_app
 
 REFERENCE = Path(__file__).parent / "fixtures" / "questions" / "minilm_reference.json"
@@ -41,7 +41,7 @@ def test_embedding_through_the_setting_imports_neither_torch_nor_litellm(tmp_pat
     code = (
         "import sys\n"
         "from tests.library_support import make_app\n"
-        "from astro_cli.research.embed import embed_texts\n"
+        "from astro_cli.research.search.embed import embed_texts\n"
         f"app = make_app(__import__('pathlib').Path({str(tmp_path / 'ws')!r}), "
         "**{'library.embedding_model': 'local:all-MiniLM-L6-v2'})\n"
         "vectors = embed_texts(app, ['acceptance fraction', 'walkers'])\n"

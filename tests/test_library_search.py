@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from astro_cli.research.notes import save_note, sync_notes
-from astro_cli.research.parse import parse_paper
-from astro_cli.research.search import (
+from astro_cli.research.library.notes import save_note, sync_notes
+from astro_cli.research.library.parse import parse_paper
+from astro_cli.research.search.passages import (
     SearchError,
     format_hits,
     fts_query,

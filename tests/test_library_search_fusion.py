@@ -7,8 +7,8 @@ import json
 
 import pytest
 
-from astro_cli.research.parse import parse_paper
-from astro_cli.research.search import SearchError, search_library
+from astro_cli.research.library.parse import parse_paper
+from astro_cli.research.search.passages import SearchError, search_library
 from astro_cli.tools.base import ToolError
 from astro_cli.tools.context import ToolContext
 from tests.conftest import base_env
@@ -121,7 +121,7 @@ def test_a_persons_view_never_sends_a_control_sequence_to_the_terminal():
 
     from rich.console import Console
 
-    from astro_cli.research.search import Hit, SearchResult
+    from astro_cli.research.search.passages import Hit, SearchResult
     from astro_cli.ui.passages import print_hits
 
     hostile = Hit(1, "paper", "9999.0001", "1 Intro\x1b[2J", 1, "The walkers\x1b]0;owned\x07 move \u202eevil", 1.0,

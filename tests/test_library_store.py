@@ -6,8 +6,8 @@ import sqlite3
 
 import pytest
 
-from astro_cli.research.library import Library, normalize_arxiv
-from astro_cli.research.parse import parse_paper
+from astro_cli.research.library.papers import Library, normalize_arxiv
+from astro_cli.research.library.parse import parse_paper
 from tests.library_support import add_paper, make_app
 
 
@@ -61,7 +61,7 @@ def test_remove_deletes_rows_chunks_index_and_files_under_papers(app, tmp_path):
     library = Library(app)
     library.upsert_paper({"id": "1001.0012", "source_path": str(source_dir)})
     other = library.upsert_paper({"id": "9999.0001", "arxiv_id": "9999.0001", "pdf_path": str(outside)})
-    from astro_cli.research.parse import Chunk, store_chunks
+    from astro_cli.research.library.parse import Chunk, store_chunks
 
     store_chunks(library, "1001.0012", [Chunk("1 Intro", 1, 0, "hot Jupiter albedo")], "pdf", 12)
     assert app.db.query("SELECT count(*) AS n FROM chunks_fts WHERE chunks_fts MATCH 'albedo'")[0]["n"] == 1

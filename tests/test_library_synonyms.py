@@ -1,12 +1,12 @@
-"""Issue 30: query expansion with the field's words (research/synonyms.py), an opt-in stage
+"""Issue 30: query expansion with the field's words (research/search/synonyms.py), an opt-in stage
 (`library.synonyms`, off by default: it helped the tuning set, not the held-out one). A
 researcher's everyday phrase finds the passage in the paper's terms when it is on."""
 
 from __future__ import annotations
 
-from astro_cli.research.parse import parse_paper
-from astro_cli.research.search import search_library
-from astro_cli.research.synonyms import expansion
+from astro_cli.research.library.parse import parse_paper
+from astro_cli.research.search.passages import search_library
+from astro_cli.research.search.synonyms import expansion
 from tests.library_support import add_paper, make_app
 
 INSTALL = "The easiest way to install emcee is using"

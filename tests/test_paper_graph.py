@@ -7,15 +7,15 @@ from __future__ import annotations
 
 import pytest
 
-from astro_cli.research.http import ServiceError
-from astro_cli.research.library import Library
-from astro_cli.research.paper_graph import (
+from astro_cli.research.library.papers import Library
+from astro_cli.research.library.parse import parse_paper
+from astro_cli.research.sources.http import ServiceError
+from astro_cli.research.sources.paper_graph import (
     bibcode_of_reference,
     format_for_model,
     paper_graph,
     resolve_reference,
 )
-from astro_cli.research.parse import parse_paper
 from tests.library_support import add_paper, make_app
 from tests.research_server import ADS_TOKEN, research, research_app  # noqa: F401 - fixtures
 

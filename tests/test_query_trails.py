@@ -6,11 +6,11 @@ from __future__ import annotations
 import pytest
 
 try:
-    from astro_cli.research.arxiv_query import arxiv_author, translate
+    from astro_cli.research.sources.arxiv_query import arxiv_author, translate
 except ImportError:
     arxiv_author = translate = None
-from astro_cli.research.http import ServiceError
-from astro_cli.research.remote_search import search_papers
+from astro_cli.research.sources.http import ServiceError
+from astro_cli.research.sources.remote_search import search_papers
 from tests.research_server import research, research_app  # noqa: F401 - fixtures
 
 

@@ -47,7 +47,7 @@ def test_subagent_block_stays_in_order_and_ends_with_its_summary_line():
 
 
 def test_download_progress_shows_in_the_spinner():
-    from astro_cli.research.download import DownloadProgress
+    from astro_cli.research.library.download import DownloadProgress
 
     console = Console(file=io.StringIO(), width=100, force_terminal=False, color_system=None)
     renderer = TurnRenderer(console, TurnLog(), lambda: "s1")

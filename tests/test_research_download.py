@@ -12,9 +12,9 @@ from pathlib import Path
 
 import pytest
 
-from astro_cli.research.download import NotAPdf, classify, download, resolve, unpack_source
-from astro_cli.research.http import ServiceError
-from astro_cli.research.library import Library
+from astro_cli.research.library.download import NotAPdf, classify, download, resolve, unpack_source
+from astro_cli.research.library.papers import Library
+from astro_cli.research.sources.http import ServiceError
 from tests import research_server
 from tests.research_server import FIXTURES, tar_gz_bytes
 
@@ -119,8 +119,8 @@ def test_nonsense_is_not_an_identifier():
 
 def test_a_gzipped_single_tex_source_is_stored_as_tex(research_app, research):
     """The e-print of 1202.3665 on the test server is the real emcee ms.tex, gzip'd as arXiv serves it."""
-    from astro_cli.research.download import _fetch_source
-    from astro_cli.research.http import make_client
+    from astro_cli.research.library.download import _fetch_source
+    from astro_cli.research.sources.http import make_client
 
     papers = research_app.workspace.papers_dir
     papers.mkdir(parents=True)
@@ -158,8 +158,8 @@ def test_a_broken_source_archive_is_no_source(tmp_path):
 def test_the_downloaded_pdf_parses_and_its_content_is_found_first(research_app):
     """Acceptance: the real 1001.0012 PDF goes download -> parse -> rag_search (the library's half does the
     last two), with a second real paper in the library so the right one has to win."""
-    from astro_cli.research.parse import parse_paper
-    from astro_cli.research.search import search_library
+    from astro_cli.research.library.parse import parse_paper
+    from astro_cli.research.search.passages import search_library
 
     for paper_id in ("1001.0012", "1111.2011"):
         download(research_app, paper_id)

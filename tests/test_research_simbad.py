@@ -14,8 +14,8 @@ from urllib.parse import parse_qs
 
 import pytest
 
-from astro_cli.research.http import ServiceError
-from astro_cli.research.simbad import NotFound, describe_lookup, look_up, parse_position, parse_radius
+from astro_cli.research.sources.http import ServiceError
+from astro_cli.research.sources.simbad import NotFound, describe_lookup, look_up, parse_position, parse_radius
 from tests import research_server
 from tests.research_server import simbad_error_votable
 

@@ -8,7 +8,7 @@ import sys
 
 import pytest
 
-from astro_cli.research.http import ARXIV_CLOCK, Throttle
+from astro_cli.research.sources.http import ARXIV_CLOCK, Throttle
 from tests import research_server
 from tests.conftest import base_env
 

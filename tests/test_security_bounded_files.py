@@ -73,7 +73,7 @@ def _chunks(workspace: Path) -> dict[str, int]:
 
 
 def _library_with_one_paper(workspace: Path) -> int:
-    from astro_cli.research.parse import parse_paper
+    from astro_cli.research.library.parse import parse_paper
 
     app = make_app(workspace)
     add_paper(app, "1202.3665")
@@ -102,7 +102,7 @@ def test_get_paper_content_of_a_hostile_pdf_tells_the_model_once(fake, astro_env
     papers.mkdir()
     (papers / "2501.01000.pdf").write_bytes(million_page_pdf())
     app = make_app(workspace)
-    from astro_cli.research.library import Library
+    from astro_cli.research.library.papers import Library
 
     Library(app).upsert_paper({"id": "2501.01000", "title": "Claims a million pages",
                                "pdf_path": "papers/2501.01000.pdf"})
@@ -119,7 +119,7 @@ def test_library_add_of_a_tex_with_twenty_thousand_unclosed_newcommands(tmp_path
     source = tmp_path / "unclosed" / "main.tex"
     source.parent.mkdir()
     source.write_text(unclosed_newcommands())
-    from astro_cli.research.latex import _NEWCOMMAND
+    from astro_cli.research.text.latex import _NEWCOMMAND
 
     assert len(_NEWCOMMAND.findall(source.read_text())) == 20_000  # each one is a definition the reader sees
     untitled = _astro(["library", "add", str(source)], astro_env, workspace)
@@ -133,7 +133,7 @@ def test_library_add_of_a_tex_with_twenty_thousand_unclosed_newcommands(tmp_path
 
 
 def test_the_child_bounds_pages_time_and_memory(tmp_path):
-    from astro_cli.research.pdf_limits import PdfLimits, read_pages_bounded
+    from astro_cli.research.text.pdf_limits import PdfLimits, read_pages_bounded
 
     hostile = tmp_path / "hostile.pdf"
     hostile.write_bytes(million_page_pdf())

@@ -53,7 +53,7 @@ def _group_attack(tmp_path, pg_server, fake, astro_env, workspace, run_astro, pa
     url = member_url(pg_server, new_database(pg_server))
     setup = make_app(tmp_path / "mallory", **{"library.database_url": url, "library.member": "mallory"})
     assert setup.settings.get("library.database_url")
-    from astro_cli.research.storage import library_store
+    from astro_cli.research.library.storage import library_store
 
     library_store(setup).chunk_count()  # the schema exists (any member's first use creates it)
     setup.close()
@@ -98,7 +98,7 @@ def test_a_link_in_papers_to_a_file_outside_is_not_followed(tmp_path, fake, astr
     (workspace / "papers").mkdir()
     (workspace / "papers" / "2501.00003.tex").symlink_to(outside / "id_rsa.tex")  # a cloned repository's link
     app = make_app(workspace)
-    from astro_cli.research.library import Library
+    from astro_cli.research.library.papers import Library
 
     Library(app).upsert_paper({"id": "2501.00003", "title": "Linked", "source_path": "papers/2501.00003.tex"})
     app.close()
@@ -114,7 +114,7 @@ def test_a_row_in_the_users_own_library_naming_the_key_store_reads_nothing(tmp_p
                                                                           run_astro):
     keys = _victim_keys(astro_env)
     app = make_app(workspace)  # a shipped .astro/astro.db, or any row written before
-    from astro_cli.research.library import Library
+    from astro_cli.research.library.papers import Library
 
     Library(app).upsert_paper({"id": "local-keys", "title": "Notes", "source_path": str(keys)})
     app.close()
@@ -151,9 +151,9 @@ def test_file_tools_never_read_or_search_a_key_store(tmp_path, fake, astro_env, 
 def test_text_stored_in_the_library_is_redacted_before_it_is_stored(tmp_path, monkeypatch):
     monkeypatch.setenv("OPENAI_API_KEY", OPENAI_KEY)
     app = make_app(tmp_path / "ws")
-    from astro_cli.research.library import Library
-    from astro_cli.research.parse import store_chunks
-    from astro_cli.research.storage import ChunkRow
+    from astro_cli.research.library.papers import Library
+    from astro_cli.research.library.parse import store_chunks
+    from astro_cli.research.library.storage import ChunkRow
 
     library = Library(app)
     library.upsert_paper({"id": "2501.00009", "title": f"Leaky {OPENAI_KEY}",
@@ -169,8 +169,8 @@ def test_text_stored_in_the_library_is_redacted_before_it_is_stored(tmp_path, mo
 
 def test_a_note_row_naming_a_file_outside_notes_is_never_written(tmp_path):
     app = make_app(tmp_path / "ws")
-    from astro_cli.research.notes import note_scope, save_note
-    from astro_cli.research.storage import library_store
+    from astro_cli.research.library.notes import note_scope, save_note
+    from astro_cli.research.library.storage import library_store
 
     script = tmp_path / "ws" / "scripts" / "post.sh"
     script.parent.mkdir(parents=True)

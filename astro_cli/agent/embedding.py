@@ -1,7 +1,7 @@
 """Embeddings through litellm (the adapter's other door): one batch of texts to vectors.
 
 litellm is imported here, lazily, only when a remote embedding model is configured; local models
-(research/local_embed.py) never come here. Errors are litellm's provider-specific types; the
+(research/search/local_embed.py) never come here. Errors are litellm's provider-specific types; the
 caller turns them into one sentence.
 """
 

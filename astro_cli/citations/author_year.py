@@ -20,7 +20,7 @@ def _norm(name: str) -> str:
 @lru_cache(maxsize=4096)
 def _variants(author: str) -> frozenset[str]:
     """An author's last name as it may be cited: whole ('van leeuwen') and without particles ('leeuwen')."""
-    from astro_cli.research.bibtex_text import surname
+    from astro_cli.research.bibtex.text import surname
 
     last = _norm(surname(author))
     return frozenset({last, last.split()[-1]}) if last else frozenset()

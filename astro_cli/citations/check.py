@@ -34,7 +34,7 @@ class Citation:
     detail: str | None = None  # why it is not verified, when there is more to say
 
     def as_dict(self) -> dict[str, Any]:
-        from astro_cli.research.remote_search import update_mark
+        from astro_cli.research.sources.remote_search import update_mark
 
         out: dict[str, Any] = {"id": self.cited.ident, "kind": self.cited.kind, "status": self.status,
                                "title": self.title, "paper": self.paper}
@@ -111,8 +111,8 @@ def _author_year_match(cited: Cited, records: list[dict[str, Any]]) -> tuple[dic
 
 def check_locally(app: AppContext, ledger: CitationLedger, cited: Cited) -> Citation | None:
     """Verified from the session's tool records or the library; None when neither knows it."""
-    from astro_cli.research.library import Library
-    from astro_cli.research.storage import has_library
+    from astro_cli.research.library.papers import Library
+    from astro_cli.research.library.storage import has_library
 
     if cited.kind == "malformed":
         return Citation(cited, "malformed", detail="not a valid arXiv id, bibcode or DOI")
@@ -156,7 +156,7 @@ def _check_author_year(app: AppContext, ledger: CitationLedger, library: Any, ci
 def check_answer(app: AppContext, ledger: CitationLedger, text: str, resolve: bool,
                  budget: float) -> CheckResult:
     """The status of every citation in `text`, in the order the answer cites them."""
-    from astro_cli.research.storage import LibraryUnavailable
+    from astro_cli.research.library.storage import LibraryUnavailable
 
     positioned = find_citations_at(text)
     found = unique(positioned)

@@ -5,7 +5,7 @@ by its bibcode in another is one entry). Verified and resolved citations are exp
 unverified ones are left out and named in a note. A paper in the library is exported from its
 row; one that is not (a search result cited without downloading it) from the metadata stored
 with its citation, completed from arXiv (one request for all of them: full author list, journal
-reference, DOI) when it has an arXiv id. The entries themselves come from research/bibtex.py
+reference, DOI) when it has an arXiv id. The entries themselves come from research/bibtex/export.py
 (NASA ADS's export with a token, checked; otherwise built as ADS writes them, bibtex_entry.py).
 """
 
@@ -83,9 +83,9 @@ def papers_of(rows: list[dict[str, Any]]) -> tuple[list[dict[str, Any]], list[st
 
 def _complete(app: AppContext, papers: list[dict[str, Any]], notes: list[str]) -> list[dict[str, Any]]:
     """Library rows where the library has the paper; arXiv's full record for the others."""
-    from astro_cli.research import arxiv
-    from astro_cli.research.http import ServiceError
-    from astro_cli.research.library import Library
+    from astro_cli.research.library.papers import Library
+    from astro_cli.research.sources import arxiv
+    from astro_cli.research.sources.http import ServiceError
 
     library = Library(app)
     out: list[dict[str, Any]] = []
@@ -117,7 +117,7 @@ def _complete(app: AppContext, papers: list[dict[str, Any]], notes: list[str]) -
 
 def session_bibtex(app: AppContext, session_id: str) -> tuple[str, list[str]]:
     """(BibTeX, notes) for the papers the session's answers cited; NothingCited when there are none."""
-    from astro_cli.research.bibtex import export
+    from astro_cli.research.bibtex.export import export
 
     rows = cited_rows(app, session_id)
     papers, unverified = papers_of(rows)
@@ -136,7 +136,7 @@ def slash_cite(ctx: SlashContext, args: str) -> None:
     """/cite prints the BibTeX of this session's cited papers; /cite FILE writes it to FILE."""
     from rich.text import Text
 
-    from astro_cli.research.http import ServiceError
+    from astro_cli.research.sources.http import ServiceError
     from astro_cli.security.visible import visible
 
     if ctx.session is None:

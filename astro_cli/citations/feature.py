@@ -79,7 +79,7 @@ class CitationCheck(LoopExtension):
 
     def _looked_online(self, result: CheckResult) -> bool:
         """Whether every unverified id was really looked up (ADS for DOIs and journal bibcodes)."""
-        from astro_cli.research import ads
+        from astro_cli.research.sources import ads
 
         if not self.app.settings.get("citations.resolve") or result.notes:
             return False

@@ -92,7 +92,7 @@ def passages_in(content: str) -> list[Passage]:
 # --- the reader's form ----------------------------------------------------------------------------
 def short_cite(record: dict[str, Any] | None, fallback: str) -> str:
     """`Cowan & Agol 2011`, `Foreman-Mackey et al. 2013`; the paper id when authors or year are unknown."""
-    from astro_cli.research.bibtex_text import surname
+    from astro_cli.research.bibtex.text import surname
 
     record = record or {}
     authors = [str(a) for a in record.get("authors") or [] if a]

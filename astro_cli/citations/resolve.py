@@ -15,8 +15,8 @@ from typing import TYPE_CHECKING, Any
 
 from astro_cli.citations.extract import Cited
 from astro_cli.citations.ledger import CitationLedger
-from astro_cli.research.http import ServiceError
 from astro_cli.research.identifiers import carries
+from astro_cli.research.sources.http import ServiceError
 
 if TYPE_CHECKING:
     from astro_cli.app import AppContext
@@ -35,7 +35,7 @@ def _ads_name(cited: Cited) -> str:
 def _lookups(app: AppContext, pending: list[Cited], results: dict[Cited, dict[str, Any] | None],
              notes: list[str], lock: threading.Lock) -> None:
     from astro_cli.citations.author_year import matches_author_year
-    from astro_cli.research import ads, arxiv
+    from astro_cli.research.sources import ads, arxiv
 
     ids = [c for c in pending if c.kind != "author-year"]
     if ads.has_token() and ids:

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from astro_cli.citations.claims import NUMBER, Claim
-from astro_cli.research.pdfchars import fold
+from astro_cli.research.text.pdfchars import fold
 from astro_cli.stopwords import STOPWORDS
 
 SUPPORTED_TERMS = 0.5  # share of the claim's key terms a supporting passage must have

@@ -15,13 +15,13 @@ app = typer.Typer(no_args_is_help=True)
 
 
 def has_library(ctx: Any) -> bool:
-    from astro_cli.research.storage import has_library as exists
+    from astro_cli.research.library.storage import has_library as exists
 
     return exists(ctx)
 
 
 def _library(ctx: Any) -> Any:
-    from astro_cli.research.library import Library
+    from astro_cli.research.library.papers import Library
 
     return Library(ctx)
 
@@ -40,7 +40,7 @@ def search(
     for_model: bool = typer.Option(False, "--model-view", help="Print exactly what rag_search gives the model."),
 ) -> None:
     """Search the indexed papers and notes (what rag_search does), printed for a person."""
-    from astro_cli.research.search import SearchError, format_hits, search_library
+    from astro_cli.research.search.passages import SearchError, format_hits, search_library
 
     with user_errors():
         phrasings = [p for p in [question or "", *(query or [])] if p.strip()]
@@ -69,7 +69,7 @@ def search(
 
 def _say_missing_model(ctx: Any) -> None:
     """Once per user: the default embedding model is not installed, so search is keywords alone."""
-    from astro_cli.research.embedding_choice import missing_default_note_once
+    from astro_cli.research.search.embedding_choice import missing_default_note_once
 
     note = missing_default_note_once(ctx)
     if note:
@@ -170,7 +170,7 @@ def check(
     as_json: bool = typer.Option(False, "--json", help="Print JSON."),
 ) -> None:
     """Find rows whose identifiers disagree, chunks without a paper, files without a row; repair what is safe."""
-    from astro_cli.research.library_doctor import check_library
+    from astro_cli.research.library.doctor import check_library
 
     with user_errors():
         ctx = library_app()
@@ -205,7 +205,7 @@ def merge(
     drop: str = typer.Argument(..., metavar="B", help="The row folded into A, then removed."),
 ) -> None:
     """Make two rows of one paper one: A keeps its id and gains what only B had (ids, year, files, text)."""
-    from astro_cli.research.duplicates import MergeRefused, merge_papers
+    from astro_cli.research.library.duplicates import MergeRefused, merge_papers
 
     with user_errors():
         ctx = library_app()
@@ -240,7 +240,7 @@ library_reindex_cmd.register(app)
 
 def _title_with_mark(row: dict[str, Any]) -> str:
     """The title, with Crossref's notice (RETRACTED 2009) after it when the paper has one."""
-    from astro_cli.research.remote_search import update_mark
+    from astro_cli.research.sources.remote_search import update_mark
 
     mark = update_mark(row)
     return (row.get("title") or "") + (f" ({mark.upper()})" if mark else "")

@@ -20,9 +20,9 @@ def migrate(
                            "sqlite:PATH (a local file, e.g. sqlite:.astro/astro.db to copy back)."),
 ) -> None:
     """Copy papers, their text, vectors and your notes into another library (safe to run again)."""
-    from astro_cli.research.library_copy import copy_library, open_target
-    from astro_cli.research.storage import has_library, library_store
-    from astro_cli.research.storage.pg_connect import redact_url
+    from astro_cli.research.library.copy import copy_library, open_target
+    from astro_cli.research.library.storage import has_library, library_store
+    from astro_cli.research.library.storage.pg_connect import redact_url
 
     with user_errors():
         app = library_app()

@@ -2,7 +2,7 @@
 
 `add` is what the download_paper tool does, with a progress bar on a terminal, and then indexes
 the paper (parse_paper) so `astro library search` finds it at once; given a local file (a PDF, an
-e-print tarball or a .tex) it stores that instead (research/local_add.py). `export` prints BibTeX on
+e-print tarball or a .tex) it stores that instead (research/library/local_add.py). `export` prints BibTeX on
 stdout. Both are registered into the `astro library` group by `register(app)`.
 """
 
@@ -34,7 +34,7 @@ def add(
     """Add a paper to the library, then index it: downloaded from arXiv (PDF and LaTeX source), or a local file."""
     from rich.console import Console
 
-    from astro_cli.research.local_add import looks_like_path
+    from astro_cli.research.library.local_add import looks_like_path
 
     err = Console(stderr=True, highlight=False, soft_wrap=True)
     given = {"title": title, "authors": author or None, "year": year, "arxiv_id": arxiv_id, "doi": doi,
@@ -50,8 +50,8 @@ def add(
 
 
 def _add_download(paper_id: str, source: bool, parse: bool, err: Any) -> None:
-    from astro_cli.research.download import download
-    from astro_cli.research.http import ServiceError
+    from astro_cli.research.library.download import download
+    from astro_cli.research.sources.http import ServiceError
 
     app = library_app()
     with _progress_bar() as progress:
@@ -75,8 +75,8 @@ def _add_download(paper_id: str, source: bool, parse: bool, err: Any) -> None:
 def _add_local(raw: str, given: dict[str, Any], parse: bool, err: Any) -> None:
     from pathlib import Path
 
-    from astro_cli.research.file_metadata import LocalFileError
-    from astro_cli.research.local_add import add_local
+    from astro_cli.research.library.local_add import add_local
+    from astro_cli.research.text.file_metadata import LocalFileError
 
     app = library_app()
     try:
@@ -112,22 +112,22 @@ def _asked_year(app: Any, paper: dict[str, Any]) -> bool:
         return False
     if not re.fullmatch(r"(19|20)\d\d", answer):
         return False
-    from astro_cli.research.library import Library
+    from astro_cli.research.library.papers import Library
 
     Library(app).upsert({"id": paper["id"], "year": int(answer)})
     return True
 
 
 def _library_row(app: Any, paper_id: str) -> dict[str, Any] | None:
-    from astro_cli.research.library import Library
+    from astro_cli.research.library.papers import Library
 
     return Library(app).get_paper(paper_id)
 
 
 def _index(app: Any, paper_id: str, err: Any, force: bool = False) -> None:
     """Index the new paper; a failure here leaves the stored paper in place and says how to retry."""
-    from astro_cli.research.embedding_choice import missing_default_note_once
-    from astro_cli.research.parse import ParseError, parse_paper
+    from astro_cli.research.library.parse import ParseError, parse_paper
+    from astro_cli.research.search.embedding_choice import missing_default_note_once
 
     try:
         report = parse_paper(app, paper_id, force=force, vectors="background")
@@ -187,12 +187,12 @@ def export(
     """Print BibTeX for library papers: NASA ADS's export with a token, else built from arXiv metadata."""
     from rich.console import Console
 
-    from astro_cli.research.bibtex import export as export_bibtex
-    from astro_cli.research.library import Library
+    from astro_cli.research.bibtex.export import export as export_bibtex
+    from astro_cli.research.library.papers import Library
 
     with user_errors():
         app = library_app()
-        from astro_cli.research.storage import has_library
+        from astro_cli.research.library.storage import has_library
 
         if not has_library(app):
             raise UserError("The library is empty; add papers with `astro library add ID`.", EXIT_FAILED)

@@ -1,4 +1,4 @@
-"""`astro library reindex [IDS]`: make the vectors the library's papers lack (research/reindex.py).
+"""`astro library reindex [IDS]`: make the vectors the library's papers lack (research/search/reindex.py).
 
 A library made before vectors were on by default (or with another model) gets them here; with a
 progress bar over the chunks on a terminal. `--background` is how `library add` and a search
@@ -21,11 +21,11 @@ def reindex(
     background: bool = typer.Option(False, "--background", hidden=True, help="Run quietly (started by astro)."),
 ) -> None:
     """Make the vectors for searching by meaning that papers lack (the default local model, or library.embedding_model)."""
-    from astro_cli.research.embedding_choice import embedding_model, missing_default_note
-    from astro_cli.research.library import Library
-    from astro_cli.research.reindex import estimate_seconds, pending
-    from astro_cli.research.reindex import reindex as run_reindex
-    from astro_cli.research.storage import has_library
+    from astro_cli.research.library.papers import Library
+    from astro_cli.research.library.storage import has_library
+    from astro_cli.research.search.embedding_choice import embedding_model, missing_default_note
+    from astro_cli.research.search.reindex import estimate_seconds, pending
+    from astro_cli.research.search.reindex import reindex as run_reindex
 
     with user_errors():
         app = library_app()

@@ -42,8 +42,8 @@ def similar(paper: str = typer.Argument(..., help="Bibcode, arXiv id or DOI."), 
 
 
 def _show(paper: str, direction: str, rows: int, start: int, as_json: bool) -> None:
-    from astro_cli.research.http import ServiceError
-    from astro_cli.research.paper_graph import check, paper_graph
+    from astro_cli.research.sources.http import ServiceError
+    from astro_cli.research.sources.paper_graph import check, paper_graph
 
     with user_errors():
         try:
@@ -69,8 +69,8 @@ def _print(page: Any) -> None:
     from rich.console import Console
     from rich.markup import escape
 
-    from astro_cli.research.paper_graph import TITLES
-    from astro_cli.research.remote_search import authors_line, ids_line
+    from astro_cli.research.sources.paper_graph import TITLES
+    from astro_cli.research.sources.remote_search import authors_line, ids_line
 
     console = Console(highlight=False, soft_wrap=True)
     err = Console(stderr=True, highlight=False, soft_wrap=True)

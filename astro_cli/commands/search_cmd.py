@@ -50,8 +50,8 @@ def search(
     as_json: bool = typer.Option(False, "--json", help="Print JSON."),
 ) -> None:
     """Search NASA ADS (with ADS_API_TOKEN) and arXiv; results merged without duplicates."""
-    from astro_cli.research.http import ServiceError
-    from astro_cli.research.remote_search import check_arguments, search_papers
+    from astro_cli.research.sources.http import ServiceError
+    from astro_cli.research.sources.remote_search import check_arguments, search_papers
 
     with user_errors():
         year_from, year_to = _years(year)
@@ -75,7 +75,7 @@ def _print_results(outcome: Any) -> None:
     from rich.console import Console
     from rich.markup import escape
 
-    from astro_cli.research.remote_search import authors_line, ids_line, snippet
+    from astro_cli.research.sources.remote_search import authors_line, ids_line, snippet
 
     console = Console(highlight=False, soft_wrap=True)
     err = Console(stderr=True, highlight=False, soft_wrap=True)
@@ -102,8 +102,8 @@ def target(
     as_json: bool = typer.Option(False, "--json", help="Print JSON."),
 ) -> None:
     """Look up an object in SIMBAD, or list the objects around a position."""
-    from astro_cli.research.http import ServiceError
-    from astro_cli.research.simbad import describe_lookup, look_up
+    from astro_cli.research.sources.http import ServiceError
+    from astro_cli.research.sources.simbad import describe_lookup, look_up
 
     with user_errors():
         app = build_app()

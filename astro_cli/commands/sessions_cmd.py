@@ -111,7 +111,7 @@ def cite(
 
     from astro_cli.bootstrap import EXIT_FAILED
     from astro_cli.citations.cite import NothingCited, session_bibtex
-    from astro_cli.research.http import ServiceError
+    from astro_cli.research.sources.http import ServiceError
 
     with user_errors():
         ctx = build_app()

@@ -148,13 +148,13 @@ def database_check(app: AppContext, options: DoctorOptions) -> Check:
 
 
 def library_check(app: AppContext, options: DoctorOptions) -> Check:
-    from astro_cli.research.storage import has_library
+    from astro_cli.research.library.storage import has_library
 
     if not app.settings.get("library.database_url") and not app.workspace.db_path.exists():
         return Check(True, "library: empty")
     if not has_library(app):
         return Check(True, "library: empty")
-    from astro_cli.research.library_doctor import check_library
+    from astro_cli.research.library.doctor import check_library
 
     report = check_library(app, repair=False)
     wanting = [f for f in report.findings if f.kind == "needs-you"]

@@ -10,7 +10,7 @@ from __future__ import annotations
 import time
 from typing import TYPE_CHECKING, Any
 
-from astro_cli.research.library_feature import library_tool
+from astro_cli.research.library.feature import library_tool
 from astro_cli.tools.base import Tool, ToolError, ToolResult, object_schema
 from astro_cli.tools.context import ToolContext
 
@@ -31,8 +31,8 @@ def _int(args: dict[str, Any], name: str, default: int | None = None) -> int | N
 
 
 def search_papers_tool(ctx: ToolContext, args: dict[str, Any]) -> ToolResult:
-    from astro_cli.research.http import ServiceError
-    from astro_cli.research.remote_search import format_for_model, search_papers, sources_data
+    from astro_cli.research.sources.http import ServiceError
+    from astro_cli.research.sources.remote_search import format_for_model, search_papers, sources_data
 
     try:
         outcome = search_papers(
@@ -46,8 +46,8 @@ def search_papers_tool(ctx: ToolContext, args: dict[str, Any]) -> ToolResult:
 
 
 def paper_graph_tool(ctx: ToolContext, args: dict[str, Any]) -> ToolResult:
-    from astro_cli.research.http import ServiceError
-    from astro_cli.research.paper_graph import format_for_model, paper_graph, sources_data
+    from astro_cli.research.sources.http import ServiceError
+    from astro_cli.research.sources.paper_graph import format_for_model, paper_graph, sources_data
 
     try:
         page = paper_graph(ctx.app, str(args.get("id") or ""), direction=str(args.get("direction") or "refs"),
@@ -59,9 +59,9 @@ def paper_graph_tool(ctx: ToolContext, args: dict[str, Any]) -> ToolResult:
 
 def download_paper_tool(ctx: ToolContext, args: dict[str, Any]) -> ToolResult:
     from astro_cli.agent.events import Notice
-    from astro_cli.research.download import DownloadProgress, download
-    from astro_cli.research.http import ServiceError
-    from astro_cli.research.library import Library
+    from astro_cli.research.library.download import DownloadProgress, download
+    from astro_cli.research.library.papers import Library
+    from astro_cli.research.sources.http import ServiceError
 
     identifier = str(args.get("id") or "").strip()
     if not identifier:
@@ -108,8 +108,8 @@ def _relative(ctx: ToolContext, path: Any) -> str:
 
 
 def query_target_tool(ctx: ToolContext, args: dict[str, Any]) -> ToolResult:
-    from astro_cli.research.http import ServiceError
-    from astro_cli.research.simbad import describe_lookup, look_up
+    from astro_cli.research.sources.http import ServiceError
+    from astro_cli.research.sources.simbad import describe_lookup, look_up
 
     try:
         found = look_up(ctx.app, str(args.get("target") or ""), args.get("radius"), _int(args, "limit", 20) or 20)

@@ -17,7 +17,7 @@ from rich.console import Console
 from rich.padding import Padding
 from rich.text import Text
 
-from astro_cli.research.pdfchars import fold
+from astro_cli.research.text.pdfchars import fold
 from astro_cli.security.visible import one_line, visible
 
 WINDOW = 700  # characters of a passage shown around its matches (--full shows all of it)
@@ -36,7 +36,7 @@ def stem(word: str) -> str:
 
 def question_terms(phrasings: Sequence[str]) -> tuple[set[str], list[str]]:
     """(word stems, quoted phrases) of the question's content words, for highlighting."""
-    from astro_cli.research.fts import parse_question
+    from astro_cli.research.search.fts import parse_question
 
     stems: set[str] = set()
     phrases: list[str] = []
@@ -95,7 +95,7 @@ def passage(text: str, stems: set[str], phrases: list[str], full: bool = False) 
 
 def print_hits(console: Console, result: Any, full: bool = False) -> None:
     """Numbered hits: title, id · section · page · score, then the passage."""
-    from astro_cli.research.search import describe_method, where_of
+    from astro_cli.research.search.passages import describe_method, where_of
 
     asked = one_line(" / ".join(f'"{q}"' for q in result.queries), 1000)
     if not result.hits:

@@ -3,7 +3,7 @@
 A JSON object: ADS's doctype, bibstem, month, issue, page range, eid, e-print, keywords, the
 publication and its raw text, a thesis's school, editors, series, publisher, version and the full
 author count; arXiv's comment ("PhD thesis, ...") and the month it received the paper. One text
-column rather than a dozen, so a fact added later needs no migration (research/bibtex_entry.py
+column rather than a dozen, so a fact added later needs no migration (research/bibtex/entry.py
 reads it).
 """
 

@@ -1,0 +1,1 @@
+"""BibTeX entries as NASA ADS writes them."""

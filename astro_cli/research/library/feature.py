@@ -1,0 +1,198 @@
+"""The local-library tools: parse_paper, get_paper_content, rag_search, save_note.
+
+They read and write only the workspace (its database, papers/ and notes/), so none needs the
+user's permission: save_note writes Markdown inside notes/ and nowhere else. Paper text reaches
+the model inside <paper-text> frames (research/textblock.py), and every tool that used papers
+lists them in ToolResult.data["sources"] for the REPL's /sources.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from functools import wraps
+from typing import TYPE_CHECKING, Any
+
+from astro_cli.research.textblock import DATA_NOTE
+from astro_cli.tools.base import Tool, ToolError, ToolResult, object_schema
+from astro_cli.tools.context import ToolContext
+
+if TYPE_CHECKING:
+    from astro_cli.app import AppContext
+
+PAPER_ID = {"type": "string", "description": "Library id, arXiv id (e.g. 1001.0012), bibcode or DOI."}
+
+
+def library_tool(run: Callable[[ToolContext, dict[str, Any]], ToolResult]) -> Callable[[ToolContext, dict[str, Any]], ToolResult]:
+    """A group library whose server is down (after one retry) is one sentence for the model; the
+    session goes on (its messages are in the workspace's own file)."""
+
+    @wraps(run)
+    def guarded(ctx: ToolContext, args: dict[str, Any]) -> ToolResult:
+        from astro_cli.research.library.storage import LibraryUnavailable
+
+        try:
+            return run(ctx, args)
+        except LibraryUnavailable as exc:
+            raise ToolError(f"{exc} The library cannot be read or written until it is back.") from None
+
+    return guarded
+
+
+def _paper_or_error(ctx: ToolContext, paper_id: str) -> dict[str, Any]:
+    from astro_cli.research.library.papers import Library
+
+    if not paper_id.strip():
+        raise ToolError("Give the paper's id (arXiv id, bibcode or DOI).")
+    paper = Library(ctx.app).get_paper(paper_id)
+    if paper is None:
+        raise ToolError(f"paper {paper_id} is not in the library; download it with download_paper first.")
+    return paper
+
+
+def _sources(papers: list[dict[str, Any]]) -> dict[str, Any]:
+    from astro_cli.research.library.papers import Library
+
+    return {"sources": [Library.source_entry(p) for p in papers]}
+
+
+def parse_paper_tool(ctx: ToolContext, args: dict[str, Any]) -> ToolResult:
+    from astro_cli.research.library.parse import ParseError, describe, parse_paper
+
+    paper = _paper_or_error(ctx, str(args.get("id") or ""))
+    try:
+        report = parse_paper(ctx.app, paper["id"], force=bool(args.get("force")))
+    except ParseError as exc:
+        raise ToolError(str(exc)) from None
+    return ToolResult(describe(report), data=_sources([report.paper]))
+
+
+def get_paper_content_tool(ctx: ToolContext, args: dict[str, Any]) -> ToolResult:
+    from astro_cli.research.library.content import ContentError, paper_content
+    from astro_cli.research.library.parse import ParseError, parse_paper
+    from astro_cli.research.library.storage import library_store
+
+    paper = _paper_or_error(ctx, str(args.get("id") or ""))
+    note = ""
+    if not library_store(ctx.app).chunk_count(paper["id"]):  # reading a paper that was downloaded but never parsed: parse it now
+        try:
+            report = parse_paper(ctx.app, paper["id"], force=True)
+        except ParseError as exc:
+            raise ToolError(str(exc)) from None
+        paper = report.paper
+        note = f"Note: {report.warning}.\n\n" if report.warning else ""  # a limit hit, say, named once
+    try:
+        content = paper_content(ctx.app, paper, section=args.get("section") or None, pages=args.get("pages"))
+    except ContentError as exc:
+        raise ToolError(str(exc)) from None
+    return ToolResult(note + content.text, data=_sources([paper]), framed=True)
+
+
+def rag_search_tool(ctx: ToolContext, args: dict[str, Any]) -> ToolResult:
+    from astro_cli.research.search.passages import SearchError, format_hits, search_library, sources_of
+
+    phrasings = _phrasings(args)
+    papers = args.get("papers") or args.get("paper") or None
+    try:
+        k = int(args.get("k") or 8)
+    except (TypeError, ValueError):
+        raise ToolError(f"k must be a whole number, not {args.get('k')!r}.") from None
+    try:
+        result = search_library(ctx.app, phrasings, k=k, papers=papers,
+                                include_references=_flag(args.get("include_references")))
+    except SearchError as exc:
+        raise ToolError(str(exc)) from None
+    return ToolResult(format_hits(phrasings, result), data={"sources": sources_of(result.hits)}, framed=True)
+
+
+def _phrasings(args: dict[str, Any]) -> list[str]:
+    """`query` and `queries` together: the phrasings of one question (a lone string is one)."""
+    queries = args.get("queries") or []
+    if isinstance(queries, str):
+        queries = [queries]
+    if not isinstance(queries, list):
+        raise ToolError("queries must be a list of strings: the phrasings of one question.")
+    return [str(q) for q in [args.get("query") or "", *queries] if str(q or "").strip()]
+
+
+def _flag(value: Any) -> bool:
+    if isinstance(value, str):
+        return value.strip().lower() in ("true", "yes", "1")
+    return bool(value)
+
+
+def save_note_tool(ctx: ToolContext, args: dict[str, Any]) -> ToolResult:
+    from astro_cli.research.library.notes import NoteError, save_note
+
+    tags, papers = args.get("tags") or [], args.get("papers") or []
+    if isinstance(tags, str):
+        tags = [t.strip() for t in tags.split(",")]
+    if isinstance(papers, str):
+        papers = [p.strip() for p in papers.split(",")]
+    try:
+        saved = save_note(ctx.app, str(args.get("title") or ""), str(args.get("content") or ""), tags, papers)
+    except NoteError as exc:
+        raise ToolError(str(exc)) from None
+    ctx.touched(saved.path)
+    verb = "Created" if saved.created else "Updated"
+    text = f"{verb} {saved.relative} ({saved.chunks} chunk(s) indexed; rag_search finds it)."
+    if saved.warning:
+        text += f" Note: {saved.warning}."
+    return ToolResult(text)
+
+
+def install(app: AppContext) -> None:
+    app.tools.register(Tool(
+        name="parse_paper",
+        description="Index a downloaded paper so rag_search and get_paper_content can use it. Reads its LaTeX "
+        "source when present (equations kept), else its PDF, split by section and page into chunks with a "
+        "full-text index. Returns the outline, not the text; an indexed paper is not parsed again unless force.",
+        parameters=object_schema({
+            "id": PAPER_ID,
+            "force": {"type": "boolean", "description": "Parse again even if already indexed (default false)."},
+        }, ["id"]),
+        run=library_tool(parse_paper_tool), key_argument="id", timeout=300,
+    ))
+    app.tools.register(Tool(
+        name="get_paper_content",
+        description="Read a library paper's text by section or pages. A section is a number ('2', '3.1') or "
+        "part of its name ('Introduction'); pages are '3', '2-4' or '1,3'; without either, the paper from the "
+        f"start. Cut to a budget with a note of what was left. {DATA_NOTE}",
+        parameters=object_schema({
+            "id": PAPER_ID,
+            "section": {"type": "string", "description": "Section number or part of its name."},
+            "pages": {"type": "string", "description": "Pages of the PDF: '3', '2-4' or '1,3,5-6'."},
+        }, ["id"]),
+        run=library_tool(get_paper_content_tool), key_argument="id", timeout=300,
+    ))
+    app.tools.register(Tool(
+        name="rag_search",
+        description="Search the library of papers and notes for passages that answer a question. Give the "
+        "question in your words as query and, in queries, a second phrasing with the field's technical terms "
+        "(the words a paper would use: 'acceptance fraction' for 'share of proposals kept'); up to four "
+        "phrasings are ranked and fused. Returns ranked passages with paper id, section, page and score. "
+        "Reference lists and acknowledgments are left out unless include_references. Cite the ids you use. "
+        f"{DATA_NOTE}",
+        parameters=object_schema({
+            "query": {"type": "string", "description": "The question; \"quoted phrases\" match exactly."},
+            "queries": {"type": "array", "items": {"type": "string"}, "maxItems": 3,
+                        "description": "Other phrasings of the same question, with the field's technical terms."},
+            "k": {"type": "integer", "description": "How many passages (default 8, at most 50)."},
+            "papers": {"type": "array", "items": {"type": "string"},
+                       "description": "Only these papers (ids, arXiv ids, bibcodes or DOIs)."},
+            "include_references": {"type": "boolean",
+                                   "description": "Also search reference lists and acknowledgments (default false)."},
+        }, ["query"]),
+        run=library_tool(rag_search_tool), key_argument="query",
+    ))
+    app.tools.register(Tool(
+        name="save_note",
+        description="Save a Markdown research note under notes/, indexed so rag_search finds it. A note of "
+        "the same title is updated. Link the papers it draws on by id.",
+        parameters=object_schema({
+            "title": {"type": "string"},
+            "content": {"type": "string", "description": "Markdown body."},
+            "tags": {"type": "array", "items": {"type": "string"}},
+            "papers": {"type": "array", "items": {"type": "string"}, "description": "Paper ids the note cites."},
+        }, ["title", "content"]),
+        run=library_tool(save_note_tool), read_only=False, needs_permission=False, key_argument="title",
+    ))

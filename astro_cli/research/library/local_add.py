@@ -1,0 +1,122 @@
+"""A paper from a local file: `astro library add ./paper.pdf`, `./source.tar.gz` or `./main.tex`.
+
+Not every paper is on arXiv (a referee copy, a thesis, a journal PDF from the library). The file is
+copied into papers/ (the user's own file is never moved or changed; a .tex brings the .tex, .bbl and
+.bib files of its folder, which its \\input needs), and its metadata is taken from the file itself
+unless given: a PDF's title is the largest print at the top of page 1, its authors the line below,
+its arXiv id from arXiv's margin stamp, its DOI from the first page; a LaTeX source gives \\title and
+\\author. The row is written like a download's, so parse_paper and search treat it the same way.
+"""
+
+from __future__ import annotations
+
+import re
+import shutil
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from astro_cli.research.text.file_metadata import LIMIT_NOTE, LocalFileError, latex_metadata, pdf_metadata
+
+if TYPE_CHECKING:
+    from astro_cli.app import AppContext
+
+SOURCE_SUFFIXES = (".tar.gz", ".tgz", ".tar", ".gz")
+COPIED_WITH_TEX = (".tex", ".bbl", ".bib", ".cls", ".sty", ".bst")
+MAX_SOURCE_FILES = 500
+@dataclass
+class LocalPaper:
+    paper: dict[str, Any]
+    kind: str  # "pdf" or "latex"
+    stored: Path
+    created: bool = True  # False: the file (or its id) was in the library; its row was updated
+
+
+def looks_like_path(argument: str) -> bool:
+    """A file to add rather than an identifier: it exists, or reads as a path to a paper file."""
+    text = argument.strip()
+    return (Path(text).expanduser().exists() or text.startswith(("./", "../", "/", "~"))
+            or text.lower().endswith((".pdf", ".tex", *SOURCE_SUFFIXES)))
+
+
+def add_local(app: AppContext, path: Path, given: dict[str, Any]) -> LocalPaper:
+    """Copy the file into papers/, read its metadata (what `given` names wins), record the paper."""
+    from astro_cli.research.library.download import file_stem
+    from astro_cli.research.library.papers import Library
+
+    path = path.expanduser()
+    if not path.is_file():
+        raise LocalFileError(f"there is no file {path}")
+    kind = _kind(path)
+    found = pdf_metadata(path) if kind == "pdf" else latex_metadata(path)
+    limit = found.pop(LIMIT_NOTE, None)
+    meta = {**found, **{k: v for k, v in given.items() if v not in (None, "", [])}}
+    if not meta.get("title"):
+        why = f" (it is beyond astro's limits: {limit})" if limit else ""
+        raise LocalFileError(f"no title could be read from {path.name}{why}; give one with --title")
+    meta["content_sha256"] = file_sha256(path)
+    library = Library(app)
+    # The same file added again (with --arxiv, then --author, as astro's hint suggests) is the same
+    # paper: its row is updated, whatever id the new flags would give it.
+    same_file = library.store.papers_named("hash", meta["content_sha256"])
+    meta["id"] = (same_file[0]["id"] if same_file else None) or meta.get("arxiv_id") or meta.get("doi") \
+        or meta.get("bibcode") or _local_id(meta)
+    existing = library.get_paper(meta["id"])
+    stem = file_stem(existing["id"] if existing else meta["id"]).replace(":", "-")
+    papers = library.files_folder()
+    stored = _store(path, kind, papers, stem)
+    meta["pdf_path" if kind == "pdf" else "source_path"] = str(stored)
+    upserted = library.upsert(meta)
+    return LocalPaper(upserted.paper, kind, stored, created=upserted.created)
+
+
+def file_sha256(path: Path) -> str:
+    import hashlib
+
+    digest = hashlib.sha256()
+    with open(path, "rb") as handle:
+        for block in iter(lambda: handle.read(1 << 20), b""):
+            digest.update(block)
+    return digest.hexdigest()
+
+
+def _kind(path: Path) -> str:
+    with open(path, "rb") as handle:
+        head = handle.read(1024)
+    if b"%PDF-" in head:
+        return "pdf"
+    name = path.name.lower()
+    if name.endswith(".tex") or name.endswith(SOURCE_SUFFIXES) or head[:2] == b"\x1f\x8b":
+        return "latex"
+    raise LocalFileError(f"{path.name} is neither a PDF nor a LaTeX source (.tex, .tar.gz)")
+
+
+def _store(path: Path, kind: str, papers: Path, stem: str) -> Path:
+    if kind == "pdf":
+        target = papers / f"{stem}.pdf"
+        shutil.copyfile(path, target)
+        return target
+    if path.name.lower().endswith(".tex"):
+        folder = papers / f"{stem}-source"
+        shutil.rmtree(folder, ignore_errors=True)
+        files = [p for p in sorted(path.parent.rglob("*")) if p.is_file() and p.suffix.lower() in COPIED_WITH_TEX]
+        for item in files[:MAX_SOURCE_FILES]:
+            target = folder / item.relative_to(path.parent)
+            target.parent.mkdir(parents=True, exist_ok=True)
+            shutil.copyfile(item, target)
+        return folder
+    from astro_cli.research.library.download import unpack_source
+
+    stored = unpack_source(path, papers, stem)
+    if stored is None:
+        raise LocalFileError(f"{path.name} holds no LaTeX source")
+    return stored
+
+
+def _local_id(meta: dict[str, Any]) -> str:
+    """An id for a paper with no arXiv id, DOI or bibcode: surname, year and first title word."""
+    authors = meta.get("authors") or []
+    surname = authors[0].split()[-1] if authors else "paper"
+    word = next((w for w in re.findall(r"[A-Za-z]{4,}", meta.get("title") or "") if w.lower() not in ("the", "with")),
+                "untitled")
+    return re.sub(r"[^a-z0-9]", "", f"{surname}{meta.get('year') or ''}{word}".lower()) or "paper"

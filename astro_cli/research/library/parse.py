@@ -1,0 +1,328 @@
+"""parse_paper's work: a paper's LaTeX source (preferred) or PDF into indexed chunks.
+
+Chunks follow the paper's sections (a chunk never spans two) and are cut at paragraph or
+sentence ends near `library.chunk_chars`, so a passage the search returns reads as a whole.
+They are contiguous and do not overlap, which lets get_paper_content rebuild a section from
+them. The database write is one transaction: a paper is either fully indexed or left as it was.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from astro_cli.research.library.papers import Library, now_iso
+from astro_cli.research.library.storage import ChunkRow as Chunk
+
+if TYPE_CHECKING:
+    from astro_cli.app import AppContext
+
+MIN_LATEX_CHARS = 2000  # a source with less prose than this is a stub; the PDF is better
+_BREAKS = (re.compile(r"\n\s*\n"), re.compile(r"(?<=[.!?])\s+(?=[A-Z(\[$\\])"), re.compile(r"\s+"))
+
+
+class ParseError(Exception):
+    """The paper cannot be parsed; one sentence for the model and the user."""
+
+
+@dataclass
+class ParseReport:
+    paper: dict[str, Any]
+    parsed_from: str  # "latex" or "pdf"
+    pages: int | None
+    chunks: int
+    sections: list[tuple[str, int | None]]  # the outline: (heading, first page), parents without text included
+    warning: str | None = None
+    already: bool = False  # it was indexed before; nothing was read again
+    vectors_in: float | None = None  # seconds until the vectors made in the background are ready (estimate)
+
+
+def split_text(text: str, size: int) -> list[str]:
+    """Pieces of at most ~size characters, cut at a paragraph, else a sentence, else a space."""
+    text = text.strip()
+    pieces: list[str] = []
+    while len(text) > size:
+        cut = -1
+        for pattern in _BREAKS:
+            ends = [m.start() for m in pattern.finditer(text, 0, size + 1) if m.start() >= size // 2]
+            if ends:
+                cut = ends[-1]
+                break
+        if cut <= 0:
+            cut = size
+        pieces.append(text[:cut].strip())
+        text = text[cut:].strip()
+    if text:
+        if pieces and len(text) < size // 4 and len(pieces[-1]) + len(text) <= size * 5 // 4:
+            pieces[-1] = pieces[-1] + "\n" + text  # no crumbs at the end of a section
+        else:
+            pieces.append(text)
+    return [p for p in pieces if p]
+
+
+def section_kind(name: str | None) -> str:
+    """'references', 'acknowledgments' or 'body': what search leaves out by default, and what not."""
+    if name in ("References", "Bibliography"):
+        return "references"
+    if name == "Acknowledgments":
+        return "acknowledgments"
+    return "body"
+
+
+def _section_text(lines: list[Any]) -> tuple[str, list[tuple[int, int]]]:
+    """Lines of one section as running text (a footnote is a paragraph of its own), with the
+    offset where each line starts and its page."""
+    text, starts = "", []
+    for line in lines:
+        if text:
+            text += "\n\n" if line.starts_block else " "
+        starts.append((len(text), line.page))
+        text += line.text
+    return text, starts
+
+
+def _notes_apart(lines: list[Any]) -> list[list[Any]]:
+    """A section's running text, then each of its footnotes (pdftext.py put them at its end): a
+    note is a passage of its own, found by what it says rather than by the paragraph before it."""
+    groups: list[list[Any]] = [[]]
+    for line in lines:
+        if line.starts_block and line.text.startswith("Footnote") and groups[-1]:
+            groups.append([])
+        groups[-1].append(line)
+    return [g for g in groups if g]
+
+
+def pdf_chunks(pages: list[Any], size: int) -> tuple[list[Chunk], list[tuple[str, int | None]]]:
+    """Chunks of a PDF's text, section by section, and the paper's outline."""
+    from astro_cli.research.text.pdftext import pdf_layout
+
+    layout = pdf_layout(pages)
+    chunks: list[Chunk] = []
+    lines = layout.lines
+    i = 0
+    while i < len(lines):
+        section = lines[i].section
+        j = i
+        while j < len(lines) and lines[j].section == section:
+            j += 1
+        for group in _notes_apart(lines[i:j]):
+            text, starts = _section_text(group)
+            offset = 0
+            for piece in split_text(text, size):
+                at = text.find(piece[:40], offset)
+                at = offset if at < 0 else at
+                page = max((p for start, p in starts if start <= at), default=group[0].page)
+                chunks.append(Chunk(section, page, len(chunks), piece, section_kind(section)))
+                offset = at + len(piece) - 1 if at >= 0 else offset
+        i = j
+    return chunks, [(name, page) for name, page in layout.outline]
+
+
+def latex_chunks(sections: list[Any], size: int) -> list[Chunk]:
+    chunks: list[Chunk] = []
+    for section in sections:
+        for piece in split_text(section.text, size):
+            chunks.append(Chunk(section.title, None, len(chunks), piece, section_kind(section.title)))
+    return chunks
+
+
+def parse_paper(app: AppContext, paper_id: str, force: bool = False, vectors: str = "auto") -> ParseReport:
+    """Parse and index one library paper; an already parsed paper is left alone unless force.
+    `vectors`: when its chunks are embedded ("now", "background" or "auto", see _vectors)."""
+    library = Library(app)
+    paper = library.get_paper(paper_id)
+    if paper is None:
+        raise ParseError(f"paper {paper_id} is not in the library; download it with download_paper first.")
+    if paper.get("parsed_at") and not force:
+        existing = _existing_report(app, paper)
+        if existing.chunks:
+            existing.warning, existing.vectors_in = _vectors(app, paper["id"], only_missing=True, when=vectors)
+            return existing
+    size = int(app.settings.get("library.chunk_chars"))  # at least 200: config_schema declares it
+    named = paper.get("pdf_path") or paper.get("source_path")
+    if not library.has_files(paper) and (named or library.store.shared):
+        paper = _fetch_files(app, paper)
+    found = _extract(library, paper, size)
+    if not found.chunks:
+        raise ParseError(f"no text could be taken from paper {paper['id']} (a scanned PDF without a text layer?).")
+    stored = store_chunks(library, paper["id"], found.chunks, found.parsed_from, found.pages, found.outline,
+                          only_if_unparsed=not force)
+    paper = library.get_paper(paper["id"]) or paper
+    if not stored:  # someone else indexed it meanwhile (a shared library): theirs stands
+        return _existing_report(app, paper)
+    problem, vectors_in = _vectors(app, paper["id"], when=vectors)
+    return ParseReport(paper, found.parsed_from, found.pages, len(found.chunks), found.outline,
+                       problem or found.warning, vectors_in=vectors_in)
+
+
+def _vectors(app: AppContext, paper_id: str, only_missing: bool = False, when: str = "auto") -> tuple[str | None, float | None]:
+    """Embed the paper's chunks when a model is in use: (warning, seconds until the background vectors).
+
+    `when`: "now" embeds here; "none" leaves it to a later reindex; "background" leaves it to a detached reindex (reindex.py); "auto" is
+    now for a model the user named and background for the default local model, whose 15-20 s a
+    paper would make indexing feel slow. A paper indexed before the model was set gets its vectors
+    on its next parse_paper or reindex; a failure is a warning, the index stands."""
+    from astro_cli.research.search.embedding_choice import embedding_model
+
+    model = embedding_model(app)
+    if not model or when == "none":
+        return None, None
+    store = Library(app).store
+    if only_missing and store.has_vectors(paper_id, model):
+        return None, None
+    if when == "auto":
+        when = "now" if app.settings.get("library.embedding_model") else "background"
+    if when == "background" and not store.vectors_note():
+        from astro_cli.research.search.reindex import estimate_seconds, start_background
+
+        if start_background(app):
+            return None, estimate_seconds(app, store.chunk_count(paper_id))
+    from astro_cli.research.search.embed import embed_paper
+    from astro_cli.research.search.vectors import EmbeddingError
+
+    try:
+        embed_paper(app, paper_id)
+    except EmbeddingError as exc:
+        return f"full-text search works, but no vectors were made: {exc}", None
+    return None, None
+
+
+@dataclass
+class Extracted:
+    chunks: list[Chunk]
+    parsed_from: str
+    pages: int | None
+    outline: list[tuple[str, int | None]]
+    warning: str | None = None
+
+
+def _extract(library: Library, paper: dict[str, Any], size: int) -> Extracted:
+    from astro_cli.research.text.latex import LatexSection
+    from astro_cli.research.text.latex_limits import LatexError, read_bounded
+    from astro_cli.research.text.pdf_limits import read_pages_bounded
+    from astro_cli.research.text.pdfread import PdfError, reading_notes
+
+    source = library.resolve_file(paper.get("source_path"))
+    pdf = library.resolve_file(paper.get("pdf_path"))
+    has_pdf = pdf is not None and pdf.exists()
+    warning = None
+    if source is not None and source.exists():
+        try:
+            reading = read_bounded(source)
+            sections = [LatexSection(title, text) for title, text in reading.sections]
+            chunks = latex_chunks(sections, size)
+            if reading.exceeded and has_pdf:
+                warning = f"the LaTeX source is beyond astro's limits ({reading.exceeded}), so the PDF was used"
+            elif reading.exceeded:
+                if not chunks:
+                    raise ParseError(f"the LaTeX source of {paper['id']} is beyond astro's limits ({reading.exceeded}) "
+                                     "and there is no PDF; nothing was indexed.")
+                note = f"the LaTeX source is beyond astro's limits ({reading.exceeded}); only what was read is indexed"
+                return Extracted(chunks, "latex", None, [(s.title, None) for s in sections], note)
+            elif sum(len(c.text) for c in chunks) >= MIN_LATEX_CHARS or not has_pdf:
+                return Extracted(chunks, "latex", None, [(s.title, None) for s in sections])
+            else:
+                warning = "the LaTeX source held little text, so the PDF was used"
+        except LatexError as exc:
+            warning = f"the LaTeX source could not be read ({exc}), so the PDF was used"
+    if pdf is None:
+        raise ParseError(f"paper {paper['id']} has no PDF or LaTeX source in papers/; download it with download_paper.")
+    try:
+        pdf_reading = read_pages_bounded(pdf)
+    except PdfError as exc:
+        raise ParseError(f"{exc}; nothing was indexed.") from None
+    if not pdf_reading.pages and pdf_reading.exceeded:
+        raise ParseError(f"the PDF of {paper['id']} is beyond astro's limits ({pdf_reading.exceeded}); "
+                         "nothing was indexed.")
+    chunks, outline = pdf_chunks(pdf_reading.pages, size)
+    if pdf_reading.exceeded and not chunks:
+        raise ParseError(f"the PDF of {paper['id']} is beyond astro's limits ({pdf_reading.exceeded}) and what was read "
+                         "held no text; nothing was indexed.")
+    notes = reading_notes(pdf_reading.pages)  # scans, fonts without Unicode, rotated text: one clause each
+    if not chunks and notes:
+        raise ParseError(f"no text could be taken from paper {paper['id']}: {'; '.join(notes)}.")
+    if pdf_reading.exceeded:
+        notes.insert(0, f"the PDF is beyond astro's limits ({pdf_reading.exceeded}); only what was read is indexed")
+    warning = "; ".join(filter(None, [warning, *notes])) or None
+    return Extracted(chunks, "pdf", len(pdf_reading.pages), outline, warning)
+
+
+def _fetch_files(app: AppContext, paper: dict[str, Any]) -> dict[str, Any]:
+    """A paper whose PDF and source are not on this machine (a shared library keeps the text, not the
+    files): fetched again from arXiv into this member's papers folder."""
+    if not paper.get("arxiv_id"):
+        return paper  # _extract says what is missing
+    from astro_cli.research.library.download import download
+    from astro_cli.research.sources.http import ServiceError
+
+    try:
+        return download(app, paper["arxiv_id"]).paper
+    except ServiceError as exc:
+        raise ParseError(f"paper {paper['id']}'s PDF is not on this machine and could not be fetched again from "
+                         f"arXiv: {exc}") from None
+
+
+def store_chunks(library: Library, paper_id: str, chunks: list[Chunk], parsed_from: str, pages: int | None,
+                 outline: list[tuple[str, int | None]] | None = None, only_if_unparsed: bool = False) -> bool:
+    """Replace the paper's chunks and outline in one transaction (the full-text index follows); False
+    when `only_if_unparsed` and another process indexed the paper first."""
+    outline = outline if outline is not None else _outline_of(chunks)
+    fields: dict[str, Any] = {"parsed_at": now_iso(), "parsed_from": parsed_from,
+                              "outline": json.dumps(outline, ensure_ascii=False)}
+    if pages is not None:
+        fields["pages"] = pages
+    fields["outline"] = library.app.redactor.redact(fields["outline"])
+    return library.store.replace_chunks(paper_id, library.redacted_chunks(chunks), fields, only_if_unparsed)
+
+
+def _outline_of(chunks: list[Chunk]) -> list[tuple[str, int | None]]:
+    seen: list[tuple[str, int | None]] = []
+    for chunk in chunks:
+        if chunk.section and (not seen or seen[-1][0] != chunk.section):
+            seen.append((chunk.section, chunk.page))
+    return seen
+
+
+def stored_outline(app: AppContext, paper: dict[str, Any]) -> list[tuple[str, int | None]]:
+    """The paper's outline as parsed; for a paper indexed before outlines were kept, its chunks' sections."""
+    try:
+        saved = json.loads(paper.get("outline") or "null")
+    except json.JSONDecodeError:
+        saved = None
+    if isinstance(saved, list) and saved:
+        return [(str(name), page) for name, page in saved]
+    rows = Library(app).store.chunks_of(paper["id"])
+    return _outline_of([Chunk(r["section"], r["page"], r["ord"], r["text"]) for r in rows])
+
+
+def _existing_report(app: AppContext, paper: dict[str, Any]) -> ParseReport:
+    count = Library(app).store.chunk_count(paper["id"])
+    return ParseReport(paper, paper.get("parsed_from") or "pdf", paper.get("pages"), int(count),
+                       stored_outline(app, paper), already=True)
+
+
+def describe(report: ParseReport) -> str:
+    """What parse_paper tells the model: what was indexed and how to read it, not the text itself."""
+    paper = report.paper
+    title = f' "{paper["title"]}"' if paper.get("title") else ""
+    origin = "the LaTeX source" if report.parsed_from == "latex" else "the PDF"
+    pages = f"{report.pages} pages, " if report.pages else ""
+    verb = "was already indexed" if report.already else "indexed"
+    lines = [f"Paper {paper['id']}{title} {verb} from {origin}: {pages}{len(report.sections)} sections, "
+             f"{report.chunks} chunks."]
+    if report.warning:
+        lines.append(f"Note: {report.warning}.")
+    if report.vectors_in is not None:
+        lines.append(f"Its words are searchable now; the vectors for searching by meaning follow in the background "
+                     f"(~{max(1, round(report.vectors_in))} s).")
+    if report.parsed_from == "pdf":
+        lines.append("PDF text: x^{2} and x_{i} are super- and subscripts, a/b a stacked fraction, [3] a note or "
+                     "citation mark, ' | ' separates table cells; ⟦ ⟧ encloses a formula whose layout was guessed.")
+    outline = ", ".join(f"{name} (p{page})" if page else name for name, page in report.sections)
+    lines.append(f"Sections: {outline}")
+    lines.append(
+        f"Next: rag_search with paper='{paper['id']}' to find passages, or get_paper_content with a section or pages."
+    )
+    return "\n".join(lines)

@@ -1,0 +1,1 @@
+"""Ranked passages from the library: keywords, vectors and their fusion."""

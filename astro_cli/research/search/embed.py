@@ -1,0 +1,102 @@
+"""Vectors for hybrid search: chunk embeddings through litellm (or made locally, local_embed.py),
+stored as float32 blobs.
+
+Only used when an embedding model is in use (embedding_choice.py: the local MiniLM by default), and litellm is imported only then (it costs
+seconds); a `local:` model never imports it. Vectors are tagged with the model that made them: changing the model never mixes
+incomparable vectors; chunks without a vector of the current model simply rank by BM25 alone.
+Where vectors are kept and how they are ranked is the store's business (storage/): a numpy matrix
+over the SQLite rows, rebuilt when they change, or pgvector on a PostgreSQL server.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+from astro_cli.research.search.vectors import EmbeddingError
+
+if TYPE_CHECKING:
+    from astro_cli.app import AppContext
+
+BATCH = 64
+
+
+def embed_texts(app: AppContext, texts: list[str]) -> list[list[float]]:
+    """Embeddings of texts with the configured model, in batches (litellm imported only for a remote model)."""
+    from astro_cli.research.search.embedding_choice import embedding_model
+
+    model = embedding_model(app)
+    if not model:
+        raise EmbeddingError("no embedding model is configured (config 'library.embedding_model')")
+    from astro_cli.research.search.local_embed import LocalModelError, is_local
+
+    if is_local(model):  # made here, in numpy: no API, no download, no litellm
+        from astro_cli.research.search.local_embed import load
+
+        try:
+            return load(app, model).encode(texts).tolist()
+        except LocalModelError as exc:
+            raise EmbeddingError(str(exc)) from None
+    from astro_cli.agent.embedding import embed_batch
+
+    base = app.settings.get("library.embedding_api_base")
+    vectors: list[list[float]] = []
+    for start in range(0, len(texts), BATCH):
+        batch = texts[start : start + BATCH]
+        try:
+            vectors.extend(embed_batch(model, batch, base, app.settings.get("http.timeout")))
+        except Exception as exc:  # noqa: BLE001 - litellm raises provider-specific types
+            first = str(exc).strip().split("\n")[0][:160]
+            raise EmbeddingError(f"the embedding model {model} failed ({type(exc).__name__}: {first})") from None
+        if len(vectors) != start + len(batch):
+            raise EmbeddingError(f"the embedding model {model} returned {len(vectors) - start} vectors for {len(batch)} texts")
+    return vectors
+
+
+def embed_paper(app: AppContext, paper_id: str | None = None, note_id: int | None = None) -> int:
+    """Make and store vectors for a paper's (or note's) chunks; returns how many were stored.
+
+    A library that keeps no vectors (a server without pgvector) is said so before the model is asked.
+    """
+    from astro_cli.research.library.storage import library_store
+
+    store = library_store(app)
+    note = store.vectors_note()
+    if note:
+        raise EmbeddingError(note)
+    from astro_cli.research.search.embedding_choice import embedding_model
+
+    model = embedding_model(app)
+    if not model:
+        raise EmbeddingError("vectors are off (config 'library.embedding_model')")
+    rows = store.chunks_to_embed(paper_id=paper_id, note_id=note_id)
+    if not rows:
+        return 0
+    # The section name travels with the text: it is often the best summary of what a chunk is about.
+    # The brackets around a guessed formula (pdfscript.py) are for the reader; a model's tokenizer
+    # knows no such symbol, and an unknown token moves the vector more than the formula does.
+    from astro_cli.research.text.pdfscript import APPROXIMATE, APPROXIMATE_END
+
+    texts = [f"{r['section'] or ''}\n{r['text']}".replace(APPROXIMATE, "").replace(APPROXIMATE_END, "") for r in rows]
+    vectors = embed_texts(app, texts)
+    store.store_vectors([int(r["id"]) for r in rows], vectors, model)
+    return len(rows)
+
+
+def vector_ranking(app: AppContext, question: str, limit: int, paper_ids: list[str] | None,
+                   exclude: Sequence[str] = ()) -> list[tuple[int, float]]:
+    """The vector side of hybrid search; empty when no vectors of the configured model exist.
+    A library that keeps no vectors raises EmbeddingError with the reason (search says it)."""
+    from astro_cli.research.library.storage import library_store
+
+    store = library_store(app)
+    note = store.vectors_note()
+    if note:
+        raise EmbeddingError(note)
+    from astro_cli.research.search.embedding_choice import embedding_model
+
+    model = embedding_model(app)
+    if not model or not store.has_any_vectors(model):
+        return []
+    (query,) = embed_texts(app, [question])
+    return store.without_kinds(store.vector_ranking(model, query, limit, paper_ids), exclude)

@@ -1,0 +1,286 @@
+"""Ranked passages from the local library: SQLite FTS5 BM25, fused with vectors when they exist.
+
+A question in plain words becomes an FTS5 query of quoted terms joined by OR (stop words
+dropped, "quoted phrases" kept), so punctuation in a question can never be a syntax error and
+BM25 ranks the passages that share the most distinctive words first. Up to four phrasings of one
+question are ranked each on its own (and all together) and merged by reciprocal rank fusion, as
+are the vector rankings when an embedding model is configured (retrieval.py). Reference lists and acknowledgments match every query and answer none: they are left out unless
+asked for.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import asdict, dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from astro_cli.prompt.tags import escape_tags
+from astro_cli.research.library.storage import library_store
+from astro_cli.research.search.embedding_choice import embedding_model
+from astro_cli.research.search.fts import Match, fts_query, plan_query
+from astro_cli.research.search.retrieval import RRF_K, reciprocal_rank_fusion
+from astro_cli.research.textblock import frame
+
+__all__ = ["SearchError", "SearchResult", "Hit", "fts_query", "search_library", "format_hits", "sources_of", "text_ranking",
+           "reciprocal_rank_fusion", "RRF_K", "MAX_PHRASINGS", "BACK_MATTER"]
+
+if TYPE_CHECKING:
+    from astro_cli.app import AppContext
+
+MAX_PHRASINGS = 4
+BACK_MATTER = ("references", "acknowledgments")  # chunk kinds left out unless include_references
+
+
+# The synonym-expanded ranking (opt-in) counts for more than one phrasing: it holds the question's
+# words and the field's (measured on the issue-15 set, benchmarks/RESULTS.md issue 30).
+LIST_WEIGHTS = {"bm25:synonyms": 2.0}
+
+
+class SearchError(Exception):
+    """A search that cannot run (empty query, unknown paper); one sentence for the model or user."""
+
+
+@dataclass
+class Hit:
+    chunk_id: int
+    kind: str  # "paper" or "note"
+    source: str  # the paper id, or the note's path relative to the workspace
+    section: str | None
+    page: int | None
+    text: str
+    score: float
+    title: str | None = None
+    bibcode: str | None = None
+    arxiv_id: str | None = None
+    url: str | None = None
+    ranks: dict[str, int] = field(default_factory=dict)  # this chunk's rank in each list that was fused
+    ord: int | None = None  # the chunk's place in its paper
+
+    @property
+    def handle(self) -> str | None:
+        """The passage's name for citing it (`1001.0012:p5:c12`); notes have none: they are not literature."""
+        from astro_cli.citations.handles import passage_handle
+
+        return passage_handle(self.source, self.ord, self.page, self.section) if self.kind == "paper" else None
+
+    def as_dict(self) -> dict[str, Any]:
+        return {**asdict(self), "handle": self.handle}
+
+
+def resolve_papers(app: AppContext, papers: list[str] | str | None) -> list[str] | None:
+    """Paper filter names (any alias) to canonical ids; an unknown name is an error, not an empty result."""
+    if not papers:
+        return None
+    from astro_cli.research.library.papers import Library
+
+    names = [papers] if isinstance(papers, str) else list(papers)
+    library = Library(app)
+    ids: list[str] = []
+    for name in names:
+        row = library.get_paper(str(name))
+        if row is None:
+            raise SearchError(f"paper {name} is not in the library; download it with download_paper first.")
+        ids.append(row["id"])
+    return ids
+
+
+def text_ranking(app: AppContext, match: Match, limit: int, paper_ids: list[str] | None,
+                 exclude: Sequence[str] = ()) -> list[tuple[int, float]]:
+    """(chunk id, full-text score, higher is better) for the best `limit` chunks not of an excluded kind."""
+    from astro_cli.research.library.storage.sqlite_store import SearchSyntaxError
+
+    try:
+        return library_store(app).text_ranking(match, limit, paper_ids, exclude)
+    except SearchSyntaxError as exc:
+        raise SearchError(str(exc)) from None
+
+
+@dataclass
+class SearchResult:
+    hits: list[Hit]
+    method: str  # "bm25" or "hybrid"
+    warning: str | None = None
+    dropped: list[str] = field(default_factory=list)  # words too common in the library to search by
+    queries: list[str] = field(default_factory=list)  # the phrasings that were ranked and fused
+    include_references: bool = False
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"method": self.method, "warning": self.warning, "dropped_words": self.dropped,
+                "queries": self.queries, "include_references": self.include_references, "hits": [hit.as_dict() for hit in self.hits]}
+
+
+def phrasings_of(query: str | Sequence[str]) -> list[str]:
+    """One question or up to MAX_PHRASINGS phrasings of it, blanks and repeats dropped."""
+    items = [query] if isinstance(query, str) else list(query)
+    phrasings = list(dict.fromkeys(str(item).strip() for item in items if str(item or "").strip()))
+    if not phrasings:
+        raise SearchError("the search query is empty; give words or a question.")
+    if len(phrasings) > MAX_PHRASINGS:
+        raise SearchError(f"give at most {MAX_PHRASINGS} phrasings of one question, not {len(phrasings)}.")
+    return phrasings
+
+
+def search_library(
+    app: AppContext, question: str | Sequence[str], k: int = 8, papers: list[str] | str | None = None, *,
+    include_references: bool = False, synonyms: bool | None = None,
+) -> SearchResult:
+    """The best k passages for a question (or several phrasings of it), from papers and notes
+    (notes only when no paper filter). References and acknowledgments only when asked for."""
+    phrasings = phrasings_of(question)
+    k = max(1, min(int(k), 50))
+    limit = max(k, 50)
+    paper_ids = resolve_papers(app, papers)
+    if paper_ids is None:
+        from astro_cli.research.library.notes import sync_notes
+
+        sync_notes(app)  # notes edited by hand since they were saved are searched as they are now
+    exclude = () if include_references else BACK_MATTER
+    store = library_store(app)
+    lists: dict[str, list[tuple[int, float]]] = {}
+    dropped: list[str] = []
+    # Each phrasing ranked on its own, and all of them as one question: BM25 then weighs every
+    # phrasing's words together, so the technical terms of one lift the passage the other only
+    # hints at; the fusion rewards the passages the rankings agree on.
+    together = [" ".join(phrasings)] if len(phrasings) > 1 else []
+    for n, phrasing in enumerate([*phrasings, *together], start=1):
+        plan = plan_query(store, phrasing)
+        ranking = text_ranking(app, plan.expression, limit, paper_ids, exclude)
+        if plan.fallback and len(ranking) < k:
+            ranking = text_ranking(app, plan.fallback, limit, paper_ids, exclude)
+        name = "bm25:all" if n > len(phrasings) else _name("bm25", n, len(phrasings))
+        lists[name] = ranking
+        dropped += [w for w in plan.dropped if w not in dropped]
+    expanded = _expanded(app, phrasings, synonyms)
+    if expanded:
+        plan = plan_query(store, expanded)
+        lists["bm25:synonyms"] = text_ranking(app, plan.expression, limit, paper_ids, exclude)
+    warning = None
+    if embedding_model(app):
+        from astro_cli.research.search.embed import vector_ranking
+        from astro_cli.research.search.vectors import EmbeddingError
+
+        try:
+            for n, phrasing in enumerate(phrasings, start=1):
+                vector = vector_ranking(app, phrasing, limit, paper_ids, exclude)
+                if vector:
+                    lists[_name("vector", n, len(phrasings))] = vector
+        except EmbeddingError as exc:
+            warning = f"hybrid search was not possible, so this is full text alone: {exc}"
+        if warning is None:
+            warning = _vectors_to_come(app, paper_ids, hybrid=any(name.startswith("vector") for name in lists))
+    method = "hybrid" if any(name.startswith("vector") for name in lists) else "bm25"
+    if len(lists) == 1:
+        ranked = next(iter(lists.values()))[:k]
+    else:
+        weights = [LIST_WEIGHTS.get(name, 1.0) for name in lists]
+        ranked = reciprocal_rank_fusion([[cid for cid, _ in ranking] for ranking in lists.values()], weights=weights)[:k]
+    hits = _load_hits(app, ranked)
+    for hit in hits:
+        hit.ranks = {name: rank for name, ranking in lists.items()
+                     for rank, (cid, _) in enumerate(ranking, start=1) if cid == hit.chunk_id}
+    return SearchResult(hits, method, warning, dropped, phrasings, include_references)
+
+
+def _expanded(app: AppContext, phrasings: list[str], synonyms: bool | None) -> str | None:
+    """The question with the field's terms for its everyday words (synonyms.py), or None."""
+    if synonyms is None:
+        synonyms = bool(app.settings.get("library.synonyms"))
+    if not synonyms:
+        return None
+    from astro_cli.research.search.synonyms import expansion
+
+    added = " ".join(filter(None, (expansion(p) for p in phrasings)))
+    return f"{phrasings[0]} {added}" if added else None
+
+
+def _vectors_to_come(app: AppContext, paper_ids: list[str] | None, hybrid: bool) -> str | None:
+    """Papers searched by keywords alone until their vectors exist: said, and (for astro's default
+    model) their vectors started in the background, so an old library catches up by itself. With a
+    model the user named and no vector at all, the search is plainly BM25 (its method says so)."""
+    from astro_cli.research.search.reindex import pending, running, start_lazily
+
+    default = app.settings.get("library.embedding_model") is None
+    if not default and not hybrid:
+        return None
+    lacking = [pid for pid, _ in pending(app) if paper_ids is None or pid in paper_ids]
+    if not lacking:
+        return None
+    started = default and start_lazily(app)
+    how = ("they are being made in the background" if started or running(app)
+           else "`astro library reindex` makes them")
+    return (f"{len(lacking)} paper(s) have no vectors yet and were matched by keywords alone ({how})")
+
+
+def _name(kind: str, n: int, count: int) -> str:
+    return kind if count == 1 else f"{kind}:{n}"
+
+
+def _load_hits(app: AppContext, ranked: list[tuple[int, float]]) -> list[Hit]:
+    if not ranked:
+        return []
+    rows = library_store(app).hit_rows([cid for cid, _ in ranked])
+    by_id = {row["id"]: row for row in rows}
+    hits: list[Hit] = []
+    for cid, score in ranked:
+        row = by_id.get(cid)
+        if row is None:
+            continue
+        is_note = row["paper_id"] is None
+        hits.append(Hit(
+            chunk_id=cid, kind="note" if is_note else "paper",
+            source=row["n_path"] if is_note else row["paper_id"], section=row["section"], page=row["page"],
+            text=row["text"], score=round(score, 4), title=row["n_title"] if is_note else row["p_title"],
+            bibcode=row["bibcode"], arxiv_id=row["arxiv_id"], url=row["url"], ord=row.get("ord"),
+        ))
+    return hits
+
+
+def format_hits(question: str | Sequence[str], result: SearchResult) -> str:
+    """The text rag_search gives the model: each passage framed as <paper-text> or <note-text>."""
+    hits = result.hits
+    asked = " / ".join(f'"{q}"' for q in ([question] if isinstance(question, str) else question))
+    note = f"\nNote: {result.warning}." if result.warning else ""
+    if not hits:
+        where = "" if result.include_references else " (reference lists were not searched)"
+        return (
+            f"No passage in the library matches {asked}{where}. Try other words, search_papers to find papers, "
+            "or download_paper and parse_paper to add one." + note
+        )
+    if result.dropped:
+        note += f"\n(Words too common in the library to search by: {', '.join(result.dropped)}.)"
+    lines = [escape_tags(f"{len(hits)} passage(s) for {asked} ({describe_method(result)}); best first:{note}"), ""]
+    for n, hit in enumerate(hits, start=1):
+        title = f' "{hit.title}"' if hit.title else ""
+        lines.append(escape_tags(f"[{n}] {' · '.join(where_of(hit))} · score {hit.score:g}{title}"))
+        lines.append(frame(hit.text, hit.source, hit.section, hit.page, kind=hit.kind, handle=hit.handle))
+        lines.append("")
+    return "\n".join(lines).rstrip()
+
+
+def describe_method(result: SearchResult) -> str:
+    """How the ranking was made, in a few words (and which words were left out or added)."""
+    how = "BM25 full-text" if result.method == "bm25" else "hybrid: BM25 and embeddings"
+    if len(result.queries) > 1 or result.method != "bm25":
+        how += ", fused by reciprocal rank"
+    return how
+
+
+def where_of(hit: Hit) -> list[str]:
+    where = [hit.source]
+    if hit.section:
+        where.append(f"section {hit.section}")
+    if hit.page:
+        where.append(f"page {hit.page}")
+    return where
+
+
+def sources_of(hits: list[Hit]) -> list[dict[str, Any]]:
+    """The papers (and notes) behind the hits, once each, for /sources."""
+    seen: dict[str, dict[str, Any]] = {}
+    for hit in hits:
+        if hit.source not in seen:
+            seen[hit.source] = {
+                "id": hit.source, "title": hit.title, "bibcode": hit.bibcode, "arxiv_id": hit.arxiv_id,
+                "url": hit.url, **({"kind": "note"} if hit.kind == "note" else {}),
+            }
+    return list(seen.values())

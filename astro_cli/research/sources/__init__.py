@@ -1,0 +1,1 @@
+"""NASA ADS, arXiv, Crossref and SIMBAD: the services papers and objects come from."""

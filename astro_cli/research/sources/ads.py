@@ -1,0 +1,262 @@
+"""NASA ADS API v1: search (query syntax passes through) and BibTeX export.
+
+The token comes from the environment (ADS_API_TOKEN, or ADS_DEV_KEY as older tools name it) or
+from ASTRO_HOME/keys.yaml (`astro keys set ads`), and is only ever put in the Authorization header: never stored, never logged, never in an error.
+ADS counts requests per day; a 429 names the time the quota resets (X-RateLimit-Reset).
+"""
+
+from __future__ import annotations
+
+import html
+import os
+import re
+from typing import TYPE_CHECKING, Any
+
+from astro_cli.research.identifiers import carries, is_preprint_bibcode
+from astro_cli.research.sources.arxiv import split_id
+from astro_cli.research.sources.http import (
+    ServiceError,
+    describe_failure,
+    http_error,
+    make_client,
+    timeout_seconds,
+)
+
+if TYPE_CHECKING:
+    import httpx
+
+    from astro_cli.app import AppContext
+
+SERVICE = "NASA ADS"
+FIELDS = ("bibcode,title,author,year,pubdate,citation_count,abstract,doi,identifier,pub,volume,page,"
+          # what a BibTeX entry like ADS's needs (research/bibtex/entry.py); `aff` is left out: it is
+          # long for collaborations, and a thesis's school is read from pub_raw instead
+          "doctype,issue,page_range,eid,bibstem,keyword,pub_raw,arxiv_class,author_count,editor,series,"
+          "publisher,version")
+SORTS = {"relevance": "score desc", "date": "date desc", "citations": "citation_count desc"}
+ABS_URL = "https://ui.adsabs.harvard.edu/abs/{}"
+
+
+class MissingToken(ServiceError):
+    """ADS was asked for but no token is set."""
+
+
+def token() -> str | None:
+    """ADS_API_TOKEN (or ADS_DEV_KEY), else the `ads` key of ASTRO_HOME/keys.yaml (`astro keys set ads`)."""
+    from astro_cli.keystore import KeyStoreError, credential, home_store
+
+    try:
+        found = credential("ads", os.environ, home_store())
+    except KeyStoreError:  # a broken keys.yaml: the environment alone (the REPL and run warn about the file)
+        found = credential("ads", os.environ, None)
+    return found.value if found is not None else None
+
+
+def has_token() -> bool:
+    return token() is not None
+
+
+def _require_token() -> str:
+    value = token()
+    if not value:
+        raise MissingToken(
+            "NASA ADS needs an API token: `astro keys set ads` keeps one (or set ADS_API_TOKEN in the "
+            "environment); create it at https://ui.adsabs.harvard.edu/user/settings/token."
+        )
+    return value
+
+
+def _call(app: AppContext, method: str, path: str, **kwargs: Any) -> dict[str, Any]:
+    import httpx
+
+    url = app.settings.get("ads_url").rstrip("/") + path
+    headers = {"Authorization": f"Bearer {_require_token()}"}
+    with make_client(app, headers=headers) as client:
+        try:
+            response = client.request(method, url, **kwargs)
+        except httpx.HTTPError as exc:
+            raise ServiceError(describe_failure(SERVICE, url, exc, timeout_seconds(app), "ads_url")) from None
+    if response.status_code == 401:
+        raise ServiceError("NASA ADS refused the API token (HTTP 401); check ADS_API_TOKEN, or replace the stored one with "
+                           "`astro keys set ads`.")
+    if response.status_code == 400:
+        raise ServiceError(f"NASA ADS could not use the query: {_error_message(response)}.")
+    if response.status_code >= 400:
+        raise http_error(SERVICE, response)
+    try:
+        return response.json()
+    except ValueError:
+        raise ServiceError("NASA ADS sent an answer that is not JSON; try again later.") from None
+
+
+def _error_message(response: httpx.Response) -> str:
+    try:
+        body = response.json()
+    except ValueError:
+        return "syntax error"
+    error = body.get("error") if isinstance(body, dict) else None
+    if isinstance(error, dict):
+        error = error.get("msg")
+    text = " ".join(str(error or "syntax error").split())
+    return text[:200].rstrip(".")
+
+
+def clean_markup(text: str) -> str:
+    """ADS abstracts and titles carry HTML (<SUB>, <SUP>, entities): plain text with _x and ^x."""
+    text = re.sub(r"<sub>(.*?)</sub>", r"_\1", text, flags=re.IGNORECASE | re.DOTALL)
+    text = re.sub(r"<sup>(.*?)</sup>", r"^\1", text, flags=re.IGNORECASE | re.DOTALL)
+    text = re.sub(r"<[^>]{1,40}>", " ", text)
+    return " ".join(html.unescape(text).split())
+
+
+def title_markup(text: str) -> str:
+    """An ADS title as LaTeX-ready text: <SUB>/<SUP> become math (`H$_{2}$O`, as ADS's own BibTeX
+    writes it), other tags (MathML, <i>) are dropped without a space, entities unescaped."""
+    text = re.sub(r"<sub>(.*?)</sub>", r"$_{\1}$", text, flags=re.IGNORECASE | re.DOTALL)
+    text = re.sub(r"<sup>(.*?)</sup>", r"$^{\1}$", text, flags=re.IGNORECASE | re.DOTALL)
+    text = re.sub(r"<[^>]{1,200}>", "", text)
+    return " ".join(html.unescape(text).split())
+
+
+def doc_to_record(doc: dict[str, Any]) -> dict[str, Any]:
+    """An ADS doc in the common record shape (arXiv id taken from its identifiers)."""
+    arxiv_id = None
+    for ident in doc.get("identifier") or []:
+        if str(ident).lower().startswith("arxiv:"):
+            try:
+                arxiv_id = split_id(ident)[0]
+            except ValueError:
+                pass
+            break
+    dois = doc.get("doi") or []
+    doi = dois[0] if isinstance(dois, list) and dois else (dois or None)
+    titles = doc.get("title") or []
+    title = titles[0] if isinstance(titles, list) and titles else str(titles or "")
+    year = doc.get("year") or str(doc.get("pubdate") or "")[:4]
+    bibcode = doc.get("bibcode")
+    count = doc.get("citation_count")
+    pages = doc.get("page") or []
+    published = bool(bibcode) and not is_preprint_bibcode(bibcode) and bool(doc.get("pub"))
+    return {
+        "id": arxiv_id or bibcode or doi,
+        "arxiv_id": arxiv_id,
+        "bibcode": bibcode,
+        "doi": doi,
+        "title": title_markup(title),
+        "authors": [html.unescape(a) for a in doc.get("author") or []],
+        "year": int(year) if str(year).isdigit() else None,
+        "abstract": clean_markup(str(doc.get("abstract") or "")),
+        "citation_count": count if isinstance(count, int) else None,
+        "journal_ref": None,  # arXiv's free-text reference; ADS's structured fields follow
+        "identifiers": [str(i) for i in doc.get("identifier") or []],
+        # The published version (journal, volume, first page or article id), when ADS has one.
+        "journal": doc.get("pub") if published else None,
+        "volume": str(doc["volume"]) if published and doc.get("volume") else None,
+        "page": str(pages[0] if isinstance(pages, list) else pages) if published and pages else None,
+        "pub_year": int(year) if published and str(year).isdigit() else None,
+        "url": ABS_URL.format(bibcode) if bibcode else None,
+        "primary_class": (doc.get("arxiv_class") or [None])[0],
+        "biblio": bibliographic_facts(doc),
+        "sources": ["ads"],
+    }
+
+
+def search(
+    app: AppContext, query: str, rows: int = 10, sort: str = "relevance",
+    year_from: int | None = None, year_to: int | None = None, start: int = 0,
+) -> tuple[int, list[dict[str, Any]]]:
+    """Search ADS; the query is ADS syntax and passes through untouched (a year range is added).
+    `start` pages on: the results from that index on (ADS's own paging)."""
+    q = query.strip()
+    if year_from or year_to:
+        q = f"({q}) year:{year_from or 1000}-{year_to or 3000}"
+    params: dict[str, Any] = {"q": q, "fl": FIELDS, "rows": rows, "sort": SORTS.get(sort, "score desc")}
+    if start:
+        params["start"] = start
+    body = _call(app, "GET", "/search/query", params=params)
+    response = body.get("response") or {}
+    docs = response.get("docs") or []
+    return int(response.get("numFound") or len(docs)), [doc_to_record(d) for d in docs]
+
+
+def lookup(app: AppContext, identifier: str) -> dict[str, Any] | None:
+    """The ADS record for a bibcode, DOI or 'arXiv:ID', or None when ADS does not know it.
+
+    A record is accepted only if it carries the identifier asked for (among its bibcodes, DOIs
+    and arXiv ids): a search index that answers with an unrelated paper must not hand that
+    paper's bibcode and title to this one.
+    """
+    _, records = search(app, f'identifier:"{identifier}"', rows=3)
+    return next((record for record in records if carries(record, identifier)), None)
+
+
+def lookup_many(app: AppContext, identifiers: list[str]) -> dict[str, dict[str, Any]]:
+    """ADS records for several identifiers in one request: {identifier: record} for those ADS knows."""
+    if not identifiers:
+        return {}
+    wanted = " OR ".join(f'"{i}"' for i in identifiers)
+    _, records = search(app, f"identifier:({wanted})", rows=min(50, 2 * len(identifiers)))
+    found: dict[str, dict[str, Any]] = {}
+    for identifier in identifiers:
+        record = next((r for r in records if carries(r, identifier)), None)
+        if record is not None:
+            found[identifier] = record
+    return found
+
+
+def export_bibtex(app: AppContext, bibcodes: list[str]) -> str:
+    """BibTeX for bibcodes from the ADS export service (one request for all of them)."""
+    body = _call(app, "POST", "/export/bibtex", json={"bibcode": bibcodes})
+    text = body.get("export")
+    if not isinstance(text, str):
+        raise ServiceError("NASA ADS export answered without BibTeX; try again later.")
+    return text
+
+
+ARXIV_CATEGORIES = ("astro-ph", "cond-mat", "gr-qc", "hep-ex", "hep-lat", "hep-ph", "hep-th", "math-ph", "nucl-ex",
+                    "nucl-th", "econ", "eess", "physics", "quant-ph", "math", "nlin", "cs", "q-bio", "q-fin", "stat")
+
+
+def _eprint(doc: dict[str, Any]) -> str | None:
+    """'arXiv:1202.3665' or 'ascl:1706.009', found as ADS's exporter finds it (eid, then identifiers)."""
+    eid = str(doc.get("eid") or "")
+    if eid.startswith(("arXiv", "ascl")):
+        return eid
+    for ident in doc.get("identifier") or []:
+        text = str(ident)
+        if "arXiv:" in text or "ascl:" in text:
+            return text
+        if text.startswith(ARXIV_CATEGORIES):
+            return "arXiv:" + text
+    return None
+
+
+def _month(pubdate: Any) -> int | None:
+    match = re.match(r"\d{4}-(\d\d)", str(pubdate or ""))
+    month = int(match.group(1)) if match else 0
+    return month if 1 <= month <= 12 else None  # ADS writes '-00' for an unknown month
+
+
+def bibliographic_facts(doc: dict[str, Any]) -> dict[str, Any]:
+    """What an ADS doc says beyond the common record that a BibTeX entry needs (stored as `biblio`)."""
+    affs = [a for a in doc.get("aff") or [] if a and a != "-"]
+    pub_raw = doc.get("pub_raw")
+    facts = {
+        "doctype": doc.get("doctype"),
+        "bibstem": (doc.get("bibstem") or [None])[0],
+        "month": _month(doc.get("pubdate")),
+        "issue": doc.get("issue"),
+        "page_range": doc.get("page_range"),
+        "eid": doc.get("eid"),
+        "eprint": _eprint(doc),
+        "keywords": [html.unescape(str(k)) for k in doc.get("keyword") or []],
+        "pub": html.unescape(str(doc["pub"])) if doc.get("pub") else None,
+        "pub_raw": html.unescape(str(pub_raw)) if pub_raw else None,
+        "school": ", ".join(affs) if doc.get("doctype") in ("phdthesis", "mastersthesis") and affs else None,
+        "editor": list(doc.get("editor") or []),
+        "series": doc.get("series"),
+        "publisher": doc.get("publisher"),
+        "version": doc.get("version"),
+        "n_authors": doc.get("author_count"),
+    }
+    return {key: value for key, value in facts.items() if value not in (None, "", [])}

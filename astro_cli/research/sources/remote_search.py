@@ -1,0 +1,231 @@
+"""search_papers: NASA ADS and arXiv queried together, merged, and framed for the model.
+
+ADS is used when a token is set (it has bibcodes and citation counts); arXiv always. When one of
+the two fails the other's results still come back, with a note saying what is missing, so a
+transient outage costs completeness rather than the whole answer.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from astro_cli.citations.handles import passage_handle
+from astro_cli.prompt.tags import escape_tags
+from astro_cli.research.sources import ads, arxiv
+from astro_cli.research.sources.ads_syntax import OPERATORS
+from astro_cli.research.sources.http import ServiceError
+from astro_cli.research.sources.merge import merge, source_entry
+from astro_cli.research.textblock import DATA_NOTE, frame
+
+if TYPE_CHECKING:
+    from astro_cli.app import AppContext
+    from astro_cli.research.sources.arxiv_query import ArxivQuery
+
+SOURCES = ("all", "ads", "arxiv")
+SORTS = ("relevance", "date", "citations")
+MAX_ROWS = 50
+SNIPPET_CHARS = 400
+AUTHORS_SHOWN = 3
+
+
+@dataclass
+class Outcome:
+    query: str
+    records: list[dict[str, Any]]
+    notes: list[str] = field(default_factory=list)
+    totals: dict[str, int] = field(default_factory=dict)
+
+
+def check_arguments(source: str, rows: int, sort: str, year_from: int | None, year_to: int | None) -> None:
+    if source not in SOURCES:
+        raise ServiceError(f"source must be one of {', '.join(SOURCES)}, not '{source}'.")
+    if sort not in SORTS:
+        raise ServiceError(f"sort must be one of {', '.join(SORTS)}, not '{sort}'.")
+    if not 1 <= rows <= MAX_ROWS:
+        raise ServiceError(f"rows must be between 1 and {MAX_ROWS}.")
+    if year_from and year_to and year_from > year_to:
+        raise ServiceError(f"The year range {year_from}-{year_to} is empty; year_from must not exceed year_to.")
+
+
+def search_papers(
+    app: AppContext, query: str, source: str = "all", rows: int = 10, sort: str = "relevance",
+    year_from: int | None = None, year_to: int | None = None,
+) -> Outcome:
+    """Query the chosen services and merge their answers (ADS first: it carries citation counts)."""
+    if not query or not query.strip():
+        raise ServiceError("Give a search query, e.g. 'hot Jupiter albedo' or ADS syntax like author:\"Agol, E\".")
+    check_arguments(source, rows, sort, year_from, year_to)
+    plan = _plan(query, year_from, year_to)
+    outcome = Outcome(query=query, records=[])
+    lists: list[list[dict[str, Any]]] = []
+    failures: list[str] = []
+    with_ads = source == "ads" or (source == "all" and ads.has_token())
+    if source == "all" and plan.skip and not with_ads:
+        raise ServiceError(f"{plan.operator}() is an ADS operator ({OPERATORS[plan.operator]}) only NASA ADS can "
+                           "answer, and no ADS_API_TOKEN is set (astro keys set ads); paper_graph gives a paper's "
+                           "references from its own bibliography without it.")
+    if source == "all" and not with_ads and not plan.lookups and not _arxiv_helps(plan):
+        raise ServiceError(f"arXiv has no equivalent of {', '.join(plan.dropped) or 'this query'}: it needs NASA ADS, "
+                           "and no ADS_API_TOKEN is set (astro keys set ads).")
+    if source == "all" and not with_ads:
+        outcome.notes.append("NASA ADS was skipped because no ADS_API_TOKEN is set (arXiv results only, "
+                             "without bibcodes or citation counts); `astro keys set ads` keeps a token.")
+    if with_ads:
+        try:
+            total, records = ads.search(app, plan.ads_text, rows, sort, year_from, year_to)
+            outcome.totals["ads"] = total
+            lists.append(records)
+        except ServiceError as exc:
+            if source == "ads":
+                raise
+            failures.append(str(exc))
+    if source == "arxiv" or (source == "all" and _arxiv_helps(plan)):
+        try:
+            total, records = arxiv.answer(app, plan, rows, sort)
+            outcome.totals["arxiv"] = total
+            lists.append(records)
+            outcome.notes.extend(plan.notes())
+        except ServiceError as exc:
+            if source == "arxiv" or not lists:
+                raise ServiceError(" ".join([*failures, str(exc)])) from None
+            failures.append(str(exc))
+    elif source == "all" and plan.skip:
+        outcome.notes.append(plan.skip)
+    elif source == "all" and plan.dropped and not plan.lookups:
+        outcome.notes.append(f"arXiv was not searched: it has no equivalent of {', '.join(plan.dropped)}, "
+                             "so only NASA ADS answers this query.")
+    elif source == "all" and plan.lookups and not with_ads:
+        lists.append(_crossref_lookups(app, plan.lookups, outcome))
+    if source == "all" and with_ads and plan.lookups and not any(lists):  # ADS does not know the DOI
+        lists.append(_crossref_lookups(app, [i for i in plan.lookups if i.startswith("10.")], outcome))
+    outcome.notes.extend(f"Partial results: {text}" for text in failures)
+    merged = merge(*lists)
+    if plan.lookups or plan.ids:  # a paper looked up by name: is it retracted or corrected? (one request each)
+        from astro_cli.research.sources.crossref import attach_updates
+
+        for record in merged[:3]:
+            if not record.get("updates"):
+                attach_updates(app, record)
+    if sort == "citations":
+        merged.sort(key=_citation_count, reverse=True)
+    elif sort == "date":
+        merged.sort(key=lambda r: int(r.get("year") or 0), reverse=True)
+    outcome.records = merged[:rows]
+    return outcome
+
+
+def _plan(query: str, year_from: int | None, year_to: int | None) -> ArxivQuery:
+    """The query parsed and translated for arXiv; a query that cannot be read is one sentence."""
+    from astro_cli.research.sources.ads_syntax import QuerySyntaxError
+    from astro_cli.research.sources.arxiv_query import translate
+
+    try:
+        return translate(query, year_from, year_to)
+    except QuerySyntaxError as exc:
+        raise ServiceError(str(exc)) from None
+
+
+def _crossref_lookups(app: AppContext, identifiers: list[str], outcome: Outcome) -> list[dict[str, Any]]:
+    """DOIs resolved through Crossref (no ADS token); a bibcode is ADS's alone, and says so."""
+    from astro_cli.research.sources import crossref
+
+    records: list[dict[str, Any]] = []
+    for identifier in identifiers:
+        if not identifier.startswith("10."):
+            raise ServiceError(f"Looking up the bibcode {identifier} needs NASA ADS (set ADS_API_TOKEN with astro "
+                               "keys set ads); without it, DOIs resolve through Crossref and arXiv ids through arXiv.")
+        record = crossref.work(app, identifier)
+        if record is not None:
+            records.append(record)
+    outcome.totals["crossref"] = len(records)
+    outcome.notes.append("Resolved through Crossref (no ADS_API_TOKEN): no bibcode; the citation count is "
+                         "Crossref's.")
+    return records
+
+
+def _arxiv_helps(plan: ArxivQuery) -> bool:
+    """Whether arXiv can add anything: not for ADS operators, nor for DOIs and bibcodes only (ADS's to resolve)."""
+    return not plan.skip and bool(plan.ids or plan.text)
+
+
+def authors_line(authors: list[str], shown: int = AUTHORS_SHOWN) -> str:
+    if not authors:
+        return "unknown authors"
+    head = "; ".join(authors[:shown])
+    return head + (f"; et al. ({len(authors)} authors)" if len(authors) > shown else "")
+
+
+def snippet(text: str | None, limit: int = SNIPPET_CHARS) -> str:
+    text = " ".join((text or "").split())
+    if len(text) <= limit:
+        return text
+    return text[:limit].rsplit(" ", 1)[0] + " …"
+
+
+def ids_line(record: dict[str, Any]) -> str:
+    parts = []
+    if record.get("bibcode"):
+        parts.append(f"bibcode {record['bibcode']}")
+    if record.get("arxiv_id"):
+        parts.append(f"arXiv:{record['arxiv_id']}")
+    if record.get("doi"):
+        parts.append(f"doi {record['doi']}")
+    if record.get("year"):
+        parts.append(str(record["year"]))
+    if isinstance(record.get("citation_count"), int):
+        parts.append(f"{record['citation_count']} citations")
+    mark = update_mark(record)
+    if mark:
+        parts.append(mark.upper())  # a retraction must not read like one more identifier
+    return " · ".join(parts)
+
+
+def update_mark(record: dict[str, Any]) -> str:
+    """'retracted 2009; corrected 2018' from the Crossref notices a record (or its stored biblio) carries."""
+    from astro_cli.research.sources.crossref import status_mark
+
+    biblio = record.get("biblio")
+    if isinstance(biblio, str):
+        import json
+
+        try:
+            biblio = json.loads(biblio)
+        except ValueError:
+            biblio = None
+    updates = record.get("updates") or (biblio.get("updates") if isinstance(biblio, dict) else None)
+    return status_mark({"updates": updates}) if isinstance(updates, list) and updates else ""
+
+
+def format_for_model(outcome: Outcome) -> str:
+    """Numbered results; everything written by the papers' authors sits inside <paper-text> frames."""
+    if not outcome.records:
+        lines = [f"No papers found for: {outcome.query}"]
+        lines += outcome.notes
+        return escape_tags("\n".join(lines))
+    totals = ", ".join(f"{name}: {count} matches" for name, count in outcome.totals.items())
+    lines = [escape_tags(f"{len(outcome.records)} papers for: {outcome.query} ({totals})"), DATA_NOTE, ""]
+    for number, record in enumerate(outcome.records, start=1):
+        lines.append(escape_tags(f"[{number}] {ids_line(record)}"))
+        body = "\n".join([
+            record.get("title") or "(untitled)",
+            authors_line(record.get("authors") or []),
+            snippet(record.get("abstract")) or "(no abstract)",
+        ])
+        ident = str(record.get("id") or "")
+        lines.append(frame(body, source=ident, section="search result",
+                           handle=passage_handle(ident, None) if ident and record.get("abstract") else None))
+        lines.append("")
+    lines += [escape_tags(note) for note in outcome.notes]
+    lines.append("download_paper fetches a paper into the library; cite papers by bibcode or arXiv id.")
+    return "\n".join(lines).rstrip()
+
+
+def sources_data(records: list[dict[str, Any]]) -> dict[str, Any]:
+    return {"sources": [source_entry(r) for r in records]}
+
+
+def _citation_count(record: dict[str, Any]) -> int:
+    """The record's citation count; -1 (last) when the service gave none."""
+    count = record.get("citation_count")
+    return count if isinstance(count, int) else -1

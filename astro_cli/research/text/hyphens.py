@@ -1,0 +1,90 @@
+"""Hyphens at line ends: `atmo-spheric` is one word, `short-period` keeps its hyphen.
+
+PDFium marks a hyphen it found at a line end (SOFT_HYPHEN) but cannot tell TeX's hyphenation of
+one word from a compound that happened to break at its own hyphen. The document itself is the best
+witness: a paper that writes `short-period` once in mid-line means the hyphen at a line end is
+real; a paper that writes `atmospheric` means the broken one is not. Where the paper is silent, an
+English word list decides (the joined form is a word: join; both halves are words: keep), and
+TeX's own rules settle the rest (it never hyphenates before a digit or a capital, nor leaves fewer
+than two letters before a break or three after it).
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from collections.abc import Callable
+from functools import lru_cache
+
+from astro_cli.research.text.pdfchars import fold
+
+SOFT_HYPHEN = "\ufffe"  # PDFium's mark for a hyphen at a line end (the lines already joined)
+_MARKED = re.compile(r"([\w'’-]*)" + SOFT_HYPHEN + r"\s*([\w'’-]*)")
+_TOKEN = re.compile(r"[^\W\d_](?:[\w'’]|-(?=\w))*")
+WordCheck = Callable[[str], bool]
+
+
+@lru_cache(maxsize=1)
+def english_words() -> WordCheck:
+    """Membership in pyspellchecker's English list (160,000 words with their inflections).
+
+    Loaded once per process and only when a paper leaves a hyphen undecided (about 0.2 s); the
+    list is read-only data shipped in the package, so caching it is not shared mutable state.
+    """
+    from spellchecker import SpellChecker
+
+    known = SpellChecker(language="en", distance=1).word_frequency.dictionary
+    return lambda word: word in known
+
+
+class HyphenResolver:
+    """Decides each marked line-end hyphen of one document from that document's own words."""
+
+    def __init__(self, document: str, words: WordCheck | None = None) -> None:
+        tokens = _TOKEN.findall(fold(_MARKED.sub(" ", document)))  # folded once, as a whole
+        self.joined: Counter[str] = Counter(part for token in tokens for part in token.split("-") if part)
+        self.hyphenated: Counter[str] = Counter(
+            f"{a}-{b}" for token in tokens if "-" in token
+            for a, b in zip(token.split("-"), token.split("-")[1:]) if a and b
+        )
+        self._words = words
+
+    def words(self, word: str) -> bool:
+        if self._words is None:
+            self._words = english_words()
+        return self._words(word)
+
+    def keep_hyphen(self, left: str, right: str) -> bool:
+        """True when `left-right` broken at a line end is a compound, False for a hyphenated word."""
+        head = left.rsplit("-", 1)[-1]
+        tail = re.sub(r"(?<=[^\W\d_])\d+$", "", right.split("-", 1)[0])  # a footnote mark glued on
+        if not head or not tail:
+            return True
+        if "-" in left or "-" in right or tail[0].isdigit() or head[-1].isdigit():
+            return True  # TeX breaks a word that has a hyphen only at that hyphen; never before a digit
+        if tail[0].isupper() and not (head.isupper() and tail.isupper()):
+            return True
+        if len(head) < 2 or len(tail) < 3:
+            return True
+        a, b = fold(head), fold(tail)
+        compound, single = self.hyphenated[f"{a}-{b}"], self.joined[a + b]
+        if compound or single:
+            return compound > single
+        if self.words(a + b):
+            return False
+        return len(a) >= 3 and self._is_word(a) and self._is_word(b)
+
+    def _is_word(self, word: str) -> bool:
+        return self.joined[word] > 0 or self.words(word)
+
+    def resolve(self, text: str) -> str:
+        """The text with every mark turned into a hyphen or removed."""
+        if SOFT_HYPHEN not in text:
+            return text
+
+        def decide(match: re.Match[str]) -> str:
+            left, right = match.group(1), match.group(2)
+            joint = "-" if self.keep_hyphen(left, right) else ""
+            return f"{left}{joint}{right}"
+
+        return _MARKED.sub(decide, text).replace(SOFT_HYPHEN, "-")

@@ -1,0 +1,254 @@
+"""What PDFium knows about each character of a page, grouped into the lines a reader sees.
+
+PDFium's own text breaks a line wherever the baseline moves, so display mathematics comes out
+one symbol per line (`S_graph =`, `X`, `i`, `(`) and a subscript can end a line. Here each
+character keeps its box, baseline, font size and font name, and PDFium's pieces are joined again
+when they continue on the same visual line (a subscript, the rest of an equation) or stack over
+the piece before them (the denominator of a fraction). pdfscript.py then writes each line.
+"""
+
+from __future__ import annotations
+
+import ctypes
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Any
+
+from astro_cli.research.text.hyphens import SOFT_HYPHEN
+from astro_cli.research.text.pdfchars import EXTENSION_FONTS, MATH_ITALIC_FONTS, SYMBOL_FONTS
+
+GAP_EMS = 3.0  # a piece further right than this (in font sizes) is another column, not the same line
+
+
+@dataclass(slots=True)
+class Glyph:
+    char: str
+    x0: float
+    x1: float
+    base: float  # the baseline (PDFium's origin), points from the page bottom
+    size: float
+    font: str
+    family: str = ""  # 'CMSY10' -> 'CMSY': the font without its subset prefix and design size
+    generated: bool = False  # a space or line end PDFium inferred
+    origin: float = 0.0  # PDFium's origin x (the box of a turned glyph says little)
+    piece: int = 0  # which of PDFium's pieces of the page it came in
+    turned: bool = False  # set at an angle (a rotated table, arXiv's margin stamp)
+
+
+@dataclass
+class PageGlyphs:
+    lines: list[list[Glyph]]
+    chars: int  # characters PDFium found (0: no text layer)
+    unmapped: int  # characters whose font has no usable Unicode map
+    rotated: int  # characters set at an angle (a rotated table)
+
+
+@lru_cache(maxsize=1)
+def _calls() -> dict[str, Any]:
+    """PDFium's per-character functions with plain C types: pypdfium2's typed wrappers convert
+    every argument and result, which costs more than the call itself when it is made for each
+    of a page's thousands of characters. Read-only, made once per process."""
+    import pypdfium2.raw as raw
+
+    def bind(name: str, restype: Any, *argtypes: Any) -> Any:
+        address = ctypes.cast(getattr(raw, name), ctypes.c_void_p).value or 0
+        return ctypes.CFUNCTYPE(restype, *argtypes)(address)
+
+    page, index, double = ctypes.c_void_p, ctypes.c_int, ctypes.POINTER(ctypes.c_double)
+    return {
+        "unicode": bind("FPDFText_GetUnicode", ctypes.c_uint, page, index),
+        "generated": bind("FPDFText_IsGenerated", ctypes.c_int, page, index),
+        "hyphen": bind("FPDFText_IsHyphen", ctypes.c_int, page, index),
+        "box": bind("FPDFText_GetCharBox", ctypes.c_int, page, index, double, double, double, double),
+        "origin": bind("FPDFText_GetCharOrigin", ctypes.c_int, page, index, double, double),
+        "size": bind("FPDFText_GetFontSize", ctypes.c_double, page, index),
+        "object": bind("FPDFText_GetTextObject", ctypes.c_void_p, page, index),
+        "font": bind("FPDFTextObj_GetFont", ctypes.c_void_p, ctypes.c_void_p),
+        "font_name": bind("FPDFFont_GetBaseFontName", ctypes.c_size_t, ctypes.c_void_p, ctypes.c_char_p,
+                          ctypes.c_size_t),
+        "map_error": bind("FPDFText_HasUnicodeMapError", ctypes.c_int, page, index),
+    }
+
+
+def _family(font: str) -> str:
+    return font.rsplit("+", 1)[-1].upper().rstrip("0123456789")
+
+
+def page_glyphs(textpage: Any) -> PageGlyphs:
+    """The page's characters as visual lines, in PDFium's reading order."""
+    import pypdfium2.raw as raw
+
+    count = raw.FPDFText_CountChars(textpage)
+    if count <= 0:
+        return PageGlyphs([], 0, 0, 0)
+    call = _calls()
+    unicode, is_generated, is_hyphen = call["unicode"], call["generated"], call["hyphen"]
+    box, origin, font_size, text_object = call["box"], call["origin"], call["size"], call["object"]
+    tp = ctypes.cast(textpage, ctypes.c_void_p).value
+    left, right, bottom, top, x, y = (ctypes.c_double() for _ in range(6))
+    p_left, p_right, p_bottom, p_top, p_x, p_y = map(ctypes.byref, (left, right, bottom, top, x, y))
+    objects: dict[int, tuple[str, str, bool]] = {}  # text object -> font, family, no Unicode map
+    fonts: dict[int, str] = {}
+    name = ctypes.create_string_buffer(128)
+    pieces: list[list[Glyph]] = [[]]
+    unmapped = 0
+    before: Glyph | None = None
+    for index in range(count):
+        code = unicode(tp, index)
+        generated = code in (0x20, 0x0D, 0x0A) and bool(is_generated(tp, index))
+        if code in (0x0D, 0x0A):
+            if pieces[-1]:
+                pieces.append([])
+            before = None
+            continue
+        if code == 0x02 and is_hyphen(tp, index):
+            char = SOFT_HYPHEN
+        else:
+            char = chr(code) if code <= 0x10FFFF and not 0xD800 <= code <= 0xDFFF else ""
+        box(tp, index, p_left, p_right, p_bottom, p_top)
+        origin(tp, index, p_x, p_y)
+        key = text_object(tp, index) or 0
+        found = objects.get(key)
+        if found is None:
+            handle = call["font"](key) if key else None
+            font = ""
+            if handle:
+                if handle not in fonts:
+                    fonts[handle] = name.value.decode("latin-1") if call["font_name"](handle, name, 128) else ""
+                font = fonts[handle]
+            found = objects[key] = (font, _family(font), call["map_error"](tp, index) == 1)
+        if found[2] and not generated:
+            unmapped += 1
+        glyph = Glyph(char, left.value, right.value, y.value, font_size(tp, index), found[0], found[1], generated,
+                      x.value)
+        if before is not None and not generated and _wrapped(before, glyph) and not _turned(before, glyph):
+            pieces.append([])
+        pieces[-1].append(glyph)
+        before = glyph if not generated else before
+        if char == SOFT_HYPHEN:  # PDFium joined a hyphenated line end: the next line is a line again
+            pieces.append([])
+            before = None
+    kept = [p for p in pieces if p]
+    rotated = 0
+    for number, piece in enumerate(kept):
+        turned = _is_turned(piece)
+        for glyph in piece:
+            glyph.piece, glyph.turned = number, turned
+        if turned and not "".join(g.char for g in piece).lstrip().startswith("arXiv:"):  # not the margin stamp
+            rotated += len(solid(piece))
+    return PageGlyphs(_join_pieces(kept), count, unmapped, rotated)
+
+
+def _is_turned(piece: list[Glyph]) -> bool:
+    shown = solid(piece)[:12]  # a dozen characters tell
+    pairs = list(zip(shown, shown[1:]))
+    return bool(pairs) and sum(_turned(a, b) for a, b in pairs) * 2 >= len(pairs)
+
+
+MATH_FONTS = (*SYMBOL_FONTS, *EXTENSION_FONTS, *MATH_ITALIC_FONTS, "MSAM", "MSBM")
+
+
+def math_only(glyphs: list[Glyph]) -> bool:
+    """A piece of display mathematics: math-font glyphs and no word of three letters in a text font."""
+    letters, has_math = 0, False
+    for glyph in glyphs:
+        if glyph.generated or glyph.size <= 1:
+            letters = 0
+            continue
+        family = glyph.family
+        has_math = has_math or family in MATH_FONTS
+        if glyph.char.isalpha() and family not in MATH_FONTS:
+            letters += 1
+            if letters >= 3:
+                return False
+        else:
+            letters = 0
+    return has_math
+
+
+def _turned(before: Glyph, glyph: Glyph) -> bool:
+    """Consecutive letters of one word that climb instead of running right: text set at an angle."""
+    return (not before.generated and before.char.strip() != "" and glyph.char.strip() != "" and glyph.size > 1
+            and abs(glyph.base - before.base) > glyph.size * 0.2 and abs(glyph.origin - before.origin) < glyph.size * 0.1)
+
+
+def _wrapped(before: Glyph, glyph: Glyph) -> bool:
+    """The next line begun without a line end from PDFium: back to the left and a line lower."""
+    size = max(glyph.size, before.size, 1.0)
+    return glyph.x0 < before.x1 - 2 * size and glyph.base < before.base - 0.9 * size
+
+
+def wide_gaps(glyphs: list[Glyph], ems: float = 1.2) -> int:
+    """Gaps between neighbouring characters wider than `ems` font sizes: a table row has several."""
+    shown = solid(glyphs)
+    return sum(1 for a, b in zip(shown, shown[1:]) if b.x0 - a.x1 > ems * max(a.size, 1.0))
+
+
+def solid(glyphs: list[Glyph]) -> list[Glyph]:
+    return [g for g in glyphs if not g.generated and g.size > 1 and g.char.strip()]
+
+
+def reference(glyphs: list[Glyph]) -> tuple[float, float]:
+    """(size, baseline) of a line's main text: the size most characters have, and their baseline."""
+    shown = solid(glyphs)
+    if not shown:
+        return 0.0, 0.0
+    counts: dict[float, int] = {}
+    for glyph in shown:
+        counts[glyph.size] = counts.get(glyph.size, 0) + 1
+    size = max(counts, key=lambda s: (counts[s], s))
+    bases = sorted(g.base for g in shown if abs(g.size - size) < 0.2)
+    return size, bases[len(bases) // 2]
+
+
+@dataclass
+class _LineShape:
+    """What joining needs to know of a line being built, computed once per piece added."""
+
+    size: float
+    base: float
+    start: float
+    display: bool  # math only, and not a table row
+
+    @classmethod
+    def of(cls, line: list[Glyph]) -> _LineShape:
+        size, base = reference(line)
+        shown = solid(line)
+        start = min(g.x0 for g in shown) if shown else 0.0
+        return cls(max(size, 1.0), base, start, math_only(line) and wide_gaps(line) < 2)
+
+
+def _join_pieces(pieces: list[list[Glyph]]) -> list[list[Glyph]]:
+    """PDFium's pieces joined into visual lines."""
+    lines: list[list[Glyph]] = []
+    shape: _LineShape | None = None
+    last_piece: list[Glyph] = []
+    for piece in pieces:
+        if lines and shape is not None and _continues(shape, last_piece, piece):
+            lines[-1].extend(piece)
+        else:
+            lines.append(list(piece))
+        shape = _LineShape.of(lines[-1])
+        last_piece = piece
+    return lines
+
+
+def _continues(line: _LineShape, before: list[Glyph], piece: list[Glyph]) -> bool:
+    """Does `piece` go on the visual line `line` (whose last piece was `before`)?"""
+    shown, previous = solid(piece), solid(before)
+    if not shown or not previous or shown[0].turned or previous[-1].turned:
+        return False
+    size, base = line.size, line.base
+    first, last = shown[0], previous[-1]
+    piece_size, piece_base = reference(piece)
+    if line.display and abs(piece_base - base) <= size * 2.5 and math_only(piece):
+        # one display formula, whatever its layout; a table's next row (back at the margin) is not
+        return first.x0 - last.x1 <= size * GAP_EMS and first.x0 > line.start + size
+    if abs(piece_base - base) > size * 0.75:
+        return False
+    if first.x0 >= last.x1 - size * 0.3:
+        return first.x0 - last.x1 <= size * GAP_EMS
+    # a piece that goes back left continues the line only when it stacks under the end of the one
+    # before: a fraction's denominator under its numerator, both set off the line's baseline
+    stacked = first.x0 < last.x1 and first.x1 > last.x0
+    return stacked and last.base > base + size * 0.2 and first.base < base - size * 0.1 and piece_size <= size

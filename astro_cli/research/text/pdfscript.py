@@ -1,0 +1,252 @@
+"""One visual line of a PDF written as text that keeps its values: scripts, fractions, marks, cells.
+
+The conventions (docs/library.md, "How math and tables are written"):
+- a superscript is `^x`, or `^{...}` when longer than one character: 10⁴ -> `10^4`, 10⁻⁴ ->
+  `10^{−4}`; a subscript `_x` / `_{...}`: A_g, T_{eq}; a prime stays a prime (t′);
+- a stacked fraction is `a/b`, parts of more than one character in parentheses: ½ -> `1/2`;
+- a raised number after a word (a footnote or a citation mark) is `[3]`, never fused into the word
+  or a designation: `planets[3]`, `lattice[4]`, `XO-2[23]`;
+- a table row keeps its cells apart: ` | ` where the line has two or more wide gaps;
+- a display formula built from pieces PDFium cannot place (big delimiters, roots, stacked limits)
+  is enclosed in `⟦ ⟧`, so the model does not take its characters at face value (parse_paper
+  says what the brackets mean; a symbol, not a word, so it does not sway the search).
+A raised mark that opens the line (a footnote's own number) is left as it is: pdftext.py reads it.
+"""
+
+from __future__ import annotations
+
+import unicodedata
+
+from astro_cli.research.text.pdfchars import EXTENSION_FONTS, MATH_ITALIC_FONTS, SPACING_ACCENTS, math_char
+from astro_cli.research.text.pdfglyphs import Glyph, math_only, reference, wide_gaps
+
+NUMERIC_CELL_EMS = 0.6  # in a row that is mostly digits
+CELL_EMS = 1.1  # a gap wider than this many font sizes separates table cells
+APPROXIMATE, APPROXIMATE_END = "⟦", "⟧"  # around a formula whose layout was guessed
+_MATH_ITALIC = (*MATH_ITALIC_FONTS, "MSBM")
+_MARKS = set("0123456789,–*†‡§¶ ")
+_NO_TEXT = EXTENSION_FONTS
+
+
+def render_line(glyphs: list[Glyph]) -> tuple[str, float, float]:
+    """(text, size of its main text, size of its first character)."""
+    size, base = reference(glyphs)
+    uncertain = _name_math(glyphs)
+    if any(g.turned for g in glyphs):  # rotated text: its characters in order, no scripts
+        text = "".join(g.char for g in glyphs)
+        return text.strip(), size, size
+    display = math_only(glyphs) and wide_gaps(glyphs, CELL_EMS) < 2  # a table row is not a formula
+    if display and (len({g.piece for g in glyphs}) > 1 or any(g.family in _NO_TEXT for g in glyphs)):
+        uncertain = True  # display mathematics from several pieces: its layout is guessed
+    _attach_accents(glyphs)
+    shown = [g for g in glyphs if g.char]
+    first = next((g.size for g in shown if not g.generated and g.char.strip()), size)
+    kinds = _kinds(shown, size, base)
+    out: list[str] = []
+    cells = 0
+    last_main: Glyph | None = None
+    right = None  # where the last character written ends (a gap is measured from it)
+    cell_gap = _cell_gap(shown, kinds, size)
+    i = 0
+    while i < len(shown):
+        glyph, kind = shown[i], kinds[i]
+        if kind == "main":
+            if glyph.generated:
+                if out and not out[-1].endswith((" ", "\x1f")):
+                    out.append(" ")
+            else:
+                gap = glyph.x0 - right if right is not None else 0.0
+                if gap > cell_gap and (gap > 2 * cell_gap or not "".join(out).rstrip().endswith((".", ",", ";", ":"))):
+                    while out and out[-1] == " ":
+                        out.pop()
+                    out.append("\x1f")
+                    cells += 1
+                out.append(glyph.char)
+                last_main, right = glyph, glyph.x1
+            i += 1
+            continue
+        j = i
+        while j < len(shown) and kinds[j] == kind:
+            j += 1
+        run = shown[i:j]
+        k = j
+        while k < len(shown) and shown[k].generated and kinds[k] == "main":
+            k += 1
+        other = "sub" if kind == "sup" else "sup"
+        if k < len(shown) and kinds[k] == other:
+            m = k
+            while m < len(shown) and kinds[m] == other:
+                m += 1
+            second = shown[k:m]
+            if _overlap(run, second):
+                top, bottom = (run, second) if kind == "sup" else (second, run)
+                if _attached(run, out, last_main, size):  # T_0^4: both scripts of one symbol
+                    out.append(f"_{_group(_text(bottom))}^{_group(_text(top))}")
+                    right = _right(shown[i:m], right)
+                    i = m
+                    continue
+                _space_before(out)
+                out.append(f"{_part(top)}/{_part(bottom)}")
+                if m < len(shown) and shown[m].char[:1].isalnum():
+                    out.append(" ")
+                right = _right(shown[i:m], right)
+                i = m
+                continue
+        text = _text(run)
+        if _logo_letter(run, out, shown, j):
+            out.append(text)  # the raised A of the LaTeX logo
+        elif not "".join(out).strip():
+            out.append(text + " ")  # a mark that opens the line: a footnote's number, read by pdftext
+        elif kind == "sub":
+            out.append("_" + _group(text))
+        else:
+            out.append(_superscript(text, out, last_main))
+        right = _right(run, right)
+        i = j
+    text = "".join(out)
+    table = cells >= 2 or (cells and _numeric(shown))  # a row of values: two cells are a table
+    text = text.replace("\x1f", " | " if table and not display else " ").strip()
+    return (f"{APPROXIMATE}{text}{APPROXIMATE_END}" if uncertain and text else text), size, first
+
+
+def _cell_gap(shown: list[Glyph], kinds: list[str], size: float) -> float:
+    """The gap that separates table cells on this line: wider than CELL_EMS font sizes and than
+    twice its word spaces (TeX stretches every space of a justified line alike, so a loose line
+    of prose has wide but equal gaps; a table's gaps differ)."""
+    main = [g for g, kind in zip(shown, kinds) if kind == "main" and not g.generated]
+    if _numeric(shown):  # a row of values: no prose spaces to tell apart, a third of an em is a word space
+        return NUMERIC_CELL_EMS * max(size, 1.0)
+    spaces = sorted(b.x0 - a.x1 for a, b in zip(main, main[1:]) if b.x0 - a.x1 > 0.15 * max(size, 1.0))
+    median = spaces[len(spaces) // 2] if spaces else 0.0
+    return max(CELL_EMS * max(size, 1.0), 2.0 * median)
+
+
+def _numeric(shown: list[Glyph]) -> bool:
+    solid = [g.char for g in shown if not g.generated and g.char.strip()]
+    return sum(c.isdigit() for c in solid) * 5 >= len(solid) * 2
+
+
+def _right(glyphs: list[Glyph], right: float | None) -> float | None:
+    ends = [g.x1 for g in glyphs if not g.generated]
+    return max(ends + ([right] if right is not None else [])) if ends else right
+
+
+def _name_math(glyphs: list[Glyph]) -> bool:
+    """Math fonts' raw codes named (pdfchars.math_char); True when pieces carrying no text were dropped."""
+    dropped = False
+    for glyph in glyphs:
+        if glyph.generated:
+            continue
+        named = math_char(glyph.char, glyph.family)
+        if named is None:
+            continue
+        if named == "" and glyph.family in _NO_TEXT:
+            dropped = True
+        glyph.char = named
+    for before, glyph in zip(glyphs, glyphs[1:]):
+        if before.char == "\u0338" and glyph.char:  # the negation slash over the next sign: ≠, ∉
+            glyph.char = unicodedata.normalize("NFC", glyph.char + "\u0338")
+            before.char = ""
+    return dropped
+
+
+def _attach_accents(glyphs: list[Glyph]) -> None:
+    """A spacing accent set over a letter (TeX's \\' \\v ...) joins that letter, wherever PDFium put
+    it in the text: `Bakos, G. A. ´` -> `Bakos, G. Á.`."""
+    for accent in glyphs:
+        if accent.generated or accent.char not in SPACING_ACCENTS:
+            continue
+        best, overlap = None, 0.0
+        for candidate in glyphs:
+            if candidate is accent or candidate.generated or not candidate.char[:1].isalpha():
+                continue
+            if abs(candidate.base - accent.base) > max(candidate.size, 1.0) * 0.6:
+                continue
+            shared = min(candidate.x1, accent.x1) - max(candidate.x0, accent.x0)
+            if shared > overlap:
+                best, overlap = candidate, shared
+        width = accent.x1 - accent.x0
+        if best is not None and overlap >= width * 0.4:
+            letter = "i" if best.char == "\u0131" else best.char
+            best.char = unicodedata.normalize("NFC", letter + SPACING_ACCENTS[accent.char])
+            accent.char = ""
+
+
+def _kinds(shown: list[Glyph], size: float, base: float) -> list[str]:
+    kinds = []
+    for glyph in shown:
+        kind = "main"
+        if not glyph.generated and glyph.size > 1 and size and glyph.family not in _NO_TEXT:
+            lift = glyph.base - base
+            smaller = glyph.size < size * 0.88
+            if (smaller and lift > size * 0.12) or lift > size * 0.45:
+                kind = "sup"
+            elif (smaller and lift < -size * 0.08) or lift < -size * 0.45:
+                kind = "sub"
+        kinds.append(kind)
+    for n, glyph in enumerate(shown):  # a space inside a script belongs to it
+        if glyph.generated and 0 < n < len(shown) - 1 and kinds[n - 1] == kinds[n + 1] != "main":
+            kinds[n] = kinds[n - 1]
+    return kinds
+
+
+def _attached(run: list[Glyph], out: list[str], last: Glyph | None, size: float) -> bool:
+    """Scripts set right after their symbol (no space): not a fraction standing on its own."""
+    first = next((g for g in run if not g.generated), None)
+    if last is None or first is None or not out or out[-1].endswith((" ", "\x1f")):
+        return False
+    return first.x0 - last.x1 < max(size, 1.0) * 0.15 and (last.char.isalnum() or last.char in ")]}′")
+
+
+def _logo_letter(run: list[Glyph], out: list[str], shown: list[Glyph], after: int) -> bool:
+    """One raised capital with letters close on both sides (L^A TEX): part of a word, not a script."""
+    following = shown[after].char if after < len(shown) and not shown[after].generated else ""
+    return len(run) == 1 and run[0].char.isupper() and bool(out) and out[-1][-1:].isupper() and following.isupper()
+
+
+def _overlap(first: list[Glyph], second: list[Glyph]) -> bool:
+    a = [g for g in first if not g.generated]
+    b = [g for g in second if not g.generated]
+    if not a or not b:
+        return False
+    return min(g.x1 for g in a) > min(g.x0 for g in b) - 0.5 and max(g.x0 for g in b) < max(g.x1 for g in a) + 0.5 \
+        and min(g.x0 for g in b) < max(g.x1 for g in a)
+
+
+def _text(run: list[Glyph]) -> str:
+    return "".join(" " if g.generated else g.char for g in run).strip()
+
+
+def _group(text: str) -> str:
+    return text if len(text) == 1 else "{" + text + "}"
+
+
+def _part(run: list[Glyph]) -> str:
+    text = _text(run)
+    return text if len(text) == 1 or text.isdigit() else f"({text})"
+
+
+def _space_before(out: list[str]) -> None:
+    if out and out[-1] and not out[-1].endswith((" ", "(", "[", "{", "/", "\x1f", "−", "-")):
+        out.append(" ")
+
+
+def _superscript(text: str, out: list[str], last: Glyph | None) -> str:
+    """An exponent (`^4`) or a note or citation mark (`[3]`)."""
+    if set(text) <= {"′", "″", "‴", "∗", "*"} and text:
+        return text  # primes and stars belong to their symbol
+    if not set(text) <= _MARKS:
+        return "^" + _group(text)
+    written = "".join(out)
+    word = written.split()[-1] if written.split() else ""
+    after_space = written.endswith((" ", "\x1f"))
+    if after_space:
+        return f"[{text}] "
+    core = word.lstrip("(∼~≈×=<>")
+    if len(text) == 1 and text.isalpha() and text.islower() and word[-1:] in ")0123456789":
+        return f"[{text}]"  # a table note's letter after a value: 4.5(1.0)[e]
+    if core == "10" or word.endswith((")", "]", "}")):
+        return "^" + _group(text)
+    if last is not None and (last.family in _MATH_ITALIC or len(core) == 1 and core.isalpha()):
+        return "^" + _group(text)
+    return f"[{text}]"
