@@ -283,6 +283,7 @@ def load_settings(
 
 
 CITATION_MODES = ("off", "report", "fix")
+INLINE_IMAGE_MODES = ("auto", "kitty", "iterm2", "sixel", "off")  # plots.inline (ui/terminal_images.py)
 
 
 def validate(settings: Settings) -> None:
@@ -295,6 +296,9 @@ def validate(settings: Settings) -> None:
     if settings.get("citations.check") not in CITATION_MODES:
         raise ConfigError(f"{settings.source('citations.check')}: 'citations.check' must be off, report or fix, "
                           f"not {settings.get('citations.check')!r}.")
+    if settings.get("plots.inline") not in INLINE_IMAGE_MODES:
+        raise ConfigError(f"{settings.source('plots.inline')}: 'plots.inline' must be auto, kitty, iterm2, sixel or "
+                          f"off, not {settings.get('plots.inline')!r}.")
     order = settings.get("tool_order")
     if order is not None:
         markers = [name for name in order if name == "<unlisted-tools>"]

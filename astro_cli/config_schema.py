@@ -201,6 +201,12 @@ _key("sandbox.network", "bool", True, "commands in the sandbox may use the netwo
 _key("mcp.project_secrets", "list", [], "secret variables (or '*') a project's .mcp.json may expand into an HTTP "
      "server's url or headers (user config only; default: none)")
 
+# --- plots (issue 33) -----------------------------------------------------------------------------
+_key("plots.max_points", "int", 20000, "plot_table draws at most this many points: a larger scatter or "
+     "colour-magnitude diagram becomes a density map, a sky plot a random sample", low=100)
+_key("plots.inline", "str", "auto", "show saved figures in the terminal: auto (kitty, iTerm2 or sixel when the "
+     "terminal says it is one), kitty, iterm2, sixel, or off (print the path only)")
+
 # Settings a project's .astro/config.yaml can never set, trusted or not: they guard the user.
 USER_ONLY = frozenset({"sandbox.enabled", "sandbox.network", "mcp.project_secrets"})
 # Limits that bound work (time, steps, retries, sizes): a project's value may lower the user's, never raise it.

@@ -12,7 +12,7 @@ import ast
 from pathlib import Path
 
 PACKAGE = Path(__file__).resolve().parents[1] / "astro_cli"
-FEATURES = ("skills", "memory", "tasks", "compact", "delegation", "research", "citations", "mcp", "hooks")
+FEATURES = ("skills", "memory", "tasks", "compact", "delegation", "research", "citations", "mcp", "hooks", "plots")
 
 
 def module_name(path: Path) -> str:

@@ -173,6 +173,25 @@ class CitationsChecked(Event):
 
 
 @dataclass
+class FigureSaved(Event):
+    """A tool saved a figure in the workspace (plot_table): renderers print its path, and show the image
+    itself on a terminal that can (ui/terminal_images.py); the loop knows nothing of terminals.
+
+    `path` is relative to the workspace, `absolute` the file; `summary` is one line of what was drawn.
+    """
+
+    type = "figure_saved"
+    call_id: str
+    path: str
+    absolute: str
+    title: str
+    summary: str
+    width: int
+    height: int
+    agent: str = "main"
+
+
+@dataclass
 class TurnFinished(Event):
     type = "turn_finished"
     session_id: str

@@ -95,6 +95,8 @@ class OneShotPrinter:
         self._lock = threading.Lock()  # the "starting…" timer's thread and the run's share the spinner
         self._timer: threading.Timer | None = None
         self._began = False
+        self.inline_images = "auto"  # config plots.inline, set once the settings are read (run_cmd.py)
+        self._figures: dict[str, list[ev.FigureSaved]] = {}  # by tool call: shown under its tool line
 
     def starting(self, after: float = 0.5) -> None:
         """On a terminal: "starting…" if nothing has shown after `after` seconds (the first run after a
@@ -155,6 +157,9 @@ class OneShotPrinter:
             limit = 1000 if (event.data or {}).get("refused") else 120
             detail = "" if event.ok or not event.content else " " + one_line(event.content.splitlines()[0], limit)
             self._line((f"  {event.name} {event.duration:.1f}s ", "dim"), mark, (detail, "dim"))
+            self._show_figures(self._figures.pop(event.call_id, []))
+        elif isinstance(event, ev.FigureSaved):
+            self._figures.setdefault(event.call_id, []).append(event)
         elif isinstance(event, ev.Retry):
             line = retry_line(event.attempt, event.max_attempts, event.delay, visible(event.error), event.rate_limited)
             self._line((line, "yellow"))
@@ -165,6 +170,17 @@ class OneShotPrinter:
         elif isinstance(event, ev.Compacted):
             self._line((f"context compacted ({event.layer}): {event.messages_before} → {event.messages_after} "
                         "messages", "dim"))
+
+    def _show_figures(self, figures: list[ev.FigureSaved]) -> None:
+        """Each figure's path under its tool line, and the image itself when stderr is a terminal that can."""
+        if not figures:
+            return
+        from astro_cli.ui.terminal_images import FigureDisplay, figure_caption
+
+        display = FigureDisplay(self.err.file, self.inline_images)
+        for figure in figures:
+            self._line(("  " + figure_caption(figure), "dim"))
+            display.show(figure.absolute, self.err.width)
 
     def failed(self, message: str, exit_code: int) -> None:
         """A run that ended before its turn: json and stream-json still end with one result object."""

@@ -69,8 +69,11 @@ def tool_line(record: ToolCallRecord, width: int) -> Text:
 class TurnRenderer:
     """Turns loop events into terminal output; `settle()` frees the screen for a prompt."""
 
-    def __init__(self, console: Console, log: TurnLog, session_id: Callable[[], str | None]) -> None:
+    def __init__(self, console: Console, log: TurnLog, session_id: Callable[[], str | None],
+                 inline_images: str = "auto") -> None:
         self.console = console
+        self.inline_images = inline_images  # config plots.inline (ui/terminal_images.py)
+        self._figures: dict[str, list[ev.FigureSaved]] = {}  # by tool call: shown under its tool line
         self.log = log
         self.session_id = session_id
         self._live: Live | None = None
@@ -177,7 +180,25 @@ class TurnRenderer:
         if self._tool_spinner:
             self.spin(self._tool_spinner + " …")
 
+    def _on_figure_saved(self, event: ev.FigureSaved) -> None:
+        self._figures.setdefault(event.call_id, []).append(event)
+
     def _on_tool_finished(self, event: ev.ToolFinished) -> None:
+        self._tool_finished(event)
+        figures = self._figures.pop(event.call_id, [])
+        if not figures:
+            return
+        from astro_cli.ui.terminal_images import FigureDisplay, figure_caption
+
+        self.settle()
+        display = FigureDisplay(self.console.file, self.inline_images)
+        for figure in figures:
+            self.console.print(Text("    " + figure_caption(figure), style="dim"))
+            display.show(figure.absolute, self.console.width)
+        if self._subagent is not None:
+            self.spin(f"{self._subagent['agent']} working…")
+
+    def _tool_finished(self, event: ev.ToolFinished) -> None:
         self.log.handle(event)
         record = next((c for c in reversed(self.log.calls) if c.call_id == event.call_id), None)
         if self._subagent is not None and event.agent != "main":

@@ -1,0 +1,233 @@
+"""Drawing the four plots with matplotlib's object API and the Agg canvas (no pyplot, no global backend).
+
+Importing matplotlib costs ~0.3 s, so nothing here is imported until a plot is drawn. Labels and
+titles may come from an attacker's table: `$` is escaped so mathtext never parses them, and they
+are cut to a readable length. Past `max_points` rows a scatter or colour-magnitude diagram becomes
+a density map (hexagonal bins, log counts) and a sky plot a random sample; the result says which.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from astro_cli.plots.columns import Quantity
+from astro_cli.tools.base import ToolError
+
+if TYPE_CHECKING:
+    import numpy as np
+    from matplotlib.axes import Axes
+    from matplotlib.figure import Figure
+
+KINDS = ("scatter", "histogram", "cmd", "sky")
+KIND_TITLES = {"scatter": "Scatter plot", "histogram": "Histogram", "cmd": "Colour-magnitude diagram",
+               "sky": "Sky positions"}
+FIGSIZE = (7.0, 5.0)  # inches
+DPI = 150  # 1050 x 750 pixels
+MAX_BINS = 200
+LABEL_CHARS = 100
+
+
+@dataclass
+class PlotRequest:
+    kind: str
+    x: Quantity
+    y: Quantity | None = None
+    title: str = ""
+    bins: int | None = None
+    projection: str = "auto"  # sky: auto | aitoff | plain
+    max_points: int = 20_000
+
+
+@dataclass
+class Drawing:
+    """The drawn figure (tests read its Axes) and what the model is told about it."""
+
+    figure: Figure
+    axes: Axes
+    rows: int
+    plotted: int
+    mode: str  # points | density | sample | histogram
+    notes: list[str] = field(default_factory=list)
+    usable: int = 0  # rows with every value finite (more than `plotted` when a sample is drawn)
+
+    @property
+    def skipped(self) -> int:
+        """Rows left out because a value was masked or not finite (a sample's unpicked rows are not counted)."""
+        return self.rows - (self.usable if self.mode == "sample" else self.plotted)
+
+    def metadata(self) -> dict[str, Any]:
+        """What the PNG's Description records (tests and scripts read it back)."""
+        return {
+            "kind": self.figure.get_label(), "x": self.axes.get_xlabel(), "y": self.axes.get_ylabel(),
+            "x_inverted": bool(self.axes.xaxis_inverted()), "y_inverted": bool(self.axes.yaxis_inverted()),
+            "rows": self.rows, "plotted": self.plotted, "skipped": self.skipped, "mode": self.mode,
+        }
+
+
+def plain(text: str, limit: int = LABEL_CHARS) -> str:
+    """Text matplotlib draws as written: `$` escaped (no mathtext), control characters dropped, cut."""
+    cleaned = "".join(ch if ch.isprintable() else " " for ch in text)
+    cleaned = cleaned if len(cleaned) <= limit else cleaned[: limit - 1] + "…"
+    return cleaned.replace("$", r"\$")
+
+
+def draw(request: PlotRequest) -> Drawing:
+    from matplotlib.figure import Figure
+
+    if request.kind not in KINDS:
+        raise ToolError(f"Unknown plot kind '{request.kind}'; choose one of {', '.join(KINDS)}.")
+    figure = Figure(figsize=FIGSIZE, dpi=DPI, layout="constrained")
+    figure.set_label(request.kind)
+    if request.kind == "histogram":
+        drawing = _histogram(figure, request)
+    elif request.kind == "sky":
+        drawing = _sky(figure, request)
+    else:
+        drawing = _points(figure, request)
+    drawing.axes.set_title(plain(request.title or KIND_TITLES[request.kind], 120))
+    return drawing
+
+
+def png_bytes(drawing: Drawing, title: str, source: str) -> bytes:
+    buffer = io.BytesIO()
+    metadata = {"Title": plain(title, 200), "Software": "astro plot_table", "Source": source[:300],
+                "Description": json.dumps(drawing.metadata(), ensure_ascii=False)}
+    try:
+        drawing.figure.savefig(buffer, format="png", dpi=DPI, metadata=metadata)
+    except ValueError as exc:  # a label matplotlib cannot lay out
+        raise ToolError(f"matplotlib could not draw the figure: {str(exc).splitlines()[0][:200]}.") from None
+    return buffer.getvalue()
+
+
+def _finite(*arrays: np.ndarray) -> np.ndarray:
+    import numpy as np
+
+    keep = np.ones(arrays[0].shape, dtype=bool)
+    for array in arrays:
+        keep &= np.isfinite(array)
+    return keep
+
+
+def _rows(*quantities: Quantity) -> int:
+    return max(q.values.size for q in quantities)
+
+
+def _need_y(request: PlotRequest) -> Quantity:
+    if request.y is None:
+        raise ToolError(f"A {request.kind} plot needs 'y' as well as 'x'.")
+    return request.y
+
+
+def _points(figure: Figure, request: PlotRequest) -> Drawing:
+    import numpy as np
+
+    y = _need_y(request)
+    x_values, y_values = np.broadcast_arrays(request.x.values, y.values)
+    keep = _finite(x_values, y_values)
+    xs, ys = x_values[keep], y_values[keep]
+    axes = figure.add_subplot()
+    notes: list[str] = []
+    if xs.size > request.max_points:
+        image = axes.hexbin(xs, ys, gridsize=150, bins="log", mincnt=1, cmap="viridis", linewidths=0)
+        figure.colorbar(image, ax=axes, label="stars per bin" if request.kind == "cmd" else "rows per bin")
+        mode = "density"
+        notes.append(f"drawn as a density map (hexagonal bins, log counts): more than {request.max_points:,} points")
+    else:
+        size = 12 if xs.size <= 2_000 else 3
+        axes.scatter(xs, ys, s=size, c="black" if request.kind == "cmd" else "tab:blue", linewidths=0,
+                     alpha=0.8 if xs.size > 2_000 else 1.0)
+        mode = "points"
+    axes.set_xlabel(plain(request.x.axis_label))
+    axes.set_ylabel(plain(y.axis_label))
+    axes.grid(True, alpha=0.3)
+    if request.kind == "cmd":
+        axes.invert_yaxis()  # magnitudes: bright at the top
+        notes.append("magnitude axis inverted (bright at the top)")
+    return Drawing(figure, axes, _rows(request.x, y), int(xs.size), mode, notes)
+
+
+def _histogram(figure: Figure, request: PlotRequest) -> Drawing:
+    import numpy as np
+
+    values = np.broadcast_to(request.x.values, (_rows(request.x),))
+    finite = values[np.isfinite(values)]
+    if finite.size == 0:
+        raise ToolError(f"'{request.x.label}' has no finite value to count.")
+    if request.bins is not None:
+        bins: Any = request.bins
+    else:
+        edges = np.histogram_bin_edges(finite, bins="auto")
+        bins = edges if len(edges) - 1 <= MAX_BINS else MAX_BINS
+    axes = figure.add_subplot()
+    counts, edges, _ = axes.hist(finite, bins=bins, color="tab:blue", edgecolor="white", linewidth=0.3)
+    axes.set_xlabel(plain(request.x.axis_label))
+    axes.set_ylabel("rows per bin")
+    axes.grid(True, alpha=0.3)
+    notes = [f"{len(counts)} bins of width {edges[1] - edges[0]:.4g}"]
+    return Drawing(figure, axes, values.size, int(finite.size), "histogram", notes)
+
+
+def _degrees(quantity: Quantity, what: str) -> np.ndarray:
+    """The values in degrees (a column in rad or hourangle is converted); refused for other units."""
+    if not quantity.unit or quantity.unit in ("deg", "degrees", "degree"):
+        return quantity.values
+    from astropy import units
+
+    try:
+        return quantity.values * units.Unit(quantity.unit).to(units.deg)
+    except (ValueError, TypeError, units.UnitsError):
+        raise ToolError(f"'{quantity.label}' is in {quantity.unit}, not an angle; give the {what} column.") from None
+
+
+def _sky(figure: Figure, request: PlotRequest) -> Drawing:
+    import numpy as np
+
+    y = _need_y(request)
+    lon, lat = np.broadcast_arrays(_degrees(request.x, "longitude (RA)"), _degrees(y, "latitude (Dec)"))
+    keep = _finite(lon, lat)
+    lon, lat = lon[keep] % 360.0, lat[keep]
+    if lat.size and (lat.min() < -90.0 or lat.max() > 90.0):
+        raise ToolError(f"'{y.label}' has values beyond ±90°, so it is not a latitude (Dec); give the Dec column.")
+    usable = int(lon.size)
+    notes: list[str] = []
+    mode = "points"
+    if usable > request.max_points:
+        pick = np.random.default_rng(0).choice(usable, size=request.max_points, replace=False)
+        lon, lat = lon[pick], lat[pick]
+        mode = "sample"
+        notes.append(f"a random {request.max_points:,} of the {usable:,} positions are drawn")
+    centre = _circular_mean(lon) if lon.size else 0.0
+    around = (lon - centre + 180.0) % 360.0 - 180.0  # longitudes as offsets from the field's centre
+    wide = lon.size and (np.ptp(around) > 90.0 or np.ptp(lat) > 60.0)
+    projection = request.projection if request.projection != "auto" else ("aitoff" if wide else "plain")
+    if projection == "aitoff":
+        axes = figure.add_subplot(projection="aitoff")
+        shown = (lon + 180.0) % 360.0 - 180.0
+        axes.scatter(np.radians(-shown), np.radians(lat), s=4 if lon.size > 2_000 else 10, c="tab:blue", linewidths=0)
+        ticks = np.arange(-150, 151, 30)
+        axes.set_xticks(np.radians(ticks))
+        axes.set_xticklabels([f"{(-t) % 360:.0f}°" for t in ticks], fontsize=7)
+        notes.append("Aitoff projection, longitude increasing to the left")
+    else:
+        axes = figure.add_subplot()
+        axes.scatter(around + centre, lat, s=10 if lon.size <= 2_000 else 3, c="tab:blue", linewidths=0)
+        axes.invert_xaxis()  # east to the left, as on the sky
+        mean_lat = float(np.radians(np.nanmean(lat))) if lat.size else 0.0
+        axes.set_aspect(1.0 / max(np.cos(mean_lat), 0.05), adjustable="datalim")
+        notes.append("longitude axis inverted (east to the left), aspect corrected for cos(latitude)")
+    axes.set_xlabel(plain(request.x.axis_label))
+    axes.set_ylabel(plain(y.axis_label))
+    axes.grid(True, alpha=0.3)
+    drawing = Drawing(figure, axes, _rows(request.x, y), int(lon.size), mode, notes)
+    drawing.usable = usable
+    return drawing
+
+
+def _circular_mean(lon: np.ndarray) -> float:
+    import numpy as np
+
+    radians = np.radians(lon)
+    return float(np.degrees(np.arctan2(np.sin(radians).mean(), np.cos(radians).mean())) % 360.0)

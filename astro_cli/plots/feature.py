@@ -1,0 +1,198 @@
+"""The plot_table tool: a workspace table drawn as a PNG in figures/, and the Figures transcript section.
+
+It reads any table astropy reads (the ECSV, FITS or CSV files query_catalog writes to data/, a
+VOTable someone saved) from inside the workspace, draws it (plots/draw.py), writes the PNG through
+the confinement (figures/ only, links refused), emits FigureSaved for the renderers, and tells the
+model the path, what was drawn and how many rows were plotted or skipped. Writing needs permission,
+as file_write does.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from astro_cli.tools.base import Tool, ToolError, ToolResult, object_schema
+from astro_cli.tools.context import ToolContext
+from astro_cli.transcript_sections import TranscriptSection, transcript_sections
+
+if TYPE_CHECKING:
+    from astropy.table import Table
+
+    from astro_cli.app import AppContext
+    from astro_cli.plots.columns import Quantity
+    from astro_cli.plots.draw import Drawing
+
+FIGURES = "figures"
+_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$")
+# Where catalogues keep positions (by UCD first, then by the names services use).
+_RA = ("ra", "ra_icrs", "raj2000", "_raj2000", "ra_obj", "_ra", "radeg", "_glon", "glon")
+_DEC = ("dec", "de_icrs", "dej2000", "_dej2000", "dec_obj", "_de", "dedeg", "_glat", "glat")
+
+DESCRIPTION = (
+    "Plot a table of the workspace (ECSV, CSV, FITS, VOTable) as a PNG in figures/. Kinds: scatter (x, y), "
+    "histogram (x, optional bins), cmd (colour-magnitude diagram: x the colour, y the magnitude, drawn "
+    "bright at the top; defaults to Gaia's bp_rp and phot_g_mean_mag), sky (x, y the RA and Dec in degrees, "
+    "found by themselves when omitted). x and y are column names or arithmetic over columns, e.g. "
+    "'phot_bp_mean_mag - phot_rp_mean_mag' or 'phot_g_mean_mag + 5*log10(parallax/100)'. Masked rows are "
+    "skipped and counted; very large tables are drawn as a density map. Needs the user's permission."
+)
+
+
+def _relative(ctx: ToolContext, path: Path) -> str:
+    try:
+        return path.relative_to(ctx.workspace_root.resolve()).as_posix()
+    except ValueError:
+        return str(path)
+
+
+def _by_ucd(table: Table, ucd: str) -> str | None:
+    for name in table.colnames:
+        meta = getattr(table[name], "meta", None) or {}
+        if str(meta.get("ucd", "")).lower().startswith(ucd):
+            return name
+    return None
+
+
+def _by_name(table: Table, names: tuple[str, ...]) -> str | None:
+    lowered = {c.lower(): c for c in table.colnames}
+    return next((lowered[n] for n in names if n in lowered), None)
+
+
+def default_axes(kind: str, table: Table, x: str, y: str) -> tuple[str, str]:
+    """x and y as given, else what the kind's usual columns are in this table; one sentence when neither."""
+    if kind == "sky":
+        x = x or _by_ucd(table, "pos.eq.ra;meta.main") or _by_name(table, _RA) or ""
+        y = y or _by_ucd(table, "pos.eq.dec;meta.main") or _by_name(table, _DEC) or ""
+        if not x or not y:
+            raise ToolError("No RA/Dec columns were recognised; give 'x' (RA) and 'y' (Dec) in degrees.")
+    elif kind == "cmd":
+        if not x:
+            if "bp_rp" in table.colnames:
+                x = "bp_rp"
+            elif {"phot_bp_mean_mag", "phot_rp_mean_mag"} <= set(table.colnames):
+                x = "phot_bp_mean_mag - phot_rp_mean_mag"
+        y = y or ("phot_g_mean_mag" if "phot_g_mean_mag" in table.colnames else "")
+        if not x or not y:
+            raise ToolError("A cmd plot needs 'x' (the colour, e.g. 'Jmag - Ksmag') and 'y' (the magnitude, e.g. "
+                            "'Ksmag').")
+    elif not x:
+        raise ToolError(f"A {kind} plot needs 'x': a column name or an expression over columns.")
+    elif kind == "scatter" and not y:
+        raise ToolError("A scatter plot needs 'y' as well as 'x'.")
+    return x, y
+
+
+def figure_name(ctx: ToolContext, output: str, default_stem: str) -> str:
+    """`figures/NAME.png`: the model's name (a plain file name), else a free one made from the table and kind."""
+    if output:
+        name = output.strip().removeprefix("./").removeprefix(FIGURES + "/")
+        if not _NAME.match(name) or ".." in name:
+            raise ToolError("'output' must be a plain file name such as 'cmd.png'; figures are always saved in "
+                            "figures/.")
+        if not name.lower().endswith(".png"):
+            if "." in name and name.rsplit(".", 1)[1].lower() in ("pdf", "svg", "jpg", "jpeg", "eps"):
+                raise ToolError("plot_table saves PNG files only; give 'output' ending in .png.")
+            name += ".png"
+        return f"{FIGURES}/{name}"
+    stem = re.sub(r"[^A-Za-z0-9._-]+", "-", default_stem).strip("-.")[:80] or "figure"
+    folder = ctx.workspace_root / FIGURES
+    name, number = f"{stem}.png", 2
+    while (folder / name).exists() or (folder / name).is_symlink():
+        name, number = f"{stem}-{number}.png", number + 1
+    return f"{FIGURES}/{name}"
+
+
+def _summary(kind: str, x: Quantity, y: Quantity | None, drawing: Drawing) -> str:
+    axes = f"x = {x.axis_label}" + (f", y = {y.axis_label}" if y is not None else "")
+    return f"{kind}: {axes}; {drawing.plotted:,} of {drawing.rows:,} rows plotted"
+
+
+def _result_text(rel: str, source: str, title: str, size: tuple[int, int], x: Quantity, y: Quantity | None,
+                 drawing: Drawing) -> str:
+    from astro_cli.plots.columns import describe_masked
+
+    lines = [f"Saved {rel} ({size[0]}×{size[1]} px PNG): {title}, from {source}."]
+    lines.append(f"x: {x.axis_label}" + (f"; y: {y.axis_label}" if y is not None else "") + ".")
+    counted = f"Plotted {drawing.plotted:,} of {drawing.rows:,} rows"
+    if drawing.skipped:
+        masked = describe_masked([q for q in (x, y) if q is not None])
+        counted += f"; {drawing.skipped:,} skipped (a value masked or not finite{': ' + masked if masked else ''})"
+    lines.append(counted + ".")
+    lines += [note[0].upper() + note[1:] + "." for note in drawing.notes]
+    lines.append("The researcher sees the figure by its path; refer to it by that path.")
+    return "\n".join(lines)
+
+
+def plot_table(ctx: ToolContext, args: dict[str, Any]) -> ToolResult:
+    from astro_cli.agent.events import FigureSaved
+    from astro_cli.plots.columns import quantity, read_table
+    from astro_cli.plots.draw import DPI, KIND_TITLES, KINDS, PlotRequest, draw, png_bytes
+
+    raw = str(args.get("table") or "").strip()
+    if not raw:
+        raise ToolError("Give 'table': the path of a table in the workspace, e.g. data/gaia.ecsv.")
+    kind = str(args.get("kind") or "").strip().lower()
+    if kind not in KINDS:
+        raise ToolError(f"Unknown plot kind '{kind}'; choose one of {', '.join(KINDS)}.")
+    path = ctx.resolve_path(raw, must_exist=True)
+    if path.is_dir():
+        raise ToolError(f"'{raw}' is a folder; give the table file inside it.")
+    source = _relative(ctx, path)
+    table = read_table(path, source)
+    ctx.touched(path)
+    x_text, y_text = default_axes(kind, table, str(args.get("x") or "").strip(), str(args.get("y") or "").strip())
+    x = quantity(table, x_text)
+    y = quantity(table, y_text) if y_text and kind != "histogram" else None
+    title = str(args.get("title") or "").strip() or f"{KIND_TITLES[kind]} of {path.name}"
+    bins = args.get("bins")
+    if bins is not None and (not isinstance(bins, int) or not 1 <= bins <= 1000):
+        raise ToolError("'bins' must be a whole number from 1 to 1000.")
+    request = PlotRequest(kind, x, y, title, bins, str(args.get("projection") or "auto"),
+                          int(ctx.settings.get("plots.max_points")))
+    drawing = draw(request)
+    png = png_bytes(drawing, title, source)
+    rel = figure_name(ctx, str(args.get("output") or ""), f"{path.name.split('.')[0]}-{kind}")
+    written = ctx.confinement.write_bytes(rel, png)
+    ctx.touched(written)
+    width, height = (int(round(v * DPI)) for v in drawing.figure.get_size_inches())
+    summary = _summary(kind, x, y, drawing)
+    ctx.emit(FigureSaved(call_id=ctx.call_id, path=rel, absolute=str(written), title=title, summary=summary,
+                         width=width, height=height, agent=ctx.agent))
+    data = {"figure": rel, "kind": kind, "title": title, "table": source, "rows": drawing.rows,
+            "plotted": drawing.plotted, "skipped": drawing.skipped, "mode": drawing.mode}
+    return ToolResult(_result_text(rel, source, title, (width, height), x, y, drawing), data=data)
+
+
+def figures_section(app: AppContext, row: dict[str, Any]) -> str | None:
+    """The 'Figures' section of `astro sessions show/export`: each figure the session saved."""
+    lines = []
+    for stored in app.sessions.messages(row["id"]):
+        message, meta = stored.message, stored.meta or {}
+        data = meta.get("data") if isinstance(meta.get("data"), dict) else None
+        if message.get("role") != "tool" or message.get("name") != "plot_table" or not meta.get("ok") or not data:
+            continue
+        lines.append(f"- `{data.get('figure')}` (turn {stored.turn}): {data.get('title')}, from `{data.get('table')}`; "
+                     f"{data.get('plotted', 0):,} of {data.get('rows', 0):,} rows plotted")
+    return "\n".join(lines) or None
+
+
+def install(app: AppContext) -> None:
+    app.tools.register(Tool(
+        name="plot_table",
+        description=DESCRIPTION,
+        parameters=object_schema({
+            "table": {"type": "string", "description": "The table's path in the workspace, e.g. data/gaia.ecsv."},
+            "kind": {"type": "string", "enum": ["scatter", "histogram", "cmd", "sky"]},
+            "x": {"type": "string", "description": "Column or expression for the x axis."},
+            "y": {"type": "string", "description": "Column or expression for the y axis."},
+            "title": {"type": "string"},
+            "bins": {"type": "integer", "description": "Histogram bins (default: automatic)."},
+            "projection": {"type": "string", "enum": ["auto", "aitoff", "plain"],
+                           "description": "Sky plot: Aitoff for wide fields, plain RA/Dec (auto chooses)."},
+            "output": {"type": "string", "description": "File name in figures/ (default from the table and kind)."},
+        }, ["table", "kind"]),
+        run=plot_table, read_only=False, needs_permission=True, key_argument="table", timeout=120.0,
+    ))
+    transcript_sections(app).add(TranscriptSection("Figures", figures_section))
