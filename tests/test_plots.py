@@ -204,3 +204,16 @@ def test_a_hostile_column_name_neither_drives_the_terminal_nor_breaks_the_figure
     assert "\\x1b]52" in result.stderr  # the name is shown, visibly escaped
     assert "Saved figures/evil-scatter.png" in tool_results(fake.bodies()[-1])[-1]
     assert (workspace / "figures" / "evil-scatter.png").stat().st_size > 10_000
+
+
+def test_astro_starts_without_importing_matplotlib(tmp_path):
+    import subprocess
+    import sys
+
+    code = ("import sys, os; from pathlib import Path; from astro_cli.bootstrap import build_app; "
+            f"os.environ['ASTRO_HOME'] = {str(tmp_path / 'home')!r}; "
+            f"app = build_app(workspace=Path({str(tmp_path)!r})).install_features(); "
+            "assert 'plot_table' in app.tools; print(sorted(m for m in ('matplotlib', 'PIL') if m in sys.modules))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.strip() == "[]"

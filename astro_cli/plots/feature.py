@@ -32,11 +32,11 @@ _DEC = ("dec", "de_icrs", "dej2000", "_dej2000", "dec_obj", "_de", "dedeg", "_gl
 
 DESCRIPTION = (
     "Plot a table of the workspace (ECSV, CSV, FITS, VOTable) as a PNG in figures/. Kinds: scatter (x, y), "
-    "histogram (x, optional bins), cmd (colour-magnitude diagram: x the colour, y the magnitude, drawn "
-    "bright at the top; defaults to Gaia's bp_rp and phot_g_mean_mag), sky (x, y the RA and Dec in degrees, "
-    "found by themselves when omitted). x and y are column names or arithmetic over columns, e.g. "
-    "'phot_bp_mean_mag - phot_rp_mean_mag' or 'phot_g_mean_mag + 5*log10(parallax/100)'. Masked rows are "
-    "skipped and counted; very large tables are drawn as a density map. Needs the user's permission."
+    "histogram (x), cmd (colour-magnitude diagram, magnitude axis inverted: x the colour, y the magnitude; "
+    "default Gaia's bp_rp and phot_g_mean_mag), sky (x RA, y Dec in degrees; found when omitted). x and y "
+    "are columns or arithmetic over them, e.g. 'phot_bp_mean_mag - phot_rp_mean_mag' or "
+    "'phot_g_mean_mag + 5*log10(parallax/100)'. Masked rows are skipped and counted; large tables become "
+    "density maps. Needs the user's permission."
 )
 
 
@@ -183,15 +183,14 @@ def install(app: AppContext) -> None:
         name="plot_table",
         description=DESCRIPTION,
         parameters=object_schema({
-            "table": {"type": "string", "description": "The table's path in the workspace, e.g. data/gaia.ecsv."},
+            "table": {"type": "string", "description": "Path in the workspace, e.g. data/gaia.ecsv."},
             "kind": {"type": "string", "enum": ["scatter", "histogram", "cmd", "sky"]},
-            "x": {"type": "string", "description": "Column or expression for the x axis."},
-            "y": {"type": "string", "description": "Column or expression for the y axis."},
+            "x": {"type": "string"},
+            "y": {"type": "string"},
             "title": {"type": "string"},
             "bins": {"type": "integer", "description": "Histogram bins (default: automatic)."},
-            "projection": {"type": "string", "enum": ["auto", "aitoff", "plain"],
-                           "description": "Sky plot: Aitoff for wide fields, plain RA/Dec (auto chooses)."},
-            "output": {"type": "string", "description": "File name in figures/ (default from the table and kind)."},
+            "projection": {"type": "string", "enum": ["auto", "aitoff", "plain"], "description": "Sky plots only."},
+            "output": {"type": "string", "description": "File name in figures/ (default: table-kind.png)."},
         }, ["table", "kind"]),
         run=plot_table, read_only=False, needs_permission=True, key_argument="table", timeout=120.0,
     ))
