@@ -101,6 +101,26 @@ def test_expressions_are_parsed_not_evaluated():
     assert not Path("pwned").exists()
 
 
+def test_fits_csv_and_votable_copies_of_a_table_plot_the_same(tmp_path):
+    import warnings
+
+    from astropy.table import Table
+
+    from astro_cli.plots.columns import quantity, read_table
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        original = Table.read(CATALOG / KANG, format="votable")
+        original.write(tmp_path / "kang.fits")
+        original.write(tmp_path / "kang.csv", format="ascii.csv")
+    counts = []
+    for name in ("kang.fits", "kang.csv"):
+        table = read_table(tmp_path / name, name)
+        colour = quantity(table, "Jmag - Ksmag")
+        counts.append(int((colour.values == colour.values).sum()))  # finite rows
+    assert counts == [13, 13]
+
+
 # --- through the real astro process -------------------------------------------------------------------
 def _figure_metadata(path: Path) -> dict:
     from PIL import Image
