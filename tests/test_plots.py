@@ -237,3 +237,17 @@ def test_astro_starts_without_importing_matplotlib(tmp_path):
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300)
     assert out.returncode == 0, out.stderr
     assert out.stdout.strip() == "[]"
+
+
+def test_the_repl_prints_the_figure_path_under_its_tool_line_when_it_cannot_show_images(
+        fake, astro_env, workspace, request):
+    _data(workspace)
+    astro_env["ASTRO_PERMISSIONS_ALLOW"] = "plot_table"  # read when the REPL fixture builds its app
+    repl = request.getfixturevalue("repl")
+    fake.add({"tool_calls": [{"name": "plot_table", "arguments": {"table": f"data/{KANG}", "kind": "histogram",
+                                                                 "x": "Ksmag"}}]}, {"text": "Here it is."})
+    output = repl.type_and_run("histogram of Ks\r\x04")
+    tool_line = output.index("plot_table data/kang2010.xml")
+    caption = output.index("figure: figures/kang2010-histogram.png (histogram: x = Ksmag [mag]; 25 of 50 rows plotted)")
+    assert tool_line < caption < output.index("Here it is.")
+    assert "\x1b" not in output
