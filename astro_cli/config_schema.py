@@ -216,5 +216,6 @@ PROJECT_TIGHTEN_ONLY = frozenset({
     "compaction.skill_budget_chars", "subagent.max_steps", "subagent.max_steps_limit", "team.wait_timeout",
     "http.timeout", "library.content_budget_chars", "citations.resolve_timeout", "mcp.startup_timeout",
     "mcp.tool_timeout", "mcp.max_output_chars",
+    "plots.max_points",
 })
 UNLIMITED_AT_ZERO = frozenset({"background.max_running"})  # 0 means "no limit", the loosest value
