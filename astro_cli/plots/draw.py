@@ -87,7 +87,9 @@ def draw(request: PlotRequest) -> Drawing:
         drawing = _sky(figure, request)
     else:
         drawing = _points(figure, request)
-    drawing.axes.set_title(plain(request.title or KIND_TITLES[request.kind], 120))
+    # An Aitoff's title sits above its +75° label.
+    drawing.axes.set_title(plain(request.title or KIND_TITLES[request.kind], 120),
+                           pad=24 if drawing.axes.name == "aitoff" else 6)
     return drawing
 
 
@@ -206,7 +208,10 @@ def _sky(figure: Figure, request: PlotRequest) -> Drawing:
     if projection == "aitoff":
         axes = figure.add_subplot(projection="aitoff")
         shown = (lon + 180.0) % 360.0 - 180.0
-        axes.scatter(np.radians(-shown), np.radians(lat), s=4 if lon.size > 2_000 else 10, c="tab:blue", linewidths=0)
+        crowded = lon.size > 2_000
+        axes.scatter(np.radians(-shown), np.radians(lat), s=1.5 if crowded else 10, alpha=0.5 if crowded else 1.0,
+                     c="tab:blue", linewidths=0, zorder=1)
+        axes.set_axisbelow(False)  # the grid and its RA labels above the points
         ticks = np.arange(-150, 151, 30)
         axes.set_xticks(np.radians(ticks))
         axes.set_xticklabels([f"{(-t) % 360:.0f}°" for t in ticks], fontsize=7)
