@@ -121,6 +121,16 @@ def test_fits_csv_and_votable_copies_of_a_table_plot_the_same(tmp_path):
     assert counts == [13, 13]
 
 
+def test_a_table_too_large_to_read_in_time_is_refused_in_one_sentence(monkeypatch):
+    from astro_cli.plots import columns
+    from astro_cli.tools.base import ToolError
+
+    monkeypatch.setattr(columns, "MAX_TEXT_TABLE_BYTES", 10_000)  # the fixture is 20,706 bytes
+    with pytest.raises(ToolError, match=r"is 0 MB, more than plot_table reads") as caught:
+        columns.read_table(CATALOG / KANG, KANG)
+    assert "\n" not in str(caught.value)
+
+
 # --- through the real astro process -------------------------------------------------------------------
 def _figure_metadata(path: Path) -> dict:
     from PIL import Image

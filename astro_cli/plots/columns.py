@@ -28,6 +28,9 @@ FORMATS = {
     ".ecsv": "ascii.ecsv", ".csv": "ascii.csv", ".tsv": "ascii.tab", ".fits": "fits", ".fit": "fits",
     ".fts": "fits", ".fits.gz": "fits", ".vot": "votable", ".votable": "votable", ".xml": "votable",
 }
+# Past these sizes reading alone would outlast the tool's timeout (a 100,000-row ECSV, 9 MB, takes ~1 s).
+MAX_TEXT_TABLE_BYTES = 200_000_000
+MAX_FITS_TABLE_BYTES = 2_000_000_000
 FUNCTIONS = ("log10", "sqrt", "abs")
 _TOKEN = re.compile(
     r"\s*(?:(?P<num>(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?)|(?P<name>[A-Za-z_][A-Za-z0-9_.]*)"
@@ -64,6 +67,12 @@ def read_table(path: Path, shown: str) -> Table:
     from astropy.table import Table
 
     fmt = table_format(path)
+    limit = MAX_FITS_TABLE_BYTES if fmt == "fits" else MAX_TEXT_TABLE_BYTES
+    size = path.stat().st_size
+    if size > limit:
+        raise ToolError(f"'{shown}' is {size / 1e6:,.0f} MB, more than plot_table reads ({limit / 1e6:,.0f} MB for "
+                        f"{'FITS' if fmt == 'fits' else 'text and VOTable'} tables); select the rows or columns "
+                        "you need into a smaller file first.")
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")  # VOTable spec warnings, units astropy does not know
