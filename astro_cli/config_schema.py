@@ -178,6 +178,14 @@ _key("mcp.tool_timeout", "float", 300.0, "seconds an MCP tool call may take befo
      above=True)
 _key("mcp.max_output_chars", "int", 25000, "MCP tool output beyond this is cut with a note", low=0, above=True)
 
+# --- catalogue queries over the Virtual Observatory (issue 33) ------------------------------------
+_key("catalog.services", "dict", {}, "TAP services query_catalog may use besides (or replacing fields of) the "
+     "built-in gaia, vizier, simbad, irsa, ned, mast: NAME: {url, title, bibcode, cone_table, ra_column, dec_column, "
+     "cone_columns}", merge="entries")
+_key("catalog.max_rows", "int", 10000, "rows a catalogue query returns without asking the researcher (TOP/MAXREC)",
+     low=1, high=2_000_000)
+_key("catalog.timeout", "float", 60.0, "seconds a catalogue query may take before it stops", low=0, above=True)
+
 # --- local models (issue 32) --------------------------------------------------------------------
 _key("local_models.text_tool_calls", "str", "auto", "take a tool call a model writes as text (```json, <tool_call>, "
      "<|python_tag|>) as that call and strip chat-template tags from answers: auto (Ollama models and an api_base "
@@ -216,6 +224,6 @@ PROJECT_TIGHTEN_ONLY = frozenset({
     "compaction.skill_budget_chars", "subagent.max_steps", "subagent.max_steps_limit", "team.wait_timeout",
     "http.timeout", "library.content_budget_chars", "citations.resolve_timeout", "mcp.startup_timeout",
     "mcp.tool_timeout", "mcp.max_output_chars",
-    "plots.max_points",
+    "plots.max_points", "catalog.max_rows", "catalog.timeout",
 })
 UNLIMITED_AT_ZERO = frozenset({"background.max_running"})  # 0 means "no limit", the loosest value

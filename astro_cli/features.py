@@ -22,6 +22,7 @@ FEATURES = [
     "astro_cli.research.library.feature",
     "astro_cli.citations.feature",
     "astro_cli.plots.feature",
+    "astro_cli.catalog.feature",
     "astro_cli.mcp.feature",
     # Plugins install last: a plugin tool may replace any built-in of the same name.
     "astro_cli.hooks.plugins",

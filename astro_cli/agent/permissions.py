@@ -74,7 +74,7 @@ class PermissionPolicy:
             return Decision(False, f"{name} is denied by config 'permissions.deny'.")
         if self.only is not None and name not in self.only:
             return Decision(False, f"{name} is not among the tools this agent may use ({', '.join(sorted(self.only))}).")
-        if not tool.needs_permission:
+        if not tool.needs_permission_for(arguments):
             return Decision(True)
         marker = self.names_protected(arguments)
         if marker is not None:

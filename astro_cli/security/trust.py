@@ -30,7 +30,8 @@ MCP_FILE = ".mcp.json"
 # identity, persona, principles and language are placed in the system prompt: a project's own text
 # there could drop the rule that text from papers is data, or open astro's prompt tags.
 RISKY_KEYS = frozenset({"hooks", "permissions.allow", "allowed_paths", "api_base", "library.files_path",
-                        "identity", "persona", "principles", "language"})
+                        "identity", "persona", "principles", "language",
+                        "catalog.services"})  # catalog.services: where ADQL (and the researcher's targets) go
 SKILL_PREFIX = "skill:"
 MCP_PREFIX = "mcp:"
 

@@ -62,6 +62,12 @@ class Tool:
     needs_permission: bool = False
     timeout: float | None = None
     key_argument: str | None = None  # shown on the compact tool line in the terminal
+    # A tool that is safe by default but risky for some arguments (query_catalog beyond the row limit):
+    # when this says True for a call's arguments, that call needs permission as needs_permission tools do.
+    permission_when: Callable[[dict[str, Any]], bool] | None = None
+
+    def needs_permission_for(self, arguments: dict[str, Any]) -> bool:
+        return self.needs_permission or (self.permission_when is not None and self.permission_when(arguments))
 
     @property
     def summary(self) -> str:

@@ -1,0 +1,152 @@
+"""The catalogue tools: query_catalog (ADQL or a cone search, written to data/ and summarised) and
+catalog_tables (a service's tables, or one table's columns).
+
+Both are network tools like search_papers: they run without a question, except that a call asking
+for more rows than config 'catalog.max_rows' needs the researcher's permission (Tool.permission_when),
+as a write would. A service's rejection of the ADQL comes back in its own words; the model may
+correct the query once per turn, a second rejection ends its attempts for that turn.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from astro_cli.tools.base import Tool, ToolError, ToolResult, object_schema
+from astro_cli.tools.context import ToolContext
+
+if TYPE_CHECKING:
+    from astro_cli.app import AppContext
+
+RETRIES_PER_TURN = 1
+
+
+@dataclass
+class CatalogState:
+    """Rejected queries per turn of one session (the model may correct a query once)."""
+
+    rejected: dict[int, int] = field(default_factory=dict)
+
+
+def _text(args: dict[str, Any], name: str) -> str | None:
+    value = args.get(name)
+    if value in (None, ""):
+        return None
+    if not isinstance(value, (str, int, float)):
+        raise ToolError(f"{name} must be text, not {type(value).__name__}.")
+    return str(value).strip() or None
+
+
+def _rows(args: dict[str, Any]) -> int | None:
+    value = args.get("max_rows")
+    if value in (None, ""):
+        return None
+    try:
+        return int(value)
+    except (TypeError, ValueError):
+        raise ToolError(f"max_rows must be a whole number, not {value!r}.") from None
+
+
+def query_catalog_tool(ctx: ToolContext, args: dict[str, Any]) -> ToolResult:
+    from astro_cli.catalog.errors import CatalogError, QueryRejected
+    from astro_cli.catalog.research_link import agent
+    from astro_cli.catalog.run import Request, limits, run_query
+    from astro_cli.catalog.services import service_named
+
+    state = ctx.state(CatalogState)
+    if state.rejected.get(ctx.turn, 0) > RETRIES_PER_TURN:
+        raise ToolError("The services rejected two queries this turn; tell the researcher what they said instead "
+                        "of retrying (list the table's columns with catalog_tables first next time).")
+    request = Request(
+        service=_text(args, "service") or "", adql=_text(args, "adql"), target=_text(args, "target"),
+        radius=_text(args, "radius"), table=_text(args, "table"), columns=_text(args, "columns"),
+        ra_column=_text(args, "ra_column"), dec_column=_text(args, "dec_column"), max_rows=_rows(args),
+        save_as=_text(args, "save_as"),
+    )
+    try:
+        service = service_named(ctx.settings, request.service)
+        outcome = run_query(ctx.app, service, request, limits(ctx.app), agent(ctx.app), ctx.writable_path)
+    except QueryRejected as exc:
+        count = state.rejected.get(ctx.turn, 0) + 1
+        state.rejected[ctx.turn] = count
+        advice = (" Correct the ADQL and try once more." if count <= RETRIES_PER_TURN
+                  else " Do not retry this turn; tell the researcher.")
+        raise ToolError(str(exc) + advice) from None
+    except CatalogError as exc:
+        raise ToolError(str(exc)) from None
+    ctx.touched(outcome.path)
+    data = {"sources": outcome.sources, "catalog": {**outcome.provenance.meta(), "path": outcome.relative}}
+    return ToolResult(outcome.summary, data=data)
+
+
+def catalog_tables_tool(ctx: ToolContext, args: dict[str, Any]) -> ToolResult:
+    from astro_cli.catalog.discover import describe_table, list_tables
+    from astro_cli.catalog.errors import CatalogError
+    from astro_cli.catalog.research_link import agent
+    from astro_cli.catalog.services import service_named
+
+    try:
+        service = service_named(ctx.settings, _text(args, "service") or "")
+        timeout = float(ctx.settings.get("catalog.timeout"))
+        table = _text(args, "table")
+        if table:
+            lines = describe_table(service, table, timeout, agent(ctx.app))
+        else:
+            lines = list_tables(service, timeout, agent(ctx.app), _text(args, "search"))
+    except CatalogError as exc:
+        raise ToolError(str(exc)) from None
+    return ToolResult("\n".join(lines))
+
+
+QUERY_DESCRIPTION = (
+    "Query an astronomical catalogue over the Virtual Observatory (TAP/ADQL): Gaia, VizieR, SIMBAD, IRSA (2MASS, "
+    "WISE), NED, MAST. Either send an ADQL SELECT (read-only; TOP is added when missing), or give a target "
+    "(a name SIMBAD resolves, or coordinates) and a radius for a cone search of the service's main table or "
+    "table=. The result is written to data/<name>.ecsv (or .fits/.csv via save_as) with its provenance; you get "
+    "a summary (rows, columns with units and statistics, first rows, what to cite), never the whole table: "
+    "analyse the file with run_bash. Cite the catalogue's bibcode the summary names. More rows than the "
+    "configured limit need the researcher's approval."
+)
+TABLES_DESCRIPTION = (
+    "List a catalogue service's tables (search= filters by a word), or, with table=, that table's columns with "
+    "units, types and descriptions, so ADQL for query_catalog names real columns."
+)
+
+
+def install(app: AppContext) -> None:
+    from astro_cli.catalog.run import wants_more_rows
+
+    def beyond_limit(arguments: dict[str, Any]) -> bool:
+        return wants_more_rows(arguments, int(app.settings.get("catalog.max_rows")))
+
+    service = {"type": "string", "description": "gaia, vizier, simbad, irsa, ned, mast, or one from config "
+               "catalog.services."}
+    app.tools.register(Tool(
+        name="query_catalog",
+        description=QUERY_DESCRIPTION,
+        parameters=object_schema({
+            "service": service,
+            "adql": {"type": "string", "description": "An ADQL SELECT, e.g. SELECT source_id, parallax FROM "
+                     "gaiadr3.gaia_source WHERE source_id = 123."},
+            "target": {"type": "string", "description": "Cone centre: object name or 'ra dec' in degrees."},
+            "radius": {"type": "string", "description": "Cone radius, e.g. '30arcsec', '2arcmin' (default 2arcmin)."},
+            "table": {"type": "string", "description": "Table for the cone (default: the service's main table)."},
+            "columns": {"type": "string", "description": "Columns for the cone, comma-separated (default: useful ones)."},
+            "ra_column": {"type": "string", "description": "RA column of table= (default ra)."},
+            "dec_column": {"type": "string", "description": "Dec column of table= (default dec)."},
+            "max_rows": {"type": "integer", "description": "Row limit (default config catalog.max_rows)."},
+            "save_as": {"type": "string", "description": "File name under data/, e.g. m67_gaia or m67.fits."},
+        }, ["service"]),
+        run=query_catalog_tool, read_only=False, key_argument="service", timeout=900,
+        permission_when=beyond_limit,
+    ))
+    app.tools.register(Tool(
+        name="catalog_tables",
+        description=TABLES_DESCRIPTION,
+        parameters=object_schema({
+            "service": service,
+            "search": {"type": "string", "description": "A word to filter table names and descriptions."},
+            "table": {"type": "string", "description": "A table whose columns to list."},
+        }, ["service"]),
+        run=catalog_tables_tool, key_argument="service", timeout=300,
+    ))

@@ -1,0 +1,63 @@
+"""The one place the catalogue code uses astro's research services: SIMBAD resolves names, and
+positions, radii and the User-Agent are read as query_target reads them.
+
+Keeping these imports here means a move of research/ changes this module alone.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from astro_cli.catalog.errors import CatalogError
+
+if TYPE_CHECKING:
+    from astro_cli.app import AppContext
+
+
+@dataclass(frozen=True)
+class Position:
+    """Where a cone is centred, and what the researcher called it (a name SIMBAD resolved, or None)."""
+
+    ra: float
+    dec: float
+    name: str | None = None
+    simbad_id: str | None = None
+
+
+def agent(app: AppContext) -> str:
+    from astro_cli.research.http import user_agent
+
+    return user_agent(app)
+
+
+def radius_degrees(raw: str | float | None) -> float:
+    """'30arcsec', '2 arcmin', '0.1deg' or a bare number of arcminutes, in degrees."""
+    from astro_cli.research.http import ServiceError
+    from astro_cli.research.simbad import parse_radius
+
+    try:
+        return parse_radius(raw)
+    except ServiceError as exc:
+        raise CatalogError(str(exc)) from None
+
+
+def locate(app: AppContext, target: str) -> Position:
+    """Coordinates as given, or the position SIMBAD gives for a name (one sentence when it knows none)."""
+    from astro_cli.research.http import ServiceError
+    from astro_cli.research.simbad import parse_position, query_object
+
+    text = " ".join(str(target or "").split())
+    if not text:
+        raise CatalogError("Give a target: an object name (e.g. 'M 31') or coordinates (e.g. '10.6847 41.2690').")
+    try:
+        found = parse_position(text)
+        if found is not None:
+            return Position(found[0], found[1])
+        obj = query_object(app, text)
+    except ServiceError as exc:
+        raise CatalogError(str(exc)) from None
+    if obj.get("ra") is None or obj.get("dec") is None:
+        raise CatalogError(f"SIMBAD knows '{text}' as {obj.get('main_id')} but gives it no position; "
+                           "give coordinates instead.")
+    return Position(float(obj["ra"]), float(obj["dec"]), text, str(obj.get("main_id") or text))

@@ -1,0 +1,115 @@
+"""A catalogue result on disk: an astropy table in the workspace with its provenance in its meta.
+
+The file is what later steps read (run_bash, plot_table, Table.read): ECSV by default (types,
+units, masks and meta survive), FITS or CSV when asked. Provenance keys, the same in every format:
+service, url, query, time (UTC, ISO 8601), rows, limited (the row limit cut the result), catalog
+and bibcode (what to cite). CSV keeps them as '# key: value' comment lines.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from dataclasses import dataclass
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from astro_cli.catalog.errors import CatalogError
+
+if TYPE_CHECKING:
+    from astropy.table import Table
+
+FORMATS = {".ecsv": "ascii.ecsv", ".fits": "fits", ".csv": "ascii.csv"}
+DATA_DIR = "data"
+_SAFE = re.compile(r"[^A-Za-z0-9_.-]+")
+
+
+@dataclass(frozen=True)
+class Provenance:
+    service: str
+    url: str
+    query: str
+    time: str
+    rows: int
+    limited: bool
+    catalog: str = ""
+    bibcode: str = ""
+
+    def meta(self) -> dict[str, Any]:
+        return {"service": self.service, "url": self.url, "query": self.query, "time": self.time,
+                "rows": self.rows, "limited": self.limited, "catalog": self.catalog, "bibcode": self.bibcode}
+
+
+def now_utc() -> str:
+    return datetime.now(timezone.utc).replace(microsecond=0).isoformat().replace("+00:00", "Z")
+
+
+def relative_target(name: str | None, default_stem: str) -> str:
+    """`data/<name>.<ext>` for the name the caller gave (an extension picks the format), else the default."""
+    raw = (name or "").strip()
+    if not raw:
+        return f"{DATA_DIR}/{default_stem}.ecsv"
+    stem, ext = os.path.splitext(raw)
+    if ext.lower() not in FORMATS:
+        if ext and ext.lower() not in (".", ""):
+            if ext.lower() in (".vot", ".xml", ".votable", ".txt", ".json", ".parquet", ".hdf5"):
+                raise CatalogError(f"save_as '{raw}': astro writes .ecsv, .fits or .csv tables.")
+            stem, ext = raw, ""
+        ext = ".ecsv"
+    parts = [p for p in re.split(r"[\\/]+", stem) if p not in ("", ".")]
+    if not parts or any(p == ".." for p in parts):
+        raise CatalogError(f"save_as '{raw}' should be a file name such as 'gaia_m67' or 'members.fits'.")
+    if parts[0] == DATA_DIR:
+        parts = parts[1:] or ["result"]
+    safe = [_SAFE.sub("_", p).strip("_") or "result" for p in parts]
+    return f"{DATA_DIR}/{'/'.join(safe)}{ext.lower()}"
+
+
+def default_stem(service: str, tables: list[str]) -> str:
+    first = tables[0] if tables else "query"
+    short = _SAFE.sub("_", first.strip('"').split(".")[-1]).strip("_").lower() or "query"
+    stamp = datetime.now(timezone.utc).strftime("%Y%m%dT%H%M%S")
+    return f"{service}_{short}_{stamp}"
+
+
+def _plain(table: Table) -> Table:
+    """The table with every column a writer can take: object columns (odd VOTable types) as text."""
+    import numpy as np
+
+    for name in table.colnames:
+        column = table[name]
+        if column.dtype.kind == "O":
+            values = ["" if v is None or v is np.ma.masked else str(v) for v in column]
+            mask = getattr(column, "mask", None)
+            table.replace_column(name, table.MaskedColumn(values, name=name, mask=mask) if mask is not None
+                                 else table.Column(values, name=name))
+            table[name].unit = column.unit
+            table[name].description = column.description
+    return table
+
+
+def write(table: Table, path: Path, provenance: Provenance) -> Path:
+    """Write the table with its provenance to `path` (format from the suffix), atomically."""
+    fmt = FORMATS.get(path.suffix.lower())
+    if fmt is None:
+        raise CatalogError(f"astro writes .ecsv, .fits or .csv tables, not '{path.suffix}'.")
+    table = _plain(table)
+    table.meta.clear()
+    if fmt == "ascii.csv":
+        table.meta["comments"] = [f"{key}: {value}" for key, value in provenance.meta().items()]
+    else:
+        table.meta.update(provenance.meta())
+    path.parent.mkdir(parents=True, exist_ok=True)
+    partial = path.with_name(f".{path.name}.partial")
+    try:
+        import warnings
+
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # FITS: long query strings become CONTINUE cards, as they should
+            table.write(partial, format=fmt, overwrite=True)
+        os.replace(partial, path)
+    except OSError as exc:
+        partial.unlink(missing_ok=True)
+        raise CatalogError(f"Could not write {path.name}: {exc.strerror or exc}.") from None
+    return path

@@ -1,0 +1,151 @@
+"""One catalogue query, from what the tool or command was given to the file and its summary.
+
+`Request` is what a caller asks (ADQL, or a cone around a target); `Limits` what config allows;
+`run_query` checks the ADQL, sends it to the named service only, writes the table with its
+provenance and returns the summary and the citations (`Outcome`). The caller decides where the
+file may go (`place`), so the tool keeps its workspace rules and the command its own.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+from urllib.parse import quote
+
+from astro_cli.catalog import adql as adql_rules
+from astro_cli.catalog.cone import cone_adql, cone_table
+from astro_cli.catalog.errors import CatalogError
+from astro_cli.catalog.results import Provenance, default_stem, now_utc, relative_target, write
+from astro_cli.catalog.services import Catalogue, Service, catalogues_in
+from astro_cli.catalog.summary import summarize
+from astro_cli.catalog.tap import run_sync
+
+if TYPE_CHECKING:
+    from astro_cli.app import AppContext
+
+HARD_MAX_ROWS = 2_000_000  # even with the researcher's approval: beyond this, use the archive's async jobs
+
+
+@dataclass(frozen=True)
+class Request:
+    service: str
+    adql: str | None = None
+    target: str | None = None
+    radius: str | None = None
+    table: str | None = None
+    columns: str | None = None
+    ra_column: str | None = None
+    dec_column: str | None = None
+    max_rows: int | None = None
+    save_as: str | None = None
+
+
+@dataclass(frozen=True)
+class Limits:
+    max_rows: int  # config 'catalog.max_rows': beyond it the researcher is asked
+    timeout: float
+
+
+@dataclass
+class Outcome:
+    path: Path
+    relative: str
+    summary: str
+    rows: int
+    limited: bool
+    provenance: Provenance
+    sources: list[dict[str, Any]] = field(default_factory=list)
+
+
+def limits(app: AppContext) -> Limits:
+    return Limits(int(app.settings.get("catalog.max_rows")), float(app.settings.get("catalog.timeout")))
+
+
+def row_limit(request: Request, allowed: Limits) -> int:
+    """The rows this request may return: max_rows when given (approved beyond the config's), else the config's."""
+    wanted = request.max_rows if request.max_rows is not None else allowed.max_rows
+    if not 1 <= wanted <= HARD_MAX_ROWS:
+        raise CatalogError(f"max_rows must be between 1 and {HARD_MAX_ROWS:,}; for more, use the archive's own "
+                           "bulk download.")
+    return wanted
+
+
+def wants_more_rows(arguments: dict[str, Any], configured: int) -> bool:
+    """Would these tool arguments go beyond the configured row limit (so the researcher must approve)?"""
+    try:
+        asked = int(arguments.get("max_rows") or 0)
+    except (TypeError, ValueError):
+        asked = 0
+    top = adql_rules.requested_top(str(arguments.get("adql") or "")) or 0
+    return max(asked, top) > configured
+
+
+def source_of(catalogue: Catalogue) -> dict[str, Any]:
+    """The catalogue's reference as a session source (it joins /sources and the BibTeX)."""
+    return {"id": catalogue.bibcode, "bibcode": catalogue.bibcode, "title": catalogue.title,
+            "authors": list(catalogue.authors), "year": catalogue.year, "arxiv_id": None,
+            "url": f"https://ui.adsabs.harvard.edu/abs/{quote(catalogue.bibcode, safe='')}",
+            "catalogue": catalogue.name}
+
+
+def _service_source(service: Service) -> dict[str, Any] | None:
+    if not service.bibcode:
+        return None
+    return {"id": service.bibcode, "bibcode": service.bibcode, "title": f"{service.title} (the service)",
+            "arxiv_id": None, "url": f"https://ui.adsabs.harvard.edu/abs/{quote(service.bibcode, safe='')}"}
+
+
+def build_query(app: AppContext, service: Service, request: Request, rows: int) -> tuple[str, str | None]:
+    """(ADQL, a line about the cone's centre) for an ADQL request or a cone around a target."""
+    from astro_cli.catalog.research_link import locate, radius_degrees
+
+    if request.adql and request.target:
+        raise CatalogError("Give either adql or a target for a cone search, not both.")
+    if request.adql:
+        return request.adql, None
+    if not request.target:
+        raise CatalogError("Give adql (an ADQL SELECT) or a target (a name or coordinates) with a radius.")
+    table = cone_table(service, request.table, request.ra_column, request.dec_column, request.columns)
+    radius = radius_degrees(request.radius)
+    where = locate(app, request.target)
+    named = f"{where.name} (SIMBAD: {where.simbad_id}) at " if where.name else ""
+    centre = (f"Cone: {named}RA {where.ra:.6f}, Dec {where.dec:+.6f} (ICRS), radius {radius * 3600:.4g} arcsec, "
+              f"table {table.name}.")
+    return cone_adql(table, where.ra, where.dec, radius, rows), centre
+
+
+def run_query(app: AppContext, service: Service, request: Request, allowed: Limits, agent: str,
+              place: Callable[[str], Path]) -> Outcome:
+    """Check, send, write and summarise one query; CatalogError (one sentence) for every failure."""
+    rows = row_limit(request, allowed)
+    text, centre = build_query(app, service, request, rows)
+    checked = adql_rules.check(text, rows)
+    answer = run_sync(service, checked.text, checked.top, allowed.timeout, agent)
+    table = answer.table
+    limited = answer.overflow or len(table) >= checked.top
+    if len(table) > checked.top:
+        table = table[: checked.top]
+    catalogues = catalogues_in(checked.tables)
+    relative = relative_target(request.save_as, default_stem(service.key, checked.tables))
+    provenance = Provenance(service.key, service.url, checked.text, now_utc(), len(table), limited,
+                            ", ".join(c.name for c in catalogues),
+                            ", ".join(c.bibcode for c in catalogues) or (service.bibcode or ""))
+    path = write(table, place(relative), provenance)
+    header = [f"{len(table)} rows, {len(table.colnames)} columns from {service.title} ({service.key}) in "
+              f"{answer.seconds:.1f} s; written to {relative} (read it with astropy.table.Table.read('{relative}')).",
+              *( [centre] if centre else [] ),
+              f"Query: {checked.text if len(checked.text) <= 500 else checked.text[:500] + ' …'}"]
+    if limited:
+        header.append(f"The row limit ({checked.top:,}) may have cut this result: the service has more rows. "
+                      f"Narrow the query, or pass max_rows (above {allowed.max_rows:,} the researcher is asked).")
+    sources = [source_of(c) for c in catalogues]
+    service_source = _service_source(service)
+    if service_source and all(s["id"] != service_source["id"] for s in sources):
+        sources.append(service_source)
+    if sources:
+        header.append("Cite: " + "; ".join(f"{s.get('catalogue') or s['title']} ({s['bibcode']})" for s in sources))
+    if not len(table):
+        header.append("No rows matched.")
+    return Outcome(path, relative, summarize(table, header), len(table), limited, provenance, sources)

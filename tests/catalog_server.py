@@ -1,0 +1,209 @@
+"""Stand-ins for TAP services on 127.0.0.1 (Gaia, VizieR, IRSA, NED, MAST-like, SIMBAD), answering
+with the recorded VOTables in tests/fixtures/catalog/ (tests/fixtures/PROVENANCE.md).
+
+Paths: /<service>/sync (POST, as pyvo sends), /<service>/tables and /<service>/tables/<name>.
+Point astro at it with `server.config()` (config 'catalog.services' entries) and `server.env()`.
+
+What is recorded and what is constructed:
+  gaia   /sync  the recorded Gaia DR3 answer for two source_ids (152 columns). A query naming a
+                source_id, or a cone (CONTAINS ... CIRCLE), gets the recorded rows that match,
+                re-written with astropy's VOTable writer (constructed: a subset of recorded rows).
+  gaia   /tables the recorded ESA Gaia archive tableset (external.* tables, with columns).
+  irsa   /sync  the recorded 2MASS PSC answer of IRSA (Gator, 2013) to a 1-arcsec cone on M 31,
+                verbatim, whatever the query (a real 30-arcsec cone would list more sources).
+  vizier /sync  the recorded VizieR answer for J/ApJ/706/83 (Kang+ 2009, W51 YSOs; masked magnitudes).
+  ned    /sync  the recorded NED answer for MESSIER 001 (VOTable 1.1, no namespace).
+  simbad /sync  name resolution: research_server's constructed answers (M 31, M 51), plus one object
+                whose identifier is the Gaia DR3 designation in the recorded Gaia answer, at the
+                recorded position (constructed, as SIMBAD lists Gaia DR3 designations as identifiers).
+Scripted: `answer(service, body)` replaces the next answer; `fail(service, ...)` a failure.
+"""
+
+from __future__ import annotations
+
+import io
+import re
+import threading
+import time
+from dataclasses import dataclass, field
+from http.server import BaseHTTPRequestHandler
+from pathlib import Path
+from typing import Any
+from urllib.parse import parse_qs, unquote, urlsplit
+
+from tests.quick_server import QuickHTTPServer
+from tests.research_server import simbad_votable
+
+FIXTURES = Path(__file__).parent / "fixtures" / "catalog"
+GAIA = "gaia_dr3_source_two_stars.vot"
+ANSWERS = {"gaia": GAIA, "irsa": "irsa_2mass_psc_cone_m31.xml", "vizier": "vizier_kang2010_w51_ysos.xml",
+           "ned": "ned_object_messier001.xml", "mast": "irsa_2mass_psc_cone_m31.xml"}
+TABLES = {"gaia": "gaia_tables.xml"}
+GAIA_STAR = "Gaia DR3 4583627001381815936"  # the first recorded row's designation
+SERVICES = ("gaia", "vizier", "irsa", "ned", "mast", "simbad")
+
+
+def fixture(name: str) -> bytes:
+    return (FIXTURES / name).read_bytes()
+
+
+@dataclass
+class Scripted:
+    service: str
+    status: int = 200
+    body: bytes = b""
+    delay: float = 0.0
+    ctype: str = "application/x-votable+xml"
+
+
+@dataclass
+class Hit:
+    service: str
+    path: str
+    query: str
+    maxrec: str | None
+    headers: dict[str, str] = field(default_factory=dict)
+
+
+def gaia_rows(query: str) -> bytes:
+    """The recorded Gaia answer, keeping the rows a source_id or cone in the query selects."""
+    import numpy as np
+    from astropy.io.votable import parse
+
+    data = fixture(GAIA)
+    ids = [int(x) for x in re.findall(r"source_id\s*=\s*(\d+)", query, re.IGNORECASE)]
+    circle = re.search(r"CIRCLE\('ICRS',\s*([-\d.]+),\s*([-\d.]+),\s*([-\d.]+)\)", query)
+    if not ids and not circle:
+        return data
+    votable = parse(io.BytesIO(data))
+    table = votable.get_first_table()
+    array = table.array
+    keep = np.ones(len(array), dtype=bool)
+    if ids:
+        keep &= np.isin(np.asarray(array["SOURCE_ID"]), ids)
+    if circle:
+        ra0, dec0, radius = (float(circle.group(i)) for i in (1, 2, 3))
+        ra, dec = np.asarray(array["ra"], dtype=float), np.asarray(array["dec"], dtype=float)
+        distance = np.hypot((ra - ra0) * np.cos(np.radians(dec0)), dec - dec0)
+        keep &= distance <= radius
+    table.array = array[keep]
+    out = io.BytesIO()
+    votable.to_xml(out)
+    return out.getvalue()
+
+
+def simbad_answer(query: str) -> bytes:
+    """research_server's SIMBAD answers, and the Gaia star by its Gaia DR3 designation (constructed)."""
+    name = re.search(r"ident\.id = '((?:[^']|'')*)'", query)
+    if name and " ".join(name.group(1).split()).lower() == GAIA_STAR.lower():
+        from astropy.io.votable import from_table
+        from astropy.io.votable.tree import Info
+        from astropy.table import Table
+
+        recorded = Table.read(io.BytesIO(fixture(GAIA)), format="votable")
+        star = recorded[0]
+        table = Table(rows=[(GAIA_STAR, "*", "Star", float(star["ra"]), float(star["dec"]), 1)],
+                      names=("main_id", "otype", "otype_label", "ra", "dec", "nbref"))
+        votable = from_table(table)
+        votable.resources[0].type = "results"
+        votable.resources[0].infos.append(Info(name="QUERY_STATUS", value="OK"))
+        out = io.BytesIO()
+        votable.to_xml(out)
+        return out.getvalue()
+    return simbad_votable(query)
+
+
+class CatalogServer:
+    def __init__(self) -> None:
+        self.hits: list[Hit] = []
+        self.scripted: list[Scripted] = []
+        self.lock = threading.Lock()
+        server = self
+
+        class Handler(BaseHTTPRequestHandler):
+            protocol_version = "HTTP/1.1"
+
+            def log_message(self, *args: Any) -> None:
+                pass
+
+            def do_GET(self) -> None:  # noqa: N802
+                server._handle(self)
+
+            def do_POST(self) -> None:  # noqa: N802
+                server._handle(self)
+
+        self.httpd = QuickHTTPServer(Handler)
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.httpd.port}"
+
+    def config(self) -> dict[str, Any]:
+        """config 'catalog.services' pointing every built-in service here."""
+        return {name: {"url": f"{self.url}/{name}"} for name in SERVICES}
+
+    def env(self) -> dict[str, str]:
+        import json
+
+        return {"ASTRO_CATALOG_SERVICES": json.dumps(self.config()), "ASTRO_SIMBAD_URL": f"{self.url}/simbad"}
+
+    def answer(self, service: str, body: bytes, status: int = 200, ctype: str = "application/x-votable+xml") -> None:
+        with self.lock:
+            self.scripted.append(Scripted(service, status, body, ctype=ctype))
+
+    def fail(self, service: str, status: int = 500, body: bytes = b"Internal Server Error", delay: float = 0.0) -> None:
+        with self.lock:
+            self.scripted.append(Scripted(service, status, body, delay, "text/plain"))
+
+    def queries(self, service: str) -> list[str]:
+        return [h.query for h in self.hits if h.service == service and h.path.endswith("/sync")]
+
+    def close(self) -> None:
+        self.httpd.shutdown()
+        self.httpd.server_close()
+
+    def _handle(self, handler: BaseHTTPRequestHandler) -> None:
+        parts = urlsplit(handler.path)
+        length = int(handler.headers.get("Content-Length") or 0)
+        body = handler.rfile.read(length).decode() if length else ""
+        form = {**parse_qs(parts.query), **parse_qs(body)}
+        service = parts.path.strip("/").split("/")[0]
+        query = (form.get("QUERY") or [""])[0]
+        with self.lock:
+            self.hits.append(Hit(service, parts.path, query, (form.get("MAXREC") or [None])[0],
+                                 dict(handler.headers)))
+            scripted = next((s for s in self.scripted if s.service == service), None)
+            if scripted is not None:
+                self.scripted.remove(scripted)
+        if scripted is not None:
+            if scripted.delay:
+                time.sleep(scripted.delay)
+            self._send(handler, scripted.status, scripted.body, scripted.ctype)
+            return
+        status, payload, ctype = self._route(service, parts.path, query)
+        self._send(handler, status, payload, ctype)
+
+    def _route(self, service: str, path: str, query: str) -> tuple[int, bytes, str]:
+        rest = path.strip("/").split("/", 1)[1] if "/" in path.strip("/") else ""
+        if rest == "sync":
+            if service == "simbad":
+                return 200, simbad_answer(query), "application/x-votable+xml"
+            if service == "gaia":
+                return 200, gaia_rows(query), "application/x-votable+xml"
+            if service in ANSWERS:
+                return 200, fixture(ANSWERS[service]), "application/x-votable+xml"
+        if rest == "tables" and service in TABLES:
+            return 200, fixture(TABLES[service]), "text/xml"
+        if rest.startswith("tables/") and service in TABLES:
+            return 404, f"no table {unquote(rest[7:])}".encode(), "text/plain"
+        return 404, b"not found", "text/plain"
+
+    def _send(self, handler: Any, status: int, payload: bytes, ctype: str) -> None:
+        try:
+            handler.send_response(status)
+            handler.send_header("Content-Type", ctype)
+            handler.send_header("Content-Length", str(len(payload)))
+            handler.end_headers()
+            handler.wfile.write(payload)
+        except (BrokenPipeError, ConnectionResetError):
+            pass
