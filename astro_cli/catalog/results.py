@@ -3,7 +3,8 @@
 The file is what later steps read (run_bash, plot_table, Table.read): ECSV by default (types,
 units, masks and meta survive), FITS or CSV when asked. Provenance keys, the same in every format:
 service, url, query, time (UTC, ISO 8601), rows, limited (the row limit cut the result), catalog
-and bibcode (what to cite). CSV keeps them as '# key: value' comment lines.
+and bibcode (what to cite). A CSV file stays plain (pandas and Table.read take it as it is); its
+provenance goes next to it, in `<file>.meta.json`.
 """
 
 from __future__ import annotations
@@ -96,9 +97,7 @@ def write(table: Table, path: Path, provenance: Provenance) -> Path:
         raise CatalogError(f"astro writes .ecsv, .fits or .csv tables, not '{path.suffix}'.")
     table = _plain(table)
     table.meta.clear()
-    if fmt == "ascii.csv":
-        table.meta["comments"] = [f"{key}: {value}" for key, value in provenance.meta().items()]
-    else:
+    if fmt != "ascii.csv":
         table.meta.update(provenance.meta())
     path.parent.mkdir(parents=True, exist_ok=True)
     partial = path.with_name(f".{path.name}.partial")
@@ -108,6 +107,11 @@ def write(table: Table, path: Path, provenance: Provenance) -> Path:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")  # FITS: long query strings become CONTINUE cards, as they should
             table.write(partial, format=fmt, overwrite=True)
+        if fmt == "ascii.csv":
+            import json
+
+            sidecar = path.with_name(path.name + ".meta.json")
+            sidecar.write_text(json.dumps(provenance.meta(), indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
         os.replace(partial, path)
     except OSError as exc:
         partial.unlink(missing_ok=True)

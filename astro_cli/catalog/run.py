@@ -122,17 +122,18 @@ def run_query(app: AppContext, service: Service, request: Request, allowed: Limi
     rows = row_limit(request, allowed)
     text, centre = build_query(app, service, request, rows)
     checked = adql_rules.check(text, rows)
+    relative = relative_target(request.save_as, default_stem(service.key, checked.tables))
+    target = place(relative)  # refused before anything is sent when the file may not go there
     answer = run_sync(service, checked.text, checked.top, allowed.timeout, agent)
     table = answer.table
     limited = answer.overflow or len(table) >= checked.top
     if len(table) > checked.top:
         table = table[: checked.top]
     catalogues = catalogues_in(checked.tables)
-    relative = relative_target(request.save_as, default_stem(service.key, checked.tables))
     provenance = Provenance(service.key, service.url, checked.text, now_utc(), len(table), limited,
                             ", ".join(c.name for c in catalogues),
                             ", ".join(c.bibcode for c in catalogues) or (service.bibcode or ""))
-    path = write(table, place(relative), provenance)
+    path = write(table, target, provenance)
     header = [f"{len(table)} rows, {len(table.colnames)} columns from {service.title} ({service.key}) in "
               f"{answer.seconds:.1f} s; written to {relative} (read it with astropy.table.Table.read('{relative}')).",
               *( [centre] if centre else [] ),

@@ -114,12 +114,17 @@ def ground(ledger: CitationLedger, answer: str, checked: CheckResult) -> Groundi
                 continue
         elif claim.cited:
             read = []
+            catalogue = False
             for cited in claim.cites:
                 citation = by_cite.get(cited)
                 if citation is None or citation.status not in ("verified", "resolved"):
                     continue
+                catalogue = catalogue or bool(citation.record.get("catalogue"))
                 names = _names(citation.record, citation.paper)
                 read += [(p.handle, p.text) for p in ledger.passages_of(names)]
+            if not read and catalogue:  # a catalogue a tool queried (issue 33): its numbers are the evidence
+                out.append(_from_catalogue(claim, data_values()))
+                continue
             if not read:
                 out.append(ClaimCheck(claim, "not_read", reason="no text of the cited paper was read in this session"))
                 continue
@@ -139,6 +144,15 @@ def _from_verdict(claim: Claim, verdict: Verdict, handle: str | None, text: str 
         return ClaimCheck(claim, "unsupported", handle, text, "could not be confirmed: " + verdict.reason,
                           "undecided")
     return ClaimCheck(claim, verdict.status, handle, text, verdict.reason)
+
+
+def _from_catalogue(claim: Claim, values: frozenset[float]) -> ClaimCheck:
+    """A claim citing a catalogue (query_catalog's sources): supported when the session's catalogue
+    and data results hold every number it states."""
+    if _from_data(claim, values):
+        return ClaimCheck(claim, "supported", reason="its numbers are in the catalogue results of this session")
+    return ClaimCheck(claim, "unsupported", reason="the catalogue results of this session do not hold all of its "
+                      "numbers")
 
 
 def _from_data(claim: Claim, values: frozenset[float]) -> bool:

@@ -1,0 +1,210 @@
+"""Catalogue queries (issue 33) against TAP stand-ins on 127.0.0.1 serving recorded VOTables
+(tests/catalog_server.py says what is recorded and what is derived), through pyvo's real client.
+"""
+
+from __future__ import annotations
+
+import os
+
+import pytest
+
+from astro_cli.catalog.errors import CatalogError, QueryRejected
+from astro_cli.catalog.research_link import agent
+from astro_cli.catalog.run import Request, limits, run_query
+from astro_cli.catalog.services import service_named
+from tests.catalog_server import GAIA_STAR, CatalogServer, fixture
+from tests.research_server import simbad_error_votable
+
+
+@pytest.fixture
+def catalog():
+    server = CatalogServer()
+    yield server
+    server.close()
+
+
+@pytest.fixture
+def app(catalog, tmp_path, monkeypatch):
+    from tests.conftest import PROVIDER_KEYS
+
+    for key in list(os.environ):
+        if key.startswith("ASTRO_") or key in PROVIDER_KEYS:
+            monkeypatch.delenv(key, raising=False)
+    for key, value in catalog.env().items():
+        monkeypatch.setenv(key, value)
+    monkeypatch.setenv("ASTRO_HOME", str(tmp_path / "astro-home"))
+    monkeypatch.setenv("ASTRO_CATALOG_TIMEOUT", "5")
+    workspace = tmp_path / "project"
+    workspace.mkdir()
+    from astro_cli.bootstrap import build_app
+
+    application = build_app(workspace=workspace)
+    yield application
+    application.close()
+
+
+def query(app, **fields):
+    request = Request(**fields)
+    service = service_named(app.settings, request.service)
+    return run_query(app, service, request, limits(app), agent(app), lambda rel: app.workspace.root / rel)
+
+
+def read(app, outcome):
+    from astropy.table import Table
+
+    return Table.read(app.workspace.root / outcome.relative)
+
+
+def test_a_named_star_is_resolved_by_simbad_and_its_gaia_row_written_with_provenance(app, catalog):
+    outcome = query(app, service="gaia", target=GAIA_STAR, radius="5arcsec", save_as="star")
+    assert outcome.relative == "data/star.ecsv" and outcome.rows == 1
+    table = read(app, outcome)
+    assert table["parallax"][0] == pytest.approx(2.3034093)  # the recorded value, through ECSV
+    assert str(table["parallax"].unit) == "mas"
+    assert table.meta["service"] == "gaia" and table.meta["rows"] == 1 and table.meta["bibcode"] == "2023A&A...674A...1G"
+    assert table.meta["query"].startswith("SELECT TOP 10000 source_id, ra, dec, parallax")
+    assert table.meta["time"].endswith("Z") and table.meta["limited"] is False
+    assert "parallax [mas]: 2.303409" in outcome.summary and "parallax_error [mas]: 0.03333763" in outcome.summary
+    assert "Cite: Gaia DR3 (2023A&A...674A...1G)" in outcome.summary
+    assert outcome.sources[0]["bibcode"] == "2023A&A...674A...1G" and outcome.sources[0]["year"] == 2023
+    simbad, gaia = catalog.queries("simbad"), catalog.queries("gaia")
+    assert f"ident.id = '{GAIA_STAR}'" in simbad[0]
+    assert "CIRCLE('ICRS', 268.06766467, 26.50748606, 0.00138889)" in gaia[0]
+    assert [h.maxrec for h in catalog.hits if h.service == "gaia"] == ["10000"]
+    assert "astro/" in next(h for h in catalog.hits if h.service == "gaia").headers["User-Agent"]
+
+
+def test_2mass_sources_around_m31_come_from_irsa_with_the_2mass_citation(app, catalog):
+    outcome = query(app, service="irsa", target="M 31", radius="30arcsec")
+    assert outcome.relative.startswith("data/irsa_fp_psc_") and outcome.relative.endswith(".ecsv")
+    assert "designation: 00424433+4116085" in outcome.summary and "j_m [mag]: 9.453" in outcome.summary
+    assert "radius 30 arcsec, table fp_psc" in outcome.summary
+    assert [s["bibcode"] for s in outcome.sources] == ["2006AJ....131.1163S"]
+    assert "FROM fp_psc WHERE 1 = CONTAINS(POINT('ICRS', ra, dec), CIRCLE('ICRS', 10.68470833, 41.26875000, " \
+           "0.00833333))" in catalog.queries("irsa")[0]
+
+
+def test_masked_magnitudes_stay_masked_in_the_file_and_are_counted_in_the_summary(app):
+    outcome = query(app, service="vizier", adql='SELECT * FROM "J/ApJ/706/83/ysos"')
+    table = read(app, outcome)
+    assert len(table) == 50 and int(table["Jmag"].mask.sum()) == 37
+    assert "Jmag [mag]: 12.72 … 15.02 … 16.27; 37 masked" in outcome.summary
+    assert "First rows (of 50):" in outcome.summary and "Jmag=--" in outcome.summary
+    assert outcome.provenance.query == 'SELECT TOP 10000 * FROM "J/ApJ/706/83/ysos"'
+    assert [s["bibcode"] for s in outcome.sources] == ["2000A&AS..143...23O"]  # VizieR, the service
+
+
+@pytest.mark.parametrize("save_as, fmt", [("m1.fits", "fits"), ("m1.csv", "ascii.csv")])
+def test_odd_column_names_survive_fits_and_csv_with_their_provenance(app, save_as, fmt):
+    from astropy.table import Table
+
+    outcome = query(app, service="ned", adql="SELECT * FROM NEDTAP.objdir WHERE prefname = 'MESSIER 001'",
+                    save_as=save_as)
+    table = Table.read(app.workspace.root / "data" / save_as, format=fmt)
+    assert table["Object Name"][0].strip() == "MESSIER 001" and table["RA(deg)"][0] == pytest.approx(83.63321)
+    if fmt == "fits":
+        assert table.meta["SERVICE"] == "ned" and "prefname = 'MESSIER 001'" in table.meta["QUERY"]
+    else:
+        import json
+
+        meta = json.loads((app.workspace.root / "data" / "m1.csv.meta.json").read_text())
+        assert meta["service"] == "ned" and meta["rows"] == 1 and "prefname = 'MESSIER 001'" in meta["query"]
+    assert outcome.summary.count("\n") < 60
+
+
+def test_a_result_the_service_cut_says_so(app, catalog):
+    catalog.answer("gaia", fixture("tap_overflow_status.xml"))
+    outcome = query(app, service="gaia", adql="SELECT * FROM gaiadr3.gaia_source", max_rows=3)
+    assert outcome.limited and outcome.rows == 3
+    assert "The row limit (3) may have cut this result" in outcome.summary
+    assert read(app, outcome).meta["limited"] is True
+
+
+@pytest.mark.parametrize("adql, message", [
+    ("DELETE FROM gaiadr3.gaia_source", r"^Only ADQL SELECT queries are sent to catalogue services \(read-only\)"),
+    ("SELECT * INTO mine FROM gaiadr3.gaia_source", r"^Catalogue queries are read-only: 'INTO' is not allowed"),
+    ("SELECT 1 FROM t; DROP TABLE t", r"^Send one ADQL statement at a time"),
+    ("SELECT TOP 50000 * FROM gaiadr3.gaia_source", r"^The query asks for TOP 50000 rows, above the limit of 10000"),
+    ("", r"^Give adql \(an ADQL SELECT\) or a target"),
+    ("  -- only a comment", r"^Give an ADQL query"),
+])
+def test_what_is_not_one_bounded_select_never_leaves_the_machine(app, catalog, adql, message):
+    with pytest.raises(CatalogError, match=message):
+        query(app, service="gaia", adql=adql)
+    assert catalog.hits == []
+
+
+def test_words_inside_strings_are_data_not_statements(app, catalog):
+    query(app, service="ned", adql="SELECT * FROM NEDTAP.objdir WHERE prefname = 'DROP; DELETE'")
+    assert catalog.queries("ned") == ["SELECT TOP 10000 * FROM NEDTAP.objdir WHERE prefname = 'DROP; DELETE'"]
+
+
+def test_adql_goes_only_to_configured_services(app, catalog):
+    with pytest.raises(CatalogError, match=r"^'http://evil\.example/tap' is not a configured catalogue service; "
+                                           r"use one of gaia, irsa, mast, ned, simbad, vizier"):
+        query(app, service="http://evil.example/tap", adql="SELECT 1 FROM x")
+    assert catalog.hits == []
+
+
+def test_service_failures_are_one_sentence(app, catalog):
+    catalog.answer("gaia", simbad_error_votable("Incorrect ADQL query: column 'paralax' does not exist"), status=400)
+    with pytest.raises(QueryRejected, match=r"^ESA Gaia archive \(gaia\) rejected the query: Incorrect ADQL query: "
+                                            r"column 'paralax' does not exist\.$"):
+        query(app, service="gaia", adql="SELECT paralax FROM gaiadr3.gaia_source")
+    catalog.fail("gaia", 503)
+    with pytest.raises(CatalogError, match=r"^ESA Gaia archive \(gaia\) answered HTTP 503; try again later\.$"):
+        query(app, service="gaia", adql="SELECT TOP 1 * FROM gaiadr3.gaia_source")
+    app.settings.set("catalog.timeout", 0.3, "test")
+    catalog.fail("gaia", 200, delay=1.5)
+    with pytest.raises(CatalogError, match=r"^ESA Gaia archive \(gaia\) did not answer within 0.3 s; try a smaller"):
+        query(app, service="gaia", adql="SELECT TOP 1 * FROM gaiadr3.gaia_source")
+
+
+def test_an_unreachable_service_is_one_sentence(app):
+    app.settings.set("catalog.services", {"gaia": {"url": "http://127.0.0.1:9/tap"}}, "test")
+    with pytest.raises(CatalogError, match=r"^Could not reach ESA Gaia archive \(gaia\) at http://127.0.0.1:9/tap; "):
+        query(app, service="gaia", adql="SELECT TOP 1 * FROM gaiadr3.gaia_source")
+
+
+def test_a_name_simbad_does_not_know_is_one_sentence_and_no_catalogue_is_asked(app, catalog):
+    with pytest.raises(CatalogError, match=r"^SIMBAD does not know an object named 'Planet Nine'"):
+        query(app, service="gaia", target="Planet Nine", radius="10arcsec")
+    assert catalog.queries("gaia") == []
+
+
+def test_bad_cone_arguments_are_sentences(app, catalog):
+    with pytest.raises(CatalogError, match=r"^'ten' is not a radius"):
+        query(app, service="gaia", target="10.0 20.0", radius="ten")
+    with pytest.raises(CatalogError, match=r"^columns 'ra; DROP' should be column names"):
+        query(app, service="gaia", target="10.0 20.0", columns="ra; DROP")
+    with pytest.raises(CatalogError, match=r"^table 'x y' is not a table or column name"):
+        query(app, service="gaia", target="10.0 20.0", table="x y")
+    with pytest.raises(CatalogError, match=r"^Give either adql or a target"):
+        query(app, service="gaia", target="10.0 20.0", adql="SELECT 1 FROM t")
+    with pytest.raises(CatalogError, match=r"^save_as 'x\.vot': astro writes \.ecsv, \.fits or \.csv tables\."):
+        query(app, service="gaia", target="10.0 20.0", save_as="x.vot")
+    assert catalog.queries("gaia") == []
+
+
+def test_a_file_name_cannot_leave_data(app):
+    with pytest.raises(CatalogError, match=r"^save_as '\.\./\.\./etc/x' should be a file name"):
+        query(app, service="gaia", target="10.0 20.0", save_as="../../etc/x")
+
+
+def test_tables_and_columns_for_writing_adql(app, catalog):
+    from astro_cli.catalog.discover import describe_table, list_tables
+
+    gaia = service_named(app.settings, "gaia")
+    lines = list_tables(gaia, 5, "astro-test", "apass")
+    assert lines[0] == "1 tables in ESA Gaia archive (gaia) matching 'apass':"
+    assert lines[1].startswith("external.apassdr9: The AAVSO Photometric All-Sky Survey - Data Release 9")
+    columns = describe_table(gaia, "external.apassdr9", 5, "astro-test")
+    assert "  raj2000 [deg] (double): Right ascension in decimal degrees (J2000)" in columns
+    with pytest.raises(CatalogError, match=r"^ESA Gaia archive \(gaia\) has no table 'gaiadr3\.nothing'"):
+        describe_table(gaia, "gaiadr3.nothing", 5, "astro-test")
+
+
+def test_project_catalog_services_are_a_risky_setting():
+    from astro_cli.security.trust import is_risky_key
+
+    assert is_risky_key("catalog.services")
