@@ -9,6 +9,7 @@ import typer
 from astro_cli import __version__
 from astro_cli.argv import QUESTION_OPTION
 from astro_cli.commands import (
+    catalog_cmd,
     config_cmd,
     hooks_cmd,
     keys_cmd,
@@ -102,6 +103,8 @@ app.command("doctor", help="Check that everything is in place (keys, model, data
             "trust), with the fix for each problem.")(doctor_command)
 app.command("search", help="Search NASA ADS and arXiv for papers (no model needed).")(search_command)
 app.command("target", help="Look up an object in SIMBAD, or list the objects around a position.")(target_command)
+app.add_typer(catalog_cmd.app, name="catalog", help="Catalogue queries over the Virtual Observatory (Gaia, VizieR, "
+              "IRSA, NED, MAST, SIMBAD): ADQL, cone searches, tables; results to data/.")
 app.add_typer(papers_cmd.app, name="papers", help="A paper's citation trail: refs, cited-by, similar (NASA ADS).")
 app.add_typer(sessions_cmd.app, name="sessions", help="List, show and export stored sessions.")
 app.add_typer(config_cmd.app, name="config", help="Show the resolved settings and where each came from.")

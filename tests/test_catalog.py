@@ -4,6 +4,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 
 import pytest
@@ -208,3 +209,44 @@ def test_project_catalog_services_are_a_risky_setting():
     from astro_cli.security.trust import is_risky_key
 
     assert is_risky_key("catalog.services")
+
+
+# --- astro catalog (the commands, in-process through typer) ------------------------------------
+@pytest.fixture
+def cli_env(catalog, workspace):
+    from tests.conftest import base_env
+
+    return {**base_env(workspace.parent), **catalog.env()}
+
+
+def test_astro_catalog_cone_writes_the_file_and_prints_the_summary(cli, cli_env, workspace):
+    result = cli(["catalog", "cone", "gaia", GAIA_STAR, "--radius", "5arcsec", "--save-as", "star.fits"], env=cli_env)
+    assert result.exit_code == 0, result.stderr
+    assert "written to data/star.fits" in result.stdout and "parallax [mas]: 2.303409" in result.stdout
+    from astropy.table import Table
+
+    assert Table.read(workspace / "data" / "star.fits")["parallax"][0] == pytest.approx(2.3034093)
+
+
+def test_astro_catalog_query_json_and_a_refused_query(cli, cli_env, catalog):
+    result = cli(["catalog", "query", "vizier", 'SELECT * FROM "J/ApJ/706/83/ysos"', "--json", "-n", "100"],
+                 env=cli_env)
+    assert result.exit_code == 0, result.stderr
+    payload = json.loads(result.stdout)
+    assert payload["rows"] == 50 and payload["path"].startswith("data/vizier_j_apj_706_83_ysos_")
+    assert payload["query"] == 'SELECT TOP 100 * FROM "J/ApJ/706/83/ysos"'
+    refused = cli(["catalog", "query", "gaia", "DROP TABLE gaiadr3.gaia_source"], env=cli_env)
+    assert refused.exit_code == 1 and "Traceback" not in refused.stderr
+    assert "Only ADQL SELECT queries are sent to catalogue services" in refused.stderr
+    assert len(catalog.queries("vizier")) == 1 and catalog.queries("gaia") == []
+
+
+def test_astro_catalog_tables_and_services(cli, cli_env):
+    result = cli(["catalog", "tables", "gaia", "--search", "catwise"], env=cli_env)
+    assert result.exit_code == 0, result.stderr
+    assert result.stdout.startswith("1 tables in ESA Gaia archive (gaia) matching 'catwise':\nexternal.catwise2020:")
+    listing = cli(["catalog", "services"], env=cli_env)
+    assert listing.exit_code == 0
+    assert "gaia     ESA Gaia archive <http://127.0.0.1:" in listing.stdout and "cite 2000A&AS..143...23O" in listing.stdout
+    unknown = cli(["catalog", "tables", "nowhere"], env=cli_env)
+    assert unknown.exit_code == 1 and "'nowhere' is not a configured catalogue service" in unknown.stderr

@@ -1,0 +1,121 @@
+"""`astro catalog services|query|cone|tables`: catalogue queries over the Virtual Observatory without a model.
+
+They do what the query_catalog and catalog_tables tools do, for a person: the table is written to
+the workspace's data/ folder with its provenance and the summary the model would read is printed
+(--json: the provenance and the file's path). The person typing the command is the researcher, so
+--max-rows above config 'catalog.max_rows' needs no further question (the hard ceiling still holds).
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Optional
+
+import typer
+
+from astro_cli.bootstrap import EXIT_FAILED, EXIT_USAGE, UserError, build_app, user_errors
+
+app = typer.Typer(no_args_is_help=True, add_completion=False)
+
+SERVICE = typer.Argument(..., help="gaia, vizier, simbad, irsa, ned, mast, or one from config catalog.services.")
+MAX_ROWS = typer.Option(None, "--max-rows", "-n", help="Row limit (default: config catalog.max_rows).")
+SAVE_AS = typer.Option(None, "--save-as", "-o", help="File under data/: NAME, NAME.fits or NAME.csv (default: "
+                       "SERVICE_TABLE_TIME.ecsv).")
+AS_JSON = typer.Option(False, "--json", help="Print the provenance and the file's path as JSON.")
+
+
+def _run(request: object, as_json: bool) -> None:
+    from astro_cli.catalog.errors import CatalogError
+    from astro_cli.catalog.research_link import agent
+    from astro_cli.catalog.run import Request, limits, run_query
+    from astro_cli.catalog.services import service_named
+
+    assert isinstance(request, Request)
+    with user_errors():
+        ctx = build_app()
+        try:
+            service = service_named(ctx.settings, request.service)
+        except CatalogError as exc:
+            raise UserError(str(exc), EXIT_USAGE) from None
+        try:
+            outcome = run_query(ctx, service, request, limits(ctx), agent(ctx), ctx.confinement.writable)
+        except CatalogError as exc:
+            raise UserError(str(exc), EXIT_FAILED) from None
+        if as_json:
+            payload = {**outcome.provenance.meta(), "path": outcome.relative, "sources": outcome.sources}
+            typer.echo(json.dumps(payload, indent=2, ensure_ascii=False))
+            return
+        from astro_cli.security.visible import visible
+
+        typer.echo(visible(outcome.summary))
+
+
+@app.command("query")
+def query(service: str = SERVICE, adql: str = typer.Argument(..., help="An ADQL SELECT (quote it)."),
+          max_rows: Optional[int] = MAX_ROWS, save_as: Optional[str] = SAVE_AS, as_json: bool = AS_JSON) -> None:
+    """Run an ADQL SELECT on a service; the table goes to data/, its summary to the screen."""
+    from astro_cli.catalog.run import Request
+
+    _run(Request(service, adql=adql, max_rows=max_rows, save_as=save_as), as_json)
+
+
+@app.command("cone")
+def cone(service: str = SERVICE,
+         target: list[str] = typer.Argument(..., help="Object name (SIMBAD resolves it) or 'RA Dec' in degrees."),
+         radius: str = typer.Option("2arcmin", "--radius", "-r", help="Cone radius: 30arcsec, 2arcmin, 0.1deg."),
+         table: Optional[str] = typer.Option(None, "--table", help="Table (default: the service's main table)."),
+         columns: Optional[str] = typer.Option(None, "--columns", help="Columns, comma-separated."),
+         ra_column: Optional[str] = typer.Option(None, "--ra-column", help="RA column of --table (default ra)."),
+         dec_column: Optional[str] = typer.Option(None, "--dec-column", help="Dec column of --table (default dec)."),
+         max_rows: Optional[int] = MAX_ROWS, save_as: Optional[str] = SAVE_AS, as_json: bool = AS_JSON) -> None:
+    """The sources of a table within a radius of a named object or a position, nearest first."""
+    from astro_cli.catalog.run import Request
+
+    _run(Request(service, target=" ".join(target), radius=radius, table=table, columns=columns,
+                 ra_column=ra_column, dec_column=dec_column, max_rows=max_rows, save_as=save_as), as_json)
+
+
+@app.command("tables")
+def tables(service: str = SERVICE,
+           table: Optional[str] = typer.Argument(None, help="A table whose columns to list."),
+           search: Optional[str] = typer.Option(None, "--search", "-s", help="A word to filter tables by.")) -> None:
+    """A service's tables (filtered by --search), or one table's columns with units and descriptions."""
+    from astro_cli.catalog.discover import describe_table, list_tables
+    from astro_cli.catalog.errors import CatalogError
+    from astro_cli.catalog.research_link import agent
+    from astro_cli.catalog.services import service_named
+    from astro_cli.security.visible import visible
+
+    with user_errors():
+        ctx = build_app()
+        try:
+            found = service_named(ctx.settings, service)
+            timeout = float(ctx.settings.get("catalog.timeout"))
+            lines = (describe_table(found, table, timeout, agent(ctx)) if table
+                     else list_tables(found, timeout, agent(ctx), search))
+        except CatalogError as exc:
+            raise UserError(str(exc), EXIT_FAILED) from None
+        typer.echo(visible("\n".join(lines)))
+
+
+@app.command("services")
+def services_command(as_json: bool = AS_JSON) -> None:
+    """The services catalogue queries may use (built-in and config catalog.services)."""
+    from astro_cli.catalog.errors import CatalogError
+    from astro_cli.catalog.services import services
+
+    with user_errors():
+        ctx = build_app()
+        try:
+            known = services(ctx.settings)
+        except CatalogError as exc:
+            raise UserError(str(exc), EXIT_USAGE) from None
+        if as_json:
+            typer.echo(json.dumps({k: {"title": s.title, "url": s.url, "bibcode": s.bibcode,
+                                       "cone_table": s.cone.name if s.cone else None} for k, s in known.items()},
+                                  indent=2))
+            return
+        for key, service in sorted(known.items()):
+            cone = f"; cone: {service.cone.name}" if service.cone else ""
+            cite = f"; cite {service.bibcode}" if service.bibcode else ""
+            typer.echo(f"{key:8} {service.title} <{service.url}>{cone}{cite}")
