@@ -99,17 +99,18 @@ def catalog_tables_tool(ctx: ToolContext, args: dict[str, Any]) -> ToolResult:
 
 
 QUERY_DESCRIPTION = (
-    "Query an astronomical catalogue over the Virtual Observatory (TAP/ADQL): Gaia, VizieR, SIMBAD, IRSA (2MASS, "
-    "WISE), NED, MAST. Either send an ADQL SELECT (read-only; TOP is added when missing), or give a target "
-    "(a name SIMBAD resolves, or coordinates) and a radius for a cone search of the service's main table or "
-    "table=. The result is written to data/<name>.ecsv (or .fits/.csv via save_as) with its provenance; you get "
-    "a summary (rows, columns with units and statistics, first rows, what to cite), never the whole table: "
-    "analyse the file with run_bash. Cite the catalogue's bibcode the summary names. More rows than the "
-    "configured limit need the researcher's approval."
+    "Query a VO catalogue (Gaia, VizieR, IRSA, NED, MAST, SIMBAD) by ADQL or a cone. "
+    "Either send an ADQL SELECT (read-only; TOP is added when missing), or give a target (a name SIMBAD "
+    "resolves, or 'ra dec' in degrees) and a radius for a cone search of the service's main table (2MASS at irsa, "
+    "gaiadr3.gaia_source at gaia) or table=. The result is written to data/<name>.ecsv (.fits/.csv via save_as) "
+    "with its provenance; you get a summary (rows, columns with units and statistics, first rows, what to cite), "
+    "never the whole table: analyse the file with run_bash. Cite the bibcode the summary names. More rows than "
+    "the configured limit need the researcher's approval."
 )
 TABLES_DESCRIPTION = (
-    "List a catalogue service's tables (search= filters by a word), or, with table=, that table's columns with "
-    "units, types and descriptions, so ADQL for query_catalog names real columns."
+    "List a catalogue service's tables, or one table's columns with their units. "
+    "search= filters tables by a word; table= lists that table's columns with units, types and descriptions, so "
+    "ADQL for query_catalog names real columns."
 )
 
 
