@@ -250,3 +250,42 @@ def test_astro_catalog_tables_and_services(cli, cli_env):
     assert "gaia     ESA Gaia archive <http://127.0.0.1:" in listing.stdout and "cite 2000A&AS..143...23O" in listing.stdout
     unknown = cli(["catalog", "tables", "nowhere"], env=cli_env)
     assert unknown.exit_code == 1 and "'nowhere' is not a configured catalogue service" in unknown.stderr
+
+
+def test_the_ecsv_file_reads_back_identically_masks_quotes_and_units_included(tmp_path):
+    import numpy as np
+    from astropy.table import MaskedColumn, Table
+
+    from astro_cli.catalog.results import CHUNK_ROWS, Provenance, write
+
+    rows = CHUNK_ROWS + 7  # more than one chunk
+    table = Table()
+    table["id"] = MaskedColumn(np.arange(rows, dtype=np.int64) * 10**12, mask=np.arange(rows) % 5 == 0)
+    table["name"] = np.array([f"star {i}" for i in range(rows)], dtype="U40")
+    table["name"][:3] = ['a, "quoted" name', "ünïcode ☉", "multi\nline"]  # (edge spaces: astropy's ECSV strips them)
+    table["plx"] = MaskedColumn(np.linspace(-1, 3, rows), mask=np.arange(rows) % 7 == 0, unit="mas")
+    table["g"] = np.linspace(5, 21, rows).astype("f4")
+    table["flag"] = np.arange(rows) % 2 == 0
+    provenance = Provenance("gaia", "http://x", "SELECT 1", "2026-01-01T00:00:00Z", rows, False)
+    back = Table.read(write(table.copy(), tmp_path / "t.ecsv", provenance))
+    for name in table.colnames:
+        assert back[name].dtype.kind == table[name].dtype.kind, name  # (text is read back as wide as needed)
+        assert np.array_equal(np.ma.getmaskarray(back[name]), np.ma.getmaskarray(table[name])), name
+        assert np.array_equal(np.ma.filled(back[name], back[name].dtype.type(0)),
+                              np.ma.filled(table[name], table[name].dtype.type(0))), name
+    assert str(back["plx"].unit) == "mas" and back.meta["service"] == "gaia" and back.meta["rows"] == rows
+
+
+def test_any_result_is_summarised_within_1500_tokens():
+    import numpy as np
+    from astropy.table import Table
+
+    from astro_cli.agent.tokens import TokenCounter
+    from astro_cli.catalog.summary import CUT_NOTE, summarize
+
+    rng = np.random.default_rng(1)
+    wide = Table({f"a_rather_long_column_name_{i}": rng.normal(0, 1e6, 1000) for i in range(400)})
+    for table in (wide, wide[:2]):  # statistics of 1,000 rows; the values of 2
+        text = summarize(table, ["header"])
+        assert TokenCounter(None).text(text) <= 1500
+        assert text.endswith(CUT_NOTE) or text.endswith("and 296 more")  # said what was left out

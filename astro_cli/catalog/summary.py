@@ -14,7 +14,9 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from astropy.table import Column, Table
 
-MAX_CHARS = 5600  # ~1,400 tokens at 4 characters a token
+MAX_CHARS = 5600  # a first cut, before tokens are counted
+MAX_TOKENS = 1400  # what the model reads of any result, whatever its size (issue 33: at most 1,500)
+CUT_NOTE = "[summary cut here; the file holds every row and column]"
 STAT_COLUMNS = 24
 NAMED_COLUMNS = 80
 FIRST_ROWS = 5
@@ -120,7 +122,20 @@ def summarize(table: Table, header: list[str]) -> str:
     if len(table) and not few:
         lines.append(f"First rows (of {len(table)}):")
         lines += [f"  {line}" for line in first_rows(table)]
-    text = "\n".join(lines)
+    return bounded("\n".join(lines))
+
+
+def bounded(text: str) -> str:
+    """The text cut at a line end so that it stays within MAX_TOKENS (tiktoken's cl100k_base, or the
+    4-characters estimate without it), with a note saying the file holds the rest."""
+    from astro_cli.agent.tokens import TokenCounter
+
+    counter = TokenCounter(None)
     if len(text) > MAX_CHARS:
-        text = text[: MAX_CHARS - 80].rsplit("\n", 1)[0] + "\n[summary cut here; the file holds every row and column]"
+        text = text[:MAX_CHARS].rsplit("\n", 1)[0] + "\n" + CUT_NOTE
+    tokens = counter.text(text)
+    while tokens > MAX_TOKENS:
+        keep = int(len(text) * MAX_TOKENS / tokens * 0.95)
+        text = text[:keep].rsplit("\n", 1)[0] + "\n" + CUT_NOTE
+        tokens = counter.text(text)
     return text
