@@ -184,6 +184,8 @@ _key("catalog.services", "dict", {}, "TAP services query_catalog may use besides
      "cone_columns}", merge="entries")
 _key("catalog.max_rows", "int", 10000, "rows a catalogue query returns without asking the researcher (TOP/MAXREC)",
      low=1, high=2_000_000)
+_key("catalog.registry_url", "str", "https://reg.g-vo.org/tap", "the VO registry (RegTAP) catalog_tables searches "
+     "with service 'registry'")
 _key("catalog.timeout", "float", 60.0, "seconds a catalogue query may take before it stops", low=0, above=True)
 
 # --- local models (issue 32) --------------------------------------------------------------------

@@ -13,6 +13,8 @@ What is recorded and what is constructed:
                 verbatim, whatever the query (a real 30-arcsec cone would list more sources).
   vizier /sync  the recorded VizieR answer for J/ApJ/706/83 (Kang+ 2009, W51 YSOs; masked magnitudes).
   ned    /sync  the recorded NED answer for MESSIER 001 (VOTable 1.1, no namespace).
+  registry     the RegTAP answer pyvo's tests recorded (keywords 'pulsar', UCD pos.distance: 30
+                resources, most of them VizieR catalogues) for any search, and its /capabilities.
   simbad /sync  name resolution: research_server's constructed answers (M 31, M 51), plus one object
                 whose identifier is the Gaia DR3 designation in the recorded Gaia answer, at the
                 recorded position (constructed, as SIMBAD lists Gaia DR3 designations as identifiers).
@@ -41,6 +43,7 @@ ANSWERS = {"gaia": GAIA, "irsa": "irsa_2mass_psc_cone_m31.xml", "vizier": "vizie
 TABLES = {"gaia": "gaia_tables.xml"}
 GAIA_STAR = "Gaia DR3 4583627001381815936"  # the first recorded row's designation
 SERVICES = ("gaia", "vizier", "irsa", "ned", "mast", "simbad")
+REGISTRY = {"sync": "regtap_pulsar_distance.xml", "capabilities": "regtap_capabilities.xml"}
 
 
 def fixture(name: str) -> bytes:
@@ -145,7 +148,8 @@ class CatalogServer:
     def env(self) -> dict[str, str]:
         import json
 
-        return {"ASTRO_CATALOG_SERVICES": json.dumps(self.config()), "ASTRO_SIMBAD_URL": f"{self.url}/simbad"}
+        return {"ASTRO_CATALOG_SERVICES": json.dumps(self.config()), "ASTRO_SIMBAD_URL": f"{self.url}/simbad",
+                "ASTRO_CATALOG_REGISTRY_URL": f"{self.url}/registry"}
 
     def answer(self, service: str, body: bytes, status: int = 200, ctype: str = "application/x-votable+xml") -> None:
         with self.lock:
@@ -185,6 +189,8 @@ class CatalogServer:
 
     def _route(self, service: str, path: str, query: str) -> tuple[int, bytes, str]:
         rest = path.strip("/").split("/", 1)[1] if "/" in path.strip("/") else ""
+        if service == "registry" and rest in REGISTRY:
+            return 200, fixture(REGISTRY[rest]), "text/xml"
         if rest == "sync":
             if service == "simbad":
                 return 200, simbad_answer(query), "application/x-votable+xml"

@@ -248,6 +248,8 @@ def test_astro_catalog_tables_and_services(cli, cli_env):
     listing = cli(["catalog", "services"], env=cli_env)
     assert listing.exit_code == 0
     assert "gaia     ESA Gaia archive <http://127.0.0.1:" in listing.stdout and "cite 2000A&AS..143...23O" in listing.stdout
+    found = cli(["catalog", "find", "pulsar", "distance"], env=cli_env)
+    assert found.exit_code == 0 and "LOTAAS pulsar discoveries" in found.stdout
     unknown = cli(["catalog", "tables", "nowhere"], env=cli_env)
     assert unknown.exit_code == 1 and "'nowhere' is not a configured catalogue service" in unknown.stderr
 
@@ -289,3 +291,19 @@ def test_any_result_is_summarised_within_1500_tokens():
         text = summarize(table, ["header"])
         assert TokenCounter(None).text(text) <= 1500
         assert text.endswith(CUT_NOTE) or text.endswith("and 296 more")  # said what was left out
+
+
+def test_the_vo_registry_finds_catalogues_and_names_the_configured_service(app, catalog):
+    from astro_cli.catalog.registry import search_registry
+
+    lines = search_registry(app.settings, "pulsar distance", 5, "astro-test")
+    assert lines[0] == "30 resources in the VO registry for 'pulsar distance' (the first 25):"
+    assert "J/A+A/492/923: Pulsar Timing for Fermi Gamma-ray Space Telescope [TAP " \
+           "http://tapvizier.cds.unistra.fr/TAPVizieR/tap (not configured)]" in lines  # tests point vizier here
+    query = catalog.queries("registry")[0]
+    assert "ivo_hasword(res_description, 'pulsar')" in query and "ivo_hasword(res_title, 'distance')" in query
+    app.settings.set("catalog.services", {"vizier": {"url": "https://tapvizier.cds.unistra.fr/TAPVizieR/tap"}}, "t")
+    lines = search_registry(app.settings, "pulsar distance", 5, "astro-test")
+    assert "J/A+A/492/923: Pulsar Timing for Fermi Gamma-ray Space Telescope [service vizier]" in lines
+    with pytest.raises(CatalogError, match=r"^Give words to search the VO registry for"):
+        search_registry(app.settings, " ", 5, "astro-test")

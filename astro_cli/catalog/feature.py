@@ -82,17 +82,20 @@ def query_catalog_tool(ctx: ToolContext, args: dict[str, Any]) -> ToolResult:
 def catalog_tables_tool(ctx: ToolContext, args: dict[str, Any]) -> ToolResult:
     from astro_cli.catalog.discover import describe_table, list_tables
     from astro_cli.catalog.errors import CatalogError
+    from astro_cli.catalog.registry import REGISTRY, search_registry
     from astro_cli.catalog.research_link import agent
     from astro_cli.catalog.services import service_named
 
+    name = _text(args, "service") or ""
+    search, table = _text(args, "search"), _text(args, "table")
+    timeout = float(ctx.settings.get("catalog.timeout"))
     try:
-        service = service_named(ctx.settings, _text(args, "service") or "")
-        timeout = float(ctx.settings.get("catalog.timeout"))
-        table = _text(args, "table")
-        if table:
-            lines = describe_table(service, table, timeout, agent(ctx.app))
+        if name.lower() == REGISTRY:
+            lines = search_registry(ctx.settings, search or "", timeout, agent(ctx.app))
+        elif table:
+            lines = describe_table(service_named(ctx.settings, name), table, timeout, agent(ctx.app))
         else:
-            lines = list_tables(service, timeout, agent(ctx.app), _text(args, "search"))
+            lines = list_tables(service_named(ctx.settings, name), timeout, agent(ctx.app), search)
     except CatalogError as exc:
         raise ToolError(str(exc)) from None
     return ToolResult("\n".join(lines))
@@ -110,7 +113,8 @@ QUERY_DESCRIPTION = (
 TABLES_DESCRIPTION = (
     "List a catalogue service's tables, or one table's columns with their units. "
     "search= filters tables by a word; table= lists that table's columns with units, types and descriptions, so "
-    "ADQL for query_catalog names real columns."
+    "ADQL for query_catalog names real columns. service='registry' with search= finds catalogues in the whole "
+    "Virtual Observatory by keywords."
 )
 
 

@@ -29,9 +29,9 @@ class Answer:
     seconds: float
 
 
-def tap_service(service: Service, timeout: float, agent: str) -> Any:
+def timeout_session(timeout: float, agent: str) -> Any:
+    """A requests session with astro's User-Agent that gives every request `timeout` seconds."""
     import requests
-    from pyvo.dal import TAPService
 
     class TimeoutSession(requests.Session):
         def request(self, *args: Any, **kwargs: Any) -> Any:
@@ -41,7 +41,13 @@ def tap_service(service: Service, timeout: float, agent: str) -> Any:
 
     session = TimeoutSession()
     session.headers["User-Agent"] = agent
-    return TAPService(baseurl=service.url, session=session)
+    return session
+
+
+def tap_service(service: Service, timeout: float, agent: str) -> Any:
+    from pyvo.dal import TAPService
+
+    return TAPService(baseurl=service.url, session=timeout_session(timeout, agent))
 
 
 def run_sync(service: Service, adql: str, maxrec: int, timeout: float, agent: str) -> Answer:

@@ -1,4 +1,4 @@
-"""`astro catalog services|query|cone|tables`: catalogue queries over the Virtual Observatory without a model.
+"""`astro catalog services|query|cone|tables|find`: catalogue queries over the Virtual Observatory without a model.
 
 They do what the query_catalog and catalog_tables tools do, for a person: the table is written to
 the workspace's data/ folder with its provenance and the summary the model would read is printed
@@ -119,3 +119,21 @@ def services_command(as_json: bool = AS_JSON) -> None:
             cone = f"; cone: {service.cone.name}" if service.cone else ""
             cite = f"; cite {service.bibcode}" if service.bibcode else ""
             typer.echo(f"{key:8} {service.title} <{service.url}>{cone}{cite}")
+
+
+@app.command("find")
+def find(words: list[str] = typer.Argument(..., help="Keywords, e.g. pulsar distance.")) -> None:
+    """Search the VO registry (config catalog.registry_url) for catalogues with TAP services."""
+    from astro_cli.catalog.errors import CatalogError
+    from astro_cli.catalog.registry import search_registry
+    from astro_cli.catalog.research_link import agent
+    from astro_cli.security.visible import visible
+
+    with user_errors():
+        ctx = build_app()
+        try:
+            lines = search_registry(ctx.settings, " ".join(words), float(ctx.settings.get("catalog.timeout")),
+                                    agent(ctx))
+        except CatalogError as exc:
+            raise UserError(str(exc), EXIT_FAILED) from None
+        typer.echo(visible("\n".join(lines)))
