@@ -26,15 +26,15 @@ class Position:
 
 
 def agent(app: AppContext) -> str:
-    from astro_cli.research.http import user_agent
+    from astro_cli.research.sources.http import user_agent
 
     return user_agent(app)
 
 
 def radius_degrees(raw: str | float | None) -> float:
     """'30arcsec', '2 arcmin', '0.1deg' or a bare number of arcminutes, in degrees."""
-    from astro_cli.research.http import ServiceError
-    from astro_cli.research.simbad import parse_radius
+    from astro_cli.research.sources.http import ServiceError
+    from astro_cli.research.sources.simbad import parse_radius
 
     try:
         return parse_radius(raw)
@@ -44,8 +44,8 @@ def radius_degrees(raw: str | float | None) -> float:
 
 def locate(app: AppContext, target: str) -> Position:
     """Coordinates as given, or the position SIMBAD gives for a name (one sentence when it knows none)."""
-    from astro_cli.research.http import ServiceError
-    from astro_cli.research.simbad import parse_position, query_object
+    from astro_cli.research.sources.http import ServiceError
+    from astro_cli.research.sources.simbad import parse_position, query_object
 
     text = " ".join(str(target or "").split())
     if not text:
