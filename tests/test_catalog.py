@@ -307,3 +307,39 @@ def test_the_vo_registry_finds_catalogues_and_names_the_configured_service(app, 
     assert "J/A+A/492/923: Pulsar Timing for Fermi Gamma-ray Space Telescope [service vizier]" in lines
     with pytest.raises(CatalogError, match=r"^Give words to search the VO registry for"):
         search_registry(app.settings, " ", 5, "astro-test")
+
+
+def test_a_broken_votable_is_one_sentence(app, catalog):
+    broken = fixture("vizier_kang2010_w51_ysos.xml").replace(b'name="Jmag"', b'name="Jmag&#27;"')  # not XML 1.0
+    catalog.answer("vizier", broken)
+    with pytest.raises(CatalogError, match=r"^CDS VizieR \(vizier\) sent an answer astro could not read "
+                                           r"\(DALFormatError: .*\)\.$"):
+        query(app, service="vizier", adql='SELECT * FROM "J/ApJ/706/83/ysos"')
+
+
+def test_control_characters_in_names_and_values_never_reach_the_terminal():
+    from astropy.table import Table
+
+    from astro_cli.catalog.summary import summarize
+
+    # XML text cannot carry them, but a BINARY2 stream's strings can: as pyvo hands them over.
+    table = Table({"Jmag\x1b[2J\x1b]0;pwned\x07": [1.0, 2.0, 3.0, 4.0], "name": ["G048\x1b[31mRED", "b", "c", "d"]})
+    text = summarize(table, ["header"])
+    assert "\x1b" not in text and "\x07" not in text
+    assert "Jmag [2J ]0;pwned " in text and "G048 [31mRED" in text
+
+
+def test_beyond_the_row_limit_the_researcher_is_asked_and_only_then(app):
+    from astro_cli.agent.permissions import PermissionPolicy
+
+    app.install_features()
+    tool = app.tools.get("query_catalog")
+    asked: list[dict] = []
+    policy = PermissionPolicy(asker=lambda t, a: asked.append(a) or "no")
+    assert policy.check(tool, {"service": "gaia", "adql": "SELECT TOP 100 * FROM t"}).allowed
+    assert policy.check(tool, {"service": "gaia", "max_rows": 10000}).allowed and asked == []
+    refused = policy.check(tool, {"service": "gaia", "adql": "SELECT TOP 10001 * FROM t"})
+    assert not refused.allowed and refused.reason == "The user declined to run query_catalog."
+    assert asked == [{"service": "gaia", "adql": "SELECT TOP 10001 * FROM t"}]
+    policy.asker = lambda t, a: "yes"
+    assert policy.check(tool, {"service": "gaia", "max_rows": 200000}).allowed

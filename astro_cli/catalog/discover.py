@@ -11,7 +11,7 @@ import warnings
 from typing import TYPE_CHECKING, Any
 
 from astro_cli.catalog.errors import CatalogError
-from astro_cli.catalog.summary import cell
+from astro_cli.catalog.summary import cell, clean
 from astro_cli.catalog.tap import describe, tap_service
 
 if TYPE_CHECKING:
@@ -23,7 +23,7 @@ DESCRIPTION_CHARS = 90
 
 
 def _short(text: Any, limit: int = DESCRIPTION_CHARS) -> str:
-    words = " ".join(str(text or "").split())
+    words = " ".join(clean(str(text or "")).split())
     return words if len(words) <= limit else words[: limit - 1].rstrip() + "…"
 
 
@@ -47,7 +47,7 @@ def list_tables(service: Service, timeout: float, agent: str, word: str | None =
             continue
         total += 1
         if len(found) < MAX_TABLES:
-            found.append(f"{table.name}: {_short(description)}" if description else table.name)
+            found.append(f"{_short(table.name, 200)}: {_short(description)}" if description else _short(table.name, 200))
     if not found:
         what = f" matching '{word}'" if needle else ""
         return [f"{service.title} ({service.key}) lists no table{what}."]
@@ -74,7 +74,7 @@ def describe_table(service: Service, name: str, timeout: float, agent: str) -> l
     lines = [f"{match.name}: {_short(match.description, 300)}" if match.description else match.name,
              f"{len(columns)} columns (name [unit] (type): description):"]
     for column in columns[:MAX_COLUMNS]:
-        unit = f" [{column.unit}]" if column.unit else ""
+        unit = f" [{clean(str(column.unit))}]" if column.unit else ""
         kind = getattr(column.datatype, "content", None) or ""
         kind_text = f" ({kind})" if kind else ""
         text = _short(column.description)

@@ -43,7 +43,13 @@ def cell(value: Any) -> str:
 
 
 def _unit(column: Column) -> str:
-    return f" [{column.unit}]" if column.unit is not None and str(column.unit) else ""
+    return f" [{clean(str(column.unit))}]" if column.unit is not None and str(column.unit) else ""
+
+
+def clean(text: str) -> str:
+    """Text from a service (a column name, a unit) without control characters: it reaches the model
+    and the terminal, and a VOTable may come from anywhere."""
+    return _UNPRINTABLE.sub(" ", text)
 
 
 def _floats(column: Column) -> Any:
@@ -70,7 +76,7 @@ def column_line(column: Column) -> str:
     themselves when there are only a few rows."""
     import numpy as np
 
-    head = f"{column.name}{_unit(column)}"
+    head = f"{clean(column.name)}{_unit(column)}"
     if len(column) <= FEW_ROWS:
         return f"{head}: " + " | ".join(cell(v) for v in column)
     kind = column.dtype.kind
@@ -100,7 +106,7 @@ def first_rows(table: Table) -> list[str]:
     lines = []
     for index in range(min(FIRST_ROWS, len(table))):
         row = table[index]
-        lines.append(f"{index + 1}. " + " | ".join(f"{name}={cell(row[name])}" for name in names))
+        lines.append(f"{index + 1}. " + " | ".join(f"{clean(name)}={cell(row[name])}" for name in names))
     if len(table.colnames) > ROW_COLUMNS:
         lines.append(f"(rows show the first {ROW_COLUMNS} of {len(table.colnames)} columns)")
     return lines
@@ -116,7 +122,7 @@ def summarize(table: Table, header: list[str]) -> str:
     lines += [f"  {column_line(c)}" for c in columns[:STAT_COLUMNS]]
     rest = columns[STAT_COLUMNS:]
     if rest:
-        named = ", ".join(f"{c.name}{_unit(c)}" for c in rest[:NAMED_COLUMNS])
+        named = ", ".join(f"{clean(c.name)}{_unit(c)}" for c in rest[:NAMED_COLUMNS])
         more = f" and {len(rest) - NAMED_COLUMNS} more" if len(rest) > NAMED_COLUMNS else ""
         lines.append(f"  also: {named}{more}")
     if len(table) and not few:
