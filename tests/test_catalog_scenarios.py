@@ -106,3 +106,15 @@ def test_rejected_adql_comes_back_in_the_services_words_and_may_be_retried_once(
     assert second.endswith("Do not retry this turn; tell the researcher.")
     assert third.startswith("Error: The services rejected two queries this turn")
     assert len(catalog.queries("gaia")) == 2
+
+
+def test_a_catalogue_claim_with_a_number_the_catalogue_did_not_give_is_flagged(cli, fake, env):
+    wrong = f"Gaia DR3 gives {GAIA_STAR} a parallax of 3.1 mas ({GAIA_DR3})."
+    right = f"Gaia DR3 gives {GAIA_STAR} a parallax of 2.303 mas ({GAIA_DR3})."
+    fake.add(call(service="gaia", target=GAIA_STAR, radius="5arcsec"), {"text": wrong}, {"text": right})
+    result = cli(["run", "--output-format", "json", f"Gaia DR3 parallax of {GAIA_STAR}?"], env=env)
+    assert result.exit_code == 0, result.stderr
+    nudge = [m["content"] for m in fake.bodies()[2]["messages"] if m["role"] == "user"][-2]
+    assert nudge.startswith("Claim check: 1 claim in your answer") and "3.1 mas" in nudge
+    obj = last_json(result.stdout)
+    assert obj["answer"] == right and [c["status"] for c in obj["claims"]] == ["supported"]
