@@ -343,3 +343,27 @@ def test_beyond_the_row_limit_the_researcher_is_asked_and_only_then(app):
     assert asked == [{"service": "gaia", "adql": "SELECT TOP 10001 * FROM t"}]
     policy.asker = lambda t, a: "yes"
     assert policy.check(tool, {"service": "gaia", "max_rows": 200000}).allowed
+
+
+def test_a_data_folder_that_links_outside_the_workspace_is_refused_before_any_query(app, catalog, tmp_path):
+    from astro_cli.catalog.feature import query_catalog_tool
+    from astro_cli.security.paths import PathRefused
+    from astro_cli.tools.context import ToolContext
+
+    outside = tmp_path / "elsewhere"
+    outside.mkdir()
+    (app.workspace.root / "data").symlink_to(outside)
+    with pytest.raises(PathRefused):
+        query_catalog_tool(ToolContext(app=app, session_id="t"), {"service": "gaia", "target": "10 20"})
+    assert list(outside.iterdir()) == [] and catalog.queries("gaia") == []
+
+
+def test_a_bad_service_entry_in_config_is_one_sentence(app):
+    from astro_cli.catalog.services import services
+
+    app.settings.set("catalog.services", {"mine": {"url": "ftp://x"}}, "test")
+    with pytest.raises(CatalogError, match=r"^config 'catalog.services.mine' needs a url starting with http"):
+        services(app.settings)
+    app.settings.set("catalog.services", {"mine": {"url": "https://x/tap", "colour": "red"}}, "test")
+    with pytest.raises(CatalogError, match=r"^config 'catalog.services.mine' has unknown field 'colour'"):
+        services(app.settings)
