@@ -367,3 +367,21 @@ def test_a_bad_service_entry_in_config_is_one_sentence(app):
     app.settings.set("catalog.services", {"mine": {"url": "https://x/tap", "colour": "red"}}, "test")
     with pytest.raises(CatalogError, match=r"^config 'catalog.services.mine' has unknown field 'colour'"):
         services(app.settings)
+
+
+@pytest.mark.parametrize("ext", [".ecsv", ".fits", ".csv"])
+def test_variable_length_arrays_and_vector_columns_are_written(tmp_path, ext):
+    import numpy as np
+    from astropy.table import Table
+
+    from astro_cli.catalog.results import Provenance, write
+    from astro_cli.catalog.summary import summarize
+
+    # As a VOTable column with arraysize="*" arrives (object dtype), next to a fixed 2-vector column.
+    table = Table({"id": [1, 2], "spectrum": np.array([np.array([1.0, 2.0]), np.array([3.0])], dtype=object),
+                   "pm": np.array([[1.5, -2.0], [0.5, 0.25]])})
+    provenance = Provenance("x", "http://x", "SELECT 1", "2026-01-01T00:00:00Z", 2, False)
+    path = write(table.copy(), tmp_path / f"t{ext}", provenance)
+    back = Table.read(path)
+    assert list(back["id"]) == [1, 2] and "1." in str(back["spectrum"][0])
+    assert "spectrum: [1. 2.] | [3.]" in summarize(table, ["h"])

@@ -76,19 +76,22 @@ def default_stem(service: str, tables: list[str]) -> str:
     return f"{service}_{short}_{stamp}"
 
 
-def _plain(table: Table) -> Table:
-    """The table with every column a writer can take: object columns (odd VOTable types) as text."""
+def _plain(table: Table, flat: bool = False) -> Table:
+    """The table with every column a writer can take: object columns (a VOTable's variable-length
+    arrays, odd types) as text, and for CSV (`flat`) vector columns as text too."""
     import numpy as np
 
     for name in table.colnames:
         column = table[name]
-        if column.dtype.kind == "O":
-            values = ["" if v is None or v is np.ma.masked else str(v) for v in column]
-            mask = getattr(column, "mask", None)
-            table.replace_column(name, table.MaskedColumn(values, name=name, mask=mask) if mask is not None
-                                 else table.Column(values, name=name))
-            table[name].unit = column.unit
-            table[name].description = column.description
+        if column.dtype.kind != "O" and not (flat and column.ndim > 1):
+            continue
+        mask = np.ma.getmaskarray(column)
+        mask = mask if mask.ndim == 1 else mask.all(axis=tuple(range(1, mask.ndim)))
+        values = ["" if bad else str(v) for v, bad in zip(np.ma.getdata(column), mask)]
+        table.replace_column(name, table.MaskedColumn(values, name=name, mask=mask) if mask.any()
+                             else table.Column(values, name=name))
+        table[name].unit = column.unit
+        table[name].description = column.description
     return table
 
 
@@ -135,7 +138,7 @@ def write(table: Table, path: Path, provenance: Provenance) -> Path:
     fmt = FORMATS.get(path.suffix.lower())
     if fmt is None:
         raise CatalogError(f"astro writes .ecsv, .fits or .csv tables, not '{path.suffix}'.")
-    table = _plain(table)
+    table = _plain(table, flat=fmt == "ascii.csv")
     table.meta.clear()
     if fmt != "ascii.csv":
         table.meta.update(provenance.meta())
@@ -160,4 +163,7 @@ def write(table: Table, path: Path, provenance: Provenance) -> Path:
     except OSError as exc:
         partial.unlink(missing_ok=True)
         raise CatalogError(f"Could not write {path.name}: {exc.strerror or exc}.") from None
+    except (ValueError, TypeError) as exc:  # a column type the format cannot hold
+        partial.unlink(missing_ok=True)
+        raise CatalogError(f"Could not write {path.name} ({exc}); try save_as with .ecsv or .fits.") from None
     return path
