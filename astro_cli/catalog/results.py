@@ -85,8 +85,8 @@ def _plain(table: Table, flat: bool = False) -> Table:
         column = table[name]
         if column.dtype.kind != "O" and not (flat and column.ndim > 1):
             continue
-        mask = np.ma.getmaskarray(column)
-        mask = mask if mask.ndim == 1 else mask.all(axis=tuple(range(1, mask.ndim)))
+        full = np.ma.getmaskarray(column)
+        mask = np.asarray(full if full.ndim == 1 else full.all(axis=tuple(range(1, full.ndim))), dtype=bool)
         values = ["" if bad else str(v) for v, bad in zip(np.ma.getdata(column), mask)]
         table.replace_column(name, table.MaskedColumn(values, name=name, mask=mask) if mask.any()
                              else table.Column(values, name=name))
