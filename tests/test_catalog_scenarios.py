@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.catalog_server import GAIA_STAR, CatalogServer
+from tests.catalog_server import GAIA_STAR, CatalogServer, fixture
 from tests.helpers import last_json, tool_results
 from tests.research_server import simbad_error_votable
 
@@ -118,3 +118,23 @@ def test_a_catalogue_claim_with_a_number_the_catalogue_did_not_give_is_flagged(c
     assert nudge.startswith("Claim check: 1 claim in your answer") and "3.1 mas" in nudge
     obj = last_json(result.stdout)
     assert obj["answer"] == right and [c["status"] for c in obj["claims"]] == ["supported"]
+
+
+@pytest.mark.slow
+def test_at_the_repl_the_researcher_is_asked_before_more_rows_than_the_limit(fake, env, catalog, workspace):
+    pytest.importorskip("pexpect")
+    from tests.test_repl import PROMPT, quit_with_ctrl_d, spawn
+
+    catalog.answer("gaia", fixture("tap_overflow_status.xml"))
+    big = call(service="gaia", adql="SELECT source_id FROM gaiadr3.gaia_source", max_rows=50000)
+    fake.add(big, {"text": "Here they are."})
+    child = spawn(env, workspace)
+    child.sendline("all the sources, please")
+    child.expect("permission needed: query_catalog")
+    child.expect("max_rows: 50000")
+    child.expect_exact("allow? [y]es / [n]o / [a]lways for this session: ")
+    child.sendline("y")
+    child.expect("Here they are")
+    child.expect(PROMPT)
+    assert quit_with_ctrl_d(child) == 0
+    assert catalog.queries("gaia") == ["SELECT TOP 50000 source_id FROM gaiadr3.gaia_source"]
