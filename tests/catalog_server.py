@@ -38,7 +38,7 @@ from tests.research_server import simbad_votable
 
 FIXTURES = Path(__file__).parent / "fixtures" / "catalog"
 GAIA = "gaia_dr3_source_two_stars.vot"
-ANSWERS = {"gaia": GAIA, "irsa": "irsa_2mass_psc_cone_m31.xml", "vizier": "vizier_kang2010_w51_ysos.xml",
+ANSWERS = {"gaia": GAIA, "irsa": "irsa_2mass_psc_cone_m31.xml", "vizier": "kang2010.xml",
            "ned": "ned_object_messier001.xml", "mast": "irsa_2mass_psc_cone_m31.xml"}
 TABLES = {"gaia": "gaia_tables.xml"}
 GAIA_STAR = "Gaia DR3 4583627001381815936"  # the first recorded row's designation

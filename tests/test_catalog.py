@@ -310,7 +310,7 @@ def test_the_vo_registry_finds_catalogues_and_names_the_configured_service(app, 
 
 
 def test_a_broken_votable_is_one_sentence(app, catalog):
-    broken = fixture("vizier_kang2010_w51_ysos.xml").replace(b'name="Jmag"', b'name="Jmag&#27;"')  # not XML 1.0
+    broken = fixture("kang2010.xml").replace(b'name="Jmag"', b'name="Jmag&#27;"')  # not XML 1.0
     catalog.answer("vizier", broken)
     with pytest.raises(CatalogError, match=r"^CDS VizieR \(vizier\) sent an answer astro could not read "
                                            r"\(DALFormatError: .*\)\.$"):
