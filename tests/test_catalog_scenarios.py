@@ -138,3 +138,16 @@ def test_at_the_repl_the_researcher_is_asked_before_more_rows_than_the_limit(fak
     child.expect(PROMPT)
     assert quit_with_ctrl_d(child) == 0
     assert catalog.queries("gaia") == ["SELECT TOP 50000 source_id FROM gaiadr3.gaia_source"]
+
+
+def test_plot_table_reads_what_query_catalog_writes_masks_and_units_included(cli, fake, env, workspace):
+    fake.add(call(service="vizier", adql='SELECT * FROM "J/ApJ/706/83/ysos"', save_as="w51_ysos"),
+             {"tool_calls": [{"name": "plot_table", "arguments": {
+                 "table": "data/w51_ysos.ecsv", "kind": "cmd", "x": "Jmag - Ksmag", "y": "Ksmag"}}]},
+             {"text": "The CMD is in figures/w51_ysos-cmd.png."})
+    result = cli(["run", "--allow", "plot_table", "CMD of the W51 YSOs from VizieR"], env=env)
+    assert result.exit_code == 0, result.stderr
+    told = tool_results(fake.bodies()[2])[-1]
+    assert "x: Jmag - Ksmag [mag]; y: Ksmag [mag]" in told
+    assert "Plotted 13 of 50 rows; 37 skipped" in told and "Jmag 37 masked" in told  # the masks survived ECSV
+    assert (workspace / "figures" / "w51_ysos-cmd.png").exists()
