@@ -103,7 +103,10 @@ def _cells(column: Any) -> list[str]:
     data = np.ma.getdata(column)
     if data.dtype.kind == "S":
         data = np.char.decode(data, "utf-8", "replace")
-    cells: list[str] = data.astype(str).tolist()
+    if data.dtype.kind in "iu" or (data.dtype.kind == "f" and data.dtype.itemsize == 8):
+        cells: list[str] = list(map(repr if data.dtype.kind == "f" else str, data.tolist()))  # Python's shortest repr
+    else:
+        cells = data.astype(str).tolist()  # float32 keeps its own shortest form; text and booleans as they are
     if data.dtype.kind == "U":
         cells = ['"' + v.replace('"', '""') + '"' if _NEEDS_QUOTES.search(v) else v for v in cells]
     mask = np.ma.getmaskarray(column)
