@@ -12,6 +12,9 @@ A turn is a dict:
      "arg_chunk": 20,         # stream tool-call arguments in pieces of this many characters
      "delay": 0.5,            # seconds to wait before answering
      "hang": True,            # send the first text chunk, then wait until released (crash tests)
+     "prefill": 2.0,          # OpenAI stream: send the role chunk at once, the text this many seconds later
+                              # (llama.cpp's server, whose first chunk comes before its prompt processing)
+     "progress": {...},       # OpenAI stream: llama.cpp's prompt_progress object on that first chunk
      "match": "substring"}    # optional: only answer a request whose last message contains this
 A callable turn receives the request body and returns a turn dict.
 """
@@ -174,7 +177,14 @@ class FakeProvider:
             }
             return f"data: {json.dumps(obj)}\n\n"
 
-        self._send(handler, chunk({"role": "assistant", "content": ""}))
+        first = chunk({"role": "assistant", "content": ""})
+        if turn.get("progress"):
+            obj = json.loads(first[len("data: "):])
+            obj["prompt_progress"] = turn["progress"]
+            first = f"data: {json.dumps(obj)}\n\n"
+        self._send(handler, first)
+        if turn.get("prefill"):
+            time.sleep(turn["prefill"])
         for piece in _pieces(turn.get("text", "")):
             self._send(handler, chunk({"content": piece}))
             self._hang(turn)

@@ -314,8 +314,12 @@ class LLM:
                 if cancel is not None and cancel.is_set():
                     raise Cancelled()
                 reply.add(chunk)
-                first_at = first_at or time.monotonic()
-                if self.config.first_token_timeout and time.monotonic() - first_at > self.config.timeout:
+                if first_at is None and reply.produced:
+                    # The first token, not the first chunk: llama.cpp's server sends the role (and
+                    # prompt progress) before its prefill, which may take minutes on a CPU.
+                    first_at = time.monotonic()
+                if (self.config.first_token_timeout and first_at is not None
+                        and time.monotonic() - first_at > self.config.timeout):
                     # The wait for the first token has a limit of its own; the rest has `timeout`.
                     raise ProviderError(
                         f"{model} was still writing {self.config.timeout:g} s after its first token; raise "

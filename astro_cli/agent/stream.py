@@ -97,6 +97,12 @@ class StreamAccumulator:
                     slot.parts.append(function.arguments)
 
     @property
+    def produced(self) -> bool:
+        """Whether the model has written anything yet (text or a tool call), as opposed to the
+        role or progress chunks some servers send before the first token."""
+        return bool(self.streamed) or bool(self.calls)
+
+    @property
     def text(self) -> str:
         return "".join(self.streamed)
 
