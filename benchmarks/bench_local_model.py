@@ -80,6 +80,10 @@ def run_once(task_name: str, workspace: Path, env: dict[str, str], profile: str)
         "failed_calls": wrong_paths(events), "prompt_tokens": [e["input_tokens"] for e in events
                                                                 if e.get("type") == "usage"],
         "step_seconds": step_seconds(events), "answer": run.answer[:600], "error": result.get("error"),
+        # What the model wrote each step, as astro received it (tests/fixtures/local_model/ records some).
+        "replies": [{"text": e.get("text", "")[:3000], "tool_calls": e.get("tool_calls") or []}
+                    for e in events if e.get("type") == "assistant"],
+        "nudges": [str(e.get("text", ""))[:400] for e in events if e.get("type") == "nudge"],
         "stderr_tail": stderr[-300:] if proc.returncode not in (0, None) else "",
     }
 
@@ -140,7 +144,9 @@ def main() -> None:
     parser.add_argument("--tasks", default=",".join(t.name for t in TASKS))
     parser.add_argument("--cache", type=Path, default=DEFAULT_CACHE)
     parser.add_argument("--ctx", type=int, default=16384)
-    parser.add_argument("--threads", type=int, default=2)
+    # One thread: on a shared, oversubscribed machine (load 11-14 on 2 cores here) llama.cpp's two
+    # threads wait on each other and generation fell to 0.1 tokens/s, against 2.8 with one.
+    parser.add_argument("--threads", type=int, default=1)
     parser.add_argument("--profile", default="small")
     parser.add_argument("--out", type=Path, default=Path(__file__).with_name("local_model"))
     args = parser.parse_args()

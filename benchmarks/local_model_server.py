@@ -30,7 +30,7 @@ def main() -> None:
         readable, _, _ = select.select([sys.stdin], [], [], 5.0)
         if readable and not sys.stdin.read(1):
             break
-    del server
+    os._exit(0)  # at once, even in the middle of a request (the server's threads end with the process)
 
 
 if __name__ == "__main__":

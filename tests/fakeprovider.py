@@ -40,6 +40,9 @@ class FakeProvider:
         self.release = threading.Event()
         self.hanging = threading.Event()
         self._call_counter = 0
+        # GET /v1/models answers with this (as a local server lists its models), else 501 as before.
+        self.models_listing: dict[str, Any] | None = None
+        self.model_lists = 0  # how many GET /v1/models came
         provider = self
 
         class Handler(BaseHTTPRequestHandler):
@@ -56,6 +59,14 @@ class FakeProvider:
                 except json.JSONDecodeError:
                     body = {}
                 provider._handle(self, body)
+
+            def do_GET(self) -> None:  # noqa: N802 - http.server's naming
+                if provider.models_listing is None or self.path.rstrip("/") != "/v1/models":
+                    self.send_error(501)
+                    return
+                with provider.lock:
+                    provider.model_lists += 1
+                provider._json(self, 200, provider.models_listing)
 
         self.server = QuickHTTPServer(Handler)  # serves in its own thread; closes at once
         self.thread = self.server.thread

@@ -17,6 +17,8 @@ from urllib.parse import urlsplit
 from astro_cli.config import ConfigError
 
 if TYPE_CHECKING:
+    from pathlib import Path
+
     from astro_cli.agent.provider import LLMConfig
     from astro_cli.config import Settings
 
@@ -26,7 +28,7 @@ SWITCH_VALUES = ("auto", "on", "off")
 
 def is_local_endpoint(model: str, api_base: str | None) -> bool:
     """True for Ollama models and for servers at a loopback or private address."""
-    if model.lower().startswith(("ollama/", "ollama_chat/")):
+    if _is_ollama(model):
         return True
     if not api_base:
         return False
@@ -64,6 +66,23 @@ def local_tuning(model: str, api_base: str | None, switch: str, temperature: flo
         first_token_timeout=first_token_timeout if first_token_timeout is not None else (
             LOCAL_FIRST_TOKEN_TIMEOUT if local else None),
     )
+
+
+def _is_ollama(model: str) -> bool:
+    return model.lower().startswith(("ollama/", "ollama_chat/"))
+
+
+def server_context(settings: Settings, model: str, api_base: str | None, cache_file: Path | None) -> int | None:
+    """The context window a local OpenAI-compatible server reports for `model`, asked only when
+    the profile is `auto` (it decides between small and default) and the server is local; None
+    otherwise, or when the server does not say. Ollama models are small by name already."""
+    if settings.get("profile") != "auto" or not api_base or _is_ollama(model):
+        return None
+    if not is_local_endpoint(model, api_base):
+        return None
+    from astro_cli.local_servers import context_window
+
+    return context_window(api_base, model, cache_file)
 
 
 def with_model(config: LLMConfig, model: str, settings: Settings) -> LLMConfig:

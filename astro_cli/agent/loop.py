@@ -204,7 +204,8 @@ class AgentSession:
     def visible_tools(self) -> list[Tool]:
         settings = self.app.settings
         tools = self.app.tools.ordered(settings.get("tool_order"), only=self.only_tools)
-        return profile_tools(tools, resolve_profile(settings.get("profile"), self.model), settings.get("small_profile.tools"))
+        profile = resolve_profile(settings.get("profile"), self.model, self.llm.config.context_window)
+        return profile_tools(tools, profile, settings.get("small_profile.tools"))
 
     @property
     def model(self) -> str:
