@@ -150,6 +150,7 @@ def main() -> None:
     parser.add_argument("--profile", default="small")
     parser.add_argument("--out", type=Path, default=Path(__file__).with_name("local_model"))
     args = parser.parse_args()
+    args.out.parent.mkdir(parents=True, exist_ok=True)
     names = [n.strip() for n in args.tasks.split(",") if n.strip()]
     unknown = [n for n in names if n not in BY_NAME]
     if unknown:
@@ -165,12 +166,15 @@ def main() -> None:
               f"{server.models()['data'][0].get('meta')}", flush=True)
         root = Path(tmp)
         template = make_template(root / "template" / "project", ASTRO, astro_env(root / "template-home", server.url))
-        for name in names:
-            for n in range(args.readme_runs if name == "readme" else args.runs):
+        wanted = {name: args.readme_runs if name == "readme" else args.runs for name in names}
+        # In rounds (each task once, then again), so that a run cut short still covers every task.
+        for n in range(max(wanted.values(), default=0)):
+            for name in [name for name in names if n < wanted[name]]:
                 workspace = fresh_workspace(template, root / "runs" / f"{name}-{n}" / "project")
                 env = astro_env(workspace.parent / "home", server.url)
                 record = run_once(name, workspace, env, args.profile)
                 runs.append(record)
+                args.out.with_suffix(".partial.json").write_text(json.dumps(runs, indent=1))
                 print(f"{name} #{n + 1}: {'ok' if record['success'] else 'FAIL'} {record['stop_reason']} "
                       f"steps={record['steps']} wall={record['wall_s']}s steps_s={record['step_seconds']} "
                       f"tokens={record['prompt_tokens']} tools={record['tools']} corrections={record['corrections']}"
