@@ -105,8 +105,16 @@ def find_servers(urls: list[str], timeout: float = PROBE_TIMEOUT) -> list[LocalS
     return [server for server in found if server is not None]
 
 
-def context_window(api_base: str, model: str, cache_file: Path | None, timeout: float = PROBE_TIMEOUT) -> int | None:
-    """The context window the server at `api_base` reports for `model` (or its only model).
+@dataclass(frozen=True)
+class ServerFacts:
+    """What a session keeps of its local server: the context window and what kind of server it is."""
+
+    context: int | None = None
+    kind: str | None = None
+
+
+def server_facts(api_base: str, model: str, cache_file: Path | None, timeout: float = PROBE_TIMEOUT) -> ServerFacts:
+    """The context window the server at `api_base` reports for `model` (or its only model), and its kind.
 
     Asked once per process; the answer is kept in `cache_file` so that a server busy with a long
     prefill (or briefly down) still gives the same profile, and the prompt the same shape."""
@@ -115,16 +123,18 @@ def context_window(api_base: str, model: str, cache_file: Path | None, timeout: 
     cached = _read_cache(cache_file)
     if server is None:
         entry = cached.get(key) or {}
-        return entry.get("context") if isinstance(entry.get("context"), int) else None
+        context, kind = entry.get("context"), entry.get("kind")
+        return ServerFacts(context if isinstance(context, int) else None, kind if isinstance(kind, str) else None)
     wanted = model.split("/", 1)[1] if model.startswith("openai/") else model
     served = next((m for m in server.models if m.id == wanted), None)
     if served is None and len(server.models) == 1:
         served = server.models[0]  # llama.cpp serves one model under whatever name it is asked for
-    context = served.context if served else None
-    if cache_file is not None and cached.get(key, {}).get("context") != context:
-        cached[key] = {"context": context, "kind": server.kind, "checked": time.time()}
+    facts = ServerFacts(served.context if served else None, server.kind)
+    entry = cached.get(key) or {}
+    if cache_file is not None and (entry.get("context"), entry.get("kind")) != (facts.context, facts.kind):
+        cached[key] = {"context": facts.context, "kind": facts.kind, "checked": time.time()}
         _write_cache(cache_file, cached)
-    return context
+    return facts
 
 
 def _read_cache(path: Path | None) -> dict[str, Any]:

@@ -100,7 +100,7 @@ def test_a_large_context_keeps_the_default_profile_and_flags_still_win(cli, fake
     assert cli(["run", "Hi"], env={**astro_env, "ASTRO_PROFILE": "default"}).exit_code == 0
     full = [offered(body) for body in fake.bodies()]
     assert all(len(tools) > len(SMALL_TOOLS) + 5 for tools in full)
-    assert fake.model_lists == 1  # a set profile asks the server nothing
+    assert fake.model_lists == 3  # once per session, whatever the profile (its kind matters too)
 
 
 def test_the_reported_context_is_remembered_when_the_server_is_busy_or_gone(cli, fake: FakeProvider, astro_env):
@@ -115,17 +115,39 @@ def test_the_reported_context_is_remembered_when_the_server_is_busy_or_gone(cli,
     assert cache[fake.url]["context"] == 8192 and cache[fake.url]["kind"] == "vLLM"
 
 
-def test_only_a_local_server_with_the_auto_profile_is_asked(fake: FakeProvider, tmp_path):
-    """Cloud APIs and Ollama (small by name) are never asked; nor is a server when a profile is set."""
-    from astro_cli.agent.local_models import server_context
-    from astro_cli.config import load_settings
+def test_only_a_local_server_is_asked(fake: FakeProvider, tmp_path):
+    """Cloud APIs and Ollama (small by name) are never asked what they serve."""
+    from astro_cli.agent.local_models import server_facts
 
     fake.models_listing = listing("llamacpp_v1_models.json")
     cache = tmp_path / "local-servers.json"
-    auto, fixed = load_settings([], env={}, flags={}), load_settings([], env={}, flags={"profile": "small"})
-    assert server_context(auto, "openai/qwen", fake.openai_url, cache) == 16384
+    facts = server_facts("openai/qwen", fake.openai_url, cache)
+    assert (facts.context, facts.kind) == (16384, "llama.cpp") and fake.model_lists == 1
+    assert server_facts("openai/gpt-4.1", "https://api.openai.com/v1", cache).kind is None
+    assert server_facts("ollama_chat/qwen2.5-coder:1.5b", fake.url, cache).kind is None
+    assert server_facts("openai/qwen", None, cache).kind is None
     assert fake.model_lists == 1
-    assert server_context(auto, "openai/gpt-4.1", "https://api.openai.com/v1", cache) is None
-    assert server_context(auto, "ollama_chat/qwen2.5-coder:1.5b", fake.url, cache) is None
-    assert server_context(fixed, "openai/qwen", fake.openai_url, cache) is None
-    assert fake.model_lists == 1
+
+
+def test_llama_cpp_is_asked_for_prompt_progress_and_astro_reports_it(cli, fake: FakeProvider, astro_env):
+    """llama.cpp's server sends `prompt_progress` on its first chunk when asked (return_progress);
+    astro passes it on as an event the spinners show. Other servers are not sent the option."""
+    fake.models_listing = listing("llamacpp_v1_models.json")
+    fake.add({"text": "Done.", "progress": {"total": 5548, "cache": 2340, "processed": 0, "time_ms": 0}})
+    result = cli(["run", "--output-format", "stream-json", "Hi"], env=astro_env)
+    assert result.exit_code == 0, result.stdout
+    events = [json.loads(line) for line in result.stdout.splitlines() if line.startswith("{")]
+    progress = [e for e in events if e["type"] == "prompt_progress"]
+    assert progress == [{"type": "prompt_progress", "total": 5548, "cached": 2340, "processed": 0}]
+    assert fake.bodies()[0]["return_progress"] is True
+    fake.models_listing = listing("vllm_v1_models.json")
+    fake.add({"text": "Done."})
+    assert cli(["run", "Hi"], env={**astro_env, "ASTRO_HOME": astro_env["ASTRO_HOME"] + "-2"}).exit_code == 0
+    assert "return_progress" not in fake.bodies()[1]
+
+
+def test_the_progress_label_reads_as_a_person_would_say_it():
+    from astro_cli.agent.events import PromptProgress
+
+    assert PromptProgress(total=5548, cached=0, processed=2340).label() == "processing prompt 2,340/5,548 tokens…"
+    assert PromptProgress(total=5548, cached=5000, processed=0).label() == "processing prompt 5,548 tokens (5,000 cached)…"

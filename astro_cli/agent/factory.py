@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 from astro_cli.agent.events import EventBus
 from astro_cli.agent.extensions import loop_extensions
 from astro_cli.agent.llm import LLM
-from astro_cli.agent.local_models import local_tuning, server_context
+from astro_cli.agent.local_models import local_tuning, server_facts
 from astro_cli.agent.loop import AgentSession
 from astro_cli.agent.model_choice import NO_MODEL, choose_model, credentials_for, key_store
 from astro_cli.agent.permissions import PermissionPolicy
@@ -37,6 +37,7 @@ def resolve_model(app: AppContext, env: Mapping[str, str] | None = None) -> LLMC
     tuning = local_tuning(choice.model, settings.get("api_base"), settings.get("local_models.text_tool_calls"),
                           settings.get("temperature"), settings.get("first_token_timeout"))
     api_base = settings.get("api_base") or default_api_base(choice.model, settings, env)
+    server = server_facts(choice.model, api_base, local_servers_cache(app))
     return LLMConfig(
         model=choice.model,
         api_base=api_base,
@@ -50,7 +51,8 @@ def resolve_model(app: AppContext, env: Mapping[str, str] | None = None) -> LLMC
         text_tool_calls=tuning.text_tool_calls,
         temperature=tuning.temperature,
         first_token_timeout=tuning.first_token_timeout,
-        context_window=server_context(settings, choice.model, api_base, local_servers_cache(app)),
+        context_window=server.context,
+        server_kind=server.kind,
     )
 
 

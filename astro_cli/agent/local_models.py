@@ -21,6 +21,7 @@ if TYPE_CHECKING:
 
     from astro_cli.agent.provider import LLMConfig
     from astro_cli.config import Settings
+    from astro_cli.local_servers import ServerFacts
 
 LOCAL_FIRST_TOKEN_TIMEOUT = 600.0  # a cold prefill of ~5k tokens on 2 CPU cores takes minutes
 SWITCH_VALUES = ("auto", "on", "off")
@@ -72,17 +73,16 @@ def _is_ollama(model: str) -> bool:
     return model.lower().startswith(("ollama/", "ollama_chat/"))
 
 
-def server_context(settings: Settings, model: str, api_base: str | None, cache_file: Path | None) -> int | None:
-    """The context window a local OpenAI-compatible server reports for `model`, asked only when
-    the profile is `auto` (it decides between small and default) and the server is local; None
-    otherwise, or when the server does not say. Ollama models are small by name already."""
-    if settings.get("profile") != "auto" or not api_base or _is_ollama(model):
-        return None
-    if not is_local_endpoint(model, api_base):
-        return None
-    from astro_cli.local_servers import context_window
+def server_facts(model: str, api_base: str | None, cache_file: Path | None) -> ServerFacts:
+    """What a local OpenAI-compatible server says of itself (GET /v1/models): its context window,
+    which picks the small profile under 32k tokens, and its kind (llama.cpp reports prompt
+    progress). Asked only of a local server: never of a cloud API, nor of Ollama (small by name)."""
+    from astro_cli.local_servers import ServerFacts
+    from astro_cli.local_servers import server_facts as ask
 
-    return context_window(api_base, model, cache_file)
+    if not api_base or _is_ollama(model) or not is_local_endpoint(model, api_base):
+        return ServerFacts()
+    return ask(api_base, model, cache_file)
 
 
 def with_model(config: LLMConfig, model: str, settings: Settings) -> LLMConfig:

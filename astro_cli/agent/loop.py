@@ -369,6 +369,8 @@ class AgentSession:
             cancel=self.cancel,
             cache_index=len(sent) - (2 if environment else 1),  # the last stored message
             tool_choice="none" if state.force_final else None,
+            on_progress=lambda total, cached, processed: self.bus.emit(
+                ev.PromptProgress(total=total, cached=cached, processed=processed)),
         )
         self._account(state, reply)
         return reply

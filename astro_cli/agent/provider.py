@@ -35,6 +35,7 @@ class LLMConfig:
     # What a local OpenAI-compatible server reports (GET /v1/models), asked once when the session
     # starts: its context window picks the small profile under 32k tokens (agent/profiles.py).
     context_window: int | None = None
+    server_kind: str | None = None  # "llama.cpp", "vLLM", ...: what the local server said it is
 
     def credential(self, model: str | None = None) -> Any:
         return self.credentials(model or self.model) if self.credentials is not None else None

@@ -17,10 +17,12 @@ def _server_context(ctx: Any, model: str) -> int | None:
     import os
 
     from astro_cli.agent.factory import default_api_base, local_servers_cache
-    from astro_cli.agent.local_models import server_context
+    from astro_cli.agent.local_models import server_facts
 
+    if ctx.settings.get("profile") != "auto":
+        return None
     api_base = ctx.settings.get("api_base") or default_api_base(model, ctx.settings, os.environ)
-    return server_context(ctx.settings, model, api_base, local_servers_cache(ctx))
+    return server_facts(model, api_base, local_servers_cache(ctx)).context
 
 
 def prompt_report(ctx: Any, question: str = "", exact: bool = False) -> dict[str, Any]:
