@@ -48,7 +48,7 @@ def prompt_report(ctx: Any, question: str = "", exact: bool = False) -> dict[str
     # The session's own facts as a new session's first step would have them, plus every registered source.
     first_step = ContextSource(SESSION_SOURCE, ORDER_SESSION, lambda data: session_facts(
         str(ctx.workspace.root), model, 0, ctx.settings.get("max_steps"), {"input_tokens": 0, "output_tokens": 0}))
-    assembled = ctx.prompt.assemble(tools, question=question, context=[first_step])
+    assembled = ctx.prompt.assemble(tools, question=question, context=[first_step], profile=profile)
     sections = [
         {"name": s.name, "order": s.order, "tokens": counter.text(s.text), "text": s.text} for s in assembled.sections
     ]
