@@ -83,9 +83,25 @@ def run_once(task_name: str, workspace: Path, env: dict[str, str], profile: str)
         # What the model wrote each step, as astro received it (tests/fixtures/local_model/ records some).
         "replies": [{"text": e.get("text", "")[:3000], "tool_calls": e.get("tool_calls") or []}
                     for e in events if e.get("type") == "assistant"],
+        "raw_replies": raw_replies(events),
         "nudges": [str(e.get("text", ""))[:400] for e in events if e.get("type") == "nudge"],
         "stderr_tail": stderr[-300:] if proc.returncode not in (0, None) else "",
     }
+
+
+def raw_replies(events: list[dict[str, Any]]) -> list[str]:
+    """Per step, the text exactly as the model streamed it (before astro reads a call out of it)."""
+    out: list[str] = []
+    parts: list[str] | None = None
+    for e in events:
+        if e.get("type") == "thinking":
+            parts = []
+        elif e.get("type") == "text_delta" and parts is not None:
+            parts.append(str(e.get("text", "")))
+        elif e.get("type") == "assistant" and parts is not None:
+            out.append("".join(parts))
+            parts = None
+    return out
 
 
 def step_seconds(events: list[dict[str, Any]]) -> list[float]:
