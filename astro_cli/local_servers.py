@@ -10,6 +10,7 @@ costs at most PROBE_TIMEOUT.
 
 from __future__ import annotations
 
+import http.client
 import json
 import logging
 import time
@@ -17,6 +18,7 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 
 log = logging.getLogger(__name__)
 
@@ -63,15 +65,10 @@ def server_root(url: str) -> str:
 
 def probe(url: str, timeout: float = PROBE_TIMEOUT) -> LocalServer | None:
     """What the OpenAI-compatible server at `url` serves; None when none answers there."""
-    import httpx
-
     root = server_root(url)
     try:
-        response = httpx.get(root + "/v1/models", timeout=timeout)
-        if response.status_code != 200:
-            return None
-        listed = response.json().get("data")
-    except (httpx.HTTPError, ValueError, AttributeError) as exc:
+        listed = _get_json(root + "/v1/models", timeout).get("data")
+    except (OSError, ValueError, AttributeError, http.client.HTTPException) as exc:
         log.debug("no OpenAI-compatible server at %s: %s", root, exc)
         return None
     if not isinstance(listed, list):
@@ -85,6 +82,24 @@ def probe(url: str, timeout: float = PROBE_TIMEOUT) -> LocalServer | None:
     kind = next((_OWNERS[o] for o in owners if o in _OWNERS), None)
     kind = kind or _PORT_NAMES.get(root.rsplit(":", 1)[-1], "OpenAI-compatible server")
     return LocalServer(root, kind, models)
+
+
+def _get_json(url: str, timeout: float) -> Any:
+    """GET with the standard library: a local probe needs no client pool, and httpx builds a TLS
+    context per client (~50 ms) even for plain HTTP (benchmarks/bench_local_probe.py)."""
+    parts = urlsplit(url)
+    if parts.scheme not in ("http", "https") or not parts.hostname:
+        raise ValueError(f"not an http(s) URL: {url}")
+    kind = http.client.HTTPSConnection if parts.scheme == "https" else http.client.HTTPConnection
+    connection = kind(parts.hostname, parts.port, timeout=timeout)
+    try:
+        connection.request("GET", parts.path or "/", headers={"Accept": "application/json"})
+        response = connection.getresponse()
+        if response.status != 200:
+            raise ValueError(f"HTTP {response.status}")
+        return json.loads(response.read(2_000_000))
+    finally:
+        connection.close()
 
 
 def _context(entry: dict[str, Any]) -> int | None:
@@ -113,7 +128,7 @@ class ServerFacts:
     kind: str | None = None
 
 
-def server_facts(api_base: str, model: str, cache_file: Path | None, timeout: float = PROBE_TIMEOUT) -> ServerFacts:
+def ask_server(api_base: str, model: str, cache_file: Path | None, timeout: float = PROBE_TIMEOUT) -> ServerFacts:
     """The context window the server at `api_base` reports for `model` (or its only model), and its kind.
 
     Asked once per process; the answer is kept in `cache_file` so that a server busy with a long

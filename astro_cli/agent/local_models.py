@@ -77,12 +77,11 @@ def server_facts(model: str, api_base: str | None, cache_file: Path | None) -> S
     """What a local OpenAI-compatible server says of itself (GET /v1/models): its context window,
     which picks the small profile under 32k tokens, and its kind (llama.cpp reports prompt
     progress). Asked only of a local server: never of a cloud API, nor of Ollama (small by name)."""
-    from astro_cli.local_servers import ServerFacts
-    from astro_cli.local_servers import server_facts as ask
+    from astro_cli.local_servers import ServerFacts, ask_server
 
     if not api_base or _is_ollama(model) or not is_local_endpoint(model, api_base):
         return ServerFacts()
-    return ask(api_base, model, cache_file)
+    return ask_server(api_base, model, cache_file)
 
 
 def with_model(config: LLMConfig, model: str, settings: Settings) -> LLMConfig:
