@@ -102,6 +102,15 @@ def _get_json(url: str, timeout: float) -> Any:
         connection.close()
 
 
+def answers(url: str, timeout: float = PROBE_TIMEOUT) -> bool:
+    """Whether a GET of `url` returns JSON with status 200 (Ollama's /api/tags, for `astro doctor`)."""
+    try:
+        _get_json(url, timeout)
+    except (OSError, ValueError, http.client.HTTPException):
+        return False
+    return True
+
+
 def _context(entry: dict[str, Any]) -> int | None:
     meta = entry.get("meta")
     for value in [meta.get("n_ctx") if isinstance(meta, dict) else None, *(entry.get(key) for key in _CONTEXT_KEYS)]:

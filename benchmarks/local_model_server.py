@@ -1,7 +1,7 @@
 """Run by the benchmark venv's python (it has xllamacpp, astro does not): start llama.cpp's
 OpenAI-compatible server on 127.0.0.1 at a free port, print its address, serve until stdin closes.
 
-    python local_model_server.py MODEL.gguf N_CTX THREADS
+    python local_model_server.py MODEL.gguf N_CTX THREADS [PORT]   (PORT 0 or none: a free one)
 """
 
 from __future__ import annotations
@@ -15,11 +15,12 @@ import xllamacpp  # type: ignore[import-not-found]
 
 def main() -> None:
     model, n_ctx, threads = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
+    port = int(sys.argv[4]) if len(sys.argv) > 4 else 0
     params = xllamacpp.CommonParams()
     params.model.path = model
     params.n_ctx = n_ctx
     params.n_parallel = 1
-    params.port = 0  # a free port; the server reports it in listening_address
+    params.port = port  # 0: a free port; the server reports it in listening_address
     params.hostnames = ["127.0.0.1"]
     params.cpuparams.n_threads = threads
     params.cpuparams_batch.n_threads = threads

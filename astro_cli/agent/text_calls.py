@@ -24,13 +24,16 @@ if TYPE_CHECKING:
 
 # Chat-template tokens and tags that leak into the text of small models' answers.
 _TEMPLATE_TAGS = re.compile(
-    r"</?tool_response>|</?response>|</?tool_call>|<\|python_tag\|>"
+    r"</?tool_response>|</?response>|</?tool_call>|</?tools>|<\|python_tag\|>"
     r"|<\|(?:im_start|im_end|eot_id|eom_id|end|endoftext|assistant|user|system)\|>"
     r"|<\|start_header_id\|>\w*<\|end_header_id\|>|</s>"
 )
 _FENCE_AT_END = re.compile(r"```[ \t]*(?:json|tool_call|tool|javascript|js)?[ \t]*\n?(?P<body>(?:(?!```).)*?)\n?[ \t]*```\s*$",
                            re.DOTALL | re.IGNORECASE)
 _TOOL_CALL_TAG = re.compile(r"<tool_call>\s*(?P<body>.*?)\s*(?:</tool_call>|$)", re.DOTALL)
+# Qwen2.5 small models sometimes echo the chat template's <tools> block with their calls in it,
+# one JSON object per line (recorded: tests/fixtures/local_model/).
+_TOOLS_TAG = re.compile(r"<tools>\s*(?P<body>.*?)\s*(?:</tools>\s*$|$)", re.DOTALL)
 _PYTHON_TAG = re.compile(r"<\|python_tag\|>(?P<body>.*)$", re.DOTALL)
 _END_TOKENS = re.compile(r"(?:\s*(?:<\|eom_id\|>|<\|eot_id\|>|<\|im_end\|>|</s>))+\s*$")
 _CALL_WORDS = re.compile(r'"name"\s*:')
@@ -72,7 +75,7 @@ def find_text_calls(text: str, tools: Collection[str]) -> TextCalls | None:
 
 def _find(text: str, tools: Collection[str]) -> TextCalls | None:
     text = _END_TOKENS.sub("", text or "")
-    for pattern, needs_name in ((_TOOL_CALL_TAG, False), (_PYTHON_TAG, False)):
+    for pattern, needs_name in ((_TOOL_CALL_TAG, False), (_PYTHON_TAG, False), (_TOOLS_TAG, True)):
         matches = list(pattern.finditer(text))
         if matches:
             prose = text[: matches[0].start()]
@@ -91,7 +94,7 @@ def _calls_from(bodies: list[str], prose: str, tools: Collection[str], needs_nam
     for body in bodies:
         body = body.strip().rstrip(";").strip()
         try:
-            value = json.loads(body)
+            value = _json_values(body)
         except json.JSONDecodeError as exc:
             if needs_name and not _CALL_WORDS.search(body):
                 return None  # a code block of something else: the answer's own content
@@ -109,6 +112,21 @@ def _calls_from(bodies: list[str], prose: str, tools: Collection[str], needs_nam
     if not calls:
         return None if needs_name else TextCalls(prose=strip_template_tags(prose).strip(), problem="the tool call is empty")
     return TextCalls(prose=strip_template_tags(prose).strip(), calls=calls)
+
+
+def _json_values(body: str) -> Any:
+    """One JSON value, or several written one after another (one call per line): a list of them."""
+    decoder = json.JSONDecoder()
+    values, at = [], 0
+    while True:
+        value, at = decoder.raw_decode(body, at)
+        values.append(value)
+        while at < len(body) and body[at] in " \t\r\n,":
+            at += 1
+        if at >= len(body):
+            return values[0] if len(values) == 1 else values
+        if body[at] not in "{[":
+            raise json.JSONDecodeError("Extra data", body, at)
 
 
 def _one_call(item: Any, tools: Collection[str]) -> tuple[TextCall | None, str | None]:
