@@ -43,3 +43,20 @@ def test_the_recorded_tools_block_runs_both_calls_and_the_turn_answers(cli, fake
     listing, readme = tool_results(fake.bodies()[1])
     assert listing.splitlines() == ["README.md", "notes.md"] and "batman" in readme
     assert "<tools>" not in obj["result"] and obj["num_steps"] == 2
+
+
+def test_a_template_tag_before_a_recorded_answer_is_stripped():
+    from astro_cli.agent.text_calls import strip_template_tags
+
+    answer = next(r for r in RECORDED if r["raw"].startswith("<tool_response>"))["raw"]
+    assert strip_template_tags(answer).startswith("The README file lists the files")
+
+
+def test_a_json_example_followed_by_more_than_a_sentence_stays_the_answer():
+    """The recorded 'call, then one sentence' shape is read as a call; an answer that shows a call
+    as an example and goes on, or names a tool not offered, stays an answer."""
+    example = ('Call it like this:\n```json\n{"name": "read_file", "arguments": {"path": "a.txt"}}\n```\n'
+               "It returns the file with line numbers.\nThen you can quote the lines you need.")
+    assert find_text_calls(example, OFFERED) is None
+    other = 'Like this:\n```json\n{"name": "list_files", "arguments": {}}\n```\nThat is all.'
+    assert find_text_calls(other, OFFERED) is None
