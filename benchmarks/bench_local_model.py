@@ -19,6 +19,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import signal
 import statistics
 import subprocess
 import sys
@@ -171,12 +172,14 @@ def main() -> None:
     unknown = [n for n in names if n not in BY_NAME]
     if unknown:
         sys.exit(f"unknown task(s) {', '.join(unknown)}; the tasks are: {', '.join(BY_NAME)}")
+    # `kill` ends the run like Ctrl-C: the server stops and the temporary workspaces are removed.
+    signal.signal(signal.SIGTERM, lambda signum, frame: sys.exit(f"stopped by signal {signum}"))
     installed = install(args.cache)
     print(f"runtime xllamacpp {installed.runtime_version}, model {installed.model} "
           f"({installed.model_bytes / 1e9:.2f} GB); install took {installed.seconds}", flush=True)
     load_before = os.getloadavg()[0]
     runs: list[dict[str, Any]] = []
-    with tempfile.TemporaryDirectory(prefix="astro-bench-") as tmp, \
+    with tempfile.TemporaryDirectory(prefix="astro-bench-local-") as tmp, \
             LocalServer(installed, args.ctx, args.threads, args.cache / "server.log") as server:
         print(f"server {server.url} ready in {server.load_seconds} s; /v1/models meta "
               f"{server.models()['data'][0].get('meta')}", flush=True)
