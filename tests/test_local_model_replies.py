@@ -21,6 +21,9 @@ OFFERED = {"search_papers", "get_paper_content", "rag_search", "read_file", "glo
 @pytest.mark.parametrize("reply", RECORDED, ids=[f"{r['task']}-{r['step']}-{n}" for n, r in enumerate(RECORDED)])
 def test_a_recorded_reply_is_read_as_the_calls_it_means(reply):
     found = find_text_calls(reply["raw"], OFFERED)
+    if reply.get("problem"):
+        assert found is not None and not found.calls and reply["problem"] in (found.problem or "")
+        return
     if reply["calls"] is None:
         assert found is None or not found.calls
         return
@@ -60,3 +63,22 @@ def test_a_json_example_followed_by_more_than_a_sentence_stays_the_answer():
     assert find_text_calls(example, OFFERED) is None
     other = 'Like this:\n```json\n{"name": "list_files", "arguments": {}}\n```\nThat is all.'
     assert find_text_calls(other, OFFERED) is None
+
+
+def test_a_recorded_schema_echo_gets_one_correction_and_the_next_call_runs(cli, fake: FakeProvider, astro_env,
+                                                                          workspace):
+    """The model answered with glob_files' own schema inside <tools>: before, astro printed that JSON
+    as the answer; now the model is told, once, to give values instead."""
+    (workspace / "scripts").mkdir()
+    (workspace / "scripts" / "fit.py").write_text("import batman\n")
+    echo = next(r for r in RECORDED if r.get("problem"))
+    fake.add({"text": echo["raw"]},
+             {"text": '```json\n{"name": "glob_files", "arguments": {"pattern": "scripts/*.py"}}\n```'},
+             {"text": "scripts/fit.py is the only Python file."})
+    result = cli(["run", "--profile", "small", "--output-format", "json", echo["prompt"]], env=astro_env)
+    obj = last_json(result.stdout)
+    assert result.exit_code == 0 and obj["result"] == "scripts/fit.py is the only Python file."
+    assert obj["tool_calls"] == [{"name": "glob_files", "ok": True}]
+    corrections = [m["content"] for m in fake.bodies()[1]["messages"]
+                   if m["role"] == "user" and "repeats the schema of glob_files" in str(m["content"])]
+    assert len(corrections) == 1

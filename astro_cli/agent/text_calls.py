@@ -111,7 +111,7 @@ def _calls_from(bodies: list[str], prose: str, tools: Collection[str], needs_nam
                 return None  # a code block of something else: the answer's own content
             return TextCalls(prose=strip_template_tags(prose).strip(), problem=(
                 f"the tool call is not valid JSON ({exc.msg} at position {exc.pos})"))
-        items = value if isinstance(value, list) else [value]
+        items = [_unwrapped(item) for item in (value if isinstance(value, list) else [value])]
         for item in items:
             if needs_name and not (isinstance(item, dict) and "name" in item):
                 return None
@@ -123,6 +123,19 @@ def _calls_from(bodies: list[str], prose: str, tools: Collection[str], needs_nam
     if not calls:
         return None if needs_name else TextCalls(prose=strip_template_tags(prose).strip(), problem="the tool call is empty")
     return TextCalls(prose=strip_template_tags(prose).strip(), calls=calls)
+
+
+def _unwrapped(item: Any) -> Any:
+    """OpenAI's own shape, {"type": "function", "function": {"name", "arguments"}}, as a call; and
+    a tool's schema echoed back ({"function": {"name", "parameters": {"type": "object", ...}}},
+    recorded from Qwen2.5-Coder-1.5B) as a call with a problem, so the model is told what to write."""
+    if not isinstance(item, dict) or "name" in item or not isinstance(item.get("function"), dict):
+        return item
+    function = item["function"]
+    parameters = function.get("parameters")
+    if "arguments" not in function and isinstance(parameters, dict) and "properties" in parameters:
+        return {"name": function.get("name"), "schema_echoed": True}
+    return function
 
 
 def _json_values(body: str) -> Any:
@@ -144,6 +157,9 @@ def _one_call(item: Any, tools: Collection[str]) -> tuple[TextCall | None, str |
     if not isinstance(item, dict) or not isinstance(item.get("name"), str):
         return None, 'a tool call must be a JSON object with a "name" and an "arguments" object'
     name = item["name"]
+    if item.get("schema_echoed"):
+        return None, (f"it repeats the schema of {name} instead of calling it; a call gives the values, e.g. "
+                      f'{{"name": "{name}", "arguments": {{...}}}}')
     arguments = item.get("arguments", item.get("parameters", {}))
     if isinstance(arguments, str):  # some templates nest the arguments as a JSON string
         try:
