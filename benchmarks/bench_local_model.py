@@ -129,8 +129,9 @@ def summarize(runs: list[dict[str, Any]]) -> list[dict[str, Any]]:
             "valid_calls": f"{sum(r['valid_tool_calls'] for r in mine)}/{calls}",
             "median_steps": statistics.median(r["steps"] for r in mine),
             "median_wall_s": round(statistics.median(r["wall_s"] for r in mine), 1),
-            "median_first_prompt_tokens": statistics.median(r["prompt_tokens"][0] if r["prompt_tokens"] else 0
-                                                            for r in mine),
+            # Runs that ended before the server counted anything (a provider error) have no figure.
+            "median_first_prompt_tokens": statistics.median([r["prompt_tokens"][0] for r in mine
+                                                             if r["prompt_tokens"]] or [0]),
             "rule": task.rule,
         })
     return rows
