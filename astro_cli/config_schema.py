@@ -60,6 +60,8 @@ def _key(name: str, type_: str, default: Any, help_: str, merge: str = "replace"
 _key("model", "str?", None, "litellm model string, e.g. anthropic/claude-sonnet-4-5 or openai/gpt-4.1")
 _key("api_base", "str?", None, "base URL of the model provider (a proxy, a local server)")
 _key("ollama_url", "str", "http://localhost:11434", "where the first run looks for a local Ollama server")
+_key("local_servers", "list", ["http://127.0.0.1:8080", "http://127.0.0.1:8000", "http://127.0.0.1:1234"],
+     "where the first run and `astro doctor` look for OpenAI-compatible local servers (llama.cpp, vLLM, LM Studio)")
 _key("max_steps", "int", 25, "tool-using steps per turn before a final answer is asked for", low=0)
 _key("num_retries", "int", 3, "retries of a model request on 429, 5xx and timeouts", low=0)
 _key("retry_backoff", "float", 1.0, "seconds before the first retry; doubles each time", low=0)

@@ -84,6 +84,7 @@ def base_env(tmp_path: Path) -> dict[str, str]:
         ASTRO_CROSSREF_URL=CLOSED + "/crossref",
         ASTRO_SIMBAD_URL=CLOSED + "/simbad/sim-tap",
         ASTRO_OLLAMA_URL=CLOSED,
+        ASTRO_LOCAL_SERVERS=CLOSED,  # never the real 8080/8000/1234 of the machine running the tests
         LITELLM_LOCAL_MODEL_COST_MAP="True",
         # In-process runs, no background worker; tests/test_worker*.py turn it on in a runtime folder of their own.
         ASTRO_WORKER="0",

@@ -12,6 +12,9 @@ A turn is a dict:
      "arg_chunk": 20,         # stream tool-call arguments in pieces of this many characters
      "delay": 0.5,            # seconds to wait before answering
      "hang": True,            # send the first text chunk, then wait until released (crash tests)
+     "prefill": 2.0,          # OpenAI stream: send the role chunk at once, the text this many seconds later
+                              # (llama.cpp's server, whose first chunk comes before its prompt processing)
+     "progress": {...},       # OpenAI stream: llama.cpp's prompt_progress object on that first chunk
      "match": "substring"}    # optional: only answer a request whose last message contains this
 A callable turn receives the request body and returns a turn dict.
 """
@@ -37,6 +40,9 @@ class FakeProvider:
         self.release = threading.Event()
         self.hanging = threading.Event()
         self._call_counter = 0
+        # GET /v1/models answers with this (as a local server lists its models), else 501 as before.
+        self.models_listing: dict[str, Any] | None = None
+        self.model_lists = 0  # how many GET /v1/models came
         provider = self
 
         class Handler(BaseHTTPRequestHandler):
@@ -53,6 +59,14 @@ class FakeProvider:
                 except json.JSONDecodeError:
                     body = {}
                 provider._handle(self, body)
+
+            def do_GET(self) -> None:  # noqa: N802 - http.server's naming
+                if provider.models_listing is None or self.path.rstrip("/") != "/v1/models":
+                    self.send_error(501)
+                    return
+                with provider.lock:
+                    provider.model_lists += 1
+                provider._json(self, 200, provider.models_listing)
 
         self.server = QuickHTTPServer(Handler)  # serves in its own thread; closes at once
         self.thread = self.server.thread
@@ -174,7 +188,14 @@ class FakeProvider:
             }
             return f"data: {json.dumps(obj)}\n\n"
 
-        self._send(handler, chunk({"role": "assistant", "content": ""}))
+        first = chunk({"role": "assistant", "content": ""})
+        if turn.get("progress"):
+            obj = json.loads(first[len("data: "):])
+            obj["prompt_progress"] = turn["progress"]
+            first = f"data: {json.dumps(obj)}\n\n"
+        self._send(handler, first)
+        if turn.get("prefill"):
+            time.sleep(turn["prefill"])
         for piece in _pieces(turn.get("text", "")):
             self._send(handler, chunk({"content": piece}))
             self._hang(turn)

@@ -126,3 +126,36 @@ def test_astro_run_never_asks(run_astro, workspace, tmp_path):
     assert out.returncode == 2
     assert "No model is configured" in out.stderr and "astro keys set" in out.stderr
     assert "choose 1-" not in out.stdout + out.stderr and "Welcome" not in out.stdout
+
+
+def test_a_llama_cpp_server_is_found_offered_and_chosen_with_the_small_profile(fake, workspace, tmp_path):
+    """Issue 32: an OpenAI-compatible local server (llama.cpp's real /v1/models listing) is offered
+    next to the providers; choosing it writes model and api_base, and its 16k context window
+    gives the small profile (the chat request offers only the core tools)."""
+    import json
+
+    from astro_cli.config_schema import SCHEMA
+
+    fake.models_listing = json.loads((Path(__file__).parent / "fixtures" / "local_model" /
+                                      "llamacpp_v1_models.json").read_text())
+    fake.add({"text": "Hello from llama.cpp."})
+    env = dict(base_env(tmp_path), ASTRO_LOCAL_SERVERS=f"{fake.url},{base_env(tmp_path)['ASTRO_OLLAMA_URL']}")
+    child = spawn(env, workspace)
+    child.expect(f"llama.cpp at {fake.url} serves:")
+    child.expect(r"1\. qwen2\.5-coder-1\.5b-instruct-q4_k_m\.gguf \(context 16,384 tokens\)")
+    child.expect(r"2\. Anthropic")
+    child.expect_exact("choose 1-7 (q to quit): ")
+    child.sendline("1")
+    child.expect(r"Saved model: openai/qwen2\.5-coder-1\.5b-instruct-q4_k_m\.gguf and api_base:")
+    child.expect(r"context\s+window\s+is\s+16,384\s+tokens,\s+so\s+astro\s+offers\s+it\s+the\s+small\s+profile")
+    child.expect(PROMPT)
+    child.sendline("hello?")
+    child.expect("Hello from llama.cpp.")
+    child.expect(PROMPT)
+    quit_with_ctrl_d(child)
+    child.close()
+    assert child.exitstatus == 0
+    config = yaml.safe_load((tmp_path / "astro-home" / "config.yaml").read_text())
+    assert config == {"model": "openai/qwen2.5-coder-1.5b-instruct-q4_k_m.gguf", "api_base": fake.openai_url}
+    tools = {t["function"]["name"] for t in fake.bodies()[0]["tools"]}
+    assert "read_file" in tools and tools <= set(SCHEMA["small_profile.tools"].default)

@@ -118,6 +118,16 @@ def test_after_the_first_token_the_reply_has_timeout_seconds_more(cli, fake: Fak
     assert "still writing 1 s after its first token" in obj["error"]
 
 
+def test_a_role_chunk_sent_before_a_long_prefill_is_not_the_first_token(cli, fake: FakeProvider, astro_env):
+    """llama.cpp's server sends the assistant role at once, then processes the prompt (minutes on a
+    CPU): the `timeout` for the rest of the reply starts at the first token, not at that chunk."""
+    env = {**astro_env, "ASTRO_TIMEOUT": "1", "ASTRO_NUM_RETRIES": "0", "ASTRO_FIRST_TOKEN_TIMEOUT": "120"}
+    fake.add({"text": "Worth the wait.", "prefill": 2.5})
+    result = cli(["run", "--output-format", "json", "Hi"], env=env)
+    assert result.exit_code == 0, result.stdout
+    assert last_json(result.stdout)["result"] == "Worth the wait."
+
+
 def test_the_local_models_docs_name_real_settings_with_their_defaults():
     """docs/models.md's settings table for local models matches the schema astro reads."""
     import re

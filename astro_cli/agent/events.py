@@ -45,6 +45,22 @@ class Thinking(Event):
 
 
 @dataclass
+class PromptProgress(Event):
+    """A local server is processing the prompt (llama.cpp's `prompt_progress`): `total` tokens, of
+    which `cached` come from its prompt cache; renderers show it instead of "thinking…"."""
+
+    type = "prompt_progress"
+    total: int
+    cached: int
+    processed: int
+
+    def label(self) -> str:
+        cached = f" ({self.cached:,} cached)" if self.cached else ""
+        done = f"{self.processed:,}/" if 0 < self.processed < self.total else ""
+        return f"processing prompt {done}{self.total:,} tokens{cached}…"
+
+
+@dataclass
 class TextDelta(Event):
     type = "text_delta"
     text: str

@@ -5,12 +5,13 @@ from __future__ import annotations
 import os
 import re
 from collections.abc import Mapping
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 from astro_cli.agent.events import EventBus
 from astro_cli.agent.extensions import loop_extensions
 from astro_cli.agent.llm import LLM
-from astro_cli.agent.local_models import local_tuning
+from astro_cli.agent.local_models import local_tuning, server_facts
 from astro_cli.agent.loop import AgentSession
 from astro_cli.agent.model_choice import NO_MODEL, choose_model, credentials_for, key_store
 from astro_cli.agent.permissions import PermissionPolicy
@@ -35,9 +36,11 @@ def resolve_model(app: AppContext, env: Mapping[str, str] | None = None) -> LLMC
         raise ConfigError(NO_MODEL)
     tuning = local_tuning(choice.model, settings.get("api_base"), settings.get("local_models.text_tool_calls"),
                           settings.get("temperature"), settings.get("first_token_timeout"))
+    api_base = settings.get("api_base") or default_api_base(choice.model, settings, env)
+    server = server_facts(choice.model, api_base, local_servers_cache(app))
     return LLMConfig(
         model=choice.model,
-        api_base=settings.get("api_base") or default_api_base(choice.model, settings, env),
+        api_base=api_base,
         api_key=env.get("ASTRO_API_KEY") or None,
         num_retries=settings.get("num_retries"),
         retry_backoff=settings.get("retry_backoff"),
@@ -48,7 +51,14 @@ def resolve_model(app: AppContext, env: Mapping[str, str] | None = None) -> LLMC
         text_tool_calls=tuning.text_tool_calls,
         temperature=tuning.temperature,
         first_token_timeout=tuning.first_token_timeout,
+        context_window=server.context,
+        server_kind=server.kind,
     )
+
+
+def local_servers_cache(app: AppContext) -> Path:
+    """Where the context windows local servers reported are kept (astro_cli/local_servers.py)."""
+    return app.home.root / "local-servers.json"
 
 
 def default_api_base(model: str, settings: Settings, env: Mapping[str, str]) -> str | None:

@@ -199,6 +199,7 @@ class LLM:
         self.config = config
         self._credentials_checked: set[str] = set()
         self.api_seconds = 0.0  # time spent inside model requests, for duration_api_ms and benchmarks
+        self._on_progress: Callable[[int, int, int], None] | None = None  # this request's (complete())
 
     def complete(
         self,
@@ -210,8 +211,11 @@ class LLM:
         cache_index: int | None = None,
         model: str | None = None,
         tool_choice: str | None = None,
+        on_progress: Callable[[int, int, int], None] | None = None,
     ) -> LLMReply:
+        """`on_progress(total, cached, processed)`: a local server's prompt processing, where it says."""
         litellm = load_litellm()
+        self._on_progress = on_progress
         wanted = model or self.config.model
         if wanted not in self._credentials_checked:
             check_credentials(litellm, dataclasses.replace(self.config, model=wanted))
@@ -268,6 +272,18 @@ class LLM:
                     time.sleep(delay)
         raise ProviderError("the provider did not answer")  # pragma: no cover
 
+    def _progress_reader(self) -> Callable[[dict[str, Any]], None] | None:
+        report = self._on_progress
+        if report is None:
+            return None
+
+        def read(progress: dict[str, Any]) -> None:
+            total = _count(progress, "total")
+            if total:
+                report(total, _count(progress, "cache"), _count(progress, "processed"))
+
+        return read
+
     def _stream(
         self,
         litellm: Any,
@@ -295,6 +311,9 @@ class LLM:
                 kwargs["tool_choice"] = tool_choice
         if self.config.api_base:
             kwargs["api_base"] = self.config.api_base
+        if self.config.server_kind == "llama.cpp":
+            # llama.cpp's server then reports its prompt processing in the stream (prompt_progress).
+            kwargs["extra_body"] = {"return_progress": True}
         api_key = self.config.api_key
         if not api_key:
             found = self.config.credential(model)
@@ -307,15 +326,19 @@ class LLM:
             # provider's client will not start without one: a placeholder, sent only to api_base.
             kwargs["api_key"] = NO_KEY
         response = litellm.completion(**kwargs)
-        reply = StreamAccumulator(streamed, on_text)
+        reply = StreamAccumulator(streamed, on_text, self._progress_reader())
         first_at: float | None = None
         try:
             for count, chunk in enumerate(response, start=1):
                 if cancel is not None and cancel.is_set():
                     raise Cancelled()
                 reply.add(chunk)
-                first_at = first_at or time.monotonic()
-                if self.config.first_token_timeout and time.monotonic() - first_at > self.config.timeout:
+                if first_at is None and reply.produced:
+                    # The first token, not the first chunk: llama.cpp's server sends the role (and
+                    # prompt progress) before its prefill, which may take minutes on a CPU.
+                    first_at = time.monotonic()
+                if (self.config.first_token_timeout and first_at is not None
+                        and time.monotonic() - first_at > self.config.timeout):
                     # The wait for the first token has a limit of its own; the rest has `timeout`.
                     raise ProviderError(
                         f"{model} was still writing {self.config.timeout:g} s after its first token; raise "
@@ -328,6 +351,11 @@ class LLM:
         if usage:
             usage["cost_usd"] = cost_of(model, reply.usage)
         return LLMReply(text=reply.text, tool_calls=reply.tool_calls(), usage=usage, finish_reason=reply.finish)
+
+
+def _count(progress: dict[str, Any], key: str) -> int:
+    value = progress.get(key)
+    return value if isinstance(value, int) and not isinstance(value, bool) and value >= 0 else 0
 
 
 def parse_arguments(raw: str) -> dict[str, Any]:

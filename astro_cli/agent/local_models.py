@@ -17,8 +17,11 @@ from urllib.parse import urlsplit
 from astro_cli.config import ConfigError
 
 if TYPE_CHECKING:
+    from pathlib import Path
+
     from astro_cli.agent.provider import LLMConfig
     from astro_cli.config import Settings
+    from astro_cli.local_servers import ServerFacts
 
 LOCAL_FIRST_TOKEN_TIMEOUT = 600.0  # a cold prefill of ~5k tokens on 2 CPU cores takes minutes
 SWITCH_VALUES = ("auto", "on", "off")
@@ -26,7 +29,7 @@ SWITCH_VALUES = ("auto", "on", "off")
 
 def is_local_endpoint(model: str, api_base: str | None) -> bool:
     """True for Ollama models and for servers at a loopback or private address."""
-    if model.lower().startswith(("ollama/", "ollama_chat/")):
+    if _is_ollama(model):
         return True
     if not api_base:
         return False
@@ -64,6 +67,21 @@ def local_tuning(model: str, api_base: str | None, switch: str, temperature: flo
         first_token_timeout=first_token_timeout if first_token_timeout is not None else (
             LOCAL_FIRST_TOKEN_TIMEOUT if local else None),
     )
+
+
+def _is_ollama(model: str) -> bool:
+    return model.lower().startswith(("ollama/", "ollama_chat/"))
+
+
+def server_facts(model: str, api_base: str | None, cache_file: Path | None) -> ServerFacts:
+    """What a local OpenAI-compatible server says of itself (GET /v1/models): its context window,
+    which picks the small profile under 32k tokens, and its kind (llama.cpp reports prompt
+    progress). Asked only of a local server: never of a cloud API, nor of Ollama (small by name)."""
+    from astro_cli.local_servers import ServerFacts, ask_server
+
+    if not api_base or _is_ollama(model) or not is_local_endpoint(model, api_base):
+        return ServerFacts()
+    return ask_server(api_base, model, cache_file)
 
 
 def with_model(config: LLMConfig, model: str, settings: Settings) -> LLMConfig:

@@ -204,7 +204,12 @@ class AgentSession:
     def visible_tools(self) -> list[Tool]:
         settings = self.app.settings
         tools = self.app.tools.ordered(settings.get("tool_order"), only=self.only_tools)
-        return profile_tools(tools, resolve_profile(settings.get("profile"), self.model), settings.get("small_profile.tools"))
+        return profile_tools(tools, self.profile, settings.get("small_profile.tools"))
+
+    @property
+    def profile(self) -> str:
+        """`default` or `small` (agent/profiles.py), for this session's model and server."""
+        return resolve_profile(self.app.settings.get("profile"), self.model, self.llm.config.context_window)
 
     @property
     def model(self) -> str:
@@ -216,7 +221,7 @@ class AgentSession:
         """The prompt for this session; with `turn` (a model request), the runtime context as well."""
         tools = self.visible_tools()
         return self.app.prompt.assemble(tools, scope=self.scope, question=question, states=self.states,
-                                        variables={"model": self.model}, turn=turn,
+                                        variables={"model": self.model}, turn=turn, profile=self.profile,
                                         context=self.context_sources(turn) if turn is not None else None)
 
     def context_sources(self, state: TurnView) -> list[ContextSource]:
@@ -368,6 +373,8 @@ class AgentSession:
             cancel=self.cancel,
             cache_index=len(sent) - (2 if environment else 1),  # the last stored message
             tool_choice="none" if state.force_final else None,
+            on_progress=lambda total, cached, processed: self.bus.emit(
+                ev.PromptProgress(total=total, cached=cached, processed=processed)),
         )
         self._account(state, reply)
         return reply

@@ -21,15 +21,19 @@ log = logging.getLogger(__name__)
 PROFILES = ("auto", "default", "small")
 SMALL = "small"
 DEFAULT = "default"
+SMALL_CONTEXT = 32_768  # a server whose context window is under 32k tokens serves a small model
 
 
-def resolve_profile(setting: str, model: str | None) -> str:
-    """`default` or `small`; `auto` (the default setting) picks `small` for Ollama models."""
+def resolve_profile(setting: str, model: str | None, context_window: int | None = None) -> str:
+    """`default` or `small`; `auto` (the default setting) picks `small` for Ollama models and for
+    a local server that reports a context window under 32k tokens (local_servers.py)."""
     if setting not in PROFILES:
         raise ConfigError(f"profile must be one of {', '.join(PROFILES)} (got {setting!r}).")
     if setting != "auto":
         return setting
-    return SMALL if (model or "").lower().startswith(("ollama/", "ollama_chat/")) else DEFAULT
+    if (model or "").lower().startswith(("ollama/", "ollama_chat/")):
+        return SMALL
+    return SMALL if context_window is not None and context_window < SMALL_CONTEXT else DEFAULT
 
 
 def profile_tools(tools: Iterable[Tool], profile: str, small_tools: Iterable[str]) -> list[Tool]:

@@ -32,6 +32,10 @@ class LLMConfig:
     text_tool_calls: bool = False
     temperature: float | None = None
     first_token_timeout: float | None = None
+    # What a local OpenAI-compatible server reports (GET /v1/models), asked once when the session
+    # starts: its context window picks the small profile under 32k tokens (agent/profiles.py).
+    context_window: int | None = None
+    server_kind: str | None = None  # "llama.cpp", "vLLM", ...: what the local server said it is
 
     def credential(self, model: str | None = None) -> Any:
         return self.credentials(model or self.model) if self.credentials is not None else None

@@ -60,14 +60,19 @@ def usage_dict(usage: Any) -> dict[str, int]:
 class StreamAccumulator:
     """Text, tool calls, usage and finish reason of one streamed reply, chunk by chunk."""
 
-    def __init__(self, streamed: list[str], on_text: Callable[[str], None]) -> None:
+    def __init__(self, streamed: list[str], on_text: Callable[[str], None],
+                 on_progress: Callable[[dict[str, Any]], None] | None = None) -> None:
         self.streamed = streamed  # the caller's list: text already shown cannot be retried silently
         self.on_text = on_text
+        self.on_progress = on_progress
         self.calls: dict[int, _CallParts] = {}
         self.usage: dict[str, int] = {}
         self.finish: str | None = None
 
     def add(self, chunk: Any) -> None:
+        progress = getattr(chunk, "prompt_progress", None)  # llama.cpp's server with return_progress
+        if isinstance(progress, dict) and self.on_progress is not None:
+            self.on_progress(progress)
         chunk_usage = getattr(chunk, "usage", None)
         if chunk_usage:
             self.usage = usage_dict(chunk_usage) or self.usage
@@ -95,6 +100,12 @@ class StreamAccumulator:
                     slot.name = function.name
                 if function.arguments:
                     slot.parts.append(function.arguments)
+
+    @property
+    def produced(self) -> bool:
+        """Whether the model has written anything yet (text or a tool call), as opposed to the
+        role or progress chunks some servers send before the first token."""
+        return bool(self.streamed) or bool(self.calls)
 
     @property
     def text(self) -> str:

@@ -24,13 +24,19 @@ if TYPE_CHECKING:
 
 # Chat-template tokens and tags that leak into the text of small models' answers.
 _TEMPLATE_TAGS = re.compile(
-    r"</?tool_response>|</?response>|</?tool_call>|<\|python_tag\|>"
+    r"</?tool_response>|</?response>|</?tool_call>|</?tools>|<\|python_tag\|>"
     r"|<\|(?:im_start|im_end|eot_id|eom_id|end|endoftext|assistant|user|system)\|>"
     r"|<\|start_header_id\|>\w*<\|end_header_id\|>|</s>"
 )
 _FENCE_AT_END = re.compile(r"```[ \t]*(?:json|tool_call|tool|javascript|js)?[ \t]*\n?(?P<body>(?:(?!```).)*?)\n?[ \t]*```\s*$",
                            re.DOTALL | re.IGNORECASE)
+_FENCE_THEN_SENTENCE = re.compile(
+    r"```[ \t]*(?:json|tool_call|tool)?[ \t]*\n(?P<body>\s*\{(?:(?!```).)*?\})\s*\n[ \t]*```[ \t]*\n+"
+    r"(?P<after>[^`\n]{1,300})\s*$", re.DOTALL | re.IGNORECASE)
 _TOOL_CALL_TAG = re.compile(r"<tool_call>\s*(?P<body>.*?)\s*(?:</tool_call>|$)", re.DOTALL)
+# Qwen2.5 small models sometimes echo the chat template's <tools> block with their calls in it,
+# one JSON object per line (recorded: tests/fixtures/local_model/).
+_TOOLS_TAG = re.compile(r"<tools>\s*(?P<body>.*?)\s*(?:</tools>\s*$|$)", re.DOTALL)
 _PYTHON_TAG = re.compile(r"<\|python_tag\|>(?P<body>.*)$", re.DOTALL)
 _END_TOKENS = re.compile(r"(?:\s*(?:<\|eom_id\|>|<\|eot_id\|>|<\|im_end\|>|</s>))+\s*$")
 _CALL_WORDS = re.compile(r'"name"\s*:')
@@ -72,7 +78,7 @@ def find_text_calls(text: str, tools: Collection[str]) -> TextCalls | None:
 
 def _find(text: str, tools: Collection[str]) -> TextCalls | None:
     text = _END_TOKENS.sub("", text or "")
-    for pattern, needs_name in ((_TOOL_CALL_TAG, False), (_PYTHON_TAG, False)):
+    for pattern, needs_name in ((_TOOL_CALL_TAG, False), (_PYTHON_TAG, False), (_TOOLS_TAG, True)):
         matches = list(pattern.finditer(text))
         if matches:
             prose = text[: matches[0].start()]
@@ -80,6 +86,14 @@ def _find(text: str, tools: Collection[str]) -> TextCalls | None:
     fence = _FENCE_AT_END.search(text)
     if fence is not None:
         return _calls_from([fence.group("body")], text[: fence.start()], tools, needs_name=True)
+    followed = _FENCE_THEN_SENTENCE.search(text)
+    if followed is not None:
+        # A call block, then one short sentence about it ("This will return ..."): recorded from
+        # Qwen2.5-Coder-1.5B. Only a whole, usable call to an offered tool counts; anything else
+        # there is an answer that shows some JSON.
+        found = _calls_from([followed.group("body")], text[: followed.start()], tools, needs_name=True)
+        if found is not None and found.problem is None:
+            return TextCalls(prose=found.prose, calls=found.calls)
     stripped = text.strip()
     if stripped.startswith(("{", "[")) and _CALL_WORDS.search(stripped):
         return _calls_from([stripped], "", tools, needs_name=True)
@@ -91,13 +105,13 @@ def _calls_from(bodies: list[str], prose: str, tools: Collection[str], needs_nam
     for body in bodies:
         body = body.strip().rstrip(";").strip()
         try:
-            value = json.loads(body)
+            value = _json_values(body)
         except json.JSONDecodeError as exc:
             if needs_name and not _CALL_WORDS.search(body):
                 return None  # a code block of something else: the answer's own content
             return TextCalls(prose=strip_template_tags(prose).strip(), problem=(
                 f"the tool call is not valid JSON ({exc.msg} at position {exc.pos})"))
-        items = value if isinstance(value, list) else [value]
+        items = [_unwrapped(item) for item in (value if isinstance(value, list) else [value])]
         for item in items:
             if needs_name and not (isinstance(item, dict) and "name" in item):
                 return None
@@ -111,10 +125,41 @@ def _calls_from(bodies: list[str], prose: str, tools: Collection[str], needs_nam
     return TextCalls(prose=strip_template_tags(prose).strip(), calls=calls)
 
 
+def _unwrapped(item: Any) -> Any:
+    """OpenAI's own shape, {"type": "function", "function": {"name", "arguments"}}, as a call; and
+    a tool's schema echoed back ({"function": {"name", "parameters": {"type": "object", ...}}},
+    recorded from Qwen2.5-Coder-1.5B) as a call with a problem, so the model is told what to write."""
+    if not isinstance(item, dict) or "name" in item or not isinstance(item.get("function"), dict):
+        return item
+    function = item["function"]
+    parameters = function.get("parameters")
+    if "arguments" not in function and isinstance(parameters, dict) and "properties" in parameters:
+        return {"name": function.get("name"), "schema_echoed": True}
+    return function
+
+
+def _json_values(body: str) -> Any:
+    """One JSON value, or several written one after another (one call per line): a list of them."""
+    decoder = json.JSONDecoder()
+    values, at = [], 0
+    while True:
+        value, at = decoder.raw_decode(body, at)
+        values.append(value)
+        while at < len(body) and body[at] in " \t\r\n,":
+            at += 1
+        if at >= len(body):
+            return values[0] if len(values) == 1 else values
+        if body[at] not in "{[":
+            raise json.JSONDecodeError("Extra data", body, at)
+
+
 def _one_call(item: Any, tools: Collection[str]) -> tuple[TextCall | None, str | None]:
     if not isinstance(item, dict) or not isinstance(item.get("name"), str):
         return None, 'a tool call must be a JSON object with a "name" and an "arguments" object'
     name = item["name"]
+    if item.get("schema_echoed"):
+        return None, (f"it repeats the schema of {name} instead of calling it; a call gives the values, e.g. "
+                      f'{{"name": "{name}", "arguments": {{...}}}}')
     arguments = item.get("arguments", item.get("parameters", {}))
     if isinstance(arguments, str):  # some templates nest the arguments as a JSON string
         try:

@@ -12,6 +12,19 @@ from astro_cli.bootstrap import UserError, build_app, print_warnings, user_error
 app = typer.Typer(no_args_is_help=True)
 
 
+def _server_context(ctx: Any, model: str) -> int | None:
+    """The context window a local server reports, as a session would ask it (the auto profile)."""
+    import os
+
+    from astro_cli.agent.factory import default_api_base, local_servers_cache
+    from astro_cli.agent.local_models import server_facts
+
+    if ctx.settings.get("profile") != "auto":
+        return None
+    api_base = ctx.settings.get("api_base") or default_api_base(model, ctx.settings, os.environ)
+    return server_facts(model, api_base, local_servers_cache(ctx)).context
+
+
 def prompt_report(ctx: Any, question: str = "", exact: bool = False) -> dict[str, Any]:
     """The assembled system prompt, tool schemas and environment message with their token counts."""
     from astro_cli.agent.model_choice import model_choice
@@ -28,13 +41,14 @@ def prompt_report(ctx: Any, question: str = "", exact: bool = False) -> dict[str
 
         load_litellm()
     counter = TokenCounter(choice.model if choice is not None else None)
-    profile = resolve_profile(ctx.settings.get("profile"), choice.model if choice is not None else None)
+    profile = resolve_profile(ctx.settings.get("profile"), choice.model if choice is not None else None,
+                              _server_context(ctx, choice.model) if choice is not None else None)
     tools = profile_tools(ctx.tools.ordered(ctx.settings.get("tool_order")), profile,
                           ctx.settings.get("small_profile.tools"))
     # The session's own facts as a new session's first step would have them, plus every registered source.
     first_step = ContextSource(SESSION_SOURCE, ORDER_SESSION, lambda data: session_facts(
         str(ctx.workspace.root), model, 0, ctx.settings.get("max_steps"), {"input_tokens": 0, "output_tokens": 0}))
-    assembled = ctx.prompt.assemble(tools, question=question, context=[first_step])
+    assembled = ctx.prompt.assemble(tools, question=question, context=[first_step], profile=profile)
     sections = [
         {"name": s.name, "order": s.order, "tokens": counter.text(s.text), "text": s.text} for s in assembled.sections
     ]

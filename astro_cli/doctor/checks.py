@@ -224,10 +224,35 @@ def sandbox_check(app: AppContext, options: DoctorOptions) -> Check:
                  "`sandbox.enabled: true` in your user config (docs/security.md).")
 
 
+def local_servers_check(app: AppContext, options: DoctorOptions) -> Check:
+    """Which local model servers answer (Ollama, and OpenAI-compatible ones by GET /v1/models):
+    informational, never a ✗, since a cloud model needs none."""
+    from astro_cli.agent.profiles import SMALL_CONTEXT
+    from astro_cli.local_servers import answers, find_servers, server_root
+    from astro_cli.ollama import TAGS_TIMEOUT
+
+    urls = [server_root(u) for u in app.settings.get("local_servers")]
+    found = find_servers(urls)
+    parts = []
+    for server in found:
+        models = ", ".join(
+            f"{m.id}" + (f" (context {m.context:,}{', small profile' if m.context < SMALL_CONTEXT else ''})"
+                         if m.context else "") for m in server.models[:5]) or "no model loaded"
+        parts.append(f"{server.kind} at {server.url} serves {models}")
+    ollama = answers(app.settings.get("ollama_url").rstrip("/") + "/api/tags", TAGS_TIMEOUT)
+    if ollama:
+        parts.append(f"Ollama at {app.settings.get('ollama_url')}")
+    silent = [u for u in urls if u not in {s.url for s in found}]
+    if not parts:
+        return Check(True, f"local model servers: none (looked at {', '.join(urls + [app.settings.get('ollama_url')])})")
+    tail = f"; nothing at {', '.join(silent)}" if silent else ""
+    return Check(True, "local model servers: " + "; ".join(parts) + tail)
+
+
 # One line per check, in the order shown. Local OpenAI-compatible servers (issue 32): one line each.
 CHECKS: list[CheckFn] = [
-    python_check, install_check, keys_check, ads_check, model_check, database_check, library_check,
-    worker_check, mcp_check, trust_check, sandbox_check,
+    python_check, install_check, keys_check, ads_check, model_check, local_servers_check, database_check,
+    library_check, worker_check, mcp_check, trust_check, sandbox_check,
 ]
 
 

@@ -120,6 +120,8 @@ def memory_slash(ctx: SlashContext, text: str) -> None:
 
 def install(app: AppContext) -> None:
     def section(data: AssemblyInput) -> str | None:
+        if data.profile == "small" and not any(tool.name == "save_memory" for tool in data.tools):
+            return None  # the small profile without save_memory: the section is about saving memories
         return SECTION if app.settings.get("memory.inject") > 0 else None
 
     app.prompt.add("memory", ORDER_MEMORY, provider=section)

@@ -41,3 +41,4 @@ class AssemblyInput:
     question: str = ""
     states: SessionStates = field(default_factory=SessionStates)
     turn: TurnFacts | None = None
+    profile: str = "default"  # agent/profiles.py: `small` asks for the short principles

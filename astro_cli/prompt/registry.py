@@ -197,6 +197,7 @@ class PromptRegistry:
         variables: Mapping[str, str] | None = None,
         context: Sequence[ContextSource] | None = None,
         turn: TurnFacts | None = None,
+        profile: str = "default",
     ) -> AssembledPrompt:
         """Build the system prompt for `scope` with `tools` (already ordered) as the request's tools.
 
@@ -208,7 +209,8 @@ class PromptRegistry:
         listeners = self._waterfall.listeners(scope)
         if not listeners:  # nothing can change the sections: apply the complete rule before producing any
             sections = _complete_rule(sections, scope)
-        data = AssemblyInput(scope=scope, tools=tools, question=question, states=states or SessionStates(), turn=turn)
+        data = AssemblyInput(scope=scope, tools=tools, question=question, states=states or SessionStates(), turn=turn,
+                             profile=profile)
         produced = [
             DraftSection(s.name, s.order, text, s.complete, s.renders_variables)
             for s in sections

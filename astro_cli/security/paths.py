@@ -89,7 +89,7 @@ class Confinement:
         candidate = Path(text).expanduser()
         if not candidate.is_absolute():
             candidate = self.workspace / candidate
-        resolved = candidate.resolve()
+        resolved = self._as_workspace_path(text, candidate.resolve())
         if self.is_secret(resolved):
             raise PathRefused(f"'{text}' is a key store ({resolved}); no tool reads it.")
         if not self.contains(resolved):
@@ -99,6 +99,20 @@ class Confinement:
             )
         if must_exist and not resolved.exists():
             raise PathRefused(f"'{text}' does not exist.")
+        return resolved
+
+    def _as_workspace_path(self, text: str, resolved: Path) -> Path:
+        """How small models name the workspace: "/", "workspace" or "/workspace" for its root, and
+        "/README.md" for a file in it. Read so only when the path as written is outside the
+        workspace (or does not exist) and the workspace reading exists: never a way out of it."""
+        if self.contains(resolved) and resolved.exists():
+            return resolved
+        if text.strip().rstrip("/") in ("", "workspace", "/workspace", "<workspace>"):
+            return self.workspace
+        if text.startswith("/") and not text.startswith("//"):
+            inside = (self.workspace / text.lstrip("/")).resolve()
+            if _inside(inside, self.workspace) and inside.exists():
+                return inside
         return resolved
 
     def writable(self, raw: str | Path) -> Path:

@@ -88,6 +88,8 @@ def load_skill(ctx: ToolContext, args: dict[str, Any]) -> ToolResult:
 
 def skills_section(app: AppContext):
     def provide(data: AssemblyInput) -> str | None:
+        if data.profile == "small" and not any(tool.name == "load_skill" for tool in data.tools):
+            return None  # a profile without load_skill (small): a list of skills it cannot load is noise
         registry = get_registry(app)
         registry.ensure_loaded()
         found = data.states.find(SkillsState)

@@ -120,10 +120,24 @@ def _split_glob(pattern: str) -> tuple[list[str], list[str]]:
     return literal, parts[len(literal):]
 
 
+def _similar(ctx: ToolContext, missing: Path) -> str:
+    """Names beside a missing path that start like it ("README" -> README.md), as a hint."""
+    folder, stem = missing.parent, missing.name.lower()
+    if not stem or not folder.is_dir() or not ctx.confinement.contains(folder.resolve()):
+        return ""
+    near = sorted(p for p in folder.iterdir() if p.name.lower().startswith(stem) and p.name not in SKIP_DIRS)[:5]
+    return f" Did you mean: {', '.join(_rel(ctx, p) for p in near)}?" if near else ""
+
+
 def glob_files(ctx: ToolContext, args: dict[str, Any]) -> ToolResult:
     pattern = str(args.get("pattern") or "").strip()
     if not pattern:
         raise ToolError("No glob pattern was given (e.g. '**/*.tex').")
+    root_text = str(ctx.resolve_path(".")) + "/"
+    if pattern.startswith(root_text):  # the workspace's own absolute path: the same pattern, relative
+        pattern = pattern[len(root_text):] or "*"
+    elif pattern.startswith("/"):
+        pattern = pattern.lstrip("/") or "*"  # "/*.md": small models' way of saying the workspace's top folder
     if pattern.startswith(("/", "~")):
         raise ToolError("Give the pattern relative to the workspace (or to 'path'), e.g. 'papers/*.pdf'.")
     root = ctx.resolve_path(args.get("path") or ".", must_exist=True)
@@ -132,9 +146,13 @@ def glob_files(ctx: ToolContext, args: dict[str, Any]) -> ToolResult:
     confinement = ctx.confinement
     if not confinement.contains(start.resolve()):
         return ToolResult(f"No path matches '{pattern}': paths outside the workspace are not listed.")
+    hidden = any(part in SKIP_DIRS for part in literal)
+    if not rest and start.is_dir() and not hidden:
+        rest = ["*"]  # a folder named without a wildcard: what is in it
     if not rest:
-        exists = start.exists() and not any(part in SKIP_DIRS for part in literal)
-        return ToolResult(_rel(ctx, start) + ("/" if start.is_dir() else "") if exists else f"No path matches '{pattern}'.")
+        if start.exists() and not hidden:
+            return ToolResult(_rel(ctx, start))
+        return ToolResult(f"No path matches '{pattern}'." + _similar(ctx, start))
     found = sorted(_glob_walk(start.resolve(), start, rest, confinement))
     shown = [_rel(ctx, path) + ("/" if is_dir else "") for path, is_dir in found[:500]]
     for path, _ in found[:500]:

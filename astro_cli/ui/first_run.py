@@ -1,7 +1,10 @@
-"""The first run of the REPL with no model: find a local Ollama, or ask for a provider and its key.
+"""The first run of the REPL with no model: find a local Ollama or an OpenAI-compatible local
+server (llama.cpp, vLLM, LM Studio), or ask for a provider and its key.
 
 Nothing is faked: an Ollama model is offered only if the server at config 'ollama_url' says it
-can call tools, and choosing it writes `model` and `api_base` to the user config; a provider's key
+can call tools, a local server's models only as its `GET /v1/models` lists them (config
+'local_servers' says where to look), and choosing one writes `model` and `api_base` to the user
+config; a provider's key
 is read with hidden input and kept in ASTRO_HOME/keys.yaml (mode 0600), or the person is told
 which variable to set. `astro run` never asks: it says what to set and exits with code 2.
 """
@@ -18,7 +21,7 @@ if TYPE_CHECKING:
     from rich.console import Console
 
     from astro_cli.app import AppContext
-    from astro_cli.ollama import OllamaModel
+    from astro_cli.local_servers import ServedModel
 
 PROVIDER_TITLES = {
     "anthropic": "Anthropic (Claude)",
@@ -46,13 +49,15 @@ def first_run(app: AppContext, console: Console, reader: Any) -> bool:
 
 
 def _first_run(app: AppContext, console: Console, reader: Any) -> bool:
+    from astro_cli.local_servers import find_servers
     from astro_cli.ollama import find_models
 
     console.print(Text("Welcome to astro.", style="bold"))
     console.print("It needs a language model to talk to, and none is configured yet.", markup=False)
     url = app.settings.get("ollama_url")
-    with console.status(f"looking for Ollama at {url}…"):
+    with console.status(f"looking for Ollama at {url} and local model servers…"):
         models = find_models(url)
+        servers = find_servers(app.settings.get("local_servers"))
     options: list[tuple[str, Any]] = []
     if models:
         console.print(f"\nOllama at {url} has {len(models)} model(s) that can call tools:", markup=False)
@@ -63,6 +68,10 @@ def _first_run(app: AppContext, console: Console, reader: Any) -> bool:
     else:
         console.print(f"\nNo Ollama server answers at {url} (set 'ollama_url' or ASTRO_OLLAMA_URL if it runs "
                       "elsewhere).", markup=False)
+    for server in servers:
+        if server.models:
+            console.print(f"\n{server.kind} at {server.url} serves:", markup=False)
+            options += [(server.label(model), (server, model)) for model in server.models]
     console.print("A provider's API (an account and an API key):", markup=False)
     options += [(PROVIDER_TITLES.get(provider, provider), provider) for provider, _ in DEFAULT_MODELS]
     for number, (label, _) in enumerate(options, start=1):
@@ -74,7 +83,10 @@ def _first_run(app: AppContext, console: Console, reader: Any) -> bool:
     picked = options[choice][1]
     if isinstance(picked, str):
         return _provider_key(app, console, reader, picked)
-    return _use_ollama(app, console, picked, url)
+    if isinstance(picked, tuple):
+        server, served = picked
+        return _save_model(app, console, served.litellm_model, server.api_base, _profile_note(served))
+    return _save_model(app, console, picked.litellm_model, url)
 
 
 def _choose(console: Console, reader: Any, count: int) -> int | None:
@@ -87,12 +99,21 @@ def _choose(console: Console, reader: Any, count: int) -> int | None:
         console.print(Text(f"type a number from 1 to {count}, or q", style="dim"))
 
 
-def _use_ollama(app: AppContext, console: Console, model: OllamaModel, url: str) -> bool:
+def _profile_note(model: ServedModel) -> str:
+    from astro_cli.agent.profiles import SMALL_CONTEXT
+
+    if model.context is not None and model.context < SMALL_CONTEXT:
+        return (f" Its context window is {model.context:,} tokens, so astro offers it the small profile "
+                "(fewer tools, shorter descriptions; --profile default for the full prompt).")
+    return ""
+
+
+def _save_model(app: AppContext, console: Console, model: str, url: str, note: str = "") -> bool:
     from astro_cli.config import ConfigError
     from astro_cli.user_config import set_values
 
     path = app.home.config_path
-    values = {"model": model.litellm_model, "api_base": url}
+    values = {"model": model, "api_base": url}
     try:
         set_values(path, values)
     except ConfigError as exc:
@@ -100,7 +121,7 @@ def _use_ollama(app: AppContext, console: Console, model: OllamaModel, url: str)
         return False
     for key, value in values.items():
         app.settings.set(key, value, str(path))
-    console.print(f"Saved model: {model.litellm_model} and api_base: {url} in {path}.", markup=False)
+    console.print(f"Saved model: {model} and api_base: {url} in {path}.{note}", markup=False)
     return True
 
 

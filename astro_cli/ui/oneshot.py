@@ -145,6 +145,9 @@ class OneShotPrinter:
         if isinstance(event, (ev.Thinking, ev.TextDelta)):
             self._spin("thinking…" if isinstance(event, ev.Thinking) else "writing…")
             return
+        if isinstance(event, ev.PromptProgress):
+            self._spin(event.label())
+            return
         self._spin(None)
         # Everything shown comes from the model, tools or files: plain Text (no markup), escapes visible.
         if isinstance(event, ev.ToolStarted):

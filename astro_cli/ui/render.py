@@ -144,6 +144,9 @@ class TurnRenderer:
         self._text = ""
         self.spin("thinking…")
 
+    def _on_prompt_progress(self, event: ev.PromptProgress) -> None:
+        self.spin(event.label())
+
     def _on_text_delta(self, event: ev.TextDelta) -> None:
         self._text += event.text
         self._show()

@@ -1,0 +1,32 @@
+"""Issue 32: how small local models name paths, read as they mean them and never outside the
+workspace: "/" or "workspace" for its root, "/README.md" for a file in it, a folder globbed
+without a wildcard, and a near miss ("README") answered with the names that exist."""
+
+from __future__ import annotations
+
+from tests.fakeprovider import FakeProvider
+from tests.helpers import tool_results
+
+
+def test_the_workspace_root_and_leading_slashes_mean_the_workspace(cli, fake: FakeProvider, astro_env, workspace):
+    (workspace / "README.md").write_text("# transit-fits\n")
+    (workspace / "scripts").mkdir()
+    (workspace / "scripts" / "fit.py").write_text("import batman\n")
+    fake.add({"tool_calls": [
+        {"name": "glob_files", "arguments": {"pattern": "*", "path": "workspace"}},
+        {"name": "glob_files", "arguments": {"pattern": "*", "path": "/"}},
+        {"name": "read_file", "arguments": {"path": "/README.md"}},
+        {"name": "glob_files", "arguments": {"pattern": "/*.md"}},
+        {"name": "glob_files", "arguments": {"pattern": "scripts"}},
+        {"name": "glob_files", "arguments": {"pattern": "README"}},
+        {"name": "read_file", "arguments": {"path": "/etc/hostname"}},
+    ]}, {"text": "done"})
+    result = cli(["run", "look"], env=astro_env)
+    assert result.exit_code == 0, result.stdout
+    named_root, slash_root, readme, slash_glob, folder, near, outside = tool_results(fake.bodies()[1])
+    assert named_root.splitlines() == slash_root.splitlines() == ["README.md", "scripts/"]
+    assert "# transit-fits" in readme
+    assert slash_glob == "README.md"
+    assert folder == "scripts/fit.py"
+    assert near == "No path matches 'README'. Did you mean: README.md?"
+    assert "outside the workspace" in outside  # a real absolute path elsewhere stays refused
