@@ -28,6 +28,7 @@ import pytest
 from astro_cli.slash import slash_commands
 from tests.fakeprovider import FakeProvider
 from tests.markers import MARKERS, apply_markers
+from tests.suite_speed import cache_bytecode, heavy_first
 
 pytest_plugins = ["tests.pg_support"]  # pg_server, pgvector_server, pg_url: a real PostgreSQL (issue 20)
 
@@ -53,10 +54,13 @@ def pytest_configure(config: pytest.Config) -> None:
         signal.signal(signal.SIGINT, signal.default_int_handler)
     for name, description in MARKERS.items():
         config.addinivalue_line("markers", f"{name}: {description}")
+    cache_bytecode(config.rootpath)
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     apply_markers(items)
+    if hasattr(config, "workerinput"):  # an xdist worker: the costliest modules first (tests/suite_speed.py)
+        heavy_first(items)
 
 
 @pytest.fixture
@@ -142,7 +146,10 @@ def warm_worker(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
 def through_warm_worker(request: pytest.FixtureRequest, args: list[str], env: dict[str, str]) -> dict[str, str]:
     """`env` pointed at the shared warm worker when this is an `astro run` the tests' base environment
     keeps in-process (ASTRO_WORKER=0 and no runtime folder of its own); else `env` unchanged."""
-    command = args[1:2] if args[:1] == ["--debug"] else args[:1]
+    from astro_cli.argv import rewrite
+
+    # As astro's own entry point reads it (astro_cli/main.py): `astro -p "q"` is `astro run "q"`.
+    command = rewrite(args[1:] if args[:1] == ["--debug"] else args)[:1]
     if (command != ["run"] or env.get("ASTRO_WORKER") != "0" or "ASTRO_RUNTIME_DIR" in env
             or request.node.get_closest_marker("cold_start") or request.config.getoption("--no-warm-worker")):
         return env

@@ -35,6 +35,10 @@ from tests.quick_server import QuickHTTPServer
 
 FIXTURES = Path(__file__).parent / "fixtures"
 ADS_TOKEN = "test-ads-token-not-real"
+# The client's timeout (ASTRO_HTTP_TIMEOUT) in tests of the stand-in: it answers at once, but a loaded
+# machine can hold an answer for seconds, so the ceiling is generous. A test of the timeout itself sets
+# a short one of its own (0.3 s) and a delay past it (`fail(..., delay=...)`).
+CLIENT_TIMEOUT = "60"
 EMPTY_FEED = "arxiv/id_list_0000.0000_no_results.xml"
 ARXIV_IDS = {
     "astro-ph/0601001": "arxiv/id_list_astro-ph_0601001.xml",
@@ -445,7 +449,10 @@ if pytest is not None:
         for key in list(__import__("os").environ):
             if key.startswith("ASTRO_") or key in PROVIDER_KEYS:
                 monkeypatch.delenv(key, raising=False)
-        for key, value in research.env(ASTRO_HOME=str(tmp_path / "astro-home"), ASTRO_HTTP_TIMEOUT="2").items():
+        # Keyword search, as in the tests' base environment (conftest.base_env): no background process
+        # embeds a parsed paper with the local model while the test goes on.
+        for key, value in research.env(ASTRO_HOME=str(tmp_path / "astro-home"), ASTRO_HTTP_TIMEOUT=CLIENT_TIMEOUT,
+                                       ASTRO_LIBRARY_EMBEDDING_MODEL="off").items():
             monkeypatch.setenv(key, value)
         monkeypatch.setenv("ADS_API_TOKEN", ADS_TOKEN)
         workspace = tmp_path / "project"

@@ -39,7 +39,7 @@ def people(entry) -> list[tuple[str, ...]]:
 
 @pytest.fixture
 def env(astro_env, research):
-    return {**astro_env, **research.env(ASTRO_HTTP_TIMEOUT="2")}  # no ADS_API_TOKEN
+    return {**astro_env, **research.env(ASTRO_HTTP_TIMEOUT=research_server.CLIENT_TIMEOUT)}  # no ADS_API_TOKEN
 
 
 def test_without_ads_a_published_arxiv_paper_is_exported_as_the_published_article(cli, env):

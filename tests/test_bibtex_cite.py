@@ -21,7 +21,7 @@ THESIS = "2020PhDT.........1W"  # doctype phdthesis, pub_raw "PhD Thesis, Auckla
 
 @pytest.fixture
 def env(astro_env, research):
-    return {**astro_env, **research.env(ASTRO_HTTP_TIMEOUT="2"), "ADS_API_TOKEN": ADS_TOKEN}
+    return {**astro_env, **research.env(ASTRO_HTTP_TIMEOUT=research_server.CLIENT_TIMEOUT), "ADS_API_TOKEN": ADS_TOKEN}
 
 
 def test_cited_ads_search_hits_get_full_entries_of_their_own_type(cli, fake, env):

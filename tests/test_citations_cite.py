@@ -18,7 +18,7 @@ ANSWER = ("Deep-learning testing is compared in arXiv:2202.12139; the Bethe-latt
 
 @pytest.fixture
 def env(astro_env, research):
-    return {**astro_env, **research.env(ASTRO_HTTP_TIMEOUT="2")}  # no ADS token: arXiv only
+    return {**astro_env, **research.env(ASTRO_HTTP_TIMEOUT=research_server.CLIENT_TIMEOUT)}  # no ADS token: arXiv only
 
 
 def _session(cli, fake, env, **extra) -> str:

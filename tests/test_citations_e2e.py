@@ -31,7 +31,7 @@ TITLE = "Dynamics of accretion and winds in tidal disruption events"
 
 @pytest.fixture
 def env(astro_env, research):
-    return {**astro_env, **research.env(ASTRO_HTTP_TIMEOUT="2"), "ADS_API_TOKEN": ADS_TOKEN}
+    return {**astro_env, **research.env(ASTRO_HTTP_TIMEOUT=research_server.CLIENT_TIMEOUT), "ADS_API_TOKEN": ADS_TOKEN}
 
 
 def user_texts(body: dict) -> list[str]:
@@ -155,7 +155,7 @@ def test_papers_in_the_library_are_verified_without_any_tool(cli, fake, env):
 
 
 def test_the_repl_prints_the_footer_marks_sources_and_cites(repl, fake, research, monkeypatch):
-    for key, value in research.env(ASTRO_HTTP_TIMEOUT="2").items():
+    for key, value in research.env(ASTRO_HTTP_TIMEOUT=research_server.CLIENT_TIMEOUT).items():
         repl.app.settings.set(key.removeprefix("ASTRO_").lower().replace("_", "."), value, "test")
     repl.app.settings.set("arxiv_url", research.url + "/api/query", "test")
     repl.app.settings.set("arxiv_pdf_url", research.url, "test")

@@ -107,7 +107,7 @@ def test_library_search_tells_a_person_what_to_type(cli, workspace):
 
 @pytest.fixture
 def services(astro_env, research):
-    return {**astro_env, **research.env(ASTRO_HTTP_TIMEOUT="2")}
+    return {**astro_env, **research.env(ASTRO_HTTP_TIMEOUT=research_server.CLIENT_TIMEOUT)}
 
 
 def test_a_paper_arxiv_has_no_metadata_for_is_titled_from_its_pdf_with_a_warning(cli, services, workspace):

@@ -1,4 +1,8 @@
-"""kill -9 in the middle of a turn, then --resume: nothing stored is lost and the provider accepts the history."""
+"""kill -9 in the middle of a turn, then --resume: nothing stored is lost and the provider accepts the history.
+
+The process killed is a cold `astro run` of its own (the crash a user can cause); the run that picks the
+session up again goes through run_astro, as a user's next `astro run` goes to the warm worker when one is up.
+"""
 
 from __future__ import annotations
 
@@ -17,9 +21,7 @@ def _start(args, env, cwd):
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
 
 
-
-
-def test_kill_during_a_tool_then_resume(fake: FakeProvider, astro_env, workspace):
+def test_kill_during_a_tool_then_resume(fake: FakeProvider, astro_env, workspace, run_astro):
     (workspace / "obs.txt").write_text("flux 3 mJy\n")
     marker = workspace / "started"
     fake.add(
@@ -39,8 +41,7 @@ def test_kill_during_a_tool_then_resume(fake: FakeProvider, astro_env, workspace
     session_id = json.loads(listing.stdout)[0]["id"]
 
     fake.add({"text": "The flux is 3 mJy (the long command was interrupted)."})
-    resumed = subprocess.run([sys.executable, "-m", "astro_cli", "run", "--resume", session_id, "--output-format",
-                              "json", "Go on"], env=astro_env, cwd=workspace, capture_output=True, text=True, timeout=90)
+    resumed = run_astro(["run", "--resume", session_id, "--output-format", "json", "Go on"], astro_env)
     assert resumed.returncode == 0, resumed.stderr
     assert json.loads(resumed.stdout)["session_id"] == session_id
     messages = fake.bodies()[-1]["messages"]
@@ -54,7 +55,7 @@ def test_kill_during_a_tool_then_resume(fake: FakeProvider, astro_env, workspace
     assert messages[-2] == {"role": "user", "content": "Go on"}
 
 
-def test_kill_while_the_model_is_streaming_then_continue(fake: FakeProvider, astro_env, workspace):
+def test_kill_while_the_model_is_streaming_then_continue(fake: FakeProvider, astro_env, workspace, run_astro):
     fake.add({"text": "This answer will never finish because the process dies", "hang": True})
     proc = _start(["run", "Tell me about Sgr A*"], astro_env, workspace)
     try:
@@ -66,8 +67,7 @@ def test_kill_while_the_model_is_streaming_then_continue(fake: FakeProvider, ast
             proc.kill()
     fake.release.set()
     fake.add({"text": "Sgr A* is the supermassive black hole at the Galactic Centre, about 4 million solar masses."})
-    resumed = subprocess.run([sys.executable, "-m", "astro_cli", "run", "--continue", "Please answer again"],
-                             env=astro_env, cwd=workspace, capture_output=True, text=True, timeout=90)
+    resumed = run_astro(["run", "--continue", "Please answer again"], astro_env)
     assert resumed.returncode == 0, resumed.stderr
     assert "4 million solar masses" in resumed.stdout
     messages = fake.bodies()[-1]["messages"]

@@ -46,7 +46,7 @@ research = research_server.research
 
 
 def test_cite_and_export_print_bibtex_without_a_flag(run_astro, fake, astro_env, research):
-    env = {**astro_env, **research.env(ASTRO_HTTP_TIMEOUT="2")}
+    env = {**astro_env, **research.env(ASTRO_HTTP_TIMEOUT=research_server.CLIENT_TIMEOUT)}
     fake.add({"tool_calls": [{"name": "download_paper", "arguments": {"id": "1111.2011", "source": False}}]},
              {"text": "The Bethe-lattice nodes are in arXiv:1111.2011."})
     ran = run_astro(["run", "--output-format", "json", "--yes", "Sources?"], env)
@@ -255,7 +255,7 @@ def test_a_tex_gives_its_year_and_journal_and_a_missing_year_is_named(run_astro,
 
 # --- 16. the sources line counts papers, and names the forms one paper was cited in -------------------
 def test_the_sources_line_counts_a_paper_cited_twice_once(run_astro, fake, astro_env, research):
-    env = {**astro_env, **research.env(ASTRO_HTTP_TIMEOUT="2")}
+    env = {**astro_env, **research.env(ASTRO_HTTP_TIMEOUT=research_server.CLIENT_TIMEOUT)}
     fake.add({"tool_calls": [{"name": "download_paper", "arguments": {"id": "1111.2011", "source": False}}]},
              {"text": "The nodes are in arXiv:1111.2011, as Murray et al. (2012) show."},
              {"text": "The nodes are in arXiv:1111.2011, as Murray et al. (2012) show."})  # after a claim nudge

@@ -18,9 +18,11 @@ def _astro(args: list[str], env: dict[str, str], cwd: Path) -> subprocess.Comple
 
 
 def test_a_second_process_on_a_busy_session_gets_one_sentence_and_fork_works(
-        fake: FakeProvider, astro_env, workspace):
+        fake: FakeProvider, astro_env, workspace, run_astro):
+    """The holder and the refused second process are cold `astro run`s of their own (two terminals);
+    the first run and the fork, which only make and use the sessions, go through run_astro."""
     fake.add({"text": "First answer."})
-    first = _astro(["run", "--output-format", "json", "What is the Hubble constant?"], astro_env, workspace)
+    first = run_astro(["run", "--output-format", "json", "What is the Hubble constant?"], astro_env)
     session_id = last_json(first.stdout)["session_id"]
 
     fake.add({"text": "A long answer that is still being written", "hang": True})
@@ -36,8 +38,7 @@ def test_a_second_process_on_a_busy_session_gets_one_sentence_and_fork_works(
         assert "--fork" in sentence
 
         fake.add({"text": "Answer in the copy."})
-        forked = _astro(["run", "--continue", "--fork", "--output-format", "json", "Something else"], astro_env,
-                        workspace)
+        forked = run_astro(["run", "--continue", "--fork", "--output-format", "json", "Something else"], astro_env)
         assert forked.returncode == 0, forked.stderr
         fork_id = last_json(forked.stdout)["session_id"]
         assert fork_id != session_id

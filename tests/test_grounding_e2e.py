@@ -27,9 +27,14 @@ UNREAD = "Heat recirculation on WASP-12b is below 0.1 [1011.0428:p3:c9]."
 ANSWER = " ".join([SUPPORTED, CHANGED, UNCITED, UNREAD])
 
 
+# The runs search by keywords (ASTRO_LIBRARY_EMBEDDING_MODEL=off in the tests' environment): the papers are
+# parsed the same way, so no background process embeds them with the local model while the test runs.
+KEYWORDS_ONLY = {"library.embedding_model": "off"}
+
+
 @pytest.fixture
 def library(workspace):
-    app = build_app(workspace=workspace)
+    app = build_app(KEYWORDS_ONLY, workspace=workspace)
     try:
         add_paper(app, "1001.0012")
         parse_paper(app, "1001.0012")
@@ -138,7 +143,7 @@ VAGUE = "The emcee sampler uses Hamiltonian dynamics with gradient information t
 
 @pytest.fixture
 def emcee(workspace):
-    app = build_app(workspace=workspace)
+    app = build_app(KEYWORDS_ONLY, workspace=workspace)
     try:
         add_paper(app, "1202.3665")
         parse_paper(app, "1202.3665")

@@ -132,6 +132,7 @@ def test_without_the_model_package_astro_says_so_once_and_searches_by_keywords(r
 
 
 @installed
+@pytest.mark.heavy  # in-process, but the background process it starts embeds the paper (~8 CPU-s): not in test-fast
 def test_parse_paper_tells_the_model_the_vectors_follow_in_the_background(tmp_path):
     from astro_cli.research.library.parse import describe, parse_paper
     from tests.library_support import add_paper, make_app

@@ -27,7 +27,7 @@ UNRELATED = fixture("ads/search_query_q-star_rows25.json")  # 2021NewA...8301491
 
 @pytest.fixture
 def env(astro_env, research):
-    return {**astro_env, **research.env(ASTRO_HTTP_TIMEOUT="2"), "ADS_API_TOKEN": ADS_TOKEN}
+    return {**astro_env, **research.env(ASTRO_HTTP_TIMEOUT=research_server.CLIENT_TIMEOUT), "ADS_API_TOKEN": ADS_TOKEN}
 
 
 @pytest.fixture

@@ -17,7 +17,7 @@ from astro_cli.research.sources.paper_graph import (
     resolve_reference,
 )
 from tests.library_support import add_paper, make_app
-from tests.research_server import ADS_TOKEN, research, research_app  # noqa: F401 - fixtures
+from tests.research_server import ADS_TOKEN, CLIENT_TIMEOUT, research, research_app  # noqa: F401 - fixtures
 
 
 def _ads_params(server) -> list[dict[str, list[str]]]:
@@ -124,7 +124,8 @@ def test_astro_papers_cited_by_pages_from_the_command_line(cli, research, worksp
     from tests.conftest import base_env
 
     research.graph_total = 10_000
-    env = {**base_env(workspace.parent), **research.env(ASTRO_HTTP_TIMEOUT="5"), "ADS_API_TOKEN": ADS_TOKEN}
+    env = {**base_env(workspace.parent), **research.env(ASTRO_HTTP_TIMEOUT=CLIENT_TIMEOUT),
+           "ADS_API_TOKEN": ADS_TOKEN}
     result = cli(["papers", "cited-by", "2013PASP..125..306F", "--rows", "3", "--start", "20"], env=env)
     assert result.exit_code == 0, result.stderr
     assert result.stdout.splitlines()[0] == "Papers citing 2013PASP..125..306F (NASA ADS): 21-23 of 10,000"

@@ -23,7 +23,7 @@ EXPORT = (FIXTURES / "ads" / "export_bibtex_3bibcodes.export.txt").read_text()
 @pytest.fixture
 def env(astro_env, research):
     """astro talking to the fake model and to the stand-in services, with an ADS token."""
-    return {**astro_env, **research.env(ASTRO_HTTP_TIMEOUT="2"), "ADS_API_TOKEN": ADS_TOKEN}
+    return {**astro_env, **research.env(ASTRO_HTTP_TIMEOUT=research_server.CLIENT_TIMEOUT), "ADS_API_TOKEN": ADS_TOKEN}
 
 
 

@@ -18,7 +18,7 @@ INTERVAL = 1.0
 
 @pytest.mark.slow
 def test_two_processes_started_together_are_spaced(research, workspace, tmp_path):
-    env = {**base_env(tmp_path), **research.env(ASTRO_ARXIV_MIN_INTERVAL=str(INTERVAL), ASTRO_HTTP_TIMEOUT="5")}
+    env = {**base_env(tmp_path), **research.env(ASTRO_ARXIV_MIN_INTERVAL=str(INTERVAL), ASTRO_HTTP_TIMEOUT=research_server.CLIENT_TIMEOUT)}
     command = [sys.executable, "-m", "astro_cli", "search", "testing", "--source", "arxiv", "--json"]
     started = [subprocess.Popen(command, env=env, cwd=workspace, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                                 text=True) for _ in range(3)]
@@ -55,7 +55,7 @@ def test_the_clock_file_spaces_two_throttles_and_a_broken_one_falls_back(tmp_pat
 @pytest.mark.slow
 def test_three_processes_at_arxivs_real_interval_are_never_closer_than_three_seconds(research, workspace, tmp_path):
     """Issue 30: the gaps arXiv sees, not the gaps astro thinks it left (measured 2.74-3.18 s before)."""
-    env = {**base_env(tmp_path), **research.env(ASTRO_ARXIV_MIN_INTERVAL="3", ASTRO_HTTP_TIMEOUT="20")}
+    env = {**base_env(tmp_path), **research.env(ASTRO_ARXIV_MIN_INTERVAL="3", ASTRO_HTTP_TIMEOUT=research_server.CLIENT_TIMEOUT)}
     command = [sys.executable, "-m", "astro_cli", "search", "testing", "--source", "arxiv", "--json"]
     started = [subprocess.Popen(command, env=env, cwd=workspace, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                                 text=True) for _ in range(3)]

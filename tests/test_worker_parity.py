@@ -204,7 +204,20 @@ def _on_a_terminal(args: list[str], env: dict[str, str], cwd: Path, stderr_too: 
     return process.wait(timeout=120), b"".join(chunks), err
 
 
-def test_terminal_detection_renders_markdown_and_the_spinner(worker, fake, astro_env, project):
+@pytest.fixture
+def colour_worker(tmp_path):
+    """A worker started without NO_COLOR, as a terminal user's would be: the module's worker has it,
+    and a client without it is declined (litellm reads NO_COLOR when imported), so its runs would
+    stay in-process and compare the in-process path with itself."""
+    started = new_worker(tmp_path / "colour", start=False)
+    del started.env["NO_COLOR"]
+    started.start()
+    yield started
+    started.stop()
+
+
+def test_terminal_detection_renders_markdown_and_the_spinner(colour_worker, fake, astro_env, project):
+    worker = colour_worker
     env = {k: v for k, v in astro_env.items() if k != "NO_COLOR"}
     env.update(TERM="xterm-256color", COLUMNS="80", LINES="24")
     worker_env = worker.client_env(env)
@@ -212,7 +225,9 @@ def test_terminal_detection_renders_markdown_and_the_spinner(worker, fake, astro
     for current in (env, worker_env):
         reset_workspace(project)
         fake.add(*THREE_STEPS)
+        before = worker.served()
         outputs.append(_on_a_terminal(["run", "What is the flux?"], current, project, stderr_too=False))
+        assert worker.served() == before + (current is worker_env), worker.log()
     (code_a, tty_a, err_a), (code_b, tty_b, err_b) = outputs
     assert code_a == code_b == 0
     assert b"\x1b[" in tty_a and b"**" not in tty_a  # rendered Markdown, in colour, on the terminal
@@ -223,8 +238,10 @@ def test_terminal_detection_renders_markdown_and_the_spinner(worker, fake, astro
     for current in (env, worker_env):
         reset_workspace(project)
         fake.add(*[dict(turn, delay=0.3) for turn in THREE_STEPS])
+        before = worker.served()
         code, screen, _ = _on_a_terminal(["run", "What is the flux?"], current, project, stderr_too=True)
         assert code == 0 and b"thinking" in screen and b"\x1b[?25l" in screen
+        assert worker.served() == before + (current is worker_env), worker.log()
 
 
 @pytest.mark.parametrize("signum", [signal.SIGINT, signal.SIGTERM], ids=["ctrl-c", "sigterm"])
