@@ -5,9 +5,12 @@ from __future__ import annotations
 import logging
 import sqlite3
 from dataclasses import asdict, dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from astro_cli.store.sessions import now_iso
+
+if TYPE_CHECKING:
+    from astro_cli.store.db import Database
 
 log = logging.getLogger(__name__)
 
@@ -37,7 +40,7 @@ class CompactionRecord:
 
 
 class CompactionStore:
-    def __init__(self, database: Any) -> None:
+    def __init__(self, database: Database) -> None:
         self.database = database
 
     def last_seq(self, session_id: str) -> int:

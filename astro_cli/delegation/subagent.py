@@ -206,7 +206,7 @@ class SubagentReport:
     stop_reason: str
     error: str | None
     steps: int
-    calls: Counter
+    calls: Counter[str]
     failed: int
     usage: dict[str, Any]
     duration: float

@@ -117,7 +117,7 @@ class PromptReader:
     ) -> None:
         from prompt_toolkit import PromptSession
 
-        self.session: PromptSession = PromptSession(
+        self.session: PromptSession[str] = PromptSession(
             history=make_history(history_path),
             completer=_slash_completer(commands, session_ids),
             complete_while_typing=True,
@@ -137,7 +137,7 @@ class PromptReader:
         from prompt_toolkit import PromptSession
         from prompt_toolkit.history import InMemoryHistory
 
-        asker: PromptSession = PromptSession(history=InMemoryHistory(), **self._io)
+        asker: PromptSession[str] = PromptSession(history=InMemoryHistory(), **self._io)
         return asker.prompt(question)
 
     def ask_secret(self, question: str) -> str:
@@ -145,7 +145,7 @@ class PromptReader:
         from prompt_toolkit import PromptSession
         from prompt_toolkit.history import InMemoryHistory
 
-        asker: PromptSession = PromptSession(history=InMemoryHistory(), is_password=True, **self._io)
+        asker: PromptSession[str] = PromptSession(history=InMemoryHistory(), is_password=True, **self._io)
         return asker.prompt(question)
 
 

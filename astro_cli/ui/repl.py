@@ -22,11 +22,11 @@ from rich.markup import escape
 from rich.text import Text
 
 from astro_cli.agent.events import EventBus
-from astro_cli.security.visible import clipped, name_shown, visible
+from astro_cli.security.visible import clipped, name_shown, one_line, visible
 from astro_cli.slash import SlashContext, slash_commands
 from astro_cli.ui.builtin_slash import KEYS_HELP, register_builtins
 from astro_cli.ui.prompt_input import PlainReader, PromptReader, parse_permission
-from astro_cli.ui.render import TurnRenderer, one_line
+from astro_cli.ui.render import TurnRenderer
 from astro_cli.ui.turnlog import TurnLog
 
 if TYPE_CHECKING:
