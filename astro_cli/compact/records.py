@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Any
 from astro_cli.store.sessions import now_iso
 
 if TYPE_CHECKING:
+    from astro_cli.app import AppContext
     from astro_cli.store.db import Database
 
 log = logging.getLogger(__name__)
@@ -78,7 +79,7 @@ def describe(row: dict[str, Any]) -> str:
     )
 
 
-def transcript_section(ctx: Any, row: dict[str, Any]) -> str | None:
+def transcript_section(ctx: AppContext, row: dict[str, Any]) -> str | None:
     """The 'Compactions' section of `astro sessions show`; None when the session had none."""
     try:
         rows = CompactionStore(ctx.db).list(row["id"])

@@ -19,6 +19,7 @@ if TYPE_CHECKING:
 
     from astro_cli.app import AppContext
     from astro_cli.ollama import OllamaModel
+    from astro_cli.ui.prompt_input import Reader
 
 PROVIDER_TITLES = {
     "anthropic": "Anthropic (Claude)",
@@ -35,7 +36,7 @@ def needs_model(app: AppContext) -> bool:
     return model_choice(app) is None
 
 
-def first_run(app: AppContext, console: Console, reader: Any) -> bool:
+def first_run(app: AppContext, console: Console, reader: Reader) -> bool:
     """Walk a person through choosing a model; True once one is configured, False if they left."""
     try:
         return _first_run(app, console, reader)
@@ -45,7 +46,7 @@ def first_run(app: AppContext, console: Console, reader: Any) -> bool:
         return False
 
 
-def _first_run(app: AppContext, console: Console, reader: Any) -> bool:
+def _first_run(app: AppContext, console: Console, reader: Reader) -> bool:
     from astro_cli.ollama import find_models
 
     console.print(Text("Welcome to astro.", style="bold"))
@@ -77,7 +78,7 @@ def _first_run(app: AppContext, console: Console, reader: Any) -> bool:
     return _use_ollama(app, console, picked, url)
 
 
-def _choose(console: Console, reader: Any, count: int) -> int | None:
+def _choose(console: Console, reader: Reader, count: int) -> int | None:
     while True:
         answer = reader.ask(f"choose 1-{count} (q to quit): ").strip().lower()
         if answer in ("q", "quit", "exit"):
@@ -104,7 +105,7 @@ def _use_ollama(app: AppContext, console: Console, model: OllamaModel, url: str)
     return True
 
 
-def _provider_key(app: AppContext, console: Console, reader: Any, provider: str) -> bool:
+def _provider_key(app: AppContext, console: Console, reader: Reader, provider: str) -> bool:
     from astro_cli.keystore import KeyStore, KeyStoreError, env_vars
 
     variable = env_vars(provider)[0]

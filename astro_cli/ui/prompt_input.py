@@ -13,7 +13,7 @@ import re
 import sys
 from collections.abc import Callable, Iterable
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 if TYPE_CHECKING:
     from prompt_toolkit import PromptSession
@@ -27,6 +27,14 @@ CONTINUATION = ". "
 # Lines that look like credentials never reach the history file: secrets by shape or known value
 # (security/secrets.py), and anything typed as `token = ...`.
 _SECRET_PATTERNS = re.compile(r"(api[_-]?key|token|secret|password)\s*[=:]\s*\S{6,}", re.IGNORECASE)
+
+
+class Reader(Protocol):
+    """What the REPL and first run read the user's input through (PromptReader, PlainReader, a test's script)."""
+
+    def read(self) -> str: ...
+    def ask(self, question: str) -> str: ...
+    def ask_secret(self, question: str) -> str: ...
 
 
 def make_history(path: Path) -> Any:
