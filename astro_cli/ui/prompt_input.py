@@ -17,8 +17,10 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 if TYPE_CHECKING:
     from prompt_toolkit import PromptSession
-    from prompt_toolkit.completion import CompleteEvent, Completion
+    from prompt_toolkit.completion import CompleteEvent, Completer, Completion
     from prompt_toolkit.document import Document
+    from prompt_toolkit.history import FileHistory
+    from prompt_toolkit.key_binding import KeyBindings, KeyPressEvent
 
 
 PROMPT = "> "
@@ -37,7 +39,7 @@ class Reader(Protocol):
     def ask_secret(self, question: str) -> str: ...
 
 
-def make_history(path: Path) -> Any:
+def make_history(path: Path) -> FileHistory:
     """A FileHistory in ASTRO_HOME that refuses to store lines carrying credentials."""
     from prompt_toolkit.history import FileHistory
 
@@ -57,7 +59,7 @@ def make_history(path: Path) -> Any:
     return PrivateHistory(str(path))
 
 
-def _slash_completer(commands: Callable[[], dict[str, str]], session_ids: Callable[[], list[str]]) -> Any:
+def _slash_completer(commands: Callable[[], dict[str, str]], session_ids: Callable[[], list[str]]) -> Completer:
     from prompt_toolkit.completion import Completer, Completion
 
     class SlashCompleter(Completer):
@@ -81,17 +83,17 @@ def _slash_completer(commands: Callable[[], dict[str, str]], session_ids: Callab
     return SlashCompleter()
 
 
-def _key_bindings() -> Any:
+def _key_bindings() -> KeyBindings:
     from prompt_toolkit.key_binding import KeyBindings
 
     bindings = KeyBindings()
 
     @bindings.add("escape", "enter")
-    def _newline(event: Any) -> None:
+    def _newline(event: KeyPressEvent) -> None:
         event.current_buffer.insert_text("\n")
 
     @bindings.add("enter")
-    def _enter(event: Any) -> None:
+    def _enter(event: KeyPressEvent) -> None:
         buffer = event.current_buffer
         if buffer.complete_state and buffer.complete_state.current_completion:
             buffer.apply_completion(buffer.complete_state.current_completion)
@@ -102,7 +104,7 @@ def _key_bindings() -> Any:
         buffer.validate_and_handle()
 
     @bindings.add("c-c")
-    def _interrupt(event: Any) -> None:
+    def _interrupt(event: KeyPressEvent) -> None:
         buffer = event.current_buffer
         if buffer.text:
             buffer.reset()
