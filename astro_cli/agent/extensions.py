@@ -25,9 +25,10 @@ if TYPE_CHECKING:
 
     from astro_cli.agent.caller import Caller
     from astro_cli.agent.events import EventBus
-    from astro_cli.agent.llm import LLM, ToolCallRequest
+    from astro_cli.agent.llm import LLM
     from astro_cli.agent.permissions import PermissionPolicy
     from astro_cli.agent.states import SessionStates
+    from astro_cli.agent.stream import ToolCallRequest
     from astro_cli.app import AppContext
     from astro_cli.prompt.registry import AssembledPrompt
     from astro_cli.tools.base import Tool, ToolResult
@@ -71,7 +72,7 @@ class SessionView(Protocol):
 
     def state(self, kind: type[T]) -> T: ...
     def append(self, message: dict[str, Any], kind: str = "message", turn: int | None = None,
-               meta: dict | None = None) -> int: ...
+               meta: dict[str, Any] | None = None) -> int: ...
     def each_extension(self) -> list[LoopExtension]: ...
     def visible_tools(self) -> list[Tool]: ...
     def assemble(self, question: str = "", turn: TurnView | None = None) -> AssembledPrompt: ...

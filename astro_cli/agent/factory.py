@@ -14,7 +14,7 @@ from astro_cli.agent.llm import LLM
 from astro_cli.agent.local_models import local_tuning, server_facts
 from astro_cli.agent.loop import AgentSession
 from astro_cli.agent.model_choice import NO_MODEL, choose_model, credentials_for, key_store
-from astro_cli.agent.permissions import PermissionPolicy
+from astro_cli.agent.permissions import Asker, PermissionPolicy
 from astro_cli.agent.provider import LLMConfig
 from astro_cli.config import ConfigError
 from astro_cli.security.process import harden_process
@@ -69,7 +69,7 @@ def default_api_base(model: str, settings: Settings, env: Mapping[str, str]) -> 
     return None
 
 
-def permission_policy(app: AppContext, allow: list[str] | None = None, yes: bool = False, asker=None) -> PermissionPolicy:
+def permission_policy(app: AppContext, allow: list[str] | None = None, yes: bool = False, asker: Asker | None = None) -> PermissionPolicy:
     settings = app.settings
     return PermissionPolicy(
         allow=set(settings.get("permissions.allow") or []) | set(allow or []),

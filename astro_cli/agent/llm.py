@@ -238,7 +238,18 @@ class LLM:
         finally:
             self.api_seconds += time.monotonic() - started
 
-    def _complete(self, litellm, messages, tools, on_text, on_retry, cancel, cache_index, model, tool_choice) -> LLMReply:
+    def _complete(
+        self,
+        litellm: Any,
+        messages: list[dict[str, Any]],
+        tools: list[dict[str, Any]] | None,
+        on_text: Callable[[str], None],
+        on_retry: Callable[[int, int, float, str, bool], None],
+        cancel: threading.Event | None,
+        cache_index: int | None,
+        model: str | None,
+        tool_choice: str | None,
+    ) -> LLMReply:
         model = model or self.config.model
         tools = tools or []
         if is_anthropic(model):

@@ -150,7 +150,7 @@ class AgentSession:
             self.history.append(self.session_id, message, kind="interrupted", turn=self.turn_number)
         self.messages = order_results(stored + repairs)
 
-    def append(self, message: dict[str, Any], kind: str = "message", turn: int | None = None, meta: dict | None = None) -> int:
+    def append(self, message: dict[str, Any], kind: str = "message", turn: int | None = None, meta: dict[str, Any] | None = None) -> int:
         """Store a message and add it to the history (known secrets never reach either); returns its
         sequence number."""
         redactor = self.app.redactor

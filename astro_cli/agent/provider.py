@@ -136,7 +136,8 @@ def _key_source(config: LLMConfig, model: str) -> str:
     if found is not None and found.from_store:
         return f"the {found.provider} key in keys.yaml (`astro keys set {found.provider}` replaces it)"
     if found is not None:
-        return found.source.removeprefix("env ")
+        source: str = found.source
+        return source.removeprefix("env ")
     return key_hint(model)
 
 

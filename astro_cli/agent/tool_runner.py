@@ -17,10 +17,11 @@ from typing import TYPE_CHECKING, Any
 from astro_cli.agent import events as ev
 from astro_cli.agent.caller import Caller
 from astro_cli.agent.extensions import ToolCallInfo
-from astro_cli.agent.llm import Cancelled, ToolCallRequest, parse_arguments
+from astro_cli.agent.llm import Cancelled, parse_arguments
+from astro_cli.agent.stream import ToolCallRequest
 from astro_cli.prompt.tags import escape_tags
 from astro_cli.security.visible import name_shown
-from astro_cli.tools.base import ToolResult
+from astro_cli.tools.base import Tool, ToolResult
 from astro_cli.tools.context import ToolContext
 from astro_cli.tools.execute import RunningCall, error_result, execute
 
@@ -53,7 +54,7 @@ def undeclared_arguments(schema: Any, arguments: dict[str, Any]) -> list[str]:
     return [name for name in arguments if name not in schema["properties"]]
 
 
-def check_arguments(tool: Any, arguments: dict[str, Any]) -> str | None:
+def check_arguments(tool: Tool, arguments: dict[str, Any]) -> str | None:
     """One sentence when the arguments do not fit the tool's JSON schema (a wrong type, a missing
     field, a name it does not declare), so the tool never meets them and the model can retry.
     Undeclared names are refused, not dropped: a key of 200 newlines and `command` could otherwise
@@ -187,7 +188,7 @@ class ToolRunner:
                                 is_error=result.is_error, data=result.data, framed=result.framed)
         return result
 
-    def _run_with_timeout(self, tool: Any, ctx: ToolContext, arguments: dict[str, Any]) -> ToolResult:
+    def _run_with_timeout(self, tool: Tool, ctx: ToolContext, arguments: dict[str, Any]) -> ToolResult:
         """Run the tool (tools/execute.py); at its deadline or an interrupt it is cancelled, or what
         still runs is said plainly and its late result told to the model when it comes."""
         run = execute(tool, ctx, arguments, tool.timeout or DEFAULT_TOOL_TIMEOUT, interrupt=self.session.cancel)

@@ -8,17 +8,20 @@ A long listing on a terminal goes through a pager (rich's, which honours $PAGER)
 from __future__ import annotations
 
 import json
-from typing import Any, Optional
+from typing import TYPE_CHECKING, Any, Optional
 
 import typer
 
 from astro_cli.bootstrap import UserError, build_app, print_warnings, print_withheld, user_errors
 from astro_cli.commands.defaults import command_group
 
+if TYPE_CHECKING:
+    from astro_cli.app import AppContext
+
 app = command_group("show")  # `astro config` alone: `astro config show`
 
 
-def _rows(ctx: Any) -> list[dict[str, Any]]:
+def _rows(ctx: AppContext) -> list[dict[str, Any]]:
     from astro_cli.agent.model_choice import model_choice
     from astro_cli.config_schema import SCHEMA
 

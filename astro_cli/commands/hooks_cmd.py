@@ -8,12 +8,15 @@ import re
 import shlex
 import subprocess
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import typer
 
 from astro_cli.bootstrap import build_app, print_warnings, print_withheld, user_errors
 from astro_cli.commands.defaults import command_group
+
+if TYPE_CHECKING:
+    from astro_cli.app import AppContext
 
 app = command_group("list")  # `astro hooks` alone: `astro hooks list`
 
@@ -45,7 +48,7 @@ def startup_problem(command: str, cwd: Path) -> str | None:
     return f"'{program}' was not found" + ("" if "/" in program else " on PATH")
 
 
-def _rows(ctx: Any) -> list[dict[str, Any]]:
+def _rows(ctx: AppContext) -> list[dict[str, Any]]:
     from astro_cli.hooks.runner import hook_runner
 
     rows = []

@@ -6,17 +6,21 @@ import json
 import os
 import sys
 from pathlib import Path
-from typing import Any, Optional
+from typing import TYPE_CHECKING, Optional
 
 import typer
 
 from astro_cli.bootstrap import UserError, build_app, print_warnings, user_errors
 from astro_cli.commands.defaults import command_group
 
+if TYPE_CHECKING:
+    from astro_cli.app import AppContext
+    from astro_cli.memory.store import MemoryStore
+
 app = command_group("list")  # `astro memory` alone: `astro memory list`
 
 
-def _store(ctx: Any) -> Any:
+def _store(ctx: AppContext) -> MemoryStore:
     from astro_cli.memory.service import MemoryService
 
     return MemoryService.for_app(ctx, watch=False).store
@@ -48,7 +52,7 @@ def _in_editor(initial: str, suffix: str = ".md") -> tuple[str, Path]:
     return path.read_text(encoding="utf-8"), path
 
 
-def _save(ctx: Any, slug: str, kind: str, description: str, body: str, replaces: str | None = None) -> str:
+def _save(ctx: AppContext, slug: str, kind: str, description: str, body: str, replaces: str | None = None) -> str:
     from astro_cli.memory.format import MemoryFileError, MemoryInputError
 
     store = _store(ctx)

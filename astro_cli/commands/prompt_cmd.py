@@ -3,16 +3,19 @@
 from __future__ import annotations
 
 import json
-from typing import Any, Optional
+from typing import TYPE_CHECKING, Any, Optional
 
 import typer
 
 from astro_cli.bootstrap import UserError, build_app, print_warnings, user_errors
 
+if TYPE_CHECKING:
+    from astro_cli.app import AppContext
+
 app = typer.Typer(no_args_is_help=True)
 
 
-def _server_context(ctx: Any, model: str) -> int | None:
+def _server_context(ctx: AppContext, model: str) -> int | None:
     """The context window a local server reports, as a session would ask it (the auto profile)."""
     import os
 
@@ -25,7 +28,7 @@ def _server_context(ctx: Any, model: str) -> int | None:
     return server_facts(model, api_base, local_servers_cache(ctx)).context
 
 
-def prompt_report(ctx: Any, question: str = "", exact: bool = False) -> dict[str, Any]:
+def prompt_report(ctx: AppContext, question: str = "", exact: bool = False) -> dict[str, Any]:
     """The assembled system prompt, tool schemas and environment message with their token counts."""
     from astro_cli.agent.model_choice import model_choice
     from astro_cli.agent.profiles import profile_tools, resolve_profile
@@ -77,7 +80,7 @@ def prompt_report(ctx: Any, question: str = "", exact: bool = False) -> dict[str
     }
 
 
-def _memory_block(ctx: Any, question: str) -> str | None:
+def _memory_block(ctx: AppContext, question: str) -> str | None:
     """The project-memory block that would be stored with `question` (none when memory is off)."""
     if not ctx.prompt.includes("memory"):
         return None

@@ -16,6 +16,7 @@ from astro_cli.ui.repl import Repl, default_reader
 
 if TYPE_CHECKING:
     from astro_cli.app import AppContext
+    from astro_cli.ui.prompt_input import Reader
 
 
 def start_repl(
@@ -74,7 +75,7 @@ def _start_worker_in_background() -> None:
                      name="astro-worker-start").start()
 
 
-def settle_trust(app: AppContext, console: Console, reader: Any) -> bool:
+def settle_trust(app: AppContext, console: Console, reader: Reader) -> bool:
     """Before anything of the project runs: ask once about its risky settings (a terminal only).
 
     True when the researcher trusted them just now. Piped input is never taken as an answer: the

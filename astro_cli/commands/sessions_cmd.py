@@ -4,17 +4,20 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Any, Optional
+from typing import TYPE_CHECKING, Any, Optional
 
 import typer
 
 from astro_cli.bootstrap import UserError, build_app, user_errors
 from astro_cli.commands.defaults import command_group
 
+if TYPE_CHECKING:
+    from astro_cli.app import AppContext
+
 app = command_group("list")  # `astro sessions` alone: `astro sessions list`
 
 
-def _session(ctx: Any, session_id: str) -> dict[str, Any]:
+def _session(ctx: AppContext, session_id: str) -> dict[str, Any]:
     row = ctx.sessions.get(session_id)
     if row is None:
         raise UserError(ctx.sessions.not_found(session_id))

@@ -4,17 +4,20 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Any, Optional
+from typing import TYPE_CHECKING, Any, Optional
 
 import typer
 
 from astro_cli.bootstrap import EXIT_FAILED, UserError, build_app, print_warnings, user_errors
 from astro_cli.commands.defaults import command_group
 
+if TYPE_CHECKING:
+    from astro_cli.app import AppContext
+
 app = command_group("list")  # `astro skills` alone: `astro skills list`
 
 
-def _rows(ctx: Any, include_all: bool) -> list[dict[str, Any]]:
+def _rows(ctx: AppContext, include_all: bool) -> list[dict[str, Any]]:
     from astro_cli.skills.registry import FORK_NOTE, GUARDED_LAYERS, SHORTENED, display_path, get_registry
 
     registry = get_registry(ctx)
@@ -210,7 +213,7 @@ def new(
         typer.echo(f"Created {path}. Edit it, then check it with `astro skills validate {path.parent}`.")
 
 
-def _targets(ctx: Any, paths: list[Path]) -> list[tuple[str, Path | None, str]]:
+def _targets(ctx: AppContext, paths: list[Path]) -> list[tuple[str, Path | None, str]]:
     """(layer, SKILL.md or None, problem) for each path given, or for every layer when none is."""
     from astro_cli.skills.registry import skill_files, skill_layers
     from astro_cli.skills.skill import SKILL_FILE

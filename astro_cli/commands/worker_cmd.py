@@ -4,15 +4,19 @@ from __future__ import annotations
 
 import os
 import time
+from typing import TYPE_CHECKING
 
 import typer
 
 from astro_cli.bootstrap import UserError, user_errors
 
+if TYPE_CHECKING:
+    from astro_cli.worker.paths import WorkerPaths
+
 app = typer.Typer(no_args_is_help=True)
 
 
-def _paths():
+def _paths() -> WorkerPaths:
     from astro_cli.worker.paths import WorkerPaths
 
     return WorkerPaths.for_environment(os.environ)

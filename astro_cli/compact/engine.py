@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import logging
 import sqlite3
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from astro_cli.agent import events as ev
@@ -224,7 +225,7 @@ class CompactionEngine(LoopExtension):
                 )
         return outcome
 
-    def _restore_builder(self, session: SessionView):
+    def _restore_builder(self, session: SessionView) -> Callable[[int], dict[str, Any] | None]:
         def build(remaining: int) -> dict[str, Any] | None:
             from astro_cli.memory.reminder import latest_block
 

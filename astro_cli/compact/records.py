@@ -5,9 +5,13 @@ from __future__ import annotations
 import logging
 import sqlite3
 from dataclasses import asdict, dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from astro_cli.store.sessions import now_iso
+
+if TYPE_CHECKING:
+    from astro_cli.app import AppContext
+    from astro_cli.store.db import Database
 
 log = logging.getLogger(__name__)
 
@@ -37,7 +41,7 @@ class CompactionRecord:
 
 
 class CompactionStore:
-    def __init__(self, database: Any) -> None:
+    def __init__(self, database: Database) -> None:
         self.database = database
 
     def last_seq(self, session_id: str) -> int:
@@ -75,7 +79,7 @@ def describe(row: dict[str, Any]) -> str:
     )
 
 
-def transcript_section(ctx: Any, row: dict[str, Any]) -> str | None:
+def transcript_section(ctx: AppContext, row: dict[str, Any]) -> str | None:
     """The 'Compactions' section of `astro sessions show`; None when the session had none."""
     try:
         rows = CompactionStore(ctx.db).list(row["id"])

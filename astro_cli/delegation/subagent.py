@@ -28,6 +28,7 @@ from astro_cli.tools.context import ToolContext
 if TYPE_CHECKING:
     from astro_cli.agent.loop import TurnState
     from astro_cli.app import AppContext
+    from astro_cli.skills.skill import Skill
 
 log = logging.getLogger(__name__)
 
@@ -206,7 +207,7 @@ class SubagentReport:
     stop_reason: str
     error: str | None
     steps: int
-    calls: Counter
+    calls: Counter[str]
     failed: int
     usage: dict[str, Any]
     duration: float
@@ -363,7 +364,7 @@ def subagent_tool_definition() -> Tool:
 
 
 # --- skills with `context: fork` -------------------------------------------------------------
-def _fork_pre_approved(app: Any, skill: Any, notes: list[str]) -> tuple[str, ...]:
+def _fork_pre_approved(app: AppContext, skill: Skill, notes: list[str]) -> tuple[str, ...]:
     """The skill's allowed-tools, when the same rule as for an inline skill lets them be pre-approved."""
     from astro_cli.skills.approval import SkillBaseline, pre_approval, refusal_note
 
@@ -377,7 +378,7 @@ def _fork_pre_approved(app: Any, skill: Any, notes: list[str]) -> tuple[str, ...
     return tools
 
 
-def run_fork_skill(ctx: ToolContext, skill: Any, arguments: str = "") -> ToolResult | None:
+def run_fork_skill(ctx: ToolContext, skill: Skill, arguments: str = "") -> ToolResult | None:
     """Run a `context: fork` skill in a subagent whose instructions are the skill's body.
 
     The skill's `allowed-tools` are pre-approved (as for an inline skill), not a restriction; its

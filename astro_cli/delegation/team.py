@@ -120,7 +120,7 @@ class TeamManager:
                 return
             self.results[name] = result
 
-    def wait(self, names: list[str], timeout: float, cancel: threading.Event) -> dict[str, dict | None]:
+    def wait(self, names: list[str], timeout: float, cancel: threading.Event) -> dict[str, dict[str, Any] | None]:
         """Take results from the queue until every name answered or `timeout` passed; None marks who did not
         answer. An interrupt of the lead's turn (`cancel`) ends the wait within INTERRUPT_CHECK seconds."""
         deadline = time.monotonic() + timeout
@@ -134,7 +134,7 @@ class TeamManager:
             except queue.Empty:
                 continue
             self.results[name] = result
-        found: dict[str, dict | None] = {name: self.results.get(name) for name in names}
+        found: dict[str, dict[str, Any] | None] = {name: self.results.get(name) for name in names}
         for name, answer in found.items():
             if answer is not None:
                 self.members[name].collected = True

@@ -246,7 +246,8 @@ class McpManager:
         deadline = time.monotonic() + self.tool_timeout
         while True:
             try:
-                return future.result(timeout=POLL)
+                outcome: CallOutcome = future.result(timeout=POLL)
+                return outcome
             except concurrent.futures.TimeoutError:
                 pass
             except concurrent.futures.CancelledError:

@@ -91,11 +91,11 @@ def key_argument(schema: dict[str, Any]) -> str | None:
     for name in required + [name for name in properties if name not in required]:
         spec = properties.get(name)
         if isinstance(spec, dict) and spec.get("type") == "string":
-            return name
+            return str(name)
     return None
 
 
-def _runner(server: str, tool: str, call: Caller, max_output_chars: int) -> Callable[[ToolContext, dict], ToolResult]:
+def _runner(server: str, tool: str, call: Caller, max_output_chars: int) -> Callable[[ToolContext, dict[str, Any]], ToolResult]:
     def run(ctx: ToolContext, arguments: dict[str, Any]) -> ToolResult:
         outcome = call(server, tool, arguments, ctx)
         # Redaction and tag escaping happen in the tool runner, as for every result (framed stays False).

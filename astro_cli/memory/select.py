@@ -72,7 +72,7 @@ def query_terms(question: str) -> list[str]:
 
 def recency(memory: Memory, now: datetime, half_life_days: float) -> float:
     age_days = max(0.0, (now - memory.updated).total_seconds() / 86400.0)
-    return 0.5 ** (age_days / half_life_days)
+    return float(0.5 ** (age_days / half_life_days))
 
 
 def _order(item: Scored) -> tuple[float, float, str]:

@@ -89,7 +89,7 @@ def find_column(table: Table, name: str) -> str:
     """The table's own spelling of `name` (exact, else the one case-insensitive match)."""
     if name in table.colnames:
         return name
-    folded = [c for c in table.colnames if c.lower() == name.lower()]
+    folded: list[str] = [c for c in table.colnames if c.lower() == name.lower()]
     if len(folded) == 1:
         return folded[0]
     listed = ", ".join(table.colnames[:40]) + (f" and {len(table.colnames) - 40} more" if len(table.colnames) > 40 else "")

@@ -179,7 +179,8 @@ def _degrees(quantity: Quantity, what: str) -> np.ndarray:
     from astropy import units
 
     try:
-        return quantity.values * units.Unit(quantity.unit).to(units.deg)
+        degrees: np.ndarray = quantity.values * units.Unit(quantity.unit).to(units.deg)
+        return degrees
     except (ValueError, TypeError, units.UnitsError):
         raise ToolError(f"'{quantity.label}' is in {quantity.unit}, not an angle; give the {what} column.") from None
 

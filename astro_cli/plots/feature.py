@@ -51,7 +51,7 @@ def _by_ucd(table: Table, ucd: str) -> str | None:
     for name in table.colnames:
         meta = getattr(table[name], "meta", None) or {}
         if str(meta.get("ucd", "")).lower().startswith(ucd):
-            return name
+            return str(name)
     return None
 
 

@@ -66,7 +66,7 @@ def set_non_dumpable() -> bool:
         return False
     try:
         libc = ctypes.CDLL(None, use_errno=True)
-        return libc.prctl(PR_SET_DUMPABLE, 0, 0, 0, 0) == 0
+        return int(libc.prctl(PR_SET_DUMPABLE, 0, 0, 0, 0)) == 0
     except (OSError, AttributeError):
         return False
 

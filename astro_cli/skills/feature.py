@@ -9,6 +9,7 @@ wrapped in <command-name>, enters the conversation as a tool result (or a user m
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -86,7 +87,7 @@ def load_skill(ctx: ToolContext, args: dict[str, Any]) -> ToolResult:
     return ToolResult(wrap(skill, body) + note, data=data, framed=True)
 
 
-def skills_section(app: AppContext):
+def skills_section(app: AppContext) -> Callable[[AssemblyInput], str | None]:
     def provide(data: AssemblyInput) -> str | None:
         if data.profile == "small" and not any(tool.name == "load_skill" for tool in data.tools):
             return None  # a profile without load_skill (small): a list of skills it cannot load is noise

@@ -143,7 +143,7 @@ class SkillRegistry:
         self._warned: set[str] = set()
         self._scores: dict[str, float] = {}
         self._order: tuple[str, ...] = ()
-        self._reminders: dict[tuple, str | None] = {}
+        self._reminders: dict[tuple[object, ...], str | None] = {}
         self.version = 0  # bumps when the effective skills change
         self.ranking_version = 0  # bumps when the usage order changes
         self.dirty = False  # set by whoever saw a SKILL.md change; the next reader reloads

@@ -21,7 +21,7 @@ WINDOW_DAYS = 180
 
 def decayed(age_seconds: float, half_life_days: float = HALF_LIFE_DAYS) -> float:
     """The weight of one use `age_seconds` old."""
-    return 0.5 ** (max(age_seconds, 0.0) / (half_life_days * DAY))
+    return float(0.5 ** (max(age_seconds, 0.0) / (half_life_days * DAY)))
 
 
 class UsageStore:

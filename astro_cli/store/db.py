@@ -9,7 +9,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from types import ModuleType
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from sqlite_utils import Database as SqliteDatabase
@@ -35,6 +35,9 @@ def _import_sqlite_utils() -> ModuleType:
 
 
 sqlite_utils = _import_sqlite_utils()
+
+# The parameters of one SQL statement: positional (`?`) or named (`:name`).
+Params = tuple[Any, ...] | list[Any] | dict[str, Any]
 
 from astro_cli.store.db_errors import DatabaseUnusable  # noqa: E402
 from astro_cli.store.migrations import MIGRATIONS  # noqa: E402
@@ -63,7 +66,7 @@ class Database:
                 raise IsADirectoryError(path)
             self.path.parent.mkdir(parents=True, exist_ok=True)
         conn = sqlite3.connect(path, check_same_thread=False, timeout=30, isolation_level=None)
-        self.db = sqlite_utils.Database(conn)
+        self.db: SqliteDatabase = sqlite_utils.Database(conn)
         if self.path is not None:
             self.db.enable_wal()
         self.db.execute("PRAGMA foreign_keys = ON")
@@ -73,11 +76,11 @@ class Database:
     def __getitem__(self, table: str) -> Table:
         return self.db.table(table)
 
-    def execute(self, sql: str, params: tuple | list | dict = ()) -> sqlite3.Cursor:
+    def execute(self, sql: str, params: Params = ()) -> sqlite3.Cursor:
         with self.lock:
             return self.db.execute(sql, params)
 
-    def query(self, sql: str, params: tuple | list | dict = ()) -> list[dict]:
+    def query(self, sql: str, params: Params = ()) -> list[dict[str, Any]]:
         with self.lock:
             return list(self.db.query(sql, params))
 

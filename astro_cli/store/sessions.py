@@ -167,7 +167,7 @@ class SessionStore:
             row = self.database.execute(
                 "SELECT coalesce(max(seq), 0) FROM agent_messages WHERE session_id = ?", (session_id,)
             ).fetchone()
-            seq = row[0] + 1
+            seq = int(row[0]) + 1
             self.database.execute(
                 "INSERT INTO agent_messages (session_id, seq, turn, role, kind, message, meta, created_at) "
                 "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",

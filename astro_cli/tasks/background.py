@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any
 from astro_cli.agent import events as ev
 from astro_cli.agent.caller import Caller
 from astro_cli.agent.extensions import LoopExtension, ToolCallInfo, ToolGate
-from astro_cli.agent.llm import ToolCallRequest
+from astro_cli.agent.stream import ToolCallRequest
 from astro_cli.tasks.bg_store import (
     STATUS_MARKS,
     STOPPED_ON_EXIT,

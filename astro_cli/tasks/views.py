@@ -95,14 +95,14 @@ def _cancel(ctx: SlashContext, raw: str) -> None:
 
 
 # --- sections of `astro sessions show` / export -----------------------------------------------
-def tasks_section(app: Any, row: dict[str, Any]) -> str | None:
+def tasks_section(app: AppContext, row: dict[str, Any]) -> str | None:
     tasks = TaskStore(app.db).tasks(row["id"])
     if not tasks:
         return None
     return "\n".join(f"- {task.line()}" for task in tasks)
 
 
-def background_section(app: Any, row: dict[str, Any]) -> str | None:
+def background_section(app: AppContext, row: dict[str, Any]) -> str | None:
     tasks = bg_rows(app, row["id"])
     if not tasks:
         return None

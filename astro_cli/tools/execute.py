@@ -14,7 +14,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from astro_cli.tools.base import TOOL_FAILURES, ToolResult
+from astro_cli.tools.base import TOOL_FAILURES, Tool, ToolResult
 from astro_cli.tools.context import ToolContext
 
 CANCEL_GRACE = 2.0  # seconds a cancelled or timed-out tool gets to notice its cancel event and stop
@@ -53,7 +53,7 @@ class Execution:
         return self.call.result
 
 
-def start(tool: Any, ctx: ToolContext, arguments: dict[str, Any]) -> RunningCall:
+def start(tool: Tool, ctx: ToolContext, arguments: dict[str, Any]) -> RunningCall:
     """Start the tool in a daemon thread; every failure becomes an error result the model can act on."""
     call = RunningCall(tool.name)
 
@@ -75,7 +75,7 @@ def start(tool: Any, ctx: ToolContext, arguments: dict[str, Any]) -> RunningCall
     return call
 
 
-def execute(tool: Any, ctx: ToolContext, arguments: dict[str, Any], timeout: float,
+def execute(tool: Tool, ctx: ToolContext, arguments: dict[str, Any], timeout: float,
             interrupt: threading.Event | None = None, grace: float = CANCEL_GRACE) -> Execution:
     """Run the call until it ends, its deadline passes, or it is cancelled (its own cancel event, or
     `interrupt`, the turn's, which is passed on to it); then grant the grace and say how it ended."""

@@ -10,6 +10,7 @@ from __future__ import annotations
 import os
 import tempfile
 import time
+from collections.abc import Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -19,6 +20,7 @@ from astro_cli.tools.context import ToolContext
 
 if TYPE_CHECKING:
     from astro_cli.app import AppContext
+    from astro_cli.security.paths import Confinement
 
 SKIP_DIRS = {".git", ".astro", ".venv", "__pycache__", "node_modules", ".mypy_cache", ".ruff_cache"}
 MAX_MATCHES = 200
@@ -68,7 +70,7 @@ def read_file(ctx: ToolContext, args: dict[str, Any]) -> ToolResult:
     return ToolResult("\n".join([text, *notes]) if notes else text)
 
 
-def _walk(root: Path):
+def _walk(root: Path) -> Iterator[Path]:
     """Files under `root`, sorted; folder links are not followed (a link out of the workspace leads nowhere)."""
     for dirpath, dirnames, filenames in os.walk(root):
         dirnames[:] = sorted(d for d in dirnames if d not in SKIP_DIRS)
@@ -162,7 +164,7 @@ def glob_files(ctx: ToolContext, args: dict[str, Any]) -> ToolResult:
     return ToolResult("\n".join(shown) if shown else f"No path matches '{pattern}'.")
 
 
-def _glob_walk(real_start: Path, shown_start: Path, rest: list[str], confinement: Any):
+def _glob_walk(real_start: Path, shown_start: Path, rest: list[str], confinement: Confinement) -> Iterator[tuple[Path, bool]]:
     """(path, is_dir) under `shown_start` matching `rest`; links are listed only when they stay inside."""
     from astro_cli.globs import compile_glob
 

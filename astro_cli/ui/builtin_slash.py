@@ -14,9 +14,9 @@ from rich.markup import escape
 from rich.table import Table
 from rich.text import Text
 
-from astro_cli.security.visible import clipped, visible
+from astro_cli.security.visible import clipped, one_line, visible
 from astro_cli.slash import SlashCommand, SlashContext, slash_commands
-from astro_cli.ui.render import format_cost, one_line, usage_line
+from astro_cli.ui.render import format_cost, usage_line
 
 if TYPE_CHECKING:
     from astro_cli.app import AppContext

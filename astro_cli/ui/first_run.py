@@ -22,6 +22,7 @@ if TYPE_CHECKING:
 
     from astro_cli.app import AppContext
     from astro_cli.local_servers import ServedModel
+    from astro_cli.ui.prompt_input import Reader
 
 PROVIDER_TITLES = {
     "anthropic": "Anthropic (Claude)",
@@ -38,7 +39,7 @@ def needs_model(app: AppContext) -> bool:
     return model_choice(app) is None
 
 
-def first_run(app: AppContext, console: Console, reader: Any) -> bool:
+def first_run(app: AppContext, console: Console, reader: Reader) -> bool:
     """Walk a person through choosing a model; True once one is configured, False if they left."""
     try:
         return _first_run(app, console, reader)
@@ -48,7 +49,7 @@ def first_run(app: AppContext, console: Console, reader: Any) -> bool:
         return False
 
 
-def _first_run(app: AppContext, console: Console, reader: Any) -> bool:
+def _first_run(app: AppContext, console: Console, reader: Reader) -> bool:
     from astro_cli.local_servers import find_servers
     from astro_cli.ollama import find_models
 
@@ -89,7 +90,7 @@ def _first_run(app: AppContext, console: Console, reader: Any) -> bool:
     return _save_model(app, console, picked.litellm_model, url)
 
 
-def _choose(console: Console, reader: Any, count: int) -> int | None:
+def _choose(console: Console, reader: Reader, count: int) -> int | None:
     while True:
         answer = reader.ask(f"choose 1-{count} (q to quit): ").strip().lower()
         if answer in ("q", "quit", "exit"):
@@ -125,7 +126,7 @@ def _save_model(app: AppContext, console: Console, model: str, url: str, note: s
     return True
 
 
-def _provider_key(app: AppContext, console: Console, reader: Any, provider: str) -> bool:
+def _provider_key(app: AppContext, console: Console, reader: Reader, provider: str) -> bool:
     from astro_cli.keystore import KeyStore, KeyStoreError, env_vars
 
     variable = env_vars(provider)[0]

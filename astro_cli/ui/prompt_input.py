@@ -13,12 +13,14 @@ import re
 import sys
 from collections.abc import Callable, Iterable
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 if TYPE_CHECKING:
     from prompt_toolkit import PromptSession
-    from prompt_toolkit.completion import CompleteEvent, Completion
+    from prompt_toolkit.completion import CompleteEvent, Completer, Completion
     from prompt_toolkit.document import Document
+    from prompt_toolkit.history import FileHistory
+    from prompt_toolkit.key_binding import KeyBindings, KeyPressEvent
 
 
 PROMPT = "> "
@@ -29,7 +31,15 @@ CONTINUATION = ". "
 _SECRET_PATTERNS = re.compile(r"(api[_-]?key|token|secret|password)\s*[=:]\s*\S{6,}", re.IGNORECASE)
 
 
-def make_history(path: Path) -> Any:
+class Reader(Protocol):
+    """What the REPL and first run read the user's input through (PromptReader, PlainReader, a test's script)."""
+
+    def read(self) -> str: ...
+    def ask(self, question: str) -> str: ...
+    def ask_secret(self, question: str) -> str: ...
+
+
+def make_history(path: Path) -> FileHistory:
     """A FileHistory in ASTRO_HOME that refuses to store lines carrying credentials."""
     from prompt_toolkit.history import FileHistory
 
@@ -49,7 +59,7 @@ def make_history(path: Path) -> Any:
     return PrivateHistory(str(path))
 
 
-def _slash_completer(commands: Callable[[], dict[str, str]], session_ids: Callable[[], list[str]]) -> Any:
+def _slash_completer(commands: Callable[[], dict[str, str]], session_ids: Callable[[], list[str]]) -> Completer:
     from prompt_toolkit.completion import Completer, Completion
 
     class SlashCompleter(Completer):
@@ -73,17 +83,17 @@ def _slash_completer(commands: Callable[[], dict[str, str]], session_ids: Callab
     return SlashCompleter()
 
 
-def _key_bindings() -> Any:
+def _key_bindings() -> KeyBindings:
     from prompt_toolkit.key_binding import KeyBindings
 
     bindings = KeyBindings()
 
     @bindings.add("escape", "enter")
-    def _newline(event: Any) -> None:
+    def _newline(event: KeyPressEvent) -> None:
         event.current_buffer.insert_text("\n")
 
     @bindings.add("enter")
-    def _enter(event: Any) -> None:
+    def _enter(event: KeyPressEvent) -> None:
         buffer = event.current_buffer
         if buffer.complete_state and buffer.complete_state.current_completion:
             buffer.apply_completion(buffer.complete_state.current_completion)
@@ -94,7 +104,7 @@ def _key_bindings() -> Any:
         buffer.validate_and_handle()
 
     @bindings.add("c-c")
-    def _interrupt(event: Any) -> None:
+    def _interrupt(event: KeyPressEvent) -> None:
         buffer = event.current_buffer
         if buffer.text:
             buffer.reset()
@@ -117,7 +127,7 @@ class PromptReader:
     ) -> None:
         from prompt_toolkit import PromptSession
 
-        self.session: PromptSession = PromptSession(
+        self.session: PromptSession[str] = PromptSession(
             history=make_history(history_path),
             completer=_slash_completer(commands, session_ids),
             complete_while_typing=True,
@@ -137,7 +147,7 @@ class PromptReader:
         from prompt_toolkit import PromptSession
         from prompt_toolkit.history import InMemoryHistory
 
-        asker: PromptSession = PromptSession(history=InMemoryHistory(), **self._io)
+        asker: PromptSession[str] = PromptSession(history=InMemoryHistory(), **self._io)
         return asker.prompt(question)
 
     def ask_secret(self, question: str) -> str:
@@ -145,7 +155,7 @@ class PromptReader:
         from prompt_toolkit import PromptSession
         from prompt_toolkit.history import InMemoryHistory
 
-        asker: PromptSession = PromptSession(history=InMemoryHistory(), is_password=True, **self._io)
+        asker: PromptSession[str] = PromptSession(history=InMemoryHistory(), is_password=True, **self._io)
         return asker.prompt(question)
 
 

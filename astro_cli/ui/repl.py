@@ -22,11 +22,11 @@ from rich.markup import escape
 from rich.text import Text
 
 from astro_cli.agent.events import EventBus
-from astro_cli.security.visible import clipped, name_shown, visible
+from astro_cli.security.visible import clipped, name_shown, one_line, visible
 from astro_cli.slash import SlashContext, slash_commands
 from astro_cli.ui.builtin_slash import KEYS_HELP, register_builtins
-from astro_cli.ui.prompt_input import PlainReader, PromptReader, parse_permission
-from astro_cli.ui.render import TurnRenderer, one_line
+from astro_cli.ui.prompt_input import PlainReader, PromptReader, Reader, parse_permission
+from astro_cli.ui.render import TurnRenderer
 from astro_cli.ui.turnlog import TurnLog
 
 if TYPE_CHECKING:
@@ -41,7 +41,7 @@ QUIT_HINT = "press Ctrl-D or /exit to quit"
 PERMISSION_QUESTION = "allow? [y]es / [n]o / [a]lways for this session: "
 
 
-def default_reader(app: AppContext) -> Any:
+def default_reader(app: AppContext) -> Reader:
     if not sys.stdin.isatty():
         return PlainReader()
     return PromptReader(
@@ -104,7 +104,7 @@ def approval_lines(arguments: dict[str, Any], key: str | None = None) -> list[Te
 
 
 class Repl:
-    def __init__(self, app: AppContext, console: Console, reader: Any = None) -> None:
+    def __init__(self, app: AppContext, console: Console, reader: Reader | None = None) -> None:
         self.app = app
         self.console = console
         self.bus = EventBus()

@@ -7,10 +7,13 @@ a TranscriptSection on the app (`transcript_sections(app)`, astro_cli/transcript
 from __future__ import annotations
 
 import json
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from astro_cli.security.visible import visible
 from astro_cli.transcript_sections import render_sections
+
+if TYPE_CHECKING:
+    from astro_cli.app import AppContext
 
 
 def _text(message: dict[str, Any]) -> str:
@@ -20,7 +23,7 @@ def _text(message: dict[str, Any]) -> str:
     return content or ""
 
 
-def transcript_json(ctx: Any, row: dict[str, Any]) -> dict[str, Any]:
+def transcript_json(ctx: AppContext, row: dict[str, Any]) -> dict[str, Any]:
     messages = ctx.sessions.messages(row["id"])
     return {
         "session": row,
@@ -35,7 +38,7 @@ def transcript_json(ctx: Any, row: dict[str, Any]) -> dict[str, Any]:
     }
 
 
-def transcript_markdown(ctx: Any, row: dict[str, Any]) -> str:
+def transcript_markdown(ctx: AppContext, row: dict[str, Any]) -> str:
     lines = [f"# Session {row['id']}", ""]
     lines.append(f"- workspace: {row['workspace']}")
     lines.append(f"- model: {row['model']}")
@@ -78,7 +81,7 @@ def transcript_markdown(ctx: Any, row: dict[str, Any]) -> str:
     return visible("\n".join(lines).rstrip()) + "\n"
 
 
-def print_transcript(ctx: Any, row: dict[str, Any]) -> None:
+def print_transcript(ctx: AppContext, row: dict[str, Any]) -> None:
     from rich.console import Console
     from rich.markdown import Markdown
 

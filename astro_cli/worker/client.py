@@ -12,6 +12,7 @@ import os
 import signal
 import socket
 import sys
+from collections.abc import Mapping
 
 from astro_cli.worker import protocol
 from astro_cli.worker.paths import WorkerPaths
@@ -34,7 +35,7 @@ class Fallback:
         self.start_worker = start_worker
 
 
-def switched_off(env: dict[str, str] | os._Environ) -> str | None:
+def switched_off(env: Mapping[str, str]) -> str | None:
     for name in ("ASTRO_WORKER", "ASTRO_WORKER_ENABLED"):
         if (env.get(name) or "").strip().lower() in OFF:
             return f"{name}={env[name]}"

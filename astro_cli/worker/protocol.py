@@ -109,9 +109,9 @@ def peer_uid(sock: socket.socket) -> int | None:
     """The user id of the process at the other end (SO_PEERCRED on Linux, LOCAL_PEERCRED on BSD/macOS)."""
     if hasattr(socket, "SO_PEERCRED"):
         creds = sock.getsockopt(socket.SOL_SOCKET, socket.SO_PEERCRED, struct.calcsize("3i"))
-        return struct.unpack("3i", creds)[1]
+        return int(struct.unpack("3i", creds)[1])
     if sys.platform == "darwin" and hasattr(socket, "LOCAL_PEERCRED"):
         # struct xucred: u_int cr_version; uid_t cr_uid; ...  (SOL_LOCAL is 0)
         creds = sock.getsockopt(0, socket.LOCAL_PEERCRED, 76)
-        return struct.unpack_from("=II", creds)[1]
+        return int(struct.unpack_from("=II", creds)[1])
     return None
