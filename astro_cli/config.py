@@ -19,6 +19,7 @@ class ConfigError(Exception):
     """A configuration value that cannot be used; the message is one sentence for the user."""
 
 
+COMMAND_LINE = "command line"  # the source of a value given as a flag (--model, --max-steps, ...)
 _PREFIXES = {name.split(".")[0] for name in SCHEMA if "." in name}
 
 
@@ -277,7 +278,7 @@ def load_settings(
             _apply_layer(settings, {key.name: _parse_env(key, raw)}, f"env {key.env_var}")
     for name, value in (flags or {}).items():
         if value is not None:
-            _apply_layer(settings, {name: value}, "command line")
+            _apply_layer(settings, {name: value}, COMMAND_LINE)
     validate(settings)
     return settings
 

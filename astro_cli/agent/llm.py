@@ -18,6 +18,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from astro_cli.agent.current_model import CurrentModel
 from astro_cli.agent.litellm_defaults import litellm_environment_defaults
 from astro_cli.agent.provider import (
     LLMConfig,
@@ -193,12 +194,20 @@ def cost_of(model: str, usage: dict[str, int]) -> float | None:
 
 
 class LLM:
-    """Calls a model through litellm with streaming, retries and usage accounting."""
+    """Calls a model through litellm with streaming, retries and usage accounting.
 
-    def __init__(self, config: LLMConfig) -> None:
-        self.config = config
+    Its model is `current` (agent/current_model.py), read at each request: a holder of this LLM
+    (a subagent, the citation judge, compaction) follows `/model` without being told.
+    """
+
+    def __init__(self, config: LLMConfig | CurrentModel) -> None:
+        self.current = config if isinstance(config, CurrentModel) else CurrentModel(config)
         self._credentials_checked: set[str] = set()
         self.api_seconds = 0.0  # time spent inside model requests, for duration_api_ms and benchmarks
+
+    @property
+    def config(self) -> LLMConfig:
+        return self.current.config
 
     def complete(
         self,

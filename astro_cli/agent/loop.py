@@ -119,6 +119,7 @@ class AgentSession:
         history: HistoryStore | None = None,
         role: str | None = None,
         parent_session_id: str | None = None,
+        cancel: threading.Event | None = None,
     ) -> None:
         self.app = app
         self.history: HistoryStore = history if history is not None else app.sessions
@@ -135,11 +136,13 @@ class AgentSession:
         self.max_steps = max_steps or app.settings.get("max_steps")
         self.messages: list[dict[str, Any]] = []
         self.states = SessionStates()
-        self.cancel = threading.Event()
+        self.cancel = cancel or threading.Event()  # a delegated agent's is its caller's
         self.lock: FileLock | None = None  # held by the main session of a process (agent/factory.py)
         self.forked_from: str | None = None
         self.turn_number = self.history.last_turn(session_id)
         self.tool_runner = ToolRunner(self)
+        # What delegating tools may know of this agent; its LLM follows /model, so it is made once.
+        self.states.put(self.caller(), Caller)
         self._load()
 
     # --- history ---------------------------------------------------------------------------
@@ -208,9 +211,15 @@ class AgentSession:
 
     @property
     def model(self) -> str:
-        """The model this session sends requests to: the one owner of the choice ({{model}}, the
-        environment message and /config read it here; /model changes it)."""
-        return self.llm.config.model
+        """The model this session sends requests to ({{model}}, the environment message and /config
+        read it here); its owner is `self.llm.current` (agent/current_model.py)."""
+        return self.llm.current.name
+
+    def switch_model(self, name: str, origin: str) -> None:
+        """Send the next requests to `name` (/model): the owner changes, the sessions row records it
+        (so resuming goes on with it)."""
+        self.llm.current.switch(name, origin)
+        self.history.touch(self.session_id, model=name)
 
     def assemble(self, question: str = "", turn: TurnView | None = None) -> AssembledPrompt:
         """The prompt for this session; with `turn` (a model request), the runtime context as well."""
@@ -380,7 +389,7 @@ class AgentSession:
     def record_usage(self, state: TurnView | None, usage: dict[str, Any], purpose: str = "step") -> None:
         """One request's tokens and cost: stored, added to the turn, announced to the renderers."""
         turn = state.turn if state is not None else self.turn_number
-        self.history.record_usage(self.session_id, turn, self.llm.config.model, usage, purpose=purpose)
+        self.history.record_usage(self.session_id, turn, self.model, usage, purpose=purpose)
         if state is not None:
             state.add_usage(usage)
         self.bus.emit(ev.UsageReport.from_usage(usage))

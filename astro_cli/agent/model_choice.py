@@ -17,14 +17,15 @@ from astro_cli.keystore import Credential, KeyStore, KeyStoreError, credential, 
 
 if TYPE_CHECKING:
     from astro_cli.config import Settings
-    from astro_cli.workspace import AstroHome
 
 
 class KeyOwner(Protocol):
     """What deciding the model reads of the app (the AppContext is one; app.py asks this module)."""
 
     settings: Settings
-    home: AstroHome
+
+    @property
+    def keys(self) -> KeyStore: ...
 
     def warn(self, text: str) -> None: ...
 
@@ -71,8 +72,9 @@ def choose_model(settings: Settings, env: Mapping[str, str], store: KeyStore | N
 
 
 def key_store(app: KeyOwner) -> KeyStore | None:
-    """The user's keys.yaml; a broken one is a warning (environment keys still work), not a stop."""
-    store = KeyStore.at(app.home.root)
+    """The user's keys.yaml (the app's one reader of it); a broken one is a warning (environment keys
+    still work), not a stop."""
+    store = app.keys
     try:
         store.load()
     except KeyStoreError as exc:

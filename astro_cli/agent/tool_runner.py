@@ -15,7 +15,6 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from astro_cli.agent import events as ev
-from astro_cli.agent.caller import Caller
 from astro_cli.agent.extensions import ToolCallInfo
 from astro_cli.agent.llm import Cancelled, ToolCallRequest, parse_arguments
 from astro_cli.prompt.tags import escape_tags
@@ -180,7 +179,6 @@ class ToolRunner:
             states=session.states,
             host=TurnHost(session, state),
         )
-        session.states.put(session.caller(), Caller)  # fresh: /model may have changed the model
         result = self._run_with_timeout(tool, ctx, info.arguments)
         for context in info.extra.get("context", []):
             result = ToolResult(content=f"{result.content}\n\n[additional context] {escape_tags(context)}",

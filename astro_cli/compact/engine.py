@@ -269,12 +269,12 @@ class CompactionEngine(LoopExtension):
         return max(counted, provider), counted
 
     def _counter_for(self, session: SessionView) -> TokenCounter:
-        model = session.llm.config.model
-        if self._counter is None or model != self._model:
-            self._model = model
-            self._counter = TokenCounter(model, load=True)
-            self._window = None
-        return self._counter
+        """The session model's counter (its owner makes a new one when /model switches): a new
+        counter means a new model, whose window is resolved again."""
+        counter = session.llm.current.counter()
+        if counter is not self._counter:
+            self._counter, self._model, self._window = counter, counter.model or "", None
+        return counter
 
     def _resolved_window(self) -> Window:
         if self._window is None:

@@ -165,8 +165,8 @@ def run_subagent(ctx: ToolContext, spec: SubagentSpec) -> ToolResult:
     scope = f"{spec.scope}#{child_id}"
     child = AgentSession(app, child_id, llm, bus, permissions, extensions=loop_extensions(app).new(), scope=scope,
                          agent=spec.agent, only_tools=set(spec.tools), max_steps=spec.max_steps,
-                         role=SUBAGENT, parent_session_id=parent.session_id)
-    child.cancel = parent.cancel  # interrupting the caller interrupts its subagent
+                         role=SUBAGENT, parent_session_id=parent.session_id,
+                         cancel=parent.cancel)  # interrupting the caller interrupts its subagent
     ctx.emit(ev.SubagentStarted(call_id=ctx.call_id, agent=spec.agent, task=spec.task, session_id=child_id,
                                 max_steps=spec.max_steps, tools=sorted(spec.tools)))
     started = time.monotonic()
