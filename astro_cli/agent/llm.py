@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from astro_cli.agent.current_model import CurrentModel
+from astro_cli.agent.litellm_compat import forget_chunks
 from astro_cli.agent.litellm_defaults import litellm_environment_defaults
 from astro_cli.agent.provider import (
     LLMConfig,
@@ -29,7 +30,7 @@ from astro_cli.agent.provider import (
     retryable,
 )
 from astro_cli.agent.retry import WaitTooLong, plan_retry
-from astro_cli.agent.stream import FORGET_EVERY, StreamAccumulator, ToolCallRequest, forget_chunks
+from astro_cli.agent.stream import FORGET_EVERY, StreamAccumulator, ToolCallRequest
 
 log = logging.getLogger(__name__)
 

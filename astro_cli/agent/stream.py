@@ -5,7 +5,7 @@ arguments. astro's work per chunk is an append to a list (joined once at the end
 string grown chunk by chunk); see benchmarks/bench_streaming.py for its cost. litellm keeps
 every chunk so that, when the stream ends, it can rebuild the whole response for its logging
 callbacks (astro registers none), which costs about as much again as reading the stream;
-`forget_chunks` keeps only what that last step needs.
+`litellm_compat.forget_chunks` keeps only what that last step needs.
 """
 
 from __future__ import annotations
@@ -105,11 +105,3 @@ class StreamAccumulator:
             ToolCallRequest(id=slot.id or f"call_{index}", name=slot.name, arguments="".join(slot.parts) or "{}")
             for index, slot in sorted(self.calls.items())
         ]
-
-
-def forget_chunks(response: Any) -> None:
-    """Trim litellm's list of the stream's chunks to what its end-of-stream step needs: the chunks
-    that carry usage, and the last two (its repetition check)."""
-    chunks = getattr(response, "chunks", None)
-    if isinstance(chunks, list) and len(chunks) > 2:
-        chunks[:] = [c for c in chunks[:-2] if getattr(c, "usage", None) is not None] + chunks[-2:]

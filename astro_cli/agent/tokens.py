@@ -13,13 +13,11 @@ Counts of messages are cached per message, so a long session costs only its new 
 from __future__ import annotations
 
 import functools
-import importlib.util
 import json
 import logging
 import math
 import os
 from collections.abc import Sequence
-from pathlib import Path
 from typing import Any
 
 log = logging.getLogger(__name__)
@@ -43,18 +41,12 @@ def estimate(text: str) -> int:
     return math.ceil(len(text) / CHARS_PER_TOKEN)
 
 
-def _litellm_tokenizer_dir() -> Path | None:
-    spec = importlib.util.find_spec("litellm")
-    if spec is None or not spec.submodule_search_locations:
-        return None
-    folder = Path(list(spec.submodule_search_locations)[0]) / "litellm_core_utils" / "tokenizers"
-    return folder if folder.is_dir() else None
-
-
 @functools.lru_cache(maxsize=1)
 def _cl100k() -> Any:
     """tiktoken's cl100k_base from litellm's bundled files (no download), or None when unavailable."""
-    folder = _litellm_tokenizer_dir()
+    from astro_cli.agent.litellm_compat import tokenizer_dir
+
+    folder = tokenizer_dir()
     if folder is None:
         return None
     os.environ.setdefault("TIKTOKEN_CACHE_DIR", str(folder))
