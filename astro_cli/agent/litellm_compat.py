@@ -132,9 +132,10 @@ def recording_environment(on_read: Callable[[str, str | None], None],
     the block. Raises EnvironmentNotRecordable where the class cannot be swapped."""
     environ = os.environ
     base = type(environ)
-    get, set_, delete = (getattr(base, name, None) for name in ("__getitem__", "__setitem__", "__delitem__"))
-    if get is None or set_ is None or delete is None:
+    methods: list[Any] = [getattr(base, name, None) for name in ("__getitem__", "__setitem__", "__delitem__")]
+    if not all(callable(method) for method in methods):
         raise EnvironmentNotRecordable(f"{base.__name__} has no item methods to wrap")
+    get, set_, delete = methods
 
     class Recording(base):  # type: ignore[misc, valid-type]
         def __getitem__(self, key: str) -> str:
