@@ -158,7 +158,7 @@ class AppContext:
         return self
 
     def allowed_roots(self) -> list[Path]:
-        return [Path(p).expanduser() for p in self.settings.get("allowed_paths") or []]
+        return [Path(p).expanduser() for p in self.settings.typed["allowed_paths"] or []]
 
     def warn(self, text: str) -> None:
         if text not in self.warnings:

@@ -8,7 +8,10 @@ from __future__ import annotations
 import logging
 from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from astro_cli.usage import Usage
 
 log = logging.getLogger(__name__)
 
@@ -117,13 +120,13 @@ class UsageReport(Event):
     cost_usd: float | None
 
     @classmethod
-    def from_usage(cls, usage: dict[str, Any]) -> UsageReport:
+    def from_usage(cls, usage: Usage) -> UsageReport:
         return cls(
-            input_tokens=usage.get("input_tokens", 0),
-            output_tokens=usage.get("output_tokens", 0),
-            cache_read_input_tokens=usage.get("cache_read_input_tokens", 0),
-            cache_creation_input_tokens=usage.get("cache_creation_input_tokens", 0),
-            cost_usd=usage.get("cost_usd"),
+            input_tokens=usage.input_tokens,
+            output_tokens=usage.output_tokens,
+            cache_read_input_tokens=usage.cache_read_input_tokens,
+            cache_creation_input_tokens=usage.cache_creation_input_tokens,
+            cost_usd=usage.cost_usd,
         )
 
 

@@ -44,18 +44,18 @@ def session_model(app: AppContext, env: Mapping[str, str] | None = None, recorde
         choice = choose_model(settings, env, store)
     if choice is None:
         raise ConfigError(NO_MODEL)
-    tuning = local_tuning(choice.model, settings.get("api_base"), settings.get("local_models.text_tool_calls"),
-                          settings.get("temperature"), settings.get("first_token_timeout"))
+    tuning = local_tuning(choice.model, settings.typed["api_base"], settings.typed["local_models.text_tool_calls"],
+                          settings.typed["temperature"], settings.typed["first_token_timeout"])
     config = LLMConfig(
         model=choice.model,
-        api_base=settings.get("api_base") or default_api_base(choice.model, settings, env),
+        api_base=settings.typed["api_base"] or default_api_base(choice.model, settings, env),
         api_key=env.get("ASTRO_API_KEY") or None,
-        num_retries=settings.get("num_retries"),
-        retry_backoff=settings.get("retry_backoff"),
-        timeout=settings.get("timeout"),
+        num_retries=settings.typed["num_retries"],
+        retry_backoff=settings.typed["retry_backoff"],
+        timeout=settings.typed["timeout"],
         credentials=credentials_for(env, store),
-        retry_max_wait=settings.get("retry_max_wait"),
-        max_continuations=settings.get("max_continuations"),
+        retry_max_wait=settings.typed["retry_max_wait"],
+        max_continuations=settings.typed["max_continuations"],
         text_tool_calls=tuning.text_tool_calls,
         temperature=tuning.temperature,
         first_token_timeout=tuning.first_token_timeout,
@@ -67,15 +67,15 @@ def default_api_base(model: str, settings: Settings, env: Mapping[str, str]) -> 
     """Where a model is served when no api_base says: an Ollama model at config `ollama_url`
     (default http://localhost:11434), unless litellm's own OLLAMA_API_BASE names the server."""
     if model.split("/", 1)[0] in ("ollama", "ollama_chat") and not env.get("OLLAMA_API_BASE"):
-        return str(settings.get("ollama_url") or "") or None
+        return str(settings.typed["ollama_url"] or "") or None
     return None
 
 
 def permission_policy(app: AppContext, allow: list[str] | None = None, yes: bool = False, asker=None) -> PermissionPolicy:
     settings = app.settings
     return PermissionPolicy(
-        allow=set(settings.get("permissions.allow") or []) | set(allow or []),
-        deny=set(settings.get("permissions.deny") or []),
+        allow=set(settings.typed["permissions.allow"] or []) | set(allow or []),
+        deny=set(settings.typed["permissions.deny"] or []),
         yes_to_all=yes,
         asker=asker,
         protected=protected_pattern(app),
@@ -167,7 +167,7 @@ def open_session(
     if llm is None:
         llm = LLM(session_model(app, recorded=row["model"] if row is not None else None))
     # A bad tool_order or prompt variable fails here, with one sentence, before anything is stored.
-    app.prompt.assemble(app.tools.ordered(app.settings.get("tool_order")))
+    app.prompt.assemble(app.tools.ordered(app.settings.typed["tool_order"]))
     forked_from = None
     if fork and session_id is not None:
         forked_from, session_id = session_id, app.sessions.fork(session_id, workspace, llm.config.model)

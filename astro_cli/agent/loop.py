@@ -27,6 +27,7 @@ from astro_cli.agent.tool_runner import ToolRunner
 from astro_cli.prompt.context import ContextSource
 from astro_cli.prompt.environment import environment_message, session_sources
 from astro_cli.prompt.registry import GLOBAL, AssembledPrompt
+from astro_cli.usage import Usage
 
 if TYPE_CHECKING:
     from astro_cli.app import AppContext
@@ -57,15 +58,7 @@ class TurnState:
     stop_reason: str = ""
     error: str | None = None
     tool_log: list[dict[str, Any]] = field(default_factory=list)
-    usage: dict[str, Any] = field(
-        default_factory=lambda: {
-            "input_tokens": 0,
-            "output_tokens": 0,
-            "cache_read_input_tokens": 0,
-            "cache_creation_input_tokens": 0,
-            "cost_usd": 0.0,
-        }
-    )
+    usage: Usage = field(default_factory=Usage)
     retry_notes: list[str] = field(default_factory=list)
     force_final: bool = False  # the step budget is spent: the next request asks for the final answer
     last_context_tokens: int = 0
@@ -79,12 +72,9 @@ class TurnState:
         budget is spent is not one (so a budget of 5 reads "5 of 5", never "6 of 5")."""
         return min(self.step, self.max_steps)
 
-    def add_usage(self, usage: dict[str, Any]) -> None:
+    def add_usage(self, usage: Usage) -> None:
         """Add a request's tokens and cost to the turn (a subagent's too: the user pays for both)."""
-        for key in ("input_tokens", "output_tokens", "cache_read_input_tokens", "cache_creation_input_tokens"):
-            self.usage[key] += usage.get(key, 0) or 0
-        cost, total = usage.get("cost_usd"), self.usage["cost_usd"]
-        self.usage["cost_usd"] = None if cost is None or total is None else total + cost
+        self.usage = self.usage + usage
 
     def inject(self, text: str, kind: str = "nudge") -> None:
         """Append a runtime intervention as a user message (stored, marked, and shown dimmed)."""
@@ -133,7 +123,7 @@ class AgentSession:
         self.scope = scope
         self.agent = agent
         self.only_tools = only_tools
-        self.max_steps = max_steps or app.settings.get("max_steps")
+        self.max_steps = max_steps or app.settings.typed["max_steps"]
         self.messages: list[dict[str, Any]] = []
         self.states = SessionStates()
         self.cancel = cancel or threading.Event()  # a delegated agent's is its caller's
@@ -206,8 +196,8 @@ class AgentSession:
     # --- tools and prompt ------------------------------------------------------------------
     def visible_tools(self) -> list[Tool]:
         settings = self.app.settings
-        tools = self.app.tools.ordered(settings.get("tool_order"), only=self.only_tools)
-        return profile_tools(tools, resolve_profile(settings.get("profile"), self.model), settings.get("small_profile.tools"))
+        tools = self.app.tools.ordered(settings.typed["tool_order"], only=self.only_tools)
+        return profile_tools(tools, resolve_profile(settings.typed["profile"], self.model), settings.typed["small_profile.tools"])
 
     @property
     def model(self) -> str:
@@ -287,7 +277,7 @@ class AgentSession:
         while True:
             if state.step >= state.max_steps and not state.force_final:
                 state.force_final = True
-                if self.app.settings.get("nudges.max_steps"):
+                if self.app.settings.typed["nudges.max_steps"]:
                     state.inject(MAX_STEPS_TEXT.format(steps=state.step, max_steps=state.max_steps), kind="nudge")
             state.step += 1
             self.bus.emit(ev.StepStarted(step=state.step, max_steps=state.max_steps))
@@ -384,9 +374,9 @@ class AgentSession:
     def _account(self, state: TurnState, reply: LLMReply) -> None:
         if reply.usage:
             self.record_usage(state, reply.usage)
-            state.last_context_tokens = reply.usage.get("input_tokens", 0) + reply.usage.get("output_tokens", 0)
+            state.last_context_tokens = reply.usage.context_tokens
 
-    def record_usage(self, state: TurnView | None, usage: dict[str, Any], purpose: str = "step") -> None:
+    def record_usage(self, state: TurnView | None, usage: Usage, purpose: str = "step") -> None:
         """One request's tokens and cost: stored, added to the turn, announced to the renderers."""
         turn = state.turn if state is not None else self.turn_number
         self.history.record_usage(self.session_id, turn, self.model, usage, purpose=purpose)

@@ -61,7 +61,7 @@ def _picked_from(found: Credential) -> str:
 
 def choose_model(settings: Settings, env: Mapping[str, str], store: KeyStore | None) -> ModelChoice | None:
     """The model that will be used and where it came from; None when nothing says which."""
-    model = settings.get("model")
+    model = settings.typed["model"]
     if model:
         return ModelChoice(model, settings.source("model"))
     for provider, default in DEFAULT_MODELS:

@@ -14,6 +14,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from astro_cli.usage import Usage
+
 FORGET_EVERY = 64  # chunks between two trims of litellm's list
 
 
@@ -34,10 +36,10 @@ class _CallParts:
     parts: list[str] = field(default_factory=list)
 
 
-def usage_dict(usage: Any) -> dict[str, int]:
-    """litellm's usage object (or dict) as astro's four token counts."""
+def usage_of(usage: Any) -> Usage:
+    """litellm's usage object (or dict) as astro's four token counts (the cost is added by the adapter)."""
     if usage is None:
-        return {}
+        return Usage()
 
     def get(obj: Any, name: str) -> Any:
         return obj.get(name) if isinstance(obj, dict) else getattr(obj, name, None)
@@ -49,12 +51,8 @@ def usage_dict(usage: Any) -> dict[str, int]:
     if not cache_read and details is not None:
         cache_read = get(details, "cached_tokens") or 0
     cache_write = get(usage, "cache_creation_input_tokens") or 0
-    return {
-        "input_tokens": int(prompt),
-        "output_tokens": int(completion),
-        "cache_read_input_tokens": int(cache_read),
-        "cache_creation_input_tokens": int(cache_write),
-    }
+    return Usage(input_tokens=int(prompt), output_tokens=int(completion), cache_read_input_tokens=int(cache_read),
+                 cache_creation_input_tokens=int(cache_write))
 
 
 class StreamAccumulator:
@@ -64,13 +62,13 @@ class StreamAccumulator:
         self.streamed = streamed  # the caller's list: text already shown cannot be retried silently
         self.on_text = on_text
         self.calls: dict[int, _CallParts] = {}
-        self.usage: dict[str, int] = {}
+        self.usage = Usage()
         self.finish: str | None = None
 
     def add(self, chunk: Any) -> None:
         chunk_usage = getattr(chunk, "usage", None)
         if chunk_usage:
-            self.usage = usage_dict(chunk_usage) or self.usage
+            self.usage = usage_of(chunk_usage) or self.usage
         choices = chunk.choices
         if not choices:
             return

@@ -31,10 +31,10 @@ TIKTOKEN_METHOD = "tiktoken cl100k_base (litellm's default tokenizer)"
 
 
 def loaded_litellm() -> Any:
-    """litellm if agent/llm.py has loaded it in this process, else None (never imports it)."""
-    from astro_cli.agent import llm
+    """litellm if it has been loaded in this process (agent/litellm_loader.py), else None (never imports it)."""
+    from astro_cli.agent import litellm_loader
 
-    return llm.loaded_litellm()
+    return litellm_loader.loaded_litellm()
 
 
 def estimate(text: str) -> int:
@@ -94,7 +94,7 @@ class TokenCounter:
             return None
         litellm = loaded_litellm()
         if litellm is None and self.load:
-            from astro_cli.agent.llm import load_litellm
+            from astro_cli.agent.litellm_loader import load_litellm
 
             litellm = load_litellm()
         return litellm

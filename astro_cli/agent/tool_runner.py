@@ -25,6 +25,7 @@ from astro_cli.tools.execute import RunningCall, error_result, execute
 
 if TYPE_CHECKING:
     from astro_cli.agent.extensions import SessionView, TurnView
+    from astro_cli.usage import Usage
 
 log = logging.getLogger(__name__)
 
@@ -91,7 +92,7 @@ class TurnHost:
         for ext in self._session.each_extension():
             ext.on_path_touched(self._session, Path(path))
 
-    def add_usage(self, usage: dict[str, Any]) -> None:
+    def add_usage(self, usage: Usage) -> None:
         self._state.add_usage(usage)
 
 

@@ -19,6 +19,7 @@ def prompt_report(ctx: Any, question: str = "", exact: bool = False) -> dict[str
     from astro_cli.agent.tokens import TokenCounter
     from astro_cli.prompt.context import ContextSource
     from astro_cli.prompt.environment import ORDER_SESSION, SESSION_SOURCE, environment_text, session_facts
+    from astro_cli.usage import Usage
 
     ctx.install_features()
     choice = model_choice(ctx)
@@ -28,12 +29,12 @@ def prompt_report(ctx: Any, question: str = "", exact: bool = False) -> dict[str
 
         load_litellm()
     counter = TokenCounter(choice.model if choice is not None else None)
-    profile = resolve_profile(ctx.settings.get("profile"), choice.model if choice is not None else None)
-    tools = profile_tools(ctx.tools.ordered(ctx.settings.get("tool_order")), profile,
-                          ctx.settings.get("small_profile.tools"))
+    profile = resolve_profile(ctx.settings.typed["profile"], choice.model if choice is not None else None)
+    tools = profile_tools(ctx.tools.ordered(ctx.settings.typed["tool_order"]), profile,
+                          ctx.settings.typed["small_profile.tools"])
     # The session's own facts as a new session's first step would have them, plus every registered source.
     first_step = ContextSource(SESSION_SOURCE, ORDER_SESSION, lambda data: session_facts(
-        str(ctx.workspace.root), model, 0, ctx.settings.get("max_steps"), {"input_tokens": 0, "output_tokens": 0}))
+        str(ctx.workspace.root), model, 0, ctx.settings.typed["max_steps"], Usage()))
     assembled = ctx.prompt.assemble(tools, question=question, context=[first_step])
     sections = [
         {"name": s.name, "order": s.order, "tokens": counter.text(s.text), "text": s.text} for s in assembled.sections

@@ -134,7 +134,7 @@ class CompactionEngine(LoopExtension):
                     outcome.changed and outcome.tokens_after <= limit
                 ):
                     self._notice(BREAKER_OPEN.format(limit=self.breaker.limit), force=True)
-        usage = state.usage["input_tokens"] + state.usage["output_tokens"]
+        usage = state.usage.context_tokens
         self._sent = (state, usage, len(messages))
         return list(self.view.messages)
 
@@ -243,7 +243,7 @@ class CompactionEngine(LoopExtension):
         if self._sent is None or self._sent[0] is not state or not state.last_context_tokens:
             return
         _, usage_then, length = self._sent
-        if state.usage["input_tokens"] + state.usage["output_tokens"] == usage_then:
+        if state.usage.context_tokens == usage_then:
             return
         full = state.session.messages
         if length < len(full) and full[length].get("role") == "assistant":

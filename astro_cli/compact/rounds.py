@@ -21,6 +21,7 @@ if TYPE_CHECKING:
     from astro_cli.agent.extensions import SessionView, TurnView
     from astro_cli.agent.tokens import TokenCounter
     from astro_cli.compact.window import Policy
+    from astro_cli.usage import Usage
 
 AUTO_LAYERS = ("snip", "micro", "summary", "aggressive")
 ON_DEMAND_LAYERS = ("summary", "aggressive")
@@ -269,7 +270,7 @@ class Round:
             )
         )
 
-    def _account(self, usage: dict[str, Any]) -> None:
+    def _account(self, usage: Usage) -> None:
         """The summary's tokens are the session's cost too: stored with purpose 'summary'."""
         if not usage:
             return

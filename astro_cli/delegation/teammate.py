@@ -65,6 +65,6 @@ def run_teammate(app: AppContext, lead: Caller, name: str, system_prompt: str, t
         "error": state.error,
         "steps": state.step,
         "tool_calls": dict(Counter(entry["name"] for entry in state.tool_log)),
-        "input_tokens": state.usage["input_tokens"],
-        "output_tokens": state.usage["output_tokens"],
+        "input_tokens": state.usage.input_tokens,
+        "output_tokens": state.usage.output_tokens,
     }

@@ -86,7 +86,7 @@ def keys_check(app: AppContext, options: DoctorOptions) -> Check:
         return Check(False, f"keys: {', '.join(found) or 'none'}; {store.path} can be read by other users",
                      f"chmod 600 {store.path}")
     if not found:
-        if app.settings.get("model") or app.settings.get("api_base"):
+        if app.settings.typed["model"] or app.settings.typed["api_base"]:
             return Check(True, "keys: none (the configured model or server may need none)")
         return Check(False, "keys: none found in the environment or keys.yaml",
                      "`astro keys set anthropic` (or openai, gemini, ...), or export ANTHROPIC_API_KEY=...")
@@ -127,7 +127,7 @@ def model_check(app: AppContext, options: DoctorOptions) -> Check:
     except Exception as exc:  # noqa: BLE001 - any provider failure is this check's ✗, in its own words
         return Check(False, f"{line}: the request failed: {exc}",
                      "check the key and --api-base / ASTRO_API_BASE (`astro keys list`, `astro config show model`).")
-    return Check(True, f"{line}: answered a test request ({reply.usage.get('output_tokens', 0)} tokens)")
+    return Check(True, f"{line}: answered a test request ({reply.usage.output_tokens} tokens)")
 
 
 def database_check(app: AppContext, options: DoctorOptions) -> Check:
@@ -150,7 +150,7 @@ def database_check(app: AppContext, options: DoctorOptions) -> Check:
 def library_check(app: AppContext, options: DoctorOptions) -> Check:
     from astro_cli.research.library.storage import has_library
 
-    if not app.settings.get("library.database_url") and not app.workspace.db_path.exists():
+    if not app.settings.typed["library.database_url"] and not app.workspace.db_path.exists():
         return Check(True, "library: empty")
     if not has_library(app):
         return Check(True, "library: empty")

@@ -76,8 +76,8 @@ class HookExtension(LoopExtension):
             "step": state.step,
             "max_steps": state.max_steps,
             "message_count": len(session.messages),
-            "input_tokens": state.usage["input_tokens"],
-            "output_tokens": state.usage["output_tokens"],
+            "input_tokens": state.usage.input_tokens,
+            "output_tokens": state.usage.output_tokens,
             "context_tokens": state.last_context_tokens,
             "tool_calls": step_calls,
         })

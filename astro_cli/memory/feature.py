@@ -120,7 +120,7 @@ def memory_slash(ctx: SlashContext, text: str) -> None:
 
 def install(app: AppContext) -> None:
     def section(data: AssemblyInput) -> str | None:
-        return SECTION if app.settings.get("memory.inject") > 0 else None
+        return SECTION if app.settings.typed["memory.inject"] > 0 else None
 
     app.prompt.add("memory", ORDER_MEMORY, provider=section)
     loop_extensions(app).add(lambda: MemoryTurn(app))

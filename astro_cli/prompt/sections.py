@@ -64,15 +64,15 @@ def register_default_sections(registry: PromptRegistry, settings: Settings) -> N
     Config `prompt.include_runtime_context: false` is a global suppressor of the runtime context,
     registered here for the registry's lifetime."""
     # Config text (even the user's own) never forms astro's prompt tags.
-    if settings.get("prompt.include_identity"):
-        registry.add("identity", ORDER_IDENTITY, text=escape_tags(settings.get("identity") or "") or IDENTITY)
-    persona = settings.get("persona")
+    if settings.typed["prompt.include_identity"]:
+        registry.add("identity", ORDER_IDENTITY, text=escape_tags(settings.typed["identity"] or "") or IDENTITY)
+    persona = settings.typed["persona"]
     if persona:
         registry.add("persona", ORDER_PERSONA, text=escape_tags(persona))
     registry.add("tools", ORDER_TOOLS, provider=tools_section)
-    language = settings.get("language")
-    principles = escape_tags(settings.get("principles") or "") or PRINCIPLES.format(
+    language = settings.typed["language"]
+    principles = escape_tags(settings.typed["principles"] or "") or PRINCIPLES.format(
         language_rule=language_rule(escape_tags(language) if language else language))
     registry.add("principles", ORDER_PRINCIPLES, text=principles)
-    if not settings.get("prompt.include_runtime_context"):
+    if not settings.typed["prompt.include_runtime_context"]:
         registry.suppress_runtime_context()

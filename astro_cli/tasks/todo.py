@@ -75,7 +75,7 @@ def todo_write(ctx: ToolContext, args: dict[str, Any]) -> ToolResult:
     from astro_cli.store.sessions import now_iso
 
     try:
-        tasks = parse_tasks(args.get("todos"), bool(ctx.settings.get("tasks.single_in_progress")))
+        tasks = parse_tasks(args.get("todos"), bool(ctx.settings.typed["tasks.single_in_progress"]))
     except InvalidTaskList as exc:
         raise ToolError(f"The task list was not saved: {exc} Send the whole corrected list.") from None
     task_store(ctx.app).replace(ctx.session_id, tasks, now_iso())

@@ -52,7 +52,7 @@ def _model(ctx: SlashContext, args: str) -> None:
     session = ctx.session
     name = args.strip()
     if not name:
-        current = session.model if session else ctx.app.settings.get("model")
+        current = session.model if session else ctx.app.settings.typed["model"]
         ctx.console.print(f"model: [bold]{escape(str(current))}[/] (change it with /model NAME, any litellm model string)")
         return
     if " " in name:

@@ -50,7 +50,7 @@ def _first_run(app: AppContext, console: Console, reader: Any) -> bool:
 
     console.print(Text("Welcome to astro.", style="bold"))
     console.print("It needs a language model to talk to, and none is configured yet.", markup=False)
-    url = app.settings.get("ollama_url")
+    url = app.settings.typed["ollama_url"]
     with console.status(f"looking for Ollama at {url}…"):
         models = find_models(url)
     options: list[tuple[str, Any]] = []

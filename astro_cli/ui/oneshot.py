@@ -51,12 +51,12 @@ def result_object(state: TurnState, exit_code: int | None = None) -> dict[str, A
         "duration_api_ms": round(state.api_duration * 1000),
         "tool_calls": list(state.tool_log),
         "usage": {
-            "input_tokens": usage["input_tokens"],
-            "output_tokens": usage["output_tokens"],
-            "cache_read_input_tokens": usage["cache_read_input_tokens"],
-            "cache_creation_input_tokens": usage["cache_creation_input_tokens"],
+            "input_tokens": usage.input_tokens,
+            "output_tokens": usage.output_tokens,
+            "cache_read_input_tokens": usage.cache_read_input_tokens,
+            "cache_creation_input_tokens": usage.cache_creation_input_tokens,
         },
-        "total_cost_usd": significant(usage["cost_usd"]),
+        "total_cost_usd": significant(usage.cost_usd),
     }
     if exit_code is not None:
         result["exit_code"] = exit_code
