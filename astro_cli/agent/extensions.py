@@ -27,8 +27,8 @@ if TYPE_CHECKING:
     from astro_cli.agent.events import EventBus
     from astro_cli.agent.llm import LLM, ToolCallRequest
     from astro_cli.agent.permissions import PermissionPolicy
-    from astro_cli.agent.states import SessionStates
     from astro_cli.app import AppContext
+    from astro_cli.by_kind import SessionStates
     from astro_cli.prompt.registry import AssembledPrompt
     from astro_cli.tools.base import Tool, ToolResult
     from astro_cli.usage import Usage

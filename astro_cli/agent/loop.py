@@ -21,9 +21,9 @@ from astro_cli.agent.llm import LLM, Cancelled, LLMReply, parse_arguments
 from astro_cli.agent.permissions import PermissionPolicy
 from astro_cli.agent.profiles import profile_tools, resolve_profile
 from astro_cli.agent.provider import MissingCredentials, ProviderError
-from astro_cli.agent.states import SessionStates
 from astro_cli.agent.text_calls import adopt_text_calls, corrective_message, strip_template_tags
 from astro_cli.agent.tool_runner import ToolRunner
+from astro_cli.by_kind import SessionStates
 from astro_cli.prompt.context import ContextSource
 from astro_cli.prompt.environment import environment_message, session_sources
 from astro_cli.prompt.registry import GLOBAL, AssembledPrompt

@@ -16,8 +16,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from astro_cli.agent import events as ev
 from astro_cli.agent.extensions import LoopExtension, ToolCallInfo, loop_extensions
+from astro_cli.citations.events import CitationsChecked
 from astro_cli.citations.ledger import CitationLedger
 from astro_cli.slash import slash_commands
 from astro_cli.transcript_sections import transcript_sections
@@ -92,7 +92,7 @@ class CitationCheck(LoopExtension):
         from astro_cli.citations.store import CitationStore
 
         CitationStore(self.app.db).save(self.session_id, state.turn, result, self.nudged)
-        state.session.bus.emit(ev.CitationsChecked(
+        state.session.bus.emit(CitationsChecked(
             session_id=self.session_id, turn=state.turn, citations=[c.as_dict() for c in result.citations],
             nudged=self.nudged, notes=result.notes + (grounding.notes() if grounding else []),
             claims=[c.as_dict() for c in grounding.claims] if grounding else [],

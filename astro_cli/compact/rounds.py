@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 from astro_cli.agent import events as ev
 from astro_cli.compact import layers as L
+from astro_cli.compact.events import Compacted, CompactionStarted
 from astro_cli.compact.records import CompactionRecord, CompactionStore
 from astro_cli.compact.summary import SummaryFailed, fit_history, request_summary
 
@@ -219,7 +220,7 @@ class Round:
     # --- events, records, usage ----------------------------------------------------------------
     def _started(self, layer: str, view: View, current: int) -> None:
         self.session.bus.emit(
-            ev.CompactionStarted(
+            CompactionStarted(
                 layer=layer, messages_before=len(view.messages), tokens_before=current, trigger=self.trigger
             )
         )
@@ -228,7 +229,7 @@ class Round:
         self, layer: str, before: View, after: View, tokens_before: int, tokens_after: int
     ) -> None:
         self.session.bus.emit(
-            ev.Compacted(
+            Compacted(
                 layer=layer,
                 messages_before=len(before.messages),
                 messages_after=len(after.messages),

@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any
 from astro_cli.agent import events as ev
 from astro_cli.agent.caller import SUBAGENT, Caller
 from astro_cli.agent.extensions import loop_extensions
+from astro_cli.delegation.events import SubagentFinished, SubagentStarted
 from astro_cli.prompt.registry import ORDER_IDENTITY
 from astro_cli.prompt.tags import escape_tags
 from astro_cli.tools.base import Tool, ToolError, ToolResult, object_schema
@@ -168,7 +169,7 @@ def run_subagent(ctx: ToolContext, spec: SubagentSpec) -> ToolResult:
                          agent=spec.agent, only_tools=set(spec.tools), max_steps=spec.max_steps,
                          role=SUBAGENT, parent_session_id=parent.session_id,
                          cancel=parent.cancel)  # interrupting the caller interrupts its subagent
-    ctx.emit(ev.SubagentStarted(call_id=ctx.call_id, agent=spec.agent, task=spec.task, session_id=child_id,
+    ctx.emit(SubagentStarted(call_id=ctx.call_id, agent=spec.agent, task=spec.task, session_id=child_id,
                                 max_steps=spec.max_steps, tools=sorted(spec.tools)))
     started = time.monotonic()
     state: TurnState | None = None
@@ -275,9 +276,9 @@ class SubagentReport:
             "output_tokens": self.usage.output_tokens,
         }
 
-    def finished_event(self, call_id: str) -> ev.SubagentFinished:
+    def finished_event(self, call_id: str) -> SubagentFinished:
         summary = (self.answer or self.error or "").strip().splitlines()
-        return ev.SubagentFinished(
+        return SubagentFinished(
             call_id=call_id, agent=self.spec.agent, session_id=self.session_id, ok=self.ok,
             stop_reason=self.stop_reason, steps=self.steps, duration=round(self.duration, 3),
             input_tokens=self.usage.input_tokens, output_tokens=self.usage.output_tokens,

@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Protocol
 
-from astro_cli.agent.states import SessionStates
+from astro_cli.by_kind import SessionStates
 
 if TYPE_CHECKING:
     from astro_cli.tools.base import Tool

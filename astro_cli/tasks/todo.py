@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from astro_cli.agent import events as ev
+from astro_cli.tasks.events import TasksUpdated
 from astro_cli.tasks.store import InvalidTaskList, Task, TaskStore, checklist, counts, parse_tasks
 from astro_cli.tools.base import Tool, ToolError, ToolResult, object_schema
 from astro_cli.tools.context import ToolContext
@@ -54,8 +54,8 @@ def task_store(app: AppContext) -> TaskStore:
     return app.service(TaskStore, lambda: TaskStore(app.db))
 
 
-def tasks_event(session_id: str, tasks: list[Task]) -> ev.TasksUpdated:
-    return ev.TasksUpdated(session_id=session_id, tasks=[t.to_dict() for t in tasks], text=checklist(tasks))
+def tasks_event(session_id: str, tasks: list[Task]) -> TasksUpdated:
+    return TasksUpdated(session_id=session_id, tasks=[t.to_dict() for t in tasks], text=checklist(tasks))
 
 
 def summary_line(tasks: list[Task]) -> str:

@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
-from astro_cli.agent.states import SessionStates
+from astro_cli.by_kind import SessionStates
 from astro_cli.tools.base import ToolError
 
 if TYPE_CHECKING:
