@@ -8,6 +8,7 @@ provider below that has a key (in the environment, or in ASTRO_HOME/keys.yaml).
 
 from __future__ import annotations
 
+import logging
 import os
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
@@ -28,6 +29,8 @@ class KeyOwner(Protocol):
     def keys(self) -> KeyStore: ...
 
     def warn(self, text: str) -> None: ...
+
+log = logging.getLogger(__name__)
 
 # Provider and the model astro picks when only that provider's key is present, in this order.
 DEFAULT_MODELS = [
@@ -99,7 +102,8 @@ def credentials_for(env: Mapping[str, str], store: KeyStore | None) -> Callable[
             return None
         try:
             return credential(provider, snapshot, store)
-        except KeyStoreError:  # keys.yaml broken since start-up: the environment alone (warned at start)
+        except KeyStoreError as exc:  # keys.yaml broken since start-up: the environment alone
+            log.debug("keys.yaml is not used for %s: %s", model, exc)
             return credential(provider, snapshot, None)
 
     return lookup
