@@ -17,6 +17,7 @@ from astro_cli.agent.litellm_defaults import litellm_environment_defaults
 _LITELLM: Any = None
 _LITELLM_LOCK = threading.Lock()
 
+
 def load_litellm() -> Any:
     """Import litellm once, with its local cost map and without telemetry or network at import."""
     global _LITELLM
