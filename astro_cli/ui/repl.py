@@ -112,7 +112,7 @@ class Repl:
         self.log = TurnLog()
         self.session: AgentSession | None = None
         self.renderer = TurnRenderer(console, self.log, lambda: self.session.session_id if self.session else None,
-                                     inline_images=str(app.settings.get("plots.inline")))
+                                     inline_images=str(app.settings.typed["plots.inline"]))
         self.bus.subscribe(self.renderer.handle)
         # (text for the model, what the person sees, echo it?): a skill typed at the prompt is on screen
         # already (prompt-toolkit leaves the line), a first question from the command line is not.
