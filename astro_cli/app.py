@@ -19,6 +19,7 @@ from astro_cli.security.trust import TrustState
 from astro_cli.workspace import AstroHome, Workspace
 
 if TYPE_CHECKING:
+    from astro_cli.keystore import KeyStore
     from astro_cli.prompt.registry import PromptRegistry
     from astro_cli.security.paths import Confinement
     from astro_cli.security.secrets import Redactor
@@ -76,6 +77,13 @@ class AppContext:
         from astro_cli.store.sessions import SessionStore
 
         return SessionStore(self.db)
+
+    @cached_property
+    def keys(self) -> KeyStore:
+        """ASTRO_HOME/keys.yaml, one reader per process: parsed again only when the file changes."""
+        from astro_cli.keystore import KeyStore
+
+        return KeyStore.at(self.home.root)
 
     # --- safety ----------------------------------------------------------------------------
     @cached_property
@@ -150,7 +158,7 @@ class AppContext:
         return self
 
     def allowed_roots(self) -> list[Path]:
-        return [Path(p).expanduser() for p in self.settings.get("allowed_paths") or []]
+        return [Path(p).expanduser() for p in self.settings.typed["allowed_paths"] or []]
 
     def warn(self, text: str) -> None:
         if text not in self.warnings:

@@ -52,3 +52,10 @@ def _checked(kind: Any) -> type[Any]:
     if not isinstance(kind, type):
         raise TypeError(f"objects are found by their class, not by {kind!r}")
     return kind
+
+
+class SessionStates(ByKind):
+    """One object per class for one session: each feature keeps what it remembers about the session
+    (the skills it activated, its team, the compaction engine) in an object of its own class.
+    `states.get(SkillsState)` makes it on first use; `states.put(obj, kind)` stores one made
+    elsewhere, for example under a Protocol the reader knows (the engine as a `Compactor`)."""

@@ -7,18 +7,22 @@ has the value it has. Files are nested YAML (`skills: {budget_chars: 4000}`); ke
 from __future__ import annotations
 
 import os
-from collections.abc import Collection, Mapping
+from collections.abc import Collection, Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any, cast
 
 from astro_cli.config_schema import PROJECT_TIGHTEN_ONLY, SCHEMA, UNLIMITED_AT_ZERO, USER_ONLY, Key
+
+if TYPE_CHECKING:
+    from astro_cli.config_view import SettingValues
 
 
 class ConfigError(Exception):
     """A configuration value that cannot be used; the message is one sentence for the user."""
 
 
+COMMAND_LINE = "command line"  # the source of a value given as a flag (--model, --max-steps, ...)
 _PREFIXES = {name.split(".")[0] for name in SCHEMA if "." in name}
 
 
@@ -111,6 +115,13 @@ class Settings:
     def __getitem__(self, key: str) -> Any:
         return self.get(key)
 
+    @property
+    def typed(self) -> SettingValues:
+        """The settings by their schema types: `settings.typed["max_steps"]` is an int and a misspelt
+        key is a mypy error (config_view.py, generated from the schema). A live view: a value set
+        later is seen."""
+        return cast("SettingValues", _TypedView(self))
+
     def source(self, key: str) -> str:
         return self.sources.get(key, "default")
 
@@ -122,6 +133,26 @@ class Settings:
         """All keys under `prefix.` as a flat dict without the prefix."""
         start = prefix + "."
         return {k[len(start) :]: self.get(k) for k in SCHEMA if k.startswith(start)}
+
+
+class _TypedView(Mapping[str, Any]):
+    """What `Settings.typed` is at run time: each key read from the settings when asked."""
+
+    __slots__ = ("_settings",)
+
+    def __init__(self, settings: Settings) -> None:
+        self._settings = settings
+
+    def __getitem__(self, key: str) -> Any:
+        if key not in SCHEMA:
+            raise KeyError(key)
+        return self._settings.get(key)
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(SCHEMA)
+
+    def __len__(self) -> int:
+        return len(SCHEMA)
 
 
 def _apply_layer(settings: Settings, flat: dict[str, Any], source: str) -> None:
@@ -277,7 +308,7 @@ def load_settings(
             _apply_layer(settings, {key.name: _parse_env(key, raw)}, f"env {key.env_var}")
     for name, value in (flags or {}).items():
         if value is not None:
-            _apply_layer(settings, {name: value}, "command line")
+            _apply_layer(settings, {name: value}, COMMAND_LINE)
     validate(settings)
     return settings
 
@@ -293,13 +324,13 @@ def validate(settings: Settings) -> None:
         problem = key.out_of_range(settings.get(key.name))
         if problem:
             raise ConfigError(f"{settings.source(key.name)}: '{key.name}' {problem}.")
-    if settings.get("citations.check") not in CITATION_MODES:
+    if settings.typed["citations.check"] not in CITATION_MODES:
         raise ConfigError(f"{settings.source('citations.check')}: 'citations.check' must be off, report or fix, "
-                          f"not {settings.get('citations.check')!r}.")
-    if settings.get("plots.inline") not in INLINE_IMAGE_MODES:
+                          f"not {settings.typed['citations.check']!r}.")
+    if settings.typed["plots.inline"] not in INLINE_IMAGE_MODES:
         raise ConfigError(f"{settings.source('plots.inline')}: 'plots.inline' must be auto, kitty, iterm2, sixel or "
-                          f"off, not {settings.get('plots.inline')!r}.")
-    order = settings.get("tool_order")
+                          f"off, not {settings.typed['plots.inline']!r}.")
+    order = settings.typed["tool_order"]
     if order is not None:
         markers = [name for name in order if name == "<unlisted-tools>"]
         if len(markers) != 1:

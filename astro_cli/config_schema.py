@@ -231,3 +231,40 @@ PROJECT_TIGHTEN_ONLY = frozenset({
     "plots.max_points", "catalog.max_rows", "catalog.timeout",
 })
 UNLIMITED_AT_ZERO = frozenset({"background.max_running"})  # 0 means "no limit", the loosest value
+
+
+# --- the typed view (astro_cli/config_view.py) -------------------------------------------------
+VIEW_TYPES = {"str": "str", "int": "int", "float": "float", "bool": "bool", "list": "list[str]",
+              "dict": "dict[str, Any]"}
+
+
+def view_type(key: Key) -> str:
+    """The Python type of a key's value, as written in config_view.py."""
+    base = VIEW_TYPES[key.type.rstrip("?")]
+    return f"{base} | None" if key.type.endswith("?") else base
+
+
+def typed_view_source() -> str:
+    """The text of astro_cli/config_view.py: one TypedDict entry per key of SCHEMA.
+
+    Regenerate it after adding a key: `python -m astro_cli.config_schema > astro_cli/config_view.py`
+    (tests/test_config_view.py fails until then)."""
+    lines = [
+        '"""The settings as types: `settings.typed["max_steps"]` is an int, and a misspelt key is a mypy error.',
+        "",
+        "Generated from config_schema.py (`python -m astro_cli.config_schema > astro_cli/config_view.py`);",
+        'do not edit by hand: tests/test_config_view.py checks it against the schema key by key."""',
+        "",
+        "from __future__ import annotations",
+        "",
+        "from typing import Any, TypedDict",
+        "",
+        'SettingValues = TypedDict("SettingValues", {',
+    ]
+    lines += [f'    "{name}": {view_type(key)},' for name, key in SCHEMA.items()]
+    lines += ["})", ""]
+    return "\n".join(lines)
+
+
+if __name__ == "__main__":
+    sys.stdout.write(typed_view_source())

@@ -108,21 +108,47 @@ class Credential:
 
 
 class KeyStore:
-    """The keys.yaml of one ASTRO_HOME."""
+    """The keys.yaml of one ASTRO_HOME.
+
+    The parsed file is kept and parsed again only when the file changes on disk (its modification
+    time, size or inode: `astro keys set` replaces the file, an editor may rewrite it in place), so a
+    key asked for at every model request costs one `stat`, and a key set in another terminal is used
+    from the next request on. `parses` counts the parses (the tests read it).
+    """
 
     def __init__(self, path: Path) -> None:
         self.path = path
+        self.parses = 0
+        self._seen: tuple[int, int, int] | None = None  # (mtime_ns, size, inode) of the parsed file
+        self._keys: dict[str, str] = {}
 
     @classmethod
     def at(cls, home_root: Path) -> KeyStore:
         return cls(home_root / KEYS_FILE)
 
     def load(self) -> dict[str, str]:
-        """provider -> key; an absent file is empty. A broken file is a KeyStoreError naming it."""
+        """provider -> key; an absent file is empty. A broken file is a KeyStoreError naming it
+        (each time it is asked for, until the file is fixed)."""
+        try:
+            info = self.path.stat()
+        except FileNotFoundError:
+            self._seen, self._keys = None, {}
+            return {}
+        except OSError as exc:
+            raise KeyStoreError(f"{self.path} cannot be read ({exc.strerror}).") from None
+        seen = (info.st_mtime_ns, info.st_size, info.st_ino)
+        if seen != self._seen:
+            self._seen = None  # a file that fails to parse is parsed (and reported) again next time
+            self._keys = self._parse()
+            self._seen = seen
+        return dict(self._keys)
+
+    def _parse(self) -> dict[str, str]:
         import yaml
 
         from astro_cli.safe_yaml import load_yaml
 
+        self.parses += 1
         try:
             text = self.path.read_text(encoding="utf-8")
         except FileNotFoundError:

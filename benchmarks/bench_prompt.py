@@ -90,8 +90,9 @@ def request_path(app, tools, question: str, runs: int) -> tuple[list[float], lis
     from astro_cli.prompt.context import ContextSource
     from astro_cli.prompt.environment import environment_text, session_facts
     from astro_cli.prompt.registry import DraftSection
+    from astro_cli.usage import Usage
 
-    usage = {"input_tokens": 1200, "output_tokens": 80}
+    usage = Usage(input_tokens=1200, output_tokens=80)
     session = ContextSource("session", 0, lambda data: session_facts(str(app.workspace.root), "openai/x", 3, 25, usage))
 
     def timed() -> list[float]:

@@ -77,7 +77,8 @@ def file_write_turn(kb: int) -> dict:
 
 def read_stream(litellm, provider: Provider, fmt: str, kb: int, astro_way: bool) -> tuple[float, float, int, list]:
     """(wall s, cpu s, chunks, the chunks) of one stream read with nothing done per chunk."""
-    from astro_cli.agent.stream import FORGET_EVERY, forget_chunks
+    from astro_cli.agent.litellm_compat import forget_chunks
+    from astro_cli.agent.stream import FORGET_EVERY
 
     litellm.disable_streaming_logging = astro_way
     provider.add(file_write_turn(kb))

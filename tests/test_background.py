@@ -11,6 +11,7 @@ import sqlite3
 import subprocess
 import sys
 
+from astro_cli.pids import pid_alive
 from astro_cli.slash import slash_commands
 from astro_cli.tasks.nudges import BACKGROUND_DONE_HEADER, BACKGROUND_STOPPED_HEADER
 from tests.fakeprovider import FakeProvider
@@ -37,8 +38,6 @@ def _rows(workspace) -> list[dict]:
         return [dict(row) for row in conn.execute("SELECT * FROM bg_tasks ORDER BY id")]
     finally:
         conn.close()
-
-
 
 
 def test_result_reaches_the_model_at_a_later_step(cli, fake: FakeProvider, astro_env, workspace):
@@ -135,7 +134,7 @@ def test_exit_cancels_running_work_and_the_next_turn_hears_of_it(cli, fake: Fake
     [row] = _rows(workspace)
     assert row["status"] == "cancelled"
     pid = int((workspace / "bg.pid").read_text())
-    assert wait_for(lambda: not _alive(pid), 30), "the background command outlived astro"
+    assert wait_for(lambda: not pid_alive(pid), 30), "the background command outlived astro"
 
     fake.add({"text": "It was cancelled; shall I restart it?"})
     cli(["run", "--continue", "Did the job finish?"], env=astro_env)
@@ -152,14 +151,6 @@ def test_background_done_nudge_can_be_switched_off(cli, fake: FakeProvider, astr
     result = cli(["run", "--allow", "run_bash", "Go"], env={**astro_env, "ASTRO_NUDGES_BACKGROUND_DONE": "false"})
     assert _announcements(fake.bodies()[2]) == []
     assert "background task bg-1 ✅ completed" in result.stderr  # the user still hears of it
-
-
-def _alive(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    return True
 
 
 def test_a_crash_leaves_interrupted_not_running(cli, fake: FakeProvider, astro_env, workspace):

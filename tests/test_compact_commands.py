@@ -187,14 +187,10 @@ def test_counting_without_a_model_does_not_import_litellm(tmp_path) -> None:
 def test_the_window_follows_litellm_and_config_overrides_it(monkeypatch, workspace, fake) -> None:
     from astro_cli.agent.llm import load_litellm
     from astro_cli.compact.window import resolve_window
-
-    class Settings:
-        def __init__(self, value):
-            self.value = value
-
-        def get(self, key):
-            return self.value
+    from astro_cli.config import Settings
 
     load_litellm()  # the window comes from litellm's model table once a model path has loaded it
-    assert resolve_window(Settings(None), "anthropic/claude-sonnet-4-5").tokens == 200000
-    assert resolve_window(Settings(50000), "anthropic/claude-sonnet-4-5").tokens == 50000
+    settings = Settings()
+    assert resolve_window(settings, "anthropic/claude-sonnet-4-5").tokens == 200000
+    settings.set("context_window", 50000, "a test")
+    assert resolve_window(settings, "anthropic/claude-sonnet-4-5").tokens == 50000

@@ -13,7 +13,7 @@ from typing import Any
 
 from rich.console import Console
 
-from astro_cli.agent.states import SessionStates
+from astro_cli.by_kind import SessionStates
 from astro_cli.slash import SlashContext, slash_commands
 from astro_cli.tools.context import ToolContext
 from astro_cli.transcript_sections import transcript_sections

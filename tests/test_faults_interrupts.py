@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 
+from astro_cli.pids import pid_alive
 from tests.fakeprovider import FakeProvider
 from tests.helpers import last_json, wait_for
 
@@ -20,25 +21,13 @@ def _start(args: list[str], env: dict[str, str], cwd: Path) -> subprocess.Popen:
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
 
 
-def _alive(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    # A zombie is dead for our purpose (its parent has not reaped it yet).
-    try:
-        return Path(f"/proc/{pid}/stat").read_text().split(") ")[1][0] != "Z"
-    except OSError:
-        return True
-
-
 def _ended_without_effect(pidfile: Path, effect: Path) -> None:
     """The interrupted shell is gone, so its last step (`touch effect`) can never run; and it did not.
 
     Waiting for the shell's end (not a fixed pause) covers a shell astro failed to stop: it ends
     after its `sleep 4`, having made the effect, and the assertion fails."""
     pid = int(pidfile.read_text())
-    assert wait_for(lambda: not _alive(pid), timeout=60), "the interrupted command is still running"
+    assert wait_for(lambda: not pid_alive(pid), timeout=60), "the interrupted command is still running"
     assert not effect.exists(), "the command went on after astro was interrupted"
 
 
@@ -51,7 +40,7 @@ def _mentioning(text: str) -> list[int]:
                 cmdline = (entry / "cmdline").read_bytes()
             except OSError:
                 continue
-            if text.encode() in cmdline and _alive(int(entry.name)):
+            if text.encode() in cmdline and pid_alive(int(entry.name)):
                 pids.append(int(entry.name))
     return pids
 
@@ -113,7 +102,7 @@ def test_an_interrupt_ends_background_commands_too(fake: FakeProvider, astro_env
         if proc.poll() is None:
             proc.kill()
     assert proc.returncode == 130
-    assert not _alive(int(pidfile.read_text())), "the background command outlived astro"
+    assert not pid_alive(int(pidfile.read_text())), "the background command outlived astro"
     assert not effect.exists()  # its shell is gone: `touch` can no longer run
 
 
@@ -151,7 +140,7 @@ def test_a_detached_child_does_not_stretch_the_timeout(fake: FakeProvider, astro
     assert "stopped after 3 s" in result
     # The detached child held the output open: it was found and stopped, and the result says so.
     assert "still held its output" in result and "stopped" in result
-    assert not _alive(int(pidfile.read_text()))
+    assert not pid_alive(int(pidfile.read_text()))
     # The order of events, not a clock: the step ended before either sleep could finish on its own.
     assert not foreground_late.exists(), "the step waited for the command past its timeout"
     assert not late.exists(), "the step waited for the detached child"

@@ -18,6 +18,7 @@ PLUGIN = '''
 from astro_cli.agent import events as ev
 from astro_cli.agent.extensions import LoopExtension
 from astro_cli.tools.base import Tool, object_schema
+from astro_cli.compact.events import Compacted, CompactionStarted
 
 SEEN = []
 
@@ -34,8 +35,8 @@ def register(api):
     ))
 
     def probe(ctx, args):
-        ctx.emit(ev.CompactionStarted(layer="micro", messages_before=12, tokens_before=9000, trigger="auto"))
-        ctx.emit(ev.Compacted(layer="micro", messages_before=12, messages_after=7, tokens_before=9000,
+        ctx.emit(CompactionStarted(layer="micro", messages_before=12, tokens_before=9000, trigger="auto"))
+        ctx.emit(Compacted(layer="micro", messages_before=12, messages_after=7, tokens_before=9000,
                               tokens_after=4000))
         return "compacted"
 

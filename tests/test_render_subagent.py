@@ -7,6 +7,7 @@ import io
 from rich.console import Console
 
 from astro_cli.agent import events as ev
+from astro_cli.delegation.events import SubagentFinished, SubagentStarted
 from astro_cli.ui.render import TurnRenderer
 from astro_cli.ui.turnlog import TurnLog
 
@@ -19,7 +20,7 @@ def test_subagent_block_stays_in_order_and_ends_with_its_summary_line():
     events = [
         ev.TurnStarted(session_id="s1", turn=1, prompt="Survey"),
         ev.ToolStarted(call_id="c1", name="subagent", arguments={"task": "Read two papers"}, key_argument="Read"),
-        ev.SubagentStarted(call_id="c1", agent="reader", task="Read two papers", session_id="s2", max_steps=5,
+        SubagentStarted(call_id="c1", agent="reader", task="Read two papers", session_id="s2", max_steps=5,
                            tools=["read_file"]),
         ev.ToolStarted(call_id="k1", name="read_file", arguments={"path": "a.txt"}, key_argument="a.txt",
                        agent="reader"),
@@ -27,7 +28,7 @@ def test_subagent_block_stays_in_order_and_ends_with_its_summary_line():
         ev.ToolStarted(call_id="k2", name="read_file", arguments={"path": "b.txt"}, key_argument="b.txt",
                        agent="reader"),
         ev.ToolFinished(call_id="k2", name="read_file", ok=True, duration=0.01, content="B", agent="reader"),
-        ev.SubagentFinished(call_id="c1", agent="reader", session_id="s2", ok=True, stop_reason="answered", steps=3,
+        SubagentFinished(call_id="c1", agent="reader", session_id="s2", ok=True, stop_reason="answered", steps=3,
                             duration=1.2, input_tokens=300, output_tokens=40, tool_calls={"read_file": 2},
                             summary="Both papers agree."),
         ev.ToolFinished(call_id="c1", name="subagent", ok=True, duration=1.3, content="Both papers agree."),

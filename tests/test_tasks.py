@@ -110,9 +110,10 @@ def test_plan_created_updated_and_recovered_in_the_next_turn(cli, fake: FakeProv
 def test_recovery_in_a_resumed_session_and_a_second_turn_of_one_session(fake: FakeProvider, astro_env, workspace,
                                                                          monkeypatch):
     """Two turns of one AgentSession (as in the REPL), then a new process resuming it by id."""
-    from astro_cli.agent.events import EventBus, TasksUpdated
+    from astro_cli.agent.events import EventBus
     from astro_cli.agent.factory import open_session, permission_policy
     from astro_cli.bootstrap import build_app
+    from astro_cli.tasks.events import TasksUpdated
 
     for key, value in astro_env.items():
         monkeypatch.setenv(key, value)

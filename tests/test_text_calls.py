@@ -126,12 +126,7 @@ def test_switching_model_resolves_the_local_tuning_anew():
     """/model from an Ollama model to a cloud one leaves neither temperature 0 nor text calls behind."""
     from astro_cli.agent.local_models import with_model
     from astro_cli.agent.provider import LLMConfig
-
-    class Settings:
-        values = {"local_models.text_tool_calls": "auto", "temperature": None, "first_token_timeout": None}
-
-        def get(self, name):
-            return self.values[name]
+    from astro_cli.config import Settings
 
     local = with_model(LLMConfig(model="openai/gpt-4.1"), "ollama_chat/qwen2.5-coder:1.5b", Settings())
     assert (local.text_tool_calls, local.temperature, local.first_token_timeout) == (True, 0.0, 600.0)

@@ -13,6 +13,7 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
+from astro_cli.pids import pid_alive
 from tests.conftest import base_env
 from tests.helpers import wait_for
 
@@ -88,17 +89,9 @@ class Worker:
     def stop(self) -> None:
         found = self.status()
         subprocess.run([*ASTRO, "worker", "stop"], env=self.env, capture_output=True, timeout=60, cwd=self.runtime)
-        if found is not None and not wait_for(lambda: not _alive(int(found["pid"])), 30):
+        if found is not None and not wait_for(lambda: not pid_alive(int(found["pid"])), 30):
             os.kill(int(found["pid"]), signal.SIGKILL)
         shutil.rmtree(self.runtime, ignore_errors=True)
-
-
-def _alive(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    return True
 
 
 def new_worker(tmp: Path, start: bool = True, package: Path | None = None, **extra: str) -> Worker:

@@ -2,9 +2,9 @@
 
 The subagent, team and background tools start work on the caller's behalf: they need its model,
 its permissions (a subagent inherits them, narrowed), its cancel event (interrupting the caller
-stops its subagent) and whether it is itself delegated (no recursion). The tool runner stores a
-fresh `Caller` in the session's states before each call, so these tools read a typed record,
-never the session.
+stops its subagent) and whether it is itself delegated (no recursion). The session stores its
+`Caller` in its states once (its LLM follows /model: agent/current_model.py), so these tools read
+a typed record, never the session.
 """
 
 from __future__ import annotations

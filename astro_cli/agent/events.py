@@ -8,7 +8,10 @@ from __future__ import annotations
 import logging
 from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from astro_cli.usage import Usage
 
 log = logging.getLogger(__name__)
 
@@ -133,59 +136,14 @@ class UsageReport(Event):
     cost_usd: float | None
 
     @classmethod
-    def from_usage(cls, usage: dict[str, Any]) -> UsageReport:
+    def from_usage(cls, usage: Usage) -> UsageReport:
         return cls(
-            input_tokens=usage.get("input_tokens", 0),
-            output_tokens=usage.get("output_tokens", 0),
-            cache_read_input_tokens=usage.get("cache_read_input_tokens", 0),
-            cache_creation_input_tokens=usage.get("cache_creation_input_tokens", 0),
-            cost_usd=usage.get("cost_usd"),
+            input_tokens=usage.input_tokens,
+            output_tokens=usage.output_tokens,
+            cache_read_input_tokens=usage.cache_read_input_tokens,
+            cache_creation_input_tokens=usage.cache_creation_input_tokens,
+            cost_usd=usage.cost_usd,
         )
-
-
-@dataclass
-class CompactionStarted(Event):
-    """A compaction layer is about to change what is sent (hooks map it to PreCompact)."""
-
-    type = "compaction_started"
-    layer: str  # snip | micro | summary | aggressive
-    messages_before: int
-    tokens_before: int
-    trigger: str  # auto | manual | tool
-
-
-@dataclass
-class Compacted(Event):
-    """A compaction layer ran (hooks map it to PostCompact); counts are of the messages sent."""
-
-    type = "compacted"
-    layer: str
-    messages_before: int
-    messages_after: int
-    tokens_before: int
-    tokens_after: int
-    trigger: str = "auto"  # auto | manual | tool
-
-
-@dataclass
-class CitationsChecked(Event):
-    """The identifiers and author-year citations of the turn's final answer, each with its status.
-
-    `citations` holds dicts with id, kind (bibcode | arxiv | doi | author-year), status
-    (verified | resolved | unverified), title and paper; `nudged` says whether the model was
-    asked once to verify or remove the unverified ones; `notes` say what could not be checked;
-    `claims` holds each claim with status (supported | unsupported | uncited | not_read), the
-    handles it cites and the passage it was checked against.
-    """
-
-    type = "citations"
-    session_id: str
-    turn: int
-    citations: list[dict[str, Any]]
-    nudged: bool = False
-    notes: list[str] = field(default_factory=list)
-    claims: list[dict[str, Any]] = field(default_factory=list)  # the claim ledger (citations/grounding.py)
-    evidence_read: bool = True  # whether any passage was shown in the session ("no evidence retrieved")
 
 
 @dataclass
@@ -215,55 +173,6 @@ class TurnFinished(Event):
     stop_reason: str  # answered | max_steps | interrupted | provider_error | paused
     num_steps: int
     error: str | None = None
-
-
-@dataclass
-class TasksUpdated(Event):
-    """The session's task plan changed (todo_write) or was restored: renderers show it as a checklist.
-
-    `tasks` holds dicts with id, content, status (pending | in_progress | completed), depends_on,
-    assignee; `text` is the same list already rendered, one line per task with a ⏳ 🔄 ✅ mark.
-    """
-
-    type = "tasks_updated"
-    session_id: str
-    tasks: list[dict[str, Any]]
-    text: str
-
-
-@dataclass
-class SubagentStarted(Event):
-    """A subagent began its run inside the `subagent` tool call `call_id` (renderers open a nested block).
-
-    Until the matching SubagentFinished, ToolStarted/ToolFinished events with `agent` equal to this
-    `agent` belong to the block; `session_id` is the child session where its messages are stored.
-    """
-
-    type = "subagent_started"
-    call_id: str
-    agent: str
-    task: str
-    session_id: str
-    max_steps: int
-    tools: list[str] = field(default_factory=list)
-
-
-@dataclass
-class SubagentFinished(Event):
-    """The subagent of tool call `call_id` ended (renderers collapse its block to one summary line)."""
-
-    type = "subagent_finished"
-    call_id: str
-    agent: str
-    session_id: str
-    ok: bool
-    stop_reason: str  # as TurnFinished, or "failed" when the subagent could not run
-    steps: int
-    duration: float
-    input_tokens: int = 0
-    output_tokens: int = 0
-    tool_calls: dict[str, int] = field(default_factory=dict)
-    summary: str = ""
 
 
 Listener = Callable[[Event], None]

@@ -8,15 +8,16 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from astro_cli.agent.current_model import CurrentModel
 from astro_cli.agent.events import EventBus
 from astro_cli.agent.extensions import loop_extensions
 from astro_cli.agent.llm import LLM
 from astro_cli.agent.local_models import local_tuning, server_facts
 from astro_cli.agent.loop import AgentSession
-from astro_cli.agent.model_choice import NO_MODEL, choose_model, credentials_for, key_store
+from astro_cli.agent.model_choice import NO_MODEL, ModelChoice, choose_model, credentials_for, key_store
 from astro_cli.agent.permissions import Asker, PermissionPolicy
 from astro_cli.agent.provider import LLMConfig
-from astro_cli.config import ConfigError
+from astro_cli.config import COMMAND_LINE, ConfigError
 from astro_cli.security.process import harden_process
 from astro_cli.security.secrets import variables_holding_secrets
 from astro_cli.store.locks import FileLock
@@ -27,33 +28,44 @@ if TYPE_CHECKING:
 
 
 def resolve_model(app: AppContext, env: Mapping[str, str] | None = None) -> LLMConfig:
-    """The LLM configuration for a session: the chosen model, its endpoint and where its key comes from."""
+    """The LLM configuration for a new session: the chosen model, its endpoint and where its key comes from."""
+    return session_model(app, env).config
+
+
+def session_model(app: AppContext, env: Mapping[str, str] | None = None, recorded: str | None = None) -> CurrentModel:
+    """A session's model (agent/current_model.py): the chosen model, its endpoint and where its key
+    comes from. `recorded` is the model a resumed session last used: it wins over everything but a
+    --model on the command line, so a conversation goes on with the model /model chose for it."""
     env = os.environ if env is None else env
     settings = app.settings
     store = key_store(app)
-    choice = choose_model(settings, env, store)
+    if recorded and settings.source("model") != COMMAND_LINE:
+        choice: ModelChoice | None = ModelChoice(recorded, "the resumed session")
+    else:
+        choice = choose_model(settings, env, store)
     if choice is None:
         raise ConfigError(NO_MODEL)
-    tuning = local_tuning(choice.model, settings.get("api_base"), settings.get("local_models.text_tool_calls"),
-                          settings.get("temperature"), settings.get("first_token_timeout"))
-    api_base = settings.get("api_base") or default_api_base(choice.model, settings, env)
+    tuning = local_tuning(choice.model, settings.typed["api_base"], settings.typed["local_models.text_tool_calls"],
+                          settings.typed["temperature"], settings.typed["first_token_timeout"])
+    api_base = settings.typed["api_base"] or default_api_base(choice.model, settings, env)
     server = server_facts(choice.model, api_base, local_servers_cache(app))
-    return LLMConfig(
+    config = LLMConfig(
         model=choice.model,
         api_base=api_base,
         api_key=env.get("ASTRO_API_KEY") or None,
-        num_retries=settings.get("num_retries"),
-        retry_backoff=settings.get("retry_backoff"),
-        timeout=settings.get("timeout"),
+        num_retries=settings.typed["num_retries"],
+        retry_backoff=settings.typed["retry_backoff"],
+        timeout=settings.typed["timeout"],
         credentials=credentials_for(env, store),
-        retry_max_wait=settings.get("retry_max_wait"),
-        max_continuations=settings.get("max_continuations"),
+        retry_max_wait=settings.typed["retry_max_wait"],
+        max_continuations=settings.typed["max_continuations"],
         text_tool_calls=tuning.text_tool_calls,
         temperature=tuning.temperature,
         first_token_timeout=tuning.first_token_timeout,
         context_window=server.context,
         server_kind=server.kind,
     )
+    return CurrentModel(config, choice.origin, settings)
 
 
 def local_servers_cache(app: AppContext) -> Path:
@@ -65,15 +77,15 @@ def default_api_base(model: str, settings: Settings, env: Mapping[str, str]) -> 
     """Where a model is served when no api_base says: an Ollama model at config `ollama_url`
     (default http://localhost:11434), unless litellm's own OLLAMA_API_BASE names the server."""
     if model.split("/", 1)[0] in ("ollama", "ollama_chat") and not env.get("OLLAMA_API_BASE"):
-        return str(settings.get("ollama_url") or "") or None
+        return str(settings.typed["ollama_url"] or "") or None
     return None
 
 
 def permission_policy(app: AppContext, allow: list[str] | None = None, yes: bool = False, asker: Asker | None = None) -> PermissionPolicy:
     settings = app.settings
     return PermissionPolicy(
-        allow=set(settings.get("permissions.allow") or []) | set(allow or []),
-        deny=set(settings.get("permissions.deny") or []),
+        allow=set(settings.typed["permissions.allow"] or []) | set(allow or []),
+        deny=set(settings.typed["permissions.deny"] or []),
         yes_to_all=yes,
         asker=asker,
         protected=protected_pattern(app),
@@ -143,11 +155,11 @@ def open_session(
     # Before any tool or hook can start a command: keys out of reach of child processes (Linux).
     harden_process(variables_holding_secrets(os.environ))
     app.install_features()
-    llm = llm or LLM(resolve_model(app))
-    app.db  # noqa: B018 - a damaged or unwritable database is reported before any feature reads it
-    # A bad tool_order or prompt variable fails here, with one sentence, before anything is stored.
-    app.prompt.assemble(app.tools.ordered(app.settings.get("tool_order")))
     workspace = str(app.workspace.root)
+    row = None
+    if llm is None and not resume and not (continue_latest or fork):
+        llm = LLM(session_model(app))  # a missing model is said before the database is opened
+    app.db  # noqa: B018 - a damaged or unwritable database is reported before any feature reads it
     session_id = None
     if resume:
         row = app.sessions.get(resume)
@@ -162,11 +174,17 @@ def open_session(
                 f"Nothing to {flag[2:]}: no earlier session in {workspace}. Leave out {flag} to start one."
             )
         session_id = row["id"]
+    if llm is None:
+        llm = LLM(session_model(app, recorded=row["model"] if row is not None else None))
+    # A bad tool_order or prompt variable fails here, with one sentence, before anything is stored.
+    app.prompt.assemble(app.tools.ordered(app.settings.typed["tool_order"]))
     forked_from = None
     if fork and session_id is not None:
         forked_from, session_id = session_id, app.sessions.fork(session_id, workspace, llm.config.model)
     if session_id is None:
         session_id = app.sessions.create(workspace, llm.config.model)
+    elif not forked_from and row is not None and row["model"] != llm.config.model:
+        app.sessions.touch(session_id, model=llm.config.model)  # resumed with --model: the row follows
     lock = claim_session(app, session_id)
     session = AgentSession(app, session_id, llm, bus, permissions, extensions=loop_extensions(app).new())
     session.lock = lock

@@ -7,7 +7,10 @@ sees only the `HistoryStore` protocol, so neither needs a stand-in for the other
 
 from __future__ import annotations
 
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
+
+if TYPE_CHECKING:
+    from astro_cli.usage import Usage
 
 
 class HistoryStore(Protocol):
@@ -24,7 +27,7 @@ class HistoryStore(Protocol):
 
     def set_kind(self, session_id: str, seq: int, kind: str) -> None: ...
 
-    def record_usage(self, session_id: str, turn: int, model: str, usage: dict[str, Any],
+    def record_usage(self, session_id: str, turn: int, model: str, usage: Usage,
                      purpose: str = "step") -> None: ...
 
     def delete_if_empty(self, session_id: str) -> None: ...
@@ -35,7 +38,7 @@ class MemoryHistory:
 
     def __init__(self) -> None:
         self.stored: list[dict[str, Any]] = []
-        self.usage: list[dict[str, Any]] = []
+        self.usage: list[Usage] = []
 
     def last_turn(self, session_id: str) -> int:
         return 0
@@ -55,9 +58,9 @@ class MemoryHistory:
         if 0 < seq <= len(self.stored):
             self.stored[seq - 1]["kind"] = kind
 
-    def record_usage(self, session_id: str, turn: int, model: str, usage: dict[str, Any],
+    def record_usage(self, session_id: str, turn: int, model: str, usage: Usage,
                      purpose: str = "step") -> None:
-        self.usage.append(dict(usage))
+        self.usage.append(usage)
 
     def delete_if_empty(self, session_id: str) -> None:
         pass

@@ -1,7 +1,7 @@
 """The one adapter between astro and litellm: streaming, tool calls, retries, usage, cost, cache marks.
 
-`import litellm` costs about 4 s and 200 MB, so it happens here, lazily, only when a model is
-about to be called (the REPL warms it in a background thread while the user types).
+`import litellm` costs about 4 s and 200 MB: agent/litellm_loader.py imports it, lazily, only when
+a model is about to be called (its functions are re-exported here for the callers that know them here).
 """
 
 from __future__ import annotations
@@ -10,15 +10,18 @@ import copy
 import dataclasses
 import json
 import logging
-import os
-import sys
 import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from astro_cli.agent.litellm_defaults import litellm_environment_defaults
+from astro_cli.agent.current_model import CurrentModel
+from astro_cli.agent.litellm_compat import forget_chunks
+from astro_cli.agent.litellm_loader import load_litellm as load_litellm
+from astro_cli.agent.litellm_loader import loaded_litellm as loaded_litellm
+from astro_cli.agent.litellm_loader import preload_litellm as preload_litellm
+from astro_cli.agent.litellm_loader import warm_up_in_background as warm_up_in_background
 from astro_cli.agent.provider import (
     LLMConfig,
     ProviderError,
@@ -28,12 +31,10 @@ from astro_cli.agent.provider import (
     retryable,
 )
 from astro_cli.agent.retry import WaitTooLong, plan_retry
-from astro_cli.agent.stream import FORGET_EVERY, StreamAccumulator, ToolCallRequest, forget_chunks
+from astro_cli.agent.stream import FORGET_EVERY, StreamAccumulator, ToolCallRequest
+from astro_cli.usage import Usage
 
 log = logging.getLogger(__name__)
-
-_LITELLM: Any = None
-_LITELLM_LOCK = threading.Lock()
 
 CACHE_MARK = {"type": "ephemeral"}
 NO_KEY = "no-key"  # what a server at api_base gets when no key is set for it
@@ -41,65 +42,6 @@ CONTINUE_TEXT = (
     "Your reply was cut off at the output token limit. Continue exactly where it stopped, without "
     "repeating anything and without any preamble."
 )
-
-
-def load_litellm() -> Any:
-    """Import litellm once, with its local cost map and without telemetry or network at import."""
-    global _LITELLM
-    with _LITELLM_LOCK:
-        if _LITELLM is None:
-            litellm_environment_defaults(os.environ)
-            inherited = "litellm" in sys.modules
-            import litellm
-
-            if inherited:
-                # Imported by the warm worker this process was forked from (astro_cli/worker): redo
-                # here what that import did to the process, at the point where we would have imported it.
-                from astro_cli.worker.preload import adopt_litellm
-
-                adopt_litellm(litellm)
-            litellm.telemetry = False
-            litellm.suppress_debug_info = True
-            litellm.drop_params = True
-            # litellm builds its default tokenizer (cl100k, ~0.3 s) inside the first streaming call;
-            # building it here keeps that out of the first request (the REPL does it while you type).
-            from litellm.litellm_core_utils import default_encoding  # noqa: F401
-            # A logging task per streamed chunk feeds litellm's callbacks, and astro registers none.
-            litellm.disable_streaming_logging = True
-            _LITELLM = litellm
-    return _LITELLM
-
-
-def loaded_litellm() -> Any:
-    """litellm if load_litellm() has finished loading it here, else None; never imports it (token counts)."""
-    return _LITELLM
-
-
-def preload_litellm() -> Any:
-    """Import litellm in the warm worker without adopting it (the forked child's load_litellm() does).
-
-    litellm loads a `.env` file found above its installation when imported; the worker imports it
-    in production mode so that no key from such a file ever sits in the long-lived worker, and
-    each child loads the file itself when it adopts litellm, as a process of its own would.
-    """
-    litellm_environment_defaults(os.environ)
-    mode = os.environ.get("LITELLM_MODE")
-    os.environ["LITELLM_MODE"] = "PRODUCTION"
-    try:
-        import litellm
-    finally:
-        if mode is None:
-            del os.environ["LITELLM_MODE"]
-        else:
-            os.environ["LITELLM_MODE"] = mode
-    litellm.litellm_mode = mode or "DEV"
-    return litellm
-
-
-def warm_up_in_background() -> threading.Thread:
-    thread = threading.Thread(target=load_litellm, name="litellm-import", daemon=True)
-    thread.start()
-    return thread
 
 
 class Cancelled(Exception):
@@ -110,7 +52,7 @@ class Cancelled(Exception):
 class LLMReply:
     text: str
     tool_calls: list[ToolCallRequest] = field(default_factory=list)
-    usage: dict[str, Any] = field(default_factory=dict)
+    usage: Usage = field(default_factory=Usage)
     finish_reason: str | None = None  # "length": cut at the output token limit
     interrupted: bool = False
     continuations: int = 0  # requests made to finish a reply cut at the token limit
@@ -121,13 +63,7 @@ class LLMReply:
 
     def joined(self, more: LLMReply) -> LLMReply:
         """This reply followed by its continuation: text joined, tokens and cost added up."""
-        usage = dict(self.usage)
-        for key, value in more.usage.items():
-            if key == "cost_usd":
-                usage[key] = None if value is None or usage.get(key) is None else usage[key] + value
-            else:
-                usage[key] = usage.get(key, 0) + (value or 0)
-        return LLMReply(text=self.text + more.text, tool_calls=more.tool_calls, usage=usage,
+        return LLMReply(text=self.text + more.text, tool_calls=more.tool_calls, usage=self.usage + more.usage,
                         finish_reason=more.finish_reason, interrupted=more.interrupted)
 
     def to_message(self) -> dict[str, Any]:
@@ -175,16 +111,16 @@ def _mark_message(message: dict[str, Any]) -> None:
         message["content"][-1]["cache_control"] = CACHE_MARK
 
 
-def cost_of(model: str, usage: dict[str, int]) -> float | None:
+def cost_of(model: str, usage: Usage) -> float | None:
     """Cost in USD from litellm's price table; None when litellm has no price for the model."""
     litellm = load_litellm()
     try:
         prompt_cost, completion_cost = litellm.cost_per_token(
             model=model,
-            prompt_tokens=usage.get("input_tokens", 0),
-            completion_tokens=usage.get("output_tokens", 0),
-            cache_read_input_tokens=usage.get("cache_read_input_tokens", 0),
-            cache_creation_input_tokens=usage.get("cache_creation_input_tokens", 0),
+            prompt_tokens=usage.input_tokens,
+            completion_tokens=usage.output_tokens,
+            cache_read_input_tokens=usage.cache_read_input_tokens,
+            cache_creation_input_tokens=usage.cache_creation_input_tokens,
         )
     except Exception:  # noqa: BLE001 - unknown model or price: cost is simply unknown
         log.debug("no price for %s: the cost is unknown", model, exc_info=True)
@@ -193,13 +129,21 @@ def cost_of(model: str, usage: dict[str, int]) -> float | None:
 
 
 class LLM:
-    """Calls a model through litellm with streaming, retries and usage accounting."""
+    """Calls a model through litellm with streaming, retries and usage accounting.
 
-    def __init__(self, config: LLMConfig) -> None:
-        self.config = config
+    Its model is `current` (agent/current_model.py), read at each request: a holder of this LLM
+    (a subagent, the citation judge, compaction) follows `/model` without being told.
+    """
+
+    def __init__(self, config: LLMConfig | CurrentModel) -> None:
+        self.current = config if isinstance(config, CurrentModel) else CurrentModel(config)
         self._credentials_checked: set[str] = set()
         self.api_seconds = 0.0  # time spent inside model requests, for duration_api_ms and benchmarks
         self._on_progress: Callable[[int, int, int], None] | None = None  # this request's (complete())
+
+    @property
+    def config(self) -> LLMConfig:
+        return self.current.config
 
     def complete(
         self,
@@ -358,9 +302,7 @@ class LLM:
                     forget_chunks(response)
         except (Cancelled, KeyboardInterrupt):
             return LLMReply(text=reply.text, usage=reply.usage, finish_reason="interrupted", interrupted=True)
-        usage: dict[str, Any] = dict(reply.usage)
-        if usage:
-            usage["cost_usd"] = cost_of(model, reply.usage)
+        usage = reply.usage.priced(cost_of(model, reply.usage)) if reply.usage else reply.usage
         return LLMReply(text=reply.text, tool_calls=reply.tool_calls(), usage=usage, finish_reason=reply.finish)
 
 

@@ -87,7 +87,7 @@ def server_facts(model: str, api_base: str | None, cache_file: Path | None) -> S
 def with_model(config: LLMConfig, model: str, settings: Settings) -> LLMConfig:
     """`config` for another model (/model, a subagent's own model), its local tuning resolved anew:
     switching from an Ollama model to a cloud one leaves neither temperature 0 nor text calls behind."""
-    tuning = local_tuning(model, config.api_base, settings.get("local_models.text_tool_calls"),
-                          settings.get("temperature"), settings.get("first_token_timeout"))
+    tuning = local_tuning(model, config.api_base, settings.typed["local_models.text_tool_calls"],
+                          settings.typed["temperature"], settings.typed["first_token_timeout"])
     return dataclasses.replace(config, model=model, text_tool_calls=tuning.text_tool_calls,
                                temperature=tuning.temperature, first_token_timeout=tuning.first_token_timeout)

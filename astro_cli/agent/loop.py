@@ -21,12 +21,13 @@ from astro_cli.agent.llm import LLM, Cancelled, LLMReply, parse_arguments
 from astro_cli.agent.permissions import PermissionPolicy
 from astro_cli.agent.profiles import profile_tools, resolve_profile
 from astro_cli.agent.provider import MissingCredentials, ProviderError
-from astro_cli.agent.states import SessionStates
 from astro_cli.agent.text_calls import adopt_text_calls, corrective_message, strip_template_tags
 from astro_cli.agent.tool_runner import ToolRunner
+from astro_cli.by_kind import SessionStates
 from astro_cli.prompt.context import ContextSource
 from astro_cli.prompt.environment import environment_message, session_sources
 from astro_cli.prompt.registry import GLOBAL, AssembledPrompt
+from astro_cli.usage import Usage
 
 if TYPE_CHECKING:
     from astro_cli.app import AppContext
@@ -57,15 +58,7 @@ class TurnState:
     stop_reason: str = ""
     error: str | None = None
     tool_log: list[dict[str, Any]] = field(default_factory=list)
-    usage: dict[str, Any] = field(
-        default_factory=lambda: {
-            "input_tokens": 0,
-            "output_tokens": 0,
-            "cache_read_input_tokens": 0,
-            "cache_creation_input_tokens": 0,
-            "cost_usd": 0.0,
-        }
-    )
+    usage: Usage = field(default_factory=Usage)
     retry_notes: list[str] = field(default_factory=list)
     force_final: bool = False  # the step budget is spent: the next request asks for the final answer
     last_context_tokens: int = 0
@@ -79,12 +72,9 @@ class TurnState:
         budget is spent is not one (so a budget of 5 reads "5 of 5", never "6 of 5")."""
         return min(self.step, self.max_steps)
 
-    def add_usage(self, usage: dict[str, Any]) -> None:
+    def add_usage(self, usage: Usage) -> None:
         """Add a request's tokens and cost to the turn (a subagent's too: the user pays for both)."""
-        for key in ("input_tokens", "output_tokens", "cache_read_input_tokens", "cache_creation_input_tokens"):
-            self.usage[key] += usage.get(key, 0) or 0
-        cost, total = usage.get("cost_usd"), self.usage["cost_usd"]
-        self.usage["cost_usd"] = None if cost is None or total is None else total + cost
+        self.usage = self.usage + usage
 
     def inject(self, text: str, kind: str = "nudge") -> None:
         """Append a runtime intervention as a user message (stored, marked, and shown dimmed)."""
@@ -119,6 +109,7 @@ class AgentSession:
         history: HistoryStore | None = None,
         role: str | None = None,
         parent_session_id: str | None = None,
+        cancel: threading.Event | None = None,
     ) -> None:
         self.app = app
         self.history: HistoryStore = history if history is not None else app.sessions
@@ -132,14 +123,16 @@ class AgentSession:
         self.scope = scope
         self.agent = agent
         self.only_tools = only_tools
-        self.max_steps = max_steps or app.settings.get("max_steps")
+        self.max_steps = max_steps or app.settings.typed["max_steps"]
         self.messages: list[dict[str, Any]] = []
         self.states = SessionStates()
-        self.cancel = threading.Event()
+        self.cancel = cancel or threading.Event()  # a delegated agent's is its caller's
         self.lock: FileLock | None = None  # held by the main session of a process (agent/factory.py)
         self.forked_from: str | None = None
         self.turn_number = self.history.last_turn(session_id)
         self.tool_runner = ToolRunner(self)
+        # What delegating tools may know of this agent; its LLM follows /model, so it is made once.
+        self.states.put(self.caller(), Caller)
         self._load()
 
     # --- history ---------------------------------------------------------------------------
@@ -203,19 +196,25 @@ class AgentSession:
     # --- tools and prompt ------------------------------------------------------------------
     def visible_tools(self) -> list[Tool]:
         settings = self.app.settings
-        tools = self.app.tools.ordered(settings.get("tool_order"), only=self.only_tools)
-        return profile_tools(tools, self.profile, settings.get("small_profile.tools"))
+        tools = self.app.tools.ordered(settings.typed["tool_order"], only=self.only_tools)
+        return profile_tools(tools, self.profile, settings.typed["small_profile.tools"])
 
     @property
     def profile(self) -> str:
         """`default` or `small` (agent/profiles.py), for this session's model and server."""
-        return resolve_profile(self.app.settings.get("profile"), self.model, self.llm.config.context_window)
+        return resolve_profile(self.app.settings.typed["profile"], self.model, self.llm.config.context_window)
 
     @property
     def model(self) -> str:
-        """The model this session sends requests to: the one owner of the choice ({{model}}, the
-        environment message and /config read it here; /model changes it)."""
-        return self.llm.config.model
+        """The model this session sends requests to ({{model}}, the environment message and /config
+        read it here); its owner is `self.llm.current` (agent/current_model.py)."""
+        return self.llm.current.name
+
+    def switch_model(self, name: str, origin: str) -> None:
+        """Send the next requests to `name` (/model): the owner changes, the sessions row records it
+        (so resuming goes on with it)."""
+        self.llm.current.switch(name, origin)
+        self.history.touch(self.session_id, model=name)
 
     def assemble(self, question: str = "", turn: TurnView | None = None) -> AssembledPrompt:
         """The prompt for this session; with `turn` (a model request), the runtime context as well."""
@@ -283,7 +282,7 @@ class AgentSession:
         while True:
             if state.step >= state.max_steps and not state.force_final:
                 state.force_final = True
-                if self.app.settings.get("nudges.max_steps"):
+                if self.app.settings.typed["nudges.max_steps"]:
                     state.inject(MAX_STEPS_TEXT.format(steps=state.step, max_steps=state.max_steps), kind="nudge")
             state.step += 1
             self.bus.emit(ev.StepStarted(step=state.step, max_steps=state.max_steps))
@@ -382,12 +381,12 @@ class AgentSession:
     def _account(self, state: TurnState, reply: LLMReply) -> None:
         if reply.usage:
             self.record_usage(state, reply.usage)
-            state.last_context_tokens = reply.usage.get("input_tokens", 0) + reply.usage.get("output_tokens", 0)
+            state.last_context_tokens = reply.usage.context_tokens
 
-    def record_usage(self, state: TurnView | None, usage: dict[str, Any], purpose: str = "step") -> None:
+    def record_usage(self, state: TurnView | None, usage: Usage, purpose: str = "step") -> None:
         """One request's tokens and cost: stored, added to the turn, announced to the renderers."""
         turn = state.turn if state is not None else self.turn_number
-        self.history.record_usage(self.session_id, turn, self.llm.config.model, usage, purpose=purpose)
+        self.history.record_usage(self.session_id, turn, self.model, usage, purpose=purpose)
         if state is not None:
             state.add_usage(usage)
         self.bus.emit(ev.UsageReport.from_usage(usage))

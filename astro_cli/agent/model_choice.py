@@ -8,6 +8,7 @@ provider below that has a key (in the environment, or in ASTRO_HOME/keys.yaml).
 
 from __future__ import annotations
 
+import logging
 import os
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
@@ -17,16 +18,19 @@ from astro_cli.keystore import Credential, KeyStore, KeyStoreError, credential, 
 
 if TYPE_CHECKING:
     from astro_cli.config import Settings
-    from astro_cli.workspace import AstroHome
 
 
 class KeyOwner(Protocol):
     """What deciding the model reads of the app (the AppContext is one; app.py asks this module)."""
 
     settings: Settings
-    home: AstroHome
+
+    @property
+    def keys(self) -> KeyStore: ...
 
     def warn(self, text: str) -> None: ...
+
+log = logging.getLogger(__name__)
 
 # Provider and the model astro picks when only that provider's key is present, in this order.
 DEFAULT_MODELS = [
@@ -60,7 +64,7 @@ def _picked_from(found: Credential) -> str:
 
 def choose_model(settings: Settings, env: Mapping[str, str], store: KeyStore | None) -> ModelChoice | None:
     """The model that will be used and where it came from; None when nothing says which."""
-    model = settings.get("model")
+    model = settings.typed["model"]
     if model:
         return ModelChoice(model, settings.source("model"))
     for provider, default in DEFAULT_MODELS:
@@ -71,8 +75,9 @@ def choose_model(settings: Settings, env: Mapping[str, str], store: KeyStore | N
 
 
 def key_store(app: KeyOwner) -> KeyStore | None:
-    """The user's keys.yaml; a broken one is a warning (environment keys still work), not a stop."""
-    store = KeyStore.at(app.home.root)
+    """The user's keys.yaml (the app's one reader of it); a broken one is a warning (environment keys
+    still work), not a stop."""
+    store = app.keys
     try:
         store.load()
     except KeyStoreError as exc:
@@ -97,7 +102,8 @@ def credentials_for(env: Mapping[str, str], store: KeyStore | None) -> Callable[
             return None
         try:
             return credential(provider, snapshot, store)
-        except KeyStoreError:  # keys.yaml broken since start-up: the environment alone (warned at start)
+        except KeyStoreError as exc:  # keys.yaml broken since start-up: the environment alone
+            log.debug("keys.yaml is not used for %s: %s", model, exc)
             return credential(provider, snapshot, None)
 
     return lookup

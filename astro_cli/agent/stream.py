@@ -5,7 +5,7 @@ arguments. astro's work per chunk is an append to a list (joined once at the end
 string grown chunk by chunk); see benchmarks/bench_streaming.py for its cost. litellm keeps
 every chunk so that, when the stream ends, it can rebuild the whole response for its logging
 callbacks (astro registers none), which costs about as much again as reading the stream;
-`forget_chunks` keeps only what that last step needs.
+`litellm_compat.forget_chunks` keeps only what that last step needs.
 """
 
 from __future__ import annotations
@@ -13,6 +13,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
+
+from astro_cli.usage import Usage
 
 FORGET_EVERY = 64  # chunks between two trims of litellm's list
 
@@ -34,10 +36,10 @@ class _CallParts:
     parts: list[str] = field(default_factory=list)
 
 
-def usage_dict(usage: Any) -> dict[str, int]:
-    """litellm's usage object (or dict) as astro's four token counts."""
+def usage_of(usage: Any) -> Usage:
+    """litellm's usage object (or dict) as astro's four token counts (the cost is added by the adapter)."""
     if usage is None:
-        return {}
+        return Usage()
 
     def get(obj: Any, name: str) -> Any:
         return obj.get(name) if isinstance(obj, dict) else getattr(obj, name, None)
@@ -49,12 +51,8 @@ def usage_dict(usage: Any) -> dict[str, int]:
     if not cache_read and details is not None:
         cache_read = get(details, "cached_tokens") or 0
     cache_write = get(usage, "cache_creation_input_tokens") or 0
-    return {
-        "input_tokens": int(prompt),
-        "output_tokens": int(completion),
-        "cache_read_input_tokens": int(cache_read),
-        "cache_creation_input_tokens": int(cache_write),
-    }
+    return Usage(input_tokens=int(prompt), output_tokens=int(completion), cache_read_input_tokens=int(cache_read),
+                 cache_creation_input_tokens=int(cache_write))
 
 
 class StreamAccumulator:
@@ -66,7 +64,7 @@ class StreamAccumulator:
         self.on_text = on_text
         self.on_progress = on_progress
         self.calls: dict[int, _CallParts] = {}
-        self.usage: dict[str, int] = {}
+        self.usage = Usage()
         self.finish: str | None = None
 
     def add(self, chunk: Any) -> None:
@@ -75,7 +73,7 @@ class StreamAccumulator:
             self.on_progress(progress)
         chunk_usage = getattr(chunk, "usage", None)
         if chunk_usage:
-            self.usage = usage_dict(chunk_usage) or self.usage
+            self.usage = usage_of(chunk_usage) or self.usage
         choices = chunk.choices
         if not choices:
             return
@@ -116,11 +114,3 @@ class StreamAccumulator:
             ToolCallRequest(id=slot.id or f"call_{index}", name=slot.name, arguments="".join(slot.parts) or "{}")
             for index, slot in sorted(self.calls.items())
         ]
-
-
-def forget_chunks(response: Any) -> None:
-    """Trim litellm's list of the stream's chunks to what its end-of-stream step needs: the chunks
-    that carry usage, and the last two (its repetition check)."""
-    chunks = getattr(response, "chunks", None)
-    if isinstance(chunks, list) and len(chunks) > 2:
-        chunks[:] = [c for c in chunks[:-2] if getattr(c, "usage", None) is not None] + chunks[-2:]

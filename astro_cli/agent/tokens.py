@@ -13,13 +13,11 @@ Counts of messages are cached per message, so a long session costs only its new 
 from __future__ import annotations
 
 import functools
-import importlib.util
 import json
 import logging
 import math
 import os
 from collections.abc import Sequence
-from pathlib import Path
 from typing import Any
 
 log = logging.getLogger(__name__)
@@ -33,28 +31,22 @@ TIKTOKEN_METHOD = "tiktoken cl100k_base (litellm's default tokenizer)"
 
 
 def loaded_litellm() -> Any:
-    """litellm if agent/llm.py has loaded it in this process, else None (never imports it)."""
-    from astro_cli.agent import llm
+    """litellm if it has been loaded in this process (agent/litellm_loader.py), else None (never imports it)."""
+    from astro_cli.agent import litellm_loader
 
-    return llm.loaded_litellm()
+    return litellm_loader.loaded_litellm()
 
 
 def estimate(text: str) -> int:
     return math.ceil(len(text) / CHARS_PER_TOKEN)
 
 
-def _litellm_tokenizer_dir() -> Path | None:
-    spec = importlib.util.find_spec("litellm")
-    if spec is None or not spec.submodule_search_locations:
-        return None
-    folder = Path(list(spec.submodule_search_locations)[0]) / "litellm_core_utils" / "tokenizers"
-    return folder if folder.is_dir() else None
-
-
 @functools.lru_cache(maxsize=1)
 def _cl100k() -> Any:
     """tiktoken's cl100k_base from litellm's bundled files (no download), or None when unavailable."""
-    folder = _litellm_tokenizer_dir()
+    from astro_cli.agent.litellm_compat import tokenizer_dir
+
+    folder = tokenizer_dir()
     if folder is None:
         return None
     os.environ.setdefault("TIKTOKEN_CACHE_DIR", str(folder))
@@ -102,7 +94,7 @@ class TokenCounter:
             return None
         litellm = loaded_litellm()
         if litellm is None and self.load:
-            from astro_cli.agent.llm import load_litellm
+            from astro_cli.agent.litellm_loader import load_litellm
 
             litellm = load_litellm()
         return litellm

@@ -15,7 +15,6 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from astro_cli.agent import events as ev
-from astro_cli.agent.caller import Caller
 from astro_cli.agent.extensions import ToolCallInfo
 from astro_cli.agent.llm import Cancelled, parse_arguments
 from astro_cli.agent.stream import ToolCallRequest
@@ -27,6 +26,7 @@ from astro_cli.tools.execute import RunningCall, error_result, execute
 
 if TYPE_CHECKING:
     from astro_cli.agent.extensions import SessionView, TurnView
+    from astro_cli.usage import Usage
 
 log = logging.getLogger(__name__)
 
@@ -93,7 +93,7 @@ class TurnHost:
         for ext in self._session.each_extension():
             ext.on_path_touched(self._session, Path(path))
 
-    def add_usage(self, usage: dict[str, Any]) -> None:
+    def add_usage(self, usage: Usage) -> None:
         self._state.add_usage(usage)
 
 
@@ -181,7 +181,6 @@ class ToolRunner:
             states=session.states,
             host=TurnHost(session, state),
         )
-        session.states.put(session.caller(), Caller)  # fresh: /model may have changed the model
         result = self._run_with_timeout(tool, ctx, info.arguments)
         for context in info.extra.get("context", []):
             result = ToolResult(content=f"{result.content}\n\n[additional context] {escape_tags(context)}",

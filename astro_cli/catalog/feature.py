@@ -88,7 +88,7 @@ def catalog_tables_tool(ctx: ToolContext, args: dict[str, Any]) -> ToolResult:
 
     name = _text(args, "service") or ""
     search, table = _text(args, "search"), _text(args, "table")
-    timeout = float(ctx.settings.get("catalog.timeout"))
+    timeout = float(ctx.settings.typed["catalog.timeout"])
     try:
         if name.lower() == REGISTRY:
             lines = search_registry(ctx.settings, search or "", timeout, agent(ctx.app))
@@ -122,7 +122,7 @@ def install(app: AppContext) -> None:
     from astro_cli.catalog.run import wants_more_rows
 
     def beyond_limit(arguments: dict[str, Any]) -> bool:
-        return wants_more_rows(arguments, int(app.settings.get("catalog.max_rows")))
+        return wants_more_rows(arguments, int(app.settings.typed["catalog.max_rows"]))
 
     service = {"type": "string", "description": "gaia, vizier, simbad, irsa, ned, mast, or one from config "
                "catalog.services."}

@@ -35,7 +35,7 @@ def search_registry(settings: Settings, words: str, timeout: float, agent: str) 
     terms = [w for w in (words or "").split() if w]
     if not terms:
         raise CatalogError("Give words to search the VO registry for, e.g. search='pulsar distance'.")
-    url = str(settings.get("catalog.registry_url")).rstrip("/")
+    url = str(settings.typed["catalog.registry_url"]).rstrip("/")
     registry = Service(REGISTRY, "the VO registry (RegTAP)", url)
     configured = {_plain_url(s.url): key for key, s in services(settings).items()}
     try:

@@ -60,7 +60,7 @@ class Outcome:
 
 
 def limits(app: AppContext) -> Limits:
-    return Limits(int(app.settings.get("catalog.max_rows")), float(app.settings.get("catalog.timeout")))
+    return Limits(int(app.settings.typed["catalog.max_rows"]), float(app.settings.typed["catalog.timeout"]))
 
 
 def row_limit(request: Request, allowed: Limits) -> int:

@@ -108,7 +108,7 @@ def _configured(key: str, entry: Any, base: Service | None) -> Service:
 def services(settings: Settings) -> dict[str, Service]:
     """The built-in services with config `catalog.services` laid over them, by name."""
     found = dict(BUILTIN)
-    for key, entry in (settings.get("catalog.services") or {}).items():
+    for key, entry in (settings.typed["catalog.services"] or {}).items():
         name = str(key).strip().lower()
         found[name] = _configured(name, entry, BUILTIN.get(name))
     return found

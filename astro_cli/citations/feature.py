@@ -16,8 +16,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from astro_cli.agent import events as ev
 from astro_cli.agent.extensions import LoopExtension, ToolCallInfo, loop_extensions
+from astro_cli.citations.events import CitationsChecked
 from astro_cli.citations.ledger import CitationLedger
 from astro_cli.slash import slash_commands
 from astro_cli.transcript_sections import transcript_sections
@@ -48,7 +48,7 @@ class CitationCheck(LoopExtension):
 
     @property
     def mode(self) -> str:
-        return str(self.app.settings.get("citations.check"))
+        return str(self.app.settings.typed["citations.check"])
 
     def on_turn_start(self, state: TurnView) -> None:
         session: SessionView = state.session
@@ -81,7 +81,7 @@ class CitationCheck(LoopExtension):
         """Whether every unverified id was really looked up (ADS for DOIs and journal bibcodes)."""
         from astro_cli.research.sources import ads
 
-        if not self.app.settings.get("citations.resolve") or result.notes:
+        if not self.app.settings.typed["citations.resolve"] or result.notes:
             return False
         return ads.has_token() or all(c.cited.kind == "arxiv" for c in result.unverified)
 
@@ -92,7 +92,7 @@ class CitationCheck(LoopExtension):
         from astro_cli.citations.store import CitationStore
 
         CitationStore(self.app.db).save(self.session_id, state.turn, result, self.nudged)
-        state.session.bus.emit(ev.CitationsChecked(
+        state.session.bus.emit(CitationsChecked(
             session_id=self.session_id, turn=state.turn, citations=[c.as_dict() for c in result.citations],
             nudged=self.nudged, notes=result.notes + (grounding.notes() if grounding else []),
             claims=[c.as_dict() for c in grounding.claims] if grounding else [],
@@ -108,8 +108,8 @@ class CitationCheck(LoopExtension):
             self.ledger.load_session(self.app, self.session_id)  # includes this turn's results so far
             self.ledger.loaded = True
         settings = self.app.settings
-        result = check_answer(self.app, self.ledger, answer, bool(settings.get("citations.resolve")),
-                              float(settings.get("citations.resolve_timeout")))
+        result = check_answer(self.app, self.ledger, answer, bool(settings.typed["citations.resolve"]),
+                              float(settings.typed["citations.resolve_timeout"]))
         grounding = self._ground(answer, result)
         self._checked = (answer, result, grounding)
         return result, grounding
@@ -117,12 +117,12 @@ class CitationCheck(LoopExtension):
     def _ground(self, answer: str, result: CheckResult) -> Grounding | None:
         """The claim ledger (setting `citations.claims`), with the model judge for what the cheap
         check leaves undecided when `citations.judge` is set."""
-        if not self.app.settings.get("citations.claims"):
+        if not self.app.settings.typed["citations.claims"]:
             return None
         from astro_cli.citations.grounding import ground
 
         grounding = ground(self.ledger, answer, result)
-        if grounding.undecided() and str(self.app.settings.get("citations.judge") or "off") != "off":
+        if grounding.undecided() and str(self.app.settings.typed["citations.judge"] or "off") != "off":
             from astro_cli.citations.judge import judge
 
             note = judge(self.app, grounding, self.llm)

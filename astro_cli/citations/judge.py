@@ -62,7 +62,7 @@ def judge(app: AppContext, grounding: Grounding, llm: LLM | None = None) -> str 
     from astro_cli.agent.factory import resolve_model
     from astro_cli.agent.llm import LLM
 
-    setting = str(app.settings.get("citations.judge") or "off")
+    setting = str(app.settings.typed["citations.judge"] or "off")
     if setting == "off" or not grounding.undecided():
         return None
     llm = llm or LLM(resolve_model(app))

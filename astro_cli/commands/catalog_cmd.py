@@ -90,7 +90,7 @@ def tables(service: str = SERVICE,
         ctx = build_app()
         try:
             found = service_named(ctx.settings, service)
-            timeout = float(ctx.settings.get("catalog.timeout"))
+            timeout = float(ctx.settings.typed["catalog.timeout"])
             lines = (describe_table(found, table, timeout, agent(ctx)) if table
                      else list_tables(found, timeout, agent(ctx), search))
         except CatalogError as exc:
@@ -132,7 +132,7 @@ def find(words: list[str] = typer.Argument(..., help="Keywords, e.g. pulsar dist
     with user_errors():
         ctx = build_app()
         try:
-            lines = search_registry(ctx.settings, " ".join(words), float(ctx.settings.get("catalog.timeout")),
+            lines = search_registry(ctx.settings, " ".join(words), float(ctx.settings.typed["catalog.timeout"]),
                                     agent(ctx))
         except CatalogError as exc:
             raise UserError(str(exc), EXIT_FAILED) from None

@@ -22,9 +22,9 @@ def _server_context(ctx: AppContext, model: str) -> int | None:
     from astro_cli.agent.factory import default_api_base, local_servers_cache
     from astro_cli.agent.local_models import server_facts
 
-    if ctx.settings.get("profile") != "auto":
+    if ctx.settings.typed["profile"] != "auto":
         return None
-    api_base = ctx.settings.get("api_base") or default_api_base(model, ctx.settings, os.environ)
+    api_base = ctx.settings.typed["api_base"] or default_api_base(model, ctx.settings, os.environ)
     return server_facts(model, api_base, local_servers_cache(ctx)).context
 
 
@@ -35,6 +35,7 @@ def prompt_report(ctx: AppContext, question: str = "", exact: bool = False) -> d
     from astro_cli.agent.tokens import TokenCounter
     from astro_cli.prompt.context import ContextSource
     from astro_cli.prompt.environment import ORDER_SESSION, SESSION_SOURCE, environment_text, session_facts
+    from astro_cli.usage import Usage
 
     ctx.install_features()
     choice = model_choice(ctx)
@@ -44,13 +45,13 @@ def prompt_report(ctx: AppContext, question: str = "", exact: bool = False) -> d
 
         load_litellm()
     counter = TokenCounter(choice.model if choice is not None else None)
-    profile = resolve_profile(ctx.settings.get("profile"), choice.model if choice is not None else None,
+    profile = resolve_profile(ctx.settings.typed["profile"], choice.model if choice is not None else None,
                               _server_context(ctx, choice.model) if choice is not None else None)
-    tools = profile_tools(ctx.tools.ordered(ctx.settings.get("tool_order")), profile,
-                          ctx.settings.get("small_profile.tools"))
+    tools = profile_tools(ctx.tools.ordered(ctx.settings.typed["tool_order"]), profile,
+                          ctx.settings.typed["small_profile.tools"])
     # The session's own facts as a new session's first step would have them, plus every registered source.
     first_step = ContextSource(SESSION_SOURCE, ORDER_SESSION, lambda data: session_facts(
-        str(ctx.workspace.root), model, 0, ctx.settings.get("max_steps"), {"input_tokens": 0, "output_tokens": 0}))
+        str(ctx.workspace.root), model, 0, ctx.settings.typed["max_steps"], Usage()))
     assembled = ctx.prompt.assemble(tools, question=question, context=[first_step], profile=profile)
     sections = [
         {"name": s.name, "order": s.order, "tokens": counter.text(s.text), "text": s.text} for s in assembled.sections

@@ -69,7 +69,7 @@ def run_command(
         if not question.strip():
             raise UserError("The question is empty.")
         app = build_app({"model": model, "api_base": api_base, "max_steps": max_steps, "profile": profile})
-        printer.inline_images = str(app.settings.get("plots.inline"))
+        printer.inline_images = str(app.settings.typed["plots.inline"])
         try:
             print_warnings(app)
             print_withheld(app)

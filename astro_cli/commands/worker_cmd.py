@@ -97,7 +97,8 @@ def start_command() -> None:
 @app.command("stop")
 def stop_command() -> None:
     """Stop the worker (runs in progress finish first); the next `astro run` starts a new one."""
-    from astro_cli.worker.lifecycle import ask, process_exists, wait_until
+    from astro_cli.pids import pid_alive
+    from astro_cli.worker.lifecycle import ask, wait_until
 
     with user_errors():
         paths = _paths()
@@ -106,7 +107,7 @@ def stop_command() -> None:
             typer.echo("No worker is running.")
             return
         pid = int(answer["stopping"])
-        if wait_until(lambda: not process_exists(pid), 30.0):
+        if wait_until(lambda: not pid_alive(pid), 30.0):
             typer.echo(f"Worker stopped (pid {pid}).")
         else:
             typer.echo(f"Worker (pid {pid}) stops after the runs in progress finish.")

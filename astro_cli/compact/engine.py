@@ -135,7 +135,7 @@ class CompactionEngine(LoopExtension):
                     outcome.changed and outcome.tokens_after <= limit
                 ):
                     self._notice(BREAKER_OPEN.format(limit=self.breaker.limit), force=True)
-        usage = state.usage["input_tokens"] + state.usage["output_tokens"]
+        usage = state.usage.context_tokens
         self._sent = (state, usage, len(messages))
         return list(self.view.messages)
 
@@ -244,7 +244,7 @@ class CompactionEngine(LoopExtension):
         if self._sent is None or self._sent[0] is not state or not state.last_context_tokens:
             return
         _, usage_then, length = self._sent
-        if state.usage["input_tokens"] + state.usage["output_tokens"] == usage_then:
+        if state.usage.context_tokens == usage_then:
             return
         full = state.session.messages
         if length < len(full) and full[length].get("role") == "assistant":
@@ -270,12 +270,12 @@ class CompactionEngine(LoopExtension):
         return max(counted, provider), counted
 
     def _counter_for(self, session: SessionView) -> TokenCounter:
-        model = session.llm.config.model
-        if self._counter is None or model != self._model:
-            self._model = model
-            self._counter = TokenCounter(model, load=True)
-            self._window = None
-        return self._counter
+        """The session model's counter (its owner makes a new one when /model switches): a new
+        counter means a new model, whose window is resolved again."""
+        counter = session.llm.current.counter()
+        if counter is not self._counter:
+            self._counter, self._model, self._window = counter, counter.model or "", None
+        return counter
 
     def _resolved_window(self) -> Window:
         if self._window is None:

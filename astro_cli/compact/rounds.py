@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 from astro_cli.agent import events as ev
 from astro_cli.compact import layers as L
+from astro_cli.compact.events import Compacted, CompactionStarted
 from astro_cli.compact.records import CompactionRecord, CompactionStore
 from astro_cli.compact.summary import SummaryFailed, fit_history, request_summary
 
@@ -21,6 +22,7 @@ if TYPE_CHECKING:
     from astro_cli.agent.extensions import SessionView, TurnView
     from astro_cli.agent.tokens import TokenCounter
     from astro_cli.compact.window import Policy
+    from astro_cli.usage import Usage
 
 AUTO_LAYERS = ("snip", "micro", "summary", "aggressive")
 ON_DEMAND_LAYERS = ("summary", "aggressive")
@@ -218,7 +220,7 @@ class Round:
     # --- events, records, usage ----------------------------------------------------------------
     def _started(self, layer: str, view: View, current: int) -> None:
         self.session.bus.emit(
-            ev.CompactionStarted(
+            CompactionStarted(
                 layer=layer, messages_before=len(view.messages), tokens_before=current, trigger=self.trigger
             )
         )
@@ -227,7 +229,7 @@ class Round:
         self, layer: str, before: View, after: View, tokens_before: int, tokens_after: int
     ) -> None:
         self.session.bus.emit(
-            ev.Compacted(
+            Compacted(
                 layer=layer,
                 messages_before=len(before.messages),
                 messages_after=len(after.messages),
@@ -269,7 +271,7 @@ class Round:
             )
         )
 
-    def _account(self, usage: dict[str, Any]) -> None:
+    def _account(self, usage: Usage) -> None:
         """The summary's tokens are the session's cost too: stored with purpose 'summary'."""
         if not usage:
             return

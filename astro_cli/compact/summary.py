@@ -19,6 +19,7 @@ from astro_cli.compact.layers import (
     text_of,
     truncate_results,
 )
+from astro_cli.usage import Usage
 
 if TYPE_CHECKING:
     import threading
@@ -56,7 +57,7 @@ class SummaryFailed(Exception):
 @dataclass
 class Summary:
     text: str
-    usage: dict[str, Any] = field(default_factory=dict)
+    usage: Usage = field(default_factory=Usage)
     messages_sent: int = 0
 
 
@@ -128,4 +129,4 @@ def request_summary(
         raise Cancelled()
     if not text:
         raise SummaryFailed("the model returned no summary text")
-    return Summary(text=text, usage=dict(reply.usage or {}), messages_sent=len(sent))
+    return Summary(text=text, usage=reply.usage, messages_sent=len(sent))

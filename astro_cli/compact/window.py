@@ -9,10 +9,13 @@ config_schema.py and checked once, when the config loads (one sentence naming th
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from astro_cli.agent.tokens import context_window
 from astro_cli.config_schema import SCHEMA
+
+if TYPE_CHECKING:
+    from astro_cli.config import Settings
 
 DEFAULT_WINDOW = 32_000
 
@@ -28,9 +31,9 @@ class Window:
     source: str  # config | litellm | default
 
 
-def resolve_window(settings: Any, model: str) -> Window:
+def resolve_window(settings: Settings, model: str) -> Window:
     """config 'context_window' (its range checked when the config loaded), else litellm's, else the default."""
-    configured = settings.get("context_window")
+    configured = settings.typed["context_window"]
     if configured is not None:
         return Window(int(configured), "config")
     tokens = context_window(model)
@@ -58,5 +61,5 @@ class Policy:
     skill_budget_chars: int = _default("compaction.skill_budget_chars")
 
     @classmethod
-    def from_settings(cls, settings: Any) -> Policy:
+    def from_settings(cls, settings: Settings) -> Policy:
         return cls(**{name: settings.get(f"compaction.{name}") for name in cls.__dataclass_fields__})

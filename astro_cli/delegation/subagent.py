@@ -20,10 +20,12 @@ from typing import TYPE_CHECKING, Any
 from astro_cli.agent import events as ev
 from astro_cli.agent.caller import SUBAGENT, Caller
 from astro_cli.agent.extensions import loop_extensions
+from astro_cli.delegation.events import SubagentFinished, SubagentStarted
 from astro_cli.prompt.registry import ORDER_IDENTITY
 from astro_cli.prompt.tags import escape_tags
 from astro_cli.tools.base import Tool, ToolError, ToolResult, object_schema
 from astro_cli.tools.context import ToolContext
+from astro_cli.usage import Usage
 
 if TYPE_CHECKING:
     from astro_cli.agent.loop import TurnState
@@ -103,8 +105,8 @@ def resolve_tools(app: AppContext, requested: Iterable[str] | None, notes: list[
 
 
 def resolve_steps(app: AppContext, requested: Any, default: int | None, notes: list[str]) -> int:
-    limit = int(app.settings.get("subagent.max_steps_limit"))  # at least 1: config_schema declares it
-    steps = default or int(app.settings.get("subagent.max_steps"))
+    limit = int(app.settings.typed["subagent.max_steps_limit"])  # at least 1: config_schema declares it
+    steps = default or int(app.settings.typed["subagent.max_steps"])
     if requested is not None:
         if isinstance(requested, bool) or not isinstance(requested, int) or requested < 1:
             raise ToolError(f"max_steps should be a whole number from 1 to {limit}.")
@@ -166,9 +168,9 @@ def run_subagent(ctx: ToolContext, spec: SubagentSpec) -> ToolResult:
     scope = f"{spec.scope}#{child_id}"
     child = AgentSession(app, child_id, llm, bus, permissions, extensions=loop_extensions(app).new(), scope=scope,
                          agent=spec.agent, only_tools=set(spec.tools), max_steps=spec.max_steps,
-                         role=SUBAGENT, parent_session_id=parent.session_id)
-    child.cancel = parent.cancel  # interrupting the caller interrupts its subagent
-    ctx.emit(ev.SubagentStarted(call_id=ctx.call_id, agent=spec.agent, task=spec.task, session_id=child_id,
+                         role=SUBAGENT, parent_session_id=parent.session_id,
+                         cancel=parent.cancel)  # interrupting the caller interrupts its subagent
+    ctx.emit(SubagentStarted(call_id=ctx.call_id, agent=spec.agent, task=spec.task, session_id=child_id,
                                 max_steps=spec.max_steps, tools=sorted(spec.tools)))
     started = time.monotonic()
     state: TurnState | None = None
@@ -209,7 +211,7 @@ class SubagentReport:
     steps: int
     calls: Counter[str]
     failed: int
-    usage: dict[str, Any]
+    usage: Usage
     duration: float
     budget_spent: bool = False  # it used every step and was then asked for its final answer
 
@@ -217,11 +219,11 @@ class SubagentReport:
     def from_state(cls, spec: SubagentSpec, session_id: str, state: TurnState | None, failure: str,
                    duration: float) -> SubagentReport:
         if state is None:
-            return cls(spec, session_id, "", "failed", failure, 0, Counter(), 0, {}, duration)
+            return cls(spec, session_id, "", "failed", failure, 0, Counter(), 0, Usage(), duration)
         calls = Counter(entry["name"] for entry in state.tool_log)
         failed = sum(1 for entry in state.tool_log if not entry["ok"])
         return cls(spec, session_id, state.answer.strip(), state.stop_reason, state.error, state.tool_steps, calls,
-                   failed, dict(state.usage), duration, state.force_final)
+                   failed, state.usage, duration, state.force_final)
 
     @property
     def ok(self) -> bool:
@@ -237,7 +239,7 @@ class SubagentReport:
             f"steps: {self.steps} of {self.spec.max_steps}{' (all used, then a final answer was asked for)' if self.budget_spent else ''}; "
             f"stop reason: {self.stop_reason}; {self.duration:.1f} s",
             f"tool calls: {calls or 'none'}",
-            f"tokens: {self.usage.get('input_tokens', 0)} in, {self.usage.get('output_tokens', 0)} out",
+            f"tokens: {self.usage.input_tokens} in, {self.usage.output_tokens} out",
         ]
         if self.spec.notes:
             lines.append("notes: " + "; ".join(self.spec.notes))
@@ -259,8 +261,8 @@ class SubagentReport:
         data = {"subagent": {
             "agent": self.spec.agent, "session_id": self.session_id, "stop_reason": self.stop_reason,
             "steps": self.steps, "max_steps": self.spec.max_steps, "tool_calls": dict(self.calls),
-            "input_tokens": self.usage.get("input_tokens", 0), "output_tokens": self.usage.get("output_tokens", 0),
-            "cost_usd": self.usage.get("cost_usd"),
+            "input_tokens": self.usage.input_tokens, "output_tokens": self.usage.output_tokens,
+            "cost_usd": self.usage.cost_usd,
         }}
         return ToolResult(f"{head}\n\n{self.activity_log()}", is_error=not self.ok, data=data)
 
@@ -271,16 +273,16 @@ class SubagentReport:
             "steps": self.steps,
             "result": self.answer[:SUMMARY_CHARS] if self.answer else (self.error or ""),
             "tool_calls": dict(self.calls),
-            "input_tokens": self.usage.get("input_tokens", 0),
-            "output_tokens": self.usage.get("output_tokens", 0),
+            "input_tokens": self.usage.input_tokens,
+            "output_tokens": self.usage.output_tokens,
         }
 
-    def finished_event(self, call_id: str) -> ev.SubagentFinished:
+    def finished_event(self, call_id: str) -> SubagentFinished:
         summary = (self.answer or self.error or "").strip().splitlines()
-        return ev.SubagentFinished(
+        return SubagentFinished(
             call_id=call_id, agent=self.spec.agent, session_id=self.session_id, ok=self.ok,
             stop_reason=self.stop_reason, steps=self.steps, duration=round(self.duration, 3),
-            input_tokens=self.usage.get("input_tokens", 0), output_tokens=self.usage.get("output_tokens", 0),
+            input_tokens=self.usage.input_tokens, output_tokens=self.usage.output_tokens,
             tool_calls=dict(self.calls), summary=summary[0][:200] if summary else "",
         )
 

@@ -190,7 +190,7 @@ def team_start(ctx: ToolContext, args: dict[str, Any]) -> ToolResult:
         raise ToolError("max_steps should be a whole number of at least 1.")
     steps = min(requested or manager.lead.max_steps, TEAMMATE_MAX_STEPS)
     manager.start([Teammate(name, prompt, task, steps) for name, prompt, task in parsed])
-    wait = ctx.settings.get("team.wait_timeout")
+    wait = ctx.settings.typed["team.wait_timeout"]
     return ToolResult(
         f"Started {len(names)} teammate(s): {', '.join(names)} (at most {steps} steps each). They work at the "
         f"same time; call team_wait to collect their answers (it waits up to {wait:g} s).",
@@ -225,7 +225,7 @@ def team_wait(ctx: ToolContext, args: dict[str, Any]) -> ToolResult:
     if unknown:
         raise ToolError(f"no teammate named {', '.join(unknown)}; the team: {', '.join(manager.members)}.")
     settings = ctx.settings
-    timeout = max(0.0, float(settings.get("team.wait_timeout")))
+    timeout = max(0.0, float(settings.typed["team.wait_timeout"]))
     results = manager.wait(names, timeout, ctx.cancel)
     blocks, answered = [], 0
     for name in names:

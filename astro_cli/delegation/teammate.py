@@ -56,9 +56,8 @@ def run_teammate(app: AppContext, lead: Caller, name: str, system_prompt: str, t
     session = TeammateSession(app, f"{lead.session_id}:{name}", lead.llm, EventBus(), permissions,
                               extensions=[], scope=f"teammate:{name}", agent=name, only_tools=tools,
                               max_steps=max_steps, history=MemoryHistory(), role=TEAMMATE,
-                              parent_session_id=lead.session_id)
+                              parent_session_id=lead.session_id, cancel=cancel)
     session.system_prompt = system_prompt
-    session.cancel = cancel
     state = session.run_turn(task)
     return {
         "status": state.stop_reason,
@@ -66,6 +65,6 @@ def run_teammate(app: AppContext, lead: Caller, name: str, system_prompt: str, t
         "error": state.error,
         "steps": state.step,
         "tool_calls": dict(Counter(entry["name"] for entry in state.tool_log)),
-        "input_tokens": state.usage["input_tokens"],
-        "output_tokens": state.usage["output_tokens"],
+        "input_tokens": state.usage.input_tokens,
+        "output_tokens": state.usage.output_tokens,
     }

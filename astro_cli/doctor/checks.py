@@ -86,7 +86,7 @@ def keys_check(app: AppContext, options: DoctorOptions) -> Check:
         return Check(False, f"keys: {', '.join(found) or 'none'}; {store.path} can be read by other users",
                      f"chmod 600 {store.path}")
     if not found:
-        if app.settings.get("model") or app.settings.get("api_base"):
+        if app.settings.typed["model"] or app.settings.typed["api_base"]:
             return Check(True, "keys: none (the configured model or server may need none)")
         return Check(False, "keys: none found in the environment or keys.yaml",
                      "`astro keys set anthropic` (or openai, gemini, ...), or export ANTHROPIC_API_KEY=...")
@@ -127,7 +127,7 @@ def model_check(app: AppContext, options: DoctorOptions) -> Check:
     except Exception as exc:  # noqa: BLE001 - any provider failure is this check's ✗, in its own words
         return Check(False, f"{line}: the request failed: {exc}",
                      "check the key and --api-base / ASTRO_API_BASE (`astro keys list`, `astro config show model`).")
-    return Check(True, f"{line}: answered a test request ({reply.usage.get('output_tokens', 0)} tokens)")
+    return Check(True, f"{line}: answered a test request ({reply.usage.output_tokens} tokens)")
 
 
 def database_check(app: AppContext, options: DoctorOptions) -> Check:
@@ -150,7 +150,7 @@ def database_check(app: AppContext, options: DoctorOptions) -> Check:
 def library_check(app: AppContext, options: DoctorOptions) -> Check:
     from astro_cli.research.library.storage import has_library
 
-    if not app.settings.get("library.database_url") and not app.workspace.db_path.exists():
+    if not app.settings.typed["library.database_url"] and not app.workspace.db_path.exists():
         return Check(True, "library: empty")
     if not has_library(app):
         return Check(True, "library: empty")
@@ -231,7 +231,7 @@ def local_servers_check(app: AppContext, options: DoctorOptions) -> Check:
     from astro_cli.local_servers import answers, find_servers, server_root
     from astro_cli.ollama import TAGS_TIMEOUT
 
-    urls = [server_root(u) for u in app.settings.get("local_servers")]
+    urls = [server_root(u) for u in app.settings.typed["local_servers"]]
     found = find_servers(urls)
     parts = []
     for server in found:
@@ -239,12 +239,12 @@ def local_servers_check(app: AppContext, options: DoctorOptions) -> Check:
             f"{m.id}" + (f" (context {m.context:,}{', small profile' if m.context < SMALL_CONTEXT else ''})"
                          if m.context else "") for m in server.models[:5]) or "no model loaded"
         parts.append(f"{server.kind} at {server.url} serves {models}")
-    ollama = answers(app.settings.get("ollama_url").rstrip("/") + "/api/tags", TAGS_TIMEOUT)
+    ollama = answers(app.settings.typed["ollama_url"].rstrip("/") + "/api/tags", TAGS_TIMEOUT)
     if ollama:
-        parts.append(f"Ollama at {app.settings.get('ollama_url')}")
+        parts.append(f"Ollama at {app.settings.typed['ollama_url']}")
     silent = [u for u in urls if u not in {s.url for s in found}]
     if not parts:
-        return Check(True, f"local model servers: none (looked at {', '.join(urls + [app.settings.get('ollama_url')])})")
+        return Check(True, f"local model servers: none (looked at {', '.join(urls + [app.settings.typed['ollama_url']])})")
     tail = f"; nothing at {', '.join(silent)}" if silent else ""
     return Check(True, "local model servers: " + "; ".join(parts) + tail)
 

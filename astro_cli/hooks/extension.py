@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 from astro_cli.agent import events as ev
 from astro_cli.agent.extensions import LoopExtension, ToolCallInfo, ToolGate
+from astro_cli.compact.events import Compacted, CompactionStarted
 from astro_cli.hooks.runner import HookOutcome, HookRunner
 from astro_cli.prompt.tags import escape_tags
 from astro_cli.tools.base import ToolResult
@@ -76,8 +77,8 @@ class HookExtension(LoopExtension):
             "step": state.step,
             "max_steps": state.max_steps,
             "message_count": len(session.messages),
-            "input_tokens": state.usage["input_tokens"],
-            "output_tokens": state.usage["output_tokens"],
+            "input_tokens": state.usage.input_tokens,
+            "output_tokens": state.usage.output_tokens,
             "context_tokens": state.last_context_tokens,
             "tool_calls": step_calls,
         })
@@ -120,13 +121,13 @@ class HookExtension(LoopExtension):
         session = self.session
         if session is None:
             return
-        if isinstance(event, ev.CompactionStarted):
+        if isinstance(event, CompactionStarted):
             self._fire(session, "PreCompact", _compaction_payload(event), event.trigger)
-        elif isinstance(event, ev.Compacted):
+        elif isinstance(event, Compacted):
             self._fire(session, "PostCompact", _compaction_payload(event), event.trigger)
 
 
-def _compaction_payload(event: ev.CompactionStarted | ev.Compacted) -> dict[str, Any]:
+def _compaction_payload(event: CompactionStarted | Compacted) -> dict[str, Any]:
     """The event's own fields (layer, counts before and, once done, after), the trigger first."""
     return {"trigger": event.trigger, **{k: v for k, v in asdict(event).items() if k != "trigger"}}
 

@@ -162,8 +162,8 @@ class HookRunner:
 
     def __init__(self, app: AppContext) -> None:
         self.app = app
-        self.hooks, self.problems = parse_hooks(app.settings.get("hooks"))
-        self.fail_closed = bool(app.settings.get("fail_closed"))
+        self.hooks, self.problems = parse_hooks(app.settings.typed["hooks"])
+        self.fail_closed = bool(app.settings.typed["fail_closed"])
         self._lock = threading.Lock()
         self._reported: set[str] = set()
         self._problems_reported = False

@@ -43,9 +43,9 @@ class McpManager:
         self.app = app
         self.config = config or load_config(app)
         settings = app.settings
-        self.startup_timeout = float(settings.get("mcp.startup_timeout"))
-        self.tool_timeout = float(settings.get("mcp.tool_timeout"))
-        self.max_output_chars = int(settings.get("mcp.max_output_chars"))
+        self.startup_timeout = float(settings.typed["mcp.startup_timeout"])
+        self.tool_timeout = float(settings.typed["mcp.tool_timeout"])
+        self.max_output_chars = int(settings.typed["mcp.max_output_chars"])
         self._lock = threading.Condition()
         self._notices: list[str] = list(self.config.problems)
         self.servers = [ServerState(spec, self._lock, self._notify) for spec in self.config.servers]
@@ -205,7 +205,7 @@ class McpManager:
         from astro_cli.agent.permissions import matches
 
         wanted: dict[str, Tool] = {}
-        deny = self.app.settings.get("permissions.deny") or []
+        deny = self.app.settings.typed["permissions.deny"] or []
         with self._lock:
             ready = [(state, state.generation, list(state.tools)) for state in self.servers if state.status == READY]
         for state, generation, remote in ready:

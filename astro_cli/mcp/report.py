@@ -76,7 +76,7 @@ def render_tools(manager: McpManager, console: Output) -> None:
         table.add_column("tool", style="cyan", no_wrap=True)
         table.add_column("tokens", justify="right", style="dim")
         table.add_column("summary")
-        deny = manager.app.settings.get("permissions.deny") or []
+        deny = manager.app.settings.typed["permissions.deny"] or []
         for tool in tools:
             if matches(tool.name, deny):
                 table.add_row(tool.name, "-", Text("denied by 'permissions.deny': not offered to the model", "dim"))

@@ -81,16 +81,16 @@ class _Unset(Exception):
 
 def is_configured(app: AppContext) -> bool:
     """Is any MCP server configured here? One settings look-up and one stat: the cost when none is."""
-    return bool(app.settings.get("mcp.servers")) or (app.workspace.root / MCP_FILE).is_file()
+    return bool(app.settings.typed["mcp.servers"]) or (app.workspace.root / MCP_FILE).is_file()
 
 
 def load_config(app: AppContext, env: Mapping[str, str] | None = None) -> McpConfig:
     """Every configured server, user level first, then the project's `.mcp.json`."""
     env = os.environ if env is None else env
     config = McpConfig()
-    allowed = set(app.settings.get("mcp.project_secrets") or [])  # user config only (config_schema.USER_ONLY)
+    allowed = set(app.settings.typed["mcp.project_secrets"] or [])  # user config only (config_schema.USER_ONLY)
     project_config = str(app.workspace.config_path)
-    for name, raw in (app.settings.get("mcp.servers") or {}).items():
+    for name, raw in (app.settings.typed["mcp.servers"] or {}).items():
         where = app.settings.source(f"mcp.servers.{name}")
         guard = allowed if where == project_config else None
         config.servers.append(parse_server(str(name), raw, where, env, app.workspace.root, guard))

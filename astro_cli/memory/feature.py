@@ -122,7 +122,7 @@ def install(app: AppContext) -> None:
     def section(data: AssemblyInput) -> str | None:
         if data.profile == "small" and not any(tool.name == "save_memory" for tool in data.tools):
             return None  # the small profile without save_memory: the section is about saving memories
-        return SECTION if app.settings.get("memory.inject") > 0 else None
+        return SECTION if app.settings.typed["memory.inject"] > 0 else None
 
     app.prompt.add("memory", ORDER_MEMORY, provider=section)
     loop_extensions(app).add(lambda: MemoryTurn(app))

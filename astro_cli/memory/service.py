@@ -56,9 +56,9 @@ class MemoryService:
 
         `watch` (default: config 'memory.watch') is for long-lived sessions; one-off commands pass False.
         """
-        inject = app.settings.get("memory.inject")
-        half_life = float(app.settings.get("memory.half_life_days"))
-        watch = bool(app.settings.get("memory.watch")) if watch is None else watch
+        inject = app.settings.typed["memory.inject"]
+        half_life = float(app.settings.typed["memory.half_life_days"])
+        watch = bool(app.settings.typed["memory.watch"]) if watch is None else watch
         memory_dir = app.workspace.memory_dir
 
         def guard() -> None:

@@ -150,7 +150,7 @@ def plot_table(ctx: ToolContext, args: dict[str, Any]) -> ToolResult:
     if bins is not None and (not isinstance(bins, int) or not 1 <= bins <= 1000):
         raise ToolError("'bins' must be a whole number from 1 to 1000.")
     request = PlotRequest(kind, x, y, title, bins, str(args.get("projection") or "auto"),
-                          int(ctx.settings.get("plots.max_points")))
+                          int(ctx.settings.typed["plots.max_points"]))
     drawing = draw(request)
     png = png_bytes(drawing, title, source)
     rel = figure_name(ctx, str(args.get("output") or ""), f"{path.name.split('.')[0]}-{kind}")

@@ -7,12 +7,13 @@ importing one another, and without the prompt layer importing the agent loop's t
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Protocol
 
-from astro_cli.agent.states import SessionStates
+from astro_cli.by_kind import SessionStates
 
 if TYPE_CHECKING:
     from astro_cli.tools.base import Tool
+    from astro_cli.usage import Usage
 
 
 class TurnFacts(Protocol):
@@ -27,7 +28,7 @@ class TurnFacts(Protocol):
     @property
     def max_steps(self) -> int: ...
     @property
-    def usage(self) -> dict[str, Any]: ...
+    def usage(self) -> Usage: ...
 
 
 @dataclass

@@ -11,13 +11,14 @@ from __future__ import annotations
 import platform
 from collections.abc import Sequence
 from datetime import datetime
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from astro_cli.prompt.context import ContextEntry, ContextSource
 from astro_cli.prompt.tags import escape_tags
 
 if TYPE_CHECKING:
     from astro_cli.agent.extensions import LoopExtension, TurnView
+    from astro_cli.usage import Usage
 
 SESSION_SOURCE = "session"  # the loop's own facts: date, os, workspace, model, steps, tokens
 ORDER_SESSION = 0
@@ -25,7 +26,7 @@ ORDER_EXTENSIONS = 100  # loop extensions' facts (open tasks, background work), 
 ORDER_RETRIES = 900
 
 
-def session_facts(workspace: str, model: str, step: int, max_steps: int, usage: dict[str, Any],
+def session_facts(workspace: str, model: str, step: int, max_steps: int, usage: Usage,
                   now: datetime | None = None) -> dict[str, str]:
     """The facts every agent's environment message carries first."""
     now = now or datetime.now().astimezone()
@@ -35,7 +36,7 @@ def session_facts(workspace: str, model: str, step: int, max_steps: int, usage: 
         "workspace": workspace,
         "model": model,
         "steps": f"{step} of {max_steps} used",
-        "tokens this turn": f"{usage.get('input_tokens', 0)} in, {usage.get('output_tokens', 0)} out",
+        "tokens this turn": f"{usage.input_tokens} in, {usage.output_tokens} out",
     }
 
 

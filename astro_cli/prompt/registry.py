@@ -15,7 +15,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, TypeVar
 
-from astro_cli.agent.states import SessionStates
+from astro_cli.by_kind import SessionStates
 from astro_cli.prompt.assembly_input import AssemblyInput, TurnFacts
 from astro_cli.prompt.context import ContextEntry, ContextProvider, ContextSource, RuntimeContext, evaluate
 from astro_cli.prompt.layers import (

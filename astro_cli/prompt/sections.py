@@ -82,15 +82,15 @@ def register_default_sections(registry: PromptRegistry, settings: Settings) -> N
     Config `prompt.include_runtime_context: false` is a global suppressor of the runtime context,
     registered here for the registry's lifetime."""
     # Config text (even the user's own) never forms astro's prompt tags.
-    if settings.get("prompt.include_identity"):
-        registry.add("identity", ORDER_IDENTITY, text=escape_tags(settings.get("identity") or "") or IDENTITY)
-    persona = settings.get("persona")
+    if settings.typed["prompt.include_identity"]:
+        registry.add("identity", ORDER_IDENTITY, text=escape_tags(settings.typed["identity"] or "") or IDENTITY)
+    persona = settings.typed["persona"]
     if persona:
         registry.add("persona", ORDER_PERSONA, text=escape_tags(persona))
     registry.add("tools", ORDER_TOOLS, provider=tools_section)
-    language = settings.get("language")
+    language = settings.typed["language"]
     rule = language_rule(escape_tags(language) if language else language)
-    custom = escape_tags(settings.get("principles") or "")
+    custom = escape_tags(settings.typed["principles"] or "")
     principles = custom or PRINCIPLES.format(language_rule=rule)
 
     def principles_section(data: AssemblyInput) -> str:
@@ -101,5 +101,5 @@ def register_default_sections(registry: PromptRegistry, settings: Settings) -> N
                          if not needs or needs in offered)
 
     registry.add("principles", ORDER_PRINCIPLES, provider=principles_section, variables=True)
-    if not settings.get("prompt.include_runtime_context"):
+    if not settings.typed["prompt.include_runtime_context"]:
         registry.suppress_runtime_context()

@@ -94,8 +94,8 @@ def executed_files(workspace: Workspace, settings: Settings) -> list[Path]:
     except ConfigError:
         project = {}
     lines = [_words(command) for command in
-             hook_commands(settings.get("hooks")) + hook_commands(project.get("hooks"))]
-    lines += server_command_lines(settings.get("mcp.servers")) + server_command_lines(project.get("mcp.servers"))
+             hook_commands(settings.typed["hooks"]) + hook_commands(project.get("hooks"))]
+    lines += server_command_lines(settings.typed["mcp.servers"]) + server_command_lines(project.get("mcp.servers"))
     try:
         data = json.loads((root / MCP_FILE).read_text(encoding="utf-8"))
         lines += server_command_lines(data.get("mcpServers") if isinstance(data, dict) else None)

@@ -103,7 +103,7 @@ class Sandbox:
 
     def _assess(self) -> SandboxReport:
         settings = self.app.settings
-        if not settings.get("sandbox.enabled"):
+        if not settings.typed["sandbox.enabled"]:
             return SandboxReport(False, f"commands run without a sandbox: config 'sandbox.enabled' is false "
                                         f"({settings.source('sandbox.enabled')}).")
         if not sys.platform.startswith("linux"):
@@ -118,7 +118,7 @@ class Sandbox:
             return SandboxReport(False, f"commands run without a sandbox: bubblewrap cannot start one here "
                                         f"({problem}); user namespaces may be disabled.")
         self._bwrap = bwrap
-        network = "with" if settings.get("sandbox.network") else "without"
+        network = "with" if settings.typed["sandbox.network"] else "without"
         return SandboxReport(True, f"commands run in a bubblewrap sandbox: only the workspace and the temporary "
                                    f"folder are writable, astro's state is read-only, keys are hidden, {network} "
                                    "network.")
@@ -151,7 +151,7 @@ class Sandbox:
             read_only=_existing(path.resolve() for path in guarded),
             hidden_files=_existing([(home / KEYS_FILE).resolve()]),
             hidden_folders=_existing([Path(runtime_folder(os.environ)).resolve()]),
-            network=bool(app.settings.get("sandbox.network")),
+            network=bool(app.settings.typed["sandbox.network"]),
         )
 
     def wrap(self, argv: list[str], cwd: Path) -> list[str]:

@@ -170,7 +170,7 @@ class SkillsExtension(LoopExtension):
 
 def start_watcher(app: AppContext) -> None:
     """Start hot reload once per process (long-lived sessions only); stopped when the app closes."""
-    if SkillWatcher in app.services or not app.settings.get("skills.watch"):
+    if SkillWatcher in app.services or not app.settings.typed["skills.watch"]:
         return
     from astro_cli.skills.registry import skill_layers
 

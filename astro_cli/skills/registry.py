@@ -391,7 +391,7 @@ def get_registry(app: AppContext) -> SkillRegistry:
         skill_layers(app),
         warn=app.warn,
         scorer=lambda: _usage_scores(app),
-        budget=lambda: int(app.settings.get("skills.budget_chars")),
+        budget=lambda: int(app.settings.typed["skills.budget_chars"]),
         display=lambda path: display_path(app, path),
     ))
 

@@ -13,9 +13,12 @@ import json
 import uuid
 from dataclasses import dataclass
 from datetime import datetime, timezone
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from astro_cli.store.db import Database
+
+if TYPE_CHECKING:
+    from astro_cli.usage import Usage
 
 
 def now_iso() -> str:
@@ -231,18 +234,14 @@ class SessionStore:
         return int(row[0])
 
     # --- usage -----------------------------------------------------------------------------
-    def record_usage(self, session_id: str, turn: int, model: str, usage: dict[str, Any], purpose: str = "step") -> None:
+    def record_usage(self, session_id: str, turn: int, model: str, usage: Usage, purpose: str = "step") -> None:
         with self.database.lock:
             self.database["usage"].insert(
                 {
                     "session_id": session_id,
                     "turn": turn,
                     "model": model,
-                    "input_tokens": usage.get("input_tokens", 0),
-                    "output_tokens": usage.get("output_tokens", 0),
-                    "cache_read_input_tokens": usage.get("cache_read_input_tokens", 0),
-                    "cache_creation_input_tokens": usage.get("cache_creation_input_tokens", 0),
-                    "cost_usd": usage.get("cost_usd"),
+                    **usage.to_dict(),
                     "purpose": purpose,
                     "created_at": now_iso(),
                 }

@@ -95,7 +95,7 @@ class BackgroundManager:
         app.on_close(self.shutdown)
 
     def start(self, ctx: ToolContext, tool: Tool, arguments: dict[str, Any]) -> BgTask:
-        limit = int(self.app.settings.get("background.max_running") or 0)
+        limit = int(self.app.settings.typed["background.max_running"] or 0)
         with self.lock:
             if self.closed:
                 raise ToolError("astro is shutting down; no background task can start now.")
@@ -208,7 +208,7 @@ def inner_call(app: AppContext, only_tools: Iterable[str] | None, args: dict[str
         raise ToolError("'arguments' must be an object with the tool's arguments.")
     if name in NOT_IN_BACKGROUND:
         raise ToolError(f"{name} cannot run in the background; call it directly.")
-    visible = {tool.name for tool in app.tools.ordered(app.settings.get("tool_order"), only=only_tools)}
+    visible = {tool.name for tool in app.tools.ordered(app.settings.typed["tool_order"], only=only_tools)}
     tool = app.tools.get(name)
     if tool is None or name not in visible:
         names = ", ".join(sorted(visible - NOT_IN_BACKGROUND))
@@ -261,7 +261,7 @@ def _read_or_cancel(manager: BackgroundManager, ctx: ToolContext, args: dict[str
         return ToolResult(f"{task.label} was asked to stop; you will be told when it has.")
     if task.status == "running":
         return ToolResult(f"{task.label} ({task.tool} {task.subject}) is still running since {task.started_at}.")
-    budget = int(ctx.settings.get("read.max_chars"))
+    budget = int(ctx.settings.typed["read.max_chars"])
     output = task.output if len(task.output) <= budget else (
         task.output[:budget] + f"\n[... cut at {budget} of {task.output_chars} characters]"
     )

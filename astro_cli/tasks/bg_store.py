@@ -15,6 +15,8 @@ import re
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from astro_cli.pids import pid_alive
+
 if TYPE_CHECKING:
     from astro_cli.store.db import Database
 
@@ -73,41 +75,6 @@ def summarize(text: str, limit: int = 160) -> str:
     """One line of at most `limit` characters: the start of the output, whitespace folded."""
     line = " ".join(text.split())
     return line if len(line) <= limit else line[: limit - 1].rstrip() + "…"
-
-
-def pid_alive(pid: int) -> bool:
-    """Whether a process with this pid exists (a zombie counts as gone)."""
-    if pid <= 0:
-        return False
-    if os.name == "nt":  # os.kill(pid, 0) would terminate the process on Windows
-        return _windows_pid_alive(pid)
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:
-        return True
-    try:
-        with open(f"/proc/{pid}/stat", encoding="ascii", errors="replace") as handle:
-            state = handle.read().rsplit(")", 1)[1].split()[0]
-        return state not in ("Z", "X")
-    except (OSError, IndexError):
-        return True
-
-
-def _windows_pid_alive(pid: int) -> bool:
-    import ctypes
-
-    kernel32 = ctypes.windll.kernel32  # type: ignore[attr-defined]
-    handle = kernel32.OpenProcess(0x1000, False, pid)  # PROCESS_QUERY_LIMITED_INFORMATION
-    if not handle:
-        return False
-    code = ctypes.c_ulong()
-    try:
-        kernel32.GetExitCodeProcess(handle, ctypes.byref(code))
-        return code.value == 259  # STILL_ACTIVE
-    finally:
-        kernel32.CloseHandle(handle)
 
 
 class BgStore:

@@ -87,7 +87,7 @@ class Nudges(LoopExtension):
 
     def before_request(self, state: TurnView) -> None:
         app = state.app
-        if not app.settings.get("nudges.background_done"):
+        if not app.settings.typed["nudges.background_done"]:
             return
         from astro_cli.tasks.background import background_manager
 
@@ -112,7 +112,7 @@ class Nudges(LoopExtension):
         self._check_diminishing(state, calls)
 
     def _check_stale_plan(self, state: TurnView, calls: list[_Call]) -> None:
-        limit = int(state.app.settings.get("nudges.stale_plan_steps") or 0)
+        limit = int(state.app.settings.typed["nudges.stale_plan_steps"] or 0)
         if any(call.name == "todo_write" and call.ok for call in calls):
             self.stale_steps = 0
             return
@@ -126,7 +126,7 @@ class Nudges(LoopExtension):
             self.stale_steps = 0
 
     def _check_diminishing(self, state: TurnView, calls: list[_Call]) -> None:
-        limit = int(state.app.settings.get("nudges.diminishing_returns_steps") or 0)
+        limit = int(state.app.settings.typed["nudges.diminishing_returns_steps"] or 0)
         new = False
         for call in calls:
             pair = call.key + call.result

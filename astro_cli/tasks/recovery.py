@@ -37,7 +37,7 @@ class TaskRecovery(LoopExtension):
             store.replace(session.session_id, tasks, now_iso())
 
     def on_turn_start(self, state: TurnView) -> None:
-        if not state.app.settings.get("tasks.recovery"):
+        if not state.app.settings.typed["tasks.recovery"]:
             return
         text = task_store(state.app).format_state(state.session.session_id)
         if text:

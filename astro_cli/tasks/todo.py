@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from astro_cli.agent import events as ev
+from astro_cli.tasks.events import TasksUpdated
 from astro_cli.tasks.store import InvalidTaskList, Task, TaskStore, checklist, counts, parse_tasks
 from astro_cli.tools.base import Tool, ToolError, ToolResult, object_schema
 from astro_cli.tools.context import ToolContext
@@ -54,8 +54,8 @@ def task_store(app: AppContext) -> TaskStore:
     return app.service(TaskStore, lambda: TaskStore(app.db))
 
 
-def tasks_event(session_id: str, tasks: list[Task]) -> ev.TasksUpdated:
-    return ev.TasksUpdated(session_id=session_id, tasks=[t.to_dict() for t in tasks], text=checklist(tasks))
+def tasks_event(session_id: str, tasks: list[Task]) -> TasksUpdated:
+    return TasksUpdated(session_id=session_id, tasks=[t.to_dict() for t in tasks], text=checklist(tasks))
 
 
 def summary_line(tasks: list[Task]) -> str:
@@ -75,7 +75,7 @@ def todo_write(ctx: ToolContext, args: dict[str, Any]) -> ToolResult:
     from astro_cli.store.sessions import now_iso
 
     try:
-        tasks = parse_tasks(args.get("todos"), bool(ctx.settings.get("tasks.single_in_progress")))
+        tasks = parse_tasks(args.get("todos"), bool(ctx.settings.typed["tasks.single_in_progress"]))
     except InvalidTaskList as exc:
         raise ToolError(f"The task list was not saved: {exc} Send the whole corrected list.") from None
     task_store(ctx.app).replace(ctx.session_id, tasks, now_iso())

@@ -22,8 +22,8 @@ def run_bash(ctx: ToolContext, args: dict[str, Any]) -> ToolResult:
     if not isinstance(command, str) or not command.strip():
         raise ToolError("No command was given.")
     settings = ctx.settings
-    timeout = float(args.get("timeout") or settings.get("bash.timeout"))
-    timeout = min(timeout, settings.get("bash.timeout") * 4)
+    timeout = float(args.get("timeout") or settings.typed["bash.timeout"])
+    timeout = min(timeout, settings.typed["bash.timeout"] * 4)
     fence = sandbox(ctx.app)
     said = fence.tell_once()
     if said:
@@ -35,9 +35,9 @@ def run_bash(ctx: ToolContext, args: dict[str, Any]) -> ToolResult:
         timeout=timeout,
         cancel=ctx.cancel,
         groups=process_groups(ctx.app),
-        keep_bytes=4 * settings.get("bash.max_output_chars"),
+        keep_bytes=4 * settings.typed["bash.max_output_chars"],
     )
-    return _result(outcome, settings.get("bash.max_output_chars"), timeout)
+    return _result(outcome, settings.typed["bash.max_output_chars"], timeout)
 
 
 def _result(outcome: CommandOutcome, limit: int, timeout: float) -> ToolResult:

@@ -17,13 +17,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
-from astro_cli.agent.states import SessionStates
+from astro_cli.by_kind import SessionStates
 from astro_cli.tools.base import ToolError
 
 if TYPE_CHECKING:
     from astro_cli.app import AppContext
     from astro_cli.config import Settings
     from astro_cli.security.paths import Confinement
+    from astro_cli.usage import Usage
     from astro_cli.workspace import Workspace
 
 
@@ -36,7 +37,7 @@ class ToolHost(Protocol):
     def touched(self, path: Path) -> None:
         """A file was read, written or searched: features that listen (conditional skills) hear of it."""
 
-    def add_usage(self, usage: dict[str, Any]) -> None:
+    def add_usage(self, usage: Usage) -> None:
         """Count a request made on the turn's behalf (a subagent's) in the turn's tokens and cost."""
 
 
@@ -53,7 +54,7 @@ class DetachedHost:
     def touched(self, path: Path) -> None:
         pass
 
-    def add_usage(self, usage: dict[str, Any]) -> None:
+    def add_usage(self, usage: Usage) -> None:
         pass
 
 
@@ -124,7 +125,7 @@ class ToolContext:
         """Pre-approve `tools` for the rest of this turn only."""
         self.host.approve_for_turn(tools)
 
-    def add_usage(self, usage: dict[str, Any]) -> None:
+    def add_usage(self, usage: Usage) -> None:
         """Add tokens spent for this call (a subagent's) to the turn's count."""
         self.host.add_usage(usage)
 

@@ -60,7 +60,7 @@ def read_file(ctx: ToolContext, args: dict[str, Any]) -> ToolResult:
     limit = int(args.get("limit") or 2000)
     chunk = lines[offset - 1 : offset - 1 + limit]
     text = "\n".join(f"{n:>6}\t{line}" for n, line in enumerate(chunk, start=offset))
-    budget = ctx.settings.get("read.max_chars")
+    budget = ctx.settings.typed["read.max_chars"]
     notes = []
     if len(text) > budget:
         text = text[:budget]
@@ -80,7 +80,7 @@ def _walk(root: Path) -> Iterator[Path]:
 
 def grep_files(ctx: ToolContext, args: dict[str, Any]) -> ToolResult:
     pattern = args.get("pattern", "")
-    budget = float(ctx.settings.get("grep.timeout"))
+    budget = float(ctx.settings.typed["grep.timeout"])
     regex = compile_bounded(pattern, case_sensitive=bool(args.get("case_sensitive")))
     root = ctx.resolve_path(args.get("path") or ".", must_exist=True)
     glob = args.get("glob")

@@ -52,19 +52,16 @@ def _model(ctx: SlashContext, args: str) -> None:
     session = ctx.session
     name = args.strip()
     if not name:
-        current = session.llm.config.model if session else ctx.app.settings.get("model")
+        current = session.model if session else ctx.app.settings.typed["model"]
         ctx.console.print(f"model: [bold]{escape(str(current))}[/] (change it with /model NAME, any litellm model string)")
         return
     if " " in name:
         ctx.console.print("[yellow]A model name has no spaces, e.g. /model anthropic/claude-sonnet-4-5[/]")
         return
-    from astro_cli.agent.llm import LLM
-    from astro_cli.agent.local_models import with_model
-
-    ctx.app.settings.set("model", name, "/model in the REPL")
-    if session is not None:
-        session.llm = LLM(with_model(session.llm.config, name, ctx.app.settings))
-        ctx.app.sessions.touch(session.session_id, model=name)
+    if session is None:
+        ctx.console.print("[yellow]No session is open to switch the model of.[/]")
+        return
+    session.switch_model(name, "/model in the REPL")  # /clear keeps it, /resume takes the resumed one's
     ctx.console.print(f"model for the next turns: [bold]{escape(name)}[/]")
 
 
@@ -168,8 +165,12 @@ def _model_in_use(ctx: SlashContext, configured: Any, source: str) -> tuple[Any,
     from astro_cli.agent.model_choice import model_choice
 
     choice = model_choice(ctx.app)  # the configured model with its source, or "picked from OPENAI_API_KEY"
-    if ctx.session is not None and (choice is None or ctx.session.model != choice.model):
-        return ctx.session.model, "this session"
+    if ctx.session is not None:
+        current = ctx.session.llm.current
+        if current.switched:
+            return current.name, current.origin
+        if choice is None or choice.model != current.name:
+            return current.name, "this session"
     return (choice.model, choice.origin) if choice is not None else (configured, source)
 
 

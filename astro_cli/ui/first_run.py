@@ -55,10 +55,10 @@ def _first_run(app: AppContext, console: Console, reader: Reader) -> bool:
 
     console.print(Text("Welcome to astro.", style="bold"))
     console.print("It needs a language model to talk to, and none is configured yet.", markup=False)
-    url = app.settings.get("ollama_url")
+    url = app.settings.typed["ollama_url"]
     with console.status(f"looking for Ollama at {url} and local model servers…"):
         models = find_models(url)
-        servers = find_servers(app.settings.get("local_servers"))
+        servers = find_servers(app.settings.typed["local_servers"])
     options: list[tuple[str, Any]] = []
     if models:
         console.print(f"\nOllama at {url} has {len(models)} model(s) that can call tools:", markup=False)

@@ -15,6 +15,8 @@ from rich.text import Text
 
 from astro_cli.agent import events as ev
 from astro_cli.agent.retry import retry_line
+from astro_cli.citations.events import CitationsChecked
+from astro_cli.compact.events import Compacted
 from astro_cli.security.visible import one_line, visible
 
 if TYPE_CHECKING:
@@ -51,12 +53,12 @@ def result_object(state: TurnState, exit_code: int | None = None) -> dict[str, A
         "duration_api_ms": round(state.api_duration * 1000),
         "tool_calls": list(state.tool_log),
         "usage": {
-            "input_tokens": usage["input_tokens"],
-            "output_tokens": usage["output_tokens"],
-            "cache_read_input_tokens": usage["cache_read_input_tokens"],
-            "cache_creation_input_tokens": usage["cache_creation_input_tokens"],
+            "input_tokens": usage.input_tokens,
+            "output_tokens": usage.output_tokens,
+            "cache_read_input_tokens": usage.cache_read_input_tokens,
+            "cache_creation_input_tokens": usage.cache_creation_input_tokens,
         },
-        "total_cost_usd": significant(usage["cost_usd"]),
+        "total_cost_usd": significant(usage.cost_usd),
     }
     if exit_code is not None:
         result["exit_code"] = exit_code
@@ -88,7 +90,7 @@ class OneShotPrinter:
         self.out_is_tty = sys.stdout.isatty()
         self._status: Status | None = None  # a transient spinner on stderr while the model works (terminals only)
         self._label: str | None = None
-        self.citations: ev.CitationsChecked | None = None  # the final answer's checked citations
+        self.citations: CitationsChecked | None = None  # the final answer's checked citations
         self.sources: list[dict[str, Any]] = []  # what the tools returned (authors, year: the reader's cites)
         import threading
 
@@ -135,7 +137,7 @@ class OneShotPrinter:
             self._status = status
 
     def handle(self, event: ev.Event) -> None:
-        if isinstance(event, ev.CitationsChecked):
+        if isinstance(event, CitationsChecked):
             self.citations = event
         elif isinstance(event, ev.ToolFinished) and event.data:
             self.sources += [s for s in event.data.get("sources") or [] if isinstance(s, dict)]
@@ -170,7 +172,7 @@ class OneShotPrinter:
             self._line((f"{event.kind}: {one_line(event.text, 400)}", "dim"))
         elif isinstance(event, ev.Notice):
             self._line((f"{event.level}: ", "yellow"), visible(event.text))
-        elif isinstance(event, ev.Compacted):
+        elif isinstance(event, Compacted):
             self._line((f"context compacted ({event.layer}): {event.messages_before} → {event.messages_after} "
                         "messages", "dim"))
 

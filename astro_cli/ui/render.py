@@ -21,7 +21,11 @@ from rich.text import Text
 
 from astro_cli.agent import events as ev
 from astro_cli.agent.retry import retry_line
+from astro_cli.citations.events import CitationsChecked
+from astro_cli.compact.events import Compacted, CompactionStarted
+from astro_cli.delegation.events import SubagentFinished, SubagentStarted
 from astro_cli.security.visible import one_line, visible
+from astro_cli.tasks.events import TasksUpdated
 from astro_cli.ui.turnlog import ToolCallRecord, TurnLog
 
 USAGE_KEYS = ("input_tokens", "output_tokens", "cache_read_input_tokens", "cache_creation_input_tokens")
@@ -227,7 +231,7 @@ class TurnRenderer:
         self.settle(Text(line, style="yellow"))
         self.spin("waiting to retry…")
 
-    def _on_compacted(self, event: ev.Compacted) -> None:
+    def _on_compacted(self, event: Compacted) -> None:
         if event.trigger == "manual":  # /compact prints one line for the whole round when it returns
             self.settle()
             return
@@ -236,13 +240,13 @@ class TurnRenderer:
             f"{event.tokens_before:,} → {event.tokens_after:,} tokens", style="dim",
         ))
 
-    def _on_compaction_started(self, event: ev.CompactionStarted) -> None:
+    def _on_compaction_started(self, event: CompactionStarted) -> None:
         self.spin(f"compacting the context ({event.layer})…")
 
-    def _on_tasks_updated(self, event: ev.TasksUpdated) -> None:
+    def _on_tasks_updated(self, event: TasksUpdated) -> None:
         self.settle(Panel(Text(visible(event.text)), title="plan", title_align="left", border_style="dim", expand=False))
 
-    def _on_subagent_started(self, event: ev.SubagentStarted) -> None:
+    def _on_subagent_started(self, event: SubagentStarted) -> None:
         """The block opens with the caller's own call line (its number first, so numbering reads in
         order) and `⤷ NAME: task (up to N steps)`."""
         record = next((c for c in reversed(self.log.calls) if c.call_id == event.call_id), None)
@@ -254,7 +258,7 @@ class TurnRenderer:
             self._summarised.add(event.call_id)
         self.spin(f"{event.agent} working (up to {event.max_steps} steps)…")
 
-    def _on_subagent_finished(self, event: ev.SubagentFinished) -> None:
+    def _on_subagent_finished(self, event: SubagentFinished) -> None:
         self._subagent = None  # the block ends with one summary line; its lines above stay
         outcome = Text("done", style="green") if event.ok else Text(event.stop_reason, style="red")
         line = Text(f"    ⤷ {event.agent} ", style="dim") + outcome
@@ -267,7 +271,7 @@ class TurnRenderer:
         self.settle(line)
         self.resume_tool_spinner()
 
-    def _on_citations(self, event: ev.CitationsChecked) -> None:
+    def _on_citations(self, event: CitationsChecked) -> None:
         """`sources: 3 verified, 1 unverified: 2019ApJ...999..123Z` under the answer, unverified ids in yellow."""
         from astro_cli.citations.footer import claim_lines, claims_head, footer_parts
 

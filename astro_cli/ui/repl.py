@@ -30,6 +30,7 @@ from astro_cli.ui.render import TurnRenderer
 from astro_cli.ui.turnlog import TurnLog
 
 if TYPE_CHECKING:
+    from astro_cli.agent.llm import LLM
     from astro_cli.agent.loop import AgentSession
     from astro_cli.app import AppContext
     from astro_cli.store.db_errors import DatabaseUnusable
@@ -111,7 +112,7 @@ class Repl:
         self.log = TurnLog()
         self.session: AgentSession | None = None
         self.renderer = TurnRenderer(console, self.log, lambda: self.session.session_id if self.session else None,
-                                     inline_images=str(app.settings.get("plots.inline")))
+                                     inline_images=str(app.settings.typed["plots.inline"]))
         self.bus.subscribe(self.renderer.handle)
         # (text for the model, what the person sees, echo it?): a skill typed at the prompt is on screen
         # already (prompt-toolkit leaves the line), a first question from the command line is not.
@@ -124,16 +125,17 @@ class Repl:
         self.reader = reader or default_reader(app)
 
     # --- sessions ----------------------------------------------------------------------------
-    def _open(self, resume: str | None = None, continue_latest: bool = False, fork: bool = False) -> AgentSession:
+    def _open(self, resume: str | None = None, continue_latest: bool = False, fork: bool = False,
+              llm: LLM | None = None) -> AgentSession:
         from astro_cli.agent.factory import NothingToContinue, open_session, permission_policy
 
         permissions = permission_policy(self.app, asker=self.ask_permission)
         try:
             return open_session(self.app, self.bus, permissions, resume=resume, continue_latest=continue_latest,
-                                fork=fork)
+                                fork=fork, llm=llm)
         except NothingToContinue:  # `astro --continue` in a new folder: say so, and start afresh
             self.console.print(Text("no earlier session in this folder to continue", style="dim"))
-            return open_session(self.app, self.bus, permissions)
+            return open_session(self.app, self.bus, permissions, llm=llm)
 
     def open(self, resume: str | None = None, continue_latest: bool = False, fork: bool = False) -> None:
         from astro_cli import __version__
@@ -143,7 +145,7 @@ class Repl:
         try:
             self.session = self._open(resume=resume, continue_latest=continue_latest, fork=fork)
             register_builtins(self.app)
-            model = self.session.llm.config.model
+            model = self.session.model
             self.console.print(Text.assemble(
                 ("astro ", "bold"), (__version__, "bold"), f" · {model} · ", (str(self.app.workspace.root), "dim"),
             ))
@@ -190,7 +192,9 @@ class Repl:
             self.console.print(Text(f"  last answer: {one_line(answer.message['content'], 100)}", style="dim"))
 
     def new_session(self) -> None:
-        old, self.session = self.session, self._open()
+        # /clear: a fresh conversation; a model /model chose stays, else the configuration picks again.
+        kept = self.session.llm if self.session is not None and self.session.llm.current.switched else None
+        old, self.session = self.session, self._open(llm=kept)
         if old is not None:
             old.stop("cleared")
         self.log.reset()

@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from astro_cli.agent import events as ev
+from astro_cli.citations.events import CitationsChecked
 
 
 @dataclass
@@ -46,7 +47,7 @@ class TurnLog:
         self.prompt, self.answer, self.stop_reason = prompt, "", ""
 
     def handle(self, event: ev.Event) -> None:
-        if isinstance(event, ev.CitationsChecked):
+        if isinstance(event, CitationsChecked):
             self.citations = list(event.citations)
             self.claims, self.evidence_read = list(event.claims), event.evidence_read
         elif isinstance(event, ev.ToolStarted):

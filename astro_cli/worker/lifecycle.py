@@ -12,6 +12,7 @@ import time
 import warnings
 from collections.abc import Callable, Mapping
 
+from astro_cli.pids import pid_alive
 from astro_cli.worker import protocol
 from astro_cli.worker.paths import WorkerPaths
 
@@ -86,7 +87,7 @@ def wait_for_exit(pid: int, timeout: float) -> None:
     try:
         handle = os.pidfd_open(pid)
     except (AttributeError, OSError):  # no pidfd (old kernel, macOS) or already gone
-        wait_until(lambda: not process_exists(pid), timeout, interval=0.02)
+        wait_until(lambda: not pid_alive(pid), timeout, interval=0.02)
         return
     try:
         select.select([handle], [], [], timeout)
@@ -104,16 +105,6 @@ def wait_until(predicate: Callable[[], object], timeout: float, interval: float 
     return bool(predicate())
 
 
-def process_exists(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:
-        return True
-    return True
-
-
 def worker_settings(env: Mapping[str, str]) -> tuple[bool, float, str]:
     """(enabled, idle minutes, where `enabled` came from) for the current folder."""
     from astro_cli.config import load_settings
@@ -124,11 +115,11 @@ def worker_settings(env: Mapping[str, str]) -> tuple[bool, float, str]:
     home = AstroHome.default(dict(env))
     workspace = Workspace.at(env.get("ASTRO_WORKSPACE") or None)
     settings = load_settings([home.config_path, workspace.config_path], env=env)
-    idle = float(settings.get("worker.idle_minutes"))
+    idle = float(settings.typed["worker.idle_minutes"])
     if off:
         return False, idle, off
     on = (env.get("ASTRO_WORKER") or "").strip().lower() in ("1", "true", "yes", "on")
-    return on or bool(settings.get("worker.enabled")), idle, settings.source("worker.enabled")
+    return on or bool(settings.typed["worker.enabled"]), idle, settings.source("worker.enabled")
 
 
 def start_after_in_process_run(wait_for_exit: bool = True) -> None:

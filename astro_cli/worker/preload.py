@@ -26,6 +26,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
 
+from astro_cli.agent import litellm_compat as compat
 from astro_cli.worker.process_state import Incompatible
 
 log = logging.getLogger(__name__)
@@ -84,39 +85,25 @@ def thread_count() -> int:
 
 @contextmanager
 def recording_environment(state: WarmState) -> Iterator[None]:
-    """Note every variable read (with the value seen) and set while the block imports modules."""
-    environ = os.environ
-    base = type(environ)
-    before = dict(environ)
+    """Note every variable read (with the value seen) and set while the block imports modules.
+
+    Where the environment cannot be recorded (agent/litellm_compat.py), the worker cannot know what
+    its imports read: it does not serve (RuntimeError), and each run starts in a process of its own."""
+    before = dict(os.environ)
     written: set[str] = set()
     reads = state.env_reads
 
-    class Recording(base):  # type: ignore[misc, valid-type]
-        def __getitem__(self, key: str) -> str:
-            try:
-                value = base.__getitem__(self, key)
-            except KeyError:
-                if key not in written:
-                    reads.setdefault(key, None)
-                raise
-            if key not in written:
-                reads.setdefault(key, value)
-            return value
+    def on_read(key: str, value: str | None) -> None:
+        if key not in written:
+            reads.setdefault(key, value)
 
-        def __setitem__(self, key: str, value: str) -> None:
-            written.add(key)
-            base.__setitem__(self, key, value)
-
-        def __delitem__(self, key: str) -> None:
-            written.add(key)
-            base.__delitem__(self, key)
-
-    environ.__class__ = Recording
     try:
-        yield
+        with compat.recording_environment(on_read, written.add):
+            yield
+    except compat.EnvironmentNotRecordable as exc:
+        raise RuntimeError(f"the environment cannot be recorded here ({exc})") from None
     finally:
-        environ.__class__ = base
-        for name, value in environ.items():
+        for name, value in os.environ.items():
             if before.get(name) != value:
                 state.env_effects[name] = value
 
@@ -129,9 +116,9 @@ def warm_up(preload_litellm: Callable[[], Any], features: Iterable[str], extra: 
     state = WarmState(worker_pid=os.getpid())
     mode = os.environ.get("LITELLM_MODE")
     with recording_environment(state):
-        litellm = preload_litellm()
+        preload_litellm()
     state.env_reads["LITELLM_MODE"] = mode  # preload_litellm set it for the import itself
-    _reserve_for_forking(litellm)
+    compat.reserve_for_forking("the astro worker")  # litellm's Rust runtime must not start threads here
     if thread_count() != 1:
         raise RuntimeError(f"importing litellm started {thread_count() - 1} thread(s)")
     _STATE = state
@@ -141,21 +128,8 @@ def warm_up(preload_litellm: Callable[[], Any], features: Iterable[str], extra: 
     return state
 
 
-def _models() -> Iterator[type]:
-    pydantic = sys.modules.get("pydantic")
-    if pydantic is None:
-        return
-    stack, seen = [pydantic.BaseModel], set()
-    while stack:
-        for sub in stack.pop().__subclasses__():
-            if sub not in seen:
-                seen.add(sub)
-                stack.append(sub)
-                yield sub
-
-
 def _unbuilt_models() -> list[type]:
-    return [cls for cls in _models() if cls.__dict__.get("__pydantic_complete__") is False]
+    return [cls for cls in compat.pydantic_models() if compat.model_built(cls) is False]
 
 
 def _model_name(cls: type) -> str:
@@ -167,13 +141,12 @@ def models_built_since_fork() -> list[str]:
     state = _STATE
     if state is None:
         return []
-    return [_model_name(cls) for cls in state.unbuilt_models if cls.__dict__.get("__pydantic_complete__")]
+    return [_model_name(cls) for cls in state.unbuilt_models if compat.model_built(cls)]
 
 
 def built_deferred_models() -> list[str]:
     """In a process of its own: the models whose schema it built on first use (the worker's warm list)."""
-    return [_model_name(cls) for cls in _models() if cls.__dict__.get("__pydantic_complete__")
-            and getattr(cls, "model_config", {}).get("defer_build")]
+    return [_model_name(cls) for cls in compat.pydantic_models() if compat.model_built(cls) and compat.defers_build(cls)]
 
 
 def build_models(names: Iterable[str]) -> int:
@@ -196,17 +169,6 @@ def build_models(names: Iterable[str]) -> int:
     if _STATE is not None:
         _STATE.unbuilt_models = _unbuilt_models()
     return built
-
-
-def _reserve_for_forking(litellm: Any) -> None:
-    """litellm's Rust extension starts runtime threads on its first native call: forbid that here."""
-    guard = sys.modules.get("litellm.rust_bridge.fork_guard")
-    if guard is None:
-        try:
-            guard = importlib.import_module("litellm.rust_bridge.fork_guard")
-        except ImportError:  # an older litellm without the extension
-            return
-    guard.reserve_process_for_forking("the astro worker")
 
 
 def import_more(names: Iterable[str]) -> list[str]:
@@ -302,9 +264,7 @@ def adopt_litellm(litellm: Any) -> None:
     state = _STATE
     if state is None or state.worker_pid == os.getpid():
         return
-    defaults = sys.modules.get("litellm._process_defaults")
-    if defaults is not None and hasattr(defaults, "apply_process_defaults"):
-        defaults.apply_process_defaults()
+    compat.apply_process_defaults()
     for name, value in state.env_effects.items():
         os.environ[name] = value
 
@@ -317,15 +277,9 @@ def _dotenv_values(env: Mapping[str, str]) -> dict[str, str]:
     """The `.env` litellm would load in this client's process (it searches upward from its own folder)."""
     if env.get("LITELLM_MODE", "DEV") != "DEV":
         return {}
-    defaults = sys.modules.get("litellm._process_defaults")
-    folder = os.path.dirname(os.path.abspath(getattr(defaults, "__file__", "") or "."))
-    while True:
-        candidate = os.path.join(folder, ".env")
-        if os.path.isfile(candidate):
-            from dotenv import dotenv_values
+    path = compat.litellm_dotenv()
+    if path is None:
+        return {}
+    from dotenv import dotenv_values
 
-            return {k: v for k, v in dotenv_values(candidate).items() if v is not None}
-        parent = os.path.dirname(folder)
-        if parent == folder:
-            return {}
-        folder = parent
+    return {k: v for k, v in dotenv_values(path).items() if v is not None}
