@@ -65,7 +65,7 @@ def parse_emcee(root: Path) -> tuple[AppContext, Any, list[dict[str, Any]]]:
 
     app = make_app(root)
     add_paper(app, "1202.3665")
-    report = parse_paper(app, "1202.3665")
+    report = parse_paper(Library.of(app), "1202.3665")
     rows = list(app.db.query("SELECT * FROM chunks WHERE paper_id = '1202.3665' ORDER BY ord"))
     return app, report, rows
 

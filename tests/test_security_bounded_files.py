@@ -73,11 +73,12 @@ def _chunks(workspace: Path) -> dict[str, int]:
 
 
 def _library_with_one_paper(workspace: Path) -> int:
+    from astro_cli.research.library.papers import Library
     from astro_cli.research.library.parse import parse_paper
 
     app = make_app(workspace)
     add_paper(app, "1202.3665")
-    chunks = parse_paper(app, "1202.3665").chunks
+    chunks = parse_paper(Library.of(app), "1202.3665").chunks
     app.close()
     return chunks
 

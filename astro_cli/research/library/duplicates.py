@@ -13,11 +13,13 @@ import difflib
 import re
 import shutil
 import unicodedata
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from astro_cli.research.library.papers import Library
+    from astro_cli.research.records import Paper
 
 TITLE_SIMILARITY = 0.92  # "The MCMC Hammer" vs "emcee: The MCMC Hammer" is not enough; a typo or case is
 # Filled from B only where A has none; ids and bookkeeping (added_at, added_by) stay A's.
@@ -37,7 +39,7 @@ def _title_key(title: str | None) -> str:
     return " ".join(re.findall(r"[a-z0-9]+", text))
 
 
-def _surname(paper: dict[str, Any]) -> str:
+def _surname(paper: Paper) -> str:
     """The first author's surname, folded: "Foreman-Mackey, D." and "Daniel Foreman-Mackey" agree."""
     authors = paper.get("authors") or []
     first = str(authors[0]) if authors else ""
@@ -45,7 +47,7 @@ def _surname(paper: dict[str, Any]) -> str:
     return _title_key(name).replace(" ", "")
 
 
-def likely_duplicates(papers: list[dict[str, Any]]) -> list[Duplicate]:
+def likely_duplicates(papers: Sequence[Paper]) -> list[Duplicate]:
     """Pairs (older row first) added from the same file, or with near-identical titles and first authors."""
     ordered = sorted(papers, key=lambda p: (str(p.get("added_at") or ""), p["id"]))
     found: list[Duplicate] = []
@@ -59,7 +61,7 @@ def likely_duplicates(papers: list[dict[str, Any]]) -> list[Duplicate]:
     return found
 
 
-def _same_paper_reason(a: dict[str, Any], b: dict[str, Any]) -> str | None:
+def _same_paper_reason(a: Paper, b: Paper) -> str | None:
     if a.get("content_sha256") and a.get("content_sha256") == b.get("content_sha256"):
         return "added from the same file"
     ta, tb = _title_key(a.get("title")), _title_key(b.get("title"))
@@ -77,7 +79,7 @@ class MergeRefused(Exception):
     """Two rows that cannot be one paper (different arXiv ids, say): one clear sentence."""
 
 
-def merge_papers(library: Library, keep: str, drop: str) -> dict[str, Any]:
+def merge_papers(library: Library, keep: str, drop: str) -> Paper:
     """Fold row `drop` into row `keep`; the merged row."""
     a, b = library.get_paper(keep), library.get_paper(drop)
     for name, row in ((keep, a), (drop, b)):
