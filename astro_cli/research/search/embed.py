@@ -31,7 +31,8 @@ def embed_texts(library: Library, texts: list[str]) -> list[list[float]]:
 
     if is_local(model):  # made here, in numpy: no API, no download, no litellm
         try:
-            return library.encoders.get(model).encode(texts).tolist()
+            made: list[list[float]] = library.encoders.get(model).encode(texts).tolist()
+            return made
         except LocalModelError as exc:
             raise EmbeddingError(str(exc)) from None
     from astro_cli.agent.embedding import embed_batch

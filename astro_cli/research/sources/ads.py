@@ -84,9 +84,10 @@ def _call(web: Web, method: str, path: str, **kwargs: Any) -> dict[str, Any]:
     if response.status_code >= 400:
         raise http_error(SERVICE, response)
     try:
-        return response.json()
+        answer: dict[str, Any] = response.json()
     except ValueError:
         raise ServiceError("NASA ADS sent an answer that is not JSON; try again later.") from None
+    return answer
 
 
 def _error_message(response: httpx.Response) -> str:
