@@ -45,8 +45,8 @@ OLD_PRINCIPLE = "4. Cite the sources of every claim with ADS bibcodes or arXiv i
 def session(root: Path) -> tuple[object, CitationLedger]:
     """The app and a ledger that read what claims.json says, through get_paper_content's real text."""
     from astro_cli.research.library.content import paper_content
-    from astro_cli.research.library.papers import Library
     from astro_cli.research.library.parse import parse_paper
+    from astro_cli.research.library.service import Library
 
     app = make_app(root, **{"library.content_budget_chars": 400_000})
     read = json.loads(CLAIMS.read_text())["read"]
@@ -201,8 +201,8 @@ def tool_output_cost(root: Path, encoder: object) -> None:
     import re
 
     from astro_cli.research.library.content import paper_content
-    from astro_cli.research.library.papers import Library
     from astro_cli.research.library.parse import parse_paper
+    from astro_cli.research.library.service import Library
 
     app = make_app(root)
     add_paper(app, "1001.0012")

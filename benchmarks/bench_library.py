@@ -25,7 +25,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from astro_cli.research.library.papers import Library
+from astro_cli.research.library.service import Library
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 

@@ -22,8 +22,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from astro_cli.research.library.papers import Library  # noqa: E402
 from astro_cli.research.library.parse import parse_paper  # noqa: E402
+from astro_cli.research.library.service import Library  # noqa: E402
 from tests.library_support import FILES, META, add_paper, make_app  # noqa: E402
 
 QUESTION = "How much light do these close-in giants bounce back?"

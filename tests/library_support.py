@@ -10,7 +10,7 @@ from typing import Any
 
 from astro_cli.app import AppContext
 from astro_cli.config import load_settings
-from astro_cli.research.library.papers import Library
+from astro_cli.research.library.service import Library
 from astro_cli.workspace import AstroHome, Workspace
 
 PAPERS = Path(__file__).parent / "fixtures" / "papers"

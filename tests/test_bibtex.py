@@ -13,7 +13,7 @@ import pytest
 
 from astro_cli.bootstrap import build_app
 from astro_cli.research.bibtex.export import export, from_metadata, split_entries
-from astro_cli.research.library.papers import Library
+from astro_cli.research.library.service import Library
 from astro_cli.research.sources import arxiv
 from astro_cli.research.sources.web import Web
 from tests import research_server

@@ -12,8 +12,8 @@ import pybtex.database
 import pytest
 
 from astro_cli.research.bibtex.export import export, from_metadata
-from astro_cli.research.library.papers import Library
 from astro_cli.research.library.parse import parse_paper
+from astro_cli.research.library.service import Library
 from astro_cli.research.sources.ads import doc_to_record
 from tests.bibtex_compare import Comparison, compare, fields_of, recorded_pairs
 from tests.library_support import add_paper, make_app

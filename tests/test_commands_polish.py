@@ -8,7 +8,7 @@ import json
 
 import pytest
 
-from astro_cli.research.library.papers import Library
+from astro_cli.research.library.service import Library
 from astro_cli.tasks.nudges import DIMINISHING_TEXT
 from tests import research_server
 from tests.conftest import CLOSED

@@ -53,7 +53,7 @@ def test_an_unknown_doi_is_no_papers_and_a_bibcode_is_one_sentence(no_ads, resea
 
 
 def test_a_downloaded_paper_keeps_its_notices_and_the_library_lists_the_mark(no_ads, research, monkeypatch):  # noqa: F811
-    from astro_cli.research.library.papers import Library
+    from astro_cli.research.library.service import Library
 
     record = {"id": "9999.00001", "arxiv_id": "9999.00001", "doi": TEST_DOI, "title": "Silly String Theory",
               "authors": ["Josiah Carberry"], "year": 2008}

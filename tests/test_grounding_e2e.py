@@ -14,8 +14,8 @@ import json
 import pytest
 
 from astro_cli.bootstrap import build_app
-from astro_cli.research.library.papers import Library
 from astro_cli.research.library.parse import parse_paper
+from astro_cli.research.library.service import Library
 from tests.helpers import last_json
 from tests.library_support import add_paper
 

@@ -14,8 +14,8 @@ import pytest
 from astro_cli.research.library.content import paper_content
 from astro_cli.research.library.doctor import check_library
 from astro_cli.research.library.notes import save_note, sync_notes
-from astro_cli.research.library.papers import Library
 from astro_cli.research.library.parse import parse_paper
+from astro_cli.research.library.service import Library
 from astro_cli.research.search.passages import search_library
 from tests.library_support import META, add_paper, make_app
 from tests.pg_support import MEMBER, member_url, new_database, pg_app

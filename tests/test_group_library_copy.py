@@ -9,8 +9,8 @@ import pytest
 
 from astro_cli.research.library.copy import copy_library, open_target
 from astro_cli.research.library.notes import save_note
-from astro_cli.research.library.papers import Library
 from astro_cli.research.library.parse import parse_paper
+from astro_cli.research.library.service import Library
 from astro_cli.research.search.passages import search_library
 from astro_cli.workspace import Workspace
 from tests.conftest import base_env

@@ -9,8 +9,8 @@ from pathlib import Path
 from astro_cli.app import AppContext
 from astro_cli.config import load_settings
 from astro_cli.research.library.download import download
-from astro_cli.research.library.papers import Library
 from astro_cli.research.library.parse import parse_paper
+from astro_cli.research.library.service import Library
 from astro_cli.security.trust import is_risky_key
 from astro_cli.workspace import AstroHome, Workspace
 from tests.pg_support import member_url, new_database

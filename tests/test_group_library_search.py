@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import pytest
 
-from astro_cli.research.library.papers import Library
 from astro_cli.research.library.parse import parse_paper
+from astro_cli.research.library.service import Library
 from astro_cli.research.search.passages import search_library
 from tests.library_support import add_paper, make_app
 from tests.pg_support import member_url, new_database, pg_app

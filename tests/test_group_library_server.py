@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from astro_cli.research.library.papers import Library
+from astro_cli.research.library.service import Library
 from astro_cli.research.library.storage import LibraryUnavailable
 from astro_cli.research.library.storage.pg_connect import redact_url
 from tests.fakeprovider import FakeProvider

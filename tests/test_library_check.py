@@ -16,8 +16,8 @@ import time
 import pytest
 
 from astro_cli.research.library.doctor import check_library
-from astro_cli.research.library.papers import Library
 from astro_cli.research.library.parse import parse_paper
+from astro_cli.research.library.service import Library
 from tests.library_support import MURRAY_PDF, add_paper, make_app
 
 

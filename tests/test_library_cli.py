@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 
-from astro_cli.research.library.papers import Library
+from astro_cli.research.library.service import Library
 from tests.fakeprovider import FakeProvider
 from tests.library_support import add_paper, make_app
 

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from astro_cli.research.library.papers import Library
+from astro_cli.research.library.service import Library
 from astro_cli.research.search.embedding_choice import DEFAULT_MODEL, default_installed
 from tests.conftest import base_env
 from tests.library_support import EMCEE_TEX, MURRAY_PDF

@@ -16,8 +16,8 @@ from http.server import BaseHTTPRequestHandler
 
 import pytest
 
-from astro_cli.research.library.papers import Library
 from astro_cli.research.library.parse import parse_paper
+from astro_cli.research.library.service import Library
 from astro_cli.research.search.passages import fts_query, reciprocal_rank_fusion, search_library, text_ranking
 from astro_cli.research.search.vectors import rank_by_vector
 from tests.library_support import add_paper, make_app

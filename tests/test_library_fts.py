@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from astro_cli.research.library.papers import Library
 from astro_cli.research.library.parse import Chunk, store_chunks
+from astro_cli.research.library.service import Library
 from astro_cli.research.search.fts import parse_question, plan_query
 from astro_cli.research.search.passages import format_hits, search_library, text_ranking
 from tests.library_support import make_app

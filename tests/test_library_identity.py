@@ -14,7 +14,7 @@ import json
 import pytest
 
 from astro_cli.bootstrap import build_app
-from astro_cli.research.library.papers import Library
+from astro_cli.research.library.service import Library
 from astro_cli.research.sources import ads
 from astro_cli.research.sources.web import Web
 from tests import research_server

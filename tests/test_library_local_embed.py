@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from astro_cli.research.library.papers import Library
+from astro_cli.research.library.service import Library
 from astro_cli.research.search.embed import embed_texts
 from astro_cli.research.search.local_embed import LocalModelError, MiniLM, model_folder
 from astro_cli.research.search.vectors import EmbeddingError
@@ -42,6 +42,7 @@ def test_embedding_through_the_setting_imports_neither_torch_nor_litellm(tmp_pat
     code = (
         "import sys\n"
         "from tests.library_support import make_app\n"
+        "from astro_cli.research.library.service import Library\n"
         "from astro_cli.research.search.embed import embed_texts\n"
         f"app = make_app(__import__('pathlib').Path({str(tmp_path / 'ws')!r}), "
         "**{'library.embedding_model': 'local:all-MiniLM-L6-v2'})\n"

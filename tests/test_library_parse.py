@@ -8,8 +8,8 @@ import tarfile
 
 import pytest
 
-from astro_cli.research.library.papers import Library
 from astro_cli.research.library.parse import ParseError, parse_paper, split_text
+from astro_cli.research.library.service import Library
 from astro_cli.research.text.latex import latex_sections
 from tests.library_support import EMCEE_TEX, add_paper, make_app
 

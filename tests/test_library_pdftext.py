@@ -8,8 +8,8 @@ import re
 import pytest
 
 from astro_cli.research.library.content import ContentError, paper_content
-from astro_cli.research.library.papers import Library
 from astro_cli.research.library.parse import parse_paper
+from astro_cli.research.library.service import Library
 from astro_cli.research.search.passages import search_library
 from astro_cli.research.text.hyphens import HyphenResolver
 from tests.library_support import add_paper, make_app

@@ -10,8 +10,8 @@ import shutil
 import pypdfium2 as pdfium
 import pytest
 
-from astro_cli.research.library.papers import Library
 from astro_cli.research.library.parse import ParseError, parse_paper
+from astro_cli.research.library.service import Library
 from astro_cli.research.text.pdfread import read_pages, reading_notes
 from tests.library_support import COWAN_PDF as COWAN
 from tests.library_support import add_paper, make_app

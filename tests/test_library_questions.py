@@ -9,8 +9,8 @@ import importlib.util
 
 import pytest
 
-from astro_cli.research.library.papers import Library
 from astro_cli.research.library.parse import parse_paper
+from astro_cli.research.library.service import Library
 from astro_cli.research.search.passages import search_library
 from tests.library_support import add_paper, make_app
 from tests.question_set import load_questions, score

@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 
 from astro_cli.research.library.notes import save_note, sync_notes
-from astro_cli.research.library.papers import Library
 from astro_cli.research.library.parse import parse_paper
+from astro_cli.research.library.service import Library
 from astro_cli.research.search.passages import (
     SearchError,
     format_hits,

@@ -7,8 +7,8 @@ import json
 
 import pytest
 
-from astro_cli.research.library.papers import Library
 from astro_cli.research.library.parse import parse_paper
+from astro_cli.research.library.service import Library
 from astro_cli.research.search.passages import SearchError, search_library
 from astro_cli.tools.base import ToolError
 from astro_cli.tools.context import ToolContext

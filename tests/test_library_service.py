@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 
-from astro_cli.research.library.papers import Library
+from astro_cli.research.library.service import Library
 from astro_cli.research.library.storage import LibraryStore
 from astro_cli.research.library.storage.sqlite_store import SqliteStore
 from astro_cli.research.records import Paper

@@ -6,8 +6,9 @@ import sqlite3
 
 import pytest
 
-from astro_cli.research.library.papers import Library, normalize_arxiv
+from astro_cli.research.library.papers import normalize_arxiv
 from astro_cli.research.library.parse import parse_paper
+from astro_cli.research.library.service import Library
 from tests.library_support import add_paper, make_app
 
 

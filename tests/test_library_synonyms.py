@@ -4,8 +4,8 @@ researcher's everyday phrase finds the passage in the paper's terms when it is o
 
 from __future__ import annotations
 
-from astro_cli.research.library.papers import Library
 from astro_cli.research.library.parse import parse_paper
+from astro_cli.research.library.service import Library
 from astro_cli.research.search.passages import search_library
 from astro_cli.research.search.synonyms import expansion
 from tests.library_support import add_paper, make_app

@@ -7,8 +7,8 @@ from __future__ import annotations
 
 import pytest
 
-from astro_cli.research.library.papers import Library
 from astro_cli.research.library.parse import parse_paper
+from astro_cli.research.library.service import Library
 from astro_cli.research.sources.http import ServiceError
 from astro_cli.research.sources.paper_graph import (
     bibcode_of_reference,

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from astro_cli.research.library.download import NotAPdf, classify, download, resolve, unpack_source
-from astro_cli.research.library.papers import Library
+from astro_cli.research.library.service import Library
 from astro_cli.research.sources.http import ServiceError
 from astro_cli.research.sources.web import Web
 from tests import research_server

@@ -8,7 +8,7 @@ import json
 import sqlite3
 from pathlib import Path
 
-from astro_cli.research.library.papers import Library
+from astro_cli.research.library.service import Library
 from tests.helpers import tool_results, write_config
 from tests.library_support import make_app
 from tests.pg_support import MEMBER_PASSWORD, member_url, new_database
@@ -97,7 +97,7 @@ def test_a_link_in_papers_to_a_file_outside_is_not_followed(tmp_path, fake, astr
     (workspace / "papers").mkdir()
     (workspace / "papers" / "2501.00003.tex").symlink_to(outside / "id_rsa.tex")  # a cloned repository's link
     app = make_app(workspace)
-    from astro_cli.research.library.papers import Library
+    from astro_cli.research.library.service import Library
 
     Library(app).upsert_paper({"id": "2501.00003", "title": "Linked", "source_path": "papers/2501.00003.tex"})
     app.close()
@@ -113,7 +113,7 @@ def test_a_row_in_the_users_own_library_naming_the_key_store_reads_nothing(tmp_p
                                                                           run_astro):
     keys = _victim_keys(astro_env)
     app = make_app(workspace)  # a shipped .astro/astro.db, or any row written before
-    from astro_cli.research.library.papers import Library
+    from astro_cli.research.library.service import Library
 
     Library(app).upsert_paper({"id": "local-keys", "title": "Notes", "source_path": str(keys)})
     app.close()
@@ -150,8 +150,8 @@ def test_file_tools_never_read_or_search_a_key_store(tmp_path, fake, astro_env, 
 def test_text_stored_in_the_library_is_redacted_before_it_is_stored(tmp_path, monkeypatch):
     monkeypatch.setenv("OPENAI_API_KEY", OPENAI_KEY)
     app = make_app(tmp_path / "ws")
-    from astro_cli.research.library.papers import Library
     from astro_cli.research.library.parse import store_chunks
+    from astro_cli.research.library.service import Library
     from astro_cli.research.library.storage import ChunkRow
 
     library = Library(app)

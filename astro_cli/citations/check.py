@@ -111,7 +111,7 @@ def _author_year_match(cited: Cited, records: list[dict[str, Any]]) -> tuple[dic
 
 def check_locally(app: AppContext, ledger: CitationLedger, cited: Cited) -> Citation | None:
     """Verified from the session's tool records or the library; None when neither knows it."""
-    from astro_cli.research.library.papers import Library
+    from astro_cli.research.library.service import Library
     from astro_cli.research.library.storage import has_library
 
     if cited.kind == "malformed":

@@ -18,7 +18,7 @@ from astro_cli.research.identifiers import keys_of
 
 if TYPE_CHECKING:
     from astro_cli.app import AppContext
-    from astro_cli.research.library.papers import Library
+    from astro_cli.research.library.service import Library
     from astro_cli.research.records import Paper
     from astro_cli.slash import SlashContext
 
@@ -119,7 +119,7 @@ def _complete(library: Library, papers: list[dict[str, Any]], notes: list[str]) 
 def session_bibtex(app: AppContext, session_id: str) -> tuple[str, list[str]]:
     """(BibTeX, notes) for the papers the session's answers cited; NothingCited when there are none."""
     from astro_cli.research.bibtex.export import export
-    from astro_cli.research.library.papers import Library
+    from astro_cli.research.library.service import Library
 
     rows = cited_rows(app, session_id)
     papers, unverified = papers_of(rows)

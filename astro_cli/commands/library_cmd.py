@@ -21,7 +21,7 @@ def has_library(ctx: Any) -> bool:
 
 
 def _library(ctx: Any) -> Any:
-    from astro_cli.research.library.papers import Library
+    from astro_cli.research.library.service import Library
 
     return Library.of(ctx)
 

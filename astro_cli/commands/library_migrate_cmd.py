@@ -21,7 +21,7 @@ def migrate(
 ) -> None:
     """Copy papers, their text, vectors and your notes into another library (safe to run again)."""
     from astro_cli.research.library.copy import copy_library, open_target
-    from astro_cli.research.library.papers import Library
+    from astro_cli.research.library.service import Library
     from astro_cli.research.library.storage import has_library
     from astro_cli.research.library.storage.pg_connect import redact_url
 

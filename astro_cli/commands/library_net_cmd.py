@@ -50,7 +50,7 @@ def add(
 
 
 def _add_download(paper_id: str, source: bool, parse: bool, err: Any) -> None:
-    from astro_cli.research.library.papers import Library
+    from astro_cli.research.library.service import Library
     from astro_cli.research.sources.http import ServiceError
 
     app = library_app()
@@ -77,7 +77,7 @@ def _add_local(raw: str, given: dict[str, Any], parse: bool, err: Any) -> None:
     from pathlib import Path
 
     from astro_cli.research.library.local_add import add_local
-    from astro_cli.research.library.papers import Library
+    from astro_cli.research.library.service import Library
     from astro_cli.research.text.file_metadata import LocalFileError
 
     app = library_app()
@@ -182,7 +182,7 @@ def export(
     from rich.console import Console
 
     from astro_cli.research.bibtex.export import export as export_bibtex
-    from astro_cli.research.library.papers import Library
+    from astro_cli.research.library.service import Library
 
     with user_errors():
         app = library_app()

@@ -21,7 +21,7 @@ def reindex(
     background: bool = typer.Option(False, "--background", hidden=True, help="Run quietly (started by astro)."),
 ) -> None:
     """Make the vectors for searching by meaning that papers lack (the default local model, or library.embedding_model)."""
-    from astro_cli.research.library.papers import Library
+    from astro_cli.research.library.service import Library
     from astro_cli.research.library.storage import has_library
     from astro_cli.research.search.embedding_choice import embedding_model, missing_default_note
     from astro_cli.research.search.reindex import estimate_seconds, pending

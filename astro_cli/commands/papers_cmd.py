@@ -42,7 +42,7 @@ def similar(paper: str = typer.Argument(..., help="Bibcode, arXiv id or DOI."), 
 
 
 def _show(paper: str, direction: str, rows: int, start: int, as_json: bool) -> None:
-    from astro_cli.research.library.papers import Library
+    from astro_cli.research.library.service import Library
     from astro_cli.research.sources.http import ServiceError
     from astro_cli.research.sources.paper_graph import check, paper_graph
 

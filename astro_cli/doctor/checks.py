@@ -155,7 +155,7 @@ def library_check(app: AppContext, options: DoctorOptions) -> Check:
     if not has_library(app.settings, app.workspace):
         return Check(True, "library: empty")
     from astro_cli.research.library.doctor import check_library
-    from astro_cli.research.library.papers import Library
+    from astro_cli.research.library.service import Library
 
     report = check_library(Library.of(app), repair=False)
     wanting = [f for f in report.findings if f.kind == "needs-you"]

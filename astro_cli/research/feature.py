@@ -16,7 +16,7 @@ from astro_cli.tools.context import ToolContext
 
 if TYPE_CHECKING:
     from astro_cli.app import AppContext
-    from astro_cli.research.library.papers import Library
+    from astro_cli.research.library.service import Library
     from astro_cli.research.sources.web import Web
 
 PROGRESS_EVERY = 0.25  # seconds between progress events, so a fast download does not flood renderers
@@ -34,7 +34,7 @@ def _int(args: dict[str, Any], name: str, default: int | None = None) -> int | N
 
 def _library(ctx: ToolContext) -> Library:
     """The app's library service (the tools' one way into the library)."""
-    from astro_cli.research.library.papers import Library
+    from astro_cli.research.library.service import Library
 
     return Library.of(ctx.app)
 
@@ -76,7 +76,7 @@ def paper_graph_tool(ctx: ToolContext, args: dict[str, Any]) -> ToolResult:
 def download_paper_tool(ctx: ToolContext, args: dict[str, Any]) -> ToolResult:
     from astro_cli.agent.events import Notice
     from astro_cli.research.library.download import DownloadProgress
-    from astro_cli.research.library.papers import Library
+    from astro_cli.research.library.service import Library
     from astro_cli.research.sources.http import ServiceError
 
     identifier = str(args.get("id") or "").strip()

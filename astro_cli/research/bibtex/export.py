@@ -25,7 +25,7 @@ from astro_cli.research.sources import ads
 from astro_cli.research.sources.http import ServiceError
 
 if TYPE_CHECKING:
-    from astro_cli.research.library.papers import Library
+    from astro_cli.research.library.papers import LibraryCore
 
 ENTRY_START = re.compile(r"(?m)^@")
 ENTRY_KEY = re.compile(r"^@\s*\w+\s*\{\s*([^,\s]+)\s*,")
@@ -73,7 +73,7 @@ def _match_ads_entries(papers: Sequence[Mapping[str, Any]], entries: list[str]) 
     return found
 
 
-def export(library: Library, papers: Sequence[Mapping[str, Any]]) -> tuple[str, list[str]]:
+def export(library: LibraryCore, papers: Sequence[Mapping[str, Any]]) -> tuple[str, list[str]]:
     """(BibTeX text, notes), one entry per paper in the order given.
 
     Papers with a bibcode come from the ADS export service (one request) when a token is set,

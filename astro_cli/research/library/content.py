@@ -17,7 +17,7 @@ from astro_cli.prompt.tags import escape_tags
 from astro_cli.research.textblock import frame
 
 if TYPE_CHECKING:
-    from astro_cli.research.library.papers import Library
+    from astro_cli.research.library.papers import LibraryCore
     from astro_cli.research.records import Chunk, Paper
 
 
@@ -65,13 +65,13 @@ def section_matches(name: str | None, wanted: str) -> bool:
     return wanted_l in name_l
 
 
-def _outline(library: Library, paper: Paper) -> str:
+def _outline(library: LibraryCore, paper: Paper) -> str:
     from astro_cli.research.library.parse import stored_outline
 
     return "; ".join(dict.fromkeys(name for name, _page in stored_outline(library, paper)))
 
 
-def _heading_number(library: Library, paper: Paper, wanted: str) -> str | None:
+def _heading_number(library: LibraryCore, paper: Paper, wanted: str) -> str | None:
     """The number of an outline heading matched by name that has no text of its own ('2 Parameterizing
     the Energy Budget'), so asking for it by name returns its subsections."""
     from astro_cli.research.library.parse import stored_outline
@@ -83,7 +83,7 @@ def _heading_number(library: Library, paper: Paper, wanted: str) -> str | None:
     return None
 
 
-def paper_content(library: Library, paper: Paper, section: str | None = None,
+def paper_content(library: LibraryCore, paper: Paper, section: str | None = None,
                   pages: str | int | list[int] | None = None, budget: int | None = None) -> Content:
     rows = library.store.chunks_of(paper.id)
     chosen = rows

@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from astro_cli.research.library.papers import Library, LibraryConflict
+from astro_cli.research.library.papers import LibraryConflict, LibraryCore
 from astro_cli.research.library.storage import LibraryStore, LibraryUnavailable
 from astro_cli.research.records import Chunk, Paper
 
@@ -44,7 +44,7 @@ class CopyReport:
     vectors_note: str | None = None
 
 
-def open_target(library: Library, target: str) -> LibraryStore:
+def open_target(library: LibraryCore, target: str) -> LibraryStore:
     """A store for `postgresql://...` or `sqlite:PATH` (a new file gets astro's whole schema)."""
     from astro_cli.research.library.storage import open_postgres
     from astro_cli.research.library.storage.pg_connect import is_postgres_url, redact_url
@@ -68,7 +68,7 @@ def open_target(library: Library, target: str) -> LibraryStore:
     raise CopyError(f"'{redact_url(text)}' is neither postgresql://USER@HOST/DATABASE nor sqlite:PATH.")
 
 
-def copy_library(library: Library, source: LibraryStore, target: LibraryStore,
+def copy_library(library: LibraryCore, source: LibraryStore, target: LibraryStore,
                  progress: Progress | None = None) -> CopyReport:
     if source.where == target.where:
         raise CopyError(f"The library is already at {target.where}; name another place to copy it to.")
@@ -85,7 +85,7 @@ def copy_library(library: Library, source: LibraryStore, target: LibraryStore,
     return report
 
 
-def _copy_paper(source: LibraryStore, theirs: Library, paper: Paper, report: CopyReport) -> None:
+def _copy_paper(source: LibraryStore, theirs: LibraryCore, paper: Paper, report: CopyReport) -> None:
     meta = {k: v for k, v in paper.as_dict().items() if k not in (*INDEX_FIELDS, "chunks", "conflicts")}
     try:
         stored = theirs.upsert(meta)
@@ -128,7 +128,7 @@ def _copy_vectors(source: LibraryStore, target: LibraryStore, source_id: str, ta
     return sum(len(ids_) for ids_, _ in by_model.values())
 
 
-def _copy_notes(library: Library, source: LibraryStore, target: LibraryStore, report: CopyReport) -> None:
+def _copy_notes(library: LibraryCore, source: LibraryStore, target: LibraryStore, report: CopyReport) -> None:
     """This member's notes of this workspace (the files are the truth; each side indexes its own)."""
     scope = library.note_scope
     for row in source.note_rows(scope):

@@ -24,7 +24,7 @@ from astro_cli.research.library.duplicates import likely_duplicates
 from astro_cli.research.records import Paper
 
 if TYPE_CHECKING:
-    from astro_cli.research.library.papers import Library
+    from astro_cli.research.library.papers import LibraryCore
 
 STALE_SECONDS = 3600  # a temporary folder this old belongs to no download still running
 
@@ -79,7 +79,7 @@ def identity_problems(paper: Paper) -> list[str]:
     return problems
 
 
-def check_library(library: Library, repair: bool = True) -> CheckReport:
+def check_library(library: LibraryCore, repair: bool = True) -> CheckReport:
     store = library.store
     report = CheckReport()
     papers = library.list_papers()
@@ -125,7 +125,7 @@ def check_library(library: Library, repair: bool = True) -> CheckReport:
     return report
 
 
-def _check_files(library: Library, papers: list[Paper], report: CheckReport,
+def _check_files(library: LibraryCore, papers: list[Paper], report: CheckReport,
                  repair: bool) -> None:
     root = library.papers_dir
     named: set[Path] = set()

@@ -29,7 +29,7 @@ from astro_cli.store.locks import FileLock, LockHolder, LockTimeout
 if TYPE_CHECKING:
     import httpx
 
-    from astro_cli.research.library.papers import Library
+    from astro_cli.research.library.papers import LibraryCore
     from astro_cli.research.records import Paper
     from astro_cli.research.sources.web import Web
 
@@ -280,7 +280,7 @@ class Downloaded:
 
 
 def download(
-    library: Library, identifier: str, *, with_source: bool = True,
+    library: LibraryCore, identifier: str, *, with_source: bool = True,
     progress: Progress | None = None, cancel: threading.Event | None = None,
     on_wait: Callable[[str], None] | None = None,
 ) -> Downloaded:
@@ -299,7 +299,7 @@ def download(
 
 
 def paper_lock(
-    library: Library, arxiv_id: str, cancel: threading.Event | None, on_wait: Callable[[str], None] | None
+    library: LibraryCore, arxiv_id: str, cancel: threading.Event | None, on_wait: Callable[[str], None] | None
 ) -> FileLock:
     lock = FileLock(library.workspace.astro_dir / "locks" / f"paper-{file_stem(arxiv_id)}.lock")
 
@@ -322,7 +322,7 @@ def paper_lock(
 
 
 def _download_resolved(
-    library: Library, record: dict[str, Any], version: str, with_source: bool,
+    library: LibraryCore, record: dict[str, Any], version: str, with_source: bool,
     progress: Progress | None, cancel: threading.Event | None,
 ) -> Downloaded:
     from astro_cli.research.library.papers import LibraryConflict

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from astro_cli.research.library.papers import Library
+    from astro_cli.research.library.papers import LibraryCore
     from astro_cli.research.records import Paper
 
 TITLE_SIMILARITY = 0.92  # "The MCMC Hammer" vs "emcee: The MCMC Hammer" is not enough; a typo or case is
@@ -79,7 +79,7 @@ class MergeRefused(Exception):
     """Two rows that cannot be one paper (different arXiv ids, say): one clear sentence."""
 
 
-def merge_papers(library: Library, keep: str, drop: str) -> Paper:
+def merge_papers(library: LibraryCore, keep: str, drop: str) -> Paper:
     """Fold row `drop` into row `keep`; the merged row."""
     a, b = library.get_paper(keep), library.get_paper(drop)
     for name, row in ((keep, a), (drop, b)):

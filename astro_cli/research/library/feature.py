@@ -18,7 +18,7 @@ from astro_cli.tools.context import ToolContext
 
 if TYPE_CHECKING:
     from astro_cli.app import AppContext
-    from astro_cli.research.library.papers import Library
+    from astro_cli.research.library.service import Library
     from astro_cli.research.records import Paper
 
 PAPER_ID = {"type": "string", "description": "Library id, arXiv id (e.g. 1001.0012), bibcode or DOI."}
@@ -42,7 +42,7 @@ def library_tool(run: Callable[[ToolContext, dict[str, Any]], ToolResult]) -> Ca
 
 def _library(ctx: ToolContext) -> Library:
     """The app's library service (the tools' one way into the library)."""
-    from astro_cli.research.library.papers import Library
+    from astro_cli.research.library.service import Library
 
     return Library.of(ctx.app)
 
@@ -57,7 +57,7 @@ def _paper_or_error(ctx: ToolContext, paper_id: str) -> Paper:
 
 
 def _sources(papers: list[Paper]) -> dict[str, Any]:
-    from astro_cli.research.library.papers import Library
+    from astro_cli.research.library.service import Library
 
     return {"sources": [Library.source_entry(p) for p in papers]}
 

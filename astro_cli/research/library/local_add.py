@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any
 from astro_cli.research.text.file_metadata import LIMIT_NOTE, LocalFileError, latex_metadata, pdf_metadata
 
 if TYPE_CHECKING:
-    from astro_cli.research.library.papers import Library
+    from astro_cli.research.library.papers import LibraryCore
     from astro_cli.research.records import Paper
 
 SOURCE_SUFFIXES = (".tar.gz", ".tgz", ".tar", ".gz")
@@ -40,7 +40,7 @@ def looks_like_path(argument: str) -> bool:
             or text.lower().endswith((".pdf", ".tex", *SOURCE_SUFFIXES)))
 
 
-def add_local(library: Library, path: Path, given: dict[str, Any]) -> LocalPaper:
+def add_local(library: LibraryCore, path: Path, given: dict[str, Any]) -> LocalPaper:
     """Copy the file into papers/, read its metadata (what `given` names wins), record the paper."""
     from astro_cli.research.library.download import file_stem
 

@@ -22,7 +22,7 @@ from astro_cli.research.library.papers import now_iso
 from astro_cli.research.records import Chunk
 
 if TYPE_CHECKING:
-    from astro_cli.research.library.papers import Library
+    from astro_cli.research.library.papers import LibraryCore
 
 
 class NoteError(Exception):
@@ -65,7 +65,7 @@ def read_note(path: Path) -> tuple[dict[str, Any], str]:
     return front, body.strip()
 
 
-def save_note(library: Library, title: str, content: str, tags: list[str] | None = None,
+def save_note(library: LibraryCore, title: str, content: str, tags: list[str] | None = None,
               papers: list[str] | None = None) -> SavedNote:
     """Write (or rewrite, when the title exists) a note and index it for rag_search."""
     title = (title or "").strip()
@@ -96,22 +96,22 @@ def save_note(library: Library, title: str, content: str, tags: list[str] | None
     return SavedNote(path, _relative(library, path), created, chunks, warning)
 
 
-def _canonical(library: Library, name: str) -> str:
+def _canonical(library: LibraryCore, name: str) -> str:
     """A paper a note cites, by its canonical library id when the library knows it."""
     paper = library.get_paper(name)
     return paper.id if paper is not None else name
 
 
-def _relative(library: Library, path: Path) -> str:
+def _relative(library: LibraryCore, path: Path) -> str:
     return path.relative_to(library.workspace.root).as_posix()
 
 
-def _inside(library: Library, path: Path) -> bool:
+def _inside(library: LibraryCore, path: Path) -> bool:
     """A note that is a link to a file outside the workspace is not indexed (it would leak that file)."""
     return path.resolve().is_relative_to(library.workspace.root.resolve())
 
 
-def index_note(library: Library, path: Path) -> tuple[int, int]:
+def index_note(library: LibraryCore, path: Path) -> tuple[int, int]:
     """(note id, chunks) after (re)indexing one note file, in one transaction."""
     from astro_cli.research.library.parse import split_text
 
@@ -141,7 +141,7 @@ def _first_heading(body: str) -> str | None:
     return match.group(1).strip() if match else None
 
 
-def _embed_note(library: Library, note_id: int) -> str | None:
+def _embed_note(library: LibraryCore, note_id: int) -> str | None:
     if not library.embedding_model:
         return None
     from astro_cli.research.search.embed import embed_paper
@@ -154,7 +154,7 @@ def _embed_note(library: Library, note_id: int) -> str | None:
     return None
 
 
-def sync_notes(library: Library) -> int:
+def sync_notes(library: LibraryCore) -> int:
     """Bring the index in line with the notes folder; returns how many notes changed.
 
     The folder's files and their modification times are compared with what the last sync of this
@@ -171,7 +171,7 @@ def sync_notes(library: Library) -> int:
     return changed
 
 
-def _sync(library: Library, files: dict[str, Path]) -> int:
+def _sync(library: LibraryCore, files: dict[str, Path]) -> int:
     store = library.store
     stored = {row["path"]: row for row in store.notes(library.note_scope)}
     changed = 0

@@ -12,7 +12,6 @@ from __future__ import annotations
 import json
 import logging
 import shutil
-import threading
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from datetime import datetime, timezone
@@ -35,18 +34,14 @@ if TYPE_CHECKING:
     from collections.abc import Sequence
 
     from astro_cli.app import AppContext
-    from astro_cli.research.library.content import Content
-    from astro_cli.research.library.download import Downloaded, Progress
-    from astro_cli.research.library.parse import ParseReport
     from astro_cli.research.search.local_embed import LocalModels
-    from astro_cli.research.search.passages import SearchResult
     from astro_cli.research.sources.web import Web
     from astro_cli.security.paths import Confinement
     from astro_cli.security.secrets import Redactor
 
 log = logging.getLogger(__name__)
 
-__all__ = ["Library", "LibraryConflict", "Upserted", "normalize_arxiv", "normalize_doi", "PAPER_FIELDS"]
+__all__ = ["LibraryCore", "LibraryConflict", "Upserted", "normalize_arxiv", "normalize_doi", "PAPER_FIELDS"]
 
 PAPER_FIELDS = tuple(c for c in PAPER_COLUMNS if c != "outline")  # what a caller may give; parsing writes the outline
 
@@ -70,11 +65,11 @@ class Upserted:
     conflicts: list[str] = field(default_factory=list)
 
 
-class Library:
-    """The paper library of one workspace: built once per process (`Library.of(app)`), holding the
-    store (storage/: SQLite or PostgreSQL), the paper files and the settings it needs. It is the only
-    place in research/ that reads the app: every step (download, parse, embed, search, content,
-    notes) is handed the library, and papers travel between them as `Paper` records."""
+class LibraryCore:
+    """What every step of the library is handed: the store (storage/: SQLite or PostgreSQL), the
+    paper files, the settings, and the papers' rows as `Paper` records. With the app's `Library`
+    service (service.py: the steps as methods, one per app) it is the only place in research/ that
+    reads the app; the steps (download, parse, embed, search, content, notes) take it instead."""
 
     def __init__(self, app: AppContext, store: LibraryStore | None = None) -> None:
         self.settings = app.settings
@@ -88,12 +83,7 @@ class Library:
         # finds it unchanged and asks the index nothing (notes.py).
         self.notes_seen: dict[str, int] | None = None
 
-    @staticmethod
-    def of(app: AppContext) -> Library:
-        """The app's one library (made on first use)."""
-        return app.service(Library, lambda: Library(app))
-
-    def with_store(self, store: LibraryStore) -> Library:
+    def with_store(self, store: LibraryStore) -> LibraryCore:
         """This library over another store (`library migrate` copies from one to the other)."""
         import copy
 
@@ -160,41 +150,6 @@ class Library:
 
     def files_folder(self) -> Path:
         return self.files.folder()
-
-    # --- the steps -------------------------------------------------------------------------
-    def add(self, identifier: str, *, with_source: bool = True, progress: Progress | None = None,
-            cancel: threading.Event | None = None, on_wait: Callable[[str], None] | None = None) -> Downloaded:
-        """Fetch a paper (arXiv PDF and LaTeX source, metadata from arXiv and ADS) into the library."""
-        from astro_cli.research.library.download import download
-
-        return download(self, identifier, with_source=with_source, progress=progress, cancel=cancel,
-                        on_wait=on_wait)
-
-    def parse(self, paper: Paper | str, force: bool = False, vectors: str = "auto") -> ParseReport:
-        """Index a paper's text (its LaTeX source, else its PDF) into chunks; see parse.py."""
-        from astro_cli.research.library.parse import parse_paper
-
-        return parse_paper(self, paper, force=force, vectors=vectors)
-
-    def embed(self, paper_id: str | None = None, note_id: int | None = None) -> int:
-        """Vectors for a paper's (or note's) chunks that lack them; how many were made."""
-        from astro_cli.research.search.embed import embed_paper
-
-        return embed_paper(self, paper_id=paper_id, note_id=note_id)
-
-    def search(self, question: str | Sequence[str], k: int = 8, papers: list[str] | str | None = None, *,
-               include_references: bool = False, synonyms: bool | None = None) -> SearchResult:
-        """The best k passages for a question, from papers and notes; see search/passages.py."""
-        from astro_cli.research.search.passages import search_library
-
-        return search_library(self, question, k, papers, include_references=include_references, synonyms=synonyms)
-
-    def content(self, paper: Paper, section: str | None = None, pages: str | int | list[int] | None = None,
-                budget: int | None = None) -> Content:
-        """A paper's indexed text by section or pages, cut to a budget; see content.py."""
-        from astro_cli.research.library.content import paper_content
-
-        return paper_content(self, paper, section=section, pages=pages, budget=budget)
 
     # --- papers ----------------------------------------------------------------------------
     def upsert_paper(self, meta: dict[str, Any]) -> Paper:

@@ -17,7 +17,7 @@ from astro_cli.research.library.papers import now_iso
 from astro_cli.research.records import Chunk, Paper
 
 if TYPE_CHECKING:
-    from astro_cli.research.library.papers import Library
+    from astro_cli.research.library.papers import LibraryCore
     from astro_cli.research.library.storage.base import Replaced
 
 MIN_LATEX_CHARS = 2000  # a source with less prose than this is a stub; the PDF is better
@@ -129,7 +129,7 @@ def latex_chunks(sections: list[Any], size: int) -> list[Chunk]:
     return chunks
 
 
-def parse_paper(library: Library, paper: Paper | str, force: bool = False, vectors: str = "auto") -> ParseReport:
+def parse_paper(library: LibraryCore, paper: Paper | str, force: bool = False, vectors: str = "auto") -> ParseReport:
     """Parse and index one library paper (the record a download or a lookup handed over, or any of
     its names); an already parsed paper is left alone unless force.
     `vectors`: when its chunks are embedded ("now", "background" or "auto", see _vectors)."""
@@ -159,7 +159,7 @@ def parse_paper(library: Library, paper: Paper | str, force: bool = False, vecto
                        problem or found.warning, vectors_in=vectors_in)
 
 
-def _vectors(library: Library, paper_id: str, only_missing: bool = False, when: str = "auto",
+def _vectors(library: LibraryCore, paper_id: str, only_missing: bool = False, when: str = "auto",
              written: tuple[Replaced, list[Chunk]] | None = None) -> tuple[str | None, float | None]:
     """Embed the paper's chunks when a model is in use: (warning, seconds until the background vectors).
 
@@ -203,7 +203,7 @@ class Extracted:
     warning: str | None = None
 
 
-def _extract(library: Library, paper: Paper, size: int) -> Extracted:
+def _extract(library: LibraryCore, paper: Paper, size: int) -> Extracted:
     from astro_cli.research.text.latex import LatexSection
     from astro_cli.research.text.latex_limits import LatexError, read_bounded
     from astro_cli.research.text.pdf_limits import read_pages_bounded
@@ -254,7 +254,7 @@ def _extract(library: Library, paper: Paper, size: int) -> Extracted:
     return Extracted(chunks, "pdf", len(pdf_reading.pages), outline, warning)
 
 
-def _fetch_files(library: Library, paper: Paper) -> Paper:
+def _fetch_files(library: LibraryCore, paper: Paper) -> Paper:
     """A paper whose PDF and source are not on this machine (a shared library keeps the text, not the
     files): fetched again from arXiv into this member's papers folder."""
     if not paper.arxiv_id:
@@ -269,7 +269,7 @@ def _fetch_files(library: Library, paper: Paper) -> Paper:
                          f"arXiv: {exc}") from None
 
 
-def store_chunks(library: Library, paper_id: str, chunks: list[Chunk], parsed_from: str, pages: int | None,
+def store_chunks(library: LibraryCore, paper_id: str, chunks: list[Chunk], parsed_from: str, pages: int | None,
                  outline: list[tuple[str, int | None]] | None = None,
                  only_if_unparsed: bool = False) -> Replaced | None:
     """Replace the paper's chunks and outline in one transaction (the full-text index follows): the
@@ -292,7 +292,7 @@ def _outline_of(chunks: list[Chunk]) -> list[tuple[str, int | None]]:
     return seen
 
 
-def stored_outline(library: Library, paper: Paper) -> list[tuple[str, int | None]]:
+def stored_outline(library: LibraryCore, paper: Paper) -> list[tuple[str, int | None]]:
     """The paper's outline as parsed; for a paper indexed before outlines were kept, its chunks' sections."""
     try:
         saved = json.loads(paper.outline or "null")
@@ -303,7 +303,7 @@ def stored_outline(library: Library, paper: Paper) -> list[tuple[str, int | None
     return _outline_of(library.store.chunks_of(paper.id))
 
 
-def _existing_report(library: Library, paper: Paper) -> ParseReport:
+def _existing_report(library: LibraryCore, paper: Paper) -> ParseReport:
     count = library.store.chunk_count(paper.id)
     return ParseReport(paper, paper.parsed_from or "pdf", paper.pages, int(count),
                        stored_outline(library, paper), already=True)

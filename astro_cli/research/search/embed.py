@@ -16,13 +16,13 @@ from typing import TYPE_CHECKING
 from astro_cli.research.search.vectors import EmbeddingError
 
 if TYPE_CHECKING:
-    from astro_cli.research.library.papers import Library
+    from astro_cli.research.library.papers import LibraryCore
     from astro_cli.research.records import Chunk
 
 BATCH = 64
 
 
-def embed_texts(library: Library, texts: list[str]) -> list[list[float]]:
+def embed_texts(library: LibraryCore, texts: list[str]) -> list[list[float]]:
     """Embeddings of texts with the configured model, in batches (litellm imported only for a remote model)."""
     model = library.embedding_model
     if not model:
@@ -51,7 +51,7 @@ def embed_texts(library: Library, texts: list[str]) -> list[list[float]]:
     return vectors
 
 
-def embed_paper(library: Library, paper_id: str | None = None, note_id: int | None = None) -> int:
+def embed_paper(library: LibraryCore, paper_id: str | None = None, note_id: int | None = None) -> int:
     """Make and store vectors for a paper's (or note's) chunks; returns how many were stored.
 
     A library that keeps no vectors (a server without pgvector) is said so before the model is asked.
@@ -63,13 +63,13 @@ def embed_paper(library: Library, paper_id: str | None = None, note_id: int | No
     return embed_chunks(library, [int(r["id"]) for r in rows], [(r["section"], r["text"]) for r in rows])
 
 
-def embed_written(library: Library, chunk_ids: list[int], chunks: list[Chunk]) -> int:
+def embed_written(library: LibraryCore, chunk_ids: list[int], chunks: list[Chunk]) -> int:
     """Vectors for chunks just written (their ids as the store gave them back): nothing is read again."""
     _checked(library)
     return embed_chunks(library, chunk_ids, [(c.section, c.text) for c in chunks])
 
 
-def _checked(library: Library) -> str:
+def _checked(library: LibraryCore) -> str:
     """The model in use; EmbeddingError when vectors are off or this library keeps none."""
     note = library.store.vectors_note()
     if note:
@@ -80,7 +80,7 @@ def _checked(library: Library) -> str:
     return model
 
 
-def embed_chunks(library: Library, chunk_ids: list[int], texts: list[tuple[str | None, str]]) -> int:
+def embed_chunks(library: LibraryCore, chunk_ids: list[int], texts: list[tuple[str | None, str]]) -> int:
     """Embed (section, text) pairs and store them as the vectors of `chunk_ids`."""
     if not chunk_ids:
         return 0
@@ -97,7 +97,7 @@ def embed_chunks(library: Library, chunk_ids: list[int], texts: list[tuple[str |
     return len(chunk_ids)
 
 
-def vector_ranking(library: Library, question: str, limit: int, paper_ids: list[str] | None,
+def vector_ranking(library: LibraryCore, question: str, limit: int, paper_ids: list[str] | None,
                    exclude: Sequence[str] = ()) -> list[tuple[int, float]]:
     """The vector side of hybrid search; empty when no vectors of the configured model exist.
     A library that keeps no vectors raises EmbeddingError with the reason (search says it)."""

@@ -24,7 +24,7 @@ __all__ = ["SearchError", "SearchResult", "Hit", "fts_query", "search_library", 
            "reciprocal_rank_fusion", "RRF_K", "MAX_PHRASINGS", "BACK_MATTER"]
 
 if TYPE_CHECKING:
-    from astro_cli.research.library.papers import Library
+    from astro_cli.research.library.papers import LibraryCore
 
 MAX_PHRASINGS = 4
 BACK_MATTER = ("references", "acknowledgments")  # chunk kinds left out unless include_references
@@ -35,7 +35,7 @@ BACK_MATTER = ("references", "acknowledgments")  # chunk kinds left out unless i
 LIST_WEIGHTS = {"bm25:synonyms": 2.0}
 
 
-def resolve_papers(library: Library, papers: list[str] | str | None) -> list[str] | None:
+def resolve_papers(library: LibraryCore, papers: list[str] | str | None) -> list[str] | None:
     """Paper filter names (any alias) to canonical ids; an unknown name is an error, not an empty result."""
     if not papers:
         return None
@@ -49,7 +49,7 @@ def resolve_papers(library: Library, papers: list[str] | str | None) -> list[str
     return ids
 
 
-def text_ranking(library: Library, match: Match, limit: int, paper_ids: list[str] | None,
+def text_ranking(library: LibraryCore, match: Match, limit: int, paper_ids: list[str] | None,
                  exclude: Sequence[str] = ()) -> list[tuple[int, float]]:
     """(chunk id, full-text score, higher is better) for the best `limit` chunks not of an excluded kind.
     A query the store's engine cannot read is its SearchError (each store raises its own)."""
@@ -82,7 +82,7 @@ def phrasings_of(query: str | Sequence[str]) -> list[str]:
 
 
 def search_library(
-    library: Library, question: str | Sequence[str], k: int = 8, papers: list[str] | str | None = None, *,
+    library: LibraryCore, question: str | Sequence[str], k: int = 8, papers: list[str] | str | None = None, *,
     include_references: bool = False, synonyms: bool | None = None,
 ) -> SearchResult:
     """The best k passages for a question (or several phrasings of it), from papers and notes
@@ -141,7 +141,7 @@ def search_library(
     return SearchResult(hits, method, warning, dropped, phrasings, include_references)
 
 
-def _expanded(library: Library, phrasings: list[str], synonyms: bool | None) -> str | None:
+def _expanded(library: LibraryCore, phrasings: list[str], synonyms: bool | None) -> str | None:
     """The question with the field's terms for its everyday words (synonyms.py), or None."""
     if synonyms is None:
         synonyms = bool(library.settings.get("library.synonyms"))
@@ -153,7 +153,7 @@ def _expanded(library: Library, phrasings: list[str], synonyms: bool | None) -> 
     return f"{phrasings[0]} {added}" if added else None
 
 
-def _vectors_to_come(library: Library, paper_ids: list[str] | None, hybrid: bool) -> str | None:
+def _vectors_to_come(library: LibraryCore, paper_ids: list[str] | None, hybrid: bool) -> str | None:
     """Papers searched by keywords alone until their vectors exist: said, and (for astro's default
     model) their vectors started in the background, so an old library catches up by itself. With a
     model the user named and no vector at all, the search is plainly BM25 (its method says so)."""
@@ -175,7 +175,7 @@ def _name(kind: str, n: int, count: int) -> str:
     return kind if count == 1 else f"{kind}:{n}"
 
 
-def _load_hits(library: Library, ranked: list[tuple[int, float]]) -> list[Hit]:
+def _load_hits(library: LibraryCore, ranked: list[tuple[int, float]]) -> list[Hit]:
     if not ranked:
         return []
     rows = library.store.hit_rows([cid for cid, _ in ranked])

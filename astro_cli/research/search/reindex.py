@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING
 from astro_cli.research.search.vectors import EmbeddingError
 
 if TYPE_CHECKING:
-    from astro_cli.research.library.papers import Library
+    from astro_cli.research.library.papers import LibraryCore
 
 log = logging.getLogger(__name__)
 
@@ -43,7 +43,7 @@ class ReindexReport:
     note: str | None = None  # why nothing could be done (vectors off, a server without pgvector)
 
 
-def pending(library: Library) -> list[tuple[str, int]]:
+def pending(library: LibraryCore) -> list[tuple[str, int]]:
     """(paper id, chunks) of the papers without vectors of the model in use; empty when vectors are off."""
     from astro_cli.research.library.storage import has_library
 
@@ -53,14 +53,14 @@ def pending(library: Library) -> list[tuple[str, int]]:
     return library.store.papers_without_vectors(model)
 
 
-def estimate_seconds(library: Library, chunks: int) -> float:
+def estimate_seconds(library: LibraryCore, chunks: int) -> float:
     from astro_cli.research.search.local_embed import is_local
 
     per_chunk = LOCAL_SECONDS_PER_CHUNK if is_local(library.embedding_model) else REMOTE_SECONDS_PER_CHUNK
     return chunks * per_chunk
 
 
-def reindex(library: Library, papers: list[str] | None = None, progress: Progress | None = None) -> ReindexReport:
+def reindex(library: LibraryCore, papers: list[str] | None = None, progress: Progress | None = None) -> ReindexReport:
     """Embed every paper (or the given ones) that lacks vectors of the model in use."""
     from astro_cli.research.search.embed import embed_paper
 
@@ -98,7 +98,7 @@ def reindex(library: Library, papers: list[str] | None = None, progress: Progres
 
 
 @contextmanager
-def _workspace_lock(library: Library) -> Iterator[None]:
+def _workspace_lock(library: LibraryCore) -> Iterator[None]:
     """One reindexer per workspace at a time; the next one waits for it."""
     import fcntl
 
@@ -112,11 +112,11 @@ def _workspace_lock(library: Library) -> Iterator[None]:
             fcntl.flock(handle, fcntl.LOCK_UN)
 
 
-def _lock_path(library: Library) -> Path:
+def _lock_path(library: LibraryCore) -> Path:
     return library.workspace.astro_dir / "reindex.lock"
 
 
-def running(library: Library) -> bool:
+def running(library: LibraryCore) -> bool:
     """Is a reindex of this workspace under way (its lock held by another process)?"""
     import fcntl
 
@@ -132,7 +132,7 @@ def running(library: Library) -> bool:
     return False
 
 
-def start_background(library: Library) -> bool:
+def start_background(library: LibraryCore) -> bool:
     """Start a detached `astro library reindex --background` for this workspace; False if it could not start.
     Its output goes to .astro/reindex.log (read it when vectors do not come)."""
     astro_dir = library.workspace.astro_dir
@@ -156,7 +156,7 @@ def start_background(library: Library) -> bool:
 _CARRIED = ("library.embedding_model", "library.embedding_api_base", "library.database_url", "library.files_path")
 
 
-def _child_env(library: Library) -> dict[str, str]:
+def _child_env(library: LibraryCore) -> dict[str, str]:
     from astro_cli.config_schema import SCHEMA
 
     env = {**os.environ, "ASTRO_WORKER": "0", "ASTRO_HOME": str(library.home.root)}
@@ -167,7 +167,7 @@ def _child_env(library: Library) -> dict[str, str]:
     return env
 
 
-def start_lazily(library: Library) -> bool:
+def start_lazily(library: LibraryCore) -> bool:
     """A search's nudge: start a background reindex unless one runs or one started a little while ago."""
     stamp = library.workspace.astro_dir / "reindex.started"
     try:

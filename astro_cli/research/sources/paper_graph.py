@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any
 from astro_cli.research.sources.http import ServiceError
 
 if TYPE_CHECKING:
-    from astro_cli.research.library.papers import Library
+    from astro_cli.research.library.papers import LibraryCore
     from astro_cli.research.sources.web import Web
 
 DIRECTIONS = {"refs": "references", "cited-by": "citations", "similar": "similar"}
@@ -67,7 +67,7 @@ def check(direction: str, rows: int, start: int) -> None:
         raise ServiceError("start must be 0 or more (the first neighbour is 0).")
 
 
-def paper_graph(library: Library, identifier: str, direction: str = "refs", rows: int = 20,
+def paper_graph(library: LibraryCore, identifier: str, direction: str = "refs", rows: int = 20,
                 start: int = 0) -> GraphPage:
     """One page of a paper's references, citations or similar papers (neighbours in `library` marked)."""
     from astro_cli.research.sources import ads
@@ -85,7 +85,7 @@ def paper_graph(library: Library, identifier: str, direction: str = "refs", rows
     return _from_bibliography(library, identifier, rows, start)
 
 
-def _from_ads(web: Web, library: Library, identifier: str, direction: str, rows: int,
+def _from_ads(web: Web, library: LibraryCore, identifier: str, direction: str, rows: int,
               start: int) -> GraphPage:
     from astro_cli.research.sources import ads
 
@@ -105,7 +105,7 @@ def _from_ads(web: Web, library: Library, identifier: str, direction: str, rows:
     return page
 
 
-def _bibcode_of(web: Web, library: Library, identifier: str) -> str:
+def _bibcode_of(web: Web, library: LibraryCore, identifier: str) -> str:
     from astro_cli.research.sources import ads
     from astro_cli.research.sources.arxiv_query import arxiv_id_of
 
@@ -121,14 +121,14 @@ def _bibcode_of(web: Web, library: Library, identifier: str) -> str:
     return str(record["bibcode"])
 
 
-def _in_library(library: Library, record: dict[str, Any]) -> bool:
+def _in_library(library: LibraryCore, record: dict[str, Any]) -> bool:
     for key in ("arxiv_id", "bibcode", "doi"):
         if record.get(key) and library.get_paper(str(record[key])) is not None:
             return True
     return False
 
 
-def _from_bibliography(library: Library, identifier: str, rows: int, start: int) -> GraphPage:
+def _from_bibliography(library: LibraryCore, identifier: str, rows: int, start: int) -> GraphPage:
     paper = library.get_paper(identifier)
     if paper is None:
         raise ServiceError(f"'{identifier}' is not in the library, and without ADS_API_TOKEN its references come "
@@ -152,7 +152,7 @@ def _from_bibliography(library: Library, identifier: str, rows: int, start: int)
     return page
 
 
-def bibliography(library: Library, paper_id: str) -> list[str]:
+def bibliography(library: LibraryCore, paper_id: str) -> list[str]:
     """The paper's reference entries: `[key] Authors year, Journal, vol, page` paragraphs from LaTeX, or
     the run-on reference list of a PDF cut where the next entry's "Surname, I." begins."""
     entries: list[str] = []
