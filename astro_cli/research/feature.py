@@ -99,20 +99,19 @@ def download_paper_tool(ctx: ToolContext, args: dict[str, Any]) -> ToolResult:
     paper = result.paper
     ctx.touched(result.pdf)
     where = _relative(ctx, result.pdf)
-    title = paper.get("title") or "untitled"
+    title = paper.title or "untitled"
     if result.already:
-        lines = [f"{paper['id']} ({title}) is already in the library: {where}."]
+        lines = [f"{paper.id} ({title}) is already in the library: {where}."]
     else:
         size = result.pdf.stat().st_size
-        lines = [f"Downloaded {paper['id']} ({title}) to {where} ({size / 1024:.0f} kB)."]
+        lines = [f"Downloaded {paper.id} ({title}) to {where} ({size / 1024:.0f} kB)."]
     if result.source is not None:
         lines.append(f"LaTeX source: {_relative(ctx, result.source)}.")
     lines += result.notes
-    ids = [f"arXiv:{paper['arxiv_id']}" if paper.get("arxiv_id") else "", paper.get("bibcode") or "",
-           paper.get("doi") or ""]
+    ids = [f"arXiv:{paper.arxiv_id}" if paper.arxiv_id else "", paper.bibcode or "", paper.doi or ""]
     lines.append("Identifiers: " + ", ".join(i for i in ids if i) + ".")
-    if not paper.get("parsed_at"):
-        lines.append(f"Next: parse_paper(id='{paper['id']}') indexes its text for rag_search and get_paper_content.")
+    if not paper.parsed_at:
+        lines.append(f"Next: parse_paper(id='{paper.id}') indexes its text for rag_search and get_paper_content.")
     return ToolResult("\n".join(lines), data={"sources": [Library.source_entry(paper)]})
 
 

@@ -114,7 +114,7 @@ def _is_article_id(page: Any) -> bool:
 
 def _strings(value: Any) -> list[str]:
     """A list of names or keywords as stored; anything else (a row someone else wrote) gives none."""
-    return [str(item) for item in value if item] if isinstance(value, list) else []
+    return [str(item) for item in value if item] if isinstance(value, (list, tuple)) else []
 
 
 def _count(value: Any) -> int:

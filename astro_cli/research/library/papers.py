@@ -325,8 +325,9 @@ class LibraryCore:
     @staticmethod
     def source_entry(paper: Paper) -> dict[str, Any]:
         """What /sources lists for a paper the model used (first authors and year for author-year citations)."""
-        entry = {key: paper.get(key) for key in ("id", "title", "bibcode", "arxiv_id", "doi", "url", "year")}
-        authors = list(paper.get("authors") or [])
+        entry: dict[str, Any] = {"id": paper.id, "title": paper.title, "bibcode": paper.bibcode,
+                                 "arxiv_id": paper.arxiv_id, "doi": paper.doi, "url": paper.url, "year": paper.year}
+        authors = list(paper.authors)
         entry["authors"] = authors[:SOURCE_AUTHORS]
         if len(authors) > SOURCE_AUTHORS:
             entry["n_authors"] = len(authors)
