@@ -11,7 +11,7 @@ asked for.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from astro_cli.prompt.tags import escape_tags
@@ -135,9 +135,11 @@ def search_library(
     else:
         weights = [LIST_WEIGHTS.get(name, 1.0) for name in lists]
         ranked = reciprocal_rank_fusion([[cid for cid, _ in ranking] for ranking in lists.values()], weights=weights)[:k]
-    hits = [replace(hit, ranks={name: rank for name, ranking in lists.items()
-                                for rank, (cid, _) in enumerate(ranking, start=1) if cid == hit.chunk_id})
-            for hit in _load_hits(library, ranked)]
+    ranks: dict[int, dict[str, int]] = {}  # each chunk's rank in each list that was fused
+    for name, ranking in lists.items():
+        for rank, (cid, _) in enumerate(ranking, start=1):
+            ranks.setdefault(cid, {})[name] = rank
+    hits = _load_hits(library, ranked, ranks)
     return SearchResult(hits, method, warning, dropped, phrasings, include_references)
 
 
@@ -175,7 +177,8 @@ def _name(kind: str, n: int, count: int) -> str:
     return kind if count == 1 else f"{kind}:{n}"
 
 
-def _load_hits(library: LibraryCore, ranked: list[tuple[int, float]]) -> list[Hit]:
+def _load_hits(library: LibraryCore, ranked: list[tuple[int, float]],
+               ranks: dict[int, dict[str, int]]) -> list[Hit]:
     if not ranked:
         return []
     rows = library.store.hit_rows([cid for cid, _ in ranked])
@@ -191,6 +194,7 @@ def _load_hits(library: LibraryCore, ranked: list[tuple[int, float]]) -> list[Hi
             source=row["n_path"] if is_note else row["paper_id"], section=row["section"], page=row["page"],
             text=row["text"], score=round(score, 4), title=row["n_title"] if is_note else row["p_title"],
             bibcode=row["bibcode"], arxiv_id=row["arxiv_id"], url=row["url"], ord=row.get("ord"),
+            ranks=ranks.get(cid, {}),
         ))
     return hits
 
