@@ -62,16 +62,16 @@ def _stem_id(path: Path) -> str | None:
 def identity_problems(paper: Paper) -> list[str]:
     """Why a row's own identifiers disagree with each other (empty when they agree)."""
     problems: list[str] = []
-    arxiv = paper.get("arxiv_id")
-    own = normalize_arxiv(paper["id"])
+    arxiv = paper.arxiv_id
+    own = normalize_arxiv(paper.id)
     if arxiv and own and is_arxiv_id(own) and own != arxiv:
         problems.append(f"its id is arXiv {own} but its arXiv id is {arxiv}")
-    from_bibcode = arxiv_of_bibcode(paper.get("bibcode"))
+    from_bibcode = arxiv_of_bibcode(paper.bibcode)
     if arxiv and from_bibcode and from_bibcode != arxiv:
-        problems.append(f"its bibcode {paper['bibcode']} is the e-print {from_bibcode}, not {arxiv}")
-    from_doi = arxiv_of_doi(paper.get("doi"))
+        problems.append(f"its bibcode {paper.bibcode} is the e-print {from_bibcode}, not {arxiv}")
+    from_doi = arxiv_of_doi(paper.doi)
     if arxiv and from_doi and from_doi != arxiv:
-        problems.append(f"its DOI {paper['doi']} is the e-print {from_doi}, not {arxiv}")
+        problems.append(f"its DOI {paper.doi} is the e-print {from_doi}, not {arxiv}")
     for key in ("pdf_path", "source_path"):
         stem = _stem_id(Path(paper[key])) if paper.get(key) else None
         if stem and arxiv and stem != arxiv:
@@ -104,14 +104,14 @@ def check_library(library: LibraryCore, repair: bool = True) -> CheckReport:
     for paper in papers:
         problems = identity_problems(paper)
         if problems:
-            report.add("needs-you", f"{paper['id']} ({paper.get('title') or 'untitled'}) mixes two papers: "
-                       f"{'; '.join(problems)}. Remove it (`astro library remove {paper['id']}`) and add each "
+            report.add("needs-you", f"{paper.id} ({paper.title or 'untitled'}) mixes two papers: "
+                       f"{'; '.join(problems)}. Remove it (`astro library remove {paper.id}`) and add each "
                        "paper again.")
-        if paper.get("parsed_at") and not paper.get("chunks"):
+        if paper.parsed_at and not paper.chunks:
             if repair:
-                store.update_paper(paper["id"], {"parsed_at": None, "parsed_from": None})
+                store.update_paper(paper.id, {"parsed_at": None, "parsed_from": None})
             report.add("fixed" if repair else "note",
-                       f"{paper['id']} was marked indexed but has no chunks; "
+                       f"{paper.id} was marked indexed but has no chunks; "
                        f"{'it is' if repair else 'it would be'} indexed again when next read")
     for conflict in library.conflicts():
         report.add("needs-you", f"{conflict['a']} and {conflict['b']} have the same {conflict['kind']} "
@@ -135,24 +135,24 @@ def _check_files(library: LibraryCore, papers: list[Paper], report: CheckReport,
             path = library.resolve_file(paper.get(key))
             if path is None:
                 if paper.get(key):
-                    report.add("needs-you", f"{paper['id']}: its {key} {paper[key]!r} lies outside the paper folders "
-                               f"({root}); astro never reads it. `astro library add {paper['id']}` fetches the "
+                    report.add("needs-you", f"{paper.id}: its {key} {paper[key]!r} lies outside the paper folders "
+                               f"({root}); astro never reads it. `astro library add {paper.id}` fetches the "
                                "paper again")
                 continue
             if path.exists():
                 named.add(path.resolve())
                 continue
-            moved = root / (paper["arxiv_id"].replace("/", "_") + path.suffix) if paper.get("arxiv_id") else None
+            moved = root / (paper.arxiv_id.replace("/", "_") + path.suffix) if paper.arxiv_id else None
             if key == "pdf_path" and moved is not None and moved.is_file() and moved.resolve() not in named:
                 if repair:
-                    library.upsert_paper({"id": paper["id"], "pdf_path": str(moved)})
+                    library.upsert_paper({"id": paper.id, "pdf_path": str(moved)})
                 named.add(moved.resolve())
                 report.add("fixed" if repair else "note",
-                           f"{paper['id']}: its PDF is {moved.relative_to(library.workspace.root)}, not {paper[key]}")
-            elif library.store.shared and paper.get("parsed_at") and paper.get("arxiv_id"):
-                elsewhere.append(paper["id"])
+                           f"{paper.id}: its PDF is {moved.relative_to(library.workspace.root)}, not {paper[key]}")
+            elif library.store.shared and paper.parsed_at and paper.arxiv_id:
+                elsewhere.append(paper.id)
             else:
-                report.add("needs-you", f"{paper['id']}: {paper[key]} is missing; `astro library add {paper['id']}` "
+                report.add("needs-you", f"{paper.id}: {paper[key]} is missing; `astro library add {paper.id}` "
                            "fetches it again")
     if elsewhere:
         shown = ", ".join(list(dict.fromkeys(elsewhere))[:5]) + (" ..." if len(set(elsewhere)) > 5 else "")
