@@ -31,10 +31,9 @@ import tempfile
 import time
 from pathlib import Path
 
-from astro_cli.research.library.service import Library
-
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from astro_cli.research.library.service import Library  # noqa: E402
 from benchmarks.bench_library import QUESTIONS, synthesize  # noqa: E402
 from tests.library_support import add_paper, make_app  # noqa: E402
 from tests.pg_cluster import Cluster, system_bindir  # noqa: E402

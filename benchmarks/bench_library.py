@@ -25,11 +25,10 @@ import tempfile
 import time
 from pathlib import Path
 
-from astro_cli.research.library.service import Library
-
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from astro_cli.research.library.parse import parse_paper  # noqa: E402
+from astro_cli.research.library.service import Library  # noqa: E402
 from astro_cli.research.search.passages import search_library  # noqa: E402
 from tests.library_support import add_paper, make_app  # noqa: E402
 
