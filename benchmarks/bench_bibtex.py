@@ -27,7 +27,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 import pybtex.database  # noqa: E402
 
 from astro_cli.research.bibtex.export import from_metadata  # noqa: E402
-from astro_cli.research.library.papers import Library  # noqa: E402
+from astro_cli.research.library.service import Library  # noqa: E402
 from astro_cli.research.sources.ads import doc_to_record  # noqa: E402
 from tests.bibtex_compare import Comparison, compare, fields_of, recorded_pairs  # noqa: E402
 from tests.library_support import make_app  # noqa: E402

@@ -30,7 +30,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from astro_cli.citations.check import check_answer  # noqa: E402
 from astro_cli.citations.feature import nudge_text  # noqa: E402
 from astro_cli.citations.ledger import CitationLedger  # noqa: E402
-from astro_cli.research.library.papers import Library  # noqa: E402
+from astro_cli.research.library.service import Library  # noqa: E402
 from astro_cli.research.sources.ads import doc_to_record  # noqa: E402
 from astro_cli.research.sources.remote_search import Outcome, format_for_model, sources_data  # noqa: E402
 from tests.library_support import make_app  # noqa: E402

@@ -45,8 +45,8 @@ OLD_PRINCIPLE = "4. Cite the sources of every claim with ADS bibcodes or arXiv i
 def session(root: Path) -> tuple[object, CitationLedger]:
     """The app and a ledger that read what claims.json says, through get_paper_content's real text."""
     from astro_cli.research.library.content import paper_content
-    from astro_cli.research.library.papers import Library
     from astro_cli.research.library.parse import parse_paper
+    from astro_cli.research.library.service import Library
 
     app = make_app(root, **{"library.content_budget_chars": 400_000})
     read = json.loads(CLAIMS.read_text())["read"]
@@ -54,11 +54,11 @@ def session(root: Path) -> tuple[object, CitationLedger]:
     ledger.loaded = True
     for paper_id, where in read.items():
         add_paper(app, paper_id)
-        parse_paper(app, paper_id)
+        parse_paper(Library.of(app), paper_id)
         paper = Library(app).get_paper(paper_id)
         assert paper is not None
         for section in where.get("sections", [None]):
-            content = paper_content(app, paper, section=section, pages=where.get("pages"))
+            content = paper_content(Library.of(app), paper, section=section, pages=where.get("pages"))
             ledger.ingest("get_paper_content", {"id": paper_id}, content.text,
                           {"sources": [Library.source_entry(paper)]}, True)
     return app, ledger
@@ -201,15 +201,15 @@ def tool_output_cost(root: Path, encoder: object) -> None:
     import re
 
     from astro_cli.research.library.content import paper_content
-    from astro_cli.research.library.papers import Library
     from astro_cli.research.library.parse import parse_paper
+    from astro_cli.research.library.service import Library
 
     app = make_app(root)
     add_paper(app, "1001.0012")
-    parse_paper(app, "1001.0012")
+    parse_paper(Library.of(app), "1001.0012")
     paper = Library(app).get_paper("1001.0012")
     assert paper is not None
-    text = paper_content(app, paper).text
+    text = paper_content(Library.of(app), paper).text
     handles = re.findall(r' handle="[^"]*"', text)
     frames = text.count("<paper-text")
     tags = re.findall(r"<paper-text [^>]*>|</paper-text>", text)

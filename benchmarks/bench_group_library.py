@@ -33,6 +33,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from astro_cli.research.library.service import Library  # noqa: E402
 from benchmarks.bench_library import QUESTIONS, synthesize  # noqa: E402
 from tests.library_support import add_paper, make_app  # noqa: E402
 from tests.pg_cluster import Cluster, system_bindir  # noqa: E402
@@ -52,7 +53,7 @@ def bench_indexing(root: Path, url: str, runs: int) -> dict[str, float]:
         for _ in range(runs):
             started = time.perf_counter()
             for paper_id in PAPERS:
-                parse_paper(app, paper_id, force=True)
+                parse_paper(Library.of(app), paper_id, force=True)
             walls.append(time.perf_counter() - started)
         out[name] = statistics.median(walls)
         if name == "postgresql":
@@ -62,9 +63,7 @@ def bench_indexing(root: Path, url: str, runs: int) -> dict[str, float]:
 
 
 def app_store(app):  # noqa: ANN001, ANN201
-    from astro_cli.research.library.storage import library_store
-
-    return library_store(app)
+    return Library.of(app).store
 
 
 def bulk_load(url: str, chunks: list[str]) -> dict[str, float]:
@@ -103,14 +102,14 @@ def _client(args: tuple[str, str, int, int]) -> list[float]:
 
     app = pg_app(Path(root), url)
     for question in QUESTIONS:  # word frequencies looked up once, as in a session
-        search_library(app, question, k=8)
+        search_library(Library.of(app), question, k=8)
     while time.time() < start_at:  # all clients start their timed passes together
         time.sleep(0.005)
     times = []
     for _ in range(runs):
         for question in QUESTIONS:
             started = time.perf_counter()
-            search_library(app, question, k=8)
+            search_library(Library.of(app), question, k=8)
             times.append((time.perf_counter() - started) * 1000)
     app.close()
     return times

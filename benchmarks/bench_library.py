@@ -28,6 +28,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from astro_cli.research.library.parse import parse_paper  # noqa: E402
+from astro_cli.research.library.service import Library  # noqa: E402
 from astro_cli.research.search.passages import search_library  # noqa: E402
 from tests.library_support import add_paper, make_app  # noqa: E402
 
@@ -60,11 +61,11 @@ def bench_indexing(root: Path, runs: int) -> dict[str, float]:
     pdf_walls, pdf_cpus, tex_walls = [], [], []
     pages = 12 + 8
     for _ in range(runs):
-        wall_a, cpu_a = timed(lambda: parse_paper(app, "1001.0012", force=True))
-        wall_b, cpu_b = timed(lambda: parse_paper(app, "1111.2011", force=True))
+        wall_a, cpu_a = timed(lambda: parse_paper(Library.of(app), "1001.0012", force=True))
+        wall_b, cpu_b = timed(lambda: parse_paper(Library.of(app), "1111.2011", force=True))
         pdf_walls.append(wall_a + wall_b)
         pdf_cpus.append(cpu_a + cpu_b)
-        tex_walls.append(timed(lambda: parse_paper(app, "1202.3665", force=True))[0])
+        tex_walls.append(timed(lambda: parse_paper(Library.of(app), "1202.3665", force=True))[0])
     corpus = [row["text"] for row in app.db.query("SELECT text FROM chunks ORDER BY paper_id, ord")]
     app.close()
     wall, cpu = statistics.median(pdf_walls), statistics.median(pdf_cpus)
@@ -112,14 +113,14 @@ def bench_search(app, runs: int, papers: list[str] | None) -> dict[str, float]: 
     passes: the steady state of a session, where those counts are cached until the index changes."""
     first, walls, cpus, found = [], [], [], 0
     for question in QUESTIONS:
-        first.append(timed(lambda q=question: search_library(app, q, k=8, papers=papers))[0] * 1000)
+        first.append(timed(lambda q=question: search_library(Library.of(app), q, k=8, papers=papers))[0] * 1000)
     for _ in range(runs):
         for question in QUESTIONS:
-            wall, cpu = timed(lambda q=question: search_library(app, q, k=8, papers=papers))
+            wall, cpu = timed(lambda q=question: search_library(Library.of(app), q, k=8, papers=papers))
             walls.append(wall * 1000)
             cpus.append(cpu * 1000)
     for question in QUESTIONS:
-        found += bool(search_library(app, question, k=8, papers=papers).hits)
+        found += bool(search_library(Library.of(app), question, k=8, papers=papers).hits)
     walls.sort()
     return {"first": statistics.median(first), "median": statistics.median(walls),
             "p95": walls[int(len(walls) * 0.95) - 1], "cpu_median": statistics.median(cpus), "answered": found,
@@ -133,11 +134,11 @@ def bench_fused(app, runs: int) -> dict[str, float]:  # noqa: ANN001
 
     pairs = [[q.question, q.second] for q in load_questions() if q.second]
     for pair in pairs:  # first pass: word frequencies looked up and cached, as in a session
-        search_library(app, pair, k=8)
+        search_library(Library.of(app), pair, k=8)
     walls = []
     for _ in range(runs):
         for pair in pairs:
-            walls.append(timed(lambda p=pair: search_library(app, p, k=8))[0] * 1000)
+            walls.append(timed(lambda p=pair: search_library(Library.of(app), p, k=8))[0] * 1000)
     walls.sort()
     return {"median": statistics.median(walls), "p95": walls[int(len(walls) * 0.95) - 1], "n": len(walls)}
 

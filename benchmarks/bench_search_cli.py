@@ -22,9 +22,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from astro_cli.research.library.papers import Library  # noqa: E402
 from astro_cli.research.library.parse import parse_paper  # noqa: E402
-from astro_cli.research.library.storage import library_store  # noqa: E402
+from astro_cli.research.library.service import Library  # noqa: E402
 from tests.library_support import FILES, META, add_paper, make_app  # noqa: E402
 
 QUESTION = "How much light do these close-in giants bounce back?"
@@ -32,11 +31,11 @@ QUESTION = "How much light do these close-in giants bounce back?"
 
 def build(root: Path) -> int:
     app = make_app(root, **{"library.embedding_model": None})
-    store = library_store(app)
+    store = Library.of(app).store
     originals = list(META)
     for paper_id in originals:
         add_paper(app, paper_id)
-        parse_paper(app, paper_id, vectors="now")
+        parse_paper(Library.of(app), paper_id, vectors="now")
     for n in range(17):
         source = originals[n % 3]
         key, path = FILES[source]
@@ -45,7 +44,7 @@ def build(root: Path) -> int:
         new_id = f"copy{n}"
         meta = {k: v for k, v in META[source].items() if k not in ("arxiv_id", "bibcode", "doi", "url")}
         Library(app).upsert_paper({**meta, "id": new_id, key: str(target)})
-        parse_paper(app, new_id, vectors="none")
+        parse_paper(Library.of(app), new_id, vectors="none")
         vectors = {ord_: vec for ord_, _model, vec in store.vectors_of(source)}
         ids = store.chunk_ids(new_id)  # ord -> chunk id
         store.store_vectors([ids[o] for o in sorted(ids)], [vectors[o] for o in sorted(ids)], "local:all-MiniLM-L6-v2")

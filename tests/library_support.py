@@ -10,7 +10,7 @@ from typing import Any
 
 from astro_cli.app import AppContext
 from astro_cli.config import load_settings
-from astro_cli.research.library.papers import Library
+from astro_cli.research.library.service import Library
 from astro_cli.workspace import AstroHome, Workspace
 
 PAPERS = Path(__file__).parent / "fixtures" / "papers"
@@ -65,7 +65,7 @@ def parse_emcee(root: Path) -> tuple[AppContext, Any, list[dict[str, Any]]]:
 
     app = make_app(root)
     add_paper(app, "1202.3665")
-    report = parse_paper(app, "1202.3665")
+    report = parse_paper(Library.of(app), "1202.3665")
     rows = list(app.db.query("SELECT * FROM chunks WHERE paper_id = '1202.3665' ORDER BY ord"))
     return app, report, rows
 

@@ -7,6 +7,7 @@ import pytest
 
 from astro_cli.research.sources.arxiv_query import translate
 from astro_cli.research.sources.remote_search import search_papers
+from astro_cli.research.sources.web import Web
 from tests.research_server import research, research_app  # noqa: F401 - fixtures
 
 README_EXAMPLE = 'author:"Agol, E" abs:"hot Jupiter" property:refereed'
@@ -38,10 +39,10 @@ def test_first_author_is_searched_among_all_authors_and_said_so():
 
 
 def test_search_papers_sends_the_translation_and_names_what_was_dropped(research_app, research):  # noqa: F811
-    outcome = search_papers(research_app, README_EXAMPLE, source="arxiv", rows=3)
+    outcome = search_papers(Web.of(research_app), README_EXAMPLE, source="arxiv", rows=3)
     assert research.hits("/api/query")[0].query["search_query"] == ['au:Agol_E AND abs:"hot Jupiter"']
     assert ('arXiv cannot search by property:refereed, so its results ignore that (arXiv was asked: au:Agol_E '
             'AND abs:"hot Jupiter").') in outcome.notes
-    search_papers(research_app, "hot Jupiter (albedo OR recirculation) -HD209458", source="arxiv", rows=3)
+    search_papers(Web.of(research_app), "hot Jupiter (albedo OR recirculation) -HD209458", source="arxiv", rows=3)
     assert research.hits("/api/query")[1].query["search_query"] == [
         "all:hot AND all:Jupiter AND (all:albedo OR all:recirculation) ANDNOT all:HD209458"]

@@ -13,8 +13,9 @@ import pytest
 
 from astro_cli.bootstrap import build_app
 from astro_cli.research.bibtex.export import export, from_metadata, split_entries
-from astro_cli.research.library.papers import Library
+from astro_cli.research.library.service import Library
 from astro_cli.research.sources import arxiv
+from astro_cli.research.sources.web import Web
 from tests import research_server
 from tests.research_server import ADS_TOKEN, FIXTURES
 
@@ -69,7 +70,7 @@ def test_without_ads_a_published_arxiv_paper_is_exported_as_the_published_articl
 
 
 def test_an_old_style_journal_ref_gives_volume_pages_and_year(research_app):
-    record = arxiv.fetch(research_app, ["astro-ph/0601001"])[0]  # the recorded feed: "ActaAstron.56:1-50,2006"
+    record = arxiv.fetch(Web.of(research_app), ["astro-ph/0601001"])[0]  # the recorded feed: "ActaAstron.56:1-50,2006"
     paper = Library(research_app).upsert_paper({**record, "primary_class": record["primary_category"]})
     bib = parse(from_metadata(paper))
     (key, entry), = bib.entries.items()
@@ -125,7 +126,7 @@ def test_with_ads_its_entries_are_kept_byte_for_byte_and_a_missing_bibcode_falls
                                   "journal": "Publications of the Astronomical Society of the Pacific",
                                   "volume": "125", "page": "306", "pub_year": 2013})
     elm = library.upsert_paper({"bibcode": "2019MNRAS.488.2892P", "title": "ELM"})
-    text, notes = export(research_app, [elm, emcee, gaia])
+    text, notes = export(Library.of(research_app), [elm, emcee, gaia])
     recorded = {e.split("{", 1)[1].split(",", 1)[0]: e for e in split_entries(ADS_EXPORT)}
     entries = split_entries(text)
     # The order asked for; ADS's two entries exactly as ADS wrote them; emcee (not in the export) rebuilt.
@@ -156,7 +157,7 @@ def test_ads_failing_gives_metadata_entries_and_says_why(research_app, research)
     research.fail("/v1/export", 503)
     paper = Library(research_app).upsert_paper({"bibcode": "2019MNRAS.488.2892P", "title": "ELM white dwarfs",
                                                 "authors": ["Pelisoli, Ingrid", "Vos, Joris"], "year": 2019})
-    text, notes = export(research_app, [paper])
+    text, notes = export(Library.of(research_app), [paper])
     assert "NASA ADS answered HTTP 503" in notes[0] and "built from the stored metadata" in notes[0]
     entry = parse(text).entries["2019MNRAS.488.2892P"]
     assert entry.type == "article" and people(entry) == [("{Pelisoli}", "Ingrid", "", ""), ("{Vos}", "Joris", "", "")]

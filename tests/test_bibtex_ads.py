@@ -12,8 +12,8 @@ import pybtex.database
 import pytest
 
 from astro_cli.research.bibtex.export import export, from_metadata
-from astro_cli.research.library.papers import Library
 from astro_cli.research.library.parse import parse_paper
+from astro_cli.research.library.service import Library
 from astro_cli.research.sources.ads import doc_to_record
 from tests.bibtex_compare import Comparison, compare, fields_of, recorded_pairs
 from tests.library_support import add_paper, make_app
@@ -155,14 +155,14 @@ def test_long_author_lists_are_full_up_to_the_cutoff_then_cut_with_others(tmp_pa
                                                            "others"]
     app = make_app(tmp_path / "ws", **{"bibtex.max_authors": 2, "bibtex.author_cutoff": 5})
     try:
-        text, _ = export(app, [{"arxiv_id": "2001.00002", "title": "T", "authors": names[:6], "year": 2020}])
+        text, _ = export(Library.of(app), [{"arxiv_id": "2001.00002", "title": "T", "authors": names[:6], "year": 2020}])
     finally:
         app.close()
     assert [str(p) for p in only(text).persons["author"]] == ["{Author0}, A.", "{Author1}, A.", "others"]
 
 
 def test_an_entry_with_no_author_or_title_is_marked_not_written_as_untitled(app):
-    text, notes = export(app, [{"arxiv_id": "1011.0428", "id": "1011.0428"}])
+    text, notes = export(Library.of(app), [{"arxiv_id": "1011.0428", "id": "1011.0428"}])
     assert "Untitled" not in text
     entry = parse(text).entries["Anonymous_1011.0428"]
     assert entry.fields["note"] == "astro: no author or title is known for this paper; check it before citing"
@@ -171,10 +171,10 @@ def test_an_entry_with_no_author_or_title_is_marked_not_written_as_untitled(app)
 
 def test_accents_come_from_the_papers_own_text_when_arxiv_lost_them(app):
     add_paper(app, "1111.2011")  # arXiv's metadata: "Zlatko Tesanovic"
-    before, _ = export(app, [Library(app).get_by_id("1111.2011")])
+    before, _ = export(Library.of(app), [Library(app).get_by_id("1111.2011")])
     assert "{Tesanovic}, Zlatko" in before  # not parsed yet: nothing to learn the spelling from
-    parse_paper(app, "1111.2011")
-    text, _ = export(app, [Library(app).get_by_id("1111.2011")])
+    parse_paper(Library.of(app), "1111.2011")
+    text, _ = export(Library.of(app), [Library(app).get_by_id("1111.2011")])
     assert "{Te{\\v{s}}anovi{\\'c}}, Zlatko" in text  # the PDF's title page prints Tešanović
     assert [str(p) for p in only(text).persons["author"]][:2] == ["{Murray}, James M.", "{Del Maestro}, Adrian"]
 

@@ -8,6 +8,7 @@ import json
 
 import pytest
 
+from astro_cli.research.library.service import Library
 from astro_cli.tasks.nudges import DIMINISHING_TEXT
 from tests import research_server
 from tests.conftest import CLOSED
@@ -94,7 +95,7 @@ def test_library_search_tells_a_person_what_to_type(cli, workspace):
     from astro_cli.research.library.parse import parse_paper
 
     app = make_app(workspace)
-    parse_paper(app, "1001.0012")
+    parse_paper(Library.of(app), "1001.0012")
     app.close()
     empty = cli(["library", "search", "supernova cosmology"])
     assert empty.exit_code == 0

@@ -13,6 +13,7 @@ from astro_cli.citations.footer import footer_parts
 from astro_cli.research.sources import crossref
 from astro_cli.research.sources.http import ServiceError
 from astro_cli.research.sources.remote_search import format_for_model, search_papers
+from astro_cli.research.sources.web import Web
 from tests.research_server import FIXTURES, research, research_app  # noqa: F401 - fixtures
 
 TEST_DOI = "10.5555/12345678"
@@ -35,7 +36,7 @@ def test_the_recorded_notices_give_the_mark():
 
 
 def test_a_doi_without_ads_resolves_through_crossref_and_shows_the_retraction(no_ads, research):  # noqa: F811
-    outcome = search_papers(no_ads, f"doi:{TEST_DOI}")
+    outcome = search_papers(Web.of(no_ads), f"doi:{TEST_DOI}")
     hits = research.hits("/crossref/works/")
     assert [h.path for h in hits] == ["/crossref/works/10.5555%2F12345678"]
     assert research.hits("/api/query") == [] and research.hits("/v1/") == []  # neither arXiv nor ADS
@@ -45,18 +46,18 @@ def test_a_doi_without_ads_resolves_through_crossref_and_shows_the_retraction(no
 
 
 def test_an_unknown_doi_is_no_papers_and_a_bibcode_is_one_sentence(no_ads, research):  # noqa: F811
-    outcome = search_papers(no_ads, "doi:10.1086/670067")
+    outcome = search_papers(Web.of(no_ads), "doi:10.1086/670067")
     assert outcome.records == [] and format_for_model(outcome).startswith("No papers found for: doi:10.1086/670067")
     with pytest.raises(ServiceError, match=r"^Looking up the bibcode 2013PASP\.\.125\.\.306F needs NASA ADS"):
-        search_papers(no_ads, "bibcode:2013PASP..125..306F")
+        search_papers(Web.of(no_ads), "bibcode:2013PASP..125..306F")
 
 
 def test_a_downloaded_paper_keeps_its_notices_and_the_library_lists_the_mark(no_ads, research, monkeypatch):  # noqa: F811
-    from astro_cli.research.library.papers import Library
+    from astro_cli.research.library.service import Library
 
     record = {"id": "9999.00001", "arxiv_id": "9999.00001", "doi": TEST_DOI, "title": "Silly String Theory",
               "authors": ["Josiah Carberry"], "year": 2008}
-    crossref.attach_updates(no_ads, record)  # what download.resolve does for a journal DOI
+    crossref.attach_updates(Web.of(no_ads), record)  # what download.resolve does for a journal DOI
     assert [u["type"] for u in record["biblio"]["updates"]] == ["retraction", "corrigendum"]
     Library(no_ads).upsert_paper(record)
     from typer.testing import CliRunner
@@ -73,9 +74,9 @@ def test_a_downloaded_paper_keeps_its_notices_and_the_library_lists_the_mark(no_
 def test_a_crossref_outage_costs_only_the_mark(no_ads, research):  # noqa: F811
     research.fail("/crossref/", 503)
     record = {"doi": TEST_DOI}
-    crossref.attach_updates(no_ads, record)
+    crossref.attach_updates(Web.of(no_ads), record)
     assert "biblio" not in record
-    crossref.attach_updates(no_ads, {"doi": "10.48550/arXiv.1202.3665"})  # arXiv's DOIs are never asked
+    crossref.attach_updates(Web.of(no_ads), {"doi": "10.48550/arXiv.1202.3665"})  # arXiv's DOIs are never asked
     assert len(research.hits("/crossref/")) == 1
 
 
@@ -93,10 +94,10 @@ def test_the_citation_footer_names_a_retracted_source():
 
 
 def test_with_ads_a_looked_up_paper_is_checked_and_an_unknown_doi_falls_back_to_crossref(research_app, research):  # noqa: F811
-    outcome = search_papers(research_app, "doi:10.1086/670067")  # ADS knows emcee; Crossref has no notice
+    outcome = search_papers(Web.of(research_app), "doi:10.1086/670067")  # ADS knows emcee; Crossref has no notice
     assert [r["bibcode"] for r in outcome.records] == ["2013PASP..125..306F"]
     assert [h.path for h in research.hits("/crossref/")] == ["/crossref/works/10.1086%2F670067"]
     assert "RETRACTED" not in format_for_model(outcome)
-    outcome = search_papers(research_app, f"doi:{TEST_DOI}")  # ADS has no record of it: Crossref has
+    outcome = search_papers(Web.of(research_app), f"doi:{TEST_DOI}")  # ADS has no record of it: Crossref has
     assert [h.query["q"][0] for h in research.hits("/v1/search/query")][-1] == f"doi:{TEST_DOI}"
     assert "RETRACTED 2009; CORRECTED 2018" in format_for_model(outcome)

@@ -15,6 +15,7 @@ import pytest
 
 from astro_cli.bootstrap import build_app
 from astro_cli.research.library.parse import parse_paper
+from astro_cli.research.library.service import Library
 from tests.helpers import last_json
 from tests.library_support import add_paper
 
@@ -37,7 +38,7 @@ def library(workspace):
     app = build_app(KEYWORDS_ONLY, workspace=workspace)
     try:
         add_paper(app, "1001.0012")
-        parse_paper(app, "1001.0012")
+        parse_paper(Library.of(app), "1001.0012")
     finally:
         app.close()
     return workspace
@@ -117,7 +118,7 @@ def test_a_corrected_answer_passes_without_a_second_nudge(cli, fake, astro_env, 
 
 def test_the_repl_shows_each_claim_beside_its_passage(repl, fake):
     add_paper(repl.app, "1001.0012")
-    parse_paper(repl.app, "1001.0012")
+    parse_paper(Library.of(repl.app), "1001.0012")
     fake.add(READ, {"text": ANSWER}, {"text": ANSWER})
     output = repl.type_and_run("Albedos?\r/evidence\r\x04")
     assert "(Cowan & Agol 2010, p. 1)" in output
@@ -146,7 +147,7 @@ def emcee(workspace):
     app = build_app(KEYWORDS_ONLY, workspace=workspace)
     try:
         add_paper(app, "1202.3665")
-        parse_paper(app, "1202.3665")
+        parse_paper(Library.of(app), "1202.3665")
     finally:
         app.close()
     return workspace

@@ -14,9 +14,8 @@ import pytest
 from astro_cli.research.library.content import paper_content
 from astro_cli.research.library.doctor import check_library
 from astro_cli.research.library.notes import save_note, sync_notes
-from astro_cli.research.library.papers import Library
 from astro_cli.research.library.parse import parse_paper
-from astro_cli.research.library.storage import library_store
+from astro_cli.research.library.service import Library
 from astro_cli.research.search.passages import search_library
 from tests.library_support import META, add_paper, make_app
 from tests.pg_support import MEMBER, member_url, new_database, pg_app
@@ -39,7 +38,7 @@ def backend_app(request, tmp_path):
 def test_a_postgresql_library_is_where_the_rows_go(pg_url, tmp_path):
     app = pg_app(tmp_path / "ws", pg_url)
     add_paper(app, "1202.3665")
-    store = library_store(app)
+    store = Library.of(app).store
     assert store.kind == "postgresql" and store.shared
     assert store.where.startswith(f"postgresql://{MEMBER}@127.0.0.1:") and "member-pass" not in store.where
     assert not app.workspace.db_path.exists()  # nothing of the library reaches the workspace's file
@@ -60,7 +59,7 @@ def test_identifiers_merge_and_disagreeing_rows_stay_apart_on_both(backend_app):
     assert apart.created and apart.conflicts  # same DOI, different arXiv id: two papers
     assert [(c["a"], c["b"], c["kind"]) for c in library.conflicts()] == [("1111.2011", "1202.3665", "DOI")]
     assert [p["id"] for p in library.papers_by_year(2012, 2014)] == ["1202.3665"]
-    assert library.knows("2013PASP..125..306F")["authors"] == ["Foreman-Mackey, D."]
+    assert library.knows("2013PASP..125..306F").authors == ("Foreman-Mackey, D.",)
 
 
 def test_parse_read_search_and_remove_give_the_same_answers_on_both(tmp_path, pg_server):
@@ -70,10 +69,10 @@ def test_parse_read_search_and_remove_give_the_same_answers_on_both(tmp_path, pg
     for name, app in apps.items():
         for paper_id in ("1001.0012", "1202.3665"):
             add_paper(app, paper_id)
-            parse_paper(app, paper_id)
+            parse_paper(Library.of(app), paper_id)
         paper = Library(app).get_paper("1202.3665")
-        section = paper_content(app, paper, section="Discussion")
-        result = search_library(app, "What acceptance fraction range should the sampler have?", k=3)
+        section = paper_content(Library.of(app), paper, section="Discussion")
+        result = search_library(Library.of(app), "What acceptance fraction range should the sampler have?", k=3)
         seen[name] = (section.text, section.sections, [h.section for h in result.hits][:1],
                       "0.2 to 0.5" in result.hits[0].text, Library(app).store.chunk_count())
         assert Library(app).remove("1001.0012")
@@ -87,15 +86,15 @@ def test_notes_are_searchable_and_a_sync_touches_only_its_own_members_notes(tmp_
     url = member_url(pg_server, new_database(pg_server))
     alice = pg_app(tmp_path / "alice", url, **{"library.member": "alice"})
     bob = pg_app(tmp_path / "bob", url, **{"library.member": "bob"})
-    save_note(alice, "Walker count", "Use hundreds of walkers for a cryogenic bolometer fit.")
-    save_note(bob, "Walker count", "Bob's own words on the quasar bolometer.")  # same title and path, other member
-    assert sync_notes(bob) == 0 and sync_notes(alice) == 0  # neither deletes the other's note
-    hits = search_library(bob, "cryogenic bolometer walkers", k=5).hits
+    save_note(Library.of(alice), "Walker count", "Use hundreds of walkers for a cryogenic bolometer fit.")
+    save_note(Library.of(bob), "Walker count", "Bob's own words on the quasar bolometer.")  # same title and path, other member
+    assert sync_notes(Library.of(bob)) == 0 and sync_notes(Library.of(alice)) == 0  # neither deletes the other's note
+    hits = search_library(Library.of(bob), "cryogenic bolometer walkers", k=5).hits
     assert {h.text.split(".")[0] for h in hits} == {"Use hundreds of walkers for a cryogenic bolometer fit",
                                                      "Bob's own words on the quasar bolometer"}
     (tmp_path / "bob" / "notes" / "walker-count.md").unlink()
-    assert sync_notes(bob) == 1
-    assert [h.text for h in search_library(alice, "bolometer", k=5).hits] == [
+    assert sync_notes(Library.of(bob)) == 1
+    assert [h.text for h in search_library(Library.of(alice), "bolometer", k=5).hits] == [
         "Use hundreds of walkers for a cryogenic bolometer fit."]
     alice.close()
     bob.close()
@@ -105,14 +104,14 @@ def test_the_doctor_runs_on_postgresql_and_counts_papers_whose_files_are_elsewhe
     url = member_url(pg_server, new_database(pg_server))
     alice = pg_app(tmp_path / "alice", url)
     add_paper(alice, "1202.3665")
-    parse_paper(alice, "1202.3665")
+    parse_paper(Library.of(alice), "1202.3665")
     bob = pg_app(tmp_path / "bob", url)
-    report = check_library(bob)
+    report = check_library(Library.of(bob))
     assert report.papers == 1 and report.chunks > 20 and not report.needs_you
     assert [f.text for f in report.findings if f.kind == "note"][0].startswith(
         "1 paper(s) of the group library have no file on this machine (1202.3665)")
     # Bob reads the text without the file: it is in the library.
-    assert "acceptance fraction" in paper_content(bob, Library(bob).get_paper("1202.3665"), section="4").text
+    assert "acceptance fraction" in paper_content(Library.of(bob), Library(bob).get_paper("1202.3665"), section="4").text
     alice.close()
     bob.close()
 
@@ -120,12 +119,12 @@ def test_the_doctor_runs_on_postgresql_and_counts_papers_whose_files_are_elsewhe
 def test_ten_people_adding_the_same_paper_at_once_make_one_row(tmp_path, pg_server):
     url = member_url(pg_server, new_database(pg_server))
     apps = [pg_app(tmp_path / f"m{n}", url, **{"library.member": f"member{n}"}) for n in range(10)]
-    library_store(apps[0]).paper("x")  # the schema exists before the race on the row
+    Library.of(apps[0]).store.paper("x")  # the schema exists before the race on the row
     start = threading.Barrier(len(apps))
     results, errors = [], []
 
     def add(app):
-        store = library_store(app)
+        store = Library.of(app).store
         insert = store.insert_paper
 
         def insert_together(row):  # every process has looked and found nothing: now all insert at once
@@ -145,7 +144,7 @@ def test_ten_people_adding_the_same_paper_at_once_make_one_row(tmp_path, pg_serv
         thread.join()
     assert errors == []
     assert sum(r.created for r in results) == 1
-    rows = library_store(apps[0])._rows("SELECT id, added_by FROM papers")
+    rows = Library.of(apps[0]).store._rows("SELECT id, added_by FROM papers")
     assert len(rows) == 1 and rows[0]["id"] == "1202.3665"
     for app in apps:
         app.close()
@@ -162,7 +161,7 @@ def test_two_people_indexing_the_same_paper_at_once_leave_one_set_of_chunks(tmp_
     def parse(app):
         start.wait()
         try:
-            parse_paper(app, "1202.3665")
+            parse_paper(Library.of(app), "1202.3665")
         except Exception as exc:  # noqa: BLE001
             errors.append(exc)
 
@@ -172,7 +171,7 @@ def test_two_people_indexing_the_same_paper_at_once_leave_one_set_of_chunks(tmp_
     for thread in threads:
         thread.join()
     assert errors == []
-    rows = library_store(apps[0])._rows("SELECT ord, count(*) AS n FROM chunks GROUP BY ord")
+    rows = Library.of(apps[0]).store._rows("SELECT ord, count(*) AS n FROM chunks GROUP BY ord")
     assert rows and all(r["n"] == 1 for r in rows)
     for app in apps:
         app.close()

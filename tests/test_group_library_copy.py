@@ -10,7 +10,7 @@ import pytest
 from astro_cli.research.library.copy import copy_library, open_target
 from astro_cli.research.library.notes import save_note
 from astro_cli.research.library.parse import parse_paper
-from astro_cli.research.library.storage import library_store
+from astro_cli.research.library.service import Library
 from astro_cli.research.search.passages import search_library
 from astro_cli.workspace import Workspace
 from tests.conftest import base_env
@@ -28,16 +28,16 @@ def _local_library(workspace):
     app = AppContext(load_settings([], env={}, flags={"library.embedding_model": "off"}), Workspace(workspace.resolve()), AstroHome(workspace.parent / "astro-home"))
     for paper_id in ("1001.0012", "1202.3665"):
         add_paper(app, paper_id)
-        parse_paper(app, paper_id)
+        parse_paper(Library.of(app), paper_id)
     add_paper(app, "1111.2011")  # stored, never parsed
-    save_note(app, "Sampler tips", "Keep the acceptance fraction between 0.2 and 0.5, says the emcee paper.")
+    save_note(Library.of(app), "Sampler tips", "Keep the acceptance fraction between 0.2 and 0.5, says the emcee paper.")
     return app
 
 
 def test_migrate_copies_a_local_library_into_the_group_database_once(cli, workspace, tmp_path, pg_server):
     local = _local_library(workspace)
-    local_top = search_library(local, QUESTION, k=3).hits[0].text
-    local_chunks = library_store(local).chunk_count()
+    local_top = search_library(Library.of(local), QUESTION, k=3).hits[0].text
+    local_chunks = Library.of(local).store.chunk_count()
     local.close()
     url = member_url(pg_server, new_database(pg_server), with_password=False)
     env = {**base_env(tmp_path), "PGPASSWORD": MEMBER_PASSWORD}
@@ -51,10 +51,10 @@ def test_migrate_copies_a_local_library_into_the_group_database_once(cli, worksp
     assert "3 paper(s), the text of 0 (0 chunks)" in again.stdout
     assert "2 paper(s) already had their text there; theirs was kept." in again.stdout
     shared = pg_app(tmp_path / "member", member_url(pg_server, url.rsplit("/", 1)[1]))
-    store = library_store(shared)
+    store = Library.of(shared).store
     assert store._scalar("SELECT count(*) AS n FROM papers") == 3
     assert store.chunk_count() == local_chunks  # the note's chunk too, and nothing twice
-    assert search_library(shared, QUESTION, k=3).hits[0].text == local_top
+    assert search_library(Library.of(shared), QUESTION, k=3).hits[0].text == local_top
     added = {r["id"]: r["parsed_at"] for r in store._rows("SELECT id, parsed_at FROM papers")}
     assert added["1111.2011"] is None and added["1202.3665"]
     shared.close()
@@ -63,18 +63,18 @@ def test_migrate_copies_a_local_library_into_the_group_database_once(cli, worksp
 def test_an_interrupted_copy_goes_on_where_it_stopped(workspace, tmp_path, pg_server):
     local = _local_library(workspace)
     target_url = member_url(pg_server, new_database(pg_server))
-    target = open_target(local, target_url)
+    target = open_target(Library.of(local), target_url)
 
     def interrupt(done, total, paper):
         if done == 2:
             raise KeyboardInterrupt
 
     with pytest.raises(KeyboardInterrupt):
-        copy_library(local, library_store(local), target, interrupt)
+        copy_library(Library.of(local), Library.of(local).store, target, interrupt)
     assert target._scalar("SELECT count(*) AS n FROM papers") == 2
-    report = copy_library(local, library_store(local), target)
+    report = copy_library(Library.of(local), Library.of(local).store, target)
     assert (report.papers, report.texts + report.kept) == (3, 2)
-    assert target.chunk_count() == library_store(local).chunk_count()
+    assert target.chunk_count() == Library.of(local).store.chunk_count()
     local.close()
 
 
@@ -82,7 +82,7 @@ def test_migrate_copies_the_group_library_back_to_a_sqlite_file(cli, workspace, 
     url = member_url(pg_server, new_database(pg_server))
     seed = pg_app(tmp_path / "seed", url)
     add_paper(seed, "1202.3665")
-    parse_paper(seed, "1202.3665")
+    parse_paper(Library.of(seed), "1202.3665")
     seed.close()
     env = {**base_env(tmp_path), "ASTRO_LIBRARY_URL": url}
     result = cli(["library", "migrate", "--to", "sqlite:back/library.db"], env)
@@ -118,12 +118,12 @@ def test_vectors_travel_to_a_server_with_pgvector_and_are_named_when_they_cannot
         local = make_app(workspace, **{"library.embedding_model": "openai/fake-embed",
                                        "library.embedding_api_base": embedder.url})
         add_paper(local, "1202.3665")
-        parse_paper(local, "1202.3665")
-        with_vectors = open_target(local, member_url(pgvector_server, new_database(pgvector_server, vector=True)))
-        report = copy_library(local, library_store(local), with_vectors)
-        assert report.vectors == library_store(local).chunk_count() and report.vectors_note is None
-        without = open_target(local, member_url(pg_server, new_database(pg_server)))
-        report = copy_library(local, library_store(local), without)
+        parse_paper(Library.of(local), "1202.3665")
+        with_vectors = open_target(Library.of(local), member_url(pgvector_server, new_database(pgvector_server, vector=True)))
+        report = copy_library(Library.of(local), Library.of(local).store, with_vectors)
+        assert report.vectors == Library.of(local).store.chunk_count() and report.vectors_note is None
+        without = open_target(Library.of(local), member_url(pg_server, new_database(pg_server)))
+        report = copy_library(Library.of(local), Library.of(local).store, without)
         assert report.vectors == 0 and "no pgvector extension" in report.vectors_note
         local.close()
     finally:

@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from astro_cli.research.library.parse import parse_paper
-from astro_cli.research.library.storage import library_store
+from astro_cli.research.library.service import Library
 from astro_cli.research.search.passages import search_library
 from tests.library_support import add_paper, make_app
 from tests.pg_support import member_url, new_database, pg_app
@@ -24,15 +24,15 @@ EMBEDDING = {"library.embedding_model": "openai/fake-embed"}
 def _index(app):
     for paper_id in PAPERS:
         add_paper(app, paper_id)
-        parse_paper(app, paper_id)
+        parse_paper(Library.of(app), paper_id)
     return app
 
 
 def _rates(app) -> dict[str, float]:
     return {
-        "literal": score(LITERAL, lambda q: search_library(app, q.question, k=3).hits).rate,
-        "paraphrased": score(PARAPHRASED, lambda q: search_library(app, q.question, k=3).hits).rate,
-        "second phrasing": score(PARAPHRASED, lambda q: search_library(app, [q.question, q.second], k=3).hits).rate,
+        "literal": score(LITERAL, lambda q: search_library(Library.of(app), q.question, k=3).hits).rate,
+        "paraphrased": score(PARAPHRASED, lambda q: search_library(Library.of(app), q.question, k=3).hits).rate,
+        "second phrasing": score(PARAPHRASED, lambda q: search_library(Library.of(app), [q.question, q.second], k=3).hits).rate,
     }
 
 
@@ -69,13 +69,13 @@ def test_without_pgvector_search_is_full_text_and_says_why(tmp_path, pg_server, 
     app = pg_app(tmp_path / "ws", member_url(pg_server, new_database(pg_server)), **embedding_env)
     add_paper(app, "1202.3665")
     before = len(embedder.requests)
-    report = parse_paper(app, "1202.3665")
+    report = parse_paper(Library.of(app), "1202.3665")
     assert report.chunks > 20
     assert report.warning == ("full-text search works, but no vectors were made: the group library's server has no "
                               "pgvector extension, so searches use full text alone (its administrator can add it: "
                               "CREATE EXTENSION vector)")
     assert len(embedder.requests) == before  # the model was never paid for vectors that cannot be kept
-    result = search_library(app, "how many walkers", k=3)
+    result = search_library(Library.of(app), "how many walkers", k=3)
     assert result.method == "bm25" and result.hits
     assert result.warning.startswith("hybrid search was not possible, so this is full text alone: the group "
                                      "library's server has no pgvector extension")
@@ -89,8 +89,8 @@ def test_with_pgvector_search_is_hybrid_and_ranks_vectors_as_numpy_does(tmp_path
     for app in (local, shared):
         for paper_id in ("1001.0012", "1202.3665"):
             add_paper(app, paper_id)
-            assert parse_paper(app, paper_id).warning is None
-    store = library_store(shared)
+            assert parse_paper(Library.of(app), paper_id).warning is None
+    store = Library.of(shared).store
     assert store.vectors_note() is None
     assert [r["version"] for r in store._rows("SELECT version FROM astro_schema ORDER BY 1")] == [1, 2, 3, 4]
     assert store._scalar("SELECT count(*) AS n FROM chunk_vectors") == store.chunk_count()
@@ -98,15 +98,15 @@ def test_with_pgvector_search_is_hybrid_and_ranks_vectors_as_numpy_does(tmp_path
     query = fake_vector(question)
     texts = {}
     for name, app in (("sqlite", local), ("postgresql", shared)):
-        ranking = library_store(app).vector_ranking("openai/fake-embed", query, 5, None)
-        rows = {r["id"]: r["text"] for r in library_store(app).hit_rows([cid for cid, _ in ranking])}
+        ranking = Library.of(app).store.vector_ranking("openai/fake-embed", query, 5, None)
+        rows = {r["id"]: r["text"] for r in Library.of(app).store.hit_rows([cid for cid, _ in ranking])}
         texts[name] = [(rows[cid], round(score_, 4)) for cid, score_ in ranking]
     assert texts["sqlite"] == texts["postgresql"]  # the same passages, the same cosines, in the same order
-    result = search_library(shared, question, k=3)
+    result = search_library(Library.of(shared), question, k=3)
     assert result.method == "hybrid" and result.warning is None
     assert "autocorrelation" in result.hits[0].text.lower()
-    one_paper = library_store(shared).vector_ranking("openai/fake-embed", query, 5, ["1001.0012"])
-    owners = {r["paper_id"] for r in library_store(shared).hit_rows([cid for cid, _ in one_paper])}
+    one_paper = Library.of(shared).store.vector_ranking("openai/fake-embed", query, 5, ["1001.0012"])
+    owners = {r["paper_id"] for r in Library.of(shared).store.hit_rows([cid for cid, _ in one_paper])}
     assert owners == {"1001.0012"}
     local.close()
     shared.close()
@@ -117,10 +117,10 @@ def test_a_server_that_gains_pgvector_later_gets_its_vectors_table(tmp_path, pgv
 
     database = new_database(pgvector_server)  # the member may not create the extension himself
     app = pg_app(tmp_path / "ws", member_url(pgvector_server, database))
-    assert library_store(app).vectors_note().startswith("the group library's server has no pgvector")
+    assert Library.of(app).store.vectors_note().startswith("the group library's server has no pgvector")
     app.close()
     pgvector_server.admin("CREATE EXTENSION vector", database=database)  # the DBA adds it
     app = pg_app(tmp_path / "ws", member_url(pgvector_server, database))
-    store = library_store(app)
+    store = Library.of(app).store
     assert isinstance(store, PostgresStore) and store.vectors_note() is None
     app.close()

@@ -10,7 +10,8 @@ from pathlib import Path
 import pytest
 import yaml
 
-from astro_cli.research.library.storage import LibraryUnavailable, library_store
+from astro_cli.research.library.service import Library
+from astro_cli.research.library.storage import LibraryUnavailable
 from astro_cli.research.library.storage.pg_connect import redact_url
 from tests.fakeprovider import FakeProvider
 from tests.helpers import tool_results, trust_workspace, write_config
@@ -55,12 +56,12 @@ def test_the_password_comes_from_pgpassword_pgpass_or_the_key_store(tmp_path, pg
     monkeypatch.setenv("PGPASSFILE", str(tmp_path / "no-such-pgpass"))
     nothing = pg_app(tmp_path / "none", url)
     with pytest.raises(LibraryUnavailable, match=f"refused the login of {MEMBER}: it needs a password"):
-        library_store(nothing).paper("x")
+        Library.of(nothing).store.paper("x")
     nothing.close()
 
     monkeypatch.setenv("PGPASSWORD", MEMBER_PASSWORD)
     with_env = pg_app(tmp_path / "env", url)
-    assert library_store(with_env).paper("x") is None
+    assert Library.of(with_env).store.paper("x") is None
     with_env.close()
 
     monkeypatch.delenv("PGPASSWORD")
@@ -69,14 +70,14 @@ def test_the_password_comes_from_pgpassword_pgpass_or_the_key_store(tmp_path, pg
     pgpass.chmod(0o600)
     monkeypatch.setenv("PGPASSFILE", str(pgpass))
     with_pgpass = pg_app(tmp_path / "pgpass-ws", url)
-    assert library_store(with_pgpass).paper("x") is None
+    assert Library.of(with_pgpass).store.paper("x") is None
     with_pgpass.close()
 
     monkeypatch.setenv("PGPASSFILE", str(tmp_path / "no-such-pgpass"))
     keyed = pg_app(tmp_path / "keys", url)
     keyed.home.root.mkdir(parents=True, exist_ok=True)
     (keyed.home.root / "keys.yaml").write_text(yaml.safe_dump({"library": MEMBER_PASSWORD}))
-    assert library_store(keyed).paper("x") is None
+    assert Library.of(keyed).store.paper("x") is None
     assert keyed.redactor.redact(f"pw {MEMBER_PASSWORD}") == "pw [REDACTED:keys.yaml:library]"
     keyed.close()
 
@@ -135,7 +136,7 @@ def own_server():
 def test_a_lost_connection_is_retried_once_then_reported(tmp_path, own_server):
     app = pg_app(tmp_path / "ws", member_url(own_server, new_database(own_server)))
     add_paper(app, "1202.3665")
-    store = library_store(app)
+    store = Library.of(app).store
     first = store._scalar("SELECT pg_backend_pid() AS pid")
     own_server.admin(f"SELECT pg_terminate_backend({first})")  # the server drops us (a restart, a network blip)
     assert store.paper("1202.3665")["title"] == "emcee: The MCMC Hammer"  # retried on a new connection
@@ -156,7 +157,7 @@ def test_a_session_keeps_every_message_when_the_library_goes_away(run_astro, ast
     add_paper(seeded, "1202.3665")
     from astro_cli.research.library.parse import parse_paper
 
-    parse_paper(seeded, "1202.3665")
+    parse_paper(Library.of(seeded), "1202.3665")
     seeded.close()
 
     def search(question: str) -> dict:
@@ -202,10 +203,10 @@ def test_a_broken_key_store_is_one_sentence_only_when_it_is_needed(tmp_path, pg_
     app.home.root.mkdir(parents=True, exist_ok=True)
     (app.home.root / "keys.yaml").write_text("library: [unclosed\n")
     monkeypatch.setenv("PGPASSWORD", MEMBER_PASSWORD)
-    assert library_store(app).paper("x") is None  # PGPASSWORD works: the key store is never read
+    assert Library.of(app).store.paper("x") is None  # PGPASSWORD works: the key store is never read
     app.close()
     monkeypatch.delenv("PGPASSWORD")
     app = pg_app(tmp_path / "ws", url)
     with pytest.raises(LibraryUnavailable, match="password could not be read from the key store: .*keys.yaml is not valid YAML"):
-        library_store(app).paper("x")
+        Library.of(app).store.paper("x")
     app.close()

@@ -16,8 +16,8 @@ import time
 import pytest
 
 from astro_cli.research.library.doctor import check_library
-from astro_cli.research.library.papers import Library
 from astro_cli.research.library.parse import parse_paper
+from astro_cli.research.library.service import Library
 from tests.library_support import MURRAY_PDF, add_paper, make_app
 
 
@@ -31,7 +31,7 @@ def app(tmp_path):
 def _break(app) -> None:
     """The library as the old upsert left it, and the debris of an interrupted life."""
     add_paper(app, "1001.0012")
-    parse_paper(app, "1001.0012")
+    parse_paper(Library.of(app), "1001.0012")
     shutil.copyfile(MURRAY_PDF, app.workspace.papers_dir / "1111.2011.pdf")
     app.db.execute(
         "UPDATE papers SET arxiv_id = '1111.2011', bibcode = '2021NewA...8301491M', pdf_path = 'papers/1111.2011.pdf', "
@@ -56,10 +56,10 @@ def _break(app) -> None:
 
 def test_check_repairs_what_is_safe_and_names_the_rest(app):
     _break(app)
-    dry = check_library(app, repair=False)
+    dry = check_library(Library.of(app), repair=False)
     assert app.db.query("SELECT count(*) AS n FROM chunks WHERE paper_id = 'gone'")[0]["n"] == 1  # nothing touched
     assert {f.kind for f in dry.findings} == {"note", "needs-you"}
-    report = check_library(app)
+    report = check_library(Library.of(app))
     texts = {f.kind: [] for f in report.findings}
     for finding in report.findings:
         texts[finding.kind].append(finding.text)
@@ -79,7 +79,7 @@ def test_check_repairs_what_is_safe_and_names_the_rest(app):
     assert Library(app).get_paper("2202.12139")["parsed_at"] is None
     assert not (app.workspace.papers_dir / ".1001.0012-abcd").exists()
     assert (app.workspace.papers_dir / "stray.pdf").exists()  # the user's file stays
-    again = check_library(app)
+    again = check_library(Library.of(app))
     assert [f.kind for f in again.findings].count("fixed") == 0  # repairs hold
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 
+from astro_cli.research.library.service import Library
 from tests.fakeprovider import FakeProvider
 from tests.library_support import add_paper, make_app
 
@@ -17,7 +18,7 @@ def _prepare(workspace, parse=("1001.0012", "1202.3665")):
     for paper_id in ("1001.0012", "1202.3665"):
         add_paper(app, paper_id)
     for paper_id in parse:
-        parse_paper(app, paper_id)
+        parse_paper(Library.of(app), paper_id)
     app.close()
 
 

@@ -15,6 +15,7 @@ from pathlib import Path
 
 import pytest
 
+from astro_cli.research.library.service import Library
 from astro_cli.research.search.embedding_choice import DEFAULT_MODEL, default_installed
 from tests.conftest import base_env
 from tests.library_support import EMCEE_TEX, MURRAY_PDF
@@ -139,7 +140,7 @@ def test_parse_paper_tells_the_model_the_vectors_follow_in_the_background(tmp_pa
 
     app = make_app(tmp_path / "ws", **{"library.embedding_model": None})  # astro's default
     add_paper(app, "1202.3665")
-    report = parse_paper(app, "1202.3665")
+    report = parse_paper(Library.of(app), "1202.3665")
     assert report.vectors_in is not None and report.warning is None
     assert "Its words are searchable now; the vectors for searching by meaning follow in the background (~" \
         in describe(report)

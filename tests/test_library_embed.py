@@ -17,7 +17,7 @@ from http.server import BaseHTTPRequestHandler
 import pytest
 
 from astro_cli.research.library.parse import parse_paper
-from astro_cli.research.library.storage import library_store
+from astro_cli.research.library.service import Library
 from astro_cli.research.search.passages import fts_query, reciprocal_rank_fusion, search_library, text_ranking
 from astro_cli.research.search.vectors import rank_by_vector
 from tests.library_support import add_paper, make_app
@@ -89,7 +89,7 @@ def hybrid_app(tmp_path_factory, embedder):
     add_paper(app, "1001.0012")
     add_paper(app, "1202.3665")
     for paper_id in ("1001.0012", "1202.3665"):
-        assert parse_paper(app, paper_id).warning is None
+        assert parse_paper(Library.of(app), paper_id).warning is None
     yield app
     app.close()
     patch.undo()
@@ -106,10 +106,10 @@ def test_parsing_stores_one_vector_per_chunk(hybrid_app, embedder):
 
 def test_hybrid_order_is_the_fusion_of_both_rankings(hybrid_app):
     question = "How does the radiative time scale with temperature compared to the advective time?"
-    result = search_library(hybrid_app, question, k=5)
+    result = search_library(Library.of(hybrid_app), question, k=5)
     assert result.method == "hybrid" and result.warning is None
-    bm25 = [cid for cid, _ in text_ranking(hybrid_app, fts_query(question), 50, None)]
-    index = library_store(hybrid_app).vector_index("openai/fake-embed")
+    bm25 = [cid for cid, _ in text_ranking(Library.of(hybrid_app), fts_query(question), 50, None)]
+    index = Library.of(hybrid_app).store.vector_index("openai/fake-embed")
     vector = [cid for cid, _ in rank_by_vector(index, fake_vector(question), 50)]
     expected = [cid for cid, _ in reciprocal_rank_fusion([bm25, vector])[:5]]
     assert [hit.chunk_id for hit in result.hits] == expected
@@ -119,14 +119,14 @@ def test_hybrid_order_is_the_fusion_of_both_rankings(hybrid_app):
 
 def test_vectors_find_what_the_words_alone_miss(hybrid_app):
     question = "decorrelation"
-    assert text_ranking(hybrid_app, fts_query(question), 10, None) == []
-    hits = search_library(hybrid_app, question, k=3).hits
+    assert text_ranking(Library.of(hybrid_app), fts_query(question), 10, None) == []
+    hits = search_library(Library.of(hybrid_app), question, k=3).hits
     assert hits and hits[0].source == "1202.3665" and "autocorrelation" in hits[0].text.lower()
     assert hits[0].ranks == {"vector": 1}
 
 
 def test_the_paper_filter_applies_to_vectors_too(hybrid_app):
-    hits = search_library(hybrid_app, "decorrelation", k=5, papers=["1001.0012"]).hits
+    hits = search_library(Library.of(hybrid_app), "decorrelation", k=5, papers=["1001.0012"]).hits
     assert all(hit.source == "1001.0012" for hit in hits)
 
 
@@ -135,11 +135,11 @@ def test_an_unreachable_embedding_model_falls_back_to_bm25_with_one_sentence(tmp
     app = make_app(tmp_path / "ws", **{"library.embedding_model": "openai/fake-embed",
                                        "library.embedding_api_base": "http://127.0.0.1:9/v1"})
     add_paper(app, "1202.3665")
-    report = parse_paper(app, "1202.3665")
+    report = parse_paper(Library.of(app), "1202.3665")
     assert report.chunks > 10  # the full-text index was written all the same
     assert report.warning.startswith("full-text search works, but no vectors were made: the embedding model "
                                      "openai/fake-embed failed (")
-    result = search_library(app, "acceptance fraction", k=2)
+    result = search_library(Library.of(app), "acceptance fraction", k=2)
     assert result.method == "bm25" and result.hits
     assert result.warning is None  # no vectors stored: plain BM25, nothing to warn about
     app.close()
@@ -149,12 +149,12 @@ def test_a_paper_indexed_before_the_model_was_set_gets_vectors_on_its_next_parse
     monkeypatch.setenv("OPENAI_API_KEY", "sk-test-embeddings")
     plain = make_app(tmp_path / "ws")
     add_paper(plain, "1202.3665")
-    chunks = parse_paper(plain, "1202.3665").chunks
+    chunks = parse_paper(Library.of(plain), "1202.3665").chunks
     plain.close()
     app = make_app(tmp_path / "ws", **{"library.embedding_model": "openai/fake-embed",
                                        "library.embedding_api_base": embedder.url})
-    report = parse_paper(app, "1202.3665")
+    report = parse_paper(Library.of(app), "1202.3665")
     assert report.already and report.warning is None
     assert app.db.query("SELECT count(*) AS n FROM chunk_vectors")[0]["n"] == chunks
-    assert search_library(app, "decorrelation").method == "hybrid"
+    assert search_library(Library.of(app), "decorrelation").method == "hybrid"
     app.close()

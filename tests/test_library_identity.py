@@ -14,8 +14,9 @@ import json
 import pytest
 
 from astro_cli.bootstrap import build_app
-from astro_cli.research.library.papers import Library
+from astro_cli.research.library.service import Library
 from astro_cli.research.sources import ads
+from astro_cli.research.sources.web import Web
 from tests import research_server
 from tests.library_support import make_app
 from tests.research_server import ADS_TOKEN, fixture
@@ -41,7 +42,7 @@ def _rows(workspace) -> dict[str, dict]:
     app = build_app(workspace=workspace)
     try:
         library = Library(app)
-        rows = {row["id"]: row for row in library.list_papers()}
+        rows = {row["id"]: row.as_dict() for row in library.list_papers()}
         for row in rows.values():
             row["text"] = " ".join(r["text"] for r in app.db.query(
                 "SELECT text FROM chunks WHERE paper_id = ? ORDER BY ord", (row["id"],)))
@@ -92,8 +93,8 @@ def test_same_doi_with_different_arxiv_ids_keeps_two_rows_and_says_so(app, cli, 
                                 "(both give DOI 10.1103/PhysRevB.85.115117)"]
     assert library.get_paper("1001.0012")["title"] == "one" and library.get_paper("1111.2011")["title"] == "two"
     rows = {row["id"]: row for row in library.list_papers()}
-    assert rows["1001.0012"]["conflicts"] == ["same DOI 10.1103/PhysRevB.85.115117 as 1111.2011"]
-    assert rows["1111.2011"]["conflicts"] == ["same DOI 10.1103/PhysRevB.85.115117 as 1001.0012"]
+    assert rows["1001.0012"].conflicts == ("same DOI 10.1103/PhysRevB.85.115117 as 1111.2011",)
+    assert rows["1111.2011"].conflicts == ("same DOI 10.1103/PhysRevB.85.115117 as 1001.0012",)
 
 
 def test_library_list_shows_conflicts(cli, env, workspace):
@@ -141,11 +142,11 @@ def test_a_bibcode_only_row_gains_its_arxiv_id(app):
 def test_ads_lookup_refuses_a_record_without_the_asked_identifier(research_app, research):
     for _ in range(2):
         research.fail("/v1/search/query", 200, body=UNRELATED)
-    assert ads.lookup(research_app, "arXiv:1001.0012") is None
-    assert ads.lookup(research_app, "2019ApJ...999..123Z") is None
-    record = ads.lookup(research_app, "2012arXiv1202.3665F")  # the emcee doc lists its arXiv bibcode
+    assert ads.lookup(Web.of(research_app), "arXiv:1001.0012") is None
+    assert ads.lookup(Web.of(research_app), "2019ApJ...999..123Z") is None
+    record = ads.lookup(Web.of(research_app), "2012arXiv1202.3665F")  # the emcee doc lists its arXiv bibcode
     assert record is not None and record["bibcode"] == "2013PASP..125..306F"
-    record = ads.lookup(research_app, "10.1086/670067")
+    record = ads.lookup(Web.of(research_app), "10.1086/670067")
     assert record is not None and record["arxiv_id"] == "1202.3665"
 
 

@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 
+from astro_cli.research.library.service import Library
 from astro_cli.research.search.embed import embed_texts
 from astro_cli.research.search.local_embed import LocalModelError, MiniLM, model_folder
 from astro_cli.research.search.vectors import EmbeddingError
@@ -41,10 +42,11 @@ def test_embedding_through_the_setting_imports_neither_torch_nor_litellm(tmp_pat
     code = (
         "import sys\n"
         "from tests.library_support import make_app\n"
+        "from astro_cli.research.library.service import Library\n"
         "from astro_cli.research.search.embed import embed_texts\n"
         f"app = make_app(__import__('pathlib').Path({str(tmp_path / 'ws')!r}), "
         "**{'library.embedding_model': 'local:all-MiniLM-L6-v2'})\n"
-        "vectors = embed_texts(app, ['acceptance fraction', 'walkers'])\n"
+        "vectors = embed_texts(Library.of(app), ['acceptance fraction', 'walkers'])\n"
         "print(len(vectors), len(vectors[0]), 'torch' in sys.modules, 'litellm' in sys.modules)\n"
     )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120,
@@ -58,6 +60,6 @@ def test_an_unknown_or_missing_local_model_is_one_sentence(tmp_path):
         model_folder("local:bert-huge")
     app = make_app(tmp_path / "ws", **{"library.embedding_model": "local:bert-huge"})
     with pytest.raises(EmbeddingError) as caught:
-        embed_texts(app, ["x"])
+        embed_texts(Library.of(app), ["x"])
     assert "\n" not in str(caught.value) and "astro knows local:all-MiniLM-L6-v2" in str(caught.value)
     app.close()

@@ -8,8 +8,8 @@ import tarfile
 
 import pytest
 
-from astro_cli.research.library.papers import Library
 from astro_cli.research.library.parse import ParseError, parse_paper, split_text
+from astro_cli.research.library.service import Library
 from astro_cli.research.text.latex import latex_sections
 from tests.library_support import EMCEE_TEX, add_paper, make_app
 
@@ -27,7 +27,7 @@ def _chunks(app, paper_id):
 
 def test_the_emulateapj_pdf_is_split_by_page_and_numbered_section(app):
     add_paper(app, "1001.0012")
-    report = parse_paper(app, "1001.0012")
+    report = parse_paper(Library.of(app), "1001.0012")
     assert report.parsed_from == "pdf" and report.pages == 12
     names = [name for name, _page in report.sections]
     assert names[:5] == ["Front matter", "Abstract", "1 Introduction", "1.1 Albedo", "1.2 Redistribution Efficiency"]
@@ -54,7 +54,7 @@ def test_the_emulateapj_pdf_is_split_by_page_and_numbered_section(app):
 
 def test_revtex_roman_sections_and_lettered_subsections(app):
     add_paper(app, "1111.2011")
-    names = [name for name, _ in parse_paper(app, "1111.2011").sections]
+    names = [name for name, _ in parse_paper(Library.of(app), "1111.2011").sections]
     assert names[:2] == ["Front matter", "I. Introduction"]
     assert "II.A Ordered Phase" in names and "II.B Disordered phase" in names and "V. Discussion" in names
     # The heading 'II. SELF-CONSISTENT ACTION IN THE' wraps onto a second line; both are the heading.
@@ -67,7 +67,7 @@ def test_the_latex_source_is_preferred_and_keeps_math_and_structure(app):
     pdf = app.workspace.papers_dir / "other.pdf"
     pdf.write_bytes(b"%PDF-1.4 never read")
     Library(app).upsert_paper({"id": "1202.3665", "pdf_path": str(pdf)})
-    report = parse_paper(app, "2013PASP..125..306F")
+    report = parse_paper(Library.of(app), "2013PASP..125..306F")
     assert report.parsed_from == "latex" and report.pages is None
     names = [name for name, _ in report.sections]
     assert names[0] == "Abstract"
@@ -126,12 +126,12 @@ def test_an_arxiv_eprint_tarball_is_read_like_a_folder(tmp_path):
 
 def test_a_broken_pdf_is_one_sentence_and_leaves_the_old_index(app):
     add_paper(app, "1001.0012")
-    parse_paper(app, "1001.0012")
+    parse_paper(Library.of(app), "1001.0012")
     before = _chunks(app, "1001.0012")
     pdf = app.workspace.papers_dir / "1001.0012.pdf"
     pdf.write_bytes(b"%PDF-1.5\n" + b"\x00garbage" * 200)
     with pytest.raises(ParseError) as caught:
-        parse_paper(app, "1001.0012", force=True)
+        parse_paper(Library.of(app), "1001.0012", force=True)
     message = str(caught.value)
     assert "1001.0012.pdf could not be read as a PDF" in message and "nothing was indexed" in message
     assert "\n" not in message and "Traceback" not in message
@@ -142,31 +142,31 @@ def test_a_file_that_is_not_a_pdf_is_refused_before_anything_is_written(app):
     add_paper(app, "1001.0012")
     (app.workspace.papers_dir / "1001.0012.pdf").write_text("<html>Access denied</html>")
     with pytest.raises(ParseError, match="is not a PDF"):
-        parse_paper(app, "1001.0012")
+        parse_paper(Library.of(app), "1001.0012")
     assert _chunks(app, "1001.0012") == []
     assert Library(app).get_paper("1001.0012")["parsed_at"] is None
 
 
 def test_unknown_paper_and_missing_files_are_clear(app):
     with pytest.raises(ParseError, match="paper 2401.00001 is not in the library; download it with download_paper"):
-        parse_paper(app, "2401.00001")
+        parse_paper(Library.of(app), "2401.00001")
     Library(app).upsert_paper({"id": "2401.00002", "arxiv_id": "2401.00002"})
     with pytest.raises(ParseError, match="has no PDF or LaTeX source"):
-        parse_paper(app, "2401.00002")
+        parse_paper(Library.of(app), "2401.00002")
 
 
 def test_a_second_parse_is_skipped_unless_forced(app):
     add_paper(app, "1202.3665")
-    first = parse_paper(app, "1202.3665")
-    again = parse_paper(app, "1202.3665")
+    first = parse_paper(Library.of(app), "1202.3665")
+    again = parse_paper(Library.of(app), "1202.3665")
     assert again.already and again.chunks == first.chunks
-    assert not parse_paper(app, "1202.3665", force=True).already
+    assert not parse_paper(Library.of(app), "1202.3665", force=True).already
 
 
 def test_chunk_size_follows_the_setting(tmp_path):
     small = make_app(tmp_path / "small", **{"library.chunk_chars": 600})
     add_paper(small, "1001.0012")
-    count = parse_paper(small, "1001.0012").chunks
+    count = parse_paper(Library.of(small), "1001.0012").chunks
     sizes = [len(c["text"]) for c in _chunks(small, "1001.0012")]
     assert max(sizes) <= 750 and count > 80
     small.close()

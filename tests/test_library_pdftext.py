@@ -8,8 +8,8 @@ import re
 import pytest
 
 from astro_cli.research.library.content import ContentError, paper_content
-from astro_cli.research.library.papers import Library
 from astro_cli.research.library.parse import parse_paper
+from astro_cli.research.library.service import Library
 from astro_cli.research.search.passages import search_library
 from astro_cli.research.text.hyphens import HyphenResolver
 from tests.library_support import add_paper, make_app
@@ -20,7 +20,7 @@ def app(tmp_path_factory):
     context = make_app(tmp_path_factory.mktemp("pdftext") / "ws")
     for paper_id in ("1001.0012", "1111.2011"):
         add_paper(context, paper_id)
-        parse_paper(context, paper_id)
+        parse_paper(Library.of(context), paper_id)
     yield context
     context.close()
 
@@ -39,9 +39,9 @@ def test_accents_are_composed_and_either_spelling_finds_the_author(app):
     assert not re.search(r"[´ˇ¨`]\w| [\u0300-\u036f]", cowan + murray)  # nothing left split: 'L ́opez', 'Teˇs'
 
     for spelling in ("Tesanovic", "Tešanović"):
-        assert any(hit.source == "1111.2011" for hit in search_library(app, spelling).hits), spelling
+        assert any(hit.source == "1111.2011" for hit in search_library(Library.of(app), spelling).hits), spelling
     for spelling in ("López-Morales", "Lopez-Morales", "Mallen-Ornelas", "Mallén"):
-        assert any(hit.source == "1001.0012" for hit in search_library(app, spelling).hits), spelling
+        assert any(hit.source == "1001.0012" for hit in search_library(Library.of(app), spelling).hits), spelling
 
 
 def test_line_end_hyphens_join_words_and_keep_compounds(app):
@@ -86,7 +86,7 @@ def test_affiliation_footnotes_are_front_matter_and_notes_end_their_section(app)
 
 
 def test_the_outline_keeps_numbered_parents_and_matches_the_paper(app):
-    report = parse_paper(app, "1001.0012")
+    report = parse_paper(Library.of(app), "1001.0012")
     assert [name for name, _ in report.sections] == [
         "Front matter", "Abstract", "1 Introduction", "1.1 Albedo", "1.2 Redistribution Efficiency",
         "1.3 Outline of Paper", "2 Parameterizing the Energy Budget", "2.1 Incident Flux", "2.2 Emergent Flux",
@@ -95,16 +95,16 @@ def test_the_outline_keeps_numbered_parents_and_matches_the_paper(app):
         "Tables",
     ]
     paper = Library(app).get_paper("1001.0012")
-    by_name = paper_content(app, paper, section="Parameterizing")  # a parent heading asked by its name
+    by_name = paper_content(Library.of(app), paper, section="Parameterizing")  # a parent heading asked by its name
     assert by_name.sections == ["2.1 Incident Flux", "2.2 Emergent Flux"]
     with pytest.raises(ContentError) as caught:
-        paper_content(app, paper, section="Observations")
+        paper_content(Library.of(app), paper, section="Observations")
     assert "2 Parameterizing the Energy Budget; 2.1 Incident Flux" in str(caught.value)
 
 
 def test_revtex_references_without_a_heading_are_their_own_section(app):
     rows = _chunks(app, "1111.2011")
-    names = [name for name, _ in parse_paper(app, "1111.2011").sections]
+    names = [name for name, _ in parse_paper(Library.of(app), "1111.2011").sections]
     assert names[-2:] == ["Acknowledgments", "References"]
     thanks = "\n".join(r["text"] for r in rows if r["section"] == "Acknowledgments")
     references = "\n".join(r["text"] for r in rows if r["section"] == "References")

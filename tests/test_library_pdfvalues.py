@@ -10,8 +10,8 @@ import shutil
 import pypdfium2 as pdfium
 import pytest
 
-from astro_cli.research.library.papers import Library
 from astro_cli.research.library.parse import ParseError, parse_paper
+from astro_cli.research.library.service import Library
 from astro_cli.research.text.pdfread import read_pages, reading_notes
 from tests.library_support import COWAN_PDF as COWAN
 from tests.library_support import add_paper, make_app
@@ -22,7 +22,7 @@ def app(tmp_path_factory):
     context = make_app(tmp_path_factory.mktemp("pdfvalues") / "ws")
     for paper_id in ("1001.0012", "1111.2011"):
         add_paper(context, paper_id)
-        parse_paper(context, paper_id)
+        parse_paper(Library.of(context), paper_id)
     yield context
     context.close()
 
@@ -119,7 +119,7 @@ def test_scanned_pages_are_named_and_the_rest_is_indexed(tmp_path):
         paper = Library(context).get_paper("1001.0012")
         pdf = Library(context).resolve_file(paper["pdf_path"])
         shutil.copyfile(_scanned_copy(tmp_path), pdf)
-        report = parse_paper(context, "1001.0012", force=True)
+        report = parse_paper(Library.of(context), "1001.0012", force=True)
         assert report.warning == "no text layer on pages 13-14 (scanned images; astro does no OCR)"
         assert report.chunks > 20 and report.paper["parsed_from"] == "pdf"
     finally:
@@ -138,7 +138,7 @@ def test_a_pdf_that_is_all_scan_says_so_and_indexes_nothing(tmp_path):
         paper = Library(context).get_paper("1001.0012")
         shutil.copyfile(tmp_path / "all_scan.pdf", Library(context).resolve_file(paper["pdf_path"]))
         with pytest.raises(ParseError, match=r"no text layer on pages 1-3 \(scanned images"):
-            parse_paper(context, "1001.0012", force=True)
+            parse_paper(Library.of(context), "1001.0012", force=True)
     finally:
         context.close()
 

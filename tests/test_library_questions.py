@@ -10,6 +10,7 @@ import importlib.util
 import pytest
 
 from astro_cli.research.library.parse import parse_paper
+from astro_cli.research.library.service import Library
 from astro_cli.research.search.passages import search_library
 from tests.library_support import add_paper, make_app
 from tests.question_set import load_questions, score
@@ -25,7 +26,7 @@ def _library(root, **settings):
     app = make_app(root, **settings)
     for paper_id in ("1001.0012", "1111.2011", "1202.3665"):
         add_paper(app, paper_id)
-        parse_paper(app, paper_id)
+        parse_paper(Library.of(app), paper_id)
     return app
 
 
@@ -47,13 +48,13 @@ def test_the_set_is_large_enough_and_each_answer_is_one_passage(bm25):
 
 
 def test_literal_questions_find_their_passage_in_the_top_three(bm25):
-    result = score(LITERAL, lambda q: search_library(bm25, q.question, k=3).hits)
+    result = score(LITERAL, lambda q: search_library(Library.of(bm25), q.question, k=3).hits)
     assert result.rate >= 0.95, result.missed
 
 
 def test_a_second_phrasing_with_the_fields_terms_finds_the_paraphrased_ones(bm25):
-    alone = score(PARAPHRASED, lambda q: search_library(bm25, q.question, k=3).hits)
-    fused = score(PARAPHRASED, lambda q: search_library(bm25, [q.question, q.second], k=3).hits)
+    alone = score(PARAPHRASED, lambda q: search_library(Library.of(bm25), q.question, k=3).hits)
+    fused = score(PARAPHRASED, lambda q: search_library(Library.of(bm25), [q.question, q.second], k=3).hits)
     assert fused.rate >= 0.90, fused.missed
     assert fused.found > alone.found
 
@@ -63,9 +64,9 @@ def test_a_second_phrasing_with_the_fields_terms_finds_the_paraphrased_ones(bm25
 def test_the_command_line_alone_with_the_local_model(tmp_path):
     app = _library(tmp_path / "ws", **{"library.embedding_model": LOCAL})
     try:
-        hybrid = score(PARAPHRASED, lambda q: search_library(app, q.question, k=3).hits)
-        literal = score(LITERAL, lambda q: search_library(app, q.question, k=3).hits)
-        assert search_library(app, PARAPHRASED[0].question).method == "hybrid"
+        hybrid = score(PARAPHRASED, lambda q: search_library(Library.of(app), q.question, k=3).hits)
+        literal = score(LITERAL, lambda q: search_library(Library.of(app), q.question, k=3).hits)
+        assert search_library(Library.of(app), PARAPHRASED[0].question).method == "hybrid"
     finally:
         app.close()
     assert hybrid.rate >= 0.70, hybrid.missed

@@ -8,6 +8,7 @@ import json
 import pytest
 
 from astro_cli.research.library.parse import parse_paper
+from astro_cli.research.library.service import Library
 from astro_cli.research.search.passages import SearchError, search_library
 from astro_cli.tools.base import ToolError
 from astro_cli.tools.context import ToolContext
@@ -29,7 +30,7 @@ def app(tmp_path_factory):
     context.install_features()
     for paper_id in ("1001.0012", "1111.2011", "1202.3665"):
         add_paper(context, paper_id)
-        parse_paper(context, paper_id)
+        parse_paper(Library.of(context), paper_id)
     yield context
     context.close()
 
@@ -43,14 +44,14 @@ def _kinds(app, hits):
 def test_reference_lists_and_acknowledgments_are_left_out_unless_asked(app):
     # Words that occur in emcee's reference list and acknowledgments as well as in its text.
     question = "Goodman Weare 2010 affine invariant ensemble sampler Hogg Bovy"
-    default = search_library(app, question, k=20)
+    default = search_library(Library.of(app), question, k=20)
     assert _kinds(app, default.hits) == {"body"}
     assert not any(h.section in ("References", "Acknowledgments") for h in default.hits)
-    wide = search_library(app, question, k=20, include_references=True)
+    wide = search_library(Library.of(app), question, k=20, include_references=True)
     assert {"references", "acknowledgments"} <= _kinds(app, wide.hits)
     # A reference list only: nothing by default, the entry when asked for.
-    assert search_library(app, "Pym Dubinski").hits == []
-    found = search_library(app, "Pym Dubinski", include_references=True).hits
+    assert search_library(Library.of(app), "Pym Dubinski").hits == []
+    found = search_library(Library.of(app), "Pym Dubinski", include_references=True).hits
     assert found and found[0].section == "References" and "[Widrow:2008]" in found[0].text
 
 
@@ -58,16 +59,16 @@ def test_phrasings_are_fused_and_the_technical_one_lifts_the_answer(app):
     # Top 4: the answering passages are 13th and beyond for the paraphrase alone; fused, the first of
     # them is within a hair of the top (citations keep their notes since issue 29, "[see, for example,
     # Cowles:1996, for a review]", so its BM25 length norm moved it from 1st to 4th by ~1%).
-    alone = search_library(app, PARAPHRASE, k=4)
+    alone = search_library(Library.of(app), PARAPHRASE, k=4)
     assert not _answers(alone.hits)
-    fused = search_library(app, [PARAPHRASE, TECHNICAL], k=4)
+    fused = search_library(Library.of(app), [PARAPHRASE, TECHNICAL], k=4)
     assert _answers(fused.hits)
     assert fused.queries == [PARAPHRASE, TECHNICAL]
     assert set(fused.hits[0].ranks) <= {"bm25:1", "bm25:2", "bm25:all"} and fused.hits[0].ranks
     with pytest.raises(SearchError, match="at most 4 phrasings"):
-        search_library(app, ["a", "b", "c", "d", "e"])
+        search_library(Library.of(app), ["a", "b", "c", "d", "e"])
     with pytest.raises(SearchError, match="empty"):
-        search_library(app, ["  ", ""])
+        search_library(Library.of(app), ["  ", ""])
 
 
 def _tool(app, **args):
@@ -94,7 +95,7 @@ def test_rag_search_takes_queries_and_says_how_to_use_them(app):
 def test_the_command_prints_for_a_person_with_the_asked_words_lit(cli, workspace):
     app = make_app(workspace)
     add_paper(app, "1202.3665")
-    parse_paper(app, "1202.3665")
+    parse_paper(Library.of(app), "1202.3665")
     app.close()
     colour = {k: v for k, v in base_env(workspace.parent).items() if k != "NO_COLOR"}
     colour.update(FORCE_COLOR="1", TERM="xterm-256color")  # rich writes its styles though the output is captured

@@ -6,8 +6,9 @@ import sqlite3
 
 import pytest
 
-from astro_cli.research.library.papers import Library, normalize_arxiv
+from astro_cli.research.library.papers import normalize_arxiv
 from astro_cli.research.library.parse import parse_paper
+from astro_cli.research.library.service import Library
 from tests.library_support import add_paper, make_app
 
 
@@ -26,7 +27,7 @@ def test_a_paper_is_found_by_any_of_its_names(app):
                                 "arxiv_id": "1202.3665", "doi": "10.1086/670067", "citation_count": 5299})
     # The second call named the same paper by its arXiv id: one row, the first id kept, fields merged.
     assert row["id"] == "1202.3665" and row["bibcode"] == "2013PASP..125..306F"
-    assert row["title"] == "emcee" and row["authors"] == ["D. Foreman-Mackey"] and row["year"] == 2013
+    assert row["title"] == "emcee" and row.authors == ("D. Foreman-Mackey",) and row["year"] == 2013
     assert row["citation_count"] == 5299
     for alias in ("1202.3665", "arXiv:1202.3665", "1202.3665v2", "https://arxiv.org/abs/1202.3665v1",
                   "2013PASP..125..306F", "10.1086/670067", "DOI:10.1086/670067", "https://doi.org/10.1086/670067"):
@@ -84,7 +85,7 @@ def test_chunks_must_belong_to_a_paper_or_a_note(app):
 def test_list_counts_indexed_chunks(app):
     add_paper(app, "1001.0012")
     add_paper(app, "1202.3665")
-    parse_paper(app, "1202.3665")
+    parse_paper(Library.of(app), "1202.3665")
     rows = {row["id"]: row for row in Library(app).list_papers()}
     assert rows["1001.0012"]["chunks"] == 0 and rows["1001.0012"]["parsed_at"] is None
     assert rows["1202.3665"]["chunks"] > 10 and rows["1202.3665"]["parsed_from"] == "latex"

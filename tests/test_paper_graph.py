@@ -7,8 +7,8 @@ from __future__ import annotations
 
 import pytest
 
-from astro_cli.research.library.papers import Library
 from astro_cli.research.library.parse import parse_paper
+from astro_cli.research.library.service import Library
 from astro_cli.research.sources.http import ServiceError
 from astro_cli.research.sources.paper_graph import (
     bibcode_of_reference,
@@ -28,7 +28,7 @@ def test_references_come_from_ads_with_counts_years_and_library_marks(research_a
     research.graph_total = 25
     Library(research_app).upsert_paper({"id": "2021NewA...8301477S", "bibcode": "2021NewA...8301477S",
                                         "title": "already here", "authors": ["S"], "year": 2021})
-    page = paper_graph(research_app, "2013PASP..125..306F", "refs", rows=10)
+    page = paper_graph(Library.of(research_app), "2013PASP..125..306F", "refs", rows=10)
     assert _ads_params(research)[0]["q"] == ["references(bibcode:2013PASP..125..306F)"]
     assert _ads_params(research)[0]["rows"] == ["10"]
     assert page.total == 25 and len(page.neighbours) == 10
@@ -43,7 +43,7 @@ def test_references_come_from_ads_with_counts_years_and_library_marks(research_a
 
 def test_ten_thousand_citations_are_a_page_and_a_count(research_app, research):  # noqa: F811
     research.graph_total = 10_000
-    page = paper_graph(research_app, "2013PASP..125..306F", "cited-by", rows=20, start=9_990)
+    page = paper_graph(Library.of(research_app), "2013PASP..125..306F", "cited-by", rows=20, start=9_990)
     assert _ads_params(research)[0]["q"] == ["citations(bibcode:2013PASP..125..306F)"]
     assert _ads_params(research)[0]["start"] == ["9990"]
     text = format_for_model(page)
@@ -53,14 +53,14 @@ def test_ten_thousand_citations_are_a_page_and_a_count(research_app, research): 
 
 
 def test_an_arxiv_id_is_resolved_to_its_bibcode_first(research_app, research):  # noqa: F811
-    paper_graph(research_app, "arXiv:1202.3665", "similar", rows=5)
+    paper_graph(Library.of(research_app), "arXiv:1202.3665", "similar", rows=5)
     queries = [p["q"][0] for p in _ads_params(research)]
     assert queries == ['identifier:"arXiv:1202.3665"', "similar(bibcode:2013PASP..125..306F)"]
 
 
 def test_a_paper_is_never_its_own_neighbour(research_app, research):  # noqa: F811
     research.graph_total = 25
-    page = paper_graph(research_app, "2021NewA...8301491M", "refs", rows=25)
+    page = paper_graph(Library.of(research_app), "2021NewA...8301491M", "refs", rows=25)
     bibcodes = [n.record["bibcode"] for n in page.neighbours]
     assert "2021NewA...8301491M" not in bibcodes and len(bibcodes) == len(set(bibcodes)) == 24
 
@@ -73,7 +73,7 @@ def test_a_paper_is_never_its_own_neighbour(research_app, research):  # noqa: F8
 ])
 def test_bad_arguments_are_one_sentence(research_app, research, args, sentence):  # noqa: F811
     with pytest.raises(ServiceError) as caught:
-        paper_graph(research_app, *args)
+        paper_graph(Library.of(research_app), *args)
     assert str(caught.value) == sentence
     assert research.requests == []
 
@@ -86,7 +86,7 @@ def arxiv_only(tmp_path, monkeypatch):
     monkeypatch.setenv("ASTRO_HOME", str(tmp_path / "home"))
     app = make_app(tmp_path / "ws")
     add_paper(app, "1202.3665")
-    parse_paper(app, "1202.3665")
+    parse_paper(Library.of(app), "1202.3665")
     yield app
     app.close()
 
@@ -94,7 +94,7 @@ def arxiv_only(tmp_path, monkeypatch):
 def test_without_ads_references_come_from_the_papers_bibliography_resolved_to_ids(arxiv_only):
     Library(arxiv_only).upsert_paper({"id": "2012ApJ...753..148B", "bibcode": "2012ApJ...753..148B",
                                       "title": "Bovy et al.", "authors": ["Bovy, J."], "year": 2012})
-    page = paper_graph(arxiv_only, "1202.3665", "refs", rows=50)
+    page = paper_graph(Library.of(arxiv_only), "1202.3665", "refs", rows=50)
     by_key = {n.text.split("]")[0][1:]: n for n in page.neighbours}
     assert by_key["akeret2012"].record["arxiv_id"] == "1212.1721"
     assert by_key["bovy2012"].record["bibcode"] == "2012ApJ...753..148B" and by_key["bovy2012"].in_library
@@ -108,7 +108,7 @@ def test_without_ads_references_come_from_the_papers_bibliography_resolved_to_id
 def test_without_ads_cited_by_is_one_sentence(arxiv_only):
     with pytest.raises(ServiceError, match=r"^Finding who cites a paper needs NASA ADS's citation index: set "
                                            r"ADS_API_TOKEN"):
-        paper_graph(arxiv_only, "1202.3665", "cited-by")
+        paper_graph(Library.of(arxiv_only), "1202.3665", "cited-by")
 
 
 def test_references_are_spelled_as_ads_bibcodes():
@@ -142,8 +142,8 @@ def test_without_ads_a_pdf_papers_run_on_reference_list_is_cut_into_entries(tmp_
     app = make_app(tmp_path / "ws")
     try:
         add_paper(app, "1001.0012")
-        parse_paper(app, "1001.0012")
-        page = paper_graph(app, "1001.0012", "refs", rows=50, start=0)
+        parse_paper(Library.of(app), "1001.0012")
+        page = paper_graph(Library.of(app), "1001.0012", "refs", rows=50, start=0)
         texts = [n.text for n in page.neighbours]
         agol = next(n for n in page.neighbours if n.text.startswith("Agol, E., Cowan, N. B."))
         assert agol.record["bibcode"] == "2010ApJ...721.1861A"
@@ -151,7 +151,7 @@ def test_without_ads_a_pdf_papers_run_on_reference_list_is_cut_into_entries(tmp_
         assert beerer.record["arxiv_id"] == "1011.4066"
         assert any("Leigh, C. J., Collier Cameron, A., & Pinfield, D. J. 2007, MNRAS, 382, 473" in t for t in texts)
         assert page.total > 80 and len(page.neighbours) == 50  # a page of a long list
-        rest = paper_graph(app, "1001.0012", "refs", rows=50, start=50)
+        rest = paper_graph(Library.of(app), "1001.0012", "refs", rows=50, start=50)
         assert len(rest.neighbours) == page.total - 50
         resolved = [n for n in page.neighbours + rest.neighbours if n.record.get("id")]
         assert len(resolved) >= page.total - 3

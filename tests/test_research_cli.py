@@ -8,7 +8,7 @@ import json
 import pytest
 
 from astro_cli.bootstrap import build_app
-from astro_cli.research.library.papers import Library
+from astro_cli.research.library.service import Library
 from tests import research_server
 from tests.fakeprovider import FakeProvider
 from tests.helpers import last_json

@@ -13,8 +13,9 @@ from pathlib import Path
 import pytest
 
 from astro_cli.research.library.download import NotAPdf, classify, download, resolve, unpack_source
-from astro_cli.research.library.papers import Library
+from astro_cli.research.library.service import Library
 from astro_cli.research.sources.http import ServiceError
+from astro_cli.research.sources.web import Web
 from tests import research_server
 from tests.research_server import FIXTURES, tar_gz_bytes
 
@@ -30,7 +31,7 @@ def _papers(app) -> list[str]:
 
 
 def test_download_stores_the_real_pdf_and_the_row(research_app, research):
-    result = download(research_app, "arXiv:1001.0012v2")
+    result = download(Library.of(research_app), "arXiv:1001.0012v2")
     assert result.pdf == research_app.workspace.papers_dir / "1001.0012.pdf"
     assert result.pdf.read_bytes() == PDF_1001
     assert [r.path for r in research.hits("/pdf/")] == ["/pdf/1001.0012v2"]
@@ -41,15 +42,15 @@ def test_download_stores_the_real_pdf_and_the_row(research_app, research):
     assert result.notes[0].startswith("warning: arXiv returned no metadata for 1001.0012")  # the stand-in knows none
     assert row["title"] == "The Statistics of Albedo and Heat Recirculation on Hot Exoplanets"  # read from the PDF's first page
     assert _papers(research_app) == ["1001.0012.pdf"]
-    again = download(research_app, "1001.0012")
+    again = download(Library.of(research_app), "1001.0012")
     assert again.already and len(research.hits("/pdf/")) == 1
 
 
 def test_download_takes_metadata_from_the_arxiv_feed(research_app, research):
-    result = download(research_app, "1111.2011")
+    result = download(Library.of(research_app), "1111.2011")
     paper = result.paper
     assert paper["title"].startswith("Quantum Criticality for Extended Nodes on a Bethe Lattice")
-    assert paper["authors"] == ["James M. Murray", "Adrian Del Maestro", "Zlatko Tesanovic"]
+    assert paper.authors == ("James M. Murray", "Adrian Del Maestro", "Zlatko Tesanovic")
     assert paper["year"] == 2011 and paper["doi"] == "10.1103/PhysRevB.85.115117"  # as registered
     # The published version, for BibTeX without ADS: arXiv's journal reference and category.
     assert paper["journal_ref"] == "Phys. Rev. B 85, 115117 (2012)" and paper["primary_class"] == "cond-mat.str-el"
@@ -59,13 +60,13 @@ def test_download_takes_metadata_from_the_arxiv_feed(research_app, research):
 def test_an_interrupted_download_resumes_with_a_range_request(research_app, research):
     research.fail("/pdf/", cut_after=100_000)
     with pytest.raises(ServiceError, match="arXiv"):
-        download(research_app, "1001.0012")
+        download(Library.of(research_app), "1001.0012")
     part = research_app.workspace.papers_dir / "1001.0012.pdf.part"
     kept = part.stat().st_size
     assert 0 < kept <= 100_000
     assert Library(research_app).get_paper("1001.0012") is None
     assert not (research_app.workspace.papers_dir / "1001.0012.pdf").exists()
-    result = download(research_app, "1001.0012")
+    result = download(Library.of(research_app), "1001.0012")
     assert research.hits("/pdf/")[-1].headers["Range"] == f"bytes={kept}-"
     assert result.pdf.read_bytes() == PDF_1001
     assert not part.exists()
@@ -74,22 +75,22 @@ def test_an_interrupted_download_resumes_with_a_range_request(research_app, rese
 def test_a_non_pdf_is_rejected_and_nothing_is_left(research_app, research):
     research.fail("/pdf/", 200, body=b"<html><body>Please verify you are a human</body></html>")
     with pytest.raises(NotAPdf, match=r"^arXiv sent something that is not a PDF for 1001.0012; nothing was stored\.$"):
-        download(research_app, "1001.0012")
+        download(Library.of(research_app), "1001.0012")
     assert _papers(research_app) == []
     assert Library(research_app).get_paper("1001.0012") is None
 
 
 def test_an_unknown_paper_and_a_server_error_are_sentences(research_app, research):
     with pytest.raises(ServiceError, match=r"arXiv has no file at http://127.0.0.1:\d+/pdf/2401.99999\."):
-        download(research_app, "2401.99999")
+        download(Library.of(research_app), "2401.99999")
     research.fail("/pdf/", 503)
     with pytest.raises(ServiceError, match=r"arXiv answered HTTP 503 \(Service Unavailable\)"):
-        download(research_app, "1001.0012")
+        download(Library.of(research_app), "1001.0012")
     assert _papers(research_app) == []
 
 
 def test_a_bibcode_resolves_through_ads_to_the_arxiv_id(research_app, research):
-    record, version = resolve(research_app, "2013PASP..125..306F")
+    record, version = resolve(Web.of(research_app), "2013PASP..125..306F")
     assert (record["arxiv_id"], version) == ("1202.3665", "")
     assert record["bibcode"] == "2013PASP..125..306F" and record["citation_count"] == 5299
     assert record["title"] == "emcee: The MCMC Hammer"
@@ -99,8 +100,8 @@ def test_a_bibcode_resolves_through_ads_to_the_arxiv_id(research_app, research):
 def test_a_doi_without_a_token_says_what_is_needed(research_app, monkeypatch):
     monkeypatch.delenv("ADS_API_TOKEN")
     with pytest.raises(ServiceError, match=r"DOI '10.1086/670067' needs NASA ADS: set ADS_API_TOKEN"):
-        download(research_app, "10.1086/670067")
-    record, _ = resolve(research_app, "10.48550/arXiv.1111.2011")  # arXiv's own DOIs need no ADS
+        download(Library.of(research_app), "10.1086/670067")
+    record, _ = resolve(Web.of(research_app), "10.48550/arXiv.1111.2011")  # arXiv's own DOIs need no ADS
     assert record["arxiv_id"] == "1111.2011"
 
 
@@ -124,7 +125,7 @@ def test_a_gzipped_single_tex_source_is_stored_as_tex(research_app, research):
 
     papers = research_app.workspace.papers_dir
     papers.mkdir(parents=True)
-    with make_client(research_app) as client:
+    with make_client(Web.of(research_app)) as client:
         source, note = _fetch_source(research_app, client, research.url + "/e-print/1202.3665", papers,
                                      "1202.3665", None, None)
     assert note == ""
@@ -162,9 +163,9 @@ def test_the_downloaded_pdf_parses_and_its_content_is_found_first(research_app):
     from astro_cli.research.search.passages import search_library
 
     for paper_id in ("1001.0012", "1111.2011"):
-        download(research_app, paper_id)
-        assert parse_paper(research_app, paper_id).parsed_from == "pdf"
-    result = search_library(research_app, "Do cooler hot Jupiters show a wide variety of circulation efficiencies?", k=3)
+        download(Library.of(research_app), paper_id)
+        assert parse_paper(Library.of(research_app), paper_id).parsed_from == "pdf"
+    result = search_library(Library.of(research_app), "Do cooler hot Jupiters show a wide variety of circulation efficiencies?", k=3)
     top = result.hits[0]
     assert top.source == "1001.0012"
     assert "wide variety of circulation efficiencies" in " ".join(top.text.split())

@@ -16,6 +16,7 @@ import pytest
 
 from astro_cli.research.sources.http import ServiceError
 from astro_cli.research.sources.simbad import NotFound, describe_lookup, look_up, parse_position, parse_radius
+from astro_cli.research.sources.web import Web
 from tests import research_server
 from tests.research_server import simbad_error_votable
 
@@ -27,7 +28,7 @@ def _adql(research) -> str:
 
 
 def test_an_object_by_name_gives_its_facts(research_app, research):
-    found = look_up(research_app, "m31")
+    found = look_up(Web.of(research_app), "m31")
     obj = found["object"]
     assert obj["main_id"] == "M  31"
     assert obj["ra"] == pytest.approx(10.6847083, abs=1e-6) and obj["dec"] == pytest.approx(41.26875, abs=1e-6)
@@ -45,7 +46,7 @@ def test_an_object_by_name_gives_its_facts(research_app, research):
 
 
 def test_the_request_goes_to_the_configured_tap_url_with_astros_user_agent(research_app, research):
-    look_up(research_app, "M 51")
+    look_up(Web.of(research_app), "M 51")
     request = research.hits("/simbad/sim-tap/sync")[0]
     assert "astro/" in request.headers["User-Agent"]
     form = parse_qs(request.body.decode())
@@ -55,17 +56,17 @@ def test_the_request_goes_to_the_configured_tap_url_with_astros_user_agent(resea
 
 def test_an_unknown_object_is_a_clear_not_found(research_app):
     with pytest.raises(NotFound, match=r"^SIMBAD does not know an object named 'Planet Nine'; check the spelling"):
-        look_up(research_app, "Planet Nine")
+        look_up(Web.of(research_app), "Planet Nine")
 
 
 def test_a_quote_in_a_name_is_escaped(research_app, research):
     with pytest.raises(NotFound):
-        look_up(research_app, "Barnard's star")
+        look_up(Web.of(research_app), "Barnard's star")
     assert "ident.id = 'Barnard''s star'" in _adql(research)
 
 
 def test_coordinates_make_a_cone_search_nearest_first(research_app, research):
-    found = look_up(research_app, "00:42:44.33 +41:16:07.5", radius="1arcmin")
+    found = look_up(Web.of(research_app), "00:42:44.33 +41:16:07.5", radius="1arcmin")
     cone = found["cone"]
     assert found["object"] is None
     assert cone["radius_deg"] == pytest.approx(1 / 60)
@@ -81,7 +82,7 @@ def test_coordinates_make_a_cone_search_nearest_first(research_app, research):
 
 
 def test_a_name_with_a_radius_also_lists_the_neighbours(research_app, research):
-    found = look_up(research_app, "M 31", radius="30arcsec")
+    found = look_up(Web.of(research_app), "M 31", radius="30arcsec")
     assert found["object"]["main_id"] == "M  31"
     assert [o["main_id"] for o in found["cone"]["objects"]][0] == "M  31"
     lines, sources = describe_lookup(found)
@@ -89,7 +90,7 @@ def test_a_name_with_a_radius_also_lists_the_neighbours(research_app, research):
 
 
 def test_an_empty_cone_says_so(research_app):
-    found = look_up(research_app, "120.0 -45.0", radius="10arcsec")
+    found = look_up(Web.of(research_app), "120.0 -45.0", radius="10arcsec")
     lines, _ = describe_lookup(found)
     assert lines == ["SIMBAD lists no object within 0.167 arcmin of RA 120.000000, Dec -45.000000."]
 
@@ -97,17 +98,17 @@ def test_an_empty_cone_says_so(research_app):
 def test_service_failures_are_sentences(research_app, research):
     research.fail("/simbad/", 500)
     with pytest.raises(ServiceError, match=r"^SIMBAD answered HTTP 500 for the query; try again later\.$"):
-        look_up(research_app, "M 31")
+        look_up(Web.of(research_app), "M 31")
     research_app.settings.set("http.timeout", 0.3, "test")
     research.fail("/simbad/", 200, delay=1.0)
     with pytest.raises(ServiceError, match=r"^SIMBAD did not answer within 0.3 s"):
-        look_up(research_app, "M 31")
+        look_up(Web.of(research_app), "M 31")
     research.fail("/simbad/", 200, body=simbad_error_votable("Incorrect ADQL query: unknown column"))
     with pytest.raises(ServiceError, match=r"^SIMBAD rejected the query: Incorrect ADQL query: unknown column\.$"):
-        look_up(research_app, "M 31")
+        look_up(Web.of(research_app), "M 31")
     research_app.settings.set("simbad_url", "http://127.0.0.1:9/simbad/sim-tap", "test")
     with pytest.raises(ServiceError, match=r"^Could not reach SIMBAD at http://127.0.0.1:9/simbad/sim-tap"):
-        look_up(research_app, "M 31")
+        look_up(Web.of(research_app), "M 31")
 
 
 @pytest.mark.parametrize("text, expected", [

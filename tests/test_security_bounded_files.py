@@ -74,10 +74,11 @@ def _chunks(workspace: Path) -> dict[str, int]:
 
 def _library_with_one_paper(workspace: Path) -> int:
     from astro_cli.research.library.parse import parse_paper
+    from astro_cli.research.library.service import Library
 
     app = make_app(workspace)
     add_paper(app, "1202.3665")
-    chunks = parse_paper(app, "1202.3665").chunks
+    chunks = parse_paper(Library.of(app), "1202.3665").chunks
     app.close()
     return chunks
 
@@ -102,7 +103,7 @@ def test_get_paper_content_of_a_hostile_pdf_tells_the_model_once(fake, astro_env
     papers.mkdir()
     (papers / "2501.01000.pdf").write_bytes(million_page_pdf())
     app = make_app(workspace)
-    from astro_cli.research.library.papers import Library
+    from astro_cli.research.library.service import Library
 
     Library(app).upsert_paper({"id": "2501.01000", "title": "Claims a million pages",
                                "pdf_path": "papers/2501.01000.pdf"})

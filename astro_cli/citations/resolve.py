@@ -17,6 +17,7 @@ from astro_cli.citations.extract import Cited
 from astro_cli.citations.ledger import CitationLedger
 from astro_cli.research.identifiers import carries
 from astro_cli.research.sources.http import ServiceError
+from astro_cli.research.sources.web import Web
 
 if TYPE_CHECKING:
     from astro_cli.app import AppContext
@@ -40,7 +41,7 @@ def _lookups(app: AppContext, pending: list[Cited], results: dict[Cited, dict[st
     ids = [c for c in pending if c.kind != "author-year"]
     if ads.has_token() and ids:
         try:
-            found = ads.lookup_many(app, [_ads_name(c) for c in ids])
+            found = ads.lookup_many(Web.of(app), [_ads_name(c) for c in ids])
         except ServiceError as exc:
             with lock:
                 notes.append(f"not checked with NASA ADS: {exc}")
@@ -51,7 +52,7 @@ def _lookups(app: AppContext, pending: list[Cited], results: dict[Cited, dict[st
     unanswered = [c for c in ids if c.kind == "arxiv" and not results.get(c)]
     if unanswered:
         try:
-            records = arxiv.fetch(app, [c.ident for c in unanswered])
+            records = arxiv.fetch(Web.of(app), [c.ident for c in unanswered])
         except ServiceError as exc:
             with lock:
                 notes.append(f"not checked with arXiv: {exc}")
@@ -70,7 +71,7 @@ def _lookups(app: AppContext, pending: list[Cited], results: dict[Cited, dict[st
         year = cited.year or 0
         query = f'first_author:"{cited.surnames[0]}" year:{year - 1}-{year + 1}'
         try:
-            _, records = ads.search(app, query, rows=10)
+            _, records = ads.search(Web.of(app), query, rows=10)
         except ServiceError as exc:
             with lock:
                 notes.append(f"not checked with NASA ADS: {exc}")

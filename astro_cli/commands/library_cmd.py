@@ -17,13 +17,13 @@ app = typer.Typer(no_args_is_help=True)
 def has_library(ctx: Any) -> bool:
     from astro_cli.research.library.storage import has_library as exists
 
-    return exists(ctx)
+    return exists(ctx.settings, ctx.workspace)
 
 
 def _library(ctx: Any) -> Any:
-    from astro_cli.research.library.papers import Library
+    from astro_cli.research.library.service import Library
 
-    return Library(ctx)
+    return Library.of(ctx)
 
 
 @app.command("search")
@@ -40,7 +40,7 @@ def search(
     for_model: bool = typer.Option(False, "--model-view", help="Print exactly what rag_search gives the model."),
 ) -> None:
     """Search the indexed papers and notes (what rag_search does), printed for a person."""
-    from astro_cli.research.search.passages import SearchError, format_hits, search_library
+    from astro_cli.research.search.passages import SearchError, format_hits
 
     with user_errors():
         phrasings = [p for p in [question or "", *(query or [])] if p.strip()]
@@ -51,7 +51,7 @@ def search(
             raise UserError("The library is empty. Add a paper with `astro library add ARXIV_ID` (or ask astro to).")
         _check_papers(ctx, paper or [])
         try:
-            result = search_library(ctx, phrasings, k=k, papers=paper or None, include_references=include_references)
+            result = _library(ctx).search(phrasings, k=k, papers=paper or None, include_references=include_references)
         except SearchError as exc:
             raise UserError(str(exc)) from None
         _say_missing_model(ctx)
@@ -71,7 +71,7 @@ def _say_missing_model(ctx: Any) -> None:
     """Once per user: the default embedding model is not installed, so search is keywords alone."""
     from astro_cli.research.search.embedding_choice import missing_default_note_once
 
-    note = missing_default_note_once(ctx)
+    note = missing_default_note_once(ctx.settings, ctx.home.root)
     if note:
         typer.echo(f"note: {note}.", err=True)
 
@@ -95,7 +95,7 @@ def list_papers(
         library = _library(ctx) if has_library(ctx) else None
         rows = library.list_papers(added_by=by) if library is not None else []
         if as_json:
-            typer.echo(json.dumps(rows, indent=2, ensure_ascii=False, default=str))
+            typer.echo(json.dumps([row.as_dict() for row in rows], indent=2, ensure_ascii=False, default=str))
             return
         if not rows:
             if by and library is not None:
@@ -177,7 +177,7 @@ def check(
         if not has_library(ctx):
             typer.echo("The library is empty: nothing to check.")
             return
-        report = check_library(ctx, repair=not dry_run)
+        report = check_library(_library(ctx), repair=not dry_run)
         if as_json:
             typer.echo(json.dumps({"papers": report.papers, "chunks": report.chunks,
                                    "findings": [f.as_dict() for f in report.findings]}, indent=2, ensure_ascii=False))

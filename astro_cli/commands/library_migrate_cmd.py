@@ -21,18 +21,20 @@ def migrate(
 ) -> None:
     """Copy papers, their text, vectors and your notes into another library (safe to run again)."""
     from astro_cli.research.library.copy import copy_library, open_target
-    from astro_cli.research.library.storage import has_library, library_store
+    from astro_cli.research.library.service import Library
+    from astro_cli.research.library.storage import has_library
     from astro_cli.research.library.storage.pg_connect import redact_url
 
     with user_errors():
         app = library_app()
-        if not has_library(app):
+        if not has_library(app.settings, app.workspace):
             raise UserError("The library is empty: there is nothing to copy.")
-        source = library_store(app)
-        target = open_target(app, to)
+        library = Library.of(app)
+        source = library.store
+        target = open_target(library, to)
         typer.echo(f"Copying the library at {source.where} to {target.where} ...", err=True)
         with _Bar() as progress:
-            report = copy_library(app, source, target, progress)
+            report = copy_library(library, source, target, progress)
         typer.echo(f"Copied to {redact_url(report.target)}: {report.papers} paper(s), the text of {report.texts} "
                    f"({report.chunks} chunks), {report.vectors} vector(s), {report.notes} note(s).")
         if report.kept:

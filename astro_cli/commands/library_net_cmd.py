@@ -50,13 +50,14 @@ def add(
 
 
 def _add_download(paper_id: str, source: bool, parse: bool, err: Any) -> None:
-    from astro_cli.research.library.download import download
+    from astro_cli.research.library.service import Library
     from astro_cli.research.sources.http import ServiceError
 
     app = library_app()
+    library = Library.of(app)
     with _progress_bar() as progress:
         try:
-            result = download(app, paper_id, with_source=source, progress=progress,
+            result = library.add(paper_id, with_source=source, progress=progress,
                               on_wait=lambda text: err.print(visible(f"note: {text}"), markup=False))
         except ServiceError as exc:
             raise UserError(str(exc), EXIT_FAILED) from None
@@ -68,19 +69,21 @@ def _add_download(paper_id: str, source: bool, parse: bool, err: Any) -> None:
         typer.echo(f"LaTeX source: {_relative(app, result.source)}")
     for note in result.notes:
         err.print(visible(note if note.startswith("warning:") else f"note: {note}"), markup=False)
-    if parse and not paper.get("parsed_at"):
-        _index(app, paper["id"], err)
+    if parse and not paper.parsed_at:
+        _index(library, paper, err)  # the stored paper itself, not its id to read again
 
 
 def _add_local(raw: str, given: dict[str, Any], parse: bool, err: Any) -> None:
     from pathlib import Path
 
     from astro_cli.research.library.local_add import add_local
+    from astro_cli.research.library.service import Library
     from astro_cli.research.text.file_metadata import LocalFileError
 
     app = library_app()
+    library = Library.of(app)
     try:
-        added = add_local(app, Path(raw), given)
+        added = add_local(library, Path(raw), given)
     except LocalFileError as exc:
         raise UserError(f"{exc}.", EXIT_FAILED) from None
     paper = added.paper
@@ -90,47 +93,38 @@ def _add_local(raw: str, given: dict[str, Any], parse: bool, err: Any) -> None:
     verb = "added" if added.created else "updated (already in the library)"
     typer.echo(visible(f"{paper['id']} {verb} from {raw}: {paper.get('title') or 'untitled'}{who if authors else ''}"))
     typer.echo(f"Stored as {_relative(app, added.stored)}; correct the title or authors with --title / --author.")
-    if not paper.get("year") and _asked_year(app, paper):
-        paper = added.paper = _library_row(app, paper["id"]) or paper
+    if not paper.year:
+        paper = _asked_year(library, paper)
     missing = [flag for flag, key in (("--year", "year"), ("--author", "authors")) if not paper.get(key)]
     if missing:  # a citation needs them: say which flag completes the row (adding the file again updates it)
         err.print(f"warning: no {' or '.join(m.removeprefix('--') for m in missing)} could be read from {raw}; "
                   f"`astro library add {raw} {' '.join(m + ' ...' for m in missing)}` completes the row "
                   "(BibTeX needs them).", markup=False)
     if parse:
-        _index(app, paper["id"], err, force=True)
+        _index(library, paper, err, force=True)
 
 
-def _asked_year(app: Any, paper: dict[str, Any]) -> bool:
-    """At a terminal, ask for the year the file did not give (Enter skips); True when one was stored."""
+def _asked_year(library: Any, paper: Any) -> Any:
+    """At a terminal, ask for the year the file did not give (Enter skips); the paper as now stored."""
     if not (sys.stdin.isatty() and sys.stdout.isatty()):
-        return False
+        return paper
     try:
         answer = typer.prompt("The file gives no year; which year is it? (Enter to skip)", default="",
                               show_default=False).strip()
     except (typer.Abort, EOFError):
-        return False
+        return paper
     if not re.fullmatch(r"(19|20)\d\d", answer):
-        return False
-    from astro_cli.research.library.papers import Library
-
-    Library(app).upsert({"id": paper["id"], "year": int(answer)})
-    return True
+        return paper
+    return library.upsert({"id": paper.id, "year": int(answer)}).paper
 
 
-def _library_row(app: Any, paper_id: str) -> dict[str, Any] | None:
-    from astro_cli.research.library.papers import Library
-
-    return Library(app).get_paper(paper_id)
-
-
-def _index(app: Any, paper_id: str, err: Any, force: bool = False) -> None:
+def _index(library: Any, paper: Any, err: Any, force: bool = False) -> None:
     """Index the new paper; a failure here leaves the stored paper in place and says how to retry."""
-    from astro_cli.research.library.parse import ParseError, parse_paper
+    from astro_cli.research.library.parse import ParseError
     from astro_cli.research.search.embedding_choice import missing_default_note_once
 
     try:
-        report = parse_paper(app, paper_id, force=force, vectors="background")
+        report = library.parse(paper, force=force, vectors="background")
     except ParseError as exc:
         err.print(visible(f"warning: the paper is stored but was not indexed: {exc}"), markup=False)
         return
@@ -142,7 +136,7 @@ def _index(app: Any, paper_id: str, err: Any, force: bool = False) -> None:
         typer.echo(f"Indexed {report.chunks} chunks from the {origin}.")
     if report.warning:
         err.print(visible(f"note: {report.warning}."), markup=False)
-    note = missing_default_note_once(app)
+    note = missing_default_note_once(library.settings, library.home.root)
     if note:
         err.print(f"note: {note}.", markup=False)
 
@@ -188,15 +182,15 @@ def export(
     from rich.console import Console
 
     from astro_cli.research.bibtex.export import export as export_bibtex
-    from astro_cli.research.library.papers import Library
+    from astro_cli.research.library.service import Library
 
     with user_errors():
         app = library_app()
         from astro_cli.research.library.storage import has_library
 
-        if not has_library(app):
+        if not has_library(app.settings, app.workspace):
             raise UserError("The library is empty; add papers with `astro library add ID`.", EXIT_FAILED)
-        library = Library(app)
+        library = Library.of(app)
         if ids:
             papers = []
             for raw in ids:
@@ -208,7 +202,7 @@ def export(
             papers = library.list_papers()
         if not papers:
             raise UserError("The library is empty; add papers with `astro library add ID`.", EXIT_FAILED)
-        text, notes = export_bibtex(app, papers)
+        text, notes = export_bibtex(library, papers)
         err = Console(stderr=True, highlight=False, soft_wrap=True)
         for note in notes:
             err.print(visible(f"note: {note}"), markup=False)

@@ -21,7 +21,7 @@ def reindex(
     background: bool = typer.Option(False, "--background", hidden=True, help="Run quietly (started by astro)."),
 ) -> None:
     """Make the vectors for searching by meaning that papers lack (the default local model, or library.embedding_model)."""
-    from astro_cli.research.library.papers import Library
+    from astro_cli.research.library.service import Library
     from astro_cli.research.library.storage import has_library
     from astro_cli.research.search.embedding_choice import embedding_model, missing_default_note
     from astro_cli.research.search.reindex import estimate_seconds, pending
@@ -29,33 +29,33 @@ def reindex(
 
     with user_errors():
         app = library_app()
-        model = embedding_model(app)
+        model = embedding_model(app.settings)
         if model is None:
-            note = missing_default_note(app)
+            note = missing_default_note(app.settings)
             raise UserError(f"No vectors can be made: {note}." if note else
                             "Vectors are off (library.embedding_model is 'off'); search uses keywords alone.")
-        if not has_library(app):
+        if not has_library(app.settings, app.workspace):
             typer.echo("The library is empty: there is nothing to index.")
             return
+        library = Library.of(app)
         wanted = None
         if ids:
-            library = Library(app)
             wanted = []
             for raw in ids:
                 paper = library.get_paper(raw)
                 if paper is None:
                     raise UserError(f"Paper '{raw}' is not in the library; `astro library list` shows what is.")
-                wanted.append(paper["id"])
-        todo = [(pid, n) for pid, n in pending(app) if wanted is None or pid in wanted]
+                wanted.append(paper.id)
+        todo = [(pid, n) for pid, n in pending(library) if wanted is None or pid in wanted]
         if not todo:
             typer.echo(f"Every paper already has its vectors ({model}).")
             return
         chunks = sum(n for _, n in todo)
         if not background:
             typer.echo(f"Embedding {chunks} chunks of {len(todo)} paper(s) with {model} "
-                       f"(~{max(1, round(estimate_seconds(app, chunks)))} s) ...", err=True)
+                       f"(~{max(1, round(estimate_seconds(library, chunks)))} s) ...", err=True)
         with _ChunkBar(enabled=not background) as progress:
-            report = run_reindex(app, wanted, progress)
+            report = run_reindex(library, wanted, progress)
         if report.note:
             raise UserError(f"No vectors were made: {report.note}.", EXIT_FAILED)
         typer.echo(f"Made the vectors of {report.papers} paper(s), {report.chunks} chunks ({model}).")

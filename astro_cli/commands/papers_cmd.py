@@ -42,6 +42,7 @@ def similar(paper: str = typer.Argument(..., help="Bibcode, arXiv id or DOI."), 
 
 
 def _show(paper: str, direction: str, rows: int, start: int, as_json: bool) -> None:
+    from astro_cli.research.library.service import Library
     from astro_cli.research.sources.http import ServiceError
     from astro_cli.research.sources.paper_graph import check, paper_graph
 
@@ -52,7 +53,7 @@ def _show(paper: str, direction: str, rows: int, start: int, as_json: bool) -> N
             raise UserError(str(exc), EXIT_USAGE) from None
         context = build_app()
         try:
-            page = paper_graph(context, paper, direction, rows, start)
+            page = paper_graph(Library.of(context), paper, direction, rows, start)
         except ServiceError as exc:
             raise UserError(str(exc), EXIT_FAILED) from None
         if as_json:

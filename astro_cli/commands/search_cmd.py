@@ -52,6 +52,7 @@ def search(
     """Search NASA ADS (with ADS_API_TOKEN) and arXiv; results merged without duplicates."""
     from astro_cli.research.sources.http import ServiceError
     from astro_cli.research.sources.remote_search import check_arguments, search_papers
+    from astro_cli.research.sources.web import Web
 
     with user_errors():
         year_from, year_to = _years(year)
@@ -61,7 +62,7 @@ def search(
             raise UserError(str(exc), EXIT_USAGE) from None
         app = build_app()
         try:
-            outcome = search_papers(app, query, source.value, rows, sort.value, year_from, year_to)
+            outcome = search_papers(Web.of(app), query, source.value, rows, sort.value, year_from, year_to)
         except ServiceError as exc:
             raise UserError(str(exc), EXIT_FAILED) from None
         if as_json:
@@ -104,11 +105,12 @@ def target(
     """Look up an object in SIMBAD, or list the objects around a position."""
     from astro_cli.research.sources.http import ServiceError
     from astro_cli.research.sources.simbad import describe_lookup, look_up
+    from astro_cli.research.sources.web import Web
 
     with user_errors():
         app = build_app()
         try:
-            found = look_up(app, " ".join(name), radius, limit)
+            found = look_up(Web.of(app), " ".join(name), radius, limit)
         except ServiceError as exc:
             raise UserError(str(exc), EXIT_FAILED) from None
         if as_json:

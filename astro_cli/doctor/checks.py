@@ -152,11 +152,12 @@ def library_check(app: AppContext, options: DoctorOptions) -> Check:
 
     if not app.settings.typed["library.database_url"] and not app.workspace.db_path.exists():
         return Check(True, "library: empty")
-    if not has_library(app):
+    if not has_library(app.settings, app.workspace):
         return Check(True, "library: empty")
     from astro_cli.research.library.doctor import check_library
+    from astro_cli.research.library.service import Library
 
-    report = check_library(app, repair=False)
+    report = check_library(Library.of(app), repair=False)
     wanting = [f for f in report.findings if f.kind == "needs-you"]
     if wanting:
         return Check(False, f"library: {report.papers} paper(s); {len(wanting)} finding(s) need you "

@@ -16,6 +16,8 @@ from astro_cli.tools.context import ToolContext
 
 if TYPE_CHECKING:
     from astro_cli.app import AppContext
+    from astro_cli.research.library.service import Library
+    from astro_cli.research.sources.web import Web
 
 PROGRESS_EVERY = 0.25  # seconds between progress events, so a fast download does not flood renderers
 
@@ -30,13 +32,27 @@ def _int(args: dict[str, Any], name: str, default: int | None = None) -> int | N
         raise ToolError(f"{name} must be a whole number, not {value!r}.") from None
 
 
+def _library(ctx: ToolContext) -> Library:
+    """The app's library service (the tools' one way into the library)."""
+    from astro_cli.research.library.service import Library
+
+    return Library.of(ctx.app)
+
+
+def _web(ctx: ToolContext) -> Web:
+    """What the sources need: settings, home, the arXiv throttle."""
+    from astro_cli.research.sources.web import Web
+
+    return Web.of(ctx.app)
+
+
 def search_papers_tool(ctx: ToolContext, args: dict[str, Any]) -> ToolResult:
     from astro_cli.research.sources.http import ServiceError
     from astro_cli.research.sources.remote_search import format_for_model, search_papers, sources_data
 
     try:
         outcome = search_papers(
-            ctx.app, str(args.get("query") or ""), source=str(args.get("source") or "all"),
+            _web(ctx), str(args.get("query") or ""), source=str(args.get("source") or "all"),
             rows=_int(args, "rows", 10) or 10, sort=str(args.get("sort") or "relevance"),
             year_from=_int(args, "year_from"), year_to=_int(args, "year_to"),
         )
@@ -50,7 +66,7 @@ def paper_graph_tool(ctx: ToolContext, args: dict[str, Any]) -> ToolResult:
     from astro_cli.research.sources.paper_graph import format_for_model, paper_graph, sources_data
 
     try:
-        page = paper_graph(ctx.app, str(args.get("id") or ""), direction=str(args.get("direction") or "refs"),
+        page = paper_graph(_library(ctx), str(args.get("id") or ""), direction=str(args.get("direction") or "refs"),
                            rows=_int(args, "rows", 20) or 20, start=_int(args, "start", 0) or 0)
     except ServiceError as exc:
         raise ToolError(str(exc)) from None
@@ -59,8 +75,8 @@ def paper_graph_tool(ctx: ToolContext, args: dict[str, Any]) -> ToolResult:
 
 def download_paper_tool(ctx: ToolContext, args: dict[str, Any]) -> ToolResult:
     from astro_cli.agent.events import Notice
-    from astro_cli.research.library.download import DownloadProgress, download
-    from astro_cli.research.library.papers import Library
+    from astro_cli.research.library.download import DownloadProgress
+    from astro_cli.research.library.service import Library
     from astro_cli.research.sources.http import ServiceError
 
     identifier = str(args.get("id") or "").strip()
@@ -75,7 +91,7 @@ def download_paper_tool(ctx: ToolContext, args: dict[str, Any]) -> ToolResult:
             ctx.emit(DownloadProgress(label=label, done=done, total=total))
 
     try:
-        result = download(ctx.app, identifier, with_source=args.get("source", True) is not False,
+        result = _library(ctx).add(identifier, with_source=args.get("source", True) is not False,
                           progress=progress, cancel=ctx.cancel,
                           on_wait=lambda text: ctx.emit(Notice(level="info", text=text)))
     except ServiceError as exc:
@@ -83,20 +99,19 @@ def download_paper_tool(ctx: ToolContext, args: dict[str, Any]) -> ToolResult:
     paper = result.paper
     ctx.touched(result.pdf)
     where = _relative(ctx, result.pdf)
-    title = paper.get("title") or "untitled"
+    title = paper.title or "untitled"
     if result.already:
-        lines = [f"{paper['id']} ({title}) is already in the library: {where}."]
+        lines = [f"{paper.id} ({title}) is already in the library: {where}."]
     else:
         size = result.pdf.stat().st_size
-        lines = [f"Downloaded {paper['id']} ({title}) to {where} ({size / 1024:.0f} kB)."]
+        lines = [f"Downloaded {paper.id} ({title}) to {where} ({size / 1024:.0f} kB)."]
     if result.source is not None:
         lines.append(f"LaTeX source: {_relative(ctx, result.source)}.")
     lines += result.notes
-    ids = [f"arXiv:{paper['arxiv_id']}" if paper.get("arxiv_id") else "", paper.get("bibcode") or "",
-           paper.get("doi") or ""]
+    ids = [f"arXiv:{paper.arxiv_id}" if paper.arxiv_id else "", paper.bibcode or "", paper.doi or ""]
     lines.append("Identifiers: " + ", ".join(i for i in ids if i) + ".")
-    if not paper.get("parsed_at"):
-        lines.append(f"Next: parse_paper(id='{paper['id']}') indexes its text for rag_search and get_paper_content.")
+    if not paper.parsed_at:
+        lines.append(f"Next: parse_paper(id='{paper.id}') indexes its text for rag_search and get_paper_content.")
     return ToolResult("\n".join(lines), data={"sources": [Library.source_entry(paper)]})
 
 
@@ -112,7 +127,7 @@ def query_target_tool(ctx: ToolContext, args: dict[str, Any]) -> ToolResult:
     from astro_cli.research.sources.simbad import describe_lookup, look_up
 
     try:
-        found = look_up(ctx.app, str(args.get("target") or ""), args.get("radius"), _int(args, "limit", 20) or 20)
+        found = look_up(_web(ctx), str(args.get("target") or ""), args.get("radius"), _int(args, "limit", 20) or 20)
     except ServiceError as exc:
         raise ToolError(str(exc)) from None
     lines, sources = describe_lookup(found)

@@ -2,7 +2,7 @@
 
 A simple tool needs only `ctx.settings`, `ctx.workspace`, `ctx.confinement` and the long-lived
 object its feature registered, `ctx.service(TargetList)` (found by class, typed); `ctx.app` stays
-for feature functions that take the whole app (`download(app, ...)`, `task_store(app)`, which
+for feature functions that take the whole app (`Library.of(app)`, `task_store(app)`, which
 build their service from the app's database or settings). It also gets its session's typed feature
 state (`ctx.state(SkillsState)`) and explicit capabilities from its host, the running turn:
 `approve_for_turn`, `touched`, `add_usage`, `request_compaction`. It never gets the session or

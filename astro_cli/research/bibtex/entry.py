@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import calendar
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -61,7 +62,7 @@ class Entry:
     missing: list[str] = field(default_factory=list)
 
 
-def entry_key(paper: dict[str, Any]) -> str:
+def entry_key(paper: Mapping[str, Any]) -> str:
     """The bibcode when known (ADS's key), else Surname + year + _ + arXiv id (or DOI), without '/'."""
     if paper.get("bibcode"):
         return re.sub(r"[^A-Za-z0-9.:&_+-]", "", str(paper["bibcode"])) or "Anonymous"
@@ -72,7 +73,7 @@ def entry_key(paper: dict[str, Any]) -> str:
     return re.sub(r"[^A-Za-z0-9.:_-]", "", f"{last or 'Anonymous'}{year}_{ident}")
 
 
-def published_version(paper: dict[str, Any]) -> dict[str, Any]:
+def published_version(paper: Mapping[str, Any]) -> dict[str, Any]:
     """journal, bibstem, volume, page, last_page, year of the published paper; {} for a preprint.
 
     ADS's structured fields (stored at download) win; arXiv's free-text journal_ref is parsed
@@ -93,7 +94,7 @@ def published_version(paper: dict[str, Any]) -> dict[str, Any]:
             "article_id": ref.is_article_id, "from_ads": False}
 
 
-def _from_bibcode(paper: dict[str, Any]) -> dict[str, Any]:
+def _from_bibcode(paper: Mapping[str, Any]) -> dict[str, Any]:
     """A journal bibcode spells journal, volume and first page (2019MNRAS.488.2892P): used when
     nothing else says where the paper appeared. Only for journals with an AASTeX macro, not meetings."""
     code = str(paper.get("bibcode") or "")
@@ -113,7 +114,7 @@ def _is_article_id(page: Any) -> bool:
 
 def _strings(value: Any) -> list[str]:
     """A list of names or keywords as stored; anything else (a row someone else wrote) gives none."""
-    return [str(item) for item in value if item] if isinstance(value, list) else []
+    return [str(item) for item in value if item] if isinstance(value, (list, tuple)) else []
 
 
 def _count(value: Any) -> int:
@@ -133,7 +134,7 @@ def _people(names: list[str], count: int, max_authors: int, author_cutoff: int) 
     return INITIALS.sub(r"\1~", author_field(shown))
 
 
-def _month(paper: dict[str, Any], published: dict[str, Any]) -> str | None:
+def _month(paper: Mapping[str, Any], published: dict[str, Any]) -> str | None:
     """ADS's publication month; for an e-print, the month arXiv received it. Never a guessed one."""
     month = biblio(paper).get("month")
     if not month and not published:
@@ -142,7 +143,7 @@ def _month(paper: dict[str, Any], published: dict[str, Any]) -> str | None:
     return MONTHS[int(month)] if isinstance(month, int) and 1 <= month <= 12 else None
 
 
-def _values(paper: dict[str, Any], kind: str, max_authors: int, author_cutoff: int) -> dict[str, str]:
+def _values(paper: Mapping[str, Any], kind: str, max_authors: int, author_cutoff: int) -> dict[str, str]:
     """Every field this paper can fill, as BibTeX text (braced or bare), by BibTeX field name."""
     facts = biblio(paper)
     published = published_version(paper)
@@ -211,7 +212,7 @@ def _values(paper: dict[str, Any], kind: str, max_authors: int, author_cutoff: i
     return out
 
 
-def build(paper: dict[str, Any], max_authors: int = 10, author_cutoff: int = 200) -> Entry:
+def build(paper: Mapping[str, Any], max_authors: int = 10, author_cutoff: int = 200) -> Entry:
     """The entry for one paper; `missing` names the fields nobody could fill (author, title)."""
     published = published_version(paper)
     kind = entry_type(paper, bool(published))

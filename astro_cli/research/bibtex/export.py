@@ -15,6 +15,7 @@ The entry itself (type, fields, journal macro, month, number, pages) is bibtex_e
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from astro_cli.research.bibtex.entry import build
@@ -24,14 +25,14 @@ from astro_cli.research.sources import ads
 from astro_cli.research.sources.http import ServiceError
 
 if TYPE_CHECKING:
-    from astro_cli.app import AppContext
+    from astro_cli.research.library.papers import LibraryCore
 
 ENTRY_START = re.compile(r"(?m)^@")
 ENTRY_KEY = re.compile(r"^@\s*\w+\s*\{\s*([^,\s]+)\s*,")
 FIELD_VALUE = r"(?im)^\s*{name}\s*=\s*[{{\"]+([^}}\"]+)"
 
 
-def from_metadata(paper: dict[str, Any], max_authors: int = 10, author_cutoff: int = 200) -> str:
+def from_metadata(paper: Mapping[str, Any], max_authors: int = 10, author_cutoff: int = 200) -> str:
     """One entry from stored metadata, as ADS writes it (research/bibtex/entry.py)."""
     return build(paper, max_authors, author_cutoff).text
 
@@ -56,7 +57,7 @@ def _entry_names(entry: str) -> set[str]:
     return names
 
 
-def _match_ads_entries(papers: list[dict[str, Any]], entries: list[str]) -> dict[int, str]:
+def _match_ads_entries(papers: Sequence[Mapping[str, Any]], entries: list[str]) -> dict[int, str]:
     """{paper index: its ADS entry}: by key (the bibcode), else by its eprint or DOI."""
     named = [(entry, _entry_names(entry)) for entry in entries]
     found: dict[int, str] = {}
@@ -72,7 +73,7 @@ def _match_ads_entries(papers: list[dict[str, Any]], entries: list[str]) -> dict
     return found
 
 
-def export(app: AppContext, papers: list[dict[str, Any]]) -> tuple[str, list[str]]:
+def export(library: LibraryCore, papers: Sequence[Mapping[str, Any]]) -> tuple[str, list[str]]:
     """(BibTeX text, notes), one entry per paper in the order given.
 
     Papers with a bibcode come from the ADS export service (one request) when a token is set,
@@ -85,7 +86,7 @@ def export(app: AppContext, papers: list[dict[str, Any]]) -> tuple[str, list[str
     if with_bibcode and ads.has_token():
         bibcodes = list(dict.fromkeys(str(papers[i]["bibcode"]) for i in with_bibcode))
         try:
-            entries = split_entries(ads.export_bibtex(app, bibcodes))
+            entries = split_entries(ads.export_bibtex(library.web, bibcodes))
         except ServiceError as exc:
             notes.append(f"{exc} The entries were built from the stored metadata instead.")
         else:
@@ -100,17 +101,12 @@ def export(app: AppContext, papers: list[dict[str, Any]]) -> tuple[str, list[str
         notes.append("No ADS_API_TOKEN is set (`astro keys set ads` sets one), so the entries were built from "
                      "the stored metadata (arXiv's journal reference gives the published version).")
     out: list[str] = []
-    max_authors = int(app.settings.get("bibtex.max_authors"))
-    cutoff = int(app.settings.get("bibtex.author_cutoff"))
+    max_authors = int(library.settings.get("bibtex.max_authors"))
+    cutoff = int(library.settings.get("bibtex.author_cutoff"))
     incomplete: list[str] = []
-    library = None
     for index, paper in enumerate(papers):
         text = by_ads.get(index)
         if text is None:
-            if library is None:
-                from astro_cli.research.library.papers import Library
-
-                library = Library(app)
             built = build(with_paper_accents(library, paper), max_authors, cutoff)
             text = built.text.rstrip()
             if built.missing:

@@ -10,6 +10,7 @@ a Zenodo or ASCL record software; with a journal reference it is an article, els
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from typing import Any
 
 ADS_TYPES = {
@@ -34,12 +35,12 @@ SCHOOL = re.compile(
     r"politecnico|polytechnic|eth)\b[^,;()]*(?:,\s*[A-Z][\w-]+(?:\s[A-Z][\w-]+)?)?)", re.IGNORECASE)
 
 
-def biblio(paper: dict[str, Any]) -> dict[str, Any]:
+def biblio(paper: Mapping[str, Any]) -> dict[str, Any]:
     value = paper.get("biblio")
     return value if isinstance(value, dict) else {}
 
 
-def entry_type(paper: dict[str, Any], published: bool) -> str:
+def entry_type(paper: Mapping[str, Any], published: bool) -> str:
     """ARTICLE, PHDTHESIS, INPROCEEDINGS, BOOK, MISC, software...: ADS's doctype first, else arXiv's words."""
     facts = biblio(paper)
     doctype = str(facts.get("doctype") or "")
@@ -62,7 +63,7 @@ def entry_type(paper: dict[str, Any], published: bool) -> str:
     return "MISC"
 
 
-def school_of(paper: dict[str, Any]) -> str | None:
+def school_of(paper: Mapping[str, Any]) -> str | None:
     """The school of a thesis: ADS's affiliation, else the university named beside 'thesis'."""
     facts = biblio(paper)
     if facts.get("school"):
@@ -74,7 +75,7 @@ def school_of(paper: dict[str, Any]) -> str | None:
     return None
 
 
-def booktitle_of(paper: dict[str, Any], split_journal: str | None = None) -> str | None:
+def booktitle_of(paper: Mapping[str, Any], split_journal: str | None = None) -> str | None:
     """The proceedings a paper appeared in: ADS's publication, else arXiv's journal reference (its
     name when the reference split into name, volume and page; else the text without its pages)."""
     facts = biblio(paper)
@@ -87,7 +88,7 @@ def booktitle_of(paper: dict[str, Any], split_journal: str | None = None) -> str
     return re.sub(r"^\s*in\s*:?\s*", "", ref, flags=re.IGNORECASE) or None
 
 
-def pages_in_text(paper: dict[str, Any]) -> str | None:
+def pages_in_text(paper: Mapping[str, Any]) -> str | None:
     """'pp. 66-69' in a proceedings reference: '66-69'."""
     match = PAGES_IN_TEXT.search(str(paper.get("journal_ref") or ""))
     return f"{match.group(1)}-{match.group(2)}" if match else None

@@ -11,12 +11,13 @@ the name as arXiv gave it.
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from astro_cli.research.text.pdfchars import fold
 
 if TYPE_CHECKING:
-    from astro_cli.research.library.papers import Library
+    from astro_cli.research.library.papers import LibraryCore
 
 OPENING_CHARS = 8000  # the title page: the author list, affiliations, the abstract
 WORD = re.compile(r"[^\W\d_][^\W\d_'’-]*(?:[-'’][^\W\d_]+)*")
@@ -54,14 +55,14 @@ def restore(authors: list[str], text: str) -> list[str]:
     return out
 
 
-def with_paper_accents(library: Library, paper: dict[str, Any]) -> dict[str, Any]:
+def with_paper_accents(library: LibraryCore, paper: Mapping[str, Any]) -> Mapping[str, Any]:
     """The paper with its authors' accents taken from its own parsed text (unchanged if not parsed)."""
     authors = list(paper.get("authors") or [])
     if not paper.get("id") or not authors or not any(a.isascii() for a in authors):
         return paper
     opening = ""
     for chunk in library.store.chunks_of(str(paper["id"])):
-        opening += str(chunk.get("text") or "") + "\n"
+        opening += chunk.text + "\n"
         if len(opening) >= OPENING_CHARS:
             break
     restored = restore(authors, opening)

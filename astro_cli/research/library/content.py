@@ -10,14 +10,15 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from astro_cli.citations.handles import passage_handle
 from astro_cli.prompt.tags import escape_tags
 from astro_cli.research.textblock import frame
 
 if TYPE_CHECKING:
-    from astro_cli.app import AppContext
+    from astro_cli.research.library.papers import LibraryCore
+    from astro_cli.research.records import Chunk, Paper
 
 
 class ContentError(Exception):
@@ -27,7 +28,7 @@ class ContentError(Exception):
 @dataclass
 class Content:
     text: str
-    paper: dict[str, Any]
+    paper: Paper
     shown_chars: int
     left_chars: int
     sections: list[str] = field(default_factory=list)
@@ -64,87 +65,85 @@ def section_matches(name: str | None, wanted: str) -> bool:
     return wanted_l in name_l
 
 
-def _outline(app: AppContext, paper: dict[str, Any]) -> str:
+def _outline(library: LibraryCore, paper: Paper) -> str:
     from astro_cli.research.library.parse import stored_outline
 
-    return "; ".join(dict.fromkeys(name for name, _page in stored_outline(app, paper)))
+    return "; ".join(dict.fromkeys(name for name, _page in stored_outline(library, paper)))
 
 
-def _heading_number(app: AppContext, paper: dict[str, Any], wanted: str) -> str | None:
+def _heading_number(library: LibraryCore, paper: Paper, wanted: str) -> str | None:
     """The number of an outline heading matched by name that has no text of its own ('2 Parameterizing
     the Energy Budget'), so asking for it by name returns its subsections."""
     from astro_cli.research.library.parse import stored_outline
 
-    for name, _page in stored_outline(app, paper):
+    for name, _page in stored_outline(library, paper):
         number = name.split(" ", 1)[0].rstrip(".")
         if section_matches(name, wanted) and re.fullmatch(r"[0-9IVXA-H]+(\.[0-9A-H]+)*", number):
             return number
     return None
 
 
-def paper_content(app: AppContext, paper: dict[str, Any], section: str | None = None,
+def paper_content(library: LibraryCore, paper: Paper, section: str | None = None,
                   pages: str | int | list[int] | None = None, budget: int | None = None) -> Content:
-    from astro_cli.research.library.storage import library_store
-
-    rows = library_store(app).chunks_of(paper["id"])
+    rows = library.store.chunks_of(paper.id)
     chosen = rows
     what = "the whole paper"
-    if pages not in (None, "", []):
-        if not any(r["page"] for r in rows):
+    if pages is not None and pages not in ("", []):
+        if not any(r.page for r in rows):
             raise ContentError(
-                f"paper {paper['id']} was indexed from its LaTeX source, which has no page numbers; "
-                f"ask by section instead ({_outline(app, paper)})."
+                f"paper {paper.id} was indexed from its LaTeX source, which has no page numbers; "
+                f"ask by section instead ({_outline(library, paper)})."
             )
         wanted = parse_pages(pages)
-        chosen = [r for r in chosen if r["page"] in wanted]
+        chosen = [r for r in chosen if r.page in wanted]
         what = f"pages {pages}"
         if not chosen:
-            last = max(r["page"] or 0 for r in rows)
-            raise ContentError(f"paper {paper['id']} has no text on pages {pages} (it has {last} pages).")
+            last = max(r.page or 0 for r in rows)
+            raise ContentError(f"paper {paper.id} has no text on pages {pages} (it has {last} pages).")
     if section:
-        matched = [r for r in chosen if section_matches(r["section"], section)]
-        number = None if matched else _heading_number(app, paper, section)
+        matched = [r for r in chosen if section_matches(r.section, section)]
+        number = None if matched else _heading_number(library, paper, section)
         if number:
-            matched = [r for r in chosen if section_matches(r["section"], number)]
+            matched = [r for r in chosen if section_matches(r.section, number)]
         chosen = matched
         what = f"section {section}" + (f", {what}" if pages else "")
         if not chosen:
-            raise ContentError(f"paper {paper['id']} has no section matching '{section}'; its sections are: "
-                               f"{_outline(app, paper)}.")
-    budget = budget or int(app.settings.get("library.content_budget_chars"))
+            raise ContentError(f"paper {paper.id} has no section matching '{section}'; its sections are: "
+                               f"{_outline(library, paper)}.")
+    budget = budget or int(library.settings.get("library.content_budget_chars"))
     blocks: list[str] = []
     used = 0
     for n, row in enumerate(chosen):  # one frame per chunk: each has its own handle to cite
-        text = row["text"]
+        text = row.text
         room = budget - used
         if room <= 200 and n > 0:
             break
         cut = text if len(text) <= room else text[:room].rsplit(" ", 1)[0]
-        blocks.append(frame(cut, paper["id"], row["section"], row["page"],
-                            handle=passage_handle(paper["id"], row["ord"], row["page"], row["section"])))
+        blocks.append(frame(cut, paper.id, row.section, row.page,
+                            handle=passage_handle(paper.id, row.ord, row.page, row.section)))
         used += len(cut)
         if cut is not text:
             break
-    total = sum(len(r["text"]) for r in chosen)
+    total = sum(len(r.text) for r in chosen)
     left = max(0, total - used)
-    title = f' "{paper["title"]}"' if paper.get("title") else ""
-    header = escape_tags(f"Paper {paper['id']}{title}, {what}:")
+    title = f' "{paper.title}"' if paper.title else ""
+    header = escape_tags(f"Paper {paper.id}{title}, {what}:")
     parts = [header, *blocks]
     if left > 0:
         parts.append(escape_tags(_left_note(chosen, used, left, budget)))
-    sections = list(dict.fromkeys(r["section"] for r in chosen if r["section"]))
+    sections = list(dict.fromkeys(r.section for r in chosen if r.section))
     return Content("\n\n".join(parts), paper, used, left, sections)
 
 
-def _left_note(rows: list[dict[str, Any]], used: int, left: int, budget: int) -> str:
+def _left_note(rows: list[Chunk], used: int, left: int, budget: int) -> str:
     """Which sections and pages did not fit, so the model can ask for them by name."""
     seen, rest = 0, []
     for row in rows:
-        seen += len(row["text"])
+        seen += len(row.text)
         if seen > used:
             rest.append(row)
-    sections = list(dict.fromkeys(r["section"] for r in rest if r["section"]))
-    pages = sorted({r["page"] for r in rest if r["page"]})
+    sections = list(dict.fromkeys(r.section for r in rest if r.section))
+    pages = sorted({r.page for r in rest if r.page})
     where = f"sections {'; '.join(sections)}" if sections else "the rest"
     if pages:
         where += f" (pages {pages[0]}-{pages[-1]})" if len(pages) > 1 else f" (page {pages[0]})"

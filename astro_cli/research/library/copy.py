@@ -17,13 +17,11 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-from astro_cli.research.library.papers import Library, LibraryConflict
-from astro_cli.research.library.storage import ChunkRow, LibraryStore, LibraryUnavailable, note_scope
-
-if TYPE_CHECKING:
-    from astro_cli.app import AppContext
+from astro_cli.research.library.papers import LibraryConflict, LibraryCore
+from astro_cli.research.library.storage import LibraryStore, LibraryUnavailable
+from astro_cli.research.records import Chunk, Paper
 
 Progress = Callable[[int, int, str], None]  # (papers done, papers in all, the paper being copied)
 INDEX_FIELDS = ("parsed_at", "parsed_from", "pages", "outline")
@@ -46,14 +44,14 @@ class CopyReport:
     vectors_note: str | None = None
 
 
-def open_target(app: AppContext, target: str) -> LibraryStore:
+def open_target(library: LibraryCore, target: str) -> LibraryStore:
     """A store for `postgresql://...` or `sqlite:PATH` (a new file gets astro's whole schema)."""
     from astro_cli.research.library.storage import open_postgres
     from astro_cli.research.library.storage.pg_connect import is_postgres_url, redact_url
 
     text = target.strip()
     if is_postgres_url(text):
-        return open_postgres(app, text)
+        return open_postgres(text, library.workspace, library.home, library.redactor, library.on_close)
     if text.lower().startswith("sqlite:"):
         from astro_cli.research.library.storage.sqlite_store import SqliteStore
         from astro_cli.store.db import Database
@@ -65,50 +63,49 @@ def open_target(app: AppContext, target: str) -> LibraryStore:
             database = Database(path.resolve())
         except Exception as exc:  # noqa: BLE001 - sqlite3 raises several kinds; one sentence for each
             raise CopyError(f"The SQLite file {path} cannot be used: {exc}.") from None
-        app.on_close(database.close)
+        library.on_close(database.close)
         return SqliteStore(database, label=str(path.resolve()))
     raise CopyError(f"'{redact_url(text)}' is neither postgresql://USER@HOST/DATABASE nor sqlite:PATH.")
 
 
-def copy_library(app: AppContext, source: LibraryStore, target: LibraryStore,
+def copy_library(library: LibraryCore, source: LibraryStore, target: LibraryStore,
                  progress: Progress | None = None) -> CopyReport:
     if source.where == target.where:
         raise CopyError(f"The library is already at {target.where}; name another place to copy it to.")
     report = CopyReport(target.where)
-    mine, theirs = Library(app, store=source), Library(app, store=target)
+    mine, theirs = library.with_store(source), library.with_store(target)
     papers = mine.list_papers()
     for done, paper in enumerate(papers):
         if progress:
-            progress(done, len(papers), paper["id"])
+            progress(done, len(papers), paper.id)
         _copy_paper(source, theirs, paper, report)
     if progress:
         progress(len(papers), len(papers), "")
-    _copy_notes(app, source, target, report)
+    _copy_notes(library, source, target, report)
     return report
 
 
-def _copy_paper(source: LibraryStore, theirs: Library, paper: dict[str, Any], report: CopyReport) -> None:
-    meta = {k: v for k, v in paper.items() if k not in (*INDEX_FIELDS, "chunks", "conflicts")}
+def _copy_paper(source: LibraryStore, theirs: LibraryCore, paper: Paper, report: CopyReport) -> None:
+    meta = {k: v for k, v in paper.as_dict().items() if k not in (*INDEX_FIELDS, "chunks", "conflicts")}
     try:
         stored = theirs.upsert(meta)
     except LibraryConflict as exc:
-        report.problems.append(f"{paper['id']} was not copied: {exc}")
+        report.problems.append(f"{paper.id} was not copied: {exc}")
         return
     report.papers += 1
-    report.problems += [f"{paper['id']} was {text} in {report.target}" for text in stored.conflicts]
-    target_id = stored.paper["id"]
-    if not paper.get("chunks"):
+    report.problems += [f"{paper.id} was {text} in {report.target}" for text in stored.conflicts]
+    target_id = stored.paper.id
+    if not paper.chunks:
         return
     if theirs.store.chunk_count(target_id):
         report.kept += 1
         return
-    rows = source.chunks_of(paper["id"])
-    chunks = [ChunkRow(r["section"], r["page"], int(r["ord"]), r["text"], r.get("kind") or "body") for r in rows]
-    fields = {k: paper.get(k) for k in INDEX_FIELDS if paper.get(k) is not None}
+    chunks = source.chunks_of(paper.id)
+    fields: dict[str, Any] = {k: paper.get(k) for k in INDEX_FIELDS if paper.get(k) is not None}
     theirs.store.replace_chunks(target_id, theirs.redacted_chunks(chunks), fields)
     report.texts += 1
     report.chunks += len(chunks)
-    report.vectors += _copy_vectors(source, theirs.store, paper["id"], target_id, report)
+    report.vectors += _copy_vectors(source, theirs.store, paper.id, target_id, report)
 
 
 def _copy_vectors(source: LibraryStore, target: LibraryStore, source_id: str, target_id: str,
@@ -131,11 +128,11 @@ def _copy_vectors(source: LibraryStore, target: LibraryStore, source_id: str, ta
     return sum(len(ids_) for ids_, _ in by_model.values())
 
 
-def _copy_notes(app: AppContext, source: LibraryStore, target: LibraryStore, report: CopyReport) -> None:
+def _copy_notes(library: LibraryCore, source: LibraryStore, target: LibraryStore, report: CopyReport) -> None:
     """This member's notes of this workspace (the files are the truth; each side indexes its own)."""
-    scope = note_scope(app)
+    scope = library.note_scope
     for row in source.note_rows(scope):
-        chunks = [ChunkRow(r["section"], None, int(r["ord"]), r["text"]) for r in source.note_chunks(int(row["id"]))]
+        chunks = [Chunk(r["section"], None, int(r["ord"]), r["text"]) for r in source.note_chunks(int(row["id"]))]
         target.save_note(scope, row["path"], row["title"], row["tags"], row["papers"], row["updated_at"],
                          row["created_at"], chunks)
         report.notes += 1

@@ -17,15 +17,14 @@ import shutil
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from astro_cli.research.identifiers import arxiv_of_bibcode, arxiv_of_doi, is_arxiv_id, normalize_arxiv
 from astro_cli.research.library.duplicates import likely_duplicates
-from astro_cli.research.library.papers import Library
-from astro_cli.research.search.embedding_choice import embedding_model
+from astro_cli.research.records import Paper
 
 if TYPE_CHECKING:
-    from astro_cli.app import AppContext
+    from astro_cli.research.library.papers import LibraryCore
 
 STALE_SECONDS = 3600  # a temporary folder this old belongs to no download still running
 
@@ -60,19 +59,19 @@ def _stem_id(path: Path) -> str | None:
     return candidate if is_arxiv_id(candidate) else None
 
 
-def identity_problems(paper: dict[str, Any]) -> list[str]:
+def identity_problems(paper: Paper) -> list[str]:
     """Why a row's own identifiers disagree with each other (empty when they agree)."""
     problems: list[str] = []
-    arxiv = paper.get("arxiv_id")
-    own = normalize_arxiv(paper["id"])
+    arxiv = paper.arxiv_id
+    own = normalize_arxiv(paper.id)
     if arxiv and own and is_arxiv_id(own) and own != arxiv:
         problems.append(f"its id is arXiv {own} but its arXiv id is {arxiv}")
-    from_bibcode = arxiv_of_bibcode(paper.get("bibcode"))
+    from_bibcode = arxiv_of_bibcode(paper.bibcode)
     if arxiv and from_bibcode and from_bibcode != arxiv:
-        problems.append(f"its bibcode {paper['bibcode']} is the e-print {from_bibcode}, not {arxiv}")
-    from_doi = arxiv_of_doi(paper.get("doi"))
+        problems.append(f"its bibcode {paper.bibcode} is the e-print {from_bibcode}, not {arxiv}")
+    from_doi = arxiv_of_doi(paper.doi)
     if arxiv and from_doi and from_doi != arxiv:
-        problems.append(f"its DOI {paper['doi']} is the e-print {from_doi}, not {arxiv}")
+        problems.append(f"its DOI {paper.doi} is the e-print {from_doi}, not {arxiv}")
     for key in ("pdf_path", "source_path"):
         stem = _stem_id(Path(paper[key])) if paper.get(key) else None
         if stem and arxiv and stem != arxiv:
@@ -80,8 +79,7 @@ def identity_problems(paper: dict[str, Any]) -> list[str]:
     return problems
 
 
-def check_library(app: AppContext, repair: bool = True) -> CheckReport:
-    library = Library(app)
+def check_library(library: LibraryCore, repair: bool = True) -> CheckReport:
     store = library.store
     report = CheckReport()
     papers = library.list_papers()
@@ -100,20 +98,20 @@ def check_library(app: AppContext, repair: bool = True) -> CheckReport:
         report.add("fixed" if repair else "note",
                    f"{'rebuilt' if repair else 'would rebuild'} the full-text index, which was out of step with "
                    "the chunks")
-    if embedding_model(app) and store.vectors_note():
+    if library.embedding_model and store.vectors_note():
         report.add("note", f"{store.vectors_note()}.")
 
     for paper in papers:
         problems = identity_problems(paper)
         if problems:
-            report.add("needs-you", f"{paper['id']} ({paper.get('title') or 'untitled'}) mixes two papers: "
-                       f"{'; '.join(problems)}. Remove it (`astro library remove {paper['id']}`) and add each "
+            report.add("needs-you", f"{paper.id} ({paper.title or 'untitled'}) mixes two papers: "
+                       f"{'; '.join(problems)}. Remove it (`astro library remove {paper.id}`) and add each "
                        "paper again.")
-        if paper.get("parsed_at") and not paper.get("chunks"):
+        if paper.parsed_at and not paper.chunks:
             if repair:
-                store.update_paper(paper["id"], {"parsed_at": None, "parsed_from": None})
+                store.update_paper(paper.id, {"parsed_at": None, "parsed_from": None})
             report.add("fixed" if repair else "note",
-                       f"{paper['id']} was marked indexed but has no chunks; "
+                       f"{paper.id} was marked indexed but has no chunks; "
                        f"{'it is' if repair else 'it would be'} indexed again when next read")
     for conflict in library.conflicts():
         report.add("needs-you", f"{conflict['a']} and {conflict['b']} have the same {conflict['kind']} "
@@ -123,11 +121,11 @@ def check_library(app: AppContext, repair: bool = True) -> CheckReport:
     for twin in likely_duplicates(papers):
         report.add("needs-you", f"{twin.a} and {twin.b} are likely the same paper ({twin.reason}); "
                    f"`astro library merge {twin.a} {twin.b}` keeps {twin.a} and folds {twin.b} into it.")
-    _check_files(app, library, papers, report, repair)
+    _check_files(library, papers, report, repair)
     return report
 
 
-def _check_files(app: AppContext, library: Library, papers: list[dict[str, Any]], report: CheckReport,
+def _check_files(library: LibraryCore, papers: list[Paper], report: CheckReport,
                  repair: bool) -> None:
     root = library.papers_dir
     named: set[Path] = set()
@@ -137,24 +135,24 @@ def _check_files(app: AppContext, library: Library, papers: list[dict[str, Any]]
             path = library.resolve_file(paper.get(key))
             if path is None:
                 if paper.get(key):
-                    report.add("needs-you", f"{paper['id']}: its {key} {paper[key]!r} lies outside the paper folders "
-                               f"({root}); astro never reads it. `astro library add {paper['id']}` fetches the "
+                    report.add("needs-you", f"{paper.id}: its {key} {paper[key]!r} lies outside the paper folders "
+                               f"({root}); astro never reads it. `astro library add {paper.id}` fetches the "
                                "paper again")
                 continue
             if path.exists():
                 named.add(path.resolve())
                 continue
-            moved = root / (paper["arxiv_id"].replace("/", "_") + path.suffix) if paper.get("arxiv_id") else None
+            moved = root / (paper.arxiv_id.replace("/", "_") + path.suffix) if paper.arxiv_id else None
             if key == "pdf_path" and moved is not None and moved.is_file() and moved.resolve() not in named:
                 if repair:
-                    library.upsert_paper({"id": paper["id"], "pdf_path": str(moved)})
+                    library.upsert_paper({"id": paper.id, "pdf_path": str(moved)})
                 named.add(moved.resolve())
                 report.add("fixed" if repair else "note",
-                           f"{paper['id']}: its PDF is {moved.relative_to(app.workspace.root)}, not {paper[key]}")
-            elif library.store.shared and paper.get("parsed_at") and paper.get("arxiv_id"):
-                elsewhere.append(paper["id"])
+                           f"{paper.id}: its PDF is {moved.relative_to(library.workspace.root)}, not {paper[key]}")
+            elif library.store.shared and paper.parsed_at and paper.arxiv_id:
+                elsewhere.append(paper.id)
             else:
-                report.add("needs-you", f"{paper['id']}: {paper[key]} is missing; `astro library add {paper['id']}` "
+                report.add("needs-you", f"{paper.id}: {paper[key]} is missing; `astro library add {paper.id}` "
                            "fetches it again")
     if elsewhere:
         shown = ", ".join(list(dict.fromkeys(elsewhere))[:5]) + (" ..." if len(set(elsewhere)) > 5 else "")
@@ -165,7 +163,7 @@ def _check_files(app: AppContext, library: Library, papers: list[dict[str, Any]]
     for path in sorted(root.iterdir()):
         if path.resolve() in named:
             continue
-        relative = path.relative_to(app.workspace.root)
+        relative = path.relative_to(library.workspace.root)
         if path.name.startswith(".") and path.is_dir() and time.time() - path.stat().st_mtime > STALE_SECONDS:
             if repair:
                 shutil.rmtree(path, ignore_errors=True)

@@ -29,8 +29,9 @@ from astro_cli.store.locks import FileLock, LockHolder, LockTimeout
 if TYPE_CHECKING:
     import httpx
 
-    from astro_cli.app import AppContext
-    from astro_cli.research.library.papers import Library
+    from astro_cli.research.library.papers import LibraryCore
+    from astro_cli.research.records import Paper
+    from astro_cli.research.sources.web import Web
 
 Progress = Callable[[str, int, "int | None"], None]  # (label, bytes done, bytes expected)
 CHUNK = 64 * 1024
@@ -86,7 +87,7 @@ def arxiv_id_of(identifier: str) -> tuple[str, str] | None:
     return None
 
 
-def resolve(app: AppContext, identifier: str) -> tuple[dict[str, Any], str]:
+def resolve(web: Web, identifier: str) -> tuple[dict[str, Any], str]:
     """(metadata record, arXiv version or '') for an arXiv id, bibcode or DOI."""
     kind = {"doi": "DOI"}.get(classify(identifier), classify(identifier))
     ads_record: dict[str, Any] | None = None
@@ -98,7 +99,7 @@ def resolve(app: AppContext, identifier: str) -> tuple[dict[str, Any], str]:
                 f"Finding the arXiv version of the {kind} '{clean}' needs NASA ADS: set ADS_API_TOKEN (or keep a "
                 "token with `astro keys set ads`), or give the arXiv id instead."
             )
-        ads_record = ads.lookup(app, clean)
+        ads_record = ads.lookup(web, clean)
         if ads_record is None:
             raise ServiceError(f"NASA ADS does not know the {kind} '{clean}'.")
         if not ads_record.get("arxiv_id"):
@@ -108,11 +109,11 @@ def resolve(app: AppContext, identifier: str) -> tuple[dict[str, Any], str]:
             )
         known = (ads_record["arxiv_id"], "")
     arxiv_id, version = known
-    records = [r for r in arxiv.fetch(app, [arxiv_id + version]) if r.get("arxiv_id") == arxiv_id]
+    records = [r for r in arxiv.fetch(web, [arxiv_id + version]) if r.get("arxiv_id") == arxiv_id]
     record = dict(records[0]) if records else {"id": arxiv_id, "arxiv_id": arxiv_id, "url": None, "sources": []}
     if ads_record is None and ads.has_token():
         try:
-            ads_record = ads.lookup(app, f"arXiv:{arxiv_id}")
+            ads_record = ads.lookup(web, f"arXiv:{arxiv_id}")
         except ServiceError:
             ads_record = None  # the bibcode is a bonus; the paper itself comes from arXiv
     if ads_record:
@@ -128,7 +129,7 @@ def resolve(app: AppContext, identifier: str) -> tuple[dict[str, Any], str]:
     record["id"] = arxiv_id
     record["arxiv_id"] = arxiv_id
     record["url"] = record.get("url") or f"https://arxiv.org/abs/{arxiv_id}"
-    crossref.attach_updates(app, record)  # retracted or corrected: marked in the library and the footer
+    crossref.attach_updates(web, record)  # retracted or corrected: marked in the library and the footer
     return record, version
 
 
@@ -138,14 +139,14 @@ def _part(target: Path) -> Path:
 
 
 def fetch_file(
-    app: AppContext, client: httpx.Client, url: str, target: Path, *, label: str,
+    web: Web, client: httpx.Client, url: str, target: Path, *, label: str,
     progress: Progress | None = None, cancel: threading.Event | None = None, resume: bool = True,
 ) -> Path:
     """Download `url` into `<target>.part` (resuming it when it exists), return the .part path."""
     part = _part(target)
     done = part.stat().st_size if resume and part.exists() else 0
     headers = {"Range": f"bytes={done}-"} if done else {}
-    with arxiv_throttle(app).turn() as turn, \
+    with arxiv_throttle(web).turn() as turn, \
             stream(client, "GET", url, service="arXiv", setting="arxiv_pdf_url", headers=headers) as response:
         turn.answered()  # the headers are in: the next request may follow in 3 s while this body streams
         if response.status_code == 416 and done:
@@ -153,7 +154,7 @@ def fetch_file(
             if total.isdigit() and int(total) == done:
                 return part  # the .part already holds the whole file
             part.unlink(missing_ok=True)
-            return fetch_file(app, client, url, target, label=label, progress=progress, cancel=cancel, resume=False)
+            return fetch_file(web, client, url, target, label=label, progress=progress, cancel=cancel, resume=False)
         if response.status_code == 404:
             raise NoSuchPaper(f"arXiv has no file at {url}.")
         if response.status_code >= 400:
@@ -269,7 +270,9 @@ def file_stem(arxiv_id: str) -> str:
 # --- the whole operation ---------------------------------------------------------------------
 @dataclass
 class Downloaded:
-    paper: dict[str, Any]
+    """What a download hands on: the paper as stored (indexing starts from it, no read by id) and its files."""
+
+    paper: Paper
     pdf: Path
     source: Path | None
     already: bool
@@ -277,30 +280,28 @@ class Downloaded:
 
 
 def download(
-    app: AppContext, identifier: str, *, with_source: bool = True,
+    library: LibraryCore, identifier: str, *, with_source: bool = True,
     progress: Progress | None = None, cancel: threading.Event | None = None,
     on_wait: Callable[[str], None] | None = None,
 ) -> Downloaded:
-    """Resolve, fetch the PDF (and source), store the row; raise ServiceError with one sentence."""
-    from astro_cli.research.library.papers import Library
-
-    library = Library(app)
+    """The paper fetcher: resolve, fetch the PDF (and source), store the row, and hand the stored
+    `Paper` on; raise ServiceError with one sentence."""
     existing = library.get_paper(identifier)
     if existing is not None:
-        pdf = library.resolve_file(existing.get("pdf_path"))
+        pdf = library.resolve_file(existing.pdf_path)
         if pdf is not None and pdf.exists():
-            return Downloaded(existing, pdf, library.resolve_file(existing.get("source_path")), True, [])
-    record, version = resolve(app, identifier)
+            return Downloaded(existing, pdf, library.resolve_file(existing.source_path), True, [])
+    record, version = resolve(library.web, identifier)
     # One process at a time fetches a given paper (its .part files are shared); the others wait,
     # then find it in the library.
-    with paper_lock(app, record["arxiv_id"], cancel, on_wait):
-        return _download_resolved(app, library, record, version, with_source, progress, cancel)
+    with paper_lock(library, record["arxiv_id"], cancel, on_wait):
+        return _download_resolved(library, record, version, with_source, progress, cancel)
 
 
 def paper_lock(
-    app: AppContext, arxiv_id: str, cancel: threading.Event | None, on_wait: Callable[[str], None] | None
+    library: LibraryCore, arxiv_id: str, cancel: threading.Event | None, on_wait: Callable[[str], None] | None
 ) -> FileLock:
-    lock = FileLock(app.workspace.astro_dir / "locks" / f"paper-{file_stem(arxiv_id)}.lock")
+    lock = FileLock(library.workspace.astro_dir / "locks" / f"paper-{file_stem(arxiv_id)}.lock")
 
     def waiting(holder: LockHolder | None) -> None:
         if on_wait is not None:
@@ -321,31 +322,32 @@ def paper_lock(
 
 
 def _download_resolved(
-    app: AppContext, library: Library, record: dict[str, Any], version: str, with_source: bool,
+    library: LibraryCore, record: dict[str, Any], version: str, with_source: bool,
     progress: Progress | None, cancel: threading.Event | None,
 ) -> Downloaded:
     from astro_cli.research.library.papers import LibraryConflict
 
-    existing = library.get_paper(record["arxiv_id"])
+    existing = library.get_paper(record["arxiv_id"])  # another process fetched it while this one waited?
     if existing is not None:
-        pdf = library.resolve_file(existing.get("pdf_path"))
+        pdf = library.resolve_file(existing.pdf_path)
         if pdf is not None and pdf.exists():
-            return Downloaded(existing, pdf, library.resolve_file(existing.get("source_path")), True, [])
+            return Downloaded(existing, pdf, library.resolve_file(existing.source_path), True, [])
     arxiv_id = record["arxiv_id"]
     stem = file_stem(arxiv_id)
     papers_dir = library.files_folder()
-    base = app.settings.get("arxiv_pdf_url").rstrip("/")
+    web = library.web
+    base = web.settings.get("arxiv_pdf_url").rstrip("/")
     pdf_target = papers_dir / f"{stem}.pdf"
     notes: list[str] = []
-    with make_client(app) as client:
-        part = fetch_file(app, client, f"{base}/pdf/{arxiv_id}{version}", pdf_target,
+    with make_client(web) as client:
+        part = fetch_file(web, client, f"{base}/pdf/{arxiv_id}{version}", pdf_target,
                           label=f"arXiv:{arxiv_id} PDF", progress=progress, cancel=cancel)
         if not is_pdf(part):
             part.unlink(missing_ok=True)
             raise NotAPdf(f"arXiv sent something that is not a PDF for {arxiv_id}; nothing was stored.")
         source = None
         if with_source:
-            source, note = _fetch_source(app, client, f"{base}/e-print/{arxiv_id}{version}", papers_dir, stem,
+            source, note = _fetch_source(web, client, f"{base}/e-print/{arxiv_id}{version}", papers_dir, stem,
                                          progress, cancel)
             if note:
                 notes.append(note)
@@ -395,13 +397,13 @@ def _metadata_from_pdf(arxiv_id: str, pdf: Path) -> tuple[dict[str, Any], str]:
 
 
 def _fetch_source(
-    app: AppContext, client: httpx.Client, url: str, papers_dir: Path, stem: str,
+    web: Web, client: httpx.Client, url: str, papers_dir: Path, stem: str,
     progress: Progress | None, cancel: threading.Event | None,
 ) -> tuple[Path | None, str]:
     """The LaTeX source when arXiv offers one; a missing or failed source never fails the download."""
     target = papers_dir / f".{stem}.e-print"
     try:
-        part = fetch_file(app, client, url, target, label=f"arXiv:{stem} source", progress=progress,
+        part = fetch_file(web, client, url, target, label=f"arXiv:{stem} source", progress=progress,
                           cancel=cancel, resume=False)
     except NoSuchPaper:
         return None, "arXiv offers no LaTeX source for this paper."

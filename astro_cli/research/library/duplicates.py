@@ -13,11 +13,13 @@ import difflib
 import re
 import shutil
 import unicodedata
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from astro_cli.research.library.papers import Library
+    from astro_cli.research.library.papers import LibraryCore
+    from astro_cli.research.records import Paper
 
 TITLE_SIMILARITY = 0.92  # "The MCMC Hammer" vs "emcee: The MCMC Hammer" is not enough; a typo or case is
 # Filled from B only where A has none; ids and bookkeeping (added_at, added_by) stay A's.
@@ -37,32 +39,32 @@ def _title_key(title: str | None) -> str:
     return " ".join(re.findall(r"[a-z0-9]+", text))
 
 
-def _surname(paper: dict[str, Any]) -> str:
+def _surname(paper: Paper) -> str:
     """The first author's surname, folded: "Foreman-Mackey, D." and "Daniel Foreman-Mackey" agree."""
-    authors = paper.get("authors") or []
+    authors = paper.authors
     first = str(authors[0]) if authors else ""
     name = first.split(",")[0] if "," in first else (first.split() or [""])[-1]
     return _title_key(name).replace(" ", "")
 
 
-def likely_duplicates(papers: list[dict[str, Any]]) -> list[Duplicate]:
+def likely_duplicates(papers: Sequence[Paper]) -> list[Duplicate]:
     """Pairs (older row first) added from the same file, or with near-identical titles and first authors."""
-    ordered = sorted(papers, key=lambda p: (str(p.get("added_at") or ""), p["id"]))
+    ordered = sorted(papers, key=lambda p: (str(p.added_at or ""), p.id))
     found: list[Duplicate] = []
     seen: set[tuple[str, str]] = set()
     for i, a in enumerate(ordered):
         for b in ordered[i + 1:]:
             reason = _same_paper_reason(a, b)
-            if reason and (a["id"], b["id"]) not in seen:
-                seen.add((a["id"], b["id"]))
-                found.append(Duplicate(a["id"], b["id"], reason))
+            if reason and (a.id, b.id) not in seen:
+                seen.add((a.id, b.id))
+                found.append(Duplicate(a.id, b.id, reason))
     return found
 
 
-def _same_paper_reason(a: dict[str, Any], b: dict[str, Any]) -> str | None:
-    if a.get("content_sha256") and a.get("content_sha256") == b.get("content_sha256"):
+def _same_paper_reason(a: Paper, b: Paper) -> str | None:
+    if a.content_sha256 and a.content_sha256 == b.content_sha256:
         return "added from the same file"
-    ta, tb = _title_key(a.get("title")), _title_key(b.get("title"))
+    ta, tb = _title_key(a.title), _title_key(b.title)
     if not ta or not tb or len(ta) < 12:
         return None
     if difflib.SequenceMatcher(None, ta, tb).ratio() < TITLE_SIMILARITY:
@@ -77,38 +79,38 @@ class MergeRefused(Exception):
     """Two rows that cannot be one paper (different arXiv ids, say): one clear sentence."""
 
 
-def merge_papers(library: Library, keep: str, drop: str) -> dict[str, Any]:
+def merge_papers(library: LibraryCore, keep: str, drop: str) -> Paper:
     """Fold row `drop` into row `keep`; the merged row."""
     a, b = library.get_paper(keep), library.get_paper(drop)
     for name, row in ((keep, a), (drop, b)):
         if row is None:
             raise MergeRefused(f"Paper '{name}' is not in the library; `astro library list` shows what is.")
     assert a is not None and b is not None
-    if a["id"] == b["id"]:
+    if a.id == b.id:
         raise MergeRefused(f"{keep} and {drop} are the same row.")
     for key, label in (("arxiv_id", "arXiv ids"), ("bibcode", "bibcodes")):
         if a.get(key) and b.get(key) and a[key] != b[key]:
-            raise MergeRefused(f"{a['id']} and {b['id']} have different {label} ({a[key]}, {b[key]}): they are two "
+            raise MergeRefused(f"{a.id} and {b.id} have different {label} ({a[key]}, {b[key]}): they are two "
                                "papers. Remove the wrong row with `astro library remove`.")
-    fields: dict[str, Any] = {k: b[k] for k in MERGED_FIELDS if b.get(k) not in (None, "", []) and not a.get(k)}
+    fields: dict[str, Any] = {k: b[k] for k in MERGED_FIELDS if b.get(k) not in (None, "", [], ()) and not a.get(k)}
     taken = [k for k in ("pdf_path", "source_path") if b.get(k) and not a.get(k)]
     fields.update({k: b[k] for k in taken})
     store = library.store
     with store.transaction():
-        if not store.chunk_count(a["id"]) and store.chunk_count(b["id"]):
-            store.move_chunks(b["id"], a["id"])
+        if not store.chunk_count(a.id) and store.chunk_count(b.id):
+            store.move_chunks(b.id, a.id)
             fields.update({k: b[k] for k in ("parsed_at", "parsed_from") if b.get(k)})
-        store.delete_paper(b["id"])
+        store.delete_paper(b.id)
         if "authors" in fields and not isinstance(fields["authors"], str):
             import json
 
             fields["authors"] = json.dumps(fields["authors"])
-        store.update_paper(a["id"], fields)
+        store.update_paper(a.id, fields)
     kept = {library.resolve_file(b.get(k)) for k in taken}
     for path in library.paper_files(b):  # B's own files A did not take
         if path in kept or any(p is not None and p.resolve() == path for p in kept):
             continue
         shutil.rmtree(path, ignore_errors=True) if path.is_dir() else path.unlink(missing_ok=True)
-    merged = library.get_paper(a["id"])
+    merged = library.get_paper(a.id)
     assert merged is not None
     return merged

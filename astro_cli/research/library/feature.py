@@ -18,6 +18,8 @@ from astro_cli.tools.context import ToolContext
 
 if TYPE_CHECKING:
     from astro_cli.app import AppContext
+    from astro_cli.research.library.service import Library
+    from astro_cli.research.records import Paper
 
 PAPER_ID = {"type": "string", "description": "Library id, arXiv id (e.g. 1001.0012), bibcode or DOI."}
 
@@ -38,57 +40,62 @@ def library_tool(run: Callable[[ToolContext, dict[str, Any]], ToolResult]) -> Ca
     return guarded
 
 
-def _paper_or_error(ctx: ToolContext, paper_id: str) -> dict[str, Any]:
-    from astro_cli.research.library.papers import Library
+def _library(ctx: ToolContext) -> Library:
+    """The app's library service (the tools' one way into the library)."""
+    from astro_cli.research.library.service import Library
 
+    return Library.of(ctx.app)
+
+
+def _paper_or_error(ctx: ToolContext, paper_id: str) -> Paper:
     if not paper_id.strip():
         raise ToolError("Give the paper's id (arXiv id, bibcode or DOI).")
-    paper = Library(ctx.app).get_paper(paper_id)
+    paper = _library(ctx).get_paper(paper_id)
     if paper is None:
         raise ToolError(f"paper {paper_id} is not in the library; download it with download_paper first.")
     return paper
 
 
-def _sources(papers: list[dict[str, Any]]) -> dict[str, Any]:
-    from astro_cli.research.library.papers import Library
+def _sources(papers: list[Paper]) -> dict[str, Any]:
+    from astro_cli.research.library.service import Library
 
     return {"sources": [Library.source_entry(p) for p in papers]}
 
 
 def parse_paper_tool(ctx: ToolContext, args: dict[str, Any]) -> ToolResult:
-    from astro_cli.research.library.parse import ParseError, describe, parse_paper
+    from astro_cli.research.library.parse import ParseError, describe
 
     paper = _paper_or_error(ctx, str(args.get("id") or ""))
     try:
-        report = parse_paper(ctx.app, paper["id"], force=bool(args.get("force")))
+        report = _library(ctx).parse(paper, force=bool(args.get("force")))
     except ParseError as exc:
         raise ToolError(str(exc)) from None
     return ToolResult(describe(report), data=_sources([report.paper]))
 
 
 def get_paper_content_tool(ctx: ToolContext, args: dict[str, Any]) -> ToolResult:
-    from astro_cli.research.library.content import ContentError, paper_content
-    from astro_cli.research.library.parse import ParseError, parse_paper
-    from astro_cli.research.library.storage import library_store
+    from astro_cli.research.library.content import ContentError
+    from astro_cli.research.library.parse import ParseError
 
+    library = _library(ctx)
     paper = _paper_or_error(ctx, str(args.get("id") or ""))
     note = ""
-    if not library_store(ctx.app).chunk_count(paper["id"]):  # reading a paper that was downloaded but never parsed: parse it now
+    if not library.store.chunk_count(paper.id):  # reading a paper that was downloaded but never parsed: parse it now
         try:
-            report = parse_paper(ctx.app, paper["id"], force=True)
+            report = library.parse(paper, force=True)
         except ParseError as exc:
             raise ToolError(str(exc)) from None
         paper = report.paper
         note = f"Note: {report.warning}.\n\n" if report.warning else ""  # a limit hit, say, named once
     try:
-        content = paper_content(ctx.app, paper, section=args.get("section") or None, pages=args.get("pages"))
+        content = library.content(paper, section=args.get("section") or None, pages=args.get("pages"))
     except ContentError as exc:
         raise ToolError(str(exc)) from None
     return ToolResult(note + content.text, data=_sources([paper]), framed=True)
 
 
 def rag_search_tool(ctx: ToolContext, args: dict[str, Any]) -> ToolResult:
-    from astro_cli.research.search.passages import SearchError, format_hits, search_library, sources_of
+    from astro_cli.research.search.passages import SearchError, format_hits, sources_of
 
     phrasings = _phrasings(args)
     papers = args.get("papers") or args.get("paper") or None
@@ -97,7 +104,7 @@ def rag_search_tool(ctx: ToolContext, args: dict[str, Any]) -> ToolResult:
     except (TypeError, ValueError):
         raise ToolError(f"k must be a whole number, not {args.get('k')!r}.") from None
     try:
-        result = search_library(ctx.app, phrasings, k=k, papers=papers,
+        result = _library(ctx).search(phrasings, k=k, papers=papers,
                                 include_references=_flag(args.get("include_references")))
     except SearchError as exc:
         raise ToolError(str(exc)) from None
@@ -129,7 +136,7 @@ def save_note_tool(ctx: ToolContext, args: dict[str, Any]) -> ToolResult:
     if isinstance(papers, str):
         papers = [p.strip() for p in papers.split(",")]
     try:
-        saved = save_note(ctx.app, str(args.get("title") or ""), str(args.get("content") or ""), tags, papers)
+        saved = save_note(_library(ctx), str(args.get("title") or ""), str(args.get("content") or ""), tags, papers)
     except NoteError as exc:
         raise ToolError(str(exc)) from None
     ctx.touched(saved.path)

@@ -19,14 +19,15 @@ from typing import TYPE_CHECKING, Any
 from astro_cli.research.text.file_metadata import LIMIT_NOTE, LocalFileError, latex_metadata, pdf_metadata
 
 if TYPE_CHECKING:
-    from astro_cli.app import AppContext
+    from astro_cli.research.library.papers import LibraryCore
+    from astro_cli.research.records import Paper
 
 SOURCE_SUFFIXES = (".tar.gz", ".tgz", ".tar", ".gz")
 COPIED_WITH_TEX = (".tex", ".bbl", ".bib", ".cls", ".sty", ".bst")
 MAX_SOURCE_FILES = 500
 @dataclass
 class LocalPaper:
-    paper: dict[str, Any]
+    paper: Paper
     kind: str  # "pdf" or "latex"
     stored: Path
     created: bool = True  # False: the file (or its id) was in the library; its row was updated
@@ -39,10 +40,9 @@ def looks_like_path(argument: str) -> bool:
             or text.lower().endswith((".pdf", ".tex", *SOURCE_SUFFIXES)))
 
 
-def add_local(app: AppContext, path: Path, given: dict[str, Any]) -> LocalPaper:
+def add_local(library: LibraryCore, path: Path, given: dict[str, Any]) -> LocalPaper:
     """Copy the file into papers/, read its metadata (what `given` names wins), record the paper."""
     from astro_cli.research.library.download import file_stem
-    from astro_cli.research.library.papers import Library
 
     path = path.expanduser()
     if not path.is_file():
@@ -55,14 +55,13 @@ def add_local(app: AppContext, path: Path, given: dict[str, Any]) -> LocalPaper:
         why = f" (it is beyond astro's limits: {limit})" if limit else ""
         raise LocalFileError(f"no title could be read from {path.name}{why}; give one with --title")
     meta["content_sha256"] = file_sha256(path)
-    library = Library(app)
     # The same file added again (with --arxiv, then --author, as astro's hint suggests) is the same
     # paper: its row is updated, whatever id the new flags would give it.
     same_file = library.store.papers_named("hash", meta["content_sha256"])
-    meta["id"] = (same_file[0]["id"] if same_file else None) or meta.get("arxiv_id") or meta.get("doi") \
+    meta["id"] = (same_file[0].id if same_file else None) or meta.get("arxiv_id") or meta.get("doi") \
         or meta.get("bibcode") or _local_id(meta)
     existing = library.get_paper(meta["id"])
-    stem = file_stem(existing["id"] if existing else meta["id"]).replace(":", "-")
+    stem = file_stem(existing.id if existing else meta["id"]).replace(":", "-")
     papers = library.files_folder()
     stored = _store(path, kind, papers, stem)
     meta["pdf_path" if kind == "pdf" else "source_path"] = str(stored)

@@ -13,11 +13,12 @@ import re
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from astro_cli.research.library.papers import Library, now_iso
-from astro_cli.research.library.storage import ChunkRow as Chunk
+from astro_cli.research.library.papers import now_iso
+from astro_cli.research.records import Chunk, Paper
 
 if TYPE_CHECKING:
-    from astro_cli.app import AppContext
+    from astro_cli.research.library.papers import LibraryCore
+    from astro_cli.research.library.storage.base import Replaced
 
 MIN_LATEX_CHARS = 2000  # a source with less prose than this is a stub; the PDF is better
 _BREAKS = (re.compile(r"\n\s*\n"), re.compile(r"(?<=[.!?])\s+(?=[A-Z(\[$\\])"), re.compile(r"\s+"))
@@ -29,7 +30,7 @@ class ParseError(Exception):
 
 @dataclass
 class ParseReport:
-    paper: dict[str, Any]
+    paper: Paper
     parsed_from: str  # "latex" or "pdf"
     pages: int | None
     chunks: int
@@ -128,62 +129,66 @@ def latex_chunks(sections: list[Any], size: int) -> list[Chunk]:
     return chunks
 
 
-def parse_paper(app: AppContext, paper_id: str, force: bool = False, vectors: str = "auto") -> ParseReport:
-    """Parse and index one library paper; an already parsed paper is left alone unless force.
+def parse_paper(library: LibraryCore, paper: Paper | str, force: bool = False, vectors: str = "auto") -> ParseReport:
+    """Parse and index one library paper (the record a download or a lookup handed over, or any of
+    its names); an already parsed paper is left alone unless force.
     `vectors`: when its chunks are embedded ("now", "background" or "auto", see _vectors)."""
-    library = Library(app)
-    paper = library.get_paper(paper_id)
-    if paper is None:
-        raise ParseError(f"paper {paper_id} is not in the library; download it with download_paper first.")
-    if paper.get("parsed_at") and not force:
-        existing = _existing_report(app, paper)
+    if isinstance(paper, str):
+        found_paper = library.get_paper(paper)
+        if found_paper is None:
+            raise ParseError(f"paper {paper} is not in the library; download it with download_paper first.")
+        paper = found_paper
+    if paper.parsed_at and not force:
+        existing = _existing_report(library, paper)
         if existing.chunks:
-            existing.warning, existing.vectors_in = _vectors(app, paper["id"], only_missing=True, when=vectors)
+            existing.warning, existing.vectors_in = _vectors(library, paper.id, only_missing=True, when=vectors)
             return existing
-    size = int(app.settings.get("library.chunk_chars"))  # at least 200: config_schema declares it
-    named = paper.get("pdf_path") or paper.get("source_path")
+    size = int(library.settings.get("library.chunk_chars"))  # at least 200: config_schema declares it
+    named = paper.pdf_path or paper.source_path
     if not library.has_files(paper) and (named or library.store.shared):
-        paper = _fetch_files(app, paper)
+        paper = _fetch_files(library, paper)
     found = _extract(library, paper, size)
     if not found.chunks:
-        raise ParseError(f"no text could be taken from paper {paper['id']} (a scanned PDF without a text layer?).")
-    stored = store_chunks(library, paper["id"], found.chunks, found.parsed_from, found.pages, found.outline,
+        raise ParseError(f"no text could be taken from paper {paper.id} (a scanned PDF without a text layer?).")
+    stored = store_chunks(library, paper.id, found.chunks, found.parsed_from, found.pages, found.outline,
                           only_if_unparsed=not force)
-    paper = library.get_paper(paper["id"]) or paper
-    if not stored:  # someone else indexed it meanwhile (a shared library): theirs stands
-        return _existing_report(app, paper)
-    problem, vectors_in = _vectors(app, paper["id"], when=vectors)
-    return ParseReport(paper, found.parsed_from, found.pages, len(found.chunks), found.outline,
+    if stored is None:  # someone else indexed it meanwhile (a shared library): theirs stands
+        return _existing_report(library, library.get_paper(paper.id) or paper)
+    problem, vectors_in = _vectors(library, paper.id, when=vectors, written=(stored, found.chunks))
+    return ParseReport(stored.paper, found.parsed_from, found.pages, len(found.chunks), found.outline,
                        problem or found.warning, vectors_in=vectors_in)
 
 
-def _vectors(app: AppContext, paper_id: str, only_missing: bool = False, when: str = "auto") -> tuple[str | None, float | None]:
+def _vectors(library: LibraryCore, paper_id: str, only_missing: bool = False, when: str = "auto",
+             written: tuple[Replaced, list[Chunk]] | None = None) -> tuple[str | None, float | None]:
     """Embed the paper's chunks when a model is in use: (warning, seconds until the background vectors).
 
     `when`: "now" embeds here; "none" leaves it to a later reindex; "background" leaves it to a detached reindex (reindex.py); "auto" is
     now for a model the user named and background for the default local model, whose 15-20 s a
     paper would make indexing feel slow. A paper indexed before the model was set gets its vectors
     on its next parse_paper or reindex; a failure is a warning, the index stands."""
-    from astro_cli.research.search.embedding_choice import embedding_model
-
-    model = embedding_model(app)
+    model = library.embedding_model
     if not model or when == "none":
         return None, None
-    store = Library(app).store
+    store = library.store
     if only_missing and store.has_vectors(paper_id, model):
         return None, None
     if when == "auto":
-        when = "now" if app.settings.get("library.embedding_model") else "background"
+        when = "now" if library.settings.get("library.embedding_model") else "background"
     if when == "background" and not store.vectors_note():
         from astro_cli.research.search.reindex import estimate_seconds, start_background
 
-        if start_background(app):
-            return None, estimate_seconds(app, store.chunk_count(paper_id))
-    from astro_cli.research.search.embed import embed_paper
+        if start_background(library):
+            chunks = len(written[1]) if written else store.chunk_count(paper_id)
+            return None, estimate_seconds(library, chunks)
+    from astro_cli.research.search.embed import embed_paper, embed_written
     from astro_cli.research.search.vectors import EmbeddingError
 
     try:
-        embed_paper(app, paper_id)
+        if written is not None:  # the chunks just written: embedded from memory, not read back
+            embed_written(library, written[0].chunk_ids, written[1])
+        else:
+            embed_paper(library, paper_id)
     except EmbeddingError as exc:
         return f"full-text search works, but no vectors were made: {exc}", None
     return None, None
@@ -198,14 +203,14 @@ class Extracted:
     warning: str | None = None
 
 
-def _extract(library: Library, paper: dict[str, Any], size: int) -> Extracted:
+def _extract(library: LibraryCore, paper: Paper, size: int) -> Extracted:
     from astro_cli.research.text.latex import LatexSection
     from astro_cli.research.text.latex_limits import LatexError, read_bounded
     from astro_cli.research.text.pdf_limits import read_pages_bounded
     from astro_cli.research.text.pdfread import PdfError, reading_notes
 
-    source = library.resolve_file(paper.get("source_path"))
-    pdf = library.resolve_file(paper.get("pdf_path"))
+    source = library.resolve_file(paper.source_path)
+    pdf = library.resolve_file(paper.pdf_path)
     has_pdf = pdf is not None and pdf.exists()
     warning = None
     if source is not None and source.exists():
@@ -217,7 +222,7 @@ def _extract(library: Library, paper: dict[str, Any], size: int) -> Extracted:
                 warning = f"the LaTeX source is beyond astro's limits ({reading.exceeded}), so the PDF was used"
             elif reading.exceeded:
                 if not chunks:
-                    raise ParseError(f"the LaTeX source of {paper['id']} is beyond astro's limits ({reading.exceeded}) "
+                    raise ParseError(f"the LaTeX source of {paper.id} is beyond astro's limits ({reading.exceeded}) "
                                      "and there is no PDF; nothing was indexed.")
                 note = f"the LaTeX source is beyond astro's limits ({reading.exceeded}); only what was read is indexed"
                 return Extracted(chunks, "latex", None, [(s.title, None) for s in sections], note)
@@ -228,52 +233,54 @@ def _extract(library: Library, paper: dict[str, Any], size: int) -> Extracted:
         except LatexError as exc:
             warning = f"the LaTeX source could not be read ({exc}), so the PDF was used"
     if pdf is None:
-        raise ParseError(f"paper {paper['id']} has no PDF or LaTeX source in papers/; download it with download_paper.")
+        raise ParseError(f"paper {paper.id} has no PDF or LaTeX source in papers/; download it with download_paper.")
     try:
         pdf_reading = read_pages_bounded(pdf)
     except PdfError as exc:
         raise ParseError(f"{exc}; nothing was indexed.") from None
     if not pdf_reading.pages and pdf_reading.exceeded:
-        raise ParseError(f"the PDF of {paper['id']} is beyond astro's limits ({pdf_reading.exceeded}); "
+        raise ParseError(f"the PDF of {paper.id} is beyond astro's limits ({pdf_reading.exceeded}); "
                          "nothing was indexed.")
     chunks, outline = pdf_chunks(pdf_reading.pages, size)
     if pdf_reading.exceeded and not chunks:
-        raise ParseError(f"the PDF of {paper['id']} is beyond astro's limits ({pdf_reading.exceeded}) and what was read "
+        raise ParseError(f"the PDF of {paper.id} is beyond astro's limits ({pdf_reading.exceeded}) and what was read "
                          "held no text; nothing was indexed.")
     notes = reading_notes(pdf_reading.pages)  # scans, fonts without Unicode, rotated text: one clause each
     if not chunks and notes:
-        raise ParseError(f"no text could be taken from paper {paper['id']}: {'; '.join(notes)}.")
+        raise ParseError(f"no text could be taken from paper {paper.id}: {'; '.join(notes)}.")
     if pdf_reading.exceeded:
         notes.insert(0, f"the PDF is beyond astro's limits ({pdf_reading.exceeded}); only what was read is indexed")
     warning = "; ".join(filter(None, [warning, *notes])) or None
     return Extracted(chunks, "pdf", len(pdf_reading.pages), outline, warning)
 
 
-def _fetch_files(app: AppContext, paper: dict[str, Any]) -> dict[str, Any]:
+def _fetch_files(library: LibraryCore, paper: Paper) -> Paper:
     """A paper whose PDF and source are not on this machine (a shared library keeps the text, not the
     files): fetched again from arXiv into this member's papers folder."""
-    if not paper.get("arxiv_id"):
+    if not paper.arxiv_id:
         return paper  # _extract says what is missing
     from astro_cli.research.library.download import download
     from astro_cli.research.sources.http import ServiceError
 
     try:
-        return download(app, paper["arxiv_id"]).paper
+        return download(library, paper.arxiv_id).paper
     except ServiceError as exc:
-        raise ParseError(f"paper {paper['id']}'s PDF is not on this machine and could not be fetched again from "
+        raise ParseError(f"paper {paper.id}'s PDF is not on this machine and could not be fetched again from "
                          f"arXiv: {exc}") from None
 
 
-def store_chunks(library: Library, paper_id: str, chunks: list[Chunk], parsed_from: str, pages: int | None,
-                 outline: list[tuple[str, int | None]] | None = None, only_if_unparsed: bool = False) -> bool:
-    """Replace the paper's chunks and outline in one transaction (the full-text index follows); False
-    when `only_if_unparsed` and another process indexed the paper first."""
+def store_chunks(library: LibraryCore, paper_id: str, chunks: list[Chunk], parsed_from: str, pages: int | None,
+                 outline: list[tuple[str, int | None]] | None = None,
+                 only_if_unparsed: bool = False) -> Replaced | None:
+    """Replace the paper's chunks and outline in one transaction (the full-text index follows): the
+    paper as updated and its chunks' ids; None when `only_if_unparsed` and another process indexed
+    the paper first."""
     outline = outline if outline is not None else _outline_of(chunks)
     fields: dict[str, Any] = {"parsed_at": now_iso(), "parsed_from": parsed_from,
                               "outline": json.dumps(outline, ensure_ascii=False)}
     if pages is not None:
         fields["pages"] = pages
-    fields["outline"] = library.app.redactor.redact(fields["outline"])
+    fields["outline"] = library.redactor.redact(fields["outline"])
     return library.store.replace_chunks(paper_id, library.redacted_chunks(chunks), fields, only_if_unparsed)
 
 
@@ -285,32 +292,31 @@ def _outline_of(chunks: list[Chunk]) -> list[tuple[str, int | None]]:
     return seen
 
 
-def stored_outline(app: AppContext, paper: dict[str, Any]) -> list[tuple[str, int | None]]:
+def stored_outline(library: LibraryCore, paper: Paper) -> list[tuple[str, int | None]]:
     """The paper's outline as parsed; for a paper indexed before outlines were kept, its chunks' sections."""
     try:
-        saved = json.loads(paper.get("outline") or "null")
+        saved = json.loads(paper.outline or "null")
     except json.JSONDecodeError:
         saved = None
     if isinstance(saved, list) and saved:
         return [(str(name), page) for name, page in saved]
-    rows = Library(app).store.chunks_of(paper["id"])
-    return _outline_of([Chunk(r["section"], r["page"], r["ord"], r["text"]) for r in rows])
+    return _outline_of(library.store.chunks_of(paper.id))
 
 
-def _existing_report(app: AppContext, paper: dict[str, Any]) -> ParseReport:
-    count = Library(app).store.chunk_count(paper["id"])
-    return ParseReport(paper, paper.get("parsed_from") or "pdf", paper.get("pages"), int(count),
-                       stored_outline(app, paper), already=True)
+def _existing_report(library: LibraryCore, paper: Paper) -> ParseReport:
+    count = library.store.chunk_count(paper.id)
+    return ParseReport(paper, paper.parsed_from or "pdf", paper.pages, int(count),
+                       stored_outline(library, paper), already=True)
 
 
 def describe(report: ParseReport) -> str:
     """What parse_paper tells the model: what was indexed and how to read it, not the text itself."""
     paper = report.paper
-    title = f' "{paper["title"]}"' if paper.get("title") else ""
+    title = f' "{paper.title}"' if paper.title else ""
     origin = "the LaTeX source" if report.parsed_from == "latex" else "the PDF"
     pages = f"{report.pages} pages, " if report.pages else ""
     verb = "was already indexed" if report.already else "indexed"
-    lines = [f"Paper {paper['id']}{title} {verb} from {origin}: {pages}{len(report.sections)} sections, "
+    lines = [f"Paper {paper.id}{title} {verb} from {origin}: {pages}{len(report.sections)} sections, "
              f"{report.chunks} chunks."]
     if report.warning:
         lines.append(f"Note: {report.warning}.")
@@ -323,6 +329,6 @@ def describe(report: ParseReport) -> str:
     outline = ", ".join(f"{name} (p{page})" if page else name for name, page in report.sections)
     lines.append(f"Sections: {outline}")
     lines.append(
-        f"Next: rag_search with paper='{paper['id']}' to find passages, or get_paper_content with a section or pages."
+        f"Next: rag_search with paper='{paper.id}' to find passages, or get_paper_content with a section or pages."
     )
     return "\n".join(lines)

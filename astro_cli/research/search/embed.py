@@ -16,35 +16,33 @@ from typing import TYPE_CHECKING
 from astro_cli.research.search.vectors import EmbeddingError
 
 if TYPE_CHECKING:
-    from astro_cli.app import AppContext
+    from astro_cli.research.library.papers import LibraryCore
+    from astro_cli.research.records import Chunk
 
 BATCH = 64
 
 
-def embed_texts(app: AppContext, texts: list[str]) -> list[list[float]]:
+def embed_texts(library: LibraryCore, texts: list[str]) -> list[list[float]]:
     """Embeddings of texts with the configured model, in batches (litellm imported only for a remote model)."""
-    from astro_cli.research.search.embedding_choice import embedding_model
-
-    model = embedding_model(app)
+    model = library.embedding_model
     if not model:
         raise EmbeddingError("no embedding model is configured (config 'library.embedding_model')")
     from astro_cli.research.search.local_embed import LocalModelError, is_local
 
     if is_local(model):  # made here, in numpy: no API, no download, no litellm
-        from astro_cli.research.search.local_embed import load
-
         try:
-            return load(app, model).encode(texts).tolist()
+            made: list[list[float]] = library.encoders.get(model).encode(texts).tolist()
+            return made
         except LocalModelError as exc:
             raise EmbeddingError(str(exc)) from None
     from astro_cli.agent.embedding import embed_batch
 
-    base = app.settings.get("library.embedding_api_base")
+    base = library.settings.get("library.embedding_api_base")
     vectors: list[list[float]] = []
     for start in range(0, len(texts), BATCH):
         batch = texts[start : start + BATCH]
         try:
-            vectors.extend(embed_batch(model, batch, base, app.settings.get("http.timeout")))
+            vectors.extend(embed_batch(model, batch, base, library.settings.get("http.timeout")))
         except Exception as exc:  # noqa: BLE001 - litellm raises provider-specific types
             first = str(exc).strip().split("\n")[0][:160]
             raise EmbeddingError(f"the embedding model {model} failed ({type(exc).__name__}: {first})") from None
@@ -53,50 +51,62 @@ def embed_texts(app: AppContext, texts: list[str]) -> list[list[float]]:
     return vectors
 
 
-def embed_paper(app: AppContext, paper_id: str | None = None, note_id: int | None = None) -> int:
+def embed_paper(library: LibraryCore, paper_id: str | None = None, note_id: int | None = None) -> int:
     """Make and store vectors for a paper's (or note's) chunks; returns how many were stored.
 
     A library that keeps no vectors (a server without pgvector) is said so before the model is asked.
     """
-    from astro_cli.research.library.storage import library_store
+    _checked(library)
+    rows = library.store.chunks_to_embed(paper_id=paper_id, note_id=note_id)
+    if not rows:
+        return 0
+    return embed_chunks(library, [int(r["id"]) for r in rows], [(r["section"], r["text"]) for r in rows])
 
-    store = library_store(app)
-    note = store.vectors_note()
+
+def embed_written(library: LibraryCore, chunk_ids: list[int], chunks: list[Chunk]) -> int:
+    """Vectors for chunks just written (their ids as the store gave them back): nothing is read again."""
+    _checked(library)
+    return embed_chunks(library, chunk_ids, [(c.section, c.text) for c in chunks])
+
+
+def _checked(library: LibraryCore) -> str:
+    """The model in use; EmbeddingError when vectors are off or this library keeps none."""
+    note = library.store.vectors_note()
     if note:
         raise EmbeddingError(note)
-    from astro_cli.research.search.embedding_choice import embedding_model
-
-    model = embedding_model(app)
+    model = library.embedding_model
     if not model:
         raise EmbeddingError("vectors are off (config 'library.embedding_model')")
-    rows = store.chunks_to_embed(paper_id=paper_id, note_id=note_id)
-    if not rows:
+    return model
+
+
+def embed_chunks(library: LibraryCore, chunk_ids: list[int], texts: list[tuple[str | None, str]]) -> int:
+    """Embed (section, text) pairs and store them as the vectors of `chunk_ids`."""
+    if not chunk_ids:
         return 0
     # The section name travels with the text: it is often the best summary of what a chunk is about.
     # The brackets around a guessed formula (pdfscript.py) are for the reader; a model's tokenizer
     # knows no such symbol, and an unknown token moves the vector more than the formula does.
     from astro_cli.research.text.pdfscript import APPROXIMATE, APPROXIMATE_END
 
-    texts = [f"{r['section'] or ''}\n{r['text']}".replace(APPROXIMATE, "").replace(APPROXIMATE_END, "") for r in rows]
-    vectors = embed_texts(app, texts)
-    store.store_vectors([int(r["id"]) for r in rows], vectors, model)
-    return len(rows)
+    model = _checked(library)
+    plain = [f"{section or ''}\n{text}".replace(APPROXIMATE, "").replace(APPROXIMATE_END, "")
+             for section, text in texts]
+    vectors = embed_texts(library, plain)
+    library.store.store_vectors(chunk_ids, vectors, model)
+    return len(chunk_ids)
 
 
-def vector_ranking(app: AppContext, question: str, limit: int, paper_ids: list[str] | None,
+def vector_ranking(library: LibraryCore, question: str, limit: int, paper_ids: list[str] | None,
                    exclude: Sequence[str] = ()) -> list[tuple[int, float]]:
     """The vector side of hybrid search; empty when no vectors of the configured model exist.
     A library that keeps no vectors raises EmbeddingError with the reason (search says it)."""
-    from astro_cli.research.library.storage import library_store
-
-    store = library_store(app)
+    store = library.store
     note = store.vectors_note()
     if note:
         raise EmbeddingError(note)
-    from astro_cli.research.search.embedding_choice import embedding_model
-
-    model = embedding_model(app)
+    model = library.embedding_model
     if not model or not store.has_any_vectors(model):
         return []
-    (query,) = embed_texts(app, [question])
+    (query,) = embed_texts(library, [question])
     return store.without_kinds(store.vector_ranking(model, query, limit, paper_ids), exclude)

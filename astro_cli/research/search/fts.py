@@ -28,6 +28,11 @@ MIN_WORDS = 2  # the rarest words are always kept, whatever their frequency
 _TOKENS = re.compile(r'"([^"]+)"|(\w+)', re.UNICODE)
 
 
+class SearchError(Exception):
+    """A search that cannot run (empty query, unknown paper, a query the index cannot read); one
+    sentence for the model or user. Each store raises it for its own engine's failures."""
+
+
 class FrequencySource(Protocol):
     """What the plan needs of a store: the index's size, how many chunks hold each word, and how many
     postings its ranking can afford (FTS5 reads only its index; PostgreSQL reads each matched row)."""

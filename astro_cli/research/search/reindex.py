@@ -21,11 +21,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from astro_cli.research.search.embedding_choice import embedding_model
 from astro_cli.research.search.vectors import EmbeddingError
 
 if TYPE_CHECKING:
-    from astro_cli.app import AppContext
+    from astro_cli.research.library.papers import LibraryCore
 
 log = logging.getLogger(__name__)
 
@@ -44,41 +43,40 @@ class ReindexReport:
     note: str | None = None  # why nothing could be done (vectors off, a server without pgvector)
 
 
-def pending(app: AppContext) -> list[tuple[str, int]]:
+def pending(library: LibraryCore) -> list[tuple[str, int]]:
     """(paper id, chunks) of the papers without vectors of the model in use; empty when vectors are off."""
-    from astro_cli.research.library.storage import has_library, library_store
+    from astro_cli.research.library.storage import has_library
 
-    model = embedding_model(app)
-    if not model or not has_library(app):
+    model = library.embedding_model
+    if not model or not has_library(library.settings, library.workspace):
         return []
-    return library_store(app).papers_without_vectors(model)
+    return library.store.papers_without_vectors(model)
 
 
-def estimate_seconds(app: AppContext, chunks: int) -> float:
+def estimate_seconds(library: LibraryCore, chunks: int) -> float:
     from astro_cli.research.search.local_embed import is_local
 
-    per_chunk = LOCAL_SECONDS_PER_CHUNK if is_local(embedding_model(app)) else REMOTE_SECONDS_PER_CHUNK
+    per_chunk = LOCAL_SECONDS_PER_CHUNK if is_local(library.embedding_model) else REMOTE_SECONDS_PER_CHUNK
     return chunks * per_chunk
 
 
-def reindex(app: AppContext, papers: list[str] | None = None, progress: Progress | None = None) -> ReindexReport:
+def reindex(library: LibraryCore, papers: list[str] | None = None, progress: Progress | None = None) -> ReindexReport:
     """Embed every paper (or the given ones) that lacks vectors of the model in use."""
-    from astro_cli.research.library.storage import library_store
     from astro_cli.research.search.embed import embed_paper
 
-    model = embedding_model(app)
+    model = library.embedding_model
     report = ReindexReport(model)
     if not model:
         report.note = "vectors are off (library.embedding_model), so there is nothing to make"
         return report
-    note = library_store(app).vectors_note()
+    note = library.store.vectors_note()
     if note:
         report.note = note
         return report
-    with _workspace_lock(app):
+    with _workspace_lock(library):
         failed: set[str] = set()
         while True:  # papers added while this runs are picked up before it ends
-            todo = [(pid, n) for pid, n in pending(app) if pid not in failed and (papers is None or pid in papers)]
+            todo = [(pid, n) for pid, n in pending(library) if pid not in failed and (papers is None or pid in papers)]
             if not todo:
                 return report
             total = report.chunks + sum(n for _, n in todo)
@@ -86,7 +84,7 @@ def reindex(app: AppContext, papers: list[str] | None = None, progress: Progress
                 if progress:
                     progress(report.chunks, total, paper_id)
                 try:
-                    embed_paper(app, paper_id)
+                    embed_paper(library, paper_id)
                 except EmbeddingError as exc:
                     failed.add(paper_id)
                     report.problems.append(f"{paper_id}: {exc}")
@@ -100,11 +98,11 @@ def reindex(app: AppContext, papers: list[str] | None = None, progress: Progress
 
 
 @contextmanager
-def _workspace_lock(app: AppContext) -> Iterator[None]:
+def _workspace_lock(library: LibraryCore) -> Iterator[None]:
     """One reindexer per workspace at a time; the next one waits for it."""
     import fcntl
 
-    path = _lock_path(app)
+    path = _lock_path(library)
     path.parent.mkdir(parents=True, exist_ok=True)
     with open(path, "a+") as handle:
         fcntl.flock(handle, fcntl.LOCK_EX)
@@ -114,15 +112,15 @@ def _workspace_lock(app: AppContext) -> Iterator[None]:
             fcntl.flock(handle, fcntl.LOCK_UN)
 
 
-def _lock_path(app: AppContext) -> Path:
-    return app.workspace.astro_dir / "reindex.lock"
+def _lock_path(library: LibraryCore) -> Path:
+    return library.workspace.astro_dir / "reindex.lock"
 
 
-def running(app: AppContext) -> bool:
+def running(library: LibraryCore) -> bool:
     """Is a reindex of this workspace under way (its lock held by another process)?"""
     import fcntl
 
-    path = _lock_path(app)
+    path = _lock_path(library)
     if not path.exists():
         return False
     with open(path, "a+") as handle:
@@ -134,18 +132,18 @@ def running(app: AppContext) -> bool:
     return False
 
 
-def start_background(app: AppContext) -> bool:
+def start_background(library: LibraryCore) -> bool:
     """Start a detached `astro library reindex --background` for this workspace; False if it could not start.
     Its output goes to .astro/reindex.log (read it when vectors do not come)."""
-    astro_dir = app.workspace.astro_dir
+    astro_dir = library.workspace.astro_dir
     try:
         astro_dir.mkdir(parents=True, exist_ok=True)
         (astro_dir / "reindex.started").write_text(f"{time.time()}\n", encoding="utf-8")
         with open(astro_dir / "reindex.log", "ab") as out:
             subprocess.Popen(  # noqa: S603 - our own interpreter and module, fixed arguments
                 [sys.executable, "-m", "astro_cli", "library", "reindex", "--background"],
-                cwd=str(app.workspace.root), stdin=subprocess.DEVNULL, stdout=out, stderr=out,
-                start_new_session=True, close_fds=True, env=_child_env(app),
+                cwd=str(library.workspace.root), stdin=subprocess.DEVNULL, stdout=out, stderr=out,
+                start_new_session=True, close_fds=True, env=_child_env(library),
             )
     except OSError as exc:
         log.debug("could not start a background reindex: %s", exc)
@@ -158,25 +156,25 @@ def start_background(app: AppContext) -> bool:
 _CARRIED = ("library.embedding_model", "library.embedding_api_base", "library.database_url", "library.files_path")
 
 
-def _child_env(app: AppContext) -> dict[str, str]:
+def _child_env(library: LibraryCore) -> dict[str, str]:
     from astro_cli.config_schema import SCHEMA
 
-    env = {**os.environ, "ASTRO_WORKER": "0", "ASTRO_HOME": str(app.home.root)}
+    env = {**os.environ, "ASTRO_WORKER": "0", "ASTRO_HOME": str(library.home.root)}
     for name in _CARRIED:
-        value = embedding_model(app) if name == "library.embedding_model" else app.settings.get(name)
+        value = library.embedding_model if name == "library.embedding_model" else library.settings.get(name)
         if value:
             env[SCHEMA[name].env_var] = str(value)
     return env
 
 
-def start_lazily(app: AppContext) -> bool:
+def start_lazily(library: LibraryCore) -> bool:
     """A search's nudge: start a background reindex unless one runs or one started a little while ago."""
-    stamp = app.workspace.astro_dir / "reindex.started"
+    stamp = library.workspace.astro_dir / "reindex.started"
     try:
         if stamp.exists() and time.time() - stamp.stat().st_mtime < LAZY_RETRY_SECONDS:
             return False
     except OSError:
         return False
-    if running(app):
+    if running(library):
         return False
-    return start_background(app)
+    return start_background(library)

@@ -25,7 +25,7 @@ from astro_cli.research.sources.http import (
 if TYPE_CHECKING:
     import httpx
 
-    from astro_cli.app import AppContext
+    from astro_cli.research.sources.web import Web
 
 SERVICE = "NASA ADS"
 FIELDS = ("bibcode,title,author,year,pubdate,citation_count,abstract,doi,identifier,pub,volume,page,"
@@ -66,16 +66,16 @@ def _require_token() -> str:
     return value
 
 
-def _call(app: AppContext, method: str, path: str, **kwargs: Any) -> dict[str, Any]:
+def _call(web: Web, method: str, path: str, **kwargs: Any) -> dict[str, Any]:
     import httpx
 
-    url = app.settings.get("ads_url").rstrip("/") + path
+    url = web.settings.get("ads_url").rstrip("/") + path
     headers = {"Authorization": f"Bearer {_require_token()}"}
-    with make_client(app, headers=headers) as client:
+    with make_client(web, headers=headers) as client:
         try:
             response = client.request(method, url, **kwargs)
         except httpx.HTTPError as exc:
-            raise ServiceError(describe_failure(SERVICE, url, exc, timeout_seconds(app), "ads_url")) from None
+            raise ServiceError(describe_failure(SERVICE, url, exc, timeout_seconds(web), "ads_url")) from None
     if response.status_code == 401:
         raise ServiceError("NASA ADS refused the API token (HTTP 401); check ADS_API_TOKEN, or replace the stored one with "
                            "`astro keys set ads`.")
@@ -84,9 +84,10 @@ def _call(app: AppContext, method: str, path: str, **kwargs: Any) -> dict[str, A
     if response.status_code >= 400:
         raise http_error(SERVICE, response)
     try:
-        return response.json()
+        answer: dict[str, Any] = response.json()
     except ValueError:
         raise ServiceError("NASA ADS sent an answer that is not JSON; try again later.") from None
+    return answer
 
 
 def _error_message(response: httpx.Response) -> str:
@@ -162,7 +163,7 @@ def doc_to_record(doc: dict[str, Any]) -> dict[str, Any]:
 
 
 def search(
-    app: AppContext, query: str, rows: int = 10, sort: str = "relevance",
+    web: Web, query: str, rows: int = 10, sort: str = "relevance",
     year_from: int | None = None, year_to: int | None = None, start: int = 0,
 ) -> tuple[int, list[dict[str, Any]]]:
     """Search ADS; the query is ADS syntax and passes through untouched (a year range is added).
@@ -173,29 +174,29 @@ def search(
     params: dict[str, Any] = {"q": q, "fl": FIELDS, "rows": rows, "sort": SORTS.get(sort, "score desc")}
     if start:
         params["start"] = start
-    body = _call(app, "GET", "/search/query", params=params)
+    body = _call(web, "GET", "/search/query", params=params)
     response = body.get("response") or {}
     docs = response.get("docs") or []
     return int(response.get("numFound") or len(docs)), [doc_to_record(d) for d in docs]
 
 
-def lookup(app: AppContext, identifier: str) -> dict[str, Any] | None:
+def lookup(web: Web, identifier: str) -> dict[str, Any] | None:
     """The ADS record for a bibcode, DOI or 'arXiv:ID', or None when ADS does not know it.
 
     A record is accepted only if it carries the identifier asked for (among its bibcodes, DOIs
     and arXiv ids): a search index that answers with an unrelated paper must not hand that
     paper's bibcode and title to this one.
     """
-    _, records = search(app, f'identifier:"{identifier}"', rows=3)
+    _, records = search(web, f'identifier:"{identifier}"', rows=3)
     return next((record for record in records if carries(record, identifier)), None)
 
 
-def lookup_many(app: AppContext, identifiers: list[str]) -> dict[str, dict[str, Any]]:
+def lookup_many(web: Web, identifiers: list[str]) -> dict[str, dict[str, Any]]:
     """ADS records for several identifiers in one request: {identifier: record} for those ADS knows."""
     if not identifiers:
         return {}
     wanted = " OR ".join(f'"{i}"' for i in identifiers)
-    _, records = search(app, f"identifier:({wanted})", rows=min(50, 2 * len(identifiers)))
+    _, records = search(web, f"identifier:({wanted})", rows=min(50, 2 * len(identifiers)))
     found: dict[str, dict[str, Any]] = {}
     for identifier in identifiers:
         record = next((r for r in records if carries(r, identifier)), None)
@@ -204,9 +205,9 @@ def lookup_many(app: AppContext, identifiers: list[str]) -> dict[str, dict[str, 
     return found
 
 
-def export_bibtex(app: AppContext, bibcodes: list[str]) -> str:
+def export_bibtex(web: Web, bibcodes: list[str]) -> str:
     """BibTeX for bibcodes from the ADS export service (one request for all of them)."""
-    body = _call(app, "POST", "/export/bibtex", json={"bibcode": bibcodes})
+    body = _call(web, "POST", "/export/bibtex", json={"bibcode": bibcodes})
     text = body.get("export")
     if not isinstance(text, str):
         raise ServiceError("NASA ADS export answered without BibTeX; try again later.")

@@ -14,8 +14,8 @@ from typing import TYPE_CHECKING, Any
 from astro_cli.research.sources.http import ServiceError, arxiv_throttle, make_client, request
 
 if TYPE_CHECKING:
-    from astro_cli.app import AppContext
     from astro_cli.research.sources.arxiv_query import ArxivQuery
+    from astro_cli.research.sources.web import Web
 
 SERVICE = "the arXiv API"
 NS = {
@@ -108,15 +108,15 @@ def parse_feed(body: bytes) -> tuple[int, list[dict[str, Any]]]:
     return total, records
 
 
-def _get(app: AppContext, params: dict[str, Any]) -> tuple[int, list[dict[str, Any]]]:
-    with make_client(app) as client, arxiv_throttle(app).turn():  # the clock is stamped once the answer is in
-        response = request(client, "GET", app.settings.get("arxiv_url"), service=SERVICE,
+def _get(web: Web, params: dict[str, Any]) -> tuple[int, list[dict[str, Any]]]:
+    with make_client(web) as client, arxiv_throttle(web).turn():  # the clock is stamped once the answer is in
+        response = request(client, "GET", web.settings.get("arxiv_url"), service=SERVICE,
                            setting="arxiv_url", params=params)
     return parse_feed(response.content)
 
 
 def search(
-    app: AppContext, query: str, rows: int = 10, sort: str = "relevance",
+    web: Web, query: str, rows: int = 10, sort: str = "relevance",
     year_from: int | None = None, year_to: int | None = None,
 ) -> tuple[int, list[dict[str, Any]]]:
     """Search arXiv; `query` may be arXiv syntax (ti:, au:, cat:...), ADS-style syntax or plain words."""
@@ -127,17 +127,17 @@ def search(
         plan = translate(query, year_from, year_to)
     except QuerySyntaxError as exc:
         raise ServiceError(str(exc)) from None
-    return answer(app, plan, rows, sort)
+    return answer(web, plan, rows, sort)
 
 
-def answer(app: AppContext, plan: ArxivQuery, rows: int = 10, sort: str = "relevance") -> tuple[int, list[dict[str, Any]]]:
+def answer(web: Web, plan: ArxivQuery, rows: int = 10, sort: str = "relevance") -> tuple[int, list[dict[str, Any]]]:
     """What arXiv answers for a translated query: ids fetched, or a search filtered to the publication years."""
     from astro_cli.research.sources.arxiv_query import keep_published_in
 
     if plan.skip:
         raise ServiceError(plan.skip.replace("so only NASA ADS answers this query", "so use source=ads for it"))
     if plan.ids:
-        records = fetch(app, plan.ids)
+        records = fetch(web, plan.ids)
         return len(records), records
     if not plan.text:
         what = "DOIs and bibcodes" if plan.lookups else "ADS fields such as property: or bibstem:"
@@ -150,15 +150,15 @@ def answer(app: AppContext, plan: ArxivQuery, rows: int = 10, sort: str = "relev
         "sortBy": SORTS.get(sort, "relevance"),
         "sortOrder": "descending",
     }
-    total, records = _get(app, params)
+    total, records = _get(web, params)
     if plan.years is not None:
         records = keep_published_in(records, plan.years)
     return total, records[:rows]
 
 
-def fetch(app: AppContext, arxiv_ids: list[str]) -> list[dict[str, Any]]:
+def fetch(web: Web, arxiv_ids: list[str]) -> list[dict[str, Any]]:
     """Metadata for known arXiv ids (an unknown id is simply absent from the result)."""
     if not arxiv_ids:
         return []
-    _, records = _get(app, {"id_list": ",".join(arxiv_ids), "start": 0, "max_results": len(arxiv_ids)})
+    _, records = _get(web, {"id_list": ",".join(arxiv_ids), "start": 0, "max_results": len(arxiv_ids)})
     return records

@@ -21,7 +21,7 @@ from urllib.parse import quote
 from astro_cli.research.sources.http import ServiceError, make_client, request
 
 if TYPE_CHECKING:
-    from astro_cli.app import AppContext
+    from astro_cli.research.sources.web import Web
 
 log = logging.getLogger(__name__)
 SERVICE = "Crossref"
@@ -30,13 +30,13 @@ CORRECTED = {"correction", "corrigendum", "erratum", "addendum", "clarification"
 CONCERN = {"expression_of_concern"}
 
 
-def work(app: AppContext, doi: str) -> dict[str, Any] | None:
+def work(web: Web, doi: str) -> dict[str, Any] | None:
     """The record for a DOI in the common shape, or None when Crossref does not know it."""
-    base = str(app.settings.get("crossref_url")).rstrip("/")
+    base = str(web.settings.get("crossref_url")).rstrip("/")
     url = f"{base}/works/{quote(doi.strip(), safe='')}"
-    contact = app.settings.get("http.contact")
+    contact = web.settings.get("http.contact")
     params = {"mailto": contact} if contact and "@" in str(contact) else None
-    with make_client(app) as client:
+    with make_client(web) as client:
         try:
             response = request(client, "GET", url, service=SERVICE, setting="crossref_url", params=params)
         except ServiceError as exc:
@@ -101,14 +101,14 @@ def status_mark(record: dict[str, Any]) -> str:
     return "; ".join(marks)
 
 
-def attach_updates(app: AppContext, record: dict[str, Any]) -> None:
+def attach_updates(web: Web, record: dict[str, Any]) -> None:
     """Put Crossref's notices about the record's journal DOI into its biblio (`updates`), so the library
     and the citation footer can mark a retracted paper. A Crossref failure costs only the mark (logged)."""
     doi = str(record.get("doi") or "")
     if not doi.startswith("10.") or doi.lower().startswith("10.48550/"):  # arXiv's own DOIs carry no notices
         return
     try:
-        found = work(app, doi)
+        found = work(web, doi)
     except ServiceError as exc:
         log.info("crossref: no update check for %s: %s", doi, exc)
         return

@@ -22,7 +22,7 @@ from astro_cli import __version__
 if TYPE_CHECKING:
     import httpx
 
-    from astro_cli.app import AppContext
+    from astro_cli.research.sources.web import Web
 
 
 class ServiceError(Exception):
@@ -37,23 +37,23 @@ class RateLimited(ServiceError):
         self.reset = reset
 
 
-def user_agent(app: AppContext) -> str:
-    contact = app.settings.get("http.contact") or ""
+def user_agent(web: Web) -> str:
+    contact = web.settings.get("http.contact") or ""
     suffix = f" (+{contact})" if contact else ""
     return f"astro/{__version__}{suffix} research assistant for astrophysicists"
 
 
-def timeout_seconds(app: AppContext) -> float:
-    return float(app.settings.get("http.timeout"))
+def timeout_seconds(web: Web) -> float:
+    return float(web.settings.get("http.timeout"))
 
 
-def make_client(app: AppContext, headers: dict[str, str] | None = None) -> httpx.Client:
+def make_client(web: Web, headers: dict[str, str] | None = None) -> httpx.Client:
     """An httpx client with astro's User-Agent and the configured timeout; close it after use."""
     import httpx
 
-    seconds = timeout_seconds(app)
+    seconds = timeout_seconds(web)
     return httpx.Client(
-        headers={"User-Agent": user_agent(app), **(headers or {})},
+        headers={"User-Agent": user_agent(web), **(headers or {})},
         timeout=httpx.Timeout(seconds, connect=min(seconds, 10.0)),
         follow_redirects=True,
     )
@@ -255,6 +255,6 @@ class ArxivThrottle(Throttle):
     """arXiv's spacing (`arxiv.min_interval`), shared by every astro process of the user through ARXIV_CLOCK."""
 
 
-def arxiv_throttle(app: AppContext) -> Throttle:
-    return app.service(ArxivThrottle, lambda: ArxivThrottle(float(app.settings.get("arxiv.min_interval")),
-                                                            app.home.root / ARXIV_CLOCK))
+def arxiv_throttle(web: Web) -> Throttle:
+    return web.service(ArxivThrottle, lambda: ArxivThrottle(float(web.settings.get("arxiv.min_interval")),
+                                                            web.home.root / ARXIV_CLOCK))

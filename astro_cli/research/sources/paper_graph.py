@@ -21,8 +21,8 @@ from typing import TYPE_CHECKING, Any
 from astro_cli.research.sources.http import ServiceError
 
 if TYPE_CHECKING:
-    from astro_cli.app import AppContext
-    from astro_cli.research.library.papers import Library
+    from astro_cli.research.library.papers import LibraryCore
+    from astro_cli.research.sources.web import Web
 
 DIRECTIONS = {"refs": "references", "cited-by": "citations", "similar": "similar"}
 TITLES = {"refs": "References of", "cited-by": "Papers citing", "similar": "Papers similar to"}
@@ -67,19 +67,17 @@ def check(direction: str, rows: int, start: int) -> None:
         raise ServiceError("start must be 0 or more (the first neighbour is 0).")
 
 
-def paper_graph(app: AppContext, identifier: str, direction: str = "refs", rows: int = 20,
+def paper_graph(library: LibraryCore, identifier: str, direction: str = "refs", rows: int = 20,
                 start: int = 0) -> GraphPage:
-    """One page of a paper's references, citations or similar papers."""
-    from astro_cli.research.library.papers import Library
+    """One page of a paper's references, citations or similar papers (neighbours in `library` marked)."""
     from astro_cli.research.sources import ads
 
     identifier = (identifier or "").strip()
     if not identifier:
         raise ServiceError("Give the paper's bibcode, arXiv id or DOI (or its id in the library).")
     check(direction, rows, start)
-    library = Library(app)
     if ads.has_token():
-        return _from_ads(app, library, identifier, direction, rows, start)
+        return _from_ads(library.web, library, identifier, direction, rows, start)
     if direction != "refs":
         what = "who cites a paper" if direction == "cited-by" else "which papers resemble a paper"
         raise ServiceError(f"Finding {what} needs NASA ADS's citation index: set ADS_API_TOKEN (astro keys set "
@@ -87,13 +85,13 @@ def paper_graph(app: AppContext, identifier: str, direction: str = "refs", rows:
     return _from_bibliography(library, identifier, rows, start)
 
 
-def _from_ads(app: AppContext, library: Library, identifier: str, direction: str, rows: int,
+def _from_ads(web: Web, library: LibraryCore, identifier: str, direction: str, rows: int,
               start: int) -> GraphPage:
     from astro_cli.research.sources import ads
 
-    bibcode = _bibcode_of(app, library, identifier)
+    bibcode = _bibcode_of(web, library, identifier)
     query = f"{DIRECTIONS[direction]}(bibcode:{bibcode})"
-    total, records = ads.search(app, query, rows, ADS_SORTS[direction], start=start)
+    total, records = ads.search(web, query, rows, ADS_SORTS[direction], start=start)
     page = GraphPage(bibcode, direction, total, start)
     seen = {bibcode}
     for record in records:
@@ -107,7 +105,7 @@ def _from_ads(app: AppContext, library: Library, identifier: str, direction: str
     return page
 
 
-def _bibcode_of(app: AppContext, library: Library, identifier: str) -> str:
+def _bibcode_of(web: Web, library: LibraryCore, identifier: str) -> str:
     from astro_cli.research.sources import ads
     from astro_cli.research.sources.arxiv_query import arxiv_id_of
 
@@ -117,20 +115,20 @@ def _bibcode_of(app: AppContext, library: Library, identifier: str) -> str:
     if stored and stored.get("bibcode"):
         return str(stored["bibcode"])
     wanted = f"arXiv:{arxiv_id_of(identifier)}" if arxiv_id_of(identifier) else identifier
-    record = ads.lookup(app, wanted)
+    record = ads.lookup(web, wanted)
     if record is None or not record.get("bibcode"):
         raise ServiceError(f"NASA ADS does not know the paper '{identifier}'; check the identifier.")
     return str(record["bibcode"])
 
 
-def _in_library(library: Library, record: dict[str, Any]) -> bool:
+def _in_library(library: LibraryCore, record: dict[str, Any]) -> bool:
     for key in ("arxiv_id", "bibcode", "doi"):
         if record.get(key) and library.get_paper(str(record[key])) is not None:
             return True
     return False
 
 
-def _from_bibliography(library: Library, identifier: str, rows: int, start: int) -> GraphPage:
+def _from_bibliography(library: LibraryCore, identifier: str, rows: int, start: int) -> GraphPage:
     paper = library.get_paper(identifier)
     if paper is None:
         raise ServiceError(f"'{identifier}' is not in the library, and without ADS_API_TOKEN its references come "
@@ -154,15 +152,15 @@ def _from_bibliography(library: Library, identifier: str, rows: int, start: int)
     return page
 
 
-def bibliography(library: Library, paper_id: str) -> list[str]:
+def bibliography(library: LibraryCore, paper_id: str) -> list[str]:
     """The paper's reference entries: `[key] Authors year, Journal, vol, page` paragraphs from LaTeX, or
     the run-on reference list of a PDF cut where the next entry's "Surname, I." begins."""
     entries: list[str] = []
     previous_authors = ""
     for chunk in library.store.chunks_of(paper_id):
-        if str(chunk.get("kind") or "") != "references":
+        if chunk.kind != "references":
             continue
-        text = str(chunk.get("text") or "")
+        text = chunk.text
         pieces = [" ".join(p.split()) for p in re.split(r"\n\s*\n", text)]
         if not any(ENTRY.match(p) for p in pieces):
             pieces = split_run_on(" ".join(text.split()))

@@ -19,8 +19,8 @@ from astro_cli.research.sources.merge import merge, source_entry
 from astro_cli.research.textblock import DATA_NOTE, frame
 
 if TYPE_CHECKING:
-    from astro_cli.app import AppContext
     from astro_cli.research.sources.arxiv_query import ArxivQuery
+    from astro_cli.research.sources.web import Web
 
 SOURCES = ("all", "ads", "arxiv")
 SORTS = ("relevance", "date", "citations")
@@ -49,7 +49,7 @@ def check_arguments(source: str, rows: int, sort: str, year_from: int | None, ye
 
 
 def search_papers(
-    app: AppContext, query: str, source: str = "all", rows: int = 10, sort: str = "relevance",
+    web: Web, query: str, source: str = "all", rows: int = 10, sort: str = "relevance",
     year_from: int | None = None, year_to: int | None = None,
 ) -> Outcome:
     """Query the chosen services and merge their answers (ADS first: it carries citation counts)."""
@@ -73,7 +73,7 @@ def search_papers(
                              "without bibcodes or citation counts); `astro keys set ads` keeps a token.")
     if with_ads:
         try:
-            total, records = ads.search(app, plan.ads_text, rows, sort, year_from, year_to)
+            total, records = ads.search(web, plan.ads_text, rows, sort, year_from, year_to)
             outcome.totals["ads"] = total
             lists.append(records)
         except ServiceError as exc:
@@ -82,7 +82,7 @@ def search_papers(
             failures.append(str(exc))
     if source == "arxiv" or (source == "all" and _arxiv_helps(plan)):
         try:
-            total, records = arxiv.answer(app, plan, rows, sort)
+            total, records = arxiv.answer(web, plan, rows, sort)
             outcome.totals["arxiv"] = total
             lists.append(records)
             outcome.notes.extend(plan.notes())
@@ -96,9 +96,9 @@ def search_papers(
         outcome.notes.append(f"arXiv was not searched: it has no equivalent of {', '.join(plan.dropped)}, "
                              "so only NASA ADS answers this query.")
     elif source == "all" and plan.lookups and not with_ads:
-        lists.append(_crossref_lookups(app, plan.lookups, outcome))
+        lists.append(_crossref_lookups(web, plan.lookups, outcome))
     if source == "all" and with_ads and plan.lookups and not any(lists):  # ADS does not know the DOI
-        lists.append(_crossref_lookups(app, [i for i in plan.lookups if i.startswith("10.")], outcome))
+        lists.append(_crossref_lookups(web, [i for i in plan.lookups if i.startswith("10.")], outcome))
     outcome.notes.extend(f"Partial results: {text}" for text in failures)
     merged = merge(*lists)
     if plan.lookups or plan.ids:  # a paper looked up by name: is it retracted or corrected? (one request each)
@@ -106,7 +106,7 @@ def search_papers(
 
         for record in merged[:3]:
             if not record.get("updates"):
-                attach_updates(app, record)
+                attach_updates(web, record)
     if sort == "citations":
         merged.sort(key=_citation_count, reverse=True)
     elif sort == "date":
@@ -126,7 +126,7 @@ def _plan(query: str, year_from: int | None, year_to: int | None) -> ArxivQuery:
         raise ServiceError(str(exc)) from None
 
 
-def _crossref_lookups(app: AppContext, identifiers: list[str], outcome: Outcome) -> list[dict[str, Any]]:
+def _crossref_lookups(web: Web, identifiers: list[str], outcome: Outcome) -> list[dict[str, Any]]:
     """DOIs resolved through Crossref (no ADS token); a bibcode is ADS's alone, and says so."""
     from astro_cli.research.sources import crossref
 
@@ -135,7 +135,7 @@ def _crossref_lookups(app: AppContext, identifiers: list[str], outcome: Outcome)
         if not identifier.startswith("10."):
             raise ServiceError(f"Looking up the bibcode {identifier} needs NASA ADS (set ADS_API_TOKEN with astro "
                                "keys set ads); without it, DOIs resolve through Crossref and arXiv ids through arXiv.")
-        record = crossref.work(app, identifier)
+        record = crossref.work(web, identifier)
         if record is not None:
             records.append(record)
     outcome.totals["crossref"] = len(records)

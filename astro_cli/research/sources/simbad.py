@@ -17,7 +17,7 @@ from astro_cli.research.sources.http import ServiceError, parse_reset, user_agen
 if TYPE_CHECKING:
     from astropy.table import Table
 
-    from astro_cli.app import AppContext
+    from astro_cli.research.sources.web import Web
 
 SERVICE = "SIMBAD"
 FILTERS = ("U", "B", "V", "R", "I", "J", "H", "K", "G")
@@ -39,12 +39,12 @@ class NotFound(ServiceError):
     """SIMBAD answered, and it does not know the object."""
 
 
-def simbad_service(app: AppContext) -> Any:
+def simbad_service(web: Web) -> Any:
     """pyvo's TAPService for config 'simbad_url', with astro's User-Agent and timeout."""
     import requests
     from pyvo.dal import TAPService
 
-    timeout = float(app.settings.get("http.timeout"))
+    timeout = float(web.settings.get("http.timeout"))
 
     class TimeoutSession(requests.Session):
         def request(self, *args: Any, **kwargs: Any) -> Any:  # pyvo sends sync queries without a timeout
@@ -53,19 +53,19 @@ def simbad_service(app: AppContext) -> Any:
             return super().request(*args, **kwargs)
 
     session = TimeoutSession()
-    session.headers["User-Agent"] = user_agent(app)
-    return TAPService(baseurl=app.settings.get("simbad_url").rstrip("/"), session=session)
+    session.headers["User-Agent"] = user_agent(web)
+    return TAPService(baseurl=web.settings.get("simbad_url").rstrip("/"), session=session)
 
 
 def _adql_text(value: str) -> str:
     return value.replace("'", "''")
 
 
-def _run(app: AppContext, query: str) -> Table:
+def _run(web: Web, query: str) -> Table:
     try:
-        return simbad_service(app).search(query, maxrec=MAX_ROWS).to_table()
+        return simbad_service(web).search(query, maxrec=MAX_ROWS).to_table()
     except Exception as exc:  # noqa: BLE001 - pyvo/requests errors arrive under many names
-        raise ServiceError(_describe(exc, app)) from None
+        raise ServiceError(_describe(exc, web)) from None
 
 
 def _chain(exc: BaseException) -> list[BaseException]:
@@ -80,14 +80,14 @@ def _chain(exc: BaseException) -> list[BaseException]:
     return seen
 
 
-def _describe(exc: BaseException, app: AppContext) -> str:
+def _describe(exc: BaseException, web: Web) -> str:
     import requests
     from pyvo.dal.exceptions import DALQueryError, DALRateLimitError, DALServiceError
 
-    url = app.settings.get("simbad_url")
+    url = web.settings.get("simbad_url")
     chain = _chain(exc)
     if any(isinstance(e, requests.Timeout) for e in chain):
-        return (f"{SERVICE} did not answer within {app.settings.get('http.timeout'):g} s ({url}); "
+        return (f"{SERVICE} did not answer within {web.settings.get('http.timeout'):g} s ({url}); "
                 "try again later, or raise config 'http.timeout'.")
     if any(isinstance(e, requests.ConnectionError) for e in chain):
         return f"Could not reach {SERVICE} at {url}; check the network connection or config 'simbad_url'."
@@ -148,7 +148,7 @@ def _row_to_object(row: Any) -> dict[str, Any]:
 
 
 # --- queries ---------------------------------------------------------------------------------
-def query_object(app: AppContext, name: str) -> dict[str, Any]:
+def query_object(web: Web, name: str) -> dict[str, Any]:
     """The object SIMBAD knows under `name` (any of its identifiers); NotFound otherwise."""
     clean = " ".join(name.split())
     if not clean:
@@ -157,7 +157,7 @@ def query_object(app: AppContext, name: str) -> dict[str, Any]:
         f"SELECT TOP 1 {OBJECT_COLUMNS} FROM basic JOIN ident ON basic.oid = ident.oidref {OBJECT_JOINS} "
         f"WHERE ident.id = '{_adql_text(clean)}'"
     )
-    table = _run(app, query)
+    table = _run(web, query)
     if len(table) == 0:
         raise NotFound(
             f"SIMBAD does not know an object named '{clean}'; check the spelling, try another identifier "
@@ -166,7 +166,7 @@ def query_object(app: AppContext, name: str) -> dict[str, Any]:
     return _row_to_object(table[0])
 
 
-def query_region(app: AppContext, ra: float, dec: float, radius_deg: float, limit: int = 20) -> list[dict[str, Any]]:
+def query_region(web: Web, ra: float, dec: float, radius_deg: float, limit: int = 20) -> list[dict[str, Any]]:
     """Objects within `radius_deg` of (ra, dec), nearest first."""
     point = f"POINT('ICRS', {ra:.8f}, {dec:.8f})"
     query = (
@@ -176,7 +176,7 @@ def query_region(app: AppContext, ra: float, dec: float, radius_deg: float, limi
         f"WHERE CONTAINS(POINT('ICRS', basic.ra, basic.dec), CIRCLE('ICRS', {ra:.8f}, {dec:.8f}, {radius_deg:.8f})) = 1 "
         "ORDER BY dist_arcsec"
     )
-    return [_row_to_object(row) for row in _run(app, query)]
+    return [_row_to_object(row) for row in _run(web, query)]
 
 
 # --- parsing what people type ----------------------------------------------------------------
@@ -302,7 +302,7 @@ def source_of(obj: dict[str, Any]) -> dict[str, Any]:
 
 
 
-def look_up(app: AppContext, target: str, radius: str | float | None = None, limit: int = 20) -> dict[str, Any]:
+def look_up(web: Web, target: str, radius: str | float | None = None, limit: int = 20) -> dict[str, Any]:
     """An object by name, a cone around coordinates, or both around a named object.
 
     Returns {"target", "object" (or None), "cone" (or None: {"ra", "dec", "radius_deg", "objects"})}.
@@ -315,12 +315,12 @@ def look_up(app: AppContext, target: str, radius: str | float | None = None, lim
     result: dict[str, Any] = {"target": text, "object": None, "cone": None}
     position = parse_position(text)
     if position is None:
-        result["object"] = query_object(app, text)
+        result["object"] = query_object(web, text)
         if radius in (None, "") or result["object"].get("ra") is None:
             return result
         position = (result["object"]["ra"], result["object"]["dec"])
     radius_deg = parse_radius(radius)
-    objects = query_region(app, position[0], position[1], radius_deg, limit)
+    objects = query_region(web, position[0], position[1], radius_deg, limit)
     result["cone"] = {"ra": position[0], "dec": position[1], "radius_deg": radius_deg, "objects": objects}
     return result
 

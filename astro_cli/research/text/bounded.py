@@ -18,6 +18,7 @@ import os
 import signal
 import subprocess
 import sys
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -69,7 +70,7 @@ def run_bounded(module: str, args: list[str], limits: ChildLimits) -> ChildOutco
         raise ChildFailed("the reader's answer could not be read") from None
 
 
-def _limits(limits: ChildLimits):  # noqa: ANN202 - a preexec_fn
+def _limits(limits: ChildLimits) -> Callable[[], None]:  # a preexec_fn
     def apply() -> None:
         import resource
 

@@ -76,7 +76,6 @@ def latex_metadata(path: Path) -> dict[str, Any]:
 def read_latex_metadata(path: Path, budget: Any) -> dict[str, Any]:
     """latex_metadata's work, in the child (research/text/latex_worker.py), within `budget`."""
     from astro_cli.research.text.latex import (
-        braced,
         collect_macros,
         expand_macros,
         inline_inputs,
@@ -85,6 +84,7 @@ def read_latex_metadata(path: Path, budget: Any) -> dict[str, Any]:
         read_source_files,
         to_text,
     )
+    from astro_cli.research.text.latex_markup import braced
 
     title, _sections = latex_sections(path, budget=budget)
     again = type(budget)(budget.limits)  # the authors need the inlined text once more

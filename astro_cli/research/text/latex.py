@@ -13,6 +13,7 @@ import io
 import re
 import tarfile
 import unicodedata
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 
@@ -271,7 +272,7 @@ def _clean_prose(text: str) -> str:
     return re.sub(r"[ \t]+", " ", text)
 
 
-def _replace_command(text: str, name: str, render, nargs: int = 1) -> str:  # noqa: ANN001 - a small callback
+def _replace_command(text: str, name: str, render: Callable[[str], str], nargs: int = 1) -> str:
     """Replace \\name[opt]{arg}... by render(first arg); further arguments are dropped."""
     pattern = re.compile(r"\\" + name + r"\*?(?![A-Za-z])\s*(?:\[[^\]]*\])?")
     out, pos = [], 0

@@ -14,6 +14,7 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 
 _CITE = re.compile(r"\\(cite[a-zA-Z]*)\*?\s*(?:\[([^\[\]]*)\])?\s*(?:\[([^\[\]]*)\])?\s*\{([^}]*)\}")
 _ALGORITHMIC = re.compile(r"\\begin\{algorithmic\}(?:\[[^\]]*\])?(.*?)\\end\{algorithmic\}", re.DOTALL)
@@ -152,7 +153,7 @@ def _commands(text: str, name: str) -> list[str]:
         pos = max(end, match.end())
 
 
-def front_matter(text: str, to_text) -> str:  # noqa: ANN001 - latex.to_text, passed to avoid an import cycle
+def front_matter(text: str, to_text: Callable[[str], str]) -> str:  # latex.to_text, passed to avoid an import cycle
     """Labelled lines for authors, affiliations and keywords, or '' when the source declares none."""
     def plain(value: str) -> str:
         value = re.sub(r"\\(?:altaffilmark|thanks|footnotemark|orcidlink|email|inst)\s*\{[^{}]*\}", "", value)

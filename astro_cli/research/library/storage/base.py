@@ -17,16 +17,19 @@ from dataclasses import dataclass
 from functools import wraps
 from typing import Any, TypeVar
 
+from astro_cli.research.records import PAPER_COLUMNS, Chunk, Paper
 from astro_cli.research.search.fts import POSTINGS_BUDGET, Match
 
 T = TypeVar("T")
+ChunkRow = Chunk  # the name storage used before records.py
 
-PAPER_COLUMNS = (
-    "id", "arxiv_id", "bibcode", "doi", "title", "authors", "year", "abstract", "pdf_path", "source_path",
-    "citation_count", "url", "added_at", "parsed_at", "parsed_from", "pages",
-    "journal_ref", "primary_class", "journal", "volume", "page", "pub_year", "outline", "added_by", "biblio",
-    "content_sha256",
-)
+
+@dataclass(frozen=True)
+class Replaced:
+    """What indexing a paper wrote: the paper's row as it now stands, and its chunks' ids in order."""
+
+    paper: Paper
+    chunk_ids: list[int]
 
 
 class LibraryUnavailable(Exception):
@@ -43,17 +46,6 @@ class NoteScope:
 
     added_by: str
     workspace: str
-
-
-@dataclass
-class ChunkRow:
-    """A chunk as written: a paper's or a note's passage, in reading order."""
-
-    section: str | None
-    page: int | None
-    ord: int
-    text: str
-    kind: str = "body"
 
 
 def operation(method: Callable[..., T]) -> Callable[..., T]:
@@ -96,7 +88,7 @@ class LibraryStore:
     def _unit(self, work: Callable[[], T]) -> T:
         return work()
 
-    def _lock_paper(self, paper_id: str) -> dict[str, Any] | None:
+    def _lock_paper(self, paper_id: str) -> Paper | None:
         """Inside a transaction: the paper's row, held until commit so concurrent writers of the same
         paper's chunks take turns (SQLite's writer lock already does that)."""
         return self.paper(paper_id)
@@ -140,29 +132,36 @@ class LibraryStore:
 
     # --- papers ----------------------------------------------------------------------------------
     @operation
-    def paper(self, paper_id: str) -> dict[str, Any] | None:
-        return self._one("SELECT * FROM papers WHERE id = ?", (paper_id,))
+    def paper(self, paper_id: str) -> Paper | None:
+        return self._paper("SELECT * FROM papers WHERE id = ?", (paper_id,))
+
+    def _paper(self, sql: str, params: Sequence[Any]) -> Paper | None:
+        row = self._one(sql, params)
+        return Paper.from_row(row) if row else None
+
+    def _papers(self, sql: str, params: Sequence[Any] = ()) -> list[Paper]:
+        return [Paper.from_row(row) for row in self._rows(sql, params)]
 
     @operation
-    def paper_by_alias(self, raw: str, arxiv: str, doi: str) -> dict[str, Any] | None:
-        """The row named by its id, arXiv id, bibcode or DOI; its own id wins over an alias."""
-        return self._one(
+    def paper_by_alias(self, raw: str, arxiv: str, doi: str) -> Paper | None:
+        """The paper named by its id, arXiv id, bibcode or DOI; its own id wins over an alias."""
+        return self._paper(
             "SELECT * FROM papers WHERE id = ? OR id = ? OR arxiv_id = ? OR bibcode = ? OR lower(doi) = ? "
             "ORDER BY (id = ?) DESC, added_at LIMIT 1",
             (raw, arxiv, arxiv, raw, doi, raw),
         )
 
     @operation
-    def papers_named(self, kind: str, value: str) -> list[dict[str, Any]]:
+    def papers_named(self, kind: str, value: str) -> list[Paper]:
         """Rows that carry `value` as their arXiv id, bibcode, DOI or id, oldest first."""
         where = {"arxiv": "arxiv_id = ? OR id = ?", "bibcode": "bibcode = ? OR id = ?",
                  "doi": "lower(doi) = ? OR lower(id) = ?", "id": "id = ?", "hash": "content_sha256 = ?"}[kind]
         value = value.lower() if kind == "doi" else value
-        return self._rows(f"SELECT * FROM papers WHERE {where} ORDER BY added_at, id", [value] * where.count("?"))
+        return self._papers(f"SELECT * FROM papers WHERE {where} ORDER BY added_at, id", [value] * where.count("?"))
 
     @operation
-    def papers_in_years(self, first: int, last: int) -> list[dict[str, Any]]:
-        return self._rows("SELECT * FROM papers WHERE year BETWEEN ? AND ? OR pub_year BETWEEN ? AND ? "
+    def papers_in_years(self, first: int, last: int) -> list[Paper]:
+        return self._papers("SELECT * FROM papers WHERE year BETWEEN ? AND ? OR pub_year BETWEEN ? AND ? "
                           "ORDER BY added_at", (first, last, first, last))
 
     @operation
@@ -181,10 +180,10 @@ class LibraryStore:
         )
 
     @operation
-    def papers_with_counts(self, added_by: str | None = None) -> list[dict[str, Any]]:
+    def papers_with_counts(self, added_by: str | None = None) -> list[Paper]:
         """Every paper (or one member's), newest first, with how many chunks it has."""
         where, params = ("WHERE lower(p.added_by) = lower(?) ", (added_by,)) if added_by else ("", ())
-        return self._rows(
+        return self._papers(
             "SELECT p.*, (SELECT count(*) FROM chunks c WHERE c.paper_id = p.id) AS chunks "
             f"FROM papers p {where}ORDER BY p.added_at DESC, p.id", params)
 
@@ -194,8 +193,9 @@ class LibraryStore:
         return self._rows("SELECT added_by, count(*) AS papers FROM papers GROUP BY added_by ORDER BY 2 DESC, 1")
 
     @operation
-    def insert_paper(self, row: dict[str, Any]) -> bool:
-        """Insert a new row; False when a row with that id exists already (nothing is changed then).
+    def insert_paper(self, row: dict[str, Any]) -> Paper | None:
+        """Insert a new row, the paper as stored; None when a row with that id exists already (nothing
+        is changed then).
 
         Two people adding the same paper at once both reach this statement: the database's unique
         key decides, never a look-up made before.
@@ -203,17 +203,20 @@ class LibraryStore:
         columns = [c for c in row if c in PAPER_COLUMNS]
         marks = ", ".join("?" * len(columns))
         inserted = self._rows(
-            f"INSERT INTO papers ({', '.join(columns)}) VALUES ({marks}) ON CONFLICT (id) DO NOTHING RETURNING id",
+            f"INSERT INTO papers ({', '.join(columns)}) VALUES ({marks}) ON CONFLICT (id) DO NOTHING RETURNING *",
             [row[c] for c in columns],
         )
-        return bool(inserted)
+        return Paper.from_row(inserted[0]) if inserted else None
 
     @operation
-    def update_paper(self, paper_id: str, fields: dict[str, Any]) -> None:
+    def update_paper(self, paper_id: str, fields: dict[str, Any]) -> Paper | None:
+        """Change some fields; the paper as it now stands (None when nothing was changed or no such row)."""
         columns = [c for c in fields if c in PAPER_COLUMNS and c != "id"]
-        if columns:
-            assignments = ", ".join(f"{c} = ?" for c in columns)
-            self._execute(f"UPDATE papers SET {assignments} WHERE id = ?", [*(fields[c] for c in columns), paper_id])
+        if not columns:
+            return None
+        assignments = ", ".join(f"{c} = ?" for c in columns)
+        return self._paper(f"UPDATE papers SET {assignments} WHERE id = ? RETURNING *",
+                           [*(fields[c] for c in columns), paper_id])
 
     @operation
     def move_chunks(self, from_paper: str, to_paper: str) -> int:
@@ -228,9 +231,10 @@ class LibraryStore:
 
     # --- chunks ----------------------------------------------------------------------------------
     @operation
-    def chunks_of(self, paper_id: str) -> list[dict[str, Any]]:
-        return self._rows("SELECT section, page, ord, text, kind FROM chunks WHERE paper_id = ? ORDER BY ord",
+    def chunks_of(self, paper_id: str) -> list[Chunk]:
+        rows = self._rows("SELECT section, page, ord, text, kind FROM chunks WHERE paper_id = ? ORDER BY ord",
                           (paper_id,))
+        return [Chunk(r["section"], r["page"], int(r["ord"]), r["text"], r["kind"] or "body") for r in rows]
 
     @operation
     def chunk_count(self, paper_id: str | None = None) -> int:
@@ -239,24 +243,26 @@ class LibraryStore:
         return int(self._scalar("SELECT count(*) AS n FROM chunks WHERE paper_id = ?", (paper_id,)) or 0)
 
     @operation
-    def replace_chunks(self, paper_id: str, chunks: Sequence[ChunkRow], fields: dict[str, Any],
-                       only_if_unparsed: bool = False) -> bool:
-        """Replace a paper's chunks and update its row in one transaction; False when `only_if_unparsed`
-        and someone indexed the paper meanwhile (their chunks stay)."""
+    def replace_chunks(self, paper_id: str, chunks: Sequence[Chunk], fields: dict[str, Any],
+                       only_if_unparsed: bool = False) -> Replaced | None:
+        """Replace a paper's chunks and update its row in one transaction: the paper as updated and the
+        new chunks' ids (in the chunks' order, for embedding them without reading them back); None
+        when `only_if_unparsed` and someone indexed the paper meanwhile (their chunks stay)."""
         with self.transaction():
             row = self._lock_paper(paper_id)
-            if row is None or (only_if_unparsed and row.get("parsed_at")):
-                return False
+            if row is None or (only_if_unparsed and row.parsed_at):
+                return None
             self._execute("DELETE FROM chunks WHERE paper_id = ?", (paper_id,))
             self._execute_many(
                 "INSERT INTO chunks (paper_id, section, page, ord, text, kind) VALUES (?, ?, ?, ?, ?, ?)",
                 [(paper_id, c.section, c.page, c.ord, c.text, c.kind) for c in chunks],
             )
-            self.update_paper(paper_id, fields)
-        return True
+            ids = self.chunk_ids(paper_id)
+            paper = self.update_paper(paper_id, fields) or row
+        return Replaced(paper, [ids[c.ord] for c in chunks])
 
     @operation
-    def hit_rows(self, chunk_ids: list[int]) -> list[dict[str, Any]]:
+    def hit_rows(self, chunk_ids: Sequence[int]) -> list[dict[str, Any]]:
         if not chunk_ids:
             return []
         marks = ",".join("?" * len(chunk_ids))
@@ -295,7 +301,7 @@ class LibraryStore:
 
     @operation
     def save_note(self, scope: NoteScope, path: str, title: str, tags: str, papers: str, stamp: str,
-                  created_at: str, chunks: Sequence[ChunkRow]) -> int:
+                  created_at: str, chunks: Sequence[Chunk]) -> int:
         """Write a note's row and replace its chunks in one transaction; the note's id."""
         where, params = self._scope(scope)
         with self.transaction():

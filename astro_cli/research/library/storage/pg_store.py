@@ -25,6 +25,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 from astro_cli.research.library.storage.base import LibraryStore, NoteScope, operation
 from astro_cli.research.library.storage.pg_connect import ServerAddress, connect, explain
+from astro_cli.research.records import Paper
 from astro_cli.research.search.fts import Match
 
 if TYPE_CHECKING:
@@ -155,8 +156,8 @@ class PostgresStore(LibraryStore):
                 finally:
                     self._tx_depth = 0
 
-    def _lock_paper(self, paper_id: str) -> dict[str, Any] | None:
-        return self._one("SELECT * FROM papers WHERE id = ? FOR UPDATE", (paper_id,))
+    def _lock_paper(self, paper_id: str) -> Paper | None:
+        return self._paper("SELECT * FROM papers WHERE id = ? FOR UPDATE", (paper_id,))
 
     def _scope(self, scope: NoteScope) -> tuple[str, list[Any]]:
         return " AND added_by = ? AND workspace = ?", [scope.added_by, scope.workspace]

@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from astro_cli.research.library.storage.base import LibraryStore, operation
-from astro_cli.research.search.fts import Match
+from astro_cli.research.search.fts import Match, SearchError
 
 if TYPE_CHECKING:
     from astro_cli.research.search.vectors import VectorIndex
@@ -24,7 +24,7 @@ if TYPE_CHECKING:
 _TOKENIZER = "porter unicode61 remove_diacritics 2"  # must match chunks_fts (migration m004)
 
 
-class SearchSyntaxError(Exception):
+class SearchSyntaxError(SearchError):
     """FTS5 could not read a match (never expected: terms are quoted); one sentence."""
 
 
