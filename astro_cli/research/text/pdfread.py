@@ -82,13 +82,16 @@ def read_pages(path: Path, max_pages: int | None = None) -> list[PageText]:
 
 def _page_text(textpage: Any) -> PageText:
     """The page's visual lines (pdfglyphs.py), each written by pdfscript.py and normalised."""
-    from astro_cli.research.text.pdfglyphs import page_glyphs
+    from astro_cli.research.text.pdfruns import PlainLine, page_lines
     from astro_cli.research.text.pdfscript import render_line
 
-    found = page_glyphs(textpage)
+    found = page_lines(textpage)
     page = PageText(chars=found.chars, unmapped=found.unmapped, rotated=found.rotated)
     for glyphs in found.lines:
-        text, size, first = render_line(glyphs)
+        if isinstance(glyphs, PlainLine):
+            text, size, first = glyphs.text, glyphs.size, glyphs.size
+        else:
+            text, size, first = render_line(glyphs)
         line = normalize_line(_utf16(text)).strip()
         if not line:
             continue

@@ -122,8 +122,15 @@ def _cell_gap(shown: list[Glyph], kinds: list[str], size: float) -> float:
 
 
 def _numeric(shown: list[Glyph]) -> bool:
-    solid = [g.char for g in shown if not g.generated and g.char.strip()]
-    return sum(c.isdigit() for c in solid) * 5 >= len(solid) * 2
+    digits = total = 0
+    for glyph in shown:
+        if glyph.generated or not glyph.char.strip():
+            continue
+        if glyph.weight > 1:  # a word of a plain run (pdfruns.py): its characters count
+            digits, total = digits + sum(c.isdigit() for c in glyph.char), total + glyph.weight
+        else:
+            digits, total = digits + glyph.char.isdigit(), total + 1
+    return digits * 5 >= total * 2
 
 
 def _right(glyphs: list[Glyph], right: float | None) -> float | None:
@@ -135,7 +142,7 @@ def _name_math(glyphs: list[Glyph]) -> bool:
     """Math fonts' raw codes named (pdfchars.math_char); True when pieces carrying no text were dropped."""
     dropped = False
     for glyph in glyphs:
-        if glyph.generated:
+        if glyph.generated or glyph.weight > 1:  # a word of a text font (pdfruns.py) names nothing
             continue
         named = math_char(glyph.char, glyph.family)
         if named is None:
