@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from typing import Protocol
+from typing import Protocol, TypeVar
 
 CAPTION = re.compile(r"^(?:Figure|FIGURE|Fig\.|FIG\.|Table|TABLE)\s*(?:\d{1,3}|[IVX]{1,5})[.:]?(?:\s|$)")
 _SENTENCE_END = re.compile(r"[.!?][)\]’”'\"]*$")
@@ -29,12 +29,15 @@ class _Line(Protocol):
     starts_block: bool
 
 
-def move_captions(lines: list[_Line], body: float, smaller: float) -> None:
+L = TypeVar("L", bound=_Line)
+
+
+def move_captions(lines: list[L], body: float, smaller: float) -> None:
     """Move each caption block that cuts a sentence in two after the end of that sentence (in place)."""
-    def on_body(line: _Line) -> bool:
+    def on_body(line: L) -> bool:
         return bool(line.size) and abs(line.size - body) <= smaller
 
-    def off_body(line: _Line) -> bool:
+    def off_body(line: L) -> bool:
         return bool(line.size) and abs(line.size - body) > smaller
 
     i = 0
@@ -64,7 +67,7 @@ def move_captions(lines: list[_Line], body: float, smaller: float) -> None:
         i = at + len(block)
 
 
-def _sentence_end(lines: list[_Line], start: int, end: int, body_line: Callable[[_Line], bool]) -> int | None:
+def _sentence_end(lines: list[L], start: int, end: int, body_line: Callable[[L], bool]) -> int | None:
     """The index of the body line that ends the sentence the block at start..end-1 interrupts, or
     None when it interrupts none."""
     if start == 0 or end >= len(lines):
