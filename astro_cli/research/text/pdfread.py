@@ -118,19 +118,24 @@ def _ranges(numbers: list[int]) -> str:
     return ", ".join(f"{a}-{b}" if a != b else f"{a}" for a, b in spans)
 
 
+def _pages(numbers: list[int]) -> str:
+    """'page 3', 'pages 1-3, 7'."""
+    return f"page {numbers[0]}" if len(numbers) == 1 else f"pages {_ranges(numbers)}"
+
+
 def reading_notes(pages: list[PageText]) -> list[str]:
     """What the text of a PDF lacks, one sentence each: scans, fonts without Unicode, rotated text.
     The rest of the paper is indexed as read (pages past astro's limits: pdf_limits.py says so)."""
     notes = []
     scanned = [n for n, page in enumerate(pages, 1) if page.scanned]
     if scanned:
-        notes.append(f"no text layer on pages {_ranges(scanned)} (scanned images; astro does no OCR)")
+        notes.append(f"no text layer on {_pages(scanned)} (scanned images; astro does no OCR)")
     unmapped = [n for n, page in enumerate(pages, 1) if page.chars and page.unmapped * 10 >= page.chars]
     if unmapped:
-        notes.append(f"fonts without a Unicode map on pages {_ranges(unmapped)}: their text may be wrong")
+        notes.append(f"fonts without a Unicode map on {_pages(unmapped)}: their text may be wrong")
     rotated = [n for n, page in enumerate(pages, 1) if page.rotated >= 40 and page.rotated * 3 >= page.chars]
     if rotated:
-        notes.append(f"rotated text (a turned table?) on pages {_ranges(rotated)} is read line by line as printed")
+        notes.append(f"rotated text (a turned table?) on {_pages(rotated)} is read line by line as printed")
     return notes
 
 
