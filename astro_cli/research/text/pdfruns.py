@@ -93,8 +93,8 @@ def page_lines(textpage: Any) -> PageLines:
 
 def _text(textpage: Any, count: int, reader: CharReader) -> str:
     """The page's characters, one str character per PDFium character (a hyphen at a line end is
-    SOFT_HYPHEN, a code that is no character is U+FFFF): PDFium's whole text in one call when it
-    has one character per character, else asked character by character."""
+    SOFT_HYPHEN, a code beyond Unicode is U+FFFF, which marks its piece unusual): PDFium's whole text
+    in one call when it has one character per character, else asked character by character."""
     import pypdfium2.raw as raw
 
     buffer = (ctypes.c_ushort * (count + 1))()
@@ -108,7 +108,7 @@ def _text(textpage: Any, count: int, reader: CharReader) -> str:
         if code == 0x02 and is_hyphen(tp, index):
             chars.append(SOFT_HYPHEN)
         else:
-            chars.append(chr(code) if code <= 0xFFFF and code != 0xFFFE else "\uffff")
+            chars.append(chr(code) if code <= 0x10FFFF and code != 0xFFFE else "\uffff")
     return "".join(chars)
 
 
