@@ -14,7 +14,10 @@ matching run of words, and the two are aligned word by word:
   model quotes it with a real citation.
 
 Timing: reading each PDF (PDFium, the visual lines, the structure) --runs times, the median per
-page. Run the same script against another checkout (PYTHONPATH=that checkout) to compare code.
+page, wall and CPU (the CPU figure is the one to compare on a shared machine). `--code DIR` runs
+the same measurement with another checkout's code (main before a change). `--long 500` also reads
+one PDF of that many pages, made by concatenating the fixture PDFs with pypdfium2 (in a temporary
+folder, not committed), in a child process: seconds per page and the child's peak memory.
 """
 
 from __future__ import annotations
@@ -23,12 +26,19 @@ import argparse
 import difflib
 import json
 import re
+import resource
 import statistics
+import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
+from typing import Any
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+if "--code" in sys.argv:  # another checkout's code, for a before/after comparison
+    sys.path.insert(0, str(Path(sys.argv[sys.argv.index("--code") + 1]).resolve()))
+else:
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 LABELS = Path(__file__).resolve().parent.parent / "tests" / "fixtures" / "papertext" / "labels.json"
 PAPERS = LABELS.parent.parent / "papers"
@@ -36,19 +46,58 @@ _VALUE = re.compile(r"\d")
 _TOKEN = re.compile(r"\w+|[^\w\s]")
 
 
-def pdf_text(path: Path) -> tuple[str, float, int]:
-    """The indexed text of a PDF (chunks joined), the seconds it took, and its pages."""
-    from astro_cli.research.library.parse import pdf_chunks
-    from astro_cli.research.text.pdfread import read_pages
+def _readers() -> tuple[Any, Any]:
+    """read_pages and pdf_chunks, wherever the checkout being measured keeps them."""
+    try:
+        from astro_cli.research.library.parse import pdf_chunks
+        from astro_cli.research.text.pdfread import read_pages
+    except ImportError:  # before the research/ subpackages (issue 27)
+        from astro_cli.research.parse import pdf_chunks  # type: ignore[no-redef]
+        from astro_cli.research.pdfread import read_pages  # type: ignore[no-redef]
+    return read_pages, pdf_chunks
 
-    started = time.perf_counter()
+
+def pdf_text(path: Path) -> tuple[str, float, int, float]:
+    """The indexed text of a PDF (chunks joined), the seconds it took, its pages, and the CPU seconds."""
+    read_pages, pdf_chunks = _readers()
+    started, cpu = time.perf_counter(), time.process_time()
     pages = read_pages(path)
     chunks, _ = pdf_chunks(pages, 1200)
-    return "\n".join(c.text for c in chunks), time.perf_counter() - started, len(pages)
+    return ("\n".join(c.text for c in chunks), time.perf_counter() - started, len(pages),
+            time.process_time() - cpu)
+
+
+def long_document(pages: int, folder: Path) -> Path:
+    """A PDF of `pages` pages: the fixture PDFs one after another, again and again."""
+    import pypdfium2 as pdfium
+
+    sources = [pdfium.PdfDocument(str(p)) for p in sorted(PAPERS.glob("*.pdf"))]
+    long = pdfium.PdfDocument.new()
+    while len(long) < pages:
+        for source in sources:
+            take = min(len(source), pages - len(long))
+            if take <= 0:
+                break
+            long.import_pages(source, list(range(take)))
+    path = folder / f"long_{pages}.pdf"
+    long.save(str(path))
+    return path
+
+
+def read_long(path: Path) -> dict[str, float]:
+    """Read one PDF in this (child) process: wall and CPU seconds per page, peak memory in MB."""
+    started, cpu = time.perf_counter(), time.process_time()
+    text, _, pages, _ = pdf_text(path)
+    return {"pages": pages, "wall_per_page": (time.perf_counter() - started) / pages,
+            "cpu_per_page": (time.process_time() - cpu) / pages, "words": len(text.split()),
+            "peak_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024}
 
 
 def latex_text(path: Path) -> str:
-    from astro_cli.research.text.latex import latex_sections
+    try:
+        from astro_cli.research.text.latex import latex_sections
+    except ImportError:  # before the research/ subpackages (issue 27)
+        from astro_cli.research.latex import latex_sections  # type: ignore[no-redef]
 
     _, sections = latex_sections(path)
     return "\n".join(s.text for s in sections)
@@ -109,17 +158,27 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--no-timing", action="store_true")
     parser.add_argument("--show", action="store_true", help="print every passage with an error")
+    parser.add_argument("--code", help="the checkout whose code is measured (default: this one)")
+    parser.add_argument("--long", type=int, default=0, help="also read one PDF of this many pages")
+    parser.add_argument("--read-long", help=argparse.SUPPRESS)  # the child of --long
     args = parser.parse_args(argv)
+    if args.read_long:
+        print(json.dumps(read_long(Path(args.read_long))))
+        return 0
     labels = json.loads(LABELS.read_text(encoding="utf-8"))
     totals = {"errors": 0, "words": 0, "changed": 0, "passages": 0}
     rows = []
     for paper in labels["papers"]:
         path = PAPERS / paper["file"]
+        cpus: list[float] = []
         if path.suffix == ".pdf":
-            text, seconds, pages = pdf_text(path)
-            times = [seconds / pages]
+            text, seconds, pages, cpu = pdf_text(path)
+            times, cpus = [seconds / pages], [cpu / pages]
             if not args.no_timing:
-                times += [pdf_text(path)[1] / pages for _ in range(args.runs - 1)]
+                for _ in range(args.runs - 1):
+                    _, seconds, _, cpu = pdf_text(path)
+                    times.append(seconds / pages)
+                    cpus.append(cpu / pages)
         else:
             text, pages, times = latex_text(path), 0, []
         words = [t for t, _ in tokens(text)]
@@ -133,20 +192,34 @@ def main(argv: list[str] | None = None) -> int:
                 print(f"  {paper['id']} [{passage['kind']}] {e} errors, changed {values}\n"
                       f"    want: {passage['text']}\n    have: {matched}")
         rows.append((paper["id"], paper["file"], len(passages), count, errors, changed, pages,
-                     statistics.median(times) if times else None))
+                     statistics.median(times) if times else None, statistics.median(cpus) if cpus else None))
         totals["errors"] += errors
         totals["words"] += count
         totals["changed"] += changed
         totals["passages"] += len(passages)
-    print("| paper | passages | words | errors | per 1,000 words | changed values | pages | s/page (median) |")
-    print("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
-    for pid, _file, n, words_n, errors, changed, pages, per_page in rows:
+    print("| paper | passages | words | errors | per 1,000 words | changed values | pages | s/page (median) "
+          "| CPU s/page (median) |")
+    print("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
+    for pid, _file, n, words_n, errors, changed, pages, per_page, cpu_page in rows:
         rate = 1000 * errors / words_n if words_n else 0.0
-        timing = f"{per_page:.3f}" if per_page is not None and not args.no_timing else "–"
-        print(f"| {pid} | {n} | {words_n} | {errors} | {rate:.1f} | {changed} | {pages or '–'} | {timing} |")
+        timing = f"{per_page:.4f}" if per_page is not None and not args.no_timing else "–"
+        cpu_timing = f"{cpu_page:.4f}" if cpu_page is not None and not args.no_timing else "–"
+        print(f"| {pid} | {n} | {words_n} | {errors} | {rate:.1f} | {changed} | {pages or '–'} | {timing} "
+              f"| {cpu_timing} |")
     rate = 1000 * totals["errors"] / max(totals["words"], 1)
     print(f"| all | {totals['passages']} | {totals['words']} | {totals['errors']} | {rate:.1f} | "
-          f"{totals['changed']} | | |")
+          f"{totals['changed']} | | | |")
+    if args.long:
+        with tempfile.TemporaryDirectory() as folder:
+            path = long_document(args.long, Path(folder))
+            command = [sys.executable, __file__, "--read-long", str(path)]
+            if args.code:
+                command += ["--code", args.code]
+            result = json.loads(subprocess.run(command, capture_output=True, check=True, text=True).stdout)
+        print(f"\n{result['pages']}-page PDF (the fixtures concatenated), one read in a child process: "
+              f"{result['wall_per_page']:.4f} s/page wall, {result['cpu_per_page']:.4f} CPU s/page, "
+              f"{result['words']:,} words indexed, peak memory {result['peak_mb']:.0f} MB")
+    print(f"load average {' '.join(f'{x:.1f}' for x in __import__('os').getloadavg())}")
     return 0
 
 

@@ -16,7 +16,13 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from astro_cli.research.text.file_metadata import LIMIT_NOTE, LocalFileError, latex_metadata, pdf_metadata
+from astro_cli.research.text.file_metadata import (
+    LIMIT_NOTE,
+    UNREADABLE_NOTE,
+    LocalFileError,
+    latex_metadata,
+    pdf_metadata,
+)
 
 if TYPE_CHECKING:
     from astro_cli.research.library.papers import LibraryCore
@@ -50,9 +56,10 @@ def add_local(library: LibraryCore, path: Path, given: dict[str, Any]) -> LocalP
     kind = _kind(path)
     found = pdf_metadata(path) if kind == "pdf" else latex_metadata(path)
     limit = found.pop(LIMIT_NOTE, None)
+    unreadable = found.pop(UNREADABLE_NOTE, None)
     meta = {**found, **{k: v for k, v in given.items() if v not in (None, "", [])}}
     if not meta.get("title"):
-        why = f" (it is beyond astro's limits: {limit})" if limit else ""
+        why = f" (it is beyond astro's limits: {limit})" if limit else f" ({unreadable})" if unreadable else ""
         raise LocalFileError(f"no title could be read from {path.name}{why}; give one with --title")
     meta["content_sha256"] = file_sha256(path)
     # The same file added again (with --arxiv, then --author, as astro's hint suggests) is the same

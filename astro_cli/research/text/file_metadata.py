@@ -14,6 +14,7 @@ _MARKS = re.compile(r"\[\d+(?:[,â€“-]\s?\d+)*\]|(?<=[^\W\d_])\d+(?:,\s?\d+)*|[*â
 
 
 LIMIT_NOTE = "beyond_limits"  # the bound a hostile file hit while its metadata was read (not stored)
+UNREADABLE_NOTE = "unreadable"  # why the first page gives no title: a scan, fonts without a Unicode map
 
 
 class LocalFileError(Exception):
@@ -33,6 +34,10 @@ def pdf_metadata(path: Path) -> dict[str, Any]:
     if not pages:
         return {LIMIT_NOTE: reading.exceeded} if reading.exceeded else {}
     first = pages[0]
+    if first.scanned or not first.chars:
+        return {UNREADABLE_NOTE: "its first page has no text layer (a scanned image; astro does no OCR)"}
+    if first.unmapped * 10 >= first.chars:  # the text would be wrong characters: no title from it
+        return {UNREADABLE_NOTE: "the fonts of its first page have no Unicode map, so their text is not readable"}
     meta: dict[str, Any] = {}
     head_text = "\n".join(first.lines)
     stamp = _STAMP.search(head_text)

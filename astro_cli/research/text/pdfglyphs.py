@@ -33,6 +33,7 @@ class Glyph:
     origin: float = 0.0  # PDFium's origin x (the box of a turned glyph says little)
     piece: int = 0  # which of PDFium's pieces of the page it came in
     turned: bool = False  # set at an angle (a rotated table, arXiv's margin stamp)
+    weight: int = 1  # characters it stands for: a whole word of a plain run is one Glyph (pdfruns.py)
 
 
 @dataclass
@@ -75,68 +76,143 @@ def _family(font: str) -> str:
 
 
 def page_glyphs(textpage: Any) -> PageGlyphs:
-    """The page's characters as visual lines, in PDFium's reading order."""
+    """The page's characters as visual lines, in PDFium's reading order: every character asked
+    about (the careful path; pdfruns.py asks only about lines where something is unusual)."""
     import pypdfium2.raw as raw
 
     count = raw.FPDFText_CountChars(textpage)
     if count <= 0:
         return PageGlyphs([], 0, 0, 0)
-    call = _calls()
-    unicode, is_generated, is_hyphen = call["unicode"], call["generated"], call["hyphen"]
-    box, origin, font_size, text_object = call["box"], call["origin"], call["size"], call["object"]
-    tp = ctypes.cast(textpage, ctypes.c_void_p).value
-    left, right, bottom, top, x, y = (ctypes.c_double() for _ in range(6))
-    p_left, p_right, p_bottom, p_top, p_x, p_y = map(ctypes.byref, (left, right, bottom, top, x, y))
-    objects: dict[int, tuple[str, str, bool]] = {}  # text object -> font, family, no Unicode map
-    fonts: dict[int, str] = {}
-    name = ctypes.create_string_buffer(128)
-    pieces: list[list[Glyph]] = [[]]
-    unmapped = 0
-    before: Glyph | None = None
-    for index in range(count):
-        code = unicode(tp, index)
-        generated = code in (0x20, 0x0D, 0x0A) and bool(is_generated(tp, index))
-        if code in (0x0D, 0x0A):
-            if pieces[-1]:
-                pieces.append([])
-            before = None
-            continue
-        if code == 0x02 and is_hyphen(tp, index):
-            char = SOFT_HYPHEN
-        else:
-            char = chr(code) if code <= 0x10FFFF and not 0xD800 <= code <= 0xDFFF else ""
-        box(tp, index, p_left, p_right, p_bottom, p_top)
-        origin(tp, index, p_x, p_y)
-        key = text_object(tp, index) or 0
-        found = objects.get(key)
-        if found is None:
-            handle = call["font"](key) if key else None
-            font = ""
-            if handle:
-                if handle not in fonts:
-                    fonts[handle] = name.value.decode("latin-1") if call["font_name"](handle, name, 128) else ""
-                font = fonts[handle]
-            found = objects[key] = (font, _family(font), call["map_error"](tp, index) == 1)
-        if found[2] and not generated:
-            unmapped += 1
-        glyph = Glyph(char, left.value, right.value, y.value, font_size(tp, index), found[0], found[1], generated,
-                      x.value)
-        if before is not None and not generated and _wrapped(before, glyph) and not _turned(before, glyph):
-            pieces.append([])
-        pieces[-1].append(glyph)
-        before = glyph if not generated else before
-        if char == SOFT_HYPHEN:  # PDFium joined a hyphenated line end: the next line is a line again
-            pieces.append([])
-            before = None
-    kept = [p for p in pieces if p]
+    reader = CharReader(textpage)
+    kept = reader.pieces(0, count)
+    rotated = number_pieces(kept, 0)
+    return PageGlyphs(join_pieces(kept), count, reader.unmapped, rotated)
+
+
+def number_pieces(pieces: list[list[Glyph]], first: int) -> int:
+    """Number the pieces from `first` and mark those set at an angle; the rotated characters (not
+    arXiv's margin stamp) are counted for the reading note."""
     rotated = 0
-    for number, piece in enumerate(kept):
+    for number, piece in enumerate(pieces, first):
         turned = _is_turned(piece)
         for glyph in piece:
             glyph.piece, glyph.turned = number, turned
         if turned and not "".join(g.char for g in piece).lstrip().startswith("arXiv:"):  # not the margin stamp
             rotated += len(solid(piece))
-    return PageGlyphs(_join_pieces(kept), count, unmapped, rotated)
+    return rotated
+
+
+class CharReader:
+    """Per-character questions to PDFium about one text page, with the fonts of its text objects
+    remembered (a page has a few hundred objects and thousands of characters)."""
+
+    def __init__(self, textpage: Any) -> None:
+        self.call = _calls()
+        self.textpage = textpage  # pypdfium2's handle, for its raw functions
+        self.tp = ctypes.cast(textpage, ctypes.c_void_p).value  # the same, for the plain C calls
+        self.values = [ctypes.c_double() for _ in range(6)]
+        self.refs = [ctypes.byref(v) for v in self.values]
+        self.objects: dict[int, tuple[str, str, bool]] = {}  # text object -> font, family, no Unicode map
+        self._fonts: dict[int, str] = {}
+        self.sizes: dict[int, float] = {}
+        self._families: dict[str, str] = {}  # text object -> font size of its characters
+        self._name = ctypes.create_string_buffer(128)
+        self.unmapped = 0  # characters of fonts without a usable Unicode map, among those read
+
+    def font(self, key: int, index: int) -> tuple[str, str, bool]:
+        """(font name, family, no usable Unicode map) of text object `key`, met at character `index`."""
+        found = self.objects.get(key)
+        if found is None:
+            call = self.call
+            handle = call["font"](key) if key else None
+            font = ""
+            if handle:
+                if handle not in self._fonts:
+                    name = self._name
+                    self._fonts[handle] = name.value.decode("latin-1") if call["font_name"](handle, name, 128) else ""
+                font = self._fonts[handle]
+            family = self._families.get(font)
+            if family is None:
+                family = self._families[font] = _family(font)
+            found = self.objects[key] = (font, family, call["map_error"](self.tp, index) == 1)
+        return found
+
+    def box(self, index: int) -> tuple[float, float]:
+        """(left, right) of a character's box."""
+        left, right = self.values[0], self.values[1]
+        self.call["box"](self.tp, index, *self.refs[:4])
+        return left.value, right.value
+
+    def pieces(self, start: int, end: int, text: str = "",
+               words: dict[int, tuple[int, int, float, float]] | None = None) -> list[list[Glyph]]:
+        """Characters start..end-1 as PDFium's pieces (split at its line ends, at a hyphenated line
+        end, and where the text wraps to the next line without a line end); empty pieces dropped.
+
+        With the page's `text` (pdfruns.py), a space PDFium added is not asked about further (what
+        joins and writes lines looks at nothing of it but that it is one), and each word in `words`
+        (first character -> end, text object, size, baseline: a word inside a run of one text
+        object) becomes one Glyph from the boxes of its first and last characters."""
+        call, tp = self.call, self.tp
+        unicode, is_generated, is_hyphen = call["unicode"], call["generated"], call["hyphen"]
+        box, origin, font_size, text_object = call["box"], call["origin"], call["size"], call["object"]
+        left, right, _bottom, _top, x, y = self.values
+        p_left, p_right, p_bottom, p_top, p_x, p_y = self.refs
+        pieces: list[list[Glyph]] = [[]]
+        before: Glyph | None = None
+        index = start
+        while index < end:
+            if text:
+                if text[index] == " " and is_generated(tp, index):
+                    pieces[-1].append(Glyph(" ", 0.0, 0.0, 0.0, 0.0, "", "", True))
+                    index += 1
+                    continue
+                word = words.get(index) if words else None
+                if word is not None:  # a word among others of its run: no wrap, no script, no accent
+                    stop, key, size, base = word
+                    box(tp, index, p_left, p_right, p_bottom, p_top)
+                    x0 = left.value
+                    box(tp, stop - 1, p_left, p_right, p_bottom, p_top)
+                    font, family, _unmapped = self.font(key, index)
+                    before = Glyph(text[index:stop], x0, right.value, base, size, font, family, False, x0,
+                                   weight=stop - index)
+                    pieces[-1].append(before)
+                    index = stop
+                    continue
+            code = ord(text[index]) if text else unicode(tp, index)
+            if code == 0xFFFE and text:  # pdfruns' SOFT_HYPHEN (PDFium's 0x02 that is a hyphen)
+                code = 0x02
+            generated = code in (0x20, 0x0D, 0x0A) and bool(is_generated(tp, index))
+            if code in (0x0D, 0x0A):
+                if pieces[-1]:
+                    pieces.append([])
+                before = None
+                index += 1
+                continue
+            if code == 0x02 and is_hyphen(tp, index):
+                char = SOFT_HYPHEN
+            else:
+                char = chr(code) if code <= 0x10FFFF and not 0xD800 <= code <= 0xDFFF else ""
+            box(tp, index, p_left, p_right, p_bottom, p_top)
+            origin(tp, index, p_x, p_y)
+            key = text_object(tp, index) or 0
+            found = self.font(key, index)
+            if found[2] and not generated:
+                self.unmapped += 1
+            char_size = self.sizes.get(key) if key else None
+            if char_size is None:  # one size for all the characters of a text object
+                char_size = font_size(tp, index)
+                if key:
+                    self.sizes[key] = char_size
+            glyph = Glyph(char, left.value, right.value, y.value, char_size, found[0], found[1], generated, x.value)
+            if before is not None and not generated and _wrapped(before, glyph) and not _turned(before, glyph):
+                pieces.append([])
+            pieces[-1].append(glyph)
+            before = glyph if not generated else before
+            if char == SOFT_HYPHEN:  # PDFium joined a hyphenated line end: the next line is a line again
+                pieces.append([])
+                before = None
+            index += 1
+        return [p for p in pieces if p]
 
 
 def _is_turned(piece: list[Glyph]) -> bool:
@@ -157,12 +233,13 @@ def math_only(glyphs: list[Glyph]) -> bool:
             continue
         family = glyph.family
         has_math = has_math or family in MATH_FONTS
-        if glyph.char.isalpha() and family not in MATH_FONTS:
-            letters += 1
-            if letters >= 3:
-                return False
-        else:
-            letters = 0
+        for char in glyph.char if glyph.weight > 1 else (glyph.char,):
+            if char.isalpha() and family not in MATH_FONTS:
+                letters += 1
+                if letters >= 3:
+                    return False
+            else:
+                letters = 0
     return has_math
 
 
@@ -195,14 +272,22 @@ def reference(glyphs: list[Glyph]) -> tuple[float, float]:
         return 0.0, 0.0
     counts: dict[float, int] = {}
     for glyph in shown:
-        counts[glyph.size] = counts.get(glyph.size, 0) + 1
+        counts[glyph.size] = counts.get(glyph.size, 0) + glyph.weight
     size = max(counts, key=lambda s: (counts[s], s))
-    bases = sorted(g.base for g in shown if abs(g.size - size) < 0.2)
-    return size, bases[len(bases) // 2]
+    if len(counts) == 1 and all(g.weight == 1 for g in shown):
+        bases_only = sorted(g.base for g in shown)
+        return size, bases_only[len(bases_only) // 2]
+    bases = sorted((g.base, g.weight) for g in shown if abs(g.size - size) < 0.2)
+    middle = sum(weight for _, weight in bases) // 2
+    for base, weight in bases:  # the median, each glyph counted as the characters it stands for
+        if middle < weight:
+            return size, base
+        middle -= weight
+    return size, bases[-1][0]
 
 
 @dataclass
-class _LineShape:
+class LineShape:
     """What joining needs to know of a line being built, computed once per piece added."""
 
     size: float
@@ -211,37 +296,61 @@ class _LineShape:
     display: bool  # math only, and not a table row
 
     @classmethod
-    def of(cls, line: list[Glyph]) -> _LineShape:
+    def of(cls, line: list[Glyph], ends: PieceEnds | None = None) -> LineShape:
+        """The shape of `line`; `ends` are those of the line when it is one piece (computed once)."""
+        if ends is not None:
+            shown = solid(line)
+            start = min(g.x0 for g in shown) if shown else 0.0
+            return cls(max(ends.size, 1.0), ends.base, start, ends.math and wide_gaps(line) < 2)
         size, base = reference(line)
         shown = solid(line)
         start = min(g.x0 for g in shown) if shown else 0.0
         return cls(max(size, 1.0), base, start, math_only(line) and wide_gaps(line) < 2)
 
 
-def _join_pieces(pieces: list[list[Glyph]]) -> list[list[Glyph]]:
+@dataclass
+class PieceEnds:
+    """What joining needs to know of one of PDFium's pieces: its first and last solid characters,
+    the size and baseline of its text, and whether it is mathematics only."""
+
+    first: Glyph | None
+    last: Glyph | None
+    size: float
+    base: float
+    math: bool
+
+    @classmethod
+    def of(cls, piece: list[Glyph]) -> PieceEnds:
+        shown = solid(piece)
+        size, base = reference(piece)
+        return cls(shown[0] if shown else None, shown[-1] if shown else None, size, base, math_only(piece))
+
+
+def join_pieces(pieces: list[list[Glyph]]) -> list[list[Glyph]]:
     """PDFium's pieces joined into visual lines."""
     lines: list[list[Glyph]] = []
-    shape: _LineShape | None = None
-    last_piece: list[Glyph] = []
+    shape: LineShape | None = None
+    last_piece: PieceEnds | None = None
     for piece in pieces:
-        if lines and shape is not None and _continues(shape, last_piece, piece):
+        ends = PieceEnds.of(piece)
+        if lines and shape is not None and last_piece is not None and continues(shape, last_piece, ends):
             lines[-1].extend(piece)
+            shape = LineShape.of(lines[-1])
         else:
             lines.append(list(piece))
-        shape = _LineShape.of(lines[-1])
-        last_piece = piece
+            shape = LineShape.of(lines[-1], ends)
+        last_piece = ends
     return lines
 
 
-def _continues(line: _LineShape, before: list[Glyph], piece: list[Glyph]) -> bool:
+def continues(line: LineShape, before: PieceEnds, piece: PieceEnds) -> bool:
     """Does `piece` go on the visual line `line` (whose last piece was `before`)?"""
-    shown, previous = solid(piece), solid(before)
-    if not shown or not previous or shown[0].turned or previous[-1].turned:
+    first, last = piece.first, before.last
+    if first is None or last is None or first.turned or last.turned:
         return False
     size, base = line.size, line.base
-    first, last = shown[0], previous[-1]
-    piece_size, piece_base = reference(piece)
-    if line.display and abs(piece_base - base) <= size * 2.5 and math_only(piece):
+    piece_size, piece_base = piece.size, piece.base
+    if line.display and abs(piece_base - base) <= size * 2.5 and piece.math:
         # one display formula, whatever its layout; a table's next row (back at the margin) is not
         return first.x0 - last.x1 <= size * GAP_EMS and first.x0 > line.start + size
     if abs(piece_base - base) > size * 0.75:

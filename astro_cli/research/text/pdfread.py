@@ -82,13 +82,16 @@ def read_pages(path: Path, max_pages: int | None = None) -> list[PageText]:
 
 def _page_text(textpage: Any) -> PageText:
     """The page's visual lines (pdfglyphs.py), each written by pdfscript.py and normalised."""
-    from astro_cli.research.text.pdfglyphs import page_glyphs
+    from astro_cli.research.text.pdfruns import PlainLine, page_lines
     from astro_cli.research.text.pdfscript import render_line
 
-    found = page_glyphs(textpage)
+    found = page_lines(textpage)
     page = PageText(chars=found.chars, unmapped=found.unmapped, rotated=found.rotated)
     for glyphs in found.lines:
-        text, size, first = render_line(glyphs)
+        if isinstance(glyphs, PlainLine):
+            text, size, first = glyphs.text, glyphs.size, glyphs.size
+        else:
+            text, size, first = render_line(glyphs)
         line = normalize_line(_utf16(text)).strip()
         if not line:
             continue
@@ -115,19 +118,24 @@ def _ranges(numbers: list[int]) -> str:
     return ", ".join(f"{a}-{b}" if a != b else f"{a}" for a, b in spans)
 
 
+def _pages(numbers: list[int]) -> str:
+    """'page 3', 'pages 1-3, 7'."""
+    return f"page {numbers[0]}" if len(numbers) == 1 else f"pages {_ranges(numbers)}"
+
+
 def reading_notes(pages: list[PageText]) -> list[str]:
     """What the text of a PDF lacks, one sentence each: scans, fonts without Unicode, rotated text.
     The rest of the paper is indexed as read (pages past astro's limits: pdf_limits.py says so)."""
     notes = []
     scanned = [n for n, page in enumerate(pages, 1) if page.scanned]
     if scanned:
-        notes.append(f"no text layer on pages {_ranges(scanned)} (scanned images; astro does no OCR)")
+        notes.append(f"no text layer on {_pages(scanned)} (scanned images; astro does no OCR)")
     unmapped = [n for n, page in enumerate(pages, 1) if page.chars and page.unmapped * 10 >= page.chars]
     if unmapped:
-        notes.append(f"fonts without a Unicode map on pages {_ranges(unmapped)}: their text may be wrong")
+        notes.append(f"fonts without a Unicode map on {_pages(unmapped)}: their text may be wrong")
     rotated = [n for n, page in enumerate(pages, 1) if page.rotated >= 40 and page.rotated * 3 >= page.chars]
     if rotated:
-        notes.append(f"rotated text (a turned table?) on pages {_ranges(rotated)} is read line by line as printed")
+        notes.append(f"rotated text (a turned table?) on {_pages(rotated)} is read line by line as printed")
     return notes
 
 

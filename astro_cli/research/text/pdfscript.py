@@ -15,10 +15,11 @@ A raised mark that opens the line (a footnote's own number) is left as it is: pd
 
 from __future__ import annotations
 
+import re
 import unicodedata
 
 from astro_cli.research.text.pdfchars import EXTENSION_FONTS, MATH_ITALIC_FONTS, SPACING_ACCENTS, math_char
-from astro_cli.research.text.pdfglyphs import Glyph, math_only, reference, wide_gaps
+from astro_cli.research.text.pdfglyphs import MATH_FONTS, Glyph, math_only, reference, solid, wide_gaps
 
 NUMERIC_CELL_EMS = 0.6  # in a row that is mostly digits
 CELL_EMS = 1.1  # a gap wider than this many font sizes separates table cells
@@ -26,6 +27,7 @@ APPROXIMATE, APPROXIMATE_END = "⟦", "⟧"  # around a formula whose layout was
 _MATH_ITALIC = (*MATH_ITALIC_FONTS, "MSBM")
 _MARKS = set("0123456789,–*†‡§¶ ")
 _NO_TEXT = EXTENSION_FONTS
+_EQUATION_NUMBER = re.compile(r"\((?:[A-Z]\.?)?\d{1,3}[a-z]?\)")
 
 
 def render_line(glyphs: list[Glyph]) -> tuple[str, float, float]:
@@ -35,7 +37,7 @@ def render_line(glyphs: list[Glyph]) -> tuple[str, float, float]:
     if any(g.turned for g in glyphs):  # rotated text: its characters in order, no scripts
         text = "".join(g.char for g in glyphs)
         return text.strip(), size, size
-    display = math_only(glyphs) and wide_gaps(glyphs, CELL_EMS) < 2  # a table row is not a formula
+    display = math_only(glyphs) and not _table_row(glyphs, size)  # a table row is not a formula
     if display and (len({g.piece for g in glyphs}) > 1 or any(g.family in _NO_TEXT for g in glyphs)):
         uncertain = True  # display mathematics from several pieces: its layout is guessed
     _attach_accents(glyphs)
@@ -46,7 +48,7 @@ def render_line(glyphs: list[Glyph]) -> tuple[str, float, float]:
     cells = 0
     last_main: Glyph | None = None
     right = None  # where the last character written ends (a gap is measured from it)
-    cell_gap = _cell_gap(shown, kinds, size)
+    cell_gap = _cell_gap(shown, kinds, size, math_only(glyphs))
     i = 0
     while i < len(shown):
         glyph, kind = shown[i], kinds[i]
@@ -109,21 +111,86 @@ def render_line(glyphs: list[Glyph]) -> tuple[str, float, float]:
     return (f"{APPROXIMATE}{text}{APPROXIMATE_END}" if uncertain and text else text), size, first
 
 
-def _cell_gap(shown: list[Glyph], kinds: list[str], size: float) -> float:
+def _cell_gap(shown: list[Glyph], kinds: list[str], size: float, formula: bool) -> float:
     """The gap that separates table cells on this line: wider than CELL_EMS font sizes and than
-    twice its word spaces (TeX stretches every space of a justified line alike, so a loose line
-    of prose has wide but equal gaps; a table's gaps differ)."""
-    main = [g for g, kind in zip(shown, kinds) if kind == "main" and not g.generated]
-    if _numeric(shown):  # a row of values: no prose spaces to tell apart, a third of an em is a word space
-        return NUMERIC_CELL_EMS * max(size, 1.0)
-    spaces = sorted(b.x0 - a.x1 for a, b in zip(main, main[1:]) if b.x0 - a.x1 > 0.15 * max(size, 1.0))
-    median = spaces[len(spaces) // 2] if spaces else 0.0
-    return max(CELL_EMS * max(size, 1.0), 2.0 * median)
+    twice the line's own word spaces (those narrower than a cell's). TeX stretches every space of a
+    justified line alike, so a loose line of prose whose spaces are all wide and equal has no
+    cells; a table's gaps differ, and a header row ('Parameter  Adopted  Model  Ref') may have
+    no narrow space at all."""
+    main = [g for g, kind in zip(shown, kinds) if kind == "main"]
+    em = max(size, 1.0)
+    if _numeric(shown):  # a row of values: its spaces are those around ± and × signs
+        return _value_cell_gap(main, size)
+    if _numbered_equation(solid(shown)):  # its wide gaps: an aligned '=', the equation number
+        return float("inf")
+    spaces = word_spaces(main, em)
+    if formula:  # mathematics: an aligned '=' and the equation number are wide gaps, not cells
+        ordered = sorted(spaces)
+        return max(CELL_EMS * em, 2.0 * ordered[len(ordered) // 2]) if ordered else CELL_EMS * em
+    narrow = sorted(gap for gap in spaces if gap <= CELL_EMS * em)
+    wide = [gap for gap in spaces if gap > CELL_EMS * em]
+    if wide and not narrow and max(wide) < 1.15 * min(wide):
+        return max(wide) * 2  # a loose line of prose
+    median = narrow[len(narrow) // 2] if narrow else 0.0
+    return max(CELL_EMS * em, 2.0 * median)
+
+
+def word_spaces(glyphs: list[Glyph], em: float) -> list[float]:
+    """The gaps (wider than 0.15 em) between characters that PDFium has a space between: the
+    line's word spaces, measured alike whether a word is read as characters or whole (pdfruns.py)."""
+    spaces: list[float] = []
+    last: Glyph | None = None
+    spaced = False
+    for glyph in glyphs:
+        if glyph.generated or not glyph.char.strip():
+            spaced = last is not None
+            continue
+        if last is not None and spaced and glyph.x0 - last.x1 > 0.15 * em:
+            spaces.append(glyph.x0 - last.x1)
+        last, spaced = glyph, False
+    return spaces
+
+
+def _numbered_equation(shown: list[Glyph]) -> bool:
+    """Mathematics with words in it ('exp', 'and') that ends in an equation number: (19), (A4)."""
+    chars = [g for g in shown if not g.generated and g.char.strip()]
+    opening = next((k for k in range(len(chars) - 1, max(0, len(chars) - 8), -1) if chars[k].char == "("), 0)
+    if not opening or not _EQUATION_NUMBER.fullmatch("".join(g.char for g in chars[opening:])):
+        return False
+    set_apart = chars[opening].x0 - chars[opening - 1].x1 > CELL_EMS * max(chars[opening].size, 1.0)
+    return set_apart and any(g.family in MATH_FONTS for g in chars)
+
+
+def _table_row(glyphs: list[Glyph], size: float) -> bool:
+    """Math-font signs (±, −, ×) make a row of values look like a formula: it is a table row when
+    it has two cell gaps, or one in a row of values (NUMERIC_CELL_EMS, relative to its spaces)."""
+    shown = solid(glyphs)
+    if _numbered_equation(shown) or not _numeric(glyphs):
+        return wide_gaps(glyphs, CELL_EMS) >= 2
+    widest = _value_cell_gap(glyphs, size)
+    gaps = sum(1 for a, b in zip(shown, shown[1:]) if b.x0 - a.x1 > widest)
+    return gaps >= 2 or (gaps == 1 and sum(g.weight for g in shown) >= 8)  # not a short piece of a formula
+
+
+def _value_cell_gap(glyphs: list[Glyph], size: float) -> float:
+    """The cell gap of a row of values: wider than NUMERIC_CELL_EMS font sizes and than 2.5 times
+    the row's own spaces (those around its ± signs: 'HD 175740   5.93 ± 0.01   64.33 ± 0.78')."""
+    em = max(size, 1.0)
+    spaces = sorted(gap for gap in word_spaces(glyphs, em) if gap <= CELL_EMS * em)
+    typical = spaces[(len(spaces) - 1) // 2] if spaces else 0.0
+    return max(NUMERIC_CELL_EMS * em, 2.5 * typical)
 
 
 def _numeric(shown: list[Glyph]) -> bool:
-    solid = [g.char for g in shown if not g.generated and g.char.strip()]
-    return sum(c.isdigit() for c in solid) * 5 >= len(solid) * 2
+    digits = total = 0
+    for glyph in shown:
+        if glyph.generated or not glyph.char.strip():
+            continue
+        if glyph.weight > 1:  # a word of a plain run (pdfruns.py): its characters count
+            digits, total = digits + sum(c.isdigit() for c in glyph.char), total + glyph.weight
+        else:
+            digits, total = digits + glyph.char.isdigit(), total + 1
+    return digits * 5 >= total * 2
 
 
 def _right(glyphs: list[Glyph], right: float | None) -> float | None:
@@ -135,7 +202,7 @@ def _name_math(glyphs: list[Glyph]) -> bool:
     """Math fonts' raw codes named (pdfchars.math_char); True when pieces carrying no text were dropped."""
     dropped = False
     for glyph in glyphs:
-        if glyph.generated:
+        if glyph.generated or glyph.weight > 1:  # a word of a text font (pdfruns.py) names nothing
             continue
         named = math_char(glyph.char, glyph.family)
         if named is None:

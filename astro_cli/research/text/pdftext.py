@@ -20,6 +20,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 
 from astro_cli.research.text.hyphens import SOFT_HYPHEN
+from astro_cli.research.text.pdfcaptions import move_captions
 from astro_cli.research.text.pdfread import MARK, PageText, PdfError, read_pages
 from astro_cli.research.text.pdfscript import APPROXIMATE, APPROXIMATE_END
 
@@ -58,6 +59,7 @@ class Line:
     text: str
     section: str
     starts_block: bool = False  # a paragraph of its own (a footnote), not running text
+    size: float = 0.0  # its font size, for the lines of the running text (pdfcaptions.py)
 
 
 @dataclass
@@ -267,9 +269,10 @@ def pdf_layout(pages: list[PageText]) -> PdfLayout:
             open_heading = False
             if section == FRONT:
                 text = _AUTHOR_MARKS.sub(r"\1 \2", text)
-            layout.lines.append(Line(number, text, section))
+            layout.lines.append(Line(number, text, section, size=size))
     close_block()
     _flush_pending(layout, notes, section)
+    move_captions(layout.lines, body, SMALLER)
     join_hyphens(layout.lines)
     _one_mark_per_formula(layout.lines)
     layout.outline = _kept_outline(layout)

@@ -1,0 +1,304 @@
+"""A PDF page's lines at PDFium's speed: per-character questions only where a line is unusual.
+
+Asking PDFium about every character (box, baseline, size, text object: pdfglyphs.CharReader) from
+Python costs five times what reading the page does, and most lines of a paper are plain prose.
+So the page's text comes in one call, PDFium's pieces (its line ends) are cut from it, and each
+piece is looked at as runs of its text objects (a text object has one font, one size and one
+baseline; a font or size change or a raised mark starts another): where every run has the same
+size and baseline, no font is a math font or lacks a Unicode map, no character needs naming
+(controls, private-use pieces, spacing accents), it is not mostly digits (a table row) and no
+gap between its words is as wide as a table cell's, the piece is plain and its text is PDFium's
+own. Every other piece, and any plain piece that joins one on a visual line (a subscript, the
+rest of an equation), is read character by character as before, so what is written is the same
+(tests/test_library_pdfruns.py compares the two paths on every fixture page).
+"""
+
+from __future__ import annotations
+
+import ctypes
+import re
+from dataclasses import dataclass
+from typing import Any
+
+from astro_cli.research.text.hyphens import SOFT_HYPHEN
+from astro_cli.research.text.pdfchars import SPACING_ACCENTS
+from astro_cli.research.text.pdfglyphs import (
+    MATH_FONTS,
+    CharReader,
+    Glyph,
+    LineShape,
+    PieceEnds,
+    continues,
+    number_pieces,
+)
+from astro_cli.research.text.pdfscript import CELL_EMS  # no gap of a plain line may be this wide
+
+_TEXT_ONLY = frozenset((*MATH_FONTS, "TXSYA", "PXSYA"))  # fonts whose glyphs pdfchars.math_char names
+_UNUSUAL = re.compile("[\x00-\x1f\x7f\u00ad\ud800-\udfff\ue000-\uf8ff\ufffe\uffff"
+                      + re.escape("".join(SPACING_ACCENTS)) + "]")
+_ACCENT = re.compile("[" + re.escape("".join(SPACING_ACCENTS)) + "]")
+_SEGMENT = re.compile("[^\r\n\ufffe]+\ufffe?|\ufffe")
+_WORD = re.compile(r"\S+")
+_DIGIT = re.compile(r"\d")
+
+
+@dataclass(slots=True)
+class PlainLine:
+    """A visual line that was one plain piece: its text as pdfscript would write it, and its size."""
+
+    text: str
+    size: float
+
+
+@dataclass
+class PageLines:
+    lines: list[list[Glyph] | PlainLine]
+    chars: int  # characters PDFium found (0: no text layer)
+    unmapped: int  # characters whose font has no usable Unicode map
+    rotated: int  # characters set at an angle (a rotated table)
+
+
+@dataclass
+class _Plain:
+    start: int
+    end: int
+    number: int
+    text: str
+    ends: PieceEnds
+
+
+def page_lines(textpage: Any) -> PageLines:
+    """The page's visual lines: plain ones as text, the others as glyphs for pdfscript."""
+    import pypdfium2.raw as raw
+
+    count = raw.FPDFText_CountChars(textpage)
+    if count <= 0:
+        return PageLines([], 0, 0, 0)
+    reader = CharReader(textpage)
+    text = _text(textpage, count, reader)
+    items: list[list[Glyph] | _Plain] = []
+    number = rotated = 0
+    for found in _SEGMENT.finditer(text):
+        read = _read(reader, text, found.start(), found.end(), number)
+        if isinstance(read, _Plain):
+            items.append(read)
+            number += 1
+            continue
+        pieces = reader.pieces(found.start(), found.end(), text, read)
+        rotated += number_pieces(pieces, number)
+        number += len(pieces)
+        items.extend(pieces)
+    return PageLines(_join(items, reader, text), count, reader.unmapped, rotated)
+
+
+def _text(textpage: Any, count: int, reader: CharReader) -> str:
+    """The page's characters, one str character per PDFium character (a hyphen at a line end is
+    SOFT_HYPHEN, a code beyond Unicode is U+FFFF, which marks its piece unusual): PDFium's whole text
+    in one call when it has one character per character, else asked character by character."""
+    import pypdfium2.raw as raw
+
+    buffer = (ctypes.c_ushort * (count + 1))()
+    written = raw.FPDFText_GetText(textpage, 0, count, buffer)
+    if written - 1 == count:
+        return "".join(map(chr, buffer[:count]))
+    unicode, is_hyphen, tp = reader.call["unicode"], reader.call["hyphen"], reader.tp
+    chars = []
+    for index in range(count):
+        code = unicode(tp, index)
+        if code == 0x02 and is_hyphen(tp, index):
+            chars.append(SOFT_HYPHEN)
+        else:
+            chars.append(chr(code) if code <= 0x10FFFF and code != 0xFFFE else "\uffff")
+    return "".join(chars)
+
+
+@dataclass
+class _Run:
+    """Characters first..last of one text object on a piece (spaces between words included)."""
+
+    first: int
+    last: int
+    key: int
+    font: tuple[str, str, bool]  # name, family, no Unicode map
+    size: float
+    base: float
+
+    @property
+    def simple(self) -> bool:
+        """Text in a text font with a Unicode map: nothing in it to name, raise or lower."""
+        return self.font[1] not in _TEXT_ONLY and not self.font[2] and self.size > 1
+
+
+Words = dict[int, tuple[int, int, float, float]]  # first character -> end, text object, size, baseline
+
+
+def _read(reader: CharReader, text: str, start: int, end: int, number: int) -> _Plain | Words | None:
+    """The piece start..end-1 as plain text; or, when it must be read character by character,
+    the words inside its runs that may be read whole (None: every character)."""
+    segment = text[start:end]
+    body = segment[:-1] if segment.endswith(SOFT_HYPHEN) else segment
+    call, tp = reader.call, reader.tp
+    if len(body) < len(segment) and not call["hyphen"](tp, end - 1):
+        return None
+    unusual = _UNUSUAL.search(body) is not None
+    if unusual and _ACCENT.search(body):
+        return None  # an accent joins the letter under it: every position counts
+    words = [(start + m.start(), start + m.end()) for m in _WORD.finditer(body)]
+    if not words:
+        return None if unusual else _Plain(start, end, number, "", PieceEnds(None, None, 0.0, 0.0, False))
+    found = _runs(reader, words)
+    if found is None:
+        return None
+    size_at, origin = call["size"], call["origin"]
+    y, p_x, p_y = reader.values[5], reader.refs[4], reader.refs[5]
+    runs = []
+    for a, b, key in found:
+        size = size_at(tp, a)
+        origin(tp, a, p_x, p_y)
+        base = y.value
+        if b != a:
+            origin(tp, b, p_x, p_y)
+            if abs(y.value - base) > 0.01 * max(size, 1.0):  # set at an angle
+                return None
+        runs.append(_Run(a, b, key, reader.font(key, a), size, base))
+    solid = sum(b - a for a, b in words)
+    if (not unusual and all(run.simple for run in runs) and len(_DIGIT.findall(body)) * 5 < solid * 2
+            and all(abs(r.size - runs[0].size) <= 0.01 and abs(r.base - runs[0].base) <= 0.01 * r.size for r in runs)):
+        ends = _plain_ends(reader, text, words, runs)
+        if ends is not None:
+            return _Plain(start, end, number, _written(reader, segment, start), ends)
+    return _inner_words(text, words, runs)
+
+
+def _plain_ends(reader: CharReader, text: str, words: list[tuple[int, int]], runs: list[_Run]) -> PieceEnds | None:
+    """The first and last characters of a piece whose runs agree, or None when a gap between two
+    of its words is as wide as a table cell's (CELL_EMS)."""
+    box, tp = reader.call["box"], reader.tp
+    left, right = reader.values[0], reader.values[1]
+    p_left, p_right, p_bottom, p_top = reader.refs[:4]
+    size, base = runs[0].size, runs[0].base
+    widest = CELL_EMS * size
+    first_box = last_box = (0.0, 0.0)
+    before: float | None = None
+    for n, (a, b) in enumerate(words):
+        box(tp, a, p_left, p_right, p_bottom, p_top)
+        if before is not None and left.value - before > widest:
+            return None
+        if n == 0:
+            first_box = (left.value, right.value)
+        box(tp, b - 1, p_left, p_right, p_bottom, p_top)
+        before = right.value
+        last_box = (left.value, right.value)
+    font, family = runs[0].font[0], runs[0].font[1]
+    first = Glyph(text[words[0][0]], *first_box, base, size, font, family)
+    last = Glyph(text[words[-1][1] - 1], *last_box, base, size, runs[-1].font[0], runs[-1].font[1])
+    return PieceEnds(first, last, size, base, False)
+
+
+def _inner_words(text: str, words: list[tuple[int, int]], runs: list[_Run]) -> Words:
+    """Words that lie inside one simple run, less the run's first and last characters: nothing is
+    raised next to them or attached to them, so each may be one Glyph (CharReader.pieces)."""
+    inner: Words = {}
+    at = 0
+    for run in runs:
+        inside = []
+        while at < len(words) and words[at][0] <= run.last:
+            if words[at][0] >= run.first and words[at][1] - 1 <= run.last:
+                inside.append(words[at])
+            at += 1
+        if not run.simple:
+            continue
+        for n, (a, b) in enumerate(inside):
+            # the first character of a run and its last are read alone: a mark may be set next to them
+            a, b = a + (n == 0), b - (n == len(inside) - 1)
+            if b - a > 1 and not _UNUSUAL.search(text, a, b):
+                inner[a] = (b, run.key, run.size, run.base)
+    return inner
+
+
+def _runs(reader: CharReader, words: list[tuple[int, int]]) -> list[tuple[int, int, int]] | None:
+    """(first, last, text object) of each run of the piece's characters in one text object, found by
+    bisection and checked against PDFium's count of them (FPDFText_CountRects)."""
+    import pypdfium2.raw as raw
+
+    positions: list[int] = []
+    for a, b in words:
+        positions.extend(range(a, b))
+    call, tp = reader.call["object"], reader.tp
+    known: dict[int, int] = {}
+
+    def key(i: int) -> int:
+        found = known.get(i)
+        if found is None:
+            found = known[i] = call(tp, positions[i]) or 0
+        return found
+
+    changes: list[int] = []
+
+    def split(lo: int, hi: int) -> None:  # key(lo) != key(hi): find every change between them
+        if hi - lo == 1:
+            changes.append(hi)
+            return
+        mid = (lo + hi) // 2
+        if key(lo) != key(mid):
+            split(lo, mid)
+        if key(mid) != key(hi):
+            split(mid, hi)
+
+    top = len(positions) - 1
+    first, span = words[0][0], words[-1][1] - words[0][0]
+    expected = raw.FPDFText_CountRects(reader.textpage, first, span)
+    if expected * 6 > len(positions):  # many short runs (a table row, a formula): ask each character
+        for i in range(1, top + 1):
+            if key(i) != key(i - 1):
+                changes.append(i)
+    elif key(0) != key(top):
+        split(0, top)
+    starts = [0, *changes]
+    ends = [c - 1 for c in changes] + [top]
+    runs = [(positions[s], positions[e], key(s)) for s, e in zip(starts, ends)]
+    if len(runs) != expected or not all(k for *_, k in runs):
+        return None  # an object met twice, or characters PDFium does not count: read them one by one
+    return runs
+
+
+def _written(reader: CharReader, segment: str, start: int) -> str:
+    """The piece as pdfscript writes it: a space PDFium added after another space is not written."""
+    if "  " in segment:
+        is_generated, tp = reader.call["generated"], reader.tp
+        kept = [ch for n, ch in enumerate(segment)
+                if not (ch == " " and n and segment[n - 1] == " " and is_generated(tp, start + n))]
+        segment = "".join(kept)
+    return segment.strip()
+
+
+def _join(items: list[list[Glyph] | _Plain], reader: CharReader, text: str) -> list[list[Glyph] | PlainLine]:
+    """PDFium's pieces joined into visual lines (pdfglyphs.join_pieces); a plain piece that joins
+    another is read character by character, so the line is written as the careful path writes it."""
+    lines: list[list[Glyph] | _Plain] = []
+    shape: LineShape | None = None
+    last: PieceEnds | None = None
+    for item in items:
+        ends = item.ends if isinstance(item, _Plain) else PieceEnds.of(item)
+        if lines and shape is not None and last is not None and continues(shape, last, ends):
+            glyphs = _glyphs(lines[-1], reader, text)
+            glyphs.extend(_glyphs(item, reader, text))
+            lines[-1] = glyphs
+            shape = LineShape.of(glyphs)
+        elif isinstance(item, _Plain):
+            lines.append(item)
+            shape = LineShape(max(ends.size, 1.0), ends.base, ends.first.x0 if ends.first else 0.0, False)
+        else:
+            lines.append(list(item))
+            shape = LineShape.of(item, ends)
+        last = ends
+    return [PlainLine(line.text, line.ends.size) if isinstance(line, _Plain) else line for line in lines]
+
+
+def _glyphs(item: list[Glyph] | _Plain, reader: CharReader, text: str) -> list[Glyph]:
+    if not isinstance(item, _Plain):
+        return item
+    glyphs = [glyph for piece in reader.pieces(item.start, item.end, text) for glyph in piece]
+    for glyph in glyphs:
+        glyph.piece = item.number
+    return glyphs

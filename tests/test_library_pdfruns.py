@@ -1,0 +1,60 @@
+"""Issue 29, speed: plain lines of a PDF page are read from PDFium's text in one call, per-character
+questions only where a line is unusual (pdfruns.py). The text must be exactly what the careful
+path (every character asked about: pdfglyphs.page_glyphs) writes, on every page of every fixture."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pypdfium2 as pdfium
+import pytest
+
+from astro_cli.research.text.pdfglyphs import page_glyphs
+from astro_cli.research.text.pdfruns import PlainLine, page_lines
+from astro_cli.research.text.pdfscript import render_line
+
+PAPERS = Path(__file__).parent / "fixtures" / "papers"
+PDFS = sorted(p.name for p in PAPERS.glob("*.pdf"))
+
+
+def _written(found) -> list[tuple[str, float, float]]:
+    out = []
+    for line in found.lines:
+        if isinstance(line, PlainLine):
+            out.append((line.text, line.size, line.size))
+        else:
+            out.append(render_line(line))
+    return out
+
+
+@pytest.mark.parametrize("name", PDFS)
+def test_the_fast_path_writes_what_the_careful_path_writes(name):
+    document = pdfium.PdfDocument(str(PAPERS / name))
+    try:
+        for number in range(len(document)):
+            page = document[number]
+            fast_page, careful_page = page.get_textpage(), page.get_textpage()
+            fast, careful = page_lines(fast_page.raw), page_glyphs(careful_page.raw)
+            assert _written(fast) == _written(careful), f"{name} page {number + 1}"
+            assert (fast.chars, fast.rotated) == (careful.chars, careful.rotated)
+            fast_page.close()
+            careful_page.close()
+            page.close()
+    finally:
+        document.close()
+
+
+def test_plain_prose_lines_skip_the_per_character_questions():
+    """Most lines of an A&A paper are prose in one font and size: they come as PDFium's text."""
+    document = pdfium.PdfDocument(str(PAPERS / "feiden_2016AA_ms.pdf"))
+    try:
+        page = document[1]
+        textpage = page.get_textpage()
+        lines = page_lines(textpage.raw).lines
+        plain = [line for line in lines if isinstance(line, PlainLine)]
+        assert len(plain) * 2 > len(lines), f"{len(plain)} of {len(lines)} lines read plainly"
+        assert any("stellar" in line.text for line in plain)
+        textpage.close()
+        page.close()
+    finally:
+        document.close()
