@@ -1,6 +1,6 @@
 """Issue 30: each search stage on the tuning set (issue 15's) and the held-out set, top-3 hit rates.
 
-    .venv/bin/python benchmarks/bench_search_stages.py
+    .venv/bin/python benchmarks/bench_search_stages.py [--missed] [--hybrid-only] [--first-256]
 
 Stages: BM25 and hybrid (the local MiniLM, the default since issue 30), each alone, with the ranking
 of three-word runs (fts.literal_runs) and with the synonym table, for the question alone and through
@@ -22,6 +22,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from astro_cli.research.library.parse import parse_paper  # noqa: E402
+from astro_cli.research.search import embed  # noqa: E402
 from astro_cli.research.search.passages import search_library  # noqa: E402
 from astro_cli.research.search.rerank import POOL  # noqa: E402
 from tests.library_support import add_paper, make_app  # noqa: E402
@@ -57,9 +58,14 @@ def main() -> None:
     sets = {"tuning": load_questions(QUESTIONS), "held-out": load_questions(HELDOUT),
             "new papers": load_questions(HELDOUT_PAPERS)}
     root = Path(tempfile.mkdtemp(prefix="astro-bench-stages-"))
-    print("command: .venv/bin/python benchmarks/bench_search_stages.py")
+    print("command: .venv/bin/python benchmarks/bench_search_stages.py " + " ".join(sys.argv[1:]))
     try:
-        for label, settings in (("bm25", {"library.embedding_model": "off"}), ("hybrid", {"library.embedding_model": LOCAL})):
+        configurations = [("bm25", {"library.embedding_model": "off"}), ("hybrid", {"library.embedding_model": LOCAL})]
+        if "--hybrid-only" in sys.argv:
+            configurations = configurations[1:]
+        if "--first-256" in sys.argv:  # vectors of each chunk's first 256 tokens, as before issue 30's change
+            embed.WHOLE_PASSAGES = False
+        for label, settings in configurations:
             began = time.perf_counter()
             app = build(root / label, **settings)
             print(f"{label}: indexed in {time.perf_counter() - began:.1f} s", flush=True)

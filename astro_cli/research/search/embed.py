@@ -19,10 +19,16 @@ if TYPE_CHECKING:
     from astro_cli.app import AppContext
 
 BATCH = 64
+# Chunks embedded from all their words, not the local model's first 256 tokens (measured in
+# benchmarks/RESULTS.md, issue 30). A module constant the stages benchmark switches.
+WHOLE_PASSAGES = True
 
 
-def embed_texts(app: AppContext, texts: list[str]) -> list[list[float]]:
-    """Embeddings of texts with the configured model, in batches (litellm imported only for a remote model)."""
+def embed_texts(app: AppContext, texts: list[str], whole: bool = False) -> list[list[float]]:
+    """Embeddings of texts with the configured model, in batches (litellm imported only for a remote model).
+
+    `whole`: passages longer than the local model's 256 tokens are embedded from all their words
+    (local_embed.MiniLM.encode_whole); a question is short and encoded as it is."""
     from astro_cli.research.search.embedding_choice import embedding_model
 
     model = embedding_model(app)
@@ -34,7 +40,8 @@ def embed_texts(app: AppContext, texts: list[str]) -> list[list[float]]:
         from astro_cli.research.search.local_embed import load
 
         try:
-            return load(app, model).encode(texts).tolist()
+            local = load(app, model)
+            return (local.encode_whole(texts) if whole else local.encode(texts)).tolist()
         except LocalModelError as exc:
             raise EmbeddingError(str(exc)) from None
     from astro_cli.agent.embedding import embed_batch
@@ -78,7 +85,7 @@ def embed_paper(app: AppContext, paper_id: str | None = None, note_id: int | Non
     from astro_cli.research.text.pdfscript import APPROXIMATE, APPROXIMATE_END
 
     texts = [f"{r['section'] or ''}\n{r['text']}".replace(APPROXIMATE, "").replace(APPROXIMATE_END, "") for r in rows]
-    vectors = embed_texts(app, texts)
+    vectors = embed_texts(app, texts, whole=WHOLE_PASSAGES)
     store.store_vectors([int(r["id"]) for r in rows], vectors, model)
     return len(rows)
 

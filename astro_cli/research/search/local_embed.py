@@ -95,6 +95,44 @@ class MiniLM:
         self.tokenizer = Tokenizer.from_file(str(folder / "tokenizer.json"))
         self.tokenizer.enable_truncation(max_length=MAX_TOKENS)
         self.tokenizer.enable_padding(pad_id=0, pad_token="[PAD]")  # noqa: S106 - a token, not a secret
+        self.splitter = Tokenizer.from_file(str(folder / "tokenizer.json"))  # whole texts, for encode_whole
+        self.splitter.no_truncation()
+        self.splitter.no_padding()
+
+    def encode_whole(self, texts: list[str]) -> Any:
+        """Unit vectors of texts longer than the model's 256 tokens, made from all of their words.
+
+        A 1,500-character chunk is 300-430 tokens; truncated, the vector never sees its last
+        quarter (11 of the 102 answers of the question sets start there). Each text is cut into
+        windows of 256 tokens (with the model's [CLS] and [SEP]) and the windows' mean-pooled
+        vectors are averaged by their token counts, which is the mean pooling of the whole text
+        with each window's attention kept within it. A text that fits is encoded as `encode` does."""
+        import numpy as np
+
+        pieces: list[str] = []
+        owners: list[tuple[int, int]] = []  # (text index, tokens in the window)
+        for index, text in enumerate(texts):
+            for window, count in self._windows(text):
+                pieces.append(window)
+                owners.append((index, count))
+        vectors = self.encode(pieces)
+        out = np.zeros((len(texts), vectors.shape[1] if len(pieces) else 384), dtype=np.float32)
+        for (index, count), vector in zip(owners, vectors):
+            out[index] += vector * count
+        return out / np.maximum(np.linalg.norm(out, axis=1, keepdims=True), 1e-12)
+
+    def _windows(self, text: str) -> list[tuple[str, int]]:
+        """The text as pieces of at most MAX_TOKENS - 2 word pieces each (cut at token offsets)."""
+        encoding = self.splitter.encode(text, add_special_tokens=False)
+        offsets = encoding.offsets
+        size = MAX_TOKENS - 2
+        if len(offsets) <= size:
+            return [(text, max(len(offsets), 1))]
+        windows = []
+        for start in range(0, len(offsets), size):
+            part = offsets[start : start + size]
+            windows.append((text[part[0][0] : part[-1][1]], len(part)))
+        return windows
 
     def encode(self, texts: list[str]) -> Any:
         """Unit vectors (n, 384), float32. A question (a few dozen tokens) runs on one BLAS thread:
