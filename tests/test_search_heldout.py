@@ -64,3 +64,12 @@ def test_the_command_line_answers_it_in_the_top_three(library, run_astro, tmp_pa
     hits = json.loads(result.stdout)["hits"]
     assert any(" ".join(question.answers[0].split()) in " ".join(hit["text"].split()) for hit in hits)
     assert any("literal" in hit["ranks"] for hit in hits)
+
+
+def test_runs_are_three_content_words_in_a_row_and_skip_words_too_common_to_search():
+    from astro_cli.research.search.fts import literal_runs
+
+    runs = literal_runs(NO_CIRCULATION).alternatives
+    assert runs == (("day side effective",), ("side effective temperature",), ("effective temperature significantly",))
+    assert literal_runs(NO_CIRCULATION, dropped=["Temperature"]).alternatives == (("day side effective",),)
+    assert not literal_runs("What is the stretch move?")  # a stop word breaks every run

@@ -126,13 +126,16 @@ def all_of(parsed: ParsedQuestion, keep: set[str]) -> Match:
     return Match(tuple([*core, *((p,) for p in parsed.phrases)]))
 
 
-def literal_runs(question: str) -> Match:
+def literal_runs(question: str, dropped: list[str] | tuple[str, ...] = ()) -> Match:
     """Passages holding three of the question's content words in a row (any of those runs), or an
     empty match. A question asked in the paper's words shares such a run with its answer; BM25 over
     single words and pairs can rank that passage below others that repeat the question's common
     words ("circulation", "limit"), so search_library fuses this ranking as one more list. A
-    question in other words rarely has a run in any passage: the list is then empty and changes nothing."""
-    return Match(tuple((" ".join(run),) for run in parse_question(question).runs[:MAX_RUNS]))
+    question in other words rarely has a run in any passage: the list is then empty and changes nothing.
+    Runs holding a word the plan `dropped` as too common for a large library are left out too."""
+    common = {word.lower() for word in dropped}
+    runs = [run for run in parse_question(question).runs if not common & {word.lower() for word in run}]
+    return Match(tuple((" ".join(run),) for run in runs[:MAX_RUNS]))
 
 
 def fts_query(question: str) -> Match:

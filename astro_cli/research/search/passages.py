@@ -153,7 +153,7 @@ def search_library(
         name = "bm25:all" if n > len(phrasings) else _name("bm25", n, len(phrasings))
         lists[name] = ranking
         dropped += [w for w in plan.dropped if w not in dropped]
-        runs = run_match(phrasing) if literal_runs and n <= len(phrasings) else Match()
+        runs = run_match(phrasing, plan.dropped) if literal_runs and n <= len(phrasings) else Match()
         literal = text_ranking(app, runs, limit, paper_ids, exclude) if runs else []
         if literal:  # the passages that share three words in a row with the question (fts.literal_runs)
             lists[_name("literal", n, len(phrasings))] = literal
