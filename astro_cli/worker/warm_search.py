@@ -23,8 +23,9 @@ SEARCH_MODULES = (
     "astro_cli.research.search.embed",
     "astro_cli.research.search.reindex",
     "astro_cli.research.library.storage.sqlite_store",
-    "threadpoolctl",
 )
+# Not threadpoolctl: its import sets KMP_DUPLICATE_LIB_OK, which every child would then carry into
+# the commands and hooks it runs (tests/test_worker_parity.py); a search imports it in a few ms.
 ONE_THREAD = ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS")
 
 
