@@ -139,6 +139,8 @@ _key("library.embedding_model", "str?", None, "embedding model for hybrid search
      "litellm embedding model, or off; unset: the local model when installed (make install), else BM25 alone")
 _key("library.synonyms", "bool", False, "library search also ranks the question with the field's terms for its "
      "everyday words (research/search/synonyms.py; off: it did not help on held-out questions, docs/library.md)")
+_key("library.rerank", "str", "off", "rag_search has the model re-order its 15 best passages before the first k are "
+     "shown (one model call per search): off, on (the session's model) or a model name (docs/library.md)")
 _key("library.embedding_api_base", "str?", None, "base URL of the embedding provider (default: the model's own)")
 _key("library.chunk_chars", "int", 1500, "characters per indexed chunk of a paper", low=200)
 _key("library.content_budget_chars", "int", 20000, "characters get_paper_content returns at most")

@@ -69,6 +69,7 @@ SettingValues = TypedDict("SettingValues", {
     "arxiv.min_interval": float,
     "library.embedding_model": str | None,
     "library.synonyms": bool,
+    "library.rerank": str,
     "library.embedding_api_base": str | None,
     "library.chunk_chars": int,
     "library.content_budget_chars": int,

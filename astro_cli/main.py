@@ -1,15 +1,19 @@
 """Process entry point.
 
 `astro --version` is answered before typer (or anything heavier) is imported, so it stays
-well under 0.15 s. `astro run` first offers the run to the warm worker (astro_cli/worker), a
-client that imports nothing heavy; everything else, and any run the worker does not take, goes to
-the typer app in cli.py in this process.
+well under 0.15 s. `astro run` and `astro library search` first offer themselves to the warm worker
+(astro_cli/worker), a client that imports nothing heavy; everything else, and any command the
+worker does not take, goes to the typer app in cli.py in this process.
 """
 
 from __future__ import annotations
 
 import os
 import sys
+
+# Commands worth a warm process: a model run (litellm) and a library search (numpy and the local
+# embedding model, preloaded by the worker). Others start fast enough on their own.
+WORKER_COMMANDS = (("run",), ("library", "search"))
 
 
 def main() -> None:
@@ -31,8 +35,8 @@ def main() -> None:
 
     # Never let litellm fetch its cost map from the network when it is imported later.
     litellm_environment_defaults(os.environ)
-    if sys.argv[1:2] == ["run"]:
-        _run_one_shot()
+    if any(tuple(sys.argv[1 : 1 + len(command)]) == command for command in WORKER_COMMANDS):
+        _offer_to_worker()
     run_command_line()
 
 
@@ -46,7 +50,7 @@ def run_command_line(prog_name: str | None = None) -> None:
     run_app(prog_name=prog_name)
 
 
-def _run_one_shot() -> None:
+def _offer_to_worker() -> None:
     import time
 
     from astro_cli.debuglog import enable_from_environment
@@ -60,13 +64,13 @@ def _run_one_shot() -> None:
     import logging
 
     logging.getLogger("astro_cli.worker.client").debug(
-        "astro run stays in this process: %s (asking took %.1f ms)", outcome.reason, (time.perf_counter() - asked) * 1000
+        "astro %s stays in this process: %s (asking took %.1f ms)", sys.argv[1], outcome.reason, (time.perf_counter() - asked) * 1000
     )
     try:
         run_command_line()
     finally:
-        # Only a run that needed the model (and so imported litellm) is worth a worker for the next.
-        if outcome.start_worker and "litellm" in sys.modules:
+        # Only a run that needed the model (litellm) or a search by meaning (numpy) is worth a worker for the next.
+        if outcome.start_worker and ("litellm" in sys.modules or "numpy" in sys.modules):
             from astro_cli.worker.lifecycle import start_after_in_process_run
 
             start_after_in_process_run()

@@ -36,6 +36,26 @@ META = {
 }
 FILES = {"1001.0012": ("pdf_path", COWAN_PDF), "1111.2011": ("pdf_path", MURRAY_PDF),
          "1202.3665": ("source_path", EMCEE_TEX)}
+# Issue 29's three other real papers; issue 30's held-out search questions on papers not tuned on ask about them.
+META.update({
+    "1604.08036": {
+        "id": "1604.08036", "arxiv_id": "1604.08036", "year": 2016, "authors": ["Gregory A. Feiden"],
+        "title": "Magnetic inhibition of convection and the fundamental properties of low-mass stars III. "
+                 "A consistent 10 Myr age for the Upper Scorpius OB association",
+    },
+    "1703.09710": {
+        "id": "1703.09710", "arxiv_id": "1703.09710", "year": 2017,
+        "authors": ["Daniel Foreman-Mackey", "Eric Agol", "Sivaram Ambikasaran", "Ruth Angus"],
+        "title": "Fast and scalable Gaussian process modeling with applications to astronomical time series",
+    },
+    "1905.09831": {
+        "id": "1905.09831", "arxiv_id": "1905.09831", "year": 2019, "authors": ["Benjamin J. S. Pope"],
+        "title": "The Kepler Smear Campaign: light curves for 102 very bright stars",
+    },
+})
+FILES.update({"1604.08036": ("source_path", PAPERS / "feiden_2016AA_ms.tex"),
+              "1703.09710": ("pdf_path", PAPERS / "celerite_2017AJ_ms.pdf"),
+              "1905.09831": ("pdf_path", PAPERS / "smear_2019ApJS_ms.pdf")})
 
 
 def make_app(root: Path, **settings: Any) -> AppContext:

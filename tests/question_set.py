@@ -16,6 +16,8 @@ from typing import Any
 QUESTIONS = Path(__file__).parent / "fixtures" / "questions" / "library_questions.json"
 # Issue 30's held-out set: new questions written before any search, never tuned on (see its "about").
 HELDOUT = Path(__file__).parent / "fixtures" / "questions" / "heldout_questions.json"
+# ... and on three papers no search stage was tuned on (Feiden, celerite, smear).
+HELDOUT_PAPERS = Path(__file__).parent / "fixtures" / "questions" / "heldout_papers_questions.json"
 
 
 @dataclass

@@ -63,3 +63,24 @@ def test_an_unknown_or_missing_local_model_is_one_sentence(tmp_path):
         embed_texts(Library.of(app), ["x"])
     assert "\n" not in str(caught.value) and "astro knows local:all-MiniLM-L6-v2" in str(caught.value)
     app.close()
+
+
+@pytest.mark.heavy  # loads the local model
+@installed
+def test_a_long_passage_is_embedded_from_all_its_words():
+    """A chunk past the model's 256 tokens: a question about its last sentence is closer to the
+    whole-passage vector than to the truncated one, which never saw that sentence (issue 30)."""
+    import numpy as np
+
+    model = MiniLM(model_folder("local:all-MiniLM-L6-v2"))
+    filler = " ".join(["The ensemble sampler proposes a stretch move for each walker in turn."] * 30)
+    passage = filler + " Of the 24 planets, only Gl 436b is hotter on its day side than the no-circulation limit allows."
+    windows = model._windows(passage)
+    assert len(windows) == 2 and sum(count for _, count in windows) == len(
+        model.splitter.encode(passage, add_special_tokens=False).ids)
+    [question] = model.encode(["Which planet is hotter on its day side than the no-circulation limit?"])
+    truncated, whole = model.encode([passage])[0], model.encode_whole([passage])[0]
+    assert float(question @ whole) > float(question @ truncated) + 0.05
+    assert np.allclose(np.linalg.norm(whole), 1.0, atol=1e-5)
+    short = "Low Bond albedos are favored."
+    assert np.allclose(model.encode_whole([short])[0], model.encode([short])[0], atol=1e-6)

@@ -75,6 +75,12 @@ class WarmState:
 _STATE: WarmState | None = None
 
 
+def warm_state() -> WarmState:
+    """The worker's state (after warm_up)."""
+    assert _STATE is not None, "warm_up() first"
+    return _STATE
+
+
 def thread_count() -> int:
     """Threads of this process, native ones included (Linux); Python's own count elsewhere."""
     try:

@@ -97,6 +97,9 @@ class WorkerServer:
             state = preload.warm_up(preload_litellm, FEATURES, warm)
             log.info("warm in %.1f s: %d modules, %d environment variables read at import, %d failed",
                      time.monotonic() - started, len(sys.modules), len(state.env_reads), len(state.failed))
+            from astro_cli.worker.warm_search import warm_search
+
+            log.info("%s", warm_search())
             self.fingerprint = installation_fingerprint()
             freeze_memory()
             self.bind()

@@ -20,6 +20,7 @@ if TYPE_CHECKING:
     from astro_cli.app import AppContext
     from astro_cli.research.library.service import Library
     from astro_cli.research.records import Paper
+    from astro_cli.research.search.passages import SearchResult
 
 PAPER_ID = {"type": "string", "description": "Library id, arXiv id (e.g. 1001.0012), bibcode or DOI."}
 
@@ -96,6 +97,7 @@ def get_paper_content_tool(ctx: ToolContext, args: dict[str, Any]) -> ToolResult
 
 def rag_search_tool(ctx: ToolContext, args: dict[str, Any]) -> ToolResult:
     from astro_cli.research.search.passages import SearchError, format_hits, sources_of
+    from astro_cli.research.search.rerank import POOL
 
     phrasings = _phrasings(args)
     papers = args.get("papers") or args.get("paper") or None
@@ -103,12 +105,36 @@ def rag_search_tool(ctx: ToolContext, args: dict[str, Any]) -> ToolResult:
         k = int(args.get("k") or 8)
     except (TypeError, ValueError):
         raise ToolError(f"k must be a whole number, not {args.get('k')!r}.") from None
+    rerank = str(ctx.settings.typed["library.rerank"] or "off")
     try:
-        result = _library(ctx).search(phrasings, k=k, papers=papers,
+        result = _library(ctx).search(phrasings, k=k if rerank == "off" else max(k, POOL), papers=papers,
                                 include_references=_flag(args.get("include_references")))
     except SearchError as exc:
         raise ToolError(str(exc)) from None
+    if rerank != "off":
+        _rerank(ctx, rerank, phrasings, result, k)
     return ToolResult(format_hits(phrasings, result), data={"sources": sources_of(result.hits)}, framed=True)
+
+
+def _rerank(ctx: ToolContext, setting: str, phrasings: list[str], result: SearchResult, k: int) -> None:
+    """The candidates re-ordered by the model (research/search/rerank.py); its tokens count in the turn."""
+    from astro_cli.research.search.rerank import rerank
+    from astro_cli.usage import Usage
+
+    def complete(messages: list[dict[str, Any]]) -> tuple[str, Usage]:
+        from astro_cli.agent.factory import resolve_model
+        from astro_cli.agent.llm import LLM
+
+        reply = LLM(resolve_model(ctx.app)).complete(messages, model=None if setting == "on" else setting)
+        return reply.text or "", reply.usage
+
+    reranked = rerank(complete, phrasings, result.hits, max(1, min(k, 50)))
+    if reranked.usage:
+        ctx.add_usage(reranked.usage)
+    result.hits = reranked.hits
+    result.reranked = reranked.note is None and len(reranked.hits) > 1
+    if reranked.note:
+        result.warning = f"{result.warning}; {reranked.note}" if result.warning else reranked.note
 
 
 def _phrasings(args: dict[str, Any]) -> list[str]:

@@ -20,10 +20,16 @@ if TYPE_CHECKING:
     from astro_cli.research.records import Chunk
 
 BATCH = 64
+# Chunks embedded from all their words, not the local model's first 256 tokens (measured in
+# benchmarks/RESULTS.md, issue 30). A module constant the stages benchmark switches.
+WHOLE_PASSAGES = True
 
 
-def embed_texts(library: LibraryCore, texts: list[str]) -> list[list[float]]:
-    """Embeddings of texts with the configured model, in batches (litellm imported only for a remote model)."""
+def embed_texts(library: LibraryCore, texts: list[str], whole: bool = False) -> list[list[float]]:
+    """Embeddings of texts with the configured model, in batches (litellm imported only for a remote model).
+
+    `whole`: passages longer than the local model's 256 tokens are embedded from all their words
+    (local_embed.MiniLM.encode_whole); a question is short and encoded as it is."""
     model = library.embedding_model
     if not model:
         raise EmbeddingError("no embedding model is configured (config 'library.embedding_model')")
@@ -31,7 +37,8 @@ def embed_texts(library: LibraryCore, texts: list[str]) -> list[list[float]]:
 
     if is_local(model):  # made here, in numpy: no API, no download, no litellm
         try:
-            made: list[list[float]] = library.encoders.get(model).encode(texts).tolist()
+            local = library.encoders.get(model)
+            made: list[list[float]] = (local.encode_whole(texts) if whole else local.encode(texts)).tolist()
             return made
         except LocalModelError as exc:
             raise EmbeddingError(str(exc)) from None
@@ -92,7 +99,7 @@ def embed_chunks(library: LibraryCore, chunk_ids: list[int], texts: list[tuple[s
     model = _checked(library)
     plain = [f"{section or ''}\n{text}".replace(APPROXIMATE, "").replace(APPROXIMATE_END, "")
              for section, text in texts]
-    vectors = embed_texts(library, plain)
+    vectors = embed_texts(library, plain, whole=WHOLE_PASSAGES)
     library.store.store_vectors(chunk_ids, vectors, model)
     return len(chunk_ids)
 

@@ -25,6 +25,8 @@ from astro_cli.stopwords import STOPWORDS
 MAX_TERMS = 32
 POSTINGS_BUDGET = 12_000  # documents the kept words may occur in, summed
 MIN_WORDS = 2  # the rarest words are always kept, whatever their frequency
+RUN_LENGTH = 3  # content words in a row that make a literal run (literal_runs)
+MAX_RUNS = 12
 _TOKENS = re.compile(r'"([^"]+)"|(\w+)', re.UNICODE)
 
 
@@ -71,6 +73,7 @@ class ParsedQuestion:
     phrases: list[str]  # the user's "quoted phrases", kept whatever their cost
     words: list[str]  # content words, first occurrence order, unique (case-insensitive)
     pairs: list[tuple[str, str]]  # content words adjacent in the question
+    runs: list[tuple[str, ...]] = field(default_factory=list)  # RUN_LENGTH content words in a row
 
 
 @dataclass
@@ -100,7 +103,12 @@ def parse_question(question: str) -> ParsedQuestion:
     for first, second in zip(sequence, sequence[1:]):
         if first and second and (first.lower(), second.lower()) not in {(a.lower(), b.lower()) for a, b in pairs}:
             pairs.append((first, second))
-    return ParsedQuestion(phrases, words, pairs)
+    runs: list[tuple[str, ...]] = []
+    for start in range(len(sequence) - RUN_LENGTH + 1):
+        run = tuple(w for w in sequence[start : start + RUN_LENGTH] if w)
+        if len(run) == RUN_LENGTH and tuple(w.lower() for w in run) not in {tuple(w.lower() for w in r) for r in runs}:
+            runs.append(run)
+    return ParsedQuestion(phrases, words, pairs, runs)
 
 
 def expression(parsed: ParsedQuestion, keep: set[str] | None = None) -> Match:
@@ -121,6 +129,18 @@ def all_of(parsed: ParsedQuestion, keep: set[str]) -> Match:
     else:
         core = [kept] if kept else []
     return Match(tuple([*core, *((p,) for p in parsed.phrases)]))
+
+
+def literal_runs(question: str, dropped: list[str] | tuple[str, ...] = ()) -> Match:
+    """Passages holding three of the question's content words in a row (any of those runs), or an
+    empty match. A question asked in the paper's words shares such a run with its answer; BM25 over
+    single words and pairs can rank that passage below others that repeat the question's common
+    words ("circulation", "limit"), so search_library fuses this ranking as one more list. A
+    question in other words rarely has a run in any passage: the list is then empty and changes nothing.
+    Runs holding a word the plan `dropped` as too common for a large library are left out too."""
+    common = {word.lower() for word in dropped}
+    runs = [run for run in parse_question(question).runs if not common & {word.lower() for word in run}]
+    return Match(tuple((" ".join(run),) for run in runs[:MAX_RUNS]))
 
 
 def fts_query(question: str) -> Match:

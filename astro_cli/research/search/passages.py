@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any
 from astro_cli.prompt.tags import escape_tags
 from astro_cli.research.records import Hit
 from astro_cli.research.search.fts import Match, SearchError, fts_query, plan_query
+from astro_cli.research.search.fts import literal_runs as run_match
 from astro_cli.research.search.retrieval import RRF_K, reciprocal_rank_fusion
 from astro_cli.research.textblock import frame
 
@@ -64,6 +65,7 @@ class SearchResult:
     dropped: list[str] = field(default_factory=list)  # words too common in the library to search by
     queries: list[str] = field(default_factory=list)  # the phrasings that were ranked and fused
     include_references: bool = False
+    reranked: bool = False  # the hits were re-ordered by a model (rag_search, `library.rerank`)
 
     def as_dict(self) -> dict[str, Any]:
         return {"method": self.method, "warning": self.warning, "dropped_words": self.dropped,
@@ -83,10 +85,11 @@ def phrasings_of(query: str | Sequence[str]) -> list[str]:
 
 def search_library(
     library: LibraryCore, question: str | Sequence[str], k: int = 8, papers: list[str] | str | None = None, *,
-    include_references: bool = False, synonyms: bool | None = None,
+    include_references: bool = False, synonyms: bool | None = None, literal_runs: bool = True,
 ) -> SearchResult:
     """The best k passages for a question (or several phrasings of it), from papers and notes
-    (notes only when no paper filter). References and acknowledgments only when asked for."""
+    (notes only when no paper filter). References and acknowledgments only when asked for.
+    `literal_runs=False` leaves out the ranking of three-word runs (for the benchmark's stages)."""
     phrasings = phrasings_of(question)
     k = max(1, min(int(k), 50))
     limit = max(k, 50)
@@ -111,6 +114,10 @@ def search_library(
         name = "bm25:all" if n > len(phrasings) else _name("bm25", n, len(phrasings))
         lists[name] = ranking
         dropped += [w for w in plan.dropped if w not in dropped]
+        runs = run_match(phrasing, plan.dropped) if literal_runs and n <= len(phrasings) else Match()
+        literal = text_ranking(library, runs, limit, paper_ids, exclude) if runs else []
+        if literal:  # the passages that share three words in a row with the question (fts.literal_runs)
+            lists[_name("literal", n, len(phrasings))] = literal
     expanded = _expanded(library, phrasings, synonyms)
     if expanded:
         plan = plan_query(store, expanded)
@@ -226,6 +233,8 @@ def describe_method(result: SearchResult) -> str:
     how = "BM25 full-text" if result.method == "bm25" else "hybrid: BM25 and embeddings"
     if len(result.queries) > 1 or result.method != "bm25":
         how += ", fused by reciprocal rank"
+    if result.reranked:
+        how += ", re-ranked by the model"
     return how
 
 
