@@ -11,6 +11,7 @@ import pytest
 from astro_cli.bootstrap import build_app
 from astro_cli.research.library.parse import parse_paper
 from astro_cli.research.library.service import Library
+from astro_cli.research.records import Hit
 from astro_cli.research.search.passages import search_library
 from astro_cli.research.search.rerank import POOL, reorder, scores_of
 from tests.helpers import last_json, tool_results
@@ -76,11 +77,8 @@ def test_a_reply_without_scores_keeps_the_search_order_and_says_so(cli, fake, as
 def test_scores_are_read_line_by_line_and_unscored_passages_follow():
     assert scores_of("1: 3\n[2] = 9\n3. 12\nnoise 4: 5\n7: 1\n2: 0", 3) == {0: 3.0, 1: 9.0, 2: 10.0}
 
-    class Passage:
-        def __init__(self, name: str) -> None:
-            self.name, self.ranks = name, {}
-
-    hits = [Passage(n) for n in "abcd"]
-    ordered = reorder(hits, {1: 2.0, 3: 8.0})  # type: ignore[arg-type]
-    assert [h.name for h in ordered] == ["d", "b", "a", "c"]
+    hits = [Hit(chunk_id=n, kind="paper", source="1001.0012", section=None, page=None, text=name, score=0.0)
+             for n, name in enumerate("abcd")]
+    ordered = reorder(hits, {1: 2.0, 3: 8.0})
+    assert [h.text for h in ordered] == ["d", "b", "a", "c"]
     assert ordered[0].ranks == {"model": 1} and ordered[2].ranks == {}
