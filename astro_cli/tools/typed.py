@@ -52,23 +52,30 @@ class ToolDefinitionError(TypeError):
 
 
 @dataclass(frozen=True)
+class Kind:
+    """What a parameter's annotation says: a scalar, maybe a list of it, maybe one of fixed choices."""
+
+    scalar: type
+    array: bool = False
+    choices: tuple[object, ...] | None = None
+
+
+@dataclass(frozen=True)
 class Param:
     """One argument the model sends: its schema, and how a sent value becomes the Python value."""
 
     name: str
-    kind: type | tuple[Any, ...]  # a scalar type, a tuple of Literal choices, or (list, item type)
+    kind: Kind
     required: bool
-    default: Any
+    default: object
     description: str | None
 
     def schema(self) -> dict[str, Any]:
-        entry: dict[str, Any]
-        if isinstance(self.kind, type):
-            entry = {"type": _SCALARS[self.kind]}
-        elif self.kind[0] is list:
-            entry = {"type": "array", "items": {"type": _SCALARS[self.kind[1]]}}
-        else:
-            entry = {"type": _SCALARS[type(self.kind[0])], "enum": list(self.kind)}
+        entry: dict[str, Any] = {"type": _SCALARS[self.kind.scalar]}
+        if self.kind.choices is not None:
+            entry["enum"] = list(self.kind.choices)
+        if self.kind.array:
+            entry = {"type": "array", "items": entry}
         if self.description:
             entry["description"] = self.description
         return entry
@@ -102,15 +109,15 @@ class ToolSpec:
             schema["required"] = required
         return schema
 
-    def bind(self, arguments: dict[str, Any]) -> dict[str, Any]:
+    def bind(self, arguments: dict[str, Any]) -> dict[str, object]:
         """The model's arguments as keyword arguments for the function; a bad one is a ToolError."""
         unknown = sorted(set(arguments) - {p.name for p in self.params})
         if unknown:
             log.debug("%s: ignoring unknown arguments %s", self.name, unknown)
-        bound: dict[str, Any] = {}
+        bound: dict[str, object] = {}
         for param in self.params:
             value = arguments.get(param.name)
-            if value is None or (value == "" and param.kind is not str):
+            if value is None or (value == "" and param.kind.scalar is not str):
                 if param.required:
                     raise ToolError(f"{self.name} needs the argument '{param.name}'.")
                 bound[param.name] = param.default
@@ -135,13 +142,13 @@ def tool(*, name: str | None = None, description: str | None = None, read_only: 
     return mark
 
 
-def spec_of(function: Callable[..., Any]) -> ToolSpec:
+def spec_of(function: Callable[..., object]) -> ToolSpec:
     """The spec `@tool` attached; a plain function is derived with the default options."""
     spec = getattr(function, SPEC_ATTRIBUTE, None)
     return spec if isinstance(spec, ToolSpec) else derive(function)
 
 
-def derive(function: Callable[..., Any], name: str | None = None, description: str | None = None,
+def derive(function: Callable[..., object], name: str | None = None, description: str | None = None,
            options: ToolOptions | None = None) -> ToolSpec:
     tool_name = name or function.__name__
     if tool_name == "<lambda>":
@@ -162,7 +169,7 @@ def derive(function: Callable[..., Any], name: str | None = None, description: s
     return ToolSpec(tool_name, description, params, options or ToolOptions())
 
 
-def _param(tool_name: str, function: Callable[..., Any], parameter: inspect.Parameter,
+def _param(tool_name: str, function: Callable[..., object], parameter: inspect.Parameter,
            description: str | None) -> Param:
     where = f"Tool {tool_name}: parameter '{parameter.name}'"
     if parameter.kind in (inspect.Parameter.VAR_POSITIONAL, inspect.Parameter.VAR_KEYWORD):
@@ -189,7 +196,7 @@ def _param(tool_name: str, function: Callable[..., Any], parameter: inspect.Para
     return Param(parameter.name, kind, not has_default, parameter.default if has_default else None, description)
 
 
-def _strip_none(annotation: Any) -> tuple[bool, Any]:
+def _strip_none(annotation: object) -> tuple[bool, object]:
     if typing.get_origin(annotation) in (typing.Union, types.UnionType):
         args = [a for a in typing.get_args(annotation) if a is not type(None)]
         if len(args) == 1 and len(typing.get_args(annotation)) == 2:
@@ -197,32 +204,30 @@ def _strip_none(annotation: Any) -> tuple[bool, Any]:
     return False, annotation
 
 
-def _kind(annotation: Any) -> type | tuple[Any, ...] | None:
-    if annotation in _SCALARS:
-        return typing.cast(type, annotation)
+def _kind(annotation: object) -> Kind | None:
+    if isinstance(annotation, type) and annotation in _SCALARS:
+        return Kind(annotation)
     origin = typing.get_origin(annotation)
     if origin is Literal:
         choices = typing.get_args(annotation)
         if choices and len({type(c) for c in choices}) == 1 and type(choices[0]) in _SCALARS:
-            return tuple(choices)
+            return Kind(type(choices[0]), choices=tuple(choices))
     if origin is list:
         (item,) = typing.get_args(annotation) or (None,)
-        if item in _SCALARS:
-            return (list, item)
+        if isinstance(item, type) and item in _SCALARS:
+            return Kind(item, array=True)
     return None
 
 
-def convert(param: Param, value: Any) -> Any:
+def convert(param: Param, value: object) -> object:
     """A sent value as the parameter's type, as leniently as a person would read it."""
     kind = param.kind
-    if isinstance(kind, type):
-        return _scalar(param.name, kind, value)
-    if kind[0] is list:
+    if kind.array:
         items = value if isinstance(value, list) else [value]
-        return [_scalar(param.name, kind[1], item) for item in items]
-    chosen = _scalar(param.name, type(kind[0]), value)
-    if chosen not in kind:
-        raise ToolError(f"{param.name} must be one of {', '.join(map(str, kind))}, not {value!r}.")
+        return [_scalar(param.name, kind.scalar, item) for item in items]
+    chosen = _scalar(param.name, kind.scalar, value)
+    if kind.choices is not None and chosen not in kind.choices:
+        raise ToolError(f"{param.name} must be one of {', '.join(map(str, kind.choices))}, not {value!r}.")
     return chosen
 
 
@@ -230,7 +235,7 @@ _TRUE, _FALSE = {"true", "yes", "1", "on"}, {"false", "no", "0", "off"}
 _NUMBER = re.compile(r"\s*[-+]?(\d+(\.\d*)?|\.\d+)([eE][-+]?\d+)?\s*")
 
 
-def _scalar(name: str, kind: type, value: Any) -> Any:
+def _scalar(name: str, kind: type, value: object) -> object:
     if kind is str:
         if isinstance(value, str):
             return value
@@ -285,10 +290,10 @@ def split_docstring(doc: str) -> tuple[str, dict[str, str]]:
     return description, described
 
 
-def run_function(spec: ToolSpec, function: Callable[..., ToolResult | str]) -> Callable[[Any, dict[str, Any]], ToolResult | str]:
+def run_function(spec: ToolSpec, function: Callable[..., ToolResult | str]) -> Callable[[object, dict[str, Any]], ToolResult | str]:
     """The `run(ctx, args)` a Tool holds: the arguments bound and converted, then the function called."""
 
-    def run(ctx: Any, arguments: dict[str, Any]) -> ToolResult | str:
+    def run(ctx: object, arguments: dict[str, Any]) -> ToolResult | str:
         return function(ctx, **spec.bind(arguments))
 
     run.__name__ = getattr(function, "__name__", spec.name)
