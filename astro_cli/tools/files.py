@@ -8,12 +8,13 @@ writes never touch astro's own state (security/paths.py). Writes need permission
 from __future__ import annotations
 
 import os
-import tempfile
 import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+# atomic_write lived here before atomic_file.py; the name stays importable from here for other branches.
+from astro_cli.atomic_file import atomic_write as atomic_write
 from astro_cli.tools.base import ToolError, ToolResult
 from astro_cli.tools.bounded_regex import compile_bounded, search_bounded
 from astro_cli.tools.context import ToolContext
@@ -25,19 +26,6 @@ if TYPE_CHECKING:
 
 SKIP_DIRS = {".git", ".astro", ".venv", "__pycache__", "node_modules", ".mypy_cache", ".ruff_cache"}
 MAX_MATCHES = 200
-
-
-def atomic_write(path: Path, text: str) -> None:
-    """Write via a temporary file and rename, so a crash never leaves half a file."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as handle:
-            handle.write(text)
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
 
 
 def _rel(ctx: ToolContext, path: Path) -> str:
