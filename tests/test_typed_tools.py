@@ -48,14 +48,18 @@ def test_the_converted_tools_show_the_model_what_the_hand_written_schemas_showed
 
 
 def test_the_converted_tools_are_built_from_their_signatures(tmp_path):
+    from astro_cli.compact import feature as compact
     from astro_cli.research import feature as research
+    from astro_cli.research.library import feature as library
     from astro_cli.tools import files
     from astro_cli.tools.typed import spec_of
 
     app = _app(tmp_path)
     functions = [files.read_file, files.grep_files, files.glob_files, files.file_write, files.file_edit,
                  research.search_papers_tool, research.paper_graph_tool, research.download_paper_tool,
-                 research.query_target_tool]
+                 research.query_target_tool, library.parse_paper_tool, library.get_paper_content_tool,
+                 library.save_note_tool, compact.compress_context]
+    assert sorted(spec_of(f).name for f in functions) == sorted(json.loads(BEFORE.read_text(encoding="utf-8")))
     for function in functions:
         spec = spec_of(function)
         assert app.tools.get(spec.name).parameters == spec.parameters()
