@@ -18,8 +18,8 @@ def set_values(path: Path, values: dict[str, Any]) -> None:
     """Set top-level `key: value` lines in the YAML file at `path` (created when missing)."""
     import yaml
 
+    from astro_cli.atomic_file import atomic_write
     from astro_cli.safe_yaml import load_yaml
-    from astro_cli.tools.files import atomic_write
 
     try:
         lines = path.read_text(encoding="utf-8").splitlines() if path.exists() else []

@@ -50,11 +50,11 @@ def main() -> None:
     parser.add_argument("--skills", type=int, default=20)
     args = parser.parse_args()
 
+    from astro_cli.atomic_file import atomic_write
     from astro_cli.prompt.tags import escape_tags
     from astro_cli.security.paths import Confinement
     from astro_cli.security.secrets import Redactor
     from astro_cli.security.trust import assess_workspace
-    from astro_cli.tools.files import atomic_write
     from astro_cli.workspace import AstroHome, Workspace
 
     with tempfile.TemporaryDirectory() as tmp:

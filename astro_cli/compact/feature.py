@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from astro_cli.agent.extensions import loop_extensions
 from astro_cli.slash import SlashCommand, slash_commands
-from astro_cli.tools.base import Tool, ToolError, object_schema
 from astro_cli.tools.context import ToolContext
+from astro_cli.tools.typed import as_tool, tool
 from astro_cli.transcript_sections import TranscriptSection, transcript_sections
 
 if TYPE_CHECKING:
@@ -23,10 +23,11 @@ COMPRESS_DESCRIPTION = (
 )
 
 
-def compress_context(ctx: ToolContext, args: dict[str, Any]) -> str:
-    focus = args.get("focus")
-    if focus is not None and not isinstance(focus, str):
-        raise ToolError('`focus` must be text, e.g. "the photometry of SN 2011fe".')
+@tool(name="compress_context", description=COMPRESS_DESCRIPTION, key_argument="focus")
+def compress_context(ctx: ToolContext, focus: str | None = None) -> str:
+    """Args:
+        focus: What the summary must keep in detail (optional).
+    """
     return ctx.request_compaction((focus or "").strip() or None)
 
 
@@ -50,23 +51,7 @@ def install(app: AppContext) -> None:
     from astro_cli.compact.records import transcript_section
 
     loop_extensions(app).add(lambda: CompactionEngine(app))
-    app.tools.register(
-        Tool(
-            name="compress_context",
-            description=COMPRESS_DESCRIPTION,
-            parameters=object_schema(
-                {
-                    "focus": {
-                        "type": "string",
-                        "description": "What the summary must keep in detail (optional).",
-                    }
-                }
-            ),
-            run=compress_context,
-            read_only=True,
-            key_argument="focus",
-        )
-    )
+    app.tools.register(as_tool(compress_context))
     slash_commands(app).register(
         SlashCommand(
             "compact",

@@ -60,7 +60,7 @@ def render_index(memories: list[Memory]) -> str:
 
 def write_index(path: Path, memories: list[Memory]) -> bool:
     """Rewrite MEMORY.md if its text would change; returns whether it was written."""
-    from astro_cli.tools.files import atomic_write
+    from astro_cli.atomic_file import atomic_write
 
     text = render_index(memories)
     try:

@@ -17,6 +17,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, replace
 from pathlib import Path
 
+from astro_cli.atomic_file import atomic_write
 from astro_cli.memory.format import (
     VERSION_RE,
     Clock,
@@ -30,7 +31,6 @@ from astro_cli.memory.format import (
     validate_slug,
 )
 from astro_cli.memory.index import INDEX_NAME, NOT_MEMORIES, write_index
-from astro_cli.tools.files import atomic_write
 
 LOCK_NAME = ".lock"
 ARCHIVE_DIR = "archive"

@@ -8,11 +8,12 @@ Installing costs nothing: the service modules are imported when a tool first run
 from __future__ import annotations
 
 import time
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Literal
 
 from astro_cli.research.library.feature import library_tool
-from astro_cli.tools.base import Tool, ToolError, ToolResult, object_schema
+from astro_cli.tools.base import ToolError, ToolResult
 from astro_cli.tools.context import ToolContext
+from astro_cli.tools.typed import as_tool, tool
 
 if TYPE_CHECKING:
     from astro_cli.app import AppContext
@@ -20,16 +21,6 @@ if TYPE_CHECKING:
     from astro_cli.research.sources.web import Web
 
 PROGRESS_EVERY = 0.25  # seconds between progress events, so a fast download does not flood renderers
-
-
-def _int(args: dict[str, Any], name: str, default: int | None = None) -> int | None:
-    value = args.get(name, default)
-    if value in (None, ""):
-        return default
-    try:
-        return int(value)
-    except (TypeError, ValueError):
-        raise ToolError(f"{name} must be a whole number, not {value!r}.") from None
 
 
 def _library(ctx: ToolContext) -> Library:
@@ -46,40 +37,75 @@ def _web(ctx: ToolContext) -> Web:
     return Web.of(ctx.app)
 
 
-def search_papers_tool(ctx: ToolContext, args: dict[str, Any]) -> ToolResult:
+@tool(name="search_papers", key_argument="query", timeout=180)
+def search_papers_tool(ctx: ToolContext, query: str, source: Literal["all", "ads", "arxiv"] = "all", rows: int = 10,
+                       sort: Literal["relevance", "date", "citations"] = "relevance", year_from: int | None = None,
+                       year_to: int | None = None) -> ToolResult:
+    """Search NASA ADS and arXiv for papers. Each result has bibcode, arXiv id, title, first authors, year,
+    citation count and an abstract snippet; results from both services are merged without duplicates. ADS
+    query syntax passes through (author:"Agol, E" abs:"hot Jupiter" year:2010-2015 property:refereed).
+    Without an ADS token only arXiv is searched (no citation counts), and a DOI is looked up in Crossref.
+    ADS operators (citations(), references(), similar()) go to ADS alone; paper_graph follows a paper's
+    citations.
+
+    Args:
+        query: Words, or ADS query syntax (fields, quotes, boolean).
+        source: Default all.
+        rows: Results wanted, 1-50 (default 10).
+        sort: Default relevance.
+        year_from: First publication year to include.
+        year_to: Last publication year to include.
+    """
     from astro_cli.research.sources.http import ServiceError
     from astro_cli.research.sources.remote_search import format_for_model, search_papers, sources_data
 
     try:
-        outcome = search_papers(
-            _web(ctx), str(args.get("query") or ""), source=str(args.get("source") or "all"),
-            rows=_int(args, "rows", 10) or 10, sort=str(args.get("sort") or "relevance"),
-            year_from=_int(args, "year_from"), year_to=_int(args, "year_to"),
-        )
+        outcome = search_papers(_web(ctx), query, source=source, rows=rows or 10, sort=sort,
+                                year_from=year_from, year_to=year_to)
     except ServiceError as exc:
         raise ToolError(str(exc)) from None
     return ToolResult(format_for_model(outcome), data=sources_data(outcome.records), framed=True)
 
 
-def paper_graph_tool(ctx: ToolContext, args: dict[str, Any]) -> ToolResult:
+@tool(name="paper_graph", key_argument="id", timeout=120)
+def paper_graph_tool(ctx: ToolContext, id: str, direction: Literal["refs", "cited-by", "similar"] = "refs",  # noqa: A002 - the model's name
+                     rows: int = 20, start: int = 0) -> ToolResult:
+    """Follow a paper's citation trail: what it cites, who cites it, what is similar. From NASA ADS, paged
+    (rows, start): refs, cited-by or similar, each with ids, year, citation count and whether it is already
+    in the library. Without an ADS token only refs, from the bibliography of a paper in the library.
+
+    Args:
+        id: Bibcode, arXiv id or DOI (or a library paper's id).
+        direction: Default refs.
+        rows: Neighbours per page, 1-50 (default 20).
+        start: Index of the first neighbour (paging; default 0).
+    """
     from astro_cli.research.sources.http import ServiceError
     from astro_cli.research.sources.paper_graph import format_for_model, paper_graph, sources_data
 
     try:
-        page = paper_graph(_library(ctx), str(args.get("id") or ""), direction=str(args.get("direction") or "refs"),
-                           rows=_int(args, "rows", 20) or 20, start=_int(args, "start", 0) or 0)
+        page = paper_graph(_library(ctx), id, direction=direction, rows=rows or 20, start=start)
     except ServiceError as exc:
         raise ToolError(str(exc)) from None
     return ToolResult(format_for_model(page), data=sources_data(page), framed=True)
 
 
-def download_paper_tool(ctx: ToolContext, args: dict[str, Any]) -> ToolResult:
+@tool(name="download_paper", read_only=False, key_argument="id", timeout=900)
+def download_paper_tool(ctx: ToolContext, id: str, source: bool = True) -> ToolResult:  # noqa: A002 - the model's name
+    """Download a paper (arXiv id, bibcode or DOI) into the local library. Stores its arXiv PDF and, when arXiv
+    offers it, its LaTeX source under papers/ with its metadata. Run parse_paper afterwards to index the
+    text.
+
+    Args:
+        id: arXiv id (1001.0012, astro-ph/0601001), bibcode or DOI.
+        source: Also fetch the LaTeX source (default true).
+    """
     from astro_cli.agent.events import Notice
     from astro_cli.research.library.download import DownloadProgress
     from astro_cli.research.library.service import Library
     from astro_cli.research.sources.http import ServiceError
 
-    identifier = str(args.get("id") or "").strip()
+    identifier = id.strip()
     if not identifier:
         raise ToolError("Give the paper's arXiv id, bibcode or DOI.")
     last = {"at": 0.0}
@@ -91,7 +117,7 @@ def download_paper_tool(ctx: ToolContext, args: dict[str, Any]) -> ToolResult:
             ctx.emit(DownloadProgress(label=label, done=done, total=total))
 
     try:
-        result = _library(ctx).add(identifier, with_source=args.get("source", True) is not False,
+        result = _library(ctx).add(identifier, with_source=source,
                           progress=progress, cancel=ctx.cancel,
                           on_wait=lambda text: ctx.emit(Notice(level="info", text=text)))
     except ServiceError as exc:
@@ -122,84 +148,30 @@ def _relative(ctx: ToolContext, path: Any) -> str:
         return str(path)
 
 
-def query_target_tool(ctx: ToolContext, args: dict[str, Any]) -> ToolResult:
+@tool(name="query_target", key_argument="target", timeout=120)
+def query_target_tool(ctx: ToolContext, target: str, radius: str | None = None, limit: int = 20) -> ToolResult:
+    """Look up an object in SIMBAD by name, or list the objects around a position. By name (M 31, HD 209458,
+    Sgr A*): main identifier, object type, ICRS coordinates, magnitudes, redshift or radial velocity,
+    spectral type and number of references; with coordinates or a radius: a cone search, nearest first.
+
+    Args:
+        target: Object name, or coordinates: '10.6847 41.2690' (deg) or '00:42:44.3 +41:16:09'.
+        radius: Cone radius such as '2arcmin' or '30arcsec'; with a name, also lists the objects around it
+            (default for coordinates: 2arcmin).
+        limit: Most objects a cone search lists (default 20).
+    """
     from astro_cli.research.sources.http import ServiceError
     from astro_cli.research.sources.simbad import describe_lookup, look_up
 
     try:
-        found = look_up(_web(ctx), str(args.get("target") or ""), args.get("radius"), _int(args, "limit", 20) or 20)
+        found = look_up(_web(ctx), target, radius, limit or 20)
     except ServiceError as exc:
         raise ToolError(str(exc)) from None
     lines, sources = describe_lookup(found)
     return ToolResult("\n".join(lines), data={"sources": sources})
 
 
-SEARCH_DESCRIPTION = (
-    "Search NASA ADS and arXiv for papers. Each result has bibcode, arXiv id, title, first authors, year, "
-    "citation count and an abstract snippet; results from both services are merged without duplicates. "
-    "ADS query syntax passes through (author:\"Agol, E\" abs:\"hot Jupiter\" year:2010-2015 property:refereed). "
-    "Without an ADS token only arXiv is searched (no citation counts), and a DOI is looked up in Crossref. "
-    "ADS operators (citations(), references(), similar()) go to ADS alone; paper_graph follows a paper's citations."
-)
-GRAPH_DESCRIPTION = (
-    "Follow a paper's citation trail: what it cites, who cites it, what is similar. "
-    "From NASA ADS, paged (rows, start): refs, cited-by or similar, each with ids, year, citation count and whether "
-    "it is already in the library. Without an ADS token only refs, from the bibliography of a paper in the library."
-)
-DOWNLOAD_DESCRIPTION = (
-    "Download a paper (arXiv id, bibcode or DOI) into the local library. Stores its arXiv PDF and, when arXiv "
-    "offers it, its LaTeX source under papers/ with its metadata. Run parse_paper afterwards to index the text."
-)
-TARGET_DESCRIPTION = (
-    "Look up an object in SIMBAD by name, or list the objects around a position. By name (M 31, "
-    "HD 209458, Sgr A*): main identifier, object type, ICRS coordinates, magnitudes, redshift or radial velocity, "
-    "spectral type and number of references; with coordinates or a radius: a cone search, nearest first."
-)
-
-
 def install(app: AppContext) -> None:
-    app.tools.register(Tool(
-        name="search_papers",
-        description=SEARCH_DESCRIPTION,
-        parameters=object_schema({
-            "query": {"type": "string", "description": "Words, or ADS query syntax (fields, quotes, boolean)."},
-            "source": {"type": "string", "enum": ["all", "ads", "arxiv"], "description": "Default all."},
-            "rows": {"type": "integer", "description": "Results wanted, 1-50 (default 10)."},
-            "sort": {"type": "string", "enum": ["relevance", "date", "citations"], "description": "Default relevance."},
-            "year_from": {"type": "integer", "description": "First publication year to include."},
-            "year_to": {"type": "integer", "description": "Last publication year to include."},
-        }, ["query"]),
-        run=search_papers_tool, key_argument="query", timeout=180,
-    ))
-    app.tools.register(Tool(
-        name="paper_graph",
-        description=GRAPH_DESCRIPTION,
-        parameters=object_schema({
-            "id": {"type": "string", "description": "Bibcode, arXiv id or DOI (or a library paper's id)."},
-            "direction": {"type": "string", "enum": ["refs", "cited-by", "similar"], "description": "Default refs."},
-            "rows": {"type": "integer", "description": "Neighbours per page, 1-50 (default 20)."},
-            "start": {"type": "integer", "description": "Index of the first neighbour (paging; default 0)."},
-        }, ["id"]),
-        run=paper_graph_tool, key_argument="id", timeout=120,
-    ))
-    app.tools.register(Tool(
-        name="download_paper",
-        description=DOWNLOAD_DESCRIPTION,
-        parameters=object_schema({
-            "id": {"type": "string", "description": "arXiv id (1001.0012, astro-ph/0601001), bibcode or DOI."},
-            "source": {"type": "boolean", "description": "Also fetch the LaTeX source (default true)."},
-        }, ["id"]),
-        run=library_tool(download_paper_tool), read_only=False, key_argument="id", timeout=900,
-    ))
-    app.tools.register(Tool(
-        name="query_target",
-        description=TARGET_DESCRIPTION,
-        parameters=object_schema({
-            "target": {"type": "string", "description": "Object name, or coordinates: '10.6847 41.2690' (deg) "
-                       "or '00:42:44.3 +41:16:09'."},
-            "radius": {"type": "string", "description": "Cone radius such as '2arcmin' or '30arcsec'; with a name, "
-                       "also lists the objects around it (default for coordinates: 2arcmin)."},
-            "limit": {"type": "integer", "description": "Most objects a cone search lists (default 20)."},
-        }, ["target"]),
-        run=query_target_tool, key_argument="target", timeout=120,
-    ))
+    for function in (search_papers_tool, paper_graph_tool, query_target_tool):
+        app.tools.register(as_tool(function))
+    app.tools.register(as_tool(download_paper_tool, wrap=library_tool))

@@ -8,15 +8,17 @@ writes never touch astro's own state (security/paths.py). Writes need permission
 from __future__ import annotations
 
 import os
-import tempfile
 import time
 from collections.abc import Iterator
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
-from astro_cli.tools.base import Tool, ToolError, ToolResult, object_schema
+# atomic_write lived here before atomic_file.py; the name stays importable from here for other branches.
+from astro_cli.atomic_file import atomic_write as atomic_write
+from astro_cli.tools.base import ToolError, ToolResult
 from astro_cli.tools.bounded_regex import compile_bounded, search_bounded
 from astro_cli.tools.context import ToolContext
+from astro_cli.tools.typed import as_tool, tool
 
 if TYPE_CHECKING:
     from astro_cli.app import AppContext
@@ -26,19 +28,6 @@ SKIP_DIRS = {".git", ".astro", ".venv", "__pycache__", "node_modules", ".mypy_ca
 MAX_MATCHES = 200
 
 
-def atomic_write(path: Path, text: str) -> None:
-    """Write via a temporary file and rename, so a crash never leaves half a file."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as handle:
-            handle.write(text)
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
-
-
 def _rel(ctx: ToolContext, path: Path) -> str:
     try:
         return str(path.relative_to(ctx.workspace_root))
@@ -46,8 +35,20 @@ def _rel(ctx: ToolContext, path: Path) -> str:
         return str(path)
 
 
-def read_file(ctx: ToolContext, args: dict[str, Any]) -> ToolResult:
-    path = ctx.resolve_path(args.get("path", ""), must_exist=True)
+@tool(key_argument="path")
+def read_file(ctx: ToolContext, path: str, offset: int | None = None, limit: int | None = None) -> ToolResult:
+    """Read a text file of the workspace with line numbers. Use offset and limit for long files;
+    a folder path lists its entries.
+
+    Args:
+        path: Path relative to the workspace (or absolute inside it).
+        offset: First line to read (1-based).
+        limit: Number of lines to read (default 2000).
+    """
+    return _read(ctx, ctx.resolve_path(path, must_exist=True), max(offset or 1, 1), limit or 2000)
+
+
+def _read(ctx: ToolContext, path: Path, offset: int, limit: int) -> ToolResult:
     if path.is_dir():
         entries = sorted(p.name + ("/" if p.is_dir() else "") for p in path.iterdir())
         return ToolResult("\n".join(entries) or "(empty folder)")
@@ -56,8 +57,6 @@ def read_file(ctx: ToolContext, args: dict[str, Any]) -> ToolResult:
     if b"\x00" in raw[:4096]:
         raise ToolError(f"{_rel(ctx, path)} is a binary file; use a tool made for its format (e.g. parse_paper for PDFs).")
     lines = raw.decode("utf-8", errors="replace").splitlines()
-    offset = max(int(args.get("offset") or 1), 1)
-    limit = int(args.get("limit") or 2000)
     chunk = lines[offset - 1 : offset - 1 + limit]
     text = "\n".join(f"{n:>6}\t{line}" for n, line in enumerate(chunk, start=offset))
     budget = ctx.settings.typed["read.max_chars"]
@@ -78,33 +77,41 @@ def _walk(root: Path) -> Iterator[Path]:
             yield Path(dirpath) / name
 
 
-def grep_files(ctx: ToolContext, args: dict[str, Any]) -> ToolResult:
-    pattern = args.get("pattern", "")
+@tool(key_argument="pattern")
+def grep_files(ctx: ToolContext, pattern: str, path: str | None = None, glob: str | None = None,
+               case_sensitive: bool = False) -> ToolResult:
+    """Search the workspace's text files for a regular expression. Returns file:line: text for each match.
+
+    Args:
+        pattern: Python regular expression.
+        path: File or folder to search (default: the workspace).
+        glob: Only files whose path matches this glob, e.g. '*.tex'.
+        case_sensitive: Default false.
+    """
     budget = float(ctx.settings.typed["grep.timeout"])
-    regex = compile_bounded(pattern, case_sensitive=bool(args.get("case_sensitive")))
-    root = ctx.resolve_path(args.get("path") or ".", must_exist=True)
-    glob = args.get("glob")
+    regex = compile_bounded(pattern, case_sensitive=case_sensitive)
+    root = ctx.resolve_path(path or ".", must_exist=True)
     files = [root] if root.is_file() else _walk(root)
     confinement = ctx.confinement
     hits: list[str] = []
     deadline = time.monotonic() + budget
-    for path in files:
-        if glob and not path.match(glob):
+    for file in files:
+        if glob and not file.match(glob):
             continue
-        if not confinement.contains(path.resolve()):
+        if not confinement.contains(file.resolve()):
             continue  # a link to a file outside the workspace
         before = len(hits)
         try:
-            with path.open(encoding="utf-8", errors="strict") as handle:
+            with file.open(encoding="utf-8", errors="strict") as handle:
                 for number, line in enumerate(handle, start=1):
                     if search_bounded(regex, line, deadline, pattern, budget):
-                        hits.append(f"{_rel(ctx, path)}:{number}: {line.rstrip()[:300]}")
+                        hits.append(f"{_rel(ctx, file)}:{number}: {line.rstrip()[:300]}")
                         if len(hits) >= MAX_MATCHES:
                             break
         except (UnicodeDecodeError, OSError):
             continue
         if len(hits) > before:
-            ctx.touched(path)
+            ctx.touched(file)
         if len(hits) >= MAX_MATCHES:
             hits.append(f"[stopped at {MAX_MATCHES} matches; narrow the pattern or the path]")
             break
@@ -131,8 +138,15 @@ def _similar(ctx: ToolContext, missing: Path) -> str:
     return f" Did you mean: {', '.join(_rel(ctx, p) for p in near)}?" if near else ""
 
 
-def glob_files(ctx: ToolContext, args: dict[str, Any]) -> ToolResult:
-    pattern = str(args.get("pattern") or "").strip()
+@tool(key_argument="pattern")
+def glob_files(ctx: ToolContext, pattern: str, path: str | None = None) -> ToolResult:
+    """List workspace paths that match a glob pattern. Examples: '**/*.fits', 'papers/*.pdf'.
+
+    Args:
+        pattern: Glob pattern, relative to path.
+        path: Folder to search from (default: the workspace).
+    """
+    pattern = pattern.strip()
     if not pattern:
         raise ToolError("No glob pattern was given (e.g. '**/*.tex').")
     root_text = str(ctx.resolve_path(".")) + "/"
@@ -142,7 +156,7 @@ def glob_files(ctx: ToolContext, args: dict[str, Any]) -> ToolResult:
         pattern = pattern.lstrip("/") or "*"  # "/*.md": small models' way of saying the workspace's top folder
     if pattern.startswith(("/", "~")):
         raise ToolError("Give the pattern relative to the workspace (or to 'path'), e.g. 'papers/*.pdf'.")
-    root = ctx.resolve_path(args.get("path") or ".", must_exist=True)
+    root = ctx.resolve_path(path or ".", must_exist=True)
     literal, rest = _split_glob(pattern)
     start = root.joinpath(*literal)
     confinement = ctx.confinement
@@ -156,9 +170,9 @@ def glob_files(ctx: ToolContext, args: dict[str, Any]) -> ToolResult:
             return ToolResult(_rel(ctx, start))
         return ToolResult(f"No path matches '{pattern}'." + _similar(ctx, start))
     found = sorted(_glob_walk(start.resolve(), start, rest, confinement))
-    shown = [_rel(ctx, path) + ("/" if is_dir else "") for path, is_dir in found[:500]]
-    for path, _ in found[:500]:
-        ctx.touched(path)
+    shown = [_rel(ctx, item) + ("/" if is_dir else "") for item, is_dir in found[:500]]
+    for item, _ in found[:500]:
+        ctx.touched(item)
     if len(found) > 500:
         shown.append("[stopped at 500 paths]")
     return ToolResult("\n".join(shown) if shown else f"No path matches '{pattern}'.")
@@ -184,83 +198,48 @@ def _glob_walk(real_start: Path, shown_start: Path, rest: list[str], confinement
             dirnames[:] = []
 
 
-def file_write(ctx: ToolContext, args: dict[str, Any]) -> ToolResult:
-    path = ctx.writable_path(args.get("path", ""))
-    content = args.get("content")
-    if not isinstance(content, str):
-        raise ToolError("'content' must be the text to write.")
-    existed = path.exists()
-    ctx.confinement.write_text(path, content)
-    ctx.touched(path)
+@tool(read_only=False, needs_permission=True, key_argument="path")
+def file_write(ctx: ToolContext, path: str, content: str) -> ToolResult:
+    """Create or replace a file in the workspace with the given content. Needs the user's permission.
+
+    Args:
+        path: Path relative to the workspace (or absolute inside it).
+    """
+    target = ctx.writable_path(path)
+    existed = target.exists()
+    ctx.confinement.write_text(target, content)
+    ctx.touched(target)
     verb = "Replaced" if existed else "Created"
-    return ToolResult(f"{verb} {_rel(ctx, path)} ({len(content.encode())} bytes).")
+    return ToolResult(f"{verb} {_rel(ctx, target)} ({len(content.encode())} bytes).")
 
 
-def file_edit(ctx: ToolContext, args: dict[str, Any]) -> ToolResult:
-    path = ctx.writable_path(args.get("path", ""))
-    if not path.is_file():
-        raise ToolError(f"'{args.get('path')}' does not exist; use file_write to create it.")
-    old, new = args.get("old_string"), args.get("new_string")
-    if not isinstance(old, str) or not isinstance(new, str) or not old:
-        raise ToolError("'old_string' (not empty) and 'new_string' must both be text.")
-    text = path.read_text(encoding="utf-8")
-    count = text.count(old)
+@tool(read_only=False, needs_permission=True, key_argument="path")
+def file_edit(ctx: ToolContext, path: str, old_string: str, new_string: str, replace_all: bool = False) -> ToolResult:
+    """Replace an exact piece of text in a workspace file. Needs the user's permission.
+
+    Args:
+        path: Path relative to the workspace (or absolute inside it).
+        old_string: Text to find, exactly as in the file.
+        new_string: Replacement text.
+        replace_all: Replace every occurrence (default false).
+    """
+    target = ctx.writable_path(path)
+    if not target.is_file():
+        raise ToolError(f"'{path}' does not exist; use file_write to create it.")
+    if not old_string:
+        raise ToolError("'old_string' must not be empty: give the text to replace.")
+    text = target.read_text(encoding="utf-8")
+    count = text.count(old_string)
     if count == 0:
-        raise ToolError(f"'old_string' was not found in {_rel(ctx, path)}; read the file and copy the text exactly.")
-    if count > 1 and not args.get("replace_all"):
-        raise ToolError(f"'old_string' occurs {count} times in {_rel(ctx, path)}; add context or set replace_all.")
-    ctx.confinement.write_text(path, text.replace(old, new) if args.get("replace_all") else text.replace(old, new, 1))
-    ctx.touched(path)
-    return ToolResult(f"Edited {_rel(ctx, path)} ({count if args.get('replace_all') else 1} replacement(s)).")
+        raise ToolError(f"'old_string' was not found in {_rel(ctx, target)}; read the file and copy the text exactly.")
+    if count > 1 and not replace_all:
+        raise ToolError(f"'old_string' occurs {count} times in {_rel(ctx, target)}; add context or set replace_all.")
+    edited = text.replace(old_string, new_string) if replace_all else text.replace(old_string, new_string, 1)
+    ctx.confinement.write_text(target, edited)
+    ctx.touched(target)
+    return ToolResult(f"Edited {_rel(ctx, target)} ({count if replace_all else 1} replacement(s)).")
 
 
 def install(app: AppContext) -> None:
-    path_arg = {"type": "string", "description": "Path relative to the workspace (or absolute inside it)."}
-    app.tools.register(Tool(
-        name="read_file",
-        description="Read a text file of the workspace with line numbers. Use offset and limit for long files; "
-        "a folder path lists its entries.",
-        parameters=object_schema({
-            "path": path_arg,
-            "offset": {"type": "integer", "description": "First line to read (1-based)."},
-            "limit": {"type": "integer", "description": "Number of lines to read (default 2000)."},
-        }, ["path"]),
-        run=read_file, key_argument="path",
-    ))
-    app.tools.register(Tool(
-        name="grep_files",
-        description="Search the workspace's text files for a regular expression. Returns file:line: text for each match.",
-        parameters=object_schema({
-            "pattern": {"type": "string", "description": "Python regular expression."},
-            "path": {"type": "string", "description": "File or folder to search (default: the workspace)."},
-            "glob": {"type": "string", "description": "Only files whose path matches this glob, e.g. '*.tex'."},
-            "case_sensitive": {"type": "boolean", "description": "Default false."},
-        }, ["pattern"]),
-        run=grep_files, key_argument="pattern",
-    ))
-    app.tools.register(Tool(
-        name="glob_files",
-        description="List workspace paths that match a glob pattern. Examples: '**/*.fits', 'papers/*.pdf'.",
-        parameters=object_schema({
-            "pattern": {"type": "string", "description": "Glob pattern, relative to path."},
-            "path": {"type": "string", "description": "Folder to search from (default: the workspace)."},
-        }, ["pattern"]),
-        run=glob_files, key_argument="pattern",
-    ))
-    app.tools.register(Tool(
-        name="file_write",
-        description="Create or replace a file in the workspace with the given content. Needs the user's permission.",
-        parameters=object_schema({"path": path_arg, "content": {"type": "string"}}, ["path", "content"]),
-        run=file_write, read_only=False, needs_permission=True, key_argument="path",
-    ))
-    app.tools.register(Tool(
-        name="file_edit",
-        description="Replace an exact piece of text in a workspace file. Needs the user's permission.",
-        parameters=object_schema({
-            "path": path_arg,
-            "old_string": {"type": "string", "description": "Text to find, exactly as in the file."},
-            "new_string": {"type": "string", "description": "Replacement text."},
-            "replace_all": {"type": "boolean", "description": "Replace every occurrence (default false)."},
-        }, ["path", "old_string", "new_string"]),
-        run=file_edit, read_only=False, needs_permission=True, key_argument="path",
-    ))
+    for function in (read_file, grep_files, glob_files, file_write, file_edit):
+        app.tools.register(as_tool(function))

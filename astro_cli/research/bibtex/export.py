@@ -101,8 +101,8 @@ def export(library: LibraryCore, papers: Sequence[Mapping[str, Any]]) -> tuple[s
         notes.append("No ADS_API_TOKEN is set (`astro keys set ads` sets one), so the entries were built from "
                      "the stored metadata (arXiv's journal reference gives the published version).")
     out: list[str] = []
-    max_authors = int(library.settings.get("bibtex.max_authors"))
-    cutoff = int(library.settings.get("bibtex.author_cutoff"))
+    max_authors = library.settings.typed["bibtex.max_authors"]
+    cutoff = library.settings.typed["bibtex.author_cutoff"]
     incomplete: list[str] = []
     for index, paper in enumerate(papers):
         text = by_ads.get(index)

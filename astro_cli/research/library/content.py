@@ -110,7 +110,7 @@ def paper_content(library: LibraryCore, paper: Paper, section: str | None = None
         if not chosen:
             raise ContentError(f"paper {paper.id} has no section matching '{section}'; its sections are: "
                                f"{_outline(library, paper)}.")
-    budget = budget or int(library.settings.get("library.content_budget_chars"))
+    budget = budget or library.settings.typed["library.content_budget_chars"]
     blocks: list[str] = []
     used = 0
     for n, row in enumerate(chosen):  # one frame per chunk: each has its own handle to cite

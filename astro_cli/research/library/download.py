@@ -336,7 +336,7 @@ def _download_resolved(
     stem = file_stem(arxiv_id)
     papers_dir = library.files_folder()
     web = library.web
-    base = web.settings.get("arxiv_pdf_url").rstrip("/")
+    base = web.settings.typed["arxiv_pdf_url"].rstrip("/")
     pdf_target = papers_dir / f"{stem}.pdf"
     notes: list[str] = []
     with make_client(web) as client:

@@ -15,14 +15,13 @@ from typing import TYPE_CHECKING, Any
 from astro_cli.research.textblock import DATA_NOTE
 from astro_cli.tools.base import Tool, ToolError, ToolResult, object_schema
 from astro_cli.tools.context import ToolContext
+from astro_cli.tools.typed import as_tool, tool
 
 if TYPE_CHECKING:
     from astro_cli.app import AppContext
     from astro_cli.research.library.service import Library
     from astro_cli.research.records import Paper
     from astro_cli.research.search.passages import SearchResult
-
-PAPER_ID = {"type": "string", "description": "Library id, arXiv id (e.g. 1001.0012), bibcode or DOI."}
 
 
 def library_tool(run: Callable[[ToolContext, dict[str, Any]], ToolResult]) -> Callable[[ToolContext, dict[str, Any]], ToolResult]:
@@ -63,23 +62,42 @@ def _sources(papers: list[Paper]) -> dict[str, Any]:
     return {"sources": [Library.source_entry(p) for p in papers]}
 
 
-def parse_paper_tool(ctx: ToolContext, args: dict[str, Any]) -> ToolResult:
+@tool(name="parse_paper", key_argument="id", timeout=300)
+def parse_paper_tool(ctx: ToolContext, id: str, force: bool = False) -> ToolResult:  # noqa: A002 - the model's name
+    """Index a downloaded paper so rag_search and get_paper_content can use it. Reads its LaTeX source when
+    present (equations kept), else its PDF, split by section and page into chunks with a full-text index.
+    Returns the outline, not the text; an indexed paper is not parsed again unless force.
+
+    Args:
+        id: Library id, arXiv id (e.g. 1001.0012), bibcode or DOI.
+        force: Parse again even if already indexed (default false).
+    """
     from astro_cli.research.library.parse import ParseError, describe
 
-    paper = _paper_or_error(ctx, str(args.get("id") or ""))
+    paper = _paper_or_error(ctx, id)
     try:
-        report = _library(ctx).parse(paper, force=bool(args.get("force")))
+        report = _library(ctx).parse(paper, force=force)
     except ParseError as exc:
         raise ToolError(str(exc)) from None
     return ToolResult(describe(report), data=_sources([report.paper]))
 
 
-def get_paper_content_tool(ctx: ToolContext, args: dict[str, Any]) -> ToolResult:
+@tool(name="get_paper_content", key_argument="id", timeout=300,
+      description="Read a library paper's text by section or pages. A section is a number ('2', '3.1') or "
+      "part of its name ('Introduction'); pages are '3', '2-4' or '1,3'; without either, the paper from the "
+      f"start. Cut to a budget with a note of what was left. {DATA_NOTE}")
+def get_paper_content_tool(ctx: ToolContext, id: str, section: str | None = None,  # noqa: A002 - the model's name
+                           pages: str | None = None) -> ToolResult:
+    """Args:
+        id: Library id, arXiv id (e.g. 1001.0012), bibcode or DOI.
+        section: Section number or part of its name.
+        pages: Pages of the PDF: '3', '2-4' or '1,3,5-6'.
+    """
     from astro_cli.research.library.content import ContentError
     from astro_cli.research.library.parse import ParseError
 
     library = _library(ctx)
-    paper = _paper_or_error(ctx, str(args.get("id") or ""))
+    paper = _paper_or_error(ctx, id)
     note = ""
     if not library.store.chunk_count(paper.id):  # reading a paper that was downloaded but never parsed: parse it now
         try:
@@ -89,7 +107,7 @@ def get_paper_content_tool(ctx: ToolContext, args: dict[str, Any]) -> ToolResult
         paper = report.paper
         note = f"Note: {report.warning}.\n\n" if report.warning else ""  # a limit hit, say, named once
     try:
-        content = library.content(paper, section=args.get("section") or None, pages=args.get("pages"))
+        content = library.content(paper, section=section or None, pages=pages)
     except ContentError as exc:
         raise ToolError(str(exc)) from None
     return ToolResult(note + content.text, data=_sources([paper]), framed=True)
@@ -153,16 +171,20 @@ def _flag(value: Any) -> bool:
     return bool(value)
 
 
-def save_note_tool(ctx: ToolContext, args: dict[str, Any]) -> ToolResult:
+@tool(name="save_note", read_only=False, key_argument="title")
+def save_note_tool(ctx: ToolContext, title: str, content: str, tags: list[str] | None = None,
+                   papers: list[str] | None = None) -> ToolResult:
+    """Save a Markdown research note under notes/, indexed so rag_search finds it. A note of the same
+    title is updated. Link the papers it draws on by id.
+
+    Args:
+        content: Markdown body.
+        papers: Paper ids the note cites.
+    """
     from astro_cli.research.library.notes import NoteError, save_note
 
-    tags, papers = args.get("tags") or [], args.get("papers") or []
-    if isinstance(tags, str):
-        tags = [t.strip() for t in tags.split(",")]
-    if isinstance(papers, str):
-        papers = [p.strip() for p in papers.split(",")]
     try:
-        saved = save_note(_library(ctx), str(args.get("title") or ""), str(args.get("content") or ""), tags, papers)
+        saved = save_note(_library(ctx), title, content, tags or [], papers or [])
     except NoteError as exc:
         raise ToolError(str(exc)) from None
     ctx.touched(saved.path)
@@ -174,29 +196,8 @@ def save_note_tool(ctx: ToolContext, args: dict[str, Any]) -> ToolResult:
 
 
 def install(app: AppContext) -> None:
-    app.tools.register(Tool(
-        name="parse_paper",
-        description="Index a downloaded paper so rag_search and get_paper_content can use it. Reads its LaTeX "
-        "source when present (equations kept), else its PDF, split by section and page into chunks with a "
-        "full-text index. Returns the outline, not the text; an indexed paper is not parsed again unless force.",
-        parameters=object_schema({
-            "id": PAPER_ID,
-            "force": {"type": "boolean", "description": "Parse again even if already indexed (default false)."},
-        }, ["id"]),
-        run=library_tool(parse_paper_tool), key_argument="id", timeout=300,
-    ))
-    app.tools.register(Tool(
-        name="get_paper_content",
-        description="Read a library paper's text by section or pages. A section is a number ('2', '3.1') or "
-        "part of its name ('Introduction'); pages are '3', '2-4' or '1,3'; without either, the paper from the "
-        f"start. Cut to a budget with a note of what was left. {DATA_NOTE}",
-        parameters=object_schema({
-            "id": PAPER_ID,
-            "section": {"type": "string", "description": "Section number or part of its name."},
-            "pages": {"type": "string", "description": "Pages of the PDF: '3', '2-4' or '1,3,5-6'."},
-        }, ["id"]),
-        run=library_tool(get_paper_content_tool), key_argument="id", timeout=300,
-    ))
+    app.tools.register(as_tool(parse_paper_tool, wrap=library_tool))
+    app.tools.register(as_tool(get_paper_content_tool, wrap=library_tool))
     app.tools.register(Tool(
         name="rag_search",
         description="Search the library of papers and notes for passages that answer a question. Give the "
@@ -217,15 +218,4 @@ def install(app: AppContext) -> None:
         }, ["query"]),
         run=library_tool(rag_search_tool), key_argument="query",
     ))
-    app.tools.register(Tool(
-        name="save_note",
-        description="Save a Markdown research note under notes/, indexed so rag_search finds it. A note of "
-        "the same title is updated. Link the papers it draws on by id.",
-        parameters=object_schema({
-            "title": {"type": "string"},
-            "content": {"type": "string", "description": "Markdown body."},
-            "tags": {"type": "array", "items": {"type": "string"}},
-            "papers": {"type": "array", "items": {"type": "string"}, "description": "Paper ids the note cites."},
-        }, ["title", "content"]),
-        run=library_tool(save_note_tool), read_only=False, needs_permission=False, key_argument="title",
-    ))
+    app.tools.register(as_tool(save_note_tool, wrap=library_tool))

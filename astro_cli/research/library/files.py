@@ -38,12 +38,12 @@ class PaperFiles:
     @property
     def papers_dir(self) -> Path:
         """Where the papers' files are kept: `library.files_path` (a folder the group shares, say), else papers/."""
-        configured = self.settings.get("library.files_path")
+        configured = self.settings.typed["library.files_path"]
         return Path(configured).expanduser().resolve() if configured else self.workspace.papers_dir
 
     def folder(self) -> Path:
         """The papers' folder, made ready for writing (papers/ is refused when a link leads it elsewhere)."""
-        if self.settings.get("library.files_path"):
+        if self.settings.typed["library.files_path"]:
             folder = self.papers_dir
         else:
             folder = self.confinement.folder(self.workspace.papers_dir, "The papers")

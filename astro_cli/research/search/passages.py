@@ -153,7 +153,7 @@ def search_library(
 def _expanded(library: LibraryCore, phrasings: list[str], synonyms: bool | None) -> str | None:
     """The question with the field's terms for its everyday words (synonyms.py), or None."""
     if synonyms is None:
-        synonyms = bool(library.settings.get("library.synonyms"))
+        synonyms = library.settings.typed["library.synonyms"]
     if not synonyms:
         return None
     from astro_cli.research.search.synonyms import expansion
@@ -168,7 +168,7 @@ def _vectors_to_come(library: LibraryCore, paper_ids: list[str] | None, hybrid: 
     model the user named and no vector at all, the search is plainly BM25 (its method says so)."""
     from astro_cli.research.search.reindex import pending, running, start_lazily
 
-    default = library.settings.get("library.embedding_model") is None
+    default = library.settings.typed["library.embedding_model"] is None
     if not default and not hybrid:
         return None
     lacking = [pid for pid, _ in pending(library) if paper_ids is None or pid in paper_ids]

@@ -19,7 +19,7 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Literal
 
 from astro_cli.research.search.vectors import EmbeddingError
 
@@ -153,7 +153,10 @@ def start_background(library: LibraryCore) -> bool:
 
 # The settings that decide which library and which model: the child must use the ones this process
 # uses, even when they came from a flag or a test's AppContext rather than a file it would read.
-_CARRIED = ("library.embedding_model", "library.embedding_api_base", "library.database_url", "library.files_path")
+_Carried = Literal["library.embedding_model", "library.embedding_api_base", "library.database_url",
+                   "library.files_path"]
+_CARRIED: tuple[_Carried, ...] = ("library.embedding_model", "library.embedding_api_base", "library.database_url",
+                                  "library.files_path")
 
 
 def _child_env(library: LibraryCore) -> dict[str, str]:
@@ -161,7 +164,7 @@ def _child_env(library: LibraryCore) -> dict[str, str]:
 
     env = {**os.environ, "ASTRO_WORKER": "0", "ASTRO_HOME": str(library.home.root)}
     for name in _CARRIED:
-        value = library.embedding_model if name == "library.embedding_model" else library.settings.get(name)
+        value = library.embedding_model if name == "library.embedding_model" else library.settings.typed[name]
         if value:
             env[SCHEMA[name].env_var] = str(value)
     return env

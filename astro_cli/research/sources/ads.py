@@ -69,7 +69,7 @@ def _require_token() -> str:
 def _call(web: Web, method: str, path: str, **kwargs: Any) -> dict[str, Any]:
     import httpx
 
-    url = web.settings.get("ads_url").rstrip("/") + path
+    url = web.settings.typed["ads_url"].rstrip("/") + path
     headers = {"Authorization": f"Bearer {_require_token()}"}
     with make_client(web, headers=headers) as client:
         try:

@@ -110,7 +110,7 @@ def parse_feed(body: bytes) -> tuple[int, list[dict[str, Any]]]:
 
 def _get(web: Web, params: dict[str, Any]) -> tuple[int, list[dict[str, Any]]]:
     with make_client(web) as client, arxiv_throttle(web).turn():  # the clock is stamped once the answer is in
-        response = request(client, "GET", web.settings.get("arxiv_url"), service=SERVICE,
+        response = request(client, "GET", web.settings.typed["arxiv_url"], service=SERVICE,
                            setting="arxiv_url", params=params)
     return parse_feed(response.content)
 

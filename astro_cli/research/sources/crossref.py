@@ -32,9 +32,9 @@ CONCERN = {"expression_of_concern"}
 
 def work(web: Web, doi: str) -> dict[str, Any] | None:
     """The record for a DOI in the common shape, or None when Crossref does not know it."""
-    base = str(web.settings.get("crossref_url")).rstrip("/")
+    base = web.settings.typed["crossref_url"].rstrip("/")
     url = f"{base}/works/{quote(doi.strip(), safe='')}"
-    contact = web.settings.get("http.contact")
+    contact = web.settings.typed["http.contact"]
     params = {"mailto": contact} if contact and "@" in str(contact) else None
     with make_client(web) as client:
         try:

@@ -38,13 +38,13 @@ class RateLimited(ServiceError):
 
 
 def user_agent(web: Web) -> str:
-    contact = web.settings.get("http.contact") or ""
+    contact = web.settings.typed["http.contact"] or ""
     suffix = f" (+{contact})" if contact else ""
     return f"astro/{__version__}{suffix} research assistant for astrophysicists"
 
 
 def timeout_seconds(web: Web) -> float:
-    return float(web.settings.get("http.timeout"))
+    return float(web.settings.typed["http.timeout"])
 
 
 def make_client(web: Web, headers: dict[str, str] | None = None) -> httpx.Client:
@@ -256,5 +256,5 @@ class ArxivThrottle(Throttle):
 
 
 def arxiv_throttle(web: Web) -> Throttle:
-    return web.service(ArxivThrottle, lambda: ArxivThrottle(float(web.settings.get("arxiv.min_interval")),
+    return web.service(ArxivThrottle, lambda: ArxivThrottle(float(web.settings.typed["arxiv.min_interval"]),
                                                             web.home.root / ARXIV_CLOCK))

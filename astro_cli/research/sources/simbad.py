@@ -44,7 +44,7 @@ def simbad_service(web: Web) -> Any:
     import requests
     from pyvo.dal import TAPService
 
-    timeout = float(web.settings.get("http.timeout"))
+    timeout = float(web.settings.typed["http.timeout"])
 
     class TimeoutSession(requests.Session):
         def request(self, *args: Any, **kwargs: Any) -> Any:  # pyvo sends sync queries without a timeout
@@ -54,7 +54,7 @@ def simbad_service(web: Web) -> Any:
 
     session = TimeoutSession()
     session.headers["User-Agent"] = user_agent(web)
-    return TAPService(baseurl=web.settings.get("simbad_url").rstrip("/"), session=session)
+    return TAPService(baseurl=web.settings.typed["simbad_url"].rstrip("/"), session=session)
 
 
 def _adql_text(value: str) -> str:
@@ -84,10 +84,10 @@ def _describe(exc: BaseException, web: Web) -> str:
     import requests
     from pyvo.dal.exceptions import DALQueryError, DALRateLimitError, DALServiceError
 
-    url = web.settings.get("simbad_url")
+    url = web.settings.typed["simbad_url"]
     chain = _chain(exc)
     if any(isinstance(e, requests.Timeout) for e in chain):
-        return (f"{SERVICE} did not answer within {web.settings.get('http.timeout'):g} s ({url}); "
+        return (f"{SERVICE} did not answer within {web.settings.typed['http.timeout']:g} s ({url}); "
                 "try again later, or raise config 'http.timeout'.")
     if any(isinstance(e, requests.ConnectionError) for e in chain):
         return f"Could not reach {SERVICE} at {url}; check the network connection or config 'simbad_url'."

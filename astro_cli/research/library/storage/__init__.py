@@ -32,7 +32,7 @@ __all__ = ["ChunkRow", "LibraryStore", "LibraryUnavailable", "NoteScope", "Vecto
 def open_store(settings: Settings, workspace: Workspace, home: AstroHome, db: Callable[[], Database],
                redactor: Callable[[], Redactor], on_close: Callable[[Callable[[], None]], None]) -> LibraryStore:
     """The store `library.database_url` names (unset: the workspace's own file, `db`)."""
-    url = settings.get("library.database_url")
+    url = settings.typed["library.database_url"]
     if not url:
         from astro_cli.research.library.storage.sqlite_store import SqliteStore
 
@@ -65,12 +65,12 @@ def open_postgres(url: str, workspace: Workspace, home: AstroHome, redactor: Red
 
 def has_library(settings: Settings, workspace: Workspace) -> bool:
     """Can there be papers at all? (a workspace without a database has none; reading it would create one)"""
-    return bool(settings.get("library.database_url")) or workspace.db_path.exists()
+    return bool(settings.typed["library.database_url"]) or workspace.db_path.exists()
 
 
 def member_name(settings: Settings) -> str:
     """Who is adding: `library.member`, else the login name."""
-    configured = settings.get("library.member")
+    configured = settings.typed["library.member"]
     if configured:
         return str(configured)
     import getpass

@@ -1,0 +1,314 @@
+"""Tools written as typed functions: the JSON schema comes from the signature and the docstring.
+
+    @tool(key_argument="path")
+    def read_file(ctx: ToolContext, path: str, offset: int | None = None) -> ToolResult:
+        \"\"\"Read a text file of the workspace with line numbers.
+
+        Args:
+            path: Path relative to the workspace.
+            offset: First line to read (1-based).
+        \"\"\"
+
+    app.tools.register(as_tool(read_file))
+
+The first parameter is the ToolContext; every other one is an argument the model sends. A parameter
+without a default is required; `X | None` and a default make it optional. str, int, float, bool,
+list[str] (or list of int/float/bool) and Literal["a", "b"] (an enum) are what a schema can say, so
+they are all a parameter may be: anything else is a ToolDefinitionError when the tool is defined,
+not a surprise when the model calls it. The docstring's text before `Args:` is the description the
+model reads (its first sentence is the summary in the system prompt); each `name: text` under `Args:`
+describes that argument. Defaults are not repeated in the schema: say them in the description.
+
+Like llm's `Tool.function` and openai-agents' `@function_tool`, but with no pydantic, so defining a
+tool costs nothing at startup. In a session the loop checks the model's arguments against this schema
+first (agent/tool_runner.check_arguments: a wrong type or an unknown name is one sentence there); the
+binding here converts what reaches the function as leniently as the hand-written tools did ("5" is 5,
+"true" is True, null is the default) and raises one ToolError sentence for what it cannot convert.
+"""
+
+from __future__ import annotations
+
+import inspect
+import logging
+import re
+import types
+import typing
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any, Literal, TypeVar
+
+from astro_cli.tools.base import Tool, ToolError, ToolResult
+
+log = logging.getLogger(__name__)
+
+F = TypeVar("F", bound=Callable[..., "ToolResult | str"])
+SPEC_ATTRIBUTE = "__astro_tool__"
+_SCALARS: dict[type, str] = {str: "string", int: "integer", float: "number", bool: "boolean"}
+_SUPPORTED = "str, int, float, bool, list[str], a Literal or X | None"
+
+
+class ToolDefinitionError(TypeError):
+    """A tool function the schema cannot describe: raised when the tool is defined, in one sentence."""
+
+
+@dataclass(frozen=True)
+class Kind:
+    """What a parameter's annotation says: a scalar, maybe a list of it, maybe one of fixed choices."""
+
+    scalar: type
+    array: bool = False
+    choices: tuple[object, ...] | None = None
+
+
+@dataclass(frozen=True)
+class Param:
+    """One argument the model sends: its schema, and how a sent value becomes the Python value."""
+
+    name: str
+    kind: Kind
+    required: bool
+    default: object
+    description: str | None
+
+    def schema(self) -> dict[str, Any]:
+        entry: dict[str, Any] = {"type": _SCALARS[self.kind.scalar]}
+        if self.kind.choices is not None:
+            entry["enum"] = list(self.kind.choices)
+        if self.kind.array:
+            entry = {"type": "array", "items": entry}
+        if self.description:
+            entry["description"] = self.description
+        return entry
+
+
+@dataclass(frozen=True)
+class ToolOptions:
+    """How the loop treats the tool (the Tool fields that are not its schema)."""
+
+    read_only: bool = True
+    needs_permission: bool = False
+    timeout: float | None = None
+    key_argument: str | None = None
+    permission_when: Callable[[dict[str, Any]], bool] | None = None
+
+
+@dataclass(frozen=True)
+class ToolSpec:
+    """What `@tool` learnt from a function: everything `as_tool` needs."""
+
+    name: str
+    description: str
+    params: tuple[Param, ...]
+    options: ToolOptions = field(default_factory=ToolOptions)
+
+    def parameters(self) -> dict[str, Any]:
+        schema: dict[str, Any] = {"type": "object", "properties": {p.name: p.schema() for p in self.params},
+                                  "additionalProperties": False}
+        required = [p.name for p in self.params if p.required]
+        if required:
+            schema["required"] = required
+        return schema
+
+    def bind(self, arguments: dict[str, Any]) -> dict[str, object]:
+        """The model's arguments as keyword arguments for the function; a bad one is a ToolError."""
+        unknown = sorted(set(arguments) - {p.name for p in self.params})
+        if unknown:
+            log.debug("%s: ignoring unknown arguments %s", self.name, unknown)
+        bound: dict[str, object] = {}
+        for param in self.params:
+            value = arguments.get(param.name)
+            if value is None or (value == "" and param.kind.scalar is not str):
+                if param.required:
+                    raise ToolError(f"{self.name} needs the argument '{param.name}'.")
+                bound[param.name] = param.default
+            else:
+                bound[param.name] = convert(param, value)
+        return bound
+
+
+def tool(*, name: str | None = None, description: str | None = None, read_only: bool = True,
+         needs_permission: bool = False, timeout: float | None = None, key_argument: str | None = None,
+         permission_when: Callable[[dict[str, Any]], bool] | None = None) -> Callable[[F], F]:
+    """Mark a typed function as a tool; its schema is derived (and checked) now, at definition time."""
+
+    def mark(function: F) -> F:
+        options = ToolOptions(read_only, needs_permission, timeout, key_argument, permission_when)
+        spec = derive(function, name=name, description=description, options=options)
+        if key_argument is not None and key_argument not in {p.name for p in spec.params}:
+            raise ToolDefinitionError(f"Tool {spec.name}: key_argument '{key_argument}' is not one of its parameters.")
+        setattr(function, SPEC_ATTRIBUTE, spec)
+        return function
+
+    return mark
+
+
+def spec_of(function: Callable[..., object]) -> ToolSpec:
+    """The spec `@tool` attached; a plain function is derived with the default options."""
+    spec = getattr(function, SPEC_ATTRIBUTE, None)
+    return spec if isinstance(spec, ToolSpec) else derive(function)
+
+
+def derive(function: Callable[..., object], name: str | None = None, description: str | None = None,
+           options: ToolOptions | None = None) -> ToolSpec:
+    tool_name = name or function.__name__
+    if tool_name == "<lambda>":
+        raise ToolDefinitionError("A tool made from a lambda needs a name.")
+    text, arg_docs = split_docstring(inspect.getdoc(function) or "")
+    description = description or text
+    if not description:
+        raise ToolDefinitionError(f"Tool {tool_name} has no description: give the function a docstring.")
+    parameters = list(inspect.signature(function).parameters.values())
+    if not parameters or parameters[0].kind not in (inspect.Parameter.POSITIONAL_ONLY,
+                                                    inspect.Parameter.POSITIONAL_OR_KEYWORD):
+        raise ToolDefinitionError(f"Tool {tool_name}: the first parameter must be the ToolContext.")
+    params = tuple(_param(tool_name, function, p, arg_docs.get(p.name)) for p in parameters[1:])
+    stray = sorted(set(arg_docs) - {p.name for p in params})
+    if stray:
+        raise ToolDefinitionError(f"Tool {tool_name}: its docstring describes {', '.join(stray)}, "
+                                  "which is not a parameter.")
+    return ToolSpec(tool_name, description, params, options or ToolOptions())
+
+
+def _param(tool_name: str, function: Callable[..., object], parameter: inspect.Parameter,
+           description: str | None) -> Param:
+    where = f"Tool {tool_name}: parameter '{parameter.name}'"
+    if parameter.kind in (inspect.Parameter.VAR_POSITIONAL, inspect.Parameter.VAR_KEYWORD):
+        raise ToolDefinitionError(f"{where} is *args or **kwargs, which a tool schema cannot describe.")
+    if parameter.kind is inspect.Parameter.POSITIONAL_ONLY:
+        raise ToolDefinitionError(f"{where} is positional-only; the model sends arguments by name.")
+    annotation = parameter.annotation
+    if annotation is inspect.Parameter.empty:
+        raise ToolDefinitionError(f"{where} has no type annotation.")
+    if isinstance(annotation, str):
+        try:
+            annotation = eval(annotation, getattr(function, "__globals__", {}))  # noqa: S307 - our own source
+        except Exception as exc:  # noqa: BLE001 - any failure is the same sentence
+            raise ToolDefinitionError(f"{where}: its annotation {parameter.annotation!r} cannot be evaluated "
+                                      f"at run time ({exc}).") from None
+    optional, inner = _strip_none(annotation)
+    kind = _kind(inner)
+    if kind is None:
+        raise ToolDefinitionError(f"{where} has type {annotation!r}, which a tool schema cannot express; "
+                                  f"use {_SUPPORTED}.")
+    has_default = parameter.default is not inspect.Parameter.empty
+    if optional and not has_default:
+        raise ToolDefinitionError(f"{where} may be None but has no default; give it '= None'.")
+    return Param(parameter.name, kind, not has_default, parameter.default if has_default else None, description)
+
+
+def _strip_none(annotation: object) -> tuple[bool, object]:
+    if typing.get_origin(annotation) in (typing.Union, types.UnionType):
+        args = [a for a in typing.get_args(annotation) if a is not type(None)]
+        if len(args) == 1 and len(typing.get_args(annotation)) == 2:
+            return True, args[0]
+    return False, annotation
+
+
+def _kind(annotation: object) -> Kind | None:
+    if isinstance(annotation, type) and annotation in _SCALARS:
+        return Kind(annotation)
+    origin = typing.get_origin(annotation)
+    if origin is Literal:
+        choices = typing.get_args(annotation)
+        if choices and len({type(c) for c in choices}) == 1 and type(choices[0]) in _SCALARS:
+            return Kind(type(choices[0]), choices=tuple(choices))
+    if origin is list:
+        (item,) = typing.get_args(annotation) or (None,)
+        if isinstance(item, type) and item in _SCALARS:
+            return Kind(item, array=True)
+    return None
+
+
+def convert(param: Param, value: object) -> object:
+    """A sent value as the parameter's type, as leniently as a person would read it."""
+    kind = param.kind
+    if kind.array:
+        items = value if isinstance(value, list) else [value]
+        return [_scalar(param.name, kind.scalar, item) for item in items]
+    chosen = _scalar(param.name, kind.scalar, value)
+    if kind.choices is not None and chosen not in kind.choices:
+        raise ToolError(f"{param.name} must be one of {', '.join(map(str, kind.choices))}, not {value!r}.")
+    return chosen
+
+
+_TRUE, _FALSE = {"true", "yes", "1", "on"}, {"false", "no", "0", "off"}
+_NUMBER = re.compile(r"\s*[-+]?(\d+(\.\d*)?|\.\d+)([eE][-+]?\d+)?\s*")
+
+
+def _scalar(name: str, kind: type, value: object) -> object:
+    if kind is str:
+        if isinstance(value, str):
+            return value
+        if isinstance(value, (int, float)) and not isinstance(value, bool):
+            return str(value)
+        raise ToolError(f"{name} must be text, not {type(value).__name__} {value!r}.")
+    if kind is bool:
+        if isinstance(value, bool):
+            return value
+        word = str(value).strip().lower()
+        if word in _TRUE or word in _FALSE:
+            return word in _TRUE
+        raise ToolError(f"{name} must be true or false, not {value!r}.")
+    if isinstance(value, bool) or not (isinstance(value, (int, float)) or
+                                       (isinstance(value, str) and _NUMBER.fullmatch(value))):
+        noun = "a whole number" if kind is int else "a number"
+        raise ToolError(f"{name} must be {noun}, not {value!r}.")
+    number = float(value)
+    if kind is float:
+        return number
+    if not number.is_integer():
+        raise ToolError(f"{name} must be a whole number, not {value!r}.")
+    return int(number)
+
+
+def split_docstring(doc: str) -> tuple[str, dict[str, str]]:
+    """The description (lines of a paragraph joined) and the `Args:` section's text per argument."""
+    lines = doc.splitlines()
+    head, args_lines = lines, []
+    for index, line in enumerate(lines):
+        if line.strip() in ("Args:", "Arguments:", "Parameters:"):
+            head, args_lines = lines[:index], lines[index + 1:]
+            break
+    paragraphs = " ".join(line.strip() or "\n\n" for line in head).split("\n\n")
+    description = "\n\n".join(" ".join(p.split()) for p in paragraphs if p.strip())
+    described: dict[str, str] = {}
+    current = None
+    indent = None
+    for line in args_lines:
+        if not line.strip():
+            continue
+        depth = len(line) - len(line.lstrip())
+        indent = depth if indent is None else indent
+        if depth < indent:
+            break  # the section ended (Returns:, Raises:, ...)
+        match = re.match(r"\s*(\w+)(\s*\([^)]*\))?:\s*(.*)", line) if depth == indent else None
+        if match:
+            current = match.group(1)
+            described[current] = match.group(3).strip()
+        elif current is not None:
+            described[current] = f"{described[current]} {line.strip()}".strip()
+    return description, described
+
+
+def run_function(spec: ToolSpec, function: Callable[..., ToolResult | str]) -> Callable[[object, dict[str, Any]], ToolResult | str]:
+    """The `run(ctx, args)` a Tool holds: the arguments bound and converted, then the function called."""
+
+    def run(ctx: object, arguments: dict[str, Any]) -> ToolResult | str:
+        return function(ctx, **spec.bind(arguments))
+
+    run.__name__ = getattr(function, "__name__", spec.name)
+    run.__doc__ = function.__doc__
+    return run
+
+
+def as_tool(function: Callable[..., ToolResult | str], wrap: Callable[[Callable[[Any, dict[str, Any]], Any]],
+            Callable[[Any, dict[str, Any]], Any]] | None = None) -> Tool:
+    """A fresh Tool for a `@tool` function (one per app: nothing is shared between apps). `wrap`
+    decorates its run(ctx, args), e.g. the library's guard that turns a down server into one sentence."""
+    spec = spec_of(function)
+    run = run_function(spec, function)
+    options = spec.options
+    return Tool(name=spec.name, description=spec.description, parameters=spec.parameters(),
+                run=wrap(run) if wrap else run, read_only=options.read_only,
+                needs_permission=options.needs_permission, timeout=options.timeout,
+                key_argument=options.key_argument, permission_when=options.permission_when)
