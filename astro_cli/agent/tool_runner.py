@@ -152,6 +152,8 @@ class ToolRunner:
         if tool is None or call.name not in visible:
             names = ", ".join(sorted(visible))
             return error_result(f"there is no tool named '{call.name}'. Available tools: {names}.")
+        if tool.tidy_arguments is not None:
+            info.arguments = tool.tidy_arguments(info.arguments)
         problem = check_arguments(tool, info.arguments)
         if problem:
             return error_result(problem)

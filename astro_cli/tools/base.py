@@ -65,6 +65,9 @@ class Tool:
     # A tool that is safe by default but risky for some arguments (query_catalog beyond the row limit):
     # when this says True for a call's arguments, that call needs permission as needs_permission tools do.
     permission_when: Callable[[dict[str, Any]], bool] | None = None
+    # Tidies a call's arguments before they are checked against `parameters` (rag_search drops a
+    # phrasing repeated five times, which small models write, instead of refusing the call).
+    tidy_arguments: Callable[[dict[str, Any]], dict[str, Any]] | None = None
 
     def needs_permission_for(self, arguments: dict[str, Any]) -> bool:
         return self.needs_permission or (self.permission_when is not None and self.permission_when(arguments))

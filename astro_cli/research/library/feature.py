@@ -165,6 +165,28 @@ def _phrasings(args: dict[str, Any]) -> list[str]:
     return [str(q) for q in [args.get("query") or "", *queries] if str(q or "").strip()]
 
 
+def distinct_phrasings(args: dict[str, Any]) -> dict[str, Any]:
+    """`queries` without the phrasings that repeat `query` or each other (case and spacing aside):
+    a small model writes the question five times, which the schema's limit of three would refuse."""
+    queries = args.get("queries")
+    if not isinstance(queries, list):
+        return args
+    query = args.get("query")
+    seen = {_folded(query)} if isinstance(query, str) else set()
+    kept: list[Any] = []
+    for phrasing in queries:
+        if isinstance(phrasing, str):  # anything else is left for the schema to refuse
+            if _folded(phrasing) in seen:
+                continue
+            seen.add(_folded(phrasing))
+        kept.append(phrasing)
+    return {**args, "queries": kept} if len(kept) < len(queries) else args
+
+
+def _folded(text: str) -> str:
+    return " ".join(text.split()).casefold()
+
+
 def _flag(value: Any) -> bool:
     if isinstance(value, str):
         return value.strip().lower() in ("true", "yes", "1")
@@ -216,6 +238,6 @@ def install(app: AppContext) -> None:
             "include_references": {"type": "boolean",
                                    "description": "Also search reference lists and acknowledgments (default false)."},
         }, ["query"]),
-        run=library_tool(rag_search_tool), key_argument="query",
+        run=library_tool(rag_search_tool), key_argument="query", tidy_arguments=distinct_phrasings,
     ))
     app.tools.register(as_tool(save_note_tool, wrap=library_tool))
