@@ -21,7 +21,7 @@ from astro_cli.agent.llm import LLM, Cancelled, LLMReply, parse_arguments
 from astro_cli.agent.permissions import PermissionPolicy
 from astro_cli.agent.profiles import profile_tools, resolve_profile
 from astro_cli.agent.provider import MissingCredentials, ProviderError
-from astro_cli.agent.text_calls import adopt_text_calls, corrective_message, strip_template_tags
+from astro_cli.agent.reply_checks import check_reply
 from astro_cli.agent.tool_runner import ToolRunner
 from astro_cli.by_kind import SessionStates
 from astro_cli.prompt.context import ContextSource
@@ -294,16 +294,16 @@ class AgentSession:
                 self._store_reply(state, reply, interrupted=True)
                 state.answer = reply.text
                 raise Cancelled()
-            problem = adopt_text_calls(reply, state.assembled.tools if state.assembled else []) if (
-                self.llm.config.text_tool_calls) else None
+            bad = check_reply(reply, state.assembled.tools if state.assembled else [], self.messages,
+                              final=state.force_final) if self.llm.config.text_tool_calls else None
             self._store_reply(state, reply)
-            if problem is not None and not state.force_final:
+            if bad is not None and not state.force_final:
                 bad_text_calls += 1
                 if bad_text_calls == 1:
-                    state.inject(corrective_message(problem), kind="nudge")
+                    state.inject(bad.message, kind="nudge")
                     continue
-                state.answer, state.stop_reason = strip_template_tags(reply.text), "paused"
-                state.error = (f"The model wrote an unusable tool call twice in a row ({problem}); the turn is "
+                state.answer, state.stop_reason = bad.answer, "paused"
+                state.error = (f"The model {bad.did} twice in a row ({bad.problem}); the turn is "
                                "paused. Ask again or rephrase, or try a model with native tool calling.")
                 self.bus.emit(ev.Notice(level="warning", text=state.error))
                 return

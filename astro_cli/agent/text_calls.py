@@ -32,7 +32,7 @@ _FENCE_AT_END = re.compile(r"```[ \t]*(?:json|tool_call|tool|javascript|js)?[ \t
                            re.DOTALL | re.IGNORECASE)
 _FENCE_THEN_SENTENCE = re.compile(
     r"```[ \t]*(?:json|tool_call|tool)?[ \t]*\n(?P<body>\s*\{(?:(?!```).)*?\})\s*\n[ \t]*```[ \t]*\n+"
-    r"(?P<after>[^`\n]{1,300})\s*$", re.DOTALL | re.IGNORECASE)
+    r"(?P<after>(?:(?!```)[^\n]){1,400})\s*$", re.DOTALL | re.IGNORECASE)  # `code` allowed in it
 _TOOL_CALL_TAG = re.compile(r"<tool_call>\s*(?P<body>.*?)\s*(?:</tool_call>|$)", re.DOTALL)
 # Qwen2.5 small models sometimes echo the chat template's <tools> block with their calls in it,
 # one JSON object per line (recorded: tests/fixtures/local_model/).
@@ -88,8 +88,8 @@ def _find(text: str, tools: Collection[str]) -> TextCalls | None:
         return _calls_from([fence.group("body")], text[: fence.start()], tools, needs_name=True)
     followed = _FENCE_THEN_SENTENCE.search(text)
     if followed is not None:
-        # A call block, then one short sentence about it ("This will return ..."): recorded from
-        # Qwen2.5-Coder-1.5B. Only a whole, usable call to an offered tool counts; anything else
+        # A call block, then one short line about it ("This will return the content of the
+        # `notes.md` file ..."): recorded from Qwen2.5-Coder-1.5B. Only a whole, usable call to an offered tool counts; anything else
         # there is an answer that shows some JSON.
         found = _calls_from([followed.group("body")], text[: followed.start()], tools, needs_name=True)
         if found is not None and found.problem is None:

@@ -1,0 +1,123 @@
+"""What a local model's reply may not be: an unusable tool call, the call whose result it was just
+given, or a tool's error echoed back as the answer.
+
+Small models (Qwen2.5-Coder-1.5B, recorded in tests/fixtures/local_model/) do all three; read
+plainly, each ends the turn with the wrong thing printed as the answer or runs in circles. Each
+gets one corrective message; the loop pauses the turn if the next reply does it again. These
+checks apply where tool calls written as text are read (local models), so cloud models see none
+of this.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from astro_cli.agent.text_calls import adopt_text_calls, corrective_message, strip_template_tags
+
+if TYPE_CHECKING:
+    from astro_cli.agent.llm import LLMReply
+
+ERROR_PREFIX = "Error:"
+CORRECTION_START = "Your last reply"  # how every corrective message of these checks begins
+
+
+@dataclass(frozen=True)
+class BadReply:
+    """A reply that is neither a usable step nor an answer."""
+
+    did: str  # "wrote an unusable tool call": what the model did, for the pause notice
+    problem: str  # one sentence: why the reply cannot be used
+    message: str  # the one corrective message the model gets
+    answer: str  # what stands as the answer if the turn pauses on it
+
+
+def check_reply(reply: LLMReply, tools: list[dict[str, Any]], history: list[dict[str, Any]],
+                final: bool) -> BadReply | None:
+    """Adopt the tool calls the reply wrote as text (in place) and say what is wrong with it, if
+    anything. `history` is the conversation before this reply; `final`: no tool may be called
+    now, so only an unusable call is reported."""
+    written = reply.text
+    problem = adopt_text_calls(reply, tools)
+    if problem is not None:
+        return BadReply("wrote an unusable tool call", problem, corrective_message(problem),
+                        strip_template_tags(written))
+    if final:
+        return None
+    repeated = _repeated_call(reply, history)
+    if repeated is not None:
+        reply.text, reply.tool_calls = written, []  # stored as written: the model sees what it did
+        problem = f"it repeats {repeated}, whose result is just above"
+        return BadReply("repeated the call it had just made", problem, (
+            f"Your last reply repeats {repeated}; its result is already above, and running it again "
+            "gives the same. Answer the question from that result now, or call a different tool or "
+            "the same tool with different arguments."), "")
+    echoed = _echoed_error(reply.text, history)
+    if echoed is not None:
+        problem = f"it repeats the error {echoed} returned"
+        return BadReply("gave a tool's error as its answer", problem, (
+            f"Your last reply only repeats the error {echoed} returned; that is not an answer. Call "
+            f"{echoed} again with arguments that fit its parameters, use another tool, or answer the "
+            "question in your own words."), "")
+    return None
+
+
+def _repeated_call(reply: LLMReply, history: list[dict[str, Any]]) -> str | None:
+    """`read_file({"path": "notes.md"})` when the reply's calls are exactly those whose results
+    end the history (nothing between them and this reply)."""
+    if not reply.tool_calls:
+        return None
+    previous = _last_calls(history)
+    asked = [(call.name, _arguments(call.arguments)) for call in reply.tool_calls]
+    if previous is None or asked != previous:
+        return None
+    name, arguments = asked[0]
+    shown = json.dumps(arguments, ensure_ascii=False)
+    return f"{name}({shown if len(shown) <= 200 else shown[:200] + '…'})"
+
+
+def _last_calls(history: list[dict[str, Any]]) -> list[tuple[str, Any]] | None:
+    """The calls of the last assistant message, if only their results follow it (and replies
+    these checks already corrected, with their corrections)."""
+    for message in _since_corrections(history):
+        if message.get("role") == "tool":
+            continue
+        if message.get("role") != "assistant" or not message.get("tool_calls"):
+            return None
+        calls = [call.get("function") or {} for call in message["tool_calls"]]
+        return [(str(call.get("name", "")), _arguments(call.get("arguments"))) for call in calls]
+    return None
+
+
+def _since_corrections(history: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The history, newest first, without the corrected replies and corrections at its end."""
+    newest = list(reversed(history))
+    while (len(newest) >= 2 and newest[0].get("role") == "user" and newest[1].get("role") == "assistant"
+           and str(newest[0].get("content") or "").startswith(CORRECTION_START)):
+        newest = newest[2:]
+    return newest
+
+
+def _arguments(raw: Any) -> Any:
+    if isinstance(raw, str):
+        try:
+            return json.loads(raw) if raw.strip() else {}
+        except json.JSONDecodeError:
+            return raw
+    return raw if raw is not None else {}
+
+
+def _echoed_error(text: str, history: list[dict[str, Any]]) -> str | None:
+    """The tool whose error result (one of the last step's) the reply only repeats."""
+    said = " ".join(strip_template_tags(text).split())
+    if not said.startswith(ERROR_PREFIX):
+        return None
+    newest = _since_corrections(history)
+    for message in newest:
+        if message.get("role") != "tool":
+            break
+        content = message.get("content")
+        if isinstance(content, str) and said[:200] in " ".join(content.split()):
+            return str(message.get("name") or "the tool")
+    return None

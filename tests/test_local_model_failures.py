@@ -1,0 +1,107 @@
+"""Issue 32: the failures of the real small model's task set (benchmarks/RESULTS.md), replayed from
+its recorded replies (tests/fixtures/local_model/qwen2.5-coder-1.5b_task_set.json) by the scripted
+model through the real `astro run` and litellm: the call re-written after its result, five copies
+of one phrasing, a tool's error given back as the answer."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from tests.fakeprovider import FakeProvider
+from tests.helpers import last_json, tool_results
+
+RECORDED = json.loads((Path(__file__).parent / "fixtures" / "local_model" / "qwen2.5-coder-1.5b_task_set.json")
+                      .read_text())["replies"]
+NOTES = "# Observing notes\n\nKepler-7b: P = 4.885489 d from the fit.\nHost star mass 1.347 Msun.\n"
+
+
+def _recorded(task: str, step: int, run: str = "final") -> dict:
+    return next(r for r in RECORDED if r["task"] == task and r["step"] == step and r["run"] == run)
+
+
+def _nudges(body: dict) -> list[str]:
+    said = [str(m["content"]) for m in body["messages"] if m["role"] == "user"][1:]
+    return [text for text in said if not text.startswith("<environment>")]
+
+
+def test_the_read_file_call_rewritten_after_its_result_gets_one_correction_not_a_second_run(
+        cli, fake: FakeProvider, astro_env, workspace):
+    """notes_mass: after read_file's result the model wrote the same call again in a fence, with a
+    sentence holding `notes.md` after it. Before, that reply was printed as the answer; now it is
+    read as the call, seen to repeat the call just answered, and the model is told so once."""
+    (workspace / "notes.md").write_text(NOTES)
+    first, again = _recorded("notes_mass", 1), _recorded("notes_mass", 2)
+    fake.add({"text": first["raw"]}, {"text": again["raw"]},
+             {"text": "Your notes give a stellar mass of 1.347 solar masses."})
+    result = cli(["run", "--profile", "small", "--output-format", "json", first["prompt"]], env=astro_env)
+    assert result.exit_code == 0, result.stdout
+    obj = last_json(result.stdout)
+    assert obj["answer"] == "Your notes give a stellar mass of 1.347 solar masses."
+    assert obj["tool_calls"] == [{"name": "read_file", "ok": True}]  # read once, not twice
+    third = fake.bodies()[2]
+    assert len(tool_results(third)) == 1
+    nudges = _nudges(third)
+    assert len(nudges) == 1 and 'repeats read_file({"path": "notes.md"' in nudges[0]
+    assert "Answer the question from that result" in nudges[0]
+
+
+def test_the_same_call_rewritten_twice_pauses_and_prints_no_call_as_the_answer(
+        cli, fake: FakeProvider, astro_env, workspace):
+    (workspace / "notes.md").write_text(NOTES)
+    first, again = _recorded("notes_number", 1), _recorded("notes_number", 2)
+    fake.add({"text": first["raw"]}, {"text": again["raw"]}, {"text": again["raw"]}, {"text": "never asked for"})
+    result = cli(["run", "--profile", "small", "--output-format", "json", first["prompt"]], env=astro_env)
+    obj = last_json(result.stdout)
+    assert result.exit_code == 1 and obj["stop_reason"] == "paused", result.stdout
+    assert "repeated the call it had just made twice in a row" in obj["error"]
+    assert '"name": "read_file"' not in obj["answer"]
+    assert obj["tool_calls"] == [{"name": "read_file", "ok": True}] and len(fake.bodies()) == 3
+
+
+def test_five_copies_of_one_phrasing_are_one_query_not_a_validation_error(cli, fake: FakeProvider, astro_env):
+    """library_paper: `queries` held the question five times; the schema allows three, and the
+    refusal came back as the model's answer. Duplicates are now dropped before the check."""
+    call = _recorded("library_paper", 1, run="run4")
+    arguments = json.loads(call["raw"].split("\n")[1])["arguments"]
+    assert len(arguments["queries"]) == 5 and len(set(arguments["queries"])) == 1
+    fake.add({"text": call["raw"]}, {"text": "No paper in your library matches."})
+    result = cli(["run", "--profile", "small", "--output-format", "json", call["prompt"]], env=astro_env)
+    (returned,) = tool_results(fake.bodies()[1])
+    assert "is too long" not in returned and "Send arguments that fit" not in returned
+    assert "2026.12.02.1234" in returned  # the tool ran: it looked for the paper the model named
+    assert last_json(result.stdout)["answer"] == "No paper in your library matches."
+
+
+def test_a_tool_error_echoed_as_the_answer_gets_one_correction(cli, fake: FakeProvider, astro_env):
+    """library_paper: the model gave rag_search's error, in <tool_response> tags, as its answer."""
+    call, echo = _recorded("library_paper", 1), _recorded("library_paper", 2)
+    fake.add({"text": call["raw"]}, {"text": echo["raw"]},
+             {"text": '```json\n{"name": "rag_search", "arguments": {"query": "albedo heat recirculation"}}\n```'},
+             {"text": "No paper in your library is about albedo and heat recirculation."})
+    result = cli(["run", "--profile", "small", "--output-format", "json", call["prompt"]], env=astro_env)
+    obj = last_json(result.stdout)
+    assert obj["answer"] == "No paper in your library is about albedo and heat recirculation.", result.stdout
+    nudges = _nudges(fake.bodies()[2])
+    assert len(nudges) == 1 and "only repeats the error rag_search returned" in nudges[0]
+    assert [c["name"] for c in obj["tool_calls"]] == ["rag_search", "rag_search"]
+
+
+def test_an_error_echoed_twice_is_never_the_answer(cli, fake: FakeProvider, astro_env):
+    call, echo = _recorded("library_paper", 1), _recorded("library_paper", 2)
+    fake.add({"text": call["raw"]}, {"text": echo["raw"]}, {"text": echo["raw"]}, {"text": "never asked for"})
+    result = cli(["run", "--profile", "small", "--output-format", "json", call["prompt"]], env=astro_env)
+    obj = last_json(result.stdout)
+    assert obj["stop_reason"] == "paused" and "gave a tool's error as its answer" in obj["error"], result.stdout
+    assert "not in the library" not in obj["answer"]
+
+
+def test_a_cloud_model_may_repeat_a_call(cli, fake: FakeProvider, astro_env, workspace):
+    """The checks belong to local models: with text tool calls off, a repeated call runs again."""
+    (workspace / "notes.md").write_text(NOTES)
+    read = {"tool_calls": [{"name": "read_file", "arguments": {"path": "notes.md"}}]}
+    fake.add(read, read, {"text": "1.347 solar masses."})
+    env = {**astro_env, "ASTRO_LOCAL_MODELS_TEXT_TOOL_CALLS": "off"}
+    result = cli(["run", "--output-format", "json", "mass?"], env=env)
+    obj = last_json(result.stdout)
+    assert obj["answer"] == "1.347 solar masses." and len(obj["tool_calls"]) == 2, result.stdout
