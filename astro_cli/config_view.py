@@ -96,6 +96,7 @@ SettingValues = TypedDict("SettingValues", {
     "local_models.text_tool_calls": str,
     "temperature": float | None,
     "first_token_timeout": float | None,
+    "max_tokens": int | None,
     "profile": str,
     "small_profile.tools": list[str],
     "sandbox.enabled": bool,

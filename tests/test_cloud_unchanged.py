@@ -24,6 +24,7 @@ def test_a_cloud_models_configuration_has_no_local_tuning(tmp_path: Path):
         finally:
             app.close()
         assert (config.temperature, config.text_tool_calls, config.first_token_timeout) == (None, False, None)
+        assert (config.max_tokens, config.max_continuations) == (None, 3)
         assert (config.context_window, config.server_kind) == (None, None)
         assert not (tmp_path / model.replace("/", "-") / ".home" / "local-servers.json").exists()
 
@@ -44,7 +45,7 @@ def test_a_cloud_session_sends_the_full_prompt_and_no_local_options(fake: FakePr
         app.close()
     assert state.stop_reason == "answered"
     body = fake.bodies()[0]
-    assert "temperature" not in body and "return_progress" not in body
+    assert "temperature" not in body and "return_progress" not in body and "max_tokens" not in body
     sent = {t["function"]["name"]: t["function"]["description"] for t in body["tools"]}
     assert sent == {name: tool.description for name, tool in registered.items() if name in sent}
     assert len(sent) > 15 and {"load_skill", "save_memory", "todo_write", "run_bash"} <= set(sent)

@@ -105,3 +105,27 @@ def test_a_cloud_model_may_repeat_a_call(cli, fake: FakeProvider, astro_env, wor
     result = cli(["run", "--output-format", "json", "mass?"], env=env)
     obj = last_json(result.stdout)
     assert obj["answer"] == "1.347 solar masses." and len(obj["tool_calls"]) == 2, result.stdout
+
+
+RUNAWAY = "The plotting library is matplotlib. " + "It imports pyplot as plt and plots the fit. " * 40
+
+
+def test_a_local_model_gets_a_reply_limit_and_a_runaway_reply_is_not_continued(cli, fake: FakeProvider, astro_env):
+    """read_code: the model wrote 760+ tokens until `timeout` ended the reply. A local model now
+    gets max_tokens (512 unless set) and a reply cut there ends the turn as it is, marked, instead
+    of being continued (three more requests of the same)."""
+    fake.add({"text": RUNAWAY, "finish": "length"}, {"text": "never asked for"})
+    result = cli(["run", "--profile", "small", "--output-format", "json", "Which plotting library?"], env=astro_env)
+    obj = last_json(result.stdout)
+    assert len(fake.bodies()) == 1 and fake.bodies()[0]["max_tokens"] == 512, result.stdout
+    assert obj["stop_reason"] == "max_tokens" and obj["answer"].startswith("The plotting library is matplotlib.")
+    assert "raise max_tokens" in result.stderr
+
+
+def test_a_max_tokens_the_user_sets_wins_and_cut_replies_continue_again(cli, fake: FakeProvider, astro_env):
+    fake.add({"text": "Part one, ", "finish": "length"}, {"text": "part two."})
+    env = {**astro_env, "ASTRO_MAX_TOKENS": "2000"}
+    result = cli(["run", "--output-format", "json", "Explain."], env=env)
+    obj = last_json(result.stdout)
+    assert [body["max_tokens"] for body in fake.bodies()] == [2000, 2000]
+    assert obj["answer"] == "Part one, part two." and obj["stop_reason"] == "answered", result.stdout

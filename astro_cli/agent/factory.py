@@ -12,7 +12,7 @@ from astro_cli.agent.current_model import CurrentModel
 from astro_cli.agent.events import EventBus
 from astro_cli.agent.extensions import loop_extensions
 from astro_cli.agent.llm import LLM
-from astro_cli.agent.local_models import local_tuning, server_facts
+from astro_cli.agent.local_models import max_continuations, server_facts, tuning_of
 from astro_cli.agent.loop import AgentSession
 from astro_cli.agent.model_choice import NO_MODEL, ModelChoice, choose_model, credentials_for, key_store
 from astro_cli.agent.permissions import Asker, PermissionPolicy
@@ -45,8 +45,7 @@ def session_model(app: AppContext, env: Mapping[str, str] | None = None, recorde
         choice = choose_model(settings, env, store)
     if choice is None:
         raise ConfigError(NO_MODEL)
-    tuning = local_tuning(choice.model, settings.typed["api_base"], settings.typed["local_models.text_tool_calls"],
-                          settings.typed["temperature"], settings.typed["first_token_timeout"])
+    tuning = tuning_of(choice.model, settings.typed["api_base"], settings)
     api_base = settings.typed["api_base"] or default_api_base(choice.model, settings, env)
     server = server_facts(choice.model, api_base, local_servers_cache(app))
     config = LLMConfig(
@@ -58,10 +57,11 @@ def session_model(app: AppContext, env: Mapping[str, str] | None = None, recorde
         timeout=settings.typed["timeout"],
         credentials=credentials_for(env, store),
         retry_max_wait=settings.typed["retry_max_wait"],
-        max_continuations=settings.typed["max_continuations"],
+        max_continuations=max_continuations(tuning, settings),
         text_tool_calls=tuning.text_tool_calls,
         temperature=tuning.temperature,
         first_token_timeout=tuning.first_token_timeout,
+        max_tokens=tuning.max_tokens,
         context_window=server.context,
         server_kind=server.kind,
     )

@@ -260,6 +260,8 @@ class LLM:
         }
         if self.config.temperature is not None:
             kwargs["temperature"] = self.config.temperature
+        if self.config.max_tokens is not None:
+            kwargs["max_tokens"] = self.config.max_tokens
         if tools:
             kwargs["tools"] = tools
             if tool_choice:

@@ -345,7 +345,7 @@ class AgentSession:
             return "answered"
         self.bus.emit(ev.Notice(level="warning", text=(
             f"the answer stops at the model's output token limit (after {reply.continuations} continuation"
-            f"{'' if reply.continuations == 1 else 's'}); ask for the rest, or raise max_continuations.")))
+            f"{'' if reply.continuations == 1 else 's'}); ask for the rest, or raise max_tokens or max_continuations.")))
         return "max_tokens"
 
     def _request(self, state: TurnState) -> LLMReply:

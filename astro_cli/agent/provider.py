@@ -32,6 +32,7 @@ class LLMConfig:
     text_tool_calls: bool = False
     temperature: float | None = None
     first_token_timeout: float | None = None
+    max_tokens: int | None = None  # output tokens per reply; None: the provider's default
     # What a local OpenAI-compatible server reports (GET /v1/models), asked once when the session
     # starts: its context window picks the small profile under 32k tokens (agent/profiles.py).
     context_window: int | None = None
