@@ -139,7 +139,7 @@ def test_the_local_models_docs_name_real_settings_with_their_defaults():
     section = doc.split("## Local models", 1)[1].split("\n## ", 1)[0]
     rows = re.findall(r"^\| `([\w.]+)` \| `(ASTRO_\w+)` \| `?([\w]+)`? \|", section, re.MULTILINE)
     assert {name for name, _env, _default in rows} == {"local_models.text_tool_calls", "temperature",
-                                                      "first_token_timeout"}
+                                                      "first_token_timeout", "max_tokens"}
     for name, env, default in rows:
         key = SCHEMA[name]
         assert key.env_var == env
