@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 if TYPE_CHECKING:
     from astro_cli.agent.loop import AgentSession
+    from astro_cli.agent.model_activity import ModelActivity
     from astro_cli.app import AppContext
 
 
@@ -37,6 +38,7 @@ class SlashContext:
     switch_session: Callable[[str], None] = lambda session_id: None
     exit: Callable[[], None] = lambda: None
     state: dict[str, Any] = field(default_factory=dict)  # REPL state: last turn's events, etc.
+    activity: ModelActivity | None = None  # the last request's prompt figures and steps (/status)
 
 
 Handler = Callable[[SlashContext, str], None]

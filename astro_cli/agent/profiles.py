@@ -52,3 +52,15 @@ def _short(tool: Tool) -> Tool:
     except (TypeError, ValueError):  # a tool class with fields of its own: offered as it is
         log.debug("tool %s keeps its full description in the small profile", tool.name, exc_info=True)
         return tool
+
+
+def profile_reason(setting: str, source: str, model: str | None, context_window: int | None) -> str:
+    """Why `resolve_profile` gave what it gave, in a few words (`/status`)."""
+    if setting != "auto":
+        return f"profile {setting} set by {source}"
+    if (model or "").lower().startswith(("ollama/", "ollama_chat/")):
+        return "auto: an Ollama model"
+    if context_window is None:
+        return "auto: no local server reported a context window"
+    under = "under" if context_window < SMALL_CONTEXT else "not under"
+    return f"auto: the server reports a context window of {context_window:,} tokens, {under} {SMALL_CONTEXT:,}"

@@ -1,6 +1,6 @@
 """The REPL's own slash commands, registered into the same table features use (`slash_commands(app)`).
 
-/help /exit /clear /model /sessions /resume /cost /tools /config /sources /tool (alias /expand).
+/help /exit /clear /model /status /sessions /resume /cost /tools /config /sources /tool (alias /expand).
 They talk to the REPL only through SlashContext (its actions and `state["turn_log"]`), so a
 feature's command and a built-in one are equal citizens of the table.
 """
@@ -17,6 +17,7 @@ from rich.text import Text
 from astro_cli.security.visible import clipped, one_line, visible
 from astro_cli.slash import SlashCommand, SlashContext, slash_commands
 from astro_cli.ui.render import format_cost, usage_line
+from astro_cli.ui.status_cmd import status
 
 if TYPE_CHECKING:
     from astro_cli.app import AppContext
@@ -242,6 +243,8 @@ BUILTINS: list[SlashCommand] = [
     SlashCommand("quit", "same as /exit", _exit),
     SlashCommand("clear", "start a new session (the current one stays stored)", _clear),
     SlashCommand("model", "show the model, or switch to NAME for the next turns", _model, usage="/model [NAME]"),
+    SlashCommand("status", "the model, its profile and server, steps, tokens and the last prompt's processing",
+                 status),
     SlashCommand("sessions", "list the sessions of this workspace", _sessions),
     SlashCommand("resume", "switch to a stored session (a unique id prefix works)", _resume, usage="/resume ID"),
     SlashCommand("cost", "tokens and cost of this session so far", _cost),

@@ -22,6 +22,7 @@ from rich.markup import escape
 from rich.text import Text
 
 from astro_cli.agent.events import EventBus
+from astro_cli.agent.model_activity import ModelActivity
 from astro_cli.security.visible import clipped, name_shown, one_line, visible
 from astro_cli.slash import SlashContext, slash_commands
 from astro_cli.ui.builtin_slash import KEYS_HELP, register_builtins
@@ -114,6 +115,8 @@ class Repl:
         self.renderer = TurnRenderer(console, self.log, lambda: self.session.session_id if self.session else None,
                                      inline_images=str(app.settings.typed["plots.inline"]))
         self.bus.subscribe(self.renderer.handle)
+        self.activity = ModelActivity()
+        self.bus.subscribe(self.activity.handle)
         # (text for the model, what the person sees, echo it?): a skill typed at the prompt is on screen
         # already (prompt-toolkit leaves the line), a first question from the command line is not.
         self.queued: list[tuple[str, str | None, bool]] = []
@@ -284,6 +287,7 @@ class Repl:
         return SlashContext(
             app=self.app, console=self.console, session=self.session, queue_prompt=self.queue,
             new_session=self.new_session, switch_session=self.switch_session, exit=self.stop, state=self.state,
+            activity=self.activity,
         )
 
     def slash(self, name: str, args: str) -> None:
