@@ -82,3 +82,5 @@ def test_a_recorded_schema_echo_gets_one_correction_and_the_next_call_runs(cli, 
     corrections = [m["content"] for m in fake.bodies()[1]["messages"]
                    if m["role"] == "user" and "repeats the schema of glob_files" in str(m["content"])]
     assert len(corrections) == 1
+    # The example names the parameter to fill in ("{...}" left a 1.5B model nothing to copy).
+    assert '{"name": "glob_files", "arguments": {"pattern": "..."}}' in corrections[0]

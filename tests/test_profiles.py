@@ -64,6 +64,7 @@ def test_the_small_prompt_says_how_to_use_the_offered_tools_and_nothing_else(cli
     assert "skills" not in names and "memory" not in names
     principles = next(s["text"] for s in small["sections"] if s["name"] == "principles")
     assert principles.startswith("How to work:") and 'glob_files with {"pattern": "*"}' in principles
+    assert '{"name": "glob_files", "arguments": {"pattern": "*.fits", "path": "data"}}' in principles
     assert "load_skill" not in principles and "todo_write" not in principles
     assert small["total_tokens"] <= 1500
     fewer = json.loads(cli(["prompt", "show", "--json", "--profile", "small"],

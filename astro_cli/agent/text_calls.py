@@ -134,7 +134,9 @@ def _unwrapped(item: Any) -> Any:
     function = item["function"]
     parameters = function.get("parameters")
     if "arguments" not in function and isinstance(parameters, dict) and "properties" in parameters:
-        return {"name": function.get("name"), "schema_echoed": True}
+        required = parameters.get("required")
+        return {"name": function.get("name"), "schema_echoed": True,
+                "required": [str(r) for r in required] if isinstance(required, list) else []}
     return function
 
 
@@ -158,8 +160,10 @@ def _one_call(item: Any, tools: Collection[str]) -> tuple[TextCall | None, str |
         return None, 'a tool call must be a JSON object with a "name" and an "arguments" object'
     name = item["name"]
     if item.get("schema_echoed"):
+        # The example names the required parameters: "{...}" told the 1.5B model nothing to fill in.
+        values = ", ".join(f'"{param}": "..."' for param in item.get("required") or []) or "..."
         return None, (f"it repeats the schema of {name} instead of calling it; a call gives the values, e.g. "
-                      f'{{"name": "{name}", "arguments": {{...}}}}')
+                      f'{{"name": "{name}", "arguments": {{{values}}}}}')
     arguments = item.get("arguments", item.get("parameters", {}))
     if isinstance(arguments, str):  # some templates nest the arguments as a JSON string
         try:

@@ -46,8 +46,11 @@ SMALL_PRINCIPLES = (
     ("", "How to work:"),
     ("", "- Call one tool at a time and use its result. When you have what the question asks for, answer in "
          "plain text, with no JSON and no tool call."),
+    # A full call with values, a subfolder's too: asked for the Python files of scripts/, the 1.5B
+    # model answered with glob_files' own schema when the only example was the folder itself.
     ("glob_files", '- Paths are relative to the project folder ("." is the folder itself). To see what is in it, '
-                   'call glob_files with {"pattern": "*"}.'),
+                   'call glob_files with {"pattern": "*"}; for the FITS files of the data folder, '
+                   '{"name": "glob_files", "arguments": {"pattern": "*.fits", "path": "data"}}.'),
     ("read_file", '- To read a file, call read_file with its path, e.g. {"path": "README.md"}.'),
     ("rag_search", "- For the papers and notes in the library, call rag_search, then cite the handle it shows in "
                    "brackets, e.g. [1202.3665:p3:c2]."),
