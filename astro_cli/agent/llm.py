@@ -294,12 +294,13 @@ class LLM:
                     # The first token, not the first chunk: llama.cpp's server sends the role (and
                     # prompt progress) before its prefill, which may take minutes on a CPU.
                     first_at = time.monotonic()
-                if (self.config.first_token_timeout and first_at is not None
-                        and time.monotonic() - first_at > self.config.timeout):
-                    # The wait for the first token has a limit of its own; the rest has `timeout`.
+                limit = self.config.writing_timeout
+                if self.config.first_token_timeout and first_at is not None and time.monotonic() - first_at > limit:
+                    # The wait for the first token has a limit of its own; the rest has `writing_timeout`.
+                    setting = "timeout" if limit == self.config.timeout else "first_token_timeout"
                     raise ProviderError(
-                        f"{model} was still writing {self.config.timeout:g} s after its first token; raise "
-                        "`timeout` (config or ASTRO_TIMEOUT) for long answers from a slow model")
+                        f"{model} was still writing {limit:g} s after its first token; raise `{setting}` (config "
+                        f"or ASTRO_{setting.upper()}) for long answers from a slow model")
                 if count % FORGET_EVERY == 0:
                     forget_chunks(response)
         except (Cancelled, KeyboardInterrupt):

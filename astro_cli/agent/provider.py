@@ -38,6 +38,15 @@ class LLMConfig:
     context_window: int | None = None
     server_kind: str | None = None  # "llama.cpp", "vLLM", ...: what the local server said it is
 
+    @property
+    def writing_timeout(self) -> float:
+        """Seconds a reply may stream after its first token: `timeout`; for a local model whose
+        replies `max_tokens` bounds, as long as its first token may take, since a busy CPU writes
+        a token or two a second (issue 32: 512 tokens at load 10 outlast 120 s)."""
+        if self.first_token_timeout and self.max_tokens:
+            return max(self.timeout, self.first_token_timeout)
+        return self.timeout
+
     def credential(self, model: str | None = None) -> Any:
         return self.credentials(model or self.model) if self.credentials is not None else None
 
