@@ -30,3 +30,19 @@ def test_the_workspace_root_and_leading_slashes_mean_the_workspace(cli, fake: Fa
     assert folder == "scripts/fit.py"
     assert near == "No path matches 'README'. Did you mean: README.md?"
     assert "outside the workspace" in outside  # a real absolute path elsewhere stays refused
+
+
+def test_the_workspace_folders_own_name_means_the_workspace(cli, fake: FakeProvider, astro_env, workspace):
+    """Recorded in the task set (glob_files path 'project', the workspace's own folder name, which
+    the environment message shows): read as the workspace when no such subfolder exists."""
+    (workspace / "README.md").write_text("# transit-fits\n")
+    name = workspace.name
+    fake.add({"tool_calls": [
+        {"name": "glob_files", "arguments": {"pattern": "*", "path": name}},
+        {"name": "read_file", "arguments": {"path": f"{name}/README.md"}},
+        {"name": "read_file", "arguments": {"path": f"{name}/../../etc/hostname"}},
+    ]}, {"text": "done"})
+    assert cli(["run", "look"], env=astro_env).exit_code == 0
+    listing, readme, outside = tool_results(fake.bodies()[1])
+    assert listing.splitlines() == ["README.md"] and "# transit-fits" in readme
+    assert "does not exist" in outside or "outside the workspace" in outside

@@ -102,13 +102,21 @@ class Confinement:
         return resolved
 
     def _as_workspace_path(self, text: str, resolved: Path) -> Path:
-        """How small models name the workspace: "/", "workspace" or "/workspace" for its root, and
-        "/README.md" for a file in it. Read so only when the path as written is outside the
-        workspace (or does not exist) and the workspace reading exists: never a way out of it."""
+        """How small models name the workspace: "/", "workspace" or "/workspace" for its root, its
+        own folder's name ("project" for /home/me/project, from the environment message) too, and
+        "/README.md" or "project/README.md" for a file in it. Read so only when the path as written
+        is outside the workspace (or does not exist) and the workspace reading exists: never a way
+        out of it."""
         if self.contains(resolved) and resolved.exists():
             return resolved
-        if text.strip().rstrip("/") in ("", "workspace", "/workspace", "<workspace>"):
+        name = text.strip().rstrip("/")
+        if name in ("", "workspace", "/workspace", "<workspace>", self.workspace.name):
             return self.workspace
+        own = self.workspace.name + "/"
+        if self.workspace.name and name.startswith(own):
+            inside = (self.workspace / name[len(own):]).resolve()
+            if _inside(inside, self.workspace) and inside.exists():
+                return inside
         if text.startswith("/") and not text.startswith("//"):
             inside = (self.workspace / text.lstrip("/")).resolve()
             if _inside(inside, self.workspace) and inside.exists():
