@@ -201,9 +201,9 @@ _key("temperature", "float?", None, "sampling temperature sent to the model (uns
 _key("first_token_timeout", "float?", None, "seconds to wait for a model's first token, e.g. a cold prompt prefill "
      "on a CPU (unset: 600 for local models; otherwise `timeout` covers it); once it arrives, the reply has "
      "`timeout` seconds more", low=0, above=True)
-_key("max_tokens", "int?", None, "most tokens a model writes in one reply (unset: 512 for local models, whose "
-     "longer replies are usually a small model running away, and such a cut reply is not continued; the provider's "
-     "default otherwise)", low=1)
+_key("max_tokens", "int?", None, "most tokens a model writes in one reply (unset: 512 with the small profile, "
+     "where a longer reply is usually a small model running away, and such a cut reply is not continued; the "
+     "provider's default otherwise)", low=1)
 _key("profile", "str", "auto", "what the model is offered: default (every tool, full descriptions), small (the "
      "research core tools of small_profile.tools, one-sentence descriptions: small local models), auto (small for "
      "Ollama models, else default)")

@@ -108,11 +108,23 @@ def test_the_first_token_may_take_longer_than_the_timeout(cli, fake: FakeProvide
     assert waited.stdout.strip() == "Worth the wait."
 
 
+def test_after_the_first_token_the_reply_has_timeout_seconds_more(cli, fake: FakeProvider, astro_env):
+    """A first-token wait of its own does not let a reply stream forever: `timeout` bounds the rest
+    of a reply no max_tokens bounds."""
+    env = {**astro_env, "ASTRO_TIMEOUT": "1", "ASTRO_NUM_RETRIES": "0", "ASTRO_FIRST_TOKEN_TIMEOUT": "120"}
+    fake.add({"text": "a long answer that stalls half way", "hang": True, "hang_seconds": 3})
+    result = cli(["run", "--output-format", "json", "Hi"], env=env)
+    obj = last_json(result.stdout)
+    assert result.exit_code == 3 and obj["stop_reason"] == "provider_error"
+    assert "still writing 1 s after its first token" in obj["error"]
+
+
 def test_after_the_first_token_a_local_reply_has_the_first_token_wait_more(cli, fake: FakeProvider, astro_env):
-    """A local model's reply is bounded by max_tokens, and a busy CPU writes a token or two a second
+    """A small-profile reply is bounded by max_tokens, and a busy CPU writes a token or two a second
     (the task set at load 10: both notes tasks were cut at `timeout` mid-reply, the answer lost), so
     the rest of the reply may take as long as the first token may; a stall beyond that still ends it."""
-    env = {**astro_env, "ASTRO_TIMEOUT": "1", "ASTRO_NUM_RETRIES": "0", "ASTRO_FIRST_TOKEN_TIMEOUT": "30"}
+    env = {**astro_env, "ASTRO_TIMEOUT": "1", "ASTRO_NUM_RETRIES": "0", "ASTRO_FIRST_TOKEN_TIMEOUT": "30",
+           "ASTRO_PROFILE": "small"}  # the small profile's max_tokens bounds the reply
     fake.add({"text": "a slow answer, written at last", "hang": True, "hang_seconds": 2.5})
     result = cli(["run", "--output-format", "json", "Hi"], env=env)
     obj = last_json(result.stdout)

@@ -118,9 +118,11 @@ def test_local_tuning_defaults_and_what_the_user_sets_wins():
     assert (cloud.text_tool_calls, cloud.temperature, cloud.first_token_timeout) == (False, None, None)
     assert local_tuning("openai/gpt-4.1", None, "on", 0.3, 30.0) == type(cloud)(True, 0.3, 30.0)
     assert local_tuning("ollama/q", None, "off", 0.7, None).text_tool_calls is False
-    assert (local.max_tokens, local.continue_cut, cloud.max_tokens, cloud.continue_cut) == (512, False, None, True)
-    assert local_tuning("openai/q", "http://127.0.0.1:8080/v1", "auto", None, None, 4096).max_tokens == 4096
-    assert local_tuning("openai/q", "http://127.0.0.1:8080/v1", "auto", None, None, 4096).continue_cut is True
+    assert (local.max_tokens, local.continue_cut, cloud.max_tokens, cloud.continue_cut) == (None, True, None, True)
+    small = local_tuning("openai/q", "http://127.0.0.1:8080/v1", "auto", None, None, small=True)
+    assert (small.max_tokens, small.continue_cut) == (512, False)
+    assert local_tuning("openai/q", "http://127.0.0.1:8080/v1", "auto", None, None, 4096, small=True).max_tokens == 4096
+    assert local_tuning("openai/q", None, "auto", None, None, 4096, small=True).continue_cut is True
     with pytest.raises(ConfigError, match="must be one of auto, on, off"):
         local_tuning("ollama/q", None, "sometimes", None, None)
 

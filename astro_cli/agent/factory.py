@@ -45,9 +45,9 @@ def session_model(app: AppContext, env: Mapping[str, str] | None = None, recorde
         choice = choose_model(settings, env, store)
     if choice is None:
         raise ConfigError(NO_MODEL)
-    tuning = tuning_of(choice.model, settings.typed["api_base"], settings)
     api_base = settings.typed["api_base"] or default_api_base(choice.model, settings, env)
     server = server_facts(choice.model, api_base, local_servers_cache(app))
+    tuning = tuning_of(choice.model, settings.typed["api_base"], settings, server.context)
     config = LLMConfig(
         model=choice.model,
         api_base=api_base,

@@ -26,7 +26,7 @@ if TYPE_CHECKING:
 LOCAL_FIRST_TOKEN_TIMEOUT = 600.0  # a cold prefill of ~5k tokens on 2 CPU cores takes minutes
 # A small model's useful reply (a call, an answer with its source) is far shorter; one that goes on
 # is usually running away, repeating itself until `timeout` (recorded: 760+ tokens, issue 32).
-LOCAL_MAX_TOKENS = 512
+SMALL_MAX_TOKENS = 512
 SWITCH_VALUES = ("auto", "on", "off")
 
 
@@ -57,13 +57,14 @@ class LocalTuning:
     temperature: float | None
     first_token_timeout: float | None  # None: no wait of its own (the request timeout applies)
     max_tokens: int | None = None  # None: the provider's default
-    continue_cut: bool = True  # False: a reply cut at the local default is not continued (a runaway)
+    continue_cut: bool = True  # False: a reply cut at the small profile's limit is not continued (a runaway)
 
 
 def local_tuning(model: str, api_base: str | None, switch: str, temperature: float | None,
-                 first_token_timeout: float | None, max_tokens: int | None = None) -> LocalTuning:
-    """Resolve the settings: `switch` is local_models.text_tool_calls (auto, on, off); what the
-    user set wins over every local default."""
+                 first_token_timeout: float | None, max_tokens: int | None = None,
+                 small: bool = False) -> LocalTuning:
+    """Resolve the settings: `switch` is local_models.text_tool_calls (auto, on, off); `small`: the
+    session has the small profile (agent/profiles.py). What the user set wins over every default."""
     if switch not in SWITCH_VALUES:
         raise ConfigError(f"local_models.text_tool_calls must be one of {', '.join(SWITCH_VALUES)} (got {switch!r}).")
     local = is_local_endpoint(model, api_base)
@@ -72,8 +73,8 @@ def local_tuning(model: str, api_base: str | None, switch: str, temperature: flo
         temperature=temperature if temperature is not None else (0.0 if local else None),
         first_token_timeout=first_token_timeout if first_token_timeout is not None else (
             LOCAL_FIRST_TOKEN_TIMEOUT if local else None),
-        max_tokens=max_tokens if max_tokens is not None else (LOCAL_MAX_TOKENS if local else None),
-        continue_cut=max_tokens is not None or not local,
+        max_tokens=max_tokens if max_tokens is not None else (SMALL_MAX_TOKENS if small else None),
+        continue_cut=max_tokens is not None or not small,
     )
 
 
@@ -95,19 +96,22 @@ def server_facts(model: str, api_base: str | None, cache_file: Path | None) -> S
 def with_model(config: LLMConfig, model: str, settings: Settings) -> LLMConfig:
     """`config` for another model (/model, a subagent's own model), its local tuning resolved anew:
     switching from an Ollama model to a cloud one leaves neither temperature 0 nor text calls behind."""
-    tuning = tuning_of(model, config.api_base, settings)
+    tuning = tuning_of(model, config.api_base, settings, config.context_window)
     return dataclasses.replace(config, model=model, text_tool_calls=tuning.text_tool_calls,
                                temperature=tuning.temperature, first_token_timeout=tuning.first_token_timeout,
                                max_tokens=tuning.max_tokens, max_continuations=max_continuations(tuning, settings))
 
 
-def tuning_of(model: str, api_base: str | None, settings: Settings) -> LocalTuning:
-    """The local tuning the settings give `model` at `api_base`."""
+def tuning_of(model: str, api_base: str | None, settings: Settings, context_window: int | None) -> LocalTuning:
+    """The tuning the settings give `model` at `api_base`, whose server reported `context_window`."""
+    from astro_cli.agent.profiles import SMALL, resolve_profile
+
+    small = resolve_profile(settings.typed["profile"], model, context_window) == SMALL
     return local_tuning(model, api_base, settings.typed["local_models.text_tool_calls"], settings.typed["temperature"],
-                        settings.typed["first_token_timeout"], settings.typed["max_tokens"])
+                        settings.typed["first_token_timeout"], settings.typed["max_tokens"], small=small)
 
 
 def max_continuations(tuning: LocalTuning, settings: Settings) -> int:
-    """Requests to finish a reply cut at the token limit: none for a local model cut at astro's
-    own limit (a small model that long is running away), `max_continuations` otherwise."""
+    """Requests to finish a reply cut at the token limit: none for a reply cut at the small
+    profile's own limit (a small model that long is running away), `max_continuations` otherwise."""
     return settings.typed["max_continuations"] if tuning.continue_cut else 0

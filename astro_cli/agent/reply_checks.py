@@ -1,5 +1,5 @@
-"""What a local model's reply may not be: an unusable tool call, the call whose result it was just
-given, or a tool's error echoed back as the answer.
+"""What a local model's reply may not be: an unusable tool call, the call (written as text) whose
+result it was just given, or a tool's error echoed back as the answer.
 
 Small models (Qwen2.5-Coder-1.5B, recorded in tests/fixtures/local_model/) do all three; read
 plainly, each ends the turn with the wrong thing printed as the answer or runs in circles. Each
@@ -37,15 +37,16 @@ def check_reply(reply: LLMReply, tools: list[dict[str, Any]], history: list[dict
                 final: bool) -> BadReply | None:
     """Adopt the tool calls the reply wrote as text (in place) and say what is wrong with it, if
     anything. `history` is the conversation before this reply; `final`: no tool may be called
-    now, so only an unusable call is reported."""
-    written = reply.text
+    now, so only an unusable call is reported. A repeated call counts only when written as text:
+    a native call may poll on purpose (a background job's status), and is left to the step budget."""
+    written, native = reply.text, bool(reply.tool_calls)
     problem = adopt_text_calls(reply, tools)
     if problem is not None:
         return BadReply("wrote an unusable tool call", problem, corrective_message(problem),
                         strip_template_tags(written))
     if final:
         return None
-    repeated = _repeated_call(reply, history)
+    repeated = None if native else _repeated_call(reply, history)
     if repeated is not None:
         reply.text, reply.tool_calls = written, []  # stored as written: the model sees what it did
         problem = f"it repeats {repeated}, whose result is just above"
