@@ -96,6 +96,31 @@ def test_an_error_echoed_twice_is_never_the_answer(cli, fake: FakeProvider, astr
     assert "not in the library" not in obj["answer"]
 
 
+def test_a_line_of_the_instructions_given_as_the_answer_gets_one_correction(cli, fake: FakeProvider, astro_env,
+                                                                             workspace):
+    """glob_scripts: after glob_files' result (the new example's call, recorded) the model answered
+    'To find new papers, call search_papers.', a line of the small profile's principles."""
+    (workspace / "scripts").mkdir()
+    for name in ("fit.py", "plot.py"):
+        (workspace / "scripts" / name).write_text("import numpy\n")
+    call, parrot = _recorded("glob_scripts", 1, run="finish"), _recorded("glob_scripts", 2, run="finish")
+    assert parrot["raw"] == "To find new papers, call search_papers."
+    fake.add({"text": call["raw"]}, {"text": parrot["raw"]}, {"text": "scripts/ holds fit.py and plot.py."})
+    result = cli(["run", "--profile", "small", "--output-format", "json", call["prompt"]], env=astro_env)
+    obj = last_json(result.stdout)
+    assert obj["answer"] == "scripts/ holds fit.py and plot.py.", result.stdout
+    assert obj["tool_calls"] == [{"name": "glob_files", "ok": True}]
+    assert tool_results(fake.bodies()[1])[0].splitlines() == ["scripts/fit.py", "scripts/plot.py"]
+    nudges = _nudges(fake.bodies()[2])
+    assert len(nudges) == 1 and "only repeats a line of your instructions" in nudges[0]
+
+
+def test_an_answer_that_quotes_the_instructions_among_other_words_stands(cli, fake: FakeProvider, astro_env):
+    fake.add({"text": "I cannot read that file. To find new papers, call search_papers."})
+    result = cli(["run", "--profile", "small", "--output-format", "json", "Which papers?"], env=astro_env)
+    assert last_json(result.stdout)["answer"] == "I cannot read that file. To find new papers, call search_papers."
+
+
 def test_a_native_call_may_be_repeated(cli, fake: FakeProvider, astro_env, workspace):
     """Only a call written as text is checked: a native tool call may poll on purpose, and a cloud
     model (no text calls read) is never checked; the step budget bounds both."""

@@ -294,8 +294,10 @@ class AgentSession:
                 self._store_reply(state, reply, interrupted=True)
                 state.answer = reply.text
                 raise Cancelled()
-            bad = check_reply(reply, state.assembled.tools if state.assembled else [], self.messages,
-                              final=state.force_final) if self.llm.config.text_tool_calls else None
+            assembled = state.assembled
+            bad = check_reply(reply, assembled.tools if assembled else [], self.messages, final=state.force_final,
+                              instructions=assembled.system if assembled else "") if (
+                self.llm.config.text_tool_calls) else None
             self._store_reply(state, reply)
             if bad is not None and not state.force_final:
                 bad_text_calls += 1

@@ -34,10 +34,11 @@ class BadReply:
 
 
 def check_reply(reply: LLMReply, tools: list[dict[str, Any]], history: list[dict[str, Any]],
-                final: bool) -> BadReply | None:
+                final: bool, instructions: str = "") -> BadReply | None:
     """Adopt the tool calls the reply wrote as text (in place) and say what is wrong with it, if
     anything. `history` is the conversation before this reply; `final`: no tool may be called
-    now, so only an unusable call is reported. A repeated call counts only when written as text:
+    now, so only an unusable call is reported. `instructions`: the system prompt, which a reply
+    that only repeats a line of it does not answer from. A repeated call counts only when written as text:
     a native call may poll on purpose (a background job's status), and is left to the step budget."""
     written, native = reply.text, bool(reply.tool_calls)
     problem = adopt_text_calls(reply, tools)
@@ -61,7 +62,19 @@ def check_reply(reply: LLMReply, tools: list[dict[str, Any]], history: list[dict
             f"Your last reply only repeats the error {echoed} returned; that is not an answer. Call "
             f"{echoed} again with arguments that fit its parameters, use another tool, or answer the "
             "question in your own words."), "")
+    if _parrots(reply.text, instructions):
+        return BadReply("repeated a line of its instructions as its answer", "it only repeats a line of astro's "
+                        "instructions", (
+                            "Your last reply only repeats a line of your instructions; that is not an answer. "
+                            "Answer the question from the tool results above, or call a tool."), "")
     return None
+
+
+def _parrots(text: str, instructions: str) -> bool:
+    """The reply is one line of the system prompt, word for word (recorded: after glob_files'
+    result the 1.5B model answered 'To find new papers, call search_papers.')."""
+    said = " ".join(strip_template_tags(text).split()).lstrip("- ")
+    return len(said) >= 20 and "\n" not in text.strip() and said in " ".join(instructions.split())
 
 
 def _repeated_call(reply: LLMReply, history: list[dict[str, Any]]) -> str | None:
