@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from astro_cli.catalog.errors import CatalogError, QueryRejected
+from astro_cli.exception_chain import exception_chain
 
 if TYPE_CHECKING:
     from astropy.table import Table
@@ -67,17 +68,6 @@ def run_sync(service: Service, adql: str, maxrec: int, timeout: float, agent: st
     return Answer(table, status == "OVERFLOW" or len(table) > maxrec, time.monotonic() - started)
 
 
-def _chain(exc: BaseException) -> list[BaseException]:
-    seen: list[BaseException] = []
-    todo: list[BaseException | None] = [exc]
-    while todo:
-        item = todo.pop()
-        if item is None or any(item is s for s in seen):
-            continue
-        seen.append(item)
-        todo.extend([getattr(item, "cause", None), item.__cause__, item.__context__])
-    return seen
-
 
 def describe(exc: BaseException, service: Service, timeout: float) -> CatalogError:
     """The failure as one sentence naming the service and what to do."""
@@ -85,7 +75,7 @@ def describe(exc: BaseException, service: Service, timeout: float) -> CatalogErr
     from pyvo.dal.exceptions import DALQueryError, DALServiceError
 
     name = f"{service.title} ({service.key})"
-    chain = _chain(exc)
+    chain = exception_chain(exc)
     if any(isinstance(e, requests.Timeout) for e in chain):
         return CatalogError(f"{name} did not answer within {timeout:g} s; try a smaller query (fewer rows, a "
                             "smaller radius) or raise config 'catalog.timeout'.")

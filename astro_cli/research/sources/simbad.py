@@ -12,6 +12,7 @@ import re
 from typing import TYPE_CHECKING, Any
 from urllib.parse import quote_plus
 
+from astro_cli.exception_chain import exception_chain
 from astro_cli.research.sources.http import ServiceError, parse_reset, user_agent
 
 if TYPE_CHECKING:
@@ -68,24 +69,13 @@ def _run(web: Web, query: str) -> Table:
         raise ServiceError(_describe(exc, web)) from None
 
 
-def _chain(exc: BaseException) -> list[BaseException]:
-    seen: list[BaseException] = []
-    todo: list[BaseException | None] = [exc]
-    while todo:
-        item = todo.pop()
-        if item is None or any(item is s for s in seen):
-            continue
-        seen.append(item)
-        todo.extend([getattr(item, "cause", None), item.__cause__, item.__context__])
-    return seen
-
 
 def _describe(exc: BaseException, web: Web) -> str:
     import requests
     from pyvo.dal.exceptions import DALQueryError, DALRateLimitError, DALServiceError
 
     url = web.settings.typed["simbad_url"]
-    chain = _chain(exc)
+    chain = exception_chain(exc)
     if any(isinstance(e, requests.Timeout) for e in chain):
         return (f"{SERVICE} did not answer within {web.settings.typed['http.timeout']:g} s ({url}); "
                 "try again later, or raise config 'http.timeout'.")
