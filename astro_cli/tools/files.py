@@ -13,8 +13,6 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-# atomic_write lived here before atomic_file.py; the name stays importable from here for other branches.
-from astro_cli.atomic_file import atomic_write as atomic_write
 from astro_cli.tools.base import ToolError, ToolResult
 from astro_cli.tools.bounded_regex import compile_bounded, search_bounded
 from astro_cli.tools.context import ToolContext
