@@ -269,3 +269,13 @@ def repl(astro_env, workspace, monkeypatch):
         shell.send_when = send_when
         shell.pipe = pipe
         yield shell
+
+
+@pytest.fixture
+def catalog():
+    """The stand-in Virtual Observatory services (tests/catalog_server.py), one per test."""
+    from tests.catalog_server import CatalogServer
+
+    server = CatalogServer()
+    yield server
+    server.close()

@@ -13,15 +13,8 @@ from astro_cli.catalog.errors import CatalogError, QueryRejected
 from astro_cli.catalog.research_link import agent
 from astro_cli.catalog.run import Request, limits, run_query
 from astro_cli.catalog.services import service_named
-from tests.catalog_server import GAIA_STAR, CatalogServer, fixture
+from tests.catalog_server import GAIA_STAR, fixture
 from tests.research_server import simbad_error_votable
-
-
-@pytest.fixture
-def catalog():
-    server = CatalogServer()
-    yield server
-    server.close()
 
 
 @pytest.fixture

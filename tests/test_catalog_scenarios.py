@@ -10,19 +10,12 @@ from __future__ import annotations
 
 import pytest
 
-from tests.catalog_server import GAIA_STAR, CatalogServer, fixture
+from tests.catalog_server import GAIA_STAR, fixture
 from tests.helpers import last_json, tool_results
 from tests.research_server import simbad_error_votable
 
 GAIA_DR3 = "2023A&A...674A...1G"
 TWOMASS = "2006AJ....131.1163S"
-
-
-@pytest.fixture
-def catalog():
-    server = CatalogServer()
-    yield server
-    server.close()
 
 
 @pytest.fixture
