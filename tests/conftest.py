@@ -98,6 +98,7 @@ def base_env(tmp_path: Path) -> dict[str, str]:
         ASTRO_LIBRARY_EMBEDDING_MODEL="off",
         NO_COLOR="1",
         TERM="dumb",
+        PYTHONFAULTHANDLER="1",  # a hung astro shows its threads' stacks (tests/helpers.py exit_code)
         COLUMNS="120",
     )
     return env

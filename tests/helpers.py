@@ -3,9 +3,13 @@
 from __future__ import annotations
 
 import json
+import signal
+import subprocess
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
+
+import pytest
 
 from astro_cli.worker.lifecycle import wait_until
 
@@ -16,6 +20,21 @@ def wait_for(predicate: Callable[[], Any], timeout: float = 120.0, interval: flo
     The default ceiling is generous (a cold `astro` imports litellm first, which a loaded machine
     stretches to tens of seconds): a wait that succeeds returns as soon as it does."""
     return wait_until(predicate, timeout, interval)
+
+
+def exit_code(proc: subprocess.Popen[str], timeout: float) -> int:
+    """`proc`'s exit code; if it still runs after `timeout` s, the test fails with the stacks of its
+    threads (faulthandler prints them on SIGABRT: tests start astro with PYTHONFAULTHANDLER=1)."""
+    try:
+        return proc.wait(timeout)
+    except subprocess.TimeoutExpired:
+        proc.send_signal(signal.SIGABRT)
+        try:
+            _, err = proc.communicate(timeout=30)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            _, err = proc.communicate()
+        pytest.fail(f"astro still ran {timeout:g} s later; its threads then:\n{(err or '')[-8000:]}")
 
 
 def last_json(output: str) -> dict[str, Any]:

@@ -13,7 +13,7 @@ import subprocess
 import sys
 
 from tests.fakeprovider import FakeProvider
-from tests.helpers import wait_for
+from tests.helpers import exit_code, wait_for
 
 
 def _start(args, env, cwd):
@@ -83,12 +83,12 @@ def test_sigterm_ends_with_130_and_keeps_the_partial_answer(fake: FakeProvider, 
         assert proc.stdout is not None
         assert any('"text_delta"' in line for line in proc.stdout)
         proc.send_signal(signal.SIGTERM)
-        proc.wait(30)
+        code = exit_code(proc, 60)
     finally:
         fake.release.set()
         if proc.poll() is None:
             proc.kill()
-    assert proc.returncode == 130
+    assert code == 130
     export = subprocess.run([sys.executable, "-m", "astro_cli", "sessions", "list", "--json"], env=astro_env,
                             cwd=workspace, capture_output=True, text=True)
     session_id = json.loads(export.stdout)[0]["id"]

@@ -17,6 +17,7 @@ from astro_cli.agent.caller import Caller
 from astro_cli.agent.extensions import LoopExtension, TurnView
 from astro_cli.agent.history import missing_results, order_results
 from astro_cli.agent.history_store import HistoryStore
+from astro_cli.agent.interrupt import TurnInterrupter
 from astro_cli.agent.llm import LLM, Cancelled, LLMReply, parse_arguments
 from astro_cli.agent.permissions import PermissionPolicy
 from astro_cli.agent.profiles import profile_tools, resolve_profile
@@ -127,6 +128,7 @@ class AgentSession:
         self.messages: list[dict[str, Any]] = []
         self.states = SessionStates()
         self.cancel = cancel or threading.Event()  # a delegated agent's is its caller's
+        self.interrupter = TurnInterrupter(self.cancel)  # what a signal handler calls (agent/interrupt.py)
         self.lock: FileLock | None = None  # held by the main session of a process (agent/factory.py)
         self.forked_from: str | None = None
         self.turn_number = self.history.last_turn(session_id)
@@ -234,7 +236,7 @@ class AgentSession:
 
         `title` names the session in `sessions list` when `text` is not what the person typed (a
         skill's body loaded with /NAME)."""
-        self.cancel.clear()
+        self.interrupter.new_turn()
         text = self.app.redactor.redact(text)  # a key pasted into a question is neither stored nor sent
         self.turn_number += 1
         state = TurnState(session=self, turn=self.turn_number, prompt=text, max_steps=self.max_steps)
@@ -247,7 +249,8 @@ class AgentSession:
         try:
             for ext in self.each_extension():
                 ext.on_turn_start(state)
-            self._react(state)
+            with self.interrupter.steps():
+                self._react(state)
         except (KeyboardInterrupt, Cancelled):
             self.cancel.set()  # tools still running in threads (a command, a download) stop too
             state.stop_reason = "interrupted"
@@ -291,6 +294,7 @@ class AgentSession:
             self.tool_runner.report_late(state)
             reply = self._request(state)
             if reply.interrupted:
+                self.interrupter.settle()  # a later signal must not break the storing of the partial answer
                 self._store_reply(state, reply, interrupted=True)
                 state.answer = reply.text
                 raise Cancelled()

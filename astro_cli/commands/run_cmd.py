@@ -79,7 +79,8 @@ def run_command(
                 app, bus, permission_policy(app, allow=allow, yes=yes), resume=resume, continue_latest=continue_,
                 fork=fork,
             )
-            signal.signal(signal.SIGTERM, _terminate)
+            # SIGTERM stops the turn as Ctrl-C would: the partial answer is kept, the exit code is 130.
+            signal.signal(signal.SIGTERM, lambda signum, frame: session.interrupter.interrupt(signum))
             state = session.run_turn(question)
             session.stop("run finished")
             code = EXIT_BY_REASON.get(state.stop_reason, EXIT_FAILED)
@@ -88,6 +89,3 @@ def run_command(
             app.close()
     raise typer.Exit(code)
 
-
-def _terminate(signum: int, frame: object) -> None:
-    raise KeyboardInterrupt

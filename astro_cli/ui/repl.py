@@ -14,7 +14,6 @@ import re
 import signal
 import sys
 import threading
-import time
 from typing import TYPE_CHECKING, Any
 
 from rich.console import Console
@@ -54,23 +53,15 @@ def default_reader(app: AppContext) -> Reader:
 
 
 class InterruptGuard:
-    """SIGINT during a turn: set the session's cancel flag and raise KeyboardInterrupt in the loop.
-
-    A second Ctrl-C right after the first only sets the flag, so it cannot break the loop's own
-    clean-up; if the turn still runs 2 s later (the first was swallowed), Ctrl-C raises again.
-    """
+    """SIGINT during a turn stops it through the session's interrupter (agent/interrupt.py): raised
+    while the turn's steps run, only the cancel flag while it stores what it has."""
 
     def __init__(self, session: AgentSession) -> None:
         self.session = session
-        self.raised_at: float | None = None
         self.previous: Any = None
 
     def _handler(self, signum: int, frame: Any) -> None:
-        self.session.cancel.set()
-        now = time.monotonic()
-        if self.raised_at is None or now - self.raised_at > 2.0:
-            self.raised_at = now
-            raise KeyboardInterrupt
+        self.session.interrupter.interrupt(signum)
 
     def install(self) -> None:
         if threading.current_thread() is threading.main_thread():
@@ -232,8 +223,9 @@ class Repl:
         """SIGTERM: stop the running turn as Ctrl-C would, then leave the REPL."""
         self.terminated = True
         self.running = False
-        if self.session is not None:
-            self.session.cancel.set()
+        if self.guard is not None and self.session is not None:  # a turn is running: keep its partial answer
+            self.session.interrupter.interrupt(signum or signal.SIGTERM)
+            return
         raise KeyboardInterrupt
 
     # --- the loop ----------------------------------------------------------------------------
