@@ -103,6 +103,21 @@ def test_rag_search_tool_lists_the_papers_it_used(app):
         call(app, "rag_search", query="albedo", k="many")
 
 
+def test_rag_search_with_a_made_up_paper_id_searches_the_whole_library_and_says_so(app):
+    # Seen with Qwen2.5-Coder-1.5B: `papers` filled with an id made from the date; refusing the search
+    # left the model only the error to repeat as its answer.
+    call(app, "parse_paper", id="1001.0012")
+    call(app, "parse_paper", id="1202.3665")
+    result = call(app, "rag_search", query="acceptance fraction of the sampler", papers=["2026.12.03.0051"], k=3)
+    assert "2026.12.03.0051 is not in the library, so the whole library was searched" in result.content
+    assert [s["id"] for s in result.data["sources"]] == ["1202.3665"]
+    # One real paper and one made up: the real one is searched, alone, and the other is named.
+    result = call(app, "rag_search", query="acceptance fraction of the sampler",
+                  papers=["1001.0012", "9999.00001"], k=3)
+    assert "9999.00001 is not in the library, so the search covered 1001.0012 alone" in result.content
+    assert {s["id"] for s in result.data["sources"]} <= {"1001.0012"}
+
+
 def test_save_note_writes_only_inside_notes(app):
     result = call(app, "save_note", title="../../etc/passwd", content="not a password", tags="a, b")
     assert result.content == "Created notes/etc-passwd.md (1 chunk(s) indexed; rag_search finds it)."

@@ -70,26 +70,37 @@ def test_five_copies_of_one_phrasing_are_one_query_not_a_validation_error(cli, f
     (returned,) = tool_results(fake.bodies()[1])
     assert "is too long" not in returned and "Send arguments that fit" not in returned
     assert "2026.12.02.1234" in returned  # the tool ran: it looked for the paper the model named
+    # ... which is not in the library: the whole library was searched instead, and the model told so.
+    assert "2026.12.02.1234 is not in the library, so the whole library was searched" in returned
     assert last_json(result.stdout)["answer"] == "No paper in your library matches."
 
 
+def _paper_call(paper: str) -> str:
+    """A get_paper_content call for `paper`, written as the model writes its calls (in <tools>): the
+    recorded echo below answered rag_search's error for that id, which rag_search no longer returns
+    (it searches the whole library); get_paper_content still refuses a paper the library lacks."""
+    call = json.dumps({"name": "get_paper_content", "arguments": {"id": paper}})
+    return f"<tools>\n{call}\n</tools>"
+
+
 def test_a_tool_error_echoed_as_the_answer_gets_one_correction(cli, fake: FakeProvider, astro_env):
-    """library_paper: the model gave rag_search's error, in <tool_response> tags, as its answer."""
+    """library_paper: the model gave a tool's error, in <tool_response> tags, as its answer."""
     call, echo = _recorded("library_paper", 1), _recorded("library_paper", 2)
-    fake.add({"text": call["raw"]}, {"text": echo["raw"]},
+    fake.add({"text": _paper_call("2026.12.02.21.56.0001")}, {"text": echo["raw"]},
              {"text": '```json\n{"name": "rag_search", "arguments": {"query": "albedo heat recirculation"}}\n```'},
              {"text": "No paper in your library is about albedo and heat recirculation."})
     result = cli(["run", "--profile", "small", "--output-format", "json", call["prompt"]], env=astro_env)
     obj = last_json(result.stdout)
     assert obj["answer"] == "No paper in your library is about albedo and heat recirculation.", result.stdout
     nudges = _nudges(fake.bodies()[2])
-    assert len(nudges) == 1 and "only repeats the error rag_search returned" in nudges[0]
-    assert [c["name"] for c in obj["tool_calls"]] == ["rag_search", "rag_search"]
+    assert len(nudges) == 1 and "only repeats the error get_paper_content returned" in nudges[0]
+    assert [c["name"] for c in obj["tool_calls"]] == ["get_paper_content", "rag_search"]
 
 
 def test_an_error_echoed_twice_is_never_the_answer(cli, fake: FakeProvider, astro_env):
     call, echo = _recorded("library_paper", 1), _recorded("library_paper", 2)
-    fake.add({"text": call["raw"]}, {"text": echo["raw"]}, {"text": echo["raw"]}, {"text": "never asked for"})
+    fake.add({"text": _paper_call("2026.12.02.21.56.0001")}, {"text": echo["raw"]}, {"text": echo["raw"]},
+             {"text": "never asked for"})
     result = cli(["run", "--profile", "small", "--output-format", "json", call["prompt"]], env=astro_env)
     obj = last_json(result.stdout)
     assert obj["stop_reason"] == "paused" and "gave a tool's error as its answer" in obj["error"], result.stdout

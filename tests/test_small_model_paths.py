@@ -46,3 +46,24 @@ def test_the_workspace_folders_own_name_means_the_workspace(cli, fake: FakeProvi
     listing, readme, outside = tool_results(fake.bodies()[1])
     assert listing.splitlines() == ["README.md"] and "# transit-fits" in readme
     assert "does not exist" in outside or "outside the workspace" in outside
+
+
+def test_a_pattern_that_repeats_its_own_path_is_read_from_the_workspace(cli, fake: FakeProvider, astro_env,
+                                                                         workspace):
+    """Recorded in the task set: glob_files {"pattern": "scripts/*.py", "path": "scripts"} answered
+    `No path matches`, which the model then gave as its answer. A folder that really holds a folder
+    of its own name (data/data/) is still searched as asked."""
+    (workspace / "scripts").mkdir()
+    (workspace / "scripts" / "fit.py").write_text("import batman\n")
+    (workspace / "scripts" / "plot.py").write_text("import matplotlib\n")
+    (workspace / "data" / "data").mkdir(parents=True)
+    (workspace / "data" / "data" / "inner.csv").write_text("a,b\n")
+    (workspace / "data" / "outer.csv").write_text("a,b\n")
+    fake.add({"tool_calls": [
+        {"name": "glob_files", "arguments": {"pattern": "scripts/*.py", "path": "scripts"}},
+        {"name": "glob_files", "arguments": {"pattern": "data/*.csv", "path": "data"}},
+    ]}, {"text": "done"})
+    assert cli(["run", "list the scripts"], env=astro_env).exit_code == 0
+    scripts, nested = tool_results(fake.bodies()[1])
+    assert scripts.splitlines() == ["scripts/fit.py", "scripts/plot.py"]
+    assert nested.splitlines() == ["data/data/inner.csv"]

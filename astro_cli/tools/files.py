@@ -156,6 +156,7 @@ def glob_files(ctx: ToolContext, pattern: str, path: str | None = None) -> ToolR
         raise ToolError("Give the pattern relative to the workspace (or to 'path'), e.g. 'papers/*.pdf'.")
     root = ctx.resolve_path(path or ".", must_exist=True)
     literal, rest = _split_glob(pattern)
+    root = _pattern_root(ctx, root, literal)
     start = root.joinpath(*literal)
     confinement = ctx.confinement
     if not confinement.contains(start.resolve()):
@@ -174,6 +175,18 @@ def glob_files(ctx: ToolContext, pattern: str, path: str | None = None) -> ToolR
     if len(found) > 500:
         shown.append("[stopped at 500 paths]")
     return ToolResult("\n".join(shown) if shown else f"No path matches '{pattern}'.")
+
+
+def _pattern_root(ctx: ToolContext, root: Path, literal: list[str]) -> Path:
+    """The folder the pattern is read from: the workspace when the pattern already starts with `path`
+    ('scripts/*.py' with path 'scripts', a small model's habit) and `path` holds no folder of that name."""
+    workspace = ctx.resolve_path(".")
+    try:
+        own = root.relative_to(workspace).parts
+    except ValueError:
+        return root
+    repeats = bool(own) and tuple(literal[:len(own)]) == own
+    return workspace if repeats and not root.joinpath(*own).exists() else root
 
 
 def _glob_walk(real_start: Path, shown_start: Path, rest: list[str], confinement: Confinement) -> Iterator[tuple[Path, bool]]:

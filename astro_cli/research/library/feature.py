@@ -118,7 +118,7 @@ def rag_search_tool(ctx: ToolContext, args: dict[str, Any]) -> ToolResult:
     from astro_cli.research.search.rerank import POOL
 
     phrasings = _phrasings(args)
-    papers = args.get("papers") or args.get("paper") or None
+    papers, widened = _known_papers(ctx, args.get("papers") or args.get("paper") or None)
     try:
         k = int(args.get("k") or 8)
     except (TypeError, ValueError):
@@ -131,7 +131,30 @@ def rag_search_tool(ctx: ToolContext, args: dict[str, Any]) -> ToolResult:
         raise ToolError(str(exc)) from None
     if rerank != "off":
         _rerank(ctx, rerank, phrasings, result, k)
+    if widened:
+        result.warning = f"{widened}; {result.warning}" if result.warning else widened
     return ToolResult(format_hits(phrasings, result), data={"sources": sources_of(result.hits)}, framed=True)
+
+
+def _known_papers(ctx: ToolContext, papers: Any) -> tuple[list[str] | None, str]:
+    """The `papers` filter without the ids the library does not hold, and the sentence that says so.
+
+    A model often fills the filter with an id it made up (a date, a paper it remembers): refusing
+    the search left it nothing to answer from, so the search covers the papers that are there, or
+    the whole library when none is, and says which ids were dropped."""
+    if not papers:
+        return None, ""
+    names = [str(papers)] if isinstance(papers, str) else [str(name) for name in papers]
+    library = _library(ctx)
+    known = [name for name in names if library.get_paper(name) is not None]
+    unknown = [name for name in names if name not in known]
+    if not unknown:
+        return known, ""
+    listed = ", ".join(unknown[:5]) + (f" and {len(unknown) - 5} more" if len(unknown) > 5 else "")
+    verb = "is" if len(unknown) == 1 else "are"
+    if not known:
+        return None, f"{listed} {verb} not in the library, so the whole library was searched"
+    return known, f"{listed} {verb} not in the library, so the search covered {', '.join(known)} alone"
 
 
 def _rerank(ctx: ToolContext, setting: str, phrasings: list[str], result: SearchResult, k: int) -> None:
