@@ -118,6 +118,28 @@ def test_rag_search_with_a_made_up_paper_id_searches_the_whole_library_and_says_
     assert {s["id"] for s in result.data["sources"]} <= {"1001.0012"}
 
 
+def test_a_project_file_asked_of_the_paper_tools_is_pointed_to_read_file(app):
+    # Seen with Qwen2.5-Coder-1.5B: get_paper_content(id='scripts/plot.py') and rag_search for "the
+    # stellar mass in my observing notes (notes.md)"; neither tool reads a file of the project folder.
+    root = app.workspace.root
+    (root / "scripts").mkdir()
+    (root / "scripts" / "plot.py").write_text("import matplotlib.pyplot as plt\n")
+    (root / "notes.md").write_text("Host star mass 1.347 Msun.\n")
+    with pytest.raises(ToolError) as caught:
+        call(app, "get_paper_content", id="scripts/plot.py")
+    assert str(caught.value) == ('scripts/plot.py is a file of the project folder, not a paper: read it with '
+                                 'read_file {"path": "scripts/plot.py"}.')
+    call(app, "parse_paper", id="1001.0012")
+    result = call(app, "rag_search", query="the stellar mass in my observing notes (notes.md)")
+    assert result.content.startswith('Note: notes.md is a file of the project folder, which rag_search does not '
+                                     'search: read_file {"path": "notes.md"} reads it.')
+    # A name that is no file here, or a file outside the workspace, changes nothing.
+    for query in ("the stellar mass in results.md", "the mass in ../../etc/hostname"):
+        assert not call(app, "rag_search", query=query).content.startswith("Note:")
+    with pytest.raises(ToolError, match="is not in the library; download it"):
+        call(app, "get_paper_content", id="../../etc/hostname")
+
+
 def test_save_note_writes_only_inside_notes(app):
     result = call(app, "save_note", title="../../etc/passwd", content="not a password", tags="a, b")
     assert result.content == "Created notes/etc-passwd.md (1 chunk(s) indexed; rag_search finds it)."

@@ -110,13 +110,16 @@ def test_an_error_echoed_twice_is_never_the_answer(cli, fake: FakeProvider, astr
 def test_a_line_of_the_instructions_given_as_the_answer_gets_one_correction(cli, fake: FakeProvider, astro_env,
                                                                              workspace):
     """glob_scripts: after glob_files' result (the new example's call, recorded) the model answered
-    'To find new papers, call search_papers.', a line of the small profile's principles."""
+    'To find new papers, call search_papers.', a line of the small profile's principles then. That
+    line has been reworded since (the model gave it twice in a row in a later run); the test gives
+    back today's line the same way."""
     (workspace / "scripts").mkdir()
     for name in ("fit.py", "plot.py"):
         (workspace / "scripts" / name).write_text("import numpy\n")
     call, parrot = _recorded("glob_scripts", 1, run="finish"), _recorded("glob_scripts", 2, run="finish")
     assert parrot["raw"] == "To find new papers, call search_papers."
-    fake.add({"text": call["raw"]}, {"text": parrot["raw"]}, {"text": "scripts/ holds fit.py and plot.py."})
+    todays = "search_papers finds papers not yet in the library."
+    fake.add({"text": call["raw"]}, {"text": todays}, {"text": "scripts/ holds fit.py and plot.py."})
     result = cli(["run", "--profile", "small", "--output-format", "json", call["prompt"]], env=astro_env)
     obj = last_json(result.stdout)
     assert obj["answer"] == "scripts/ holds fit.py and plot.py.", result.stdout
@@ -127,9 +130,10 @@ def test_a_line_of_the_instructions_given_as_the_answer_gets_one_correction(cli,
 
 
 def test_an_answer_that_quotes_the_instructions_among_other_words_stands(cli, fake: FakeProvider, astro_env):
-    fake.add({"text": "I cannot read that file. To find new papers, call search_papers."})
+    fake.add({"text": "I cannot read that file. search_papers finds papers not yet in the library."})
     result = cli(["run", "--profile", "small", "--output-format", "json", "Which papers?"], env=astro_env)
-    assert last_json(result.stdout)["answer"] == "I cannot read that file. To find new papers, call search_papers."
+    assert last_json(result.stdout)["answer"] == ("I cannot read that file. search_papers finds papers not yet in "
+                                                  "the library.")
 
 
 def test_a_native_call_may_be_repeated(cli, fake: FakeProvider, astro_env, workspace):
@@ -166,3 +170,49 @@ def test_a_max_tokens_the_user_sets_wins_and_cut_replies_continue_again(cli, fak
     obj = last_json(result.stdout)
     assert [body["max_tokens"] for body in fake.bodies()] == [2000, 2000]
     assert obj["answer"] == "Part one, part two." and obj["stop_reason"] == "answered", result.stdout
+
+
+def test_a_call_cut_by_the_token_limit_inside_its_list_runs_with_the_whole_items(cli, fake: FakeProvider, astro_env):
+    """library_cite: rag_search's `queries` repeated near-copies until max_tokens (512), so the call
+    never closed; it became the answer, twice. Now the list is closed after its last whole item,
+    near-copies dropped, and the search runs with the question and three phrasings."""
+    cut = _recorded("library_cite", 1, run="stop38")
+    assert cut["raw"].count('"affine invariant ensemble sampling method"') > 10 and not cut["raw"].rstrip().endswith("}")
+    fake.add({"text": cut["raw"], "finish": "length"},
+             {"text": "No passage of your library describes that sampler."})
+    result = cli(["run", "--profile", "small", "--output-format", "json", cut["prompt"]], env=astro_env)
+    obj = last_json(result.stdout)
+    assert obj["tool_calls"] == [{"name": "rag_search", "ok": True}], result.stdout
+    assert obj["answer"] == "No passage of your library describes that sampler.", result.stdout
+    sent = next(c for m in fake.bodies()[1]["messages"] if m["role"] == "assistant" for c in m.get("tool_calls") or [])
+    assert json.loads(sent["function"]["arguments"])["query"] == "what is an affine-invariant ensemble sampler?"
+    (returned,) = tool_results(fake.bodies()[1])
+    assert "maxItems" not in returned and "too long" not in returned and "Error" not in returned, returned
+
+
+def test_a_reply_cut_inside_a_string_or_an_argument_is_not_run(cli, fake: FakeProvider, astro_env, workspace):
+    """Only list items are dropped: a call cut inside the one argument it has (a command, a path) is
+    never run shortened; the model is told the call is not valid JSON, as before."""
+    (workspace / "notes.md").write_text(NOTES)
+    fake.add({"text": '<tools>\n{"name": "read_file", "arguments": {"path": "notes', "finish": "length"},
+             {"text": "I could not read it."})
+    result = cli(["run", "--profile", "small", "--output-format", "json", "Read my notes"], env=astro_env)
+    obj = last_json(result.stdout)
+    assert obj["tool_calls"] == [] and obj["answer"] == "I could not read it.", result.stdout
+    assert "is not valid JSON" in _nudges(fake.bodies()[1])[0]
+
+
+def test_a_project_file_asked_of_the_paper_tools_is_pointed_to_read_file(cli, fake: FakeProvider, astro_env,
+                                                                         workspace):
+    """read_code: get_paper_content(id='scripts/plot.py'); the error it got was given back as the
+    answer. The error now says where the file is read (tests/test_library_tools.py has rag_search's
+    note for a question that names a file of the folder)."""
+    (workspace / "scripts").mkdir()
+    (workspace / "scripts" / "plot.py").write_text("import matplotlib.pyplot as plt\n")
+    call = _recorded("read_code", 1, run="stop38")
+    fake.add({"text": call["raw"]}, {"text": "It imports matplotlib."})
+    result = cli(["run", "--profile", "small", "--output-format", "json", call["prompt"]], env=astro_env)
+    assert last_json(result.stdout)["answer"] == "It imports matplotlib.", result.stdout
+    (returned,) = tool_results(fake.bodies()[-1])
+    assert 'scripts/plot.py is a file of the project folder, not a paper: read it with read_file {"path": ' \
+           '"scripts/plot.py"}.' in returned

@@ -9,7 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from astro_cli.agent.local_models import LOCAL_FIRST_TOKEN_TIMEOUT, is_local_endpoint, local_tuning
-from astro_cli.agent.text_calls import find_text_calls, strip_template_tags
+from astro_cli.agent.text_calls import find_text_calls, mend_cut_call, strip_template_tags
 from astro_cli.config import ConfigError
 
 TOOLS = {"list_dir", "read_file", "save_note"}
@@ -138,3 +138,20 @@ def test_switching_model_resolves_the_local_tuning_anew():
     cloud = with_model(local, "anthropic/claude-sonnet-4-5", Settings())
     assert (cloud.model, cloud.text_tool_calls, cloud.temperature, cloud.first_token_timeout) == (
         "anthropic/claude-sonnet-4-5", False, None, None)
+
+
+@pytest.mark.parametrize("cut, mended", [
+    # A list cut inside its item: closed after the last whole one (escaped quotes are inside strings).
+    ('<tools>\n{"name": "rag_search", "arguments": {"query": "q", "queries": ["a \\"b\\", c", "d", "e',
+     '<tools>\n{"name": "rag_search", "arguments": {"query": "q", "queries": ["a \\"b\\", c", "d"]}}'),
+    # In a fence: the fence is closed too, so the call reads as one.
+    ('```json\n{"name": "rag_search", "arguments": {"query": "q", "queries": ["a", "b", ["c"], "d',
+     '```json\n{"name": "rag_search", "arguments": {"query": "q", "queries": ["a", "b", ["c"]]}}\n```'),
+    # Cut inside an argument that is no list item, or a whole call: nothing to mend.
+    ('<tools>\n{"name": "run_bash", "arguments": {"command": "rm -rf build, dist', None),
+    ('<tools>\n{"name": "read_file", "arguments": {"path": "a.md", "limit": 2', None),
+    ('{"name": "read_file", "arguments": {"path": "a.md"}}', None),
+    ("An answer with no call in it, cut here", None),
+])
+def test_a_call_cut_inside_a_list_is_closed_after_its_last_whole_item(cut, mended):
+    assert mend_cut_call(cut) == mended

@@ -13,7 +13,7 @@ from __future__ import annotations
 import json
 import re
 import uuid
-from collections.abc import Collection
+from collections.abc import Collection, Iterator
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -180,6 +180,80 @@ def _one_call(item: Any, tools: Collection[str]) -> tuple[TextCall | None, str |
     return TextCall(name=name, arguments=arguments), None
 
 
+_CALL_START = re.compile(r'\{\s*"name"\s*:')
+MAX_CUT_POINTS = 200
+
+
+def mend_cut_call(text: str) -> str | None:
+    """A text call the token limit cut inside a list, closed after the list's last whole item.
+
+    Recorded from Qwen2.5-Coder-1.5B: rag_search's `queries` repeated until max_tokens, so the call
+    never ended and the reply became the answer. Only list items are dropped (every argument named
+    before the cut stays whole); None when the call is not cut that way."""
+    starts = list(_CALL_START.finditer(text))
+    if not starts:
+        return None
+    start = starts[-1].start()
+    body = text[start:].rstrip()
+    try:
+        json.loads(body)
+        return None  # whole: not cut
+    except json.JSONDecodeError:
+        pass
+    for cut in _list_item_ends(body)[-MAX_CUT_POINTS:][::-1]:
+        closed = _closed(body[:cut])
+        if closed is None:
+            continue
+        try:
+            value = json.loads(closed)
+        except json.JSONDecodeError:
+            continue
+        if isinstance(value, dict) and isinstance(value.get("arguments", {}), dict):
+            before = text[:start]
+            fence = "\n```" if before.count("```") % 2 else ""
+            return before + closed + fence
+    return None
+
+
+def _structure(text: str) -> Iterator[tuple[int, str, list[str]]]:
+    """(offset, character, open brackets) for each character of `text` outside JSON strings."""
+    stack: list[str] = []
+    in_string = escaped = False
+    for at, char in enumerate(text):
+        if in_string:
+            if escaped:
+                escaped = False
+            elif char == "\\":
+                escaped = True
+            elif char == '"':
+                in_string = False
+            continue
+        if char == '"':
+            in_string = True
+        elif char in "{[":
+            stack.append(char)
+        elif char in "}]" and stack:
+            stack.pop()
+        yield at, char, stack
+    if in_string:
+        yield len(text), '"', stack  # an unclosed string: the caller's sign that the text ends inside one
+
+
+def _list_item_ends(body: str) -> list[int]:
+    """Offsets of the commas that end an item of a list (never a member of an object)."""
+    return [at for at, char, stack in _structure(body) if char == "," and stack and stack[-1] == "["]
+
+
+def _closed(prefix: str) -> str | None:
+    """`prefix` (which ends after a whole value) with its open lists and objects closed."""
+    open_now: list[str] = []
+    for at, _char, stack in _structure(prefix):
+        if at == len(prefix):
+            return None  # it ends inside a string
+        open_now = stack
+    return prefix.rstrip() + "".join("}" if b == "{" else "]" for b in reversed(open_now))
+
+
 def corrective_message(problem: str) -> str:
     """The one message a model gets after writing an unusable tool call."""
     return (
@@ -198,7 +272,10 @@ def adopt_text_calls(reply: LLMReply, tools: list[dict[str, Any]]) -> str | None
     if reply.tool_calls or reply.interrupted:
         return None
     names = {str((tool.get("function") or tool).get("name", "")) for tool in tools}
-    found = find_text_calls(reply.text, names)
+    text = reply.text
+    if reply.finish_reason == "length":
+        text = mend_cut_call(text) or text
+    found = find_text_calls(text, names)
     if found is None:
         reply.text = strip_template_tags(reply.text)
         return None

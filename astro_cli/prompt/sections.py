@@ -52,9 +52,12 @@ SMALL_PRINCIPLES = (
                    'call glob_files with {"pattern": "*"}; for the FITS files of the data folder, '
                    '{"name": "glob_files", "arguments": {"pattern": "*.fits", "path": "data"}}.'),
     ("read_file", '- To read a file, call read_file with its path, e.g. {"path": "README.md"}.'),
-    ("rag_search", "- For the papers and notes in the library, call rag_search, then cite the handle it shows in "
-                   "brackets, e.g. [1202.3665:p3:c2]."),
-    ("search_papers", "- To find new papers, call search_papers."),
+    # The 1.5B model asked rag_search for "the mass in my notes (notes.md)" and get_paper_content for
+    # scripts/plot.py; and gave "To find new papers, call search_papers." (a line of its own) as an answer.
+    ("rag_search", "- For papers in the library and notes saved in notes/, call rag_search and cite the handle it "
+                   "shows, e.g. [1202.3665:p3:c2]. Read a file of the project folder (notes.md, a script) with "
+                   "read_file."),
+    ("search_papers", "- search_papers finds papers not yet in the library."),
     ("save_note", "- To save a note, call save_note with a title and the content."),
     ("", "- If a tool call fails, change the arguments or use another tool; never repeat the same call."),
     ("", "- {language_rule}"),

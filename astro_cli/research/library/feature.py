@@ -8,6 +8,7 @@ lists them in ToolResult.data["sources"] for the REPL's /sources.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from functools import wraps
 from typing import TYPE_CHECKING, Any
@@ -52,8 +53,42 @@ def _paper_or_error(ctx: ToolContext, paper_id: str) -> Paper:
         raise ToolError("Give the paper's id (arXiv id, bibcode or DOI).")
     paper = _library(ctx).get_paper(paper_id)
     if paper is None:
+        local = workspace_file(ctx, paper_id)
+        if local is not None:  # a small model's habit: a script or notes.md asked of the paper tools
+            raise ToolError(f"{local} is a file of the project folder, not a paper: read it with "
+                            f'read_file {{"path": "{local}"}}.')
         raise ToolError(f"paper {paper_id} is not in the library; download it with download_paper first.")
     return paper
+
+
+FILE_NAME = re.compile(r"[\w./-]*\w\.[A-Za-z][\w]{0,7}\b")
+
+
+def workspace_file(ctx: ToolContext, name: str) -> str | None:
+    """`name` relative to the workspace when it is a file there (never outside: the confinement
+    decides), else None."""
+    from astro_cli.security.paths import PathRefused
+
+    try:
+        path = ctx.resolve_path(name.strip(), must_exist=True)
+    except (PathRefused, ToolError, OSError, ValueError):
+        return None
+    root = ctx.resolve_path(".")
+    if not path.is_file() or not path.is_relative_to(root):  # an allowed folder outside: not "of the project"
+        return None
+    return path.relative_to(root).as_posix()
+
+
+def files_named(ctx: ToolContext, phrasings: list[str]) -> list[str]:
+    """The project-folder files a question names ("the mass in notes.md"), outside the library's
+    notes/: rag_search does not search them, and the model is told where they are read."""
+    found: list[str] = []
+    for phrasing in phrasings:
+        for name in FILE_NAME.findall(phrasing):
+            local = workspace_file(ctx, name)
+            if local is not None and not local.startswith("notes/") and local not in found:
+                found.append(local)
+    return found[:3]
 
 
 def _sources(papers: list[Paper]) -> dict[str, Any]:
@@ -133,7 +168,13 @@ def rag_search_tool(ctx: ToolContext, args: dict[str, Any]) -> ToolResult:
         _rerank(ctx, rerank, phrasings, result, k)
     if widened:
         result.warning = f"{widened}; {result.warning}" if result.warning else widened
-    return ToolResult(format_hits(phrasings, result), data={"sources": sources_of(result.hits)}, framed=True)
+    text = format_hits(phrasings, result)
+    local = files_named(ctx, phrasings)
+    if local:  # first, where a small model reads: the file it meant is not among these passages
+        listed = ", ".join(local)
+        text = (f"Note: {listed} {'is a file' if len(local) == 1 else 'are files'} of the project folder, which "
+                f'rag_search does not search: read_file {{"path": "{local[0]}"}} reads it.\n\n{text}')
+    return ToolResult(text, data={"sources": sources_of(result.hits)}, framed=True)
 
 
 def _known_papers(ctx: ToolContext, papers: Any) -> tuple[list[str] | None, str]:
@@ -188,9 +229,13 @@ def _phrasings(args: dict[str, Any]) -> list[str]:
     return [str(q) for q in [args.get("query") or "", *queries] if str(q or "").strip()]
 
 
+MAX_EXTRA_PHRASINGS = 3  # rag_search's `queries` (its schema's maxItems)
+
+
 def distinct_phrasings(args: dict[str, Any]) -> dict[str, Any]:
-    """`queries` without the phrasings that repeat `query` or each other (case and spacing aside):
-    a small model writes the question five times, which the schema's limit of three would refuse."""
+    """`queries` without the phrasings that repeat `query` or each other (case and spacing aside),
+    and the first MAX_EXTRA_PHRASINGS of them: a small model writes the question five times, or a
+    list of near-copies until its token limit, which the schema's limit of three would refuse."""
     queries = args.get("queries")
     if not isinstance(queries, list):
         return args
@@ -203,6 +248,8 @@ def distinct_phrasings(args: dict[str, Any]) -> dict[str, Any]:
                 continue
             seen.add(_folded(phrasing))
         kept.append(phrasing)
+    if all(isinstance(phrasing, str) for phrasing in kept):
+        kept = kept[:MAX_EXTRA_PHRASINGS]
     return {**args, "queries": kept} if len(kept) < len(queries) else args
 
 
@@ -253,7 +300,7 @@ def install(app: AppContext) -> None:
         f"{DATA_NOTE}",
         parameters=object_schema({
             "query": {"type": "string", "description": "The question; \"quoted phrases\" match exactly."},
-            "queries": {"type": "array", "items": {"type": "string"}, "maxItems": 3,
+            "queries": {"type": "array", "items": {"type": "string"}, "maxItems": MAX_EXTRA_PHRASINGS,
                         "description": "Other phrasings of the same question, with the field's technical terms."},
             "k": {"type": "integer", "description": "How many passages (default 8, at most 50)."},
             "papers": {"type": "array", "items": {"type": "string"},
