@@ -216,3 +216,63 @@ def test_a_project_file_asked_of_the_paper_tools_is_pointed_to_read_file(cli, fa
     (returned,) = tool_results(fake.bodies()[-1])
     assert 'scripts/plot.py is a file of the project folder, not a paper: read it with read_file {"path": ' \
            '"scripts/plot.py"}.' in returned
+
+
+def test_the_call_just_answered_written_inside_tool_response_gets_one_correction(cli, fake: FakeProvider, astro_env,
+                                                                                workspace):
+    """notes_mass: after read_file's result the model wrote the same call inside <tool_response>, the tag
+    its template gives results in; printed as the answer, the call JSON was what the researcher saw."""
+    (workspace / "notes.md").write_text(NOTES)
+    first, again = _recorded("notes_mass", 1, run="stop38b"), _recorded("notes_mass", 2, run="stop38b")
+    assert "<tool_response>" in again["raw"] and '"name": "read_file"' in again["raw"]
+    fake.add({"text": first["raw"]}, {"text": again["raw"]}, {"text": "The host star's mass is 1.347 Msun."})
+    result = cli(["run", "--profile", "small", "--output-format", "json", first["prompt"]], env=astro_env)
+    obj = last_json(result.stdout)
+    assert obj["answer"] == "The host star's mass is 1.347 Msun.", result.stdout
+    assert obj["tool_calls"] == [{"name": "read_file", "ok": True}]
+    nudges = _nudges(fake.bodies()[2])
+    assert len(nudges) == 1 and 'repeats read_file({"path": "notes.md"' in nudges[0]
+
+
+def _copying(prose: str, fenced: bool):
+    """A turn that gives back this run's last tool result behind `prose`, in the recorded shape
+    (the result itself differs with the library the test has, so it is taken from the request)."""
+    def turn(body: dict) -> dict:
+        result = tool_results(body)[-1]
+        copied = f"```\n{result.splitlines()[0]}\n```" if fenced else f"<tool_response>\n{result}\n</tool_response>"
+        return {"text": f"{prose}\n{copied}"}
+    return turn
+
+
+def test_a_search_result_copied_back_as_the_answer_gets_one_correction(cli, fake: FakeProvider, astro_env, workspace):
+    """read_code: rag_search's listing given back in <tool_response> behind one sentence (that run's
+    answer passed the task's rule only because the listing held the word it looks for);
+    notes_number: the listing's first line in a fence. One correction each; copied twice, the turn
+    pauses and none of it is printed as the answer."""
+    (workspace / "notes.md").write_text(NOTES)
+    read_code = [_recorded("read_code", step, run="stop38b") for step in (1, 2)]
+    assert "<tool_response>\n1 passage(s) for" in read_code[1]["raw"]
+    prose = read_code[1]["raw"].split("\n")[0]
+    fake.add({"text": read_code[0]["raw"]}, _copying(prose, fenced=False), {"text": "It imports matplotlib."})
+    result = cli(["run", "--profile", "small", "--output-format", "json", read_code[0]["prompt"]], env=astro_env)
+    assert last_json(result.stdout)["answer"] == "It imports matplotlib.", result.stdout
+    nudges = _nudges(fake.bodies()[2])
+    assert len(nudges) == 1 and "only copies the result rag_search returned" in nudges[0]
+
+    number = [_recorded("notes_number", step, run="stop38b") for step in (1, 2, 3)]
+    prose = number[2]["raw"].split("\n")[0]
+    fake.add({"text": number[0]["raw"]}, {"text": number[1]["raw"]}, _copying(prose, fenced=True),
+             _copying(prose, fenced=True), {"text": "never asked for"})
+    result = cli(["run", "--profile", "small", "--output-format", "json", number[0]["prompt"]], env=astro_env)
+    obj = last_json(result.stdout)
+    assert obj["stop_reason"] == "paused" and "gave a tool's result as its answer" in obj["error"], result.stdout
+    assert obj["answer"] == ""
+
+
+def test_a_line_of_a_file_may_be_the_answer(cli, fake: FakeProvider, astro_env, workspace):
+    """A file's own line given back is an answer (notes.md says it); only searches' listings count."""
+    (workspace / "notes.md").write_text(NOTES)
+    fake.add({"tool_calls": [{"name": "read_file", "arguments": {"path": "notes.md"}}]},
+             {"text": "Your notes say:\nKepler-7b: P = 4.885489 d from the fit."})
+    result = cli(["run", "--profile", "small", "--output-format", "json", "What period did I write?"], env=astro_env)
+    assert last_json(result.stdout)["answer"] == "Your notes say:\nKepler-7b: P = 4.885489 d from the fit."

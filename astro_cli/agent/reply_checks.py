@@ -1,7 +1,8 @@
 """What a local model's reply may not be: an unusable tool call, the call (written as text) whose
-result it was just given, or a tool's error echoed back as the answer.
+result it was just given, a tool's error or result echoed back as the answer, or a line of its
+instructions.
 
-Small models (Qwen2.5-Coder-1.5B, recorded in tests/fixtures/local_model/) do all three; read
+Small models (Qwen2.5-Coder-1.5B, recorded in tests/fixtures/local_model/) do each of these; read
 plainly, each ends the turn with the wrong thing printed as the answer or runs in circles. Each
 gets one corrective message; the loop pauses the turn if the next reply does it again. These
 checks apply where tool calls written as text are read (local models), so cloud models see none
@@ -62,6 +63,12 @@ def check_reply(reply: LLMReply, tools: list[dict[str, Any]], history: list[dict
             f"Your last reply only repeats the error {echoed} returned; that is not an answer. Call "
             f"{echoed} again with arguments that fit its parameters, use another tool, or answer the "
             "question in your own words."), "")
+    copied = _echoed_result(reply.text, history)
+    if copied is not None:
+        problem = f"it only copies the result {copied} returned"
+        return BadReply("gave a tool's result as its answer", problem, (
+            f"Your last reply only copies the result {copied} returned; that is not an answer. Answer the "
+            "question in your own words from that result, or call another tool."), "")
     if _parrots(reply.text, instructions):
         return BadReply("repeated a line of its instructions as its answer", "it only repeats a line of astro's "
                         "instructions", (
@@ -120,6 +127,33 @@ def _arguments(raw: Any) -> Any:
         except json.JSONDecodeError:
             return raw
     return raw if raw is not None else {}
+
+
+MIN_COPIED_LINE = 30  # shorter lines (a path, a number) are what an answer may rightly repeat
+# A line of a file, or a list of paths, may be the answer itself; a search's listing is not.
+ANSWER_SHAPED_RESULTS = frozenset({"read_file", "grep_files", "glob_files"})
+
+
+def _echoed_result(text: str, history: list[dict[str, Any]]) -> str | None:
+    """The tool whose result (one of the last step's) the reply only copies: every line but a leading
+    one is in that result, one of them at least MIN_COPIED_LINE long (recorded: rag_search's
+    `1 passage(s) for ...` header and hit lines given back as the answer, behind one sentence)."""
+    lines = [line.strip() for line in strip_template_tags(text).splitlines()]
+    lines = [line for line in lines if line and not line.startswith("```")]
+    if not lines:
+        return None
+    for message in _since_corrections(history):
+        if message.get("role") != "tool":
+            break
+        if message.get("name") in ANSWER_SHAPED_RESULTS:
+            continue
+        content = " ".join(str(message.get("content") or "").split())
+        copied = [" ".join(line.split()) in content for line in lines]
+        own = [line for line, was in zip(lines, copied) if not was]
+        long_copy = any(was and len(line) >= MIN_COPIED_LINE for line, was in zip(lines, copied))
+        if long_copy and (not own or own == lines[:1]):
+            return str(message.get("name") or "the tool")
+    return None
 
 
 def _echoed_error(text: str, history: list[dict[str, Any]]) -> str | None:

@@ -37,6 +37,9 @@ _TOOL_CALL_TAG = re.compile(r"<tool_call>\s*(?P<body>.*?)\s*(?:</tool_call>|$)",
 # Qwen2.5 small models sometimes echo the chat template's <tools> block with their calls in it,
 # one JSON object per line (recorded: tests/fixtures/local_model/).
 _TOOLS_TAG = re.compile(r"<tools>\s*(?P<body>.*?)\s*(?:</tools>\s*$|$)", re.DOTALL)
+# ... or write a call inside the tag their template gives results in (recorded: the read_file call
+# just answered, written again in <tool_response>); only a JSON object with a "name" counts there.
+_TOOL_RESPONSE_TAG = re.compile(r"<tool_response>\s*(?P<body>\{.*?)\s*(?:</tool_response>\s*$|$)", re.DOTALL)
 _PYTHON_TAG = re.compile(r"<\|python_tag\|>(?P<body>.*)$", re.DOTALL)
 _END_TOKENS = re.compile(r"(?:\s*(?:<\|eom_id\|>|<\|eot_id\|>|<\|im_end\|>|</s>))+\s*$")
 _CALL_WORDS = re.compile(r'"name"\s*:')
@@ -78,7 +81,8 @@ def find_text_calls(text: str, tools: Collection[str]) -> TextCalls | None:
 
 def _find(text: str, tools: Collection[str]) -> TextCalls | None:
     text = _END_TOKENS.sub("", text or "")
-    for pattern, needs_name in ((_TOOL_CALL_TAG, False), (_PYTHON_TAG, False), (_TOOLS_TAG, True)):
+    for pattern, needs_name in ((_TOOL_CALL_TAG, False), (_PYTHON_TAG, False), (_TOOLS_TAG, True),
+                                (_TOOL_RESPONSE_TAG, True)):
         matches = list(pattern.finditer(text))
         if matches:
             prose = text[: matches[0].start()]
