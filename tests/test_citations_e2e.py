@@ -91,6 +91,21 @@ def test_stream_json_has_a_citations_event_and_report_mode_never_nudges(cli, fak
     assert not any(e["type"] == "nudge" for e in events) and len(fake.requests) == 2
 
 
+def test_the_small_profile_reports_without_nudging_unless_fix_is_set(cli, fake, env):
+    """Under the small profile a local model read the nudge as a task and replaced its answer with
+    "I cannot provide a citation check" (issue 32's task set): the footer only, by default; a
+    `citations.check: fix` the user sets still nudges."""
+    fake.add(SEARCH, {"text": INVENTED})
+    result = cli(["run", "--profile", "small", "--output-format", "json", "TDE winds?"], env=env)
+    obj = last_json(result.stdout)
+    assert obj["answer"] == INVENTED and len(fake.requests) == 2, result.stdout
+    assert [c["status"] for c in obj["citations"]] == ["verified", "unverified", "unverified"]
+    fake.add(SEARCH, {"text": INVENTED}, {"text": CORRECTED})
+    result = cli(["run", "--profile", "small", "--output-format", "json", "TDE winds?"],
+                 env={**env, "ASTRO_CITATIONS_CHECK": "fix"})
+    assert last_json(result.stdout)["answer"] == CORRECTED and len(fake.requests) == 5, result.stdout
+
+
 def test_check_off_does_nothing(cli, fake, env, research):
     fake.add(SEARCH, {"text": INVENTED})
     result = cli(["run", "--output-format", "json", "TDE winds?"], env={**env, "ASTRO_CITATIONS_CHECK": "off"})

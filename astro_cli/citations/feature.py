@@ -44,14 +44,21 @@ class CitationCheck(LoopExtension):
         self.session_id = ""
         self.nudged = False
         self.llm: LLM | None = None
+        self.small = False  # the session has the small profile (agent/profiles.py)
         self._checked: tuple[str, CheckResult, Grounding | None] | None = None
 
     @property
     def mode(self) -> str:
-        return str(self.app.settings.typed["citations.check"])
+        """`citations.check`; `report` by default under the small profile: a small local model read the
+        nudge as a task ("I cannot provide a citation check") and lost the answer it had given."""
+        settings = self.app.settings
+        if self.small and settings.source("citations.check") == "default":
+            return "report"
+        return str(settings.typed["citations.check"])
 
     def on_turn_start(self, state: TurnView) -> None:
         session: SessionView = state.session
+        self.small = session.profile == "small"
         self.active = session.agent == "main" and self.mode != "off"
         self.session_id = session.session_id
         self.llm = session.llm
