@@ -6,9 +6,39 @@ history. `missing_results` finds them so the session can store an "interrupted" 
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+from astro_cli.agent.llm import parse_arguments
+
+if TYPE_CHECKING:
+    from astro_cli.agent.llm import LLMReply
 
 INTERRUPTED_RESULT = "[interrupted: the tool did not finish; no result was recorded]"
+INTERRUPTED = "[interrupted]"  # ends a reply the user cut, so the model learns it was stopped
+
+
+def reply_record(reply: LLMReply, step: int, interrupted: bool = False) -> tuple[dict[str, Any], dict[str, Any]]:
+    """The assistant message to store for `reply`, and its meta. An interrupted reply keeps its text,
+    marked, and drops its calls; arguments no provider would accept back are sent as `{}` (the tool
+    result tells the model what was wrong) and kept as written in the meta."""
+    message = reply.to_message()
+    if interrupted:
+        message.pop("tool_calls", None)
+        message["content"] = (reply.text + "\n\n" + INTERRUPTED).strip()
+    if not message.get("content") and not message.get("tool_calls"):
+        message["content"] = ""
+    meta: dict[str, Any] = {"step": step}
+    if reply.continuations:
+        meta["continuations"] = reply.continuations
+    if reply.truncated:
+        meta["truncated"] = True
+    for call in message.get("tool_calls") or []:
+        try:
+            parse_arguments(call["function"]["arguments"])
+        except ValueError:
+            meta.setdefault("malformed_arguments", {})[call["id"]] = call["function"]["arguments"]
+            call["function"]["arguments"] = "{}"
+    return message, meta
 
 
 def missing_results(messages: list[dict[str, Any]]) -> list[dict[str, Any]]:

@@ -15,10 +15,10 @@ from typing import TYPE_CHECKING, Any, TypeVar
 from astro_cli.agent import events as ev
 from astro_cli.agent.caller import Caller
 from astro_cli.agent.extensions import LoopExtension, TurnView
-from astro_cli.agent.history import missing_results, order_results
+from astro_cli.agent.history import INTERRUPTED, missing_results, order_results, reply_record
 from astro_cli.agent.history_store import HistoryStore
 from astro_cli.agent.interrupt import TurnInterrupter
-from astro_cli.agent.llm import LLM, Cancelled, LLMReply, parse_arguments
+from astro_cli.agent.llm import LLM, Cancelled, LLMReply
 from astro_cli.agent.permissions import PermissionPolicy
 from astro_cli.agent.profiles import profile_tools, resolve_profile
 from astro_cli.agent.provider import MissingCredentials, ProviderError
@@ -41,7 +41,6 @@ MAX_STEPS_TEXT = (
     "You have used {steps} steps (the budget is {max_steps}). Give your final answer now from what you "
     "have gathered, without calling tools; say what is still open."
 )
-INTERRUPTED = "[interrupted]"
 UNANSWERED = "unanswered"  # the stored kind of a question the provider failed on before any reply
 EMPTY_REPLY_TEXT = "Your last reply was empty. Continue the task: call a tool or give your answer."
 
@@ -398,25 +397,7 @@ class AgentSession:
         self.bus.emit(ev.UsageReport.from_usage(usage))
 
     def _store_reply(self, state: TurnState, reply: LLMReply, interrupted: bool = False) -> None:
-        message = reply.to_message()
-        if interrupted:
-            message.pop("tool_calls", None)
-            message["content"] = (reply.text + "\n\n" + INTERRUPTED).strip()
-        if not message.get("content") and not message.get("tool_calls"):
-            message["content"] = ""
-        meta: dict[str, Any] = {"step": state.step}
-        if reply.continuations:
-            meta["continuations"] = reply.continuations
-        if reply.truncated:
-            meta["truncated"] = True
-        for call in message.get("tool_calls") or []:
-            # Providers reject a history with unparsable arguments; the raw text stays in meta and
-            # the tool result tells the model what was wrong.
-            try:
-                parse_arguments(call["function"]["arguments"])
-            except ValueError:
-                meta.setdefault("malformed_arguments", {})[call["id"]] = call["function"]["arguments"]
-                call["function"]["arguments"] = "{}"
+        message, meta = reply_record(reply, state.step, interrupted)
         self.append(message, kind="interrupted" if interrupted else "message", meta=meta)
         self.bus.emit(ev.AssistantMessage(text=reply.text, tool_calls=message.get("tool_calls") or []))
 
