@@ -14,6 +14,7 @@ import sys
 # Commands worth a warm process: a model run (litellm) and a library search (numpy and the local
 # embedding model, preloaded by the worker). Others start fast enough on their own.
 WORKER_COMMANDS = (("run",), ("library", "search"))
+EXIT_INTERRUPTED = 130  # bootstrap.EXIT_INTERRUPTED, not imported here: this module stays light
 
 
 def main() -> None:
@@ -68,6 +69,12 @@ def _offer_to_worker() -> None:
     )
     try:
         run_command_line()
+    except SystemExit as exc:
+        if exc.code == EXIT_INTERRUPTED:
+            from astro_cli.process_exit import exit_now
+
+            exit_now(EXIT_INTERRUPTED)  # what it had is stored; nothing more to wait for (process_exit.py)
+        raise
     finally:
         # Only a run that needed the model (litellm) or a search by meaning (numpy) is worth a worker for the next.
         if outcome.start_worker and ("litellm" in sys.modules or "numpy" in sys.modules):

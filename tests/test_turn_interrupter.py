@@ -86,3 +86,11 @@ def test_a_signal_before_the_steps_stops_at_once_and_a_new_turn_starts_clean(int
         blocked_read()
     interrupter.new_turn()
     assert not interrupter.cancel.is_set()
+
+
+def test_the_entry_point_knows_the_interrupted_exit_code() -> None:
+    """main.py ends an interrupted in-process run at once (process_exit.py) by its exit code, which it
+    keeps as a literal so that `astro --version` imports nothing; the two must agree."""
+    from astro_cli import bootstrap, main
+
+    assert main.EXIT_INTERRUPTED == bootstrap.EXIT_INTERRUPTED

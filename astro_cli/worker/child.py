@@ -94,20 +94,9 @@ class ChildTask:
         the server), and the process ends without finalizing thousands of inherited modules, which
         would touch (and so copy) every page it shares with the worker.
         """
-        import atexit
-        import threading
+        from astro_cli.process_exit import wind_down
 
-        try:
-            threading._shutdown()  # type: ignore[attr-defined]  # what Py_Finalize does first
-        except Exception:  # noqa: BLE001
-            log.debug("threads did not shut down cleanly", exc_info=True)
-        atexit._run_exitfuncs()
-        for stream in (sys.stdout, sys.stderr):
-            try:
-                if stream is not None:
-                    stream.flush()
-            except Exception:  # noqa: BLE001 - a closed pipe: nothing more to say
-                log.debug("the output could not be flushed", exc_info=True)
+        wind_down()
         for fd in (0, 1, 2):  # whoever reads our output sees its end now
             try:
                 os.close(fd)
