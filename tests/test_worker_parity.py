@@ -277,6 +277,13 @@ def test_interrupt_exits_130_and_is_recorded(worker, fake, astro_env, project, s
     assert stored(export_b) == stored(export_a)
 
 
+# astro as a terminal starts it, with SIGHUP's default: under `nohup` (a suite left running) the tests
+# inherit SIGHUP ignored, and an astro that ignores it would run on after the hang-up. The same process
+# (exec), so the signal reaches astro itself.
+AS_FROM_A_TERMINAL = [sys.executable, "-c", "import os, signal, sys; signal.signal(signal.SIGHUP, signal.SIG_DFL); "
+                      "os.execv(sys.argv[1], sys.argv[1:])"]
+
+
 def test_a_hangup_ends_the_run_as_it_would_end_astro(worker, fake, astro_env, project):
     """SIGHUP (the terminal closed) kills astro by the signal, without recording; the same through the worker."""
     results = []
@@ -284,8 +291,8 @@ def test_a_hangup_ends_the_run_as_it_would_end_astro(worker, fake, astro_env, pr
         reset_workspace(project)
         fake.release.clear()
         fake.add({"text": "Let me think about", "hang": True})
-        process = subprocess.Popen([*ASTRO, "run", "--output-format", "stream-json", "a long question"], env=env,
-                                   cwd=project, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+        process = subprocess.Popen([*AS_FROM_A_TERMINAL, *ASTRO, "run", "--output-format", "stream-json",
+                                    "a long question"], env=env, cwd=project, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
         assert process.stdout is not None
         lines = [process.stdout.readline()]
         while b'"text_delta"' not in lines[-1]:
