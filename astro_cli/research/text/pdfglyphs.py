@@ -46,28 +46,35 @@ class PageGlyphs:
 
 @lru_cache(maxsize=1)
 def _calls() -> dict[str, Any]:
-    """PDFium's per-character functions with plain C types: pypdfium2's typed wrappers convert
-    every argument and result, which costs more than the call itself when it is made for each
-    of a page's thousands of characters. Read-only, made once per process."""
+    """PDFium's per-character functions, called straight: pypdfium2's typed wrappers convert every
+    argument and result, and even ctypes' own argument types cost more than the call (a character's
+    box: 0.9 µs with argtypes, 0.26 µs without), when it is made for each of a page's thousands of
+    characters. So the per-character ones are bound without argument types and their callers pass
+    ctypes values only (CharReader.tp, an int index, byref results); the font calls, made once per
+    text object with a bare address, keep their types. Read-only, made once per process."""
     import pypdfium2.raw as raw
 
-    def bind(name: str, restype: Any, *argtypes: Any) -> Any:
-        address = ctypes.cast(getattr(raw, name), ctypes.c_void_p).value or 0
-        return ctypes.CFUNCTYPE(restype, *argtypes)(address)
+    def address(name: str) -> int:
+        return ctypes.cast(getattr(raw, name), ctypes.c_void_p).value or 0
 
-    page, index, double = ctypes.c_void_p, ctypes.c_int, ctypes.POINTER(ctypes.c_double)
+    def bind(name: str, restype: Any, *argtypes: Any) -> Any:
+        return ctypes.CFUNCTYPE(restype, *argtypes)(address(name))
+
+    def bare(name: str, restype: Any) -> Any:  # (c_void_p page, int index, byref(...)...)
+        return ctypes.CFUNCTYPE(restype)(address(name))
+
     return {
-        "unicode": bind("FPDFText_GetUnicode", ctypes.c_uint, page, index),
-        "generated": bind("FPDFText_IsGenerated", ctypes.c_int, page, index),
-        "hyphen": bind("FPDFText_IsHyphen", ctypes.c_int, page, index),
-        "box": bind("FPDFText_GetCharBox", ctypes.c_int, page, index, double, double, double, double),
-        "origin": bind("FPDFText_GetCharOrigin", ctypes.c_int, page, index, double, double),
-        "size": bind("FPDFText_GetFontSize", ctypes.c_double, page, index),
-        "object": bind("FPDFText_GetTextObject", ctypes.c_void_p, page, index),
+        "unicode": bare("FPDFText_GetUnicode", ctypes.c_uint),
+        "generated": bare("FPDFText_IsGenerated", ctypes.c_int),
+        "hyphen": bare("FPDFText_IsHyphen", ctypes.c_int),
+        "box": bare("FPDFText_GetCharBox", ctypes.c_int),
+        "origin": bare("FPDFText_GetCharOrigin", ctypes.c_int),
+        "size": bare("FPDFText_GetFontSize", ctypes.c_double),
+        "object": bare("FPDFText_GetTextObject", ctypes.c_void_p),
+        "map_error": bare("FPDFText_HasUnicodeMapError", ctypes.c_int),
         "font": bind("FPDFTextObj_GetFont", ctypes.c_void_p, ctypes.c_void_p),
         "font_name": bind("FPDFFont_GetBaseFontName", ctypes.c_size_t, ctypes.c_void_p, ctypes.c_char_p,
                           ctypes.c_size_t),
-        "map_error": bind("FPDFText_HasUnicodeMapError", ctypes.c_int, page, index),
     }
 
 
@@ -109,7 +116,7 @@ class CharReader:
     def __init__(self, textpage: Any) -> None:
         self.call = _calls()
         self.textpage = textpage  # pypdfium2's handle, for its raw functions
-        self.tp = ctypes.cast(textpage, ctypes.c_void_p).value  # the same, for the plain C calls
+        self.tp = ctypes.c_void_p(ctypes.cast(textpage, ctypes.c_void_p).value)  # the same, for _calls()
         self.values = [ctypes.c_double() for _ in range(6)]
         self.refs = [ctypes.byref(v) for v in self.values]
         self.objects: dict[int, tuple[str, str, bool]] = {}  # text object -> font, family, no Unicode map
