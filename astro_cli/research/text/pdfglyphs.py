@@ -72,6 +72,7 @@ def _calls() -> dict[str, Any]:
         "size": bare("FPDFText_GetFontSize", ctypes.c_double),
         "object": bare("FPDFText_GetTextObject", ctypes.c_void_p),
         "map_error": bare("FPDFText_HasUnicodeMapError", ctypes.c_int),
+        "count_rects": bare("FPDFText_CountRects", ctypes.c_int),  # (page, start, count)
         "font": bind("FPDFTextObj_GetFont", ctypes.c_void_p, ctypes.c_void_p),
         "font_name": bind("FPDFFont_GetBaseFontName", ctypes.c_size_t, ctypes.c_void_p, ctypes.c_char_p,
                           ctypes.c_size_t),

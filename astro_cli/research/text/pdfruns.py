@@ -94,16 +94,42 @@ def page_lines(textpage: Any) -> PageLines:
 def _text(textpage: Any, count: int, reader: CharReader) -> str:
     """The page's characters, one str character per PDFium character (a hyphen at a line end is
     SOFT_HYPHEN, a code beyond Unicode is U+FFFF, which marks its piece unusual): PDFium's whole text
-    in one call when it has one character per character, else asked character by character."""
+    in one call when it has one character per character. Where it has not (it leaves out a character
+    whose code is 0, a surrogate pair is two), the range is halved until the halves that do are found
+    (their first and last characters' places in PDFium's text as far apart as their count: text of a
+    range whose end character PDFium left out takes in a neighbour), the rest asked one by one."""
     import pypdfium2.raw as raw
 
-    buffer = (ctypes.c_ushort * (count + 1))()
-    written = raw.FPDFText_GetText(textpage, 0, count, buffer)
-    if written - 1 == count:
-        return "".join(map(chr, buffer[:count]))
+    buffer = (ctypes.c_ushort * (2 * count + 2))()
+    parts: list[str] = []
+
+    def aligned(start: int, length: int) -> bool:  # the range's text is one unit per character
+        first = raw.FPDFText_GetTextIndexFromCharIndex(textpage, start)
+        last = raw.FPDFText_GetTextIndexFromCharIndex(textpage, start + length - 1)
+        return bool(first >= 0 and last - first == length - 1)
+
+    def read(start: int, length: int) -> None:
+        written = raw.FPDFText_GetText(textpage, start, length, buffer)
+        if written - 1 == length and (length == count or aligned(start, length)):
+            parts.append("".join(map(chr, buffer[:length])))
+        elif length <= _ONE_BY_ONE:
+            parts.append(_asked(reader, start, length))
+        else:
+            half = length // 2
+            read(start, half)
+            read(start + half, length - half)
+
+    read(0, count)
+    return "".join(parts)
+
+
+_ONE_BY_ONE = 16  # characters asked one by one rather than halved further
+
+
+def _asked(reader: CharReader, start: int, length: int) -> str:
     unicode, is_hyphen, tp = reader.call["unicode"], reader.call["hyphen"], reader.tp
     chars = []
-    for index in range(count):
+    for index in range(start, start + length):
         code = unicode(tp, index)
         if code == 0x02 and is_hyphen(tp, index):
             chars.append(SOFT_HYPHEN)
@@ -149,11 +175,13 @@ def _read(reader: CharReader, text: str, start: int, end: int, number: int) -> _
     found = _runs(reader, words)
     if found is None:
         return None
-    size_at, origin = call["size"], call["origin"]
+    size_at, origin, sizes = call["size"], call["origin"], reader.sizes
     y, p_x, p_y = reader.values[5], reader.refs[4], reader.refs[5]
     runs = []
     for a, b, key in found:
-        size = size_at(tp, a)
+        size = sizes.get(key)
+        if size is None:  # one size for all the characters of a text object
+            size = sizes[key] = size_at(tp, a)
         origin(tp, a, p_x, p_y)
         base = y.value
         if b != a:
@@ -161,12 +189,13 @@ def _read(reader: CharReader, text: str, start: int, end: int, number: int) -> _
             if abs(y.value - base) > 0.01 * max(size, 1.0):  # set at an angle
                 return None
         runs.append(_Run(a, b, key, reader.font(key, a), size, base))
-    solid = sum(b - a for a, b in words)
-    if (not unusual and all(run.simple for run in runs) and len(_DIGIT.findall(body)) * 5 < solid * 2
-            and all(abs(r.size - runs[0].size) <= 0.01 and abs(r.base - runs[0].base) <= 0.01 * r.size for r in runs)):
-        ends = _plain_ends(reader, text, words, runs)
-        if ends is not None:
-            return _Plain(start, end, number, _written(reader, segment, start), ends)
+    if not unusual and all(run.simple for run in runs):
+        size, base = runs[0].size, runs[0].base
+        if (all(abs(r.size - size) <= 0.01 and abs(r.base - base) <= 0.01 * r.size for r in runs)
+                and len(_DIGIT.findall(body)) * 5 < sum(b - a for a, b in words) * 2):
+            ends = _plain_ends(reader, text, words, runs)
+            if ends is not None:
+                return _Plain(start, end, number, _written(reader, segment, start), ends)
     return _inner_words(text, words, runs)
 
 
@@ -178,17 +207,20 @@ def _plain_ends(reader: CharReader, text: str, words: list[tuple[int, int]], run
     p_left, p_right, p_bottom, p_top = reader.refs[:4]
     size, base = runs[0].size, runs[0].base
     widest = CELL_EMS * size
-    first_box = last_box = (0.0, 0.0)
-    before: float | None = None
-    for n, (a, b) in enumerate(words):
-        box(tp, a, p_left, p_right, p_bottom, p_top)
-        if before is not None and left.value - before > widest:
-            return None
-        if n == 0:
-            first_box = (left.value, right.value)
+    a, b = words[0]
+    box(tp, a, p_left, p_right, p_bottom, p_top)
+    first_box = (left.value, right.value)
+    if b - 1 != a:
         box(tp, b - 1, p_left, p_right, p_bottom, p_top)
+    before = right.value
+    for a, b in words[1:]:
+        box(tp, a, p_left, p_right, p_bottom, p_top)
+        if left.value - before > widest:
+            return None
+        if b - 1 != a:
+            box(tp, b - 1, p_left, p_right, p_bottom, p_top)
         before = right.value
-        last_box = (left.value, right.value)
+    last_box = (left.value, right.value)
     font, family = runs[0].font[0], runs[0].font[1]
     first = Glyph(text[words[0][0]], *first_box, base, size, font, family)
     last = Glyph(text[words[-1][1] - 1], *last_box, base, size, runs[-1].font[0], runs[-1].font[1])
@@ -217,49 +249,48 @@ def _inner_words(text: str, words: list[tuple[int, int]], runs: list[_Run]) -> W
 
 
 def _runs(reader: CharReader, words: list[tuple[int, int]]) -> list[tuple[int, int, int]] | None:
-    """(first, last, text object) of each run of the piece's characters in one text object, found by
-    bisection and checked against PDFium's count of them (FPDFText_CountRects)."""
-    import pypdfium2.raw as raw
-
-    positions: list[int] = []
-    for a, b in words:
-        positions.extend(range(a, b))
+    """(first, last, text object) of each run of the piece's characters (its words' characters, not
+    the spaces between them) in one text object: the object of each word's first and last character,
+    a bisection inside a word whose two differ, checked against PDFium's count of the runs
+    (FPDFText_CountRects), which sees an object met twice or a character left out: None then."""
     call, tp = reader.call["object"], reader.tp
-    known: dict[int, int] = {}
-
-    def key(i: int) -> int:
-        found = known.get(i)
-        if found is None:
-            found = known[i] = call(tp, positions[i]) or 0
-        return found
-
-    changes: list[int] = []
-
-    def split(lo: int, hi: int) -> None:  # key(lo) != key(hi): find every change between them
-        if hi - lo == 1:
-            changes.append(hi)
-            return
-        mid = (lo + hi) // 2
-        if key(lo) != key(mid):
-            split(lo, mid)
-        if key(mid) != key(hi):
-            split(mid, hi)
-
-    top = len(positions) - 1
-    first, span = words[0][0], words[-1][1] - words[0][0]
-    expected = raw.FPDFText_CountRects(reader.textpage, first, span)
-    if expected * 6 > len(positions):  # many short runs (a table row, a formula): ask each character
-        for i in range(1, top + 1):
-            if key(i) != key(i - 1):
-                changes.append(i)
-    elif key(0) != key(top):
-        split(0, top)
-    starts = [0, *changes]
-    ends = [c - 1 for c in changes] + [top]
-    runs = [(positions[s], positions[e], key(s)) for s, e in zip(starts, ends)]
+    first, last = words[0][0], words[-1][1] - 1
+    expected = reader.call["count_rects"](tp, first, last + 1 - first)
+    key = call(tp, first) or 0
+    if expected == 1:  # most lines: one object from the first character to the last
+        return [(first, last, key)] if key and (call(tp, last) or 0) == key else None
+    runs: list[tuple[int, int, int]] = []
+    run_start, before = first, first
+    for a, b in words:
+        head = call(tp, a) or 0 if a != first else key
+        if head != key:
+            runs.append((run_start, before, key))
+            run_start, key = a, head
+        tail = call(tp, b - 1) or 0 if b - 1 != a else head
+        if tail != head:  # the object changes inside the word: find where
+            for change, changed in _changes(call, tp, a, head, b - 1, tail):
+                runs.append((run_start, change - 1, key))
+                run_start, key = change, changed
+        before = b - 1
+        if len(runs) >= expected:
+            return None
+    runs.append((run_start, last, key))
     if len(runs) != expected or not all(k for *_, k in runs):
-        return None  # an object met twice, or characters PDFium does not count: read them one by one
+        return None
     return runs
+
+
+def _changes(call: Any, tp: Any, lo: int, lo_key: int, hi: int, hi_key: int) -> list[tuple[int, int]]:
+    """(character, its text object) where the object changes between characters lo and hi (whose
+    objects differ), in order, by bisection (an object met twice between two asked is missed)."""
+    if hi - lo == 1:
+        return [(hi, hi_key)]
+    mid = (lo + hi) // 2
+    mid_key = call(tp, mid) or 0
+    found = _changes(call, tp, lo, lo_key, mid, mid_key) if mid_key != lo_key else []
+    if mid_key != hi_key:
+        found += _changes(call, tp, mid, mid_key, hi, hi_key)
+    return found
 
 
 def _written(reader: CharReader, segment: str, start: int) -> str:
