@@ -165,13 +165,16 @@ class CharReader:
         box, origin, font_size, text_object = call["box"], call["origin"], call["size"], call["object"]
         left, right, _bottom, _top, x, y = self.values
         p_left, p_right, p_bottom, p_top, p_x, p_y = self.refs
-        pieces: list[list[Glyph]] = [[]]
+        objects, sizes = self.objects, self.sizes
+        current: list[Glyph] = []
+        pieces = [current]
         before: Glyph | None = None
         index = start
         while index < end:
             if text:
-                if text[index] == " " and is_generated(tp, index):
-                    pieces[-1].append(Glyph(" ", 0.0, 0.0, 0.0, 0.0, "", "", True))
+                char = text[index]
+                if char == " " and is_generated(tp, index):
+                    current.append(Glyph(" ", 0.0, 0.0, 0.0, 0.0, "", "", True))
                     index += 1
                     continue
                 word = words.get(index) if words else None
@@ -180,19 +183,23 @@ class CharReader:
                     box(tp, index, p_left, p_right, p_bottom, p_top)
                     x0 = left.value
                     box(tp, stop - 1, p_left, p_right, p_bottom, p_top)
-                    font, family, _unmapped = self.font(key, index)
-                    before = Glyph(text[index:stop], x0, right.value, base, size, font, family, False, x0,
+                    found = objects.get(key) or self.font(key, index)
+                    before = Glyph(text[index:stop], x0, right.value, base, size, found[0], found[1], False, x0,
                                    weight=stop - index)
-                    pieces[-1].append(before)
+                    current.append(before)
                     index = stop
                     continue
-            code = ord(text[index]) if text else unicode(tp, index)
-            if code == 0xFFFE and text:  # pdfruns' SOFT_HYPHEN (PDFium's 0x02 that is a hyphen)
-                code = 0x02
-            generated = code in (0x20, 0x0D, 0x0A) and bool(is_generated(tp, index))
-            if code in (0x0D, 0x0A):
-                if pieces[-1]:
-                    pieces.append([])
+                code = ord(char)
+                if code == 0xFFFE:  # pdfruns' SOFT_HYPHEN (PDFium's 0x02 that is a hyphen)
+                    code = 0x02
+                generated = False  # a space PDFium added was seen above
+            else:
+                code = unicode(tp, index)
+                generated = code == 0x20 and bool(is_generated(tp, index))
+            if code == 0x0D or code == 0x0A:
+                if current:
+                    current = []
+                    pieces.append(current)
                 before = None
                 index += 1
                 continue
@@ -203,21 +210,29 @@ class CharReader:
             box(tp, index, p_left, p_right, p_bottom, p_top)
             origin(tp, index, p_x, p_y)
             key = text_object(tp, index) or 0
-            found = self.font(key, index)
+            found = objects.get(key) or self.font(key, index)
             if found[2] and not generated:
                 self.unmapped += 1
-            char_size = self.sizes.get(key) if key else None
+            char_size = sizes.get(key) if key else None
             if char_size is None:  # one size for all the characters of a text object
                 char_size = font_size(tp, index)
                 if key:
-                    self.sizes[key] = char_size
+                    sizes[key] = char_size
             glyph = Glyph(char, left.value, right.value, y.value, char_size, found[0], found[1], generated, x.value)
-            if before is not None and not generated and _wrapped(before, glyph) and not _turned(before, glyph):
-                pieces.append([])
-            pieces[-1].append(glyph)
-            before = glyph if not generated else before
+            if before is not None and not generated:
+                # the next line begun without a line end from PDFium: back to the left and a line lower
+                # (_wrapped), unless the text climbs (_turned)
+                wrap = max(char_size, before.size, 1.0)
+                if glyph.x0 < before.x1 - 2 * wrap and glyph.base < before.base - 0.9 * wrap \
+                        and not _turned(before, glyph):
+                    current = []
+                    pieces.append(current)
+            current.append(glyph)
+            if not generated:
+                before = glyph
             if char == SOFT_HYPHEN:  # PDFium joined a hyphenated line end: the next line is a line again
-                pieces.append([])
+                current = []
+                pieces.append(current)
                 before = None
             index += 1
         return [p for p in pieces if p]
@@ -255,12 +270,6 @@ def _turned(before: Glyph, glyph: Glyph) -> bool:
     """Consecutive letters of one word that climb instead of running right: text set at an angle."""
     return (not before.generated and before.char.strip() != "" and glyph.char.strip() != "" and glyph.size > 1
             and abs(glyph.base - before.base) > glyph.size * 0.2 and abs(glyph.origin - before.origin) < glyph.size * 0.1)
-
-
-def _wrapped(before: Glyph, glyph: Glyph) -> bool:
-    """The next line begun without a line end from PDFium: back to the left and a line lower."""
-    size = max(glyph.size, before.size, 1.0)
-    return glyph.x0 < before.x1 - 2 * size and glyph.base < before.base - 0.9 * size
 
 
 def wide_gaps(glyphs: list[Glyph], ems: float = 1.2) -> int:
