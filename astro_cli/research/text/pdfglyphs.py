@@ -10,7 +10,7 @@ the piece before them (the denominator of a fraction). pdfscript.py then writes 
 from __future__ import annotations
 
 import ctypes
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any
 
@@ -104,8 +104,12 @@ def number_pieces(pieces: list[list[Glyph]], first: int) -> int:
     for number, piece in enumerate(pieces, first):
         turned = _is_turned(piece)
         for glyph in piece:
-            glyph.piece, glyph.turned = number, turned
-        if turned and not "".join(g.char for g in piece).lstrip().startswith("arXiv:"):  # not the margin stamp
+            glyph.piece = number
+        if not turned:  # a Glyph is made upright
+            continue
+        for glyph in piece:
+            glyph.turned = True
+        if not "".join(g.char for g in piece).lstrip().startswith("arXiv:"):  # not the margin stamp
             rotated += len(solid(piece))
     return rotated
 
@@ -182,7 +186,8 @@ class CharReader:
                     stop, key, size, base = word
                     box(tp, index, p_left, p_right, p_bottom, p_top)
                     x0 = left.value
-                    box(tp, stop - 1, p_left, p_right, p_bottom, p_top)
+                    if stop - index > 1:
+                        box(tp, stop - 1, p_left, p_right, p_bottom, p_top)
                     found = objects.get(key) or self.font(key, index)
                     before = Glyph(text[index:stop], x0, right.value, base, size, found[0], found[1], False, x0,
                                    weight=stop - index)
@@ -239,31 +244,48 @@ class CharReader:
 
 
 def _is_turned(piece: list[Glyph]) -> bool:
-    shown = solid(piece)[:12]  # a dozen characters tell
+    shown: list[Glyph] = []
+    for glyph in piece:  # a dozen characters tell
+        if not glyph.generated and glyph.size > 1 and glyph.char.strip():
+            shown.append(glyph)
+            if len(shown) == 12:
+                break
     pairs = list(zip(shown, shown[1:]))
     return bool(pairs) and sum(_turned(a, b) for a, b in pairs) * 2 >= len(pairs)
 
 
 MATH_FONTS = (*SYMBOL_FONTS, *EXTENSION_FONTS, *MATH_ITALIC_FONTS, "MSAM", "MSBM")
+_MATH_SET = frozenset(MATH_FONTS)
 
 
 def math_only(glyphs: list[Glyph]) -> bool:
     """A piece of display mathematics: math-font glyphs and no word of three letters in a text font."""
-    letters, has_math = 0, False
+    words, has_math, _letters = math_scan(glyphs)
+    return has_math and not words
+
+
+MathScan = tuple[bool, bool, int]  # (a word of three text-font letters seen, a math font seen, letters running)
+
+
+def math_scan(glyphs: list[Glyph], state: MathScan = (False, False, 0)) -> MathScan:
+    """math_only's pass over `glyphs`, resumed from `state` (that of the glyphs before them)."""
+    words, has_math, letters = state
+    if words:
+        return state
     for glyph in glyphs:
         if glyph.generated or glyph.size <= 1:
             letters = 0
             continue
-        family = glyph.family
-        has_math = has_math or family in MATH_FONTS
+        in_math = glyph.family in _MATH_SET
+        has_math = has_math or in_math
         for char in glyph.char if glyph.weight > 1 else (glyph.char,):
-            if char.isalpha() and family not in MATH_FONTS:
+            if char.isalpha() and not in_math:
                 letters += 1
                 if letters >= 3:
-                    return False
+                    return True, has_math, letters
             else:
                 letters = 0
-    return has_math
+    return False, has_math, letters
 
 
 def _turned(before: Glyph, glyph: Glyph) -> bool:
@@ -272,9 +294,10 @@ def _turned(before: Glyph, glyph: Glyph) -> bool:
             and abs(glyph.base - before.base) > glyph.size * 0.2 and abs(glyph.origin - before.origin) < glyph.size * 0.1)
 
 
-def wide_gaps(glyphs: list[Glyph], ems: float = 1.2) -> int:
-    """Gaps between neighbouring characters wider than `ems` font sizes: a table row has several."""
-    shown = solid(glyphs)
+def wide_gaps(glyphs: list[Glyph], ems: float = 1.2, shown: list[Glyph] | None = None) -> int:
+    """Gaps between neighbouring characters wider than `ems` font sizes: a table row has several.
+    `shown`: solid(glyphs), when the caller has it."""
+    shown = solid(glyphs) if shown is None else shown
     return sum(1 for a, b in zip(shown, shown[1:]) if b.x0 - a.x1 > ems * max(a.size, 1.0))
 
 
@@ -282,15 +305,16 @@ def solid(glyphs: list[Glyph]) -> list[Glyph]:
     return [g for g in glyphs if not g.generated and g.size > 1 and g.char.strip()]
 
 
-def reference(glyphs: list[Glyph]) -> tuple[float, float]:
-    """(size, baseline) of a line's main text: the size most characters have, and their baseline."""
-    shown = solid(glyphs)
+def reference(glyphs: list[Glyph], shown: list[Glyph] | None = None) -> tuple[float, float]:
+    """(size, baseline) of a line's main text: the size most characters have, and their baseline.
+    `shown`: solid(glyphs), when the caller has it."""
+    shown = solid(glyphs) if shown is None else shown
     if not shown:
         return 0.0, 0.0
     counts: dict[float, int] = {}
     for glyph in shown:
         counts[glyph.size] = counts.get(glyph.size, 0) + glyph.weight
-    size = max(counts, key=lambda s: (counts[s], s))
+    size = max(counts, key=lambda s: (counts[s], s)) if len(counts) > 1 else next(iter(counts))
     if len(counts) == 1 and all(g.weight == 1 for g in shown):
         bases_only = sorted(g.base for g in shown)
         return size, bases_only[len(bases_only) // 2]
@@ -311,18 +335,43 @@ class LineShape:
     base: float
     start: float
     display: bool  # math only, and not a table row
+    shown: list[Glyph] = field(default_factory=list, repr=False)  # solid(line)
+    scan: MathScan = (False, False, 0)  # math_scan(line)
+    gaps: int | None = None  # wide_gaps(line), once asked
 
     @classmethod
-    def of(cls, line: list[Glyph], ends: PieceEnds | None = None) -> LineShape:
-        """The shape of `line`; `ends` are those of the line when it is one piece (computed once)."""
-        if ends is not None:
-            shown = solid(line)
-            start = min(g.x0 for g in shown) if shown else 0.0
-            return cls(max(ends.size, 1.0), ends.base, start, ends.math and wide_gaps(line) < 2)
-        size, base = reference(line)
-        shown = solid(line)
+    def of(cls, line: list[Glyph], ends: PieceEnds | None = None, shown: list[Glyph] | None = None) -> LineShape:
+        """The shape of `line`; `ends` are those of the line when it is one piece (computed once),
+        `shown` its solid glyphs when the caller has them."""
+        shown = solid(line) if shown is None else shown
         start = min(g.x0 for g in shown) if shown else 0.0
-        return cls(max(size, 1.0), base, start, math_only(line) and wide_gaps(line) < 2)
+        if ends is not None:
+            size, base, scan = ends.size, ends.base, ends.scan
+        else:
+            (size, base), scan = reference(line, shown), math_scan(line)
+        gaps = wide_gaps(line, shown=shown) if scan[1] and not scan[0] else None
+        return cls(max(size, 1.0), base, start, gaps is not None and gaps < 2, shown, scan, gaps)
+
+    def joined(self, line: list[Glyph], piece: list[Glyph], shown: list[Glyph]) -> LineShape:
+        """The shape of `line` (this line, `piece` with its solid glyphs `shown` just added to it),
+        the same as LineShape.of(line), from what is known of the line before."""
+        both = self.shown + shown
+        if not shown:
+            start = self.start
+        else:
+            start = min(g.x0 for g in shown)
+            start = min(start, self.start) if self.shown else start
+        scan = math_scan(piece, self.scan)
+        gaps = None
+        if self.gaps is not None:
+            gaps = self.gaps + wide_gaps(piece, shown=shown)
+            if self.shown and shown and shown[0].x0 - self.shown[-1].x1 > 1.2 * max(self.shown[-1].size, 1.0):
+                gaps += 1
+        elif scan[1] and not scan[0]:
+            gaps = wide_gaps(line, shown=both)
+        size, base = reference(line, both)
+        display = scan[1] and not scan[0] and gaps is not None and gaps < 2
+        return LineShape(max(size, 1.0), base, start, display, both, scan, gaps)
 
 
 @dataclass
@@ -335,12 +384,15 @@ class PieceEnds:
     size: float
     base: float
     math: bool
+    scan: MathScan = (False, False, 0)  # math_scan(piece)
 
     @classmethod
-    def of(cls, piece: list[Glyph]) -> PieceEnds:
-        shown = solid(piece)
-        size, base = reference(piece)
-        return cls(shown[0] if shown else None, shown[-1] if shown else None, size, base, math_only(piece))
+    def of(cls, piece: list[Glyph], shown: list[Glyph] | None = None) -> PieceEnds:
+        shown = solid(piece) if shown is None else shown
+        size, base = reference(piece, shown)
+        scan = math_scan(piece)
+        return cls(shown[0] if shown else None, shown[-1] if shown else None, size, base,
+                   scan[1] and not scan[0], scan)
 
 
 def join_pieces(pieces: list[list[Glyph]]) -> list[list[Glyph]]:
@@ -349,13 +401,14 @@ def join_pieces(pieces: list[list[Glyph]]) -> list[list[Glyph]]:
     shape: LineShape | None = None
     last_piece: PieceEnds | None = None
     for piece in pieces:
-        ends = PieceEnds.of(piece)
+        shown = solid(piece)
+        ends = PieceEnds.of(piece, shown)
         if lines and shape is not None and last_piece is not None and continues(shape, last_piece, ends):
             lines[-1].extend(piece)
-            shape = LineShape.of(lines[-1])
+            shape = shape.joined(lines[-1], piece, shown)
         else:
             lines.append(list(piece))
-            shape = LineShape.of(lines[-1], ends)
+            shape = LineShape.of(lines[-1], ends, shown)
         last_piece = ends
     return lines
 

@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from astro_cli.research.text.hyphens import SOFT_HYPHEN
-from astro_cli.research.text.pdfchars import SPACING_ACCENTS
+from astro_cli.research.text.pdfchars import EXTENSION_FONTS, SPACING_ACCENTS, math_char
 from astro_cli.research.text.pdfglyphs import (
     MATH_FONTS,
     CharReader,
@@ -30,10 +30,12 @@ from astro_cli.research.text.pdfglyphs import (
     PieceEnds,
     continues,
     number_pieces,
+    solid,
 )
 from astro_cli.research.text.pdfscript import CELL_EMS  # no gap of a plain line may be this wide
 
 _TEXT_ONLY = frozenset((*MATH_FONTS, "TXSYA", "PXSYA"))  # fonts whose glyphs pdfchars.math_char names
+_MATH_SET = frozenset(MATH_FONTS)
 _UNUSUAL = re.compile("[\x00-\x1f\x7f\u00ad\ud800-\udfff\ue000-\uf8ff\ufffe\uffff"
                       + re.escape("".join(SPACING_ACCENTS)) + "]")
 _ACCENT = re.compile("[" + re.escape("".join(SPACING_ACCENTS)) + "]")
@@ -154,6 +156,11 @@ class _Run:
         """Text in a text font with a Unicode map: nothing in it to name, raise or lower."""
         return self.font[1] not in _TEXT_ONLY and not self.font[2] and self.size > 1
 
+    @property
+    def nameable(self) -> bool:
+        """Text whose characters pdfchars.math_char names one by one (no extension font's pieces)."""
+        return self.font[1] not in EXTENSION_FONTS and not self.font[2] and self.size > 1
+
 
 Words = dict[int, tuple[int, int, float, float]]  # first character -> end, text object, size, baseline
 
@@ -189,14 +196,46 @@ def _read(reader: CharReader, text: str, start: int, end: int, number: int) -> _
             if abs(y.value - base) > 0.01 * max(size, 1.0):  # set at an angle
                 return None
         runs.append(_Run(a, b, key, reader.font(key, a), size, base))
-    if not unusual and all(run.simple for run in runs):
+    if not unusual and all(run.nameable for run in runs):
         size, base = runs[0].size, runs[0].base
         if (all(abs(r.size - size) <= 0.01 and abs(r.base - base) <= 0.01 * r.size for r in runs)
                 and len(_DIGIT.findall(body)) * 5 < sum(b - a for a, b in words) * 2):
-            ends = _plain_ends(reader, text, words, runs)
-            if ends is not None:
-                return _Plain(start, end, number, _written(reader, segment, start), ends)
+            named = segment if all(run.simple for run in runs) else _named(text, start, end, runs)
+            ends = _plain_ends(reader, text, words, runs) if named is not None else None
+            if ends is not None and named is not None:
+                return _Plain(start, end, number, _written(reader, named, start), ends)
     return _inner_words(text, words, runs)
+
+
+def _named(text: str, start: int, end: int, runs: list[_Run]) -> str | None:
+    """A piece with inline mathematics on the baseline of its text, as pdfscript writes it: the
+    characters of math fonts named (pdfchars.math_char). None when pdfscript would see more in it: a
+    piece of mathematics only (pdfglyphs.math_only: no word of three text-font letters), or a glyph
+    that names nothing or negates the next one."""
+    chars = list(text[start:end])
+    letters, words = 0, False
+    at = start
+    for run in runs:
+        math = run.font[1] in _MATH_SET
+        for index in range(at, run.last + 1):
+            char = chars[index - start]
+            if index >= run.first and char.isalpha() and not math:
+                letters += 1
+                words = words or letters >= 3
+            else:
+                letters = 0
+        at = run.last + 1
+        if run.font[1] not in _TEXT_ONLY:
+            continue
+        for index in range(run.first, run.last + 1):
+            name = math_char(chars[index - start], run.font[1])
+            if name is not None:
+                if name in ("", "\u0338"):
+                    return None
+                chars[index - start] = name
+    if not words and any(run.font[1] in _MATH_SET for run in runs):
+        return None
+    return "".join(chars)
 
 
 def _plain_ends(reader: CharReader, text: str, words: list[tuple[int, int]], runs: list[_Run]) -> PieceEnds | None:
@@ -243,7 +282,7 @@ def _inner_words(text: str, words: list[tuple[int, int]], runs: list[_Run]) -> W
         for n, (a, b) in enumerate(inside):
             # the first character of a run and its last are read alone: a mark may be set next to them
             a, b = a + (n == 0), b - (n == len(inside) - 1)
-            if b - a > 1 and not _UNUSUAL.search(text, a, b):
+            if b > a and not _UNUSUAL.search(text, a, b):
                 inner[a] = (b, run.key, run.size, run.base)
     return inner
 
@@ -310,18 +349,24 @@ def _join(items: list[list[Glyph] | _Plain], reader: CharReader, text: str) -> l
     shape: LineShape | None = None
     last: PieceEnds | None = None
     for item in items:
-        ends = item.ends if isinstance(item, _Plain) else PieceEnds.of(item)
+        shown = [] if isinstance(item, _Plain) else solid(item)
+        ends = item.ends if isinstance(item, _Plain) else PieceEnds.of(item, shown)
         if lines and shape is not None and last is not None and continues(shape, last, ends):
-            glyphs = _glyphs(lines[-1], reader, text)
-            glyphs.extend(_glyphs(item, reader, text))
-            lines[-1] = glyphs
-            shape = LineShape.of(glyphs)
+            line = lines[-1]
+            if isinstance(line, _Plain) or isinstance(item, _Plain):
+                glyphs = _glyphs(line, reader, text)
+                glyphs.extend(_glyphs(item, reader, text))
+                lines[-1] = glyphs
+                shape = LineShape.of(glyphs)
+            else:
+                line.extend(item)
+                shape = shape.joined(line, item, shown)
         elif isinstance(item, _Plain):
             lines.append(item)
             shape = LineShape(max(ends.size, 1.0), ends.base, ends.first.x0 if ends.first else 0.0, False)
         else:
             lines.append(list(item))
-            shape = LineShape.of(item, ends)
+            shape = LineShape.of(item, ends, shown)
         last = ends
     return [PlainLine(line.text, line.ends.size) if isinstance(line, _Plain) else line for line in lines]
 
