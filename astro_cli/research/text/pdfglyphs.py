@@ -314,12 +314,17 @@ def reference(glyphs: list[Glyph], shown: list[Glyph] | None = None) -> tuple[fl
     counts: dict[float, int] = {}
     for glyph in shown:
         counts[glyph.size] = counts.get(glyph.size, 0) + glyph.weight
-    size = max(counts, key=lambda s: (counts[s], s)) if len(counts) > 1 else next(iter(counts))
-    if len(counts) == 1 and all(g.weight == 1 for g in shown):
-        bases_only = sorted(g.base for g in shown)
-        return size, bases_only[len(bases_only) // 2]
-    bases = sorted((g.base, g.weight) for g in shown if abs(g.size - size) < 0.2)
-    middle = sum(weight for _, weight in bases) // 2
+    if len(counts) == 1:
+        size = next(iter(counts))
+        if counts[size] == len(shown):  # every glyph one character
+            bases_only = sorted([g.base for g in shown])
+            return size, bases_only[len(bases_only) // 2]
+        bases = sorted([(g.base, g.weight) for g in shown])
+        middle = counts[size] // 2
+    else:
+        size = max(counts, key=lambda s: (counts[s], s))
+        bases = sorted([(g.base, g.weight) for g in shown if abs(g.size - size) < 0.2])
+        middle = sum(weight for _, weight in bases) // 2
     for base, weight in bases:  # the median, each glyph counted as the characters it stands for
         if middle < weight:
             return size, base

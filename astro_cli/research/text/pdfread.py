@@ -141,4 +141,6 @@ def reading_notes(pages: list[PageText]) -> list[str]:
 
 def _utf16(text: str) -> str:
     """Rejoin surrogate pairs (mathematical letters beyond the first plane); lone halves go."""
+    if text.isascii():
+        return text
     return text.encode("utf-16-le", "surrogatepass").decode("utf-16-le", "replace").replace("\ufffd", "")

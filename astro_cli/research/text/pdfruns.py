@@ -36,6 +36,7 @@ from astro_cli.research.text.pdfscript import CELL_EMS  # no gap of a plain line
 
 _TEXT_ONLY = frozenset((*MATH_FONTS, "TXSYA", "PXSYA"))  # fonts whose glyphs pdfchars.math_char names
 _MATH_SET = frozenset(MATH_FONTS)
+_TINY = 2  # pieces of this many characters or fewer are read character by character
 _UNUSUAL = re.compile("[\x00-\x1f\x7f\u00ad\ud800-\udfff\ue000-\uf8ff\ufffe\uffff"
                       + re.escape("".join(SPACING_ACCENTS)) + "]")
 _ACCENT = re.compile("[" + re.escape("".join(SPACING_ACCENTS)) + "]")
@@ -176,6 +177,8 @@ def _read(reader: CharReader, text: str, start: int, end: int, number: int) -> _
     unusual = _UNUSUAL.search(body) is not None
     if unusual and _ACCENT.search(body):
         return None  # an accent joins the letter under it: every position counts
+    if len(body) <= _TINY and body and " " not in body:
+        return None  # a symbol of a display formula (rarely plain): reading it costs less than asking
     words = [(start + m.start(), start + m.end()) for m in _WORD.finditer(body)]
     if not words:
         return None if unusual else _Plain(start, end, number, "", PieceEnds(None, None, 0.0, 0.0, False))
