@@ -42,11 +42,17 @@ class HyphenResolver:
 
     def __init__(self, document: str, words: WordCheck | None = None) -> None:
         tokens = _TOKEN.findall(fold(_MARKED.sub(" ", document)))  # folded once, as a whole
-        self.joined: Counter[str] = Counter(part for token in tokens for part in token.split("-") if part)
-        self.hyphenated: Counter[str] = Counter(
-            f"{a}-{b}" for token in tokens if "-" in token
-            for a, b in zip(token.split("-"), token.split("-")[1:]) if a and b
-        )
+        self.joined: Counter[str] = Counter(tokens)  # each word, the parts of a compound counted apart
+        self.hyphenated: Counter[str] = Counter()  # each pair of parts a compound joins with a hyphen
+        for token in [token for token in self.joined if "-" in token]:
+            times = self.joined.pop(token)
+            parts = token.split("-")
+            for part in parts:
+                if part:
+                    self.joined[part] += times
+            for a, b in zip(parts, parts[1:]):
+                if a and b:
+                    self.hyphenated[f"{a}-{b}"] += times
         self._words = words
 
     def words(self, word: str) -> bool:

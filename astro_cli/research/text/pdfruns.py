@@ -141,7 +141,7 @@ def _asked(reader: CharReader, start: int, length: int) -> str:
     return "".join(chars)
 
 
-@dataclass
+@dataclass(slots=True)
 class _Run:
     """Characters first..last of one text object on a piece (spaces between words included)."""
 
@@ -151,16 +151,13 @@ class _Run:
     font: tuple[str, str, bool]  # name, family, no Unicode map
     size: float
     base: float
+    simple: bool = False  # text in a text font with a Unicode map: nothing in it to name, raise or lower
+    nameable: bool = False  # characters pdfchars.math_char names one by one (no extension font's pieces)
 
-    @property
-    def simple(self) -> bool:
-        """Text in a text font with a Unicode map: nothing in it to name, raise or lower."""
-        return self.font[1] not in _TEXT_ONLY and not self.font[2] and self.size > 1
-
-    @property
-    def nameable(self) -> bool:
-        """Text whose characters pdfchars.math_char names one by one (no extension font's pieces)."""
-        return self.font[1] not in EXTENSION_FONTS and not self.font[2] and self.size > 1
+    def __post_init__(self) -> None:
+        readable = not self.font[2] and self.size > 1
+        self.simple = readable and self.font[1] not in _TEXT_ONLY
+        self.nameable = readable and self.font[1] not in EXTENSION_FONTS
 
 
 Words = dict[int, tuple[int, int, float, float]]  # first character -> end, text object, size, baseline
@@ -185,7 +182,7 @@ def _read(reader: CharReader, text: str, start: int, end: int, number: int) -> _
     found = _runs(reader, words)
     if found is None:
         return None
-    size_at, origin, sizes = call["size"], call["origin"], reader.sizes
+    size_at, origin, sizes, objects = call["size"], call["origin"], reader.sizes, reader.objects
     y, p_x, p_y = reader.values[5], reader.refs[4], reader.refs[5]
     runs = []
     for a, b, key in found:
@@ -198,7 +195,7 @@ def _read(reader: CharReader, text: str, start: int, end: int, number: int) -> _
             origin(tp, b, p_x, p_y)
             if abs(y.value - base) > 0.01 * max(size, 1.0):  # set at an angle
                 return None
-        runs.append(_Run(a, b, key, reader.font(key, a), size, base))
+        runs.append(_Run(a, b, key, objects.get(key) or reader.font(key, a), size, base))
     if not unusual and all(run.nameable for run in runs):
         size, base = runs[0].size, runs[0].base
         if (all(abs(r.size - size) <= 0.01 and abs(r.base - base) <= 0.01 * r.size for r in runs)
