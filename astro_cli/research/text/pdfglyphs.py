@@ -4,20 +4,18 @@ PDFium's own text breaks a line wherever the baseline moves, so display mathemat
 one symbol per line (`S_graph =`, `X`, `i`, `(`) and a subscript can end a line. Here each
 character keeps its box, baseline, font size and font name, and PDFium's pieces are joined again
 when they continue on the same visual line (a subscript, the rest of an equation) or stack over
-the piece before them (the denominator of a fraction). pdfscript.py then writes each line.
+the piece before them (the denominator of a fraction: pdflines.py). pdfscript.py then writes each line.
 """
 
 from __future__ import annotations
 
 import ctypes
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
 from astro_cli.research.text.hyphens import SOFT_HYPHEN
 from astro_cli.research.text.pdfchars import EXTENSION_FONTS, MATH_ITALIC_FONTS, SYMBOL_FONTS
-
-GAP_EMS = 3.0  # a piece further right than this (in font sizes) is another column, not the same line
 
 
 @dataclass(slots=True)
@@ -92,6 +90,8 @@ def page_glyphs(textpage: Any) -> PageGlyphs:
     if count <= 0:
         return PageGlyphs([], 0, 0, 0)
     reader = CharReader(textpage)
+    from astro_cli.research.text.pdflines import join_pieces  # it measures lines with this module's helpers
+
     kept = reader.pieces(0, count)
     rotated = number_pieces(kept, 0)
     return PageGlyphs(join_pieces(kept), count, reader.unmapped, rotated)
@@ -330,109 +330,3 @@ def reference(glyphs: list[Glyph], shown: list[Glyph] | None = None) -> tuple[fl
             return size, base
         middle -= weight
     return size, bases[-1][0]
-
-
-@dataclass
-class LineShape:
-    """What joining needs to know of a line being built, computed once per piece added."""
-
-    size: float
-    base: float
-    start: float
-    display: bool  # math only, and not a table row
-    shown: list[Glyph] = field(default_factory=list, repr=False)  # solid(line)
-    scan: MathScan = (False, False, 0)  # math_scan(line)
-    gaps: int | None = None  # wide_gaps(line), once asked
-
-    @classmethod
-    def of(cls, line: list[Glyph], ends: PieceEnds | None = None, shown: list[Glyph] | None = None) -> LineShape:
-        """The shape of `line`; `ends` are those of the line when it is one piece (computed once),
-        `shown` its solid glyphs when the caller has them."""
-        shown = solid(line) if shown is None else shown
-        start = min(g.x0 for g in shown) if shown else 0.0
-        if ends is not None:
-            size, base, scan = ends.size, ends.base, ends.scan
-        else:
-            (size, base), scan = reference(line, shown), math_scan(line)
-        gaps = wide_gaps(line, shown=shown) if scan[1] and not scan[0] else None
-        return cls(max(size, 1.0), base, start, gaps is not None and gaps < 2, shown, scan, gaps)
-
-    def joined(self, line: list[Glyph], piece: list[Glyph], shown: list[Glyph]) -> LineShape:
-        """The shape of `line` (this line, `piece` with its solid glyphs `shown` just added to it),
-        the same as LineShape.of(line), from what is known of the line before."""
-        both = self.shown + shown
-        if not shown:
-            start = self.start
-        else:
-            start = min(g.x0 for g in shown)
-            start = min(start, self.start) if self.shown else start
-        scan = math_scan(piece, self.scan)
-        gaps = None
-        if self.gaps is not None:
-            gaps = self.gaps + wide_gaps(piece, shown=shown)
-            if self.shown and shown and shown[0].x0 - self.shown[-1].x1 > 1.2 * max(self.shown[-1].size, 1.0):
-                gaps += 1
-        elif scan[1] and not scan[0]:
-            gaps = wide_gaps(line, shown=both)
-        size, base = reference(line, both)
-        display = scan[1] and not scan[0] and gaps is not None and gaps < 2
-        return LineShape(max(size, 1.0), base, start, display, both, scan, gaps)
-
-
-@dataclass
-class PieceEnds:
-    """What joining needs to know of one of PDFium's pieces: its first and last solid characters,
-    the size and baseline of its text, and whether it is mathematics only."""
-
-    first: Glyph | None
-    last: Glyph | None
-    size: float
-    base: float
-    math: bool
-    scan: MathScan = (False, False, 0)  # math_scan(piece)
-
-    @classmethod
-    def of(cls, piece: list[Glyph], shown: list[Glyph] | None = None) -> PieceEnds:
-        shown = solid(piece) if shown is None else shown
-        size, base = reference(piece, shown)
-        scan = math_scan(piece)
-        return cls(shown[0] if shown else None, shown[-1] if shown else None, size, base,
-                   scan[1] and not scan[0], scan)
-
-
-def join_pieces(pieces: list[list[Glyph]]) -> list[list[Glyph]]:
-    """PDFium's pieces joined into visual lines."""
-    lines: list[list[Glyph]] = []
-    shape: LineShape | None = None
-    last_piece: PieceEnds | None = None
-    for piece in pieces:
-        shown = solid(piece)
-        ends = PieceEnds.of(piece, shown)
-        if lines and shape is not None and last_piece is not None and continues(shape, last_piece, ends):
-            lines[-1].extend(piece)
-            shape = shape.joined(lines[-1], piece, shown)
-        else:
-            lines.append(list(piece))
-            shape = LineShape.of(lines[-1], ends, shown)
-        last_piece = ends
-    return lines
-
-
-def continues(line: LineShape, before: PieceEnds, piece: PieceEnds) -> bool:
-    """Does `piece` go on the visual line `line` (whose last piece was `before`)?"""
-    first, last = piece.first, before.last
-    if first is None or last is None or first.turned or last.turned:
-        return False
-    size, base = line.size, line.base
-    piece_size, piece_base = piece.size, piece.base
-    if line.display and abs(piece_base - base) <= size * 2.5 and piece.math:
-        # one display formula, whatever its layout; a table's next row (back at the margin) is not
-        return first.x0 - last.x1 <= size * GAP_EMS and first.x0 > line.start + size
-    if abs(piece_base - base) > size * 0.75:
-        return False
-    if first.x0 >= last.x1 - size * 0.3:
-        return first.x0 - last.x1 <= size * GAP_EMS
-    # a piece that goes back left continues the line only when it stacks under the end of the one
-    # before: a fraction's denominator under its numerator, both set off the line's baseline
-    stacked = first.x0 < last.x1 and first.x1 > last.x0
-    return stacked and last.base > base + size * 0.2 and first.base < base - size * 0.1 and piece_size <= size

@@ -22,16 +22,8 @@ from typing import Any
 
 from astro_cli.research.text.hyphens import SOFT_HYPHEN
 from astro_cli.research.text.pdfchars import EXTENSION_FONTS, SPACING_ACCENTS, math_char
-from astro_cli.research.text.pdfglyphs import (
-    MATH_FONTS,
-    CharReader,
-    Glyph,
-    LineShape,
-    PieceEnds,
-    continues,
-    number_pieces,
-    solid,
-)
+from astro_cli.research.text.pdfglyphs import MATH_FONTS, CharReader, Glyph, number_pieces, solid
+from astro_cli.research.text.pdflines import LineShape, PieceEnds, continues
 from astro_cli.research.text.pdfscript import CELL_EMS  # no gap of a plain line may be this wide
 
 _TEXT_ONLY = frozenset((*MATH_FONTS, "TXSYA", "PXSYA"))  # fonts whose glyphs pdfchars.math_char names
@@ -343,7 +335,7 @@ def _written(reader: CharReader, segment: str, start: int) -> str:
 
 
 def _join(items: list[list[Glyph] | _Plain], reader: CharReader, text: str) -> list[list[Glyph] | PlainLine]:
-    """PDFium's pieces joined into visual lines (pdfglyphs.join_pieces); a plain piece that joins
+    """PDFium's pieces joined into visual lines (pdflines.join_pieces); a plain piece that joins
     another is read character by character, so the line is written as the careful path writes it."""
     lines: list[list[Glyph] | _Plain] = []
     shape: LineShape | None = None
