@@ -48,8 +48,8 @@ def _calls() -> dict[str, Any]:
     argument and result, and even ctypes' own argument types cost more than the call (a character's
     box: 0.9 µs with argtypes, 0.26 µs without), when it is made for each of a page's thousands of
     characters. So the per-character ones are bound without argument types and their callers pass
-    ctypes values only (CharReader.tp, an int index, byref results); the font calls, made once per
-    text object with a bare address, keep their types. Read-only, made once per process."""
+    ctypes values only (CharReader.tp, an int index, byref results, a text object as c_void_p);
+    the font's name, asked once per font, keeps its types. Read-only, made once per process."""
     import pypdfium2.raw as raw
 
     def address(name: str) -> int:
@@ -71,7 +71,7 @@ def _calls() -> dict[str, Any]:
         "object": bare("FPDFText_GetTextObject", ctypes.c_void_p),
         "map_error": bare("FPDFText_HasUnicodeMapError", ctypes.c_int),
         "count_rects": bare("FPDFText_CountRects", ctypes.c_int),  # (page, start, count)
-        "font": bind("FPDFTextObj_GetFont", ctypes.c_void_p, ctypes.c_void_p),
+        "font": bare("FPDFTextObj_GetFont", ctypes.c_void_p),  # (c_void_p text object)
         "font_name": bind("FPDFFont_GetBaseFontName", ctypes.c_size_t, ctypes.c_void_p, ctypes.c_char_p,
                           ctypes.c_size_t),
     }
@@ -136,7 +136,7 @@ class CharReader:
         found = self.objects.get(key)
         if found is None:
             call = self.call
-            handle = call["font"](key) if key else None
+            handle = call["font"](ctypes.c_void_p(key)) if key else None
             font = ""
             if handle:
                 if handle not in self._fonts:
@@ -250,8 +250,9 @@ def _is_turned(piece: list[Glyph]) -> bool:
             shown.append(glyph)
             if len(shown) == 12:
                 break
-    pairs = list(zip(shown, shown[1:]))
-    return bool(pairs) and sum(_turned(a, b) for a, b in pairs) * 2 >= len(pairs)
+    pairs = len(shown) - 1
+    turned = sum(1 for a, b in zip(shown, shown[1:]) if a.base != b.base and _turned(a, b))  # one baseline: upright
+    return pairs > 0 and turned * 2 >= pairs
 
 
 MATH_FONTS = (*SYMBOL_FONTS, *EXTENSION_FONTS, *MATH_ITALIC_FONTS, "MSAM", "MSBM")
