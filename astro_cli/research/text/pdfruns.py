@@ -174,29 +174,42 @@ def _read(reader: CharReader, text: str, start: int, end: int, number: int) -> _
     found = _runs(reader, words)
     if found is None:
         return None
-    size_at, origin, sizes, objects = call["size"], call["origin"], reader.sizes, reader.objects
-    y, p_x, p_y = reader.values[5], reader.refs[4], reader.refs[5]
+    size_at, sizes, objects = call["size"], reader.sizes, reader.objects
     runs = []
     for a, b, key in found:
         size = sizes.get(key)
         if size is None:  # one size for all the characters of a text object
             size = sizes[key] = size_at(tp, a)
-        origin(tp, a, p_x, p_y)
-        base = y.value
-        if b != a:
-            origin(tp, b, p_x, p_y)
-            if abs(y.value - base) > 0.01 * max(size, 1.0):  # set at an angle
-                return None
-        runs.append(_Run(a, b, key, objects.get(key) or reader.font(key, a), size, base))
-    if not unusual and all(run.nameable for run in runs):
-        size, base = runs[0].size, runs[0].base
-        if (all(abs(r.size - size) <= 0.01 and abs(r.base - base) <= 0.01 * r.size for r in runs)
-                and len(_DIGIT.findall(body)) * 5 < sum(b - a for a, b in words) * 2):
+        runs.append(_Run(a, b, key, objects.get(key) or reader.font(key, a), size, 0.0))
+    size = runs[0].size
+    if (not unusual and all(run.nameable and abs(run.size - size) <= 0.01 for run in runs)
+            and len(_DIGIT.findall(body)) * 5 < sum(b - a for a, b in words) * 2):
+        if not _baselines(reader, runs):
+            return None
+        base = runs[0].base
+        if all(abs(r.base - base) <= 0.01 * r.size for r in runs):
             named = segment if all(run.simple for run in runs) else _named(text, start, end, runs)
             ends = _plain_ends(reader, text, words, runs) if named is not None else None
             if ends is not None and named is not None:
                 return _Plain(start, end, number, _written(reader, named, start), ends)
+    elif not _baselines(reader, [run for run in runs if run.simple]):
+        return None  # the words of a run are read whole only where its characters share a baseline
     return _inner_words(text, words, runs)
+
+
+def _baselines(reader: CharReader, runs: list[_Run]) -> bool:
+    """Each run's baseline (the origin of its first character); False when a run is set at an
+    angle (its last character's origin off that baseline)."""
+    origin, tp = reader.call["origin"], reader.tp
+    y, p_x, p_y = reader.values[5], reader.refs[4], reader.refs[5]
+    for run in runs:
+        origin(tp, run.first, p_x, p_y)
+        run.base = base = y.value
+        if run.last != run.first:
+            origin(tp, run.last, p_x, p_y)
+            if abs(y.value - base) > 0.01 * max(run.size, 1.0):
+                return False
+    return True
 
 
 def _named(text: str, start: int, end: int, runs: list[_Run]) -> str | None:

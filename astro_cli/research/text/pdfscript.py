@@ -194,12 +194,15 @@ def _value_cell_gap(glyphs: list[Glyph], size: float) -> float:
 def _numeric(shown: list[Glyph]) -> bool:
     digits = total = 0
     for glyph in shown:
-        if glyph.generated or not glyph.char.strip():
+        char = glyph.char
+        if glyph.generated or not char.strip():
             continue
         if glyph.weight > 1:  # a word of a plain run (pdfruns.py): its characters count
-            digits, total = digits + sum(c.isdigit() for c in glyph.char), total + glyph.weight
+            digits += sum(map(str.isdigit, char))
+            total += glyph.weight
         else:
-            digits, total = digits + glyph.char.isdigit(), total + 1
+            digits += char.isdigit()
+            total += 1
     return digits * 5 >= total * 2
 
 
