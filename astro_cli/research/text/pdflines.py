@@ -9,6 +9,7 @@ of many pieces is not measured again from scratch each time.
 
 from __future__ import annotations
 
+from bisect import insort
 from dataclasses import dataclass, field
 
 from astro_cli.research.text.pdfglyphs import Glyph, MathScan, math_scan, reference, solid, wide_gaps
@@ -27,6 +28,7 @@ class LineShape:
     shown: list[Glyph] = field(default_factory=list, repr=False)  # solid(line)
     scan: MathScan = (False, False, 0)  # math_scan(line)
     gaps: int | None = None  # wide_gaps(line), once asked
+    tally: _Tally | None = field(default=None, repr=False)  # what reference(line) counts, once joined
 
     @classmethod
     def of(cls, line: list[Glyph], ends: PieceEnds | None = None, shown: list[Glyph] | None = None) -> LineShape:
@@ -58,9 +60,55 @@ class LineShape:
                 gaps += 1
         elif scan[1] and not scan[0]:
             gaps = wide_gaps(line, shown=both)
-        size, base = reference(line, both)
+        tally = self.tally if self.tally is not None else _Tally.of(self.shown)
+        tally.add(shown)
+        size, base = tally.reference()
         display = scan[1] and not scan[0] and gaps is not None and gaps < 2
-        return LineShape(max(size, 1.0), base, start, display, both, scan, gaps)
+        return LineShape(max(size, 1.0), base, start, display, both, scan, gaps, tally)
+
+
+@dataclass
+class _Tally:
+    """pdfglyphs.reference()'s counts, kept as pieces join a line: the weight of each font size and
+    every glyph's (baseline, weight, size), sorted, so a joined line is not sorted again."""
+
+    counts: dict[float, int] = field(default_factory=dict)
+    bases: list[tuple[float, int, float]] = field(default_factory=list)
+    glyphs: int = 0
+
+    @classmethod
+    def of(cls, shown: list[Glyph]) -> _Tally:
+        tally = cls()
+        tally.add(shown)
+        return tally
+
+    def add(self, shown: list[Glyph]) -> None:
+        counts, bases = self.counts, self.bases
+        for glyph in shown:
+            counts[glyph.size] = counts.get(glyph.size, 0) + glyph.weight
+            insort(bases, (glyph.base, glyph.weight, glyph.size))
+        self.glyphs += len(shown)
+
+    def reference(self) -> tuple[float, float]:
+        """What reference(line) returns (the ties of equal baselines aside, the same order)."""
+        counts, bases = self.counts, self.bases
+        if not bases:
+            return 0.0, 0.0
+        if len(counts) == 1:
+            size = next(iter(counts))
+            if counts[size] == self.glyphs:  # every glyph one character
+                return size, bases[len(bases) // 2][0]
+            kept = [(base, weight) for base, weight, _size in bases]
+            middle = counts[size] // 2
+        else:
+            size = max(counts, key=lambda s: (counts[s], s))
+            kept = [(base, weight) for base, weight, of in bases if abs(of - size) < 0.2]
+            middle = sum(weight for _, weight in kept) // 2
+        for base, weight in kept:  # the median, each glyph counted as the characters it stands for
+            if middle < weight:
+                return size, base
+            middle -= weight
+        return size, kept[-1][0]
 
 
 @dataclass
