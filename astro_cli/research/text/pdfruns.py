@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import ctypes
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from astro_cli.research.text.hyphens import SOFT_HYPHEN
@@ -60,6 +60,8 @@ class _Plain:
     number: int
     text: str
     ends: PieceEnds
+    words: list[tuple[int, int]] = field(default_factory=list)  # to read it again should it join a line
+    runs: list[_Run] = field(default_factory=list)
 
 
 def page_lines(textpage: Any) -> PageLines:
@@ -191,7 +193,7 @@ def _read(reader: CharReader, text: str, start: int, end: int, number: int) -> _
             named = segment if all(run.simple for run in runs) else _named(text, start, end, runs)
             ends = _plain_ends(reader, text, words, runs) if named is not None else None
             if ends is not None and named is not None:
-                return _Plain(start, end, number, _written(reader, named, start), ends)
+                return _Plain(start, end, number, _written(reader, named, start), ends, words, runs)
     elif not _baselines(reader, [run for run in runs if run.simple]):
         return None  # the words of a run are read whole only where its characters share a baseline
     return _inner_words(text, words, runs)
@@ -379,7 +381,8 @@ def _join(items: list[list[Glyph] | _Plain], reader: CharReader, text: str) -> l
 def _glyphs(item: list[Glyph] | _Plain, reader: CharReader, text: str) -> list[Glyph]:
     if not isinstance(item, _Plain):
         return item
-    glyphs = [glyph for piece in reader.pieces(item.start, item.end, text) for glyph in piece]
+    words = _inner_words(text, item.words, item.runs) if item.words else None
+    glyphs = [glyph for piece in reader.pieces(item.start, item.end, text, words or None) for glyph in piece]
     for glyph in glyphs:
         glyph.piece = item.number
     return glyphs
