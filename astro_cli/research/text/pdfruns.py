@@ -24,7 +24,7 @@ from astro_cli.research.text.hyphens import SOFT_HYPHEN
 from astro_cli.research.text.pdfchars import EXTENSION_FONTS, SPACING_ACCENTS, math_char
 from astro_cli.research.text.pdfglyphs import MATH_FONTS, CharReader, Glyph, number_pieces, solid
 from astro_cli.research.text.pdflines import LineShape, PieceEnds, continues
-from astro_cli.research.text.pdfscript import CELL_EMS  # no gap of a plain line may be this wide
+from astro_cli.research.text.pdfscript import CELL_EMS, NUMERIC_CELL_EMS  # no gap of a plain line this wide
 
 _TEXT_ONLY = frozenset((*MATH_FONTS, "TXSYA", "PXSYA"))  # fonts whose glyphs pdfchars.math_char names
 _MATH_SET = frozenset(MATH_FONTS)
@@ -34,7 +34,6 @@ _UNUSUAL = re.compile("[\x00-\x1f\x7f\u00ad\ud800-\udfff\ue000-\uf8ff\ufffe\ufff
 _ACCENT = re.compile("[" + re.escape("".join(SPACING_ACCENTS)) + "]")
 _SEGMENT = re.compile("[^\r\n\ufffe]+\ufffe?|\ufffe")
 _WORD = re.compile(r"\S+")
-_DIGIT = re.compile(r"\d")
 
 
 @dataclass(slots=True)
@@ -184,14 +183,16 @@ def _read(reader: CharReader, text: str, start: int, end: int, number: int) -> _
             size = sizes[key] = size_at(tp, a)
         runs.append(_Run(a, b, key, objects.get(key) or reader.font(key, a), size, 0.0))
     size = runs[0].size
-    if (not unusual and all(run.nameable and abs(run.size - size) <= 0.01 for run in runs)
-            and len(_DIGIT.findall(body)) * 5 < sum(b - a for a, b in words) * 2):
+    if not unusual and all(run.nameable and abs(run.size - size) <= 0.01 for run in runs):
         if not _baselines(reader, runs):
             return None
         base = runs[0].base
         if all(abs(r.base - base) <= 0.01 * r.size for r in runs):
             named = segment if all(run.simple for run in runs) else _named(text, start, end, runs)
-            ends = _plain_ends(reader, text, words, runs) if named is not None else None
+            # a row of values (pdfscript._numeric: two in five characters digits) has cells from 0.6 em
+            numeric = sum(map(str.isdigit, body)) * 5 >= sum(b - a for a, b in words) * 2
+            widest = NUMERIC_CELL_EMS if numeric else CELL_EMS
+            ends = _plain_ends(reader, text, words, runs, widest) if named is not None else None
             if ends is not None and named is not None:
                 return _Plain(start, end, number, _written(reader, named, start), ends, words, runs)
     elif not _baselines(reader, [run for run in runs if run.simple]):
@@ -245,14 +246,15 @@ def _named(text: str, start: int, end: int, runs: list[_Run]) -> str | None:
     return "".join(chars)
 
 
-def _plain_ends(reader: CharReader, text: str, words: list[tuple[int, int]], runs: list[_Run]) -> PieceEnds | None:
+def _plain_ends(reader: CharReader, text: str, words: list[tuple[int, int]], runs: list[_Run],
+                ems: float) -> PieceEnds | None:
     """The first and last characters of a piece whose runs agree, or None when a gap between two
-    of its words is as wide as a table cell's (CELL_EMS)."""
+    of its words is as wide as the narrowest gap that may part table cells (`ems` font sizes)."""
     box, tp = reader.call["box"], reader.tp
     left, right = reader.values[0], reader.values[1]
     p_left, p_right, p_bottom, p_top = reader.refs[:4]
     size, base = runs[0].size, runs[0].base
-    widest = CELL_EMS * size
+    widest = ems * size
     a, b = words[0]
     box(tp, a, p_left, p_right, p_bottom, p_top)
     first_box = (left.value, right.value)
