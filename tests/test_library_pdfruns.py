@@ -21,7 +21,7 @@ def _written(found) -> list[tuple[str, float, float]]:
     out = []
     for line in found.lines:
         if isinstance(line, PlainLine):
-            out.append((line.text, line.size, line.size))
+            out.append((line.text, line.size, line.first))
         else:
             out.append(render_line(line))
     return out

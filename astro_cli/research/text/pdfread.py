@@ -89,7 +89,7 @@ def _page_text(textpage: Any) -> PageText:
     page = PageText(chars=found.chars, unmapped=found.unmapped, rotated=found.rotated)
     for glyphs in found.lines:
         if isinstance(glyphs, PlainLine):
-            text, size, first = glyphs.text, glyphs.size, glyphs.size
+            text, size, first = glyphs.text, glyphs.size, glyphs.first
         else:
             text, size, first = render_line(glyphs)
         line = normalize_line(_utf16(text)).strip()

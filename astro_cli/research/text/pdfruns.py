@@ -38,10 +38,12 @@ _WORD = re.compile(r"\S+")
 
 @dataclass(slots=True)
 class PlainLine:
-    """A visual line that was one plain piece: its text as pdfscript would write it, and its size."""
+    """A visual line that was one plain piece: its text as pdfscript would write it, the size of its
+    main text and that of its first character (pdfscript.render_line's three)."""
 
     text: str
     size: float
+    first: float
 
 
 @dataclass
@@ -182,12 +184,11 @@ def _read(reader: CharReader, text: str, start: int, end: int, number: int) -> _
         if size is None:  # one size for all the characters of a text object
             size = sizes[key] = size_at(tp, a)
         runs.append(_Run(a, b, key, objects.get(key) or reader.font(key, a), size, 0.0))
-    size = runs[0].size
-    if not unusual and all(run.nameable and abs(run.size - size) <= 0.01 for run in runs):
+    if not unusual and all(run.nameable for run in runs):
         if not _baselines(reader, runs):
             return None
         base = runs[0].base
-        if all(abs(r.base - base) <= 0.01 * r.size for r in runs):
+        if all(abs(r.base - base) <= 0.01 * r.size for r in runs):  # one baseline: nothing raised
             named = segment if all(run.simple for run in runs) else _named(text, start, end, runs)
             # a row of values (pdfscript._numeric: two in five characters digits) has cells from 0.6 em
             numeric = sum(map(str.isdigit, body)) * 5 >= sum(b - a for a, b in words) * 2
@@ -253,7 +254,7 @@ def _plain_ends(reader: CharReader, text: str, words: list[tuple[int, int]], run
     box, tp = reader.call["box"], reader.tp
     left, right = reader.values[0], reader.values[1]
     p_left, p_right, p_bottom, p_top = reader.refs[:4]
-    size, base = runs[0].size, runs[0].base
+    size, base = _main_size(words, runs), runs[0].base
     widest = ems * size
     a, b = words[0]
     box(tp, a, p_left, p_right, p_bottom, p_top)
@@ -270,9 +271,22 @@ def _plain_ends(reader: CharReader, text: str, words: list[tuple[int, int]], run
         before = right.value
     last_box = (left.value, right.value)
     font, family = runs[0].font[0], runs[0].font[1]
-    first = Glyph(text[words[0][0]], *first_box, base, size, font, family)
-    last = Glyph(text[words[-1][1] - 1], *last_box, base, size, runs[-1].font[0], runs[-1].font[1])
+    first = Glyph(text[words[0][0]], *first_box, base, runs[0].size, font, family)
+    last = Glyph(text[words[-1][1] - 1], *last_box, base, runs[-1].size, runs[-1].font[0], runs[-1].font[1])
     return PieceEnds(first, last, size, base, False)
+
+
+def _main_size(words: list[tuple[int, int]], runs: list[_Run]) -> float:
+    """The size most of the piece's characters have (pdfglyphs.reference); on one baseline, a run in
+    another size (small capitals) is main text too, never a script."""
+    size = runs[0].size
+    if all(abs(run.size - size) <= 0.01 for run in runs):
+        return size
+    counts: dict[float, int] = {}
+    for run in runs:
+        inside = sum(max(0, min(b, run.last + 1) - max(a, run.first)) for a, b in words)
+        counts[run.size] = counts.get(run.size, 0) + inside
+    return max(counts, key=lambda s: (counts[s], s))
 
 
 def _inner_words(text: str, words: list[tuple[int, int]], runs: list[_Run]) -> Words:
@@ -377,7 +391,8 @@ def _join(items: list[list[Glyph] | _Plain], reader: CharReader, text: str) -> l
             lines.append(list(item))
             shape = LineShape.of(item, ends, shown)
         last = ends
-    return [PlainLine(line.text, line.ends.size) if isinstance(line, _Plain) else line for line in lines]
+    return [PlainLine(line.text, line.ends.size, line.ends.first.size if line.ends.first else line.ends.size)
+            if isinstance(line, _Plain) else line for line in lines]
 
 
 def _glyphs(item: list[Glyph] | _Plain, reader: CharReader, text: str) -> list[Glyph]:
