@@ -189,13 +189,13 @@ def _read(reader: CharReader, text: str, start: int, end: int, number: int) -> _
             return None
         base = runs[0].base
         if all(abs(r.base - base) <= 0.01 * r.size for r in runs):  # one baseline: nothing raised
-            named = segment if all(run.simple for run in runs) else _named(text, start, end, runs)
+            written = all(run.simple for run in runs) or _inline_math(text, start, end, runs)
             # a row of values (pdfscript._numeric: two in five characters digits) has cells from 0.6 em
             numeric = sum(map(str.isdigit, body)) * 5 >= sum(b - a for a, b in words) * 2
             widest = NUMERIC_CELL_EMS if numeric else CELL_EMS
-            ends = _plain_ends(reader, text, words, runs, widest) if named is not None else None
-            if ends is not None and named is not None:
-                return _Plain(start, end, number, _written(reader, named, start), ends, words, runs)
+            ends = _plain_ends(reader, text, words, runs, widest) if written else None
+            if ends is not None:
+                return _Plain(start, end, number, _written(reader, segment, start), ends, words, runs)
     elif not _baselines(reader, [run for run in runs if run.simple]):
         return None  # the words of a run are read whole only where its characters share a baseline
     return _inner_words(text, words, runs)
@@ -216,35 +216,26 @@ def _baselines(reader: CharReader, runs: list[_Run]) -> bool:
     return True
 
 
-def _named(text: str, start: int, end: int, runs: list[_Run]) -> str | None:
-    """A piece with inline mathematics on the baseline of its text, as pdfscript writes it: the
-    characters of math fonts named (pdfchars.math_char). None when pdfscript would see more in it: a
-    piece of mathematics only (pdfglyphs.math_only: no word of three text-font letters), or a glyph
-    that names nothing or negates the next one."""
-    chars = list(text[start:end])
+def _inline_math(text: str, start: int, end: int, runs: list[_Run]) -> bool:
+    """A piece with mathematics on the baseline of its text that pdfscript writes as PDFium has it:
+    a word of three text-font letters in it (pdfglyphs.math_only would call it display mathematics
+    otherwise) and no math-font glyph pdfchars.math_char names (a raw TeX code: those pieces are
+    read character by character)."""
     letters, words = 0, False
     at = start
     for run in runs:
         math = run.font[1] in _MATH_SET
         for index in range(at, run.last + 1):
-            char = chars[index - start]
-            if index >= run.first and char.isalpha() and not math:
+            if index >= run.first and text[index].isalpha() and not math:
                 letters += 1
                 words = words or letters >= 3
             else:
                 letters = 0
         at = run.last + 1
-        if run.font[1] not in _TEXT_ONLY:
-            continue
-        for index in range(run.first, run.last + 1):
-            name = math_char(chars[index - start], run.font[1])
-            if name is not None:
-                if name in ("", "\u0338"):
-                    return None
-                chars[index - start] = name
-    if not words and any(run.font[1] in _MATH_SET for run in runs):
-        return None
-    return "".join(chars)
+        if run.font[1] in _TEXT_ONLY and any(math_char(text[index], run.font[1]) is not None
+                                            for index in range(run.first, run.last + 1)):
+            return False
+    return words or not any(run.font[1] in _MATH_SET for run in runs)
 
 
 def _plain_ends(reader: CharReader, text: str, words: list[tuple[int, int]], runs: list[_Run],
