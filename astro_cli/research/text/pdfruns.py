@@ -1,15 +1,17 @@
 """A PDF page's lines at PDFium's speed: per-character questions only where a line is unusual.
 
 Asking PDFium about every character (box, baseline, size, text object: pdfglyphs.CharReader) from
-Python costs five times what reading the page does, and most lines of a paper are plain prose.
+Python costs several times what reading the page does, and most lines of a paper are plain prose.
 So the page's text comes in one call, PDFium's pieces (its line ends) are cut from it, and each
 piece is looked at as runs of its text objects (a text object has one font, one size and one
-baseline; a font or size change or a raised mark starts another): where every run has the same
-size and baseline, no font is a math font or lacks a Unicode map, no character needs naming
-(controls, private-use pieces, spacing accents), it is not mostly digits (a table row) and no
-gap between its words is as wide as a table cell's, the piece is plain and its text is PDFium's
-own. Every other piece, and any plain piece that joins one on a visual line (a subscript, the
-rest of an equation), is read character by character as before, so what is written is the same
+baseline; a font or size change or a raised mark starts another): where every run sits on one
+baseline (so nothing is raised or lowered, whatever the sizes), no font lacks a Unicode map or is a
+big-delimiter font, no character needs naming (controls, private-use pieces, spacing accents, a
+math font's raw TeX code), a math font comes with a word of text (else it is display mathematics)
+and no gap between its words is as wide as a table cell's (0.6 em in a row of values), the piece is
+plain and its text is PDFium's own. Every other piece is read character by character, the words
+inside a run whole; a plain piece that joins one on a visual line (a subscript, the rest of an
+equation) is read again that way, so what is written is the same as the careful path writes
 (tests/test_library_pdfruns.py compares the two paths on every fixture page).
 """
 
