@@ -77,10 +77,11 @@ def _plain(name: str, number: int) -> list[PlainLine]:
         document.close()
 
 
-def test_inline_symbols_values_and_small_capitals_on_the_baseline_are_read_plainly():
+def test_inline_symbols_values_small_capitals_and_subscripts_are_read_from_their_runs():
     """Issue 29, third round: a line with a math-font symbol on its text's baseline, a reference
-    whose words are mostly numbers and a heading in small capitals are written as PDFium has them,
-    so they come whole (the comparison above checks that the careful path writes the same)."""
+    whose words are mostly numbers, a heading in small capitals and prose with subscripts are written
+    from their runs without asking about each character (the comparison above checks that the
+    careful path writes the same)."""
     assert "orbit ∼ 100× closer to their host stars than Jupiter does" in _plain_lines(
         "arXiv_1001.0012v2_astro-ph.EP.pdf", 1)
     assert "spacetime dimension d + 1 ≥ 1:" in _plain_lines("arXiv_1111.2011v2_cond-mat.pdf", 2)
@@ -90,3 +91,8 @@ def test_inline_symbols_values_and_small_capitals_on_the_baseline_are_read_plain
     assert (round(heading.size, 1), round(heading.first, 1)) == (8.0, 9.0)  # small capitals after a 9 pt number
     assert "Figure 3. The same as Figure 2 but using the lapack solver with the MKL BLAS library." in _plain_lines(
         "celerite_2017AJ_ms.pdf", 11)
+    # subscripts in running text, written from the runs as pdfscript writes them
+    assert "ture, which is T_{eff} = 1927 K for the current example." in _plain_lines(
+        "arXiv_1001.0012v2_astro-ph.EP.pdf", 5)
+    assert "gle wavelength can indeed be extrapolated to obtain A_B." in _plain_lines(
+        "arXiv_1001.0012v2_astro-ph.EP.pdf", 2)

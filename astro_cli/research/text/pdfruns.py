@@ -23,13 +23,12 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from astro_cli.research.text.hyphens import SOFT_HYPHEN
-from astro_cli.research.text.pdfchars import EXTENSION_FONTS, SPACING_ACCENTS, math_char
-from astro_cli.research.text.pdfglyphs import MATH_FONTS, CharReader, Glyph, number_pieces, solid
+from astro_cli.research.text.pdfchars import EXTENSION_FONTS, SPACING_ACCENTS
+from astro_cli.research.text.pdfglyphs import CharReader, Glyph, number_pieces, solid
 from astro_cli.research.text.pdflines import LineShape, PieceEnds, continues
+from astro_cli.research.text.pdfplain import TEXT_ONLY, inline_math, main_size, subscripted
 from astro_cli.research.text.pdfscript import CELL_EMS, NUMERIC_CELL_EMS  # no gap of a plain line this wide
 
-_TEXT_ONLY = frozenset((*MATH_FONTS, "TXSYA", "PXSYA"))  # fonts whose glyphs pdfchars.math_char names
-_MATH_SET = frozenset(MATH_FONTS)
 _TINY = 2  # pieces of this many characters or fewer are read character by character
 _UNUSUAL = re.compile("[\x00-\x1f\x7f\u00ad\ud800-\udfff\ue000-\uf8ff\ufffe\uffff"
                       + re.escape("".join(SPACING_ACCENTS)) + "]")
@@ -153,7 +152,7 @@ class _Run:
 
     def __post_init__(self) -> None:
         readable = not self.font[2] and self.size > 1
-        self.simple = readable and self.font[1] not in _TEXT_ONLY
+        self.simple = readable and self.font[1] not in TEXT_ONLY
         self.nameable = readable and self.font[1] not in EXTENSION_FONTS
 
 
@@ -189,15 +188,23 @@ def _read(reader: CharReader, text: str, start: int, end: int, number: int) -> _
     if not unusual and all(run.nameable for run in runs):
         if not _baselines(reader, runs):
             return None
-        base = runs[0].base
-        if all(abs(r.base - base) <= 0.01 * r.size for r in runs):  # one baseline: nothing raised
-            written = all(run.simple for run in runs) or _inline_math(text, start, end, runs)
+        if all(run.simple for run in runs) or inline_math(text, start, runs):
+            base = runs[0].base
+            written: str | None = None
+            if all(abs(r.base - base) <= 0.01 * r.size for r in runs):  # one baseline: nothing raised
+                size = main_size(text, runs)
+            else:  # lowered runs (subscripts): written from the runs too, when that is all they are
+                generated = reader.call["generated"]
+                line = subscripted(text, start, end, runs, lambda i: bool(generated(tp, i)))
+                if line is None:
+                    return _inner_words(text, words, runs)
+                written, size, base = line
             # a row of values (pdfscript._numeric: two in five characters digits) has cells from 0.6 em
             numeric = sum(map(str.isdigit, body)) * 5 >= sum(b - a for a, b in words) * 2
-            widest = NUMERIC_CELL_EMS if numeric else CELL_EMS
-            ends = _plain_ends(reader, text, words, runs, widest) if written else None
+            ends = _plain_ends(reader, text, words, runs, NUMERIC_CELL_EMS if numeric else CELL_EMS, size, base)
             if ends is not None:
-                return _Plain(start, end, number, _written(reader, segment, start), ends, words, runs)
+                written = _written(reader, segment, start) if written is None else written
+                return _Plain(start, end, number, written, ends, words, runs)
     elif not _baselines(reader, [run for run in runs if run.simple]):
         return None  # the words of a run are read whole only where its characters share a baseline
     return _inner_words(text, words, runs)
@@ -218,36 +225,13 @@ def _baselines(reader: CharReader, runs: list[_Run]) -> bool:
     return True
 
 
-def _inline_math(text: str, start: int, end: int, runs: list[_Run]) -> bool:
-    """A piece with mathematics on the baseline of its text that pdfscript writes as PDFium has it:
-    a word of three text-font letters in it (pdfglyphs.math_only would call it display mathematics
-    otherwise) and no math-font glyph pdfchars.math_char names (a raw TeX code: those pieces are
-    read character by character)."""
-    letters, words = 0, False
-    at = start
-    for run in runs:
-        math = run.font[1] in _MATH_SET
-        for index in range(at, run.last + 1):
-            if index >= run.first and text[index].isalpha() and not math:
-                letters += 1
-                words = words or letters >= 3
-            else:
-                letters = 0
-        at = run.last + 1
-        if run.font[1] in _TEXT_ONLY and any(math_char(text[index], run.font[1]) is not None
-                                            for index in range(run.first, run.last + 1)):
-            return False
-    return words or not any(run.font[1] in _MATH_SET for run in runs)
-
-
 def _plain_ends(reader: CharReader, text: str, words: list[tuple[int, int]], runs: list[_Run],
-                ems: float) -> PieceEnds | None:
+                ems: float, size: float, base: float) -> PieceEnds | None:
     """The first and last characters of a piece whose runs agree, or None when a gap between two
     of its words is as wide as the narrowest gap that may part table cells (`ems` font sizes)."""
     box, tp = reader.call["box"], reader.tp
     left, right = reader.values[0], reader.values[1]
     p_left, p_right, p_bottom, p_top = reader.refs[:4]
-    size, base = _main_size(words, runs), runs[0].base
     widest = ems * size
     a, b = words[0]
     box(tp, a, p_left, p_right, p_bottom, p_top)
@@ -267,19 +251,6 @@ def _plain_ends(reader: CharReader, text: str, words: list[tuple[int, int]], run
     first = Glyph(text[words[0][0]], *first_box, base, runs[0].size, font, family)
     last = Glyph(text[words[-1][1] - 1], *last_box, base, runs[-1].size, runs[-1].font[0], runs[-1].font[1])
     return PieceEnds(first, last, size, base, False)
-
-
-def _main_size(words: list[tuple[int, int]], runs: list[_Run]) -> float:
-    """The size most of the piece's characters have (pdfglyphs.reference); on one baseline, a run in
-    another size (small capitals) is main text too, never a script."""
-    size = runs[0].size
-    if all(abs(run.size - size) <= 0.01 for run in runs):
-        return size
-    counts: dict[float, int] = {}
-    for run in runs:
-        inside = sum(max(0, min(b, run.last + 1) - max(a, run.first)) for a, b in words)
-        counts[run.size] = counts.get(run.size, 0) + inside
-    return max(counts, key=lambda s: (counts[s], s))
 
 
 def _inner_words(text: str, words: list[tuple[int, int]], runs: list[_Run]) -> Words:

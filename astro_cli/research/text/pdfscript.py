@@ -259,23 +259,25 @@ def _attach_accents(glyphs: list[Glyph]) -> bool:
 
 
 def _kinds(shown: list[Glyph], size: float, base: float) -> list[str]:
-    kinds = []
-    for glyph in shown:
-        kind = "main"
-        if glyph.base == base and glyph.size == size:
-            pass  # on the line's baseline in its size (most glyphs)
-        elif not glyph.generated and glyph.size > 1 and size and glyph.family not in _NO_TEXT:
-            lift = glyph.base - base
-            smaller = glyph.size < size * 0.88
-            if (smaller and lift > size * 0.12) or lift > size * 0.45:
-                kind = "sup"
-            elif (smaller and lift < -size * 0.08) or lift < -size * 0.45:
-                kind = "sub"
-        kinds.append(kind)
+    kinds = [kind_of(glyph, size, base) for glyph in shown]
     for n, glyph in enumerate(shown):  # a space inside a script belongs to it
         if glyph.generated and 0 < n < len(shown) - 1 and kinds[n - 1] == kinds[n + 1] != "main":
             kinds[n] = kinds[n - 1]
     return kinds
+
+
+def kind_of(glyph: Glyph, size: float, base: float) -> str:
+    """'sup', 'sub' or 'main': a glyph against its line's main size and baseline."""
+    if glyph.base == base and glyph.size == size:
+        return "main"  # on the line's baseline in its size (most glyphs)
+    if not glyph.generated and glyph.size > 1 and size and glyph.family not in _NO_TEXT:
+        lift = glyph.base - base
+        smaller = glyph.size < size * 0.88
+        if (smaller and lift > size * 0.12) or lift > size * 0.45:
+            return "sup"
+        if (smaller and lift < -size * 0.08) or lift < -size * 0.45:
+            return "sub"
+    return "main"
 
 
 def _attached(run: list[Glyph], out: list[str], last: Glyph | None, size: float) -> bool:
