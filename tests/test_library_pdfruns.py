@@ -77,10 +77,10 @@ def _plain(name: str, number: int) -> list[PlainLine]:
         document.close()
 
 
-def test_inline_symbols_values_small_capitals_and_subscripts_are_read_from_their_runs():
+def test_inline_symbols_values_small_capitals_and_scripts_are_read_from_their_runs():
     """Issue 29, third round: a line with a math-font symbol on its text's baseline, a reference
-    whose words are mostly numbers, a heading in small capitals and prose with subscripts are written
-    from their runs without asking about each character (the comparison above checks that the
+    whose words are mostly numbers, a heading in small capitals and prose with scripts and marks are
+    written from their runs without asking about each character (the comparison above checks that the
     careful path writes the same)."""
     assert "orbit ∼ 100× closer to their host stars than Jupiter does" in _plain_lines(
         "arXiv_1001.0012v2_astro-ph.EP.pdf", 1)
@@ -96,3 +96,9 @@ def test_inline_symbols_values_small_capitals_and_subscripts_are_read_from_their
         "arXiv_1001.0012v2_astro-ph.EP.pdf", 5)
     assert "gle wavelength can indeed be extrapolated to obtain A_B." in _plain_lines(
         "arXiv_1001.0012v2_astro-ph.EP.pdf", 2)
+    # an exponent, and a footnote opening with its smaller mark (its first character's size kept apart)
+    first_page = _plain("arXiv_1001.0012v2_astro-ph.EP.pdf", 1)
+    assert "from the Sun. As a result, they receive ∼ 10^4× more flux" in [line.text for line in first_page]
+    note = next(line for line in first_page if line.text.startswith("1 CIERA Fellow"))
+    assert (note.text, round(note.size, 1), round(note.first, 1)) == (
+        "1 CIERA Fellow, Northwestern University, 2131 Tech Dr,", 8.0, 6.0)

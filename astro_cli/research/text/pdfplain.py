@@ -7,11 +7,12 @@ against them (main, raised, lowered), and PDFium's characters. Two shapes are wr
 
 - everything on one baseline (prose, a reference, a small-capital heading, an inline `∼` next to its
   words): PDFium's own text;
-- lowered runs only (A_B, T_{eff}, A_λ in running text), none raised: each lowered group is written
-  `_x` or `_{xy}`, as pdfscript writes a subscript (a lone capital between capitals stays a letter).
+- raised or lowered runs inside it (A_B, T_{eff}, 10^4, planets[3]): each group written as
+  pdfscript writes a script (`_x`, `_{xy}`, an exponent or a `[3]` mark by pdfscript.superscript, a
+  lone capital between capitals left a letter).
 
-Anything else (a raised mark, a fraction, a space inside a script, a math font's raw TeX code) is
-left to the careful path. tests/test_library_pdfruns.py compares both on every fixture page.
+Anything else (a fraction or two scripts of one symbol, a space inside a script, a math font's raw
+TeX code) is left to the careful path. tests/test_library_pdfruns.py compares both on every fixture page.
 """
 
 from __future__ import annotations
@@ -20,9 +21,10 @@ import re
 from collections.abc import Callable, Sequence
 from typing import Protocol
 
+from astro_cli.research.text.hyphens import SOFT_HYPHEN
 from astro_cli.research.text.pdfchars import math_char
 from astro_cli.research.text.pdfglyphs import MATH_FONTS, Glyph
-from astro_cli.research.text.pdfscript import kind_of
+from astro_cli.research.text.pdfscript import kind_of, superscript
 
 TEXT_ONLY = frozenset((*MATH_FONTS, "TXSYA", "PXSYA"))  # fonts whose glyphs pdfchars.math_char names
 _MATH_SET = frozenset(MATH_FONTS)
@@ -82,11 +84,12 @@ def main_size(text: str, runs: Sequence[Run]) -> float:
     return max(counts, key=lambda s: (counts[s], s))
 
 
-def subscripted(text: str, start: int, end: int, runs: Sequence[Run],
-                generated: Callable[[int], bool]) -> tuple[str, float, float] | None:
-    """(text, main size, baseline) of a piece of text with lowered runs and no raised one, written as
-    pdfscript writes it; None when it is not such a piece. `generated(i)`: PDFium added the space at
-    character i (a space of a font belongs to a text object, whose kind is not known here)."""
+def scripted(text: str, start: int, end: int, runs: Sequence[Run],
+             generated: Callable[[int], bool]) -> tuple[str, float, float] | None:
+    """(text, main size, baseline) of a piece of text with raised or lowered runs, written as pdfscript
+    writes it; None when it is not such a piece (a raised run against a lowered one: a fraction or
+    T_0^4, a space inside a script). `generated(i)`: PDFium added the
+    space at character i (a space of a font belongs to a text object, whose kind is not known here)."""
     if _OTHER_SPACE.search(text, start, end):
         return None
     counts: dict[float, int] = {}
@@ -95,35 +98,45 @@ def subscripted(text: str, start: int, end: int, runs: Sequence[Run],
     size = next(iter(counts)) if len(counts) == 1 else max(counts, key=lambda s: (counts[s], s))
     base = _baseline(text, runs, size, len(counts) == 1)
     kinds = [kind_of(Glyph("x", 0.0, 0.0, run.base, run.size, run.font[0], run.font[1]), size, base) for run in runs]
-    if "sup" in kinds or "sub" not in kinds or kinds[0] != "main" or kinds[-1] != "main":
-        return None
+    if all(kind == "main" for kind in kinds) or (kinds[-1] != "main" and SOFT_HYPHEN in text[runs[-1].last:end]):
+        return None  # (PDFium's mark of a broken word after a script: its own glyph's kind is not known)
+    if any(kind != "main" and run.size >= size * 0.88 for run, kind in zip(runs, kinds)):
+        return None  # a script in the text's own size: text set at an angle, one glyph above the other?
     space = text.find(" ", start, end)
     while space >= 0:
         if not generated(space):
             return None
         space = text.find(" ", space + 1, end)
-    lowered: list[tuple[int, int]] = []  # (first, last) of each script, one over adjacent lowered runs
+    groups: list[tuple[int, int, str]] = []  # (first, last, kind) of each script, one over adjacent runs
+    family = {}  # a script's first character -> the font family of the main text just before it
+    before = ""
     for run, kind in zip(runs, kinds):
-        if kind != "sub":
-            continue
-        if lowered and lowered[-1][1] + 1 == run.first:
-            lowered[-1] = (lowered[-1][0], run.last)
+        if kind == "main":
+            before = run.font[1]
+        elif groups and groups[-1][1] + 1 == run.first and groups[-1][2] == kind:
+            groups[-1] = (groups[-1][0], run.last, kind)
         else:
-            lowered.append((run.first, run.last))
+            groups.append((run.first, run.last, kind))
+            family[run.first] = before
     out: list[str] = []
     at = start
-    for first, last in lowered:
+    previous = ""
+    for first, last, kind in groups:
         between = text[at:first]
         group = text[first:last + 1]
-        if " " in group or (between == " " and out):  # one space between two scripts
-            return None  # a space inside a script belongs to it
+        if " " in group or (between == " " and previous == kind) or (not between.strip() and previous):
+            return None  # a space inside a script; two scripts of one symbol or a fraction
         out.append(between)
         following = text[last + 1] if last + 1 < end else ""
-        if len(group) == 1 and group.isupper() and between[-1:].isupper() and following.isupper():
+        if not "".join(out).strip():
+            out.append(group + " ")  # a mark that opens the line: a footnote's number, read by pdftext
+        elif len(group) == 1 and group.isupper() and between[-1:].isupper() and following.isupper():
             out.append(group)  # pdfscript._logo_letter
-        else:
+        elif kind == "sub":
             out.append("_" + (group if len(group) == 1 else "{" + group + "}"))
-        at = last + 1
+        else:
+            out.append(superscript(group, out, Glyph("x", 0.0, 0.0, base, size, "", family[first])))
+        at, previous = last + 1, kind
     out.append(text[at:end])
     return _SPACES.sub(" ", "".join(out)).strip(), size, base
 

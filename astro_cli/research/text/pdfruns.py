@@ -26,7 +26,7 @@ from astro_cli.research.text.hyphens import SOFT_HYPHEN
 from astro_cli.research.text.pdfchars import EXTENSION_FONTS, SPACING_ACCENTS
 from astro_cli.research.text.pdfglyphs import CharReader, Glyph, number_pieces, solid
 from astro_cli.research.text.pdflines import LineShape, PieceEnds, continues
-from astro_cli.research.text.pdfplain import TEXT_ONLY, inline_math, main_size, subscripted
+from astro_cli.research.text.pdfplain import TEXT_ONLY, inline_math, main_size, scripted
 from astro_cli.research.text.pdfscript import CELL_EMS, NUMERIC_CELL_EMS  # no gap of a plain line this wide
 
 _TINY = 2  # pieces of this many characters or fewer are read character by character
@@ -193,9 +193,9 @@ def _read(reader: CharReader, text: str, start: int, end: int, number: int) -> _
             written: str | None = None
             if all(abs(r.base - base) <= 0.01 * r.size for r in runs):  # one baseline: nothing raised
                 size = main_size(text, runs)
-            else:  # lowered runs (subscripts): written from the runs too, when that is all they are
+            else:  # raised or lowered runs (scripts, marks): written from the runs when they are plain
                 generated = reader.call["generated"]
-                line = subscripted(text, start, end, runs, lambda i: bool(generated(tp, i)))
+                line = scripted(text, start, end, runs, lambda i: bool(generated(tp, i)))
                 if line is None:
                     return _inner_words(text, words, runs)
                 written, size, base = line
@@ -248,8 +248,8 @@ def _plain_ends(reader: CharReader, text: str, words: list[tuple[int, int]], run
         before = right.value
     last_box = (left.value, right.value)
     font, family = runs[0].font[0], runs[0].font[1]
-    first = Glyph(text[words[0][0]], *first_box, base, runs[0].size, font, family)
-    last = Glyph(text[words[-1][1] - 1], *last_box, base, runs[-1].size, runs[-1].font[0], runs[-1].font[1])
+    first = Glyph(text[words[0][0]], *first_box, runs[0].base, runs[0].size, font, family)
+    last = Glyph(text[words[-1][1] - 1], *last_box, runs[-1].base, runs[-1].size, runs[-1].font[0], runs[-1].font[1])
     return PieceEnds(first, last, size, base, False)
 
 

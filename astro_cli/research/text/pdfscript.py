@@ -112,7 +112,7 @@ def render_line(glyphs: list[Glyph]) -> tuple[str, float, float]:
         elif kind == "sub":
             out.append("_" + _group(text))
         else:
-            out.append(_superscript(text, out, last_main))
+            out.append(superscript(text, out, last_main))
         right = _right(run, right)
         i = j
     text = "".join(out)
@@ -321,7 +321,7 @@ def _space_before(out: list[str]) -> None:
         out.append(" ")
 
 
-def _superscript(text: str, out: list[str], last: Glyph | None) -> str:
+def superscript(text: str, out: list[str], last: Glyph | None) -> str:
     """An exponent (`^4`) or a note or citation mark (`[3]`)."""
     if set(text) <= {"′", "″", "‴", "∗", "*"} and text:
         return text  # primes and stars belong to their symbol
