@@ -9,8 +9,9 @@ baseline (so nothing is raised or lowered, whatever the sizes), no font lacks a 
 big-delimiter font, no character needs naming (controls, private-use pieces, spacing accents, a
 math font's raw TeX code), a math font comes with a word of text (else it is display mathematics)
 and no gap between its words is as wide as a table cell's (0.6 em in a row of values), the piece is
-plain and its text is PDFium's own. Every other piece is read character by character, the words
-inside a run whole; a plain piece that joins one on a visual line (a subscript, the rest of an
+plain and its text is PDFium's own; with smaller raised or lowered runs in it, it is written from
+its runs by pdfscript's rules (pdfplain.scripted). Every other piece is read character by
+character, the words inside a run whole; a plain piece that joins one on a visual line (a subscript, the rest of an
 equation) is read again that way, so what is written is the same as the careful path writes
 (tests/test_library_pdfruns.py compares the two paths on every fixture page).
 """
