@@ -10,7 +10,9 @@ from __future__ import annotations
 
 import json
 import re
+from bisect import bisect_right
 from dataclasses import dataclass
+from itertools import accumulate
 from typing import TYPE_CHECKING, Any
 
 from astro_cli.research.library.papers import now_iso
@@ -75,13 +77,17 @@ def section_kind(name: str | None) -> str:
 def _section_text(lines: list[Any]) -> tuple[str, list[tuple[int, int]]]:
     """Lines of one section as running text (a footnote is a paragraph of its own), with the
     offset where each line starts and its page."""
-    text, starts = "", []
+    parts: list[str] = []
+    starts = []
+    length = 0
     for line in lines:
-        if text:
-            text += "\n\n" if line.starts_block else " "
-        starts.append((len(text), line.page))
-        text += line.text
-    return text, starts
+        if length:
+            parts.append("\n\n" if line.starts_block else " ")
+            length += len(parts[-1])
+        starts.append((length, line.page))
+        parts.append(line.text)
+        length += len(line.text)
+    return "".join(parts), starts
 
 
 def _notes_apart(lines: list[Any]) -> list[list[Any]]:
@@ -110,11 +116,14 @@ def pdf_chunks(pages: list[Any], size: int) -> tuple[list[Chunk], list[tuple[str
             j += 1
         for group in _notes_apart(lines[i:j]):
             text, starts = _section_text(group)
+            offsets = [start for start, _ in starts]
+            highest = list(accumulate((p for _, p in starts), max))  # the latest page up to each line
             offset = 0
             for piece in split_text(text, size):
                 at = text.find(piece[:40], offset)
                 at = offset if at < 0 else at
-                page = max((p for start, p in starts if start <= at), default=group[0].page)
+                before = bisect_right(offsets, at)
+                page = highest[before - 1] if before else group[0].page
                 chunks.append(Chunk(section, page, len(chunks), piece, section_kind(section)))
                 offset = at + len(piece) - 1 if at >= 0 else offset
         i = j

@@ -20,6 +20,7 @@ from astro_cli.research.text.pdfchars import fold
 
 SOFT_HYPHEN = "\ufffe"  # PDFium's mark for a hyphen at a line end (the lines already joined)
 _MARKED = re.compile(r"([\w'’-]*)" + SOFT_HYPHEN + r"\s*([\w'’-]*)")
+_WORD_CHAR = re.compile(r"[\w'’-]")
 _TOKEN = re.compile(r"[^\W\d_](?:[\w'’]|-(?=\w))*")
 WordCheck = Callable[[str], bool]
 
@@ -41,12 +42,18 @@ class HyphenResolver:
     """Decides each marked line-end hyphen of one document from that document's own words."""
 
     def __init__(self, document: str, words: WordCheck | None = None) -> None:
-        tokens = _TOKEN.findall(fold(_MARKED.sub(" ", document)))  # folded once, as a whole
-        self.joined: Counter[str] = Counter(part for token in tokens for part in token.split("-") if part)
-        self.hyphenated: Counter[str] = Counter(
-            f"{a}-{b}" for token in tokens if "-" in token
-            for a, b in zip(token.split("-"), token.split("-")[1:]) if a and b
-        )
+        tokens = _TOKEN.findall(fold(_unmarked(document)))  # folded once, as a whole
+        self.joined: Counter[str] = Counter(tokens)  # each word, the parts of a compound counted apart
+        self.hyphenated: Counter[str] = Counter()  # each pair of parts a compound joins with a hyphen
+        for token in [token for token in self.joined if "-" in token]:
+            times = self.joined.pop(token)
+            parts = token.split("-")
+            for part in parts:
+                if part:
+                    self.joined[part] += times
+            for a, b in zip(parts, parts[1:]):
+                if a and b:
+                    self.hyphenated[f"{a}-{b}"] += times
         self._words = words
 
     def words(self, word: str) -> bool:
@@ -88,3 +95,26 @@ class HyphenResolver:
             return f"{left}{joint}{right}"
 
         return _MARKED.sub(decide, text).replace(SOFT_HYPHEN, "-")
+
+
+def _unmarked(document: str) -> str:
+    """_MARKED.sub(" ", document), without the regular expression trying every position of a long
+    document (each word is consumed and given up again before the next position is tried): each
+    match starts where the run of word characters before its mark starts (or where the last one
+    ended), so it is matched there."""
+    parts: list[str] = []
+    at = 0
+    while True:
+        mark = document.find(SOFT_HYPHEN, at)
+        if mark < 0:
+            break
+        start = mark
+        while start > at and _WORD_CHAR.match(document, start - 1):
+            start -= 1
+        found = _MARKED.match(document, start)
+        assert found is not None  # the run before the mark, the mark: the pattern's two first parts
+        parts.append(document[at:start])
+        parts.append(" ")
+        at = found.end()
+    parts.append(document[at:])
+    return "".join(parts)

@@ -81,7 +81,14 @@ def fold(text: str) -> str:
     if text.isascii():
         return text.lower()
     decomposed = unicodedata.normalize("NFKD", text.casefold())
-    return "".join(ch for ch in decomposed if not unicodedata.combining(ch))
+    return _NON_ASCII.sub(_without_marks, decomposed)  # marks are never ASCII: only those runs are looked at
+
+
+_NON_ASCII = re.compile(r"[^\x00-\x7f]+")
+
+
+def _without_marks(found: re.Match[str]) -> str:
+    return "".join(ch for ch in found.group() if not unicodedata.combining(ch))
 
 
 # TeX's math fonts as PDFium reads them without a Unicode map: the printable codes of cmsy, cmex and

@@ -4,7 +4,7 @@ PDFium's own text breaks a line wherever the baseline moves, so display mathemat
 one symbol per line (`S_graph =`, `X`, `i`, `(`) and a subscript can end a line. Here each
 character keeps its box, baseline, font size and font name, and PDFium's pieces are joined again
 when they continue on the same visual line (a subscript, the rest of an equation) or stack over
-the piece before them (the denominator of a fraction). pdfscript.py then writes each line.
+the piece before them (the denominator of a fraction: pdflines.py). pdfscript.py then writes each line.
 """
 
 from __future__ import annotations
@@ -16,8 +16,6 @@ from typing import Any
 
 from astro_cli.research.text.hyphens import SOFT_HYPHEN
 from astro_cli.research.text.pdfchars import EXTENSION_FONTS, MATH_ITALIC_FONTS, SYMBOL_FONTS
-
-GAP_EMS = 3.0  # a piece further right than this (in font sizes) is another column, not the same line
 
 
 @dataclass(slots=True)
@@ -46,28 +44,36 @@ class PageGlyphs:
 
 @lru_cache(maxsize=1)
 def _calls() -> dict[str, Any]:
-    """PDFium's per-character functions with plain C types: pypdfium2's typed wrappers convert
-    every argument and result, which costs more than the call itself when it is made for each
-    of a page's thousands of characters. Read-only, made once per process."""
+    """PDFium's per-character functions, called straight: pypdfium2's typed wrappers convert every
+    argument and result, and even ctypes' own argument types cost more than the call (a character's
+    box: 0.9 µs with argtypes, 0.26 µs without), when it is made for each of a page's thousands of
+    characters. So the per-character ones are bound without argument types and their callers pass
+    ctypes values only (CharReader.tp, an int index, byref results, a text object as c_void_p);
+    the font's name, asked once per font, keeps its types. Read-only, made once per process."""
     import pypdfium2.raw as raw
 
-    def bind(name: str, restype: Any, *argtypes: Any) -> Any:
-        address = ctypes.cast(getattr(raw, name), ctypes.c_void_p).value or 0
-        return ctypes.CFUNCTYPE(restype, *argtypes)(address)
+    def address(name: str) -> int:
+        return ctypes.cast(getattr(raw, name), ctypes.c_void_p).value or 0
 
-    page, index, double = ctypes.c_void_p, ctypes.c_int, ctypes.POINTER(ctypes.c_double)
+    def bind(name: str, restype: Any, *argtypes: Any) -> Any:
+        return ctypes.CFUNCTYPE(restype, *argtypes)(address(name))
+
+    def bare(name: str, restype: Any) -> Any:  # (c_void_p page, int index, byref(...)...)
+        return ctypes.CFUNCTYPE(restype)(address(name))
+
     return {
-        "unicode": bind("FPDFText_GetUnicode", ctypes.c_uint, page, index),
-        "generated": bind("FPDFText_IsGenerated", ctypes.c_int, page, index),
-        "hyphen": bind("FPDFText_IsHyphen", ctypes.c_int, page, index),
-        "box": bind("FPDFText_GetCharBox", ctypes.c_int, page, index, double, double, double, double),
-        "origin": bind("FPDFText_GetCharOrigin", ctypes.c_int, page, index, double, double),
-        "size": bind("FPDFText_GetFontSize", ctypes.c_double, page, index),
-        "object": bind("FPDFText_GetTextObject", ctypes.c_void_p, page, index),
-        "font": bind("FPDFTextObj_GetFont", ctypes.c_void_p, ctypes.c_void_p),
+        "unicode": bare("FPDFText_GetUnicode", ctypes.c_uint),
+        "generated": bare("FPDFText_IsGenerated", ctypes.c_int),
+        "hyphen": bare("FPDFText_IsHyphen", ctypes.c_int),
+        "box": bare("FPDFText_GetCharBox", ctypes.c_int),
+        "origin": bare("FPDFText_GetCharOrigin", ctypes.c_int),
+        "size": bare("FPDFText_GetFontSize", ctypes.c_double),
+        "object": bare("FPDFText_GetTextObject", ctypes.c_void_p),
+        "map_error": bare("FPDFText_HasUnicodeMapError", ctypes.c_int),
+        "count_rects": bare("FPDFText_CountRects", ctypes.c_int),  # (page, start, count)
+        "font": bare("FPDFTextObj_GetFont", ctypes.c_void_p),  # (c_void_p text object)
         "font_name": bind("FPDFFont_GetBaseFontName", ctypes.c_size_t, ctypes.c_void_p, ctypes.c_char_p,
                           ctypes.c_size_t),
-        "map_error": bind("FPDFText_HasUnicodeMapError", ctypes.c_int, page, index),
     }
 
 
@@ -84,6 +90,8 @@ def page_glyphs(textpage: Any) -> PageGlyphs:
     if count <= 0:
         return PageGlyphs([], 0, 0, 0)
     reader = CharReader(textpage)
+    from astro_cli.research.text.pdflines import join_pieces  # it measures lines with this module's helpers
+
     kept = reader.pieces(0, count)
     rotated = number_pieces(kept, 0)
     return PageGlyphs(join_pieces(kept), count, reader.unmapped, rotated)
@@ -96,8 +104,12 @@ def number_pieces(pieces: list[list[Glyph]], first: int) -> int:
     for number, piece in enumerate(pieces, first):
         turned = _is_turned(piece)
         for glyph in piece:
-            glyph.piece, glyph.turned = number, turned
-        if turned and not "".join(g.char for g in piece).lstrip().startswith("arXiv:"):  # not the margin stamp
+            glyph.piece = number
+        if not turned:  # a Glyph is made upright
+            continue
+        for glyph in piece:
+            glyph.turned = True
+        if not "".join(g.char for g in piece).lstrip().startswith("arXiv:"):  # not the margin stamp
             rotated += len(solid(piece))
     return rotated
 
@@ -109,7 +121,7 @@ class CharReader:
     def __init__(self, textpage: Any) -> None:
         self.call = _calls()
         self.textpage = textpage  # pypdfium2's handle, for its raw functions
-        self.tp = ctypes.cast(textpage, ctypes.c_void_p).value  # the same, for the plain C calls
+        self.tp = ctypes.c_void_p(ctypes.cast(textpage, ctypes.c_void_p).value)  # the same, for _calls()
         self.values = [ctypes.c_double() for _ in range(6)]
         self.refs = [ctypes.byref(v) for v in self.values]
         self.objects: dict[int, tuple[str, str, bool]] = {}  # text object -> font, family, no Unicode map
@@ -124,7 +136,7 @@ class CharReader:
         found = self.objects.get(key)
         if found is None:
             call = self.call
-            handle = call["font"](key) if key else None
+            handle = call["font"](ctypes.c_void_p(key)) if key else None
             font = ""
             if handle:
                 if handle not in self._fonts:
@@ -157,13 +169,16 @@ class CharReader:
         box, origin, font_size, text_object = call["box"], call["origin"], call["size"], call["object"]
         left, right, _bottom, _top, x, y = self.values
         p_left, p_right, p_bottom, p_top, p_x, p_y = self.refs
-        pieces: list[list[Glyph]] = [[]]
+        objects, sizes = self.objects, self.sizes
+        current: list[Glyph] = []
+        pieces = [current]
         before: Glyph | None = None
         index = start
         while index < end:
             if text:
-                if text[index] == " " and is_generated(tp, index):
-                    pieces[-1].append(Glyph(" ", 0.0, 0.0, 0.0, 0.0, "", "", True))
+                char = text[index]
+                if char == " " and is_generated(tp, index):
+                    current.append(Glyph(" ", 0.0, 0.0, 0.0, 0.0, "", "", True))
                     index += 1
                     continue
                 word = words.get(index) if words else None
@@ -171,20 +186,25 @@ class CharReader:
                     stop, key, size, base = word
                     box(tp, index, p_left, p_right, p_bottom, p_top)
                     x0 = left.value
-                    box(tp, stop - 1, p_left, p_right, p_bottom, p_top)
-                    font, family, _unmapped = self.font(key, index)
-                    before = Glyph(text[index:stop], x0, right.value, base, size, font, family, False, x0,
+                    if stop - index > 1:
+                        box(tp, stop - 1, p_left, p_right, p_bottom, p_top)
+                    found = objects.get(key) or self.font(key, index)
+                    before = Glyph(text[index:stop], x0, right.value, base, size, found[0], found[1], False, x0,
                                    weight=stop - index)
-                    pieces[-1].append(before)
+                    current.append(before)
                     index = stop
                     continue
-            code = ord(text[index]) if text else unicode(tp, index)
-            if code == 0xFFFE and text:  # pdfruns' SOFT_HYPHEN (PDFium's 0x02 that is a hyphen)
-                code = 0x02
-            generated = code in (0x20, 0x0D, 0x0A) and bool(is_generated(tp, index))
-            if code in (0x0D, 0x0A):
-                if pieces[-1]:
-                    pieces.append([])
+                code = ord(char)
+                if code == 0xFFFE:  # pdfruns' SOFT_HYPHEN (PDFium's 0x02 that is a hyphen)
+                    code = 0x02
+                generated = False  # a space PDFium added was seen above
+            else:
+                code = unicode(tp, index)
+                generated = code == 0x20 and bool(is_generated(tp, index))
+            if code == 0x0D or code == 0x0A:
+                if current:
+                    current = []
+                    pieces.append(current)
                 before = None
                 index += 1
                 continue
@@ -195,52 +215,78 @@ class CharReader:
             box(tp, index, p_left, p_right, p_bottom, p_top)
             origin(tp, index, p_x, p_y)
             key = text_object(tp, index) or 0
-            found = self.font(key, index)
+            found = objects.get(key) or self.font(key, index)
             if found[2] and not generated:
                 self.unmapped += 1
-            char_size = self.sizes.get(key) if key else None
+            char_size = sizes.get(key) if key else None
             if char_size is None:  # one size for all the characters of a text object
                 char_size = font_size(tp, index)
                 if key:
-                    self.sizes[key] = char_size
+                    sizes[key] = char_size
             glyph = Glyph(char, left.value, right.value, y.value, char_size, found[0], found[1], generated, x.value)
-            if before is not None and not generated and _wrapped(before, glyph) and not _turned(before, glyph):
-                pieces.append([])
-            pieces[-1].append(glyph)
-            before = glyph if not generated else before
+            if before is not None and not generated:
+                # the next line begun without a line end from PDFium: back to the left and a line lower
+                # (_wrapped), unless the text climbs (_turned)
+                wrap = max(char_size, before.size, 1.0)
+                if glyph.x0 < before.x1 - 2 * wrap and glyph.base < before.base - 0.9 * wrap \
+                        and not _turned(before, glyph):
+                    current = []
+                    pieces.append(current)
+            current.append(glyph)
+            if not generated:
+                before = glyph
             if char == SOFT_HYPHEN:  # PDFium joined a hyphenated line end: the next line is a line again
-                pieces.append([])
+                current = []
+                pieces.append(current)
                 before = None
             index += 1
         return [p for p in pieces if p]
 
 
 def _is_turned(piece: list[Glyph]) -> bool:
-    shown = solid(piece)[:12]  # a dozen characters tell
-    pairs = list(zip(shown, shown[1:]))
-    return bool(pairs) and sum(_turned(a, b) for a, b in pairs) * 2 >= len(pairs)
+    shown: list[Glyph] = []
+    for glyph in piece:  # a dozen characters tell
+        if not glyph.generated and glyph.size > 1 and glyph.char.strip():
+            shown.append(glyph)
+            if len(shown) == 12:
+                break
+    pairs = len(shown) - 1
+    turned = sum(1 for a, b in zip(shown, shown[1:]) if a.base != b.base and _turned(a, b))  # one baseline: upright
+    return pairs > 0 and turned * 2 >= pairs
 
 
 MATH_FONTS = (*SYMBOL_FONTS, *EXTENSION_FONTS, *MATH_ITALIC_FONTS, "MSAM", "MSBM")
+_MATH_SET = frozenset(MATH_FONTS)
 
 
 def math_only(glyphs: list[Glyph]) -> bool:
     """A piece of display mathematics: math-font glyphs and no word of three letters in a text font."""
-    letters, has_math = 0, False
+    words, has_math, _letters = math_scan(glyphs)
+    return has_math and not words
+
+
+MathScan = tuple[bool, bool, int]  # (a word of three text-font letters seen, a math font seen, letters running)
+
+
+def math_scan(glyphs: list[Glyph], state: MathScan = (False, False, 0)) -> MathScan:
+    """math_only's pass over `glyphs`, resumed from `state` (that of the glyphs before them)."""
+    words, has_math, letters = state
+    if words:
+        return state
     for glyph in glyphs:
         if glyph.generated or glyph.size <= 1:
             letters = 0
             continue
-        family = glyph.family
-        has_math = has_math or family in MATH_FONTS
+        in_math = glyph.family in _MATH_SET
+        has_math = has_math or in_math
         for char in glyph.char if glyph.weight > 1 else (glyph.char,):
-            if char.isalpha() and family not in MATH_FONTS:
+            if char.isalpha() and not in_math:
                 letters += 1
                 if letters >= 3:
-                    return False
+                    return True, has_math, letters
             else:
                 letters = 0
-    return has_math
+    return False, has_math, letters
 
 
 def _turned(before: Glyph, glyph: Glyph) -> bool:
@@ -249,15 +295,10 @@ def _turned(before: Glyph, glyph: Glyph) -> bool:
             and abs(glyph.base - before.base) > glyph.size * 0.2 and abs(glyph.origin - before.origin) < glyph.size * 0.1)
 
 
-def _wrapped(before: Glyph, glyph: Glyph) -> bool:
-    """The next line begun without a line end from PDFium: back to the left and a line lower."""
-    size = max(glyph.size, before.size, 1.0)
-    return glyph.x0 < before.x1 - 2 * size and glyph.base < before.base - 0.9 * size
-
-
-def wide_gaps(glyphs: list[Glyph], ems: float = 1.2) -> int:
-    """Gaps between neighbouring characters wider than `ems` font sizes: a table row has several."""
-    shown = solid(glyphs)
+def wide_gaps(glyphs: list[Glyph], ems: float = 1.2, shown: list[Glyph] | None = None) -> int:
+    """Gaps between neighbouring characters wider than `ems` font sizes: a table row has several.
+    `shown`: solid(glyphs), when the caller has it."""
+    shown = solid(glyphs) if shown is None else shown
     return sum(1 for a, b in zip(shown, shown[1:]) if b.x0 - a.x1 > ems * max(a.size, 1.0))
 
 
@@ -265,99 +306,28 @@ def solid(glyphs: list[Glyph]) -> list[Glyph]:
     return [g for g in glyphs if not g.generated and g.size > 1 and g.char.strip()]
 
 
-def reference(glyphs: list[Glyph]) -> tuple[float, float]:
-    """(size, baseline) of a line's main text: the size most characters have, and their baseline."""
-    shown = solid(glyphs)
+def reference(glyphs: list[Glyph], shown: list[Glyph] | None = None) -> tuple[float, float]:
+    """(size, baseline) of a line's main text: the size most characters have, and their baseline.
+    `shown`: solid(glyphs), when the caller has it."""
+    shown = solid(glyphs) if shown is None else shown
     if not shown:
         return 0.0, 0.0
     counts: dict[float, int] = {}
     for glyph in shown:
         counts[glyph.size] = counts.get(glyph.size, 0) + glyph.weight
-    size = max(counts, key=lambda s: (counts[s], s))
-    if len(counts) == 1 and all(g.weight == 1 for g in shown):
-        bases_only = sorted(g.base for g in shown)
-        return size, bases_only[len(bases_only) // 2]
-    bases = sorted((g.base, g.weight) for g in shown if abs(g.size - size) < 0.2)
-    middle = sum(weight for _, weight in bases) // 2
+    if len(counts) == 1:
+        size = next(iter(counts))
+        if counts[size] == len(shown):  # every glyph one character
+            bases_only = sorted([g.base for g in shown])
+            return size, bases_only[len(bases_only) // 2]
+        bases = sorted([(g.base, g.weight) for g in shown])
+        middle = counts[size] // 2
+    else:
+        size = max(counts, key=lambda s: (counts[s], s))
+        bases = sorted([(g.base, g.weight) for g in shown if abs(g.size - size) < 0.2])
+        middle = sum(weight for _, weight in bases) // 2
     for base, weight in bases:  # the median, each glyph counted as the characters it stands for
         if middle < weight:
             return size, base
         middle -= weight
     return size, bases[-1][0]
-
-
-@dataclass
-class LineShape:
-    """What joining needs to know of a line being built, computed once per piece added."""
-
-    size: float
-    base: float
-    start: float
-    display: bool  # math only, and not a table row
-
-    @classmethod
-    def of(cls, line: list[Glyph], ends: PieceEnds | None = None) -> LineShape:
-        """The shape of `line`; `ends` are those of the line when it is one piece (computed once)."""
-        if ends is not None:
-            shown = solid(line)
-            start = min(g.x0 for g in shown) if shown else 0.0
-            return cls(max(ends.size, 1.0), ends.base, start, ends.math and wide_gaps(line) < 2)
-        size, base = reference(line)
-        shown = solid(line)
-        start = min(g.x0 for g in shown) if shown else 0.0
-        return cls(max(size, 1.0), base, start, math_only(line) and wide_gaps(line) < 2)
-
-
-@dataclass
-class PieceEnds:
-    """What joining needs to know of one of PDFium's pieces: its first and last solid characters,
-    the size and baseline of its text, and whether it is mathematics only."""
-
-    first: Glyph | None
-    last: Glyph | None
-    size: float
-    base: float
-    math: bool
-
-    @classmethod
-    def of(cls, piece: list[Glyph]) -> PieceEnds:
-        shown = solid(piece)
-        size, base = reference(piece)
-        return cls(shown[0] if shown else None, shown[-1] if shown else None, size, base, math_only(piece))
-
-
-def join_pieces(pieces: list[list[Glyph]]) -> list[list[Glyph]]:
-    """PDFium's pieces joined into visual lines."""
-    lines: list[list[Glyph]] = []
-    shape: LineShape | None = None
-    last_piece: PieceEnds | None = None
-    for piece in pieces:
-        ends = PieceEnds.of(piece)
-        if lines and shape is not None and last_piece is not None and continues(shape, last_piece, ends):
-            lines[-1].extend(piece)
-            shape = LineShape.of(lines[-1])
-        else:
-            lines.append(list(piece))
-            shape = LineShape.of(lines[-1], ends)
-        last_piece = ends
-    return lines
-
-
-def continues(line: LineShape, before: PieceEnds, piece: PieceEnds) -> bool:
-    """Does `piece` go on the visual line `line` (whose last piece was `before`)?"""
-    first, last = piece.first, before.last
-    if first is None or last is None or first.turned or last.turned:
-        return False
-    size, base = line.size, line.base
-    piece_size, piece_base = piece.size, piece.base
-    if line.display and abs(piece_base - base) <= size * 2.5 and piece.math:
-        # one display formula, whatever its layout; a table's next row (back at the margin) is not
-        return first.x0 - last.x1 <= size * GAP_EMS and first.x0 > line.start + size
-    if abs(piece_base - base) > size * 0.75:
-        return False
-    if first.x0 >= last.x1 - size * 0.3:
-        return first.x0 - last.x1 <= size * GAP_EMS
-    # a piece that goes back left continues the line only when it stacks under the end of the one
-    # before: a fraction's denominator under its numerator, both set off the line's baseline
-    stacked = first.x0 < last.x1 and first.x1 > last.x0
-    return stacked and last.base > base + size * 0.2 and first.base < base - size * 0.1 and piece_size <= size

@@ -89,7 +89,7 @@ def _page_text(textpage: Any) -> PageText:
     page = PageText(chars=found.chars, unmapped=found.unmapped, rotated=found.rotated)
     for glyphs in found.lines:
         if isinstance(glyphs, PlainLine):
-            text, size, first = glyphs.text, glyphs.size, glyphs.size
+            text, size, first = glyphs.text, glyphs.size, glyphs.first
         else:
             text, size, first = render_line(glyphs)
         line = normalize_line(_utf16(text)).strip()
@@ -141,4 +141,6 @@ def reading_notes(pages: list[PageText]) -> list[str]:
 
 def _utf16(text: str) -> str:
     """Rejoin surrogate pairs (mathematical letters beyond the first plane); lone halves go."""
+    if text.isascii():
+        return text
     return text.encode("utf-16-le", "surrogatepass").decode("utf-16-le", "replace").replace("\ufffd", "")

@@ -1,15 +1,18 @@
 """A PDF page's lines at PDFium's speed: per-character questions only where a line is unusual.
 
 Asking PDFium about every character (box, baseline, size, text object: pdfglyphs.CharReader) from
-Python costs five times what reading the page does, and most lines of a paper are plain prose.
+Python costs several times what reading the page does, and most lines of a paper are plain prose.
 So the page's text comes in one call, PDFium's pieces (its line ends) are cut from it, and each
 piece is looked at as runs of its text objects (a text object has one font, one size and one
-baseline; a font or size change or a raised mark starts another): where every run has the same
-size and baseline, no font is a math font or lacks a Unicode map, no character needs naming
-(controls, private-use pieces, spacing accents), it is not mostly digits (a table row) and no
-gap between its words is as wide as a table cell's, the piece is plain and its text is PDFium's
-own. Every other piece, and any plain piece that joins one on a visual line (a subscript, the
-rest of an equation), is read character by character as before, so what is written is the same
+baseline; a font or size change or a raised mark starts another): where every run sits on one
+baseline (so nothing is raised or lowered, whatever the sizes), no font lacks a Unicode map or is a
+big-delimiter font, no character needs naming (controls, private-use pieces, spacing accents, a
+math font's raw TeX code), a math font comes with a word of text (else it is display mathematics)
+and no gap between its words is as wide as a table cell's (0.6 em in a row of values), the piece is
+plain and its text is PDFium's own; with smaller raised or lowered runs in it, it is written from
+its runs by pdfscript's rules (pdfplain.scripted). Every other piece is read character by
+character, the words inside a run whole; a plain piece that joins one on a visual line (a subscript, the rest of an
+equation) is read again that way, so what is written is the same as the careful path writes
 (tests/test_library_pdfruns.py compares the two paths on every fixture page).
 """
 
@@ -17,37 +20,32 @@ from __future__ import annotations
 
 import ctypes
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from astro_cli.research.text.hyphens import SOFT_HYPHEN
-from astro_cli.research.text.pdfchars import SPACING_ACCENTS
-from astro_cli.research.text.pdfglyphs import (
-    MATH_FONTS,
-    CharReader,
-    Glyph,
-    LineShape,
-    PieceEnds,
-    continues,
-    number_pieces,
-)
-from astro_cli.research.text.pdfscript import CELL_EMS  # no gap of a plain line may be this wide
+from astro_cli.research.text.pdfchars import EXTENSION_FONTS, SPACING_ACCENTS
+from astro_cli.research.text.pdfglyphs import CharReader, Glyph, number_pieces, solid
+from astro_cli.research.text.pdflines import LineShape, PieceEnds, continues
+from astro_cli.research.text.pdfplain import TEXT_ONLY, inline_math, main_size, scripted
+from astro_cli.research.text.pdfscript import CELL_EMS, NUMERIC_CELL_EMS  # no gap of a plain line this wide
 
-_TEXT_ONLY = frozenset((*MATH_FONTS, "TXSYA", "PXSYA"))  # fonts whose glyphs pdfchars.math_char names
+_TINY = 2  # pieces of this many characters or fewer are read character by character
 _UNUSUAL = re.compile("[\x00-\x1f\x7f\u00ad\ud800-\udfff\ue000-\uf8ff\ufffe\uffff"
                       + re.escape("".join(SPACING_ACCENTS)) + "]")
 _ACCENT = re.compile("[" + re.escape("".join(SPACING_ACCENTS)) + "]")
 _SEGMENT = re.compile("[^\r\n\ufffe]+\ufffe?|\ufffe")
 _WORD = re.compile(r"\S+")
-_DIGIT = re.compile(r"\d")
 
 
 @dataclass(slots=True)
 class PlainLine:
-    """A visual line that was one plain piece: its text as pdfscript would write it, and its size."""
+    """A visual line that was one plain piece: its text as pdfscript would write it, the size of its
+    main text and that of its first character (pdfscript.render_line's three)."""
 
     text: str
     size: float
+    first: float
 
 
 @dataclass
@@ -65,6 +63,8 @@ class _Plain:
     number: int
     text: str
     ends: PieceEnds
+    words: list[tuple[int, int]] = field(default_factory=list)  # to read it again should it join a line
+    runs: list[_Run] = field(default_factory=list)
 
 
 def page_lines(textpage: Any) -> PageLines:
@@ -94,16 +94,42 @@ def page_lines(textpage: Any) -> PageLines:
 def _text(textpage: Any, count: int, reader: CharReader) -> str:
     """The page's characters, one str character per PDFium character (a hyphen at a line end is
     SOFT_HYPHEN, a code beyond Unicode is U+FFFF, which marks its piece unusual): PDFium's whole text
-    in one call when it has one character per character, else asked character by character."""
+    in one call when it has one character per character. Where it has not (it leaves out a character
+    whose code is 0, a surrogate pair is two), the range is halved until the halves that do are found
+    (their first and last characters' places in PDFium's text as far apart as their count: text of a
+    range whose end character PDFium left out takes in a neighbour), the rest asked one by one."""
     import pypdfium2.raw as raw
 
-    buffer = (ctypes.c_ushort * (count + 1))()
-    written = raw.FPDFText_GetText(textpage, 0, count, buffer)
-    if written - 1 == count:
-        return "".join(map(chr, buffer[:count]))
+    buffer = (ctypes.c_ushort * (2 * count + 2))()
+    parts: list[str] = []
+
+    def aligned(start: int, length: int) -> bool:  # the range's text is one unit per character
+        first = raw.FPDFText_GetTextIndexFromCharIndex(textpage, start)
+        last = raw.FPDFText_GetTextIndexFromCharIndex(textpage, start + length - 1)
+        return bool(first >= 0 and last - first == length - 1)
+
+    def read(start: int, length: int) -> None:
+        written = raw.FPDFText_GetText(textpage, start, length, buffer)
+        if written - 1 == length and (length == count or aligned(start, length)):
+            parts.append("".join(map(chr, buffer[:length])))
+        elif length <= _ONE_BY_ONE:
+            parts.append(_asked(reader, start, length))
+        else:
+            half = length // 2
+            read(start, half)
+            read(start + half, length - half)
+
+    read(0, count)
+    return "".join(parts)
+
+
+_ONE_BY_ONE = 16  # characters asked one by one rather than halved further
+
+
+def _asked(reader: CharReader, start: int, length: int) -> str:
     unicode, is_hyphen, tp = reader.call["unicode"], reader.call["hyphen"], reader.tp
     chars = []
-    for index in range(count):
+    for index in range(start, start + length):
         code = unicode(tp, index)
         if code == 0x02 and is_hyphen(tp, index):
             chars.append(SOFT_HYPHEN)
@@ -112,7 +138,7 @@ def _text(textpage: Any, count: int, reader: CharReader) -> str:
     return "".join(chars)
 
 
-@dataclass
+@dataclass(slots=True)
 class _Run:
     """Characters first..last of one text object on a piece (spaces between words included)."""
 
@@ -122,11 +148,13 @@ class _Run:
     font: tuple[str, str, bool]  # name, family, no Unicode map
     size: float
     base: float
+    simple: bool = False  # text in a text font with a Unicode map: nothing in it to name, raise or lower
+    nameable: bool = False  # characters pdfchars.math_char names one by one (no extension font's pieces)
 
-    @property
-    def simple(self) -> bool:
-        """Text in a text font with a Unicode map: nothing in it to name, raise or lower."""
-        return self.font[1] not in _TEXT_ONLY and not self.font[2] and self.size > 1
+    def __post_init__(self) -> None:
+        readable = not self.font[2] and self.size > 1
+        self.simple = readable and self.font[1] not in TEXT_ONLY
+        self.nameable = readable and self.font[1] not in EXTENSION_FONTS
 
 
 Words = dict[int, tuple[int, int, float, float]]  # first character -> end, text object, size, baseline
@@ -143,55 +171,86 @@ def _read(reader: CharReader, text: str, start: int, end: int, number: int) -> _
     unusual = _UNUSUAL.search(body) is not None
     if unusual and _ACCENT.search(body):
         return None  # an accent joins the letter under it: every position counts
+    if len(body) <= _TINY and body and " " not in body:
+        return None  # a symbol of a display formula (rarely plain): reading it costs less than asking
     words = [(start + m.start(), start + m.end()) for m in _WORD.finditer(body)]
     if not words:
         return None if unusual else _Plain(start, end, number, "", PieceEnds(None, None, 0.0, 0.0, False))
     found = _runs(reader, words)
     if found is None:
         return None
-    size_at, origin = call["size"], call["origin"]
-    y, p_x, p_y = reader.values[5], reader.refs[4], reader.refs[5]
+    size_at, sizes, objects = call["size"], reader.sizes, reader.objects
     runs = []
     for a, b, key in found:
-        size = size_at(tp, a)
-        origin(tp, a, p_x, p_y)
-        base = y.value
-        if b != a:
-            origin(tp, b, p_x, p_y)
-            if abs(y.value - base) > 0.01 * max(size, 1.0):  # set at an angle
-                return None
-        runs.append(_Run(a, b, key, reader.font(key, a), size, base))
-    solid = sum(b - a for a, b in words)
-    if (not unusual and all(run.simple for run in runs) and len(_DIGIT.findall(body)) * 5 < solid * 2
-            and all(abs(r.size - runs[0].size) <= 0.01 and abs(r.base - runs[0].base) <= 0.01 * r.size for r in runs)):
-        ends = _plain_ends(reader, text, words, runs)
-        if ends is not None:
-            return _Plain(start, end, number, _written(reader, segment, start), ends)
+        size = sizes.get(key)
+        if size is None:  # one size for all the characters of a text object
+            size = sizes[key] = size_at(tp, a)
+        runs.append(_Run(a, b, key, objects.get(key) or reader.font(key, a), size, 0.0))
+    if not unusual and all(run.nameable for run in runs):
+        if not _baselines(reader, runs):
+            return None
+        if all(run.simple for run in runs) or inline_math(text, start, runs):
+            base = runs[0].base
+            written: str | None = None
+            if all(abs(r.base - base) <= 0.01 * r.size for r in runs):  # one baseline: nothing raised
+                size = main_size(text, runs)
+            else:  # raised or lowered runs (scripts, marks): written from the runs when they are plain
+                generated = reader.call["generated"]
+                line = scripted(text, start, end, runs, lambda i: bool(generated(tp, i)))
+                if line is None:
+                    return _inner_words(text, words, runs)
+                written, size, base = line
+            # a row of values (pdfscript._numeric: two in five characters digits) has cells from 0.6 em
+            numeric = sum(map(str.isdigit, body)) * 5 >= sum(b - a for a, b in words) * 2
+            ends = _plain_ends(reader, text, words, runs, NUMERIC_CELL_EMS if numeric else CELL_EMS, size, base)
+            if ends is not None:
+                written = _written(reader, segment, start) if written is None else written
+                return _Plain(start, end, number, written, ends, words, runs)
+    elif not _baselines(reader, [run for run in runs if run.simple]):
+        return None  # the words of a run are read whole only where its characters share a baseline
     return _inner_words(text, words, runs)
 
 
-def _plain_ends(reader: CharReader, text: str, words: list[tuple[int, int]], runs: list[_Run]) -> PieceEnds | None:
+def _baselines(reader: CharReader, runs: list[_Run]) -> bool:
+    """Each run's baseline (the origin of its first character); False when a run is set at an
+    angle (its last character's origin off that baseline)."""
+    origin, tp = reader.call["origin"], reader.tp
+    y, p_x, p_y = reader.values[5], reader.refs[4], reader.refs[5]
+    for run in runs:
+        origin(tp, run.first, p_x, p_y)
+        run.base = base = y.value
+        if run.last != run.first:
+            origin(tp, run.last, p_x, p_y)
+            if abs(y.value - base) > 0.01 * max(run.size, 1.0):
+                return False
+    return True
+
+
+def _plain_ends(reader: CharReader, text: str, words: list[tuple[int, int]], runs: list[_Run],
+                ems: float, size: float, base: float) -> PieceEnds | None:
     """The first and last characters of a piece whose runs agree, or None when a gap between two
-    of its words is as wide as a table cell's (CELL_EMS)."""
+    of its words is as wide as the narrowest gap that may part table cells (`ems` font sizes)."""
     box, tp = reader.call["box"], reader.tp
     left, right = reader.values[0], reader.values[1]
     p_left, p_right, p_bottom, p_top = reader.refs[:4]
-    size, base = runs[0].size, runs[0].base
-    widest = CELL_EMS * size
-    first_box = last_box = (0.0, 0.0)
-    before: float | None = None
-    for n, (a, b) in enumerate(words):
-        box(tp, a, p_left, p_right, p_bottom, p_top)
-        if before is not None and left.value - before > widest:
-            return None
-        if n == 0:
-            first_box = (left.value, right.value)
+    widest = ems * size
+    a, b = words[0]
+    box(tp, a, p_left, p_right, p_bottom, p_top)
+    first_box = (left.value, right.value)
+    if b - 1 != a:
         box(tp, b - 1, p_left, p_right, p_bottom, p_top)
+    before = right.value
+    for a, b in words[1:]:
+        box(tp, a, p_left, p_right, p_bottom, p_top)
+        if left.value - before > widest:
+            return None
+        if b - 1 != a:
+            box(tp, b - 1, p_left, p_right, p_bottom, p_top)
         before = right.value
-        last_box = (left.value, right.value)
+    last_box = (left.value, right.value)
     font, family = runs[0].font[0], runs[0].font[1]
-    first = Glyph(text[words[0][0]], *first_box, base, size, font, family)
-    last = Glyph(text[words[-1][1] - 1], *last_box, base, size, runs[-1].font[0], runs[-1].font[1])
+    first = Glyph(text[words[0][0]], *first_box, runs[0].base, runs[0].size, font, family)
+    last = Glyph(text[words[-1][1] - 1], *last_box, runs[-1].base, runs[-1].size, runs[-1].font[0], runs[-1].font[1])
     return PieceEnds(first, last, size, base, False)
 
 
@@ -211,55 +270,54 @@ def _inner_words(text: str, words: list[tuple[int, int]], runs: list[_Run]) -> W
         for n, (a, b) in enumerate(inside):
             # the first character of a run and its last are read alone: a mark may be set next to them
             a, b = a + (n == 0), b - (n == len(inside) - 1)
-            if b - a > 1 and not _UNUSUAL.search(text, a, b):
+            if b > a and not _UNUSUAL.search(text, a, b):
                 inner[a] = (b, run.key, run.size, run.base)
     return inner
 
 
 def _runs(reader: CharReader, words: list[tuple[int, int]]) -> list[tuple[int, int, int]] | None:
-    """(first, last, text object) of each run of the piece's characters in one text object, found by
-    bisection and checked against PDFium's count of them (FPDFText_CountRects)."""
-    import pypdfium2.raw as raw
-
-    positions: list[int] = []
-    for a, b in words:
-        positions.extend(range(a, b))
+    """(first, last, text object) of each run of the piece's characters (its words' characters, not
+    the spaces between them) in one text object: the object of each word's first and last character,
+    a bisection inside a word whose two differ, checked against PDFium's count of the runs
+    (FPDFText_CountRects), which sees an object met twice or a character left out: None then."""
     call, tp = reader.call["object"], reader.tp
-    known: dict[int, int] = {}
-
-    def key(i: int) -> int:
-        found = known.get(i)
-        if found is None:
-            found = known[i] = call(tp, positions[i]) or 0
-        return found
-
-    changes: list[int] = []
-
-    def split(lo: int, hi: int) -> None:  # key(lo) != key(hi): find every change between them
-        if hi - lo == 1:
-            changes.append(hi)
-            return
-        mid = (lo + hi) // 2
-        if key(lo) != key(mid):
-            split(lo, mid)
-        if key(mid) != key(hi):
-            split(mid, hi)
-
-    top = len(positions) - 1
-    first, span = words[0][0], words[-1][1] - words[0][0]
-    expected = raw.FPDFText_CountRects(reader.textpage, first, span)
-    if expected * 6 > len(positions):  # many short runs (a table row, a formula): ask each character
-        for i in range(1, top + 1):
-            if key(i) != key(i - 1):
-                changes.append(i)
-    elif key(0) != key(top):
-        split(0, top)
-    starts = [0, *changes]
-    ends = [c - 1 for c in changes] + [top]
-    runs = [(positions[s], positions[e], key(s)) for s, e in zip(starts, ends)]
+    first, last = words[0][0], words[-1][1] - 1
+    expected = reader.call["count_rects"](tp, first, last + 1 - first)
+    key = call(tp, first) or 0
+    if expected == 1:  # most lines: one object from the first character to the last
+        return [(first, last, key)] if key and (call(tp, last) or 0) == key else None
+    runs: list[tuple[int, int, int]] = []
+    run_start, before = first, first
+    for a, b in words:
+        head = call(tp, a) or 0 if a != first else key
+        if head != key:
+            runs.append((run_start, before, key))
+            run_start, key = a, head
+        tail = call(tp, b - 1) or 0 if b - 1 != a else head
+        if tail != head:  # the object changes inside the word: find where
+            for change, changed in _changes(call, tp, a, head, b - 1, tail):
+                runs.append((run_start, change - 1, key))
+                run_start, key = change, changed
+        before = b - 1
+        if len(runs) >= expected:
+            return None
+    runs.append((run_start, last, key))
     if len(runs) != expected or not all(k for *_, k in runs):
-        return None  # an object met twice, or characters PDFium does not count: read them one by one
+        return None
     return runs
+
+
+def _changes(call: Any, tp: Any, lo: int, lo_key: int, hi: int, hi_key: int) -> list[tuple[int, int]]:
+    """(character, its text object) where the object changes between characters lo and hi (whose
+    objects differ), in order, by bisection (an object met twice between two asked is missed)."""
+    if hi - lo == 1:
+        return [(hi, hi_key)]
+    mid = (lo + hi) // 2
+    mid_key = call(tp, mid) or 0
+    found = _changes(call, tp, lo, lo_key, mid, mid_key) if mid_key != lo_key else []
+    if mid_key != hi_key:
+        found += _changes(call, tp, mid, mid_key, hi, hi_key)
+    return found
 
 
 def _written(reader: CharReader, segment: str, start: int) -> str:
@@ -273,32 +331,40 @@ def _written(reader: CharReader, segment: str, start: int) -> str:
 
 
 def _join(items: list[list[Glyph] | _Plain], reader: CharReader, text: str) -> list[list[Glyph] | PlainLine]:
-    """PDFium's pieces joined into visual lines (pdfglyphs.join_pieces); a plain piece that joins
+    """PDFium's pieces joined into visual lines (pdflines.join_pieces); a plain piece that joins
     another is read character by character, so the line is written as the careful path writes it."""
     lines: list[list[Glyph] | _Plain] = []
     shape: LineShape | None = None
     last: PieceEnds | None = None
     for item in items:
-        ends = item.ends if isinstance(item, _Plain) else PieceEnds.of(item)
+        shown = [] if isinstance(item, _Plain) else solid(item)
+        ends = item.ends if isinstance(item, _Plain) else PieceEnds.of(item, shown)
         if lines and shape is not None and last is not None and continues(shape, last, ends):
-            glyphs = _glyphs(lines[-1], reader, text)
-            glyphs.extend(_glyphs(item, reader, text))
-            lines[-1] = glyphs
-            shape = LineShape.of(glyphs)
+            line = lines[-1]
+            if isinstance(line, _Plain) or isinstance(item, _Plain):
+                glyphs = _glyphs(line, reader, text)
+                glyphs.extend(_glyphs(item, reader, text))
+                lines[-1] = glyphs
+                shape = LineShape.of(glyphs)
+            else:
+                line.extend(item)
+                shape = shape.joined(line, item, shown)
         elif isinstance(item, _Plain):
             lines.append(item)
             shape = LineShape(max(ends.size, 1.0), ends.base, ends.first.x0 if ends.first else 0.0, False)
         else:
             lines.append(list(item))
-            shape = LineShape.of(item, ends)
+            shape = LineShape.of(item, ends, shown)
         last = ends
-    return [PlainLine(line.text, line.ends.size) if isinstance(line, _Plain) else line for line in lines]
+    return [PlainLine(line.text, line.ends.size, line.ends.first.size if line.ends.first else line.ends.size)
+            if isinstance(line, _Plain) else line for line in lines]
 
 
 def _glyphs(item: list[Glyph] | _Plain, reader: CharReader, text: str) -> list[Glyph]:
     if not isinstance(item, _Plain):
         return item
-    glyphs = [glyph for piece in reader.pieces(item.start, item.end, text) for glyph in piece]
+    words = _inner_words(text, item.words, item.runs) if item.words else None
+    glyphs = [glyph for piece in reader.pieces(item.start, item.end, text, words or None) for glyph in piece]
     for glyph in glyphs:
         glyph.piece = item.number
     return glyphs

@@ -18,7 +18,13 @@ from __future__ import annotations
 import re
 import unicodedata
 
-from astro_cli.research.text.pdfchars import EXTENSION_FONTS, MATH_ITALIC_FONTS, SPACING_ACCENTS, math_char
+from astro_cli.research.text.pdfchars import (
+    EXTENSION_FONTS,
+    MATH_ITALIC_FONTS,
+    SPACING_ACCENTS,
+    SYMBOL_FONTS,
+    math_char,
+)
 from astro_cli.research.text.pdfglyphs import MATH_FONTS, Glyph, math_only, reference, solid, wide_gaps
 
 NUMERIC_CELL_EMS = 0.6  # in a row that is mostly digits
@@ -27,6 +33,7 @@ APPROXIMATE, APPROXIMATE_END = "⟦", "⟧"  # around a formula whose layout was
 _MATH_ITALIC = (*MATH_ITALIC_FONTS, "MSBM")
 _MARKS = set("0123456789,–*†‡§¶ ")
 _NO_TEXT = EXTENSION_FONTS
+_NAMING = frozenset((*SYMBOL_FONTS, *EXTENSION_FONTS, "MSAM", "TXSYA", "PXSYA", "MSBM"))
 _EQUATION_NUMBER = re.compile(r"\((?:[A-Z]\.?)?\d{1,3}[a-z]?\)")
 
 
@@ -37,10 +44,12 @@ def render_line(glyphs: list[Glyph]) -> tuple[str, float, float]:
     if any(g.turned for g in glyphs):  # rotated text: its characters in order, no scripts
         text = "".join(g.char for g in glyphs)
         return text.strip(), size, size
-    display = math_only(glyphs) and not _table_row(glyphs, size)  # a table row is not a formula
+    formula = math_only(glyphs)
+    display = formula and not _table_row(glyphs, size)  # a table row is not a formula
     if display and (len({g.piece for g in glyphs}) > 1 or any(g.family in _NO_TEXT for g in glyphs)):
         uncertain = True  # display mathematics from several pieces: its layout is guessed
-    _attach_accents(glyphs)
+    if _attach_accents(glyphs):
+        formula = math_only(glyphs)
     shown = [g for g in glyphs if g.char]
     first = next((g.size for g in shown if not g.generated and g.char.strip()), size)
     kinds = _kinds(shown, size, base)
@@ -48,7 +57,8 @@ def render_line(glyphs: list[Glyph]) -> tuple[str, float, float]:
     cells = 0
     last_main: Glyph | None = None
     right = None  # where the last character written ends (a gap is measured from it)
-    cell_gap = _cell_gap(shown, kinds, size, math_only(glyphs))
+    numeric = _numeric(shown)
+    cell_gap = _cell_gap(shown, kinds, size, formula, numeric)
     i = 0
     while i < len(shown):
         glyph, kind = shown[i], kinds[i]
@@ -102,16 +112,16 @@ def render_line(glyphs: list[Glyph]) -> tuple[str, float, float]:
         elif kind == "sub":
             out.append("_" + _group(text))
         else:
-            out.append(_superscript(text, out, last_main))
+            out.append(superscript(text, out, last_main))
         right = _right(run, right)
         i = j
     text = "".join(out)
-    table = cells >= 2 or (cells and _numeric(shown))  # a row of values: two cells are a table
+    table = cells >= 2 or (cells and numeric)  # a row of values: two cells are a table
     text = text.replace("\x1f", " | " if table and not display else " ").strip()
     return (f"{APPROXIMATE}{text}{APPROXIMATE_END}" if uncertain and text else text), size, first
 
 
-def _cell_gap(shown: list[Glyph], kinds: list[str], size: float, formula: bool) -> float:
+def _cell_gap(shown: list[Glyph], kinds: list[str], size: float, formula: bool, numeric: bool) -> float:
     """The gap that separates table cells on this line: wider than CELL_EMS font sizes and than
     twice the line's own word spaces (those narrower than a cell's). TeX stretches every space of a
     justified line alike, so a loose line of prose whose spaces are all wide and equal has no
@@ -119,7 +129,7 @@ def _cell_gap(shown: list[Glyph], kinds: list[str], size: float, formula: bool) 
     no narrow space at all."""
     main = [g for g, kind in zip(shown, kinds) if kind == "main"]
     em = max(size, 1.0)
-    if _numeric(shown):  # a row of values: its spaces are those around ± and × signs
+    if numeric:  # a row of values (_numeric): its spaces are those around ± and × signs
         return _value_cell_gap(main, size)
     if _numbered_equation(solid(shown)):  # its wide gaps: an aligned '=', the equation number
         return float("inf")
@@ -184,12 +194,15 @@ def _value_cell_gap(glyphs: list[Glyph], size: float) -> float:
 def _numeric(shown: list[Glyph]) -> bool:
     digits = total = 0
     for glyph in shown:
-        if glyph.generated or not glyph.char.strip():
+        char = glyph.char
+        if glyph.generated or not char.strip():
             continue
         if glyph.weight > 1:  # a word of a plain run (pdfruns.py): its characters count
-            digits, total = digits + sum(c.isdigit() for c in glyph.char), total + glyph.weight
+            digits += sum(map(str.isdigit, char))
+            total += glyph.weight
         else:
-            digits, total = digits + glyph.char.isdigit(), total + 1
+            digits += char.isdigit()
+            total += 1
     return digits * 5 >= total * 2
 
 
@@ -204,7 +217,10 @@ def _name_math(glyphs: list[Glyph]) -> bool:
     for glyph in glyphs:
         if glyph.generated or glyph.weight > 1:  # a word of a text font (pdfruns.py) names nothing
             continue
-        named = math_char(glyph.char, glyph.family)
+        char = glyph.char
+        if glyph.family not in _NAMING and not (char and (char < " " or "\ue000" <= char <= "\uf8ff")):
+            continue  # math_char names only control codes, private-use pieces and these fonts' glyphs
+        named = math_char(char, glyph.family)
         if named is None:
             continue
         if named == "" and glyph.family in _NO_TEXT:
@@ -217,9 +233,10 @@ def _name_math(glyphs: list[Glyph]) -> bool:
     return dropped
 
 
-def _attach_accents(glyphs: list[Glyph]) -> None:
+def _attach_accents(glyphs: list[Glyph]) -> bool:
     """A spacing accent set over a letter (TeX's \\' \\v ...) joins that letter, wherever PDFium put
-    it in the text: `Bakos, G. A. ´` -> `Bakos, G. Á.`."""
+    it in the text: `Bakos, G. A. ´` -> `Bakos, G. Á.`. True when one was joined."""
+    joined = False
     for accent in glyphs:
         if accent.generated or accent.char not in SPACING_ACCENTS:
             continue
@@ -237,24 +254,30 @@ def _attach_accents(glyphs: list[Glyph]) -> None:
             letter = "i" if best.char == "\u0131" else best.char
             best.char = unicodedata.normalize("NFC", letter + SPACING_ACCENTS[accent.char])
             accent.char = ""
+            joined = True
+    return joined
 
 
 def _kinds(shown: list[Glyph], size: float, base: float) -> list[str]:
-    kinds = []
-    for glyph in shown:
-        kind = "main"
-        if not glyph.generated and glyph.size > 1 and size and glyph.family not in _NO_TEXT:
-            lift = glyph.base - base
-            smaller = glyph.size < size * 0.88
-            if (smaller and lift > size * 0.12) or lift > size * 0.45:
-                kind = "sup"
-            elif (smaller and lift < -size * 0.08) or lift < -size * 0.45:
-                kind = "sub"
-        kinds.append(kind)
+    kinds = [kind_of(glyph, size, base) for glyph in shown]
     for n, glyph in enumerate(shown):  # a space inside a script belongs to it
         if glyph.generated and 0 < n < len(shown) - 1 and kinds[n - 1] == kinds[n + 1] != "main":
             kinds[n] = kinds[n - 1]
     return kinds
+
+
+def kind_of(glyph: Glyph, size: float, base: float) -> str:
+    """'sup', 'sub' or 'main': a glyph against its line's main size and baseline."""
+    if glyph.base == base and glyph.size == size:
+        return "main"  # on the line's baseline in its size (most glyphs)
+    if not glyph.generated and glyph.size > 1 and size and glyph.family not in _NO_TEXT:
+        lift = glyph.base - base
+        smaller = glyph.size < size * 0.88
+        if (smaller and lift > size * 0.12) or lift > size * 0.45:
+            return "sup"
+        if (smaller and lift < -size * 0.08) or lift < -size * 0.45:
+            return "sub"
+    return "main"
 
 
 def _attached(run: list[Glyph], out: list[str], last: Glyph | None, size: float) -> bool:
@@ -298,7 +321,7 @@ def _space_before(out: list[str]) -> None:
         out.append(" ")
 
 
-def _superscript(text: str, out: list[str], last: Glyph | None) -> str:
+def superscript(text: str, out: list[str], last: Glyph | None) -> str:
     """An exponent (`^4`) or a note or citation mark (`[3]`)."""
     if set(text) <= {"′", "″", "‴", "∗", "*"} and text:
         return text  # primes and stars belong to their symbol

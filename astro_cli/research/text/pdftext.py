@@ -236,7 +236,7 @@ def pdf_layout(pages: list[PageText]) -> PdfLayout:
     for number, page in enumerate(pages, start=1):
         count = len(page.lines)
         for index, raw in enumerate(page.lines):
-            text = _STAMP.sub("", raw).strip()
+            text = (_STAMP.sub("", raw) if "arXiv:" in raw else raw).strip()  # the stamp names itself
             if not text:
                 continue
             at_edge = index < 2 or index >= count - 2

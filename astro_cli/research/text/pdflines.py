@@ -1,0 +1,170 @@
+"""PDFium's pieces of a page joined into the lines a reader sees.
+
+A piece continues the line before it when it sits on the same visual line (a subscript, the rest
+of an equation) or stacks under the end of the piece before it (the denominator of a fraction);
+one display formula stays one line whatever its layout. What joining needs of a line (its size,
+baseline, left edge, whether it is display mathematics) is kept as pieces are added, so a line
+of many pieces is not measured again from scratch each time.
+"""
+
+from __future__ import annotations
+
+from bisect import insort
+from dataclasses import dataclass, field
+
+from astro_cli.research.text.pdfglyphs import Glyph, MathScan, math_scan, reference, solid, wide_gaps
+
+GAP_EMS = 3.0  # a piece further right than this (in font sizes) is another column, not the same line
+
+
+@dataclass
+class LineShape:
+    """What joining needs to know of a line being built, computed once per piece added."""
+
+    size: float
+    base: float
+    start: float
+    display: bool  # math only, and not a table row
+    shown: list[Glyph] = field(default_factory=list, repr=False)  # solid(line)
+    scan: MathScan = (False, False, 0)  # math_scan(line)
+    gaps: int | None = None  # wide_gaps(line), once asked
+    tally: _Tally | None = field(default=None, repr=False)  # what reference(line) counts, once joined
+
+    @classmethod
+    def of(cls, line: list[Glyph], ends: PieceEnds | None = None, shown: list[Glyph] | None = None) -> LineShape:
+        """The shape of `line`; `ends` are those of the line when it is one piece (computed once),
+        `shown` its solid glyphs when the caller has them."""
+        shown = solid(line) if shown is None else shown
+        start = min(g.x0 for g in shown) if shown else 0.0
+        if ends is not None:
+            size, base, scan = ends.size, ends.base, ends.scan
+        else:
+            (size, base), scan = reference(line, shown), math_scan(line)
+        gaps = wide_gaps(line, shown=shown) if scan[1] and not scan[0] else None
+        return cls(max(size, 1.0), base, start, gaps is not None and gaps < 2, shown, scan, gaps)
+
+    def joined(self, line: list[Glyph], piece: list[Glyph], shown: list[Glyph]) -> LineShape:
+        """The shape of `line` (this line, `piece` with its solid glyphs `shown` just added to it),
+        the same as LineShape.of(line), from what is known of the line before."""
+        both = self.shown + shown
+        if not shown:
+            start = self.start
+        else:
+            start = min(g.x0 for g in shown)
+            start = min(start, self.start) if self.shown else start
+        scan = math_scan(piece, self.scan)
+        gaps = None
+        if self.gaps is not None:
+            gaps = self.gaps + wide_gaps(piece, shown=shown)
+            if self.shown and shown and shown[0].x0 - self.shown[-1].x1 > 1.2 * max(self.shown[-1].size, 1.0):
+                gaps += 1
+        elif scan[1] and not scan[0]:
+            gaps = wide_gaps(line, shown=both)
+        tally = self.tally if self.tally is not None else _Tally.of(self.shown)
+        tally.add(shown)
+        size, base = tally.reference()
+        display = scan[1] and not scan[0] and gaps is not None and gaps < 2
+        return LineShape(max(size, 1.0), base, start, display, both, scan, gaps, tally)
+
+
+@dataclass
+class _Tally:
+    """pdfglyphs.reference()'s counts, kept as pieces join a line: the weight of each font size and
+    every glyph's (baseline, weight, size), sorted, so a joined line is not sorted again."""
+
+    counts: dict[float, int] = field(default_factory=dict)
+    bases: list[tuple[float, int, float]] = field(default_factory=list)
+    glyphs: int = 0
+
+    @classmethod
+    def of(cls, shown: list[Glyph]) -> _Tally:
+        tally = cls()
+        tally.add(shown)
+        return tally
+
+    def add(self, shown: list[Glyph]) -> None:
+        counts, bases = self.counts, self.bases
+        for glyph in shown:
+            counts[glyph.size] = counts.get(glyph.size, 0) + glyph.weight
+            insort(bases, (glyph.base, glyph.weight, glyph.size))
+        self.glyphs += len(shown)
+
+    def reference(self) -> tuple[float, float]:
+        """What reference(line) returns (the ties of equal baselines aside, the same order)."""
+        counts, bases = self.counts, self.bases
+        if not bases:
+            return 0.0, 0.0
+        if len(counts) == 1:
+            size = next(iter(counts))
+            if counts[size] == self.glyphs:  # every glyph one character
+                return size, bases[len(bases) // 2][0]
+            kept = [(base, weight) for base, weight, _size in bases]
+            middle = counts[size] // 2
+        else:
+            size = max(counts, key=lambda s: (counts[s], s))
+            kept = [(base, weight) for base, weight, of in bases if abs(of - size) < 0.2]
+            middle = sum(weight for _, weight in kept) // 2
+        for base, weight in kept:  # the median, each glyph counted as the characters it stands for
+            if middle < weight:
+                return size, base
+            middle -= weight
+        return size, kept[-1][0]
+
+
+@dataclass
+class PieceEnds:
+    """What joining needs to know of one of PDFium's pieces: its first and last solid characters,
+    the size and baseline of its text, and whether it is mathematics only."""
+
+    first: Glyph | None
+    last: Glyph | None
+    size: float
+    base: float
+    math: bool
+    scan: MathScan = (False, False, 0)  # math_scan(piece)
+
+    @classmethod
+    def of(cls, piece: list[Glyph], shown: list[Glyph] | None = None) -> PieceEnds:
+        shown = solid(piece) if shown is None else shown
+        size, base = reference(piece, shown)
+        scan = math_scan(piece)
+        return cls(shown[0] if shown else None, shown[-1] if shown else None, size, base,
+                   scan[1] and not scan[0], scan)
+
+
+def join_pieces(pieces: list[list[Glyph]]) -> list[list[Glyph]]:
+    """PDFium's pieces joined into visual lines."""
+    lines: list[list[Glyph]] = []
+    shape: LineShape | None = None
+    last_piece: PieceEnds | None = None
+    for piece in pieces:
+        shown = solid(piece)
+        ends = PieceEnds.of(piece, shown)
+        if lines and shape is not None and last_piece is not None and continues(shape, last_piece, ends):
+            lines[-1].extend(piece)
+            shape = shape.joined(lines[-1], piece, shown)
+        else:
+            lines.append(list(piece))
+            shape = LineShape.of(lines[-1], ends, shown)
+        last_piece = ends
+    return lines
+
+
+def continues(line: LineShape, before: PieceEnds, piece: PieceEnds) -> bool:
+    """Does `piece` go on the visual line `line` (whose last piece was `before`)?"""
+    first, last = piece.first, before.last
+    if first is None or last is None or first.turned or last.turned:
+        return False
+    size, base = line.size, line.base
+    piece_size, piece_base = piece.size, piece.base
+    if line.display and abs(piece_base - base) <= size * 2.5 and piece.math:
+        # one display formula, whatever its layout; a table's next row (back at the margin) is not
+        return first.x0 - last.x1 <= size * GAP_EMS and first.x0 > line.start + size
+    if abs(piece_base - base) > size * 0.75:
+        return False
+    if first.x0 >= last.x1 - size * 0.3:
+        return first.x0 - last.x1 <= size * GAP_EMS
+    # a piece that goes back left continues the line only when it stacks under the end of the one
+    # before: a fraction's denominator under its numerator, both set off the line's baseline
+    stacked = first.x0 < last.x1 and first.x1 > last.x0
+    return stacked and last.base > base + size * 0.2 and first.base < base - size * 0.1 and piece_size <= size
