@@ -71,9 +71,10 @@ def _offer_to_worker() -> None:
         run_command_line()
     except SystemExit as exc:
         if exc.code == EXIT_INTERRUPTED:
-            from astro_cli.process_exit import exit_now
+            from astro_cli.process_exit import INTERRUPTED_WITHIN, exit_now
 
-            exit_now(EXIT_INTERRUPTED)  # what it had is stored; nothing more to wait for (process_exit.py)
+            # What it had is stored; nothing more to wait for, not even a thread blocked on the provider.
+            exit_now(EXIT_INTERRUPTED, within=INTERRUPTED_WITHIN)
         raise
     finally:
         # Only a run that needed the model (litellm) or a search by meaning (numpy) is worth a worker for the next.
