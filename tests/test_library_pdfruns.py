@@ -1,6 +1,6 @@
 """Issue 29, speed: plain lines of a PDF page are read from PDFium's text in one call, per-character
 questions only where a line is unusual (pdfruns.py). The text must be exactly what the careful
-path (every character asked about: pdfglyphs.page_glyphs) writes, on every page of every fixture."""
+path (every character asked about: pdflines.page_glyphs) writes, on every page of every fixture."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from pathlib import Path
 import pypdfium2 as pdfium
 import pytest
 
-from astro_cli.research.text.pdfglyphs import page_glyphs
+from astro_cli.research.text.pdflines import page_glyphs
 from astro_cli.research.text.pdfruns import PlainLine, page_lines
 from astro_cli.research.text.pdfscript import render_line
 

@@ -4,7 +4,8 @@ PDFium's own text breaks a line wherever the baseline moves, so display mathemat
 one symbol per line (`S_graph =`, `X`, `i`, `(`) and a subscript can end a line. Here each
 character keeps its box, baseline, font size and font name, and PDFium's pieces are joined again
 when they continue on the same visual line (a subscript, the rest of an equation) or stack over
-the piece before them (the denominator of a fraction: pdflines.py). pdfscript.py then writes each line.
+the piece before them (the denominator of a fraction: pdflines.py, which also reads a whole page
+carefully: page_glyphs). pdfscript.py then writes each line.
 """
 
 from __future__ import annotations
@@ -79,22 +80,6 @@ def _calls() -> dict[str, Any]:
 
 def _family(font: str) -> str:
     return font.rsplit("+", 1)[-1].upper().rstrip("0123456789")
-
-
-def page_glyphs(textpage: Any) -> PageGlyphs:
-    """The page's characters as visual lines, in PDFium's reading order: every character asked
-    about (the careful path; pdfruns.py asks only about lines where something is unusual)."""
-    import pypdfium2.raw as raw
-
-    count = raw.FPDFText_CountChars(textpage)
-    if count <= 0:
-        return PageGlyphs([], 0, 0, 0)
-    reader = CharReader(textpage)
-    from astro_cli.research.text.pdflines import join_pieces  # it measures lines with this module's helpers
-
-    kept = reader.pieces(0, count)
-    rotated = number_pieces(kept, 0)
-    return PageGlyphs(join_pieces(kept), count, reader.unmapped, rotated)
 
 
 def number_pieces(pieces: list[list[Glyph]], first: int) -> int:

@@ -11,8 +11,19 @@ from __future__ import annotations
 
 from bisect import insort
 from dataclasses import dataclass, field
+from typing import Any
 
-from astro_cli.research.text.pdfglyphs import Glyph, MathScan, math_scan, reference, solid, wide_gaps
+from astro_cli.research.text.pdfglyphs import (
+    CharReader,
+    Glyph,
+    MathScan,
+    PageGlyphs,
+    math_scan,
+    number_pieces,
+    reference,
+    solid,
+    wide_gaps,
+)
 
 GAP_EMS = 3.0  # a piece further right than this (in font sizes) is another column, not the same line
 
@@ -168,3 +179,17 @@ def continues(line: LineShape, before: PieceEnds, piece: PieceEnds) -> bool:
     # before: a fraction's denominator under its numerator, both set off the line's baseline
     stacked = first.x0 < last.x1 and first.x1 > last.x0
     return stacked and last.base > base + size * 0.2 and first.base < base - size * 0.1 and piece_size <= size
+
+
+def page_glyphs(textpage: Any) -> PageGlyphs:
+    """The page's characters as visual lines, in PDFium's reading order: every character asked
+    about (the careful path; pdfruns.py asks only about lines where something is unusual)."""
+    import pypdfium2.raw as raw
+
+    count = raw.FPDFText_CountChars(textpage)
+    if count <= 0:
+        return PageGlyphs([], 0, 0, 0)
+    reader = CharReader(textpage)
+    kept = reader.pieces(0, count)
+    rotated = number_pieces(kept, 0)
+    return PageGlyphs(join_pieces(kept), count, reader.unmapped, rotated)
