@@ -110,9 +110,10 @@ class CharReader:
         self.values = [ctypes.c_double() for _ in range(6)]
         self.refs = [ctypes.byref(v) for v in self.values]
         self.objects: dict[int, tuple[str, str, bool]] = {}  # text object -> font, family, no Unicode map
-        self._fonts: dict[int, str] = {}
+        self._answers: dict[tuple[int | None, bool], tuple[str, str, bool]] = {}  # (font, no map) -> font()
         self.sizes: dict[int, float] = {}
-        self._families: dict[str, str] = {}  # text object -> font size of its characters
+        self.kinds: dict[tuple[str, str, bool], tuple[bool, bool]] = {}  # a font's runs: simple, nameable (pdfruns)
+        self._families: dict[str, str] = {}  # font name -> family
         self._name = ctypes.create_string_buffer(128)
         self.unmapped = 0  # characters of fonts without a usable Unicode map, among those read
 
@@ -122,16 +123,18 @@ class CharReader:
         if found is None:
             call = self.call
             handle = call["font"](ctypes.c_void_p(key)) if key else None
-            font = ""
-            if handle:
-                if handle not in self._fonts:
+            unmapped = call["map_error"](self.tp, index) == 1
+            found = self._answers.get((handle, unmapped))
+            if found is None:  # the first object of this font on the page
+                font = ""
+                if handle:
                     name = self._name
-                    self._fonts[handle] = name.value.decode("latin-1") if call["font_name"](handle, name, 128) else ""
-                font = self._fonts[handle]
-            family = self._families.get(font)
-            if family is None:
-                family = self._families[font] = _family(font)
-            found = self.objects[key] = (font, family, call["map_error"](self.tp, index) == 1)
+                    font = name.value.decode("latin-1") if call["font_name"](handle, name, 128) else ""
+                family = self._families.get(font)
+                if family is None:
+                    family = self._families[font] = _family(font)
+                found = self._answers[(handle, unmapped)] = (font, family, unmapped)
+            self.objects[key] = found
         return found
 
     def box(self, index: int) -> tuple[float, float]:
@@ -209,9 +212,9 @@ class CharReader:
                 if key:
                     sizes[key] = char_size
             glyph = Glyph(char, left.value, right.value, y.value, char_size, found[0], found[1], generated, x.value)
-            if before is not None and not generated:
+            if before is not None and not generated and glyph.x0 < before.x1 - 2.0 and glyph.base < before.base - 0.9:
                 # the next line begun without a line end from PDFium: back to the left and a line lower
-                # (_wrapped), unless the text climbs (_turned)
+                # (_wrapped), unless the text climbs (_turned); `wrap` is at least 1, tested first with 1
                 wrap = max(char_size, before.size, 1.0)
                 if glyph.x0 < before.x1 - 2 * wrap and glyph.base < before.base - 0.9 * wrap \
                         and not _turned(before, glyph):

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import ctypes
 import re
+from bisect import bisect_left
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -35,7 +36,7 @@ _UNUSUAL = re.compile("[\x00-\x1f\x7f\u00ad\ud800-\udfff\ue000-\uf8ff\ufffe\ufff
                       + re.escape("".join(SPACING_ACCENTS)) + "]")
 _ACCENT = re.compile("[" + re.escape("".join(SPACING_ACCENTS)) + "]")
 _SEGMENT = re.compile("[^\r\n\ufffe]+\ufffe?|\ufffe")
-_WORD = re.compile(r"\S+")
+_WORD = re.compile("[^\\s\ufffe]+")  # a word of a piece: no line end and no SOFT_HYPHEN in it
 
 
 @dataclass(slots=True)
@@ -78,13 +79,16 @@ def page_lines(textpage: Any) -> PageLines:
     text = _text(textpage, count, reader)
     items: list[list[Glyph] | _Plain] = []
     number = rotated = 0
+    words = [found.span() for found in _WORD.finditer(text)]  # each piece's words, cut below
+    starts = [a for a, _ in words]
     for found in _SEGMENT.finditer(text):
-        read = _read(reader, text, found.start(), found.end(), number)
+        start, end = found.span()
+        read = _read(reader, text, start, end, number, words[bisect_left(starts, start):bisect_left(starts, end)])
         if isinstance(read, _Plain):
             items.append(read)
             number += 1
             continue
-        pieces = reader.pieces(found.start(), found.end(), text, read)
+        pieces = reader.pieces(start, end, text, read)
         rotated += number_pieces(pieces, number)
         number += len(pieces)
         items.extend(pieces)
@@ -148,21 +152,23 @@ class _Run:
     font: tuple[str, str, bool]  # name, family, no Unicode map
     size: float
     base: float
-    simple: bool = False  # text in a text font with a Unicode map: nothing in it to name, raise or lower
-    nameable: bool = False  # characters pdfchars.math_char names one by one (no extension font's pieces)
+    simple: bool  # text in a text font with a Unicode map: nothing in it to name, raise or lower
+    nameable: bool  # characters pdfchars.math_char names one by one (no extension font's pieces)
 
-    def __post_init__(self) -> None:
-        readable = not self.font[2] and self.size > 1
-        self.simple = readable and self.font[1] not in TEXT_ONLY
-        self.nameable = readable and self.font[1] not in EXTENSION_FONTS
+
+def _kinds(font: tuple[str, str, bool]) -> tuple[bool, bool]:
+    """(simple, nameable) of a run in `font` whose size is above 1 pt (else neither)."""
+    return not font[2] and font[1] not in TEXT_ONLY, not font[2] and font[1] not in EXTENSION_FONTS
 
 
 Words = dict[int, tuple[int, int, float, float]]  # first character -> end, text object, size, baseline
 
 
-def _read(reader: CharReader, text: str, start: int, end: int, number: int) -> _Plain | Words | None:
-    """The piece start..end-1 as plain text; or, when it must be read character by character,
-    the words inside its runs that may be read whole (None: every character)."""
+def _read(reader: CharReader, text: str, start: int, end: int, number: int,
+          words: list[tuple[int, int]]) -> _Plain | Words | None:
+    """The piece start..end-1 (whose `words` are the page's words inside it) as plain text; or, when
+    it must be read character by character, the words inside its runs that may be read whole (None:
+    every character)."""
     segment = text[start:end]
     body = segment[:-1] if segment.endswith(SOFT_HYPHEN) else segment
     call, tp = reader.call, reader.tp
@@ -173,23 +179,28 @@ def _read(reader: CharReader, text: str, start: int, end: int, number: int) -> _
         return None  # an accent joins the letter under it: every position counts
     if len(body) <= _TINY and body and " " not in body:
         return None  # a symbol of a display formula (rarely plain): reading it costs less than asking
-    words = [(start + m.start(), start + m.end()) for m in _WORD.finditer(body)]
     if not words:
         return None if unusual else _Plain(start, end, number, "", PieceEnds(None, None, 0.0, 0.0, False))
     found = _runs(reader, words)
     if found is None:
         return None
-    size_at, sizes, objects = call["size"], reader.sizes, reader.objects
+    size_at, sizes, objects, kinds = call["size"], reader.sizes, reader.objects, reader.kinds
     runs = []
+    every_simple = every_nameable = True
     for a, b, key in found:
         size = sizes.get(key)
         if size is None:  # one size for all the characters of a text object
             size = sizes[key] = size_at(tp, a)
-        runs.append(_Run(a, b, key, objects.get(key) or reader.font(key, a), size, 0.0))
-    if not unusual and all(run.nameable for run in runs):
+        font = objects.get(key) or reader.font(key, a)
+        simple, nameable = kinds.get(font) or kinds.setdefault(font, _kinds(font))
+        if size <= 1:
+            simple = nameable = False
+        every_simple, every_nameable = every_simple and simple, every_nameable and nameable
+        runs.append(_Run(a, b, key, font, size, 0.0, simple, nameable))
+    if not unusual and every_nameable:
         if not _baselines(reader, runs):
             return None
-        if all(run.simple for run in runs) or inline_math(text, start, runs):
+        if every_simple or inline_math(text, start, runs):
             base = runs[0].base
             written: str | None = None
             if all(abs(r.base - base) <= 0.01 * r.size for r in runs):  # one baseline: nothing raised
@@ -201,7 +212,7 @@ def _read(reader: CharReader, text: str, start: int, end: int, number: int) -> _
                     return _inner_words(text, words, runs)
                 written, size, base = line
             # a row of values (pdfscript._numeric: two in five characters digits) has cells from 0.6 em
-            numeric = sum(map(str.isdigit, body)) * 5 >= sum(b - a for a, b in words) * 2
+            numeric = _digits(body) * 5 >= len("".join(body.split())) * 2
             ends = _plain_ends(reader, text, words, runs, NUMERIC_CELL_EMS if numeric else CELL_EMS, size, base)
             if ends is not None:
                 written = _written(reader, segment, start) if written is None else written
@@ -209,6 +220,16 @@ def _read(reader: CharReader, text: str, start: int, end: int, number: int) -> _
     elif not _baselines(reader, [run for run in runs if run.simple]):
         return None  # the words of a run are read whole only where its characters share a baseline
     return _inner_words(text, words, runs)
+
+
+_NO_DIGITS = str.maketrans("", "", "0123456789")
+
+
+def _digits(body: str) -> int:
+    """How many characters of `body` are digits (str.isdigit)."""
+    if body.isascii():
+        return len(body) - len(body.translate(_NO_DIGITS))
+    return sum(map(str.isdigit, body))
 
 
 def _baselines(reader: CharReader, runs: list[_Run]) -> bool:

@@ -259,7 +259,7 @@ def _attach_accents(glyphs: list[Glyph]) -> bool:
 
 
 def _kinds(shown: list[Glyph], size: float, base: float) -> list[str]:
-    kinds = [kind_of(glyph, size, base) for glyph in shown]
+    kinds = ["main" if glyph.base == base and glyph.size == size else kind_of(glyph, size, base) for glyph in shown]
     for n, glyph in enumerate(shown):  # a space inside a script belongs to it
         if glyph.generated and 0 < n < len(shown) - 1 and kinds[n - 1] == kinds[n + 1] != "main":
             kinds[n] = kinds[n - 1]
