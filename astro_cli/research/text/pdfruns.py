@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import ctypes
 import re
+import sys
 from bisect import bisect_left
 from dataclasses import dataclass, field
 from typing import Any
@@ -115,7 +116,7 @@ def _text(textpage: Any, count: int, reader: CharReader) -> str:
     def read(start: int, length: int) -> None:
         written = raw.FPDFText_GetText(textpage, start, length, buffer)
         if written - 1 == length and (length == count or aligned(start, length)):
-            parts.append("".join(map(chr, buffer[:length])))
+            parts.append(_units(buffer, length))
         elif length <= _ONE_BY_ONE:
             parts.append(_asked(reader, start, length))
         else:
@@ -128,6 +129,14 @@ def _text(textpage: Any, count: int, reader: CharReader) -> str:
 
 
 _ONE_BY_ONE = 16  # characters asked one by one rather than halved further
+_NATIVE_UTF16 = "utf-16-le" if sys.byteorder == "little" else "utf-16-be"
+
+
+def _units(buffer: Any, length: int) -> str:
+    """The first `length` UTF-16 units of `buffer`, one str character each (a surrogate pair stays
+    two characters, as PDFium counts them): decoded in one call unless a pair was joined."""
+    decoded = ctypes.string_at(buffer, 2 * length).decode(_NATIVE_UTF16, "surrogatepass")
+    return decoded if len(decoded) == length else "".join(map(chr, buffer[:length]))
 
 
 def _asked(reader: CharReader, start: int, length: int) -> str:
@@ -222,13 +231,11 @@ def _read(reader: CharReader, text: str, start: int, end: int, number: int,
     return _inner_words(text, words, runs)
 
 
-_NO_DIGITS = str.maketrans("", "", "0123456789")
-
-
 def _digits(body: str) -> int:
     """How many characters of `body` are digits (str.isdigit)."""
     if body.isascii():
-        return len(body) - len(body.translate(_NO_DIGITS))
+        raw = body.encode("ascii")
+        return len(raw) - len(raw.translate(None, b"0123456789"))
     return sum(map(str.isdigit, body))
 
 
