@@ -105,6 +105,7 @@ class CharReader:
 
     def __init__(self, textpage: Any) -> None:
         self.call = _calls()
+        self._font_of, self._map_error = self.call["font"], self.call["map_error"]
         self.textpage = textpage  # pypdfium2's handle, for its raw functions
         self.tp = ctypes.c_void_p(ctypes.cast(textpage, ctypes.c_void_p).value)  # the same, for _calls()
         self.values = [ctypes.c_double() for _ in range(6)]
@@ -121,15 +122,14 @@ class CharReader:
         """(font name, family, no usable Unicode map) of text object `key`, met at character `index`."""
         found = self.objects.get(key)
         if found is None:
-            call = self.call
-            handle = call["font"](ctypes.c_void_p(key)) if key else None
-            unmapped = call["map_error"](self.tp, index) == 1
+            handle = self._font_of(ctypes.c_void_p(key)) if key else None
+            unmapped = self._map_error(self.tp, index) == 1
             found = self._answers.get((handle, unmapped))
             if found is None:  # the first object of this font on the page
                 font = ""
                 if handle:
                     name = self._name
-                    font = name.value.decode("latin-1") if call["font_name"](handle, name, 128) else ""
+                    font = name.value.decode("latin-1") if self.call["font_name"](handle, name, 128) else ""
                 family = self._families.get(font)
                 if family is None:
                     family = self._families[font] = _family(font)

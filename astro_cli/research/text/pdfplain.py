@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Sequence
+from functools import lru_cache
 from typing import Protocol
 
 from astro_cli.research.text.hyphens import SOFT_HYPHEN
@@ -49,8 +50,8 @@ def inline_math(text: str, start: int, runs: Sequence[Run]) -> bool:
     parts = []  # the piece with its math-font characters masked: they count as no letter
     at = start
     for run in runs:
-        if run.font[1] in TEXT_ONLY and any(math_char(text[index], run.font[1]) is not None
-                                           for index in range(run.first, run.last + 1)):
+        family = run.font[1]
+        if family in TEXT_ONLY and any(_names(char, family) for char in text[run.first:run.last + 1]):
             return False
         if run.font[1] in _MATH_SET:
             parts.append(text[at:run.first])
@@ -61,6 +62,12 @@ def inline_math(text: str, start: int, runs: Sequence[Run]) -> bool:
     parts.append(text[at:runs[-1].last + 1])
     masked = "".join(parts)
     return any(_three_letters(found.group()) for found in _LETTERS.finditer(masked))
+
+
+@lru_cache(maxsize=4096)
+def _names(char: str, family: str) -> bool:
+    """pdfchars.math_char names `char` of a font of `family` (its answer for each pair, kept)."""
+    return math_char(char, family) is not None
 
 
 def _three_letters(word: str) -> bool:
