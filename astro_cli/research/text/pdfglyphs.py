@@ -300,17 +300,20 @@ def reference(glyphs: list[Glyph], shown: list[Glyph] | None = None) -> tuple[fl
     shown = solid(glyphs) if shown is None else shown
     if not shown:
         return 0.0, 0.0
-    counts: dict[float, int] = {}
-    for glyph in shown:
-        counts[glyph.size] = counts.get(glyph.size, 0) + glyph.weight
-    if len(counts) == 1:
-        size = next(iter(counts))
-        if counts[size] == len(shown):  # every glyph one character
+    sizes = [g.size for g in shown]
+    if sizes.count(sizes[0]) == len(sizes):  # one size (most lines)
+        size = sizes[0]
+        weights = [g.weight for g in shown]
+        total = sum(weights)
+        if total == len(shown):  # every glyph one character
             bases_only = sorted([g.base for g in shown])
             return size, bases_only[len(bases_only) // 2]
-        bases = sorted([(g.base, g.weight) for g in shown])
-        middle = counts[size] // 2
+        bases = sorted(zip([g.base for g in shown], weights))
+        middle = total // 2
     else:
+        counts: dict[float, int] = {}
+        for glyph in shown:
+            counts[glyph.size] = counts.get(glyph.size, 0) + glyph.weight
         size = max(counts, key=lambda s: (counts[s], s))
         bases = sorted([(g.base, g.weight) for g in shown if abs(g.size - size) < 0.2])
         middle = sum(weight for _, weight in bases) // 2

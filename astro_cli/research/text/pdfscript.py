@@ -131,7 +131,7 @@ def _cell_gap(shown: list[Glyph], kinds: list[str], size: float, formula: bool, 
     em = max(size, 1.0)
     if numeric:  # a row of values (_numeric): its spaces are those around ± and × signs
         return _value_cell_gap(main, size)
-    if _numbered_equation(solid(shown)):  # its wide gaps: an aligned '=', the equation number
+    if _ends_in_parenthesis(shown) and _numbered_equation(solid(shown)):  # an aligned '=', the equation number
         return float("inf")
     spaces = word_spaces(main, em)
     if formula:  # mathematics: an aligned '=' and the equation number are wide gaps, not cells
@@ -159,6 +159,14 @@ def word_spaces(glyphs: list[Glyph], em: float) -> list[float]:
             spaces.append(glyph.x0 - last.x1)
         last, spaced = glyph, False
     return spaces
+
+
+def _ends_in_parenthesis(glyphs: list[Glyph]) -> bool:
+    """The last solid glyph ends in ')': a line _numbered_equation may accept (a quick test first)."""
+    for glyph in reversed(glyphs):
+        if not glyph.generated and glyph.size > 1 and glyph.char.strip():
+            return glyph.char.endswith(")")
+    return False
 
 
 def _numbered_equation(shown: list[Glyph]) -> bool:
