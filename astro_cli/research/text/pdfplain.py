@@ -31,7 +31,6 @@ TEXT_ONLY = frozenset((*MATH_FONTS, "TXSYA", "PXSYA"))  # fonts whose glyphs pdf
 _MATH_SET = frozenset(MATH_FONTS)
 _OTHER_SPACE = re.compile(r"[^\S ]")  # whitespace other than a space: its glyph's kind is not known here
 _SPACES = re.compile(" {2,}")
-_SOLID = re.compile(r"\S")
 _LETTERS = re.compile(r"[^\W\d_]{3,}")  # candidates for three letters in a row (a superset of str.isalpha's)
 
 
@@ -150,7 +149,7 @@ def scripted(text: str, start: int, end: int, runs: Sequence[Run],
 
 def _inside(text: str, run: Run) -> int:
     """The characters of `run` that are not white space (its solid glyphs)."""
-    return len(_SOLID.findall(text, run.first, run.last + 1))
+    return len("".join(text[run.first:run.last + 1].split()))
 
 
 def _baseline(text: str, runs: Sequence[Run], size: float, one_size: bool) -> float:

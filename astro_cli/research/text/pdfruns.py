@@ -18,9 +18,7 @@ equation) is read again that way, so what is written is the same as the careful 
 
 from __future__ import annotations
 
-import ctypes
 import re
-import sys
 from bisect import bisect_left
 from dataclasses import dataclass, field
 from typing import Any
@@ -29,6 +27,7 @@ from astro_cli.research.text.hyphens import SOFT_HYPHEN
 from astro_cli.research.text.pdfchars import EXTENSION_FONTS, SPACING_ACCENTS
 from astro_cli.research.text.pdfglyphs import CharReader, Glyph, number_pieces, solid
 from astro_cli.research.text.pdflines import LineShape, PieceEnds, continues
+from astro_cli.research.text.pdfpagechars import page_chars, page_words
 from astro_cli.research.text.pdfplain import TEXT_ONLY, inline_math, main_size, scripted
 from astro_cli.research.text.pdfscript import CELL_EMS, NUMERIC_CELL_EMS  # no gap of a plain line this wide
 
@@ -37,7 +36,6 @@ _UNUSUAL = re.compile("[\x00-\x1f\x7f\u00ad\ud800-\udfff\ue000-\uf8ff\ufffe\ufff
                       + re.escape("".join(SPACING_ACCENTS)) + "]")
 _ACCENT = re.compile("[" + re.escape("".join(SPACING_ACCENTS)) + "]")
 _SEGMENT = re.compile("[^\r\n\ufffe]+\ufffe?|\ufffe")
-_WORD = re.compile("[^\\s\ufffe]+")  # a word of a piece: no line end and no SOFT_HYPHEN in it
 
 
 @dataclass(slots=True)
@@ -77,11 +75,10 @@ def page_lines(textpage: Any) -> PageLines:
     if count <= 0:
         return PageLines([], 0, 0, 0)
     reader = CharReader(textpage)
-    text = _text(textpage, count, reader)
+    text = page_chars(textpage, count, reader)
     items: list[list[Glyph] | _Plain] = []
     number = rotated = 0
-    words = [found.span() for found in _WORD.finditer(text)]  # each piece's words, cut below
-    starts = [a for a, _ in words]
+    starts, words = page_words(text)  # each piece's words, cut below
     for found in _SEGMENT.finditer(text):
         start, end = found.span()
         read = _read(reader, text, start, end, number, words[bisect_left(starts, start):bisect_left(starts, end)])
@@ -94,61 +91,6 @@ def page_lines(textpage: Any) -> PageLines:
         number += len(pieces)
         items.extend(pieces)
     return PageLines(_join(items, reader, text), count, reader.unmapped, rotated)
-
-
-def _text(textpage: Any, count: int, reader: CharReader) -> str:
-    """The page's characters, one str character per PDFium character (a hyphen at a line end is
-    SOFT_HYPHEN, a code beyond Unicode is U+FFFF, which marks its piece unusual): PDFium's whole text
-    in one call when it has one character per character. Where it has not (it leaves out a character
-    whose code is 0, a surrogate pair is two), the range is halved until the halves that do are found
-    (their first and last characters' places in PDFium's text as far apart as their count: text of a
-    range whose end character PDFium left out takes in a neighbour), the rest asked one by one."""
-    import pypdfium2.raw as raw
-
-    buffer = (ctypes.c_ushort * (2 * count + 2))()
-    parts: list[str] = []
-
-    def aligned(start: int, length: int) -> bool:  # the range's text is one unit per character
-        first = raw.FPDFText_GetTextIndexFromCharIndex(textpage, start)
-        last = raw.FPDFText_GetTextIndexFromCharIndex(textpage, start + length - 1)
-        return bool(first >= 0 and last - first == length - 1)
-
-    def read(start: int, length: int) -> None:
-        written = raw.FPDFText_GetText(textpage, start, length, buffer)
-        if written - 1 == length and (length == count or aligned(start, length)):
-            parts.append(_units(buffer, length))
-        elif length <= _ONE_BY_ONE:
-            parts.append(_asked(reader, start, length))
-        else:
-            half = length // 2
-            read(start, half)
-            read(start + half, length - half)
-
-    read(0, count)
-    return "".join(parts)
-
-
-_ONE_BY_ONE = 16  # characters asked one by one rather than halved further
-_NATIVE_UTF16 = "utf-16-le" if sys.byteorder == "little" else "utf-16-be"
-
-
-def _units(buffer: Any, length: int) -> str:
-    """The first `length` UTF-16 units of `buffer`, one str character each (a surrogate pair stays
-    two characters, as PDFium counts them): decoded in one call unless a pair was joined."""
-    decoded = ctypes.string_at(buffer, 2 * length).decode(_NATIVE_UTF16, "surrogatepass")
-    return decoded if len(decoded) == length else "".join(map(chr, buffer[:length]))
-
-
-def _asked(reader: CharReader, start: int, length: int) -> str:
-    unicode, is_hyphen, tp = reader.call["unicode"], reader.call["hyphen"], reader.tp
-    chars = []
-    for index in range(start, start + length):
-        code = unicode(tp, index)
-        if code == 0x02 and is_hyphen(tp, index):
-            chars.append(SOFT_HYPHEN)
-        else:
-            chars.append(chr(code) if code <= 0x10FFFF and code != 0xFFFE else "\uffff")
-    return "".join(chars)
 
 
 @dataclass(slots=True)
@@ -330,7 +272,7 @@ def _runs(reader: CharReader, words: list[tuple[int, int]]) -> list[tuple[int, i
         if len(runs) >= expected:
             return None
     runs.append((run_start, last, key))
-    if len(runs) != expected or not all(k for *_, k in runs):
+    if len(runs) != expected or not all([run[2] for run in runs]):
         return None
     return runs
 
