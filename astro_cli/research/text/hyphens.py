@@ -21,7 +21,7 @@ from astro_cli.research.text.pdfchars import fold
 SOFT_HYPHEN = "\ufffe"  # PDFium's mark for a hyphen at a line end (the lines already joined)
 _MARKED = re.compile(r"([\w'’-]*)" + SOFT_HYPHEN + r"\s*([\w'’-]*)")
 _WORD_CHAR = re.compile(r"[\w'’-]")
-_TOKEN = re.compile(r"[^\W\d_](?:[\w'’]|-(?=\w))*")
+_TOKEN = re.compile(r"[^\W\d_][\w'’]*(?:-(?=\w)[\w'’]*)*")  # a word, a hyphen only before a word character
 WordCheck = Callable[[str], bool]
 
 

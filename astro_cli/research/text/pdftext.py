@@ -40,6 +40,7 @@ FRONT, REFERENCES, TABLES = "Front matter", "References", "Tables"
 _NUMBERED = re.compile(r"^(\d{1,2}(?:\.\d{1,2}){0,3})\.?\s+(\S.{0,90})$")
 _ROMAN_HEAD = re.compile(r"^([IVX]{1,4})\.\s+(\S.{0,90})$")
 _LETTER_HEAD = re.compile(r"^([A-H])\.\s+(\S.{0,70})$")
+_HEAD_OPENINGS = frozenset("IVXABCDEFGH")  # what _ROMAN_HEAD, _LETTER_HEAD and _APPENDIX_HEAD open with
 _APPENDIX_HEAD = re.compile(r"^(APPENDIX|Appendix)\s+([A-H])\.?(?:\s+(\S.{0,80}))?$")
 _STAMP = re.compile(r"\s*arXiv:(?:\d{4}\.\d{4,5}|[a-z-]+(?:\.[A-Z]{2})?/\d{7})v\d+\s+\[[^\]]+\]\s+\d{1,2}\s+[A-Z][a-z]{2}\s+\d{4}")
 _TABLE_HEAD = re.compile(r"^(TABLE|Table)\s+(\d{1,2}|[IVX]{1,5})\.?$")
@@ -123,10 +124,12 @@ class Outline:
 
     def heading(self, line: str) -> str | None:
         text = line.strip()
-        common = COMMON.get(text.lower().rstrip(".:").replace("&", "and"))
-        if common and len(text) < 40:
+        common = COMMON.get(text.lower().rstrip(".:").replace("&", "and")) if len(text) < 40 else None
+        if common:
             self.in_appendix = self.in_appendix or common == "Appendix"
             return common
+        if not (text[:1].isdecimal() or text[:1] in _HEAD_OPENINGS):
+            return None  # none of the numbered heads below can match (most lines of a page)
         match = _APPENDIX_HEAD.match(text)
         if match:
             self.in_appendix = True
