@@ -9,25 +9,20 @@ from __future__ import annotations
 import ctypes
 import re
 import sys
-from itertools import accumulate
+from operator import itemgetter
 from typing import Any
 
 from astro_cli.research.text.hyphens import SOFT_HYPHEN
 from astro_cli.research.text.pdfglyphs import CharReader
 
-_SEPARATORS = re.compile("([\\s\ufffe]+)")  # between the words of a page (a line end, a SOFT_HYPHEN)
+_WORD = re.compile("[^\\s\ufffe]+")  # a word of a piece: no line end and no SOFT_HYPHEN in it
+_SPAN, _START = re.Match.span, itemgetter(0)
 
 
 def page_words(text: str) -> tuple[list[int], list[tuple[int, int]]]:
-    """The page's words (no white space, no SOFT_HYPHEN in them) as (start, end), and their starts:
-    from the lengths of the parts between separators, summed in C rather than a match object each."""
-    bounds = [0, *accumulate(map(len, _SEPARATORS.split(text)))]  # word, separator, word, ... word
-    starts, ends = bounds[0::2], bounds[1::2]
-    if starts and starts[0] == ends[0]:  # the text opens with a separator
-        del starts[0], ends[0]
-    if starts and starts[-1] == ends[-1]:  # it ends with one
-        del starts[-1], ends[-1]
-    return starts, list(zip(starts, ends))
+    """The page's words (no white space, no SOFT_HYPHEN in them) as (start, end), and their starts."""
+    words = list(map(_SPAN, _WORD.finditer(text)))
+    return list(map(_START, words)), words
 
 
 def page_chars(textpage: Any, count: int, reader: CharReader) -> str:
