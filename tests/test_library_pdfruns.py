@@ -19,11 +19,12 @@ PDFS = sorted(p.name for p in PAPERS.glob("*.pdf"))
 
 def _written(found) -> list[tuple[str, float, float]]:
     out = []
-    for line in found.lines:
+    known = getattr(found, "references", {})  # the fast path's (size, baseline) of one-piece lines
+    for number, line in enumerate(found.lines):
         if isinstance(line, PlainLine):
             out.append((line.text, line.size, line.first))
         else:
-            out.append(render_line(line))
+            out.append(render_line(line, known.get(number)))
     return out
 
 

@@ -87,11 +87,11 @@ def _page_text(textpage: Any) -> PageText:
 
     found = page_lines(textpage)
     page = PageText(chars=found.chars, unmapped=found.unmapped, rotated=found.rotated)
-    for glyphs in found.lines:
+    for number, glyphs in enumerate(found.lines):
         if isinstance(glyphs, PlainLine):
             text, size, first = glyphs.text, glyphs.size, glyphs.first
         else:
-            text, size, first = render_line(glyphs)
+            text, size, first = render_line(glyphs, found.references.get(number))
         line = normalize_line(_utf16(text)).strip()
         if not line:
             continue

@@ -54,6 +54,9 @@ class PageLines:
     chars: int  # characters PDFium found (0: no text layer)
     unmapped: int  # characters whose font has no usable Unicode map
     rotated: int  # characters set at an angle (a rotated table)
+    # (size, baseline) of each glyph line that is one piece, by index: pdfglyphs.reference of it, found
+    # while joining, for pdfscript.render_line
+    references: dict[int, tuple[float, float]] = field(default_factory=dict)
 
 
 @dataclass
@@ -90,7 +93,8 @@ def page_lines(textpage: Any) -> PageLines:
         rotated += number_pieces(pieces, number)
         number += len(pieces)
         items.extend(pieces)
-    return PageLines(_join(items, reader, text), count, reader.unmapped, rotated)
+    lines, references = _join(items, reader, text)
+    return PageLines(lines, count, reader.unmapped, rotated, references)
 
 
 @dataclass(slots=True)
@@ -300,10 +304,13 @@ def _written(reader: CharReader, segment: str, start: int) -> str:
     return segment.strip()
 
 
-def _join(items: list[list[Glyph] | _Plain], reader: CharReader, text: str) -> list[list[Glyph] | PlainLine]:
+def _join(items: list[list[Glyph] | _Plain], reader: CharReader,
+          text: str) -> tuple[list[list[Glyph] | PlainLine], dict[int, tuple[float, float]]]:
     """PDFium's pieces joined into visual lines (pdflines.join_pieces); a plain piece that joins
-    another is read character by character, so the line is written as the careful path writes it."""
+    another is read character by character, so the line is written as the careful path writes it.
+    With the lines, PageLines.references of those that are one piece of glyphs."""
     lines: list[list[Glyph] | _Plain] = []
+    single: dict[int, PieceEnds] = {}  # glyph lines of one piece: the piece's ends
     shape: LineShape | None = None
     last: PieceEnds | None = None
     for item in items:
@@ -311,6 +318,7 @@ def _join(items: list[list[Glyph] | _Plain], reader: CharReader, text: str) -> l
         ends = item.ends if isinstance(item, _Plain) else PieceEnds.of(item, shown)
         if lines and shape is not None and last is not None and continues(shape, last, ends):
             line = lines[-1]
+            single.pop(len(lines) - 1, None)
             if isinstance(line, _Plain) or isinstance(item, _Plain):
                 glyphs = _glyphs(line, reader, text)
                 glyphs.extend(_glyphs(item, reader, text))
@@ -323,11 +331,13 @@ def _join(items: list[list[Glyph] | _Plain], reader: CharReader, text: str) -> l
             lines.append(item)
             shape = LineShape(max(ends.size, 1.0), ends.base, ends.first.x0 if ends.first else 0.0, False)
         else:
+            single[len(lines)] = ends
             lines.append(list(item))
             shape = LineShape.of(item, ends, shown)
         last = ends
-    return [PlainLine(line.text, line.ends.size, line.ends.first.size if line.ends.first else line.ends.size)
-            if isinstance(line, _Plain) else line for line in lines]
+    return ([PlainLine(line.text, line.ends.size, line.ends.first.size if line.ends.first else line.ends.size)
+             if isinstance(line, _Plain) else line for line in lines],
+            {n: (ends.size, ends.base) for n, ends in single.items()})
 
 
 def _glyphs(item: list[Glyph] | _Plain, reader: CharReader, text: str) -> list[Glyph]:

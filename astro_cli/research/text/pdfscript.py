@@ -37,9 +37,10 @@ _NAMING = frozenset((*SYMBOL_FONTS, *EXTENSION_FONTS, "MSAM", "TXSYA", "PXSYA", 
 _EQUATION_NUMBER = re.compile(r"\((?:[A-Z]\.?)?\d{1,3}[a-z]?\)")
 
 
-def render_line(glyphs: list[Glyph]) -> tuple[str, float, float]:
-    """(text, size of its main text, size of its first character)."""
-    size, base = reference(glyphs)
+def render_line(glyphs: list[Glyph], known: tuple[float, float] | None = None) -> tuple[str, float, float]:
+    """(text, size of its main text, size of its first character). `known`: pdfglyphs.reference(glyphs),
+    when the caller has it (pdfruns.PageLines.references)."""
+    size, base = reference(glyphs) if known is None else known
     uncertain = _name_math(glyphs)
     if any(g.turned for g in glyphs):  # rotated text: its characters in order, no scripts
         text = "".join(g.char for g in glyphs)
