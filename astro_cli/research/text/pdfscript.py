@@ -184,7 +184,7 @@ def _table_row(glyphs: list[Glyph], size: float) -> bool:
     """Math-font signs (±, −, ×) make a row of values look like a formula: it is a table row when
     it has two cell gaps, or one in a row of values (NUMERIC_CELL_EMS, relative to its spaces)."""
     shown = solid(glyphs)
-    if _numbered_equation(shown) or not _numeric(glyphs):
+    if (_ends_in_parenthesis(shown) and _numbered_equation(shown)) or not _numeric(glyphs):
         return wide_gaps(glyphs, CELL_EMS) >= 2
     widest = _value_cell_gap(glyphs, size)
     gaps = sum(1 for a, b in zip(shown, shown[1:]) if b.x0 - a.x1 > widest)
@@ -222,20 +222,23 @@ def _right(glyphs: list[Glyph], right: float | None) -> float | None:
 
 def _name_math(glyphs: list[Glyph]) -> bool:
     """Math fonts' raw codes named (pdfchars.math_char); True when pieces carrying no text were dropped."""
-    dropped = False
+    dropped = slash = False  # slash: a negation slash is among the glyphs
     for glyph in glyphs:
         if glyph.generated or glyph.weight > 1:  # a word of a text font (pdfruns.py) names nothing
             continue
         char = glyph.char
         if glyph.family not in _NAMING and not (char and (char < " " or "\ue000" <= char <= "\uf8ff")):
+            slash = slash or char == "\u0338"
             continue  # math_char names only control codes, private-use pieces and these fonts' glyphs
         named = math_char(char, glyph.family)
         if named is None:
+            slash = slash or char == "\u0338"
             continue
         if named == "" and glyph.family in _NO_TEXT:
             dropped = True
         glyph.char = named
-    for before, glyph in zip(glyphs, glyphs[1:]):
+        slash = slash or named == "\u0338"
+    for before, glyph in zip(glyphs, glyphs[1:]) if slash else ():
         if before.char == "\u0338" and glyph.char:  # the negation slash over the next sign: ≠, ∉
             glyph.char = unicodedata.normalize("NFC", glyph.char + "\u0338")
             before.char = ""
