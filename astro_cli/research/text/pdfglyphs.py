@@ -317,8 +317,14 @@ def reference(glyphs: list[Glyph], shown: list[Glyph] | None = None) -> tuple[fl
         size = max(counts, key=lambda s: (counts[s], s))
         bases = sorted([(g.base, g.weight) for g in shown if abs(g.size - size) < 0.2])
         middle = sum(weight for _, weight in bases) // 2
-    for base, weight in bases:  # the median, each glyph counted as the characters it stands for
+    return size, weighted_median(bases, middle)
+
+
+def weighted_median(pairs: list[tuple[float, int]], middle: int) -> float:
+    """The value at weight position `middle` of sorted (value, weight) pairs: the median baseline,
+    each glyph counted as the characters it stands for."""
+    for value, weight in pairs:
         if middle < weight:
-            return size, base
+            return value
         middle -= weight
-    return size, bases[-1][0]
+    return pairs[-1][0]

@@ -22,6 +22,7 @@ from astro_cli.research.text.pdfglyphs import (
     number_pieces,
     reference,
     solid,
+    weighted_median,
     wide_gaps,
 )
 
@@ -115,11 +116,7 @@ class _Tally:
             size = max(counts, key=lambda s: (counts[s], s))
             kept = [(base, weight) for base, weight, of in bases if abs(of - size) < 0.2]
             middle = sum(weight for _, weight in kept) // 2
-        for base, weight in kept:  # the median, each glyph counted as the characters it stands for
-            if middle < weight:
-                return size, base
-            middle -= weight
-        return size, kept[-1][0]
+        return size, weighted_median(kept, middle)
 
 
 @dataclass
