@@ -63,6 +63,20 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
         heavy_first(items)
 
 
+@pytest.fixture(autouse=True)
+def isolated_astro(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """astro's code run in the test process (build_app, a tool called directly) sees the tests' environment
+    too: an ASTRO_HOME of the test's own, closed service addresses, vectors off. Without it, it read the
+    user's real home and settings, and a search there started a background embedding process that
+    outlived its test and took a core from the others."""
+    for key in list(os.environ):
+        if key.startswith("ASTRO_") or key in PROVIDER_KEYS:
+            monkeypatch.delenv(key, raising=False)
+    for key, value in base_env(tmp_path).items():
+        if key.startswith(("ASTRO_", "LITELLM_")):
+            monkeypatch.setenv(key, value)
+
+
 @pytest.fixture
 def fake() -> Iterator[FakeProvider]:
     provider = FakeProvider()

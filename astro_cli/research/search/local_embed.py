@@ -138,13 +138,18 @@ class MiniLM:
         import numpy as np
         from threadpoolctl import threadpool_limits
 
-        out = []
+        # Batched by length: a batch is padded to its longest text, and a paper's windows are full
+        # ones and short remainders; in order, 28,160 padded tokens for 1001.0012's 110 windows,
+        # by length 21,264 (and attention grows with the square of the padded length).
+        order = sorted(range(len(texts)), key=lambda n: len(texts[n]))
+        out = np.zeros((len(texts), 384), dtype=np.float32)
         for start in range(0, len(texts), BATCH):
-            batch = texts[start : start + BATCH]
+            members = order[start : start + BATCH]
+            batch = [texts[n] for n in members]
             small = sum(len(t) for t in batch) < SMALL_BATCH_CHARS
             with threadpool_limits(limits=1 if small else _blas_threads(), user_api="blas"):
-                out.append(self._batch(batch))
-        return np.concatenate(out) if out else np.zeros((0, 384), dtype=np.float32)
+                out[members] = self._batch(batch)
+        return out
 
     def _batch(self, texts: list[str]) -> Any:
         import numpy as np
@@ -173,16 +178,19 @@ class MiniLM:
             return self._linear(x, p + f"attention.self.{name}").reshape(batch, length, self.heads, size)
 
         q, k, v = heads("query"), heads("key"), heads("value")
-        # Stacked (heads, length, size) products, one small GEMM per head on one BLAS thread: half the
-        # CPU of einsum's own loops, and a third of BLAS's threads spinning over 256 x 32 matrices.
+        # One (heads, length, size) product per text on one BLAS thread: half the CPU of einsum's own
+        # loops, and a third of BLAS's threads spinning over 256 x 32 matrices. Text by text, the
+        # softmax's passes run over 3 MB instead of the batch's 50 MB (twice as fast).
+        q = q * np.float32(1.0 / math.sqrt(size))
+        context = np.empty((batch, length, width), dtype=np.float32)
         with threadpool_limits(limits=1, user_api="blas"):
-            scores = np.matmul(q.transpose(0, 2, 1, 3), k.transpose(0, 2, 3, 1))
-            scores *= np.float32(1.0 / math.sqrt(size))
-            scores += bias
-            scores -= scores.max(axis=-1, keepdims=True)
-            np.exp(scores, out=scores)
-            scores /= scores.sum(axis=-1, keepdims=True)
-            context = np.matmul(scores, v.transpose(0, 2, 1, 3)).transpose(0, 2, 1, 3).reshape(batch, length, width)
+            for n in range(batch):
+                scores = np.matmul(q[n].transpose(1, 0, 2), k[n].transpose(1, 2, 0))
+                scores += bias[n]
+                scores -= scores.max(axis=-1, keepdims=True)
+                np.exp(scores, out=scores)
+                scores /= scores.sum(axis=-1, keepdims=True)
+                context[n] = np.matmul(scores, v[n].transpose(1, 0, 2)).transpose(1, 0, 2).reshape(length, width)
         x = self._norm(x + self._linear(context, p + "attention.output.dense"), p + "attention.output.LayerNorm")
         inner = _gelu(self._linear(x, p + "intermediate.dense"))
         return self._norm(x + self._linear(inner, p + "output.dense"), p + "output.LayerNorm")
@@ -208,30 +216,43 @@ def _blas_threads() -> int:
     return os.cpu_count() or 1
 
 
+_GELU_BLOCK = 65536  # floats: three blocks of scratch stay in a core's L2 cache
+
+
 def _gelu(x: Any) -> Any:
-    """BERT's exact GELU, 0.5 x (1 + erf(x / sqrt 2)); erf by Abramowitz & Stegun 7.1.26 (error < 2e-7)."""
+    """BERT's exact GELU, 0.5 x (1 + erf(x / sqrt 2)); erf by Abramowitz & Stegun 7.1.26 (error < 2e-7).
+
+    Block by block: its sixteen passes over a 256-token batch's (n, 256, 1536) array went to memory
+    each time and took as long as all the layer's products; over 256 KB blocks they stay in cache
+    (7x faster, the same floats)."""
     import numpy as np
 
-    # In place, three arrays in all: a 256-token batch's (n, 256, 1536) temporaries dominated its time.
-    z = np.abs(x)
-    z *= 1.0 / math.sqrt(2.0)
-    t = z * 0.3275911
-    t += 1.0
-    np.reciprocal(t, out=t)
-    poly = t * 1.061405429
-    for coefficient in (-1.453152027, 1.421413741, -0.284496736, 0.254829592):
-        poly += coefficient
-        poly *= t
-    np.square(z, out=z)
-    np.negative(z, out=z)
-    np.exp(z, out=z)
-    poly *= z  # 1 - erf(|x| / sqrt 2)
-    np.subtract(1.0, poly, out=poly)
-    poly *= np.sign(x)  # erf(x / sqrt 2)
-    poly += 1.0
-    poly *= x
-    poly *= 0.5
-    return poly
+    flat = x.reshape(-1)
+    out = np.empty_like(flat)
+    z, t, poly = (np.empty(min(_GELU_BLOCK, flat.size), dtype=np.float32) for _ in range(3))
+    for start in range(0, flat.size, _GELU_BLOCK):
+        part = flat[start : start + _GELU_BLOCK]
+        zz, tt, pp = z[: part.size], t[: part.size], poly[: part.size]
+        np.abs(part, out=zz)
+        zz *= np.float32(1.0 / math.sqrt(2.0))
+        np.multiply(zz, np.float32(0.3275911), out=tt)
+        tt += np.float32(1.0)
+        np.reciprocal(tt, out=tt)
+        np.multiply(tt, np.float32(1.061405429), out=pp)
+        for coefficient in (-1.453152027, 1.421413741, -0.284496736, 0.254829592):
+            pp += np.float32(coefficient)
+            pp *= tt
+        np.square(zz, out=zz)
+        np.negative(zz, out=zz)
+        np.exp(zz, out=zz)
+        pp *= zz  # 1 - erf(|x| / sqrt 2)
+        np.subtract(np.float32(1.0), pp, out=pp)
+        np.copysign(pp, part, out=pp)  # erf(x / sqrt 2)
+        pp += np.float32(1.0)
+        pp *= part
+        pp *= np.float32(0.5)
+        out[start : start + part.size] = pp
+    return out.reshape(x.shape)
 
 
 class LocalModels:
