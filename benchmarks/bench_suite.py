@@ -89,8 +89,12 @@ class Reaper:
 
 
 def start_hogs(count: int, reaper: Reaper) -> list[subprocess.Popen[bytes]]:
-    """Processes that keep one CPU each busy at ordinary priority, as other people's work would."""
-    return [reaper.start([sys.executable, "-c", "while True: pass"]) for _ in range(count)]
+    """Processes that keep one CPU each busy at ordinary priority, as other people's work would. Each
+    leaves when this script is gone (its parent changes), however this script ended: a `pkill` of an
+    earlier stress run left its hogs busy beside the next runs (stop 39)."""
+    hog = ("import os\nparent = os.getppid()\nwhile os.getppid() == parent:\n"
+           "    for _ in range(1_000_000):\n        pass\n")
+    return [reaper.start([sys.executable, "-c", hog]) for _ in range(count)]
 
 
 def children_cpu() -> float:
@@ -134,6 +138,8 @@ def main() -> int:
     # Run in the background by a shell (`... &`), SIGINT is ignored and pytest and every astro it starts
     # would inherit that (the Ctrl-C tests then fail): the suite gets SIGINT's default, as in a terminal.
     signal.signal(signal.SIGINT, signal.default_int_handler)
+    for ending in (signal.SIGTERM, signal.SIGHUP):  # stopped from outside: the hogs still go (finally)
+        signal.signal(ending, lambda number, _frame: sys.exit(128 + number))
     subreaper = become_subreaper()
     reaper = Reaper()
     hogs = start_hogs(args.hogs, reaper)

@@ -80,10 +80,17 @@ def embedder():
     server.close()
 
 
+@pytest.fixture(autouse=True)
+def embedding_key(monkeypatch):
+    """litellm's OpenAI client wants a key; the server ignores it. Set for each test, since the suite
+    clears provider keys from every test's environment (conftest.isolated_astro)."""
+    monkeypatch.setenv("OPENAI_API_KEY", "sk-test-embeddings")
+
+
 @pytest.fixture(scope="module")
 def hybrid_app(tmp_path_factory, embedder):
     patch = pytest.MonkeyPatch()
-    patch.setenv("OPENAI_API_KEY", "sk-test-embeddings")  # litellm's OpenAI client wants a key; the server ignores it
+    patch.setenv("OPENAI_API_KEY", "sk-test-embeddings")  # for parsing, in this module-wide fixture
     app = make_app(tmp_path_factory.mktemp("hybrid") / "ws", **{
         "library.embedding_model": "openai/fake-embed", "library.embedding_api_base": embedder.url,
     })
