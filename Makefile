@@ -14,7 +14,7 @@ PYTEST_ARGS ?=
 # Two workers, each taking the next test as it frees up (worksteal: a long test does not hold a queue).
 PYTEST := $(BIN)/python -m pytest -q -n 2 --dist worksteal
 # make test-fast leaves out the tiers that start real processes, PostgreSQL or a terminal (tests/markers.py).
-FAST_MARKERS := not subprocess and not pty and not postgres and not slow and not heavy
+FAST_MARKERS := not subprocess and not pty and not postgres and not slow and not heavy and not waits
 STRESS_RUNS ?= 1
 
 install: $(VENV)/.installed

@@ -31,7 +31,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 PR_SET_CHILD_SUBREAPER = 36
-FAST_MARKERS = "not subprocess and not pty and not postgres and not slow and not heavy"
+FAST_MARKERS = "not subprocess and not pty and not postgres and not slow and not heavy and not waits"
 SUMMARY = re.compile(r"=+ (.*?) in ([0-9.]+)s")
 
 

@@ -3,6 +3,7 @@
 - `postgres`: the test uses a real PostgreSQL cluster (a fixture of tests/pg_support.py).
 - `pty`: it drives a real process through a pseudo-terminal (pexpect).
 - `heavy` (set by hand): CPU-heavy in-process work, left out of `make test-fast` with the above.
+- `waits` (set by hand): a test whose point is a real timeout or retry delay (seconds idle), left out too.
 - `subprocess`: it starts a real process (astro, a shell, a server): through a fixture such as
   `run_astro`, or in its own body or a helper it calls.
 
@@ -13,6 +14,8 @@ gets the marker without anyone remembering to add it, so `make test-fast` stays 
 
 from __future__ import annotations
 
+import dis
+import importlib
 import types
 from collections.abc import Callable, Iterable
 from typing import Any
@@ -29,6 +32,7 @@ MARKERS = {
     "pty": "drives a real process through a pseudo-terminal (pexpect); applied automatically",
     "cold_start": "runs `astro run` in its own process, never through the shared warm worker",
     "heavy": "CPU-heavy in-process work (a local model over a corpus, long generated runs); not in test-fast",
+    "waits": "waits out a real timeout or retry delay on purpose (seconds idle, little CPU); not in test-fast",
     "slow": "end-to-end tests that start the astro process",
 }
 
@@ -67,10 +71,11 @@ class CodeScan:
         seen.add(code)
         found: set[str] = set()
         for inner in _code_objects(code):
+            imported = _local_imports(inner)
             # Globals and attributes, and locals too (`pexpect = pytest.importorskip("pexpect")`).
             for name in (*inner.co_names, *inner.co_varnames):
                 found.add(name)
-                helper = _function_of(func.__globals__.get(name))
+                helper = _function_of(imported.get(name, func.__globals__.get(name)))
                 if helper is not None and (helper.__module__ or "").startswith("tests"):
                     found |= self._names_of(helper, seen)
                 elif isinstance(func.__globals__.get(name), type) and _is_suite_class(func.__globals__[name]):
@@ -81,6 +86,20 @@ class CodeScan:
         result = frozenset(found)
         self._names[code] = result
         return result
+
+
+def _local_imports(code: types.CodeType) -> dict[str, Any]:
+    """What a function imports from the suite's own modules in its body (`from tests.worker_support
+    import new_worker`), by name: followed like a module-level helper."""
+    found: dict[str, Any] = {}
+    module = None
+    for instruction in dis.get_instructions(code):
+        if instruction.opname == "IMPORT_NAME":
+            name = str(instruction.argval)
+            module = importlib.import_module(name) if name.startswith("tests.") else None
+        elif instruction.opname == "IMPORT_FROM" and module is not None:
+            found[str(instruction.argval)] = getattr(module, str(instruction.argval), None)
+    return found
 
 
 def _is_suite_class(cls: type) -> bool:

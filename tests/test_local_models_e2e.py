@@ -5,6 +5,8 @@ treats it as a local server unless a setting says otherwise."""
 
 from __future__ import annotations
 
+import pytest
+
 from tests.fakeprovider import FakeProvider
 from tests.helpers import last_json
 
@@ -96,6 +98,7 @@ def test_a_local_model_gets_temperature_0_unless_the_user_sets_one(cli, fake: Fa
     assert first["temperature"] == 0 and second["temperature"] == 0.7
 
 
+@pytest.mark.waits  # waits out a real timeout on purpose: seconds idle, not in test-fast
 def test_the_first_token_may_take_longer_than_the_timeout(cli, fake: FakeProvider, astro_env):
     """A cold prefill: the server sends nothing for a while, then answers quickly."""
     env = {**astro_env, "ASTRO_TIMEOUT": "2", "ASTRO_NUM_RETRIES": "0"}
@@ -108,6 +111,7 @@ def test_the_first_token_may_take_longer_than_the_timeout(cli, fake: FakeProvide
     assert waited.stdout.strip() == "Worth the wait."
 
 
+@pytest.mark.waits  # waits out a real timeout on purpose: seconds idle, not in test-fast
 def test_after_the_first_token_the_reply_has_timeout_seconds_more(cli, fake: FakeProvider, astro_env):
     """A first-token wait of its own does not let a reply stream forever: `timeout` bounds the rest
     of a reply no max_tokens bounds."""
@@ -119,6 +123,7 @@ def test_after_the_first_token_the_reply_has_timeout_seconds_more(cli, fake: Fak
     assert "still writing 1 s after its first token" in obj["error"]
 
 
+@pytest.mark.waits  # waits out a real timeout on purpose: seconds idle, not in test-fast
 def test_after_the_first_token_a_local_reply_has_the_first_token_wait_more(cli, fake: FakeProvider, astro_env):
     """A small-profile reply is bounded by max_tokens, and a busy CPU writes a token or two a second
     (the task set at load 10: both notes tasks were cut at `timeout` mid-reply, the answer lost), so
@@ -142,6 +147,7 @@ def test_the_writing_limit_of_a_reply_no_max_tokens_bounds_is_timeout():
     assert LLMConfig(model="m", timeout=120, max_tokens=512).writing_timeout == 120
 
 
+@pytest.mark.waits  # waits out a real timeout on purpose: seconds idle, not in test-fast
 def test_a_role_chunk_sent_before_a_long_prefill_is_not_the_first_token(cli, fake: FakeProvider, astro_env):
     """llama.cpp's server sends the assistant role at once, then processes the prompt (minutes on a
     CPU): the `timeout` for the rest of the reply starts at the first token, not at that chunk."""

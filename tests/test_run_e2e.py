@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import json
 
+import pytest
+
 from tests.fakeprovider import FakeProvider
 from tests.helpers import last_json
 
@@ -195,6 +197,7 @@ def test_secrets_never_reach_the_database(cli, fake, astro_env, workspace):
     assert astro_env["ASTRO_API_KEY"] not in tool_output  # commands run without API keys in their environment
 
 
+@pytest.mark.waits  # waits out a 1 s request timeout on purpose: not in test-fast
 def test_request_timeout_is_retried(cli, fake, astro_env):
     # The fake provider is on 127.0.0.1, a local server, whose first token may otherwise take 600 s.
     env = dict(astro_env, ASTRO_TIMEOUT="1", ASTRO_FIRST_TOKEN_TIMEOUT="1")

@@ -12,6 +12,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from tests.helpers import tool_results
 from tests.library_support import COWAN_PDF, add_paper, make_app
 
@@ -133,6 +135,7 @@ def test_library_add_of_a_tex_with_twenty_thousand_unclosed_newcommands(tmp_path
     assert chunks["1202.3665"] == good and len(chunks) == 2
 
 
+@pytest.mark.waits  # a child read until its 2 s bound stops it: seconds idle, not in test-fast
 def test_the_child_bounds_pages_time_and_memory(tmp_path):
     from astro_cli.research.text.pdf_limits import PdfLimits, read_pages_bounded
 

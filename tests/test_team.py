@@ -13,6 +13,8 @@ import time
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 MEMBERS = [
     {"name": "alice", "system_prompt": "You are alice, a photometry expert.", "task": "Give the V magnitude of Vega."},
     {"name": "bob", "system_prompt": "You are bob, a spectroscopist.", "task": "Give the spectral type of Vega."},
@@ -54,6 +56,7 @@ def team_env(astro_env: dict[str, str]) -> dict[str, str]:
     return {**astro_env, "ASTRO_TEAM_WAIT_TIMEOUT": "1.5"}
 
 
+@pytest.mark.waits  # a teammate waited out to its timeout: not in test-fast
 def test_two_teammates_answer_through_the_inbox_and_one_times_out(cli, fake, astro_env, workspace):
     fake.add(*[router] * 6)
     ARRIVALS.clear()
