@@ -37,6 +37,21 @@ def test_vectors_match_sentence_transformers():
     assert np.allclose(np.linalg.norm(ours, axis=1), 1.0, atol=1e-5)
 
 
+@pytest.mark.heavy  # loads the local model
+@installed
+def test_each_text_keeps_its_own_vector_whatever_the_batch_order():
+    """encode batches texts by length (less padding): every vector must still land on its own text,
+    in a call of more than one batch whose texts come in no particular order."""
+    import numpy as np
+
+    data = json.loads(REFERENCE.read_text())
+    theirs = np.array(data["vectors"], dtype=np.float32)
+    order = [3, 0, 2, 1] * 5  # 20 texts, longest first: two batches of up to 16
+    ours = MiniLM(model_folder("local:all-MiniLM-L6-v2")).encode([data["texts"][n] for n in order])
+    cosines = (ours * theirs[order]).sum(axis=1) / np.linalg.norm(theirs[order], axis=1)
+    assert cosines.min() > 0.9999, cosines
+
+
 @installed
 def test_embedding_through_the_setting_imports_neither_torch_nor_litellm(tmp_path):
     code = (

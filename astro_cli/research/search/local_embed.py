@@ -87,6 +87,7 @@ class MiniLM:
         self.heads = int(config["num_attention_heads"])
         self.layers = int(config["num_hidden_layers"])
         self.eps = float(config.get("layer_norm_eps", 1e-12))
+        self.width = int(config["hidden_size"])
         # Copied out of the memory map: BLAS wants aligned, owned arrays (else numpy falls back to slow loops).
         self.weights = {k: np.array(v, dtype=np.float32) for k, v in read_safetensors(folder / "model.safetensors").items()}
         self.tokenizer = Tokenizer.from_file(str(folder / "tokenizer.json"))
@@ -113,7 +114,7 @@ class MiniLM:
                 pieces.append(window)
                 owners.append((index, count))
         vectors = self.encode(pieces)
-        out = np.zeros((len(texts), vectors.shape[1] if len(pieces) else 384), dtype=np.float32)
+        out = np.zeros((len(texts), self.width), dtype=np.float32)
         for (index, count), vector in zip(owners, vectors):
             out[index] += vector * count
         return out / np.maximum(np.linalg.norm(out, axis=1, keepdims=True), 1e-12)
@@ -132,7 +133,7 @@ class MiniLM:
         return windows
 
     def encode(self, texts: list[str]) -> Any:
-        """Unit vectors (n, 384), float32. A question (a few dozen tokens) runs on one BLAS thread:
+        """Unit vectors (n, width: 384), float32. A question (a few dozen tokens) runs on one BLAS thread:
         on matrices that small, OpenBLAS's threads cost more than they give (0.3 s against 0.05 s
         on a busy machine)."""
         import numpy as np
@@ -142,7 +143,7 @@ class MiniLM:
         # ones and short remainders; in order, 28,160 padded tokens for 1001.0012's 110 windows,
         # by length 21,264 (and attention grows with the square of the padded length).
         order = sorted(range(len(texts)), key=lambda n: len(texts[n]))
-        out = np.zeros((len(texts), 384), dtype=np.float32)
+        out = np.zeros((len(texts), self.width), dtype=np.float32)
         for start in range(0, len(texts), BATCH):
             members = order[start : start + BATCH]
             batch = [texts[n] for n in members]
