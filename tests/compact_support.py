@@ -8,14 +8,13 @@ the next step of the plan. Sessions are real: build_app, open_session, the real 
 from __future__ import annotations
 
 import json
-import os
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from tests.conftest import PROVIDER_KEYS, base_env
+from tests.conftest import base_env, clear_astro_environment
 from tests.fakeprovider import FakeProvider
 
 SUMMARY_TEXT = (
@@ -84,9 +83,7 @@ def open_test_session(
     from astro_cli.bootstrap import build_app
 
     monkeypatch.chdir(workspace)
-    for key in list(os.environ):
-        if key.startswith("ASTRO_") or key in PROVIDER_KEYS:
-            monkeypatch.delenv(key, raising=False)
+    clear_astro_environment(monkeypatch)
     env = base_env(workspace.parent)
     if anthropic:
         env.update(ASTRO_MODEL="anthropic/claude-sonnet-4-5", ASTRO_API_BASE=fake.url, ASTRO_API_KEY="sk-ant-test-456")

@@ -69,12 +69,17 @@ def isolated_astro(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     too: an ASTRO_HOME of the test's own, closed service addresses, vectors off. Without it, it read the
     user's real home and settings, and a search there started a background embedding process that
     outlived its test and took a core from the others."""
-    for key in list(os.environ):
-        if key.startswith("ASTRO_") or key in PROVIDER_KEYS:
-            monkeypatch.delenv(key, raising=False)
+    clear_astro_environment(monkeypatch)
     for key, value in base_env(tmp_path).items():
         if key.startswith(("ASTRO_", "LITELLM_")):
             monkeypatch.setenv(key, value)
+
+
+def clear_astro_environment(monkeypatch: pytest.MonkeyPatch) -> None:
+    """No ASTRO_ setting and no provider key left in this process's environment."""
+    for key in list(os.environ):
+        if key.startswith("ASTRO_") or key in PROVIDER_KEYS:
+            monkeypatch.delenv(key, raising=False)
 
 
 @pytest.fixture
@@ -201,9 +206,7 @@ def cli(workspace: Path, monkeypatch: pytest.MonkeyPatch):
 
     def invoke(args: list[str], env: dict[str, str] | None = None, input: str | None = None) -> Any:
         monkeypatch.chdir(workspace)
-        for key in list(os.environ):
-            if key.startswith("ASTRO_") or key in PROVIDER_KEYS:
-                monkeypatch.delenv(key, raising=False)
+        clear_astro_environment(monkeypatch)
         for key, value in (env or base_env(workspace.parent)).items():
             monkeypatch.setenv(key, value)
         return CliRunner().invoke(app, args, input=input, catch_exceptions=False)
@@ -230,9 +233,7 @@ def repl(astro_env, workspace, monkeypatch):
     from astro_cli.ui.repl import Repl
 
     monkeypatch.chdir(workspace)
-    for key in list(os.environ):
-        if key.startswith("ASTRO_") or key in PROVIDER_KEYS:
-            monkeypatch.delenv(key, raising=False)
+    clear_astro_environment(monkeypatch)
     for key, value in astro_env.items():
         monkeypatch.setenv(key, value)
     with ExitStack() as stack:

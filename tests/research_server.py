@@ -444,11 +444,9 @@ if pytest is not None:
     @pytest.fixture
     def research_app(research, tmp_path, monkeypatch):
         """An AppContext for a fresh workspace whose research endpoints point at `research` (ADS token set)."""
-        from tests.conftest import PROVIDER_KEYS
+        from tests.conftest import clear_astro_environment
 
-        for key in list(__import__("os").environ):
-            if key.startswith("ASTRO_") or key in PROVIDER_KEYS:
-                monkeypatch.delenv(key, raising=False)
+        clear_astro_environment(monkeypatch)
         # Keyword search, as in the tests' base environment (conftest.base_env): no background process
         # embeds a parsed paper with the local model while the test goes on.
         for key, value in research.env(ASTRO_HOME=str(tmp_path / "astro-home"), ASTRO_HTTP_TIMEOUT=CLIENT_TIMEOUT,

@@ -5,7 +5,6 @@
 from __future__ import annotations
 
 import json
-import os
 
 import pytest
 
@@ -19,11 +18,9 @@ from tests.research_server import simbad_error_votable
 
 @pytest.fixture
 def app(catalog, tmp_path, monkeypatch):
-    from tests.conftest import PROVIDER_KEYS
+    from tests.conftest import clear_astro_environment
 
-    for key in list(os.environ):
-        if key.startswith("ASTRO_") or key in PROVIDER_KEYS:
-            monkeypatch.delenv(key, raising=False)
+    clear_astro_environment(monkeypatch)
     for key, value in catalog.env().items():
         monkeypatch.setenv(key, value)
     monkeypatch.setenv("ASTRO_HOME", str(tmp_path / "astro-home"))
