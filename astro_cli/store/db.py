@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import logging
 import sqlite3
 import sys
 import threading
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -36,11 +38,42 @@ def _import_sqlite_utils() -> ModuleType:
 
 sqlite_utils = _import_sqlite_utils()
 
+logger = logging.getLogger(__name__)
+
 # The parameters of one SQL statement: positional (`?`) or named (`:name`).
 Params = tuple[Any, ...] | list[Any] | dict[str, Any]
 
 from astro_cli.store.db_errors import DatabaseUnusable  # noqa: E402
 from astro_cli.store.migrations import MIGRATIONS  # noqa: E402
+
+# How long a statement waits for another process's lock before it gives up (seconds).
+BUSY_TIMEOUT = 30.0
+
+
+def switch_to_wal(conn: sqlite3.Connection, timeout: float = BUSY_TIMEOUT) -> None:
+    """Put the database in WAL mode, waiting out other processes that do the same.
+
+    Two astro processes opening a fresh workspace at one moment (two `library add` at once) both
+    ask for WAL; SQLite answers one of them "database is locked" at once, without waiting (its
+    busy handler steps aside to avoid a deadlock), so the wait is ours: retry until WAL is on.
+    """
+    deadline = time.monotonic() + timeout
+    pause = 0.005
+    while True:
+        try:
+            if conn.execute("PRAGMA journal_mode").fetchone()[0].lower() == "wal":
+                return
+            # SQLite answers with the mode in force: the old one when it could not switch yet.
+            if conn.execute("PRAGMA journal_mode=wal").fetchone()[0].lower() == "wal":
+                return
+            if time.monotonic() + pause > deadline:
+                raise sqlite3.OperationalError("database is locked")
+        except sqlite3.OperationalError as exc:
+            if "locked" not in str(exc).lower() or time.monotonic() + pause > deadline:
+                raise
+            logger.debug("another process is opening the database too; trying again", exc_info=True)
+        time.sleep(pause)
+        pause = min(pause * 2, 0.1)
 
 
 class Database:
@@ -65,10 +98,10 @@ class Database:
             if self.path.is_dir():
                 raise IsADirectoryError(path)
             self.path.parent.mkdir(parents=True, exist_ok=True)
-        conn = sqlite3.connect(path, check_same_thread=False, timeout=30, isolation_level=None)
+        conn = sqlite3.connect(path, check_same_thread=False, timeout=BUSY_TIMEOUT, isolation_level=None)
         self.db: SqliteDatabase = sqlite_utils.Database(conn)
         if self.path is not None:
-            self.db.enable_wal()
+            switch_to_wal(conn)
         self.db.execute("PRAGMA foreign_keys = ON")
         self.db.execute("PRAGMA synchronous = NORMAL")
         migrate(self.db)
@@ -129,9 +162,7 @@ def remove_if_unused(path: Path, folder: Path | None) -> bool:
             if not any(folder.iterdir()):
                 folder.rmdir()
     except (sqlite3.Error, OSError):
-        import logging
-
-        logging.getLogger(__name__).debug("could not remove the unused database %s", path, exc_info=True)
+        logger.debug("could not remove the unused database %s", path, exc_info=True)
         return False
     return True
 

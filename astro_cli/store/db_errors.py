@@ -46,6 +46,11 @@ def unusable_sentence(path: Path, exc: BaseException) -> str:
             f"{path} cannot be written ({reason}): the workspace is read-only for you; run astro in a folder you "
             "can write to, or make this one writable."
         )
+    if "locked" in reason.lower():
+        return (
+            f"{path} stayed locked by another process for the whole wait ({reason}); let the other astro "
+            "command finish (or stop it) and run this one again."
+        )
     if "full" in reason.lower():
         return f"{path} cannot be written: the disk is full; free some space and run astro again."
     return f"{path} cannot be opened ({reason}); check that {path.parent} is a folder you can write to."
