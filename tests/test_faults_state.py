@@ -6,7 +6,6 @@ import os
 import sqlite3
 import subprocess
 import sys
-import threading
 from pathlib import Path
 
 import pytest
@@ -130,47 +129,3 @@ def test_processes_opening_a_new_database_at_once_migrate_it_once(tmp_path):
             versions = [row[0] for row in db.execute("SELECT version FROM schema_migrations")]
         assert len(versions) == len(set(versions)) > 0
 
-
-def test_a_database_another_process_is_creating_opens_once_that_process_is_done(tmp_path):
-    """Two `library add` in a fresh folder (the CI failure of stop 40): while one process still writes
-    the new file in its first journal mode, SQLite refuses the other's switch to WAL at once, without
-    waiting. astro waits for it instead of saying the database "cannot be opened"."""
-    from astro_cli.store.db import Database
-
-    path = tmp_path / "astro.db"
-    other = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
-    other.execute("CREATE TABLE first_writer (x)")
-    other.execute("BEGIN IMMEDIATE")  # the other process, mid-way through its first write
-    other.execute("INSERT INTO first_writer VALUES (1)")
-    done = threading.Timer(0.3, lambda: other.execute("COMMIT"))
-    done.start()
-    try:
-        database = Database(path)
-    finally:
-        done.join()
-        other.close()
-    assert database.query("PRAGMA journal_mode") == [{"journal_mode": "wal"}]
-    assert database.query("SELECT count(*) AS n FROM first_writer") == [{"n": 1}]  # nothing of theirs lost
-    database.close()
-
-
-def test_a_database_locked_for_the_whole_wait_says_so(tmp_path):
-    """Held past the wait (another command stuck mid-write): a sentence about the lock, not about permissions."""
-    from astro_cli.store.db import switch_to_wal
-    from astro_cli.store.db_errors import unusable_sentence
-
-    path = tmp_path / "astro.db"
-    other = sqlite3.connect(path, isolation_level=None)
-    other.execute("CREATE TABLE t (x)")
-    other.execute("BEGIN IMMEDIATE")
-    other.execute("INSERT INTO t VALUES (1)")
-    mine = sqlite3.connect(path, isolation_level=None, timeout=0.1)
-    with pytest.raises(sqlite3.OperationalError) as caught:
-        switch_to_wal(mine, timeout=0.3)
-    sentence = unusable_sentence(path, caught.value)
-    assert "locked by another process" in sentence and "write to" not in sentence
-    other.execute("COMMIT")
-    switch_to_wal(mine, timeout=0.3)  # free again: it switches
-    assert mine.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
-    mine.close()
-    other.close()

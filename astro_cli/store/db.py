@@ -44,6 +44,7 @@ logger = logging.getLogger(__name__)
 Params = tuple[Any, ...] | list[Any] | dict[str, Any]
 
 from astro_cli.store.db_errors import DatabaseUnusable  # noqa: E402
+from astro_cli.store.locks import FolderUse, sole_use  # noqa: E402
 from astro_cli.store.migrations import MIGRATIONS  # noqa: E402
 
 # How long a statement waits for another process's lock before it gives up (seconds).
@@ -86,9 +87,11 @@ class Database:
     def __init__(self, path: Path | str) -> None:
         self.path = Path(path) if str(path) != ":memory:" else None
         self.lock = threading.RLock()
+        self._folder_use: FolderUse | None = None
         try:
             self._open(str(path))
         except (sqlite3.DatabaseError, OSError) as exc:
+            self._release_folder()
             if self.path is None or isinstance(exc, sqlite3.IntegrityError):
                 raise
             raise DatabaseUnusable(self.path, exc) from None
@@ -97,7 +100,7 @@ class Database:
         if self.path is not None:
             if self.path.is_dir():
                 raise IsADirectoryError(path)
-            self.path.parent.mkdir(parents=True, exist_ok=True)
+            self._folder_use = FolderUse(self.path.parent)
         conn = sqlite3.connect(path, check_same_thread=False, timeout=BUSY_TIMEOUT, isolation_level=None)
         self.db: SqliteDatabase = sqlite_utils.Database(conn)
         if self.path is not None:
@@ -137,11 +140,24 @@ class Database:
     def close(self) -> None:
         with self.lock:
             self.db.conn.close()
+            self._release_folder()
+
+    def _release_folder(self) -> None:
+        if self._folder_use is not None:
+            self._folder_use.release()
+            self._folder_use = None
 
 
 def remove_if_unused(path: Path, folder: Path | None) -> bool:
     """Delete a database this process created when nothing was written to it but its schema (a
-    command that only read, or failed), and `folder` too when that left it empty. True if removed."""
+    command that only read, or failed), and `folder` too when that left it empty. True if removed.
+
+    Kept when another astro process has it open (a session started in another terminal meanwhile)."""
+    with sole_use(path.parent) as alone:
+        return alone and _remove_if_empty(path, folder)
+
+
+def _remove_if_empty(path: Path, folder: Path | None) -> bool:
     try:
         conn = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
         try:

@@ -9,14 +9,18 @@ locked a file another one removed meanwhile notices (the path points elsewhere) 
 from __future__ import annotations
 
 import json
+import logging
 import os
 import sys
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
+
+log = logging.getLogger(__name__)
 
 if sys.platform == "win32":  # pragma: no cover - astro's CI runs on Linux and macOS
     import msvcrt
@@ -31,6 +35,9 @@ if sys.platform == "win32":  # pragma: no cover - astro's CI runs on Linux and m
     def _unlock(fd: int) -> None:
         msvcrt.locking(fd, msvcrt.LK_UNLCK, 1)
 
+    def _open_folder(folder: Path) -> int | None:
+        return None  # Windows cannot lock a folder; it refuses to delete an open database anyway
+
 else:
     import fcntl
 
@@ -43,6 +50,12 @@ else:
 
     def _unlock(fd: int) -> None:
         fcntl.flock(fd, fcntl.LOCK_UN)
+
+    def _open_folder(folder: Path) -> int | None:
+        return os.open(folder, os.O_RDONLY | getattr(os, "O_DIRECTORY", 0))
+
+    def _lock_shared(fd: int) -> None:
+        fcntl.flock(fd, fcntl.LOCK_SH)
 
 
 @dataclass(frozen=True)
@@ -144,3 +157,58 @@ def _same_file(fd: int, path: Path) -> bool:
         return os.path.samestat(os.fstat(fd), os.stat(path))
     except OSError:
         return False
+
+
+class FolderUse:
+    """A shared lock on the folder of a database, held while this process has the database open.
+
+    A command that created the workspace database and wrote nothing removes it at the end; before
+    it does, `sole_use` checks that no other astro process holds this lock, so a session another
+    terminal started meanwhile is never written into a deleted file. The lock is on the folder
+    because SQLite's own locks on the file must not be touched.
+    """
+
+    def __init__(self, folder: Path) -> None:
+        self._fd: int | None = None
+        while True:
+            folder.mkdir(parents=True, exist_ok=True)
+            fd = _open_folder(folder)
+            if fd is None:
+                return
+            try:
+                _lock_shared(fd)  # waits only while a remover holds it, a few milliseconds
+            except OSError:  # a file system without locks: sole_use keeps every database there
+                log.debug("cannot lock %s; its database will not be cleaned up", folder, exc_info=True)
+                os.close(fd)
+                return
+            if _same_file(fd, folder):
+                self._fd = fd
+                return
+            os.close(fd)  # removed (with its database) while we waited: make it again
+
+    def release(self) -> None:
+        if self._fd is not None:
+            fd, self._fd = self._fd, None
+            os.close(fd)  # closing the descriptor releases the lock
+
+
+@contextmanager
+def sole_use(folder: Path) -> Iterator[bool]:
+    """True inside when no other astro process has a database in `folder` open; openers wait meanwhile."""
+    try:
+        fd = _open_folder(folder)
+    except OSError:
+        yield False
+        return
+    if fd is None:
+        yield True
+        return
+    try:
+        alone = _try_lock(fd)
+    except OSError:  # no locks on this file system: nobody can be shown to be absent
+        log.debug("cannot lock %s; keeping its database", folder, exc_info=True)
+        alone = False
+    try:
+        yield alone
+    finally:
+        os.close(fd)
