@@ -64,15 +64,17 @@ def switch_to_wal(conn: sqlite3.Connection, timeout: float = BUSY_TIMEOUT) -> No
         try:
             if conn.execute("PRAGMA journal_mode").fetchone()[0].lower() == "wal":
                 return
-            # SQLite answers with the mode in force: the old one when it could not switch yet.
-            if conn.execute("PRAGMA journal_mode=wal").fetchone()[0].lower() == "wal":
-                return
-            if time.monotonic() + pause > deadline:
-                raise sqlite3.OperationalError("database is locked")
+            mode = conn.execute("PRAGMA journal_mode=wal").fetchone()[0]
+            if mode.lower() != "wal":  # a file system without WAL: astro works on, as before
+                logger.debug("the database stays in journal mode %s", mode)
+            return
         except sqlite3.OperationalError as exc:
-            if "locked" not in str(exc).lower() or time.monotonic() + pause > deadline:
+            if "locked" not in str(exc).lower():
                 raise
-            logger.debug("another process is opening the database too; trying again", exc_info=True)
+            refused = exc
+        if time.monotonic() + pause > deadline:
+            raise refused
+        logger.debug("another process is opening the database too; trying again (%s)", refused)
         time.sleep(pause)
         pause = min(pause * 2, 0.1)
 
