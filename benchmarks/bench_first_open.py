@@ -12,6 +12,7 @@ compare).
 from __future__ import annotations
 
 import argparse
+import collections
 import json
 import statistics
 import subprocess
@@ -34,7 +35,9 @@ try:
     Database(sys.argv[1]).close()
     print(json.dumps({"ok": True, "seconds": time.perf_counter() - began}))
 except Exception as exc:
-    print(json.dumps({"ok": False, "seconds": time.perf_counter() - began, "error": str(exc)}))
+    folder = sys.argv[1].rsplit("/", 1)[0]
+    print(json.dumps({"ok": False, "seconds": time.perf_counter() - began,
+                      "error": str(exc).replace(folder, "<folder>")}))
 """
 
 
@@ -57,8 +60,9 @@ def main() -> None:
     seconds = [float(str(o["seconds"])) for o in outcomes if o["ok"]]
     print(f"{args.code}: {args.rounds} rounds x {args.processes} processes: {len(failed)} of {len(outcomes)} "
           f"opens failed; open median {statistics.median(seconds):.3f} s, slowest {max(seconds):.3f} s")
-    for reason in sorted({str(o.get("error")) for o in failed}):
-        print("  failed:", reason)
+    reasons = collections.Counter(str(o.get("error")) for o in failed)
+    for reason, count in reasons.most_common():
+        print(f"  {count} x {reason}")
 
 
 if __name__ == "__main__":
