@@ -128,4 +128,3 @@ def test_processes_opening_a_new_database_at_once_migrate_it_once(tmp_path):
         with sqlite3.connect(path) as db:
             versions = [row[0] for row in db.execute("SELECT version FROM schema_migrations")]
         assert len(versions) == len(set(versions)) > 0
-

@@ -38,7 +38,7 @@ def _import_sqlite_utils() -> ModuleType:
 
 sqlite_utils = _import_sqlite_utils()
 
-logger = logging.getLogger(__name__)
+log = logging.getLogger(__name__)
 
 # The parameters of one SQL statement: positional (`?`) or named (`:name`).
 Params = tuple[Any, ...] | list[Any] | dict[str, Any]
@@ -66,7 +66,7 @@ def switch_to_wal(conn: sqlite3.Connection, timeout: float = BUSY_TIMEOUT) -> No
                 return
             mode = conn.execute("PRAGMA journal_mode=wal").fetchone()[0]
             if mode.lower() != "wal":  # a file system without WAL: astro works on, as before
-                logger.debug("the database stays in journal mode %s", mode)
+                log.debug("the database stays in journal mode %s", mode)
             return
         except sqlite3.OperationalError as exc:
             if "locked" not in str(exc).lower():
@@ -74,7 +74,7 @@ def switch_to_wal(conn: sqlite3.Connection, timeout: float = BUSY_TIMEOUT) -> No
             refused = exc
         if time.monotonic() + pause > deadline:
             raise refused
-        logger.debug("another process is opening the database too; trying again (%s)", refused)
+        log.debug("another process is opening the database too; trying again (%s)", refused)
         time.sleep(pause)
         pause = min(pause * 2, 0.1)
 
@@ -180,7 +180,7 @@ def _remove_if_empty(path: Path, folder: Path | None) -> bool:
             if not any(folder.iterdir()):
                 folder.rmdir()
     except (sqlite3.Error, OSError):
-        logger.debug("could not remove the unused database %s", path, exc_info=True)
+        log.debug("could not remove the unused database %s", path, exc_info=True)
         return False
     return True
 
