@@ -21,7 +21,6 @@ from __future__ import annotations
 import os
 import re
 import stat
-import tempfile
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -201,7 +200,7 @@ class KeyStore:
         return True
 
     def _write(self, keys: dict[str, str]) -> None:
-        """Write a 0600 temporary file next to keys.yaml and rename it over; an existing file's
+        """Write keys.yaml through the one writer (a 0600 temporary file renamed over it); an existing file's
         narrower mode (0400, say) is kept, a wider one is narrowed to 0600."""
         import yaml
 
@@ -210,20 +209,15 @@ class KeyStore:
             mode &= stat.S_IMODE(self.path.stat().st_mode) | stat.S_IRUSR
         except FileNotFoundError:
             pass
+        from astro_cli.security.writer import Place, open_binary
+
+        text = yaml.safe_dump(dict(sorted(keys.items())), default_flow_style=False) if keys else ""
         try:
-            self.path.parent.mkdir(parents=True, exist_ok=True)
-            fd, scratch = tempfile.mkstemp(dir=self.path.parent, prefix=".keys.", suffix=".tmp")  # 0600
-        except OSError as exc:
-            raise KeyStoreError(f"{self.path} cannot be written ({exc.strerror}).") from None
-        try:
-            with os.fdopen(fd, "w", encoding="utf-8") as handle:
-                handle.write(yaml.safe_dump(dict(sorted(keys.items())), default_flow_style=False) if keys else "")
+            with open_binary(Place.beside(self.path), mode=mode) as handle:  # created 0600, then `mode`
+                handle.write(text.encode("utf-8"))
                 handle.flush()
                 os.fsync(handle.fileno())
-            os.chmod(scratch, mode)
-            os.replace(scratch, self.path)
         except OSError as exc:
-            Path(scratch).unlink(missing_ok=True)
             raise KeyStoreError(f"{self.path} cannot be written ({exc.strerror}).") from None
 
 

@@ -174,10 +174,9 @@ def _read_cache(path: Path | None) -> dict[str, Any]:
 
 def _write_cache(path: Path, value: dict[str, Any]) -> None:
     try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        partial = path.with_suffix(".partial")
-        partial.write_text(json.dumps(value, indent=1))
-        partial.replace(path)
+        from astro_cli.security.writer import write_file
+
+        write_file(path, json.dumps(value, indent=1))
     except OSError:
         log.debug("could not write %s", path, exc_info=True)
 

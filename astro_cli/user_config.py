@@ -18,8 +18,8 @@ def set_values(path: Path, values: dict[str, Any]) -> None:
     """Set top-level `key: value` lines in the YAML file at `path` (created when missing)."""
     import yaml
 
-    from astro_cli.atomic_file import atomic_write
     from astro_cli.safe_yaml import load_yaml
+    from astro_cli.security.writer import write_file
 
     try:
         lines = path.read_text(encoding="utf-8").splitlines() if path.exists() else []
@@ -42,8 +42,7 @@ def set_values(path: Path, values: dict[str, Any]) -> None:
     if not isinstance(data, dict) or any(data.get(key) != value for key, value in values.items()):
         raise ConfigError(f"{path}: astro could not add {', '.join(values)} to it; add them by hand.")
     try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        atomic_write(path, text)
+        write_file(path, text)
     except OSError as exc:
         raise ConfigError(f"{path}: cannot be written ({exc.strerror}).") from None
     read_yaml_file(path)  # the file as astro will read it at the next start

@@ -12,6 +12,7 @@ from astro_cli.catalog.errors import CatalogError, QueryRejected
 from astro_cli.catalog.research_link import agent
 from astro_cli.catalog.run import Request, limits, run_query
 from astro_cli.catalog.services import service_named
+from astro_cli.security.writer import Place
 from tests.catalog_server import GAIA_STAR, fixture
 from tests.research_server import simbad_error_votable
 
@@ -37,7 +38,8 @@ def app(catalog, tmp_path, monkeypatch):
 def query(app, **fields):
     request = Request(**fields)
     service = service_named(app.settings, request.service)
-    return run_query(app, service, request, limits(app), agent(app), lambda rel: app.workspace.root / rel)
+    return run_query(app, service, request, limits(app), agent(app), lambda rel: Place.of(app.workspace.root, rel),
+                     lambda path: True)
 
 
 def read(app, outcome):
@@ -260,7 +262,7 @@ def test_the_ecsv_file_reads_back_identically_masks_quotes_and_units_included(tm
     table["g"] = np.linspace(5, 21, rows).astype("f4")
     table["flag"] = np.arange(rows) % 2 == 0
     provenance = Provenance("gaia", "http://x", "SELECT 1", "2026-01-01T00:00:00Z", rows, False)
-    back = Table.read(write(table.copy(), tmp_path / "t.ecsv", provenance))
+    back = Table.read(write(table.copy(), Place.beside(tmp_path / "t.ecsv"), provenance))
     for name in table.colnames:
         assert back[name].dtype.kind == table[name].dtype.kind, name  # (text is read back as wide as needed)
         assert np.array_equal(np.ma.getmaskarray(back[name]), np.ma.getmaskarray(table[name])), name
@@ -372,7 +374,7 @@ def test_variable_length_arrays_and_vector_columns_are_written(tmp_path, ext):
     table = Table({"id": [1, 2], "spectrum": np.array([np.array([1.0, 2.0]), np.array([3.0])], dtype=object),
                    "pm": np.array([[1.5, -2.0], [0.5, 0.25]])})
     provenance = Provenance("x", "http://x", "SELECT 1", "2026-01-01T00:00:00Z", 2, False)
-    path = write(table.copy(), tmp_path / f"t{ext}", provenance)
+    path = write(table.copy(), Place.beside(tmp_path / f"t{ext}"), provenance)
     back = Table.read(path)
     assert list(back["id"]) == [1, 2] and "1." in str(back["spectrum"][0])
     assert "spectrum: [1. 2.] | [3.]" in summarize(table, ["h"])

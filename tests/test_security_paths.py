@@ -84,16 +84,17 @@ def test_writing_through_a_final_link_is_refused(fake, astro_env, workspace, run
 
 def test_a_folder_swapped_for_a_link_after_the_check_fails_the_write(tmp_path, outside):
     """The race: the path was judged with a real folder, which then became a link before the write."""
-    from astro_cli.security.paths import PathRefused, open_folder_chain, write_in_folder
+    from astro_cli.security.writer import LinkRefused, open_folder_chain, open_in_folder
 
     root = tmp_path / "ws"
     (root / "data").mkdir(parents=True)
     (root / "data").rmdir()
     (root / "data").symlink_to(outside)  # swapped
-    with pytest.raises(PathRefused):
+    with pytest.raises(LinkRefused):
         fd = open_folder_chain(root, ["data"], create=True)
         try:
-            write_in_folder(fd, "x.txt", b"x")
+            with open_in_folder(fd, "x.txt") as handle:
+                handle.write(b"x")
         finally:
             os.close(fd)
     assert not (outside / "x.txt").exists()

@@ -3,13 +3,15 @@ catalog_tables (a service's tables, or one table's columns).
 
 Both are network tools like search_papers: they run without a question, except that a call asking
 for more rows than config 'catalog.max_rows' needs the researcher's permission (Tool.permission_when),
-as a write would. A service's rejection of the ADQL comes back in its own words; the model may
+as a write would, and so does replace=true (replacing a file this session did not write, as file_write
+asks; without it a taken name sends the table to a fresh one beside it). A service's rejection of the ADQL comes back in its own words; the model may
 correct the query once per turn, a second rejection ends its attempts for that turn.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from astro_cli.tools.base import Tool, ToolError, ToolResult, object_schema
@@ -23,9 +25,11 @@ RETRIES_PER_TURN = 1
 
 @dataclass
 class CatalogState:
-    """Rejected queries per turn of one session (the model may correct a query once)."""
+    """Rejected queries per turn of one session (the model may correct a query once), and the tables
+    this session wrote (a query run again may replace its own table without asking)."""
 
     rejected: dict[int, int] = field(default_factory=dict)
+    written: set[Path] = field(default_factory=set)
 
 
 def _text(args: dict[str, Any], name: str) -> str | None:
@@ -65,7 +69,9 @@ def query_catalog_tool(ctx: ToolContext, args: dict[str, Any]) -> ToolResult:
     )
     try:
         service = service_named(ctx.settings, request.service)
-        outcome = run_query(ctx.app, service, request, limits(ctx.app), agent(ctx.app), ctx.writable_path)
+        replace = args.get("replace") is True  # permission_when asked the researcher for it
+        outcome = run_query(ctx.app, service, request, limits(ctx.app), agent(ctx.app), ctx.confinement.place,
+                            lambda path: replace or path in state.written)
     except QueryRejected as exc:
         count = state.rejected.get(ctx.turn, 0) + 1
         state.rejected[ctx.turn] = count
@@ -74,6 +80,7 @@ def query_catalog_tool(ctx: ToolContext, args: dict[str, Any]) -> ToolResult:
         raise ToolError(str(exc) + advice) from None
     except CatalogError as exc:
         raise ToolError(str(exc)) from None
+    state.written.add(outcome.path)
     ctx.touched(outcome.path)
     data = {"sources": outcome.sources, "catalog": {**outcome.provenance.meta(), "path": outcome.relative}}
     return ToolResult(outcome.summary, data=data)
@@ -107,7 +114,8 @@ QUERY_DESCRIPTION = (
     "resolves, or 'ra dec' in degrees) and a radius for a cone search of the service's main table (2MASS at irsa, "
     "gaiadr3.gaia_source at gaia) or table=. The result is written to data/<name>.ecsv (.fits/.csv via save_as) "
     "with its provenance; you get a summary (rows, columns with units and statistics, first rows, what to cite), "
-    "never the whole table: analyse the file with run_bash. Cite the bibcode the summary names. More rows than "
+    "never the whole table: analyse the file with run_bash. A file of that name that this session did not write is kept: "
+    "the table goes to a fresh name (replace=true replaces it, with the researcher's approval). Cite the bibcode the summary names. More rows than "
     "the configured limit need the researcher's approval."
 )
 TABLES_DESCRIPTION = (
@@ -122,7 +130,8 @@ def install(app: AppContext) -> None:
     from astro_cli.catalog.run import wants_more_rows
 
     def beyond_limit(arguments: dict[str, Any]) -> bool:
-        return wants_more_rows(arguments, int(app.settings.typed["catalog.max_rows"]))
+        """More rows than config allows, or replacing a file: the researcher is asked."""
+        return arguments.get("replace") is True or wants_more_rows(arguments, int(app.settings.typed["catalog.max_rows"]))
 
     service = {"type": "string", "description": "gaia, vizier, simbad, irsa, ned, mast, or one from config "
                "catalog.services."}
@@ -141,6 +150,7 @@ def install(app: AppContext) -> None:
             "dec_column": {"type": "string", "description": "Dec column of table= (default dec)."},
             "max_rows": {"type": "integer", "description": "Row limit (default config catalog.max_rows)."},
             "save_as": {"type": "string", "description": "File name under data/, e.g. m67_gaia or m67.fits."},
+            "replace": {"type": "boolean", "description": "Replace an existing save_as file (asks the researcher)."},
         }, ["service"]),
         run=query_catalog_tool, read_only=False, key_argument="service", timeout=900,
         permission_when=beyond_limit,

@@ -4,7 +4,8 @@ The file is what later steps read (run_bash, plot_table, Table.read): ECSV by de
 units, masks and meta survive), FITS or CSV when asked. Provenance keys, the same in every format:
 service, url, query, time (UTC, ISO 8601), rows, limited (the row limit cut the result), catalog
 and bibcode (what to cite). A CSV file stays plain (pandas and Table.read take it as it is); its
-provenance goes next to it, in `<file>.meta.json`.
+provenance goes next to it, in `<file>.meta.json`. Both are written by the one writer
+(security/writer.py); whether an existing file may be replaced is run.py's question.
 """
 
 from __future__ import annotations
@@ -20,6 +21,8 @@ from astro_cli.catalog.errors import CatalogError
 
 if TYPE_CHECKING:
     from astropy.table import Table
+
+    from astro_cli.security.writer import Place
 
 FORMATS = {".ecsv": "ascii.ecsv", ".fits": "fits", ".csv": "ascii.csv"}
 DATA_DIR = "data"
@@ -136,37 +139,51 @@ def _write_ecsv(table: Table, handle: Any) -> None:
         handle.write("\n")
 
 
-def write(table: Table, path: Path, provenance: Provenance) -> Path:
-    """Write the table with its provenance to `path` (format from the suffix), atomically."""
-    fmt = FORMATS.get(path.suffix.lower())
+def write(table: Table, place: Place, provenance: Provenance, replace: bool = True) -> Path:
+    """Write the table with its provenance to `place` (format from the suffix) through the one writer:
+    under a fresh temporary name, renamed into place when whole; no link is followed on the way.
+    `replace=False`: NameTaken when the table's name (or its side file's) is taken meanwhile."""
+    from astro_cli.security import writer
+
+    fmt = FORMATS.get(Path(place.name).suffix.lower())
     if fmt is None:
-        raise CatalogError(f"astro writes .ecsv, .fits or .csv tables, not '{path.suffix}'.")
+        raise CatalogError(f"astro writes .ecsv, .fits or .csv tables, not '{Path(place.name).suffix}'.")
     table = _plain(table, flat=fmt == "ascii.csv")
     table.meta.clear()
     if fmt != "ascii.csv":
         table.meta.update(provenance.meta())
-    path.parent.mkdir(parents=True, exist_ok=True)
-    partial = path.with_name(f".{path.name}.partial")
     try:
+        import io
         import warnings
 
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")  # FITS: long query strings become CONTINUE cards, as they should
-            if fmt == "ascii.ecsv" and _fast_ecsv_fits(table):
-                with partial.open("w", encoding="utf-8", newline="\n") as handle:
-                    _write_ecsv(table, handle)
-            else:
-                table.write(partial, format=fmt, overwrite=True)
-        if fmt == "ascii.csv":
-            import json
+        with writer.folder(place) as folder_fd, writer.open_in_folder(folder_fd, place.name, replace) as raw:
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")  # FITS: long query strings become CONTINUE cards, as they should
+                if fmt == "fits":
+                    table.write(raw, format=fmt)
+                else:
+                    handle = io.TextIOWrapper(raw, encoding="utf-8", newline="\n")
+                    if fmt == "ascii.ecsv" and _fast_ecsv_fits(table):
+                        _write_ecsv(table, handle)
+                    else:
+                        table.write(handle, format=fmt)
+                    handle.flush()
+                    handle.detach()
+            if fmt == "ascii.csv":
+                import json
 
-            sidecar = path.with_name(path.name + ".meta.json")
-            sidecar.write_text(json.dumps(provenance.meta(), indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
-        os.replace(partial, path)
+                side = json.dumps(provenance.meta(), indent=2, ensure_ascii=False) + "\n"
+                with writer.open_in_folder(folder_fd, side_name(place.name), replace) as out:
+                    out.write(side.encode("utf-8"))
+    except writer.NameTaken:
+        raise
     except OSError as exc:
-        partial.unlink(missing_ok=True)
-        raise CatalogError(f"Could not write {path.name}: {exc.strerror or exc}.") from None
+        raise CatalogError(f"Could not write {place.name}: {exc.strerror or exc}.") from None
     except (ValueError, TypeError) as exc:  # a column type the format cannot hold
-        partial.unlink(missing_ok=True)
-        raise CatalogError(f"Could not write {path.name} ({exc}); try save_as with .ecsv or .fits.") from None
-    return path
+        raise CatalogError(f"Could not write {place.name} ({exc}); try save_as with .ecsv or .fits.") from None
+    return place.path
+
+
+def side_name(name: str) -> str:
+    """A CSV table's provenance file: `<file>.meta.json` (other formats keep it in the table's meta)."""
+    return name + ".meta.json" if name.lower().endswith(".csv") else ""

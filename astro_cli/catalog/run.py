@@ -3,11 +3,13 @@
 `Request` is what a caller asks (ADQL, or a cone around a target); `Limits` what config allows;
 `run_query` checks the ADQL, sends it to the named service only, writes the table with its
 provenance and returns the summary and the citations (`Outcome`). The caller decides where the
-file may go (`place`), so the tool keeps its workspace rules and the command its own.
+file may go (`place`) and whether an existing file there may be replaced (`may_replace`): a name
+taken by a file nobody allowed astro to replace sends the table to a fresh name beside it.
 """
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -23,7 +25,10 @@ from astro_cli.catalog.summary import summarize
 from astro_cli.catalog.tap import run_sync
 
 if TYPE_CHECKING:
+    from astropy.table import Table
+
     from astro_cli.app import AppContext
+    from astro_cli.security.writer import Place
 
 HARD_MAX_ROWS = 2_000_000  # even with the researcher's approval: beyond this, use the archive's async jobs
 
@@ -116,9 +121,51 @@ def build_query(app: AppContext, service: Service, request: Request, rows: int) 
     return cone_adql(table, where.ra, where.dec, radius, rows), centre
 
 
+def taken(place: Place) -> bool:
+    """Is the table's name, or its side file's, taken (by a file, a folder or a link)?"""
+    from astro_cli.catalog.results import side_name
+    from astro_cli.security import writer
+
+    side = side_name(place.name)
+    return writer.lexists(place) or bool(side and writer.lexists(place.sibling(side)))
+
+
+def fresh(place: Place) -> Place:
+    """`data/members_2.csv`, `_3`, ... : the first name beside `place` not taken."""
+    stem, ext = os.path.splitext(place.name)
+    for number in range(2, 10_000):
+        candidate = place.sibling(f"{stem}_{number}{ext}")
+        if not taken(candidate):
+            return candidate
+    raise CatalogError(f"data/ holds {stem}_2 to {stem}_9999 already; choose another save_as.")
+
+
+def _write_somewhere(table: Table, target: Place, provenance: Provenance,
+                     may_replace: Callable[[Path], bool]) -> tuple[Place, str | None]:
+    """Write to `target`, or beside it when its name is taken by a file that may not be replaced
+    (the researcher's own): never lose a file nobody allowed astro to replace. Returns where, and why
+    elsewhere."""
+    from astro_cli.security.writer import NameTaken
+
+    wanted = target
+    for _ in range(20):  # a name taken between the look and the write: the next free one
+        replace = taken(target) and may_replace(target.path)
+        if taken(target) and not replace:
+            target = fresh(target)
+            continue
+        try:
+            write(table, target, provenance, replace=replace)
+        except NameTaken:
+            continue
+        return target, (None if target == wanted else wanted.path.name)
+    raise CatalogError(f"Could not find a free name beside {wanted.path.name}; choose another save_as.")
+
+
 def run_query(app: AppContext, service: Service, request: Request, allowed: Limits, agent: str,
-              place: Callable[[str], Path]) -> Outcome:
-    """Check, send, write and summarise one query; CatalogError (one sentence) for every failure."""
+              place: Callable[[str], Place], may_replace: Callable[[Path], bool]) -> Outcome:
+    """Check, send, write and summarise one query; CatalogError (one sentence) for every failure.
+    `place` says where a relative file may go (refused before anything is sent); `may_replace`
+    whether an existing file there may be replaced (else the table goes to a fresh name beside it)."""
     rows = row_limit(request, allowed)
     text, centre = build_query(app, service, request, rows)
     checked = adql_rules.check(text, rows)
@@ -133,11 +180,17 @@ def run_query(app: AppContext, service: Service, request: Request, allowed: Limi
     provenance = Provenance(service.key, service.url, checked.text, now_utc(), len(table), limited,
                             ", ".join(c.name for c in catalogues),
                             ", ".join(c.bibcode for c in catalogues) or (service.bibcode or ""))
-    path = write(table, target, provenance)
+    written, instead_of = _write_somewhere(table, target, provenance, may_replace)
+    path = written.path
+    relative = relative[: len(relative) - len(target.name)] + written.name
     header = [f"{len(table)} rows, {len(table.colnames)} columns from {service.title} ({service.key}) in "
               f"{answer.seconds:.1f} s; written to {relative} (read it with astropy.table.Table.read('{relative}')).",
               *( [centre] if centre else [] ),
               f"Query: {checked.text if len(checked.text) <= 500 else checked.text[:500] + ' …'}"]
+    if instead_of:
+        header.append(f"{instead_of} already exists and astro did not write it in this session, so the table went "
+                      f"to {written.name}; to replace {instead_of} instead, query again with replace=true (the "
+                      "researcher is asked; the command's --replace).")
     if limited:
         header.append(f"The row limit ({checked.top:,}) may have cut this result: the service has more rows. "
                       f"Narrow the query, or pass max_rows (above {allowed.max_rows:,} the researcher is asked).")

@@ -156,7 +156,9 @@ def slash_cite(ctx: SlashContext, args: str) -> None:
     if target:
         path = Path(target).expanduser()
         path = path if path.is_absolute() else ctx.app.workspace.root / path
-        path.write_text(text, encoding="utf-8")
+        from astro_cli.security.writer import write_file
+
+        write_file(path, text)  # the file the researcher named (a link at that name is replaced, not followed)
         count = text.count("\n@") + (1 if text.startswith("@") else 0)
         ctx.console.print(Text(f"wrote {count} BibTeX entr{'y' if count == 1 else 'ies'} to {path}", style="green"))
     else:

@@ -24,7 +24,11 @@ SAVE_AS = typer.Option(None, "--save-as", "-o", help="File under data/: NAME, NA
 AS_JSON = typer.Option(False, "--json", help="Print the provenance and the file's path as JSON.")
 
 
-def _run(request: object, as_json: bool) -> None:
+REPLACE = typer.Option(False, "--replace", help="Replace an existing --save-as file (else the table goes to a "
+                       "fresh name beside it).")
+
+
+def _run(request: object, as_json: bool, replace: bool = False) -> None:
     from astro_cli.catalog.errors import CatalogError
     from astro_cli.catalog.research_link import agent
     from astro_cli.catalog.run import Request, limits, run_query
@@ -38,7 +42,8 @@ def _run(request: object, as_json: bool) -> None:
         except CatalogError as exc:
             raise UserError(str(exc), EXIT_USAGE) from None
         try:
-            outcome = run_query(ctx, service, request, limits(ctx), agent(ctx), ctx.confinement.writable)
+            outcome = run_query(ctx, service, request, limits(ctx), agent(ctx), ctx.confinement.place,
+                                lambda path: replace)
         except CatalogError as exc:
             raise UserError(str(exc), EXIT_FAILED) from None
         if as_json:
@@ -52,11 +57,12 @@ def _run(request: object, as_json: bool) -> None:
 
 @app.command("query")
 def query(service: str = SERVICE, adql: str = typer.Argument(..., help="An ADQL SELECT (quote it)."),
-          max_rows: Optional[int] = MAX_ROWS, save_as: Optional[str] = SAVE_AS, as_json: bool = AS_JSON) -> None:
+          max_rows: Optional[int] = MAX_ROWS, save_as: Optional[str] = SAVE_AS, as_json: bool = AS_JSON,
+          replace: bool = REPLACE) -> None:
     """Run an ADQL SELECT on a service; the table goes to data/, its summary to the screen."""
     from astro_cli.catalog.run import Request
 
-    _run(Request(service, adql=adql, max_rows=max_rows, save_as=save_as), as_json)
+    _run(Request(service, adql=adql, max_rows=max_rows, save_as=save_as), as_json, replace)
 
 
 @app.command("cone")
@@ -67,12 +73,13 @@ def cone(service: str = SERVICE,
          columns: Optional[str] = typer.Option(None, "--columns", help="Columns, comma-separated."),
          ra_column: Optional[str] = typer.Option(None, "--ra-column", help="RA column of --table (default ra)."),
          dec_column: Optional[str] = typer.Option(None, "--dec-column", help="Dec column of --table (default dec)."),
-         max_rows: Optional[int] = MAX_ROWS, save_as: Optional[str] = SAVE_AS, as_json: bool = AS_JSON) -> None:
+         max_rows: Optional[int] = MAX_ROWS, save_as: Optional[str] = SAVE_AS, as_json: bool = AS_JSON,
+         replace: bool = REPLACE) -> None:
     """The sources of a table within a radius of a named object or a position, nearest first."""
     from astro_cli.catalog.run import Request
 
     _run(Request(service, target=" ".join(target), radius=radius, table=table, columns=columns,
-                 ra_column=ra_column, dec_column=dec_column, max_rows=max_rows, save_as=save_as), as_json)
+                 ra_column=ra_column, dec_column=dec_column, max_rows=max_rows, save_as=save_as), as_json, replace)
 
 
 @app.command("tables")

@@ -36,7 +36,9 @@ def init_command() -> None:
                 folder.mkdir(parents=True)
                 created.append(_rel(folder, ws.root) + "/")
         if not ws.config_path.exists():
-            ws.config_path.write_text(CONFIG_TEMPLATE, encoding="utf-8")
+            from astro_cli.security.writer import write_file
+
+            write_file(ws.config_path, CONFIG_TEMPLATE, root=ws.root)
             created.append(_rel(ws.config_path, ws.root))
         ctx.keep_database = True
         ctx.db  # noqa: B018 - creates the database with its schema

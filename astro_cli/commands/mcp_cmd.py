@@ -183,17 +183,8 @@ def _servers_of(data: dict[str, Any], path: Path) -> dict[str, Any]:
 
 def _write_yaml(path: Path, data: dict[str, Any]) -> None:
     """Write the whole file at once (a temporary file renamed over it): a crash leaves the old one."""
-    import os
-    import tempfile
-
     import yaml
 
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".config.", suffix=".tmp")
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as handle:
-            yaml.safe_dump(data, handle, sort_keys=False, allow_unicode=True)
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
+    from astro_cli.security.writer import write_file
+
+    write_file(path, yaml.safe_dump(data, sort_keys=False, allow_unicode=True))

@@ -203,8 +203,9 @@ def new(
                 "description: One sentence saying what this skill does for the researcher.",
                 f"description: {json.dumps(description, ensure_ascii=False)}",
             )
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(text, encoding="utf-8")
+        from astro_cli.security.writer import Place, write_text
+
+        write_text(Place.of(root, path), text, replace=False)
         try:
             parse_skill(path)
         except SkillError as exc:  # cannot happen with a valid name, but never leave a broken file behind

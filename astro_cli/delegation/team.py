@@ -12,7 +12,6 @@ researcher's readable record of what the lead asked and what came back; nothing 
 from __future__ import annotations
 
 import json
-import os
 import queue
 import re
 import threading
@@ -42,10 +41,9 @@ def _now() -> str:
 
 def write_json_atomic(path: Path, obj: dict[str, Any]) -> None:
     """Write then rename, so a poller never reads half a file."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_name(f".{path.name}.{os.getpid()}.{threading.get_ident()}.tmp")
-    tmp.write_text(json.dumps(obj, ensure_ascii=False, indent=2, default=str), encoding="utf-8")
-    os.replace(tmp, path)
+    from astro_cli.security.writer import write_file
+
+    write_file(path, json.dumps(obj, ensure_ascii=False, indent=2, default=str))
 
 
 # --- the team ----------------------------------------------------------------------------------

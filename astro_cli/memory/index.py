@@ -60,7 +60,7 @@ def render_index(memories: list[Memory]) -> str:
 
 def write_index(path: Path, memories: list[Memory]) -> bool:
     """Rewrite MEMORY.md if its text would change; returns whether it was written."""
-    from astro_cli.atomic_file import atomic_write
+    from astro_cli.security.writer import write_file
 
     text = render_index(memories)
     try:
@@ -68,5 +68,5 @@ def write_index(path: Path, memories: list[Memory]) -> bool:
             return False
     except (OSError, UnicodeDecodeError):
         pass
-    atomic_write(path, text)
+    write_file(path, text)  # in the memory folder, which the store opened
     return True

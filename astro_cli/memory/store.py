@@ -9,15 +9,12 @@ update.
 
 from __future__ import annotations
 
-import os
-import tempfile
 import threading
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-from astro_cli.atomic_file import atomic_write
 from astro_cli.memory.format import (
     VERSION_RE,
     Clock,
@@ -31,6 +28,8 @@ from astro_cli.memory.format import (
     validate_slug,
 )
 from astro_cli.memory.index import INDEX_NAME, NOT_MEMORIES, write_index
+from astro_cli.security import writer
+from astro_cli.security.writer import Place
 
 LOCK_NAME = ".lock"
 ARCHIVE_DIR = "archive"
@@ -134,7 +133,7 @@ class MemoryStore:
             except ImportError:  # Windows: threads are still serialised
                 yield
                 return
-            with open(self.root / LOCK_NAME, "a") as handle:
+            with writer.open_append(Place(self.root, (LOCK_NAME,))) as handle:
                 fcntl.flock(handle, fcntl.LOCK_EX)
                 try:
                     yield
@@ -175,11 +174,11 @@ class MemoryStore:
             else:
                 archived = self.archive_version(old)
         if new is not old:
-            atomic_write(path, new.to_text())
+            self._write(path, new.to_text())
         replaced = None
         if retired is not None:
             replaced = replace(retired, superseded_by=slug)
-            atomic_write(retired.path or self.path_of(retired.slug), replaced.to_text())
+            self._write(retired.path or self.path_of(retired.slug), replaced.to_text())
         return SaveResult("updated" if old is not None or archived else "created", new, archived, replaced)
 
     def _retiring(self, slug: str, replaces: str | None) -> Memory | None:
@@ -195,40 +194,28 @@ class MemoryStore:
     def archive_version(self, old: Memory) -> Path:
         """Keep `old` as the next free `<slug>_vN.md`, marked as updated by `<slug>`.
 
-        The version is written to a temporary file and hard-linked to its name: the link fails if
-        another writer took that number first, and no reader ever sees a half-written version.
+        The one writer links the finished version to its name only if no other writer took that
+        number first (replace=False), so no reader ever sees a half-written version.
         """
         number = 1 + max((int(m.group("n")) for p in self.root.glob(f"{old.slug}_v*.md")
                           if (m := VERSION_RE.match(p.stem)) and m.group("base") == old.slug), default=0)
-        fd, name = tempfile.mkstemp(dir=self.root, prefix=f".{old.slug}.", suffix=".tmp")
-        os.close(fd)
-        scratch = Path(name)
-        try:
-            while True:
-                target = self.root / f"{old.slug}_v{number}.md"
-                version = replace(old, slug=target.stem, superseded_by=old.superseded_by or old.slug, path=target)
-                scratch.write_text(version.to_text(), encoding="utf-8")
-                try:
-                    os.link(scratch, target)
-                    return target
-                except FileExistsError:
-                    number += 1
-                except OSError:  # a filesystem without hard links: claim the name, then replace it
-                    try:
-                        os.close(os.open(target, os.O_CREAT | os.O_EXCL | os.O_WRONLY))
-                    except FileExistsError:
-                        number += 1
-                        continue
-                    atomic_write(target, version.to_text())
-                    return target
-        finally:
-            scratch.unlink(missing_ok=True)
+        while True:
+            target = self.root / f"{old.slug}_v{number}.md"
+            version = replace(old, slug=target.stem, superseded_by=old.superseded_by or old.slug, path=target)
+            try:
+                writer.write_text(Place.of(self.root, target), version.to_text(), replace=False)
+                return target
+            except writer.NameTaken:
+                number += 1
+
+    def _write(self, path: Path, text: str) -> None:
+        """A memory file, through the one writer: no link below the memory folder is followed."""
+        writer.write_text(Place.of(self.root, path), text)
 
     def _keep_broken(self, path: Path) -> Path:
         """A hand-broken file about to be overwritten goes to archive/ as it is, so no text is lost."""
         target = self._archive_target(path.stem + ".broken")
-        target.parent.mkdir(parents=True, exist_ok=True)
-        os.replace(path, target)
+        writer.rename(Place.of(self.root, path), Place.of(self.root, target))
         return target
 
     def _archive_target(self, stem: str) -> Path:
@@ -258,8 +245,7 @@ class MemoryStore:
         moved = []
         for path in moving:
             target = self._archive_target(path.stem)
-            target.parent.mkdir(parents=True, exist_ok=True)
-            os.replace(path, target)
+            writer.rename(Place.of(self.root, path), Place.of(self.root, target))
             moved.append(target)
         return moved
 

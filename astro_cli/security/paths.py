@@ -1,11 +1,10 @@
 """Where tools may read and write: inside the workspace (and `allowed_paths`), never astro's own state.
 
 Every path is resolved with its symbolic links before it is judged, so a link inside the workspace
-that points elsewhere leads nowhere. Writes are race-free: the folders down to the file are opened
-one by one with O_NOFOLLOW from the root that contains them, and the file is written under a
-temporary name and renamed in that folder, so swapping a folder for a link between the check and
-the write makes the write fail instead of landing outside. A rename replaces a final symbolic link
-rather than following it.
+that points elsewhere leads nowhere. Writes go through the one writer (security/writer.py) from
+the root that contains the file: no link is followed below it, so swapping a folder for a link
+between the check and the write makes the write fail instead of landing outside, and a final
+symbolic link is replaced rather than followed.
 
 astro's own state is protected from every tool whatever is allowed: `.astro/` (config, database,
 team inbox), ASTRO_HOME (user config, keys, trust), the project's `.mcp.json`, and the files a hook
@@ -16,14 +15,13 @@ or the workspace itself contains them.
 
 from __future__ import annotations
 
-import errno
-import os
-import secrets
-import stat
 from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
+
+from astro_cli.security import writer
+from astro_cli.security.writer import Place
 
 if TYPE_CHECKING:
     from astro_cli.workspace import AstroHome, Workspace
@@ -146,75 +144,22 @@ class Confinement:
         return resolved
 
     # --- writing -----------------------------------------------------------------------------
-    def write_text(self, path: str | Path, text: str) -> Path:
-        return self.write_bytes(path, text.encode("utf-8"))
+    def write_text(self, path: str | Path, text: str, replace: bool = True) -> Path:
+        return Confinement.write_bytes(self, path, text.encode("utf-8"), replace)
 
-    def write_bytes(self, path: str | Path, data: bytes) -> Path:
-        """Atomically create or replace a file inside the workspace; returns its real path."""
+    def place(self, path: str | Path) -> Place:
+        """A writable path as the one writer's Place: below the root that holds it, nothing is followed."""
         target = self.writable(path)
         root = next(r for r in sorted(self.roots, key=lambda r: len(r.parts), reverse=True) if _inside(target, r))
-        parts = target.relative_to(root).parts
-        if not parts:
+        if target == root:
             raise PathRefused(f"'{path}' is a folder, not a file.")
-        folder_fd = open_folder_chain(root, parts[:-1], create=True)
+        return Place.of(root, target)
+
+    def write_bytes(self, path: str | Path, data: bytes, replace: bool = True) -> Path:
+        """Atomically create (or, with `replace`, replace) a file inside the workspace; returns its real path."""
+        place = self.place(path)
         try:
-            write_in_folder(folder_fd, parts[-1], data)
-        finally:
-            os.close(folder_fd)
-        return target
-
-
-def open_folder_chain(root: Path, parts: Iterable[str], create: bool) -> int:
-    """An fd of root/parts..., opening each folder with O_NOFOLLOW (a link anywhere on the way fails)."""
-    flags = os.O_RDONLY | os.O_DIRECTORY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0)
-    fd = os.open(root, os.O_RDONLY | os.O_DIRECTORY | getattr(os, "O_CLOEXEC", 0))
-    try:
-        for part in parts:
-            try:
-                child = os.open(part, flags, dir_fd=fd)
-            except FileNotFoundError:
-                if not create:
-                    raise
-                try:
-                    os.mkdir(part, 0o777, dir_fd=fd)
-                except FileExistsError:
-                    pass
-                child = os.open(part, flags, dir_fd=fd)
-            except OSError as exc:
-                if exc.errno in (errno.ELOOP, errno.ENOTDIR, errno.EMLINK):
-                    raise PathRefused(
-                        f"'{part}' changed into a link or a file while astro was writing; nothing was written."
-                    ) from None
-                raise
-            os.close(fd)
-            fd = child
-    except BaseException:
-        os.close(fd)
-        raise
-    return fd
-
-
-def write_in_folder(folder_fd: int, name: str, data: bytes) -> None:
-    """Write `name` in the open folder via a temporary file and a rename (keeps an existing file's mode)."""
-    keep_mode: int | None = None
-    try:
-        existing = os.stat(name, dir_fd=folder_fd, follow_symlinks=False)
-        if stat.S_ISREG(existing.st_mode):
-            keep_mode = stat.S_IMODE(existing.st_mode)
-    except FileNotFoundError:
-        pass
-    temp = f".{name}.{secrets.token_hex(4)}.tmp"
-    flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0)
-    fd = os.open(temp, flags, 0o666, dir_fd=folder_fd)
-    try:
-        with os.fdopen(fd, "wb") as handle:
-            if keep_mode is not None:
-                os.fchmod(handle.fileno(), keep_mode)
-            handle.write(data)
-        os.replace(temp, name, src_dir_fd=folder_fd, dst_dir_fd=folder_fd)
-    except BaseException:
-        try:
-            os.unlink(temp, dir_fd=folder_fd)
-        except OSError:
-            pass
-        raise
+            writer.write_bytes(place, data, replace)
+        except writer.LinkRefused as exc:
+            raise PathRefused(f"{exc.strerror} ('{path}'); nothing was written.") from None
+        return place.path

@@ -14,8 +14,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-import os
-import tempfile
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
@@ -189,15 +187,9 @@ class TrustStore:
         return folders if isinstance(folders, dict) else {}
 
     def _write(self, folders: dict[str, Any]) -> None:
-        self.path.parent.mkdir(parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(dir=self.path.parent, prefix=".trusted-folders.", suffix=".tmp")
-        try:
-            with os.fdopen(fd, "w", encoding="utf-8") as handle:
-                json.dump({"folders": folders}, handle, indent=2, sort_keys=True)
-            os.replace(tmp, self.path)
-        except BaseException:
-            Path(tmp).unlink(missing_ok=True)
-            raise
+        from astro_cli.security.writer import write_file
+
+        write_file(self.path, json.dumps({"folders": folders}, indent=2, sort_keys=True))
 
     def record(self, folder: Path) -> dict[str, Any] | None:
         entry = self._read().get(str(folder.resolve()))

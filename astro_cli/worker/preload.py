@@ -240,17 +240,15 @@ def merge_warm_list(path: str, names: Iterable[str], deny: Iterable[str] = ()) -
     known, denied = read_warm_list(path)
     denied |= set(deny)
     merged = sorted((set(known) | set(names)) - denied)[:MAX_WARM]
-    temporary = f"{path}.{os.getpid()}.tmp"
+    from pathlib import Path
+
+    from astro_cli.security.writer import write_file
+
+    text = "".join(f"{name}\n" for name in merged) + "".join(f"!{name}\n" for name in sorted(denied))
     try:
-        with open(temporary, "w", encoding="utf-8") as handle:
-            handle.write("".join(f"{name}\n" for name in merged))
-            handle.write("".join(f"!{name}\n" for name in sorted(denied)))
-        os.replace(temporary, path)
+        write_file(Path(path), text)
     except OSError:
-        try:
-            os.unlink(temporary)
-        except OSError:
-            pass
+        log.debug("could not write the warm list %s", path, exc_info=True)
 
 
 # --- in a forked child -------------------------------------------------------------------------

@@ -9,7 +9,6 @@ half a file; an interrupted PDF download resumes from its .part with an HTTP Ran
 from __future__ import annotations
 
 import gzip
-import os
 import re
 import shutil
 import tarfile
@@ -24,6 +23,8 @@ from astro_cli.agent.events import Event
 from astro_cli.research.identifiers import ARXIV_BIBCODE, ARXIV_DOI, BIBCODE
 from astro_cli.research.sources import ads, arxiv, crossref
 from astro_cli.research.sources.http import ServiceError, arxiv_throttle, http_error, make_client, stream
+from astro_cli.security import writer
+from astro_cli.security.writer import Place
 from astro_cli.store.locks import FileLock, LockHolder, LockTimeout
 
 if TYPE_CHECKING:
@@ -163,8 +164,9 @@ def fetch_file(
             done = 0  # the server ignored the Range: start over
         length = response.headers.get("Content-Length")
         total = done + int(length) if length and length.isdigit() else None
-        target.parent.mkdir(parents=True, exist_ok=True)
-        with open(part, "ab" if done else "wb") as handle:
+        if not done:
+            writer.remove(Place.beside(part))
+        with writer.open_append(Place.beside(part)) as handle:  # a link planted at the .part name is refused
             if progress:
                 progress(label, done, total)
             for chunk in response.iter_bytes():  # as received, so a dropped connection keeps every byte
@@ -206,13 +208,12 @@ def _extract_tar(archive: Path, folder: Path) -> int:
             size += member.size
             if size > MAX_SOURCE_BYTES:
                 raise ServiceError("The LaTeX source is larger than astro accepts; it was not stored.")
-            dest = folder / name
-            dest.parent.mkdir(parents=True, exist_ok=True)
             source = tar.extractfile(member)
             if source is None:
                 continue
-            with source, open(dest, "wb") as out:
-                shutil.copyfileobj(source, out)
+            with source, writer.open_binary(Place.of(folder, name)) as out:
+                while block := source.read(CHUNK):
+                    out.write(block)
             count += 1
     return count
 
@@ -230,7 +231,7 @@ def unpack_source(raw: Path, papers_dir: Path, stem: str) -> Path | None:
         payload = raw
         if _kind_of(raw) == "gzip":
             payload = work / "payload"
-            with gzip.open(raw, "rb") as src, open(payload, "wb") as out:
+            with gzip.open(raw, "rb") as src, writer.open_binary(Place.of(work, "payload")) as out:
                 copied = 0
                 while block := src.read(CHUNK):
                     copied += len(block)
@@ -247,15 +248,15 @@ def unpack_source(raw: Path, papers_dir: Path, stem: str) -> Path | None:
                 return None
             final = papers_dir / f"{stem}-source"
             shutil.rmtree(final, ignore_errors=True)
-            os.replace(folder, final)
+            writer.rename(Place.of(work, "tree"), Place.beside(final))
             return final
         if not _looks_like_latex(payload):
             return None
         final = papers_dir / f"{stem}.tex"
         if payload == raw:
-            shutil.copyfile(raw, final)
+            writer.copy_into(raw, Place.beside(final))
         else:
-            os.replace(payload, final)
+            writer.rename(Place.of(work, "payload"), Place.beside(final))
         return final
     except (OSError, EOFError, tarfile.TarError, gzip.BadGzipFile):
         return None  # a broken source is no source; the PDF still counts
@@ -351,7 +352,7 @@ def _download_resolved(
                                          progress, cancel)
             if note:
                 notes.append(note)
-    os.replace(part, pdf_target)
+    writer.rename(Place.beside(part), Place.beside(pdf_target))
     meta = {k: record.get(k) for k in ("id", "arxiv_id", "bibcode", "doi", "title", "authors", "year",
                                         "abstract", "citation_count", "url", "journal_ref", "journal", "volume",
                                         "page", "pub_year", "biblio")}

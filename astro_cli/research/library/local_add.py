@@ -23,6 +23,8 @@ from astro_cli.research.text.file_metadata import (
     latex_metadata,
     pdf_metadata,
 )
+from astro_cli.security import writer
+from astro_cli.security.writer import Place
 
 if TYPE_CHECKING:
     from astro_cli.research.library.papers import LibraryCore
@@ -99,17 +101,13 @@ def _kind(path: Path) -> str:
 
 def _store(path: Path, kind: str, papers: Path, stem: str) -> Path:
     if kind == "pdf":
-        target = papers / f"{stem}.pdf"
-        shutil.copyfile(path, target)
-        return target
+        return writer.copy_into(path, Place(papers, (f"{stem}.pdf",)))
     if path.name.lower().endswith(".tex"):
         folder = papers / f"{stem}-source"
         shutil.rmtree(folder, ignore_errors=True)
         files = [p for p in sorted(path.parent.rglob("*")) if p.is_file() and p.suffix.lower() in COPIED_WITH_TEX]
         for item in files[:MAX_SOURCE_FILES]:
-            target = folder / item.relative_to(path.parent)
-            target.parent.mkdir(parents=True, exist_ok=True)
-            shutil.copyfile(item, target)
+            writer.copy_into(item, Place(papers, (folder.name, *item.relative_to(path.parent).parts)))
         return folder
     from astro_cli.research.library.download import unpack_source
 

@@ -63,8 +63,9 @@ def missing_default_note_once(settings: Settings, home: Path) -> str | None:
     if marker.exists():
         return None
     try:
-        marker.parent.mkdir(parents=True, exist_ok=True)
-        marker.write_text("said\n", encoding="utf-8")
+        from astro_cli.security.writer import write_file
+
+        write_file(marker, "said\n", root=home)
     except OSError:
         pass  # an unwritable home: saying it again is the lesser harm
     return note

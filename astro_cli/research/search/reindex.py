@@ -22,6 +22,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Literal
 
 from astro_cli.research.search.vectors import EmbeddingError
+from astro_cli.security import writer
+from astro_cli.security.writer import Place
 
 if TYPE_CHECKING:
     from astro_cli.research.library.papers import LibraryCore
@@ -103,8 +105,7 @@ def _workspace_lock(library: LibraryCore) -> Iterator[None]:
     import fcntl
 
     path = _lock_path(library)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    with open(path, "a+") as handle:
+    with writer.open_append(Place(path.parent, (path.name,))) as handle:
         fcntl.flock(handle, fcntl.LOCK_EX)
         try:
             yield
@@ -123,7 +124,7 @@ def running(library: LibraryCore) -> bool:
     path = _lock_path(library)
     if not path.exists():
         return False
-    with open(path, "a+") as handle:
+    with writer.open_append(Place(path.parent, (path.name,))) as handle:
         try:
             fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except OSError:
@@ -138,8 +139,8 @@ def start_background(library: LibraryCore) -> bool:
     astro_dir = library.workspace.astro_dir
     try:
         astro_dir.mkdir(parents=True, exist_ok=True)
-        (astro_dir / "reindex.started").write_text(f"{time.time()}\n", encoding="utf-8")
-        with open(astro_dir / "reindex.log", "ab") as out:
+        writer.write_file(astro_dir / "reindex.started", f"{time.time()}\n", root=astro_dir)
+        with writer.open_append(Place(astro_dir, ("reindex.log",))) as out:
             subprocess.Popen(  # noqa: S603 - our own interpreter and module, fixed arguments
                 [sys.executable, "-m", "astro_cli", "library", "reindex", "--background"],
                 cwd=str(library.workspace.root), stdin=subprocess.DEVNULL, stdout=out, stderr=out,

@@ -211,7 +211,9 @@ class Throttle:
         self._last = time.time()
         try:
             if shared is not None and self.clock_file is not None:
-                self.clock_file.write_text(f"{self._last:.6f}\n")
+                from astro_cli.security.writer import write_file
+
+                write_file(self.clock_file, f"{self._last:.6f}\n")
         except OSError:
             pass  # an unwritable clock: the spacing holds within this process
         finally:
