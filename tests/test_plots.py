@@ -261,3 +261,19 @@ def test_the_repl_prints_the_figure_path_under_its_tool_line_when_it_cannot_show
     caption = output.index("figure: figures/kang2010-histogram.png (histogram: x = Ksmag [mag]; 25 of 50 rows plotted)")
     assert tool_line < caption < output.index("Here it is.")
     assert "\x1b" not in output
+
+
+def test_an_output_name_taken_by_the_researchers_figure_goes_beside_it(fake, astro_env, workspace, run_astro):
+    _data(workspace)
+    figures = workspace / "figures"
+    figures.mkdir()
+    (figures / "cmd.png").write_bytes(b"the researcher's own figure")
+    plot = {"table": f"data/{KANG}", "kind": "histogram", "x": "Ksmag", "output": "cmd.png"}
+    fake.add({"tool_calls": [{"name": "plot_table", "arguments": plot}]},
+             {"tool_calls": [{"name": "plot_table", "arguments": {**plot, "bins": 5}}]}, {"text": "done"})
+    result = run_astro(["run", "--allow", "plot_table", "plot"], astro_env)
+    assert result.returncode == 0, result.stderr
+    assert (figures / "cmd.png").read_bytes() == b"the researcher's own figure"
+    first, second = tool_results(fake.bodies()[1])[-1], tool_results(fake.bodies()[2])[-1]
+    assert first.startswith("Saved figures/cmd-2.png") and second.startswith("Saved figures/cmd-2.png")
+    assert sorted(p.name for p in figures.iterdir()) == ["cmd-2.png", "cmd.png"]  # its own figure replaced

@@ -26,15 +26,10 @@ ALLOWED: dict[tuple[str, str], str] = {
     ("worker/daemon.py", "os.open"): "/dev/null as the daemon's stdin/stdout",
     ("worker/process_state.py", "open"): "an inherited fd (the terminal), wrapped, not a file opened by name",
     ("store/locks.py", "os.open"): "a SQLite lock file beside astro.db, held with flock, never written",
-    ("store/db_errors.py", "os.replace"): "a damaged SQLite database (and its -wal/-shm) moved aside in .astro/",
     ("commands/memory_cmd.py", "tempfile.mkstemp"): "a private temporary file in the system temp folder for "
                                                      "the researcher's editor",
     ("commands/memory_cmd.py", "open"): "the fd mkstemp just made (above), filled for the editor",
     ("mcp/connection.py", "tempfile.TemporaryFile"): "an unnamed temporary file holding an MCP server's stderr",
-    ("commands/sessions_cmd.py", "Path.write_text"): "`astro sessions export -o FILE`: the file the person "
-                                                      "typed, anywhere they choose",
-    ("ui/prompt_input.py", "Path.touch"): "the REPL history file in ASTRO_HOME, created 0600 before "
-                                          "prompt-toolkit appends to it",
 }
 
 WRITE_FLAGS = {"O_WRONLY", "O_RDWR", "O_CREAT", "O_APPEND", "O_TRUNC"}

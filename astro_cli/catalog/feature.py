@@ -11,11 +11,11 @@ correct the query once per turn, a second rejection ends its attempts for that t
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from astro_cli.tools.base import Tool, ToolError, ToolResult, object_schema
 from astro_cli.tools.context import ToolContext
+from astro_cli.tools.written import SessionWrites
 
 if TYPE_CHECKING:
     from astro_cli.app import AppContext
@@ -25,11 +25,9 @@ RETRIES_PER_TURN = 1
 
 @dataclass
 class CatalogState:
-    """Rejected queries per turn of one session (the model may correct a query once), and the tables
-    this session wrote (a query run again may replace its own table without asking)."""
+    """Rejected queries per turn of one session (the model may correct a query once)."""
 
     rejected: dict[int, int] = field(default_factory=dict)
-    written: set[Path] = field(default_factory=set)
 
 
 def _text(args: dict[str, Any], name: str) -> str | None:
@@ -70,8 +68,9 @@ def query_catalog_tool(ctx: ToolContext, args: dict[str, Any]) -> ToolResult:
     try:
         service = service_named(ctx.settings, request.service)
         replace = args.get("replace") is True  # permission_when asked the researcher for it
+        written = ctx.state(SessionWrites)
         outcome = run_query(ctx.app, service, request, limits(ctx.app), agent(ctx.app), ctx.confinement.place,
-                            lambda path: replace or path in state.written)
+                            lambda path: replace or written.may_replace(path))
     except QueryRejected as exc:
         count = state.rejected.get(ctx.turn, 0) + 1
         state.rejected[ctx.turn] = count
@@ -80,7 +79,7 @@ def query_catalog_tool(ctx: ToolContext, args: dict[str, Any]) -> ToolResult:
         raise ToolError(str(exc) + advice) from None
     except CatalogError as exc:
         raise ToolError(str(exc)) from None
-    state.written.add(outcome.path)
+    written.add(outcome.path)
     ctx.touched(outcome.path)
     data = {"sources": outcome.sources, "catalog": {**outcome.provenance.meta(), "path": outcome.relative}}
     return ToolResult(outcome.summary, data=data)

@@ -129,7 +129,9 @@ def cite(
 
         err = Console(stderr=True, highlight=False, soft_wrap=True)
         if output is not None:
-            output.write_text(text, encoding="utf-8")
+            from astro_cli.security.writer import write_file
+
+            write_file(output, text)  # where the person asked; a link at that name is replaced, not followed
             err.print(f"wrote {text.count(chr(10) + '@') + text.startswith('@')} entries to {output}", markup=False)
         else:
             sys.stdout.write(text)

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 from astro_cli.tools.base import Tool, ToolError, ToolResult, object_schema
 from astro_cli.tools.context import ToolContext
+from astro_cli.tools.written import SessionWrites
 from astro_cli.transcript_sections import TranscriptSection, transcript_sections
 
 if TYPE_CHECKING:
@@ -85,7 +86,8 @@ def default_axes(kind: str, table: Table, x: str, y: str) -> tuple[str, str]:
 
 
 def figure_name(ctx: ToolContext, output: str, default_stem: str) -> str:
-    """`figures/NAME.png`: the model's name (a plain file name), else a free one made from the table and kind."""
+    """`figures/NAME.png`: the model's name (a plain file name), else a free one made from the table and kind.
+    The model's name taken by a file this session did not draw: a free one beside it (tools/written.py)."""
     if output:
         name = output.strip().removeprefix("./").removeprefix(FIGURES + "/")
         if not _NAME.match(name) or ".." in name:
@@ -95,7 +97,12 @@ def figure_name(ctx: ToolContext, output: str, default_stem: str) -> str:
             if "." in name and name.rsplit(".", 1)[1].lower() in ("pdf", "svg", "jpg", "jpeg", "eps"):
                 raise ToolError("plot_table saves PNG files only; give 'output' ending in .png.")
             name += ".png"
-        return f"{FIGURES}/{name}"
+        folder, writes = ctx.workspace_root / FIGURES, ctx.state(SessionWrites)
+        candidate, number = name, 2
+        while ((folder / candidate).exists() or (folder / candidate).is_symlink()) \
+                and not writes.may_replace(folder / candidate):
+            candidate, number = f"{name.removesuffix('.png')}-{number}.png", number + 1
+        return f"{FIGURES}/{candidate}"
     stem = re.sub(r"[^A-Za-z0-9._-]+", "-", default_stem).strip("-.")[:80] or "figure"
     folder = ctx.workspace_root / FIGURES
     name, number = f"{stem}.png", 2
@@ -154,7 +161,10 @@ def plot_table(ctx: ToolContext, args: dict[str, Any]) -> ToolResult:
     drawing = draw(request)
     png = png_bytes(drawing, title, source)
     rel = figure_name(ctx, str(args.get("output") or ""), f"{path.name.split('.')[0]}-{kind}")
-    written = ctx.confinement.write_bytes(rel, png)
+    writes = ctx.state(SessionWrites)
+    replace = writes.may_replace(ctx.workspace_root / rel)  # else a name taken meanwhile fails, nothing lost
+    written = ctx.confinement.write_bytes(rel, png, replace=replace)
+    writes.add(written)
     ctx.touched(written)
     width, height = (int(round(v * DPI)) for v in drawing.figure.get_size_inches())
     summary = _summary(kind, x, y, drawing)

@@ -64,11 +64,13 @@ def quarantine(path: Path) -> Path:
     while target.exists():
         n += 1
         target = path.with_name(f"{path.name}.corrupt-{stamp}-{n}")
+    from astro_cli.security.writer import Place, rename
+
     for suffix in ("-wal", "-shm"):
         side = path.with_name(path.name + suffix)
         if side.exists():
-            os.replace(side, target.with_name(target.name + suffix))
-    os.replace(path, target)
+            rename(Place.beside(side), Place.beside(target.with_name(target.name + suffix)))
+    rename(Place.beside(path), Place.beside(target))
     return target
 
 

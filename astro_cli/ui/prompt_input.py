@@ -51,9 +51,11 @@ def make_history(path: Path) -> FileHistory:
         def store_string(self, string: str) -> None:
             if _SECRET_PATTERNS.search(string) or holds_secret_shape(string) or known.contains_secret(string):
                 return
-            path.parent.mkdir(parents=True, exist_ok=True)
             if not path.exists():
-                path.touch(mode=0o600)
+                from astro_cli.security.writer import Place, open_append
+
+                with open_append(Place.beside(path), mode=0o600):  # created private; a link there is refused
+                    pass
             super().store_string(string)
 
     return PrivateHistory(str(path))

@@ -85,12 +85,12 @@ def save_note(library: LibraryCore, title: str, content: str, tags: list[str] | 
     else:  # a new note (a row naming a file outside notes/ is data someone wrote: never a place to write)
         slug, n = slugify(title), 1
         path = notes_dir / f"{slug}.md"
-        while path.exists():
+        while path.exists() or path.is_symlink():  # never over a file or a link someone left there
             n += 1
             path = notes_dir / f"{slug}-{n}.md"
         created_at, created = now_iso(), True
     # Race-free and confined: a notes/ that is a link out of the workspace is refused, not written through.
-    library.confinement.write_text(path, render_note(title, content, tags, papers, created_at))
+    library.confinement.write_text(path, render_note(title, content, tags, papers, created_at), replace=not created)
     note_id, chunks = index_note(library, path)
     warning = _embed_note(library, note_id)
     return SavedNote(path, _relative(library, path), created, chunks, warning)
