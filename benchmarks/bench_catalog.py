@@ -98,6 +98,7 @@ def main() -> None:
     args = parser.parse_args()
     from astro_cli.catalog.results import CHUNK_ROWS, Provenance, write
     from astro_cli.catalog.summary import summarize
+    from astro_cli.security.writer import Place
 
     table = gaia_like(args.rows)
     size_mb = sum(table[c].data.nbytes + getattr(table[c], "mask", table[c].data[:0]).nbytes
@@ -112,7 +113,7 @@ def main() -> None:
         for _ in range(5):
             copy = table.copy()
             started, used = time.perf_counter(), time.process_time()
-            path = write(copy, folder / f"result{ext}", provenance)
+            path = write(copy, Place.of(folder, f"result{ext}"), provenance)
             times.append(time.perf_counter() - started)
             cpu.append(time.process_time() - used)
         print(f"write {ext:6} wall median {statistics.median(times):.3f} s (min {min(times):.3f}, max {max(times):.3f}), "
@@ -123,7 +124,7 @@ def main() -> None:
     print(f"summary: {tokens(text)} tokens, {len(text)} characters, {took:.3f} s")
     copy = table.copy()
     tracemalloc.start()
-    write(copy, folder / "traced.ecsv", provenance)
+    write(copy, Place.of(folder, "traced.ecsv"), provenance)
     summarize(table, ["header"])
     _, peak = tracemalloc.get_traced_memory()
     tracemalloc.stop()
@@ -144,7 +145,8 @@ def main() -> None:
         started, used = time.perf_counter(), time.process_time()
         outcome = run_query(app, service_named(app.settings, "gaia"),
                             Request("gaia", adql="SELECT * FROM gaiadr3.gaia_source", max_rows=args.rows + 1),
-                            limits(app), "astro-bench", lambda rel: app.workspace.root / rel)
+                            limits(app), "astro-bench", lambda rel: Place.of(app.workspace.root, rel),
+                            lambda path: True)
         ends.append(time.perf_counter() - started)
         cpu_ends.append(time.process_time() - used)
     print(f"end to end through pyvo (HTTP on 127.0.0.1, VOTable parse, ECSV write, summary): wall median "

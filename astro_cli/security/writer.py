@@ -136,6 +136,14 @@ def _commit(folder_fd: int, temp: str, name: str, replace: bool) -> None:
         os.link(temp, name, src_dir_fd=folder_fd, dst_dir_fd=folder_fd, follow_symlinks=False)
     except FileExistsError:
         raise NameTaken(errno.EEXIST, f"'{name}' already exists") from None
+    except OSError:  # a filesystem without hard links: claim the name exclusively, then rename over the claim
+        try:
+            os.close(os.open(name, os.O_WRONLY | os.O_CREAT | os.O_EXCL | _NOFOLLOW | _CLOEXEC, 0o600,
+                             dir_fd=folder_fd))
+        except FileExistsError:
+            raise NameTaken(errno.EEXIST, f"'{name}' already exists") from None
+        os.replace(temp, name, src_dir_fd=folder_fd, dst_dir_fd=folder_fd)
+        return
     os.unlink(temp, dir_fd=folder_fd)
 
 
@@ -214,17 +222,11 @@ def open_append(place: Place, mode: int = 0o644) -> Iterator[BinaryIO]:
             yield handle
 
 
-def rename(source: Place, target: Place, replace: bool = True) -> Path:
-    """Move a file or folder astro wrote (a finished download) to `target`, following no link."""
+def rename(source: Place, target: Place) -> Path:
+    """Move a file or folder astro wrote (a finished download) to `target`, following no link on the way;
+    a link at the target's name is replaced."""
     with folder(source, create=False) as src_fd, folder(target) as dst_fd:
-        if replace:
-            os.replace(source.name, target.name, src_dir_fd=src_fd, dst_dir_fd=dst_fd)
-        else:
-            try:
-                os.link(source.name, target.name, src_dir_fd=src_fd, dst_dir_fd=dst_fd, follow_symlinks=False)
-            except FileExistsError:
-                raise NameTaken(errno.EEXIST, f"'{target.name}' already exists") from None
-            os.unlink(source.name, dir_fd=src_fd)
+        os.replace(source.name, target.name, src_dir_fd=src_fd, dst_dir_fd=dst_fd)
     return target.path
 
 
