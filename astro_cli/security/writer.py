@@ -23,7 +23,7 @@ import stat
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import IO, BinaryIO
+from typing import BinaryIO
 
 _CLOEXEC = getattr(os, "O_CLOEXEC", 0)
 _NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
@@ -48,7 +48,10 @@ class Place:
     def of(cls, root: Path, path: str | Path) -> Place:
         """`path` (absolute inside `root`, or relative to it) as parts below `root`; no '..' anywhere."""
         candidate = Path(path)
-        relative = candidate.relative_to(root) if candidate.is_absolute() else candidate
+        try:
+            relative = candidate.relative_to(root.absolute()) if candidate.is_absolute() else candidate
+        except ValueError:
+            raise ValueError(f"'{path}' is not below {root}.") from None
         parts = tuple(p for p in relative.parts if p not in ("", "."))
         if not parts or any(p == ".." for p in parts):
             raise ValueError(f"'{path}' does not name a file below {root}.")
@@ -177,21 +180,6 @@ def open_binary(place: Place, replace: bool = True, mode: int | None = None) -> 
     """Stream a file into `place` (downloads, FITS tables): in place only when the block ends cleanly."""
     with folder(place) as folder_fd, open_in_folder(folder_fd, place.name, replace, mode) as handle:
         yield handle
-
-
-@contextlib.contextmanager
-def open_text(place: Place, replace: bool = True, mode: int | None = None,
-              encoding: str = "utf-8") -> Iterator[IO[str]]:
-    """Like open_binary, as text with '\\n' line ends (what astropy's ASCII writers and json.dump want)."""
-    import io
-
-    with open_binary(place, replace, mode) as raw:
-        text = io.TextIOWrapper(raw, encoding=encoding, newline="\n")
-        try:
-            yield text
-        finally:
-            text.flush()
-            text.detach()
 
 
 def write_bytes(place: Place, data: bytes, replace: bool = True, mode: int | None = None) -> Path:
