@@ -276,4 +276,5 @@ def test_an_output_name_taken_by_the_researchers_figure_goes_beside_it(fake, ast
     assert (figures / "cmd.png").read_bytes() == b"the researcher's own figure"
     first, second = tool_results(fake.bodies()[1])[-1], tool_results(fake.bodies()[2])[-1]
     assert first.startswith("Saved figures/cmd-2.png") and second.startswith("Saved figures/cmd-2.png")
+    assert "figures/cmd.png already exists and this session did not draw it" in first
     assert sorted(p.name for p in figures.iterdir()) == ["cmd-2.png", "cmd.png"]  # its own figure replaced

@@ -4,7 +4,7 @@ writing, renames, links or copies one.
 Read from the code (ast), not the running program: `open(..., "w"/"a"/"x"/"+")` (also `Path.open`,
 `os.fdopen`, `gzip.open`, any mode that may write), `os.open` with a write or create flag,
 `Path.write_text/write_bytes/touch/rename`, `os.replace/rename/link/symlink`, `shutil` copies and moves,
-and `tempfile` files. Writes through a Confinement (`ctx.confinement.write_text`) or the `writer`
+and `tempfile` files, also when imported by name (`from os import replace`). Writes through a Confinement (`ctx.confinement.write_text`) or the `writer`
 module are the writer itself. ALLOWED lists the exceptions, each with its reason; an entry that no
 longer matches fails too, so the list can only shrink.
 """
@@ -89,6 +89,12 @@ def _writes(node: ast.Call) -> str | None:
     return None
 
 
+def _imported(node: ast.ImportFrom) -> list[str]:
+    """`from os import replace` and the like: a way round the calls above."""
+    names = {"os": OS_MOVES, "shutil": SHUTIL, "tempfile": TEMPFILES}.get(node.module or "", set())
+    return [f"{node.module}.{alias.name}" for alias in node.names if alias.name in names]
+
+
 def violations() -> dict[tuple[str, str], list[int]]:
     found: dict[tuple[str, str], list[int]] = {}
     for path in sorted(PACKAGE.rglob("*.py")):
@@ -96,7 +102,10 @@ def violations() -> dict[tuple[str, str], list[int]]:
         if module == WRITER:
             continue
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            kinds = _imported(node) if isinstance(node, ast.ImportFrom) else []
             if isinstance(node, ast.Call) and (kind := _writes(node)):
+                kinds.append(kind)
+            for kind in kinds:
                 found.setdefault((module, kind), []).append(node.lineno)
     return found
 
@@ -114,6 +123,9 @@ def test_the_checker_sees_every_way_of_writing(tmp_path: Path) -> None:
     assert sorted(kinds) == sorted(["open", "open", "open", "open", "open", "Path.write_text", "Path.write_bytes",
                                     "os.replace", "shutil.copyfile", "tempfile.mkstemp", "os.open", "open",
                                     "Path.touch"])
+    imported = ast.parse("from os import replace, getcwd\nfrom shutil import copyfile, which\n").body
+    assert [k for n in imported if isinstance(n, ast.ImportFrom) for k in _imported(n)] == ["os.replace",
+                                                                                         "shutil.copyfile"]
 
 
 def test_every_file_astro_writes_goes_through_the_one_writer() -> None:

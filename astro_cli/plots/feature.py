@@ -172,7 +172,12 @@ def plot_table(ctx: ToolContext, args: dict[str, Any]) -> ToolResult:
                          width=width, height=height, agent=ctx.agent))
     data = {"figure": rel, "kind": kind, "title": title, "table": source, "rows": drawing.rows,
             "plotted": drawing.plotted, "skipped": drawing.skipped, "mode": drawing.mode}
-    return ToolResult(_result_text(rel, source, title, (width, height), x, y, drawing), data=data)
+    text = _result_text(rel, source, title, (width, height), x, y, drawing)
+    asked = str(args.get("output") or "").strip().removeprefix("./").removeprefix(FIGURES + "/")
+    if asked and Path(rel).stem != asked.removesuffix(".png"):
+        text += (f"\n{FIGURES}/{asked.removesuffix('.png')}.png already exists and this session did not draw it, "
+                 f"so the figure went to {rel}.")
+    return ToolResult(text, data=data)
 
 
 def figures_section(app: AppContext, row: dict[str, Any]) -> str | None:
