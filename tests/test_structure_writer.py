@@ -4,9 +4,10 @@ writing, renames, links or copies one.
 Read from the code (ast), not the running program: `open(..., "w"/"a"/"x"/"+")` (also `Path.open`,
 `os.fdopen`, `gzip.open`, any mode that may write), `os.open` with a write or create flag,
 `Path.write_text/write_bytes/touch/rename`, `os.replace/rename/link/symlink`, `shutil` copies and moves,
-and `tempfile` files, also when imported by name (`from os import replace`). Writes through a Confinement (`ctx.confinement.write_text`) or the `writer`
-module are the writer itself. ALLOWED lists the exceptions, each with its reason; an entry that no
-longer matches fails too, so the list can only shrink.
+and `tempfile` files, also when imported by name (`from os import replace`). Writes through a
+Confinement (`ctx.confinement.write_text`) or the `writer` module are the writer itself. ALLOWED
+lists the exceptions, each with its reason; an entry that no longer matches fails too, so the list
+can only shrink.
 """
 
 from __future__ import annotations
