@@ -89,3 +89,12 @@ def test_a_place_never_climbs_out_of_its_root(tmp_path):
         Place.of(tmp_path, "../escape.txt")
     with pytest.raises(ValueError):
         Place.of(tmp_path / "ws", tmp_path / "elsewhere.txt")
+
+
+def test_the_repl_history_is_created_private_by_the_writer(tmp_path):
+    from astro_cli.ui.prompt_input import make_history
+
+    path = tmp_path / "home" / "history"
+    make_history(path).store_string("plot the CMD of M 67")
+    assert path.stat().st_mode & 0o777 == 0o600
+    assert "plot the CMD of M 67" in path.read_text(encoding="utf-8")
