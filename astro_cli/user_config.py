@@ -14,8 +14,9 @@ from typing import Any
 from astro_cli.config import ConfigError, read_yaml_file
 
 
-def set_values(path: Path, values: dict[str, Any]) -> None:
-    """Set top-level `key: value` lines in the YAML file at `path` (created when missing)."""
+def set_values(path: Path, values: dict[str, Any], root: Path | None = None) -> None:
+    """Set top-level `key: value` lines in the YAML file at `path` (created when missing); below
+    `root` (a workspace's), no link is followed."""
     import yaml
 
     from astro_cli.safe_yaml import load_yaml
@@ -42,7 +43,7 @@ def set_values(path: Path, values: dict[str, Any]) -> None:
     if not isinstance(data, dict) or any(data.get(key) != value for key, value in values.items()):
         raise ConfigError(f"{path}: astro could not add {', '.join(values)} to it; add them by hand.")
     try:
-        write_file(path, text)
+        write_file(path, text, root=root)
     except OSError as exc:
         raise ConfigError(f"{path}: cannot be written ({exc.strerror}).") from None
     read_yaml_file(path)  # the file as astro will read it at the next start

@@ -135,7 +135,7 @@ def set_(
                 f"'{key}' {value} would loosen the limit of {ctx.settings.get(key)!r}, and a workspace's config "
                 f"can only tighten limits; set it in your own config: `astro config set {key} {value} --user`.")
         try:
-            set_values(path, {key: parsed})
+            set_values(path, {key: parsed}, root=None if user else ctx.workspace.root)
         except ConfigError as exc:
             raise UserError(str(exc)) from None
         typer.echo(f"{key} = {value if isinstance(parsed, str) else json.dumps(parsed)} in {path}")

@@ -39,11 +39,11 @@ def _now() -> str:
     return datetime.now(timezone.utc).isoformat(timespec="seconds")
 
 
-def write_json_atomic(path: Path, obj: dict[str, Any]) -> None:
+def write_json_atomic(path: Path, obj: dict[str, Any], root: Path) -> None:
     """Write then rename, so a poller never reads half a file."""
     from astro_cli.security.writer import write_file
 
-    write_file(path, json.dumps(obj, ensure_ascii=False, indent=2, default=str))
+    write_file(path, json.dumps(obj, ensure_ascii=False, indent=2, default=str), root=root)
 
 
 # --- the team ----------------------------------------------------------------------------------
@@ -80,7 +80,7 @@ class TeamManager:
             for mate in members:
                 self.results.pop(mate.name, None)
                 self.result_path(mate.name).unlink(missing_ok=True)
-                write_json_atomic(self.folder / "tasks" / f"{mate.name}.json", {
+                write_json_atomic(self.folder / "tasks" / f"{mate.name}.json", root=self.app.workspace.root, obj={
                     "name": mate.name, "system_prompt": mate.system_prompt, "task": mate.task,
                     "max_steps": mate.max_steps, "started_at": _now(),
                 })
@@ -105,7 +105,7 @@ class TeamManager:
             result.update(status="error", answer="", error=f"{type(exc).__name__}: {exc}", steps=0, tool_calls={})
         result["finished_at"] = _now()
         try:
-            write_json_atomic(self.result_path(mate.name), result)  # the researcher's record
+            write_json_atomic(self.result_path(mate.name), result, self.app.workspace.root)  # the researcher's record
         except OSError as exc:
             result["record_error"] = f"the record file could not be written ({exc})"
         self.arrived.put((mate.name, result))
