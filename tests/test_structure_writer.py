@@ -25,6 +25,9 @@ ALLOWED: dict[tuple[str, str], str] = {
     ("worker/lifecycle.py", "os.open"): "the worker's lock file in its private run folder, held with flock",
     ("worker/daemon.py", "os.replace"): "the worker's own log rotated in its private run folder",
     ("worker/daemon.py", "os.open"): "/dev/null as the daemon's stdin/stdout",
+    ("worker/daemon.py", "logging.FileHandler"): "the worker's own log in its private run folder",
+    ("debuglog.py", "logging.FileHandler"): "the --debug log in ASTRO_HOME (0600), appended and rotated by "
+                                            "logging; no project can reach it",
     ("worker/process_state.py", "open"): "an inherited fd (the terminal), wrapped, not a file opened by name",
     ("store/locks.py", "os.open"): "a SQLite lock file beside astro.db, held with flock, never written",
     ("commands/memory_cmd.py", "tempfile.mkstemp"): "a private temporary file in the system temp folder for "
@@ -38,6 +41,7 @@ OS_MOVES = {"replace", "rename", "link", "symlink", "renames"}
 SHUTIL = {"copy", "copy2", "copyfile", "copytree", "move", "copyfileobj"}
 TEMPFILES = {"mkstemp", "NamedTemporaryFile", "TemporaryFile", "SpooledTemporaryFile"}
 PATH_WRITES = {"write_text", "write_bytes", "rename", "symlink_to", "hardlink_to"}
+LOG_FILES = {"FileHandler", "RotatingFileHandler", "TimedRotatingFileHandler", "WatchedFileHandler"}
 
 
 def _dotted(node: ast.AST) -> str:
@@ -65,6 +69,8 @@ def _writes(node: ast.Call) -> str | None:
     func = node.func
     if isinstance(func, ast.Name) and func.id == "open":
         return "open" if _writing_mode(node, 1) else None
+    if (func.id if isinstance(func, ast.Name) else getattr(func, "attr", "")) in LOG_FILES:
+        return "logging.FileHandler"  # appends to a path, following a link there
     if not isinstance(func, ast.Attribute):
         return None
     receiver, attr = _dotted(func.value), func.attr
@@ -116,14 +122,14 @@ def test_the_checker_sees_every_way_of_writing(tmp_path: Path) -> None:
         "import os, shutil, tempfile, gzip\n"
         "open(p, 'w'); open(p, mode='ab'); p.open('x'); os.fdopen(fd, 'wb'); gzip.open(p, 'wb')\n"
         "p.write_text('x'); p.write_bytes(b''); os.replace(a, b); shutil.copyfile(a, b); tempfile.mkstemp()\n"
-        "os.open(p, os.O_WRONLY | os.O_CREAT); p.open('ab' if done else 'wb'); p.touch()\n"
+        "os.open(p, os.O_WRONLY | os.O_CREAT); p.open('ab' if done else 'wb'); p.touch(); RotatingFileHandler(p)\n"
         "open(p); p.open(); p.open('rb'); os.open(p, os.O_RDONLY); s.replace('a', 'b')\n"
         "ctx.confinement.write_text(p, 'x'); writer.write_bytes(place, b'')\n"
     )
     kinds = [k for n in ast.walk(ast.parse(source)) if isinstance(n, ast.Call) and (k := _writes(n))]
     assert sorted(kinds) == sorted(["open", "open", "open", "open", "open", "Path.write_text", "Path.write_bytes",
                                     "os.replace", "shutil.copyfile", "tempfile.mkstemp", "os.open", "open",
-                                    "Path.touch"])
+                                    "Path.touch", "logging.FileHandler"])
     imported = ast.parse("from os import replace, getcwd\nfrom shutil import copyfile, which\n").body
     assert [k for n in imported if isinstance(n, ast.ImportFrom) for k in _imported(n)] == ["os.replace",
                                                                                          "shutil.copyfile"]
