@@ -194,7 +194,7 @@ def write_text(place: Place, text: str, replace: bool = True, mode: int | None =
 
 
 @contextlib.contextmanager
-def open_append(place: Place, mode: int = 0o644) -> Iterator[BinaryIO]:
+def open_append(place: Place, mode: int = 0o666) -> Iterator[BinaryIO]:
     """Append to `place` (a resumable download's part file, a log), creating it; a link there is refused."""
     with folder(place) as folder_fd:
         flags = os.O_WRONLY | os.O_CREAT | os.O_APPEND | _NOFOLLOW | _CLOEXEC
