@@ -2,7 +2,9 @@
 
 Keeping the schema in one table lets `astro config show` list everything, lets the loader warn
 about unknown keys and name the expected type of a bad value, and maps each key to its
-environment variable (`skills.budget_chars` -> `ASTRO_SKILLS_BUDGET_CHARS`).
+environment variable (`skills.budget_chars` -> `ASTRO_SKILLS_BUDGET_CHARS`). It is also the one
+place that decides what a project's .astro/config.yaml may set (`project=`: deny by default) and
+which numbers a setting may hold (`low`/`high`; NaN and infinities never fit).
 """
 
 from __future__ import annotations

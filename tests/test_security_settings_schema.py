@@ -120,3 +120,13 @@ def test_config_set_writes_only_what_a_workspace_may_hold(astro_env, workspace, 
     assert refused.returncode == 2 and "can only be set in your own config" in refused.stderr
     assert "--user" in refused.stderr and not (workspace / ".astro" / "config.yaml").exists()
     assert run_astro(["config", "set", "citations.check", "off", "--user"], astro_env).returncode == 0
+
+
+def test_the_schema_bounds_every_number_and_leaves_unmarked_keys_to_the_user():
+    from astro_cli.config_schema import PROJECT_RULES, SCHEMA, USER, USER_ONLY, Key
+
+    unbounded = [k.name for k in SCHEMA.values() if k.type.rstrip("?") in ("int", "float") and k.low is None]
+    assert unbounded == [], "a numeric setting needs a range (low=...): a negative one would pass as tighter"
+    assert {k.project for k in SCHEMA.values()} <= set(PROJECT_RULES)
+    assert Key("some.new_setting", "int", 1, "help").project == USER  # deny by default
+    assert {"sandbox.enabled", "local_models.text_tool_calls", "max_tokens", "library.member"} <= USER_ONLY
