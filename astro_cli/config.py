@@ -228,8 +228,8 @@ def _is_number(value: Any) -> bool:
 
 
 def _looser(key: Key, value: Any, current: Any) -> bool:
-    """Whether `value` bounds less than `current`. A value that is no number (NaN, a string) is never
-    tighter; a user limit that is unset bounds nothing, so any valid value is tighter."""
+    """Whether `value` bounds less than `current`. A value that is no valid number (NaN, out of its
+    range) is never tighter; a user limit that is unset (None) bounds nothing, so a valid value is."""
     if key.type.rstrip("?") == "bool":
         if not isinstance(value, bool) or not isinstance(current, bool):
             return current is not None
@@ -252,8 +252,11 @@ def _restore_bounded(settings: Settings, bounded: Mapping[str, tuple[Any, str]],
         if settings.source(name) == source and _is_number(value) and _is_number(bound) and value > bound:
             settings.warnings.append(f"{source}: '{name}' {_shown(value)} would loosen your limit of "
                                      f"{_shown(bound)} ('{key.bound_by}'); the project's value is ignored.")
-            settings.values[name] = before
-            settings.sources[name] = before_source
+            if before_source == "default":
+                settings.values.pop(name, None)
+                settings.sources.pop(name, None)
+            else:
+                settings.set(name, before, before_source)
 
 
 def read_yaml_file(path: Path) -> dict[str, Any]:
