@@ -41,6 +41,7 @@ _TOOLS_TAG = re.compile(r"<tools>\s*(?P<body>.*?)\s*(?:</tools>\s*$|$)", re.DOTA
 # just answered, written again in <tool_response>); only a JSON object with a "name" counts there.
 _TOOL_RESPONSE_TAG = re.compile(r"<tool_response>\s*(?P<body>\{.*?)\s*(?:</tool_response>\s*$|$)", re.DOTALL)
 _PYTHON_TAG = re.compile(r"<\|python_tag\|>(?P<body>.*)$", re.DOTALL)
+_CLOSED = re.compile(r"</(?:tool_call|tools|tool_response)>\s*$")
 _END_TOKENS = re.compile(r"(?:\s*(?:<\|eom_id\|>|<\|eot_id\|>|<\|im_end\|>|</s>))+\s*$")
 _CALL_WORDS = re.compile(r'"name"\s*:')
 
@@ -104,7 +105,7 @@ def _ending_blocks(matches: list[re.Match[str]], text: str) -> list[re.Match[str
     if not matches or matches[-1].end() < end or text[matches[-1].end():].strip():
         return []
     last = matches[-1]
-    if not last.group(0).rstrip().endswith(">") and not last.group("body").lstrip().startswith(("{", "[")):
+    if not _CLOSED.search(last.group(0)) and not last.group("body").lstrip().startswith(("{", "[")):
         return []
     blocks = [last]
     for match in reversed(matches[:-1]):
