@@ -195,7 +195,7 @@ def _guard_project_layer(settings: Settings, flat: dict[str, Any], source: str) 
         if key.bound_by is not None:
             bounded[name] = (current, settings.source(name))
             bounds = [settings.get(key.bound_by), flat.get(key.bound_by), current]
-            current = min((b for b in bounds if _is_number(b) and math.isfinite(b)), default=current)
+            current = min((b for b in bounds if _is_number(b) and b == b and abs(b) != math.inf), default=current)
         refusal = project_refusal(name, flat[name], current)
         if refusal is not None:
             del flat[name]
@@ -234,7 +234,7 @@ def _looser(key: Key, value: Any, current: Any) -> bool:
         if not isinstance(value, bool) or not isinstance(current, bool):
             return current is not None
         return value > current if key.project == LOWER else value < current
-    if not _is_number(value) or not math.isfinite(value) or key.out_of_range(value):
+    if not _is_number(value) or key.out_of_range(value):  # NaN and infinities are out of every range
         return True
     if not _is_number(current):
         return False

@@ -41,7 +41,7 @@ class Key:
         """Why a number is outside the key's declared range, as the end of a sentence; None when it fits."""
         if isinstance(value, bool) or not isinstance(value, (int, float)):
             return None  # None for an optional key; a wrong type is the loader's message
-        if not math.isfinite(value):
+        if isinstance(value, float) and not math.isfinite(value):
             return f"must be a finite number (got {value!r})"  # NaN compares false with every bound
         too_low = self.low is not None and (value <= self.low if self.above else value < self.low)
         too_high = self.high is not None and value > self.high

@@ -130,3 +130,19 @@ def test_the_schema_bounds_every_number_and_leaves_unmarked_keys_to_the_user():
     assert {k.project for k in SCHEMA.values()} <= set(PROJECT_RULES)
     assert Key("some.new_setting", "int", 1, "help").project == USER  # deny by default
     assert {"sandbox.enabled", "local_models.text_tool_calls", "max_tokens", "library.member"} <= USER_ONLY
+
+
+def test_number_rules_of_tool_arguments_keep_what_is_usable():
+    from astro_cli.agent.tool_runner import check_arguments
+    from astro_cli.tools.base import Tool
+
+    params = {"type": "object", "properties": {"timeout": {"type": "number"}, "dec": {"type": "number", "minimum": -90},
+                                               "rows": {"type": "array", "items": {"type": "number"}}}}
+    own = Tool("t", "A tool.", params, run=lambda ctx, args: "")
+    assert check_arguments(own, {"timeout": 10**400}) is None  # huge but finite: the tool's own limit decides
+    assert check_arguments(own, {"dec": -30.5, "rows": [-1, 2]}) is None  # a declared minimum; list items
+    assert "'rows' must be a finite number, not nan" in (check_arguments(own, {"rows": [1, float("nan")]}) or "")
+    assert "'timeout' cannot be negative (got -2)" in (check_arguments(own, {"timeout": -2}) or "")
+    server = Tool("mcp__cat__cone", "A server's tool.", {"type": "object", "properties": {"dec": {"type": "number"}}},
+                  run=lambda ctx, args: "", negative_numbers=True)
+    assert check_arguments(server, {"dec": -45}) is None  # an MCP server's schema decides its own minimums

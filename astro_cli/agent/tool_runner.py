@@ -90,13 +90,13 @@ def number_problem(tool: Tool, arguments: dict[str, Any]) -> str | None:
     properties = tool.parameters.get("properties") if isinstance(tool.parameters, dict) else None
     for name, value in arguments.items():
         for number in _numbers(value):
-            if not math.isfinite(number):
+            if isinstance(number, float) and not math.isfinite(number):  # a huge int is finite
                 return f"{tool.name}: '{name_shown(name)}' must be a finite number, not {number}. Send a number."
         spec = properties.get(name) if isinstance(properties, dict) else None
         declared = isinstance(spec, dict) and ("minimum" in spec or "exclusiveMinimum" in spec)
         number_given = isinstance(value, (int, float)) and not isinstance(value, bool)
         if number_given and value < 0 and not declared and not tool.negative_numbers:
-            return f"{tool.name}: '{name_shown(name)}' cannot be negative (got {value:g}). Send 0 or more."
+            return f"{tool.name}: '{name_shown(name)}' cannot be negative (got {value}). Send 0 or more."
     return None
 
 
