@@ -6,13 +6,14 @@ has the value it has. Files are nested YAML (`skills: {budget_chars: 4000}`); ke
 
 from __future__ import annotations
 
+import math
 import os
 from collections.abc import Collection, Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, cast
 
-from astro_cli.config_schema import PROJECT_TIGHTEN_ONLY, SCHEMA, UNLIMITED_AT_ZERO, USER_ONLY, Key
+from astro_cli.config_schema import LOWER, RAISE, SCHEMA, UNLIMITED_AT_ZERO, USER, Key
 
 if TYPE_CHECKING:
     from astro_cli.config_view import SettingValues
@@ -164,10 +165,9 @@ def _apply_layer(settings: Settings, flat: dict[str, Any], source: str) -> None:
             settings.warnings.append(f"{source}: unknown setting '{name}' is ignored{did_you_mean(name, SCHEMA)}.")
             continue
         value = _coerce(key, value)
-        if not _type_ok(key, value):
-            raise ConfigError(
-                f"{source}: '{name}' should be {expected(key)}, not {_shown(value)}."
-            )
+        problem = check_value(key, value)
+        if problem:
+            raise ConfigError(f"{source}: '{name}' {problem}.")
         if key.merge == "union" and name in settings.values:
             value = [*settings.values[name], *(item for item in value if item not in settings.values[name])]
         if key.merge == "entries":
@@ -179,38 +179,84 @@ def _apply_layer(settings: Settings, flat: dict[str, Any], source: str) -> None:
         settings.set(name, value, source)
 
 
-def _guard_project_layer(settings: Settings, flat: dict[str, Any], source: str) -> None:
-    """Drop what a project may not set: user-only keys, and limits looser than the user's (said once each)."""
+def _guard_project_layer(settings: Settings, flat: dict[str, Any], source: str) -> dict[str, tuple[Any, str]]:
+    """Drop what a project may not set (said once each): keys the schema leaves to the user, and
+    limits looser than the user's. A value that is no valid value at all stops astro with the
+    loader's sentence first. Returns the values that keys with a `bound_by` had before the project."""
+    bounded: dict[str, tuple[Any, str]] = {}
     for name in sorted(flat):
-        if name in USER_ONLY:
+        key = SCHEMA.get(name)
+        if key is None:
+            continue  # the loader warns about an unknown key
+        problem = check_value(key, _coerce(key, flat[name]))
+        if problem:
+            raise ConfigError(f"{source}: '{name}' {problem}.")
+        current = settings.get(name)
+        if key.bound_by is not None:
+            bounded[name] = (current, settings.source(name))
+            bounds = [settings.get(key.bound_by), flat.get(key.bound_by), current]
+            current = min((b for b in bounds if _is_number(b) and b == b and abs(b) != math.inf), default=current)
+        refusal = project_refusal(name, flat[name], current)
+        if refusal is not None:
             del flat[name]
-            settings.warnings.append(f"{source}: '{name}' can only be set in your user config; the project's "
-                                     "value is ignored.")
-        elif name in PROJECT_TIGHTEN_ONLY:
-            value, current = flat[name], settings.get(name)
-            if not _is_number(value) or not _is_number(current):
-                continue  # a wrong type is the loader's sentence
-            if _looser(name, value, current):
-                del flat[name]
-                settings.warnings.append(
-                    f"{source}: '{name}' {value!r} would loosen your limit of {current!r}; a project can only "
-                    f"tighten limits, so {current!r} stays (set it in your user config to change it)."
-                )
+            settings.warnings.append(f"{source}: {refusal}")
+    return bounded
+
+
+def project_refusal(name: str, value: Any, current: Any) -> str | None:
+    """Why a project's config may not give setting `name` this value while the user's is `current`
+    (one sentence), or None when it may. The schema decides (config_schema.Key.project)."""
+    key = SCHEMA.get(name)
+    if key is None:
+        return None
+    if key.project == USER:
+        return f"'{name}' can only be set in your user config; the project's value is ignored."
+    if key.project in (LOWER, RAISE) and _looser(key, value, current):
+        return (f"'{name}' {_shown(value)} would loosen your limit of {_shown(current)}; a project can only tighten "
+                f"limits, so {_shown(current)} stays (set it in your user config to change it).")
+    return None
 
 
 def loosens_limit(name: str, value: Any, current: Any) -> bool:
     """Whether a project's value of this setting would loosen the user's limit (and so be ignored)."""
-    return name in PROJECT_TIGHTEN_ONLY and _is_number(value) and _is_number(current) and _looser(name, value, current)
+    key = SCHEMA.get(name)
+    return key is not None and key.project in (LOWER, RAISE) and _looser(key, value, current)
 
 
 def _is_number(value: Any) -> bool:
     return isinstance(value, (int, float)) and not isinstance(value, bool)
 
 
-def _looser(name: str, value: float, current: float) -> bool:
-    if name in UNLIMITED_AT_ZERO:
-        value, current = (value or float("inf")), (current or float("inf"))
-    return value > current
+def _looser(key: Key, value: Any, current: Any) -> bool:
+    """Whether `value` bounds less than `current`. A value that is no valid number (NaN, out of its
+    range) is never tighter; a user limit that is unset (None) bounds nothing, so a valid value is."""
+    if key.type.rstrip("?") == "bool":
+        if not isinstance(value, bool) or not isinstance(current, bool):
+            return current is not None
+        return value > current if key.project == LOWER else value < current
+    if not _is_number(value) or key.out_of_range(value):  # NaN and infinities are out of every range
+        return True
+    if not _is_number(current):
+        return False
+    if key.name in UNLIMITED_AT_ZERO:
+        value, current = (value or math.inf), (current or math.inf)
+    return bool(value > current) if key.project == LOWER else bool(value < current)
+
+
+def _restore_bounded(settings: Settings, bounded: Mapping[str, tuple[Any, str]], source: str) -> None:
+    """A project's value of a key with a `bound_by` that exceeds that key's final value (an
+    environment variable or flag lowered it) goes back to the value it had before the project."""
+    for name, (before, before_source) in bounded.items():
+        key = SCHEMA[name]
+        value, bound = settings.get(name), settings.get(key.bound_by or "")
+        if settings.source(name) == source and _is_number(value) and _is_number(bound) and value > bound:
+            settings.warnings.append(f"{source}: '{name}' {_shown(value)} would loosen your limit of "
+                                     f"{_shown(bound)} ('{key.bound_by}'); the project's value is ignored.")
+            if before_source == "default":
+                settings.values.pop(name, None)
+                settings.sources.pop(name, None)
+            else:
+                settings.set(name, before, before_source)
 
 
 def read_yaml_file(path: Path) -> dict[str, Any]:
@@ -292,6 +338,7 @@ def load_settings(
     `project` is the project's config file: it cannot set user-only keys, and its limits only tighten.
     """
     settings = Settings()
+    bounded: dict[str, tuple[Any, str]] = {}
     for path in config_files:
         flat = read_flat(path)
         for name in sorted((withhold or {}).get(path, ())):
@@ -299,7 +346,7 @@ def load_settings(
                 del flat[name]
                 settings.withheld[name] = str(path)
         if project is not None and path == project:
-            _guard_project_layer(settings, flat, str(path))
+            bounded = _guard_project_layer(settings, flat, str(path))
         _apply_layer(settings, flat, str(path))
     env = os.environ if env is None else env
     for key in SCHEMA.values():
@@ -309,6 +356,8 @@ def load_settings(
     for name, value in (flags or {}).items():
         if value is not None:
             _apply_layer(settings, {name: value}, COMMAND_LINE)
+    if project is not None:
+        _restore_bounded(settings, bounded, str(project))
     validate(settings)
     return settings
 

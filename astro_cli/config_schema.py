@@ -2,11 +2,14 @@
 
 Keeping the schema in one table lets `astro config show` list everything, lets the loader warn
 about unknown keys and name the expected type of a bad value, and maps each key to its
-environment variable (`skills.budget_chars` -> `ASTRO_SKILLS_BUDGET_CHARS`).
+environment variable (`skills.budget_chars` -> `ASTRO_SKILLS_BUDGET_CHARS`). It is also the one
+place that decides what a project's .astro/config.yaml may set (`project=`: deny by default) and
+which numbers a setting may hold (`low`/`high`; NaN and infinities never fit).
 """
 
 from __future__ import annotations
 
+import math
 import sys
 from dataclasses import dataclass
 from typing import Any
@@ -25,6 +28,10 @@ class Key:
     low: float | None = None  # the smallest value allowed (with `above`, values must exceed it)
     high: float | None = None  # the largest value allowed
     above: bool = False
+    # What a project's .astro/config.yaml may do with it (PROJECT_RULES); unmarked keys are the user's only.
+    project: str = "user"
+    # A project's value may not exceed this other key's value either (first_token_timeout: timeout).
+    bound_by: str | None = None
 
     @property
     def env_var(self) -> str:
@@ -34,6 +41,8 @@ class Key:
         """Why a number is outside the key's declared range, as the end of a sentence; None when it fits."""
         if isinstance(value, bool) or not isinstance(value, (int, float)):
             return None  # None for an optional key; a wrong type is the loader's message
+        if isinstance(value, float) and not math.isfinite(value):
+            return f"must be a finite number (got {value!r})"  # NaN compares false with every bound
         too_low = self.low is not None and (value <= self.low if self.above else value < self.low)
         too_high = self.high is not None and value > self.high
         if not (too_low or too_high):
@@ -51,61 +60,69 @@ class Key:
 SCHEMA: dict[str, Key] = {}
 
 
+# What a project's .astro/config.yaml may set (docs/security.md, "What a project may set"):
+ANY = "any"  # any valid value (the risky ones among them only once the folder is trusted: security/trust.py)
+LOWER = "lower"  # a limit: only a value at or below the user's (false below true)
+RAISE = "raise"  # a guard that grows with its value (arxiv.min_interval): only a value at or above the user's
+USER = "user"  # the user's config, environment and flags only: every key not marked otherwise
+PROJECT_RULES = (ANY, LOWER, RAISE, USER)
+
+
 def _key(name: str, type_: str, default: Any, help_: str, merge: str = "replace", env: str | None = None,
-         low: float | None = None, high: float | None = None, above: bool = False) -> None:
-    SCHEMA[name] = Key(name, type_, default, help_, merge, env, low, high, above)
+         low: float | None = None, high: float | None = None, above: bool = False, project: str = USER, bound_by: str | None = None) -> None:
+    SCHEMA[name] = Key(name, type_, default, help_, merge, env, low, high, above, project, bound_by)
 
 
 # --- model and loop (foundation) -------------------------------------------------------------
-_key("model", "str?", None, "litellm model string, e.g. anthropic/claude-sonnet-4-5 or openai/gpt-4.1")
-_key("api_base", "str?", None, "base URL of the model provider (a proxy, a local server)")
-_key("ollama_url", "str", "http://localhost:11434", "where the first run looks for a local Ollama server")
+_key("model", "str?", None, "litellm model string, e.g. anthropic/claude-sonnet-4-5 or openai/gpt-4.1", project=ANY)
+_key("api_base", "str?", None, "base URL of the model provider (a proxy, a local server)", project=ANY)
+_key("ollama_url", "str", "http://localhost:11434", "where the first run looks for a local Ollama server", project=ANY)
 _key("local_servers", "list", ["http://127.0.0.1:8080", "http://127.0.0.1:8000", "http://127.0.0.1:1234"],
      "where the first run and `astro doctor` look for OpenAI-compatible local servers (llama.cpp, vLLM, LM Studio)")
-_key("max_steps", "int", 25, "tool-using steps per turn before a final answer is asked for", low=0)
-_key("num_retries", "int", 3, "retries of a model request on 429, 5xx and timeouts", low=0)
+_key("max_steps", "int", 25, "tool-using steps per turn before a final answer is asked for", low=0, project=LOWER)
+_key("num_retries", "int", 3, "retries of a model request on 429, 5xx and timeouts", low=0, project=LOWER)
 _key("retry_backoff", "float", 1.0, "seconds before the first retry; doubles each time", low=0)
-_key("timeout", "float", 120.0, "seconds before a model request times out", low=0, above=True)
-_key("retry_max_wait", "float", 60.0, "longest wait a rate-limited provider may ask for (retry-after) before astro gives up", low=0)
-_key("max_continuations", "int", 3, "requests to finish an answer cut at the output token limit (0: none)", low=0)
-_key("permissions.allow", "list", [], "tools that run without asking (e.g. run_bash, file_write)")
-_key("permissions.deny", "list", [], "tools that never run; wins over allow; every layer adds to it", merge="union")
-_key("allowed_paths", "list", [], "extra folders the file tools may use besides the workspace")
-_key("bash.timeout", "float", 120.0, "seconds before run_bash stops a command", low=0, above=True)
-_key("grep.timeout", "float", 10.0, "seconds a grep_files search may take before it stops", low=0, above=True)
-_key("bash.max_output_chars", "int", 20000, "run_bash output beyond this is cut with a note")
-_key("read.max_chars", "int", 50000, "read_file output beyond this is cut with a note")
+_key("timeout", "float", 120.0, "seconds before a model request times out", low=0, above=True, project=LOWER)
+_key("retry_max_wait", "float", 60.0, "longest wait a rate-limited provider may ask for (retry-after) before astro gives up", low=0, project=LOWER)
+_key("max_continuations", "int", 3, "requests to finish an answer cut at the output token limit (0: none)", low=0, project=LOWER)
+_key("permissions.allow", "list", [], "tools that run without asking (e.g. run_bash, file_write)", project=ANY)
+_key("permissions.deny", "list", [], "tools that never run; wins over allow; every layer adds to it", merge="union", project=ANY)
+_key("allowed_paths", "list", [], "extra folders the file tools may use besides the workspace", project=ANY)
+_key("bash.timeout", "float", 120.0, "seconds before run_bash stops a command", low=0, above=True, project=LOWER)
+_key("grep.timeout", "float", 10.0, "seconds a grep_files search may take before it stops", low=0, above=True, project=LOWER)
+_key("bash.max_output_chars", "int", 20000, "run_bash output beyond this is cut with a note", low=1, project=LOWER)
+_key("read.max_chars", "int", 50000, "read_file output beyond this is cut with a note", low=1, project=LOWER)
 
 # --- prompt (issue 3) --------------------------------------------------------------------------
-_key("identity", "str?", None, "replaces the identity section of the system prompt")
-_key("persona", "str?", None, "an extra persona section placed after the identity")
-_key("principles", "str?", None, "replaces the principles section of the system prompt")
-_key("language", "str?", None, "language of answers (default: the user's language)")
-_key("tool_order", "list?", None, "tool order in requests, with exactly one '<unlisted-tools>' marker")
+_key("identity", "str?", None, "replaces the identity section of the system prompt", project=ANY)
+_key("persona", "str?", None, "an extra persona section placed after the identity", project=ANY)
+_key("principles", "str?", None, "replaces the principles section of the system prompt", project=ANY)
+_key("language", "str?", None, "language of answers (default: the user's language)", project=ANY)
+_key("tool_order", "list?", None, "tool order in requests, with exactly one '<unlisted-tools>' marker", project=ANY)
 
 # --- prompt registry switches (issue 34; the seed's includeHarnessIdentity / includeRuntimeContext) ---
 _key("prompt.include_identity", "bool", True, "start the system prompt with the identity section (off: for a "
-     "deployment that supplies its whole prompt through persona, principles or a plugin)")
+     "deployment that supplies its whole prompt through persona, principles or a plugin)", project=ANY)
 _key("prompt.include_runtime_context", "bool", True, "end each request with the environment message (date, "
-     "workspace, steps, tokens, tasks); off: no such message and none of its facts is computed")
+     "workspace, steps, tokens, tasks); off: no such message and none of its facts is computed", project=ANY)
 
 # --- skills (issue 4) --------------------------------------------------------------------------
-_key("skills.budget_chars", "int", 4000, "characters of the skill listing in the system prompt", low=0)
-_key("skills.watch", "bool", True, "reload skills when their files change")
+_key("skills.budget_chars", "int", 4000, "characters of the skill listing in the system prompt", low=0, project=LOWER)
+_key("skills.watch", "bool", True, "reload skills when their files change", project=ANY)
 
 # --- memory (issue 5) --------------------------------------------------------------------------
-_key("memory.inject", "int", 5, "memories shown to the agent each turn", low=0)
-_key("memory.half_life_days", "float", 30.0, "recency half-life used to rank memories", low=0, above=True)
-_key("memory.watch", "bool", True, "watch the memory folder (from 200 files) instead of statting every file")
+_key("memory.inject", "int", 5, "memories shown to the agent each turn", low=0, project=LOWER)
+_key("memory.half_life_days", "float", 30.0, "recency half-life used to rank memories", low=0, above=True, project=ANY)
+_key("memory.watch", "bool", True, "watch the memory folder (from 200 files) instead of statting every file", project=ANY)
 
 # --- tasks and nudges (issue 6) ---------------------------------------------------------------
-_key("tasks.single_in_progress", "bool", True, "reject task lists with more than one item in progress")
-_key("nudges.stale_plan_steps", "int", 3, "steps without a plan update before a reminder (0: off)")
-_key("nudges.diminishing_returns_steps", "int", 2, "steps with nothing new before asking to answer (0: off)")
-_key("nudges.max_steps", "bool", True, "ask for a final answer when the step budget is reached")
-_key("nudges.background_done", "bool", True, "announce finished background tasks to the model")
-_key("tasks.recovery", "bool", True, "show unfinished tasks to the model at the start of each turn")
-_key("background.max_running", "int", 4, "background tasks (bg_task_run) running at once (0: no limit)")
+_key("tasks.single_in_progress", "bool", True, "reject task lists with more than one item in progress", project=ANY)
+_key("nudges.stale_plan_steps", "int", 3, "steps without a plan update before a reminder (0: off)", low=0, project=ANY)
+_key("nudges.diminishing_returns_steps", "int", 2, "steps with nothing new before asking to answer (0: off)", low=0, project=ANY)
+_key("nudges.max_steps", "bool", True, "ask for a final answer when the step budget is reached", project=ANY)
+_key("nudges.background_done", "bool", True, "announce finished background tasks to the model", project=ANY)
+_key("tasks.recovery", "bool", True, "show unfinished tasks to the model at the start of each turn", project=ANY)
+_key("background.max_running", "int", 4, "background tasks (bg_task_run) running at once (0: no limit)", low=0, project=LOWER)
 
 # --- compaction (issue 7) ---------------------------------------------------------------------
 _key("context_window", "int?", None, "context window in tokens (default: litellm's model info)", low=1000)
@@ -117,52 +134,52 @@ _key("compaction.snip_keep_tail", "int", 47, "layer 0: messages kept from the en
 _key("compaction.keep_tool_results", "int", 5, "layer 1: latest tool results kept whole", low=0, high=100000)
 _key("compaction.aggressive_keep", "int", 2, "layer 3: tool results kept whole", low=0, high=100000)
 _key("compaction.summary_keep_messages", "int", 6, "layer 2: latest messages kept whole after the summary", low=0, high=100000)
-_key("compaction.skill_budget_chars", "int", 2000, "characters of each loaded skill re-injected after compaction", low=0, high=10_000_000)
+_key("compaction.skill_budget_chars", "int", 2000, "characters of each loaded skill re-injected after compaction", low=0, high=10_000_000, project=LOWER)
 
 # --- delegation and hooks (issue 8) -----------------------------------------------------------
-_key("subagent.max_steps", "int", 5, "default step limit of a subagent")
-_key("subagent.max_steps_limit", "int", 10, "highest step limit a subagent may be given", low=1)
-_key("team.wait_timeout", "float", 60.0, "seconds the lead waits for a teammate")
-_key("hooks", "dict", {}, "lifecycle hooks, in Claude Code's settings.json shape")
-_key("fail_closed", "bool", False, "a hook that crashes or times out blocks the action")
+_key("subagent.max_steps", "int", 5, "default step limit of a subagent", low=1, project=LOWER)
+_key("subagent.max_steps_limit", "int", 10, "highest step limit a subagent may be given", low=1, project=LOWER)
+_key("team.wait_timeout", "float", 60.0, "seconds the lead waits for a teammate", low=0, project=LOWER)
+_key("hooks", "dict", {}, "lifecycle hooks, in Claude Code's settings.json shape", project=ANY)
+_key("fail_closed", "bool", False, "a hook that crashes or times out blocks the action", project=RAISE)
 
 # --- research services (issue 9) --------------------------------------------------------------
-_key("arxiv_url", "str", "https://export.arxiv.org/api/query", "arXiv API endpoint")
-_key("arxiv_pdf_url", "str", "https://arxiv.org", "arXiv base for /pdf/ID and /e-print/ID")
-_key("ads_url", "str", "https://api.adsabs.harvard.edu/v1", "NASA ADS API base")
-_key("crossref_url", "str", "https://api.crossref.org", "Crossref REST API base (DOIs without ADS; retractions)")
-_key("simbad_url", "str", "https://simbad.cds.unistra.fr/simbad/sim-tap", "SIMBAD TAP service")
-_key("http.timeout", "float", 30.0, "seconds before a request to a research service times out")
+_key("arxiv_url", "str", "https://export.arxiv.org/api/query", "arXiv API endpoint", project=ANY)
+_key("arxiv_pdf_url", "str", "https://arxiv.org", "arXiv base for /pdf/ID and /e-print/ID", project=ANY)
+_key("ads_url", "str", "https://api.adsabs.harvard.edu/v1", "NASA ADS API base", project=ANY)
+_key("crossref_url", "str", "https://api.crossref.org", "Crossref REST API base (DOIs without ADS; retractions)", project=ANY)
+_key("simbad_url", "str", "https://simbad.cds.unistra.fr/simbad/sim-tap", "SIMBAD TAP service", project=ANY)
+_key("http.timeout", "float", 30.0, "seconds before a request to a research service times out", low=0, above=True, project=LOWER)
 _key("http.contact", "str?", None, "contact URL or e-mail in astro's User-Agent (arXiv asks for one)")
-_key("arxiv.min_interval", "float", 3.0, "seconds between requests to arXiv (their policy)")
+_key("arxiv.min_interval", "float", 3.0, "seconds between requests to arXiv (their policy)", low=0, project=RAISE)
 _key("library.embedding_model", "str?", None, "embedding model for hybrid search: local:all-MiniLM-L6-v2, a "
      "litellm embedding model, or off; unset: the local model when installed (make install), else BM25 alone")
 _key("library.synonyms", "bool", False, "library search also ranks the question with the field's terms for its "
-     "everyday words (research/search/synonyms.py; off: it did not help on held-out questions, docs/library.md)")
+     "everyday words (research/search/synonyms.py; off: it did not help on held-out questions, docs/library.md)", project=ANY)
 _key("library.rerank", "str", "off", "rag_search has the model re-order its 15 best passages before the first k are "
      "shown (one model call per search): off, on (the session's model) or a model name (docs/library.md)")
-_key("library.embedding_api_base", "str?", None, "base URL of the embedding provider (default: the model's own)")
+_key("library.embedding_api_base", "str?", None, "base URL of the embedding provider (default: the model's own)", project=ANY)
 _key("library.chunk_chars", "int", 1500, "characters per indexed chunk of a paper", low=200)
-_key("library.content_budget_chars", "int", 20000, "characters get_paper_content returns at most")
+_key("library.content_budget_chars", "int", 20000, "characters get_paper_content returns at most", low=1, project=LOWER)
 
 # --- the group library (issue 20) ---------------------------------------------------------------
 _key("library.database_url", "str?", None, "a PostgreSQL server the group shares (postgresql://USER@HOST/DB); "
      "unset: the workspace's own SQLite library. The password comes from PGPASSWORD, ~/.pgpass or the key "
-     "store ('library')", env="ASTRO_LIBRARY_URL")
+     "store ('library')", env="ASTRO_LIBRARY_URL", project=ANY)
 _key("library.files_path", "str?", None, "folder for the papers' PDFs and sources (a folder the group shares); "
-     "unset: papers/ in the workspace")
+     "unset: papers/ in the workspace", project=ANY)
 _key("library.member", "str?", None, "your name on the papers you add to a shared library (default: login name)")
 
 # --- BibTeX (issue 28) ---------------------------------------------------------------------------
 _key("bibtex.max_authors", "int", 10, "authors a BibTeX entry built by astro lists before 'and others' when the "
-     "list is longer than bibtex.author_cutoff (0: always all), as ADS's export", low=0)
-_key("bibtex.author_cutoff", "int", 200, "author lists longer than this are cut to bibtex.max_authors", low=1)
+     "list is longer than bibtex.author_cutoff (0: always all), as ADS's export", low=0, project=ANY)
+_key("bibtex.author_cutoff", "int", 200, "author lists longer than this are cut to bibtex.max_authors", low=1, project=ANY)
 
 # --- citations (issue 14) ---------------------------------------------------------------------
 _key("citations.check", "str", "fix", "check the ids an answer cites: off, report (footer only), fix (report and "
      "ask the model once to verify or remove unverified ones)")
 _key("citations.resolve", "bool", True, "look up cited ids no tool returned on NASA ADS (with a token), else arXiv")
-_key("citations.resolve_timeout", "float", 10.0, "seconds the online look-up of one answer's citations may take", low=0)
+_key("citations.resolve_timeout", "float", 10.0, "seconds the online look-up of one answer's citations may take", low=0, project=LOWER)
 _key("citations.claims", "bool", True, "check each claim of an answer against the passage it cites (issue 28)")
 _key("citations.judge", "str", "off", "decide the claims the cheap check cannot with one model call: off, on (the "
      "session's model) or a model name")
@@ -170,43 +187,43 @@ _key("citations.judge", "str", "off", "decide the claims the cheap check cannot 
 # --- the warm worker for `astro run` (issue 18) ------------------------------------------------
 # Off by default where forking after litellm's import is not known to be safe (macOS: docs/worker.md).
 _key("worker.enabled", "bool", sys.platform.startswith("linux"),
-     "`astro run` hands its run to a warm background worker (ASTRO_WORKER=0 turns it off)")
+     "`astro run` hands its run to a warm background worker (ASTRO_WORKER=0 turns it off)", project=LOWER)
 _key("worker.idle_minutes", "float", 15.0, "the worker exits after this many minutes without runs", low=0, above=True)
 
 # --- MCP servers (issue 19) -------------------------------------------------------------------
 _key("mcp.servers", "dict", {}, "MCP servers: NAME: {command, args, env} or {type: http, url, headers}",
-     merge="entries")
+     merge="entries", project=ANY)
 _key("mcp.startup_timeout", "float", 30.0, "seconds an MCP server may take to start and list its tools", low=0,
-     above=True)
+     above=True, project=LOWER)
 _key("mcp.tool_timeout", "float", 300.0, "seconds an MCP tool call may take before it is cancelled", low=0,
-     above=True)
-_key("mcp.max_output_chars", "int", 25000, "MCP tool output beyond this is cut with a note", low=0, above=True)
+     above=True, project=LOWER)
+_key("mcp.max_output_chars", "int", 25000, "MCP tool output beyond this is cut with a note", low=0, above=True, project=LOWER)
 
 # --- catalogue queries over the Virtual Observatory (issue 33) ------------------------------------
 _key("catalog.services", "dict", {}, "TAP services query_catalog may use besides (or replacing fields of) the "
      "built-in gaia, vizier, simbad, irsa, ned, mast: NAME: {url, title, bibcode, cone_table, ra_column, dec_column, "
-     "cone_columns}", merge="entries")
+     "cone_columns}", merge="entries", project=ANY)
 _key("catalog.max_rows", "int", 10000, "rows a catalogue query returns without asking the researcher (TOP/MAXREC)",
-     low=1, high=2_000_000)
+     low=1, high=2_000_000, project=LOWER)
 _key("catalog.registry_url", "str", "https://reg.g-vo.org/tap", "the VO registry (RegTAP) catalog_tables searches "
-     "with service 'registry'")
-_key("catalog.timeout", "float", 60.0, "seconds a catalogue query may take before it stops", low=0, above=True)
+     "with service 'registry'", project=ANY)
+_key("catalog.timeout", "float", 60.0, "seconds a catalogue query may take before it stops", low=0, above=True, project=LOWER)
 
 # --- local models (issue 32) --------------------------------------------------------------------
 _key("local_models.text_tool_calls", "str", "auto", "take a tool call a model writes as text (```json, <tool_call>, "
      "<|python_tag|>) as that call and strip chat-template tags from answers: auto (Ollama models and an api_base "
      "on a loopback or private address), on, off")
 _key("temperature", "float?", None, "sampling temperature sent to the model (unset: 0 for local models, the "
-     "provider's default otherwise)", low=0, high=2)
+     "provider's default otherwise)", low=0, high=2, project=ANY)
 _key("first_token_timeout", "float?", None, "seconds to wait for a model's first token, e.g. a cold prompt prefill "
      "on a CPU (unset: 600 for local models; otherwise `timeout` covers it); once it arrives, the reply has "
-     "`timeout` seconds more", low=0, above=True)
+     "`timeout` seconds more", low=0, above=True, project=LOWER, bound_by="timeout")
 _key("max_tokens", "int?", None, "most tokens a model writes in one reply (unset: 512 with the small profile, "
      "where a longer reply is usually a small model running away, and such a cut reply is not continued; the "
      "provider's default otherwise)", low=1)
 _key("profile", "str", "auto", "what the model is offered: default (every tool, full descriptions), small (the "
      "research core tools of small_profile.tools, one-sentence descriptions: small local models), auto (small for "
-     "Ollama models, else default)")
+     "Ollama models, else default)", project=ANY)
 _key("small_profile.tools", "list", ["search_papers", "get_paper_content", "rag_search", "read_file", "glob_files",
                                      "save_note"], "the tools the small profile offers")
 
@@ -220,21 +237,15 @@ _key("mcp.project_secrets", "list", [], "secret variables (or '*') a project's .
 
 # --- plots (issue 33) -----------------------------------------------------------------------------
 _key("plots.max_points", "int", 20000, "plot_table draws at most this many points: a larger scatter or "
-     "colour-magnitude diagram becomes a density map, a sky plot a random sample", low=100)
+     "colour-magnitude diagram becomes a density map, a sky plot a random sample", low=100, project=LOWER)
 _key("plots.inline", "str", "auto", "show saved figures in the terminal: auto (kitty, iTerm2 or sixel when the "
-     "terminal says it is one), kitty, iterm2, sixel, or off (print the path only)")
+     "terminal says it is one), kitty, iterm2, sixel, or off (print the path only)", project=ANY)
 
-# Settings a project's .astro/config.yaml can never set, trusted or not: they guard the user.
-USER_ONLY = frozenset({"sandbox.enabled", "sandbox.network", "mcp.project_secrets"})
+# Deny by default: a project sets only what is marked above; every other key (a new one too) is the user's.
+USER_ONLY = frozenset(name for name, key in SCHEMA.items() if key.project == USER)
 # Limits that bound work (time, steps, retries, sizes): a project's value may lower the user's, never raise it.
-PROJECT_TIGHTEN_ONLY = frozenset({
-    "max_steps", "num_retries", "timeout", "retry_max_wait", "max_continuations", "bash.timeout", "grep.timeout",
-    "bash.max_output_chars", "read.max_chars", "skills.budget_chars", "memory.inject", "background.max_running",
-    "compaction.skill_budget_chars", "subagent.max_steps", "subagent.max_steps_limit", "team.wait_timeout",
-    "http.timeout", "library.content_budget_chars", "citations.resolve_timeout", "mcp.startup_timeout",
-    "mcp.tool_timeout", "mcp.max_output_chars",
-    "plots.max_points", "catalog.max_rows", "catalog.timeout",
-})
+PROJECT_TIGHTEN_ONLY = frozenset(name for name, key in SCHEMA.items() if key.project == LOWER)
+PROJECT_RAISE_ONLY = frozenset(name for name, key in SCHEMA.items() if key.project == RAISE)
 UNLIMITED_AT_ZERO = frozenset({"background.max_running"})  # 0 means "no limit", the loosest value
 
 

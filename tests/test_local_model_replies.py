@@ -56,8 +56,8 @@ def test_a_template_tag_before_a_recorded_answer_is_stripped():
 
 
 def test_a_json_example_followed_by_more_than_a_sentence_stays_the_answer():
-    """The recorded 'call, then one sentence' shape is read as a call; an answer that shows a call
-    as an example and goes on, or names a tool not offered, stays an answer."""
+    """An answer that shows a call as an example and goes on (even by one sentence, the shape the
+    recorded notes_number reply has: issue 41 made it text), or names a tool not offered, stays an answer."""
     example = ('Call it like this:\n```json\n{"name": "read_file", "arguments": {"path": "a.txt"}}\n```\n'
                "It returns the file with line numbers.\nThen you can quote the lines you need.")
     assert find_text_calls(example, OFFERED) is None

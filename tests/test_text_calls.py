@@ -9,7 +9,12 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from astro_cli.agent.local_models import LOCAL_FIRST_TOKEN_TIMEOUT, is_local_endpoint, local_tuning
-from astro_cli.agent.text_calls import find_text_calls, mend_cut_call, strip_template_tags
+from astro_cli.agent.text_calls import (
+    copied_from_results,
+    find_text_calls,
+    mend_cut_call,
+    strip_template_tags,
+)
 from astro_cli.config import ConfigError
 
 TOOLS = {"list_dir", "read_file", "save_note"}
@@ -68,6 +73,25 @@ def test_unknown_tool_and_half_json_are_problems_naming_what_is_wrong():
 ])
 def test_answers_that_only_contain_json_or_code_are_not_calls(text):
     assert find_text_calls(text, TOOLS) is None
+
+
+@pytest.mark.parametrize("text", [
+    'Models write <tool_call>{"name": "read_file", "arguments": {}}</tool_call> and then get a result.',
+    '<tool_call>{"name": "read_file", "arguments": {}}</tool_call>\nThat reads the file.',
+    '<|python_tag|>{"name": "save_note", "parameters": {"text": "hi"}} is how Llama writes it.',
+    '```json\n{"name": "read_file", "arguments": {"path": "a"}}\n```\nThis returns the file.',
+    '{"name": "read_file", "arguments": {}} is the shape of a call.',
+])
+def test_a_call_with_text_after_it_is_quoted_not_called(text):
+    assert find_text_calls(text, TOOLS) is None
+
+
+def test_a_call_copied_from_a_tool_result_is_not_adopted():
+    found = find_text_calls('<tool_call>\n{"name": "read_file", "arguments": {"path": "a"}}\n</tool_call>', TOOLS)
+    assert found is not None and found.calls
+    assert copied_from_results(found, ['row: <tool_call>{"name":"read_file",\n "arguments": {"path": "a"}}'])
+    assert copied_from_results(found, ['{"text": "{\\"name\\": \\"read_file\\", \\"arguments\\": {\\"path\\": \\"a\\"}}"}'])
+    assert not copied_from_results(found, ["read_file returned 3 lines"])
 
 
 def test_template_tags_are_stripped_from_answers():

@@ -42,7 +42,8 @@ def check_reply(reply: LLMReply, tools: list[dict[str, Any]], history: list[dict
     that only repeats a line of it does not answer from. A repeated call counts only when written as text:
     a native call may poll on purpose (a background job's status), and is left to the step budget."""
     written, native = reply.text, bool(reply.tool_calls)
-    problem = adopt_text_calls(reply, tools)
+    results = [str(m.get("content") or "") for m in history if m.get("role") == "tool"]
+    problem = adopt_text_calls(reply, tools, results)
     if problem is not None:
         return BadReply("wrote an unusable tool call", problem, corrective_message(problem),
                         strip_template_tags(written))

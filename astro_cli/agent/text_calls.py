@@ -4,8 +4,11 @@ Small open models served locally (Ollama, llama.cpp's server, vLLM without a too
 write their call into the message text: a fenced ```json {"name": ..., "arguments": ...}``` block,
 Hermes/Qwen `<tool_call>{...}</tool_call>` tags, or Llama's `<|python_tag|>{...}`. Read as the
 final answer, such a reply ends the turn with no tool run. These pure functions find such a call
-at the end of a reply (never in the middle of prose), check that it names an offered tool, and
-say in one sentence what is wrong with one that cannot be used. They never raise.
+only where it ends the reply: the whole reply is the call, or the call block ends it with nothing
+but whitespace after. A call quoted mid-answer, a fenced example followed by prose, or a call the
+model copied from a tool's result (a planted one, in a file or a library row) is text, never a
+call. They check that a call names an offered tool, say in one sentence what is wrong with one
+that cannot be used, and never raise.
 """
 
 from __future__ import annotations
@@ -13,7 +16,7 @@ from __future__ import annotations
 import json
 import re
 import uuid
-from collections.abc import Collection, Iterator
+from collections.abc import Collection, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -30,9 +33,6 @@ _TEMPLATE_TAGS = re.compile(
 )
 _FENCE_AT_END = re.compile(r"```[ \t]*(?:json|tool_call|tool|javascript|js)?[ \t]*\n?(?P<body>(?:(?!```).)*?)\n?[ \t]*```\s*$",
                            re.DOTALL | re.IGNORECASE)
-_FENCE_THEN_SENTENCE = re.compile(
-    r"```[ \t]*(?:json|tool_call|tool)?[ \t]*\n(?P<body>\s*\{(?:(?!```).)*?\})\s*\n[ \t]*```[ \t]*\n+"
-    r"(?P<after>(?:(?!```)[^\n]){1,400})\s*$", re.DOTALL | re.IGNORECASE)  # `code` allowed in it
 _TOOL_CALL_TAG = re.compile(r"<tool_call>\s*(?P<body>.*?)\s*(?:</tool_call>|$)", re.DOTALL)
 # Qwen2.5 small models sometimes echo the chat template's <tools> block with their calls in it,
 # one JSON object per line (recorded: tests/fixtures/local_model/).
@@ -41,6 +41,7 @@ _TOOLS_TAG = re.compile(r"<tools>\s*(?P<body>.*?)\s*(?:</tools>\s*$|$)", re.DOTA
 # just answered, written again in <tool_response>); only a JSON object with a "name" counts there.
 _TOOL_RESPONSE_TAG = re.compile(r"<tool_response>\s*(?P<body>\{.*?)\s*(?:</tool_response>\s*$|$)", re.DOTALL)
 _PYTHON_TAG = re.compile(r"<\|python_tag\|>(?P<body>.*)$", re.DOTALL)
+_CLOSED = re.compile(r"</(?:tool_call|tools|tool_response)>\s*$")
 _END_TOKENS = re.compile(r"(?:\s*(?:<\|eom_id\|>|<\|eot_id\|>|<\|im_end\|>|</s>))+\s*$")
 _CALL_WORDS = re.compile(r'"name"\s*:')
 
@@ -58,6 +59,7 @@ class TextCalls:
     prose: str
     calls: list[TextCall] = field(default_factory=list)
     problem: str | None = None  # one sentence: why the call-looking text cannot be run
+    bodies: tuple[str, ...] = ()  # the call blocks as written, to tell a call from one copied out of a tool's result
 
 
 def strip_template_tags(text: str) -> str:
@@ -83,25 +85,34 @@ def _find(text: str, tools: Collection[str]) -> TextCalls | None:
     text = _END_TOKENS.sub("", text or "")
     for pattern, needs_name in ((_TOOL_CALL_TAG, False), (_PYTHON_TAG, False), (_TOOLS_TAG, True),
                                 (_TOOL_RESPONSE_TAG, True)):
-        matches = list(pattern.finditer(text))
-        if matches:
-            prose = text[: matches[0].start()]
-            return _calls_from([m.group("body") for m in matches], prose, tools, needs_name)
+        blocks = _ending_blocks(list(pattern.finditer(text)), text)
+        if blocks:
+            return _calls_from([m.group("body") for m in blocks], text[: blocks[0].start()], tools, needs_name)
     fence = _FENCE_AT_END.search(text)
     if fence is not None:
         return _calls_from([fence.group("body")], text[: fence.start()], tools, needs_name=True)
-    followed = _FENCE_THEN_SENTENCE.search(text)
-    if followed is not None:
-        # A call block, then one short line about it ("This will return the content of the
-        # `notes.md` file ..."): recorded from Qwen2.5-Coder-1.5B. Only a whole, usable call to an offered tool counts; anything else
-        # there is an answer that shows some JSON.
-        found = _calls_from([followed.group("body")], text[: followed.start()], tools, needs_name=True)
-        if found is not None and found.problem is None:
-            return TextCalls(prose=found.prose, calls=found.calls)
     stripped = text.strip()
     if stripped.startswith(("{", "[")) and _CALL_WORDS.search(stripped):
         return _calls_from([stripped], "", tools, needs_name=True)
     return None
+
+
+def _ending_blocks(matches: list[re.Match[str]], text: str) -> list[re.Match[str]]:
+    """The tag blocks that end the text, one after another with only whitespace between them; none
+    when the last block has text after it (a tag quoted in an answer). A block left open by the
+    end of the reply counts only when a JSON value starts it."""
+    end = len(text.rstrip())
+    if not matches or matches[-1].end() < end or text[matches[-1].end():].strip():
+        return []
+    last = matches[-1]
+    if not _CLOSED.search(last.group(0)) and not last.group("body").lstrip().startswith(("{", "[")):
+        return []
+    blocks = [last]
+    for match in reversed(matches[:-1]):
+        if text[match.end(): blocks[0].start()].strip():
+            break
+        blocks.insert(0, match)
+    return blocks
 
 
 def _calls_from(bodies: list[str], prose: str, tools: Collection[str], needs_name: bool) -> TextCalls | None:
@@ -111,8 +122,8 @@ def _calls_from(bodies: list[str], prose: str, tools: Collection[str], needs_nam
         try:
             value = _json_values(body)
         except json.JSONDecodeError as exc:
-            if needs_name and not _CALL_WORDS.search(body):
-                return None  # a code block of something else: the answer's own content
+            if exc.msg == _MORE_TEXT or (needs_name and not _CALL_WORDS.search(body)):
+                return None  # a call with prose after it (quoted), or a code block of something else
             return TextCalls(prose=strip_template_tags(prose).strip(), problem=(
                 f"the tool call is not valid JSON ({exc.msg} at position {exc.pos})"))
         items = [_unwrapped(item) for item in (value if isinstance(value, list) else [value])]
@@ -126,7 +137,7 @@ def _calls_from(bodies: list[str], prose: str, tools: Collection[str], needs_nam
             calls.append(call)
     if not calls:
         return None if needs_name else TextCalls(prose=strip_template_tags(prose).strip(), problem="the tool call is empty")
-    return TextCalls(prose=strip_template_tags(prose).strip(), calls=calls)
+    return TextCalls(prose=strip_template_tags(prose).strip(), calls=calls, bodies=tuple(bodies))
 
 
 def _unwrapped(item: Any) -> Any:
@@ -144,6 +155,9 @@ def _unwrapped(item: Any) -> Any:
     return function
 
 
+_MORE_TEXT = "text after the call"
+
+
 def _json_values(body: str) -> Any:
     """One JSON value, or several written one after another (one call per line): a list of them."""
     decoder = json.JSONDecoder()
@@ -156,7 +170,7 @@ def _json_values(body: str) -> Any:
         if at >= len(body):
             return values[0] if len(values) == 1 else values
         if body[at] not in "{[":
-            raise json.JSONDecodeError("Extra data", body, at)
+            raise json.JSONDecodeError(_MORE_TEXT, body, at)
 
 
 def _one_call(item: Any, tools: Collection[str]) -> tuple[TextCall | None, str | None]:
@@ -267,11 +281,13 @@ def corrective_message(problem: str) -> str:
     )
 
 
-def adopt_text_calls(reply: LLMReply, tools: list[dict[str, Any]]) -> str | None:
+def adopt_text_calls(reply: LLMReply, tools: list[dict[str, Any]], results: Sequence[str] = ()) -> str | None:
     """Turn a reply's text-written call into real tool calls, in place; strip template tags.
 
     Returns the problem (one sentence) when the text holds a call that cannot be used; the reply's
-    text is then left as the model wrote it, so the model sees its mistake in the history.
+    text is then left as the model wrote it, so the model sees its mistake in the history. A call
+    that tool `results` (of this conversation) already hold is the model repeating outside text:
+    it stays text.
     """
     if reply.tool_calls or reply.interrupted:
         return None
@@ -280,7 +296,7 @@ def adopt_text_calls(reply: LLMReply, tools: list[dict[str, Any]]) -> str | None
     if reply.finish_reason == "length":
         text = mend_cut_call(text) or text
     found = find_text_calls(text, names)
-    if found is None:
+    if found is None or copied_from_results(found, results):
         reply.text = strip_template_tags(reply.text)
         return None
     if found.problem is not None:
@@ -289,3 +305,19 @@ def adopt_text_calls(reply: LLMReply, tools: list[dict[str, Any]]) -> str | None
     reply.tool_calls = [ToolCallRequest(id=f"call_text_{uuid.uuid4().hex[:12]}", name=call.name,
                                         arguments=json.dumps(call.arguments)) for call in found.calls]
     return None
+
+
+def copied_from_results(found: TextCalls, results: Sequence[str]) -> bool:
+    """Whether a call block of the reply is in a tool's result: text from a file, a paper or a
+    shared library row that the model repeated, so nobody but that text's author asked for it.
+    Compared without whitespace or JSON string escapes, so a result that quotes it inside JSON
+    counts too."""
+    written = [_bare(body) for body in found.bodies]
+    written = [body for body in written if len(body) >= 8]
+    if not written:
+        return False
+    return any(body in _bare(result) for result in results for body in written)
+
+
+def _bare(text: str) -> str:
+    return re.sub(r"\s+", "", str(text)).replace('\\"', '"')

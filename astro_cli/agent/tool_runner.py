@@ -7,9 +7,10 @@ timeout) becomes a tool result marked as an error with one sentence the model ca
 from __future__ import annotations
 
 import logging
+import math
 import threading
 import time
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -65,6 +66,9 @@ def check_arguments(tool: Tool, arguments: dict[str, Any]) -> str | None:
         declared = ", ".join(sorted(tool.parameters["properties"])) or "none"
         return (f"{tool.name}: unknown argument(s) {names}{' and more' if len(unknown) > 5 else ''}; "
                 f"its parameters are {declared}. Send only those.")
+    problem = number_problem(tool, arguments)
+    if problem:
+        return problem
     from jsonschema import Draft202012Validator
     from jsonschema.exceptions import relevance
 
@@ -77,6 +81,35 @@ def check_arguments(tool: Tool, arguments: dict[str, Any]) -> str | None:
         where = "/".join(str(part) for part in error.absolute_path)
         return f"{tool.name}: {f'{where!r}: ' if where else ''}{error.message}. Send arguments that fit its parameters."
     return None
+
+
+def number_problem(tool: Tool, arguments: dict[str, Any]) -> str | None:
+    """One sentence for a number no tool can use: NaN or an infinity anywhere in the arguments (JSON
+    has neither, Python's parser takes both, and NaN passes every comparison with a limit); or a
+    negative value of a numeric parameter that declares no minimum (a timeout, a count, a size)."""
+    properties = tool.parameters.get("properties") if isinstance(tool.parameters, dict) else None
+    for name, value in arguments.items():
+        for number in _numbers(value):
+            if isinstance(number, float) and not math.isfinite(number):  # a huge int is finite
+                return f"{tool.name}: '{name_shown(name)}' must be a finite number, not {number}. Send a number."
+        spec = properties.get(name) if isinstance(properties, dict) else None
+        declared = isinstance(spec, dict) and ("minimum" in spec or "exclusiveMinimum" in spec)
+        number_given = isinstance(value, (int, float)) and not isinstance(value, bool)
+        if number_given and value < 0 and not declared and not tool.negative_numbers:
+            return f"{tool.name}: '{name_shown(name)}' cannot be negative (got {value}). Send 0 or more."
+    return None
+
+
+def _numbers(value: Any) -> Iterator[float]:
+    """The numbers in an argument's value, in lists and mappings too (not booleans)."""
+    if isinstance(value, (int, float)) and not isinstance(value, bool):
+        yield value
+    elif isinstance(value, list):
+        for item in value:
+            yield from _numbers(item)
+    elif isinstance(value, dict):
+        for item in value.values():
+            yield from _numbers(item)
 
 
 class TurnHost:

@@ -116,7 +116,7 @@ def set_(
 ) -> None:
     """Set one setting in this workspace's config (or yours with --user), leaving the rest of the file as it is."""
     from astro_cli.config import ConfigError, check_value, loosens_limit, parse_value
-    from astro_cli.config_schema import SCHEMA
+    from astro_cli.config_schema import SCHEMA, USER
     from astro_cli.suggest import did_you_mean
     from astro_cli.user_config import set_values
 
@@ -130,6 +130,9 @@ def set_(
         if problem:
             raise UserError(f"'{key}' {problem}.")
         path = ctx.home.config_path if user else ctx.workspace.config_path
+        if not user and spec.project == USER:
+            raise UserError(f"'{key}' can only be set in your own config, not a workspace's; "
+                            f"`astro config set {key} {value} --user` sets it there.")
         if not user and loosens_limit(key, parsed, ctx.settings.get(key)):
             raise UserError(
                 f"'{key}' {value} would loosen the limit of {ctx.settings.get(key)!r}, and a workspace's config "

@@ -60,6 +60,7 @@ def build_tools(server: str, remote: list[RemoteTool], call: Caller, timeout: fl
             needs_permission=True,
             timeout=timeout + TIMEOUT_MARGIN,
             key_argument=key_argument(item.input_schema),
+            negative_numbers=True,  # the server's schema says its own minimums (a declination may be negative)
         ))
     return tools, problems
 

@@ -68,6 +68,9 @@ class Tool:
     # Tidies a call's arguments before they are checked against `parameters` (rag_search drops a
     # phrasing repeated five times, which small models write, instead of refusing the call).
     tidy_arguments: Callable[[dict[str, Any]], dict[str, Any]] | None = None
+    # astro's numeric parameters are counts, limits and durations: a negative one is refused unless its
+    # schema sets a minimum (agent/tool_runner.check_arguments). A server's own schema (MCP) decides alone.
+    negative_numbers: bool = False
 
     def needs_permission_for(self, arguments: dict[str, Any]) -> bool:
         return self.needs_permission or (self.permission_when is not None and self.permission_when(arguments))

@@ -21,7 +21,8 @@ describes that argument. Defaults are not repeated in the schema: say them in th
 
 Like llm's `Tool.function` and openai-agents' `@function_tool`, but with no pydantic, so defining a
 tool costs nothing at startup. In a session the loop checks the model's arguments against this schema
-first (agent/tool_runner.check_arguments: a wrong type or an unknown name is one sentence there); the
+first (agent/tool_runner.check_arguments: a wrong type, an unknown name, NaN or infinity, or a negative
+number where the schema sets no minimum is one sentence there); the
 binding here converts what reaches the function as leniently as the hand-written tools did ("5" is 5,
 "true" is True, null is the default) and raises one ToolError sentence for what it cannot convert.
 """
