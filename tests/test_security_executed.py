@@ -104,3 +104,33 @@ def test_a_trusted_hooks_script_that_changes_is_withheld_until_trusted_again(fak
     result = run_astro(["run", "hi"], astro_env)
     assert "new or changed since you trusted this folder" in result.stderr
     assert not (workspace / "scripts" / "ran.txt").exists() and not (workspace / "pwned.txt").exists()
+
+
+def test_each_spelling_names_the_files_it_runs(tmp_path):
+    """The reading itself, spelling by spelling (no process): the rules docs/security.md lists."""
+    from astro_cli.security.command_files import argv_files, shell_files
+
+    root = tmp_path.resolve()
+    (root / "scripts").mkdir()
+    (root / "scripts" / "post.sh").write_text(". ./env.sh\npython3 tools/run.py\n")
+    (root / "Makefile").write_text("include rules.mk\ncheck:\n\t@sh scripts/check.sh\n")
+    (root / "labtools").mkdir()
+    (root / "labtools" / "__init__.py").write_text("from labhelpers import x\n")
+
+    def names(found) -> list[str]:
+        return sorted(p.relative_to(root).as_posix() for p in found.files)
+
+    assert names(shell_files("cd scripts && sh post.sh", root)) == ["scripts/env.sh", "scripts/post.sh",
+                                                                    "scripts/tools/run.py"]
+    assert names(shell_files('sh "$PWD/scripts/post.sh"', root)) == ["env.sh", "scripts/post.sh", "tools/run.py"]
+    assert names(shell_files("${ASTRO_PROJECT_DIR:-.}/bin/x", root)) == ["bin/x"]
+    assert names(shell_files("(cd scripts; sh a.sh) && sh b.sh", root)) == ["b.sh", "scripts/a.sh"]
+    assert names(shell_files("make -s check", root)) == ["GNUmakefile", "Makefile", "makefile", "rules.mk",
+                                                        "scripts/check.sh"]
+    assert names(shell_files("make -C sub -f build.mk", root)) == ["sub/build.mk"]
+    assert names(shell_files("source x; . ./y", root)) == ["x", "y"]
+    assert names(argv_files(["python3", "-m", "labtools.serve"], root)) == ["labhelpers", "labhelpers.py",
+                                                                           "labtools", "labtools.py"]
+    assert names(argv_files(["python3", "-I", "-m", "labtools"], root)) == []  # -I: not from the folder
+    unknown = shell_files("cd $X && ./run; sh $TOOLS/x.sh", root)
+    assert unknown.unknown == ["cd $X", "./run", "$TOOLS/x.sh"] and names(unknown) == []

@@ -76,15 +76,20 @@ def _tokens(command: str) -> list[str]:
         return command.split()
 
 
-def _commands(command: str) -> list[list[str]]:
-    """Simple commands, split where the shell would run the next one."""
-    out: list[list[str]] = [[]]
+def _commands(command: str) -> list[list[str] | str]:
+    """Simple commands, split where the shell would run the next one; "(" and ")" kept (a subshell's
+    `cd` ends with it)."""
+    out: list[list[str] | str] = [[]]
     for token in _tokens(command):
-        if token in SEPARATORS or (token and set(token) <= set(";&|()\n")):
+        if token in ("(", ")"):
+            out += [token, []]
+        elif token in SEPARATORS or (token and set(token) <= set(";&|()\n")):
             out.append([])
         else:
-            out[-1].append(token)
-    return [words for words in out if words]
+            last = out[-1]
+            if isinstance(last, list):
+                last.append(token)
+    return [item for item in out if item]
 
 
 class _Reader:
@@ -150,8 +155,14 @@ class _Reader:
     # --- commands --------------------------------------------------------------------------------
     def shell(self, command: str, cwd: Path | None, depth: int) -> None:
         lines = [line for line in command.splitlines() if not line.lstrip().startswith("#")]
-        for words in _commands("\n".join(lines)):
-            cwd = self.simple(words, cwd, depth)
+        outer: list[Path | None] = []
+        for item in _commands("\n".join(lines)):
+            if item == "(":
+                outer.append(cwd)
+            elif item == ")":
+                cwd = outer.pop() if outer else cwd
+            elif isinstance(item, list):
+                cwd = self.simple(item, cwd, depth)
 
     def simple(self, words: list[str], cwd: Path | None, depth: int) -> Path | None:
         """Record what one simple command runs; the folder the next one runs in (after `cd`)."""
