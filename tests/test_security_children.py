@@ -44,6 +44,27 @@ def test_reading_a_paper_never_runs_the_folders_astro_cli(tmp_path: Path, worksp
     assert "emcee: The MCMC Hammer" in done.stdout
 
 
+def test_the_models_download_never_runs_the_folders_astro_cli(tmp_path: Path, workspace: Path, fake,
+                                                              astro_env: dict[str, str]) -> None:
+    """download_paper, with no --allow: the PDF's metadata is read in the bounded child."""
+    from tests.research_server import ResearchServer
+
+    marker = tmp_path / "ran-the-folders-code"
+    _hostile_package(workspace, marker)
+    server = ResearchServer()
+    try:
+        fake.add({"tool_calls": [{"name": "download_paper", "arguments": {"id": "arXiv:1001.0012"}}]},
+                 {"text": "Downloaded."})
+        done = subprocess.run([str(ASTRO), "run", "get 1001.0012"], cwd=workspace, env={**astro_env, **server.env()},
+                              capture_output=True, text=True, timeout=300)
+    finally:
+        server.close()
+    assert not marker.exists(), marker.read_text()
+    assert done.returncode == 0, done.stderr
+    assert (workspace / "papers" / "1001.0012.pdf").is_file()
+    assert "error" not in fake.bodies()[1]["messages"][-1]["content"].lower()
+
+
 def _starts_a_process(node: ast.Call) -> bool:
     func = node.func
     return isinstance(func, ast.Attribute) and func.attr in STARTERS
