@@ -132,5 +132,8 @@ def test_each_spelling_names_the_files_it_runs(tmp_path):
     assert names(argv_files(["python3", "-m", "labtools.serve"], root)) == ["labhelpers", "labhelpers.py",
                                                                            "labtools", "labtools.py"]
     assert names(argv_files(["python3", "-I", "-m", "labtools"], root)) == []  # -I: not from the folder
+    assert names(argv_files(["bash", "-c", "cd scripts  # there\nsh post.sh"], root)) == names(
+        shell_files("cd scripts && sh post.sh", root))
+    assert "labtools" in names(shell_files("uv run --frozen python -m labtools", root))
     unknown = shell_files("cd $X && ./run; sh $TOOLS/x.sh", root)
     assert unknown.unknown == ["cd $X", "./run", "$TOOLS/x.sh"] and names(unknown) == []

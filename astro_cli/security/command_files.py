@@ -34,6 +34,7 @@ MAKE = frozenset({"make", "gmake"})
 WRAPPERS = frozenset({"env", "exec", "nohup", "time", "command", "builtin", "nice", "stdbuf", "sudo", "then",
                       "do", "else", "!", "{"})
 MAKEFILES = ("GNUmakefile", "makefile", "Makefile")
+RUNNERS = frozenset({"uv", "poetry", "pipenv", "pdm", "hatch", "rye", "conda", "pixi"})
 PYTHON = re.compile(r"(?:python|pypy)[0-9.]*$")
 PYTHON_VALUE_OPTIONS = frozenset({"-W", "-X", "--check-hash-based-pycs"})
 SEPARATORS = frozenset({"&&", "||", ";", ";;", "|", "&", "(", ")", "|&", "\n"})
@@ -67,13 +68,22 @@ def argv_files(argv: list[str], root: Path, cwd: Path | None = None) -> CommandF
 
 
 def _tokens(command: str) -> list[str]:
-    lexer = shlex.shlex(command.replace("\n", " \n "), posix=True, punctuation_chars=True)
+    """Shell words; a newline outside quotes is a token of its own, comments are left out."""
+    lexer = shlex.shlex(command, posix=True, punctuation_chars=";&|()<>\n")
     lexer.whitespace_split = True
     lexer.whitespace = " \t\r"
+    lexer.commenters = ""
     try:
-        return list(lexer)
+        tokens = list(lexer)
     except ValueError:  # an unclosed quote: the shell would refuse it too; judge the plain words
-        return command.split()
+        tokens = [token for line in command.splitlines() for token in [*line.split(), "\n"]]
+    kept: list[str] = []
+    comment = False
+    for token in tokens:
+        comment = (comment or token.startswith("#")) and "\n" not in token
+        if not comment:
+            kept.append(token)
+    return kept
 
 
 def _commands(command: str) -> list[list[str] | str]:
@@ -154,9 +164,8 @@ class _Reader:
 
     # --- commands --------------------------------------------------------------------------------
     def shell(self, command: str, cwd: Path | None, depth: int) -> None:
-        lines = [line for line in command.splitlines() if not line.lstrip().startswith("#")]
         outer: list[Path | None] = []
-        for item in _commands("\n".join(lines)):
+        for item in _commands(command):
             if item == "(":
                 outer.append(cwd)
             elif item == ")":
@@ -182,6 +191,11 @@ class _Reader:
         name = os.path.basename(program)
         if name in CD:
             return self.cd(args, cwd)
+        if name in RUNNERS and args[:1] == ["run"]:  # `uv run python -m pkg`: what it runs, from here
+            rest = args[1:]
+            while rest and rest[0].startswith("-"):
+                rest = rest[1:]
+            self.simple(rest, cwd, depth)
         if "/" in program or "$" in program:
             self.run_file(program, cwd, depth, as_shell=False)
         if name in SOURCE:
