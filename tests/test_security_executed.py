@@ -137,3 +137,23 @@ def test_each_spelling_names_the_files_it_runs(tmp_path):
     assert "labtools" in names(shell_files("uv run --frozen python -m labtools", root))
     unknown = shell_files("cd $X && ./run; sh $TOOLS/x.sh", root)
     assert unknown.unknown == ["cd $X", "./run", "$TOOLS/x.sh"] and names(unknown) == []
+
+
+def test_what_git_hooks_and_envrc_run_is_protected_too(tmp_path):
+    """git runs .git/hooks/* and direnv .envrc without astro: the files they run in turn are refused too."""
+    import pytest
+
+    from astro_cli.app import AppContext
+    from astro_cli.config import load_settings
+    from astro_cli.security.paths import PathRefused
+    from astro_cli.workspace import AstroHome, Workspace
+
+    (tmp_path / ".git" / "hooks").mkdir(parents=True)
+    (tmp_path / ".git" / "hooks" / "pre-commit").write_text("#!/bin/sh\nsh tools/lint.sh\n")
+    (tmp_path / ".git" / "hooks" / "pre-push.sample").write_text("#!/bin/sh\nsh tools/sample.sh\n")
+    (tmp_path / ".envrc").write_text(". ./scripts/envsetup.sh\n")
+    app = AppContext(load_settings([], env={}), Workspace(tmp_path), AstroHome(tmp_path / "h"))
+    for path in ("tools/lint.sh", "scripts/envsetup.sh", ".git/hooks/post-merge", ".git/config", ".envrc"):
+        with pytest.raises(PathRefused, match="hook or MCP server runs"):
+            app.confinement.write_text(path, PAYLOAD)
+    assert app.confinement.write_text("tools/sample.sh", PAYLOAD)  # a .sample hook is never run by git

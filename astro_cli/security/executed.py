@@ -97,10 +97,24 @@ def executed_files(workspace: Workspace, settings: Settings) -> list[Path]:
                                             root))
     except (OSError, UnicodeDecodeError, json.JSONDecodeError):
         pass
+    settings_found += run_by_others(root)
     files = {(root / name) for name in RUN_BY_OTHERS}
     for found in settings_found:
         files |= found.files
     return sorted(files)
+
+
+def run_by_others(root: Path) -> list[CommandFiles]:
+    """What git's hooks and direnv's `.envrc` run in turn, read like a hook (`. ./lib.sh` in a hook)."""
+    hooks = root / ".git" / "hooks"
+    try:
+        scripts = sorted(p for p in hooks.iterdir() if p.is_file() and p.suffix != ".sample") if hooks.is_dir() else []
+    except OSError:
+        scripts = []
+    found = [argv_files([str(script)], root) for script in scripts]
+    if (root / ".envrc").is_file():
+        found.append(argv_files(["bash", ".envrc"], root))
+    return found
 
 
 def file_contents(files: set[Path], root: Path) -> dict[str, str]:
