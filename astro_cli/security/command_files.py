@@ -22,12 +22,12 @@ from __future__ import annotations
 
 import os
 import re
-import shlex
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from astro_cli.security.shell_words import SHELLS, commands, is_assignment, is_shell_script, python_imports
+
 PROJECT_VARIABLES = ("ASTRO_PROJECT_DIR", "CLAUDE_PROJECT_DIR")
-SHELLS = frozenset({"sh", "bash", "dash", "zsh", "ksh", "mksh", "ash", "busybox"})
 SOURCE = frozenset({".", "source"})
 CD = frozenset({"cd", "pushd"})
 MAKE = frozenset({"make", "gmake"})
@@ -37,7 +37,6 @@ MAKEFILES = ("GNUmakefile", "makefile", "Makefile")
 RUNNERS = frozenset({"uv", "poetry", "pipenv", "pdm", "hatch", "rye", "conda", "pixi"})
 PYTHON = re.compile(r"(?:python|pypy)[0-9.]*$")
 PYTHON_VALUE_OPTIONS = frozenset({"-W", "-X", "--check-hash-based-pycs"})
-SEPARATORS = frozenset({"&&", "||", ";", ";;", "|", "&", "(", ")", "|&", "\n"})
 REDIRECTS = frozenset({">", ">>", "<", "<<", "<<<", ">&", "<&", ">|", "&>"})
 _VARIABLE = re.compile(r"\$\{(\w+)(?::?[-=+?][^}]*)?\}|\$(\w+)")
 MAX_DEPTH = 4  # scripts that run scripts that run scripts...
@@ -65,41 +64,6 @@ def argv_files(argv: list[str], root: Path, cwd: Path | None = None) -> CommandF
     reader = _Reader(root.resolve())
     reader.simple(argv, (cwd or root).resolve(), 0)
     return reader.found
-
-
-def _tokens(command: str) -> list[str]:
-    """Shell words; a newline outside quotes is a token of its own, comments are left out."""
-    lexer = shlex.shlex(command, posix=True, punctuation_chars=";&|()<>\n")
-    lexer.whitespace_split = True
-    lexer.whitespace = " \t\r"
-    lexer.commenters = ""
-    try:
-        tokens = list(lexer)
-    except ValueError:  # an unclosed quote: the shell would refuse it too; judge the plain words
-        tokens = [token for line in command.splitlines() for token in [*line.split(), "\n"]]
-    kept: list[str] = []
-    comment = False
-    for token in tokens:
-        comment = (comment or token.startswith("#")) and "\n" not in token
-        if not comment:
-            kept.append(token)
-    return kept
-
-
-def _commands(command: str) -> list[list[str] | str]:
-    """Simple commands, split where the shell would run the next one; "(" and ")" kept (a subshell's
-    `cd` ends with it)."""
-    out: list[list[str] | str] = [[]]
-    for token in _tokens(command):
-        if token in ("(", ")"):
-            out += [token, []]
-        elif token in SEPARATORS or (token and set(token) <= set(";&|()\n")):
-            out.append([])
-        else:
-            last = out[-1]
-            if isinstance(last, list):
-                last.append(token)
-    return [item for item in out if item]
 
 
 class _Reader:
@@ -149,7 +113,7 @@ class _Reader:
         if path is None:
             return
         self.found.files.add(path)
-        if as_shell or _is_shell_script(path):
+        if as_shell or is_shell_script(path):
             self.script(path, cwd, depth)
 
     def script(self, path: Path, cwd: Path | None, depth: int) -> None:
@@ -166,7 +130,7 @@ class _Reader:
     # --- commands --------------------------------------------------------------------------------
     def shell(self, command: str, cwd: Path | None, depth: int) -> None:
         outer: list[Path | None] = []
-        for item in _commands(command):
+        for item in commands(command):
             if item == "(":
                 outer.append(cwd)
             elif item == ")":
@@ -178,7 +142,7 @@ class _Reader:
         """Record what one simple command runs; the folder the next one runs in (after `cd`)."""
         words = self._redirected(words, cwd)
         while words:
-            if _is_assignment(words[0]):
+            if is_assignment(words[0]):
                 words = words[1:]
             elif os.path.basename(words[0]) in WRAPPERS:
                 words = words[1:]
@@ -279,7 +243,7 @@ class _Reader:
                     self.run_file(arg, cwd, 0, as_shell=False)
                     path = self.path(self.expand(arg, cwd) or "", cwd) if cwd is not None else None
                     if path is not None and path.is_file():
-                        self.imports(_python_imports(path.read_bytes()), path.parent)
+                        self.imports(python_imports(path.read_bytes()), path.parent)
                 return
             flags = "" if arg.startswith("--") else arg[1:]
             for position, flag in enumerate(flags):
@@ -291,7 +255,7 @@ class _Reader:
                     return
                 if flag == "c":
                     if not isolated:
-                        self.imports(_python_imports(rest.encode()), cwd)
+                        self.imports(python_imports(rest.encode()), cwd)
                     return
                 if flag in "WX":
                     index += 0 if flags[position + 1:] else 1
@@ -318,7 +282,7 @@ class _Reader:
                     if source.is_file() and source not in self.read:
                         self.read.add(source)
                         try:
-                            self.imports(_python_imports(source.read_bytes()), folder)
+                            self.imports(python_imports(source.read_bytes()), folder)
                         except OSError:
                             continue
 
@@ -368,41 +332,3 @@ class _Reader:
                     if included is not None:
                         self.found.files.add(included)
                         self.makefile(included, folder, depth + 1)
-
-
-def _is_assignment(word: str) -> bool:
-    name, equals, _ = word.partition("=")
-    return bool(equals) and name.isidentifier()
-
-
-_IMPORT = re.compile(rb"^[ \t]*(?:from[ \t]+([A-Za-z_]\w*)[\w.]*[ \t]+import\b|import[ \t]+([^#;\n]+))", re.MULTILINE)
-
-
-def _python_imports(source: bytes) -> set[str]:
-    """The top-level names a Python source imports absolutely (`import a.b, c`, `from a import b`).
-
-    A pattern, not a parse: ast takes seconds on a package of hundreds of files, and a line that only
-    looks like an import (in a string) merely protects one more name."""
-    names: set[str] = set()
-    for match in _IMPORT.finditer(source):
-        if match.group(1):
-            names.add(match.group(1).decode())
-        else:
-            for part in match.group(2).decode("utf-8", errors="replace").strip("()\\ \t").split(","):
-                name = part.strip().split(" ")[0].split(".")[0]
-                if name.isidentifier():
-                    names.add(name)
-    return names
-
-
-def _is_shell_script(path: Path) -> bool:
-    """A file without a #! line, or with one naming a shell: read as a script of commands."""
-    try:
-        with open(path, "rb") as handle:
-            head = handle.read(128)
-    except OSError:
-        return False
-    if not head.startswith(b"#!"):
-        return path.suffix in (".sh", ".bash", "")
-    first = head.split(b"\n", 1)[0].decode("utf-8", errors="replace").split()
-    return any(os.path.basename(part) in SHELLS for part in first[:2])
