@@ -149,7 +149,9 @@ def describe_files(contents: Mapping[str, str], unknown: list[str]) -> str:
     if present:
         lines.append(f"  runs these workspace files (a change asks again): {', '.join(present)}")
     if absent:
-        lines.append(f"  and {absent} path(s) not there yet that it would run (one created there asks again)")
+        missing = [name for name, digest in contents.items() if digest == "missing"]
+        named = f": {', '.join(missing)}" if len(missing) <= 4 else ""
+        lines.append(f"  and {absent} path(s) it would run that are not there yet{named} (created, they ask again)")
     if unknown:
         lines.append(f"  cannot tell which workspace files it runs from: {', '.join(unknown)} "
                      "(only the command itself is fingerprinted)")

@@ -22,7 +22,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
 
-from astro_cli.security.trust_describe import describe_server, describe_setting
+from astro_cli.security.trust_describe import describe_hooks, describe_server, describe_setting
 
 TRUST_FILE = "trusted-folders.json"
 MCP_FILE = ".mcp.json"
@@ -129,6 +129,7 @@ def config_items(project_flat: Mapping[str, Any], where: str, root: Path | None 
 def with_files(item: RiskyItem, key: str, value: Any, root: Path | None) -> RiskyItem:
     """The item known by the content of what it runs: the workspace files its hooks or servers execute
     (security/executed.py) are shown and fingerprinted with it, so a changed file asks again."""
+    from astro_cli.security.command_files import shell_files
     from astro_cli.security.executed import describe_files, file_contents, setting_files
 
     found = setting_files(key, value, root) if root is not None else None
@@ -136,6 +137,12 @@ def with_files(item: RiskyItem, key: str, value: Any, root: Path | None) -> Risk
         return item
     contents = file_contents(found.files, root.resolve())
     digest = fingerprint({"setting": value, "files": contents, "unknown": found.unknown})
+    if key == "hooks" and isinstance(value, dict):  # the files under each hook that runs them
+        def annotate(command: str) -> str:
+            one = shell_files(command, root)
+            return describe_files(file_contents(one.files, root.resolve()), one.unknown)
+
+        return RiskyItem(item.key, item.where, describe_hooks(value, annotate) or item.detail, digest)
     return RiskyItem(item.key, item.where, f"{item.detail}\n{describe_files(contents, found.unknown)}", digest)
 
 
