@@ -106,8 +106,12 @@ def protected_pattern(app: AppContext) -> re.Pattern[str]:
     root = app.workspace.root.resolve()
     for path in app.executed_files:  # a file a hook or MCP server runs, by its name in the workspace
         relative = path.relative_to(root).as_posix() if path.is_relative_to(root) else str(path)
+        exists = path.exists()
+        if not exists and "/" not in relative and "." not in relative:
+            continue  # a module name Python would look up first (`json`), not there: a word, not a path
         words.append(r"(?<![\w.-])" + re.escape(relative) + r"(?![\w.-])")
-        words.append(r"(?<![\w.-])" + re.escape(path.name) + r"(?![\w.-])")  # `cd scripts && ... post.sh`
+        if (path.is_file() or (not exists and path.suffix)) and ".git" not in Path(relative).parts:
+            words.append(r"(?<![\w.-])" + re.escape(path.name) + r"(?![\w.-])")  # `cd scripts && ... post.sh`
         words.append(re.escape(str(path)))
     return re.compile("|".join(words + spellings), re.IGNORECASE)
 

@@ -20,7 +20,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
 
-from astro_cli.security.trust_describe import describe_server, describe_setting
+from astro_cli.security.trust_describe import describe_hooks, describe_server, describe_setting
 
 TRUST_FILE = "trusted-folders.json"
 MCP_FILE = ".mcp.json"
@@ -115,12 +115,33 @@ def skill_key(folder: Path, skill_path: Path) -> str:
     return SKILL_PREFIX + rel
 
 
-def config_items(project_flat: Mapping[str, Any], where: str) -> list[RiskyItem]:
+def config_items(project_flat: Mapping[str, Any], where: str, root: Path | None = None) -> list[RiskyItem]:
+    """`root`: the workspace, whose files the project's hooks and MCP servers run are fingerprinted too."""
     return [
-        RiskyItem(key, where, describe_setting(key, value), fingerprint(value))
+        with_files(RiskyItem(key, where, describe_setting(key, value), fingerprint(value)), key, value, root)
         for key, value in sorted(project_flat.items())
         if is_risky_key(key) and value not in (None, [], {}, "")
     ]
+
+
+def with_files(item: RiskyItem, key: str, value: Any, root: Path | None) -> RiskyItem:
+    """The item known by the content of what it runs: the workspace files its hooks or servers execute
+    (security/executed.py) are shown and fingerprinted with it, so a changed file asks again."""
+    from astro_cli.security.command_files import shell_files
+    from astro_cli.security.executed import describe_files, file_contents, setting_files
+
+    found = setting_files(key, value, root) if root is not None else None
+    if root is None or found is None or not (found.files or found.unknown):
+        return item
+    contents = file_contents(found.files, root.resolve())
+    digest = fingerprint({"setting": value, "files": contents, "unknown": found.unknown})
+    if key == "hooks" and isinstance(value, dict):  # the files under each hook that runs them
+        def annotate(command: str) -> str:
+            one = shell_files(command, root)
+            return describe_files(file_contents(one.files, root.resolve()), one.unknown)
+
+        return RiskyItem(item.key, item.where, describe_hooks(value, annotate) or item.detail, digest)
+    return RiskyItem(item.key, item.where, f"{item.detail}\n{describe_files(contents, found.unknown)}", digest)
 
 
 def skill_items(folder: Path, skill_dirs: Iterable[Path], skip: Iterable[Path] = ()) -> list[RiskyItem]:
@@ -166,7 +187,8 @@ def mcp_items(folder: Path) -> list[RiskyItem]:
         return []
     items = []
     for name, spec in sorted(servers.items()):
-        items.append(RiskyItem(MCP_PREFIX + str(name), MCP_FILE, describe_server(str(name), spec), fingerprint(spec)))
+        item = RiskyItem(MCP_PREFIX + str(name), MCP_FILE, describe_server(str(name), spec), fingerprint(spec))
+        items.append(with_files(item, "mcp.server", spec, folder))
     return items
 
 
@@ -238,7 +260,7 @@ def assess_workspace(root: Path, home: Path, config_path: Path, skill_dirs: list
     from astro_cli.config import read_flat
     from astro_cli.workspace import bundled_skills_dir
 
-    items = config_items(read_flat(config_path), str(config_path.relative_to(root)))
+    items = config_items(read_flat(config_path), str(config_path.relative_to(root)), root)
     items += skill_items(root.resolve(), skill_dirs, skip=[bundled_skills_dir()])
     items += mcp_items(root)
     return assess(root, TrustStore(home), items)

@@ -13,6 +13,7 @@ from __future__ import annotations
 import json
 import re
 import shlex
+from collections.abc import Callable
 from typing import Any
 
 from astro_cli.security.secrets import is_secret_name
@@ -44,7 +45,8 @@ def describe_setting(key: str, value: Any) -> str:
     return _text(value)
 
 
-def describe_hooks(hooks: dict[str, Any]) -> str:
+def describe_hooks(hooks: dict[str, Any], annotate: Callable[[str], str] | None = None) -> str:
+    """Each hook's event, its whole command and, from `annotate`, lines about what the command runs."""
     lines = []
     for event, groups in hooks.items():
         for group in groups if isinstance(groups, list) else []:
@@ -63,6 +65,9 @@ def describe_hooks(hooks: dict[str, Any]) -> str:
                     extras.append(f"given the secrets {', '.join(map(str, names))}")
                 extra = f" ({'; '.join(extras)})" if extras else ""
                 lines.append(f"{when} runs{extra}:\n  {entry['command']}")
+                notes = annotate(str(entry["command"])) if annotate is not None else ""
+                if notes:
+                    lines.append(notes)
     return "\n".join(lines)
 
 

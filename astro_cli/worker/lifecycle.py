@@ -29,13 +29,15 @@ def spawn_worker(paths: WorkerPaths, idle_minutes: float, env: Mapping[str, str]
     `after_exit`: a process whose end the worker awaits before its warm-up (the run that started
     it: its exit is not slowed by seconds of importing next to it).
     """
+    from astro_cli.security.children import python_child
     from astro_cli.security.secrets import environment_without_secrets
 
-    command = [sys.executable, "-m", "astro_cli.worker", "--idle-minutes", f"{idle_minutes:g}"]
+    args = ["--idle-minutes", f"{idle_minutes:g}"]
     if after_exit is not None:
-        command += ["--after-exit", str(after_exit)]
+        args += ["--after-exit", str(after_exit)]
+    child = python_child("astro_cli.worker", args, environment_without_secrets(env), twin=True)
     process = subprocess.Popen(
-        command, env=environment_without_secrets(env), cwd="/", stdin=subprocess.DEVNULL,
+        child.argv, env=child.env, cwd=child.cwd, stdin=subprocess.DEVNULL,
         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True, close_fds=True,
     )
     pid = process.pid

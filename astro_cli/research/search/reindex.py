@@ -13,7 +13,6 @@ from __future__ import annotations
 import logging
 import os
 import subprocess
-import sys
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -23,6 +22,7 @@ from typing import TYPE_CHECKING, Literal
 
 from astro_cli.research.search.vectors import EmbeddingError
 from astro_cli.security import writer
+from astro_cli.security.children import python_child, workspace_environment
 from astro_cli.security.writer import Place
 
 if TYPE_CHECKING:
@@ -141,10 +141,10 @@ def start_background(library: LibraryCore) -> bool:
         astro_dir.mkdir(parents=True, exist_ok=True)
         writer.write_file(astro_dir / "reindex.started", f"{time.time()}\n", root=astro_dir)
         with writer.open_append(Place(astro_dir, ("reindex.log",))) as out:
+            child = python_child("astro_cli", ["library", "reindex", "--background"], _child_env(library))
             subprocess.Popen(  # noqa: S603 - our own interpreter and module, fixed arguments
-                [sys.executable, "-m", "astro_cli", "library", "reindex", "--background"],
-                cwd=str(library.workspace.root), stdin=subprocess.DEVNULL, stdout=out, stderr=out,
-                start_new_session=True, close_fds=True, env=_child_env(library),
+                child.argv, cwd=child.cwd, env=child.env, stdin=subprocess.DEVNULL, stdout=out, stderr=out,
+                start_new_session=True, close_fds=True,
             )
     except OSError as exc:
         log.debug("could not start a background reindex: %s", exc)
@@ -163,7 +163,9 @@ _CARRIED: tuple[_Carried, ...] = ("library.embedding_model", "library.embedding_
 def _child_env(library: LibraryCore) -> dict[str, str]:
     from astro_cli.config_schema import SCHEMA
 
-    env = {**os.environ, "ASTRO_WORKER": "0", "ASTRO_HOME": str(library.home.root)}
+    # It runs from `/` (security/children.py): the workspace is named, not taken from the current folder.
+    env = {**workspace_environment(os.environ, library.workspace.root), "ASTRO_WORKER": "0",
+           "ASTRO_HOME": str(library.home.root)}
     for name in _CARRIED:
         value = library.embedding_model if name == "library.embedding_model" else library.settings.typed[name]
         if value:

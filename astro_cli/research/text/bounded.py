@@ -4,8 +4,9 @@ A PDF or a LaTeX source comes from arXiv, a colleague or a cloned repository: a 
 page tree claims a million pages, or a .tex with twenty thousand unclosed `\\newcommand`s, must not
 take astro's own process to gigabytes or minutes. Every reading of such a file (parse_paper,
 get_paper_content, `library add`, a download's metadata) runs `python -m <worker module>` through
-`run_bounded`: an address-space limit (RLIMIT_AS), a CPU limit (RLIMIT_CPU) and a wall-clock
-timeout, an environment without keys, and its answer as JSON on stdout. Past a limit, the caller
+`run_bounded`: isolated from the workspace's code (security/children.py), an address-space limit
+(RLIMIT_AS), a CPU limit (RLIMIT_CPU) and a wall-clock timeout, an environment without keys, and
+its answer as JSON on stdout. Past a limit, the caller
 gets the reason in one sentence and the library stays as it was.
 """
 
@@ -17,10 +18,8 @@ import math
 import os
 import signal
 import subprocess
-import sys
 from collections.abc import Callable
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
 log = logging.getLogger(__name__)
@@ -47,10 +46,12 @@ class ChildFailed(Exception):
 
 def run_bounded(module: str, args: list[str], limits: ChildLimits) -> ChildOutcome:
     """Run `python -m module args...` within `limits`; its stdout must be one JSON object."""
-    command = [sys.executable, "-m", module, *args]
+    from astro_cli.security.children import python_child
+
+    child = python_child(module, args, child_env())
     try:
         done = subprocess.run(
-            command, capture_output=True, timeout=limits.max_seconds + WALL_GRACE, env=child_env(),
+            child.argv, cwd=child.cwd, env=child.env, capture_output=True, timeout=limits.max_seconds + WALL_GRACE,
             stdin=subprocess.DEVNULL, preexec_fn=_limits(limits) if os.name == "posix" else None,
         )
     except subprocess.TimeoutExpired:
@@ -88,9 +89,7 @@ def _limits(limits: ChildLimits) -> Callable[[], None]:  # a preexec_fn
 
 
 def child_env() -> dict[str, str]:
-    """The child needs only to find astro_cli; keys and settings stay with the parent."""
-    keep = ("PATH", "PYTHONPATH", "LANG", "LC_ALL", "SYSTEMROOT", "TMPDIR", "HOME")
-    env = {k: v for k, v in os.environ.items() if k in keep}
-    root = str(Path(__file__).resolve().parents[2])
-    env["PYTHONPATH"] = os.pathsep.join(filter(None, [root, env.get("PYTHONPATH")]))
-    return env
+    """The child needs nothing of ours: keys and settings stay with the parent (security/children.py
+    finds astro_cli for it)."""
+    keep = ("PATH", "LANG", "LC_ALL", "SYSTEMROOT", "TMPDIR", "HOME")
+    return {k: v for k, v in os.environ.items() if k in keep}

@@ -116,7 +116,7 @@ def _ask_child(mode: str, path: Path, limits: LatexLimits | None) -> dict[str, A
 
     limits = limits or LatexLimits()
     try:
-        outcome = run_bounded("astro_cli.research.text.latex_worker", [mode, str(path), json.dumps(asdict(limits))],
+        outcome = run_bounded("astro_cli.research.text.latex_worker", [mode, str(path.resolve()), json.dumps(asdict(limits))],
                               ChildLimits(limits.max_seconds, limits.max_memory))
     except ChildFailed as exc:
         raise LatexError(f"the LaTeX {exc}") from None

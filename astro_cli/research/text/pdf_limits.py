@@ -41,7 +41,7 @@ def read_pages_bounded(path: Path, limits: PdfLimits | None = None) -> PdfReadin
     if not path.exists():
         raise PdfError(f"the PDF {path.name} is missing from papers/")
     try:
-        outcome = run_bounded("astro_cli.research.text.pdf_worker", [str(path), json.dumps(asdict(limits))],
+        outcome = run_bounded("astro_cli.research.text.pdf_worker", [str(path.resolve()), json.dumps(asdict(limits))],
                               ChildLimits(limits.max_seconds, limits.max_memory))
     except ChildFailed as exc:
         raise PdfError(f"{path.name} could not be read: the PDF {exc}") from None
