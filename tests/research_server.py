@@ -114,6 +114,9 @@ class ResearchServer:
         # references()/citations()/similar() answers: the recorded q=star response, paged by start/rows;
         # `graph_total` replaces its numFound (constructed: a paper with that many citations)
         self.graph_total: int | None = None
+        # Constructed: when set, every ADS search/query answer is this JSON value (a hostile or broken ADS:
+        # records with escape sequences, wrong types, huge values; attack tests set it)
+        self.ads_answer: Any = None
         server = self
 
         class Handler(BaseHTTPRequestHandler):
@@ -278,6 +281,8 @@ class ResearchServer:
             payload = {"msg": f"Retrieved {len(entries)} abstracts, starting with number 1.",
                        "export": "\n".join(entries)}
             return 200, json.dumps(payload).encode(), "application/json", limits
+        if request.path == "/v1/search/query" and self.ads_answer is not None:
+            return 200, json.dumps(self.ads_answer).encode(), "application/json", limits
         if request.path == "/v1/search/query":
             q = (request.query.get("q") or [""])[0]
             rows = int((request.query.get("rows") or ["10"])[0])
