@@ -9,7 +9,7 @@ import typer
 
 from astro_cli.bootstrap import UserError, user_errors
 from astro_cli.commands.library_context import library_app
-from astro_cli.security.visible import visible
+from astro_cli.security.visible import visible, visible_json
 
 app = typer.Typer(no_args_is_help=True)
 
@@ -56,9 +56,9 @@ def search(
             raise UserError(str(exc)) from None
         _say_missing_model(ctx)
         if as_json:
-            typer.echo(json.dumps(result.as_dict(), indent=2, ensure_ascii=False))
+            typer.echo(visible_json(result.as_dict(), indent=2))
         elif for_model:
-            typer.echo(format_hits(phrasings, result))
+            typer.echo(visible(format_hits(phrasings, result)))
         else:
             from rich.console import Console
 
@@ -161,7 +161,7 @@ def remove(
             typer.echo("Nothing removed.")
             raise typer.Exit(1)
         library.remove(paper["id"])
-        typer.echo(f"Removed {what}.")
+        typer.echo(visible(f"Removed {what}."))
 
 
 @app.command("check")
@@ -217,8 +217,8 @@ def merge(
             raise UserError(str(exc)) from None
         ids = ", ".join(f"{label} {merged[k]}" for k, label in (("arxiv_id", "arXiv"), ("doi", "DOI"),
                                                               ("bibcode", "bibcode")) if merged.get(k))
-        typer.echo(f"Merged {drop} into {merged['id']}: {merged.get('title') or 'untitled'}"
-                   + (f" ({ids})" if ids else "") + ".")
+        typer.echo(visible(f"Merged {drop} into {merged['id']}: {merged.get('title') or 'untitled'}"
+                           + (f" ({ids})" if ids else "") + "."))
 
 
 def _confirm(question: str) -> bool:

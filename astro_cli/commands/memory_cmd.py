@@ -12,6 +12,7 @@ import typer
 
 from astro_cli.bootstrap import UserError, build_app, print_warnings, user_errors
 from astro_cli.commands.defaults import command_group
+from astro_cli.security.visible import visible
 
 if TYPE_CHECKING:
     from astro_cli.app import AppContext
@@ -107,7 +108,7 @@ def show(slug: str = typer.Argument(..., help="The memory's slug (its file name 
         path = _store(ctx).path_of(slug)
         if "/" in slug or not path.is_file():
             raise UserError(f"No memory '{slug}' in this workspace; `astro memory list` shows them.")
-        typer.echo(path.read_text(encoding="utf-8"), nl=False)
+        typer.echo(visible(path.read_text(encoding="utf-8")), nl=False)
         try:
             read_memory(path)
         except MemoryFileError as exc:

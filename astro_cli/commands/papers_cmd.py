@@ -78,18 +78,18 @@ def _print(page: Any) -> None:
     console = Console(highlight=False, soft_wrap=True)
     err = Console(stderr=True, highlight=False, soft_wrap=True)
     shown = len(page.neighbours)
-    console.print(Text(f"{TITLES[page.direction]} {visible(page.paper)} ({visible(page.source)}): "
-                       + (f"{page.start + 1}-{page.start + shown} of {page.total:,}" if shown else "none")))
+    console.print(Text(visible(f"{TITLES[page.direction]} {page.paper} ({page.source}): ")
+                       + (f"{page.start + 1:d}-{page.start + shown:d} of {page.total:,}" if shown else "none")))
     for number, neighbour in enumerate(page.neighbours, start=page.start + 1):
         record = neighbour.record
         title = visible(record.get("title")) if record.get("title") else one_line(neighbour.text or "(untitled)",
                                                                                    REFERENCE_SHOWN)
-        mark = [(" (in library)", "green")] if neighbour.in_library else []
-        console.print(Text.assemble((f"{number}. {title}", "bold"), *mark))
+        console.print(Text.assemble((visible(f"{number}. {title}"), "bold"),
+                                    *([(" (in library)", "green")] if neighbour.in_library else [])))
         if record.get("title"):
             console.print(Text("   " + visible(authors_line(record.get("authors") or []))))
         console.print(Text("   " + visible(ids_line(record) or "not resolved to an identifier"), style="dim"))
     if page.start + shown < page.total:
-        err.print(Text(f"more: --start {page.start + shown}", style="dim"))
+        err.print(Text(f"more: --start {page.start + shown:d}", style="dim"))
     for note in page.notes:
         err.print(Text.assemble(("note:", "yellow"), " ", visible(note)))

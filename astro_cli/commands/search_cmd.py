@@ -84,7 +84,7 @@ def _print_results(outcome: Any) -> None:
     if not outcome.records:
         console.print(Text("No papers found for: " + visible(outcome.query)))
     for number, record in enumerate(outcome.records, start=1):
-        console.print(Text(f"{number}. {visible(record.get('title') or '(untitled)')}", style="bold"))
+        console.print(Text(visible(f"{number}. {record.get('title') or '(untitled)'}"), style="bold"))
         console.print(Text("   " + visible(authors_line(record.get("authors") or []))))
         console.print(Text("   " + visible(ids_line(record)), style="dim"))
         if record.get("url"):

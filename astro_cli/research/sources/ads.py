@@ -215,7 +215,7 @@ def export_bibtex(web: Web, bibcodes: list[str]) -> str:
     """BibTeX for bibcodes from the ADS export service (one request for all of them)."""
     body = _call(web, "POST", "/export/bibtex", json={"bibcode": bibcodes})
     text = body.get("export")
-    if not isinstance(text, str) or not text:
+    if not isinstance(text, str):
         raise ServiceError("NASA ADS export answered without BibTeX; try again later.")
     return text
 
