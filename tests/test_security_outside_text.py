@@ -129,3 +129,21 @@ def test_an_80_kB_reference_is_parsed_in_linear_time(workspace, astro_env, run_a
     assert result.returncode == 0, result.stderr
     assert "2013PASP..125..306F" in result.stdout  # the good entry is resolved
     assert "[big] Smith, A. 2013, dust dust" in result.stdout and len(result.stdout) < 5_000  # the long one, cut
+
+
+def test_json_from_the_library_spells_c1_and_format_characters_as_escapes(workspace, astro_env, run_astro):
+    """json.dumps(ensure_ascii=False) escapes C0 controls but leaves the 8-bit CSI (U+009B) and bidi
+    overrides raw: `--json` output goes through visible_json(), the same JSON value."""
+    from astro_cli.research.library.service import Library
+
+    app = make_app(workspace)
+    try:
+        Library(app).upsert_paper({"id": "2501.00100", "title": f"Dust{CSI}{HIDDEN} lanes", "authors": ["Eve"],
+                                   "year": 2025})
+    finally:
+        app.close()
+    result = run_astro(["library", "list", "--json"], {**astro_env, "COLUMNS": "400"})
+    assert result.returncode == 0, result.stderr
+    assert _raw_in(result.stdout) == []
+    [row] = json.loads(result.stdout)
+    assert row["title"] == f"Dust{CSI}{HIDDEN} lanes"

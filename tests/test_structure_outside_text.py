@@ -37,7 +37,8 @@ ALLOWED = {
     ("keys_cmd.py", "set_key"): "the provider name the user typed and a fixed sentence",
     ("library_cmd.py", "_say_missing_model"): "a fixed sentence naming the embedding model setting",
     ("library_cmd.py", "check"): "counts, and findings already through visible() inside rich markup",
-    ("library_cmd.py", "list_papers"): "rows go through rich_text() in the table; the rest are counts and the store",
+    ("library_cmd.py", "list_papers"): "rows go through rich_text() in the table, --json through visible_json(); "
+                                       "the rest are counts and the store's location",
     ("library_migrate_cmd.py", "migrate"): "counts and database locations the user gave",
     ("library_migrate_cmd.py", "update"): "counts of a migration",
     ("library_net_cmd.py", "_add_download"): "paths astro chose under papers/",
@@ -50,11 +51,11 @@ ALLOWED = {
     ("memory_cmd.py", "add"): "the slug and path astro wrote",
     ("memory_cmd.py", "edit"): "the path astro opened in the user's editor",
     ("memory_cmd.py", "forget"): "the slug the user typed",
-    ("memory_cmd.py", "list_memories"): "the user's own memory index (type, slug, age) in a table",
     ("prompt_cmd.py", "_print"): "astro's own assembled prompt, shown to its user as it is sent",
     ("prompt_cmd.py", "show"): "astro's own assembled prompt as JSON",
     ("repl_cmd.py", "settle_trust"): "the trust question, escaped by trust_describe",
-    ("sessions_cmd.py", "list_sessions"): "cells go through rich_text(); notes are astro's sentences",
+    ("sessions_cmd.py", "list_sessions"): "cells go through rich_text(); --json is json.dumps with ensure_ascii "
+                                          "(every non-ASCII character escaped); notes are astro's sentences",
     ("skills_cmd.py", "list_skills"): "skill names and paths of the user's layers",
     ("skills_cmd.py", "new"): "the path astro created",
     ("skills_cmd.py", "show"): "a SKILL.md the user asked to read, as a pager would show it",

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 from typing import Any, Optional
 
 import typer
@@ -95,7 +94,7 @@ def list_papers(
         library = _library(ctx) if has_library(ctx) else None
         rows = library.list_papers(added_by=by) if library is not None else []
         if as_json:
-            typer.echo(json.dumps([row.as_dict() for row in rows], indent=2, ensure_ascii=False, default=str))
+            typer.echo(visible_json([row.as_dict() for row in rows], indent=2, default=str))
             return
         if not rows:
             if by and library is not None:
@@ -179,8 +178,8 @@ def check(
             return
         report = check_library(_library(ctx), repair=not dry_run)
         if as_json:
-            typer.echo(json.dumps({"papers": report.papers, "chunks": report.chunks,
-                                   "findings": [f.as_dict() for f in report.findings]}, indent=2, ensure_ascii=False))
+            typer.echo(visible_json({"papers": report.papers, "chunks": report.chunks,
+                                     "findings": [f.as_dict() for f in report.findings]}, indent=2))
         else:
             from rich.console import Console
             from rich.markup import escape
