@@ -147,3 +147,48 @@ def test_json_from_the_library_spells_c1_and_format_characters_as_escapes(worksp
     assert _raw_in(result.stdout) == []
     [row] = json.loads(result.stdout)
     assert row["title"] == f"Dust{CSI}{HIDDEN} lanes"
+
+
+@pytest.mark.parametrize("message", [
+    {"DOI": 10.5555, "title": 42, "author": 7, "container-title": {"x": 1}, "issued": {"date-parts": "2009"},
+     "updated-by": "retracted", "is-referenced-by-count": "many", "volume": ["1"], "URL": None,
+     "abstract": f"<jats:p>Dust{OSC52}</jats:p>"},
+    {"DOI": "10.5555/12345678", "title": [None, "Real title"], "author": [{"family": 5, "given": None}, "x", None],
+     "issued": {"date-parts": [[None]]}, "updated-by": [{"type": 3, "updated": {"date-parts": [["2009"]]}}]},
+])
+def test_a_hostile_crossref_record_is_read_as_far_as_it_goes(message, astro_env, research, run_astro):
+    research.crossref_answer = {"status": "ok", "message-type": "work", "message": message}
+    env = {**astro_env, **research.env(ASTRO_HTTP_TIMEOUT=research_server.CLIENT_TIMEOUT), "COLUMNS": "400"}
+    result = run_astro(["search", "10.5555/12345678"], env)  # no ADS token: the DOI resolves through Crossref
+    assert result.returncode == 0, result.stderr
+    assert "Traceback" not in result.stderr and _raw_in(result.stdout) == []
+    assert "1." in result.stdout
+
+
+def _votable(columns: dict[str, list[object]]) -> bytes:
+    """Constructed: a SIMBAD TAP answer whose columns have the types a hostile service chose."""
+    import io
+
+    from astropy.io.votable import from_table
+    from astropy.io.votable.tree import Info
+    from astropy.table import Table
+
+    votable = from_table(Table(columns))
+    votable.resources[0].type = "results"
+    votable.resources[0].infos.append(Info(name="QUERY_STATUS", value="OK"))
+    out = io.BytesIO()
+    votable.to_xml(out)
+    return out.getvalue()
+
+
+def test_a_simbad_answer_of_wrong_types_is_read_as_far_as_it_goes(astro_env, research, run_astro):
+    research.simbad_answer = _votable({
+        "main_id": ["M  31\u202e\x9b2J"], "otype": [7], "ra": ["ten degrees"], "dec": ["north"],
+        "nbref": ["many"], "V": ["bright"], "rvz_radvel": ["fast"], "plx_value": ["near"],
+    })
+    env = {**astro_env, **research.env(ASTRO_HTTP_TIMEOUT=research_server.CLIENT_TIMEOUT), "COLUMNS": "400"}
+    result = run_astro(["target", "M 31"], env)
+    assert result.returncode == 0, result.stderr
+    assert "Traceback" not in result.stderr and _raw_in(result.stdout) == []
+    assert "main identifier: M  31\\u202e\\x9b2J" in result.stdout and "type: 7" in result.stdout
+    assert "ICRS coordinates" not in result.stdout  # text where SIMBAD gives degrees is not a position
