@@ -118,3 +118,12 @@ def test_prose_and_identifiers_stay_readable_and_redaction_stays_cheap():
     for _ in range(20):
         assert redactor.redact(answer) == answer
     assert (time.perf_counter() - started) / 20 < 0.5  # a behaviour guard; RESULTS.md has the measurement
+
+
+def test_the_repl_shows_the_answer_redacted(fake, repl):
+    """The REPL's console (in-process, the real loop and litellm): a known key (ASTRO_API_KEY of the
+    tests' environment) and a key shape, each split over the streamed pieces, never reach the screen."""
+    fake.add({"text": f"The key is sk-test-secret-123 and the token {SHAPES['hugging face']}, done."})
+    output = repl.type_and_run("what is my key?\r\x04")
+    assert "sk-test-secret-123" not in output and SHAPES["hugging face"] not in output
+    assert "[REDACTED:ASTRO_API_KEY]" in output and "done." in output
