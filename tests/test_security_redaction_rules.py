@@ -127,3 +127,11 @@ def test_the_repl_shows_the_answer_redacted(fake, repl):
     output = repl.type_and_run("what is my key?\r\x04")
     assert "sk-test-secret-123" not in output and SHAPES["hugging face"] not in output
     assert "[REDACTED:ASTRO_API_KEY]" in output and "done." in output
+
+
+def test_tool_lines_on_stderr_are_redacted(fake, astro_env, run_astro):
+    token = SHAPES["gitlab"]
+    fake.add({"tool_calls": [{"name": "read_file", "arguments": {"path": f"notes/{token}.txt"}}]}, {"text": "No."})
+    result = run_astro(["run", "read it"], astro_env)
+    assert result.returncode == 0, result.stderr
+    assert token not in result.stderr and "[REDACTED:gitlab token]" in result.stderr

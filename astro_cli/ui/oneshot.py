@@ -213,9 +213,11 @@ class OneShotPrinter:
             self._write_json(error_object(message, exit_code))
 
     def _line(self, *parts: str | tuple[str, str]) -> None:
+        """One stderr line (tool lines, notices, errors), redacted: a tool's arguments are the model's text."""
         from rich.text import Text
 
-        self.err.print(Text.assemble(*parts))
+        self.err.print(Text.assemble(*(self._redact(part) if isinstance(part, str) else (self._redact(part[0]), part[1])
+                                       for part in parts)))
 
     def finish(self, state: TurnState, exit_code: int | None = None) -> None:
         self._spin(None)
