@@ -25,6 +25,9 @@ from collections.abc import Callable
 Rule = tuple[str, "re.Pattern[str]", tuple[str, ...]]
 
 _START = r"(?<![\w-])"  # a token begins here (not inside a longer word or key)
+# The same, but after a hyphen too (gitleaks' \b: `notes-glpat-...`), for prefixes whose run cannot fail
+# once it has started (its class holds the prefix's characters, and nothing but a length follows).
+_WORD = r"(?<![A-Za-z0-9_])"
 
 # ds keyword.py DENYLIST, plus `token` (GITHUB_TOKEN=, ADS_API_TOKEN=); the name must END with the
 # keyword (ds also allows a suffix, `password_secure =`, which reads `tokenizer=` as a secret).
@@ -48,26 +51,26 @@ KEY_RULES: tuple[Rule, ...] = (
     ("anthropic key", re.compile(_START + r"(?P<secret>sk-ant-[A-Za-z0-9_-]{8,})"), ("sk-ant-",)),
     ("openai key", re.compile(_START + r"(?P<secret>sk-(?!ant-)[A-Za-z0-9_-]{16,})"), ("sk-",)),
     # gl stripe-access-token
-    ("stripe key", re.compile(_START + r"(?P<secret>(?:sk|rk)_(?:test|live|prod)_[A-Za-z0-9]{10,99})"),
+    ("stripe key", re.compile(_WORD + r"(?P<secret>(?:sk|rk)_(?:test|live|prod)_[A-Za-z0-9]{10,99})"),
      ("sk_", "rk_")),
     # gl github-pat / github-fine-grained-pat, loosened to 30+ characters
-    ("github token", re.compile(_START + r"(?P<secret>(?:gh[pousr]_[A-Za-z0-9]{30,}|github_pat_[A-Za-z0-9_]{30,}))"),
+    ("github token", re.compile(_WORD + r"(?P<secret>(?:gh[pousr]_[A-Za-z0-9]{30,}|github_pat_[A-Za-z0-9_]{30,}))"),
      ("ghp_", "gho_", "ghu_", "ghs_", "ghr_", "github_pat_")),
     # ds gitlab_token.py (glpat-, deploy, feed, OAuth, runner, pipeline-trigger, incoming-mail tokens)
-    ("gitlab token", re.compile(_START + r"(?P<secret>(?:glpat|gldt|glft|glsoat|glrt|glptt|glimt|gloas|glcbt)-"
+    ("gitlab token", re.compile(_WORD + r"(?P<secret>(?:glpat|gldt|glft|glsoat|glrt|glptt|glimt|gloas|glcbt)-"
                                          r"[A-Za-z0-9_-]{20,})"),
      ("glpat-", "gldt-", "glft-", "glsoat-", "glrt-", "glptt-", "glimt-", "gloas-", "glcbt-")),
     # gl huggingface-access-token (hf_ + 34 letters) and ds's organisation token, digits allowed, 30+
-    ("hugging face token", re.compile(_START + r"(?P<secret>(?:hf_|api_org_)[A-Za-z0-9]{30,})"), ("hf_", "api_org_")),
-    ("groq key", re.compile(_START + r"(?P<secret>gsk_[A-Za-z0-9]{40,})"), ("gsk_",)),
-    ("xai key", re.compile(_START + r"(?P<secret>xai-[A-Za-z0-9]{40,})"), ("xai-",)),
+    ("hugging face token", re.compile(_WORD + r"(?P<secret>(?:hf_|api_org_)[A-Za-z0-9]{30,})"), ("hf_", "api_org_")),
+    ("groq key", re.compile(_WORD + r"(?P<secret>gsk_[A-Za-z0-9]{40,})"), ("gsk_",)),
+    ("xai key", re.compile(_WORD + r"(?P<secret>xai-[A-Za-z0-9]{40,})"), ("xai-",)),
     # gl npm-access-token
-    ("npm token", re.compile(_START + r"(?P<secret>npm_[A-Za-z0-9]{36})(?![A-Za-z0-9])"), ("npm_",)),
+    ("npm token", re.compile(_WORD + r"(?P<secret>npm_[A-Za-z0-9]{36})(?![A-Za-z0-9])"), ("npm_",)),
     # gl pypi-upload-token
     ("pypi token", re.compile(r"(?P<secret>pypi-AgEIcHlwaS5vcmc[\w-]{50,1000})"), ("pypi-ageichlwas5vcmc",)),
     # gl jwt, narrowed to JSON headers and payloads without spaces (`{"` is `eyJ`): header.payload.signature
     ("jwt", re.compile(_START + r"(?P<secret>eyJ[A-Za-z0-9_-]{10,}\.eyJ[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]*)"), ("eyj",)),
-    ("google key", re.compile(_START + r"(?P<secret>AIza[0-9A-Za-z_-]{30,})"), ("aiza",)),
+    ("google key", re.compile(_WORD + r"(?P<secret>AIza[0-9A-Za-z_-]{30,})"), ("aiza",)),
     ("slack token", re.compile(_START + r"(?P<secret>xox[abprs]-[A-Za-z0-9-]{10,})"), ("xox",)),
     ("aws key", re.compile(r"(?<![A-Z0-9])(?P<secret>(?:AKIA|ASIA)[A-Z0-9]{16})(?![A-Z0-9])"), ("akia", "asia")),
     # ds keyword.py, reduced to its unambiguous forms: NAME = value, NAME := value, NAME => value, and
