@@ -114,6 +114,11 @@ class ResearchServer:
         # references()/citations()/similar() answers: the recorded q=star response, paged by start/rows;
         # `graph_total` replaces its numFound (constructed: a paper with that many citations)
         self.graph_total: int | None = None
+        # Constructed: when set, every ADS search/query answer is this JSON value (a hostile or broken ADS:
+        # records with escape sequences, wrong types, huge values; attack tests set it)
+        self.ads_answer: Any = None
+        self.crossref_answer: Any = None  # the same for Crossref's /works/DOI answers
+        self.simbad_answer: bytes | None = None  # and a VOTable for every SIMBAD TAP query
         server = self
 
         class Handler(BaseHTTPRequestHandler):
@@ -233,6 +238,8 @@ class ResearchServer:
             return self._ads(request)
         if path.startswith("/simbad/sim-tap/sync"):
             return self._simbad(request)
+        if path.startswith("/crossref/works/") and self.crossref_answer is not None:
+            return 200, json.dumps(self.crossref_answer).encode(), "application/json", {}
         if path.startswith("/crossref/works/"):
             name = CROSSREF_WORKS.get(unquote(path[len("/crossref/works/"):]).lower())
             if name is None:  # as Crossref answers an unknown DOI
@@ -278,6 +285,8 @@ class ResearchServer:
             payload = {"msg": f"Retrieved {len(entries)} abstracts, starting with number 1.",
                        "export": "\n".join(entries)}
             return 200, json.dumps(payload).encode(), "application/json", limits
+        if request.path == "/v1/search/query" and self.ads_answer is not None:
+            return 200, json.dumps(self.ads_answer).encode(), "application/json", limits
         if request.path == "/v1/search/query":
             q = (request.query.get("q") or [""])[0]
             rows = int((request.query.get("rows") or ["10"])[0])
@@ -316,6 +325,8 @@ class ResearchServer:
     def _simbad(self, request: Request) -> tuple[int, bytes, str, dict[str, str]]:
         form = parse_qs(request.body.decode())
         query = (form.get("QUERY") or [""])[0]
+        if self.simbad_answer is not None:
+            return 200, self.simbad_answer, "application/x-votable+xml", {}
         return 200, simbad_votable(query), "application/x-votable+xml", {}
 
 

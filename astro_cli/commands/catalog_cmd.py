@@ -8,12 +8,12 @@ the workspace's data/ folder with its provenance and the summary the model would
 
 from __future__ import annotations
 
-import json
 from typing import Optional
 
 import typer
 
 from astro_cli.bootstrap import EXIT_FAILED, EXIT_USAGE, UserError, build_app, user_errors
+from astro_cli.security.visible import visible, visible_json
 
 app = typer.Typer(no_args_is_help=True, add_completion=False)
 
@@ -48,7 +48,7 @@ def _run(request: object, as_json: bool, replace: bool = False) -> None:
             raise UserError(str(exc), EXIT_FAILED) from None
         if as_json:
             payload = {**outcome.provenance.meta(), "path": outcome.relative, "sources": outcome.sources}
-            typer.echo(json.dumps(payload, indent=2, ensure_ascii=False))
+            typer.echo(visible_json(payload, indent=2))
             return
         from astro_cli.security.visible import visible
 
@@ -118,14 +118,14 @@ def services_command(as_json: bool = AS_JSON) -> None:
         except CatalogError as exc:
             raise UserError(str(exc), EXIT_USAGE) from None
         if as_json:
-            typer.echo(json.dumps({k: {"title": s.title, "url": s.url, "bibcode": s.bibcode,
-                                       "cone_table": s.cone.name if s.cone else None} for k, s in known.items()},
-                                  indent=2))
+            typer.echo(visible_json({k: {"title": s.title, "url": s.url, "bibcode": s.bibcode,
+                                         "cone_table": s.cone.name if s.cone else None} for k, s in known.items()},
+                                    indent=2))
             return
         for key, service in sorted(known.items()):
             cone = f"; cone: {service.cone.name}" if service.cone else ""
             cite = f"; cite {service.bibcode}" if service.bibcode else ""
-            typer.echo(f"{key:8} {service.title} <{service.url}>{cone}{cite}")
+            typer.echo(visible(f"{key:8} {service.title} <{service.url}>{cone}{cite}"))
 
 
 @app.command("find")

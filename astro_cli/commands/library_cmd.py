@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
-import json
 from typing import Any, Optional
 
 import typer
 
 from astro_cli.bootstrap import UserError, user_errors
 from astro_cli.commands.library_context import library_app
-from astro_cli.security.visible import visible
+from astro_cli.security.visible import visible, visible_json
 
 app = typer.Typer(no_args_is_help=True)
 
@@ -56,9 +55,9 @@ def search(
             raise UserError(str(exc)) from None
         _say_missing_model(ctx)
         if as_json:
-            typer.echo(json.dumps(result.as_dict(), indent=2, ensure_ascii=False))
+            typer.echo(visible_json(result.as_dict(), indent=2))
         elif for_model:
-            typer.echo(format_hits(phrasings, result))
+            typer.echo(visible(format_hits(phrasings, result)))
         else:
             from rich.console import Console
 
@@ -95,7 +94,7 @@ def list_papers(
         library = _library(ctx) if has_library(ctx) else None
         rows = library.list_papers(added_by=by) if library is not None else []
         if as_json:
-            typer.echo(json.dumps([row.as_dict() for row in rows], indent=2, ensure_ascii=False, default=str))
+            typer.echo(visible_json([row.as_dict() for row in rows], indent=2, default=str))
             return
         if not rows:
             if by and library is not None:
@@ -161,7 +160,7 @@ def remove(
             typer.echo("Nothing removed.")
             raise typer.Exit(1)
         library.remove(paper["id"])
-        typer.echo(f"Removed {what}.")
+        typer.echo(visible(f"Removed {what}."))
 
 
 @app.command("check")
@@ -179,8 +178,8 @@ def check(
             return
         report = check_library(_library(ctx), repair=not dry_run)
         if as_json:
-            typer.echo(json.dumps({"papers": report.papers, "chunks": report.chunks,
-                                   "findings": [f.as_dict() for f in report.findings]}, indent=2, ensure_ascii=False))
+            typer.echo(visible_json({"papers": report.papers, "chunks": report.chunks,
+                                     "findings": [f.as_dict() for f in report.findings]}, indent=2))
         else:
             from rich.console import Console
             from rich.markup import escape
@@ -217,8 +216,8 @@ def merge(
             raise UserError(str(exc)) from None
         ids = ", ".join(f"{label} {merged[k]}" for k, label in (("arxiv_id", "arXiv"), ("doi", "DOI"),
                                                               ("bibcode", "bibcode")) if merged.get(k))
-        typer.echo(f"Merged {drop} into {merged['id']}: {merged.get('title') or 'untitled'}"
-                   + (f" ({ids})" if ids else "") + ".")
+        typer.echo(visible(f"Merged {drop} into {merged['id']}: {merged.get('title') or 'untitled'}"
+                           + (f" ({ids})" if ids else "") + "."))
 
 
 def _confirm(question: str) -> bool:

@@ -206,7 +206,7 @@ def export(
         err = Console(stderr=True, highlight=False, soft_wrap=True)
         for note in notes:
             err.print(visible(f"note: {note}"), markup=False)
-        sys.stdout.write(text)
+        sys.stdout.write(visible(text))
 
 
 

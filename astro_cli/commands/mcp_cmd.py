@@ -7,7 +7,6 @@ untrusted folder is listed as skipped and never started.
 
 from __future__ import annotations
 
-import json
 import re
 from pathlib import Path
 from typing import Any, Optional
@@ -31,7 +30,7 @@ def list_servers(as_json: bool = typer.Option(False, "--json", help="Print JSON.
     from astro_cli.mcp.report import NO_SERVERS, render
     from astro_cli.mcp.servers import is_configured
     from astro_cli.mcp.state import FAILED
-    from astro_cli.security.visible import visible
+    from astro_cli.security.visible import visible, visible_json
 
     with user_errors():
         ctx = build_app()
@@ -48,7 +47,7 @@ def list_servers(as_json: bool = typer.Option(False, "--json", help="Print JSON.
             manager.start()
             manager.wait_started()
             if as_json:
-                typer.echo(json.dumps([_server_json(state) for state in manager.servers], indent=2, ensure_ascii=False))
+                typer.echo(visible_json([_server_json(state) for state in manager.servers], indent=2))
             else:
                 render(manager, console)
                 for notice in manager.take_notices():

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import os
 import sys
 from pathlib import Path
@@ -12,6 +11,7 @@ import typer
 
 from astro_cli.bootstrap import UserError, build_app, print_warnings, user_errors
 from astro_cli.commands.defaults import command_group
+from astro_cli.security.visible import rich_text, visible, visible_json
 
 if TYPE_CHECKING:
     from astro_cli.app import AppContext
@@ -79,7 +79,7 @@ def list_memories(
         now = store.clock()
         print_warnings(ctx)
         if as_json:
-            typer.echo(json.dumps([memory_row(m, now) for m in memories], indent=2, ensure_ascii=False))
+            typer.echo(visible_json([memory_row(m, now) for m in memories], indent=2))
             return
         if not memories:
             typer.echo("No memories yet in this workspace. Add one with `astro memory add SLUG --type T --description D`.")
@@ -93,7 +93,8 @@ def list_memories(
         for memory in memories:
             row = memory_row(memory, now)
             description = f"{memory.description} {memory.mark}".rstrip()
-            table.add_row(memory.type, memory.slug, description, f"{row['age_days']} d")
+            table.add_row(*(rich_text(cell) for cell in (memory.type, memory.slug, description)),
+                          f"{row['age_days']:d} d")  # memory files may come from a shared repository
         Console().print(table, markup=False)
 
 
@@ -107,7 +108,7 @@ def show(slug: str = typer.Argument(..., help="The memory's slug (its file name 
         path = _store(ctx).path_of(slug)
         if "/" in slug or not path.is_file():
             raise UserError(f"No memory '{slug}' in this workspace; `astro memory list` shows them.")
-        typer.echo(path.read_text(encoding="utf-8"), nl=False)
+        typer.echo(visible(path.read_text(encoding="utf-8")), nl=False)
         try:
             read_memory(path)
         except MemoryFileError as exc:

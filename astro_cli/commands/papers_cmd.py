@@ -6,18 +6,19 @@ The research modules are imported inside the commands, so `astro --help` stays f
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 import typer
 
 from astro_cli.bootstrap import EXIT_FAILED, EXIT_USAGE, UserError, build_app, user_errors
+from astro_cli.security.visible import one_line, visible, visible_json
 
 app = typer.Typer(no_args_is_help=True, add_completion=False)
 
 ROWS = typer.Option(20, "--rows", "-n", help="Neighbours per page (1-50).")
 START = typer.Option(0, "--start", help="Index of the first neighbour (paging).")
 AS_JSON = typer.Option(False, "--json", help="Print JSON.")
+REFERENCE_SHOWN = 400  # characters of a reference as the paper printed it (one line)
 
 
 @app.command("refs")
@@ -61,14 +62,15 @@ def _show(paper: str, direction: str, rows: int, start: int, as_json: bool) -> N
                        "source": page.source, "notes": page.notes,
                        "results": [{**n.record, "in_library": n.in_library, "reference": n.text or None}
                                    for n in page.neighbours]}
-            typer.echo(json.dumps(payload, indent=2, ensure_ascii=False))
+            typer.echo(visible_json(payload, indent=2))
             return
         _print(page)
 
 
 def _print(page: Any) -> None:
+    """Titles, authors and reference texts are other people's: printed through visible(), never as markup."""
     from rich.console import Console
-    from rich.markup import escape
+    from rich.text import Text
 
     from astro_cli.research.sources.paper_graph import TITLES
     from astro_cli.research.sources.remote_search import authors_line, ids_line
@@ -76,16 +78,18 @@ def _print(page: Any) -> None:
     console = Console(highlight=False, soft_wrap=True)
     err = Console(stderr=True, highlight=False, soft_wrap=True)
     shown = len(page.neighbours)
-    console.print(f"{TITLES[page.direction]} {escape(page.paper)} ({escape(page.source)}): "
-                  + (f"{page.start + 1}-{page.start + shown} of {page.total:,}" if shown else "none"))
+    console.print(Text(visible(f"{TITLES[page.direction]} {page.paper} ({page.source}): ")
+                       + (f"{page.start + 1:d}-{page.start + shown:d} of {page.total:,}" if shown else "none")))
     for number, neighbour in enumerate(page.neighbours, start=page.start + 1):
         record = neighbour.record
-        mark = " [green](in library)[/]" if neighbour.in_library else ""
-        console.print(f"[bold]{number}. {escape(record.get('title') or neighbour.text or '(untitled)')}[/]{mark}")
+        title = visible(record.get("title")) if record.get("title") else one_line(neighbour.text or "(untitled)",
+                                                                                   REFERENCE_SHOWN)
+        console.print(Text.assemble((visible(f"{number}. {title}"), "bold"),
+                                    *([(" (in library)", "green")] if neighbour.in_library else [])))
         if record.get("title"):
-            console.print(f"   {escape(authors_line(record.get('authors') or []))}")
-        console.print(f"   [dim]{escape(ids_line(record) or 'not resolved to an identifier')}[/]")
+            console.print(Text("   " + visible(authors_line(record.get("authors") or []))))
+        console.print(Text("   " + visible(ids_line(record) or "not resolved to an identifier"), style="dim"))
     if page.start + shown < page.total:
-        err.print(f"[dim]more: --start {page.start + shown}[/]")
+        err.print(Text(f"more: --start {page.start + shown:d}", style="dim"))
     for note in page.notes:
-        err.print(f"[yellow]note:[/] {escape(note)}")
+        err.print(Text.assemble(("note:", "yellow"), " ", visible(note)))

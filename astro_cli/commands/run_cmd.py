@@ -70,6 +70,7 @@ def run_command(
             raise UserError("The question is empty.")
         app = build_app({"model": model, "api_base": api_base, "max_steps": max_steps, "profile": profile})
         printer.inline_images = str(app.settings.typed["plots.inline"])
+        printer.redactor = app.redactor  # the answer on stdout is redacted as the stored one is
         try:
             print_warnings(app)
             print_withheld(app)

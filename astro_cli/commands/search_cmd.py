@@ -7,13 +7,13 @@ stays fast.
 
 from __future__ import annotations
 
-import json
 from enum import Enum
 from typing import Any, Optional
 
 import typer
 
 from astro_cli.bootstrap import EXIT_FAILED, EXIT_USAGE, UserError, build_app, user_errors
+from astro_cli.security.visible import visible, visible_json
 
 
 class Source(str, Enum):
@@ -67,31 +67,32 @@ def search(
             raise UserError(str(exc), EXIT_FAILED) from None
         if as_json:
             payload = {"query": query, "totals": outcome.totals, "notes": outcome.notes, "results": outcome.records}
-            typer.echo(json.dumps(payload, indent=2, ensure_ascii=False))
+            typer.echo(visible_json(payload, indent=2))
             return
         _print_results(outcome)
 
 
 def _print_results(outcome: Any) -> None:
+    """Titles, authors and abstracts are other people's text: printed through visible(), never as markup."""
     from rich.console import Console
-    from rich.markup import escape
+    from rich.text import Text
 
     from astro_cli.research.sources.remote_search import authors_line, ids_line, snippet
 
     console = Console(highlight=False, soft_wrap=True)
     err = Console(stderr=True, highlight=False, soft_wrap=True)
     if not outcome.records:
-        console.print(f"No papers found for: {escape(outcome.query)}")
+        console.print(Text("No papers found for: " + visible(outcome.query)))
     for number, record in enumerate(outcome.records, start=1):
-        console.print(f"[bold]{number}. {escape(record.get('title') or '(untitled)')}[/]")
-        console.print(f"   {escape(authors_line(record.get('authors') or []))}")
-        console.print(f"   [dim]{escape(ids_line(record))}[/]")
+        console.print(Text(visible(f"{number}. {record.get('title') or '(untitled)'}"), style="bold"))
+        console.print(Text("   " + visible(authors_line(record.get("authors") or []))))
+        console.print(Text("   " + visible(ids_line(record)), style="dim"))
         if record.get("url"):
-            console.print(f"   [dim]{escape(record['url'])}[/]")
+            console.print(Text("   " + visible(record["url"]), style="dim"))
         if record.get("abstract"):
-            console.print(f"   {escape(snippet(record['abstract'], 240))}")
+            console.print(Text("   " + visible(snippet(record["abstract"], 240))))
     for note in outcome.notes:
-        err.print(f"[yellow]note:[/] {escape(note)}")
+        err.print(Text.assemble(("note:", "yellow"), " ", visible(note)))
 
 
 def target(
@@ -114,7 +115,7 @@ def target(
         except ServiceError as exc:
             raise UserError(str(exc), EXIT_FAILED) from None
         if as_json:
-            typer.echo(json.dumps(found, indent=2, ensure_ascii=False, default=str))
+            typer.echo(visible_json(found, indent=2, default=str))
             return
         lines, _ = describe_lookup(found)
-        typer.echo("\n".join(lines))
+        typer.echo(visible("\n".join(lines)))

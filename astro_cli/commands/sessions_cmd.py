@@ -10,6 +10,7 @@ import typer
 
 from astro_cli.bootstrap import UserError, build_app, user_errors
 from astro_cli.commands.defaults import command_group
+from astro_cli.security.visible import visible, visible_json
 
 if TYPE_CHECKING:
     from astro_cli.app import AppContext
@@ -98,9 +99,9 @@ def export(
         ctx = build_app().install_features()
         row = _session(ctx, session_id)
         if fmt == "json":
-            typer.echo(json.dumps(transcript_json(ctx, row), indent=2, ensure_ascii=False, default=str))
+            typer.echo(visible_json(transcript_json(ctx, row), indent=2, default=str))
         else:
-            typer.echo(transcript_markdown(ctx, row))
+            typer.echo(visible(transcript_markdown(ctx, row)))
 
 
 @app.command("cite")
@@ -132,8 +133,9 @@ def cite(
             from astro_cli.security.writer import write_file
 
             write_file(output, text)  # where the person asked; a link at that name is replaced, not followed
-            err.print(f"wrote {text.count(chr(10) + '@') + text.startswith('@')} entries to {output}", markup=False)
+            err.print(visible(f"wrote {text.count(chr(10) + '@') + text.startswith('@')} entries to {output}"),
+                      markup=False)
         else:
-            sys.stdout.write(text)
+            sys.stdout.write(visible(text))
         for note in notes:
-            err.print(f"note: {note}", markup=False)
+            err.print(visible(f"note: {note}"), markup=False)

@@ -16,6 +16,7 @@ from astro_cli.agent.loop import AgentSession
 from astro_cli.agent.permissions import PermissionPolicy
 from astro_cli.delegation.subagent import delegable_tools
 from astro_cli.prompt.registry import ORDER_IDENTITY, AssembledPrompt, AssemblyInput, RenderedSection
+from astro_cli.prompt.tags import escape_tags
 
 if TYPE_CHECKING:
     from astro_cli.agent.caller import Caller
@@ -34,7 +35,8 @@ class TeammateSession(AgentSession):
 
     def assemble(self, question: str = "", turn: TurnView | None = None) -> AssembledPrompt:
         tools = self.visible_tools()
-        section = RenderedSection("teammate", ORDER_IDENTITY, self.system_prompt)
+        # The lead model wrote this text (a paper it read may have steered it): astro's tags in it are escaped.
+        section = RenderedSection("teammate", ORDER_IDENTITY, escape_tags(self.system_prompt))
         context = []
         if turn is not None:  # a request: the runtime context, unless it is off for this scope
             data = AssemblyInput(scope=self.scope, tools=tools, question=question, states=self.states, turn=turn)

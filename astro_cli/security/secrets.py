@@ -4,10 +4,12 @@ A secret is known three ways:
 - by name: the value of any environment variable whose name holds KEY, TOKEN, SECRET or PASSWORD
   (at least 8 characters, so that `KEYBOARD=us` stays readable), and every key of astro's own key
   store (`ASTRO_HOME/keys.yaml`);
-- by value, whatever variable or file holds it: the password of a URL (`postgresql://u:PW@host`),
-  a `password=PW` parameter (libpq's key/value form and `?password=` in a query), and the shapes
-  of the keys astro's users hold (OpenAI `sk-…`, Anthropic `sk-ant-…`, GitHub `ghp_…` and
-  `github_pat_…`, AWS `AKIA…`, Google `AIza…`, Slack `xox…-`, and ADS's 40-character tokens) (`redact_shapes`);
+- by value, whatever variable or file holds it, in its base64 and URL-encoded forms too
+  (secret_forms.py);
+- by shape (`redact_shapes`, the rule set in secret_shapes.py, ported from gitleaks and
+  detect-secrets): the password of a URL, a `password=PW` parameter, provider keys and tokens
+  (OpenAI, Anthropic, GitHub, GitLab, Hugging Face, Groq, xAI, Stripe, npm, PyPI, AWS, Google,
+  Slack, ADS), JWTs, PEM private keys and `DB_PASSWORD=...` style assignments;
 - as a store: files that only hold credentials (ASTRO_HOME, ~/.pgpass, ~/.ssh, ...) are never
   read by any tool nor by the library (`secret_stores`; security/paths.py refuses them).
 
@@ -23,33 +25,17 @@ from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
+from astro_cli.security.secret_forms import encoded_forms
+from astro_cli.security.secret_shapes import CHECKS, PASSWORD_RULES, SECRET_SHAPES
+
 SECRET_NAME_HINTS = ("KEY", "TOKEN", "SECRET", "PASSWORD")
 MIN_SECRET_CHARS = 8
 KEY_STORE_FILE = "keys.yaml"
 
-# Secrets recognised by their shape: (kind, pattern, hints). Each pattern's group "secret" is what
-# is replaced; a pattern runs only on text holding one of its hints (lower-cased), which keeps
-# redaction of a 50 kB tool result well under a millisecond.
-SECRET_SHAPES: tuple[tuple[str, re.Pattern[str], tuple[str, ...]], ...] = (
-    ("url password", re.compile(r"\b[a-z][a-z0-9+.-]*://[^:/@\s]*:(?P<secret>[^@\s/]+)@", re.IGNORECASE), ("://",)),
-    ("password parameter", re.compile(
-        r"(?:(?<=[?&;\s])|^)(?:password|passwd|pwd|sslpassword)\s*=\s*(?P<secret>'[^']*'|[^\s&;'\"]+)",
-        re.IGNORECASE | re.MULTILINE), ("pass", "pwd")),
-    ("anthropic key", re.compile(r"(?<![\w-])(?P<secret>sk-ant-[A-Za-z0-9_-]{8,})"), ("sk-ant-",)),
-    ("openai key", re.compile(r"(?<![\w-])(?P<secret>sk-(?!ant-)[A-Za-z0-9_-]{16,})"), ("sk-",)),
-    ("github token", re.compile(r"(?<![\w-])(?P<secret>(?:gh[pousr]_[A-Za-z0-9]{30,}|github_pat_[A-Za-z0-9_]{30,}))"),
-     ("ghp_", "gho_", "ghu_", "ghs_", "ghr_", "github_pat_")),
-    ("google key", re.compile(r"(?<![\w-])(?P<secret>AIza[0-9A-Za-z_-]{30,})"), ("aiza",)),
-    ("slack token", re.compile(r"(?<![\w-])(?P<secret>xox[abprs]-[A-Za-z0-9-]{10,})"), ("xox",)),
-    ("aws key", re.compile(r"(?<![A-Z0-9])(?P<secret>(?:AKIA|ASIA)[A-Z0-9]{16})(?![A-Z0-9])"), ("akia", "asia")),
-    # ADS tokens: 40 letters and digits, mixed case with a digit (a git hash is lower-case hex); the
-    # mix is checked on each 40-character run (_ads_token), not by the pattern.
-    ("ads token", re.compile(r"(?<![A-Za-z0-9])(?P<secret>[A-Za-z0-9]{40})(?![A-Za-z0-9])"), ()),
-)
 
 
 def redact_shapes(text: str) -> str:
-    """`text` with every secret recognised by its shape replaced by `[REDACTED:KIND]`."""
+    """`text` with every secret recognised by its shape (secret_shapes.py) replaced by `[REDACTED:KIND]`."""
     if not text:
         return text
     lowered = text.lower()
@@ -57,14 +43,9 @@ def redact_shapes(text: str) -> str:
         if hints and not any(hint in lowered for hint in hints):
             continue
         marker = f"[REDACTED:{kind}]"
-        check = _ads_token if kind == "ads token" else None
+        check = CHECKS.get(kind)
         text = pattern.sub(lambda match: _replace_group(match, marker, check), text)  # noqa: B023 - used at once
     return text
-
-
-def _ads_token(secret: str) -> bool:
-    return (any(c.islower() for c in secret) and any(c.isupper() for c in secret)
-            and any(c.isdigit() for c in secret))
 
 
 def _replace_group(match: re.Match[str], marker: str, check: Callable[[str], bool] | None = None) -> str:
@@ -79,7 +60,7 @@ def _replace_group(match: re.Match[str], marker: str, check: Callable[[str], boo
 def passwords_in(text: str) -> list[str]:
     """The passwords written into `text` (URL userinfo, password= parameters), unquoted."""
     found = []
-    for _kind, pattern, _hints in SECRET_SHAPES[:2]:
+    for _kind, pattern, _hints in PASSWORD_RULES:
         found += [m.group("secret").strip("'") for m in pattern.finditer(text)]
     return [p for p in found if p]
 
@@ -170,6 +151,8 @@ class Redactor:
             return
         with self._lock:
             self._by_value.setdefault(value, name)
+            for form, how in encoded_forms(value):  # the key as `base64` or a URL would carry it
+                self._by_value.setdefault(form, f"{name} ({how})")
             values = sorted(self._by_value, key=len, reverse=True)  # longest first: no partial leftovers
             self._pattern = re.compile("|".join(re.escape(v) for v in values))
 

@@ -78,3 +78,20 @@ def name_shown(text: str, limit: int = 60) -> str:
     if len(flat) <= limit:
         return flat
     return f"{flat[:limit]}… ({len(flat):,} characters)"
+
+
+def _json_escape(match: re.Match[str]) -> str:
+    code = ord(match.group(0))
+    if code < 0x10000:
+        return f"\\u{code:04x}"
+    code -= 0x10000  # a UTF-16 surrogate pair, as JSON spells a character beyond the BMP
+    return f"\\u{0xD800 + (code >> 10):04x}\\u{0xDC00 + (code & 0x3FF):04x}"
+
+
+def visible_json(value: Any, **options: Any) -> str:
+    """`json.dumps(value, ensure_ascii=False, ...)` with every control or invisible character written as
+    its JSON escape (`\\u009b`, `\\u202e`): the same JSON value, but printing it cannot drive the
+    terminal. (json.dumps escapes C0 controls itself, not C1 ones such as CSI U+009B nor format characters.)"""
+    import json
+
+    return _HIDDEN_WITH_TABS.sub(_json_escape, json.dumps(value, ensure_ascii=False, **options))

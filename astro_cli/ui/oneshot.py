@@ -17,12 +17,14 @@ from astro_cli.agent import events as ev
 from astro_cli.agent.retry import retry_line
 from astro_cli.citations.events import CitationsChecked
 from astro_cli.compact.events import Compacted
+from astro_cli.security.redact_stream import StreamRedactor
 from astro_cli.security.visible import one_line, visible
 
 if TYPE_CHECKING:
     from rich.status import Status
 
     from astro_cli.agent.loop import TurnState
+    from astro_cli.security.secrets import Redactor
 
 
 # The result's fields as in Claude Code's headless mode (`claude -p --output-format json`), so scripts
@@ -99,6 +101,23 @@ class OneShotPrinter:
         self._began = False
         self.inline_images = "auto"  # config plots.inline, set once the settings are read (run_cmd.py)
         self._figures: dict[str, list[ev.FigureSaved]] = {}  # by tool call: shown under its tool line
+        # What stdout carries is redacted as what is stored is: the answer, the result object, every
+        # stream-json event (text deltas through a StreamRedactor, so a key split over two is caught).
+        self._redactor: Redactor | None = None
+        self._stream: StreamRedactor | None = None
+
+    @property
+    def redactor(self) -> Redactor | None:
+        return self._redactor
+
+    @redactor.setter
+    def redactor(self, redactor: Redactor) -> None:
+        """Set once the settings are read (run_cmd.py): the app's redactor, with every known secret."""
+        self._redactor = redactor
+        self._stream = StreamRedactor(redactor.redact)
+
+    def _redact(self, text: str) -> str:
+        return self._redactor.redact(text) if self._redactor is not None else text
 
     def starting(self, after: float = 0.5) -> None:
         """On a terminal: "starting…" if nothing has shown after `after` seconds (the first run after a
@@ -142,7 +161,7 @@ class OneShotPrinter:
         elif isinstance(event, ev.ToolFinished) and event.data:
             self.sources += [s for s in event.data.get("sources") or [] if isinstance(s, dict)]
         if self.format == "stream-json":
-            self._write_json(event.to_dict())
+            self._stream_json(event)
             return
         if isinstance(event, (ev.Thinking, ev.TextDelta)):
             self._spin("thinking…" if isinstance(event, ev.Thinking) else "writing…")
@@ -194,13 +213,16 @@ class OneShotPrinter:
             self._write_json(error_object(message, exit_code))
 
     def _line(self, *parts: str | tuple[str, str]) -> None:
+        """One stderr line (tool lines, notices, errors), redacted: a tool's arguments are the model's text."""
         from rich.text import Text
 
-        self.err.print(Text.assemble(*parts))
+        self.err.print(Text.assemble(*(self._redact(part) if isinstance(part, str) else (self._redact(part[0]), part[1])
+                                       for part in parts)))
 
     def finish(self, state: TurnState, exit_code: int | None = None) -> None:
         self._spin(None)
         if self.format in ("json", "stream-json"):
+            self._flush_stream()
             result = result_object(state, exit_code)
             result["citations"] = self.citations.citations if self.citations else []
             result["claims"] = self.citations.claims if self.citations else []
@@ -209,7 +231,7 @@ class OneShotPrinter:
             self._write_json(result)
             return
         if state.answer:
-            answer = self._for_reader(state.answer)
+            answer = self._redact(self._for_reader(state.answer))
             if self.out_is_tty:
                 from rich.console import Console
                 from rich.markdown import Markdown
@@ -258,6 +280,24 @@ class OneShotPrinter:
         for note in self.citations.notes:
             self._line(("  " + visible(note), "dim"))
 
+    def _stream_json(self, event: ev.Event) -> None:
+        """One event as a JSON line; text deltas pass the stream redactor (held back while a secret could
+        still continue, released with the next event)."""
+        if isinstance(event, ev.TextDelta) and self._stream is not None:
+            text = self._stream.feed(event.text)
+            if text:
+                self._write_json({**event.to_dict(), "text": text})
+            return
+        self._flush_stream()
+        self._write_json(event.to_dict())
+
+    def _flush_stream(self) -> None:
+        held = self._stream.flush() if self._stream is not None else ""
+        if held:
+            self._write_json(ev.TextDelta(text=held).to_dict())
+
     def _write_json(self, obj: dict[str, Any]) -> None:
+        if self._redactor is not None:
+            obj = self._redactor.redact_data(obj)
         sys.stdout.write(json.dumps(obj, ensure_ascii=False, default=str) + "\n")
         sys.stdout.flush()

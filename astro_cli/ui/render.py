@@ -24,6 +24,7 @@ from astro_cli.agent.retry import retry_line
 from astro_cli.citations.events import CitationsChecked
 from astro_cli.compact.events import Compacted, CompactionStarted
 from astro_cli.delegation.events import SubagentFinished, SubagentStarted
+from astro_cli.security.redact_stream import StreamRedactor
 from astro_cli.security.visible import one_line, visible
 from astro_cli.tasks.events import TasksUpdated
 from astro_cli.ui.turnlog import ToolCallRecord, TurnLog
@@ -91,6 +92,10 @@ class TurnRenderer:
         # stay in the scrollback in order; its summary line closes the block (docs/repl.md).
         self._subagent: dict[str, Any] | None = None
         self._summarised: set[str] = set()  # subagent calls whose ⤷ line already said how they ended
+        # The answer on screen is redacted as the stored one is (the REPL sets the app's redactor); while it
+        # streams, a StreamRedactor holds back the tail a secret could still continue.
+        self.redact: Callable[[str], str] = str
+        self._stream: StreamRedactor | None = None
 
     # --- the live region ---------------------------------------------------------------------
     def _current(self) -> RenderableType:
@@ -140,28 +145,30 @@ class TurnRenderer:
     def _on_turn_started(self, event: ev.TurnStarted) -> None:
         if event.session_id != self.session_id():
             return
-        self._text = ""
+        self._text, self._stream = "", None
         self._reset_usage()
         self.log.reset(event.prompt)
 
     def _on_thinking(self, event: ev.Thinking) -> None:
-        self._text = ""
+        self._text, self._stream = "", None
         self.spin("thinking…")
 
     def _on_prompt_progress(self, event: ev.PromptProgress) -> None:
         self.spin(event.label())
 
     def _on_text_delta(self, event: ev.TextDelta) -> None:
-        self._text += event.text
+        if self._stream is None:
+            self._stream = StreamRedactor(self.redact)
+        self._text += self._stream.feed(event.text)
         self._show()
 
     def _on_assistant(self, event: ev.AssistantMessage) -> None:
-        text = event.text.strip()
-        self._text = ""
+        text = self.redact(event.text.strip())
+        self._text, self._stream = "", None
         if event.tool_calls:
             self.settle(Text(visible(text), style="dim") if text else None)
         else:
-            self.settle(Markdown(visible(self._for_reader(event.text))) if text else None)
+            self.settle(Markdown(visible(self.redact(self._for_reader(event.text)))) if text else None)
 
     def _for_reader(self, answer: str) -> str:
         """Passage handles as `(Cowan & Agol 2011, p. 5)` (/evidence shows the handles)."""

@@ -105,6 +105,7 @@ class Repl:
         self.session: AgentSession | None = None
         self.renderer = TurnRenderer(console, self.log, lambda: self.session.session_id if self.session else None,
                                      inline_images=str(app.settings.typed["plots.inline"]))
+        self.renderer.redact = app.redactor.redact  # what the screen shows is redacted as what is stored
         self.bus.subscribe(self.renderer.handle)
         self.activity = ModelActivity()
         self.bus.subscribe(self.activity.handle)

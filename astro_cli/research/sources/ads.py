@@ -13,6 +13,7 @@ import re
 from typing import TYPE_CHECKING, Any
 
 from astro_cli.research.identifiers import carries, is_preprint_bibcode
+from astro_cli.research.sources import fields
 from astro_cli.research.sources.arxiv import split_id
 from astro_cli.research.sources.http import (
     ServiceError,
@@ -84,10 +85,10 @@ def _call(web: Web, method: str, path: str, **kwargs: Any) -> dict[str, Any]:
     if response.status_code >= 400:
         raise http_error(SERVICE, response)
     try:
-        answer: dict[str, Any] = response.json()
+        answer = response.json()
     except ValueError:
         raise ServiceError("NASA ADS sent an answer that is not JSON; try again later.") from None
-    return answer
+    return fields.mapping(answer, SERVICE)
 
 
 def _error_message(response: httpx.Response) -> str:
@@ -103,60 +104,64 @@ def _error_message(response: httpx.Response) -> str:
 
 
 def clean_markup(text: str) -> str:
-    """ADS abstracts and titles carry HTML (<SUB>, <SUP>, entities): plain text with _x and ^x."""
-    text = re.sub(r"<sub>(.*?)</sub>", r"_\1", text, flags=re.IGNORECASE | re.DOTALL)
-    text = re.sub(r"<sup>(.*?)</sup>", r"^\1", text, flags=re.IGNORECASE | re.DOTALL)
-    text = re.sub(r"<[^>]{1,40}>", " ", text)
+    """ADS abstracts and titles carry HTML (<SUB>, <SUP>, entities): plain text with _x and ^x.
+    The patterns are linear: a sub- or superscript is at most 200 characters without a tag in it."""
+    text = re.sub(r"<sub>([^<]{0,200})</sub>", r"_\1", text, flags=re.IGNORECASE)
+    text = re.sub(r"<sup>([^<]{0,200})</sup>", r"^\1", text, flags=re.IGNORECASE)
+    text = re.sub(r"<[^<>]{1,40}>", " ", text)
     return " ".join(html.unescape(text).split())
 
 
 def title_markup(text: str) -> str:
     """An ADS title as LaTeX-ready text: <SUB>/<SUP> become math (`H$_{2}$O`, as ADS's own BibTeX
     writes it), other tags (MathML, <i>) are dropped without a space, entities unescaped."""
-    text = re.sub(r"<sub>(.*?)</sub>", r"$_{\1}$", text, flags=re.IGNORECASE | re.DOTALL)
-    text = re.sub(r"<sup>(.*?)</sup>", r"$^{\1}$", text, flags=re.IGNORECASE | re.DOTALL)
-    text = re.sub(r"<[^>]{1,200}>", "", text)
+    text = re.sub(r"<sub>([^<]{0,200})</sub>", r"$_{\1}$", text, flags=re.IGNORECASE)
+    text = re.sub(r"<sup>([^<]{0,200})</sup>", r"$^{\1}$", text, flags=re.IGNORECASE)
+    text = re.sub(r"<[^<>]{1,200}>", "", text)
     return " ".join(html.unescape(text).split())
 
 
 def doc_to_record(doc: dict[str, Any]) -> dict[str, Any]:
-    """An ADS doc in the common record shape (arXiv id taken from its identifiers)."""
+    """An ADS doc in the common record shape (arXiv id taken from its identifiers). Every field is read
+    by its type (fields.py): a doc with numbers, nulls or objects where ADS writes strings gives a
+    record with what could be read."""
+    identifiers = fields.texts(doc.get("identifier"))
     arxiv_id = None
-    for ident in doc.get("identifier") or []:
-        if str(ident).lower().startswith("arxiv:"):
+    for ident in identifiers:
+        if ident.lower().startswith("arxiv:"):
             try:
                 arxiv_id = split_id(ident)[0]
             except ValueError:
                 pass
             break
-    dois = doc.get("doi") or []
-    doi = dois[0] if isinstance(dois, list) and dois else (dois or None)
-    titles = doc.get("title") or []
-    title = titles[0] if isinstance(titles, list) and titles else str(titles or "")
-    year = doc.get("year") or str(doc.get("pubdate") or "")[:4]
-    bibcode = doc.get("bibcode")
-    count = doc.get("citation_count")
-    pages = doc.get("page") or []
-    published = bool(bibcode) and not is_preprint_bibcode(bibcode) and bool(doc.get("pub"))
+    doi = fields.first_text(doc.get("doi"), fields.MAX_SHORT) or None
+    title = fields.first_text(doc.get("title"))
+    year = fields.text(doc.get("year"), 4) or fields.text(doc.get("pubdate"), 4)
+    bibcode = fields.optional_text(doc.get("bibcode"), 40)
+    count = fields.integer(doc.get("citation_count"))
+    page = fields.first_text(doc.get("page"), 40)
+    pub = fields.text(doc.get("pub"), fields.MAX_SHORT)
+    volume = fields.text(doc.get("volume"), 40)
+    published = bool(bibcode) and not is_preprint_bibcode(bibcode or "") and bool(pub)
     return {
         "id": arxiv_id or bibcode or doi,
         "arxiv_id": arxiv_id,
         "bibcode": bibcode,
         "doi": doi,
         "title": title_markup(title),
-        "authors": [html.unescape(a) for a in doc.get("author") or []],
-        "year": int(year) if str(year).isdigit() else None,
-        "abstract": clean_markup(str(doc.get("abstract") or "")),
-        "citation_count": count if isinstance(count, int) else None,
+        "authors": [html.unescape(a) for a in fields.texts(doc.get("author"))],
+        "year": int(year) if year.isdigit() else None,
+        "abstract": clean_markup(fields.text(doc.get("abstract"))),
+        "citation_count": count,
         "journal_ref": None,  # arXiv's free-text reference; ADS's structured fields follow
-        "identifiers": [str(i) for i in doc.get("identifier") or []],
+        "identifiers": identifiers,
         # The published version (journal, volume, first page or article id), when ADS has one.
-        "journal": doc.get("pub") if published else None,
-        "volume": str(doc["volume"]) if published and doc.get("volume") else None,
-        "page": str(pages[0] if isinstance(pages, list) else pages) if published and pages else None,
-        "pub_year": int(year) if published and str(year).isdigit() else None,
+        "journal": pub if published else None,
+        "volume": volume if published and volume else None,
+        "page": page if published and page else None,
+        "pub_year": int(year) if published and year.isdigit() else None,
         "url": ABS_URL.format(bibcode) if bibcode else None,
-        "primary_class": (doc.get("arxiv_class") or [None])[0],
+        "primary_class": fields.first_text(doc.get("arxiv_class"), 40) or None,
         "biblio": bibliographic_facts(doc),
         "sources": ["ads"],
     }
@@ -175,9 +180,10 @@ def search(
     if start:
         params["start"] = start
     body = _call(web, "GET", "/search/query", params=params)
-    response = body.get("response") or {}
-    docs = response.get("docs") or []
-    return int(response.get("numFound") or len(docs)), [doc_to_record(d) for d in docs]
+    response = fields.mapping(body.get("response") or {}, SERVICE, "a search answer")
+    docs = fields.records(response.get("docs"))
+    total = fields.integer(response.get("numFound"))
+    return (total if total is not None and total >= 0 else len(docs)), [doc_to_record(d) for d in docs]
 
 
 def lookup(web: Web, identifier: str) -> dict[str, Any] | None:
@@ -220,11 +226,10 @@ ARXIV_CATEGORIES = ("astro-ph", "cond-mat", "gr-qc", "hep-ex", "hep-lat", "hep-p
 
 def _eprint(doc: dict[str, Any]) -> str | None:
     """'arXiv:1202.3665' or 'ascl:1706.009', found as ADS's exporter finds it (eid, then identifiers)."""
-    eid = str(doc.get("eid") or "")
+    eid = fields.text(doc.get("eid"), 80)
     if eid.startswith(("arXiv", "ascl")):
         return eid
-    for ident in doc.get("identifier") or []:
-        text = str(ident)
+    for text in fields.texts(doc.get("identifier"), 80):
         if "arXiv:" in text or "ascl:" in text:
             return text
         if text.startswith(ARXIV_CATEGORIES):
@@ -233,31 +238,32 @@ def _eprint(doc: dict[str, Any]) -> str | None:
 
 
 def _month(pubdate: Any) -> int | None:
-    match = re.match(r"\d{4}-(\d\d)", str(pubdate or ""))
+    match = re.match(r"\d{4}-(\d\d)", fields.text(pubdate, 20))
     month = int(match.group(1)) if match else 0
     return month if 1 <= month <= 12 else None  # ADS writes '-00' for an unknown month
 
 
 def bibliographic_facts(doc: dict[str, Any]) -> dict[str, Any]:
     """What an ADS doc says beyond the common record that a BibTeX entry needs (stored as `biblio`)."""
-    affs = [a for a in doc.get("aff") or [] if a and a != "-"]
-    pub_raw = doc.get("pub_raw")
+    affs = [a for a in fields.texts(doc.get("aff")) if a != "-"]
+    doctype = fields.text(doc.get("doctype"), 40)
+    pub, pub_raw = fields.text(doc.get("pub"), fields.MAX_SHORT), fields.text(doc.get("pub_raw"), fields.MAX_SHORT)
     facts = {
-        "doctype": doc.get("doctype"),
-        "bibstem": (doc.get("bibstem") or [None])[0],
+        "doctype": doctype,
+        "bibstem": fields.first_text(doc.get("bibstem"), 40) or None,
         "month": _month(doc.get("pubdate")),
-        "issue": doc.get("issue"),
-        "page_range": doc.get("page_range"),
-        "eid": doc.get("eid"),
+        "issue": fields.optional_text(doc.get("issue"), 40),
+        "page_range": fields.optional_text(doc.get("page_range"), 80),
+        "eid": fields.optional_text(doc.get("eid"), 80),
         "eprint": _eprint(doc),
-        "keywords": [html.unescape(str(k)) for k in doc.get("keyword") or []],
-        "pub": html.unescape(str(doc["pub"])) if doc.get("pub") else None,
-        "pub_raw": html.unescape(str(pub_raw)) if pub_raw else None,
-        "school": ", ".join(affs) if doc.get("doctype") in ("phdthesis", "mastersthesis") and affs else None,
-        "editor": list(doc.get("editor") or []),
-        "series": doc.get("series"),
-        "publisher": doc.get("publisher"),
-        "version": doc.get("version"),
-        "n_authors": doc.get("author_count"),
+        "keywords": [html.unescape(k) for k in fields.texts(doc.get("keyword"))],
+        "pub": html.unescape(pub) if pub else None,
+        "pub_raw": html.unescape(pub_raw) if pub_raw else None,
+        "school": ", ".join(affs) if doctype in ("phdthesis", "mastersthesis") and affs else None,
+        "editor": fields.texts(doc.get("editor")),
+        "series": fields.optional_text(doc.get("series")),
+        "publisher": fields.optional_text(doc.get("publisher")),
+        "version": fields.optional_text(doc.get("version"), 40),
+        "n_authors": fields.integer(doc.get("author_count")),
     }
     return {key: value for key, value in facts.items() if value not in (None, "", [])}

@@ -11,6 +11,7 @@ import re
 import xml.etree.ElementTree as ET
 from typing import TYPE_CHECKING, Any
 
+from astro_cli.research.sources.fields import MAX_ITEMS, MAX_TEXT
 from astro_cli.research.sources.http import ServiceError, arxiv_throttle, make_client, request
 
 if TYPE_CHECKING:
@@ -53,8 +54,9 @@ def to_arxiv_query(query: str) -> str:
     return translate(query).text
 
 
-def _text(node: ET.Element | None) -> str:
-    return " ".join((node.text or "").split()) if node is not None else ""
+def _text(node: ET.Element | None, limit: int = MAX_TEXT) -> str:
+    """An element's text on one line, bounded (a feed is outside data: a title may be a megabyte)."""
+    return " ".join((node.text or "")[:limit].split()) if node is not None else ""
 
 
 def parse_entry(entry: ET.Element) -> dict[str, Any]:
@@ -70,7 +72,7 @@ def parse_entry(entry: ET.Element) -> dict[str, Any]:
         "bibcode": None,
         "doi": _text(entry.find("arxiv:doi", NS)) or None,
         "title": _text(entry.find("atom:title", NS)),
-        "authors": [_text(a.find("atom:name", NS)) for a in entry.findall("atom:author", NS)],
+        "authors": [_text(a.find("atom:name", NS), 1000) for a in entry.findall("atom:author", NS)[:MAX_ITEMS]],
         "year": int(published[:4]) if published[:4].isdigit() else None,
         "published": published,
         "abstract": _text(entry.find("atom:summary", NS)),

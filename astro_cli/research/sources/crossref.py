@@ -18,6 +18,7 @@ import re
 from typing import TYPE_CHECKING, Any
 from urllib.parse import quote
 
+from astro_cli.research.sources import fields
 from astro_cli.research.sources.http import ServiceError, make_client, request
 
 if TYPE_CHECKING:
@@ -54,26 +55,25 @@ def work(web: Web, doi: str) -> dict[str, Any] | None:
 
 
 def work_to_record(message: dict[str, Any]) -> dict[str, Any]:
-    """A Crossref work message in the common record shape, with its update relations."""
-    doi = str(message.get("DOI") or "")
-    titles = message.get("title") or []
-    journals = message.get("container-title") or []
+    """A Crossref work message in the common record shape, with its update relations (every field read
+    by its type, fields.py: a wrong type reads as absent)."""
+    doi = fields.text(message.get("DOI"), fields.MAX_SHORT)
     year = _year(message.get("issued")) or _year(message.get("published"))
-    count = message.get("is-referenced-by-count")
+    abstract = html.unescape(fields.text(message.get("abstract")))
     return {
         "id": doi,
         "arxiv_id": None,
         "bibcode": None,
         "doi": doi,
-        "title": " ".join(html.unescape(str(titles[0] if titles else "")).split()),
-        "authors": [_author(a) for a in message.get("author") or [] if isinstance(a, dict)],
+        "title": " ".join(html.unescape(fields.first_text(message.get("title"))).split()),
+        "authors": [_author(a) for a in fields.records(message.get("author"))],
         "year": year,
-        "abstract": " ".join(re.sub(r"<[^>]{1,80}>", " ", html.unescape(str(message.get("abstract") or ""))).split()),
-        "citation_count": count if isinstance(count, int) else None,
-        "journal": str(journals[0]) if journals else None,
-        "volume": message.get("volume"),
-        "page": message.get("page"),
-        "url": message.get("URL") or (f"https://doi.org/{doi}" if doi else None),
+        "abstract": " ".join(re.sub(r"<[^<>]{1,80}>", " ", abstract).split()),
+        "citation_count": fields.integer(message.get("is-referenced-by-count")),
+        "journal": fields.first_text(message.get("container-title"), fields.MAX_SHORT) or None,
+        "volume": fields.optional_text(message.get("volume"), 40),
+        "page": fields.optional_text(message.get("page"), 40),
+        "url": fields.optional_text(message.get("URL")) or (f"https://doi.org/{doi}" if doi else None),
         "updates": updates(message),
         "sources": ["crossref"],
     }
@@ -82,12 +82,10 @@ def work_to_record(message: dict[str, Any]) -> dict[str, Any]:
 def updates(message: dict[str, Any]) -> list[dict[str, Any]]:
     """Notices about this work (`updated-by`): [{type, label, doi, year}], oldest first."""
     found = []
-    for item in message.get("updated-by") or []:
-        if not isinstance(item, dict):
-            continue
-        found.append({"type": str(item.get("type") or "").lower(), "label": str(item.get("label") or ""),
-                      "doi": item.get("DOI"), "year": _year(item.get("updated")),
-                      "source": item.get("source")})
+    for item in fields.records(message.get("updated-by")):
+        found.append({"type": fields.text(item.get("type"), 80).lower(), "label": fields.text(item.get("label"), 200),
+                      "doi": fields.optional_text(item.get("DOI")), "year": _year(item.get("updated")),
+                      "source": fields.optional_text(item.get("source"), 200)})
     return sorted(found, key=lambda u: u["year"] or 0)
 
 
@@ -118,15 +116,14 @@ def attach_updates(web: Web, record: dict[str, Any]) -> None:
 
 def _year(date: Any) -> int | None:
     parts: Any = date.get("date-parts") if isinstance(date, dict) else None
-    try:
-        value = int(parts[0][0])
-    except (TypeError, ValueError, IndexError):
-        return None
-    return value if 1000 < value < 3000 else None
+    first = parts[0] if isinstance(parts, list) and parts else None
+    value = fields.integer(first[0] if isinstance(first, list) and first else None)
+    return value if value is not None and 1000 < value < 3000 else None
 
 
 def _author(author: dict[str, Any]) -> str:
-    family, given = str(author.get("family") or "").strip(), str(author.get("given") or "").strip()
+    family = fields.text(author.get("family"), fields.MAX_SHORT).strip()
+    given = fields.text(author.get("given"), fields.MAX_SHORT).strip()
     if family and given:
         return f"{family}, {given}"
-    return family or given or str(author.get("name") or "")
+    return family or given or fields.text(author.get("name"), fields.MAX_SHORT)

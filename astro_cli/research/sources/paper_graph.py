@@ -30,8 +30,12 @@ ADS_SORTS = {"refs": "date", "cited-by": "date", "similar": "relevance"}
 MAX_ROWS = 50
 BIBCODE = re.compile(r"^\d{4}[A-Za-z&.]{5}[\w.&]{9}[A-Za-z.]$")  # 19 characters, as ADS writes them
 ENTRY = re.compile(r"^\[(?P<key>[^\]]{1,80})\]\s*(?P<text>.+)$", re.DOTALL)
-CITATION = re.compile(r"(?P<authors>.*?)\s(?P<year>(?:18|19|20)\d\d)[a-z]?,\s*(?P<journal>[^,\d]{1,60}?),\s*"
-                      r"(?P<volume>\d{1,5}),\s*(?P<page>[A-Za-z]?\d{1,6})")
+# The part after the authors: " 2013, PASP, 125, 306". Found with `search` and the authors taken as the
+# text before it, so no pattern has a leading `.*?` (which retries from every start: quadratic).
+CITATION = re.compile(r"\s(?P<year>(?:18|19|20)\d\d)[a-z]?,\s{0,10}(?P<journal>[^,\d]{1,60}?),\s{0,10}"
+                      r"(?P<volume>\d{1,5}),\s{0,10}(?P<page>[A-Za-z]?\d{1,6})")
+# A reference is a few hundred characters; text beyond this is not read as one (it bounds every pattern's work).
+MAX_REFERENCE_CHARS = 2_000
 # In a PDF's run-on list, an entry ends with its page or e-print and the next begins "Surname, I." or "—.":
 # the space before is cut where it follows a letter, digit, '+', '.' or ')' (never ',' or '&', as inside
 # an author list).
@@ -192,14 +196,16 @@ def resolve_reference(text: str) -> dict[str, Any]:
     """A record for one bibliography entry: the arXiv id or DOI it names, else the bibcode it spells."""
     from astro_cli.research.sources.arxiv import NEW_ID, OLD_ID
 
+    text = text[:MAX_REFERENCE_CHARS]
     entry = ENTRY.match(text)
     body = entry.group("text") if entry else text
     cited = CITATION.search(body)
     record: dict[str, Any] = {"id": None, "arxiv_id": None, "bibcode": None, "doi": None,
                               "title": "", "authors": [], "year": None, "citation_count": None}
+    authors = body[:cited.start()].rsplit("\n", 1)[-1] if cited else ""
     if cited:
         record["year"] = int(cited.group("year"))
-        record["authors"] = [cited.group("authors").strip(" ,")]
+        record["authors"] = [authors.strip(" ,")]
     arxiv = re.search(r"arXiv[:\s]*(\S+)", body, re.IGNORECASE)
     arxiv_match = (NEW_ID.search(arxiv.group(1)) or OLD_ID.search(arxiv.group(1))) if arxiv else None
     doi = DOI.search(body)
@@ -209,8 +215,7 @@ def resolve_reference(text: str) -> dict[str, Any]:
         record["doi"] = record["id"] = doi.group(1)
     elif cited:
         record["bibcode"] = record["id"] = bibcode_of_reference(
-            cited.group("year"), cited.group("journal"), cited.group("volume"), cited.group("page"),
-            cited.group("authors"))
+            cited.group("year"), cited.group("journal"), cited.group("volume"), cited.group("page"), authors)
     return record
 
 

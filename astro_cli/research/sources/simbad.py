@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any
 from urllib.parse import quote_plus
 
 from astro_cli.exception_chain import exception_chain
+from astro_cli.research.sources import fields
 from astro_cli.research.sources.http import ServiceError, parse_reset, user_agent
 
 if TYPE_CHECKING:
@@ -116,23 +117,35 @@ def _value(row: Any, name: str) -> Any:
     return value
 
 
+def _number(row: Any, name: str) -> float | None:
+    """A numeric cell; a cell of another type (a hostile or broken VOTable) reads as absent."""
+    value = _value(row, name)
+    return float(value) if isinstance(value, (int, float)) and not isinstance(value, bool) else None
+
+
+def _label(row: Any, name: str, limit: int = 200) -> str | None:
+    """A text cell, bounded; a number where text belongs is written out."""
+    return fields.optional_text(_value(row, name), limit)
+
+
 def _row_to_object(row: Any) -> dict[str, Any]:
-    main_id = _value(row, "main_id") or ""
-    mags = {f: _value(row, f) for f in FILTERS}
+    main_id = _label(row, "main_id") or ""
+    mags = {f: _number(row, f) for f in FILTERS}
+    nbref = _number(row, "nbref")
     return {
         "main_id": main_id,
-        "otype": _value(row, "otype"),
-        "otype_label": _value(row, "otype_label"),
-        "ra": _value(row, "ra"),
-        "dec": _value(row, "dec"),
-        "rvz_type": _value(row, "rvz_type"),
-        "redshift": _value(row, "rvz_redshift"),
-        "radial_velocity": _value(row, "rvz_radvel"),
-        "sp_type": _value(row, "sp_type"),
-        "nbref": _value(row, "nbref"),
-        "parallax": _value(row, "plx_value"),
+        "otype": _label(row, "otype"),
+        "otype_label": _label(row, "otype_label"),
+        "ra": _number(row, "ra"),
+        "dec": _number(row, "dec"),
+        "rvz_type": _label(row, "rvz_type"),
+        "redshift": _number(row, "rvz_redshift"),
+        "radial_velocity": _number(row, "rvz_radvel"),
+        "sp_type": _label(row, "sp_type"),
+        "nbref": int(nbref) if nbref is not None and abs(nbref) < 1e12 else None,
+        "parallax": _number(row, "plx_value"),
         "magnitudes": {f: v for f, v in mags.items() if v is not None},
-        "distance_arcsec": _value(row, "dist_arcsec"),
+        "distance_arcsec": _number(row, "dist_arcsec"),
         "url": "https://simbad.cds.unistra.fr/simbad/sim-id?Ident=" + quote_plus(main_id),
     }
 
