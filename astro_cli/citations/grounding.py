@@ -16,8 +16,8 @@ import re
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from astro_cli.citations.claims import Claim, split_claims
 from astro_cli.citations.agree import Stated
+from astro_cli.citations.claims import Claim, split_claims
 from astro_cli.citations.support import Verdict, all_stated, best_verdict, data_stated, union_verdict
 from astro_cli.research.identifiers import record_keys
 

@@ -75,3 +75,19 @@ def named_in(name: str, passage: str, squashed_passage: str | None = None) -> bo
         if re.search(_pattern(host) + r"(?=\s?(?:[\[\]|(),;:.]|$))", spaced):
             return True
     return False
+
+
+def rows_of(name: str, passage: str) -> list[str]:
+    """The stretches of a table that belong to `name` (or its host): from where it stands to the next designation."""
+    from astro_cli.citations.claims import DESIGNATION
+
+    wanted = squash(name)
+    planet = _PLANET.match(wanted)
+    hosts = [wanted] + ([planet.group("host")] if planet else [])
+    pattern = "|".join(r"[\s\-‐–]?".join(re.escape(ch) for ch in host) for host in hosts)
+    out = []
+    for match in re.finditer(pattern, passage, re.IGNORECASE):
+        after = [m.start() for m in DESIGNATION.finditer(passage, match.end())
+                 if squash(m.group(0)) not in hosts and not squash(m.group(0)).startswith(hosts[-1])]
+        out.append(passage[match.start():after[0] if after else len(passage)])
+    return out

@@ -1,7 +1,7 @@
 """Numbers as quantities: what a claim or a passage states, with its precision, uncertainty, range and unit.
 
 `1925 K`, `0.019^{+0.019}_{-0.010}`, `3.65 ± 1.03`, `5 × 10^3`, `10^4`, `1e-3`, `×10⁻³`, `1-13 M_Jup`,
-`1–13`, `10 to 100 pc`, `35%`, `4 500 K` (LaTeX's `4\\,500`) are each one quantity. Text is first put in one
+`1–13`, `10 to 100 pc`, `35%`, `4 500 K`, a table's `1.6(6) × 10^{-4}` (1.6 ± 0.6) (LaTeX's `4\\,500`) are each one quantity. Text is first put in one
 plain form (LaTeX spacing, braces and `$` dropped, `\\pm` `\\times` `\\odot` as their signs, superscript digits
 as `^`), keeping where each character came from so a claim's spans still apply.
 
@@ -26,6 +26,7 @@ _REPLACE = {
     "\\rm ": "", "\\textrm": "", "\\text": "", "\\mbox": "", "\\lesssim": "≲", "\\gtrsim": "≳", "^◦": "°",
     "^∘": "°", "^\\circ": "°", "\\circ": "°", "per cent": "%", "percent": "%",
 }
+_LONE_CAPITAL = re.compile(r"(?<![A-Za-z])([A-Z])(?=\d)")
 _SUPERSCRIPT = str.maketrans("⁰¹²³⁴⁵⁶⁷⁸⁹⁻⁺", "0123456789-+")
 _PLAIN = re.compile("|".join(re.escape(k) for k in sorted(_REPLACE, key=len, reverse=True)) + "|[⁰¹²³⁴⁵⁶⁷⁸⁹⁻⁺]+")
 
@@ -34,7 +35,8 @@ QUANTITY = re.compile(
     rf"""(?<![\w.^_])(?<![\^_][-+])(?P<lead>\(\s*)?(?P<sign>[-+])?(?P<mant>{_N})
     (?:[eE](?P<e>[-+]?\d+)(?![\w]))?
     (?:\s*\^\s*(?P<pow>[-+]?\d+)(?!\.\d))?
-    (?:\s*±\s*(?P<pm>{_N})
+    (?:\((?P<paren>\d+(?:\.\d+)?)\)
+      |\s*±\s*(?P<pm>{_N})
       |\s*\^\s*\+\s*(?P<up>{_N})\s*_?\s*-\s*(?P<dn>{_N})
       |\s*_\s*-\s*(?P<dn2>{_N})\s*\^\s*\+\s*(?P<up2>{_N})
       |\s*\(\s*\+\s*(?P<up3>{_N})\s*[,/]\s*-\s*(?P<dn3>{_N})\s*\)
@@ -124,6 +126,9 @@ def quantities(text: str, claim: bool = False) -> list[Quantity]:
     """Every quantity stated in `text`, with offsets into `text`. In a claim (`claim`), a number glued to a
     hyphenated word (`Matérn-3/2`, `K2-3`) is a name, and years are marked."""
     norm, where = plain(text)
+    if not claim and _LONE_CAPITAL.search(norm):  # a passage's `Q14-17`, `K2`: the quarter's number is stated
+        norm = _LONE_CAPITAL.sub(r"\1 ", norm)
+        where = list(range(len(norm) + 1))  # a passage's offsets are not used
     found: list[Quantity] = []
     position = 0
     while True:
@@ -154,7 +159,8 @@ def _read(norm: str, match: re.Match[str], claim: bool) -> tuple[Quantity | None
     if match.group("pow") is not None:
         if mantissa != "10" or exponent:
             return None, match.end(), 0  # `N^3`-like: a symbol's power, or a form not understood
-        value, decimals = 10.0 ** int(match.group("pow")), -int(match.group("pow"))
+        # `10^4` is exact to a tenth of itself: `10^4` is neither `10^3` nor `6 × 10^3`
+        value, decimals = 10.0 ** int(match.group("pow")), 1 - int(match.group("pow"))
     else:
         value, decimals = _scaled(mantissa, exponent)
     if match.group("sign") == "-":
@@ -163,6 +169,9 @@ def _read(norm: str, match: re.Match[str], claim: bool) -> tuple[Quantity | None
     plus = minus = None
     error_decimals = 0
     pm = match.group("pm")
+    if match.group("paren"):  # a table's `8.1(1.7)` or `1.6(6)`: the uncertainty in the last digits shown
+        paren = match.group("paren")
+        pm = paren if "." in paren else str(int(paren) * 10.0 ** -_number(mantissa)[1])
     up = match.group("up") or match.group("up2") or match.group("up3") or match.group("up4")
     down = match.group("dn") or match.group("dn2") or match.group("dn3") or match.group("dn4")
     if pm or up:

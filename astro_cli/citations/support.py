@@ -4,7 +4,8 @@ A claim is supported by a passage when every quantity it states is in the passag
 value after unit conversion, within the claim's precision, with its uncertainty and range), every
 designation it names is there (names.py: `XO-2b` in a row of `XO-2`, `GJ 436b` as `Gl 436b`, `α` as
 `alpha`), and enough of its key terms are (stems, accents and case ignored). A claim citing several
-passages by handle is checked against them together. A number or a name the passage lacks makes it unsupported; a passage that shares
+passages by handle is checked against them together. A table (cells between `|`) has numbers and
+names rather than words: a claim naming an object and stating quantities it holds is supported by it. A number or a name the passage lacks makes it unsupported; a passage that shares
 few of its words does too. What lies between is undecided: the optional model judge (judge.py)
 decides it, or it is reported unsupported ("could not be confirmed"), never supported.
 """
@@ -17,7 +18,7 @@ from functools import lru_cache
 
 from astro_cli.citations.agree import Stated, check_quantity, combined, stated_in
 from astro_cli.citations.claims import Claim
-from astro_cli.citations.names import named_in, squash
+from astro_cli.citations.names import named_in, rows_of, squash
 from astro_cli.research.text.pdfchars import fold
 from astro_cli.stopwords import STOPWORDS
 
@@ -79,6 +80,8 @@ def check_support(claim: Claim, passage: str, stated: Stated | None = None) -> V
     absent = [n for n in claim.names if not named_in(n, passage, squashed)]
     if absent:
         return Verdict("unsupported", f"{', '.join(absent)} is not named in the passage")
+    if claim.quantities and claim.names and passage.count("|") >= 5:
+        return _table_verdict(claim, passage)
     text = claim.text
     for a, b in sorted(claim.spans, reverse=True):
         text = text[:a] + " " + text[b:]
@@ -89,6 +92,17 @@ def check_support(claim: Claim, passage: str, stated: Stated | None = None) -> V
     if share < UNRELATED_TERMS:
         return Verdict("unsupported", "the passage is about something else", share)
     return Verdict("undecided", "the passage shares some of its words but not clearly this", share)
+
+
+def _table_verdict(claim: Claim, passage: str) -> Verdict:
+    """A table: the claim's quantities must stand in its object's row (from the name to the next designation)."""
+    rows = [row for name in claim.names for row in rows_of(name, passage)]
+    for row in rows:
+        stated = stated_in(row)
+        if all(check_quantity(q, stated) is None for q in claim.quantities):
+            return Verdict("supported", score=1.0)
+    where = f"the row of {claim.names[0]}" if rows else "the table"
+    return Verdict("unsupported", f"{', '.join(claim.numbers)} is not in {where}")
 
 
 def union_verdict(claim: Claim, passages: list[tuple[str, str]]) -> Verdict:
