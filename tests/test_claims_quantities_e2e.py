@@ -95,9 +95,9 @@ def test_units_are_compared(run_astro, fake, astro_env, papers):
 
 @pytest.mark.slow
 def test_a_number_after_a_hyphen_in_the_passage_is_read(run_astro, fake, astro_env, papers):
-    """A faithful `Q14-17` was flagged: the passage's 17 after the hyphen was never read."""
-    answer = "HD 181878 was observed conventionally in quarters 14-17 [1905.09831:p5:c10]."
-    claims, _ = claims_of(run_astro, fake, astro_env, read(SMEAR, pages="5"), answer)
+    """A faithful `12–13` was flagged: the passage's `Quarters 12-13` (13 after the hyphen) was never read."""
+    answer = "Figure 3 shows the time series of quarters 12–13 of HD 181778 and HD 183383 [1905.09831:p10:c19]."
+    claims, _ = claims_of(run_astro, fake, astro_env, read(SMEAR, pages="10"), answer)
     assert [c["status"] for c in claims] == ["supported"]
 
 
@@ -124,9 +124,11 @@ def test_a_claim_crediting_the_literature_without_number_or_cite_is_uncited(run_
 @pytest.mark.slow
 def test_a_planet_is_named_by_its_hosts_row_in_a_table(run_astro, fake, astro_env, papers):
     """`XO-2b` was flagged because the table row reads `XO-2`."""
-    answer = "XO-2b has a day-side effective temperature of T_d = 1431 K [1001.0012:p12:c47]."
+    answer = ("XO-2b has a day-side effective temperature of T_d = 1431 K [1001.0012:p12:c47]. "
+              "XO-3b has a day-side effective temperature of T_d = 1431 K [1001.0012:p12:c47].")
     claims, _ = claims_of(run_astro, fake, astro_env, read(COWAN, pages="12"), answer)
-    assert [c["status"] for c in claims] == ["supported"]
+    assert [c["status"] for c in claims] == ["supported", "unsupported"]
+    assert claims[1]["reason"] == "1431 K is not in the row of XO-3b"  # the number of XO-2's row
 
 
 @pytest.mark.slow

@@ -5,7 +5,8 @@ value after unit conversion, within the claim's precision, with its uncertainty 
 designation it names is there (names.py: `XO-2b` in a row of `XO-2`, `GJ 436b` as `Gl 436b`, `α` as
 `alpha`), and enough of its key terms are (stems, accents and case ignored). A claim citing several
 passages by handle is checked against them together. A table (cells between `|`) has numbers and
-names rather than words: a claim naming an object and stating quantities it holds is supported by it. A number or a name the passage lacks makes it unsupported; a passage that shares
+names rather than words: a claim naming an object and stating quantities of that object's row is
+supported by it, and unsupported when that row does not hold them (another row's number). A number or a name the passage lacks makes it unsupported; a passage that shares
 few of its words does too. What lies between is undecided: the optional model judge (judge.py)
 decides it, or it is reported unsupported ("could not be confirmed"), never supported.
 """
@@ -81,7 +82,9 @@ def check_support(claim: Claim, passage: str, stated: Stated | None = None) -> V
     if absent:
         return Verdict("unsupported", f"{', '.join(absent)} is not named in the passage")
     if claim.quantities and claim.names and passage.count("|") >= 5:
-        return _table_verdict(claim, passage)
+        row = _row_verdict(claim, passage)
+        if row is not None:
+            return row
     text = claim.text
     for a, b in sorted(claim.spans, reverse=True):
         text = text[:a] + " " + text[b:]
@@ -94,15 +97,15 @@ def check_support(claim: Claim, passage: str, stated: Stated | None = None) -> V
     return Verdict("undecided", "the passage shares some of its words but not clearly this", share)
 
 
-def _table_verdict(claim: Claim, passage: str) -> Verdict:
-    """A table: the claim's quantities must stand in its object's row (from the name to the next designation)."""
+def _row_verdict(claim: Claim, passage: str) -> Verdict | None:
+    """A table: the claim's quantities must stand in its object's row (from its name to the next designation);
+    None when the table has no row of it."""
     rows = [row for name in claim.names for row in rows_of(name, passage)]
     for row in rows:
         stated = stated_in(row)
         if all(check_quantity(q, stated) is None for q in claim.quantities):
             return Verdict("supported", score=1.0)
-    where = f"the row of {claim.names[0]}" if rows else "the table"
-    return Verdict("unsupported", f"{', '.join(claim.numbers)} is not in {where}")
+    return Verdict("unsupported", f"{', '.join(claim.numbers)} is not in the row of {claim.names[0]}") if rows else None
 
 
 def union_verdict(claim: Claim, passages: list[tuple[str, str]]) -> Verdict:
