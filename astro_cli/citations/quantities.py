@@ -5,8 +5,8 @@
 plain form (LaTeX spacing, braces and `$` dropped, `\\pm` `\\times` `\\odot` as their signs, superscript digits
 as `^`), keeping where each character came from so a claim's spans still apply.
 
-What is not a quantity: a number glued to a word (`K2`, `H2O`, `2MASS`, `Q11`), an ordinal (`2nd`), an
-exponent of a symbol (`N^3`), and, in a claim, a year — but a year only by its context: after "in", "since",
+What is not a quantity: a number glued to a word (`K2`, `H2O`, `2MASS`, `Q11`), an ordinal (`2nd`), a
+subscript (`T_0`), and, in a claim, a year (a symbol's power, `T^-3`, is a number the passage must have) — but a year only by its context: after "in", "since",
 "until", a month or a season, or before another year (`2009–2013`). `1925 K` is a temperature.
 """
 
@@ -32,7 +32,7 @@ _PLAIN = re.compile("|".join(re.escape(k) for k in sorted(_REPLACE, key=len, rev
 
 _N = r"(?:\d{1,3}(?:,\d{3})+(?![\d])(?:\.\d+)?|(?<!\d\x20)\d{1,3}(?:\x20\d{3})+(?![\d.]|\x20\d)|\d+(?:\.\d+)?|\.\d+)"
 QUANTITY = re.compile(
-    rf"""(?<![\w.^_])(?<![\^_][-+])(?P<lead>\(\s*)?(?P<sign>[-+])?(?P<mant>{_N})
+    rf"""(?<![\w._])(?<![_][-+])(?P<lead>\(\s*)?(?P<sign>[-+])?(?P<mant>{_N})
     (?:[eE](?P<e>[-+]?\d+)(?![\w]))?
     (?:\s*\^\s*(?P<pow>[-+]?\d+)(?!\.\d))?
     (?:\((?P<paren>\d+(?:\.\d+)?)\)
