@@ -4,7 +4,8 @@
   one the passage states, after converting the passage's unit to the claim's (`36 hr` is `1.5 d`). An integer
   the claim gives as approximate (`about 40,000`) may round away its trailing zeros.
 - A unit on both sides must agree (`500 nm` is not `500 μm`; `5 GHz` is not `5 MHz`); a number with no unit on
-  either side is compared by value alone.
+  either side is compared by value alone — unless the passage gives that number with another unit too (`2 days`
+  contradicts `2 hours`, whatever bare `2` it also has).
 - Percent and fraction are the same only when one of them carries a `%` (`25%` is `0.25`; `10` is not `0.1`).
 - A range needs both ends; an uncertainty must equal the passage's (`± 0.002`, `^{+a}_{-b}`).
 - The uncertainty of a passage's number is not a value of its own: `0.019` is not stated by `0.040^{+0.031}_{-0.019}`.
@@ -63,7 +64,7 @@ def _tolerance(q: Quantity, decimals: int) -> float:
 def _scales(claim: Quantity, units: frozenset[str | None]) -> list[tuple[str | None, bool, float]]:
     """(the passage's unit, percent, the factor that turns its number into the claim's) for each way it may hold it."""
     out = []
-    for unit in units:
+    for unit in sorted(units, key=lambda u: (u is None, u != claim.unit, u or "")):  # a unit that agrees first
         if claim.unit and unit and unit != claim.unit:
             scale = factor(unit, claim.unit)
             if scale is None:
@@ -110,9 +111,13 @@ def _matches(claim: Quantity, wanted: float, decimals: int, stated: Stated, erro
 
 def check_quantity(claim: Quantity, stated: Stated) -> str | None:
     """None when the passage states `claim`; otherwise why not, in a few words for the researcher."""
-    if _matches(claim, claim.value, claim.decimals, stated, True) is not None and (
-            claim.high is None or _matches(claim, claim.high, claim.high_decimals, stated, True) is not None):
-        return None
+    low = _matches(claim, claim.value, claim.decimals, stated, True)
+    high = None if claim.high is None else _matches(claim, claim.high, claim.high_decimals, stated, True)
+    if low is not None and (claim.high is None or high is not None):
+        contradicted = _other_unit(claim, stated)
+        # the passage gives the number in another unit (`2 days` for `2 hours`): a bare `2` elsewhere is no support
+        if not (contradicted is not None and all(m is None or m.unit is None for m in (low, high))):
+            return None
     if claim.plus is not None and _matches(claim, claim.value, claim.decimals, stated, False) is not None:
         return f"{claim.text}: the passage gives another uncertainty"
     other = _other_unit(claim, stated)

@@ -45,7 +45,8 @@ QUANTITY = re.compile(
     (?:\s*[×x*·]\s*10\s*\^\s*(?P<exp>[-+]?\d+))?""",
     re.VERBOSE,
 )
-_RANGE = re.compile(rf"(?P<sep>\s?[-–—]\s?|\s+to\s+|\s+and\s+)(?P<mant>{_N})(?:\s*[×x*·]\s*10\s*\^\s*(?P<exp>[-+]?\d+))?")
+_RANGE = re.compile(rf"(?P<sep>\s?[-–—]\s?|\s+to\s+|\s+and\s+)(?P<mant>{_N})(?:\s*[×x*·]\s*10\s*\^\s*(?P<exp>[-+]?\d+)"
+                    r"|\s*\^\s*(?P<pow>[-+]?\d+))?")
 _PERCENT = re.compile(r"\s?%")
 _UNIT_GAP = re.compile(r"\s?-?\s?|\^?")
 _ORDINAL = re.compile(r"(?:st|nd|rd|th)\b")
@@ -181,8 +182,11 @@ def _read(norm: str, match: re.Match[str], claim: bool) -> tuple[Quantity | None
     high_decimals = 0
     follow = _RANGE.match(norm, end)
     if follow and plus is None and (follow.group("sep").strip() != "and" or _between(norm, start)):
-        high, high_decimals = _scaled(follow.group("mant"), follow.group("exp") or exponent)
-        end = follow.end()
+        if follow.group("pow") is not None and follow.group("mant") == "10":  # `10^2 to 10^5`
+            high, high_decimals = 10.0 ** int(follow.group("pow")), 1 - int(follow.group("pow"))
+        else:
+            high, high_decimals = _scaled(follow.group("mant"), follow.group("exp") or exponent)
+        end = follow.end() if follow.group("pow") is None or follow.group("mant") == "10" else follow.end("mant")
     bare_end = end
     percent = bool(_PERCENT.match(norm, end))
     if percent:
