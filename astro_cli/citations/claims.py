@@ -27,6 +27,11 @@ DESIGNATION = re.compile(
     r"SDSS|2MASS|WISE|Gaia\s+DR\d|3C|Mrk|Arp|UGC|PGC|LTT|LP|Messier|M|SN|GRB|FRB|GW|AT|Qatar|KELT|HATNet|"
     r"CoRoT|OGLE|MOA|HH|PKS|QSO|Abell|Cyg|Sgr|Cen|Vela)[-\s]?J?\d[\w.+:-]*(?:\s?[a-h]\b)?"
 )
+# A Bayer designation: a Greek letter (or its name) and a constellation, with a planet's letter: `β Pic b`, `tau Boo`.
+GREEK_DESIGNATION = re.compile(
+    r"(?<![\w-])(?:[α-ωϵϕ]|(?:alpha|beta|gamma|delta|epsilon|zeta|eta|theta|iota|kappa|lambda|mu|nu|xi|omicron|pi|rho|"
+    r"sigma|tau|upsilon|phi|chi|psi|omega)(?=[\s-]))[\s-]?[A-Z][a-z]{2,11}\b(?:\s?[b-h]\b)?"
+)
 _POINTERS = re.compile(
     r"(?:\b(?:Eqs?|Equations?|Tables?|Tab|Figs?|Figures?|Sect?s?|Sections?|Appendix|Chapter|Ch|Step|Item|Paper|"
     r"No|Vol|p|pp|page|pages|version|v|DR|Cycle|Run|O)\.?\s*\(?|§\s*|\bref\.\s*|#)$",
@@ -142,6 +147,7 @@ def split_claims(text: str, found: list[tuple[int, Cited]] | None = None) -> tup
         spans += [m.span() for m in _CITE_SPANS.finditer(sentence)]
         spans += [m.span() for m in _DATE.finditer(sentence)] + [m.span() for m in _COORD.finditer(sentence)]
         designations = list(DESIGNATION.finditer(sentence)) if _CAPITAL_DIGIT.search(sentence) else []
+        designations += list(GREEK_DESIGNATION.finditer(sentence))
         names = [m.group(0) for m in designations if not any(a <= m.start() < b for a, b in spans)]
         spans += [m.span() for m in designations]
         first, last = bisect.bisect_left(offsets, start), bisect.bisect_left(offsets, start + len(sentence))

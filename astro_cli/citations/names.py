@@ -21,7 +21,7 @@ GREEK = {"α": "alpha", "β": "beta", "γ": "gamma", "δ": "delta", "ε": "epsil
          "χ": "chi", "ψ": "psi", "ω": "omega"}
 _GREEK = re.compile("|".join(GREEK))
 _ALIASES = (("gliese", "gj", "gl"), ("messier", "m"), ("hipparcos", "hip"))
-_SEPARATORS = re.compile(r"[\s\-‐–\\{}$]")
+_SEPARATORS = re.compile(r"[\s\-‐–\\{}$~]")
 _PLANET = re.compile(r"^(?P<host>.*\d)(?P<letter>[b-h])$")
 
 
