@@ -14,10 +14,11 @@
 from __future__ import annotations
 
 import bisect
+import re
 from dataclasses import dataclass, field
 from functools import lru_cache
 
-from astro_cli.citations.quantities import Quantity, passage_quantities, quantities
+from astro_cli.citations.quantities import Quantity, passage_quantities
 from astro_cli.citations.units import factor
 
 
@@ -43,9 +44,16 @@ class Stated:
         return [self.items[i] for i in dict.fromkeys(self.owners[low:high])]
 
 
+_BARE = re.compile(r"(?<![\w.])-?\d+(?:\.\d+)?(?:[eE][-+]?\d+)?")
+LONG = 20_000  # a text this long (a data file, a table a tool printed) is read for its values alone
+
+
 @lru_cache(maxsize=512)
 def stated_in(text: str) -> Stated:
-    return Stated(passage_quantities(text) if len(text) < 20_000 else tuple(quantities(text)))
+    """The quantities of a passage; of a long text (a file's data), its numbers' values only, which is fast."""
+    if len(text) < LONG:
+        return Stated(passage_quantities(text))
+    return Stated(tuple(Quantity(float(m.group(0)), 0) for m in _BARE.finditer(text)))
 
 
 def combined(parts: tuple[Stated, ...]) -> Stated:
