@@ -1,10 +1,11 @@
 """Splitting an answer into claims: the sentences that cite something or state a number.
 
-A claim is a sentence (or a list item) that carries a passage handle, a paper citation, or a
-number that reads as a result (`0.42`, `1.2 × 10^5 K`, `35%`). Numbers that only point somewhere
-are not results: years of citations, list markers, equation, table, figure and section numbers,
-dates, and the numbers inside designations (`NGC 1275`, `WASP-12b`), which are kept as names the
-passage must contain instead. Code blocks are not read. A bracketed handle after a sentence's full
+A claim is a sentence (or a list item) that carries a passage handle, a paper citation, a
+quantity that reads as a result (`0.42`, `1.2 × 10^5 K`, `35%`, read by quantities.py), or that
+credits the literature ("it is well established", "studies have shown"). Numbers that only point
+somewhere are not results: years (by context), list markers, equation, table, figure and section
+numbers, dates, and the numbers inside designations (`NGC 1275`, `WASP-12b`, `β Pic b`), which are
+kept as names the passage must contain instead. Code blocks are not read. A bracketed handle after a sentence's full
 stop belongs to that sentence.
 """
 

@@ -1,11 +1,11 @@
 """The claim ledger of an answer: each claim with a status, and the passage behind it.
 
 - supported: the passage it cites (by handle, or any passage read from the paper it cites) was
-  shown in this session and contains its numbers, names and key terms (support.py), or the
-  model judge said so (judge.py);
+  shown in this session and states its quantities, names and key terms (support.py; several
+  handles are read together), or the model judge said so (judge.py);
 - unsupported: the cited passage was read but does not say it (a changed number, another
   object, another subject, or nothing the cheap check could confirm);
-- uncited: it states a number or result and cites nothing;
+- uncited: it states a number or result, or credits the literature, and cites nothing;
 - not_read: it cites a passage or paper whose text no tool showed in this session (a handle from
   another session or an invented one, a paper only named).
 """
