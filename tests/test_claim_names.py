@@ -37,3 +37,14 @@ def test_an_author_list_with_et_al_is_its_first_author_et_al():
     assert (cited.ident, cited.surnames, cited.year) == ("Bouma et al. 2020", ("Bouma",), 2020)
     [cited] = find_citations("(Gaia Collaboration, Brown, Vallenari et al. 2018)")
     assert cited.ident == "Gaia Collaboration et al. 2018"
+
+
+@pytest.mark.parametrize(("sentence", "claims"), [
+    ("It is well established in the literature that hot Jupiters are dark.", 1),
+    ("Studies have shown that M dwarfs flare.", 1),
+    ("It is widely accepted that Gaussian processes model stellar variability.", 1),
+    ("I found no passage in the literature that answers this.", 0),  # what the nudge asks the model to say
+    ("It is not known whether the planet has a moon.", 0),
+])
+def test_a_sentence_crediting_the_literature_is_a_claim(sentence, claims):
+    assert len(split_claims(sentence)[0]) == claims

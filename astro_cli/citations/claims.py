@@ -63,7 +63,7 @@ _CREDITS_LITERATURE = re.compile(
     r"(?:accepted|known|established|believed|thought|agreed)|(?:widely|generally|commonly)\s+(?:accepted|believed|"
     r"agreed)|(?:stud(?:y|ies)|research|observations?|previous\s+work|prior\s+work|(?:earlier|previous|recent|many|"
     r"several|numerous)\s+(?:works?|stud(?:y|ies)|papers?|authors|analys[ie]s|surveys?))\s+(?:have|has)\s+"
-    r"(?:shown|found|established|demonstrated|confirmed|suggested|reported)|in\s+the\s+literature|"
+    r"(?:shown|found|established|demonstrated|confirmed|suggested|reported)|"
     r"the\s+literature\s+(?:shows|suggests|agrees|reports)|(?:astronomers|researchers|scientists)\s+(?:have\s+)?"
     r"(?:found|shown|established|agree))\b",
     re.IGNORECASE,
