@@ -7,7 +7,8 @@
   either side is compared by value alone — unless the passage gives that number with another unit too (`2 days`
   contradicts `2 hours`, whatever bare `2` it also has).
 - Percent and fraction are the same only when one of them carries a `%` (`25%` is `0.25`; `10` is not `0.1`).
-- A range needs both ends; an uncertainty must equal the passage's (`± 0.002`, `^{+a}_{-b}`).
+- A range needs both ends; an uncertainty must equal the passage's (`± 0.002`, `^{+a}_{-b}`), or, where the
+  passage's number carries none (a catalogue's error column), be stated in the passage too.
 - The uncertainty of a passage's number is not a value of its own: `0.019` is not stated by `0.040^{+0.031}_{-0.019}`.
 """
 
@@ -91,12 +92,16 @@ def _close(wanted: float, found: float, tolerance: float) -> bool:
     return abs(wanted - found) <= tolerance
 
 
-def _errors_agree(claim: Quantity, found: Quantity, scale: float) -> bool:
-    if claim.plus is None:
+def _errors_agree(claim: Quantity, found: Quantity, scale: float, stated: Stated) -> bool:
+    """The claim's uncertainty is the passage's: on the same number, or — when that number carries none, as
+    in a catalogue's separate error column (`parallax 2.303409`, `parallax_error 0.03333763`) — stated apart."""
+    if claim.plus is None or claim.minus is None:
         return True
-    if found.plus is None or found.minus is None or claim.minus is None:
-        return False
     tolerance = 0.5 * 10.0 ** (-claim.error_decimals) + abs(claim.plus) * 1e-9
+    if found.plus is None or found.minus is None:
+        return all(any(_close(error, v * scale, tolerance) for q in stated.near(error / scale, tolerance / abs(scale))
+                       if q.plus is None for v in (q.value,))
+                   for error in {claim.plus, claim.minus})
     return _close(claim.plus, found.plus * scale, tolerance) and _close(claim.minus, found.minus * scale, tolerance)
 
 
@@ -112,7 +117,7 @@ def _matches(claim: Quantity, wanted: float, decimals: int, stated: Stated, erro
             if not any(_close(wanted, v * scale, tolerance) for v in (found.value, found.high) if v is not None):
                 continue
             if (claim.unit is None or found.unit is None or factor(found.unit, claim.unit) is not None) and (
-                    not errors or _errors_agree(claim, found, scale)):
+                    not errors or _errors_agree(claim, found, scale, stated)):
                 return found
     return None
 

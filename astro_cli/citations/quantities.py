@@ -41,7 +41,7 @@ QUANTITY = re.compile(
       |\s*_\s*-\s*(?P<dn2>{_N})\s*\^\s*\+\s*(?P<up2>{_N})
       |\s*\(\s*\+\s*(?P<up3>{_N})\s*[,/]\s*-\s*(?P<dn3>{_N})\s*\)
       |\s+\+\s*(?P<up4>{_N})\s*/?\s*-\s*(?P<dn4>{_N})(?![\d.]))?
-    (?P<close>\s*\))?
+    (?(lead)(?P<close>\s*\))?)
     (?:\s*[×x*·]\s*10\s*\^\s*(?P<exp>[-+]?\d+))?""",
     re.VERBOSE,
 )
@@ -58,6 +58,9 @@ _YEAR_BEFORE = re.compile(
     re.IGNORECASE,
 )
 _YEAR_AFTER = re.compile(r"\s?[-–—/]\s?(?:1[6-9]|20)\d\d\b")
+# a citation's year: after a name or "et al." and before the citation's punctuation (`Gaia Collaboration 2023,`)
+_CITED_BEFORE = re.compile(r"(?:\bet\s+al\.?|\b[A-Z][A-Za-z'’-]+)\s*,?\s*$")
+_CITED_AFTER = re.compile(r"[a-z]?\s*(?:[,;)\]]|\.(?:\s|$)|$)")
 
 
 @dataclass(frozen=True)
@@ -141,8 +144,9 @@ def quantities(text: str, claim: bool = False) -> list[Quantity]:
         if quantity is None:
             continue
         first = match.start("sign") if match.group("sign") else match.start("mant")
-        found.append(replace(quantity, start=where[first], end=where[end - 1] + 1, text=norm[first:end].strip(),
-                             bare=norm[first:bare_end].strip()))
+        shown = match.start("lead") if match.group("lead") else first  # `(1.2 ± 0.3) × 10^5` whole
+        found.append(replace(quantity, start=where[first], end=where[end - 1] + 1, text=norm[shown:end].strip(),
+                             bare=norm[shown:bare_end].strip()))
 
 
 def _read(norm: str, match: re.Match[str], claim: bool) -> tuple[Quantity | None, int, int]:
@@ -228,6 +232,8 @@ def _is_year(norm: str, start: int, end: int, mantissa: str, unit: str | None, p
         return False
     if not 1600 <= int(mantissa) <= 2099:
         return False
+    if _CITED_BEFORE.search(norm[max(0, start - 40):start]) and _CITED_AFTER.match(norm, match.end("mant")):
+        return True
     return bool(_YEAR_BEFORE.search(norm[max(0, start - 14):start]) or _YEAR_AFTER.match(norm, match.end("mant")))
 
 
