@@ -192,8 +192,24 @@ def check_answer(app: AppContext, ledger: CitationLedger, text: str, resolve: bo
         elif record and not problem:
             out.append(Citation(cited, "resolved", record.get("title"), _paper_id(record), record))
         else:
-            out.append(Citation(cited, "unverified", detail=problem))
-    return CheckResult(out, notes, positioned)
+            unconfirmed = f"version v{cited.version} could not be confirmed" if cited.version and not record else None
+            out.append(Citation(cited, "unverified", detail=problem or unconfirmed))
+    return CheckResult(_with_partners(out), notes, positioned)
+
+
+def _with_partners(citations: list[Citation]) -> list[Citation]:
+    """An author-year written with an id (`Cowan & Agol (2010, arXiv:1001.0012v9)`) is that id's paper: it is
+    not verified when the id, as written (its version too), is not."""
+    ids = {f"{c.cited.kind}:{c.cited.ident}": c for c in citations if c.cited.kind != "author-year"}
+    out = []
+    for citation in citations:
+        partner = ids.get(citation.cited.paired or "")
+        if partner is not None and citation.status in ("verified", "resolved") and partner.status in (
+                "unverified", "malformed"):
+            citation = Citation(citation.cited, "unverified", citation.title, citation.paper, citation.record,
+                                detail=partner.detail or f"{partner.cited.label} could not be confirmed")
+        out.append(citation)
+    return out
 
 
 

@@ -1,10 +1,11 @@
 """Splitting an answer into claims: the sentences that cite something or state a number.
 
-A claim is a sentence (or a list item) that carries a passage handle, a paper citation, or a
-number that reads as a result (`0.42`, `1.2 × 10^5 K`, `35%`). Numbers that only point somewhere
-are not results: years of citations, list markers, equation, table, figure and section numbers,
-dates, and the numbers inside designations (`NGC 1275`, `WASP-12b`), which are kept as names the
-passage must contain instead. Code blocks are not read. A bracketed handle after a sentence's full
+A claim is a sentence (or a list item) that carries a passage handle, a paper citation, a
+quantity that reads as a result (`0.42`, `1.2 × 10^5 K`, `35%`, read by quantities.py), or that
+credits the literature ("it is well established", "studies have shown"). Numbers that only point
+somewhere are not results: years (by context), list markers, equation, table, figure and section
+numbers, dates, and the numbers inside designations (`NGC 1275`, `WASP-12b`, `β Pic b`), which are
+kept as names the passage must contain instead. Code blocks are not read. A bracketed handle after a sentence's full
 stop belongs to that sentence.
 """
 
@@ -16,19 +17,21 @@ from dataclasses import dataclass, field
 
 from astro_cli.citations.extract import Cited, find_citations_at, mask_code
 from astro_cli.citations.handles import CITE, find_handle_cites
+from astro_cli.citations.quantities import Quantity, quantities
 
 MAX_CLAIMS = 2000  # a 50,000-word answer is checked up to here; the rest is counted, not read
 _ABBREVIATIONS = {"al", "e.g", "i.e", "fig", "figs", "eq", "eqs", "sect", "sec", "cf", "vs", "approx", "no", "ref",
                   "refs", "tab", "ca", "resp", "dr", "prof", "st", "etc", "vol", "p", "pp", "ch", "app", "max", "min"}
 _BOUNDARY = re.compile(r"(?<=[.!?])[\"”’)]?\s+(?=[\[(\"“*_]*[A-Z0-9\u00C0-\u017F\[])|\n\s*\n|\n(?=\s*(?:[-*+•]|\d+[.)])\s)")
-NUMBER = re.compile(
-    r"(?<![\w.:/-])([-−+]?\d+(?:,\d{3})*(?:\.\d+)?)(?:\s*(?:×|x|\\times|\*)\s*10\s*\^?\s*\{?\s*([-−+]?\d+)\}?"
-    r"|[eE]([-−+]?\d+))?(\s*%)?(?![\w.]*\d)"
-)
 DESIGNATION = re.compile(
-    r"\b(?=[A-Z0-9])(?:NGC|IC|HD|HIP|HR|TYC|KIC|KOI|TOI|WASP|HAT-P|HATS|Kepler|K2|CoRoT|XO|TrES|GJ|Gliese|LHS|TRAPPIST|PSR|"
+    r"\b(?=[A-Z0-9])(?:NGC|IC|HD|HIP|HR|TYC|KIC|KOI|TOI|WASP|HAT-P|HATS|Kepler|K2|CoRoT|XO|TrES|GJ|Gl|Gliese|LHS|TRAPPIST|PSR|"
     r"SDSS|2MASS|WISE|Gaia\s+DR\d|3C|Mrk|Arp|UGC|PGC|LTT|LP|Messier|M|SN|GRB|FRB|GW|AT|Qatar|KELT|HATNet|"
     r"CoRoT|OGLE|MOA|HH|PKS|QSO|Abell|Cyg|Sgr|Cen|Vela)[-\s]?J?\d[\w.+:-]*(?:\s?[a-h]\b)?"
+)
+# A Bayer designation: a Greek letter (or its name) and a constellation, with a planet's letter: `β Pic b`, `tau Boo`.
+GREEK_DESIGNATION = re.compile(
+    r"(?<![\w-])(?:[α-ωϵϕ]|(?:alpha|beta|gamma|delta|epsilon|zeta|eta|theta|iota|kappa|lambda|mu|nu|xi|omicron|pi|rho|"
+    r"sigma|tau|upsilon|phi|chi|psi|omega)(?=[\s-]))[\s-]?[A-Z][a-z]{2,11}\b(?:\s?[b-h]\b)?"
 )
 _POINTERS = re.compile(
     r"(?:\b(?:Eqs?|Equations?|Tables?|Tab|Figs?|Figures?|Sect?s?|Sections?|Appendix|Chapter|Ch|Step|Item|Paper|"
@@ -38,7 +41,6 @@ _POINTERS = re.compile(
 _CITE_SPANS = re.compile(r"\((?:[^()]*\d{4}[a-z]?)\)|\b\w+(?:\s+et\s+al\.)?\s+\(\d{4}[a-z]?\)|"
                          r"arXiv:\S+|\b\d{4}[A-Za-z&.]{5}[\w.&]{9}[A-Za-z.]|10\.\d{4,9}/\S+")
 _CAPITAL_DIGIT = re.compile(r"[A-Z][\w+-]{0,12}[\s-]?J?\d")
-_YEAR_ONLY = re.compile(r"1[6-9]\d\d|20\d\d")
 _MARKER = re.compile(r"\s*(?:\d+[.)]\s)")
 _LAST_WORD = re.compile(r"([\w.]+)\.[\"”’)]?$")
 _ITEM_START = re.compile(r"\s*(?:[-*+•]\s*)?\d+[.)]")
@@ -54,6 +56,18 @@ _ATTRIBUTION = re.compile(
     r"\b(?:published|discovered)\s+(?:by|in)\b)",
     re.IGNORECASE,
 )
+# A sentence that credits the literature is a claim even with no number and no citation (issue 43).
+_CREDITS_LITERATURE = re.compile(
+    r"\b(?:(?:it\s+is|it's|it\s+has\s+been)\s+(?:well[\s-]+)?(?:established|known|accepted|documented|"
+    r"recognized|recognised|understood|shown|demonstrated)|(?:is|are)\s+(?:widely|generally|commonly|broadly|well)\s+"
+    r"(?:accepted|known|established|believed|thought|agreed)|(?:widely|generally|commonly)\s+(?:accepted|believed|"
+    r"agreed)|(?:stud(?:y|ies)|research|observations?|previous\s+work|prior\s+work|(?:earlier|previous|recent|many|"
+    r"several|numerous)\s+(?:works?|stud(?:y|ies)|papers?|authors|analys[ie]s|surveys?))\s+(?:have|has)\s+"
+    r"(?:shown|found|established|demonstrated|confirmed|suggested|reported)|"
+    r"the\s+literature\s+(?:shows|suggests|agrees|reports)|(?:astronomers|researchers|scientists)\s+(?:have\s+)?"
+    r"(?:found|shown|established|agree))\b",
+    re.IGNORECASE,
+)
 _COORD = re.compile(r"\b\d{1,2}[h:]\s?\d{2}[m:]\s?\d{2}(?:\.\d+)?s?\b|[+-−]\d{1,2}[d°:]\s?\d{2}['′:]\s?\d{2}(?:\.\d+)?")
 
 
@@ -65,14 +79,19 @@ class Claim:
     start: int
     handles: tuple[str, ...] = ()
     cites: tuple[Cited, ...] = ()
-    numbers: tuple[str, ...] = ()
+    quantities: tuple[Quantity, ...] = ()
     names: tuple[str, ...] = ()
     spans: list[tuple[int, int]] = field(default_factory=list)  # cites and handles, relative to `text`
 
     @property
     def attributed(self) -> bool:
         """Whether the sentence credits its result to the literature or to observations."""
-        return bool(_ATTRIBUTION.search(self.text))
+        return bool(_ATTRIBUTION.search(self.text) or _CREDITS_LITERATURE.search(self.text))
+
+    @property
+    def numbers(self) -> tuple[str, ...]:
+        """The quantities as the claim wrote them."""
+        return tuple(q.text for q in self.quantities)
 
     @property
     def cited(self) -> bool:
@@ -99,18 +118,17 @@ def sentences(text: str) -> list[tuple[int, str]]:
     return [(start, s) for start, s in out if s.strip()]
 
 
-def _numbers(sentence: str, skip: list[tuple[int, int]]) -> list[str]:
+def _quantities(sentence: str, skip: list[tuple[int, int]]) -> list[Quantity]:
+    """The quantities a sentence states as results: not years, pointers (`Table 2`), list markers, or
+    numbers inside citations, dates, coordinates and designations."""
     found = []
-    for match in NUMBER.finditer(sentence):
-        start, end = match.span()
-        if any(a <= start < b for a, b in skip) or _POINTERS.search(sentence[max(0, start - 14):start]):
+    for quantity in quantities(sentence, claim=True):
+        start = quantity.start
+        if quantity.year or any(a <= start < b for a, b in skip) or _POINTERS.search(sentence[max(0, start - 14):start]):
             continue
-        value = match.group(1)
-        if _YEAR_ONLY.fullmatch(value) and not match.group(4):
-            continue  # a year ("in 2023", "since 1995") is no result to check
         if sentence[:start].strip() in ("", "-", "*") and _MARKER.match(sentence, start):
             continue  # a list marker
-        found.append(match.group(0).strip())
+        found.append(quantity)
     return found
 
 
@@ -130,13 +148,14 @@ def split_claims(text: str, found: list[tuple[int, Cited]] | None = None) -> tup
         spans += [m.span() for m in _CITE_SPANS.finditer(sentence)]
         spans += [m.span() for m in _DATE.finditer(sentence)] + [m.span() for m in _COORD.finditer(sentence)]
         designations = list(DESIGNATION.finditer(sentence)) if _CAPITAL_DIGIT.search(sentence) else []
+        designations += list(GREEK_DESIGNATION.finditer(sentence))
         names = [m.group(0) for m in designations if not any(a <= m.start() < b for a, b in spans)]
         spans += [m.span() for m in designations]
         first, last = bisect.bisect_left(offsets, start), bisect.bisect_left(offsets, start + len(sentence))
         cites = tuple(dict.fromkeys(cited for _, cited in found[first:last]))
-        numbers = _numbers(sentence, spans)
+        stated = _quantities(sentence, spans)
         handles = tuple(h for cite in handle_cites for h in cite.handles)
-        if handles or cites or numbers:
-            claims.append(Claim(sentence, start, handles, cites, tuple(numbers), tuple(dict.fromkeys(names)),
+        if handles or cites or stated or _CREDITS_LITERATURE.search(sentence):
+            claims.append(Claim(sentence, start, handles, cites, tuple(stated), tuple(dict.fromkeys(names)),
                                 spans))
     return claims, max(0, len(all_sentences) - MAX_CLAIMS)

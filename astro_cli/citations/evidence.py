@@ -1,7 +1,8 @@
 """`/evidence`: each claim of the last answer beside the passage it was checked against.
 
 The REPL keeps the last turn's claim ledger (TurnLog.claims, from the CitationsChecked event).
-Claims and passages come from the model and from papers: shown as plain text, escapes visible.
+Claims and passages come from the model and from papers: shown as plain text, escapes visible. A cited
+paper Crossref marks retracted or corrected is named after the claims.
 """
 
 from __future__ import annotations
@@ -18,9 +19,12 @@ if TYPE_CHECKING:
 STYLES = {"supported": "green", "unsupported": "red", "uncited": "yellow", "not_read": "yellow"}
 
 
-def evidence_lines(claims: list[dict[str, Any]], evidence_read: bool) -> list[Text]:
+def evidence_lines(claims: list[dict[str, Any]], evidence_read: bool,
+                   citations: list[dict[str, Any]] | None = None) -> list[Text]:
+    marks = _marks(citations or [])
     if not claims:
-        return [Text("no claims in the last answer" + ("" if evidence_read else " · no evidence retrieved"), style="dim")]
+        return [Text("no claims in the last answer" + ("" if evidence_read else " · no evidence retrieved"),
+                     style="dim"), *marks]
     out: list[Text] = []
     if not evidence_read:
         out.append(Text("no evidence retrieved: no tool showed a passage in this session", style="yellow"))
@@ -44,10 +48,19 @@ def evidence_lines(claims: list[dict[str, Any]], evidence_read: bool) -> list[Te
         elif claim.get("handle") or claim.get("cites"):
             cited = claim.get("handle") or ", ".join(claim.get("cites") or [])
             out.append(Text(f"   cites {one_line(str(cited), 200)}, whose text was not read in this session", style="dim"))
-    return out
+    return out + marks
+
+
+def _marks(citations: list[dict[str, Any]]) -> list[Text]:
+    """The cited papers Crossref marks retracted or corrected (issue 43: the notice reaches every view)."""
+    from astro_cli.citations.footer import label
+
+    return [Text(f"{one_line(label(c), 200)}: {one_line(str(c['mark']), 200)} (Crossref)", style="red")
+            for c in citations if c.get("mark")]
 
 
 def slash_evidence(ctx: SlashContext, args: str) -> None:
     log = ctx.state.get("turn_log")
-    for line in evidence_lines(list(getattr(log, "claims", []) or []), bool(getattr(log, "evidence_read", True))):
+    for line in evidence_lines(list(getattr(log, "claims", []) or []), bool(getattr(log, "evidence_read", True)),
+                               list(getattr(log, "citations", []) or [])):
         ctx.console.print(line)

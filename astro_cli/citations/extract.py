@@ -54,7 +54,8 @@ _COLLAB = rf"(?:(?:{_WORD}|[A-Z0-9]{{2,}})\s+){{1,4}}(?:Collaboration|Consortium
 _NAME = rf"(?:{_COLLAB}|{_SURNAME}(?:\s+Collaboration)?)"
 _YEAR = r"(1[6-9]\d\d|20\d\d)[a-z]?"
 AUTHOR_LIST = re.compile(
-    rf"(?<![\w'’-])(?P<first>{_NAME})(?:,\s+{_NAME}){{1,8}},?\s+(?:&|and)\s+{_NAME}(?:,?\s+\(?{_YEAR}\)?|\s+\({_YEAR}[;,)])")
+    rf"(?<![\w'’-])(?P<first>{_NAME})(?:,\s+{_NAME}){{1,8}}(?:,?\s+(?:&|and)\s+{_NAME}|,?\s+et\s+al\.?)"
+    rf"(?:,?\s+\(?{_YEAR}\)?|\s+\({_YEAR}[;,)])")
 AUTHOR_YEAR = re.compile(
     rf"""(?<![\w'’-])(?P<first>{_NAME})
         (?:\s+et\s+al\.?|\s+(?:&|and)\s+(?P<second>{_NAME}))?

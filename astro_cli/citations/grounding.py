@@ -1,11 +1,11 @@
 """The claim ledger of an answer: each claim with a status, and the passage behind it.
 
 - supported: the passage it cites (by handle, or any passage read from the paper it cites) was
-  shown in this session and contains its numbers, names and key terms (support.py), or the
-  model judge said so (judge.py);
+  shown in this session and states its quantities, names and key terms (support.py; several
+  handles are read together), or the model judge said so (judge.py);
 - unsupported: the cited passage was read but does not say it (a changed number, another
   object, another subject, or nothing the cheap check could confirm);
-- uncited: it states a number or result and cites nothing;
+- uncited: it states a number or result, or credits the literature, and cites nothing;
 - not_read: it cites a passage or paper whose text no tool showed in this session (a handle from
   another session or an invented one, a paper only named).
 """
@@ -16,8 +16,9 @@ import re
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from astro_cli.citations.agree import Stated
 from astro_cli.citations.claims import Claim, split_claims
-from astro_cli.citations.support import Verdict, best_verdict, number_in, numbers_in
+from astro_cli.citations.support import Verdict, all_stated, best_verdict, data_stated, union_verdict
 from astro_cli.research.identifiers import record_keys
 
 if TYPE_CHECKING:
@@ -96,11 +97,11 @@ def _names(record: dict[str, Any], paper: str | None) -> set[str]:
 def ground(ledger: CitationLedger, answer: str, checked: CheckResult) -> Grounding:
     """Every claim of `answer` with its status, against the passages the session's tools showed."""
     claims, unread = split_claims(answer, checked.found_at)
-    values: list[frozenset[float]] = []
+    values: list[Stated] = []
 
-    def data_values() -> frozenset[float]:
+    def data_values() -> Stated:
         if not values:
-            values.append(frozenset().union(*(numbers_in(t) for t in ledger.data_texts)))
+            values.append(data_stated(ledger.data_texts))
         return values[0]
 
     by_cite = {c.cited: c for c in checked.citations}
@@ -133,8 +134,14 @@ def ground(ledger: CitationLedger, answer: str, checked: CheckResult) -> Groundi
                 continue  # the model's own computation, or numbers from the researcher's files and tools
             out.append(ClaimCheck(claim, "uncited", reason="states a result without a citation", decided_by="none"))
             continue
-        verdict, handle = best_verdict(claim, read)
-        text = next((t for h, t in read if h == handle), None)
+        handle: str | None
+        text: str | None
+        if claim.handles and len(read) > 1:  # `[c9; c11]`: the passages together
+            verdict, handle, text = union_verdict(claim, read), "; ".join(h for h, _ in read), "\n\n".join(
+                t for _, t in read)
+        else:
+            verdict, handle = best_verdict(claim, read)
+            text = next((t for h, t in read if h == handle), None)
         out.append(_from_verdict(claim, verdict, handle, text))
     return Grounding(out, bool(ledger.passages), unread)
 
@@ -146,7 +153,7 @@ def _from_verdict(claim: Claim, verdict: Verdict, handle: str | None, text: str 
     return ClaimCheck(claim, verdict.status, handle, text, verdict.reason)
 
 
-def _from_catalogue(claim: Claim, values: frozenset[float]) -> ClaimCheck:
+def _from_catalogue(claim: Claim, values: Stated) -> ClaimCheck:
     """A claim citing a catalogue (query_catalog's sources): supported when the session's catalogue
     and data results hold every number it states."""
     if _from_data(claim, values):
@@ -155,6 +162,6 @@ def _from_catalogue(claim: Claim, values: frozenset[float]) -> ClaimCheck:
                       "numbers")
 
 
-def _from_data(claim: Claim, values: frozenset[float]) -> bool:
-    """Whether every number of an uncited claim is in a non-literature tool result (a file, a table)."""
-    return bool(values) and all(number_in(n, values) for n in claim.numbers)
+def _from_data(claim: Claim, values: Stated) -> bool:
+    """Whether every quantity of an uncited claim is in a non-literature tool result (a file, a table)."""
+    return bool(claim.quantities) and all_stated(claim, values)

@@ -1,7 +1,8 @@
 """The one message per turn that asks the model to fix its citations and claims.
 
 It names the ids no tool returned (only ids that matched the strict patterns of extract.py) and
-quotes, shortened and with astro's tags escaped, the claims without a passage behind them. If the
+quotes, shortened and with astro's tags escaped, every claim without a passage behind it (shorter
+quotes when there are many, none left out). If the
 model answers again with the same problems, the answer stands and they are reported.
 """
 
@@ -27,8 +28,9 @@ CLAIMS_TAIL = (
     "passage says, or remove it; if nothing relevant was retrieved, say so instead of answering from memory. "
     "Then give your whole answer again."
 )
-MAX_LISTED = 8
+COMPACT_FROM = 8  # from this many flagged claims on, each is quoted shorter: every one is listed
 QUOTE = 140
+SHORT_QUOTE = 70
 
 
 def ids_text(result: CheckResult, looked_online: bool) -> str:
@@ -40,8 +42,8 @@ def ids_text(result: CheckResult, looked_online: bool) -> str:
     )
 
 
-def _line(check: ClaimCheck) -> str:
-    quoted = escape_tags(one_line(check.claim.text, QUOTE))
+def _line(check: ClaimCheck, limit: int = QUOTE) -> str:
+    quoted = escape_tags(one_line(check.claim.text, limit))
     if check.status == "uncited":
         return f'- "{quoted}" has no citation'
     if check.status == "not_read":
@@ -56,9 +58,8 @@ def claims_text(grounding: Grounding) -> str | None:
         return None
     many = len(flagged) > 1
     lines = [CLAIMS_HEAD.format(n=len(flagged), s="s" if many else "", verb="are" if many else "is")]
-    lines += [_line(c) for c in flagged[:MAX_LISTED]]
-    if len(flagged) > MAX_LISTED:
-        lines.append(f"- and {len(flagged) - MAX_LISTED} more")
+    limit = SHORT_QUOTE if len(flagged) > COMPACT_FROM else QUOTE
+    lines += [_line(c, limit) for c in flagged]  # every one: a claim left out would never be fixed
     lines.append(CLAIMS_TAIL)
     return "\n".join(lines)
 

@@ -1,21 +1,25 @@
 """Does a passage support a claim? The cheap check: numbers, names and key terms, no model call.
 
-A claim is supported by a passage when every number it states is in the passage (as written, or
-rounded from it, or as a percentage of a fraction), every designation it names is there
-(`HD 189733b`, spaces and hyphens ignored), and enough of its key terms are (stems, accents and
-case ignored). A number or a name the passage lacks makes it unsupported; a passage that shares
+A claim is supported by a passage when every quantity it states is in the passage (agree.py: the
+value after unit conversion, within the claim's precision, with its uncertainty and range), every
+designation it names is there (names.py: `XO-2b` in a row of `XO-2`, `GJ 436b` as `Gl 436b`, `α` as
+`alpha`), and enough of its key terms are (stems, accents and case ignored). A claim citing several
+passages by handle is checked against them together. A table (cells between `|`) has numbers and
+names rather than words: a claim naming an object and stating quantities of that object's row is
+supported by it, and unsupported when that row does not hold them (another row's number). A number or a name the passage lacks makes it unsupported; a passage that shares
 few of its words does too. What lies between is undecided: the optional model judge (judge.py)
 decides it, or it is reported unsupported ("could not be confirmed"), never supported.
 """
 
 from __future__ import annotations
 
-import bisect
 import re
 from dataclasses import dataclass
 from functools import lru_cache
 
-from astro_cli.citations.claims import NUMBER, Claim
+from astro_cli.citations.agree import Stated, check_quantity, combined, stated_in
+from astro_cli.citations.claims import Claim
+from astro_cli.citations.names import named_in, rows_of, squash
 from astro_cli.research.text.pdfchars import fold
 from astro_cli.stopwords import STOPWORDS
 
@@ -51,85 +55,67 @@ def key_terms(text: str) -> set[str]:
             and w.lower() not in _EXTRA_STOP}
 
 
-def value_of(number: str) -> tuple[float, int, bool] | None:
-    """(value, decimals shown, is a percentage) of a number as written: `1.2 × 10^5`, `35%`, `−0.3`."""
-    match = NUMBER.fullmatch(number.strip())
-    if not match:
-        return None
-    mantissa = match.group(1).replace("−", "-").replace(",", "")
-    exponent = (match.group(2) or match.group(3) or "0").replace("−", "-")
-    try:
-        value = float(mantissa) * 10 ** int(exponent)
-    except (ValueError, OverflowError):
-        return None
-    decimals = len(mantissa.split(".")[1]) if "." in mantissa else 0
-    return value, decimals - int(exponent), bool(match.group(4))
-
-
 @lru_cache(maxsize=512)
-def _passage_facts(text: str) -> tuple[frozenset[float], set[str], str]:
+def _passage_facts(text: str) -> tuple[set[str], str]:
     plain = text.replace("−", "-").replace("\u2009", " ").replace("\u00a0", " ")
-    values = set()
-    for match in NUMBER.finditer(plain):
-        parsed = value_of(match.group(0))
-        if parsed is not None:
-            values.add(parsed[0])
-            if match.group(1).startswith("-"):
-                values.add(-parsed[0])  # "−0.3" in a range "0.1−0.3" is a dash, not a sign
-    squashed = re.sub(r"[\s\-‐–]", "", fold(plain.lower()))
-    return frozenset(values), key_terms(plain), squashed
+    return key_terms(plain), squash(plain)
 
 
-def numbers_in(text: str) -> frozenset[float]:
-    """The values of the numbers written in a text."""
-    return _passage_facts(text)[0] if len(text) < 20_000 else frozenset(
-        parsed[0] for m in NUMBER.finditer(text.replace("−", "-")) if (parsed := value_of(m.group(0))) is not None)
+def data_stated(texts: list[str]) -> Stated:
+    """The quantities of non-literature tool results (files, tables, catalogues), as one index."""
+    return combined(tuple(stated_in(t) for t in texts)) if texts else Stated(())
 
 
-def number_in(number: str, values: frozenset[float]) -> bool:
-    parsed = value_of(number)
-    if parsed is None:
-        return True
-    value, decimals, percent = parsed
-    candidates = [value, abs(value)] + ([value / 100] if percent else [value * 100, value / 100])
-    tolerance = 0.5 * 10 ** (-decimals) if decimals > -300 else 0.0
-    ordered = _sorted(values)
-    for wanted in candidates:
-        scale = tolerance * (abs(wanted) / abs(value) if value else 1.0)
-        margin = scale + 1e-12 + abs(wanted) * 1e-9
-        index = bisect.bisect_left(ordered, wanted - margin)
-        if index < len(ordered) and ordered[index] <= wanted + margin:
-            return True
-    return False
+def all_stated(claim: Claim, stated: Stated) -> bool:
+    """Whether every quantity of a claim is in `stated`."""
+    return bool(stated.items) and all(check_quantity(q, stated) is None for q in claim.quantities)
 
 
-@lru_cache(maxsize=64)
-def _sorted(values: frozenset[float]) -> tuple[float, ...]:
-    return tuple(sorted(values))
-
-
-def check_support(claim: Claim, passage: str) -> Verdict:
-    values, terms, squashed = _passage_facts(passage)
-    missing = [n for n in claim.numbers if not number_in(n, values)]
+def check_support(claim: Claim, passage: str, stated: Stated | None = None) -> Verdict:
+    """The verdict of one passage (or the union of the passages a claim cites, joined)."""
+    terms, squashed = _passage_facts(passage)
+    stated = stated if stated is not None else stated_in(passage)
+    missing = [why for q in claim.quantities if (why := check_quantity(q, stated)) is not None]
     if missing:
-        return Verdict("unsupported", f"{', '.join(missing)} is not in the passage")
-    absent = [n for n in claim.names if re.sub(r"[\s\-‐–]", "", fold(n.lower())) not in squashed]
+        return Verdict("unsupported", "; ".join(missing))
+    absent = [n for n in claim.names if not named_in(n, passage, squashed)]
     if absent:
         return Verdict("unsupported", f"{', '.join(absent)} is not named in the passage")
+    if claim.quantities and claim.names and passage.count("|") >= 5:
+        row = _row_verdict(claim, passage)
+        if row is not None:
+            return row
     text = claim.text
     for a, b in sorted(claim.spans, reverse=True):
         text = text[:a] + " " + text[b:]
     wanted = key_terms(text)
     share = len(wanted & terms) / len(wanted) if wanted else 1.0
-    if share >= SUPPORTED_TERMS or (claim.numbers and share >= SUPPORTED_TERMS - 0.15):
+    if share >= SUPPORTED_TERMS or (claim.quantities and share >= SUPPORTED_TERMS - 0.15):
         return Verdict("supported", score=share)
     if share < UNRELATED_TERMS:
         return Verdict("unsupported", "the passage is about something else", share)
     return Verdict("undecided", "the passage shares some of its words but not clearly this", share)
 
 
+def _row_verdict(claim: Claim, passage: str) -> Verdict | None:
+    """A table: the claim's quantities must stand in its object's row (from its name to the next designation);
+    None when the table has no row of it."""
+    rows = [row for name in claim.names for row in rows_of(name, passage)]
+    for row in rows:
+        stated = stated_in(row)
+        if all(check_quantity(q, stated) is None for q in claim.quantities):
+            return Verdict("supported", score=1.0)
+    return Verdict("unsupported", f"{', '.join(claim.numbers)} is not in the row of {claim.names[0]}") if rows else None
+
+
+def union_verdict(claim: Claim, passages: list[tuple[str, str]]) -> Verdict:
+    """The verdict of the passages a claim cites by handle, read together (`[c9; c11]`)."""
+    texts = [text for _, text in passages]
+    return check_support(claim, "\n\n".join(texts), combined(tuple(stated_in(t) for t in texts)))
+
+
 def best_verdict(claim: Claim, passages: list[tuple[str, str]]) -> tuple[Verdict, str | None]:
-    """The best verdict over the passages (handle, text) a claim cites, and the handle it came from."""
+    """The best verdict over the passages (handle, text) of a paper a claim cites, and the handle it came from."""
     order = {"supported": 0, "undecided": 1, "unsupported": 2}
     best: tuple[Verdict, str | None] = (Verdict("unsupported", "no passage"), None)
     for handle, text in passages:

@@ -93,6 +93,11 @@ def _add_local(raw: str, given: dict[str, Any], parse: bool, err: Any) -> None:
     verb = "added" if added.created else "updated (already in the library)"
     typer.echo(visible(f"{paper['id']} {verb} from {raw}: {paper.get('title') or 'untitled'}{who if authors else ''}"))
     typer.echo(f"Stored as {_relative(app, added.stored)}; correct the title or authors with --title / --author.")
+    from astro_cli.research.sources.remote_search import update_mark
+
+    mark = update_mark({"biblio": paper.get("biblio")})
+    if mark:  # Crossref's notice (issue 43): a retracted paper must not be read as a sound one
+        err.print(visible(f"warning: Crossref marks {paper.get('doi')} {mark}."), markup=False)
     if not paper.year:
         paper = _asked_year(library, paper)
     missing = [flag for flag, key in (("--year", "year"), ("--author", "authors")) if not paper.get(key)]

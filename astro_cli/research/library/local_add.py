@@ -5,7 +5,8 @@ copied into papers/ (the user's own file is never moved or changed; a .tex bring
 .bib files of its folder, which its \\input needs), and its metadata is taken from the file itself
 unless given: a PDF's title is the largest print at the top of page 1, its authors the line below,
 its arXiv id from arXiv's margin stamp, its DOI from the first page; a LaTeX source gives \\title and
-\\author. The row is written like a download's, so parse_paper and search treat it the same way.
+\\author. A paper with a DOI is looked up on Crossref once, for notices of retraction or correction. The
+row is written like a download's, so parse_paper and search treat it the same way.
 """
 
 from __future__ import annotations
@@ -64,6 +65,10 @@ def add_local(library: LibraryCore, path: Path, given: dict[str, Any]) -> LocalP
         why = f" (it is beyond astro's limits: {limit})" if limit else f" ({unreadable})" if unreadable else ""
         raise LocalFileError(f"no title could be read from {path.name}{why}; give one with --title")
     meta["content_sha256"] = file_sha256(path)
+    if meta.get("doi"):  # a retracted or corrected paper is marked, as a downloaded one is (issue 43)
+        from astro_cli.research.sources.crossref import attach_updates
+
+        attach_updates(library.web, meta)
     # The same file added again (with --arxiv, then --author, as astro's hint suggests) is the same
     # paper: its row is updated, whatever id the new flags would give it.
     same_file = library.store.papers_named("hash", meta["content_sha256"])

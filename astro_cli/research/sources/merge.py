@@ -110,4 +110,6 @@ def source_entry(record: dict[str, Any]) -> dict[str, Any]:
     facts = record.get("biblio") or {}
     if facts:
         entry["biblio"] = facts  # doctype, month, issue, pages... for /cite's BibTeX
+    if record.get("updates"):  # Crossref's retraction or correction notices: the citation must carry them (issue 43)
+        entry["updates"] = record["updates"]
     return entry

@@ -1,0 +1,149 @@
+"""Does a passage state a claim's quantity? Values compared after unit conversion, within the claim's precision.
+
+- The value: the claim's number, rounded as the claim wrote it (`0.02` is `0.019`; `1930` is not `1925`), equals
+  one the passage states, after converting the passage's unit to the claim's (`36 hr` is `1.5 d`). An integer
+  the claim gives as approximate (`about 40,000`) may round away its trailing zeros.
+- A unit on both sides must agree (`500 nm` is not `500 μm`; `5 GHz` is not `5 MHz`); a number with no unit on
+  either side is compared by value alone — unless the passage gives that number with another unit too (`2 days`
+  contradicts `2 hours`, whatever bare `2` it also has).
+- Percent and fraction are the same only when one of them carries a `%` (`25%` is `0.25`; `10` is not `0.1`).
+- A range needs both ends; an uncertainty must equal the passage's (`± 0.002`, `^{+a}_{-b}`), or, where the
+  passage's number carries none (a catalogue's error column), be stated in the passage too.
+- The uncertainty of a passage's number is not a value of its own: `0.019` is not stated by `0.040^{+0.031}_{-0.019}`.
+"""
+
+from __future__ import annotations
+
+import bisect
+import re
+from dataclasses import dataclass, field
+from functools import lru_cache
+
+from astro_cli.citations.quantities import Quantity, passage_quantities
+from astro_cli.citations.units import factor
+
+
+@dataclass
+class Stated:
+    """The quantities of a text, indexed by value, so a claim is looked up without a scan of them all."""
+
+    items: tuple[Quantity, ...]
+    values: list[float] = field(default_factory=list)
+    owners: list[int] = field(default_factory=list)
+    units: frozenset[str | None] = frozenset()
+
+    def __post_init__(self) -> None:
+        pairs = sorted((v, i) for i, q in enumerate(self.items)
+                       for v in ((q.value,) if q.high is None else (q.value, q.high)))
+        self.values = [v for v, _ in pairs]
+        self.owners = [i for _, i in pairs]
+        self.units = frozenset(q.unit for q in self.items)
+
+    def near(self, wanted: float, margin: float) -> list[Quantity]:
+        low = bisect.bisect_left(self.values, wanted - margin)
+        high = bisect.bisect_right(self.values, wanted + margin)
+        return [self.items[i] for i in dict.fromkeys(self.owners[low:high])]
+
+
+_BARE = re.compile(r"(?<![\w.])-?\d+(?:\.\d+)?(?:[eE][-+]?\d+)?")
+LONG = 20_000  # a text this long (a data file, a table a tool printed) is read for its values alone
+
+
+@lru_cache(maxsize=512)
+def stated_in(text: str) -> Stated:
+    """The quantities of a passage; of a long text (a file's data), its numbers' values only, which is fast."""
+    if len(text) < LONG:
+        return Stated(passage_quantities(text))
+    return Stated(tuple(Quantity(float(m.group(0)), 0) for m in _BARE.finditer(text)))
+
+
+def combined(parts: tuple[Stated, ...]) -> Stated:
+    return parts[0] if len(parts) == 1 else Stated(tuple(q for part in parts for q in part.items))
+
+
+def _tolerance(q: Quantity, decimals: int) -> float:
+    tolerance = 0.5 * 10.0 ** (-decimals) if decimals > -300 else 0.0
+    if q.approx and decimals == 0 and q.high is None:
+        digits = str(int(abs(q.value)))
+        zeros = len(digits) - len(digits.rstrip("0"))
+        tolerance = max(tolerance, 0.5 * 10.0 ** zeros)
+    return tolerance + abs(q.value) * 1e-9
+
+
+def _scales(claim: Quantity, units: frozenset[str | None]) -> list[tuple[str | None, bool, float]]:
+    """(the passage's unit, percent, the factor that turns its number into the claim's) for each way it may hold it."""
+    out = []
+    for unit in sorted(units, key=lambda u: (u is None, u != claim.unit, u or "")):  # a unit that agrees first
+        if claim.unit and unit and unit != claim.unit:
+            scale = factor(unit, claim.unit)
+            if scale is None:
+                continue
+        else:
+            scale = 1.0
+        for percent in (False, True):
+            if percent == claim.percent:
+                out.append((unit, percent, scale))
+            else:
+                out.append((unit, percent, scale * (100.0 if claim.percent else 0.01)))
+    return out
+
+
+def _close(wanted: float, found: float, tolerance: float) -> bool:
+    return abs(wanted - found) <= tolerance
+
+
+def _errors_agree(claim: Quantity, found: Quantity, scale: float, stated: Stated) -> bool:
+    """The claim's uncertainty is the passage's: on the same number, or — when that number carries none, as
+    in a catalogue's separate error column (`parallax 2.303409`, `parallax_error 0.03333763`) — stated apart."""
+    if claim.plus is None or claim.minus is None:
+        return True
+    tolerance = 0.5 * 10.0 ** (-claim.error_decimals) + abs(claim.plus) * 1e-9
+    if found.plus is None or found.minus is None:
+        return all(any(_close(error, v * scale, tolerance) for q in stated.near(error / scale, tolerance / abs(scale))
+                       if q.plus is None for v in (q.value,))
+                   for error in {claim.plus, claim.minus})
+    return _close(claim.plus, found.plus * scale, tolerance) and _close(claim.minus, found.minus * scale, tolerance)
+
+
+def _matches(claim: Quantity, wanted: float, decimals: int, stated: Stated, errors: bool) -> Quantity | None:
+    """A passage quantity whose value (or range end) is `wanted` in the claim's unit."""
+    tolerance = _tolerance(claim, decimals)
+    for unit, percent, scale in _scales(claim, stated.units):
+        if scale == 0:
+            continue
+        for found in stated.near(wanted / scale, tolerance / abs(scale) + 1e-12):
+            if found.unit != unit or found.percent != percent:
+                continue
+            if not any(_close(wanted, v * scale, tolerance) for v in (found.value, found.high) if v is not None):
+                continue
+            if (claim.unit is None or found.unit is None or factor(found.unit, claim.unit) is not None) and (
+                    not errors or _errors_agree(claim, found, scale, stated)):
+                return found
+    return None
+
+
+def check_quantity(claim: Quantity, stated: Stated) -> str | None:
+    """None when the passage states `claim`; otherwise why not, in a few words for the researcher."""
+    low = _matches(claim, claim.value, claim.decimals, stated, True)
+    high = None if claim.high is None else _matches(claim, claim.high, claim.high_decimals, stated, True)
+    if low is not None and (claim.high is None or high is not None):
+        contradicted = _other_unit(claim, stated)
+        # the passage gives the number in another unit (`2 days` for `2 hours`): a bare `2` elsewhere is no support
+        if not (contradicted is not None and all(m is None or m.unit is None for m in (low, high))):
+            return None
+    if claim.plus is not None and _matches(claim, claim.value, claim.decimals, stated, False) is not None:
+        return f"{claim.text}: the passage gives another uncertainty"
+    other = _other_unit(claim, stated)
+    if other is not None:
+        return f"{claim.text} is not in the passage (it gives {other.text})"
+    return f"{claim.bare or claim.text} is not in the passage"
+
+
+def _other_unit(claim: Quantity, stated: Stated) -> Quantity | None:
+    """The passage's number equal to the claim's but in a unit that is not the claim's (`500 nm` for `500 μm`)."""
+    if claim.unit is None:
+        return None
+    for found in stated.near(claim.value, _tolerance(claim, claim.decimals)):
+        if found.unit is not None and found.unit != claim.unit:
+            return found
+    return None

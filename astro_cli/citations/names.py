@@ -1,0 +1,93 @@
+"""Is a designation a claim names in the passage? Names as the field writes them.
+
+Compared folded (accents, case), without spaces and hyphens (`HD 189733b` = `HD189733 b`), with Greek
+letters and their names alike (`β Pic` = `beta Pic` = `\\beta Pic`), catalogue prefixes that name the same
+catalogue alike (`GJ` = `Gl` = `Gliese`, `M` = `Messier`), and a planet by its host's designation when
+the passage gives the host alone as a label (`XO-2b` in a table row `XO-2[23] | 1340(30)`, a list) — not
+another planet of it (`WASP-12c`), another number (`XO-23`), nor the host inside a phrase (`the HD 189733
+system` says nothing of HD 189733b in particular).
+"""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+
+from astro_cli.research.text.pdfchars import fold
+
+GREEK = {"α": "alpha", "β": "beta", "γ": "gamma", "δ": "delta", "ε": "epsilon", "ϵ": "epsilon", "ζ": "zeta",
+         "η": "eta", "θ": "theta", "ι": "iota", "κ": "kappa", "λ": "lambda", "μ": "mu", "ν": "nu", "ξ": "xi",
+         "ο": "omicron", "π": "pi", "ρ": "rho", "σ": "sigma", "τ": "tau", "υ": "upsilon", "φ": "phi", "ϕ": "phi",
+         "χ": "chi", "ψ": "psi", "ω": "omega"}
+_GREEK = re.compile("|".join(GREEK))
+_ALIASES = (("gliese", "gj", "gl"), ("messier", "m"), ("hipparcos", "hip"))
+_SEPARATORS = re.compile(r"[\s\-‐–\\{}$~]")
+_PLANET = re.compile(r"^(?P<host>.*\d)(?P<letter>[b-h])$")
+
+
+def spell_greek(text: str) -> str:
+    """Greek letters as their names (`α Cen` -> `alpha Cen`)."""
+    return _GREEK.sub(lambda m: GREEK[m.group(0)], text) if _has_greek(text) else text
+
+
+def _has_greek(text: str) -> bool:
+    return any("\u0370" <= ch <= "\u03ff" for ch in text)
+
+
+def squash(text: str) -> str:
+    """A name or a text as names are compared: folded, lower case, Greek letters spelled, no spaces or hyphens."""
+    return _SEPARATORS.sub("", fold(spell_greek(text).lower()))
+
+
+@lru_cache(maxsize=512)
+def _spaced(text: str) -> str:
+    """The passage folded, lower case, hyphens and LaTeX marks dropped, one space between words."""
+    return " ".join(re.sub(r"[\-‐–\\{}$]", "", fold(spell_greek(text).lower())).split())
+
+
+def _variants(squashed: str) -> list[str]:
+    out = [squashed]
+    for group in _ALIASES:
+        for prefix in group:
+            if squashed.startswith(prefix) and squashed[len(prefix):len(prefix) + 1].isdigit():
+                out += [alias + squashed[len(prefix):] for alias in group if alias != prefix]
+    return out
+
+
+def _pattern(squashed: str) -> str:
+    """A regex for a squashed name in the spaced passage: a space may stand between any two characters."""
+    return r"\s?".join(re.escape(ch) for ch in squashed)
+
+
+def named_in(name: str, passage: str, squashed_passage: str | None = None) -> bool:
+    """Whether the passage names `name` (see the module's rules)."""
+    squashed_passage = squashed_passage if squashed_passage is not None else squash(passage)
+    wanted = squash(name)
+    variants = _variants(wanted)
+    if any(v in squashed_passage for v in variants):
+        return True
+    planet = _PLANET.match(wanted)
+    if planet is None:
+        return False
+    spaced = _spaced(passage)
+    for host in _variants(planet.group("host")):
+        # the host alone as a label (a table row `XO-2[23] |`, a list `XO-2, XO-3`), not inside a phrase
+        if re.search(_pattern(host) + r"(?=\s?(?:[\[\]|(),;:.]|$))", spaced):
+            return True
+    return False
+
+
+def rows_of(name: str, passage: str) -> list[str]:
+    """The stretches of a table that belong to `name` (or its host): from where it stands to the next designation."""
+    from astro_cli.citations.claims import DESIGNATION
+
+    wanted = squash(name)
+    planet = _PLANET.match(wanted)
+    hosts = [wanted] + ([planet.group("host")] if planet else [])
+    pattern = "|".join(r"[\s\-‐–]?".join(re.escape(ch) for ch in host) for host in hosts)
+    out = []
+    for match in re.finditer(pattern, passage, re.IGNORECASE):
+        after = [m.start() for m in DESIGNATION.finditer(passage, match.end())
+                 if squash(m.group(0)) not in hosts and not squash(m.group(0)).startswith(hosts[-1])]
+        out.append(passage[match.start():after[0] if after else len(passage)])
+    return out

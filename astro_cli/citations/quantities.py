@@ -1,0 +1,243 @@
+"""Numbers as quantities: what a claim or a passage states, with its precision, uncertainty, range and unit.
+
+`1925 K`, `0.019^{+0.019}_{-0.010}`, `3.65 ± 1.03`, `5 × 10^3`, `10^4`, `1e-3`, `×10⁻³`, `1-13 M_Jup`,
+`1–13`, `10 to 100 pc`, `35%`, `4 500 K`, a table's `1.6(6) × 10^{-4}` (1.6 ± 0.6) (LaTeX's `4\\,500`) are each one quantity. Text is first put in one
+plain form (LaTeX spacing, braces and `$` dropped, `\\pm` `\\times` `\\odot` as their signs, superscript digits
+as `^`), keeping where each character came from so a claim's spans still apply.
+
+What is not a quantity: a number glued to a word (`K2`, `H2O`, `2MASS`, `Q11`), an ordinal (`2nd`), a
+subscript (`T_0`), and, in a claim, a year (a symbol's power, `T^-3`, is a number the passage must have) — but a year only by its context: after "in", "since",
+"until", a month or a season, or before another year (`2009–2013`). `1925 K` is a temperature.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, replace
+from functools import lru_cache
+
+from astro_cli.citations.units import UNIT, unit_key
+
+_REPLACE = {
+    "\\,": " ", "\\;": " ", "\\:": " ", "\\!": "", "\\ ": " ", "~": " ", "\u2009": " ", "\u00a0": " ",
+    "\u202f": " ", "\u2005": " ", "$": "", "{": "", "}": "", "⟦": "", "⟧": "", "\\pm": "±", "+/-": "±",
+    "\\times": "×", "\\cdot": "·", "\\odot": "⊙", "\\oplus": "⊕", "\\sun": "⊙", "\\earth": "⊕", "\\AA": "Å",
+    "\\mu": "μ", "\\%": "%", "\\sim": "∼", "\\approx": "≈", "\\simeq": "≃", "−": "-", "\\mathrm": "",
+    "\\rm ": "", "\\textrm": "", "\\text": "", "\\mbox": "", "\\lesssim": "≲", "\\gtrsim": "≳", "^◦": "°",
+    "^∘": "°", "^\\circ": "°", "\\circ": "°", "per cent": "%", "percent": "%",
+}
+_LONE_CAPITAL = re.compile(r"(?<![A-Za-z])([A-Z])(?=\d)")
+_SUPERSCRIPT = str.maketrans("⁰¹²³⁴⁵⁶⁷⁸⁹⁻⁺", "0123456789-+")
+_PLAIN = re.compile("|".join(re.escape(k) for k in sorted(_REPLACE, key=len, reverse=True)) + "|[⁰¹²³⁴⁵⁶⁷⁸⁹⁻⁺]+")
+
+_N = r"(?:\d{1,3}(?:,\d{3})+(?![\d])(?:\.\d+)?|(?<!\d\x20)\d{1,3}(?:\x20\d{3})+(?![\d.]|\x20\d)|\d+(?:\.\d+)?|\.\d+)"
+QUANTITY = re.compile(
+    rf"""(?<![\w._])(?<![_][-+])(?P<lead>\(\s*)?(?P<sign>[-+])?(?P<mant>{_N})
+    (?:[eE](?P<e>[-+]?\d+)(?![\w]))?
+    (?:\s*\^\s*(?P<pow>[-+]?\d+)(?!\.\d))?
+    (?:\((?P<paren>\d+(?:\.\d+)?)\)
+      |\s*±\s*(?P<pm>{_N})
+      |\s*\^\s*\+\s*(?P<up>{_N})\s*_?\s*-\s*(?P<dn>{_N})
+      |\s*_\s*-\s*(?P<dn2>{_N})\s*\^\s*\+\s*(?P<up2>{_N})
+      |\s*\(\s*\+\s*(?P<up3>{_N})\s*[,/]\s*-\s*(?P<dn3>{_N})\s*\)
+      |\s+\+\s*(?P<up4>{_N})\s*/?\s*-\s*(?P<dn4>{_N})(?![\d.]))?
+    (?(lead)(?P<close>\s*\))?)
+    (?:\s*[×x*·]\s*10\s*\^\s*(?P<exp>[-+]?\d+))?""",
+    re.VERBOSE,
+)
+_RANGE = re.compile(rf"(?P<sep>\s?[-–—]\s?|\s+to\s+|\s+and\s+)(?P<mant>{_N})(?:\s*[×x*·]\s*10\s*\^\s*(?P<exp>[-+]?\d+)"
+                    r"|\s*\^\s*(?P<pow>[-+]?\d+))?")
+_PERCENT = re.compile(r"\s?%")
+_UNIT_GAP = re.compile(r"\s?-?\s?|\^?")
+_ORDINAL = re.compile(r"(?:st|nd|rd|th)\b")
+_APPROX = re.compile(r"(?:about|around|roughly|nearly|approximately|approx\.|some|∼|~|≈|≃|≲|≳)\s*$", re.IGNORECASE)
+_YEAR_BEFORE = re.compile(
+    r"(?:\b(?:in|since|until|till|by|from|during|before|after|circa|c\.|early|late|mid|year|years|spring|summer|"
+    r"autumn|fall|winter|jan\w*|feb\w*|mar\w*|apr\w*|may|jun\w*|jul\w*|aug\w*|sep\w*|oct\w*|nov\w*|dec\w*)|[(;,]"
+    r")\s*-?$",
+    re.IGNORECASE,
+)
+_YEAR_AFTER = re.compile(r"\s?[-–—/]\s?(?:1[6-9]|20)\d\d\b")
+# a citation's year: after a name or "et al." and before the citation's punctuation (`Gaia Collaboration 2023,`)
+_CITED_BEFORE = re.compile(r"(?:\bet\s+al\.?|\b[A-Z][A-Za-z'’-]+)\s*,?\s*$")
+_CITED_AFTER = re.compile(r"[a-z]?\s*(?:[,;)\]]|\.(?:\s|$)|$)")
+
+
+@dataclass(frozen=True)
+class Quantity:
+    """One stated number: `value` (the low end of a range), its decimals (precision, exponent applied)."""
+
+    value: float
+    decimals: int
+    unit: str | None = None
+    percent: bool = False
+    plus: float | None = None
+    minus: float | None = None
+    error_decimals: int = 0
+    high: float | None = None
+    high_decimals: int = 0
+    approx: bool = False
+    year: bool = False
+    signed: bool = False
+    start: int = 0
+    end: int = 0
+    text: str = ""
+    bare: str = ""  # the number without its unit
+
+    @property
+    def label(self) -> str:
+        """The quantity as the claim wrote it (for the researcher)."""
+        return self.text
+
+
+def plain(text: str) -> tuple[str, list[int]]:
+    """The text in one plain form, and for each of its characters the offset it came from."""
+    if not _PLAIN.search(text):
+        return text, list(range(len(text) + 1))
+    out: list[str] = []
+    where: list[int] = []
+    last = 0
+    for match in _PLAIN.finditer(text):
+        out.append(text[last:match.start()])
+        where.extend(range(last, match.start()))
+        token = match.group(0)
+        new = _REPLACE.get(token)
+        if new is None:  # superscript digits: ⁻³ -> ^-3
+            new = "^" + token.translate(_SUPERSCRIPT)
+        out.append(new)
+        where.extend([match.start()] * len(new))
+        last = match.end()
+    out.append(text[last:])
+    where.extend(range(last, len(text) + 1))
+    return "".join(out), where
+
+
+def _number(mantissa: str) -> tuple[float, int]:
+    digits = mantissa.replace(",", "").replace(" ", "")
+    return float(digits), (len(digits.split(".")[1]) if "." in digits else 0)
+
+
+def _scaled(mantissa: str, exponent: str | None) -> tuple[float, int]:
+    value, decimals = _number(mantissa)
+    power = int(exponent) if exponent else 0
+    try:
+        return value * 10.0 ** power, decimals - power
+    except OverflowError:
+        return float("inf"), 0
+
+
+def quantities(text: str, claim: bool = False) -> list[Quantity]:
+    """Every quantity stated in `text`, with offsets into `text`. In a claim (`claim`), a number glued to a
+    hyphenated word (`Matérn-3/2`, `K2-3`) is a name, and years are marked."""
+    norm, where = plain(text)
+    if not claim and _LONE_CAPITAL.search(norm):  # a passage's `Q14-17`, `K2`: the quarter's number is stated
+        norm = _LONE_CAPITAL.sub(r"\1 ", norm)
+        where = list(range(len(norm) + 1))  # a passage's offsets are not used
+    found: list[Quantity] = []
+    position = 0
+    while True:
+        match = QUANTITY.search(norm, position)
+        if match is None:
+            return found
+        quantity, end, bare_end = _read(norm, match, claim)
+        position = max(end, match.start() + 1)
+        if quantity is None:
+            continue
+        first = match.start("sign") if match.group("sign") else match.start("mant")
+        shown = match.start("lead") if match.group("lead") else first  # `(1.2 ± 0.3) × 10^5` whole
+        found.append(replace(quantity, start=where[first], end=where[end - 1] + 1, text=norm[shown:end].strip(),
+                             bare=norm[shown:bare_end].strip()))
+
+
+def _read(norm: str, match: re.Match[str], claim: bool) -> tuple[Quantity | None, int, int]:
+    """(the quantity a match starts, where it ends, where its number ends before a unit or `%`)."""
+    start = match.start("sign") if match.group("sign") else match.start("mant")
+    before = norm[max(0, start - 2):start]
+    if claim and re.search(r"[^\W\d_]-$", before):
+        return None, match.end("mant"), 0  # `Matérn-3/2`, `Kepler-10`: part of a name
+    if match.group("sign") == "-" and re.search(r"\d\s?$", before):
+        return None, start + 1, 0  # "Q11-12": a dash after a digit is no sign
+    if match.group("lead") and not match.group("close"):
+        return None, match.end("lead"), 0  # "(" opened nothing: read the number alone
+    exponent = match.group("exp") or match.group("e")
+    mantissa = match.group("mant")
+    if match.group("pow") is not None:
+        if mantissa != "10" or exponent:
+            return None, match.end(), 0  # `N^3`-like: a symbol's power, or a form not understood
+        # `10^4` is exact to a tenth of itself: `10^4` is neither `10^3` nor `6 × 10^3`
+        value, decimals = 10.0 ** int(match.group("pow")), 1 - int(match.group("pow"))
+    else:
+        value, decimals = _scaled(mantissa, exponent)
+    if match.group("sign") == "-":
+        value = -value
+    end = match.end()
+    plus = minus = None
+    error_decimals = 0
+    pm = match.group("pm")
+    if match.group("paren"):  # a table's `8.1(1.7)` or `1.6(6)`: the uncertainty in the last digits shown
+        paren = match.group("paren")
+        pm = paren if "." in paren else str(int(paren) * 10.0 ** -_number(mantissa)[1])
+    up = match.group("up") or match.group("up2") or match.group("up3") or match.group("up4")
+    down = match.group("dn") or match.group("dn2") or match.group("dn3") or match.group("dn4")
+    if pm or up:
+        plus, error_decimals = _scaled(pm or up or "0", exponent)
+        minus = plus if pm else _scaled(down or "0", exponent)[0]
+    high = None
+    high_decimals = 0
+    follow = _RANGE.match(norm, end)
+    if follow and plus is None and (follow.group("sep").strip() != "and" or _between(norm, start)):
+        if follow.group("pow") is not None and follow.group("mant") == "10":  # `10^2 to 10^5`
+            high, high_decimals = 10.0 ** int(follow.group("pow")), 1 - int(follow.group("pow"))
+        else:
+            high, high_decimals = _scaled(follow.group("mant"), follow.group("exp") or exponent)
+        end = follow.end() if follow.group("pow") is None or follow.group("mant") == "10" else follow.end("mant")
+    bare_end = end
+    percent = bool(_PERCENT.match(norm, end))
+    if percent:
+        end = _PERCENT.match(norm, end).end()  # type: ignore[union-attr]
+    unit = None
+    if not percent:
+        unit, end, glued = _unit(norm, end)
+        if glued:
+            return None, end, 0  # `2MASS`, `3D`, `2nd`: not a quantity
+    year = claim and _is_year(norm, start, end, mantissa, unit, percent, plus, exponent, match)
+    approx = bool(_APPROX.search(norm[max(0, start - 16):start]))
+    return Quantity(value, decimals, unit, percent, plus, minus, error_decimals, high, high_decimals, approx, year,
+                    bool(match.group("sign"))), end, bare_end
+
+
+def _between(norm: str, start: int) -> bool:
+    return bool(re.search(r"\bbetween\s+(?:[-+]?\s*)?$", norm[max(0, start - 12):start], re.IGNORECASE))
+
+
+def _unit(norm: str, end: int) -> tuple[str | None, int, bool]:
+    """(the unit after a number, where it ends, whether the number is glued to a word that is no unit)."""
+    gap = _UNIT_GAP.match(norm, end)
+    at = gap.end() if gap else end
+    found = UNIT.match(norm, at)
+    if found is None and at != end:
+        found = UNIT.match(norm, end)
+        at = end
+    if found is not None:
+        key = unit_key(found.group(0))
+        if key is not None and not (len(found.group(0)) == 1 and "-" in norm[end:at]):
+            return key, found.end(), False
+    glued = end < len(norm) and (norm[end].isalpha() or bool(_ORDINAL.match(norm, end)))
+    return None, end, glued
+
+
+def _is_year(norm: str, start: int, end: int, mantissa: str, unit: str | None, percent: bool,
+             plus: float | None, exponent: str | None, match: re.Match[str]) -> bool:
+    if unit or percent or plus is not None or exponent or match.group("sign") or not re.fullmatch(r"\d{4}", mantissa):
+        return False
+    if not 1600 <= int(mantissa) <= 2099:
+        return False
+    if _CITED_BEFORE.search(norm[max(0, start - 40):start]) and _CITED_AFTER.match(norm, match.end("mant")):
+        return True
+    return bool(_YEAR_BEFORE.search(norm[max(0, start - 14):start]) or _YEAR_AFTER.match(norm, match.end("mant")))
+
+
+@lru_cache(maxsize=1024)
+def passage_quantities(text: str) -> tuple[Quantity, ...]:
+    """The quantities of a passage (cached: a session checks many claims against the same passages)."""
+    return tuple(quantities(text))

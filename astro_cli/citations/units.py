@@ -1,0 +1,85 @@
+"""Units as papers and answers write them, and the factor between two of them.
+
+A unit after a number is read from a closed list (`K`, `nm`, `μm`, `GHz`, `pc`, `M_Jup`, `M_⊙`, `days`,
+`km/s`, `dex`, `ppm` ...), each spelling mapped to one key. Two keys that differ but measure the same kind of thing
+(two lengths, two times) are compared through astropy.units, imported only then (about 0.26 s of CPU, once
+per process; the check of an answer whose units agree never imports it); units of different kinds (nm and
+GHz: no spectral equivalence is assumed) are a mismatch without it.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+from functools import lru_cache
+
+log = logging.getLogger(__name__)
+
+# key: (astropy name or None when astropy has none, spellings). Longer spellings are tried first.
+_UNITS: dict[str, tuple[str | None, tuple[str, ...]]] = {
+    "K": ("K", ("K", "kelvin")), "mK": ("mK", ("mK",)),
+    "eV": ("eV", ("eV",)), "keV": ("keV", ("keV",)), "MeV": ("MeV", ("MeV",)), "GeV": ("GeV", ("GeV",)),
+    "TeV": ("TeV", ("TeV",)),
+    "Hz": ("Hz", ("Hz",)), "kHz": ("kHz", ("kHz",)), "MHz": ("MHz", ("MHz",)), "GHz": ("GHz", ("GHz",)),
+    "THz": ("THz", ("THz",)), "uHz": ("uHz", ("μHz", "µHz", "uHz")), "mHz": ("mHz", ("mHz",)),
+    "nm": ("nm", ("nm",)), "um": ("um", ("μm", "µm", "um", "microns", "micron")), "mm": ("mm", ("mm",)),
+    "cm": ("cm", ("cm",)), "km": ("km", ("km",)), "m": ("m", ("m",)),
+    "AA": ("Angstrom", ("Å", "Angstroms", "Angstrom", "angstroms", "angstrom")),
+    "pc": ("pc", ("pc", "parsecs", "parsec")), "kpc": ("kpc", ("kpc",)), "Mpc": ("Mpc", ("Mpc",)),
+    "Gpc": ("Gpc", ("Gpc",)), "AU": ("AU", ("AU", "au")), "ly": ("lyr", ("ly", "light years", "light-years")),
+    "s": ("s", ("seconds", "second", "sec", "s")), "ms": ("ms", ("ms",)),
+    "min": ("min", ("minutes", "minute", "mins", "min")), "h": ("h", ("hours", "hour", "hrs", "hr", "h")),
+    "d": ("d", ("days", "day", "d")), "yr": ("yr", ("years", "year", "yrs", "yr")),
+    "kyr": ("kyr", ("kyr",)), "Myr": ("Myr", ("Myr",)), "Gyr": ("Gyr", ("Gyr",)),
+    "Jy": ("Jy", ("Jy",)), "mJy": ("mJy", ("mJy",)), "uJy": ("uJy", ("μJy", "µJy", "uJy")),
+    "mag": (None, ("mag",)), "dex": (None, ("dex",)), "ppm": (None, ("ppm", "parts per million")),
+    "deg": ("deg", ("°", "◦", "deg", "degrees", "degree")), "arcsec": ("arcsec", ("arcsec", "″")),
+    "arcmin": ("arcmin", ("arcmin", "′")), "mas": ("mas", ("mas",)), "rad": ("rad", ("rad",)),
+    "km/s": ("km/s", ("km/s", "km s^-1", "km s-1", "kms^-1")), "m/s": ("m/s", ("m/s", "m s^-1", "m s-1")),
+    "cm/s": ("cm/s", ("cm/s", "cm s^-1", "cm s-1")),
+    "g/cm3": ("g/cm3", ("g/cm^3", "g cm^-3", "g/cc")),
+    "M_sun": ("M_sun", ("M_⊙", "M⊙", "M_sun", "Msun", "M_Sun", "solar masses", "solar mass")),
+    "R_sun": ("R_sun", ("R_⊙", "R⊙", "R_sun", "Rsun", "R_Sun", "solar radii", "solar radius")),
+    "L_sun": ("L_sun", ("L_⊙", "L⊙", "L_sun", "Lsun", "L_Sun", "solar luminosities")),
+    "M_jup": ("M_jup", ("M_Jup", "M_jup", "MJup", "M_J", "Jupiter masses", "Jupiter mass")),
+    "R_jup": ("R_jup", ("R_Jup", "R_jup", "RJup", "R_J", "Jupiter radii")),
+    "M_earth": ("M_earth", ("M_⊕", "M⊕", "M_Earth", "M_earth", "Earth masses")),
+    "R_earth": ("R_earth", ("R_⊕", "R⊕", "R_Earth", "R_earth", "Earth radii")),
+    "erg": ("erg", ("erg",)), "erg/s": ("erg/s", ("erg/s", "erg s^-1", "erg s-1")), "W": ("W", ("W",)),
+    "pix": ("pix", ("pixels", "pixel", "pix", "px")),
+}
+# What a unit measures: two units of different kinds are never converted (and astropy is not imported for them).
+_KINDS = {
+    "temperature": ("K", "mK"), "energy": ("eV", "keV", "MeV", "GeV", "TeV", "erg"),
+    "frequency": ("Hz", "kHz", "MHz", "GHz", "THz", "uHz", "mHz"),
+    "length": ("nm", "um", "mm", "cm", "km", "m", "AA", "pc", "kpc", "Mpc", "Gpc", "AU", "ly", "R_sun", "R_jup",
+               "R_earth"),
+    "time": ("s", "ms", "min", "h", "d", "yr", "kyr", "Myr", "Gyr"), "flux density": ("Jy", "mJy", "uJy"),
+    "angle": ("deg", "arcsec", "arcmin", "mas", "rad"), "speed": ("km/s", "m/s", "cm/s"),
+    "mass": ("M_sun", "M_jup", "M_earth"), "power": ("erg/s", "W", "L_sun"),
+}
+_KIND = {key: kind for kind, keys in _KINDS.items() for key in keys}
+_SPELLING = {spelling: key for key, (_, spellings) in _UNITS.items() for spelling in spellings}
+# A unit ends where a word ends: `5 d` is days, `5 dwarfs` is not; `M_J` is not the start of `M_Jx`.
+UNIT = re.compile("(?:" + "|".join(re.escape(s) for s in sorted(_SPELLING, key=len, reverse=True)) + r")(?![\w])")
+
+
+def unit_key(spelling: str) -> str | None:
+    return _SPELLING.get(spelling)
+
+
+@lru_cache(maxsize=256)
+def factor(source: str, target: str) -> float | None:
+    """How many `target` one `source` is (24.0 from d to h); None when the two cannot be compared."""
+    if source == target:
+        return 1.0
+    a, b = _UNITS.get(source, (None, ()))[0], _UNITS.get(target, (None, ()))[0]
+    if a is None or b is None or _KIND.get(source) is None or _KIND.get(source) != _KIND.get(target):
+        return None
+    import astropy.units as u  # only when two different units must be compared
+
+    try:
+        return float(u.Unit(a).to(u.Unit(b)))
+    except (u.UnitsError, ValueError) as exc:
+        log.debug("units %s and %s cannot be compared: %s", source, target, exc)
+        return None

@@ -1,0 +1,50 @@
+"""Issue 43: names as the field writes them — a planet by its host's table row, catalogue prefixes, Greek
+letters and their names — and author lists with et al."""
+
+from __future__ import annotations
+
+import pytest
+
+from astro_cli.citations.claims import split_claims
+from astro_cli.citations.extract import find_citations
+from astro_cli.citations.names import named_in
+
+ROW = "WASP-19b[21] | 2581(49) | 1.65(0.25) | XO-2[23] | 1685(33) | 3.6(0.75) | XO-3[24] | 1982(82)"  # 1001.0012, p. 12
+
+
+@pytest.mark.parametrize(("name", "passage", "named"), [
+    ("XO-2b", ROW, True),  # the host's row
+    ("XO-2b", "the XO-2 system was observed twice", False),  # the host in a phrase says nothing of the planet
+    ("XO-2b", "XO-23 | 1500(20)", False),
+    ("WASP-12b", "WASP-12c | 2000", False),
+    ("GJ 436b", "only one (Gl 436b) has a day-side effective temperature", True),  # 1001.0012, p. 7
+    ("Gliese 876d", "Gl 876d", True),
+    ("β Pic b", "the planet beta Pic b orbits", True),
+    ("beta Pic b", "\\beta~Pic~b", True),
+    ("τ Boo b", "υ And b", False),
+])
+def test_a_name_in_a_passage(name, passage, named):
+    assert named_in(name, passage) is named
+
+
+def test_a_bayer_designation_is_a_name_the_passage_must_hold():
+    [claim], _ = split_claims("β Pic b has a mass of 11 M_Jup [1001.0012:p1:c1].")
+    assert claim.names == ("β Pic b",)
+
+
+def test_an_author_list_with_et_al_is_its_first_author_et_al():
+    [cited] = find_citations("Bouma, Winn, Howard et al. (2020) found a young planet.")
+    assert (cited.ident, cited.surnames, cited.year) == ("Bouma et al. 2020", ("Bouma",), 2020)
+    [cited] = find_citations("(Gaia Collaboration, Brown, Vallenari et al. 2018)")
+    assert cited.ident == "Gaia Collaboration et al. 2018"
+
+
+@pytest.mark.parametrize(("sentence", "claims"), [
+    ("It is well established in the literature that hot Jupiters are dark.", 1),
+    ("Studies have shown that M dwarfs flare.", 1),
+    ("It is widely accepted that Gaussian processes model stellar variability.", 1),
+    ("I found no passage in the literature that answers this.", 0),  # what the nudge asks the model to say
+    ("It is not known whether the planet has a moon.", 0),
+])
+def test_a_sentence_crediting_the_literature_is_a_claim(sentence, claims):
+    assert len(split_claims(sentence)[0]) == claims
