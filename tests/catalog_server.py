@@ -18,7 +18,10 @@ What is recorded and what is constructed:
   simbad /sync  name resolution: research_server's constructed answers (M 31, M 51), plus one object
                 whose identifier is the Gaia DR3 designation in the recorded Gaia answer, at the
                 recorded position (constructed, as SIMBAD lists Gaia DR3 designations as identifiers).
-Scripted: `answer(service, body)` replaces the next answer; `fail(service, ...)` a failure.
+Every /sync checks the ADQL's lexical shape first, as a real service's parser does (constructed):
+an unterminated string literal or unbalanced parentheses get HTTP 400 with a TAP error document,
+so a query astro mangles fails the test instead of being answered anyway.
+Scripted: `answer(service, body, when=...)` replaces the next answer (to a query containing `when`); `fail(service, ...)` a failure.
 """
 
 from __future__ import annotations
@@ -34,7 +37,7 @@ from typing import Any
 from urllib.parse import parse_qs, unquote, urlsplit
 
 from tests.quick_server import QuickHTTPServer
-from tests.research_server import simbad_votable
+from tests.research_server import simbad_error_votable, simbad_votable
 
 FIXTURES = Path(__file__).parent / "fixtures" / "catalog"
 GAIA = "gaia_dr3_source_two_stars.vot"
@@ -57,6 +60,7 @@ class Scripted:
     body: bytes = b""
     delay: float = 0.0
     ctype: str = "application/x-votable+xml"
+    when: str = ""  # only for a query containing this text (others are answered as usual)
 
 
 @dataclass
@@ -68,6 +72,19 @@ class Hit:
     headers: dict[str, str] = field(default_factory=dict)
 
 
+def adql_error(query: str) -> str | None:
+    """What a TAP service's ADQL parser would say about the query's shape, None when it parses."""
+    depth = 0
+    for token in re.finditer(r"'(?:[^']|'')*'|\"(?:[^\"]|\"\")*\"|['\"()]", query):
+        text = token.group(0)
+        if text in ("'", '"'):
+            return f"Incorrect ADQL query: unterminated quoted text at character {token.start() + 1}"
+        depth += {"(": 1, ")": -1}.get(text, 0)
+        if depth < 0:
+            return f"Incorrect ADQL query: unexpected ')' at character {token.start() + 1}"
+    return "Incorrect ADQL query: a '(' is never closed" if depth else None
+
+
 def gaia_rows(query: str) -> bytes:
     """The recorded Gaia answer, keeping the rows a source_id or cone in the query selects."""
     import numpy as np
@@ -75,8 +92,9 @@ def gaia_rows(query: str) -> bytes:
 
     data = fixture(GAIA)
     ids = [int(x) for x in re.findall(r"source_id\s*=\s*(\d+)", query, re.IGNORECASE)]
+    names = [n.replace("''", "'") for n in re.findall(r"designation\s*=\s*'((?:[^']|'')*)'", query, re.IGNORECASE)]
     circle = re.search(r"CIRCLE\('ICRS',\s*([-\d.]+),\s*([-\d.]+),\s*([-\d.]+)\)", query)
-    if not ids and not circle:
+    if not ids and not names and not circle:
         return data
     votable = parse(io.BytesIO(data))
     table = votable.get_first_table()
@@ -84,6 +102,8 @@ def gaia_rows(query: str) -> bytes:
     keep = np.ones(len(array), dtype=bool)
     if ids:
         keep &= np.isin(np.asarray(array["SOURCE_ID"]), ids)
+    if names:
+        keep &= np.isin(np.asarray(array["designation"]).astype(str), names)
     if circle:
         ra0, dec0, radius = (float(circle.group(i)) for i in (1, 2, 3))
         ra, dec = np.asarray(array["ra"], dtype=float), np.asarray(array["dec"], dtype=float)
@@ -151,9 +171,10 @@ class CatalogServer:
         return {"ASTRO_CATALOG_SERVICES": json.dumps(self.config()), "ASTRO_SIMBAD_URL": f"{self.url}/simbad",
                 "ASTRO_CATALOG_REGISTRY_URL": f"{self.url}/registry"}
 
-    def answer(self, service: str, body: bytes, status: int = 200, ctype: str = "application/x-votable+xml") -> None:
+    def answer(self, service: str, body: bytes, status: int = 200, ctype: str = "application/x-votable+xml",
+               when: str = "") -> None:
         with self.lock:
-            self.scripted.append(Scripted(service, status, body, ctype=ctype))
+            self.scripted.append(Scripted(service, status, body, ctype=ctype, when=when))
 
     def fail(self, service: str, status: int = 500, body: bytes = b"Internal Server Error", delay: float = 0.0) -> None:
         with self.lock:
@@ -176,7 +197,7 @@ class CatalogServer:
         with self.lock:
             self.hits.append(Hit(service, parts.path, query, (form.get("MAXREC") or [None])[0],
                                  dict(handler.headers)))
-            scripted = next((s for s in self.scripted if s.service == service), None)
+            scripted = next((s for s in self.scripted if s.service == service and s.when in query), None)
             if scripted is not None:
                 self.scripted.remove(scripted)
         if scripted is not None:
@@ -192,6 +213,9 @@ class CatalogServer:
         if service == "registry" and rest in REGISTRY:
             return 200, fixture(REGISTRY[rest]), "text/xml"
         if rest == "sync":
+            error = adql_error(query)
+            if error:
+                return 400, simbad_error_votable(error), "application/x-votable+xml"
             if service == "simbad":
                 return 200, simbad_answer(query), "application/x-votable+xml"
             if service == "gaia":
