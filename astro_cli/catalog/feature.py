@@ -3,8 +3,10 @@ catalog_tables (a service's tables, or one table's columns).
 
 Both are network tools like search_papers: they run without a question, except that a call asking
 for more rows than config 'catalog.max_rows' needs the researcher's permission (Tool.permission_when),
-as a write would. A service's rejection of the ADQL comes back in its own words; the model may
-correct the query once per turn, a second rejection ends its attempts for that turn.
+as a write would. A service's rejection of the ADQL comes back in its own words. Each service has a
+retry budget per turn: after a rejection the model may correct the query once; a second rejection
+in a row ends its attempts *on that service* for the turn, and a success resets the budget, so one
+bad query never blocks a corrected one or another service.
 """
 
 from __future__ import annotations
@@ -23,9 +25,9 @@ RETRIES_PER_TURN = 1
 
 @dataclass
 class CatalogState:
-    """Rejected queries per turn of one session (the model may correct a query once)."""
+    """Rejections in a row per (turn, service) of one session: the retry budget of each service."""
 
-    rejected: dict[int, int] = field(default_factory=dict)
+    rejected: dict[tuple[int, str], int] = field(default_factory=dict)
 
 
 def _text(args: dict[str, Any], name: str) -> str | None:
@@ -54,9 +56,6 @@ def query_catalog_tool(ctx: ToolContext, args: dict[str, Any]) -> ToolResult:
     from astro_cli.catalog.services import service_named
 
     state = ctx.state(CatalogState)
-    if state.rejected.get(ctx.turn, 0) > RETRIES_PER_TURN:
-        raise ToolError("The services rejected two queries this turn; tell the researcher what they said instead "
-                        "of retrying (list the table's columns with catalog_tables first next time).")
     request = Request(
         service=_text(args, "service") or "", adql=_text(args, "adql"), target=_text(args, "target"),
         radius=_text(args, "radius"), table=_text(args, "table"), columns=_text(args, "columns"),
@@ -65,15 +64,24 @@ def query_catalog_tool(ctx: ToolContext, args: dict[str, Any]) -> ToolResult:
     )
     try:
         service = service_named(ctx.settings, request.service)
+    except CatalogError as exc:
+        raise ToolError(str(exc)) from None
+    budget = (ctx.turn, service.key)
+    if state.rejected.get(budget, 0) > RETRIES_PER_TURN:
+        raise ToolError(f"{service.title} ({service.key}) rejected two queries in a row this turn; tell the "
+                        "researcher what it said instead of retrying (list the table's columns with "
+                        "catalog_tables first next time).")
+    try:
         outcome = run_query(ctx.app, service, request, limits(ctx.app), agent(ctx.app), ctx.writable_path)
     except QueryRejected as exc:
-        count = state.rejected.get(ctx.turn, 0) + 1
-        state.rejected[ctx.turn] = count
+        count = state.rejected.get(budget, 0) + 1
+        state.rejected[budget] = count
         advice = (" Correct the ADQL and try once more." if count <= RETRIES_PER_TURN
-                  else " Do not retry this turn; tell the researcher.")
+                  else " Do not retry on this service this turn; tell the researcher.")
         raise ToolError(str(exc) + advice) from None
     except CatalogError as exc:
         raise ToolError(str(exc)) from None
+    state.rejected.pop(budget, None)  # a success resets this service's budget
     ctx.touched(outcome.path)
     data = {"sources": outcome.sources, "catalog": {**outcome.provenance.meta(), "path": outcome.relative}}
     return ToolResult(outcome.summary, data=data)
