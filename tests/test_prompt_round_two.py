@@ -17,3 +17,44 @@ def test_model_variable_renders_none_when_no_model_is_configured(run_astro, work
     report = json.loads(shown.stdout)
     assert report["sections"][0]["text"] == "You are astro, running on (none)."
     assert report["variables"]["model"] == "(none)"
+
+
+SCOPED = '''
+def register(api):
+    prompt = api.app.prompt
+    prompt.register_variable("band", lambda: "Ks", scope="agent:scout")
+    prompt.add("scout_band", 150, text="Scout works in the {{band}} band.", scope="agent:scout")
+    api.add_context("dome", 50, lambda data: {"dome": "open"}, scope="agent:scout")
+'''
+
+SCOUT = """---
+name: scout
+description: Finds one number in the notes.
+tools: [read_file]
+---
+You are Scout. Quote the key number exactly.
+"""
+
+
+def test_a_source_section_and_variable_for_an_agent_reach_each_of_its_runs_only(run_astro, fake, astro_env,
+                                                                                 workspace: Path, tmp_path: Path):
+    from tests.test_prompt_switches_e2e import make_plugin_site, with_site
+
+    site = make_plugin_site(tmp_path / "site", "astro_scoped", SCOPED, {"scoped": "astro_scoped:register"})
+    agents = workspace / ".astro" / "agents"
+    agents.mkdir(parents=True)
+    (agents / "scout.md").write_text(SCOUT)
+    fake.add(
+        {"tool_calls": [{"name": "subagent", "arguments": {"task": "Find H0", "agent": "scout"}}]},
+        {"text": "73.0"},
+        {"text": "H0 is 73.0"},
+    )
+    result = run_astro(["run", "go"], with_site(astro_env, site))
+    assert result.returncode == 0, result.stderr
+    main_first, sub, main_last = fake.bodies()
+    system = sub["messages"][0]["content"]
+    assert system == "You are Scout. Quote the key number exactly.\n\nScout works in the Ks band."
+    assert "[dome]\ndome: open" in sub["messages"][-1]["content"]
+    for body in (main_first, main_last):  # the agent's entries stay out of the caller's requests
+        assert "Ks band" not in body["messages"][0]["content"]
+        assert "[dome]" not in json.dumps(body["messages"])

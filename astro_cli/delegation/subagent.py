@@ -21,6 +21,7 @@ from astro_cli.agent import events as ev
 from astro_cli.agent.caller import SUBAGENT, Caller
 from astro_cli.agent.extensions import loop_extensions
 from astro_cli.delegation.events import SubagentFinished, SubagentStarted
+from astro_cli.prompt.layers import Dispose
 from astro_cli.prompt.registry import ORDER_IDENTITY
 from astro_cli.prompt.tags import escape_tags
 from astro_cli.tools.base import Tool, ToolError, ToolResult, object_schema
@@ -71,6 +72,7 @@ class SubagentSpec:
     pre_approved: tuple[str, ...] = ()
     notes: list[str] = field(default_factory=list)
     runtime_context: bool = True  # false: the run's requests end without an environment message
+    inherit: tuple[str, ...] = ()  # the main prompt's sections the run keeps (definition `inherit:`)
 
 
 def parent_session(ctx: ToolContext) -> Caller:
@@ -117,21 +119,25 @@ def resolve_steps(app: AppContext, requested: Any, default: int | None, notes: l
     return max(1, steps)
 
 
-def register_prompt(app: AppContext, scope: str, instructions: str) -> None:
-    """The run's system prompt as the one complete section of its scope, passed verbatim.
+def register_prompt(app: AppContext, scope: str, instructions: str, inherit: Iterable[str] = ()) -> Dispose:
+    """The run's system prompt: its instructions first, then what is registered for the agent
+    ('agent:NAME') and the main prompt's sections named in `inherit`; no other global section.
 
     The text goes through a scoped variable because variable values are never re-scanned: a
-    '{{' in a definition or a skill body reaches the model as written instead of failing.
+    '{{' in a definition or a skill body reaches the model as written instead of failing. The
+    returned function removes all of it, so runs leave the registry as it was.
     """
-    app.prompt.add(PROMPT_SECTION, ORDER_IDENTITY, text="{{" + PROMPT_VARIABLE + "}}", scope=scope,
-                   complete=True, replace=True)
-    app.prompt.register_variable(PROMPT_VARIABLE, lambda: instructions, scope=scope)
+    undo = [
+        app.prompt.add(PROMPT_SECTION, ORDER_IDENTITY, text="{{" + PROMPT_VARIABLE + "}}", scope=scope, replace=True),
+        app.prompt.register_variable(PROMPT_VARIABLE, lambda: instructions, scope=scope, replace=True),
+        app.prompt.isolate(scope, inherit),
+    ]
 
+    def unregister() -> None:
+        for dispose in reversed(undo):
+            dispose()
 
-def unregister_prompt(app: AppContext, scope: str) -> None:
-    """The run is over: its scope's section and variable go, so runs leave the registry as it was."""
-    app.prompt.remove_section(PROMPT_SECTION, scope=scope)
-    app.prompt.remove_variable(PROMPT_VARIABLE, scope=scope)
+    return unregister
 
 
 # --- running ---------------------------------------------------------------------------------
@@ -175,7 +181,7 @@ def run_subagent(ctx: ToolContext, spec: SubagentSpec) -> ToolResult:
     started = time.monotonic()
     state: TurnState | None = None
     failure = ""
-    register_prompt(app, scope, spec.instructions)
+    unregister_prompt = register_prompt(app, scope, spec.instructions, spec.inherit)
     # The definition's `runtime_context: false`: a suppressor for this run's scope, disposed with the run.
     restore_context = app.prompt.suppress_runtime_context(scope) if not spec.runtime_context else None
     try:
@@ -188,7 +194,7 @@ def run_subagent(ctx: ToolContext, spec: SubagentSpec) -> ToolResult:
             child.stop("subagent finished")
         except Exception:  # noqa: BLE001 - stopping must not hide the outcome
             log.debug("subagent session %s did not stop cleanly", child_id, exc_info=True)
-        unregister_prompt(app, scope)
+        unregister_prompt()
         if restore_context is not None:
             restore_context()
     report = SubagentReport.from_state(spec, child_id, state, failure, time.monotonic() - started)
