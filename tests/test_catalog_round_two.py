@@ -55,3 +55,34 @@ def test_each_service_has_its_own_retry_budget_and_a_success_resets_it(run_astro
     assert "from NASA/IPAC Extragalactic Database (ned)" in seen[8]  # another service still answers
     assert len(catalog.queries("gaia")) == 6 and len(catalog.queries("irsa")) == 1
     assert last_json(result.stdout)["answer"] == "done"
+
+
+GAIA_DR3, GAIA_MISSION, TWOMASS = "2023A&A...674A...1G", "2016A&A...595A...1G", "2006AJ....131.1163S"
+
+
+def test_gaia_asks_for_its_mission_paper_and_every_archive_for_its_acknowledgement(run_astro, fake, env, workspace):
+    answer = (f"Gaia DR3 gives {GAIA_STAR} a parallax of 2.303 mas (Gaia Collaboration 2023, {GAIA_DR3}; "
+              f"Gaia Collaboration 2016, {GAIA_MISSION}); 2MASS lists J = 9.453 at M 31's centre "
+              f"(Skrutskie et al. 2006, {TWOMASS}).")
+    fake.add(call(service="gaia", target=GAIA_STAR, radius="5arcsec"),
+             call(service="irsa", target="10.6847 41.2687", radius="30arcsec"), {"text": answer})
+    result = run_astro(["run", "--output-format", "json", "Gaia parallax and 2MASS J?"], env)
+    assert result.returncode == 0, result.stderr
+    seen = tool_results(fake.bodies()[1])[0]
+    assert f"Cite: Gaia DR3 ({GAIA_DR3}); Gaia mission ({GAIA_MISSION})" in seen
+    assert "Acknowledge: Gaia (their texts: /acknowledgements" in seen
+    assert "Acknowledge: 2MASS, IRSA (" in tool_results(fake.bodies()[2])[-1]
+    session = last_json(result.stdout)["session_id"]
+    cite = run_astro(["sessions", "cite", session], env)
+    assert cite.returncode == 0, cite.stderr
+    bibtex = cite.stdout
+    assert "@ARTICLE{2016A&A...595A...1G," in bibtex and '"{The Gaia mission}"' in bibtex
+    # Without an ADS token only the first authors are known: each entry says there are more.
+    assert "{Gaia Collaboration} and {Prusti}, T. and others}" in bibtex
+    assert "{Gaia Collaboration} and {Vallenari}, A. and others}" in bibtex
+    assert "{Skrutskie}, M.~F. and others}" in bibtex
+    tail = bibtex.split("% Acknowledgements the catalogues and archives used in this session ask for:", 1)[1]
+    assert "% Gaia: This work has made use of data from the European Space Agency (ESA) mission Gaia" in tail
+    assert "% 2MASS: This publication makes use of data products from the Two Micron All Sky Survey" in tail
+    assert "% IRSA: This research has made use of the NASA/IPAC Infrared Science Archive" in tail
+    assert "@" not in tail  # comments after the entries, outside any of them

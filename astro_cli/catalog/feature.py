@@ -127,7 +127,13 @@ TABLES_DESCRIPTION = (
 
 
 def install(app: AppContext) -> None:
+    from astro_cli.catalog.credits import slash_acknowledgements
     from astro_cli.catalog.run import wants_more_rows
+    from astro_cli.slash import SlashCommand, slash_commands
+
+    slash_commands(app).register(SlashCommand(
+        "acknowledgements", "the acknowledgement texts this session's catalogue queries owe (Gaia, 2MASS, IRSA, "
+        "NED, ...)", slash_acknowledgements))
 
     def beyond_limit(arguments: dict[str, Any]) -> bool:
         return wants_more_rows(arguments, int(app.settings.typed["catalog.max_rows"]))

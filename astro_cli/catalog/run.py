@@ -16,6 +16,7 @@ from urllib.parse import quote
 
 from astro_cli.catalog import adql as adql_rules
 from astro_cli.catalog.cone import cone_adql, cone_table
+from astro_cli.catalog.credits import credits_for
 from astro_cli.catalog.errors import CatalogError
 from astro_cli.catalog.results import Provenance, default_stem, now_utc, relative_target, write
 from astro_cli.catalog.services import Catalogue, Service, catalogues_in
@@ -84,8 +85,9 @@ def wants_more_rows(arguments: dict[str, Any], configured: int) -> bool:
 
 def source_of(catalogue: Catalogue) -> dict[str, Any]:
     """The catalogue's reference as a session source (it joins /sources and the BibTeX)."""
+    # The first authors only, so the BibTeX entry says "and others" (ADS's full list needs a token).
     return {"id": catalogue.bibcode, "bibcode": catalogue.bibcode, "title": catalogue.title,
-            "authors": list(catalogue.authors), "year": catalogue.year, "arxiv_id": None,
+            "authors": [*catalogue.authors, "others"], "year": catalogue.year, "arxiv_id": None,
             "url": f"https://ui.adsabs.harvard.edu/abs/{quote(catalogue.bibcode, safe='')}",
             "catalogue": catalogue.name}
 
@@ -147,6 +149,10 @@ def run_query(app: AppContext, service: Service, request: Request, allowed: Limi
         sources.append(service_source)
     if sources:
         header.append("Cite: " + "; ".join(f"{s.get('catalogue') or s['title']} ({s['bibcode']})" for s in sources))
+    owed = credits_for(service.key, [c.name for c in catalogues], app.settings)
+    if owed:
+        header.append(f"Acknowledge: {', '.join(c.name for c in owed)} (their texts: /acknowledgements, and the "
+                      "end of the session's BibTeX).")
     if not len(table):
         header.append("No rows matched.")
     return Outcome(path, relative, summarize(table, header), len(table), limited, provenance, sources)

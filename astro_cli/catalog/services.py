@@ -35,6 +35,7 @@ class Service:
     url: str
     bibcode: str | None = None  # the service's own reference (VizieR, SIMBAD, NED), when it asks for one
     cone: ConeTable | None = None
+    credit: str = ""  # the key of the acknowledgement it asks for (credits.ACKNOWLEDGEMENTS)
 
 
 @dataclass(frozen=True)
@@ -45,8 +46,10 @@ class Catalogue:
     name: str
     title: str
     bibcode: str
-    authors: tuple[str, ...] = field(default=())
+    authors: tuple[str, ...] = field(default=())  # the first authors only: the entry ends "and others"
     year: int | None = None
+    credit: str = ""  # the key of the acknowledgement its team asks for (credits.ACKNOWLEDGEMENTS)
+    epoch: float | None = None  # the Julian epoch of its positions, when one epoch holds for all rows
 
 
 GAIA_COLUMNS = "source_id, ra, dec, parallax, parallax_error, pmra, pmdec, phot_g_mean_mag, bp_rp, radial_velocity"
@@ -56,26 +59,32 @@ BUILTIN: dict[str, Service] = {s.key: s for s in (
     Service("gaia", "ESA Gaia archive", "https://gea.esac.esa.int/tap-server/tap",
             cone=ConeTable("gaiadr3.gaia_source", columns=GAIA_COLUMNS)),
     Service("vizier", "CDS VizieR", "https://tapvizier.cds.unistra.fr/TAPVizieR/tap", "2000A&AS..143...23O",
-            cone=ConeTable('"I/355/gaiadr3"', "RA_ICRS", "DE_ICRS")),
+            cone=ConeTable('"I/355/gaiadr3"', "RA_ICRS", "DE_ICRS"), credit="vizier"),
     Service("simbad", "CDS SIMBAD", "https://simbad.cds.unistra.fr/simbad/sim-tap", "2000A&AS..143....9W",
-            cone=ConeTable("basic", columns="main_id, otype, ra, dec, sp_type, plx_value, rvz_redshift")),
+            cone=ConeTable("basic", columns="main_id, otype, ra, dec, sp_type, plx_value, rvz_redshift"),
+            credit="simbad"),
     Service("irsa", "NASA/IPAC Infrared Science Archive", "https://irsa.ipac.caltech.edu/TAP",
-            cone=ConeTable("fp_psc", columns=TWOMASS_COLUMNS)),
+            cone=ConeTable("fp_psc", columns=TWOMASS_COLUMNS), credit="irsa"),
     Service("ned", "NASA/IPAC Extragalactic Database", "https://ned.ipac.caltech.edu/tap", "1991ASSL..171...89H",
-            cone=ConeTable("NEDTAP.objdir", columns="prefname, pretype, ra, dec, z")),
+            cone=ConeTable("NEDTAP.objdir", columns="prefname, pretype, ra, dec, z"), credit="ned"),
     Service("mast", "MAST: TESS Input Catalog", "https://mast.stsci.edu/vo-tap/api/v0.1/tic",
             cone=ConeTable("dbo.CatalogRecord", columns="ID, ra, dec, Tmag, Vmag, Teff, plx, d")),
 )}
 
+GAIA_TABLES = r"gaia(?:dr[23]|edr3)\.|\bI/3(?:55|50|45)\b"
+
 CATALOGUES: tuple[Catalogue, ...] = (
     Catalogue(r"gaiadr3\.|\bI/355\b", "Gaia DR3", "Gaia Data Release 3: Summary of the content and survey properties",
-              "2023A&A...674A...1G", ("Gaia Collaboration", "Vallenari, A."), 2023),
+              "2023A&A...674A...1G", ("Gaia Collaboration", "Vallenari, A."), 2023, "gaia", 2016.0),
     Catalogue(r"gaiaedr3\.|\bI/350\b", "Gaia EDR3", "Gaia Early Data Release 3: Summary of the contents and survey "
-              "properties", "2021A&A...649A...1G", ("Gaia Collaboration", "Brown, A. G. A."), 2021),
+              "properties", "2021A&A...649A...1G", ("Gaia Collaboration", "Brown, A. G. A."), 2021, "gaia", 2016.0),
     Catalogue(r"gaiadr2\.|\bI/345\b", "Gaia DR2", "Gaia Data Release 2: Summary of the contents and survey "
-              "properties", "2018A&A...616A...1G", ("Gaia Collaboration", "Brown, A. G. A."), 2018),
+              "properties", "2018A&A...616A...1G", ("Gaia Collaboration", "Brown, A. G. A."), 2018, "gaia", 2015.5),
+    # Every Gaia release asks for the mission paper beside its own.
+    Catalogue(GAIA_TABLES, "Gaia mission", "The Gaia mission", "2016A&A...595A...1G",
+              ("Gaia Collaboration", "Prusti, T."), 2016, "gaia"),
     Catalogue(r"\bfp_psc\b|\bfp_xsc\b|\bII/246\b|twomass|tmass", "2MASS", "The Two Micron All Sky Survey (2MASS)",
-              "2006AJ....131.1163S", ("Skrutskie, M. F.",), 2006),
+              "2006AJ....131.1163S", ("Skrutskie, M. F.",), 2006, "2mass"),
     Catalogue(r"allwise|\bII/328\b|\bwise_", "WISE", "The Wide-field Infrared Survey Explorer (WISE): Mission "
               "Description and Initial On-orbit Performance", "2010AJ....140.1868W", ("Wright, E. L.",), 2010),
     Catalogue(r"dbo\.catalogrecord|\bIV/39\b", "TIC", "The Revised TESS Input Catalog and Candidate Target List",
