@@ -17,7 +17,8 @@ What is recorded and what is constructed:
                 resources, most of them VizieR catalogues) for any search, and its /capabilities.
   simbad /sync  name resolution: research_server's constructed answers (M 31, M 51), plus one object
                 whose identifier is the Gaia DR3 designation in the recorded Gaia answer, at the
-                recorded position (constructed, as SIMBAD lists Gaia DR3 designations as identifiers).
+                recorded position (constructed, as SIMBAD lists Gaia DR3 designations as identifiers),
+                and "Barnard's Star", a constructed fast star (FAST_STAR below).
 Every /sync checks the ADQL's lexical shape first, as a real service's parser does (constructed):
 an unterminated string literal or unbalanced parentheses get HTTP 400 with a TAP error document,
 so a query astro mangles fails the test instead of being answered anyway.
@@ -115,18 +116,51 @@ def gaia_rows(query: str) -> bytes:
     return out.getvalue()
 
 
+# A constructed fast star: it moves as Barnard's Star does (at J2016.0: Gaia DR3's proper motion,
+# parallax and radial velocity), and it is where the recorded Gaia star is at J2016.0. SIMBAD gives its J2000
+# position, 2.8' away: a cone that ignores the epoch finds nothing.
+FAST_STAR = "Barnard's Star"
+FAST_MOTION = {"pmra": -801.551, "pmdec": 10362.394, "plx_value": 546.9759, "rvz_radvel": -110.51}
+
+
+def fast_star_j2000() -> tuple[float, ...]:
+    """The fast star at J2000 (ra, dec, pmra, pmdec, parallax, radial velocity): the recorded Gaia
+    star's J2016.0 position moved back with astropy (its motion then differs a little from its
+    motion now: perspective acceleration)."""
+    import astropy.units as u
+    from astropy.coordinates import Distance, SkyCoord
+    from astropy.table import Table
+    from astropy.time import Time
+
+    star = Table.read(io.BytesIO(fixture(GAIA)), format="votable")[0]
+    now = SkyCoord(float(star["ra"]) * u.deg, float(star["dec"]) * u.deg, obstime=Time(2016.0, format="jyear"),
+                   pm_ra_cosdec=FAST_MOTION["pmra"] * u.mas / u.yr, pm_dec=FAST_MOTION["pmdec"] * u.mas / u.yr,
+                   distance=Distance(parallax=FAST_MOTION["plx_value"] * u.mas),
+                   radial_velocity=FAST_MOTION["rvz_radvel"] * u.km / u.s)
+    then = now.apply_space_motion(new_obstime=Time(2000.0, format="jyear"))
+    return (float(then.ra.deg), float(then.dec.deg), float(then.pm_ra_cosdec.to_value(u.mas / u.yr)),
+            float(then.pm_dec.to_value(u.mas / u.yr)), float(then.distance.parallax.to_value(u.mas)),
+            float(then.radial_velocity.to_value(u.km / u.s)))
+
+
 def simbad_answer(query: str) -> bytes:
-    """research_server's SIMBAD answers, and the Gaia star by its Gaia DR3 designation (constructed)."""
+    """research_server's SIMBAD answers, the Gaia star by its Gaia DR3 designation, and the fast star
+    (both constructed)."""
     name = re.search(r"ident\.id = '((?:[^']|'')*)'", query)
-    if name and " ".join(name.group(1).split()).lower() == GAIA_STAR.lower():
+    wanted = " ".join(name.group(1).replace("''", "'").split()).lower() if name else ""
+    if wanted in (GAIA_STAR.lower(), FAST_STAR.lower()):
         from astropy.io.votable import from_table
         from astropy.io.votable.tree import Info
         from astropy.table import Table
 
-        recorded = Table.read(io.BytesIO(fixture(GAIA)), format="votable")
-        star = recorded[0]
-        table = Table(rows=[(GAIA_STAR, "*", "Star", float(star["ra"]), float(star["dec"]), 1)],
-                      names=("main_id", "otype", "otype_label", "ra", "dec", "nbref"))
+        if wanted == FAST_STAR.lower():
+            ra, dec, *motion = fast_star_j2000()
+            table = Table(rows=[("NAME Barnard's Star", "BY*", "BY Dra Variable", ra, dec, 3000, *motion)],
+                          names=("main_id", "otype", "otype_label", "ra", "dec", "nbref", *FAST_MOTION))
+        else:
+            star = Table.read(io.BytesIO(fixture(GAIA)), format="votable")[0]
+            table = Table(rows=[(GAIA_STAR, "*", "Star", float(star["ra"]), float(star["dec"]), 1)],
+                          names=("main_id", "otype", "otype_label", "ra", "dec", "nbref"))
         votable = from_table(table)
         votable.resources[0].type = "results"
         votable.resources[0].infos.append(Info(name="QUERY_STATUS", value="OK"))

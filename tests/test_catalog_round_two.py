@@ -5,6 +5,7 @@
 from __future__ import annotations
 
 import json
+import re
 
 import pytest
 
@@ -86,3 +87,18 @@ def test_gaia_asks_for_its_mission_paper_and_every_archive_for_its_acknowledgeme
     assert "% 2MASS: This publication makes use of data products from the Two Micron All Sky Survey" in tail
     assert "% IRSA: This research has made use of the NASA/IPAC Infrared Science Archive" in tail
     assert "@" not in tail  # comments after the entries, outside any of them
+
+
+def test_a_fast_star_is_found_at_the_catalogues_epoch_and_the_summary_says_which(run_astro, env, catalog):
+    result = run_astro(["catalog", "cone", "gaia", "Barnard's Star", "--radius", "5arcsec", "--save-as", "fast"], env)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.startswith("1 rows, 152 columns from ESA Gaia archive")  # the cone found the star
+    assert re.search(r"Epoch J2016\.0, the table's: SIMBAD's J2000 position moved by its proper motion "
+                     r"\(103\d\d\.\d mas/yr\) by 166\"\.", result.stdout)
+    assert "CIRCLE('ICRS', 268.06766467, 26.50748606, " in catalog.queries("gaia")[0]  # the recorded J2016.0 position
+    assert "ErfaWarning" not in result.stderr and "Warning" not in result.stderr
+    # 2MASS positions have no single epoch: astro says the centre is J2000 and what that may cost.
+    result = run_astro(["catalog", "cone", "irsa", "Barnard's Star", "--radius", "5arcsec"], env)
+    assert result.returncode == 0, result.stderr
+    assert "The table's epoch is not known to astro, so this is SIMBAD's J2000 position; the object moves " \
+           "10.4\"/yr" in result.stdout

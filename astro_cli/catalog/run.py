@@ -101,6 +101,7 @@ def _service_source(service: Service) -> dict[str, Any] | None:
 
 def build_query(app: AppContext, service: Service, request: Request, rows: int) -> tuple[str, str | None]:
     """(ADQL, a line about the cone's centre) for an ADQL request or a cone around a target."""
+    from astro_cli.catalog.epoch import at_epoch
     from astro_cli.catalog.research_link import locate, radius_degrees
 
     if request.adql and request.target:
@@ -112,10 +113,12 @@ def build_query(app: AppContext, service: Service, request: Request, rows: int) 
     table = cone_table(service, request.table, request.ra_column, request.dec_column, request.columns)
     radius = radius_degrees(request.radius)
     where = locate(app, request.target)
+    epoch = next((c.epoch for c in catalogues_in([table.name]) if c.epoch is not None), None)
+    at = at_epoch(where, epoch)
     named = f"{where.name} (SIMBAD: {where.simbad_id}) at " if where.name else ""
-    centre = (f"Cone: {named}RA {where.ra:.6f}, Dec {where.dec:+.6f} (ICRS), radius {radius * 3600:.4g} arcsec, "
-              f"table {table.name}.")
-    return cone_adql(table, where.ra, where.dec, radius, rows), centre
+    centre = (f"Cone: {named}RA {at.ra:.6f}, Dec {at.dec:+.6f} (ICRS), radius {radius * 3600:.4g} arcsec, "
+              f"table {table.name}." + (f" {at.note}" if at.note else ""))
+    return cone_adql(table, at.ra, at.dec, radius, rows), centre
 
 
 def run_query(app: AppContext, service: Service, request: Request, allowed: Limits, agent: str,
