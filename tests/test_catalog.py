@@ -172,8 +172,9 @@ def test_bad_cone_arguments_are_sentences(app, catalog):
         query(app, service="gaia", target="10.0 20.0", table="x y")
     with pytest.raises(CatalogError, match=r"^Give either adql or a target"):
         query(app, service="gaia", target="10.0 20.0", adql="SELECT 1 FROM t")
-    with pytest.raises(CatalogError, match=r"^save_as 'x\.vot': astro writes \.ecsv, \.fits or \.csv tables\."):
-        query(app, service="gaia", target="10.0 20.0", save_as="x.vot")
+    with pytest.raises(CatalogError, match=r"^save_as 'x\.json': astro writes \.ecsv, \.fits, \.csv, \.vot or "
+                                           r"\.parquet tables\."):
+        query(app, service="gaia", target="10.0 20.0", save_as="x.json")
     assert catalog.queries("gaia") == []
 
 

@@ -102,3 +102,59 @@ def test_a_fast_star_is_found_at_the_catalogues_epoch_and_the_summary_says_which
     assert result.returncode == 0, result.stderr
     assert "The table's epoch is not known to astro, so this is SIMBAD's J2000 position; the object moves " \
            "10.4\"/yr" in result.stdout
+
+
+def unicode_answer(first: str = "Barnard's Star ☉") -> bytes:
+    """A VOTable as a service sends it: a Unicode name, and a unit neither FITS nor VOUnit can name."""
+    import io
+
+    from astropy.io.votable import from_table
+    from astropy.io.votable.tree import Info
+    from astropy.table import Table
+
+    table = Table({"name": [first, "Proxima Cen"], "flux": [1.5, 2.5]})
+    table["flux"].unit = "counts/pix bananas"
+    votable = from_table(table)
+    votable.resources[0].type = "results"
+    votable.resources[0].infos.append(Info(name="QUERY_STATUS", value="OK"))
+    out = io.BytesIO()
+    votable.to_xml(out)
+    return out.getvalue()
+
+
+def test_votable_and_parquet_are_written_fits_says_why_not_and_warnings_go_to_the_log(run_astro, env, catalog,
+                                                                                       workspace, tmp_path):
+    from astropy.table import Table
+
+    debug = {**env, "ASTRO_DEBUG": "1"}
+    adql = 'SELECT * FROM "J/X/1/stars"'
+    for name in ("stars.vot", "stars.parquet", "stars.fits"):
+        catalog.answer("vizier", unicode_answer())
+        result = run_astro(["catalog", "query", "vizier", adql, "--save-as", name], debug)
+        assert "Warning" not in result.stderr and "W50" not in result.stderr and "WARNING" not in result.stderr
+        if name == "stars.fits":
+            assert result.returncode == 1
+            assert result.stderr.strip() == ("error: FITS holds only ASCII text, and column 'name' has "
+                                             "\"Barnard's Star ☉\"; save as .ecsv, .csv, .vot or .parquet instead "
+                                             "(they keep Unicode).")
+            assert not (workspace / "data" / name).exists()
+            continue
+        assert result.returncode == 0, result.stderr
+        assert f"written to data/{name}" in result.stdout
+    vot = Table.read(workspace / "data" / "stars.vot")
+    assert list(vot["name"]) == ["Barnard's Star ☉", "Proxima Cen"]
+    meta = json.loads((workspace / "data" / "stars.vot.meta.json").read_text())
+    assert meta["service"] == "vizier" and meta["query"] == 'SELECT TOP 10000 * FROM "J/X/1/stars"'
+    import pyarrow.parquet as pq
+
+    parquet = pq.read_table(workspace / "data" / "stars.parquet")
+    assert parquet.column("name").to_pylist() == ["Barnard's Star ☉", "Proxima Cen"]
+    assert b"SELECT TOP 10000 * FROM" in parquet.schema.metadata[b"table_meta_yaml"]  # the provenance
+    # ASCII text goes to FITS; the unit FITS cannot name is astropy's warning, for the debug log only.
+    catalog.answer("vizier", unicode_answer("Barnards Star"))
+    result = run_astro(["catalog", "query", "vizier", adql, "--save-as", "ascii.fits"], debug)
+    assert result.returncode == 0 and result.stderr == ""
+    assert Table.read(workspace / "data" / "ascii.fits")["name"][0] == "Barnards Star"
+    log = (tmp_path / "astro-home" / "logs" / "astro.log").read_text()
+    assert "writing ascii.fits: AstropyUserWarning: The unit 'counts / (bananas pix)' could not be saved in " \
+           "native FITS format" in log

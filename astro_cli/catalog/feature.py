@@ -113,7 +113,8 @@ QUERY_DESCRIPTION = (
     "Query a VO catalogue (Gaia, VizieR, IRSA, NED, MAST, SIMBAD) by ADQL or a cone. "
     "Either send an ADQL SELECT (read-only; TOP is added when missing), or give a target (a name SIMBAD "
     "resolves, or 'ra dec' in degrees) and a radius for a cone search of the service's main table (2MASS at irsa, "
-    "gaiadr3.gaia_source at gaia) or table=. The result is written to data/<name>.ecsv (.fits/.csv via save_as) "
+    "gaiadr3.gaia_source at gaia) or table=. The result is written to data/<name>.ecsv (.fits/.csv/.vot/.parquet "
+    "via save_as) "
     "with its provenance; you get a summary (rows, columns with units and statistics, first rows, what to cite), "
     "never the whole table: analyse the file with run_bash. Cite the bibcode the summary names. More rows than "
     "the configured limit need the researcher's approval."
@@ -154,7 +155,8 @@ def install(app: AppContext) -> None:
             "ra_column": {"type": "string", "description": "RA column of table= (default ra)."},
             "dec_column": {"type": "string", "description": "Dec column of table= (default dec)."},
             "max_rows": {"type": "integer", "description": "Row limit (default config catalog.max_rows)."},
-            "save_as": {"type": "string", "description": "File name under data/, e.g. m67_gaia or m67.fits."},
+            "save_as": {"type": "string", "description": "File name under data/, e.g. m67_gaia, m67.fits, m67.vot or "
+                        "m67.parquet."},
         }, ["service"]),
         run=query_catalog_tool, read_only=False, key_argument="service", timeout=900,
         permission_when=beyond_limit,

@@ -1,10 +1,12 @@
 """A catalogue result on disk: an astropy table in the workspace with its provenance in its meta.
 
 The file is what later steps read (run_bash, plot_table, Table.read): ECSV by default (types,
-units, masks and meta survive), FITS or CSV when asked. Provenance keys, the same in every format:
-service, url, query, time (UTC, ISO 8601), rows, limited (the row limit cut the result), catalog
-and bibcode (what to cite). A CSV file stays plain (pandas and Table.read take it as it is); its
-provenance goes next to it, in `<file>.meta.json`.
+units, masks and meta survive), FITS, CSV, VOTable or Parquet when asked. Provenance keys, the
+same in every format: service, url, query, time (UTC, ISO 8601), rows, limited (the row limit cut
+the result), catalog and bibcode (what to cite). A CSV file stays plain (pandas and Table.read take
+it as it is) and astropy's VOTable writer keeps no table meta: their provenance goes next to them,
+in `<file>.meta.json`. Warnings astropy raises while writing (units FITS cannot name, long
+header cards) go to the debug log, never the terminal.
 """
 
 from __future__ import annotations
@@ -17,11 +19,18 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from astro_cli.catalog.errors import CatalogError
+from astro_cli.catalog.formats import (
+    FORMATS,
+    SIDECAR_FORMATS,
+    WRITES,
+    check_format,
+    other_formats,
+    warnings_to_log,
+)
 
 if TYPE_CHECKING:
     from astropy.table import Table
 
-FORMATS = {".ecsv": "ascii.ecsv", ".fits": "fits", ".csv": "ascii.csv"}
 DATA_DIR = "data"
 _SAFE = re.compile(r"[^A-Za-z0-9_.-]+")
 CHUNK_ROWS = 20_000  # rows formatted at a time by the ECSV writer: memory stays bounded whatever the result
@@ -56,8 +65,8 @@ def relative_target(name: str | None, default_stem: str) -> str:
     stem, ext = os.path.splitext(raw)
     if ext.lower() not in FORMATS:
         if ext and ext.lower() not in (".", ""):
-            if ext.lower() in (".vot", ".xml", ".votable", ".txt", ".json", ".parquet", ".hdf5"):
-                raise CatalogError(f"save_as '{raw}': astro writes .ecsv, .fits or .csv tables.")
+            if ext.lower() in (".xml", ".votable", ".txt", ".json", ".hdf5", ".h5", ".pq"):
+                raise CatalogError(f"save_as '{raw}': astro writes {WRITES} tables.")
             stem, ext = raw, ""
         ext = ".ecsv"
     parts = [p for p in re.split(r"[\\/]+", stem) if p not in ("", ".")]
@@ -140,24 +149,22 @@ def write(table: Table, path: Path, provenance: Provenance) -> Path:
     """Write the table with its provenance to `path` (format from the suffix), atomically."""
     fmt = FORMATS.get(path.suffix.lower())
     if fmt is None:
-        raise CatalogError(f"astro writes .ecsv, .fits or .csv tables, not '{path.suffix}'.")
+        raise CatalogError(f"astro writes {WRITES} tables, not '{path.suffix}'.")
     table = _plain(table, flat=fmt == "ascii.csv")
+    check_format(table, path.name, fmt)
     table.meta.clear()
-    if fmt != "ascii.csv":
+    if fmt not in SIDECAR_FORMATS:
         table.meta.update(provenance.meta())
     path.parent.mkdir(parents=True, exist_ok=True)
     partial = path.with_name(f".{path.name}.partial")
     try:
-        import warnings
-
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")  # FITS: long query strings become CONTINUE cards, as they should
+        with warnings_to_log(f"writing {path.name}"):  # FITS: long queries become CONTINUE cards, as they should
             if fmt == "ascii.ecsv" and _fast_ecsv_fits(table):
                 with partial.open("w", encoding="utf-8", newline="\n") as handle:
                     _write_ecsv(table, handle)
             else:
                 table.write(partial, format=fmt, overwrite=True)
-        if fmt == "ascii.csv":
+        if fmt in SIDECAR_FORMATS:
             import json
 
             sidecar = path.with_name(path.name + ".meta.json")
@@ -168,5 +175,5 @@ def write(table: Table, path: Path, provenance: Provenance) -> Path:
         raise CatalogError(f"Could not write {path.name}: {exc.strerror or exc}.") from None
     except (ValueError, TypeError) as exc:  # a column type the format cannot hold
         partial.unlink(missing_ok=True)
-        raise CatalogError(f"Could not write {path.name} ({exc}); try save_as with .ecsv or .fits.") from None
+        raise CatalogError(f"Could not write {path.name} ({exc}); try save_as with {other_formats(fmt)}.") from None
     return path

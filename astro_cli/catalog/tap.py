@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from astro_cli.catalog.errors import CatalogError, QueryRejected
+from astro_cli.catalog.formats import warnings_to_log
 from astro_cli.exception_chain import exception_chain
 
 if TYPE_CHECKING:
@@ -57,9 +58,8 @@ def run_sync(service: Service, adql: str, maxrec: int, timeout: float, agent: st
 
     started = time.monotonic()
     try:
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore", DALOverflowWarning)
-            warnings.simplefilter("ignore", UserWarning)  # astropy's VOTable warnings about odd files
+        with warnings_to_log(f"the answer of {service.key}"):  # astropy's about odd files and units
+            warnings.simplefilter("ignore", DALOverflowWarning)  # the status says it: Answer.overflow
             result = tap_service(service, timeout, agent).run_sync(adql, maxrec=maxrec)
             table = result.to_table()
     except Exception as exc:  # noqa: BLE001 - pyvo/requests/astropy errors arrive under many names

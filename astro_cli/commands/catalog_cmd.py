@@ -19,8 +19,8 @@ app = typer.Typer(no_args_is_help=True, add_completion=False)
 
 SERVICE = typer.Argument(..., help="gaia, vizier, simbad, irsa, ned, mast, or one from config catalog.services.")
 MAX_ROWS = typer.Option(None, "--max-rows", "-n", help="Row limit (default: config catalog.max_rows).")
-SAVE_AS = typer.Option(None, "--save-as", "-o", help="File under data/: NAME, NAME.fits or NAME.csv (default: "
-                       "SERVICE_TABLE_TIME.ecsv).")
+SAVE_AS = typer.Option(None, "--save-as", "-o", help="File under data/: NAME, NAME.fits, NAME.csv, NAME.vot or "
+                       "NAME.parquet (default: SERVICE_TABLE_TIME.ecsv).")
 AS_JSON = typer.Option(False, "--json", help="Print the provenance and the file's path as JSON.")
 
 
