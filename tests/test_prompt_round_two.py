@@ -58,3 +58,69 @@ def test_a_source_section_and_variable_for_an_agent_reach_each_of_its_runs_only(
     for body in (main_first, main_last):  # the agent's entries stay out of the caller's requests
         assert "Ks band" not in body["messages"][0]["content"]
         assert "[dome]" not in json.dumps(body["messages"])
+
+
+BLOCKING = '''
+import os
+import time
+from pathlib import Path
+
+
+def dome(data):
+    """A runtime-context source that hangs (it never looks at data.signal) until the test releases it."""
+    folder = Path(os.environ["PROBE_DIR"])
+    (folder / "blocked").write_text("")
+    while not (folder / "release").exists():
+        time.sleep(0.05)
+    return {"dome": "open"}
+
+
+def register(api):
+    api.add_context("dome", 50, dome, scope="agent:scout")
+'''
+
+
+def test_an_interrupt_reaches_a_subagents_prompt_assembly_past_a_hanging_source(fake, astro_env, workspace: Path,
+                                                                                tmp_path: Path):
+    import sqlite3
+    import sys
+
+    import pytest
+
+    from tests.helpers import wait_for
+    from tests.test_prompt_switches_e2e import make_plugin_site, with_site
+
+    pexpect = pytest.importorskip("pexpect")
+    site = make_plugin_site(tmp_path / "site", "astro_dome", BLOCKING, {"dome": "astro_dome:register"})
+    probe = tmp_path / "probe"
+    probe.mkdir()
+    agents = workspace / ".astro" / "agents"
+    agents.mkdir(parents=True)
+    (agents / "scout.md").write_text(SCOUT)
+    fake.add({"tool_calls": [{"name": "subagent", "arguments": {"task": "Find H0", "agent": "scout"}}]},
+             {"text": "never asked for"})
+    env = dict(with_site(astro_env, site, PROBE_DIR=str(probe)), TERM="dumb", COLUMNS="100", LINES="40")
+    child = pexpect.spawn(sys.executable, ["-m", "astro_cli"], env=env, cwd=str(workspace), encoding="utf-8",
+                          timeout=120, dimensions=(40, 100))
+    try:
+        child.expect("\n> ")
+        child.sendline("go")
+        assert wait_for((probe / "blocked").exists, 120), "the subagent's assembly never reached the source"
+        assert wait_for(child.getecho, 60)  # the turn has the terminal in line mode: Ctrl-C is a signal
+        child.sendintr()
+        child.expect("interrupted")
+        child.expect("\n> ")
+
+        def subagent_kinds() -> list[str]:
+            with sqlite3.connect(workspace / ".astro" / "astro.db") as db:
+                return [k for (k,) in db.execute("SELECT m.kind FROM agent_messages m JOIN sessions s ON "
+                                                 "s.id = m.session_id WHERE s.parent_id IS NOT NULL ORDER BY m.seq")]
+
+        # The source still hangs, yet the subagent's turn has ended, marked interrupted, in its own session.
+        assert wait_for(lambda: subagent_kinds()[-1:] == ["interrupted"], 30), subagent_kinds()
+        assert len(fake.requests) == 1  # the subagent never sent a request
+    finally:
+        (probe / "release").write_text("")
+        child.sendcontrol("d")
+        child.expect(pexpect.EOF)
+        child.close()

@@ -13,11 +13,13 @@ apart from the system prompt.
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from astro_cli.by_kind import SessionStates
+from astro_cli.prompt.abort import AssemblyAborted, abortable
 from astro_cli.prompt.assembly_input import AssemblyInput, TurnFacts
 from astro_cli.prompt.context import ContextEntry, ContextProvider, ContextSource, RuntimeContext, evaluate
 from astro_cli.prompt.layers import (
@@ -36,7 +38,7 @@ from astro_cli.prompt.waterfall import AssembleListener, Draft, DraftSection, Wa
 if TYPE_CHECKING:
     from astro_cli.tools.base import Tool
 
-__all__ = ["GLOBAL", "AssemblyInput", "PromptRegistryError", "ContextEntry", "ContextSource", "Draft", "DraftSection"]
+__all__ = ["GLOBAL", "AssemblyAborted", "AssemblyInput", "PromptRegistryError", "ContextEntry", "ContextSource", "Draft", "DraftSection"]
 
 # Default bands (000's registry, 003's order).
 ORDER_IDENTITY = -100
@@ -222,19 +224,27 @@ class PromptRegistry:
         context: Sequence[ContextSource] | None = None,
         turn: TurnFacts | None = None,
         profile: str = "default",
+        signal: threading.Event | None = None,
     ) -> AssembledPrompt:
         """Build the system prompt for `scope` with `tools` (already ordered) as the request's tools.
 
         `variables` are the caller's own values (a session's model), ahead of the registered providers.
         `context` asks for the runtime context too: the registered sources plus these (a session's
-        own); None (measuring, validating) evaluates no source at all."""
+        own); None (measuring, validating) evaluates no source at all. `signal` is the request's
+        abort signal: once set, the assembly stops waiting for its providers (AssemblyAborted, abort.py)."""
+        return abortable(lambda: self._assemble(tools, scope, question, states, variables, context, turn, profile,
+                                                signal), signal, f"the prompt of {scope}")
+
+    def _assemble(self, tools: list[Tool], scope: str, question: str, states: SessionStates | None,
+                  variables: Mapping[str, str] | None, context: Sequence[ContextSource] | None,
+                  turn: TurnFacts | None, profile: str, signal: threading.Event | None) -> AssembledPrompt:
         given = dict(variables or {})
         sections = self.effective_sections(scope)
         listeners = self._waterfall.listeners(scope)
         if not listeners:  # nothing can change the sections: apply the complete rule before producing any
             sections = _complete_rule(sections, scope)
         data = AssemblyInput(scope=scope, tools=tools, question=question, states=states or SessionStates(), turn=turn,
-                             profile=profile)
+                             profile=profile, signal=signal)
         produced = [
             DraftSection(s.name, s.order, text, s.complete, s.renders_variables)
             for s in sections
