@@ -124,3 +124,33 @@ def test_an_interrupt_reaches_a_subagents_prompt_assembly_past_a_hanging_source(
         child.sendcontrol("d")
         child.expect(pexpect.EOF)
         child.close()
+
+
+READER = """---
+name: reader
+description: Reads with the project's skills and memory in view.
+tools: [read_file]
+inherit: [skills, memory, skils]
+---
+You are Reader. Quote exactly.
+"""
+
+
+def test_an_agent_inherits_the_main_prompts_sections_it_names_and_no_others(run_astro, fake, astro_env,
+                                                                          workspace: Path):
+    agents = workspace / ".astro" / "agents"
+    agents.mkdir(parents=True)
+    (agents / "reader.md").write_text(READER)
+    shown = json.loads(run_astro(["prompt", "show", "--json"], astro_env).stdout)
+    main = {s["name"]: s["text"] for s in shown["sections"]}
+    assert main["skills"] and main["memory"]
+    fake.add({"tool_calls": [{"name": "subagent", "arguments": {"task": "Quote a.txt", "agent": "reader"}}]},
+             {"text": "alpha"}, {"text": "It says alpha."})
+    result = run_astro(["run", "go"], astro_env)
+    assert result.returncode == 0, result.stderr
+    _main_first, sub, main_last = fake.bodies()
+    assert sub["messages"][0]["content"] == "\n\n".join(["You are Reader. Quote exactly.", main["skills"],
+                                                         main["memory"]])
+    # The misspelt name is reported in the activity log the caller gets, with the names there are.
+    log = [m["content"] for m in main_last["messages"] if m["role"] == "tool"][-1]
+    assert "notes: inherit: the main prompt has no section 'skils' (its sections: identity, memory, principles, " in log
