@@ -118,6 +118,10 @@ _key("compaction.keep_tool_results", "int", 5, "layer 1: latest tool results kep
 _key("compaction.aggressive_keep", "int", 2, "layer 3: tool results kept whole", low=0, high=100000)
 _key("compaction.summary_keep_messages", "int", 6, "layer 2: latest messages kept whole after the summary", low=0, high=100000)
 _key("compaction.skill_budget_chars", "int", 2000, "characters of each loaded skill re-injected after compaction", low=0, high=10_000_000)
+_key("compaction.summary_prompt", "str?", None, "replaces the instruction that asks the model for the layer-2 "
+     "summary (a project's value applies once the folder is trusted)")
+_key("compaction.identity_prompt", "str?", None, "replaces the identity reminder re-injected when a compaction "
+     "leaves four messages or fewer (a project's value applies once the folder is trusted)")
 
 # --- delegation and hooks (issue 8) -----------------------------------------------------------
 _key("subagent.max_steps", "int", 5, "default step limit of a subagent")

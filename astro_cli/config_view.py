@@ -54,6 +54,8 @@ SettingValues = TypedDict("SettingValues", {
     "compaction.aggressive_keep": int,
     "compaction.summary_keep_messages": int,
     "compaction.skill_budget_chars": int,
+    "compaction.summary_prompt": str | None,
+    "compaction.identity_prompt": str | None,
     "subagent.max_steps": int,
     "subagent.max_steps_limit": int,
     "team.wait_timeout": float,

@@ -154,3 +154,56 @@ def test_an_agent_inherits_the_main_prompts_sections_it_names_and_no_others(run_
     # The misspelt name is reported in the activity log the caller gets, with the names there are.
     log = [m["content"] for m in main_last["messages"] if m["role"] == "tool"][-1]
     assert "notes: inherit: the main prompt has no section 'skils' (its sections: identity, memory, principles, " in log
+
+
+PROJECT_SUMMARY = "PROJECT SUMMARY RULES: one line per file read, with its name."
+USER_IDENTITY = "USER IDENTITY: you are the Heidelberg group's research assistant; go on from the summary."
+
+
+def test_compaction_prompts_come_from_config_and_a_projects_only_once_it_is_trusted(run_astro, fake, astro_env,
+                                                                                    workspace: Path):
+    import yaml
+
+    for i in range(4):
+        (workspace / f"s{i}.txt").write_text(f"file {i}\n")
+    (workspace / ".astro").mkdir(exist_ok=True)
+    (workspace / ".astro" / "config.yaml").write_text(yaml.safe_dump({"compaction": {"summary_prompt": PROJECT_SUMMARY}}))
+    home = Path(astro_env["ASTRO_HOME"])
+    home.mkdir(parents=True, exist_ok=True)
+    (home / "config.yaml").write_text(yaml.safe_dump({"compaction": {"identity_prompt": USER_IDENTITY,
+                                                                     "summary_keep_messages": 0}}))
+    seen: list[dict] = []
+
+    def model(body: dict) -> dict:
+        """Read four files, then ask for compaction; a summarizing request gets a summary."""
+        seen.append(body)
+        last = body["messages"][-1]["content"]
+        last = last if isinstance(last, str) else json.dumps(last)
+        if "[Compaction request]" in last or PROJECT_SUMMARY in last:
+            return {"text": "## Request\nRead four files.\n## Key findings\ns0-s3 read."}
+        if "[Conversation summary]" in json.dumps(body["messages"]):
+            return {"text": "Four files read."}  # after the compaction
+        done = sum(1 for m in body["messages"] if m["role"] == "tool")
+        if done < 4:
+            return {"tool_calls": [{"name": "read_file", "arguments": {"path": f"s{done}.txt"}}]}
+        return {"tool_calls": [{"name": "compress_context", "arguments": {}}]}
+
+    def summaries() -> list[str]:
+        asks = [b["messages"][-1]["content"] for b in seen]
+        return [a for a in asks if isinstance(a, str) and ("[Compaction request]" in a or PROJECT_SUMMARY in a)]
+
+    fake.add(*[model] * 40)
+    result = run_astro(["run", "Read the four files."], astro_env)
+    assert result.returncode == 0, result.stderr
+    [asked] = summaries()
+    assert asked.startswith("[Compaction request]")  # the untrusted project's text is not used
+    restored = next(json.dumps(b["messages"]) for b in seen if "[Context restored after compaction]" in
+                    json.dumps(b["messages"]))
+    assert USER_IDENTITY in restored and "professional astrophysics research assistant" not in restored
+
+    assert run_astro(["trust"], astro_env).returncode == 0
+    seen.clear()
+    result = run_astro(["run", "Read the four files again."], astro_env)
+    assert result.returncode == 0, result.stderr
+    [asked] = summaries()
+    assert asked == PROJECT_SUMMARY  # trusted now: the project's instruction, verbatim
