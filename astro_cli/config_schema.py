@@ -195,6 +195,8 @@ _key("catalog.max_rows", "int", 10000, "rows a catalogue query returns without a
 _key("catalog.registry_url", "str", "https://reg.g-vo.org/tap", "the VO registry (RegTAP) catalog_tables searches "
      "with service 'registry'")
 _key("catalog.timeout", "float", 60.0, "seconds a catalogue query may take before it stops", low=0, above=True)
+_key("catalog.job_timeout", "float", 1800.0, "seconds astro waits for an asynchronous catalogue job (async_job) "
+     "before it deletes the job", low=0, above=True, high=86400)
 
 # --- local models (issue 32) --------------------------------------------------------------------
 _key("local_models.text_tool_calls", "str", "auto", "take a tool call a model writes as text (```json, <tool_call>, "
@@ -237,7 +239,7 @@ PROJECT_TIGHTEN_ONLY = frozenset({
     "compaction.skill_budget_chars", "subagent.max_steps", "subagent.max_steps_limit", "team.wait_timeout",
     "http.timeout", "library.content_budget_chars", "citations.resolve_timeout", "mcp.startup_timeout",
     "mcp.tool_timeout", "mcp.max_output_chars",
-    "plots.max_points", "catalog.max_rows", "catalog.timeout",
+    "plots.max_points", "catalog.max_rows", "catalog.timeout", "catalog.job_timeout",
 })
 UNLIMITED_AT_ZERO = frozenset({"background.max_running"})  # 0 means "no limit", the loosest value
 

@@ -22,6 +22,10 @@ What is recorded and what is constructed:
 Every /sync checks the ADQL's lexical shape first, as a real service's parser does (constructed):
 an unterminated string literal or unbalanced parentheses get HTTP 400 with a TAP error document,
 so a query astro mangles fails the test instead of being answered anyway.
+/<service>/async is a UWS job list (constructed, as pyvo's AsyncTAPJob speaks it): POST creates a
+job (303 to it), POST <job>/phase PHASE=RUN runs it at once with the /sync answer (a scripted
+answer with status >= 400 makes it ERROR), GET <job> is its job document, GET
+<job>/results/result its VOTable, DELETE <job> removes it; `jobs` holds the jobs not deleted.
 Scripted: `answer(service, body, when=...)` replaces the next answer (to a query containing `when`); `fail(service, ...)` a failure.
 """
 
@@ -170,10 +174,45 @@ def simbad_answer(query: str) -> bytes:
     return simbad_votable(query)
 
 
+@dataclass
+class Job:
+    """One UWS job of the stand-in's /async endpoint."""
+
+    service: str
+    query: str
+    phase: str = "PENDING"
+    status: int = 200
+    payload: bytes = b""
+    error: str = ""
+
+
+def job_document(url: str, job_id: str, job: Job) -> bytes:
+    """The UWS 1.1 job document pyvo parses (phase, error summary, the result's link)."""
+    from xml.sax.saxutils import escape, quoteattr
+
+    error = (f'<uws:errorSummary type="fatal" hasDetail="false"><uws:message>{escape(job.error)}</uws:message>'
+             "</uws:errorSummary>") if job.phase == "ERROR" else ""
+    results = (f'<uws:result id="result" xlink:href={quoteattr(url + "/results/result")}/>'
+               if job.phase == "COMPLETED" else "")
+    return (
+        '<?xml version="1.0" encoding="UTF-8"?>\n'
+        '<uws:job xmlns:uws="http://www.ivoa.net/xml/UWS/v1.0" xmlns:xlink="http://www.w3.org/1999/xlink" '
+        'xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance" version="1.1">'
+        f"<uws:jobId>{job_id}</uws:jobId><uws:ownerId xsi:nil=\"true\"/><uws:phase>{job.phase}</uws:phase>"
+        "<uws:quote xsi:nil=\"true\"/><uws:creationTime>2026-01-01T00:00:00Z</uws:creationTime>"
+        "<uws:startTime xsi:nil=\"true\"/><uws:endTime xsi:nil=\"true\"/>"
+        "<uws:executionDuration>600</uws:executionDuration><uws:destruction xsi:nil=\"true\"/>"
+        f'<uws:parameters><uws:parameter id="query">{escape(job.query)}</uws:parameter></uws:parameters>'
+        f"<uws:results>{results}</uws:results>{error}</uws:job>"
+    ).encode()
+
+
 class CatalogServer:
     def __init__(self) -> None:
         self.hits: list[Hit] = []
         self.scripted: list[Scripted] = []
+        self.jobs: dict[str, Job] = {}
+        self.created = 0  # jobs created, deleted or not
         self.lock = threading.Lock()
         server = self
 
@@ -187,6 +226,9 @@ class CatalogServer:
                 server._handle(self)
 
             def do_POST(self) -> None:  # noqa: N802
+                server._handle(self)
+
+            def do_DELETE(self) -> None:  # noqa: N802
                 server._handle(self)
 
         self.httpd = QuickHTTPServer(Handler)
@@ -231,6 +273,10 @@ class CatalogServer:
         with self.lock:
             self.hits.append(Hit(service, parts.path, query, (form.get("MAXREC") or [None])[0],
                                  dict(handler.headers)))
+        if "/async" in parts.path:
+            self._async(handler, service, parts.path, handler.command, query, form)
+            return
+        with self.lock:
             scripted = next((s for s in self.scripted if s.service == service and s.when in query), None)
             if scripted is not None:
                 self.scripted.remove(scripted)
@@ -241,6 +287,63 @@ class CatalogServer:
             return
         status, payload, ctype = self._route(service, parts.path, query)
         self._send(handler, status, payload, ctype)
+
+    def _async(self, handler: Any, service: str, path: str, method: str, query: str,
+               form: dict[str, list[str]]) -> None:
+        """The UWS job list at /<service>/async (see the module's docstring)."""
+        rest = path.split("/async", 1)[1].strip("/")
+        parts = rest.split("/") if rest else []
+        if method == "POST" and not parts:
+            with self.lock:
+                self.created += 1
+                job_id = str(self.created)
+                self.jobs[job_id] = Job(service, query)
+            self._redirect(handler, f"/{service}/async/{job_id}")
+            return
+        job = self.jobs.get(parts[0]) if parts else None
+        if job is None:
+            self._send(handler, 404, b"no such job", "text/plain")
+            return
+        url = f"{self.url}/{service}/async/{parts[0]}"
+        if method == "DELETE":
+            with self.lock:
+                self.jobs.pop(parts[0], None)
+            self._redirect(handler, f"/{service}/async")
+        elif parts[1:] == ["phase"] and method == "POST":
+            if (form.get("PHASE") or [""])[0] == "RUN" and job.phase == "PENDING":
+                self._run(job)
+            self._redirect(handler, f"/{service}/async/{parts[0]}")
+        elif parts[1:] == ["results", "result"] and job.phase == "COMPLETED":
+            self._send(handler, 200, job.payload, "application/x-votable+xml")
+        elif parts[1:] == []:
+            self._send(handler, 200, job_document(url, parts[0], job), "text/xml")
+        else:
+            self._send(handler, 404, b"not found", "text/plain")
+
+    def _run(self, job: Job) -> None:
+        """Run a job at once: the answer /sync would give (a scripted one first)."""
+        with self.lock:
+            scripted = next((s for s in self.scripted if s.service == job.service and s.when in job.query), None)
+            if scripted is not None:
+                self.scripted.remove(scripted)
+        if scripted is not None:
+            status, payload = scripted.status, scripted.body
+        else:
+            status, payload, _ = self._route(job.service, f"/{job.service}/sync", job.query)
+        if status >= 400:
+            found = re.search(rb'value="ERROR">(.*?)</INFO>', payload, re.S)
+            job.phase, job.error = "ERROR", (found.group(1) if found else payload).decode(errors="replace")
+        else:
+            job.phase, job.payload = "COMPLETED", payload
+
+    def _redirect(self, handler: Any, location: str) -> None:
+        try:
+            handler.send_response(303)
+            handler.send_header("Location", f"{self.url}{location}")
+            handler.send_header("Content-Length", "0")
+            handler.end_headers()
+        except (BrokenPipeError, ConnectionResetError):
+            pass
 
     def _route(self, service: str, path: str, query: str) -> tuple[int, bytes, str]:
         rest = path.strip("/").split("/", 1)[1] if "/" in path.strip("/") else ""

@@ -158,3 +158,21 @@ def test_votable_and_parquet_are_written_fits_says_why_not_and_warnings_go_to_th
     log = (tmp_path / "astro-home" / "logs" / "astro.log").read_text()
     assert "writing ascii.fits: AstropyUserWarning: The unit 'counts / (bananas pix)' could not be saved in " \
            "native FITS format" in log
+
+
+def test_an_asynchronous_job_answers_like_a_query_and_is_deleted_after_even_when_rejected(run_astro, env, catalog):
+    adql = f"SELECT source_id, designation FROM gaiadr3.gaia_source WHERE designation = '{GAIA_STAR}'"
+    result = run_astro(["catalog", "query", "gaia", adql, "--async", "--json"], env)
+    assert result.returncode == 0, result.stderr
+    payload = json.loads(result.stdout)
+    assert payload["rows"] == 1 and payload["query"] == adql.replace("SELECT ", "SELECT TOP 10000 ", 1)
+    calls = [(h.path.split("/async", 1)[1], h.query) for h in catalog.hits if h.service == "gaia"]
+    assert calls[0] == ("", payload["query"])  # POST /gaia/async: the job is created with the checked query
+    assert ("/1/phase", "") in calls and ("/1/results/result", "") in calls
+    assert catalog.queries("gaia") == [] and catalog.created == 1 and catalog.jobs == {}  # no /sync; deleted
+    message = "Incorrect ADQL query: column 'paralax' does not exist"
+    catalog.answer("gaia", simbad_error_votable(message), status=400, when="paralax")
+    refused = run_astro(["catalog", "query", "gaia", "SELECT paralax FROM gaiadr3.gaia_source", "--async"], env)
+    assert refused.returncode == 1 and "Traceback" not in refused.stderr
+    assert f"ESA Gaia archive (gaia) rejected the query: {message}.\n" in refused.stderr  # pyvo's prefix gone
+    assert catalog.created == 2 and catalog.jobs == {}  # the failed job was deleted too

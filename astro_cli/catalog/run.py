@@ -21,7 +21,7 @@ from astro_cli.catalog.errors import CatalogError
 from astro_cli.catalog.results import Provenance, default_stem, now_utc, relative_target, write
 from astro_cli.catalog.services import Catalogue, Service, catalogues_in
 from astro_cli.catalog.summary import summarize
-from astro_cli.catalog.tap import run_sync
+from astro_cli.catalog.tap import run_async, run_sync
 
 if TYPE_CHECKING:
     from astro_cli.app import AppContext
@@ -41,12 +41,14 @@ class Request:
     dec_column: str | None = None
     max_rows: int | None = None
     save_as: str | None = None
+    async_job: bool = False  # an asynchronous (UWS) job instead of a synchronous query
 
 
 @dataclass(frozen=True)
 class Limits:
     max_rows: int  # config 'catalog.max_rows': beyond it the researcher is asked
     timeout: float
+    job_timeout: float = 1800.0  # config 'catalog.job_timeout': how long an asynchronous job may run
 
 
 @dataclass
@@ -61,7 +63,8 @@ class Outcome:
 
 
 def limits(app: AppContext) -> Limits:
-    return Limits(int(app.settings.typed["catalog.max_rows"]), float(app.settings.typed["catalog.timeout"]))
+    return Limits(int(app.settings.typed["catalog.max_rows"]), float(app.settings.typed["catalog.timeout"]),
+                  float(app.settings.typed["catalog.job_timeout"]))
 
 
 def row_limit(request: Request, allowed: Limits) -> int:
@@ -129,7 +132,10 @@ def run_query(app: AppContext, service: Service, request: Request, allowed: Limi
     checked = adql_rules.check(text, rows)
     relative = relative_target(request.save_as, default_stem(service.key, checked.tables))
     target = place(relative)  # refused before anything is sent when the file may not go there
-    answer = run_sync(service, checked.text, checked.top, allowed.timeout, agent)
+    if request.async_job:
+        answer = run_async(service, checked.text, checked.top, allowed.timeout, allowed.job_timeout, agent)
+    else:
+        answer = run_sync(service, checked.text, checked.top, allowed.timeout, agent)
     table = answer.table
     limited = answer.overflow or len(table) >= checked.top
     if len(table) > checked.top:
@@ -140,7 +146,7 @@ def run_query(app: AppContext, service: Service, request: Request, allowed: Limi
                             ", ".join(c.bibcode for c in catalogues) or (service.bibcode or ""))
     path = write(table, target, provenance)
     header = [f"{len(table)} rows, {len(table.colnames)} columns from {service.title} ({service.key}) in "
-              f"{answer.seconds:.1f} s; written to {relative} (read it with astropy.table.Table.read('{relative}')).",
+              f"{answer.seconds:.1f} s{' (an asynchronous job, deleted after)' if request.async_job else ''}; written to {relative} (read it with astropy.table.Table.read('{relative}')).",
               *( [centre] if centre else [] ),
               f"Query: {checked.text if len(checked.text) <= 500 else checked.text[:500] + ' …'}"]
     if limited:

@@ -22,6 +22,8 @@ MAX_ROWS = typer.Option(None, "--max-rows", "-n", help="Row limit (default: conf
 SAVE_AS = typer.Option(None, "--save-as", "-o", help="File under data/: NAME, NAME.fits, NAME.csv, NAME.vot or "
                        "NAME.parquet (default: SERVICE_TABLE_TIME.ecsv).")
 AS_JSON = typer.Option(False, "--json", help="Print the provenance and the file's path as JSON.")
+ASYNC = typer.Option(False, "--async", help="Run as an asynchronous job (long queries; waits up to config "
+                     "catalog.job_timeout, then deletes the job).")
 
 
 def _run(request: object, as_json: bool) -> None:
@@ -52,11 +54,12 @@ def _run(request: object, as_json: bool) -> None:
 
 @app.command("query")
 def query(service: str = SERVICE, adql: str = typer.Argument(..., help="An ADQL SELECT (quote it)."),
-          max_rows: Optional[int] = MAX_ROWS, save_as: Optional[str] = SAVE_AS, as_json: bool = AS_JSON) -> None:
+          max_rows: Optional[int] = MAX_ROWS, save_as: Optional[str] = SAVE_AS, as_json: bool = AS_JSON,
+          async_job: bool = ASYNC) -> None:
     """Run an ADQL SELECT on a service; the table goes to data/, its summary to the screen."""
     from astro_cli.catalog.run import Request
 
-    _run(Request(service, adql=adql, max_rows=max_rows, save_as=save_as), as_json)
+    _run(Request(service, adql=adql, max_rows=max_rows, save_as=save_as, async_job=async_job), as_json)
 
 
 @app.command("cone")
