@@ -22,6 +22,8 @@ What is recorded and what is constructed:
 Every /sync checks the ADQL's lexical shape first, as a real service's parser does (constructed):
 an unterminated string literal or unbalanced parentheses get HTTP 400 with a TAP error document,
 so a query astro mangles fails the test instead of being answered anyway.
+A multipart POST (pyvo's TAP_UPLOAD) is parsed; gaia cross-matches its recorded rows with an uploaded
+`targets` table when the query joins TAP_UPLOAD.targets with CIRCLE('ICRS', t.ra, t.dec, r).
 /<service>/async is a UWS job list (constructed, as pyvo's AsyncTAPJob speaks it): POST creates a
 job (303 to it), POST <job>/phase PHASE=RUN runs it at once with the /sync answer (a scripted
 answer with status >= 400 makes it ERROR), GET <job> is its job document, GET
@@ -75,6 +77,7 @@ class Hit:
     query: str
     maxrec: str | None
     headers: dict[str, str] = field(default_factory=dict)
+    uploads: dict[str, bytes] = field(default_factory=dict)  # TAP_UPLOAD tables, by name
 
 
 def adql_error(query: str) -> str | None:
@@ -90,8 +93,46 @@ def adql_error(query: str) -> str | None:
     return "Incorrect ADQL query: a '(' is never closed" if depth else None
 
 
-def gaia_rows(query: str) -> bytes:
-    """The recorded Gaia answer, keeping the rows a source_id or cone in the query selects."""
+def form_of(content_type: str, raw: bytes) -> tuple[dict[str, list[str]], dict[str, bytes]]:
+    """The request's fields, and its uploaded files (multipart/form-data, as pyvo sends TAP_UPLOAD)."""
+    if not content_type.startswith("multipart/form-data"):
+        return parse_qs(raw.decode()), {}
+    from email.parser import BytesParser
+    from email.policy import HTTP
+
+    message = BytesParser(policy=HTTP).parsebytes(f"Content-Type: {content_type}\r\n\r\n".encode() + raw)
+    fields: dict[str, list[str]] = {}
+    files: dict[str, bytes] = {}
+    for part in message.iter_parts():
+        name = part.get_param("name", header="content-disposition")
+        payload = part.get_payload(decode=True) or b""
+        if part.get_filename() is not None:
+            files[str(name)] = payload
+        else:
+            fields.setdefault(str(name), []).append(payload.decode())
+    return fields, files
+
+
+def crossmatched(table: Any, query: str, uploads: dict[str, bytes]) -> Any:
+    """The rows within the query's CIRCLE('ICRS', t.ra, t.dec, r) of any uploaded target (constructed:
+    the stand-in's reading of a TAP_UPLOAD join)."""
+    import numpy as np
+    from astropy.table import Table
+
+    found = re.search(r"CIRCLE\('ICRS',\s*t\.ra,\s*t\.dec,\s*([\d.]+)\s*(?:/\s*([\d.]+))?\)", query)
+    if not found or "targets" not in uploads:
+        return np.zeros(len(table), dtype=bool)
+    radius = float(found.group(1)) / float(found.group(2) or 1)
+    targets = Table.read(io.BytesIO(uploads["targets"]), format="votable")
+    ra, dec = np.asarray(table["ra"], dtype=float), np.asarray(table["dec"], dtype=float)
+    keep = np.zeros(len(table), dtype=bool)
+    for t_ra, t_dec in zip(np.asarray(targets["ra"], dtype=float), np.asarray(targets["dec"], dtype=float)):
+        keep |= np.hypot((ra - t_ra) * np.cos(np.radians(t_dec)), dec - t_dec) <= radius
+    return keep
+
+
+def gaia_rows(query: str, uploads: dict[str, bytes] | None = None) -> bytes:
+    """The recorded Gaia answer, keeping the rows a source_id, a cone or an uploaded target list selects."""
     import numpy as np
     from astropy.io.votable import parse
 
@@ -99,12 +140,16 @@ def gaia_rows(query: str) -> bytes:
     ids = [int(x) for x in re.findall(r"source_id\s*=\s*(\d+)", query, re.IGNORECASE)]
     names = [n.replace("''", "'") for n in re.findall(r"designation\s*=\s*'((?:[^']|'')*)'", query, re.IGNORECASE)]
     circle = re.search(r"CIRCLE\('ICRS',\s*([-\d.]+),\s*([-\d.]+),\s*([-\d.]+)\)", query)
-    if not ids and not names and not circle:
+    upload = re.search(r"\bTAP_UPLOAD\.targets\b", query, re.IGNORECASE)
+    if not ids and not names and not circle and not upload:
         return data
     votable = parse(io.BytesIO(data))
     table = votable.get_first_table()
     array = table.array
     keep = np.ones(len(array), dtype=bool)
+    if upload:
+        keep &= crossmatched(array, query, uploads or {})
+        circle = None
     if ids:
         keep &= np.isin(np.asarray(array["SOURCE_ID"]), ids)
     if names:
@@ -184,6 +229,7 @@ class Job:
     status: int = 200
     payload: bytes = b""
     error: str = ""
+    uploads: dict[str, bytes] = field(default_factory=dict)
 
 
 def job_document(url: str, job_id: str, job: Job) -> bytes:
@@ -266,15 +312,15 @@ class CatalogServer:
     def _handle(self, handler: BaseHTTPRequestHandler) -> None:
         parts = urlsplit(handler.path)
         length = int(handler.headers.get("Content-Length") or 0)
-        body = handler.rfile.read(length).decode() if length else ""
-        form = {**parse_qs(parts.query), **parse_qs(body)}
+        fields, uploads = form_of(handler.headers.get("Content-Type") or "", handler.rfile.read(length) if length else b"")
+        form = {**parse_qs(parts.query), **fields}
         service = parts.path.strip("/").split("/")[0]
         query = (form.get("QUERY") or [""])[0]
         with self.lock:
             self.hits.append(Hit(service, parts.path, query, (form.get("MAXREC") or [None])[0],
-                                 dict(handler.headers)))
+                                 dict(handler.headers), uploads))
         if "/async" in parts.path:
-            self._async(handler, service, parts.path, handler.command, query, form)
+            self._async(handler, service, parts.path, handler.command, query, form, uploads)
             return
         with self.lock:
             scripted = next((s for s in self.scripted if s.service == service and s.when in query), None)
@@ -285,11 +331,11 @@ class CatalogServer:
                 time.sleep(scripted.delay)
             self._send(handler, scripted.status, scripted.body, scripted.ctype)
             return
-        status, payload, ctype = self._route(service, parts.path, query)
+        status, payload, ctype = self._route(service, parts.path, query, uploads)
         self._send(handler, status, payload, ctype)
 
     def _async(self, handler: Any, service: str, path: str, method: str, query: str,
-               form: dict[str, list[str]]) -> None:
+               form: dict[str, list[str]], uploads: dict[str, bytes]) -> None:
         """The UWS job list at /<service>/async (see the module's docstring)."""
         rest = path.split("/async", 1)[1].strip("/")
         parts = rest.split("/") if rest else []
@@ -297,7 +343,7 @@ class CatalogServer:
             with self.lock:
                 self.created += 1
                 job_id = str(self.created)
-                self.jobs[job_id] = Job(service, query)
+                self.jobs[job_id] = Job(service, query, uploads=uploads)
             self._redirect(handler, f"/{service}/async/{job_id}")
             return
         job = self.jobs.get(parts[0]) if parts else None
@@ -329,7 +375,7 @@ class CatalogServer:
         if scripted is not None:
             status, payload = scripted.status, scripted.body
         else:
-            status, payload, _ = self._route(job.service, f"/{job.service}/sync", job.query)
+            status, payload, _ = self._route(job.service, f"/{job.service}/sync", job.query, job.uploads)
         if status >= 400:
             found = re.search(rb'value="ERROR">(.*?)</INFO>', payload, re.S)
             job.phase, job.error = "ERROR", (found.group(1) if found else payload).decode(errors="replace")
@@ -345,7 +391,8 @@ class CatalogServer:
         except (BrokenPipeError, ConnectionResetError):
             pass
 
-    def _route(self, service: str, path: str, query: str) -> tuple[int, bytes, str]:
+    def _route(self, service: str, path: str, query: str,
+               uploads: dict[str, bytes] | None = None) -> tuple[int, bytes, str]:
         rest = path.strip("/").split("/", 1)[1] if "/" in path.strip("/") else ""
         if service == "registry" and rest in REGISTRY:
             return 200, fixture(REGISTRY[rest]), "text/xml"
@@ -356,7 +403,7 @@ class CatalogServer:
             if service == "simbad":
                 return 200, simbad_answer(query), "application/x-votable+xml"
             if service == "gaia":
-                return 200, gaia_rows(query), "application/x-votable+xml"
+                return 200, gaia_rows(query, uploads), "application/x-votable+xml"
             if service in ANSWERS:
                 return 200, fixture(ANSWERS[service]), "application/x-votable+xml"
         if rest == "tables" and service in TABLES:

@@ -60,7 +60,7 @@ def query_catalog_tool(ctx: ToolContext, args: dict[str, Any]) -> ToolResult:
         service=_text(args, "service") or "", adql=_text(args, "adql"), target=_text(args, "target"),
         radius=_text(args, "radius"), table=_text(args, "table"), columns=_text(args, "columns"),
         ra_column=_text(args, "ra_column"), dec_column=_text(args, "dec_column"), max_rows=_rows(args),
-        save_as=_text(args, "save_as"), async_job=args.get("async_job") is True,
+        save_as=_text(args, "save_as"), async_job=args.get("async_job") is True, upload=_text(args, "upload"),
     )
     try:
         service = service_named(ctx.settings, request.service)
@@ -155,6 +155,8 @@ def install(app: AppContext) -> None:
             "ra_column": {"type": "string", "description": "RA column of table= (default ra)."},
             "dec_column": {"type": "string", "description": "Dec column of table= (default dec)."},
             "max_rows": {"type": "integer", "description": "Row limit (default config catalog.max_rows)."},
+            "upload": {"type": "string", "description": "A table file of the workspace (ECSV, CSV, FITS, VOTable) "
+                       "sent as TAP_UPLOAD.targets: cross-match a target list in one query by joining it in adql."},
             "async_job": {"type": "boolean", "description": "Run as an asynchronous job: for a query that needs "
                           "longer than the synchronous timeout (large or slow ones)."},
             "save_as": {"type": "string", "description": "File name under data/, e.g. m67_gaia, m67.fits, m67.vot or "

@@ -22,6 +22,7 @@ from astro_cli.catalog.results import Provenance, default_stem, now_utc, relativ
 from astro_cli.catalog.services import Catalogue, Service, catalogues_in
 from astro_cli.catalog.summary import summarize
 from astro_cli.catalog.tap import run_async, run_sync
+from astro_cli.catalog.upload import UPLOAD_NAME, UPLOAD_TABLE, read_upload
 
 if TYPE_CHECKING:
     from astro_cli.app import AppContext
@@ -42,6 +43,7 @@ class Request:
     max_rows: int | None = None
     save_as: str | None = None
     async_job: bool = False  # an asynchronous (UWS) job instead of a synchronous query
+    upload: str | None = None  # a workspace table sent as TAP_UPLOAD.targets (upload.py)
 
 
 @dataclass(frozen=True)
@@ -132,10 +134,11 @@ def run_query(app: AppContext, service: Service, request: Request, allowed: Limi
     checked = adql_rules.check(text, rows)
     relative = relative_target(request.save_as, default_stem(service.key, checked.tables))
     target = place(relative)  # refused before anything is sent when the file may not go there
+    uploads = {UPLOAD_NAME: read_upload(app, request.upload, checked.text)} if request.upload else None
     if request.async_job:
-        answer = run_async(service, checked.text, checked.top, allowed.timeout, allowed.job_timeout, agent)
+        answer = run_async(service, checked.text, checked.top, allowed.timeout, allowed.job_timeout, agent, uploads)
     else:
-        answer = run_sync(service, checked.text, checked.top, allowed.timeout, agent)
+        answer = run_sync(service, checked.text, checked.top, allowed.timeout, agent, uploads)
     table = answer.table
     limited = answer.overflow or len(table) >= checked.top
     if len(table) > checked.top:
@@ -148,6 +151,8 @@ def run_query(app: AppContext, service: Service, request: Request, allowed: Limi
     header = [f"{len(table)} rows, {len(table.colnames)} columns from {service.title} ({service.key}) in "
               f"{answer.seconds:.1f} s{' (an asynchronous job, deleted after)' if request.async_job else ''}; written to {relative} (read it with astropy.table.Table.read('{relative}')).",
               *( [centre] if centre else [] ),
+              *([f"Uploaded {len(uploads[UPLOAD_NAME]):,} rows of {request.upload} as {UPLOAD_TABLE}."]
+                if uploads else []),
               f"Query: {checked.text if len(checked.text) <= 500 else checked.text[:500] + ' …'}"]
     if limited:
         header.append(f"The row limit ({checked.top:,}) may have cut this result: the service has more rows. "

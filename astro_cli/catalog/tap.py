@@ -56,7 +56,8 @@ def tap_service(service: Service, timeout: float, agent: str) -> Any:
     return TAPService(baseurl=service.url, session=timeout_session(timeout, agent))
 
 
-def run_sync(service: Service, adql: str, maxrec: int, timeout: float, agent: str) -> Answer:
+def run_sync(service: Service, adql: str, maxrec: int, timeout: float, agent: str,
+             uploads: dict[str, Table] | None = None) -> Answer:
     """Run `adql` synchronously on `service`; CatalogError (QueryRejected for bad ADQL) on failure."""
     from pyvo.dal.exceptions import DALOverflowWarning
 
@@ -64,7 +65,7 @@ def run_sync(service: Service, adql: str, maxrec: int, timeout: float, agent: st
     try:
         with warnings_to_log(f"the answer of {service.key}"):  # astropy's about odd files and units
             warnings.simplefilter("ignore", DALOverflowWarning)  # the status says it: Answer.overflow
-            result = tap_service(service, timeout, agent).run_sync(adql, maxrec=maxrec)
+            result = tap_service(service, timeout, agent).run_sync(adql, maxrec=maxrec, uploads=uploads)
             table = result.to_table()
     except Exception as exc:  # noqa: BLE001 - pyvo/requests/astropy errors arrive under many names
         raise describe(exc, service, timeout) from None
@@ -73,7 +74,8 @@ def run_sync(service: Service, adql: str, maxrec: int, timeout: float, agent: st
 
 
 
-def run_async(service: Service, adql: str, maxrec: int, timeout: float, wait: float, agent: str) -> Answer:
+def run_async(service: Service, adql: str, maxrec: int, timeout: float, wait: float, agent: str,
+              uploads: dict[str, Table] | None = None) -> Answer:
     """Run `adql` as an asynchronous job (UWS) on `service`, waiting at most `wait` seconds for it.
 
     The job is deleted afterwards whatever happened (an answer, a rejection, the wait running out,
@@ -86,7 +88,8 @@ def run_async(service: Service, adql: str, maxrec: int, timeout: float, wait: fl
     try:
         with warnings_to_log(f"the answer of {service.key}"):
             warnings.simplefilter("ignore", DALOverflowWarning)
-            job = AsyncTAPJob.create(service.url, adql, maxrec=maxrec, session=timeout_session(timeout, agent))
+            job = AsyncTAPJob.create(service.url, adql, maxrec=maxrec, uploads=uploads,
+                                     session=timeout_session(timeout, agent))
             job.run().wait(timeout=wait)
             job.raise_if_error()
             result = job.fetch_result()

@@ -55,11 +55,14 @@ def _run(request: object, as_json: bool) -> None:
 @app.command("query")
 def query(service: str = SERVICE, adql: str = typer.Argument(..., help="An ADQL SELECT (quote it)."),
           max_rows: Optional[int] = MAX_ROWS, save_as: Optional[str] = SAVE_AS, as_json: bool = AS_JSON,
-          async_job: bool = ASYNC) -> None:
+          async_job: bool = ASYNC,
+          upload: Optional[str] = typer.Option(None, "--upload", help="A table file sent as TAP_UPLOAD.targets "
+                                               "(join it in the ADQL to cross-match a target list).")) -> None:
     """Run an ADQL SELECT on a service; the table goes to data/, its summary to the screen."""
     from astro_cli.catalog.run import Request
 
-    _run(Request(service, adql=adql, max_rows=max_rows, save_as=save_as, async_job=async_job), as_json)
+    _run(Request(service, adql=adql, max_rows=max_rows, save_as=save_as, async_job=async_job, upload=upload),
+         as_json)
 
 
 @app.command("cone")
