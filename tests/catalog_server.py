@@ -19,6 +19,7 @@ What is recorded and what is constructed:
                 whose identifier is the Gaia DR3 designation in the recorded Gaia answer, at the
                 recorded position (constructed, as SIMBAD lists Gaia DR3 designations as identifiers),
                 and "Barnard's Star", a constructed fast star (FAST_STAR below).
+/gaia/datalink?ID=... answers as a DataLink links service (datalink_answer, constructed).
 Every /sync checks the ADQL's lexical shape first, as a real service's parser does (constructed):
 an unterminated string literal or unbalanced parentheses get HTTP 400 with a TAP error document,
 so a query astro mangles fails the test instead of being answered anyway.
@@ -200,6 +201,31 @@ def simbad_answer(query: str) -> bytes:
     return simbad_votable(query)
 
 
+def datalink_answer(ident: str) -> bytes:
+    """A DataLink links response (constructed, with the standard's columns): the recorded Gaia star has
+    its row and its epoch photometry; any other identifier gets the standard's error row."""
+    from astropy.io.votable import from_table
+    from astropy.io.votable.tree import Info
+    from astropy.table import Table
+
+    names = ("ID", "access_url", "service_def", "error_message", "semantics", "description", "content_type",
+             "content_length")
+    base = "https://gea.esac.esa.int/data-server/data?ID=" + ident.replace(" ", "+")
+    if " ".join(ident.split()).lower() == GAIA_STAR.lower():
+        rows = [(ident, base + "&RETRIEVAL_TYPE=EPOCH_PHOTOMETRY", "", "", "#epoch-photometry",
+                 "Epoch photometry (G, BP, RP)", "application/x-votable+xml", 52_340),
+                (ident, base + "&RETRIEVAL_TYPE=XP_SAMPLED", "", "", "#auxiliary", "XP sampled spectrum",
+                 "application/x-votable+xml", 1_250_000)]
+    else:
+        rows = [(ident, "", "", f"NotFoundFault: {ident} is not a known source", "#this", "", "", 0)]
+    votable = from_table(Table(rows=rows, names=names))
+    votable.resources[0].type = "results"
+    votable.resources[0].infos.append(Info(name="QUERY_STATUS", value="OK"))
+    out = io.BytesIO()
+    votable.to_xml(out)
+    return out.getvalue()
+
+
 class CatalogServer(JobList):
     def __init__(self) -> None:
         self.hits: list[Hit] = []
@@ -231,8 +257,10 @@ class CatalogServer(JobList):
         return f"http://127.0.0.1:{self.httpd.port}"
 
     def config(self) -> dict[str, Any]:
-        """config 'catalog.services' pointing every built-in service here."""
-        return {name: {"url": f"{self.url}/{name}"} for name in SERVICES}
+        """config 'catalog.services' pointing every built-in service here (Gaia's DataLink too)."""
+        found: dict[str, Any] = {name: {"url": f"{self.url}/{name}"} for name in SERVICES}
+        found["gaia"]["datalink_url"] = f"{self.url}/gaia/datalink"
+        return found
 
     def env(self) -> dict[str, str]:
         import json
@@ -277,6 +305,9 @@ class CatalogServer(JobList):
             if scripted.delay:
                 time.sleep(scripted.delay)
             self._send(handler, scripted.status, scripted.body, scripted.ctype)
+            return
+        if parts.path.rstrip("/").endswith("/datalink"):
+            self._send(handler, 200, datalink_answer((form.get("ID") or [""])[0]), "application/x-votable+xml")
             return
         status, payload, ctype = self._route(service, parts.path, query, uploads)
         self._send(handler, status, payload, ctype)

@@ -213,3 +213,20 @@ def test_300_targets_are_cross_matched_in_one_query_through_tap_upload(run_astro
     outside = run_astro(["catalog", "query", "gaia", CROSSMATCH, "--upload", "/etc/passwd"], env)
     assert outside.returncode != 0 and "Traceback" not in outside.stderr
     assert catalog.hits == []  # neither refused query left the machine
+
+
+def test_datalink_lists_a_sources_products_and_says_what_it_does_not_know(run_astro, env, catalog):
+    result = run_astro(["catalog", "links", "gaia", GAIA_STAR], env)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.splitlines() == [
+        f"2 DataLink entries for {GAIA_STAR} from ESA Gaia archive (gaia):",
+        "- #epoch-photometry Epoch photometry (G, BP, RP) [application/x-votable+xml, 52,340 bytes]: "
+        "https://gea.esac.esa.int/data-server/data?ID=Gaia+DR3+4583627001381815936&RETRIEVAL_TYPE=EPOCH_PHOTOMETRY",
+        "- #auxiliary XP sampled spectrum [application/x-votable+xml, 1.2 MB]: "
+        "https://gea.esac.esa.int/data-server/data?ID=Gaia+DR3+4583627001381815936&RETRIEVAL_TYPE=XP_SAMPLED"]
+    assert [h.path for h in catalog.hits] == ["/gaia/datalink"]  # one request; nothing downloaded
+    unknown = run_astro(["catalog", "links", "gaia", "Gaia DR3 1"], env)
+    assert "- error: NotFoundFault: Gaia DR3 1 is not a known source" in unknown.stdout
+    none = run_astro(["catalog", "links", "ned", "MESSIER 001"], env)
+    assert none.returncode == 1 and "astro knows no DataLink service of NASA/IPAC Extragalactic Database (ned); " \
+        "add one as config 'catalog.services.ned.datalink_url'." in none.stderr

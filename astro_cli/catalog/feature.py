@@ -95,10 +95,14 @@ def catalog_tables_tool(ctx: ToolContext, args: dict[str, Any]) -> ToolResult:
     from astro_cli.catalog.services import service_named
 
     name = _text(args, "service") or ""
-    search, table = _text(args, "search"), _text(args, "table")
+    search, table, links = _text(args, "search"), _text(args, "table"), _text(args, "links")
     timeout = float(ctx.settings.typed["catalog.timeout"])
     try:
-        if name.lower() == REGISTRY:
+        if links:
+            from astro_cli.catalog.datalink import list_links
+
+            lines = list_links(service_named(ctx.settings, name), links, timeout, agent(ctx.app))
+        elif name.lower() == REGISTRY:
             lines = search_registry(ctx.settings, search or "", timeout, agent(ctx.app))
         elif table:
             lines = describe_table(service_named(ctx.settings, name), table, timeout, agent(ctx.app))
@@ -123,7 +127,8 @@ TABLES_DESCRIPTION = (
     "List a catalogue service's tables, or one table's columns with their units. "
     "search= filters tables by a word; table= lists that table's columns with units, types and descriptions, so "
     "ADQL for query_catalog names real columns. service='registry' with search= finds catalogues in the whole "
-    "Virtual Observatory by keywords."
+    "Virtual Observatory by keywords. links= one source's identifier lists its DataLink products (Gaia epoch "
+    "photometry, spectra) with their URLs."
 )
 
 
@@ -172,6 +177,8 @@ def install(app: AppContext) -> None:
             "service": service,
             "search": {"type": "string", "description": "A word to filter table names and descriptions."},
             "table": {"type": "string", "description": "A table whose columns to list."},
+            "links": {"type": "string", "description": "One source's identifier, e.g. 'Gaia DR3 4583627001381815936': "
+                      "list its DataLink products."},
         }, ["service"]),
         run=catalog_tables_tool, key_argument="service", timeout=300,
     ))

@@ -36,6 +36,7 @@ class Service:
     bibcode: str | None = None  # the service's own reference (VizieR, SIMBAD, NED), when it asks for one
     cone: ConeTable | None = None
     credit: str = ""  # the key of the acknowledgement it asks for (credits.ACKNOWLEDGEMENTS)
+    datalink: str | None = None  # its DataLink links endpoint (datalink.py), when astro knows one
 
 
 @dataclass(frozen=True)
@@ -57,7 +58,8 @@ TWOMASS_COLUMNS = "designation, ra, dec, j_m, j_cmsig, h_m, h_cmsig, k_m, k_cmsi
 
 BUILTIN: dict[str, Service] = {s.key: s for s in (
     Service("gaia", "ESA Gaia archive", "https://gea.esac.esa.int/tap-server/tap",
-            cone=ConeTable("gaiadr3.gaia_source", columns=GAIA_COLUMNS)),
+            cone=ConeTable("gaiadr3.gaia_source", columns=GAIA_COLUMNS),
+            datalink="https://gea.esac.esa.int/data-server/datalink/links"),
     Service("vizier", "CDS VizieR", "https://tapvizier.cds.unistra.fr/TAPVizieR/tap", "2000A&AS..143...23O",
             cone=ConeTable('"I/355/gaiadr3"', "RA_ICRS", "DE_ICRS"), credit="vizier"),
     Service("simbad", "CDS SIMBAD", "https://simbad.cds.unistra.fr/simbad/sim-tap", "2000A&AS..143....9W",
@@ -91,7 +93,7 @@ CATALOGUES: tuple[Catalogue, ...] = (
               "2019AJ....158..138S", ("Stassun, K. G.",), 2019),
 )
 
-_FIELDS = ("title", "url", "bibcode")
+_FIELDS = ("title", "url", "bibcode", "datalink_url")
 _CONE_FIELDS = ("cone_table", "ra_column", "dec_column", "cone_columns")
 
 
@@ -110,8 +112,11 @@ def _configured(key: str, entry: Any, base: Service | None) -> Service:
     if entry.get("cone_table"):
         cone = ConeTable(str(entry["cone_table"]), str(entry.get("ra_column") or "ra"),
                          str(entry.get("dec_column") or "dec"), str(entry.get("cone_columns") or "*"))
+    datalink = str(entry.get("datalink_url") or service.datalink or "").strip() or None
+    if datalink and not re.match(r"^https?://[^\s/]+", datalink):
+        raise CatalogError(f"config 'catalog.services.{key}.datalink_url' should start with http:// or https://.")
     return replace(service, url=url.rstrip("/"), title=str(entry.get("title") or service.title),
-                   bibcode=entry.get("bibcode", service.bibcode) or None, cone=cone)
+                   bibcode=entry.get("bibcode", service.bibcode) or None, cone=cone, datalink=datalink)
 
 
 def services(settings: Settings) -> dict[str, Service]:

@@ -104,6 +104,26 @@ def tables(service: str = SERVICE,
         typer.echo(visible("\n".join(lines)))
 
 
+@app.command("links")
+def links(service: str = SERVICE,
+          ident: list[str] = typer.Argument(..., help="One source's identifier, e.g. Gaia DR3 4583627001381815936.")
+          ) -> None:
+    """The DataLink products of one source (epoch photometry, spectra), with their URLs; nothing is downloaded."""
+    from astro_cli.catalog.datalink import list_links
+    from astro_cli.catalog.errors import CatalogError
+    from astro_cli.catalog.research_link import agent
+    from astro_cli.catalog.services import service_named
+
+    with user_errors():
+        ctx = build_app()
+        try:
+            lines = list_links(service_named(ctx.settings, service), " ".join(ident),
+                               float(ctx.settings.typed["catalog.timeout"]), agent(ctx))
+        except CatalogError as exc:
+            raise UserError(str(exc), EXIT_FAILED) from None
+        typer.echo("\n".join(lines))
+
+
 @app.command("services")
 def services_command(as_json: bool = AS_JSON) -> None:
     """The services catalogue queries may use (built-in and config catalog.services)."""
