@@ -230,3 +230,54 @@ def test_datalink_lists_a_sources_products_and_says_what_it_does_not_know(run_as
     none = run_astro(["catalog", "links", "ned", "MESSIER 001"], env)
     assert none.returncode == 1 and "astro knows no DataLink service of NASA/IPAC Extragalactic Database (ned); " \
         "add one as config 'catalog.services.ned.datalink_url'." in none.stderr
+
+
+@pytest.fixture
+def samp_hub(tmp_path, monkeypatch):
+    """A real SAMP hub (pyvo.samp) on 127.0.0.1 with a client standing in for TOPCAT that records
+    what it is sent; SAMP_HUB points astro at the hub's lockfile."""
+    import threading
+
+    from pyvo.samp import SAMPHubServer, SAMPIntegratedClient
+
+    lockfile = tmp_path / "samp-lock"
+    hub = SAMPHubServer(web_profile=False, lockfile=str(lockfile), pool_size=2)
+    hub.start()
+    received: list[tuple[str, dict]] = []
+    arrived = threading.Event()
+    address = f"std-lockurl:{lockfile.as_uri()}"
+    monkeypatch.setenv("SAMP_HUB", address)
+    topcat = SAMPIntegratedClient(name="topcat-standin")
+    topcat.connect()
+
+    def on_call(private_key, sender_id, msg_id, mtype, params, extra):
+        received.append((mtype, params))
+        topcat.reply(msg_id, {"samp.status": "samp.ok", "samp.result": {}})
+        arrived.set()
+
+    def on_notification(private_key, sender_id, mtype, params, extra):
+        received.append((mtype, params))
+        arrived.set()
+
+    for mtype in ("table.load.votable", "table.load.fits"):
+        topcat.bind_receive_call(mtype, on_call)
+        topcat.bind_receive_notification(mtype, on_notification)
+    yield address, received, arrived
+    topcat.disconnect()
+    hub.stop()
+
+
+def test_a_result_goes_to_topcat_over_samp_without_a_copy(run_astro, env, catalog, workspace, samp_hub):
+    hub, received, arrived = samp_hub
+    result = run_astro(["catalog", "query", "ned", "SELECT * FROM NEDTAP.objdir", "--save-as", "m1.vot"], env)
+    assert result.returncode == 0, result.stderr
+    sent = run_astro(["catalog", "send", "data/m1.vot", "--to", "TOPCAT-standin"], {**env, "SAMP_HUB": hub})
+    assert sent.returncode == 0, sent.stderr
+    assert sent.stdout.strip() == "Sent data/m1.vot to topcat-standin."
+    assert arrived.wait(30)
+    assert received == [("table.load.votable", {"url": (workspace / "data" / "m1.vot").resolve().as_uri(),
+                                                "name": "m1.vot"})]
+    refused = run_astro(["catalog", "send", "data/m1.csv"], {**env, "SAMP_HUB": hub})
+    assert refused.returncode == 1 and "SAMP carries VOTable and FITS tables, not '.csv'" in refused.stderr
+    nobody = run_astro(["catalog", "send", "data/m1.vot"], {**env, "SAMP_HUB": "std-lockurl:file:///nowhere/lock"})
+    assert nobody.returncode == 1 and "No SAMP hub answers" in nobody.stderr and "Traceback" not in nobody.stderr

@@ -124,6 +124,23 @@ def links(service: str = SERVICE,
         typer.echo("\n".join(lines))
 
 
+@app.command("send")
+def send(file: str = typer.Argument(..., help="A .vot or .fits table of the workspace, e.g. data/m67.vot."),
+         to: Optional[str] = typer.Option(None, "--to", help="The SAMP client's name, e.g. topcat (default: all).")
+         ) -> None:
+    """Send a table to TOPCAT, Aladin or another SAMP client through the running SAMP hub."""
+    from astro_cli.catalog.errors import CatalogError
+    from astro_cli.catalog.samp import send_table
+    from astro_cli.security.visible import visible
+
+    with user_errors():
+        ctx = build_app()
+        try:
+            typer.echo(visible(send_table(ctx, file, to, float(ctx.settings.typed["catalog.timeout"]))))
+        except CatalogError as exc:
+            raise UserError(str(exc), EXIT_FAILED) from None
+
+
 @app.command("services")
 def services_command(as_json: bool = AS_JSON) -> None:
     """The services catalogue queries may use (built-in and config catalog.services)."""
