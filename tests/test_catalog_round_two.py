@@ -15,8 +15,14 @@ from tests.research_server import simbad_error_votable
 
 
 @pytest.fixture
-def env(astro_env, catalog):
+def astro_env(astro_env, catalog):
+    """Every astro of this module (the `repl` fixture's too) talks to the TAP stand-ins."""
     return {**astro_env, **catalog.env()}
+
+
+@pytest.fixture
+def env(astro_env):
+    return astro_env
 
 
 def test_a_double_dash_inside_a_string_literal_is_sent_as_text(run_astro, env, catalog):
@@ -281,3 +287,15 @@ def test_a_result_goes_to_topcat_over_samp_without_a_copy(run_astro, env, catalo
     assert refused.returncode == 1 and "SAMP carries VOTable and FITS tables, not '.csv'" in refused.stderr
     nobody = run_astro(["catalog", "send", "data/m1.vot"], {**env, "SAMP_HUB": "std-lockurl:file:///nowhere/lock"})
     assert nobody.returncode == 1 and "No SAMP hub answers" in nobody.stderr and "Traceback" not in nobody.stderr
+
+
+def test_acknowledgements_in_the_repl_are_the_texts_the_sessions_queries_owe(repl, fake):
+    from tests.conftest import CTRL_D
+
+    fake.add(call(service="irsa", target="10.6847 41.2687", radius="30arcsec"), {"text": "One 2MASS source."})
+    text = repl.type_and_run("2MASS sources near M 31?\r/acknowledgements\r" + CTRL_D)
+    assert "One 2MASS source." in text
+    after = text.split("/acknowledgements", 1)[-1]
+    assert "2MASS: This publication makes use of data products from the Two Micron All Sky Survey" in after
+    assert "IRSA: This research has made use of the NASA/IPAC Infrared Science Archive" in after
+    assert "Gaia:" not in after  # only what this session's queries owe
