@@ -29,6 +29,7 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
+NO_MODEL = "(none)"  # what {{model}} says when no model is configured (astro prompt show before setup)
 
 
 class AppServices(ByKind):
@@ -134,12 +135,13 @@ class AppContext:
         registry.register_variable("date", lambda: date.today().isoformat())
         registry.register_variable("model", self._model_name)
 
-    def _model_name(self) -> str | None:
-        """{{model}}: the model that will really be used (agent/model_choice.py decides it)."""
+    def _model_name(self) -> str:
+        """{{model}}: the model that will really be used (agent/model_choice.py decides it), or
+        NO_MODEL when none is configured: showing a prompt must not need a model."""
         from astro_cli.agent.model_choice import model_choice
 
         choice = model_choice(self)
-        return choice.model if choice is not None else None
+        return choice.model if choice is not None else NO_MODEL
 
     def service(self, kind: type[T], factory: Callable[[], T] | None = None) -> T:
         """The app's one `kind` object, made by `factory` (default `kind()`) on first use, once even across threads."""

@@ -135,6 +135,10 @@ _key("compaction.keep_tool_results", "int", 5, "layer 1: latest tool results kep
 _key("compaction.aggressive_keep", "int", 2, "layer 3: tool results kept whole", low=0, high=100000)
 _key("compaction.summary_keep_messages", "int", 6, "layer 2: latest messages kept whole after the summary", low=0, high=100000)
 _key("compaction.skill_budget_chars", "int", 2000, "characters of each loaded skill re-injected after compaction", low=0, high=10_000_000, project=LOWER)
+_key("compaction.summary_prompt", "str?", None, "replaces the instruction that asks the model for the layer-2 "
+     "summary (a project's value applies once the folder is trusted)", project=ANY)
+_key("compaction.identity_prompt", "str?", None, "replaces the identity reminder re-injected when a compaction "
+     "leaves four messages or fewer (a project's value applies once the folder is trusted)", project=ANY)
 
 # --- delegation and hooks (issue 8) -----------------------------------------------------------
 _key("subagent.max_steps", "int", 5, "default step limit of a subagent", low=1, project=LOWER)
@@ -208,6 +212,8 @@ _key("catalog.max_rows", "int", 10000, "rows a catalogue query returns without a
 _key("catalog.registry_url", "str", "https://reg.g-vo.org/tap", "the VO registry (RegTAP) catalog_tables searches "
      "with service 'registry'", project=ANY)
 _key("catalog.timeout", "float", 60.0, "seconds a catalogue query may take before it stops", low=0, above=True, project=LOWER)
+_key("catalog.job_timeout", "float", 1800.0, "seconds astro waits for an asynchronous catalogue job (async_job) "
+     "before it deletes the job", low=0, above=True, high=86400, project=LOWER)
 
 # --- local models (issue 32) --------------------------------------------------------------------
 _key("local_models.text_tool_calls", "str", "auto", "take a tool call a model writes as text (```json, <tool_call>, "

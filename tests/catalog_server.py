@@ -17,8 +17,19 @@ What is recorded and what is constructed:
                 resources, most of them VizieR catalogues) for any search, and its /capabilities.
   simbad /sync  name resolution: research_server's constructed answers (M 31, M 51), plus one object
                 whose identifier is the Gaia DR3 designation in the recorded Gaia answer, at the
-                recorded position (constructed, as SIMBAD lists Gaia DR3 designations as identifiers).
-Scripted: `answer(service, body)` replaces the next answer; `fail(service, ...)` a failure.
+                recorded position (constructed, as SIMBAD lists Gaia DR3 designations as identifiers),
+                and "Barnard's Star", a constructed fast star (FAST_STAR below).
+/gaia/datalink?ID=... answers as a DataLink links service (datalink_answer, constructed).
+Every /sync checks the ADQL's lexical shape first, as a real service's parser does (constructed):
+an unterminated string literal or unbalanced parentheses get HTTP 400 with a TAP error document,
+so a query astro mangles fails the test instead of being answered anyway.
+A multipart POST (pyvo's TAP_UPLOAD) is parsed; gaia cross-matches its recorded rows with an uploaded
+`targets` table when the query joins TAP_UPLOAD.targets with CIRCLE('ICRS', t.ra, t.dec, r).
+/<service>/async is a UWS job list (constructed, as pyvo's AsyncTAPJob speaks it): POST creates a
+job (303 to it), POST <job>/phase PHASE=RUN runs it at once with the /sync answer (a scripted
+answer with status >= 400 makes it ERROR), GET <job> is its job document, GET
+<job>/results/result its VOTable, DELETE <job> removes it; `jobs` holds the jobs not deleted.
+Scripted: `answer(service, body, when=...)` replaces the next answer (to a query containing `when`); `fail(service, ...)` a failure.
 """
 
 from __future__ import annotations
@@ -33,8 +44,9 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import parse_qs, unquote, urlsplit
 
+from tests.catalog_uws import Job, JobList, form_of
 from tests.quick_server import QuickHTTPServer
-from tests.research_server import simbad_votable
+from tests.research_server import simbad_error_votable, simbad_votable
 
 FIXTURES = Path(__file__).parent / "fixtures" / "catalog"
 GAIA = "gaia_dr3_source_two_stars.vot"
@@ -57,6 +69,7 @@ class Scripted:
     body: bytes = b""
     delay: float = 0.0
     ctype: str = "application/x-votable+xml"
+    when: str = ""  # only for a query containing this text (others are answered as usual)
 
 
 @dataclass
@@ -66,24 +79,63 @@ class Hit:
     query: str
     maxrec: str | None
     headers: dict[str, str] = field(default_factory=dict)
+    uploads: dict[str, bytes] = field(default_factory=dict)  # TAP_UPLOAD tables, by name
 
 
-def gaia_rows(query: str) -> bytes:
-    """The recorded Gaia answer, keeping the rows a source_id or cone in the query selects."""
+def adql_error(query: str) -> str | None:
+    """What a TAP service's ADQL parser would say about the query's shape, None when it parses."""
+    depth = 0
+    for token in re.finditer(r"'(?:[^']|'')*'|\"(?:[^\"]|\"\")*\"|['\"()]", query):
+        text = token.group(0)
+        if text in ("'", '"'):
+            return f"Incorrect ADQL query: unterminated quoted text at character {token.start() + 1}"
+        depth += {"(": 1, ")": -1}.get(text, 0)
+        if depth < 0:
+            return f"Incorrect ADQL query: unexpected ')' at character {token.start() + 1}"
+    return "Incorrect ADQL query: a '(' is never closed" if depth else None
+
+
+def crossmatched(table: Any, query: str, uploads: dict[str, bytes]) -> Any:
+    """The rows within the query's CIRCLE('ICRS', t.ra, t.dec, r) of any uploaded target (constructed:
+    the stand-in's reading of a TAP_UPLOAD join)."""
+    import numpy as np
+    from astropy.table import Table
+
+    found = re.search(r"CIRCLE\('ICRS',\s*t\.ra,\s*t\.dec,\s*([\d.]+)\s*(?:/\s*([\d.]+))?\)", query)
+    if not found or "targets" not in uploads:
+        return np.zeros(len(table), dtype=bool)
+    radius = float(found.group(1)) / float(found.group(2) or 1)
+    targets = Table.read(io.BytesIO(uploads["targets"]), format="votable")
+    ra, dec = np.asarray(table["ra"], dtype=float), np.asarray(table["dec"], dtype=float)
+    keep = np.zeros(len(table), dtype=bool)
+    for t_ra, t_dec in zip(np.asarray(targets["ra"], dtype=float), np.asarray(targets["dec"], dtype=float)):
+        keep |= np.hypot((ra - t_ra) * np.cos(np.radians(t_dec)), dec - t_dec) <= radius
+    return keep
+
+
+def gaia_rows(query: str, uploads: dict[str, bytes] | None = None) -> bytes:
+    """The recorded Gaia answer, keeping the rows a source_id, a cone or an uploaded target list selects."""
     import numpy as np
     from astropy.io.votable import parse
 
     data = fixture(GAIA)
     ids = [int(x) for x in re.findall(r"source_id\s*=\s*(\d+)", query, re.IGNORECASE)]
+    names = [n.replace("''", "'") for n in re.findall(r"designation\s*=\s*'((?:[^']|'')*)'", query, re.IGNORECASE)]
     circle = re.search(r"CIRCLE\('ICRS',\s*([-\d.]+),\s*([-\d.]+),\s*([-\d.]+)\)", query)
-    if not ids and not circle:
+    upload = re.search(r"\bTAP_UPLOAD\.targets\b", query, re.IGNORECASE)
+    if not ids and not names and not circle and not upload:
         return data
     votable = parse(io.BytesIO(data))
     table = votable.get_first_table()
     array = table.array
     keep = np.ones(len(array), dtype=bool)
+    if upload:
+        keep &= crossmatched(array, query, uploads or {})
+        circle = None
     if ids:
         keep &= np.isin(np.asarray(array["SOURCE_ID"]), ids)
+    if names:
+        keep &= np.isin(np.asarray(array["designation"]).astype(str), names)
     if circle:
         ra0, dec0, radius = (float(circle.group(i)) for i in (1, 2, 3))
         ra, dec = np.asarray(array["ra"], dtype=float), np.asarray(array["dec"], dtype=float)
@@ -95,18 +147,51 @@ def gaia_rows(query: str) -> bytes:
     return out.getvalue()
 
 
+# A constructed fast star: it moves as Barnard's Star does (at J2016.0: Gaia DR3's proper motion,
+# parallax and radial velocity), and it is where the recorded Gaia star is at J2016.0. SIMBAD gives its J2000
+# position, 2.8' away: a cone that ignores the epoch finds nothing.
+FAST_STAR = "Barnard's Star"
+FAST_MOTION = {"pmra": -801.551, "pmdec": 10362.394, "plx_value": 546.9759, "rvz_radvel": -110.51}
+
+
+def fast_star_j2000() -> tuple[float, ...]:
+    """The fast star at J2000 (ra, dec, pmra, pmdec, parallax, radial velocity): the recorded Gaia
+    star's J2016.0 position moved back with astropy (its motion then differs a little from its
+    motion now: perspective acceleration)."""
+    import astropy.units as u
+    from astropy.coordinates import Distance, SkyCoord
+    from astropy.table import Table
+    from astropy.time import Time
+
+    star = Table.read(io.BytesIO(fixture(GAIA)), format="votable")[0]
+    now = SkyCoord(float(star["ra"]) * u.deg, float(star["dec"]) * u.deg, obstime=Time(2016.0, format="jyear"),
+                   pm_ra_cosdec=FAST_MOTION["pmra"] * u.mas / u.yr, pm_dec=FAST_MOTION["pmdec"] * u.mas / u.yr,
+                   distance=Distance(parallax=FAST_MOTION["plx_value"] * u.mas),
+                   radial_velocity=FAST_MOTION["rvz_radvel"] * u.km / u.s)
+    then = now.apply_space_motion(new_obstime=Time(2000.0, format="jyear"))
+    return (float(then.ra.deg), float(then.dec.deg), float(then.pm_ra_cosdec.to_value(u.mas / u.yr)),
+            float(then.pm_dec.to_value(u.mas / u.yr)), float(then.distance.parallax.to_value(u.mas)),
+            float(then.radial_velocity.to_value(u.km / u.s)))
+
+
 def simbad_answer(query: str) -> bytes:
-    """research_server's SIMBAD answers, and the Gaia star by its Gaia DR3 designation (constructed)."""
+    """research_server's SIMBAD answers, the Gaia star by its Gaia DR3 designation, and the fast star
+    (both constructed)."""
     name = re.search(r"ident\.id = '((?:[^']|'')*)'", query)
-    if name and " ".join(name.group(1).split()).lower() == GAIA_STAR.lower():
+    wanted = " ".join(name.group(1).replace("''", "'").split()).lower() if name else ""
+    if wanted in (GAIA_STAR.lower(), FAST_STAR.lower()):
         from astropy.io.votable import from_table
         from astropy.io.votable.tree import Info
         from astropy.table import Table
 
-        recorded = Table.read(io.BytesIO(fixture(GAIA)), format="votable")
-        star = recorded[0]
-        table = Table(rows=[(GAIA_STAR, "*", "Star", float(star["ra"]), float(star["dec"]), 1)],
-                      names=("main_id", "otype", "otype_label", "ra", "dec", "nbref"))
+        if wanted == FAST_STAR.lower():
+            ra, dec, *motion = fast_star_j2000()
+            table = Table(rows=[("NAME Barnard's Star", "BY*", "BY Dra Variable", ra, dec, 3000, *motion)],
+                          names=("main_id", "otype", "otype_label", "ra", "dec", "nbref", *FAST_MOTION))
+        else:
+            star = Table.read(io.BytesIO(fixture(GAIA)), format="votable")[0]
+            table = Table(rows=[(GAIA_STAR, "*", "Star", float(star["ra"]), float(star["dec"]), 1)],
+                          names=("main_id", "otype", "otype_label", "ra", "dec", "nbref"))
         votable = from_table(table)
         votable.resources[0].type = "results"
         votable.resources[0].infos.append(Info(name="QUERY_STATUS", value="OK"))
@@ -116,10 +201,37 @@ def simbad_answer(query: str) -> bytes:
     return simbad_votable(query)
 
 
-class CatalogServer:
+def datalink_answer(ident: str) -> bytes:
+    """A DataLink links response (constructed, with the standard's columns): the recorded Gaia star has
+    its row and its epoch photometry; any other identifier gets the standard's error row."""
+    from astropy.io.votable import from_table
+    from astropy.io.votable.tree import Info
+    from astropy.table import Table
+
+    names = ("ID", "access_url", "service_def", "error_message", "semantics", "description", "content_type",
+             "content_length")
+    base = "https://gea.esac.esa.int/data-server/data?ID=" + ident.replace(" ", "+")
+    if " ".join(ident.split()).lower() == GAIA_STAR.lower():
+        rows = [(ident, base + "&RETRIEVAL_TYPE=EPOCH_PHOTOMETRY", "", "", "#epoch-photometry",
+                 "Epoch photometry (G, BP, RP)", "application/x-votable+xml", 52_340),
+                (ident, base + "&RETRIEVAL_TYPE=XP_SAMPLED", "", "", "#auxiliary", "XP sampled spectrum",
+                 "application/x-votable+xml", 1_250_000)]
+    else:
+        rows = [(ident, "", "", f"NotFoundFault: {ident} is not a known source", "#this", "", "", 0)]
+    votable = from_table(Table(rows=rows, names=names))
+    votable.resources[0].type = "results"
+    votable.resources[0].infos.append(Info(name="QUERY_STATUS", value="OK"))
+    out = io.BytesIO()
+    votable.to_xml(out)
+    return out.getvalue()
+
+
+class CatalogServer(JobList):
     def __init__(self) -> None:
         self.hits: list[Hit] = []
         self.scripted: list[Scripted] = []
+        self.jobs: dict[str, Job] = {}
+        self.created = 0  # jobs created, deleted or not
         self.lock = threading.Lock()
         server = self
 
@@ -135,6 +247,9 @@ class CatalogServer:
             def do_POST(self) -> None:  # noqa: N802
                 server._handle(self)
 
+            def do_DELETE(self) -> None:  # noqa: N802
+                server._handle(self)
+
         self.httpd = QuickHTTPServer(Handler)
 
     @property
@@ -142,8 +257,10 @@ class CatalogServer:
         return f"http://127.0.0.1:{self.httpd.port}"
 
     def config(self) -> dict[str, Any]:
-        """config 'catalog.services' pointing every built-in service here."""
-        return {name: {"url": f"{self.url}/{name}"} for name in SERVICES}
+        """config 'catalog.services' pointing every built-in service here (Gaia's DataLink too)."""
+        found: dict[str, Any] = {name: {"url": f"{self.url}/{name}"} for name in SERVICES}
+        found["gaia"]["datalink_url"] = f"{self.url}/gaia/datalink"
+        return found
 
     def env(self) -> dict[str, str]:
         import json
@@ -151,9 +268,10 @@ class CatalogServer:
         return {"ASTRO_CATALOG_SERVICES": json.dumps(self.config()), "ASTRO_SIMBAD_URL": f"{self.url}/simbad",
                 "ASTRO_CATALOG_REGISTRY_URL": f"{self.url}/registry"}
 
-    def answer(self, service: str, body: bytes, status: int = 200, ctype: str = "application/x-votable+xml") -> None:
+    def answer(self, service: str, body: bytes, status: int = 200, ctype: str = "application/x-votable+xml",
+               when: str = "") -> None:
         with self.lock:
-            self.scripted.append(Scripted(service, status, body, ctype=ctype))
+            self.scripted.append(Scripted(service, status, body, ctype=ctype, when=when))
 
     def fail(self, service: str, status: int = 500, body: bytes = b"Internal Server Error", delay: float = 0.0) -> None:
         with self.lock:
@@ -169,14 +287,18 @@ class CatalogServer:
     def _handle(self, handler: BaseHTTPRequestHandler) -> None:
         parts = urlsplit(handler.path)
         length = int(handler.headers.get("Content-Length") or 0)
-        body = handler.rfile.read(length).decode() if length else ""
-        form = {**parse_qs(parts.query), **parse_qs(body)}
+        fields, uploads = form_of(handler.headers.get("Content-Type") or "", handler.rfile.read(length) if length else b"")
+        form = {**parse_qs(parts.query), **fields}
         service = parts.path.strip("/").split("/")[0]
         query = (form.get("QUERY") or [""])[0]
         with self.lock:
             self.hits.append(Hit(service, parts.path, query, (form.get("MAXREC") or [None])[0],
-                                 dict(handler.headers)))
-            scripted = next((s for s in self.scripted if s.service == service), None)
+                                 dict(handler.headers), uploads))
+        if "/async" in parts.path:
+            self._async(handler, service, parts.path, handler.command, query, form, uploads)
+            return
+        with self.lock:
+            scripted = next((s for s in self.scripted if s.service == service and s.when in query), None)
             if scripted is not None:
                 self.scripted.remove(scripted)
         if scripted is not None:
@@ -184,18 +306,25 @@ class CatalogServer:
                 time.sleep(scripted.delay)
             self._send(handler, scripted.status, scripted.body, scripted.ctype)
             return
-        status, payload, ctype = self._route(service, parts.path, query)
+        if parts.path.rstrip("/").endswith("/datalink"):
+            self._send(handler, 200, datalink_answer((form.get("ID") or [""])[0]), "application/x-votable+xml")
+            return
+        status, payload, ctype = self._route(service, parts.path, query, uploads)
         self._send(handler, status, payload, ctype)
 
-    def _route(self, service: str, path: str, query: str) -> tuple[int, bytes, str]:
+    def _route(self, service: str, path: str, query: str,
+               uploads: dict[str, bytes] | None = None) -> tuple[int, bytes, str]:
         rest = path.strip("/").split("/", 1)[1] if "/" in path.strip("/") else ""
         if service == "registry" and rest in REGISTRY:
             return 200, fixture(REGISTRY[rest]), "text/xml"
         if rest == "sync":
+            error = adql_error(query)
+            if error:
+                return 400, simbad_error_votable(error), "application/x-votable+xml"
             if service == "simbad":
                 return 200, simbad_answer(query), "application/x-votable+xml"
             if service == "gaia":
-                return 200, gaia_rows(query), "application/x-votable+xml"
+                return 200, gaia_rows(query, uploads), "application/x-votable+xml"
             if service in ANSWERS:
                 return 200, fixture(ANSWERS[service]), "application/x-votable+xml"
         if rest == "tables" and service in TABLES:

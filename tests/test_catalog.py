@@ -54,7 +54,7 @@ def test_a_named_star_is_resolved_by_simbad_and_its_gaia_row_written_with_proven
     table = read(app, outcome)
     assert table["parallax"][0] == pytest.approx(2.3034093)  # the recorded value, through ECSV
     assert str(table["parallax"].unit) == "mas"
-    assert table.meta["service"] == "gaia" and table.meta["rows"] == 1 and table.meta["bibcode"] == "2023A&A...674A...1G"
+    assert table.meta["service"] == "gaia" and table.meta["rows"] == 1 and table.meta["bibcode"] == "2023A&A...674A...1G, 2016A&A...595A...1G"
     assert table.meta["query"].startswith("SELECT TOP 10000 source_id, ra, dec, parallax")
     assert table.meta["time"].endswith("Z") and table.meta["limited"] is False
     assert "parallax [mas]: 2.303409" in outcome.summary and "parallax_error [mas]: 0.03333763" in outcome.summary
@@ -174,8 +174,9 @@ def test_bad_cone_arguments_are_sentences(app, catalog):
         query(app, service="gaia", target="10.0 20.0", table="x y")
     with pytest.raises(CatalogError, match=r"^Give either adql or a target"):
         query(app, service="gaia", target="10.0 20.0", adql="SELECT 1 FROM t")
-    with pytest.raises(CatalogError, match=r"^save_as 'x\.vot': astro writes \.ecsv, \.fits or \.csv tables\."):
-        query(app, service="gaia", target="10.0 20.0", save_as="x.vot")
+    with pytest.raises(CatalogError, match=r"^save_as 'x\.json': astro writes \.ecsv, \.fits, \.csv, \.vot or "
+                                           r"\.parquet tables\."):
+        query(app, service="gaia", target="10.0 20.0", save_as="x.json")
     assert catalog.queries("gaia") == []
 
 

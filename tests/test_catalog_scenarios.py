@@ -96,8 +96,8 @@ def test_rejected_adql_comes_back_in_the_services_words_and_may_be_retried_once(
     first, second, third = (tool_results(fake.bodies()[i])[-1] for i in (1, 2, 3))
     assert first == (f"Error: ESA Gaia archive (gaia) rejected the query: {message}. Correct the ADQL and try once "
                      "more.")
-    assert second.endswith("Do not retry this turn; tell the researcher.")
-    assert third.startswith("Error: The services rejected two queries this turn")
+    assert second.endswith("Do not retry on this service this turn; tell the researcher.")
+    assert third.startswith("Error: ESA Gaia archive (gaia) rejected two queries in a row this turn")
     assert len(catalog.queries("gaia")) == 2
 
 

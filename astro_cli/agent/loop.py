@@ -27,7 +27,7 @@ from astro_cli.agent.tool_runner import ToolRunner
 from astro_cli.by_kind import SessionStates
 from astro_cli.prompt.context import ContextSource
 from astro_cli.prompt.environment import environment_message, session_sources
-from astro_cli.prompt.registry import GLOBAL, AssembledPrompt
+from astro_cli.prompt.registry import GLOBAL, AssembledPrompt, AssemblyAborted
 from astro_cli.usage import Usage
 
 if TYPE_CHECKING:
@@ -222,7 +222,8 @@ class AgentSession:
         tools = self.visible_tools()
         return self.app.prompt.assemble(tools, scope=self.scope, question=question, states=self.states,
                                         variables={"model": self.model}, turn=turn, profile=self.profile,
-                                        context=self.context_sources(turn) if turn is not None else None)
+                                        context=self.context_sources(turn) if turn is not None else None,
+                                        signal=self.cancel if turn is not None else None)
 
     def context_sources(self, state: TurnView) -> list[ContextSource]:
         """This session's own runtime-context sources (evaluated only when runtime context is wanted)."""
@@ -250,7 +251,7 @@ class AgentSession:
                 ext.on_turn_start(state)
             with self.interrupter.steps():
                 self._react(state)
-        except (KeyboardInterrupt, Cancelled):
+        except (KeyboardInterrupt, Cancelled, AssemblyAborted):
             self.cancel.set()  # tools still running in threads (a command, a download) stop too
             state.stop_reason = "interrupted"
             self._close_open_calls(state)

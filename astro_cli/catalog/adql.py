@@ -15,7 +15,8 @@ from astro_cli.catalog.errors import CatalogError
 
 _STRING = re.compile(r"'(?:[^']|'')*'")
 _QUOTED_NAME = re.compile(r'"(?:[^"]|"")*"')
-_COMMENT = re.compile(r"--[^\n]*")
+# A string literal, a quoted name or a comment, whichever starts first: `--` inside quotes is text.
+_TOKEN = re.compile(r"'(?:[^']|'')*'|\"(?:[^\"]|\"\")*\"|--[^\n]*")
 _WRITE_WORDS = re.compile(
     r"\b(INSERT|UPDATE|DELETE|DROP|CREATE|ALTER|TRUNCATE|GRANT|REVOKE|MERGE|COPY|INTO|EXECUTE|CALL)\b", re.IGNORECASE
 )
@@ -36,15 +37,20 @@ def _blank(pattern: re.Pattern[str], text: str) -> str:
     return pattern.sub(lambda m: " " * len(m.group(0)), text)
 
 
+def strip_comments(adql: str) -> str:
+    """The query without its `--` comments; a `--` inside a string literal or quoted name is kept."""
+    return _TOKEN.sub(lambda m: "" if m.group(0).startswith("--") else m.group(0), adql)
+
+
 def requested_top(adql: str) -> int | None:
     """The TOP a query asks for, None without one (or when it is no SELECT)."""
-    match = _HEAD.match(_blank(_COMMENT, adql or ""))
+    match = _HEAD.match(strip_comments(adql or ""))
     return int(match.group(2)) if match and match.group(2) else None
 
 
 def check(adql: str, limit: int) -> Checked:
     """The query to send with at most `limit` rows; CatalogError (one sentence) for what astro refuses."""
-    text = _COMMENT.sub("", str(adql or "")).strip().rstrip(";").strip()
+    text = strip_comments(str(adql or "")).strip().rstrip(";").strip()
     if not text:
         raise CatalogError("Give an ADQL query, e.g. SELECT TOP 10 * FROM gaiadr3.gaia_source.")
     bare = _blank(_QUOTED_NAME, _blank(_STRING, text))

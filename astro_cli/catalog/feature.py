@@ -4,8 +4,11 @@ catalog_tables (a service's tables, or one table's columns).
 Both are network tools like search_papers: they run without a question, except that a call asking
 for more rows than config 'catalog.max_rows' needs the researcher's permission (Tool.permission_when),
 as a write would, and so does replace=true (replacing a file this session did not write, as file_write
-asks; without it a taken name sends the table to a fresh one beside it). A service's rejection of the ADQL comes back in its own words; the model may
-correct the query once per turn, a second rejection ends its attempts for that turn.
+asks; without it a taken name sends the table to a fresh one beside it). A service's rejection of the
+ADQL comes back in its own words. Each service has a retry budget per turn: after a rejection the
+model may correct the query once; a second rejection in a row ends its attempts *on that service* for
+the turn, and a success resets the budget, so one bad query never blocks a corrected one or another
+service.
 """
 
 from __future__ import annotations
@@ -25,9 +28,9 @@ RETRIES_PER_TURN = 1
 
 @dataclass
 class CatalogState:
-    """Rejected queries per turn of one session (the model may correct a query once)."""
+    """Rejections in a row per (turn, service) of one session: the retry budget of each service."""
 
-    rejected: dict[int, int] = field(default_factory=dict)
+    rejected: dict[tuple[int, str], int] = field(default_factory=dict)
 
 
 def _text(args: dict[str, Any], name: str) -> str | None:
@@ -56,30 +59,36 @@ def query_catalog_tool(ctx: ToolContext, args: dict[str, Any]) -> ToolResult:
     from astro_cli.catalog.services import service_named
 
     state = ctx.state(CatalogState)
-    if state.rejected.get(ctx.turn, 0) > RETRIES_PER_TURN:
-        raise ToolError("The services rejected two queries this turn; tell the researcher what they said instead "
-                        "of retrying (list the table's columns with catalog_tables first next time).")
     request = Request(
         service=_text(args, "service") or "", adql=_text(args, "adql"), target=_text(args, "target"),
         radius=_text(args, "radius"), table=_text(args, "table"), columns=_text(args, "columns"),
         ra_column=_text(args, "ra_column"), dec_column=_text(args, "dec_column"), max_rows=_rows(args),
-        save_as=_text(args, "save_as"),
+        save_as=_text(args, "save_as"), async_job=args.get("async_job") is True, upload=_text(args, "upload"),
     )
     try:
         service = service_named(ctx.settings, request.service)
-        replace = args.get("replace") is True  # permission_when asked the researcher for it
-        written = ctx.state(SessionWrites)
+    except CatalogError as exc:
+        raise ToolError(str(exc)) from None
+    budget = (ctx.turn, service.key)
+    if state.rejected.get(budget, 0) > RETRIES_PER_TURN:
+        raise ToolError(f"{service.title} ({service.key}) rejected two queries in a row this turn; tell the "
+                        "researcher what it said instead of retrying (list the table's columns with "
+                        "catalog_tables first next time).")
+    replace = args.get("replace") is True  # permission_when asked the researcher for it
+    written = ctx.state(SessionWrites)
+    try:
         outcome = run_query(ctx.app, service, request, limits(ctx.app), agent(ctx.app), ctx.confinement.place,
                             lambda path: replace or written.may_replace(path))
     except QueryRejected as exc:
-        count = state.rejected.get(ctx.turn, 0) + 1
-        state.rejected[ctx.turn] = count
+        count = state.rejected.get(budget, 0) + 1
+        state.rejected[budget] = count
         advice = (" Correct the ADQL and try once more." if count <= RETRIES_PER_TURN
-                  else " Do not retry this turn; tell the researcher.")
+                  else " Do not retry on this service this turn; tell the researcher.")
         raise ToolError(str(exc) + advice) from None
     except CatalogError as exc:
         raise ToolError(str(exc)) from None
     written.add(outcome.path)
+    state.rejected.pop(budget, None)  # a success resets this service's budget
     ctx.touched(outcome.path)
     data = {"sources": outcome.sources, "catalog": {**outcome.provenance.meta(), "path": outcome.relative}}
     return ToolResult(outcome.summary, data=data)
@@ -93,10 +102,14 @@ def catalog_tables_tool(ctx: ToolContext, args: dict[str, Any]) -> ToolResult:
     from astro_cli.catalog.services import service_named
 
     name = _text(args, "service") or ""
-    search, table = _text(args, "search"), _text(args, "table")
+    search, table, links = _text(args, "search"), _text(args, "table"), _text(args, "links")
     timeout = float(ctx.settings.typed["catalog.timeout"])
     try:
-        if name.lower() == REGISTRY:
+        if links:
+            from astro_cli.catalog.datalink import list_links
+
+            lines = list_links(service_named(ctx.settings, name), links, timeout, agent(ctx.app))
+        elif name.lower() == REGISTRY:
             lines = search_registry(ctx.settings, search or "", timeout, agent(ctx.app))
         elif table:
             lines = describe_table(service_named(ctx.settings, name), table, timeout, agent(ctx.app))
@@ -111,7 +124,8 @@ QUERY_DESCRIPTION = (
     "Query a VO catalogue (Gaia, VizieR, IRSA, NED, MAST, SIMBAD) by ADQL or a cone. "
     "Either send an ADQL SELECT (read-only; TOP is added when missing), or give a target (a name SIMBAD "
     "resolves, or 'ra dec' in degrees) and a radius for a cone search of the service's main table (2MASS at irsa, "
-    "gaiadr3.gaia_source at gaia) or table=. The result is written to data/<name>.ecsv (.fits/.csv via save_as) "
+    "gaiadr3.gaia_source at gaia) or table=. The result is written to data/<name>.ecsv (.fits/.csv/.vot/.parquet "
+    "via save_as) "
     "with its provenance; you get a summary (rows, columns with units and statistics, first rows, what to cite), "
     "never the whole table: analyse the file with run_bash. A file of that name that this session did not write is kept: "
     "the table goes to a fresh name (replace=true replaces it, with the researcher's approval). Cite the bibcode the summary names. More rows than "
@@ -121,12 +135,19 @@ TABLES_DESCRIPTION = (
     "List a catalogue service's tables, or one table's columns with their units. "
     "search= filters tables by a word; table= lists that table's columns with units, types and descriptions, so "
     "ADQL for query_catalog names real columns. service='registry' with search= finds catalogues in the whole "
-    "Virtual Observatory by keywords."
+    "Virtual Observatory by keywords. links= one source's identifier lists its DataLink products (Gaia epoch "
+    "photometry, spectra) with their URLs."
 )
 
 
 def install(app: AppContext) -> None:
+    from astro_cli.catalog.credits import slash_acknowledgements
     from astro_cli.catalog.run import wants_more_rows
+    from astro_cli.slash import SlashCommand, slash_commands
+
+    slash_commands(app).register(SlashCommand(
+        "acknowledgements", "the acknowledgement texts this session's catalogue queries owe (Gaia, 2MASS, IRSA, "
+        "NED, ...)", slash_acknowledgements))
 
     def beyond_limit(arguments: dict[str, Any]) -> bool:
         """More rows than config allows, or replacing a file: the researcher is asked."""
@@ -148,7 +169,12 @@ def install(app: AppContext) -> None:
             "ra_column": {"type": "string", "description": "RA column of table= (default ra)."},
             "dec_column": {"type": "string", "description": "Dec column of table= (default dec)."},
             "max_rows": {"type": "integer", "description": "Row limit (default config catalog.max_rows)."},
-            "save_as": {"type": "string", "description": "File name under data/, e.g. m67_gaia or m67.fits."},
+            "upload": {"type": "string", "description": "A table file of the workspace (ECSV, CSV, FITS, VOTable) "
+                       "sent as TAP_UPLOAD.targets: cross-match a target list in one query by joining it in adql."},
+            "async_job": {"type": "boolean", "description": "Run as an asynchronous job: for a query that needs "
+                          "longer than the synchronous timeout (large or slow ones)."},
+            "save_as": {"type": "string", "description": "File name under data/, e.g. m67_gaia, m67.fits, m67.vot or "
+                        "m67.parquet."},
             "replace": {"type": "boolean", "description": "Replace an existing save_as file (asks the researcher)."},
         }, ["service"]),
         run=query_catalog_tool, read_only=False, key_argument="service", timeout=900,
@@ -161,6 +187,8 @@ def install(app: AppContext) -> None:
             "service": service,
             "search": {"type": "string", "description": "A word to filter table names and descriptions."},
             "table": {"type": "string", "description": "A table whose columns to list."},
+            "links": {"type": "string", "description": "One source's identifier, e.g. 'Gaia DR3 4583627001381815936': "
+                      "list its DataLink products."},
         }, ["service"]),
         run=catalog_tables_tool, key_argument="service", timeout=300,
     ))

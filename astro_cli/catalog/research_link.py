@@ -23,6 +23,11 @@ class Position:
     dec: float
     name: str | None = None
     simbad_id: str | None = None
+    # SIMBAD's motion of the object, for moving its J2000 position to a catalogue's epoch (epoch.py).
+    pmra: float | None = None  # mas/yr, times cos Dec
+    pmdec: float | None = None  # mas/yr
+    parallax: float | None = None  # mas
+    radial_velocity: float | None = None  # km/s
 
 
 def agent(app: AppContext) -> str:
@@ -62,4 +67,9 @@ def locate(app: AppContext, target: str) -> Position:
     if obj.get("ra") is None or obj.get("dec") is None:
         raise CatalogError(f"SIMBAD knows '{text}' as {obj.get('main_id')} but gives it no position; "
                            "give coordinates instead.")
-    return Position(float(obj["ra"]), float(obj["dec"]), text, str(obj.get("main_id") or text))
+    def number(key: str) -> float | None:
+        value = obj.get(key)
+        return float(value) if isinstance(value, (int, float)) else None
+
+    return Position(float(obj["ra"]), float(obj["dec"]), text, str(obj.get("main_id") or text), number("pmra"),
+                    number("pmdec"), number("parallax"), number("radial_velocity"))

@@ -1,11 +1,13 @@
 """A catalogue result on disk: an astropy table in the workspace with its provenance in its meta.
 
 The file is what later steps read (run_bash, plot_table, Table.read): ECSV by default (types,
-units, masks and meta survive), FITS or CSV when asked. Provenance keys, the same in every format:
-service, url, query, time (UTC, ISO 8601), rows, limited (the row limit cut the result), catalog
-and bibcode (what to cite). A CSV file stays plain (pandas and Table.read take it as it is); its
-provenance goes next to it, in `<file>.meta.json`. Both are written by the one writer
-(security/writer.py); whether an existing file may be replaced is run.py's question.
+units, masks and meta survive), FITS, CSV, VOTable or Parquet when asked. Provenance keys, the
+same in every format: service, url, query, time (UTC, ISO 8601), rows, limited (the row limit cut
+the result), catalog and bibcode (what to cite). A CSV file stays plain (pandas and Table.read take
+it as it is) and astropy's VOTable writer keeps no table meta: their provenance goes next to them,
+in `<file>.meta.json`. Both are written by the one writer (security/writer.py); whether an existing
+file may be replaced is run.py's question. Warnings astropy raises while writing (units FITS cannot
+name, long header cards) go to the debug log, never the terminal.
 """
 
 from __future__ import annotations
@@ -18,13 +20,20 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from astro_cli.catalog.errors import CatalogError
+from astro_cli.catalog.formats import (
+    FORMATS,
+    SIDECAR_FORMATS,
+    WRITES,
+    check_format,
+    other_formats,
+    warnings_to_log,
+)
 
 if TYPE_CHECKING:
     from astropy.table import Table
 
     from astro_cli.security.writer import Place
 
-FORMATS = {".ecsv": "ascii.ecsv", ".fits": "fits", ".csv": "ascii.csv"}
 DATA_DIR = "data"
 _SAFE = re.compile(r"[^A-Za-z0-9_.-]+")
 CHUNK_ROWS = 20_000  # rows formatted at a time by the ECSV writer: memory stays bounded whatever the result
@@ -59,8 +68,8 @@ def relative_target(name: str | None, default_stem: str) -> str:
     stem, ext = os.path.splitext(raw)
     if ext.lower() not in FORMATS:
         if ext and ext.lower() not in (".", ""):
-            if ext.lower() in (".vot", ".xml", ".votable", ".txt", ".json", ".parquet", ".hdf5"):
-                raise CatalogError(f"save_as '{raw}': astro writes .ecsv, .fits or .csv tables.")
+            if ext.lower() in (".xml", ".votable", ".txt", ".json", ".hdf5", ".h5", ".pq"):
+                raise CatalogError(f"save_as '{raw}': astro writes {WRITES} tables.")
             stem, ext = raw, ""
         ext = ".ecsv"
     parts = [p for p in re.split(r"[\\/]+", stem) if p not in ("", ".")]
@@ -147,19 +156,20 @@ def write(table: Table, place: Place, provenance: Provenance, replace: bool = Tr
 
     fmt = FORMATS.get(Path(place.name).suffix.lower())
     if fmt is None:
-        raise CatalogError(f"astro writes .ecsv, .fits or .csv tables, not '{Path(place.name).suffix}'.")
+        raise CatalogError(f"astro writes {WRITES} tables, not '{Path(place.name).suffix}'.")
     table = _plain(table, flat=fmt == "ascii.csv")
+    check_format(table, place.name, fmt)
     table.meta.clear()
-    if fmt != "ascii.csv":
+    if fmt not in SIDECAR_FORMATS:
         table.meta.update(provenance.meta())
     try:
         import io
-        import warnings
 
         with writer.folder(place) as folder_fd, writer.open_in_folder(folder_fd, place.name, replace) as raw:
-            with warnings.catch_warnings():
-                warnings.simplefilter("ignore")  # FITS: long query strings become CONTINUE cards, as they should
-                if fmt == "fits":
+            with warnings_to_log(f"writing {place.name}"):  # FITS: long queries become CONTINUE cards
+                if fmt == "parquet":
+                    raw.write(_parquet_bytes(table))
+                elif fmt in ("fits", "votable"):
                     table.write(raw, format=fmt)
                 else:
                     handle = io.TextIOWrapper(raw, encoding="utf-8", newline="\n")
@@ -169,7 +179,7 @@ def write(table: Table, place: Place, provenance: Provenance, replace: bool = Tr
                         table.write(handle, format=fmt)
                     handle.flush()
                     handle.detach()
-            if fmt == "ascii.csv":
+            if fmt in SIDECAR_FORMATS:
                 import json
 
                 side = json.dumps(provenance.meta(), indent=2, ensure_ascii=False) + "\n"
@@ -180,10 +190,26 @@ def write(table: Table, place: Place, provenance: Provenance, replace: bool = Tr
     except OSError as exc:
         raise CatalogError(f"Could not write {place.name}: {exc.strerror or exc}.") from None
     except (ValueError, TypeError) as exc:  # a column type the format cannot hold
-        raise CatalogError(f"Could not write {place.name} ({exc}); try save_as with .ecsv or .fits.") from None
+        raise CatalogError(f"Could not write {place.name} ({exc}); try save_as with {other_formats(fmt)}.") from None
     return place.path
 
 
 def side_name(name: str) -> str:
-    """A CSV table's provenance file: `<file>.meta.json` (other formats keep it in the table's meta)."""
-    return name + ".meta.json" if name.lower().endswith(".csv") else ""
+    """A table's provenance file when its format keeps no meta (CSV, VOTable): `<file>.meta.json`."""
+    fmt = FORMATS.get(Path(name).suffix.lower())
+    return name + ".meta.json" if fmt in SIDECAR_FORMATS else ""
+
+
+def _parquet_bytes(table: Table) -> bytes:
+    """astropy's Parquet writer takes only a path: it writes into a fresh private folder outside the
+    workspace (mkdtemp: 0700, made anew, so no planted link), and the bytes go through the one writer."""
+    import shutil
+    import tempfile
+
+    folder = Path(tempfile.mkdtemp(prefix="astro-parquet-"))
+    try:
+        target = folder / "table.parquet"
+        table.write(target, format="parquet")
+        return target.read_bytes()
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)

@@ -18,11 +18,13 @@ from urllib.parse import quote
 
 from astro_cli.catalog import adql as adql_rules
 from astro_cli.catalog.cone import cone_adql, cone_table
+from astro_cli.catalog.credits import credits_for
 from astro_cli.catalog.errors import CatalogError
 from astro_cli.catalog.results import Provenance, default_stem, now_utc, relative_target, write
 from astro_cli.catalog.services import Catalogue, Service, catalogues_in
 from astro_cli.catalog.summary import summarize
-from astro_cli.catalog.tap import run_sync
+from astro_cli.catalog.tap import run_async, run_sync
+from astro_cli.catalog.upload import UPLOAD_NAME, UPLOAD_TABLE, read_upload
 
 if TYPE_CHECKING:
     from astropy.table import Table
@@ -45,12 +47,15 @@ class Request:
     dec_column: str | None = None
     max_rows: int | None = None
     save_as: str | None = None
+    async_job: bool = False  # an asynchronous (UWS) job instead of a synchronous query
+    upload: str | None = None  # a workspace table sent as TAP_UPLOAD.targets (upload.py)
 
 
 @dataclass(frozen=True)
 class Limits:
     max_rows: int  # config 'catalog.max_rows': beyond it the researcher is asked
     timeout: float
+    job_timeout: float = 1800.0  # config 'catalog.job_timeout': how long an asynchronous job may run
 
 
 @dataclass
@@ -65,7 +70,8 @@ class Outcome:
 
 
 def limits(app: AppContext) -> Limits:
-    return Limits(int(app.settings.typed["catalog.max_rows"]), float(app.settings.typed["catalog.timeout"]))
+    return Limits(int(app.settings.typed["catalog.max_rows"]), float(app.settings.typed["catalog.timeout"]),
+                  float(app.settings.typed["catalog.job_timeout"]))
 
 
 def row_limit(request: Request, allowed: Limits) -> int:
@@ -89,8 +95,9 @@ def wants_more_rows(arguments: dict[str, Any], configured: int) -> bool:
 
 def source_of(catalogue: Catalogue) -> dict[str, Any]:
     """The catalogue's reference as a session source (it joins /sources and the BibTeX)."""
+    # The first authors only, so the BibTeX entry says "and others" (ADS's full list needs a token).
     return {"id": catalogue.bibcode, "bibcode": catalogue.bibcode, "title": catalogue.title,
-            "authors": list(catalogue.authors), "year": catalogue.year, "arxiv_id": None,
+            "authors": [*catalogue.authors, "others"], "year": catalogue.year, "arxiv_id": None,
             "url": f"https://ui.adsabs.harvard.edu/abs/{quote(catalogue.bibcode, safe='')}",
             "catalogue": catalogue.name}
 
@@ -104,6 +111,7 @@ def _service_source(service: Service) -> dict[str, Any] | None:
 
 def build_query(app: AppContext, service: Service, request: Request, rows: int) -> tuple[str, str | None]:
     """(ADQL, a line about the cone's centre) for an ADQL request or a cone around a target."""
+    from astro_cli.catalog.epoch import at_epoch
     from astro_cli.catalog.research_link import locate, radius_degrees
 
     if request.adql and request.target:
@@ -115,10 +123,12 @@ def build_query(app: AppContext, service: Service, request: Request, rows: int) 
     table = cone_table(service, request.table, request.ra_column, request.dec_column, request.columns)
     radius = radius_degrees(request.radius)
     where = locate(app, request.target)
+    epoch = next((c.epoch for c in catalogues_in([table.name]) if c.epoch is not None), None)
+    at = at_epoch(where, epoch)
     named = f"{where.name} (SIMBAD: {where.simbad_id}) at " if where.name else ""
-    centre = (f"Cone: {named}RA {where.ra:.6f}, Dec {where.dec:+.6f} (ICRS), radius {radius * 3600:.4g} arcsec, "
-              f"table {table.name}.")
-    return cone_adql(table, where.ra, where.dec, radius, rows), centre
+    centre = (f"Cone: {named}RA {at.ra:.6f}, Dec {at.dec:+.6f} (ICRS), radius {radius * 3600:.4g} arcsec, "
+              f"table {table.name}." + (f" {at.note}" if at.note else ""))
+    return cone_adql(table, at.ra, at.dec, radius, rows), centre
 
 
 def taken(place: Place) -> bool:
@@ -171,7 +181,11 @@ def run_query(app: AppContext, service: Service, request: Request, allowed: Limi
     checked = adql_rules.check(text, rows)
     relative = relative_target(request.save_as, default_stem(service.key, checked.tables))
     target = place(relative)  # refused before anything is sent when the file may not go there
-    answer = run_sync(service, checked.text, checked.top, allowed.timeout, agent)
+    uploads = {UPLOAD_NAME: read_upload(app, request.upload, checked.text)} if request.upload else None
+    if request.async_job:
+        answer = run_async(service, checked.text, checked.top, allowed.timeout, allowed.job_timeout, agent, uploads)
+    else:
+        answer = run_sync(service, checked.text, checked.top, allowed.timeout, agent, uploads)
     table = answer.table
     limited = answer.overflow or len(table) >= checked.top
     if len(table) > checked.top:
@@ -184,8 +198,10 @@ def run_query(app: AppContext, service: Service, request: Request, allowed: Limi
     path = written.path
     relative = relative[: len(relative) - len(target.name)] + written.name
     header = [f"{len(table)} rows, {len(table.colnames)} columns from {service.title} ({service.key}) in "
-              f"{answer.seconds:.1f} s; written to {relative} (read it with astropy.table.Table.read('{relative}')).",
+              f"{answer.seconds:.1f} s{' (an asynchronous job, deleted after)' if request.async_job else ''}; written to {relative} (read it with astropy.table.Table.read('{relative}')).",
               *( [centre] if centre else [] ),
+              *([f"Uploaded {len(uploads[UPLOAD_NAME]):,} rows of {request.upload} as {UPLOAD_TABLE}."]
+                if uploads else []),
               f"Query: {checked.text if len(checked.text) <= 500 else checked.text[:500] + ' …'}"]
     if instead_of:
         header.append(f"{instead_of} already exists and astro did not write it in this session, so the table went "
@@ -200,6 +216,10 @@ def run_query(app: AppContext, service: Service, request: Request, allowed: Limi
         sources.append(service_source)
     if sources:
         header.append("Cite: " + "; ".join(f"{s.get('catalogue') or s['title']} ({s['bibcode']})" for s in sources))
+    owed = credits_for(service.key, [c.name for c in catalogues], app.settings)
+    if owed:
+        header.append(f"Acknowledge: {', '.join(c.name for c in owed)} (their texts: /acknowledgements, and the "
+                      "end of the session's BibTeX).")
     if not len(table):
         header.append("No rows matched.")
     return Outcome(path, relative, summarize(table, header), len(table), limited, provenance, sources)

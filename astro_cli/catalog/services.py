@@ -35,6 +35,8 @@ class Service:
     url: str
     bibcode: str | None = None  # the service's own reference (VizieR, SIMBAD, NED), when it asks for one
     cone: ConeTable | None = None
+    credit: str = ""  # the key of the acknowledgement it asks for (credits.ACKNOWLEDGEMENTS)
+    datalink: str | None = None  # its DataLink links endpoint (datalink.py), when astro knows one
 
 
 @dataclass(frozen=True)
@@ -45,8 +47,10 @@ class Catalogue:
     name: str
     title: str
     bibcode: str
-    authors: tuple[str, ...] = field(default=())
+    authors: tuple[str, ...] = field(default=())  # the first authors only: the entry ends "and others"
     year: int | None = None
+    credit: str = ""  # the key of the acknowledgement its team asks for (credits.ACKNOWLEDGEMENTS)
+    epoch: float | None = None  # the Julian epoch of its positions, when one epoch holds for all rows
 
 
 GAIA_COLUMNS = "source_id, ra, dec, parallax, parallax_error, pmra, pmdec, phot_g_mean_mag, bp_rp, radial_velocity"
@@ -54,35 +58,42 @@ TWOMASS_COLUMNS = "designation, ra, dec, j_m, j_cmsig, h_m, h_cmsig, k_m, k_cmsi
 
 BUILTIN: dict[str, Service] = {s.key: s for s in (
     Service("gaia", "ESA Gaia archive", "https://gea.esac.esa.int/tap-server/tap",
-            cone=ConeTable("gaiadr3.gaia_source", columns=GAIA_COLUMNS)),
+            cone=ConeTable("gaiadr3.gaia_source", columns=GAIA_COLUMNS),
+            datalink="https://gea.esac.esa.int/data-server/datalink/links"),
     Service("vizier", "CDS VizieR", "https://tapvizier.cds.unistra.fr/TAPVizieR/tap", "2000A&AS..143...23O",
-            cone=ConeTable('"I/355/gaiadr3"', "RA_ICRS", "DE_ICRS")),
+            cone=ConeTable('"I/355/gaiadr3"', "RA_ICRS", "DE_ICRS"), credit="vizier"),
     Service("simbad", "CDS SIMBAD", "https://simbad.cds.unistra.fr/simbad/sim-tap", "2000A&AS..143....9W",
-            cone=ConeTable("basic", columns="main_id, otype, ra, dec, sp_type, plx_value, rvz_redshift")),
+            cone=ConeTable("basic", columns="main_id, otype, ra, dec, sp_type, plx_value, rvz_redshift"),
+            credit="simbad"),
     Service("irsa", "NASA/IPAC Infrared Science Archive", "https://irsa.ipac.caltech.edu/TAP",
-            cone=ConeTable("fp_psc", columns=TWOMASS_COLUMNS)),
+            cone=ConeTable("fp_psc", columns=TWOMASS_COLUMNS), credit="irsa"),
     Service("ned", "NASA/IPAC Extragalactic Database", "https://ned.ipac.caltech.edu/tap", "1991ASSL..171...89H",
-            cone=ConeTable("NEDTAP.objdir", columns="prefname, pretype, ra, dec, z")),
+            cone=ConeTable("NEDTAP.objdir", columns="prefname, pretype, ra, dec, z"), credit="ned"),
     Service("mast", "MAST: TESS Input Catalog", "https://mast.stsci.edu/vo-tap/api/v0.1/tic",
             cone=ConeTable("dbo.CatalogRecord", columns="ID, ra, dec, Tmag, Vmag, Teff, plx, d")),
 )}
 
+GAIA_TABLES = r"gaia(?:dr[23]|edr3)\.|\bI/3(?:55|50|45)\b"
+
 CATALOGUES: tuple[Catalogue, ...] = (
     Catalogue(r"gaiadr3\.|\bI/355\b", "Gaia DR3", "Gaia Data Release 3: Summary of the content and survey properties",
-              "2023A&A...674A...1G", ("Gaia Collaboration", "Vallenari, A."), 2023),
+              "2023A&A...674A...1G", ("Gaia Collaboration", "Vallenari, A."), 2023, "gaia", 2016.0),
     Catalogue(r"gaiaedr3\.|\bI/350\b", "Gaia EDR3", "Gaia Early Data Release 3: Summary of the contents and survey "
-              "properties", "2021A&A...649A...1G", ("Gaia Collaboration", "Brown, A. G. A."), 2021),
+              "properties", "2021A&A...649A...1G", ("Gaia Collaboration", "Brown, A. G. A."), 2021, "gaia", 2016.0),
     Catalogue(r"gaiadr2\.|\bI/345\b", "Gaia DR2", "Gaia Data Release 2: Summary of the contents and survey "
-              "properties", "2018A&A...616A...1G", ("Gaia Collaboration", "Brown, A. G. A."), 2018),
+              "properties", "2018A&A...616A...1G", ("Gaia Collaboration", "Brown, A. G. A."), 2018, "gaia", 2015.5),
+    # Every Gaia release asks for the mission paper beside its own.
+    Catalogue(GAIA_TABLES, "Gaia mission", "The Gaia mission", "2016A&A...595A...1G",
+              ("Gaia Collaboration", "Prusti, T."), 2016, "gaia"),
     Catalogue(r"\bfp_psc\b|\bfp_xsc\b|\bII/246\b|twomass|tmass", "2MASS", "The Two Micron All Sky Survey (2MASS)",
-              "2006AJ....131.1163S", ("Skrutskie, M. F.",), 2006),
+              "2006AJ....131.1163S", ("Skrutskie, M. F.",), 2006, "2mass"),
     Catalogue(r"allwise|\bII/328\b|\bwise_", "WISE", "The Wide-field Infrared Survey Explorer (WISE): Mission "
               "Description and Initial On-orbit Performance", "2010AJ....140.1868W", ("Wright, E. L.",), 2010),
     Catalogue(r"dbo\.catalogrecord|\bIV/39\b", "TIC", "The Revised TESS Input Catalog and Candidate Target List",
               "2019AJ....158..138S", ("Stassun, K. G.",), 2019),
 )
 
-_FIELDS = ("title", "url", "bibcode")
+_FIELDS = ("title", "url", "bibcode", "datalink_url")
 _CONE_FIELDS = ("cone_table", "ra_column", "dec_column", "cone_columns")
 
 
@@ -101,8 +112,11 @@ def _configured(key: str, entry: Any, base: Service | None) -> Service:
     if entry.get("cone_table"):
         cone = ConeTable(str(entry["cone_table"]), str(entry.get("ra_column") or "ra"),
                          str(entry.get("dec_column") or "dec"), str(entry.get("cone_columns") or "*"))
+    datalink = str(entry.get("datalink_url") or service.datalink or "").strip() or None
+    if datalink and not re.match(r"^https?://[^\s/]+", datalink):
+        raise CatalogError(f"config 'catalog.services.{key}.datalink_url' should start with http:// or https://.")
     return replace(service, url=url.rstrip("/"), title=str(entry.get("title") or service.title),
-                   bibcode=entry.get("bibcode", service.bibcode) or None, cone=cone)
+                   bibcode=entry.get("bibcode", service.bibcode) or None, cone=cone, datalink=datalink)
 
 
 def services(settings: Settings) -> dict[str, Service]:

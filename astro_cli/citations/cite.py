@@ -132,7 +132,10 @@ def session_bibtex(app: AppContext, session_id: str) -> tuple[str, list[str]]:
                            + (f" ({notes[0]})" if notes else "."))
     library = Library.of(app)
     text, export_notes = export(library, _complete(library, papers, notes))
-    return text, notes + export_notes
+    from astro_cli.catalog.credits import bibtex_comment, session_credits
+
+    owed = bibtex_comment(session_credits(app, session_id))  # what the catalogues queried ask for
+    return (text.rstrip("\n") + "\n\n" + owed if owed else text), notes + export_notes
 
 
 def slash_cite(ctx: SlashContext, args: str) -> None:

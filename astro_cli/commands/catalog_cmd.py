@@ -19,9 +19,11 @@ app = typer.Typer(no_args_is_help=True, add_completion=False)
 
 SERVICE = typer.Argument(..., help="gaia, vizier, simbad, irsa, ned, mast, or one from config catalog.services.")
 MAX_ROWS = typer.Option(None, "--max-rows", "-n", help="Row limit (default: config catalog.max_rows).")
-SAVE_AS = typer.Option(None, "--save-as", "-o", help="File under data/: NAME, NAME.fits or NAME.csv (default: "
-                       "SERVICE_TABLE_TIME.ecsv).")
+SAVE_AS = typer.Option(None, "--save-as", "-o", help="File under data/: NAME, NAME.fits, NAME.csv, NAME.vot or "
+                       "NAME.parquet (default: SERVICE_TABLE_TIME.ecsv).")
 AS_JSON = typer.Option(False, "--json", help="Print the provenance and the file's path as JSON.")
+ASYNC = typer.Option(False, "--async", help="Run as an asynchronous job (long queries; waits up to config "
+                     "catalog.job_timeout, then deletes the job).")
 
 
 REPLACE = typer.Option(False, "--replace", help="Replace an existing --save-as file (else the table goes to a "
@@ -58,11 +60,14 @@ def _run(request: object, as_json: bool, replace: bool = False) -> None:
 @app.command("query")
 def query(service: str = SERVICE, adql: str = typer.Argument(..., help="An ADQL SELECT (quote it)."),
           max_rows: Optional[int] = MAX_ROWS, save_as: Optional[str] = SAVE_AS, as_json: bool = AS_JSON,
-          replace: bool = REPLACE) -> None:
+          replace: bool = REPLACE, async_job: bool = ASYNC,
+          upload: Optional[str] = typer.Option(None, "--upload", help="A table file sent as TAP_UPLOAD.targets "
+                                               "(join it in the ADQL to cross-match a target list).")) -> None:
     """Run an ADQL SELECT on a service; the table goes to data/, its summary to the screen."""
     from astro_cli.catalog.run import Request
 
-    _run(Request(service, adql=adql, max_rows=max_rows, save_as=save_as), as_json, replace)
+    _run(Request(service, adql=adql, max_rows=max_rows, save_as=save_as, async_job=async_job, upload=upload),
+         as_json, replace)
 
 
 @app.command("cone")
@@ -103,6 +108,43 @@ def tables(service: str = SERVICE,
         except CatalogError as exc:
             raise UserError(str(exc), EXIT_FAILED) from None
         typer.echo(visible("\n".join(lines)))
+
+
+@app.command("links")
+def links(service: str = SERVICE,
+          ident: list[str] = typer.Argument(..., help="One source's identifier, e.g. Gaia DR3 4583627001381815936.")
+          ) -> None:
+    """The DataLink products of one source (epoch photometry, spectra), with their URLs; nothing is downloaded."""
+    from astro_cli.catalog.datalink import list_links
+    from astro_cli.catalog.errors import CatalogError
+    from astro_cli.catalog.research_link import agent
+    from astro_cli.catalog.services import service_named
+
+    with user_errors():
+        ctx = build_app()
+        try:
+            lines = list_links(service_named(ctx.settings, service), " ".join(ident),
+                               float(ctx.settings.typed["catalog.timeout"]), agent(ctx))
+        except CatalogError as exc:
+            raise UserError(str(exc), EXIT_FAILED) from None
+        typer.echo("\n".join(lines))
+
+
+@app.command("send")
+def send(file: str = typer.Argument(..., help="A .vot or .fits table of the workspace, e.g. data/m67.vot."),
+         to: Optional[str] = typer.Option(None, "--to", help="The SAMP client's name, e.g. topcat (default: all).")
+         ) -> None:
+    """Send a table to TOPCAT, Aladin or another SAMP client through the running SAMP hub."""
+    from astro_cli.catalog.errors import CatalogError
+    from astro_cli.catalog.samp import send_table
+    from astro_cli.security.visible import visible
+
+    with user_errors():
+        ctx = build_app()
+        try:
+            typer.echo(visible(send_table(ctx, file, to, float(ctx.settings.typed["catalog.timeout"]))))
+        except CatalogError as exc:
+            raise UserError(str(exc), EXIT_FAILED) from None
 
 
 @app.command("services")

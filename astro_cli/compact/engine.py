@@ -232,7 +232,7 @@ class CompactionEngine(LoopExtension):
             skills = session.state(SkillsState).loaded
             text = restore_text(
                 self.app, session.session_id, skills, remaining, self.policy.skill_budget_chars,
-                memory_block=latest_block(session.messages),
+                memory_block=latest_block(session.messages), identity=self.policy.identity_prompt,
             )
             return {"role": "user", "content": text} if text else None
 

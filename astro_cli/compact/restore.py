@@ -57,15 +57,15 @@ def task_state(app: AppContext, session_id: str) -> str | None:
 
 def restore_text(
     app: AppContext, session_id: str, loaded_skills: dict[str, Any], remaining: int, skill_budget: int,
-    memory_block: str | None = None,
+    memory_block: str | None = None, identity: str | None = None,
 ) -> str | None:
     """The re-injection message after a compaction that left `remaining` messages, or None.
 
     `memory_block` is the latest project-memory block of the conversation: a turn on the same topic
     stores none of its own, so the one the compaction may have cut is handed back here."""
     parts: list[str] = []
-    if remaining <= IDENTITY_MAX_MESSAGES:
-        parts.append(IDENTITY_REMINDER)
+    if remaining <= IDENTITY_MAX_MESSAGES:  # config 'compaction.identity_prompt' replaces the built-in text
+        parts.append(identity.strip() if identity and identity.strip() else IDENTITY_REMINDER)
     if loaded_skills and skill_budget > 0:
         excerpts = [
             skill_excerpt(name, str(body), skill_budget) for name, body in loaded_skills.items() if body

@@ -188,7 +188,8 @@ class Round:
         budget = max(0, self.limit - empty) // 3
         cut = L.tighten_cut(view.messages, cut, lambda tail: self.tokens(tail) - empty <= budget)
         self._started("summary", view, current)
-        history = fit_history([sent_before, view.messages], self.tokens, self.window, self.instructions)
+        history = fit_history([sent_before, view.messages], self.tokens, self.window, self.instructions,
+                              self.policy.summary_prompt)
         from astro_cli.agent.provider import ProviderError
 
         try:
@@ -199,6 +200,7 @@ class Round:
                 history,
                 self.instructions,
                 cancel=self.session.cancel,
+                base=self.policy.summary_prompt,
             )
         except (ProviderError, SummaryFailed) as exc:
             outcome.error = f"the summary request failed ({exc})"

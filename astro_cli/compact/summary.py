@@ -61,10 +61,12 @@ class Summary:
     messages_sent: int = 0
 
 
-def instruction(extra: str | None = None) -> str:
+def instruction(extra: str | None = None, base: str | None = None) -> str:
+    """The summarizing instruction: config 'compaction.summary_prompt' when set, else the built-in one."""
+    text = base.strip() if base and base.strip() else SUMMARY_INSTRUCTION
     if extra and extra.strip():
-        return f"{SUMMARY_INSTRUCTION}\n\nAlso, as asked for this compaction: {extra.strip()}"
-    return SUMMARY_INSTRUCTION
+        return f"{text}\n\nAlso, as asked for this compaction: {extra.strip()}"
+    return text
 
 
 def fit_history(
@@ -72,6 +74,7 @@ def fit_history(
     measure: Callable[[list[dict[str, Any]]], int],
     window: int,
     extra: str | None = None,
+    base: str | None = None,
 ) -> list[dict[str, Any]]:
     """The first candidate history whose summarizing request fits the window, else the last one
     shrunk (older tool results as placeholders, then the oldest exchanges left out).
@@ -79,7 +82,7 @@ def fit_history(
     `measure(messages)` is the size of a request with these messages (system prompt and tools
     included), as the engine estimates it.
     """
-    tail = [{"role": "user", "content": instruction(extra)}]
+    tail = [{"role": "user", "content": instruction(extra, base)}]
     limit = window - min(OUTPUT_RESERVE, window // 8)
 
     def fits(history: list[dict[str, Any]]) -> bool:
@@ -118,9 +121,10 @@ def request_summary(
     history: list[dict[str, Any]],
     extra: str | None = None,
     cancel: threading.Event | None = None,
+    base: str | None = None,
 ) -> Summary:
     """Ask the session's own model for the summary; raises ProviderError, Cancelled or SummaryFailed."""
-    sent = [{"role": "system", "content": system}, *history, {"role": "user", "content": instruction(extra)}]
+    sent = [{"role": "system", "content": system}, *history, {"role": "user", "content": instruction(extra, base)}]
     reply = llm.complete(sent, tools=tools, cancel=cancel, cache_index=len(sent) - 2, tool_choice="none")
     text = clean(reply.text or "")
     if reply.interrupted:

@@ -59,6 +59,8 @@ class Policy:
     aggressive_keep: int = _default("compaction.aggressive_keep")
     summary_keep_messages: int = _default("compaction.summary_keep_messages")
     skill_budget_chars: int = _default("compaction.skill_budget_chars")
+    summary_prompt: str | None = _default("compaction.summary_prompt")  # None or blank: the built-in text
+    identity_prompt: str | None = _default("compaction.identity_prompt")
 
     @classmethod
     def from_settings(cls, settings: Settings) -> Policy:

@@ -1,7 +1,8 @@
 """Agent definitions: `<workspace>/.astro/agents/*.md` and `ASTRO_HOME/agents/*.md`.
 
 A definition is a Markdown file with YAML frontmatter (name, description, tools, model,
-max_steps, runtime_context) whose body is the subagent's whole system prompt, as in Claude Code's agents. A
+max_steps, runtime_context, inherit) whose body opens the subagent's system prompt, as in Claude
+Code's agents; `inherit: [skills, memory]` adds those sections of the main prompt after it. A
 project definition replaces a user one of the same name. The 'sub-agents' prompt section lists
 them (002's layer 4) and says that only these names may be used; the catalog re-reads the
 folders only when a file changes, so the section stays byte-identical between steps.
@@ -40,9 +41,10 @@ class AgentDefinition:
     model: str | None = None  # None: the parent's model
     max_steps: int | None = None
     runtime_context: bool = True  # false: its runs get no environment message (a suppressor for their scope)
+    inherit: tuple[str, ...] = ()  # sections of the main prompt its runs keep (003's selective inheritance)
 
 
-def _string_list(value: Any, field: str, path: Path) -> tuple[str, ...] | None:
+def _string_list(value: Any, field: str, path: Path, what: str = "tool names") -> tuple[str, ...] | None:
     if value is None:
         return None
     if isinstance(value, str):
@@ -50,7 +52,7 @@ def _string_list(value: Any, field: str, path: Path) -> tuple[str, ...] | None:
     elif isinstance(value, list) and all(isinstance(item, str) for item in value):
         items = [item.strip() for item in value if item.strip()]
     else:
-        raise AgentDefinitionError(f"{path}: '{field}' should be a list of tool names or a comma-separated string.")
+        raise AgentDefinitionError(f"{path}: '{field}' should be a list of {what} or a comma-separated string.")
     return tuple(items) if items else None
 
 
@@ -92,6 +94,7 @@ def parse_agent(text: str, path: Path, layer: str = "project") -> AgentDefinitio
         model=model.strip() if isinstance(model, str) else None,
         max_steps=max_steps,
         runtime_context=runtime_context,
+        inherit=_string_list(meta.get("inherit"), "inherit", path, "prompt section names") or (),
     )
 
 

@@ -21,7 +21,7 @@ from astro_cli.agent import events as ev
 from astro_cli.agent.caller import SUBAGENT, Caller
 from astro_cli.agent.extensions import loop_extensions
 from astro_cli.delegation.events import SubagentFinished, SubagentStarted
-from astro_cli.prompt.registry import ORDER_IDENTITY
+from astro_cli.delegation.run_prompt import register_prompt
 from astro_cli.prompt.tags import escape_tags
 from astro_cli.tools.base import Tool, ToolError, ToolResult, object_schema
 from astro_cli.tools.context import ToolContext
@@ -37,8 +37,6 @@ log = logging.getLogger(__name__)
 SUBAGENT_TOOL = "subagent"
 DELEGATION_TOOLS = frozenset({"subagent", "team_start", "team_wait"})
 GENERAL_AGENT = "subagent"
-PROMPT_SECTION = "subagent"
-PROMPT_VARIABLE = "delegated_instructions"
 TOOL_TIMEOUT = 1800.0  # ten steps of a slow model with slow tools; the tool runner abandons it after this
 SUMMARY_CHARS = 2000
 
@@ -71,6 +69,7 @@ class SubagentSpec:
     pre_approved: tuple[str, ...] = ()
     notes: list[str] = field(default_factory=list)
     runtime_context: bool = True  # false: the run's requests end without an environment message
+    inherit: tuple[str, ...] = ()  # the main prompt's sections the run keeps (definition `inherit:`)
 
 
 def parent_session(ctx: ToolContext) -> Caller:
@@ -117,23 +116,6 @@ def resolve_steps(app: AppContext, requested: Any, default: int | None, notes: l
     return max(1, steps)
 
 
-def register_prompt(app: AppContext, scope: str, instructions: str) -> None:
-    """The run's system prompt as the one complete section of its scope, passed verbatim.
-
-    The text goes through a scoped variable because variable values are never re-scanned: a
-    '{{' in a definition or a skill body reaches the model as written instead of failing.
-    """
-    app.prompt.add(PROMPT_SECTION, ORDER_IDENTITY, text="{{" + PROMPT_VARIABLE + "}}", scope=scope,
-                   complete=True, replace=True)
-    app.prompt.register_variable(PROMPT_VARIABLE, lambda: instructions, scope=scope)
-
-
-def unregister_prompt(app: AppContext, scope: str) -> None:
-    """The run is over: its scope's section and variable go, so runs leave the registry as it was."""
-    app.prompt.remove_section(PROMPT_SECTION, scope=scope)
-    app.prompt.remove_variable(PROMPT_VARIABLE, scope=scope)
-
-
 # --- running ---------------------------------------------------------------------------------
 def run_subagent(ctx: ToolContext, spec: SubagentSpec) -> ToolResult:
     """Run `spec` as a child session of the calling session and report its answer and activity."""
@@ -175,7 +157,7 @@ def run_subagent(ctx: ToolContext, spec: SubagentSpec) -> ToolResult:
     started = time.monotonic()
     state: TurnState | None = None
     failure = ""
-    register_prompt(app, scope, spec.instructions)
+    unregister_prompt = register_prompt(app, scope, spec.instructions, spec.inherit, spec.notes)
     # The definition's `runtime_context: false`: a suppressor for this run's scope, disposed with the run.
     restore_context = app.prompt.suppress_runtime_context(scope) if not spec.runtime_context else None
     try:
@@ -188,7 +170,7 @@ def run_subagent(ctx: ToolContext, spec: SubagentSpec) -> ToolResult:
             child.stop("subagent finished")
         except Exception:  # noqa: BLE001 - stopping must not hide the outcome
             log.debug("subagent session %s did not stop cleanly", child_id, exc_info=True)
-        unregister_prompt(app, scope)
+        unregister_prompt()
         if restore_context is not None:
             restore_context()
     report = SubagentReport.from_state(spec, child_id, state, failure, time.monotonic() - started)
@@ -327,7 +309,7 @@ def subagent_tool(ctx: ToolContext, args: dict[str, Any]) -> ToolResult:
             agent=definition.name, task=task.strip(), instructions=escape_tags(definition.system_prompt),
             scope=f"agent:{definition.name}", tools=allowed, model=definition.model,
             max_steps=resolve_steps(app, args.get("max_steps"), definition.max_steps, notes), notes=notes,
-            runtime_context=definition.runtime_context,
+            runtime_context=definition.runtime_context, inherit=definition.inherit,
         )
     else:
         spec = SubagentSpec(

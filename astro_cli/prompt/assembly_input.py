@@ -6,6 +6,7 @@ importing one another, and without the prompt layer importing the agent loop's t
 
 from __future__ import annotations
 
+import threading
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Protocol
 
@@ -43,3 +44,5 @@ class AssemblyInput:
     states: SessionStates = field(default_factory=SessionStates)
     turn: TurnFacts | None = None
     profile: str = "default"  # agent/profiles.py: `small` asks for the short principles
+    # The request's abort signal (abort.py): wait on it rather than block; never keep it past this assembly.
+    signal: threading.Event | None = None

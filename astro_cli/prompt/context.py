@@ -18,7 +18,15 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from astro_cli.prompt.layers import GLOBAL, Dispose, PromptRegistryError, check_label, check_order, covers
+from astro_cli.prompt.layers import (
+    GLOBAL,
+    Dispose,
+    PromptRegistryError,
+    check_label,
+    check_order,
+    covers,
+    layers_of,
+)
 
 if TYPE_CHECKING:
     from astro_cli.prompt.assembly_input import AssemblyInput
@@ -99,10 +107,10 @@ class RuntimeContext:
         return any(covers(layer, scope) for layer in self._suppressors)
 
     def sources(self, scope: str) -> list[ContextSource]:
-        """The global layer's sources, with `scope`'s own shadowing those of the same name."""
-        chosen = {n: s for (sc, n), s in self._sources.items() if sc == GLOBAL}
-        if scope != GLOBAL:
-            chosen.update({n: s for (sc, n), s in self._sources.items() if sc == scope})
+        """The sources of every layer `scope` reads (layers_of), a narrower layer's shadowing a wider one's."""
+        chosen: dict[str, ContextSource] = {}
+        for layer in layers_of(scope):
+            chosen.update({n: s for (sc, n), s in self._sources.items() if sc == layer})
         return list(chosen.values())
 
     def __len__(self) -> int:

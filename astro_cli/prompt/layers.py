@@ -29,6 +29,21 @@ def covers(layer: str, scope: str) -> bool:
     return layer in (GLOBAL, scope) or scope.startswith(layer + "#")
 
 
+def layers_of(scope: str) -> list[str]:
+    """The layers an assembly for `scope` reads, most general first: the global layer, then
+    'agent:NAME' for a run scoped 'agent:NAME#<session>', then the scope itself. One rule for every
+    kind of entry: what is registered for an agent reaches each of its runs, a run's own entries
+    shadow the agent's, and the agent's shadow the global ones."""
+    layers = [GLOBAL]
+    if scope != GLOBAL:
+        base = scope.split("#", 1)[0]
+        if base not in layers:
+            layers.append(base)
+        if scope not in layers:
+            layers.append(scope)
+    return layers
+
+
 class PromptRegistryError(ConfigError):
     """A registration or assembly that cannot work; the message says which section or variable."""
 

@@ -3,7 +3,9 @@
 Sections carry a numeric order and either fixed text or a provider called at each assembly; they
 are joined with a blank line in ascending order and an empty section disappears. A section or a
 variable registered for one agent scope (a subagent, a teammate) shadows the global one of the
-same name for that agent only. Each assembly passes through the assemble waterfall (waterfall.py);
+same name for that agent only; one registered for 'agent:NAME' reaches each run of it
+('agent:NAME#<session>', layers.layers_of). An isolated scope (a subagent's run) reads only the
+global sections it inherits, by name. Each assembly passes through the assemble waterfall (waterfall.py);
 after it at most one effective `complete` section may exist: it is then the whole prompt. The
 runtime context of the trailing environment message (context.py) is assembled alongside, kept
 apart from the system prompt.
@@ -11,11 +13,13 @@ apart from the system prompt.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+import threading
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from astro_cli.by_kind import SessionStates
+from astro_cli.prompt.abort import AssemblyAborted, abortable
 from astro_cli.prompt.assembly_input import AssemblyInput, TurnFacts
 from astro_cli.prompt.context import ContextEntry, ContextProvider, ContextSource, RuntimeContext, evaluate
 from astro_cli.prompt.layers import (
@@ -25,6 +29,8 @@ from astro_cli.prompt.layers import (
     check_label,
     check_order,
     check_variable_name,
+    covers,
+    layers_of,
 )
 from astro_cli.prompt.render import PromptRenderError, render
 from astro_cli.prompt.waterfall import AssembleListener, Draft, DraftSection, Waterfall
@@ -32,7 +38,7 @@ from astro_cli.prompt.waterfall import AssembleListener, Draft, DraftSection, Wa
 if TYPE_CHECKING:
     from astro_cli.tools.base import Tool
 
-__all__ = ["GLOBAL", "AssemblyInput", "PromptRegistryError", "ContextEntry", "ContextSource", "Draft", "DraftSection"]
+__all__ = ["GLOBAL", "AssemblyAborted", "AssemblyInput", "PromptRegistryError", "ContextEntry", "ContextSource", "Draft", "DraftSection"]
 
 # Default bands (000's registry, 003's order).
 ORDER_IDENTITY = -100
@@ -101,6 +107,7 @@ class PromptRegistry:
         self._variables: dict[tuple[str, str], VariableProvider] = {}
         self._context = RuntimeContext()
         self._waterfall = Waterfall()
+        self._isolated: dict[str, frozenset[str]] = {}
 
     # --- registration ----------------------------------------------------------------------
     def register_section(self, section: Section, replace: bool = False) -> Dispose:
@@ -156,6 +163,21 @@ class PromptRegistry:
     def runtime_context_suppressed(self, scope: str = GLOBAL) -> bool:
         return self._context.suppressed(scope)
 
+    def isolate(self, scope: str, inherit: Iterable[str] = ()) -> Dispose:
+        """Assemblies for `scope` (and the runs it covers) read of the global layer only the sections
+        named in `inherit` (a subagent's `inherit: [skills, memory]`); the scope's own layers are read
+        whole. Undone by the returned function."""
+        if scope == GLOBAL:
+            raise PromptRegistryError("the global layer cannot be isolated from itself.")
+        names = frozenset(inherit)
+        self._isolated[scope] = names
+        return lambda: _discard(self._isolated, scope, names)
+
+    def inherited(self, scope: str) -> frozenset[str] | None:
+        """The global sections an isolated `scope` reads, None when it is not isolated."""
+        found = [names for layer, names in self._isolated.items() if covers(layer, scope)]
+        return frozenset().union(*found) if found else None
+
     def on_assemble(self, listener: AssembleListener, scope: str = GLOBAL) -> Dispose:
         """Run `listener(draft)` in each assembly for `scope` (GLOBAL: every assembly), before the
         complete-section rule; it changes the draft in place or returns a new one (waterfall.py)."""
@@ -163,13 +185,17 @@ class PromptRegistry:
 
     def __len__(self) -> int:
         """Entries registered, in every scope (a finished subagent run leaves none)."""
-        return len(self._sections) + len(self._variables) + len(self._context) + len(self._waterfall)
+        return (len(self._sections) + len(self._variables) + len(self._context) + len(self._waterfall)
+                + len(self._isolated))
 
     # --- lookup ----------------------------------------------------------------------------
     def effective_sections(self, scope: str = GLOBAL) -> list[Section]:
-        chosen: dict[str, Section] = {n: s for (sc, n), s in self._sections.items() if sc == GLOBAL}
-        if scope != GLOBAL:
-            chosen.update({n: s for (sc, n), s in self._sections.items() if sc == scope})
+        """The sections of every layer `scope` reads, narrower layers shadowing wider ones by name."""
+        inherit = self.inherited(scope)
+        chosen: dict[str, Section] = {}
+        for layer in layers_of(scope):
+            chosen.update({n: s for (sc, n), s in self._sections.items()
+                           if sc == layer and (layer != GLOBAL or inherit is None or n in inherit)})
         return sorted(chosen.values(), key=lambda s: (s.order, s.name))
 
     def includes(self, name: str, scope: str = GLOBAL) -> bool:
@@ -179,7 +205,7 @@ class PromptRegistry:
         return any(s.name == name for s in (complete or sections))
 
     def _variable(self, name: str, scope: str) -> VariableProvider | None:
-        return self._variables.get((scope, name)) or self._variables.get((GLOBAL, name))
+        return next((v for layer in reversed(layers_of(scope)) if (v := self._variables.get((layer, name)))), None)
 
     def runtime_context(self, data: AssemblyInput, extra: Sequence[ContextSource] = ()) -> list[ContextEntry]:
         """The environment message's contributions for `data.scope`: none, and no provider called, when suppressed."""
@@ -198,19 +224,27 @@ class PromptRegistry:
         context: Sequence[ContextSource] | None = None,
         turn: TurnFacts | None = None,
         profile: str = "default",
+        signal: threading.Event | None = None,
     ) -> AssembledPrompt:
         """Build the system prompt for `scope` with `tools` (already ordered) as the request's tools.
 
         `variables` are the caller's own values (a session's model), ahead of the registered providers.
         `context` asks for the runtime context too: the registered sources plus these (a session's
-        own); None (measuring, validating) evaluates no source at all."""
+        own); None (measuring, validating) evaluates no source at all. `signal` is the request's
+        abort signal: once set, the assembly stops waiting for its providers (AssemblyAborted, abort.py)."""
+        return abortable(lambda: self._assemble(tools, scope, question, states, variables, context, turn, profile,
+                                                signal), signal, f"the prompt of {scope}")
+
+    def _assemble(self, tools: list[Tool], scope: str, question: str, states: SessionStates | None,
+                  variables: Mapping[str, str] | None, context: Sequence[ContextSource] | None,
+                  turn: TurnFacts | None, profile: str, signal: threading.Event | None) -> AssembledPrompt:
         given = dict(variables or {})
         sections = self.effective_sections(scope)
         listeners = self._waterfall.listeners(scope)
         if not listeners:  # nothing can change the sections: apply the complete rule before producing any
             sections = _complete_rule(sections, scope)
         data = AssemblyInput(scope=scope, tools=tools, question=question, states=states or SessionStates(), turn=turn,
-                             profile=profile)
+                             profile=profile, signal=signal)
         produced = [
             DraftSection(s.name, s.order, text, s.complete, s.renders_variables)
             for s in sections
@@ -220,7 +254,7 @@ class PromptRegistry:
         draft = Draft(scope, question, produced, [t.schema() for t in tools],
                       self.runtime_context(data, context or ()) if wanted else [])
         if listeners:
-            draft = self._waterfall.run(draft, listeners)
+            draft = self._waterfall.run(draft, listeners, self.inherited(scope))
             draft.sections = _complete_rule(sorted(draft.sections, key=lambda s: s.order), scope)
         if not wanted:
             draft.context = []  # listener additions go too: the switch is the last word

@@ -64,14 +64,19 @@ class Waterfall:
         self._listeners.append(entry)
         return lambda: self._listeners.remove(entry) if entry in self._listeners else None
 
-    def listeners(self, scope: str) -> list[AssembleListener]:
-        return [listener for layer, listener in self._listeners if covers(layer, scope)]
+    def listeners(self, scope: str) -> list[tuple[str, AssembleListener]]:
+        """(layer, listener) of every listener that applies to `scope`, in registration order."""
+        return [(layer, listener) for layer, listener in self._listeners if covers(layer, scope)]
 
     def __len__(self) -> int:
         return len(self._listeners)
 
-    def run(self, draft: Draft, listeners: list[AssembleListener]) -> Draft:
-        for listener in listeners:
+    def run(self, draft: Draft, listeners: list[tuple[str, AssembleListener]],
+            inherit: frozenset[str] | None = None) -> Draft:
+        """Run the listeners in order. In an isolated scope (`inherit` not None) a section a
+        global-layer listener adds stays only when its name is inherited, as a registered one would."""
+        for layer, listener in listeners:
+            before = {section.name for section in draft.sections}
             name = getattr(listener, "__qualname__", repr(listener))
             try:
                 result = listener(draft)
@@ -83,6 +88,8 @@ class Waterfall:
             if result is not None:
                 draft = result
             _check(draft, name)
+            if layer == GLOBAL and inherit is not None:
+                draft.sections = [s for s in draft.sections if s.name in before or s.name in inherit]
         return draft
 
 

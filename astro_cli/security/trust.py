@@ -29,6 +29,8 @@ MCP_FILE = ".mcp.json"
 # there could drop the rule that text from papers is data, or open astro's prompt tags.
 RISKY_KEYS = frozenset({"hooks", "permissions.allow", "allowed_paths", "api_base", "library.files_path",
                         "identity", "persona", "principles", "language",
+                        # what the model is told when the history is compacted: prompt text, as identity is
+                        "compaction.summary_prompt", "compaction.identity_prompt",
                         "catalog.services"})  # catalog.services: where ADQL (and the researcher's targets) go
 SKILL_PREFIX = "skill:"
 MCP_PREFIX = "mcp:"

@@ -27,6 +27,7 @@ MAX_ROWS = 1000  # far above what a lookup asks for (TOP 1, TOP limit <= 200)
 OBJECT_COLUMNS = (
     "basic.main_id, basic.otype, otypedef.description AS otype_label, basic.ra, basic.dec, "
     "basic.rvz_type, basic.rvz_redshift, basic.rvz_radvel, basic.sp_type, basic.nbref, basic.plx_value, "
+    "basic.pmra, basic.pmdec, "
     + ", ".join(f'allfluxes."{f}"' for f in FILTERS)
 )
 OBJECT_JOINS = (
@@ -144,6 +145,8 @@ def _row_to_object(row: Any) -> dict[str, Any]:
         "sp_type": _label(row, "sp_type"),
         "nbref": int(nbref) if nbref is not None and abs(nbref) < 1e12 else None,
         "parallax": _number(row, "plx_value"),
+        "pmra": _number(row, "pmra"),  # mas/yr (pm in RA times cos Dec), for the J2000 position
+        "pmdec": _number(row, "pmdec"),
         "magnitudes": {f: v for f, v in mags.items() if v is not None},
         "distance_arcsec": _number(row, "dist_arcsec"),
         "url": "https://simbad.cds.unistra.fr/simbad/sim-id?Ident=" + quote_plus(main_id),
