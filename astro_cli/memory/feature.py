@@ -30,9 +30,9 @@ if TYPE_CHECKING:
 MEMORY_KIND = "memory"  # the stored kind of the per-turn memory block
 
 SAVE_DESCRIPTION = (
-    "Save or update a project memory that later sessions should know. Use it for the researcher's "
-    "preferences (e.g. 'use Planck 2018 cosmology'), feedback on your work, facts about the project and "
-    "useful references. Saving an existing slug updates it and keeps the old text as a version; "
+    "Remember a preference, rule or fact for every later session (project memory). Use it for the "
+    "researcher's preferences (e.g. 'we use Vega magnitudes'), feedback on your work, facts about the project "
+    "and useful references; research findings go in save_note. Saving an existing slug updates it and keeps the old text as a version; "
     "'replaces' retires another memory in favour of this one. Writes only inside memory/ of the workspace."
 )
 
