@@ -4,10 +4,11 @@ the task described instead of done, no tool called for a question about a file."
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 from tests.fakeprovider import FakeProvider
-from tests.helpers import last_json
+from tests.helpers import last_json, tool_results
 
 
 def _run(run_astro, astro_env, question: str, *flags: str) -> tuple[Any, dict[str, Any]]:
@@ -123,3 +124,24 @@ def test_a_cloud_model_gets_no_forced_call(run_astro, fake: FakeProvider, astro_
     fake.add({"text": "It lists stars."})
     _run(run_astro, env, "What does data/stars.csv contain?", "--profile", "default")
     assert "tool_choice" not in fake.bodies()[0]
+
+
+COWAN = Path(__file__).parent / "fixtures" / "papers" / "arXiv_1001.0012v2_astro-ph.EP.pdf"
+
+
+def test_a_table_row_reaches_the_model_as_a_row_under_its_header(run_astro, fake: FakeProvider, astro_env):
+    """1001.0012's Table 1 holds HD 189733b's day-side temperature (T_d=1605(52) K). Read as running
+    text, its rows ran together in one line and the chunk holding that row had no header."""
+    added = run_astro(["library", "add", str(COWAN)], astro_env)
+    assert added.returncode == 0, added.stderr
+    fake.add({"tool_calls": [{"name": "rag_search", "arguments": {"query": "HD 189733b day-side temperature table"}}]},
+             {"text": "Cowan & Agol (2010), Table 1: T_d = 1605(52) K [1001.0012]."})
+    done, _ = _run(run_astro, astro_env, "Which paper in my library measures the day-side temperature of HD 189733b?")
+    assert done.returncode == 0, done.stdout + done.stderr
+    (passages,) = tool_results(fake.bodies()[1])
+    lines = passages.splitlines()
+    row = next(n for n, line in enumerate(lines) if line.startswith("HD 189733b[8] |"))
+    assert lines[row].endswith("T_d=1605(52) K")  # the row alone on its line, not run into the next
+    above = lines[:row]
+    assert any(line.startswith("Planet | T_{ε=0} [K]") for line in above[-12:])  # the header of its chunk
+    assert any(line.startswith("TABLE 1 Secondary Eclipses") for line in above[-13:])
