@@ -116,8 +116,8 @@ def pdf_chunks(pages: list[Any], size: int) -> tuple[list[Chunk], list[tuple[str
         while j < len(lines) and lines[j].section == section:
             j += 1
         if section == TABLES:
-            for piece in table_pieces(lines[i:j], size):
-                chunks.append(Chunk(section, piece.page, len(chunks), piece.text, section_kind(section)))
+            for row_piece in table_pieces(lines[i:j], size):
+                chunks.append(Chunk(section, row_piece.page, len(chunks), row_piece.text, section_kind(section)))
             i = j
             continue
         for group in _notes_apart(lines[i:j]):
