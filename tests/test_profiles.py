@@ -67,7 +67,7 @@ def test_the_small_prompt_says_how_to_use_the_offered_tools_and_nothing_else(cli
     assert principles.startswith("How to work:") and 'glob_files with {"pattern": "*"}' in principles
     assert '{"name": "glob_files", "arguments": {"pattern": "*.fits", "path": "data"}}' in principles
     assert "load_skill" not in principles and "todo_write" not in principles
-    assert small["total_tokens"] <= 1500
+    assert small["total_tokens"] <= 1850  # 1500 before save_memory and its memory section joined (+~320, issue 48)
     fewer = json.loads(cli(["prompt", "show", "--json", "--profile", "small"],
                            env={**astro_env, "ASTRO_SMALL_PROFILE_TOOLS": "read_file"}).stdout)
     text = next(s["text"] for s in fewer["sections"] if s["name"] == "principles")
