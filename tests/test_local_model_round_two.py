@@ -145,3 +145,14 @@ def test_a_table_row_reaches_the_model_as_a_row_under_its_header(run_astro, fake
     above = lines[:row]
     assert any(line.startswith("Planet | T_{ε=0} [K]") for line in above[-12:])  # the header of its chunk
     assert any(line.startswith("TABLE 1 Secondary Eclipses") for line in above[-13:])
+
+
+def test_tool_choice_is_sent_only_where_litellm_sends_it():
+    """Ollama's generate API (`ollama/`) takes no tool_choice; its chat API and OpenAI-compatible servers do."""
+    from astro_cli.agent.first_step import accepts_tool_choice
+    from astro_cli.agent.litellm_loader import load_litellm
+
+    litellm = load_litellm()
+    assert accepts_tool_choice(litellm, "openai/qwen2.5-coder-1.5b")
+    assert accepts_tool_choice(litellm, "ollama_chat/qwen2.5-coder:1.5b")
+    assert not accepts_tool_choice(litellm, "ollama/qwen2.5-coder:1.5b")
