@@ -156,3 +156,14 @@ def test_tool_choice_is_sent_only_where_litellm_sends_it():
     assert accepts_tool_choice(litellm, "openai/qwen2.5-coder-1.5b")
     assert accepts_tool_choice(litellm, "ollama_chat/qwen2.5-coder:1.5b")
     assert not accepts_tool_choice(litellm, "ollama/qwen2.5-coder:1.5b")
+
+
+def test_what_counts_as_naming_a_file_a_table_or_the_library():
+    from astro_cli.agent.first_step import names_workspace_thing
+
+    named = ["Summarise notes/todo.md", "What does the CSV in data/ contain?", "Open stars.fits",
+             "Which paper in my library measures it?", "Plot the table of periods", "Read README.md"]
+    unnamed = ["What is a Vega magnitude, e.g. for Sirius?", "Is Python 3.11 fast enough?",
+               "Which plotting library is best?", "Explain the transit method."]
+    assert [q for q in named if not names_workspace_thing(q)] == []
+    assert [q for q in unnamed if names_workspace_thing(q)] == []

@@ -17,10 +17,12 @@ from typing import Any
 log = logging.getLogger(__name__)
 
 REQUIRED = "required"
-# A path ("data/", "notes/todo.md") or a file name with an extension of letters ("todo.md", "x.fits").
-_FILE = re.compile(r"(?:\b[\w.-]+/|(?<![\w.])[\w-]+\.[A-Za-z][A-Za-z0-9]{0,4}\b)")
-# The library, a table (or a table's common file forms), said in words.
-_THINGS = re.compile(r"\b(?:library|tables?|csv|fits|votable|ecsv)\b", re.IGNORECASE)
+# A path ("data/", "notes/todo.md") or a file name whose extension has 2-5 characters, the first a
+# letter ("todo.md", "x.fits"; not "e.g." nor "3.5").
+_FILE = re.compile(r"(?:\b[\w.-]+/|(?<![\w.])[\w-]+\.[A-Za-z][A-Za-z0-9]{1,4}\b)")
+# The library (mine, the, our, this: not "a plotting library"), a table or a table's file forms.
+_THINGS = re.compile(r"\b(?:(?:my|the|our|this) (?:paper )?library|tables?|csv|fits|votable|ecsv)\b",
+                     re.IGNORECASE)
 
 
 def names_workspace_thing(question: str) -> bool:
