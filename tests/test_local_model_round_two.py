@@ -49,8 +49,9 @@ def test_astro_text_given_back_twice_pauses_with_one_sentence_and_no_answer(run_
     fake.add(_echo_environment, _echo_tools_section, {"text": "never asked for"})
     done, obj = _run(run_astro, astro_env, "What does the CSV in data/ contain?")
     assert done.returncode == 1 and obj["stop_reason"] == "paused", done.stdout
-    assert "repeated astro's own instructions or context as its answer twice in a row" in obj["error"]
-    assert obj["answer"] == "" and "<environment>" not in done.stdout.split("\n")[-2]
+    assert obj["error"].startswith("The model repeated astro's own instructions or context as its answer twice "
+                                   "in a row (it only repeats the instructions, environment or tool list")
+    assert obj["answer"] == "" and "[session]" not in done.stdout
     assert len(fake.bodies()) == 2
 
 

@@ -72,8 +72,8 @@ def check_reply(reply: LLMReply, tools: list[dict[str, Any]], history: list[dict
             f"Your last reply only copies the result {copied} returned; that is not an answer. Answer the "
             "question in your own words from that result, or call another tool."), "")
     if not reply.tool_calls and echoes(strip_template_tags(reply.text), sent or []):
-        return BadReply("repeated astro's own instructions or context as its answer", "it only repeats text astro "
-                        "sent it (its instructions, the environment or the tool list)", (
+        return BadReply("repeated astro's own instructions or context as its answer", "it only repeats the "
+                        "instructions, environment or tool list astro sent it", (
                             "Your last reply only repeats text astro sent you (your instructions, the environment "
                             "or the tool list); that is not an answer. Answer the user's question: call a tool "
                             "that finds what it asks for, or answer from the tool results above."), "")
