@@ -30,9 +30,14 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from benchmarks import everyday_tasks  # noqa: E402
 from benchmarks.common import ASTRO, clean_env  # noqa: E402
 from benchmarks.local_model_setup import DEFAULT_CACHE, MODEL_NAME, LocalServer, install  # noqa: E402
 from benchmarks.local_model_tasks import BY_NAME, TASKS, Run, fresh_workspace, make_template, wrong_paths  # noqa: E402
+
+# Issue 48's everyday set: `--tasks development` or `--tasks held_out` runs one half (or name its tasks).
+EVERYDAY = {task.name: task for task in everyday_tasks.tasks()}
+ALL_TASKS = {**BY_NAME, **EVERYDAY}
 
 CLOSED = "http://127.0.0.1:9"  # no research service is reached: the tasks are local
 RUN_TIMEOUT = 1800.0
@@ -49,7 +54,7 @@ def astro_env(home: Path, server_url: str) -> dict[str, str]:
 
 def run_once(task_name: str, workspace: Path, env: dict[str, str], profile: str) -> dict[str, Any]:
     """One `astro run` in stream-json, each event timed as it arrives."""
-    task = BY_NAME[task_name]
+    task = ALL_TASKS[task_name]
     started = time.monotonic()
     proc = subprocess.Popen([*ASTRO, "run", "--profile", profile, "--output-format", "stream-json", task.prompt],
                             cwd=workspace, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
@@ -119,7 +124,7 @@ def step_seconds(events: list[dict[str, Any]]) -> list[float]:
 
 def summarize(runs: list[dict[str, Any]]) -> list[dict[str, Any]]:
     rows = []
-    for task in TASKS:
+    for task in ALL_TASKS.values():
         mine = [r for r in runs if r["task"] == task.name]
         if not mine:
             continue
@@ -170,9 +175,11 @@ def main() -> None:
     args = parser.parse_args()
     args.out.parent.mkdir(parents=True, exist_ok=True)
     names = [n.strip() for n in args.tasks.split(",") if n.strip()]
-    unknown = [n for n in names if n not in BY_NAME]
+    names = [name for n in names
+             for name in ([t.name for t in everyday_tasks.tasks(n)] if n in everyday_tasks.SPLITS else [n])]
+    unknown = [n for n in names if n not in ALL_TASKS]
     if unknown:
-        sys.exit(f"unknown task(s) {', '.join(unknown)}; the tasks are: {', '.join(BY_NAME)}")
+        sys.exit(f"unknown task(s) {', '.join(unknown)}; the tasks are: {', '.join(ALL_TASKS)}")
     # `kill` ends the run like Ctrl-C: the server stops and the temporary workspaces are removed.
     signal.signal(signal.SIGTERM, lambda signum, frame: sys.exit(f"stopped by signal {signum}"))
     installed = install(args.cache)
@@ -186,6 +193,8 @@ def main() -> None:
               f"{server.models()['data'][0].get('meta')}", flush=True)
         root = Path(tmp)
         template = make_template(root / "template" / "project", ASTRO, astro_env(root / "template-home", server.url))
+        if any(name in EVERYDAY for name in names):
+            everyday_tasks.add_workspace_files(template)  # the older tasks keep their workspace as it was
         wanted = {name: args.readme_runs if name == "readme" else args.runs for name in names}
         # In rounds (each task once, then again), so that a run cut short still covers every task.
         for n in range(max(wanted.values(), default=0)):

@@ -126,7 +126,7 @@ def test_a_line_of_the_instructions_given_as_the_answer_gets_one_correction(cli,
     assert obj["tool_calls"] == [{"name": "glob_files", "ok": True}]
     assert tool_results(fake.bodies()[1])[0].splitlines() == ["scripts/fit.py", "scripts/plot.py"]
     nudges = _nudges(fake.bodies()[2])
-    assert len(nudges) == 1 and "only repeats a line of your instructions" in nudges[0]
+    assert len(nudges) == 1 and "only repeats text astro sent you" in nudges[0]
 
 
 def test_an_answer_that_quotes_the_instructions_among_other_words_stands(cli, fake: FakeProvider, astro_env):

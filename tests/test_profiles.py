@@ -58,15 +58,16 @@ def test_prompt_show_measures_the_small_profile_under_2000_tokens(cli, astro_env
 
 def test_the_small_prompt_says_how_to_use_the_offered_tools_and_nothing_else(cli, astro_env):
     """The small profile's system prompt: short principles naming only offered tools, no skills
-    list (load_skill is not offered), no memory section (nor save_memory); measured, not guessed."""
+    list (load_skill is not offered); the memory section comes with save_memory, which the small
+    profile offers since issue 48 (asked to save to memory, the 1.5B model had only save_note)."""
     small = json.loads(cli(["prompt", "show", "--json", "--profile", "small"], env=astro_env).stdout)
     names = [s["name"] for s in small["sections"]]
-    assert "skills" not in names and "memory" not in names
+    assert "skills" not in names and "memory" in names
     principles = next(s["text"] for s in small["sections"] if s["name"] == "principles")
     assert principles.startswith("How to work:") and 'glob_files with {"pattern": "*"}' in principles
     assert '{"name": "glob_files", "arguments": {"pattern": "*.fits", "path": "data"}}' in principles
     assert "load_skill" not in principles and "todo_write" not in principles
-    assert small["total_tokens"] <= 1500
+    assert small["total_tokens"] <= 1850  # 1500 before save_memory and its memory section joined (+~320, issue 48)
     fewer = json.loads(cli(["prompt", "show", "--json", "--profile", "small"],
                            env={**astro_env, "ASTRO_SMALL_PROFILE_TOOLS": "read_file"}).stdout)
     text = next(s["text"] for s in fewer["sections"] if s["name"] == "principles")

@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from astro_cli.agent.current_model import CurrentModel
+from astro_cli.agent.first_step import REQUIRED, accepts_tool_choice
 from astro_cli.agent.litellm_compat import forget_chunks
 from astro_cli.agent.litellm_loader import load_litellm as load_litellm
 from astro_cli.agent.litellm_loader import loaded_litellm as loaded_litellm
@@ -264,6 +265,8 @@ class LLM:
             kwargs["max_tokens"] = self.config.max_tokens
         if tools:
             kwargs["tools"] = tools
+            if tool_choice == REQUIRED and not accepts_tool_choice(litellm, model):
+                tool_choice = None  # the provider would refuse or ignore it (agent/first_step.py)
             if tool_choice:
                 kwargs["tool_choice"] = tool_choice
         if self.config.api_base:

@@ -7,6 +7,7 @@ the reply in flight.
 
 from __future__ import annotations
 
+import json
 import threading
 import time
 from dataclasses import dataclass, field
@@ -15,12 +16,13 @@ from typing import TYPE_CHECKING, Any, TypeVar
 from astro_cli.agent import events as ev
 from astro_cli.agent.caller import Caller
 from astro_cli.agent.extensions import LoopExtension, TurnView
+from astro_cli.agent.first_step import first_step_choice
 from astro_cli.agent.history import INTERRUPTED, missing_results, order_results, reply_record
 from astro_cli.agent.history_store import HistoryStore
 from astro_cli.agent.interrupt import TurnInterrupter
 from astro_cli.agent.llm import LLM, Cancelled, LLMReply
 from astro_cli.agent.permissions import PermissionPolicy
-from astro_cli.agent.profiles import profile_tools, resolve_profile
+from astro_cli.agent.profiles import SMALL, profile_tools, resolve_profile
 from astro_cli.agent.provider import MissingCredentials, ProviderError
 from astro_cli.agent.reply_checks import check_reply
 from astro_cli.agent.tool_runner import ToolRunner
@@ -65,6 +67,7 @@ class TurnState:
     duration: float = 0.0
     api_duration: float = 0.0
     assembled: AssembledPrompt | None = None  # this step's system prompt and tool schemas
+    sent_texts: list[str] = field(default_factory=list)  # astro's own text in this step's request (reply_checks)
 
     @property
     def tool_steps(self) -> int:
@@ -300,7 +303,7 @@ class AgentSession:
                 raise Cancelled()
             assembled = state.assembled
             bad = check_reply(reply, assembled.tools if assembled else [], self.messages, final=state.force_final,
-                              instructions=assembled.system if assembled else "") if (
+                              sent=state.sent_texts) if (
                 self.llm.config.text_tool_calls) else None
             self._store_reply(state, reply)
             if bad is not None and not state.force_final:
@@ -362,6 +365,8 @@ class AgentSession:
             history = ext.transform_messages(state, history)
         environment = environment_message(assembled.context)  # None: runtime context off for this scope
         sent = [{"role": "system", "content": assembled.system}, *history, *([environment] if environment else [])]
+        state.sent_texts = [assembled.system, environment["content"] if environment else "",
+                            json.dumps(assembled.tools, ensure_ascii=False)]
         self.bus.emit(ev.Thinking(step=state.step))
 
         def on_retry(attempt: int, total: int, delay: float, error: str, rate_limited: bool) -> None:
@@ -377,7 +382,8 @@ class AgentSession:
             on_retry=on_retry,
             cancel=self.cancel,
             cache_index=len(sent) - (2 if environment else 1),  # the last stored message
-            tool_choice="none" if state.force_final else None,
+            tool_choice="none" if state.force_final else first_step_choice(
+                state.prompt, state.step, self.llm.config.text_tool_calls or self.profile == SMALL),
             on_progress=lambda total, cached, processed: self.bus.emit(
                 ev.PromptProgress(total=total, cached=cached, processed=processed)),
         )

@@ -1,6 +1,6 @@
 """What a local model's reply may not be: an unusable tool call, the call (written as text) whose
-result it was just given, a tool's error or result echoed back as the answer, or a line of its
-instructions.
+result it was just given, a tool's error or result echoed back as the answer, or astro's own text
+(its instructions, the environment message, the tool schemas: agent/overlap.py).
 
 Small models (Qwen2.5-Coder-1.5B, recorded in tests/fixtures/local_model/) do each of these; read
 plainly, each ends the turn with the wrong thing printed as the answer or runs in circles. Each
@@ -15,6 +15,7 @@ import json
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from astro_cli.agent.overlap import echoes
 from astro_cli.agent.text_calls import adopt_text_calls, corrective_message, strip_template_tags
 
 if TYPE_CHECKING:
@@ -35,11 +36,11 @@ class BadReply:
 
 
 def check_reply(reply: LLMReply, tools: list[dict[str, Any]], history: list[dict[str, Any]],
-                final: bool, instructions: str = "") -> BadReply | None:
+                final: bool, sent: list[str] | None = None) -> BadReply | None:
     """Adopt the tool calls the reply wrote as text (in place) and say what is wrong with it, if
     anything. `history` is the conversation before this reply; `final`: no tool may be called
-    now, so only an unusable call is reported. `instructions`: the system prompt, which a reply
-    that only repeats a line of it does not answer from. A repeated call counts only when written as text:
+    now, so only an unusable call is reported. `sent`: astro's own texts of this request (system
+    prompt, environment message, tool schemas); a reply that mostly repeats them answers nothing. A repeated call counts only when written as text:
     a native call may poll on purpose (a background job's status), and is left to the step budget."""
     written, native = reply.text, bool(reply.tool_calls)
     results = [str(m.get("content") or "") for m in history if m.get("role") == "tool"]
@@ -70,19 +71,13 @@ def check_reply(reply: LLMReply, tools: list[dict[str, Any]], history: list[dict
         return BadReply("gave a tool's result as its answer", problem, (
             f"Your last reply only copies the result {copied} returned; that is not an answer. Answer the "
             "question in your own words from that result, or call another tool."), "")
-    if _parrots(reply.text, instructions):
-        return BadReply("repeated a line of its instructions as its answer", "it only repeats a line of astro's "
-                        "instructions", (
-                            "Your last reply only repeats a line of your instructions; that is not an answer. "
-                            "Answer the question from the tool results above, or call a tool."), "")
+    if not reply.tool_calls and echoes(strip_template_tags(reply.text), sent or []):
+        return BadReply("repeated astro's own instructions or context as its answer", "it only repeats the "
+                        "instructions, environment or tool list astro sent it", (
+                            "Your last reply only repeats text astro sent you (your instructions, the environment "
+                            "or the tool list); that is not an answer. Answer the user's question: call a tool "
+                            "that finds what it asks for, or answer from the tool results above."), "")
     return None
-
-
-def _parrots(text: str, instructions: str) -> bool:
-    """The reply is one line of the system prompt, word for word (recorded: after glob_files'
-    result the 1.5B model answered 'To find new papers, call search_papers.')."""
-    said = " ".join(strip_template_tags(text).split()).lstrip("- ")
-    return len(said) >= 20 and "\n" not in text.strip() and said in " ".join(instructions.split())
 
 
 def _repeated_call(reply: LLMReply, history: list[dict[str, Any]]) -> str | None:

@@ -30,9 +30,9 @@ if TYPE_CHECKING:
 MEMORY_KIND = "memory"  # the stored kind of the per-turn memory block
 
 SAVE_DESCRIPTION = (
-    "Save or update a project memory that later sessions should know. Use it for the researcher's "
-    "preferences (e.g. 'use Planck 2018 cosmology'), feedback on your work, facts about the project and "
-    "useful references. Saving an existing slug updates it and keeps the old text as a version; "
+    "Remember a preference, rule or fact for every later session (project memory). Use it for the "
+    "researcher's preferences (e.g. 'we use Vega magnitudes'), feedback on your work, facts about the project "
+    "and useful references; research findings go in save_note. Saving an existing slug updates it and keeps the old text as a version; "
     "'replaces' retires another memory in favour of this one. Writes only inside memory/ of the workspace."
 )
 
@@ -130,13 +130,12 @@ def install(app: AppContext) -> None:
         name="save_memory",
         description=SAVE_DESCRIPTION,
         parameters=object_schema({
-            "slug": {"type": "string", "description": "File name of the memory: lowercase words joined by hyphens, "
-                                                      "e.g. 'planck-2018-cosmology'. An existing slug is updated."},
-            "type": {"type": "string", "enum": list(MEMORY_TYPES),
-                     "description": "preference, feedback, project or reference."},
-            "description": {"type": "string", "description": "One line saying what the memory is (shown in the index)."},
-            "content": {"type": "string", "description": "The memory itself, in Markdown; the first lines matter most."},
-            "replaces": {"type": "string", "description": "Optional: the slug of a memory this one supersedes."},
+            "slug": {"type": "string", "description": "Lowercase words joined by hyphens, e.g. 'vega-magnitudes'; "
+                                                      "an existing slug is updated."},
+            "type": {"type": "string", "enum": list(MEMORY_TYPES)},
+            "description": {"type": "string", "description": "One line: what the memory is (shown in the index)."},
+            "content": {"type": "string", "description": "The memory in Markdown; the first lines matter most."},
+            "replaces": {"type": "string", "description": "The slug of a memory this one supersedes."},
         }, ["slug", "type", "description", "content"]),
         run=save_memory, read_only=False, needs_permission=False, key_argument="slug",
     ))

@@ -14,6 +14,7 @@ if TYPE_CHECKING:
 
 
 def install(app: AppContext) -> None:
+    from astro_cli.agent.described import DescribedNotDone
     from astro_cli.tasks.background import BackgroundGate, bg_tool
     from astro_cli.tasks.nudges import Nudges
     from astro_cli.tasks.recovery import TaskRecovery
@@ -24,6 +25,7 @@ def install(app: AppContext) -> None:
     loop_extensions(app).add(TaskRecovery)
     loop_extensions(app).add(Nudges)
     loop_extensions(app).add(BackgroundGate)
+    loop_extensions(app).add(DescribedNotDone)  # a nudge of local models: do the task, do not describe it
     slash_commands(app).register(SlashCommand("tasks", "show this session's task plan", views.slash_tasks))
     slash_commands(app).register(SlashCommand("bg", "list background tasks (/bg cancel bg-N stops one)", views.slash_bg,
                                     usage="/bg [cancel bg-N]"))

@@ -103,7 +103,8 @@ def _notes_apart(lines: list[Any]) -> list[list[Any]]:
 
 def pdf_chunks(pages: list[Any], size: int) -> tuple[list[Chunk], list[tuple[str, int | None]]]:
     """Chunks of a PDF's text, section by section, and the paper's outline."""
-    from astro_cli.research.text.pdftext import pdf_layout
+    from astro_cli.research.library.table_chunks import table_pieces
+    from astro_cli.research.text.pdftext import TABLES, pdf_layout
 
     layout = pdf_layout(pages)
     chunks: list[Chunk] = []
@@ -114,6 +115,11 @@ def pdf_chunks(pages: list[Any], size: int) -> tuple[list[Chunk], list[tuple[str
         j = i
         while j < len(lines) and lines[j].section == section:
             j += 1
+        if section == TABLES:
+            for row_piece in table_pieces(lines[i:j], size):
+                chunks.append(Chunk(section, row_piece.page, len(chunks), row_piece.text, section_kind(section)))
+            i = j
+            continue
         for group in _notes_apart(lines[i:j]):
             text, starts = _section_text(group)
             offsets = [start for start, _ in starts]

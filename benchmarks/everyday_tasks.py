@@ -1,0 +1,71 @@
+"""Issue 48's everyday task set (benchmarks/everyday_tasks.json) as local_model_tasks.Task objects:
+the tasks are data, their checks a few declared kinds, so a task is added without code and the
+development / held-out split is visible in one file. Not run by any test: bench_local_model.py
+runs tasks; this module only supplies them (and the files the workspace needs besides the template).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from benchmarks.local_model_tasks import Run, Task
+
+DATA = Path(__file__).resolve().parent / "everyday_tasks.json"
+SPLITS = ("development", "held_out")
+CHECKS = ("answer_all", "answer_any", "answer_none", "answer_regex", "tools_all", "tools_any", "tools_none",
+          "file_contains")
+FIELDS = {"name", "split", "kind", "prompt", "rule", *CHECKS}
+
+
+def load(path: Path = DATA) -> dict[str, Any]:
+    return dict(json.loads(path.read_text(encoding="utf-8")))
+
+
+def tasks(split: str | None = None, path: Path = DATA) -> list[Task]:
+    """The tasks of one half (`development`, `held_out`), or all of them."""
+    if split is not None and split not in SPLITS:
+        raise ValueError(f"split must be one of {', '.join(SPLITS)} (got {split!r})")
+    return [Task(t["name"], t["prompt"], t["rule"], checker(t)) for t in load(path)["tasks"]
+            if split is None or t["split"] == split]
+
+
+def add_workspace_files(folder: Path, path: Path = DATA) -> None:
+    """The files these tasks read, written into local_model_tasks.make_template's workspace."""
+    for relative, text in load(path)["workspace"].items():
+        target = folder / relative
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_text(text, encoding="utf-8")
+
+
+def checker(task: dict[str, Any]) -> Callable[[Run], bool]:
+    """The task's checks, all of which must hold."""
+    unknown = set(task) - FIELDS
+    if unknown:
+        raise ValueError(f"task {task.get('name')!r} has unknown fields: {', '.join(sorted(unknown))}")
+
+    def check(run: Run) -> bool:
+        answer = run.answer.lower()
+        said = [w.lower() in answer for w in task.get("answer_all", [])]
+        if not all(said):
+            return False
+        if task.get("answer_any") and not any(w.lower() in answer for w in task["answer_any"]):
+            return False
+        if any(w.lower() in answer for w in task.get("answer_none", [])):
+            return False
+        if task.get("answer_regex") and not re.search(task["answer_regex"], run.answer):
+            return False
+        ran = set(run.tools_ok)
+        if not set(task.get("tools_all", [])) <= ran or ran & set(task.get("tools_none", [])):
+            return False
+        if task.get("tools_any") and not ran & set(task["tools_any"]):
+            return False
+        if "file_contains" in task:
+            pattern, text = task["file_contains"]
+            return any(text.lower() in p.read_text(errors="replace").lower() for p in run.workspace.glob(pattern))
+        return True
+
+    return check
