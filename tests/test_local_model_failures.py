@@ -234,6 +234,29 @@ def test_the_call_just_answered_written_inside_tool_response_gets_one_correction
     assert len(nudges) == 1 and 'repeats read_file({"path": "notes.md"' in nudges[0]
 
 
+def _call_alone(raw: str) -> str:
+    """A recorded reply cut after its call block: the shape astro runs (a call with a sentence after
+    it is text since issue 41, and gets its own correction: see the test below)."""
+    end = raw.rfind("```")
+    return raw[: end + 3] if end > 0 and raw[:end].count("```") % 2 == 1 else raw
+
+
+def test_a_call_with_a_sentence_after_it_is_not_run_and_the_model_is_told_how_to_call(
+        cli, fake: FakeProvider, astro_env, workspace):
+    """read_code's recorded first step: a fenced rag_search call, then a sentence. It is not run
+    (a quoted call never is), and the model is told once to send the call alone; it does, and the
+    call runs then."""
+    recorded = _recorded("read_code", 1, run="stop38b")
+    assert recorded["raw"].rstrip() != _call_alone(recorded["raw"]).rstrip()  # text follows the call
+    fake.add({"text": recorded["raw"]}, {"text": _call_alone(recorded["raw"])}, {"text": "It imports matplotlib."})
+    result = cli(["run", "--profile", "small", "--output-format", "json", recorded["prompt"]], env=astro_env)
+    obj = last_json(result.stdout)
+    assert obj["answer"] == "It imports matplotlib.", result.stdout
+    assert obj["tool_calls"] == [{"name": "rag_search", "ok": True}]  # run once: after it was sent alone
+    nudges = _nudges(fake.bodies()[1])
+    assert len(nudges) == 1 and "rag_search call with text after it, so it was not run" in nudges[0]
+
+
 def _copying(prose: str, fenced: bool):
     """A turn that gives back this run's last tool result behind `prose`, in the recorded shape
     (the result itself differs with the library the test has, so it is taken from the request)."""
@@ -253,7 +276,8 @@ def test_a_search_result_copied_back_as_the_answer_gets_one_correction(cli, fake
     read_code = [_recorded("read_code", step, run="stop38b") for step in (1, 2)]
     assert "<tool_response>\n1 passage(s) for" in read_code[1]["raw"]
     prose = read_code[1]["raw"].split("\n")[0]
-    fake.add({"text": read_code[0]["raw"]}, _copying(prose, fenced=False), {"text": "It imports matplotlib."})
+    fake.add({"text": _call_alone(read_code[0]["raw"])}, _copying(prose, fenced=False),
+             {"text": "It imports matplotlib."})
     result = cli(["run", "--profile", "small", "--output-format", "json", read_code[0]["prompt"]], env=astro_env)
     assert last_json(result.stdout)["answer"] == "It imports matplotlib.", result.stdout
     nudges = _nudges(fake.bodies()[2])
@@ -261,7 +285,8 @@ def test_a_search_result_copied_back_as_the_answer_gets_one_correction(cli, fake
 
     number = [_recorded("notes_number", step, run="stop38b") for step in (1, 2, 3)]
     prose = number[2]["raw"].split("\n")[0]
-    fake.add({"text": number[0]["raw"]}, {"text": number[1]["raw"]}, _copying(prose, fenced=True),
+    fake.add({"text": _call_alone(number[0]["raw"])}, {"text": _call_alone(number[1]["raw"])},
+             _copying(prose, fenced=True),
              _copying(prose, fenced=True), {"text": "never asked for"})
     result = cli(["run", "--profile", "small", "--output-format", "json", number[0]["prompt"]], env=astro_env)
     obj = last_json(result.stdout)

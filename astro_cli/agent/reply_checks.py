@@ -12,11 +12,18 @@ of this.
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from astro_cli.agent.overlap import echoes
-from astro_cli.agent.text_calls import adopt_text_calls, corrective_message, strip_template_tags
+from astro_cli.agent.text_calls import (
+    adopt_text_calls,
+    copied_from_results,
+    corrective_message,
+    quoted_calls,
+    strip_template_tags,
+)
 
 if TYPE_CHECKING:
     from astro_cli.agent.llm import LLMReply
@@ -50,6 +57,21 @@ def check_reply(reply: LLMReply, tools: list[dict[str, Any]], history: list[dict
                         strip_template_tags(written))
     if final:
         return None
+    quoted = None if native or reply.tool_calls or _wants_example(history) else _quoted(written, tools, results)
+    if quoted is not None and _last_calls(history) == quoted:
+        names = [name for name, _ in quoted]
+        shown = json.dumps(quoted[0][1], ensure_ascii=False)
+        call = f"{names[0]}({shown if len(shown) <= 200 else shown[:200] + '…'})"
+        return BadReply("repeated the call it had just made", f"it repeats {call}, whose result is just above", (
+            f"Your last reply repeats {call}; its result is already above, and running it again "
+            "gives the same. Answer the question from that result now, or call a different tool or "
+            "the same tool with different arguments."), "")
+    if quoted is not None:
+        name = quoted[0][0]
+        return BadReply("wrote a tool call inside its answer", "its tool call has text after it, so it was not run", (
+            f"Your last reply has a {name} call with text after it, so it was not run: astro runs a call "
+            "written as text only when the call ends your reply. To call it, reply with the call block "
+            "alone; otherwise answer the question without it."), strip_template_tags(written))
     repeated = None if native else _repeated_call(reply, history)
     if repeated is not None:
         reply.text, reply.tool_calls = written, []  # stored as written: the model sees what it did
@@ -78,6 +100,31 @@ def check_reply(reply: LLMReply, tools: list[dict[str, Any]], history: list[dict
                             "or the tool list); that is not an answer. Answer the user's question: call a tool "
                             "that finds what it asks for, or answer from the tool results above."), "")
     return None
+
+
+_EXAMPLE_WORDS = re.compile(r"\b(?:show|example|examples|look like|looks like|format|syntax|spell)\b", re.IGNORECASE)
+
+
+def _wants_example(history: list[dict[str, Any]]) -> bool:
+    """Whether the researcher's question asks how something is done or what it looks like: then a
+    call shown inside the answer is the answer's content, not a call the model forgot to send."""
+    from astro_cli.agent.described import asks_how
+
+    for message in reversed(history):
+        text = str(message.get("content") or "") if message.get("role") == "user" else ""
+        if text and not text.startswith((CORRECTION_START, "<environment>", "<system-reminder>")):
+            return asks_how(text) or bool(_EXAMPLE_WORDS.search(text))
+    return False
+
+
+def _quoted(written: str, tools: list[dict[str, Any]], results: list[str]) -> list[tuple[str, Any]] | None:
+    """The calls a reply quotes in its text without running them, unless a tool's result holds them
+    (a planted call the model repeated is never suggested back to it)."""
+    names = {str((tool.get("function") or tool).get("name", "")) for tool in tools}
+    found = quoted_calls(written, names)
+    if found is None or copied_from_results(found, results):
+        return None
+    return [(call.name, _arguments(call.arguments)) for call in found.calls]
 
 
 def _repeated_call(reply: LLMReply, history: list[dict[str, Any]]) -> str | None:

@@ -307,6 +307,25 @@ def adopt_text_calls(reply: LLMReply, tools: list[dict[str, Any]], results: Sequ
     return None
 
 
+_QUOTED_FENCE = re.compile(r"```[ \t]*(?:json|tool_call|tool)?[ \t]*\n(?P<body>[^`]*)```", re.IGNORECASE)
+_QUOTED_TAG = re.compile(r"<tool_call>(?P<body>[^<]*)</tool_call>")
+
+
+def quoted_calls(text: str, tools: Collection[str]) -> TextCalls | None:
+    """Calls to offered tools written inside a reply's text but not where they end it (a fenced call
+    with a sentence after it, a tag mid-answer): never run, but worth telling the model about. Only
+    whole, usable calls count; the patterns take no backtracking (no backquote or '<' inside)."""
+    bodies = [m.group("body") for pattern in (_QUOTED_FENCE, _QUOTED_TAG) for m in pattern.finditer(text or "")]
+    calls: list[TextCall] = []
+    for body in bodies:
+        if not _CALL_WORDS.search(body):
+            continue
+        found = _calls_from([body], "", tools, needs_name=True)
+        if found is not None and found.problem is None:
+            calls.extend(found.calls)
+    return TextCalls(prose=text, calls=calls, bodies=tuple(bodies)) if calls else None
+
+
 def copied_from_results(found: TextCalls, results: Sequence[str]) -> bool:
     """Whether a call block of the reply is in a tool's result: text from a file, a paper or a
     shared library row that the model repeated, so nobody but that text's author asked for it.
