@@ -136,19 +136,17 @@ class Fence:
 
     def describe(self) -> tuple[str, str]:
         """(what a command may use, what it cannot see or change), each in words, for `astro doctor`."""
-        allowed = ["writes: the workspace" + (" and allowed_paths" if len(self.writable) > 1 else "")
-                   + ", a private /tmp", "reads: the system folders"]
-        if self.needed:
-            allowed.append("from hidden folders only " + ", ".join(_short(p) for p in self.needed))
-        if self.home_skills:
-            allowed.append("your user skills")
-        allowed.append("the network" if self.network else "no network, no Unix sockets of the host")
-        hides = [", ".join(_short(p) for p in self.hidden) + " and ASTRO_HOME are empty",
-                 "key stores stay hidden even inside the workspace", "no socket variables (SSH_AUTH_SOCK, ...)",
-                 "astro's state and the files hooks run are read-only",
-                 "no capabilities (even as root)" if self.user_namespace else
-                 "NO user namespace: a command run as root could undo the sandbox"]
-        return "; ".join(allowed), "; ".join(hides)
+        writes = "the workspace" + (" and allowed_paths" if len(self.writable) > 1 else "")
+        reads = "the system folders" + (", and from hidden folders only " + ", ".join(_short(p) for p in self.needed)
+                                        if self.needed else "") + (", your user skills" if self.home_skills else "")
+        network = "the network" if self.network else "no network and no host sockets"
+        allowed = f"writing {writes} and a private /tmp; reading {reads}; {network}"
+        hidden = ", ".join(_short(p) for p in self.hidden)
+        power = ("no capabilities, even as root" if self.user_namespace
+                 else "NO user namespace, so a command run as root could undo all this")
+        hides = (f"{hidden} and ASTRO_HOME (shown empty); key stores, even inside the workspace; socket variables "
+                 f"(SSH_AUTH_SOCK, ...); astro's state and the files hooks run stay read-only; {power}")
+        return allowed, hides
 
 
 def _short(path: Path) -> str:
@@ -186,7 +184,7 @@ def path_prefixes(env: Mapping[str, str], hidden: Iterable[Path]) -> list[Path]:
             continue
         prefix = folder.parent if folder.name == "bin" else folder
         prefixes.append(folder if prefix == owner else prefix)
-    return existing(prefixes)
+    return [p for p in existing(prefixes) if not any(p != q and inside(p, q) for q in prefixes)]
 
 
 def socket_variables(env: Mapping[str, str]) -> list[str]:
