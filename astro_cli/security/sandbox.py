@@ -21,11 +21,13 @@ import subprocess
 import sys
 import tempfile
 import threading
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Iterator, Mapping
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from astro_cli.security.sandbox_hold import Placeholders
 from astro_cli.security.sandbox_plan import (
     DEEP,
     RUNTIME_FOLDERS,
@@ -84,6 +86,7 @@ class Sandbox:
         self._user_namespace = True
         self._told = False
         self._private_tmp: Path | None = None
+        self._placeholders = Placeholders()
 
     def report(self) -> SandboxReport:
         with self._lock:
@@ -136,8 +139,27 @@ class Sandbox:
             self._told = True
         return report.sentence
 
-    def fence(self, env: Mapping[str, str] | None = None, needed: Iterable[Path] = ()) -> Fence:
-        """What a command may see now (`needed`: more folders it must read, e.g. an MCP server's own)."""
+    @contextmanager
+    def holding(self) -> Iterator[tuple[Path, ...]]:
+        """Around a command the model wrote: the files hooks and servers run that do not exist yet are held
+        by empty placeholders (security/sandbox_hold.py); yields them, for `wrap(..., held=...)`."""
+        if not self.active:
+            yield ()
+            return
+        writable = [self.app.workspace.root.resolve(), *(p.resolve() for p in self.app.allowed_roots())]
+        wanted = []
+        for path in (Path(p).resolve() for p in self.app.executed_files):
+            root = max((w for w in writable if inside(path, w) and w != path), key=lambda w: len(w.parts),
+                       default=None)
+            if root is not None and not os.path.lexists(path):
+                wanted.append((path, root))
+        with self._placeholders.held(wanted) as standing:
+            yield standing
+
+    def fence(self, env: Mapping[str, str] | None = None, needed: Iterable[Path] = (),
+              held: Iterable[Path] = ()) -> Fence:
+        """What a command may see now (`needed`: more folders it must read, e.g. an MCP server's own;
+        `held`: placeholders to bind read-only)."""
         from astro_cli.security.secrets import secret_stores
         from astro_cli.worker.paths import runtime_folder
 
@@ -163,6 +185,7 @@ class Sandbox:
             home_skills=tuple(existing([home / SKILLS_FOLDER])),
             secret=secret_stores(home, os.environ),
             state=(*state, *(Path(p).resolve() for p in app.executed_files)),
+            held=tuple(held),
             network=bool(app.settings.typed["sandbox.network"]),
             user_namespace=self._user_namespace,
             unset=tuple(dict.fromkeys([*socket_variables(os.environ), *socket_variables(env)])),
@@ -186,11 +209,11 @@ class Sandbox:
             shutil.rmtree(folder, onerror=lambda _f, path, exc: log.debug("sandbox: cannot remove %s: %s", path, exc[1]))
 
     def wrap(self, argv: list[str], cwd: Path, env: Mapping[str, str] | None = None,
-             needed: Iterable[Path] = ()) -> list[str]:
+             needed: Iterable[Path] = (), held: Iterable[Path] = ()) -> list[str]:
         """`argv` to run inside the sandbox (unchanged when there is none)."""
         if not self.active or self._bwrap is None:
             return argv
-        return [self._bwrap, *self.fence(env, [*needed, cwd]).arguments(cwd), *argv]
+        return [self._bwrap, *self.fence(env, [*needed, cwd], held).arguments(cwd), *argv]
 
 
 def server_folders(argv: list[str]) -> list[Path]:

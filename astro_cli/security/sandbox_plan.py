@@ -12,8 +12,8 @@ process. Then, in this order, later mounts covering earlier ones:
    (security/secrets.py `secret_stores`) again, in case a writable place contains them;
 4. astro's state in the writable places, read-only and rename-proof: each folder between the
    writable root and a protected file is made a mount point (a mount point cannot be renamed or
-   removed), and a protected path that does not exist yet is held by an empty read-only
-   placeholder (bubblewrap leaves the empty file or folder behind on disk).
+   removed); a protected path that does not exist yet is held, for a command the model wrote, by
+   an empty placeholder that security/sandbox_hold.py makes before and removes after.
 
 The command runs in new user, PID, IPC and UTS namespaces as the caller's own uid with every
 capability dropped, so even root inside cannot unmount or remount any of this.
@@ -63,6 +63,7 @@ class Fence:
     secret: tuple[Path, ...]  # key stores: hidden again where a writable or needed place holds them
     state: tuple[Path, ...]  # astro's state inside writable places: read-only, rename-proof
     network: bool
+    held: tuple[Path, ...] = ()  # empty placeholders for protected paths that do not exist yet: read-only
     user_namespace: bool = True
     unset: tuple[str, ...] = ()
 
@@ -106,33 +107,29 @@ class Fence:
         return args
 
     def _guard_state(self) -> list[str]:
-        """Read-only state, its folders pinned as mount points first (a later bind of a folder would cover it)."""
+        """Read-only state and placeholders, their folders pinned as mount points first (a later bind of a
+        folder would cover what is bound inside it). A missing path no placeholder holds is pinned only."""
         pins: set[Path] = set()
-        guards: list[tuple[Path, list[str]]] = []
-        for path in self.state:
-            root = max((w for w in self.writable if inside(path, w)), key=depth, default=None)
+        guards: set[Path] = set()
+        for path in (*self.state, *self.held):
+            root = self.writable_root(path)
             if root is None or path == root:
                 continue
-            missing = _first_missing(path, root)
-            for folder in list(path.parents):
-                if depth(folder) <= depth(root) or (missing is not None and depth(folder) >= depth(missing)):
-                    continue
-                pins.add(folder)
-            if missing is None:
-                guards.append((path, ["--ro-bind", str(path), str(path)]))
-            elif missing == path:
-                guards.append((path, ["--ro-bind", "/dev/null", str(path)]))
-            else:  # a folder on the way is missing too: an empty read-only folder there
-                guards.append((missing, ["--tmpfs", str(missing), "--remount-ro", str(missing)]))
+            present = path if os.path.lexists(path) else None
+            deepest = path if present else first_missing(path, root) or path
+            pins.update(folder for folder in deepest.parents if depth(folder) > depth(root))
+            if present:
+                guards.add(path)
         args: list[str] = []
-        for folder in sorted(pins, key=depth):
+        for folder in sorted(pins - guards, key=depth):
             args += ["--bind", str(folder), str(folder)]
-        done: set[Path] = set()
-        for path, guard in sorted(guards, key=lambda item: depth(item[0])):
-            if path not in done:
-                done.add(path)
-                args += guard
+        for path in sorted(guards, key=depth):
+            args += ["--ro-bind", str(path), str(path)]
         return args
+
+    def writable_root(self, path: Path) -> Path | None:
+        """The innermost writable place holding `path`."""
+        return max((w for w in self.writable if inside(path, w)), key=depth, default=None)
 
     def describe(self) -> tuple[str, str]:
         """(what a command may use, what it cannot see or change), each in words, for `astro doctor`."""
@@ -154,7 +151,7 @@ def _short(path: Path) -> str:
     return "~/" + path.relative_to(home).as_posix() if path != home and inside(path, home) else str(path)
 
 
-def _first_missing(path: Path, root: Path) -> Path | None:
+def first_missing(path: Path, root: Path) -> Path | None:
     """The first component of `path` below `root` that does not exist, or None."""
     current = root
     for part in path.relative_to(root).parts:
