@@ -132,20 +132,21 @@ def test_the_home_folder_is_hidden_except_the_workspace(fake, place):
     assert (place.workspace / "made.txt").read_text() == "ok\n"
 
 
-def test_without_network_no_unix_socket_of_the_host_is_reached(fake, astro_env, tmp_path, run_astro):
-    agent, service = socket.socket(socket.AF_UNIX), socket.socket(socket.AF_UNIX)
+def test_without_network_no_unix_socket_of_the_host_is_reached(fake, astro_env, tmp_path, workspace, run_astro):
+    agent, service, inner = (socket.socket(socket.AF_UNIX) for _ in range(3))
     (tmp_path / "agent").mkdir()
     agent.bind(str(tmp_path / "agent" / "ssh.sock"))
     service.bind(str(tmp_path / "service.sock"))
-    for listener in (agent, service):
+    inner.bind(str(workspace / "inner.sock"))  # a socket file the command can see: refused by the filter
+    for listener in (agent, service, inner):
         listener.listen(4)
         listener.setblocking(False)
     env = dict(astro_env, HOME=str(tmp_path), SSH_AUTH_SOCK=str(tmp_path / "agent" / "ssh.sock"),
                MY_SERVICE=str(tmp_path / "service.sock"))
     write_config(tmp_path / "astro-home" / "config.yaml", {"sandbox": {"network": False}})
     reach = ("python3 -c \"import os, socket\nfor path in (os.environ.get('SSH_AUTH_SOCK'), "
-             f"'{tmp_path}/service.sock', '{tmp_path}/agent/ssh.sock'):\n"
-             "  s = socket.socket(socket.AF_UNIX)\n  try: s.connect(path or ''); s.sendall(b'sign this'); print('reached', path)\n"
+             f"'{tmp_path}/service.sock', '{tmp_path}/agent/ssh.sock', 'inner.sock'):\n"
+             "  try: s = socket.socket(socket.AF_UNIX); s.connect(path or ''); s.sendall(b'sign'); print('reached', path)\n"
              "  except OSError as e: print('refused', path, e)\"; echo agent=${SSH_AUTH_SOCK:-none} service=${MY_SERVICE:-none}")
     fake.add({"tool_calls": [bash(reach)]}, {"text": "done"})
     try:
@@ -153,12 +154,13 @@ def test_without_network_no_unix_socket_of_the_host_is_reached(fake, astro_env, 
         assert result.returncode == 0, result.stderr
         [shown] = tool_results(fake.bodies()[1])
         assert "reached" not in shown and "agent=none service=none" in shown, shown
-        for listener in (agent, service):  # a connection would wait in the backlog
+        assert "refused inner.sock [Errno 1] Operation not permitted" in shown, shown
+        for listener in (agent, service, inner):  # a connection would wait in the backlog
             with pytest.raises(BlockingIOError):
                 listener.accept()
     finally:
-        agent.close()
-        service.close()
+        for listener in (agent, service, inner):
+            listener.close()
 
 
 def user_hook(place_env: dict[str, str], *commands: str) -> None:

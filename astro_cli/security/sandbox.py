@@ -40,6 +40,7 @@ from astro_cli.security.sandbox_plan import (
     path_prefixes,
     socket_variables,
 )
+from astro_cli.security.sandbox_seccomp import unix_socket_filter
 
 if TYPE_CHECKING:
     from astro_cli.app import AppContext
@@ -85,7 +86,7 @@ class Sandbox:
         self._bwrap: str | None = None
         self._user_namespace = True
         self._told = False
-        self._private_tmp: Path | None = None
+        self._folder: Path | None = None  # this process's: tmp/ (the commands' /tmp) and unix.bpf
         self._placeholders = Placeholders()
 
     def report(self) -> SandboxReport:
@@ -177,7 +178,7 @@ class Sandbox:
         return Fence(
             hidden=tuple(existing(hidden)),
             temporary=tuple(existing(Path(p).resolve() for p in temporary)),
-            private_tmp=self._private_folder(),
+            private_tmp=self._own("tmp"),
             needed=tuple(path_prefixes(os.environ, hidden) + existing(p for p in visible
                                                                     if any(inside(p, h) for h in hidden))),
             writable=tuple(existing([root, *(p.resolve() for p in app.allowed_roots())])),
@@ -188,32 +189,51 @@ class Sandbox:
             held=tuple(held),
             network=bool(app.settings.typed["sandbox.network"]),
             user_namespace=self._user_namespace,
+            sockets_filtered=unix_socket_filter() is not None,
             unset=tuple(dict.fromkeys([*socket_variables(os.environ), *socket_variables(env)])),
         )
 
-    def _private_folder(self) -> Path | None:
-        """This process's /tmp for its commands: kept from command to command, removed at exit."""
+    def _own(self, name: str) -> Path | None:
+        """`name` in this process's own folder (made on first use, outside what commands see, removed at
+        exit): `tmp` is the commands' /tmp, kept from command to command."""
         with self._lock:
-            if self._private_tmp is None:
+            if self._folder is None:
                 try:
-                    self._private_tmp = Path(tempfile.mkdtemp(prefix="astro-sandbox-tmp-"))
+                    self._folder = Path(tempfile.mkdtemp(prefix="astro-sandbox-"))
+                    (self._folder / "tmp").mkdir()
+                    self._folder.joinpath("tmp").chmod(0o700)
                 except OSError as exc:
-                    log.debug("sandbox: no private /tmp folder (%s); each command gets an empty one", exc)
+                    log.debug("sandbox: no folder of its own (%s); each command gets an empty /tmp", exc)
                     return None
-                self.app.on_close(self._remove_private_folder)
-            return self._private_tmp
+                self.app.on_close(self._remove_folder)
+            return self._folder / name
 
-    def _remove_private_folder(self) -> None:
-        folder = self._private_tmp
-        if folder is not None:
-            shutil.rmtree(folder, onerror=lambda _f, path, exc: log.debug("sandbox: cannot remove %s: %s", path, exc[1]))
+    def _remove_folder(self) -> None:
+        if self._folder is not None:
+            shutil.rmtree(self._folder, onerror=lambda _f, path, exc: log.debug("sandbox: cannot remove %s: %s",
+                                                                                path, exc[1]))
+
+    def _socket_filter(self) -> Path | None:
+        """The seccomp filter refusing Unix sockets (security/sandbox_seccomp.py), written once; None where
+        this machine has none."""
+        program = unix_socket_filter()
+        path = self._own("unix.bpf") if program else None
+        if program and path and not path.exists():
+            path.write_bytes(program)
+        return path
 
     def wrap(self, argv: list[str], cwd: Path, env: Mapping[str, str] | None = None,
              needed: Iterable[Path] = (), held: Iterable[Path] = ()) -> list[str]:
         """`argv` to run inside the sandbox (unchanged when there is none)."""
         if not self.active or self._bwrap is None:
             return argv
-        return [self._bwrap, *self.fence(env, [*needed, cwd], held).arguments(cwd), *argv]
+        fence = self.fence(env, [*needed, cwd], held)
+        bwrap = [self._bwrap, *fence.arguments(cwd), *argv]
+        program = None if fence.network else self._socket_filter()
+        if program is None:
+            return bwrap
+        # bwrap reads the filter from a descriptor: the shell opens it as fd 3 and becomes bwrap
+        return ["/bin/sh", "-c", 'exec "$@" 3<"$0"', str(program), bwrap[0], "--seccomp", "3", *bwrap[1:]]
 
 
 def server_folders(argv: list[str]) -> list[Path]:

@@ -66,6 +66,7 @@ class Fence:
     held: tuple[Path, ...] = ()  # empty placeholders for protected paths that do not exist yet: read-only
     user_namespace: bool = True
     unset: tuple[str, ...] = ()
+    sockets_filtered: bool = True  # without network, socket(AF_UNIX) is refused (security/sandbox_seccomp.py)
 
     def arguments(self, cwd: Path) -> list[str]:
         """bubblewrap's options: later mounts cover earlier ones."""
@@ -136,7 +137,8 @@ class Fence:
         writes = "the workspace" + (" and allowed_paths" if len(self.writable) > 1 else "")
         reads = "the system folders" + (", and from hidden folders only " + ", ".join(_short(p) for p in self.needed)
                                         if self.needed else "") + (", your user skills" if self.home_skills else "")
-        network = "the network" if self.network else "no network and no host sockets"
+        network = ("the network" if self.network else "no network and no Unix sockets" if self.sockets_filtered
+                   else "no network (socket files it can see stay reachable: no filter for this machine)")
         allowed = f"writing {writes} and a private /tmp; reading {reads}; {network}"
         hidden = ", ".join(_short(p) for p in self.hidden)
         power = ("no capabilities, even as root" if self.user_namespace
