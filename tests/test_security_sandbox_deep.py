@@ -132,6 +132,18 @@ def test_the_home_folder_is_hidden_except_the_workspace(fake, place):
     assert (place.workspace / "made.txt").read_text() == "ok\n"
 
 
+def test_astro_run_in_the_home_itself_still_hides_its_key_stores(fake, astro_env, workspace, run_astro):
+    for name in (".ssh/id_ed25519", ".pgpass"):
+        (workspace / name).parent.mkdir(exist_ok=True)
+        (workspace / name).write_text(f"key-in-{name}-0043\n")
+    fake.add({"tool_calls": [bash("cat ~/.ssh/id_ed25519 ~/.pgpass; echo ok > made.txt")]}, {"text": "done"})
+    result = run_astro(["run", "go", "--allow", "run_bash"], dict(astro_env, HOME=str(workspace)))
+    assert result.returncode == 0, result.stderr
+    [shown] = tool_results(fake.bodies()[1])
+    assert "0043" not in shown, shown
+    assert (workspace / "made.txt").read_text() == "ok\n"  # the home is the workspace, writable
+
+
 def test_without_network_no_unix_socket_of_the_host_is_reached(fake, astro_env, tmp_path, workspace, run_astro):
     agent, service, inner = (socket.socket(socket.AF_UNIX) for _ in range(3))
     (tmp_path / "agent").mkdir()
