@@ -4,8 +4,9 @@ Permission decides whether a command runs; the sandbox decides what it can see a
 does. What it hides and allows is the mount plan in security/sandbox_plan.py (deny by default: the
 home folders, ASTRO_HOME and the runtime sockets are empty; the workspace is bound back). It is the
 same for root and for users: a user namespace as the caller's uid with every capability dropped,
-so no command can unmount what covers a key. `sandbox.enabled` and `sandbox.network` are read
-from the user's config only.
+so no command can unmount what covers a key. With `sandbox.network: false` it also has no network
+and cannot open Unix sockets (security/sandbox_seccomp.py). `sandbox.enabled` and `sandbox.network`
+are read from the user's config only.
 
 Where bubblewrap cannot make a user namespace, the sandbox still runs, without one (a command run
 as root could then undo it), and astro says so once per process and in `astro doctor`. Where it
