@@ -172,16 +172,17 @@ class Sandbox:
         root = app.workspace.root.resolve()
         hidden = [*home_folders(os.environ), *existing(Path(p) for p in RUNTIME_FOLDERS),
                   *existing([Path(runtime_folder(os.environ)).resolve()])]
-        temporary = [*TEMPORARY_FOLDERS, *([os.environ["TMPDIR"]] if os.path.isabs(os.environ.get("TMPDIR", ""))
-                                           else [])]
+        tmpdir = os.environ.get("TMPDIR", "")
+        temporary = existing(Path(p).resolve() for p in [*TEMPORARY_FOLDERS, *([tmpdir] if os.path.isabs(tmpdir)
+                                                                               else [])])
         visible = [p.resolve() for p in needed if os.path.isabs(p)]
         state = existing([app.workspace.astro_dir.resolve(), (root / ".mcp.json").resolve()])
         return Fence(
             hidden=tuple(existing(hidden)),
-            temporary=tuple(existing(Path(p).resolve() for p in temporary)),
+            temporary=tuple(temporary),
             private_tmp=self._own("tmp"),
-            needed=tuple(path_prefixes(os.environ, hidden) + existing(p for p in visible
-                                                                    if any(inside(p, h) for h in hidden))),
+            needed=tuple(path_prefixes(os.environ, hidden) + existing(
+                p for p in visible if any(inside(p, h) for h in [*hidden, *temporary]))),
             writable=tuple(existing([root, *(p.resolve() for p in app.allowed_roots())])),
             astro_home=home,
             home_skills=tuple(existing([home / SKILLS_FOLDER])),
