@@ -1,5 +1,5 @@
-"""Issue 25: what the bubblewrap sandbox adds to every run_bash call and hook, and what the YAML
-alias bound costs.
+"""Issues 25 and 41: what the bubblewrap sandbox adds to every run_bash call and hook (since issue 41
+the deep one: user namespace, hidden home, private /tmp), and what the YAML alias bound costs.
 
     .venv/bin/python benchmarks/bench_sandbox.py [--runs 40]
 
@@ -53,13 +53,30 @@ def main() -> None:
                         groups=groups, keep_bytes=4096)
             return (time.perf_counter() - started) * 1000
 
+        def boxed_once() -> float:
+            """As run_bash runs it (issue 41): placeholders held, the fence computed, the command run."""
+            started = time.perf_counter()
+            with fence.holding() as held:
+                run_command(fence.wrap(["bash", "-c", "true"], root, held=held), cwd=root,
+                            env={"PATH": "/usr/bin:/bin"}, timeout=30, cancel=threading.Event(), groups=groups,
+                            keep_bytes=4096)
+            return (time.perf_counter() - started) * 1000
+
         plain, boxed = [], []
         for _ in range(args.runs):
             plain.append(once(["bash", "-c", "true"]))
-            boxed.append(once(fence.wrap(["bash", "-c", "true"], root)))
+            boxed.append(boxed_once())
         print(f"run_command bash -c true, plain:     {statistics.median(plain):7.1f} ms (median of {args.runs})")
         if fence.active:
             print(f"run_command bash -c true, sandboxed: {statistics.median(boxed):7.1f} ms (median of {args.runs})")
+            plans = []
+            for _ in range(args.runs):
+                started = time.perf_counter()
+                fence.wrap(["true"], root)
+                plans.append((time.perf_counter() - started) * 1000)
+            print(f"  of which the mount plan (fence + arguments): {statistics.median(plans):.2f} ms")
+            print(f"  bwrap {' '.join(fence.wrap(['bash', '-c', 'true'], root)[1:])}")
+        app.close()
 
     config = "base: &base {timeout: 3, matcher: run_bash}\n" + "".join(f"k{n}: *base\n" for n in range(60))
     for name, load in (("yaml.safe_load", yaml.safe_load), ("safe_yaml.load_yaml", load_yaml)):

@@ -55,9 +55,10 @@ ALL_EVENTS = ["SessionStart", "UserPromptSubmit", "PreToolUse", "PostToolUse", "
 
 def test_every_event_fires_with_its_payload(cli, fake, astro_env, workspace):
     pytest.importorskip("astro_cli.compact.feature")
-    log = workspace.parent / "events.jsonl"
+    log = workspace.parent / "logs" / "events.jsonl"  # outside the workspace: the sandbox needs it allowed
+    log.parent.mkdir()
     configure(workspace, {event: entry(logger(log)) for event in ALL_EVENTS},
-              compaction={"summary_keep_messages": 1})
+              compaction={"summary_keep_messages": 1}, allowed_paths=[str(log.parent)])
     (workspace / "a.txt").write_text("alpha\n")
     (workspace / "b.txt").write_text("beta\n")
     fake.add(

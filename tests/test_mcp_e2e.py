@@ -30,8 +30,9 @@ def configure(env: dict[str, str], servers: dict[str, Any], **mcp: Any) -> None:
 
 
 def logged(env: dict[str, str], servers: dict[str, Any]) -> Path:
-    """Give every stdio server a log of what it did ($MCP_TEST_LOG) and return its path."""
-    log = home_of(env).parent / "server.log"
+    """Give every stdio server a log of what it did ($MCP_TEST_LOG) and return its path: in the workspace,
+    the only place a server in the sandbox can write to (besides its private /tmp)."""
+    log = home_of(env).parent / "project" / "server.log"
     for entry in servers.values():
         entry.setdefault("env", {})["MCP_TEST_LOG"] = str(log)
     return log
@@ -195,9 +196,12 @@ def test_a_server_that_crashes_mid_session_is_reported_once_and_its_tools_leave(
 
 
 def test_a_server_that_never_answers_initialize_times_out_and_the_session_goes_on(fake, astro_env, run_astro):
-    pids = home_of(astro_env).parent / "pids"
-    catalogue, stuck = stdio_entry(), stdio_entry()
-    stuck["args"][-1] = "mute"
+    from tests.test_security_bounds import processes_running
+
+    pids = home_of(astro_env).parent / "project" / "pids"  # the sandbox lets a server write the workspace only
+    marker = f"server-of-{os.getpid()}-{id(pids)}"
+    catalogue, stuck = stdio_entry(marker), stdio_entry(marker)
+    stuck["args"][1] = "mute"
     for entry in (catalogue, stuck):
         entry["env"] = {"MCP_TEST_PIDS": str(pids)}
     configure(astro_env, {"catalogue": catalogue, "stuck": stuck}, startup_timeout=8)
@@ -209,16 +213,8 @@ def test_a_server_that_never_answers_initialize_times_out_and_the_session_goes_o
     assert "warming up the index" in result.stderr
     names = tool_names(fake.bodies()[0])
     assert "mcp__catalogue__cone_search" in names and not [n for n in names if n.startswith("mcp__stuck")]
-    started = [int(pid) for pid in pids.read_text().split()]
-    assert len(started) == 2 and not [pid for pid in started if alive(pid)]  # both stopped when astro exited
-
-
-def alive(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    return Path(f"/proc/{pid}/stat").is_file() and ") Z " not in Path(f"/proc/{pid}/stat").read_text()
+    assert len(pids.read_text().split()) == 2  # both started; both stopped when astro exited:
+    assert processes_running(marker) == []
 
 
 def test_project_mcp_json_is_skipped_in_an_untrusted_folder_and_used_once_trusted(cli, fake, astro_env, workspace):

@@ -88,7 +88,10 @@ def test_untrusted_api_base_never_receives_the_key(fake, astro_env, workspace, r
 
 
 def test_hooks_get_no_keys_unless_passed(fake, astro_env, workspace, run_astro):
-    plain, passed = workspace.parent / "plain.env", workspace.parent / "passed.env"
+    out = workspace.parent / "out"  # outside the workspace, where the sandbox lets a hook write once allowed
+    out.mkdir()
+    user_config(astro_env, allowed_paths=[str(out)])
+    plain, passed = out / "plain.env", out / "passed.env"
     project_config(workspace, hooks={"SessionStart": [{"hooks": [
         {"type": "command", "command": f"env > '{plain}'"},
         {"type": "command", "command": f"env > '{passed}'", "pass_env": ["ASTRO_API_KEY"]},
@@ -154,7 +157,9 @@ def quit_repl(child) -> None:
 @pytest.mark.slow
 def test_repl_asks_before_a_project_hook_runs_trusting_runs_it_revoking_stops_it(
         fake, astro_env, workspace, run_astro):
-    marker = workspace.parent / "started.txt"
+    marker = workspace.parent / "out" / "started.txt"  # the sandbox lets a hook write there once allowed
+    marker.parent.mkdir()
+    user_config(astro_env, allowed_paths=[str(marker.parent)])
     project_config(workspace, hooks={"SessionStart": hook(f"echo started >> '{marker}'")})
     child = spawn_repl(astro_env, workspace)
     child.expect("can run commands")

@@ -139,6 +139,7 @@ def test_permissions_deny_then_allow(worker, fake, astro_env, project):
 def test_hooks_see_the_same_environment_and_payloads(worker, fake, astro_env, project):
     dumps = project.parent / "dumps"
     dumps.mkdir()
+    write_config(Path(astro_env["ASTRO_HOME"]) / "config.yaml", {"allowed_paths": [str(dumps)]})  # for the sandbox
     hook = f"env | sort > '{dumps}/$HOOK_NAME.env'; cat > '{dumps}/$HOOK_NAME.json'"
     hooks = {event: [{"hooks": [{"type": "command", "command": hook.replace("$HOOK_NAME", event)}]}]
              for event in ("SessionStart", "UserPromptSubmit", "PreToolUse", "SessionStop")}
@@ -171,7 +172,9 @@ def test_hooks_see_the_same_environment_and_payloads(worker, fake, astro_env, pr
 
 def test_trust_is_decided_per_run_in_the_client_folder(worker, fake, astro_env, project):
     """An untrusted folder's hooks are withheld with the same notice; trusting it between runs applies them."""
-    marker = project.parent / "hook-ran"
+    marker = project.parent / "marks" / "hook-ran"  # outside the project: the sandbox lets a hook write there
+    marker.parent.mkdir()
+    write_config(Path(astro_env["ASTRO_HOME"]) / "config.yaml", {"allowed_paths": [str(marker.parent)]})
     write_config(project / ".astro" / "config.yaml",
                  {"hooks": {"SessionStart": [{"hooks": [{"type": "command", "command": f"touch '{marker}'"}]}]}})
     without, through = both(worker, fake, astro_env, project, ["run", "hi"], [{"text": "Hello."}])

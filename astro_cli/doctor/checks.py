@@ -215,14 +215,22 @@ def trust_check(app: AppContext, options: DoctorOptions) -> Check:
 
 
 def sandbox_check(app: AppContext, options: DoctorOptions) -> Check:
-    from astro_cli.security.sandbox import sandbox_report
+    """Whether commands run in the sandbox, and exactly what it hides and allows (a ✗ when weaker)."""
+    from astro_cli.security.sandbox import sandbox
 
-    report = sandbox_report(app)
-    if report.ok:
-        return Check(True, f"sandbox: {report.sentence}")
-    return Check(False, f"sandbox: {report.sentence}",
-                 "install bubblewrap (`apt install bubblewrap`, or your system's package) and keep "
-                 "`sandbox.enabled: true` in your user config (docs/security.md).")
+    fence = sandbox(app)
+    report = fence.report()
+    if not report.ok:
+        return Check(False, f"sandbox: {report.sentence}",
+                     "install bubblewrap (`apt install bubblewrap`, or your system's package) and keep "
+                     "`sandbox.enabled: true` in your user config (docs/security.md).")
+    allows, hides = fence.fence().describe()
+    line = f"sandbox: {report.sentence} Allows {allows}. Hides {hides}."
+    if report.weaker:
+        return Check(False, line, "allow unprivileged user namespaces (sysctl kernel.unprivileged_userns_clone=1; on "
+                                  "Ubuntu 24.04 kernel.apparmor_restrict_unprivileged_userns=0 or bubblewrap's "
+                                  "AppArmor profile).")
+    return Check(True, line)
 
 
 def local_servers_check(app: AppContext, options: DoctorOptions) -> Check:

@@ -12,7 +12,7 @@ from __future__ import annotations
 import json
 import os
 import tempfile
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable, Mapping
 from contextlib import AsyncExitStack, asynccontextmanager
 from pathlib import Path
 from typing import Any
@@ -36,8 +36,13 @@ STDERR_READ_BYTES = 8192
 HTTP_TIMEOUT = httpx2.Timeout(30.0, read=300.0)  # the SDK's own defaults: a response stream may stay open
 
 
-async def serve(state: ServerState, startup_timeout: float, workspace: Path) -> None:
-    """Connect, list the tools, then hold the connection until astro stops it or the server goes away."""
+Launch = Callable[[list[str], Path, Mapping[str, str]], list[str]]
+
+
+async def serve(state: ServerState, startup_timeout: float, workspace: Path, launch: Launch) -> None:
+    """Connect, list the tools, then hold the connection until astro stops it or the server goes away.
+
+    `launch` turns a stdio server's command line into the one that starts it (inside the sandbox)."""
     spec = state.spec
     ended, stop = anyio.Event(), anyio.Event()
     state.stop = stop.set
@@ -56,7 +61,7 @@ async def serve(state: ServerState, startup_timeout: float, workspace: Path) -> 
             group.start_soon(give_up_when_late)
             try:
                 async with AsyncExitStack() as stack:
-                    client = await _connect(stack, state, errlog, ended, workspace, refused)
+                    client = await _connect(stack, state, errlog, ended, workspace, refused, launch)
                     tools = await _list_tools(client)
                     watchdog.cancel()
                     info = client.server_info
@@ -152,7 +157,7 @@ def describe_failure(exc: BaseException, target: str) -> str:
 
 # --- connecting ---------------------------------------------------------------------------------
 async def _connect(stack: AsyncExitStack, state: ServerState, errlog: Any, ended: anyio.Event,
-                   workspace: Path, refused: dict[str, int]) -> Client:
+                   workspace: Path, refused: dict[str, int], launch: Launch) -> Client:
     spec = state.spec
     if spec.transport == HTTP:
         async def note_status(response: httpx2.Response) -> None:
@@ -163,8 +168,9 @@ async def _connect(stack: AsyncExitStack, state: ServerState, errlog: Any, ended
             headers=spec.headers, timeout=HTTP_TIMEOUT, event_hooks={"response": [note_status]}))
         transport = streamable_http_client(spec.url, http_client=http)
     else:
-        params = StdioServerParameters(command=spec.command, args=spec.args, env=spec.env,
-                                       cwd=spec.cwd or str(workspace))
+        cwd = Path(spec.cwd or workspace)
+        argv = launch([spec.command, *spec.args], cwd, spec.env)
+        params = StdioServerParameters(command=argv[0], args=argv[1:], env=spec.env, cwd=str(cwd))
         transport = stdio_client(params, errlog=errlog)
     client = Client(_watched(transport, ended), client_info=Implementation(name="astro", version=__version__))
     return await stack.enter_async_context(client)

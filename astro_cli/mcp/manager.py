@@ -15,6 +15,8 @@ import concurrent.futures
 import logging
 import threading
 import time
+from collections.abc import Mapping
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from astro_cli.mcp.servers import McpConfig, load_config
@@ -177,13 +179,24 @@ class McpManager:
         try:
             from astro_cli.mcp.connection import serve
 
-            await serve(state, self.startup_timeout, self.app.workspace.root)
+            await serve(state, self.startup_timeout, self.app.workspace.root, self._launch)
         except ImportError as exc:
             state.fail(f"the MCP SDK cannot be imported ({exc}); reinstall astro")
         except Exception as exc:  # noqa: BLE001 - one server's failure never reaches the others
             state.fail(f"{type(exc).__name__}: {exc}")
         finally:
             state.end()
+
+    def _launch(self, argv: list[str], cwd: Path, env: Mapping[str, str]) -> list[str]:
+        """A stdio server starts in the same sandbox as every command, seeing also the folders its
+        command line names (`python ~/servers/x.py`: ~/servers, read-only)."""
+        from astro_cli.security.sandbox import sandbox, server_folders
+
+        fence = sandbox(self.app)
+        said = fence.tell_once()
+        if said:
+            self._notify(said)
+        return fence.wrap(argv, cwd, env, server_folders(argv))
 
     def _in_loop(self, function: Any, *args: Any) -> Any:
         if self._portal is None:

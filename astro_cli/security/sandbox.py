@@ -1,16 +1,16 @@
-"""A fence for the commands astro runs (`run_bash`, hooks): bubblewrap on Linux, when it works.
+"""One sandbox for every command astro runs (`run_bash`, hooks, MCP stdio servers): bubblewrap on Linux.
 
-Permission decides whether a command runs; the sandbox decides what it can touch once it does.
-Inside it the whole file system is read-only except the workspace, `allowed_paths` and the
-temporary folder; astro's own state in those (`.astro/`, `.mcp.json`, the files hooks and MCP
-servers run) and ASTRO_HOME stay read-only; the key store reads as an empty file and the warm
-worker's runtime folder as an empty folder. The command gets its own PID namespace, so every
-process it starts ends with it (a `setsid` child included), and with `sandbox.network: false`
-no network. `sandbox.enabled` and `sandbox.network` are read from the user's config only.
+Permission decides whether a command runs; the sandbox decides what it can see and touch once it
+does. What it hides and allows is the mount plan in security/sandbox_plan.py (deny by default: the
+home folders, ASTRO_HOME and the runtime sockets are empty; the workspace is bound back). It is the
+same for root and for users: a user namespace as the caller's uid with every capability dropped,
+so no command can unmount what covers a key. With `sandbox.network: false` it also has no network
+and cannot open Unix sockets (security/sandbox_seccomp.py). `sandbox.enabled` and `sandbox.network`
+are read from the user's config only.
 
-Where bubblewrap is missing or cannot start (no user namespaces, another OS), commands run as
-before and astro says so once per process, in one sentence; `sandbox_report()` says which, for
-`astro doctor`.
+Where bubblewrap cannot make a user namespace, the sandbox still runs, without one (a command run
+as root could then undo it), and astro says so once per process and in `astro doctor`. Where it
+is missing or cannot start at all (another OS), commands run as before and astro says so too.
 """
 
 from __future__ import annotations
@@ -20,62 +20,55 @@ import os
 import shutil
 import subprocess
 import sys
+import tempfile
 import threading
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator, Mapping
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
+
+from astro_cli.security.sandbox_hold import Placeholders
+from astro_cli.security.sandbox_plan import (
+    DEEP,
+    RUNTIME_FOLDERS,
+    SHALLOW,
+    TEMPORARY_FOLDERS,
+    Fence,
+    existing,
+    home_folders,
+    inside,
+    path_prefixes,
+    socket_variables,
+)
+from astro_cli.security.sandbox_seccomp import unix_socket_filter
 
 if TYPE_CHECKING:
     from astro_cli.app import AppContext
 
 log = logging.getLogger(__name__)
 PROBE_TIMEOUT = 15.0
-KEYS_FILE = "keys.yaml"
-_ISOLATION = ["--unshare-pid", "--die-with-parent", "--new-session"]
+SKILLS_FOLDER = "skills"
+__all__ = ["Fence", "Sandbox", "SandboxReport", "probe", "sandbox", "sandbox_report", "server_folders"]
 
 
 @dataclass(frozen=True)
 class SandboxReport:
-    """Is the sandbox active for this folder, and why (one sentence for the researcher)."""
+    """Is the sandbox active for this folder, and why (one sentence for the researcher).
+
+    `weaker`: active, but without a user namespace; told once like a missing sandbox."""
 
     ok: bool
     sentence: str
+    weaker: bool = False
 
 
-@dataclass(frozen=True)
-class Fence:
-    """What a sandboxed command may write, must not write, and must not read."""
-
-    writable: tuple[Path, ...]
-    read_only: tuple[Path, ...]
-    hidden_files: tuple[Path, ...]
-    hidden_folders: tuple[Path, ...]
-    network: bool
-
-    def arguments(self, cwd: Path) -> list[str]:
-        """bubblewrap's options: later mounts cover earlier ones, so the guarded paths come last."""
-        args = ["--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc"]
-        for path in self.writable:
-            args += ["--bind", str(path), str(path)]
-        for path in self.read_only:
-            args += ["--ro-bind", str(path), str(path)]
-        for path in self.hidden_files:
-            args += ["--ro-bind", "/dev/null", str(path)]
-        for path in self.hidden_folders:
-            args += ["--tmpfs", str(path)]
-        args += _ISOLATION
-        if not self.network:
-            args.append("--unshare-net")
-        return [*args, "--chdir", str(cwd)]
-
-
-def probe(bwrap: str) -> str | None:
-    """None when bubblewrap can start a sandbox here; otherwise its complaint, in one line."""
+def probe(bwrap: str, isolation: list[str]) -> str | None:
+    """None when bubblewrap can start a sandbox with `isolation` here; otherwise its complaint, in one line."""
     try:
-        done = subprocess.run([bwrap, "--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc", *_ISOLATION,
-                               "true"], capture_output=True, text=True, timeout=PROBE_TIMEOUT,
-                              stdin=subprocess.DEVNULL)
+        done = subprocess.run([bwrap, *isolation, "--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc",
+                               "--tmpfs", "/tmp", "--remount-ro", "/tmp", "true"],
+                              capture_output=True, text=True, timeout=PROBE_TIMEOUT, stdin=subprocess.DEVNULL)
     except (OSError, subprocess.SubprocessError) as exc:
         return str(exc)
     if done.returncode == 0:
@@ -85,14 +78,17 @@ def probe(bwrap: str) -> str | None:
 
 
 class Sandbox:
-    """The app's sandbox (one per AppContext): probed once, told once."""
+    """The app's sandbox (one per AppContext): probed once, told once, one private /tmp per process."""
 
     def __init__(self, app: AppContext) -> None:
         self.app = app
         self._lock = threading.Lock()
         self._report: SandboxReport | None = None
         self._bwrap: str | None = None
+        self._user_namespace = True
         self._told = False
+        self._folder: Path | None = None  # this process's: tmp/ (the commands' /tmp) and unix.bpf
+        self._placeholders = Placeholders()
 
     def report(self) -> SandboxReport:
         with self._lock:
@@ -113,68 +109,145 @@ class Sandbox:
         if bwrap is None:
             return SandboxReport(False, "commands run without a sandbox: bubblewrap is not installed "
                                         "(apt install bubblewrap, or your system's package).")
-        problem = probe(bwrap)
+        network = "with" if settings.typed["sandbox.network"] else "without"
+        deep_problem = probe(bwrap, DEEP)
+        if deep_problem is None:
+            self._bwrap = bwrap
+            return SandboxReport(True, f"commands run in a bubblewrap sandbox, {network} network: only the "
+                                       "workspace and a private /tmp are writable, home folders and keys are "
+                                       "hidden, no capabilities even as root.")
+        log.debug("sandbox: no user namespace: %s", deep_problem)
+        problem = probe(bwrap, SHALLOW)
         if problem is not None:
             return SandboxReport(False, f"commands run without a sandbox: bubblewrap cannot start one here "
-                                        f"({problem}); user namespaces may be disabled.")
-        self._bwrap = bwrap
-        network = "with" if settings.typed["sandbox.network"] else "without"
-        return SandboxReport(True, f"commands run in a bubblewrap sandbox: only the workspace and the temporary "
-                                   f"folder are writable, astro's state is read-only, keys are hidden, {network} "
-                                   "network.")
+                                        f"({problem}).")
+        self._bwrap, self._user_namespace = bwrap, False
+        root = " (astro runs as root: a command could undo it)" if os.geteuid() == 0 else ""
+        return SandboxReport(True, f"commands run in a weaker bubblewrap sandbox, {network} network, without a "
+                                   f"user namespace ({deep_problem}){root}; enable unprivileged user "
+                                   "namespaces for the full one.", weaker=True)
 
     @property
     def active(self) -> bool:
         return self.report().ok
 
     def tell_once(self) -> str | None:
-        """The sentence to show the researcher the first time a command runs unsandboxed; None after."""
+        """The sentence to show the researcher the first time a command runs unsandboxed or in the weaker
+        sandbox; None after."""
         report = self.report()
         with self._lock:
-            if report.ok or self._told:
+            if (report.ok and not report.weaker) or self._told:
                 return None
             self._told = True
         return report.sentence
 
-    def fence(self) -> Fence:
-        app = self.app
-        home = app.home.root
-        home.mkdir(parents=True, exist_ok=True)  # it must exist to be mounted read-only
-        root = app.workspace.root.resolve()
-        writable = [Path(path) for path in _temporary_folders()]
-        writable += [root, *(p.resolve() for p in app.allowed_roots())]
-        guarded = [app.workspace.astro_dir, root / ".mcp.json", *app.executed_files, home]
+    @contextmanager
+    def holding(self) -> Iterator[tuple[Path, ...]]:
+        """Around a command the model wrote: the files hooks and servers run that do not exist yet are held
+        by empty placeholders (security/sandbox_hold.py); yields them, for `wrap(..., held=...)`."""
+        if not self.active:
+            yield ()
+            return
+        writable = [self.app.workspace.root.resolve(), *(p.resolve() for p in self.app.allowed_roots())]
+        wanted = []
+        for path in (Path(p).resolve() for p in self.app.executed_files):
+            root = max((w for w in writable if inside(path, w) and w != path), key=lambda w: len(w.parts),
+                       default=None)
+            if root is not None and not os.path.lexists(path):
+                wanted.append((path, root))
+        with self._placeholders.held(wanted) as standing:
+            yield standing
+
+    def fence(self, env: Mapping[str, str] | None = None, needed: Iterable[Path] = (),
+              held: Iterable[Path] = ()) -> Fence:
+        """What a command may see now (`needed`: more folders it must read, e.g. an MCP server's own;
+        `held`: placeholders to bind read-only)."""
+        from astro_cli.security.secrets import secret_stores
         from astro_cli.worker.paths import runtime_folder
 
+        app = self.app
+        env = os.environ if env is None else env
+        home = app.home.root.resolve()
+        home.mkdir(parents=True, exist_ok=True)  # it must exist to be covered
+        root = app.workspace.root.resolve()
+        hidden = [*home_folders(os.environ), *existing(Path(p) for p in RUNTIME_FOLDERS),
+                  *existing([Path(runtime_folder(os.environ)).resolve()])]
+        tmpdir = os.environ.get("TMPDIR", "")
+        temporary = existing(Path(p).resolve() for p in [*TEMPORARY_FOLDERS, *([tmpdir] if os.path.isabs(tmpdir)
+                                                                               else [])])
+        visible = [p.resolve() for p in needed if os.path.isabs(p)]
+        state = existing([app.workspace.astro_dir.resolve(), (root / ".mcp.json").resolve()])
         return Fence(
-            writable=_existing(writable),
-            read_only=_existing(path.resolve() for path in guarded),
-            hidden_files=_existing([(home / KEYS_FILE).resolve()]),
-            hidden_folders=_existing([Path(runtime_folder(os.environ)).resolve()]),
+            hidden=tuple(existing(hidden)),
+            temporary=tuple(temporary),
+            private_tmp=self._own("tmp"),
+            needed=tuple(path_prefixes(os.environ, hidden) + existing(
+                p for p in visible if any(inside(p, h) for h in [*hidden, *temporary]))),
+            writable=tuple(existing([root, *(p.resolve() for p in app.allowed_roots())])),
+            astro_home=home,
+            home_skills=tuple(existing([home / SKILLS_FOLDER])),
+            secret=secret_stores(home, os.environ),
+            state=(*state, *(Path(p).resolve() for p in app.executed_files)),
+            held=tuple(held),
             network=bool(app.settings.typed["sandbox.network"]),
+            user_namespace=self._user_namespace,
+            sockets_filtered=unix_socket_filter() is not None,
+            unset=tuple(dict.fromkeys([*socket_variables(os.environ), *socket_variables(env)])),
         )
 
-    def wrap(self, argv: list[str], cwd: Path) -> list[str]:
+    def _own(self, name: str) -> Path | None:
+        """`name` in this process's own folder (made on first use, outside what commands see, removed at
+        exit): `tmp` is the commands' /tmp, kept from command to command."""
+        with self._lock:
+            if self._folder is None:
+                try:
+                    self._folder = Path(tempfile.mkdtemp(prefix="astro-sandbox-"))
+                    (self._folder / "tmp").mkdir()
+                    self._folder.joinpath("tmp").chmod(0o700)
+                except OSError as exc:
+                    log.debug("sandbox: no folder of its own (%s); each command gets an empty /tmp", exc)
+                    return None
+                self.app.on_close(self._remove_folder)
+            return self._folder / name
+
+    def _remove_folder(self) -> None:
+        if self._folder is not None:
+            shutil.rmtree(self._folder, onerror=lambda _f, path, exc: log.debug("sandbox: cannot remove %s: %s",
+                                                                                path, exc[1]))
+
+    def _socket_filter(self) -> Path | None:
+        """The seccomp filter refusing Unix sockets (security/sandbox_seccomp.py), written once; None where
+        this machine has none."""
+        program = unix_socket_filter()
+        path = self._own("unix.bpf") if program else None
+        if program and path and not path.exists():
+            path.write_bytes(program)
+        return path
+
+    def wrap(self, argv: list[str], cwd: Path, env: Mapping[str, str] | None = None,
+             needed: Iterable[Path] = (), held: Iterable[Path] = ()) -> list[str]:
         """`argv` to run inside the sandbox (unchanged when there is none)."""
         if not self.active or self._bwrap is None:
             return argv
-        return [self._bwrap, *self.fence().arguments(cwd), *argv]
+        fence = self.fence(env, [*needed, cwd], held)
+        bwrap = [self._bwrap, *fence.arguments(cwd), *argv]
+        program = None if fence.network else self._socket_filter()
+        if program is None:
+            return bwrap
+        # bwrap reads the filter from a descriptor: the shell opens it as fd 3 and becomes bwrap
+        return ["/bin/sh", "-c", 'exec "$@" 3<"$0"', str(program), bwrap[0], "--seccomp", "3", *bwrap[1:]]
 
 
-def _temporary_folders() -> list[str]:
-    folders = ["/tmp", "/var/tmp"]
-    tmpdir = os.environ.get("TMPDIR")
-    if tmpdir and os.path.isabs(tmpdir):
-        folders.append(tmpdir)
+def server_folders(argv: list[str]) -> list[Path]:
+    """The folders a server's command line names by absolute path: a script's folder, a program's
+    installation prefix (`~/venvs/mcp/bin/server` gives `~/venvs/mcp`)."""
+    folders: list[Path] = []
+    for word in argv:
+        if os.path.isabs(word) and os.path.exists(word):
+            folder = Path(word).resolve()
+            folder = folder if folder.is_dir() else folder.parent
+            folders.append(folder.parent if folder.name == "bin" else folder)
     return folders
-
-
-def _existing(paths: Iterable[Path]) -> tuple[Path, ...]:
-    seen: list[Path] = []
-    for path in paths:
-        if path not in seen and os.path.lexists(path):
-            seen.append(path)
-    return tuple(seen)
 
 
 def sandbox(app: AppContext) -> Sandbox:
@@ -182,5 +255,5 @@ def sandbox(app: AppContext) -> Sandbox:
 
 
 def sandbox_report(app: AppContext) -> SandboxReport:
-    """Whether run_bash and hooks run in the sandbox here, and why: ok flag and one sentence (astro doctor)."""
+    """Whether commands run in the sandbox here, and why: ok flag and one sentence (astro doctor)."""
     return sandbox(app).report()

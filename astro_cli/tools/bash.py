@@ -28,15 +28,16 @@ def run_bash(ctx: ToolContext, args: dict[str, Any]) -> ToolResult:
     said = fence.tell_once()
     if said:
         ctx.emit(Notice(level="warning", text=said))
-    outcome = run_command(
-        fence.wrap(["bash", "-c", command], ctx.workspace_root),
-        cwd=ctx.workspace_root,
-        env=environment_without_secrets(os.environ),
-        timeout=timeout,
-        cancel=ctx.cancel,
-        groups=process_groups(ctx.app),
-        keep_bytes=4 * settings.typed["bash.max_output_chars"],
-    )
+    with fence.holding() as held:  # a hook script not written yet cannot be planted
+        outcome = run_command(
+            fence.wrap(["bash", "-c", command], ctx.workspace_root, held=held),
+            cwd=ctx.workspace_root,
+            env=environment_without_secrets(os.environ),
+            timeout=timeout,
+            cancel=ctx.cancel,
+            groups=process_groups(ctx.app),
+            keep_bytes=4 * settings.typed["bash.max_output_chars"],
+        )
     return _result(outcome, settings.typed["bash.max_output_chars"], timeout)
 
 
