@@ -16,7 +16,7 @@ from functools import lru_cache
 from typing import Any
 
 from astro_cli.research.text.hyphens import SOFT_HYPHEN
-from astro_cli.research.text.pdfchars import EXTENSION_FONTS, MATH_ITALIC_FONTS, SYMBOL_FONTS
+from astro_cli.research.text.pdfchars import EXTENSION_FONTS, MATH_ITALIC_FONTS, SYMBOL_FONTS, font_family
 
 
 @dataclass(slots=True)
@@ -78,8 +78,11 @@ def _calls() -> dict[str, Any]:
     }
 
 
-def _family(font: str) -> str:
-    return font.rsplit("+", 1)[-1].upper().rstrip("0123456789")
+def _family(font: str, unmapped: bool) -> str:
+    """'CMSY10' -> 'CMSY'. A glyph PDFium has no Unicode for, of a TeX math font of another package
+    (txfonts' `txsys`, CM-Bright's `HFBRMI10`), is read with the Computer Modern table of the font's
+    role (pdfchars.font_family); a glyph it does map is taken as mapped."""
+    return font_family(font) if unmapped else font.rsplit("+", 1)[-1].upper().rstrip("0123456789")
 
 
 def number_pieces(pieces: list[list[Glyph]], first: int) -> int:
@@ -114,7 +117,7 @@ class CharReader:
         self._answers: dict[tuple[int | None, bool], tuple[str, str, bool]] = {}  # (font, no map) -> font()
         self.sizes: dict[int, float] = {}
         self.kinds: dict[tuple[str, str, bool], tuple[bool, bool]] = {}  # a font's runs: simple, nameable (pdfruns)
-        self._families: dict[str, str] = {}  # font name -> family
+        self._families: dict[tuple[str, bool], str] = {}  # (font name, no Unicode map) -> family
         self._name = ctypes.create_string_buffer(128)
         self.unmapped = 0  # characters of fonts without a usable Unicode map, among those read
 
@@ -130,9 +133,9 @@ class CharReader:
                 if handle:
                     name = self._name
                     font = name.value.decode("latin-1") if self.call["font_name"](handle, name, 128) else ""
-                family = self._families.get(font)
+                family = self._families.get((font, unmapped))
                 if family is None:
-                    family = self._families[font] = _family(font)
+                    family = self._families[(font, unmapped)] = _family(font, unmapped)
                 found = self._answers[(handle, unmapped)] = (font, family, unmapped)
             self.objects[key] = found
         return found

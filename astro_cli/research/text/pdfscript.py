@@ -33,7 +33,7 @@ APPROXIMATE, APPROXIMATE_END = "⟦", "⟧"  # around a formula whose layout was
 _MATH_ITALIC = (*MATH_ITALIC_FONTS, "MSBM")
 _MARKS = set("0123456789,–*†‡§¶ ")
 _NO_TEXT = EXTENSION_FONTS
-_NAMING = frozenset((*SYMBOL_FONTS, *EXTENSION_FONTS, "MSAM", "TXSYA", "PXSYA", "MSBM"))
+_NAMING = frozenset((*SYMBOL_FONTS, *EXTENSION_FONTS, *MATH_ITALIC_FONTS, "MSAM", "TXSYA", "PXSYA", "MSBM"))
 _EQUATION_NUMBER = re.compile(r"\((?:[A-Z]\.?)?\d{1,3}[a-z]?\)")
 
 

