@@ -41,3 +41,18 @@ def test_lunate_epsilon_stays_apart_from_the_plain_one():
     assert "the ϵ used in (Cowan & Agol 2010)" in cowan
     assert "The ϵ = 0 case is\nprecisely equal to the ε = 0 case, while the ϵ → ∞ limit" in cowan
     assert "ǫ" not in cowan
+
+
+def test_line_end_hyphen_of_an_astronomy_word_is_taken_out_and_the_paper_decides_first():
+    # 1001.0012's own pages are the witness (as pdftext.join_hyphens uses them): it never writes
+    # 'supermassive' or 'protoplanetary', so the word list decides (pyspellchecker lacks both); it
+    # writes 'sub-stellar' and 'semi-major' itself, so those stay compounds.
+    from astro_cli.research.text.hyphens import SOFT_HYPHEN, HyphenResolver
+
+    pages = read_pages(PAPERS / "arXiv_1001.0012v2_astro-ph.EP.pdf")
+    resolver = HyphenResolver("\n".join(line for page in pages for line in page.lines))
+    assert resolver.resolve(f"a super{SOFT_HYPHEN}massive black hole") == "a supermassive black hole"
+    assert resolver.resolve(f"the proto{SOFT_HYPHEN}planetary disk") == "the protoplanetary disk"
+    assert resolver.resolve(f"the metal{SOFT_HYPHEN}licity of") == "the metallicity of"
+    assert resolver.resolve(f"and sub{SOFT_HYPHEN}stellar companions") == "and sub-stellar companions"
+    assert resolver.resolve(f"its semi{SOFT_HYPHEN}major axis") == "its semi-major axis"
