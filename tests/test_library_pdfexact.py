@@ -56,3 +56,17 @@ def test_line_end_hyphen_of_an_astronomy_word_is_taken_out_and_the_paper_decides
     assert resolver.resolve(f"the metal{SOFT_HYPHEN}licity of") == "the metallicity of"
     assert resolver.resolve(f"and sub{SOFT_HYPHEN}stellar companions") == "and sub-stellar companions"
     assert resolver.resolve(f"its semi{SOFT_HYPHEN}major axis") == "its semi-major axis"
+
+
+def test_ionisation_states_after_an_element_are_upper_case_and_nothing_else_is():
+    # No fixture paper names an ionisation state, so the rule is checked on lines as PDFium gives a
+    # small-capital numeral (`H~{\sc ii}` -> 'H ii'), and on real pages for what it must not touch.
+    from astro_cli.research.text.pdfwords import ionisation_states
+
+    assert ionisation_states("from the H ii region and [O iii]λ5007/[N ii]") == \
+        "from the H II region and [O III]λ5007/[N II]"
+    assert ionisation_states("Fe i lines, the Ca ii K line and He ii.") == "Fe I lines, the Ca II K line and He II."
+    for prose in ("Section V i.e. the", "a B i-band image", "Hii"):
+        assert ionisation_states(prose) == prose
+    smear15 = _page("smear_2019ApJS_ms.pdf", 15)  # element lists stay as printed
+    assert "for the elements Mg, Ti, Si, Ca, Al, V, and Ni. Dashes" in smear15
