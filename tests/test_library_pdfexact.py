@@ -70,3 +70,26 @@ def test_ionisation_states_after_an_element_are_upper_case_and_nothing_else_is()
         assert ionisation_states(prose) == prose
     smear15 = _page("smear_2019ApJS_ms.pdf", 15)  # element lists stay as printed
     assert "for the elements Mg, Ti, Si, Ca, Al, V, and Ni. Dashes" in smear15
+
+
+def test_every_value_of_a_fit_table_keeps_its_lower_error_and_its_cell():
+    # V1298 Tau's Table 1 (never labelled): the lower error used to fall to a line of its own, or be
+    # glued to the next cell ('242.6^{+3.6}−3.5 242.6' in the issue), and the rows lost their cells
+    table = _page("v1298tau_2022AJ_ms_page9.pdf", 1)
+    assert "P_{rot} [days] | 2.97_{−0.04}^{+0.03} | G(ln2.87, 2)" in table
+    assert ("T_0 [BKJD - 2454833] | 4648.16636_{−0.00339}^{+0.00269} | 4645.41494_{−0.00157}^{+0.00172}"
+            " | 4648.09023_{−0.00132}^{+0.00129} | 4648.79668_{−0.00114}^{+0.00121}") in table
+    assert ("Impact parameter, b | 0.14_{−0.10}^{+0.14} | 0.19_{−0.13}^{+0.12} | 0.45_{−0.04}^{+0.05}"
+            " | 0.48_{−0.07}^{+0.06}") in table
+    assert "R_p/R_⋆ | 0.0337 ± 0.0009 | 0.0409_{−0.0015}^{+0.0014} | 0.0636 ± 0.0018 | 0.0664_{−0.0021}^{+0.0025}" in table
+    assert not any(line.startswith(("−", "-")) for line in table.splitlines())  # no lower error left alone
+
+
+def test_stacked_signed_errors_are_the_value_errors_not_a_fraction():
+    # smear's Table 3: '0.91 (+0.10)/(−0.06)' read as a ratio; in prose a lower error under an upper
+    # one that ends a line is joined to it
+    smear14 = _page("smear_2019ApJS_ms.pdf", 14)
+    assert "| 5.54 ± 0.50 | 0.91_{−0.06}^{+0.10} | 25.61_{−0.83}^{+1.25} | 12.40_{−3.90}^{+3.60}" in smear14
+    assert "(+0.10)/(−0.06)" not in smear14
+    assert "precise Gaia radius of 9.14_{−0.13}^{+0.25} R_⊙, but 24.78_{−0.72}^{+0.88} R_⊙ from modelling" in \
+        _page("smear_2019ApJS_ms.pdf", 17)
