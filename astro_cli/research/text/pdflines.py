@@ -131,7 +131,14 @@ class PieceEnds:
     base: float
     math: bool
     scan: MathScan = (False, False, 0)  # math_scan(piece)
-    tail: float | None = None  # left edge of the script the piece ends in (an upper error `+0.03`)
+    tail: float | None = None  # left edge of the run the piece ends in (an upper error `+0.03`)
+    shown: list[Glyph] | None = field(default=None, repr=False)  # its solid glyphs, to find `tail` when asked
+
+    def script_start(self) -> float | None:
+        """`tail`, found from the piece's glyphs the first time it is needed (few pieces stack)."""
+        if self.tail is None and self.shown:
+            self.tail = _script_start(self.shown)
+        return self.tail
 
     @classmethod
     def of(cls, piece: list[Glyph], shown: list[Glyph] | None = None) -> PieceEnds:
@@ -139,7 +146,7 @@ class PieceEnds:
         size, base = reference(piece, shown)
         scan = math_scan(piece)
         return cls(shown[0] if shown else None, shown[-1] if shown else None, size, base,
-                   scan[1] and not scan[0], scan, _script_start(shown))
+                   scan[1] and not scan[0], scan, None, shown)
 
 
 def _script_start(shown: list[Glyph]) -> float | None:
@@ -192,9 +199,11 @@ def continues(line: LineShape, before: PieceEnds, piece: PieceEnds) -> bool:
     # a piece that goes back left continues the line only when it stacks under the end of the one
     # before: a fraction's denominator under its numerator, both set off the line's baseline
     # (or the lower error `−0.04` under the upper one `+0.03` that ends the piece before, from its start)
-    left = last.x0 if before.tail is None else before.tail
-    stacked = first.x0 < last.x1 and first.x1 > left
-    return stacked and last.base > base + size * 0.2 and first.base < base - size * 0.1 and piece_size <= size
+    if not (first.x0 < last.x1 and last.base > base + size * 0.2 and first.base < base - size * 0.1
+            and piece_size <= size):
+        return False
+    tail = before.script_start()
+    return first.x1 > (last.x0 if tail is None else tail)
 
 
 def page_glyphs(textpage: Any) -> PageGlyphs:

@@ -23,11 +23,12 @@ _STATE = re.compile(
     r"(?<![\w/])(\[?(?:" + "|".join(sorted(_ELEMENTS, key=len, reverse=True)) + r")[ \u00a0~])"
     r"(" + _NUMERAL + r")(?=\]|[\s,;:)/λ]|\.(?!\w)|$)"
 )
+_CANDIDATE = re.compile(r"[A-Z][a-z]?[ \u00a0~][ivx]")
 
 
 def ionisation_states(line: str) -> str:
     """`H ii` -> `H II`, `[O iii]` -> `[O III]`, `Fe i` -> `Fe I`; a line without one is returned as is."""
-    if " " not in line:
+    if not _CANDIDATE.search(line):  # most lines: no capital, space and i, v or x in a row
         return line
     return _STATE.sub(_upper, line)
 
