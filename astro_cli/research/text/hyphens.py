@@ -27,15 +27,18 @@ WordCheck = Callable[[str], bool]
 
 @lru_cache(maxsize=1)
 def english_words() -> WordCheck:
-    """Membership in pyspellchecker's English list (160,000 words with their inflections).
+    """Membership in pyspellchecker's English list (160,000 words with their inflections) or in
+    astro_words.py's words of astronomy that list lacks (`supermassive`, `metallicity`).
 
     Loaded once per process and only when a paper leaves a hyphen undecided (about 0.2 s); the
     list is read-only data shipped in the package, so caching it is not shared mutable state.
     """
     from spellchecker import SpellChecker
 
+    from astro_cli.research.text.astro_words import ASTRONOMY_WORDS
+
     known = SpellChecker(language="en", distance=1).word_frequency.dictionary
-    return lambda word: word in known
+    return lambda word: word in known or word in ASTRONOMY_WORDS
 
 
 class HyphenResolver:

@@ -20,7 +20,10 @@ SPACING_ACCENTS = {
     "\u00b8": "\u0327", "\u02db": "\u0328", "\u02cb": "\u0300", "`": "\u0300",
 }
 _ACCENT_BEFORE_LETTER = re.compile("([" + re.escape("".join(SPACING_ACCENTS)) + r"])([A-Za-z\u0131])")
-_KEEP_AS_IS = re.compile("([" + re.escape("".join(SPACING_ACCENTS)) + "])")
+# Greek letters that mathematics sets apart from their plain forms (ϵ beside ε in one paper); NFKC
+# would fold them into one.
+MATH_VARIANTS = "ϵϑϕϖϱϰℓ"
+_KEEP_AS_IS = re.compile("([" + re.escape("".join(SPACING_ACCENTS)) + MATH_VARIANTS + "])")
 _ANY_ACCENT = re.compile("[" + re.escape("".join(SPACING_ACCENTS)) + "]")
 
 # Codes 0x00-0x1f of the Computer Modern fonts (Knuth's tables), by font family.
@@ -39,11 +42,29 @@ TEX_FONT_CODES: dict[str, list[str]] = {
 _CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f]")
 
 
+# TeX's math fonts by the role in their name, whatever the package: txfonts' `txsys`/`txexs`/`txmia`,
+# newtx's `NewTXMI`, CM-Bright's `HFBRMI10`, Latin Modern's `LMMathSymbols10-Regular`. Each keeps
+# Computer Modern's code layout, so it is read with cmsy's, cmex's or cmmi's table.
+_ROLE = re.compile(r"^(?:CMB?|R?TX|R?PX|N(?:EW)?TX|HFBR|LM(?:MATH)?|ZX|MT|EU)"
+                   r"(SYS?|SYMBOLS|EX[SX]?|EXTENSION|MI[AB]?|ITALIC)(?:-.*)?$")
+_ROLE_FAMILY = {"SY": "CMSY", "SYS": "CMSY", "SYMBOLS": "CMSY", "EX": "CMEX", "EXS": "CMEX", "EXX": "CMEX",
+                "EXTENSION": "CMEX", "MI": "CMMI", "MIA": "CMMI", "MIB": "CMMIB", "ITALIC": "CMMI"}
+
+
+def font_family(font: str) -> str:
+    """'ABCDEF+CMSY10' -> 'CMSY': a font without its subset prefix and design size; a TeX math font of
+    another package (`txsys`, `HFBRMI10`, `LMMathSymbols10-Regular`) named by its Computer Modern
+    counterpart, unless its own name is one the tables know."""
+    family = font.rsplit("+", 1)[-1].upper().rstrip("0123456789")
+    if family in TEX_FONT_CODES:
+        return family
+    role = _ROLE.match(re.sub(r"\d+(?=-)", "", family))
+    return _ROLE_FAMILY[role.group(1)] if role else family
+
+
 def glyph_for(code: int, font: str) -> str:
     """The character a TeX font's raw code stands for; a space when the font is not one we know."""
-    family = re.sub(r"^[A-Z]{6}\+", "", font.upper())  # subset prefix 'ABCDEF+CMEX10'
-    family = re.sub(r"\d+$", "", family)
-    table = TEX_FONT_CODES.get(family)
+    table = TEX_FONT_CODES.get(font_family(font))
     if table is not None and 0 <= code < len(table):
         return table[code]
     return " "
@@ -68,12 +89,13 @@ def compose_accents(text: str) -> str:
 def normalize_line(text: str) -> str:
     """One line of PDF text: accents composed, compatibility forms folded (ligatures, full-width),
     control characters gone. A spacing accent left alone (math: `r¯`) is kept as it is, since
-    NFKC would turn it into a space and a combining mark."""
+    NFKC would turn it into a space and a combining mark, and so is a variant Greek letter (ϵ, ϕ)."""
     text = compose_accents(strip_controls(text))
     if text.isascii():
         return text
     parts = _KEEP_AS_IS.split(text)
-    return "".join(part if part in SPACING_ACCENTS else unicodedata.normalize("NFKC", part) for part in parts)
+    return "".join(part if len(part) == 1 and _KEEP_AS_IS.match(part) else unicodedata.normalize("NFKC", part)
+                   for part in parts)
 
 
 def fold(text: str) -> str:
@@ -112,6 +134,9 @@ _CMEX_ASCII = {
     "h": "[", "i": "]", "j": "⌊", "k": "⌋", "l": "⌈", "m": "⌉", "n": "{", "o": "}", "p": "√", "q": "√",
     "r": "√", "s": "√", "t": "√",
 }
+# cmmi's codes whose glyph is no letter: a correct map never gives '?' (⋆ is code 0x3f) or '@' (∂),
+# and `ǫ` (U+01EB, Latin o with ogonek) is what a wrong glyph-name map makes of cmmi's `epsilon1` (ϵ).
+_CMMI_WRONG = {"?": "⋆", "@": "∂", "`": "ℓ", "\u01eb": "ϵ"}
 _MSAM_ASCII = {".": "≲", "&": "≳", "%": "≈", "-": "≂", "@": "≊", "6": "≤", ">": "≥"}
 _MSBM_DOUBLE = {"C": "ℂ", "N": "ℕ", "Q": "ℚ", "R": "ℝ", "Z": "ℤ"}
 # Adobe's private-use pieces of big delimiters (cmex through a Unicode map): the top piece names
@@ -138,6 +163,8 @@ def math_char(char: str, family: str) -> str | None:
         return _CMSY_ASCII.get(char)
     if family in EXTENSION_FONTS and char.isascii() and char.isalnum():
         return _CMEX_ASCII.get(char, "")
+    if family in MATH_ITALIC_FONTS:
+        return _CMMI_WRONG.get(char)
     if family in ("MSAM", "TXSYA", "PXSYA"):
         return _MSAM_ASCII.get(char)
     if family == "MSBM":

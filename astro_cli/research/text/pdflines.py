@@ -21,6 +21,7 @@ from astro_cli.research.text.pdfglyphs import (
     math_scan,
     number_pieces,
     reference,
+    scripted_size,
     solid,
     weighted_median,
     wide_gaps,
@@ -113,7 +114,7 @@ class _Tally:
             kept = [(base, weight) for base, weight, _size in bases]
             middle = counts[size] // 2
         else:
-            size = max(counts, key=lambda s: (counts[s], s))
+            size = scripted_size(max(counts, key=lambda s: (counts[s], s)), counts, bases)
             kept = [(base, weight) for base, weight, of in bases if abs(of - size) < 0.2]
             middle = sum(weight for _, weight in kept) // 2
         return size, weighted_median(kept, middle)
@@ -130,6 +131,14 @@ class PieceEnds:
     base: float
     math: bool
     scan: MathScan = (False, False, 0)  # math_scan(piece)
+    tail: float | None = None  # left edge of the run the piece ends in (an upper error `+0.03`)
+    shown: list[Glyph] | None = field(default=None, repr=False)  # its solid glyphs, to find `tail` when asked
+
+    def script_start(self) -> float | None:
+        """`tail`, found from the piece's glyphs the first time it is needed (few pieces stack)."""
+        if self.tail is None and self.shown:
+            self.tail = _script_start(self.shown)
+        return self.tail
 
     @classmethod
     def of(cls, piece: list[Glyph], shown: list[Glyph] | None = None) -> PieceEnds:
@@ -137,7 +146,22 @@ class PieceEnds:
         size, base = reference(piece, shown)
         scan = math_scan(piece)
         return cls(shown[0] if shown else None, shown[-1] if shown else None, size, base,
-                   scan[1] and not scan[0], scan)
+                   scan[1] and not scan[0], scan, None, shown)
+
+
+def _script_start(shown: list[Glyph]) -> float | None:
+    """Where the run of glyphs that ends a piece begins (one size and baseline, no word space
+    inside): a raised script such as an upper error `+0.03`, when continues() finds it raised."""
+    if not shown:
+        return None
+    last = shown[-1]
+    start = last.x0
+    for glyph, after in zip(reversed(shown[:-1]), reversed(shown)):
+        if abs(glyph.base - last.base) > last.size * 0.05 or abs(glyph.size - last.size) > 0.2 \
+                or after.x0 - glyph.x1 > last.size * 0.3:
+            break
+        start = glyph.x0
+    return start
 
 
 def join_pieces(pieces: list[list[Glyph]]) -> list[list[Glyph]]:
@@ -174,8 +198,12 @@ def continues(line: LineShape, before: PieceEnds, piece: PieceEnds) -> bool:
         return first.x0 - last.x1 <= size * GAP_EMS
     # a piece that goes back left continues the line only when it stacks under the end of the one
     # before: a fraction's denominator under its numerator, both set off the line's baseline
-    stacked = first.x0 < last.x1 and first.x1 > last.x0
-    return stacked and last.base > base + size * 0.2 and first.base < base - size * 0.1 and piece_size <= size
+    # (or the lower error `−0.04` under the upper one `+0.03` that ends the piece before, from its start)
+    if not (first.x0 < last.x1 and last.base > base + size * 0.2 and first.base < base - size * 0.1
+            and piece_size <= size):
+        return False
+    tail = before.script_start()
+    return first.x1 > (last.x0 if tail is None else tail)
 
 
 def page_glyphs(textpage: Any) -> PageGlyphs:

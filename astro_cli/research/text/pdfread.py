@@ -23,6 +23,7 @@ from pathlib import Path
 from typing import Any
 
 from astro_cli.research.text.pdfchars import normalize_line
+from astro_cli.research.text.pdfwords import ionisation_states
 
 _PDFIUM_LOCK = threading.Lock()
 _LINE = re.compile(r"[^\r\n]+")
@@ -92,7 +93,7 @@ def _page_text(textpage: Any) -> PageText:
             text, size, first = glyphs.text, glyphs.size, glyphs.first
         else:
             text, size, first = render_line(glyphs, found.references.get(number))
-        line = normalize_line(_utf16(text)).strip()
+        line = ionisation_states(normalize_line(_utf16(text)).strip())
         if not line:
             continue
         page.lines.append(line)

@@ -214,10 +214,12 @@ def _plain_ends(reader: CharReader, text: str, words: list[tuple[int, int]], run
     if b - 1 != a:
         box(tp, b - 1, p_left, p_right, p_bottom, p_top)
     before = right.value
+    word_left = first_box[0]  # left edge of the last word
     for a, b in words[1:]:
         box(tp, a, p_left, p_right, p_bottom, p_top)
         if left.value - before > widest:
             return None
+        word_left = left.value
         if b - 1 != a:
             box(tp, b - 1, p_left, p_right, p_bottom, p_top)
         before = right.value
@@ -225,7 +227,16 @@ def _plain_ends(reader: CharReader, text: str, words: list[tuple[int, int]], run
     font, family = runs[0].font[0], runs[0].font[1]
     first = Glyph(text[words[0][0]], *first_box, runs[0].base, runs[0].size, font, family)
     last = Glyph(text[words[-1][1] - 1], *last_box, runs[-1].base, runs[-1].size, runs[-1].font[0], runs[-1].font[1])
-    return PieceEnds(first, last, size, base, False)
+    # where the run that ends the piece starts within its last word (pdflines.PieceEnds.tail)
+    script = len(runs) - 1  # the runs of the last word on the last run's baseline and size
+    while script and abs(runs[script - 1].base - runs[-1].base) <= runs[-1].size * 0.05 \
+            and abs(runs[script - 1].size - runs[-1].size) <= 0.2 and runs[script - 1].last >= words[-1][0]:
+        script -= 1
+    tail = word_left
+    if runs[script].first > words[-1][0]:
+        box(tp, runs[script].first, p_left, p_right, p_bottom, p_top)
+        tail = left.value
+    return PieceEnds(first, last, size, base, False, tail=tail)
 
 
 def _inner_words(text: str, words: list[tuple[int, int]], runs: list[_Run]) -> Words:

@@ -33,7 +33,7 @@ APPROXIMATE, APPROXIMATE_END = "⟦", "⟧"  # around a formula whose layout was
 _MATH_ITALIC = (*MATH_ITALIC_FONTS, "MSBM")
 _MARKS = set("0123456789,–*†‡§¶ ")
 _NO_TEXT = EXTENSION_FONTS
-_NAMING = frozenset((*SYMBOL_FONTS, *EXTENSION_FONTS, "MSAM", "TXSYA", "PXSYA", "MSBM"))
+_NAMING = frozenset((*SYMBOL_FONTS, *EXTENSION_FONTS, *MATH_ITALIC_FONTS, "MSAM", "TXSYA", "PXSYA", "MSBM"))
 _EQUATION_NUMBER = re.compile(r"\((?:[A-Z]\.?)?\d{1,3}[a-z]?\)")
 
 
@@ -93,6 +93,13 @@ def render_line(glyphs: list[Glyph], known: tuple[float, float] | None = None) -
             second = shown[k:m]
             if _overlap(run, second):
                 top, bottom = (run, second) if kind == "sup" else (second, run)
+                if _errors(top, bottom) and "".join(out).strip():  # 0.91^{+0.10}_{−0.06}: the value's errors
+                    while out and out[-1] == " ":
+                        out.pop()
+                    out.append(f"_{_group(_text(bottom))}^{_group(_text(top))}")
+                    right = _right(shown[i:m], right)
+                    i = m
+                    continue
                 if _attached(run, out, last_main, size):  # T_0^4: both scripts of one symbol
                     out.append(f"_{_group(_text(bottom))}^{_group(_text(top))}")
                     right = _right(shown[i:m], right)
@@ -298,6 +305,14 @@ def _attached(run: list[Glyph], out: list[str], last: Glyph | None, size: float)
     if last is None or first is None or not out or out[-1].endswith((" ", "\x1f")):
         return False
     return first.x0 - last.x1 < max(size, 1.0) * 0.15 and (last.char.isalnum() or last.char in ")]}′")
+
+
+def _errors(top: list[Glyph], bottom: list[Glyph]) -> bool:
+    """An upper and a lower error stacked after a value (`+0.10` over `−0.06`): each part signed and
+    numeric, which a fraction's numerator and denominator never both are."""
+    upper, lower = _text(top), _text(bottom)
+    return upper[:1] == "+" and lower[:1] in "−-" and len(lower) > 1 \
+        and any(c.isdigit() for c in upper) and any(c.isdigit() for c in lower)
 
 
 def _logo_letter(run: list[Glyph], out: list[str], shown: list[Glyph], after: int) -> bool:
