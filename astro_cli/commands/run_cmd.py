@@ -27,7 +27,8 @@ from astro_cli.bootstrap import (
 class OutputFormat(str, Enum):
     text = "text"
     json = "json"
-    stream_json = "stream-json"
+    stream_json = "stream-json"  # Claude Code's messages (ui/claude_stream.py)
+    astro_events = "astro-events"  # astro's own events, more of them (agent/events.py)
 
 
 EXIT_BY_REASON = {
@@ -46,7 +47,7 @@ def run_command(
     model: Optional[str] = typer.Option(None, "--model", "-m", help="litellm model string."),
     api_base: Optional[str] = typer.Option(None, "--api-base", help="Base URL of the model provider."),
     profile: Optional[str] = typer.Option(None, "--profile", help="default, small (for small local models) or auto."),
-    output_format: OutputFormat = typer.Option(OutputFormat.text, "--output-format", help="text, json or stream-json."),
+    output_format: OutputFormat = typer.Option(OutputFormat.text, "--output-format", help="text, json, stream-json (Claude Code's messages) or astro-events (astro's own events)."),
     continue_: bool = typer.Option(False, "--continue", "-c", help="Continue the latest session of this workspace."),
     resume: Optional[str] = typer.Option(None, "--resume", "-r", help="Resume the session with this id."),
     fork: bool = typer.Option(False, "--fork", help="Continue in a new session that starts as a copy "
@@ -79,6 +80,7 @@ def run_command(
                 app, bus, permission_policy(app, allow=allow, yes=yes), resume=resume, continue_latest=continue_,
                 fork=fork,
             )
+            printer.opened(session)
             # SIGTERM stops the turn as Ctrl-C would: the partial answer is kept, the exit code is 130.
             signal.signal(signal.SIGTERM, lambda signum, frame: session.interrupter.interrupt(signum))
             state = session.run_turn(question)
