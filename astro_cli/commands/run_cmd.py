@@ -44,6 +44,8 @@ EXIT_BY_REASON = {
 
 def run_command(
     question: Optional[str] = typer.Argument(None, help="The question; '-' or nothing reads it from stdin."),
+    attach: Optional[list[str]] = typer.Option(None, "--attach", "-a", help="Attach a file (text, PDF, LaTeX, "
+                                               "FITS or VOTable table) to the question (repeatable)."),
     model: Optional[str] = typer.Option(None, "--model", "-m", help="litellm model string."),
     api_base: Optional[str] = typer.Option(None, "--api-base", help="Base URL of the model provider."),
     profile: Optional[str] = typer.Option(None, "--profile", help="default, small (for small local models) or auto."),
@@ -58,6 +60,7 @@ def run_command(
 ) -> None:
     from astro_cli.agent.events import EventBus
     from astro_cli.agent.factory import open_session, permission_policy
+    from astro_cli.attachments import attached_question
     from astro_cli.ui.oneshot import OneShotPrinter
 
     printer = OneShotPrinter(output_format.value)
@@ -72,6 +75,7 @@ def run_command(
         app = build_app({"model": model, "api_base": api_base, "max_steps": max_steps, "profile": profile})
         printer.inline_images = str(app.settings.typed["plots.inline"])
         try:
+            question = attached_question(app, question, attach or [], printer.note)
             print_warnings(app)
             print_withheld(app)
             bus = EventBus()

@@ -217,6 +217,11 @@ class OneShotPrinter:
         if self.format in JSON_FORMATS:
             self._write_json(error_object(message, exit_code))
 
+    def note(self, text: str) -> None:
+        """A dimmed line on stderr (text and json: stdout keeps the answer or the result alone)."""
+        if self.format in ("text", "json"):
+            self._line((visible(text), "dim"))
+
     def _line(self, *parts: str | tuple[str, str]) -> None:
         from rich.text import Text
 
