@@ -76,3 +76,11 @@ def test_the_step_budget_is_error_max_turns(run_astro, fake, astro_env):
     assert done.returncode == 4
     assert result["subtype"] == "error_max_turns" and result["is_error"] is True
     assert result["errors"] and "step budget" in result["errors"][0]
+
+
+def test_a_retry_is_said_on_stderr_and_stdout_stays_claude_s_messages(run_astro, fake, astro_env):
+    fake.add({"status": 500, "error": "overloaded"}, {"text": "Answered after all."})
+    done = run_astro(["run", "--output-format", "stream-json", "hi"], astro_env)
+    assert done.returncode == 0, done.stderr
+    assert [m["type"] for m in lines(done.stdout)] == ["system", "assistant", "result"]
+    assert "provider error, retry 1/3" in done.stderr and "overloaded" in done.stderr

@@ -166,8 +166,8 @@ class OneShotPrinter:
         if self.format == "astro-events":
             self._write_json(event.to_dict())
             return
-        if self.format == "stream-json":
-            return  # the messages only on stdout; json and text show progress on stderr
+        if self.format == "stream-json" and not isinstance(event, (ev.Notice, ev.Retry)):
+            return  # Claude Code's messages on stdout; warnings and retries, which have none, on stderr
         if isinstance(event, (ev.Thinking, ev.TextDelta)):
             self._spin("thinking…" if isinstance(event, ev.Thinking) else "writing…")
             return
