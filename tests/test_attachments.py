@@ -48,3 +48,17 @@ def test_a_key_store_or_a_missing_file_stops_the_run_before_the_model(run_astro,
     assert missing.returncode == 2 and "'nope.pdf' does not exist." in missing.stderr
     assert "Traceback" not in done.stderr + missing.stderr
     assert fake.requests == []
+
+
+def test_latex_and_a_fits_table_are_read_and_each_is_framed(run_astro, fake, astro_env, workspace):
+    from astropy.table import Table
+
+    Table({"ra": [10.68, 83.82], "name": ["M31", "M42"]}).write(workspace / "targets.fits")
+    fake.add({"text": "ok"})
+    tex = FIXTURES / "papers" / "emcee_2013PASP_ms.tex"
+    done = run_astro(["run", "-a", str(tex), "--attach", "targets.fits", "Which sampler, which targets?"], astro_env)
+    assert done.returncode == 0, done.stderr
+    sent = user_message(fake)
+    assert sent.count("<attached-file path=") == 2
+    assert "# emcee: The MCMC Hammer" in sent and "\\usepackage" not in sent  # the LaTeX reader's text, not the source
+    assert "attached targets.fits (" in done.stderr and "M42" in sent and "83.82" in sent
