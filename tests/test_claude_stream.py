@@ -84,3 +84,28 @@ def test_a_retry_is_said_on_stderr_and_stdout_stays_claude_s_messages(run_astro,
     assert done.returncode == 0, done.stderr
     assert [m["type"] for m in lines(done.stdout)] == ["system", "assistant", "result"]
     assert "provider error, retry 1/3" in done.stderr and "overloaded" in done.stderr
+
+
+def test_a_subagent_s_calls_name_the_call_that_started_it(run_astro, fake, astro_env, workspace):
+    (workspace / "a.txt").write_text("alpha\n")
+    fake.add(
+        {"tool_calls": [{"id": "call_sub", "name": "subagent", "arguments": {"task": "read a.txt"}}]},
+        {"tool_calls": [{"id": "call_read", "name": "read_file", "arguments": {"path": "a.txt"}}]},
+        {"text": "alpha"},
+        {"text": "done"},
+    )
+    done = run_astro(["run", "--output-format", "stream-json", "go"], astro_env)
+    assert done.returncode == 0, done.stderr
+    shape = []
+    for m in lines(done.stdout):
+        if m["type"] in ("assistant", "user"):
+            block = m["message"]["content"][0]
+            shape.append((m["type"], block["type"], block.get("name") or block.get("tool_use_id"),
+                          m["parent_tool_use_id"]))
+    assert shape == [
+        ("assistant", "tool_use", "subagent", None),
+        ("assistant", "tool_use", "read_file", "call_sub"),
+        ("user", "tool_result", "call_read", "call_sub"),
+        ("user", "tool_result", "call_sub", None),
+        ("assistant", "text", None, None),
+    ]
