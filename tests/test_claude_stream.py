@@ -58,13 +58,16 @@ def test_a_refused_call_is_a_permission_denial(run_astro, fake, astro_env, works
     assert obj["permission_denials"] == [] and obj["stop_reason"] == "end_turn" and obj["errors"] == []
 
 
-def test_astro_events_keep_astro_s_own_stream(run_astro, fake, astro_env):
-    fake.add({"text": "Streaming works."})
-    done = run_astro(["run", "--output-format", "astro-events", "Test"], astro_env)
-    types = [m["type"] for m in lines(done.stdout)]
+def test_astro_events_keep_astro_s_own_stream_with_a_rounded_cost(run_astro, fake, astro_env):
+    fake.add({"text": "Streaming works.", "usage": {"input_tokens": 1000, "output_tokens": 100}})
+    done = run_astro(["run", "--output-format", "astro-events", "Test"], dict(astro_env, ASTRO_MODEL="openai/gpt-4o-mini"))
+    events = lines(done.stdout)
+    types = [m["type"] for m in events]
     assert types[0] == "turn_started" and "text_delta" in types and "usage" in types
     assert types[-1] == "result" and last_json(done.stdout)["result"] == "Streaming works."
     assert "system" not in types
+    [usage] = [m for m in events if m["type"] == "usage"]
+    assert usage["cost_usd"] == events[-1]["total_cost_usd"] and len(repr(usage["cost_usd"])) <= 12, usage
 
 
 def test_the_step_budget_is_error_max_turns(run_astro, fake, astro_env):

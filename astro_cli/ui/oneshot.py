@@ -164,7 +164,10 @@ class OneShotPrinter:
             self.sources += [s for s in event.data.get("sources") or [] if isinstance(s, dict)]
         self.claude.handle(event)
         if self.format == "astro-events":
-            self._write_json(event.to_dict())
+            shown = event.to_dict()
+            if isinstance(event, ev.UsageReport):  # as the result's: no floating-point noise
+                shown["cost_usd"] = significant(event.cost_usd)
+            self._write_json(shown)
             return
         if self.format == "stream-json" and not isinstance(event, (ev.Notice, ev.Retry)):
             return  # Claude Code's messages on stdout; warnings and retries, which have none, on stderr
