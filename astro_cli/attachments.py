@@ -131,7 +131,10 @@ def _text(path: Path, shown: str, max_chars: int) -> tuple[str, bool]:
 def attach(app: AppContext, raw: str, named_by_user: bool) -> Attachment:
     """Resolve and read one file, cut at config `read.max_chars`."""
     path = resolve(app, raw, named_by_user)
-    return read(path, raw, int(app.settings.typed["read.max_chars"]))
+    try:
+        return read(path, raw, int(app.settings.typed["read.max_chars"]))
+    except OSError as exc:  # unreadable (permissions), gone since: one sentence, no traceback
+        raise AttachmentError(f"'{raw}' could not be read: {exc.strerror or exc}.") from None
 
 
 def attached_question(app: AppContext, question: str, names: list[str], say: Callable[[str], None]) -> str:

@@ -13,6 +13,7 @@ session, so the model sees what the researcher saw.
 from __future__ import annotations
 
 import dataclasses
+import logging
 import signal
 import threading
 from collections.abc import Iterator
@@ -29,6 +30,8 @@ if TYPE_CHECKING:
 
     from astro_cli.agent.loop import AgentSession
     from astro_cli.app import AppContext
+
+log = logging.getLogger(__name__)
 
 
 class LineInputs:
@@ -54,9 +57,14 @@ class LineInputs:
             self.console.print(Text(decision.reason, style="yellow"))
             return
         cancel = threading.Event()
-        with _cancel_on_ctrl_c(cancel):
-            result = run_shell(self.app, command, cancel,
-                               lambda event: self.console.print(Text(visible(getattr(event, "text", "")), style="yellow")))
+        try:
+            with _cancel_on_ctrl_c(cancel):
+                result = run_shell(self.app, command, cancel, lambda event: self.console.print(
+                    Text(visible(getattr(event, "text", "")), style="yellow")))
+        except OSError as exc:  # bash or the sandbox could not start: one sentence, the REPL goes on
+            log.debug("!%s could not run", command, exc_info=True)
+            self.console.print(Text(f"the command could not run: {exc}", style="red"))
+            return
         self.console.print(Text(visible(result.content, tabs=True)))
         name = escape_tags(command).replace('"', "'")
         self._pending.append((session.session_id, f'The researcher ran a command in the workspace:\n'
