@@ -134,7 +134,7 @@ def test_help_and_bad_values_read_as_plain_sentences(run_astro, workspace, tmp_p
     assert "-o, --output PATH" in run_astro(["sessions", "cite", "--help"], env).stdout
     fmt = run_astro(["run", "--output-format", "yaml", "x"], env)
     assert fmt.returncode == 2 and "Value error" not in fmt.stderr
-    assert "'yaml' is not one of 'text', 'json', 'stream-json'." in fmt.stderr
+    assert "'yaml' is not one of 'text', 'json', 'stream-json', 'astro-events'." in fmt.stderr
     steps = run_astro(["--max-steps", "lots"], env)
     assert steps.returncode == 2 and "'lots' is not a whole number" in steps.stderr
     assert "Input should be" not in steps.stderr

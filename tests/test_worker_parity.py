@@ -55,7 +55,7 @@ def both(worker, fake, env: dict[str, str], workspace: Path, args: list[str], tu
     return without, through
 
 
-@pytest.mark.parametrize("output_format", ["text", "json", "stream-json"])
+@pytest.mark.parametrize("output_format", ["text", "json", "stream-json", "astro-events"])
 def test_answer_with_tools_in_every_output_format(worker, fake, anthropic_env, project, output_format):
     without, through = both(worker, fake, anthropic_env, project,
                             ["run", "--output-format", output_format, "What is the flux?"], THREE_STEPS)
@@ -254,7 +254,7 @@ def test_interrupt_exits_130_and_is_recorded(worker, fake, astro_env, project, s
         reset_workspace(project)
         fake.release.clear()
         fake.add({"text": "Let me think about", "hang": True})
-        process = subprocess.Popen([*ASTRO, "run", "--output-format", "stream-json", "a long question"], env=env,
+        process = subprocess.Popen([*ASTRO, "run", "--output-format", "astro-events", "a long question"], env=env,
                                    cwd=project, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
         assert process.stdout is not None
         lines = []
@@ -294,7 +294,7 @@ def test_a_hangup_ends_the_run_as_it_would_end_astro(worker, fake, astro_env, pr
         reset_workspace(project)
         fake.release.clear()
         fake.add({"text": "Let me think about", "hang": True})
-        process = subprocess.Popen([*AS_FROM_A_TERMINAL, *ASTRO, "run", "--output-format", "stream-json",
+        process = subprocess.Popen([*AS_FROM_A_TERMINAL, *ASTRO, "run", "--output-format", "astro-events",
                                     "a long question"], env=env, cwd=project, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
         assert process.stdout is not None
         lines = [process.stdout.readline()]

@@ -21,6 +21,8 @@ ASTRO = [sys.executable, "-m", "astro_cli"]
 # Everything else must be equal byte for byte: ids astro draws at random and durations it measures.
 VOLATILE = [
     (re.compile(rb'"session_id": ?"[0-9a-f]+"'), b'"session_id": "*"'),
+    (re.compile(rb'"uuid": ?"[0-9a-f-]+"'), b'"uuid": "*"'),  # stream-json's message ids (Claude Code's)
+    (re.compile(rb'"id": ?"msg_[0-9a-f]+"'), b'"id": "msg_*"'),
     (re.compile(rb'"(duration|duration_ms|duration_api_ms)": ?[0-9.e+-]+'), rb'"\1": *'),
     (re.compile(rb"(\s)\d+\.\ds "), rb"\1*s "),  # tool lines on stderr: "  read_file 0.0s ok"
 ]

@@ -27,7 +27,8 @@ from astro_cli.bootstrap import (
 class OutputFormat(str, Enum):
     text = "text"
     json = "json"
-    stream_json = "stream-json"
+    stream_json = "stream-json"  # Claude Code's messages (ui/claude_stream.py)
+    astro_events = "astro-events"  # astro's own events, more of them (agent/events.py)
 
 
 EXIT_BY_REASON = {
@@ -43,10 +44,12 @@ EXIT_BY_REASON = {
 
 def run_command(
     question: Optional[str] = typer.Argument(None, help="The question; '-' or nothing reads it from stdin."),
+    attach: Optional[list[str]] = typer.Option(None, "--attach", "-a", help="Attach a file (text, PDF, LaTeX, "
+                                               "FITS or VOTable table) to the question (repeatable)."),
     model: Optional[str] = typer.Option(None, "--model", "-m", help="litellm model string."),
     api_base: Optional[str] = typer.Option(None, "--api-base", help="Base URL of the model provider."),
     profile: Optional[str] = typer.Option(None, "--profile", help="default, small (for small local models) or auto."),
-    output_format: OutputFormat = typer.Option(OutputFormat.text, "--output-format", help="text, json or stream-json."),
+    output_format: OutputFormat = typer.Option(OutputFormat.text, "--output-format", help="text, json, stream-json (Claude Code's messages) or astro-events (astro's own events)."),
     continue_: bool = typer.Option(False, "--continue", "-c", help="Continue the latest session of this workspace."),
     resume: Optional[str] = typer.Option(None, "--resume", "-r", help="Resume the session with this id."),
     fork: bool = typer.Option(False, "--fork", help="Continue in a new session that starts as a copy "
@@ -57,6 +60,7 @@ def run_command(
 ) -> None:
     from astro_cli.agent.events import EventBus
     from astro_cli.agent.factory import open_session, permission_policy
+    from astro_cli.attachments import attached_question
     from astro_cli.ui.oneshot import OneShotPrinter
 
     printer = OneShotPrinter(output_format.value)
@@ -72,6 +76,7 @@ def run_command(
         printer.inline_images = str(app.settings.typed["plots.inline"])
         printer.redactor = app.redactor  # the answer on stdout is redacted as the stored one is
         try:
+            question = attached_question(app, question, attach or [], printer.note)
             print_warnings(app)
             print_withheld(app)
             bus = EventBus()
@@ -80,6 +85,7 @@ def run_command(
                 app, bus, permission_policy(app, allow=allow, yes=yes), resume=resume, continue_latest=continue_,
                 fork=fork,
             )
+            printer.opened(session)
             # SIGTERM stops the turn as Ctrl-C would: the partial answer is kept, the exit code is 130.
             signal.signal(signal.SIGTERM, lambda signum, frame: session.interrupter.interrupt(signum))
             state = session.run_turn(question)

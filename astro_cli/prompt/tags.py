@@ -1,7 +1,7 @@
 """astro's own prompt tags, and the one function that keeps text from files from forming them.
 
 The model reads `<system-reminder>`, `<project-memory-context>`, `<paper-text>`, `<note-text>`,
-`<command-name>` and `<environment>` as structure. Text that astro did not write itself (files,
+`<command-name>`, `<environment>`, `<attached-file>` and `<shell-output>` as structure. Text that astro did not write itself (files,
 papers, notes, skills, memories, tool results, hook output) passes through `escape_tags` before it
 is placed in a prompt, so it can never open or close one of them: the `<` of any spelling of these
 tags (any case, `_` for `-`, spaces, full-width brackets) becomes `&lt;`. A new tag is added to
@@ -19,6 +19,8 @@ PROMPT_TAGS = (
     "note-text",
     "command-name",
     "environment",
+    "attached-file",
+    "shell-output",
 )
 
 _LESS_THAN = "<\uff1c\ufe64"  # ASCII, full-width and small forms

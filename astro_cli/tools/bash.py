@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import os
+import threading
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from astro_cli.agent.events import Notice
+from astro_cli.agent.events import Event, Notice
 from astro_cli.security.sandbox import sandbox
 from astro_cli.security.secrets import environment_without_secrets
 from astro_cli.tools.base import Tool, ToolError, ToolResult, object_schema
@@ -21,24 +23,32 @@ def run_bash(ctx: ToolContext, args: dict[str, Any]) -> ToolResult:
     command = args.get("command")
     if not isinstance(command, str) or not command.strip():
         raise ToolError("No command was given.")
-    settings = ctx.settings
-    timeout = float(args.get("timeout") or settings.typed["bash.timeout"])
-    timeout = min(timeout, settings.typed["bash.timeout"] * 4)
-    fence = sandbox(ctx.app)
+    return run_shell(ctx.app, command, ctx.cancel, ctx.emit, args.get("timeout"))
+
+
+def run_shell(app: AppContext, command: str, cancel: threading.Event, emit: Callable[[Event], None],
+              timeout: float | None = None) -> ToolResult:
+    """One command in the workspace, in the sandbox, without keys in its environment, bounded in time
+    and output: run_bash's, and the REPL's `!command` (ui/shell_line.py). Permission is the caller's."""
+    settings = app.settings
+    limit = float(timeout or settings.typed["bash.timeout"])
+    limit = min(limit, settings.typed["bash.timeout"] * 4)
+    fence = sandbox(app)
     said = fence.tell_once()
     if said:
-        ctx.emit(Notice(level="warning", text=said))
+        emit(Notice(level="warning", text=said))
+    root = app.workspace.root
     with fence.holding() as held:  # a hook script not written yet cannot be planted
         outcome = run_command(
-            fence.wrap(["bash", "-c", command], ctx.workspace_root, held=held),
-            cwd=ctx.workspace_root,
+            fence.wrap(["bash", "-c", command], root, held=held),
+            cwd=root,
             env=environment_without_secrets(os.environ),
-            timeout=timeout,
-            cancel=ctx.cancel,
-            groups=process_groups(ctx.app),
+            timeout=limit,
+            cancel=cancel,
+            groups=process_groups(app),
             keep_bytes=4 * settings.typed["bash.max_output_chars"],
         )
-    return _result(outcome, settings.typed["bash.max_output_chars"], timeout)
+    return _result(outcome, settings.typed["bash.max_output_chars"], limit)
 
 
 def _result(outcome: CommandOutcome, limit: int, timeout: float) -> ToolResult:

@@ -1,8 +1,9 @@
 """The one-shot printer for `astro run`: answer on stdout, progress and tool lines on stderr.
 
 text: rendered Markdown on a terminal, plain text when piped. json: one result object at the end.
-stream-json: one JSON event per line as they happen, ending with the result object (names as in
-Claude Code's headless mode).
+stream-json: Claude Code's messages, one per line as they happen (ui/claude_stream.py), ending with
+the result object. astro-events: astro's own events (agent/events.py and the features'), one per
+line, ending with the same result object. Field names as in Claude Code's headless mode.
 """
 
 from __future__ import annotations
@@ -23,7 +24,7 @@ from astro_cli.security.visible import one_line, visible
 if TYPE_CHECKING:
     from rich.status import Status
 
-    from astro_cli.agent.loop import TurnState
+    from astro_cli.agent.loop import AgentSession, TurnState
     from astro_cli.security.secrets import Redactor
 
 
@@ -31,6 +32,10 @@ if TYPE_CHECKING:
 # written for it work; astro's earlier names stay as aliases for one release (docs/worker.md... README).
 ALIASES = {"answer": "result", "num_steps": "num_turns", "cost_usd": "total_cost_usd"}
 SUBTYPES = {"answered": "success", "max_tokens": "success", "max_steps": "error_max_turns"}
+# Claude Code's stop_reason (the API's) where astro's has one; astro's own otherwise (max_steps,
+# interrupted, provider_error, config_error, paused: the exit codes say the same).
+STOP_REASONS = {"answered": "end_turn"}
+JSON_FORMATS = ("json", "stream-json", "astro-events")
 
 
 def significant(value: float | None, digits: int = 6) -> float | None:
@@ -38,8 +43,12 @@ def significant(value: float | None, digits: int = 6) -> float | None:
     return None if value is None else float(f"{value:.{digits}g}")
 
 
-def result_object(state: TurnState, exit_code: int | None = None) -> dict[str, Any]:
-    """The one JSON result of `astro run --output-format json|stream-json`: every field is added here."""
+def result_object(state: TurnState, exit_code: int | None = None,
+                  denials: list[dict[str, Any]] | None = None) -> dict[str, Any]:
+    """The one JSON result of `astro run --output-format json|stream-json|astro-events`: every field is
+    added here. `denials`: the calls refused for want of permission ({tool_name, tool_use_id, tool_input})."""
+    import uuid
+
     usage = state.usage
     answered = state.stop_reason in ("answered", "max_tokens")
     result: dict[str, Any] = {
@@ -47,8 +56,9 @@ def result_object(state: TurnState, exit_code: int | None = None) -> dict[str, A
         "subtype": SUBTYPES.get(state.stop_reason, "error_during_execution"),
         "is_error": not answered,
         "result": state.answer,
-        "stop_reason": state.stop_reason,
+        "stop_reason": STOP_REASONS.get(state.stop_reason, state.stop_reason),
         "error": state.error,
+        "errors": [state.error] if state.error and not answered else [],
         "session_id": state.session.session_id,
         "num_turns": state.step,
         "duration_ms": round(state.duration * 1000),
@@ -61,6 +71,8 @@ def result_object(state: TurnState, exit_code: int | None = None) -> dict[str, A
             "cache_creation_input_tokens": usage.cache_creation_input_tokens,
         },
         "total_cost_usd": significant(usage.cost_usd),
+        "permission_denials": list(denials or []),
+        "uuid": str(uuid.uuid4()),
     }
     if exit_code is not None:
         result["exit_code"] = exit_code
@@ -71,11 +83,12 @@ def error_object(message: str, exit_code: int) -> dict[str, Any]:
     """The result when the run failed before a turn could start (a bad setting, no model, a busy session)."""
     return with_aliases({
         "type": "result", "subtype": "error_during_execution", "is_error": True, "result": None,
-        "stop_reason": "config_error" if exit_code == 2 else "error", "error": message, "exit_code": exit_code,
+        "stop_reason": "config_error" if exit_code == 2 else "error", "error": message, "errors": [message],
+        "exit_code": exit_code,
         "session_id": None, "num_turns": 0, "duration_ms": 0, "duration_api_ms": 0, "tool_calls": [],
         "usage": {"input_tokens": 0, "output_tokens": 0, "cache_read_input_tokens": 0,
                   "cache_creation_input_tokens": 0},
-        "total_cost_usd": 0.0,
+        "total_cost_usd": 0.0, "permission_denials": [],
     })
 
 
@@ -105,6 +118,10 @@ class OneShotPrinter:
         # stream-json event (text deltas through a StreamRedactor, so a key split over two is caught).
         self._redactor: Redactor | None = None
         self._stream: StreamRedactor | None = None
+        from astro_cli.ui.claude_stream import ClaudeStream
+
+        # Claude Code's messages (written for stream-json only); its permission denials go in every result.
+        self.claude = ClaudeStream(self._write_json if output_format == "stream-json" else None)
 
     @property
     def redactor(self) -> Redactor | None:
@@ -118,6 +135,10 @@ class OneShotPrinter:
 
     def _redact(self, text: str) -> str:
         return self._redactor.redact(text) if self._redactor is not None else text
+
+    def opened(self, session: AgentSession) -> None:
+        """The session is open, its turn about to start: stream-json's `system` init message."""
+        self.claude.opened(session)
 
     def starting(self, after: float = 0.5) -> None:
         """On a terminal: "starting…" if nothing has shown after `after` seconds (the first run after a
@@ -160,9 +181,12 @@ class OneShotPrinter:
             self.citations = event
         elif isinstance(event, ev.ToolFinished) and event.data:
             self.sources += [s for s in event.data.get("sources") or [] if isinstance(s, dict)]
-        if self.format == "stream-json":
+        self.claude.handle(event)
+        if self.format == "astro-events":
             self._stream_json(event)
             return
+        if self.format == "stream-json" and not isinstance(event, (ev.Notice, ev.Retry)):
+            return  # Claude Code's messages on stdout; warnings and retries, which have none, on stderr
         if isinstance(event, (ev.Thinking, ev.TextDelta)):
             self._spin("thinking…" if isinstance(event, ev.Thinking) else "writing…")
             return
@@ -209,8 +233,13 @@ class OneShotPrinter:
     def failed(self, message: str, exit_code: int) -> None:
         """A run that ended before its turn: json and stream-json still end with one result object."""
         self._spin(None)
-        if self.format in ("json", "stream-json"):
+        if self.format in JSON_FORMATS:
             self._write_json(error_object(message, exit_code))
+
+    def note(self, text: str) -> None:
+        """A dimmed line on stderr (text and json: stdout keeps the answer or the result alone)."""
+        if self.format in ("text", "json"):
+            self._line((visible(text), "dim"))
 
     def _line(self, *parts: str | tuple[str, str]) -> None:
         """One stderr line (tool lines, notices, errors), redacted: a tool's arguments are the model's text."""
@@ -221,9 +250,9 @@ class OneShotPrinter:
 
     def finish(self, state: TurnState, exit_code: int | None = None) -> None:
         self._spin(None)
-        if self.format in ("json", "stream-json"):
+        if self.format in JSON_FORMATS:
             self._flush_stream()
-            result = result_object(state, exit_code)
+            result = result_object(state, exit_code, self.claude.denials)
             result["citations"] = self.citations.citations if self.citations else []
             result["claims"] = self.citations.claims if self.citations else []
             if self.citations and not self.citations.evidence_read and self.citations.claims:
@@ -289,7 +318,10 @@ class OneShotPrinter:
                 self._write_json({**event.to_dict(), "text": text})
             return
         self._flush_stream()
-        self._write_json(event.to_dict())
+        shown = event.to_dict()
+        if isinstance(event, ev.UsageReport):  # as the result's: no floating-point noise
+            shown["cost_usd"] = significant(event.cost_usd)
+        self._write_json(shown)
 
     def _flush_stream(self) -> None:
         held = self._stream.flush() if self._stream is not None else ""

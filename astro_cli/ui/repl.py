@@ -25,6 +25,7 @@ from astro_cli.agent.model_activity import ModelActivity
 from astro_cli.security.visible import clipped, name_shown, one_line, visible
 from astro_cli.slash import SlashContext, slash_commands
 from astro_cli.ui.builtin_slash import KEYS_HELP, register_builtins
+from astro_cli.ui.line_inputs import LineInputs
 from astro_cli.ui.prompt_input import PlainReader, PromptReader, Reader, parse_permission
 from astro_cli.ui.render import TurnRenderer
 from astro_cli.ui.turnlog import TurnLog
@@ -118,6 +119,7 @@ class Repl:
         self.guard: InterruptGuard | None = None
         self.terminated = False
         self.reader = reader or default_reader(app)
+        self.inputs = LineInputs(app, console)  # @FILE and !command
 
     # --- sessions ----------------------------------------------------------------------------
     def _open(self, resume: str | None = None, continue_latest: bool = False, fork: bool = False,
@@ -270,6 +272,9 @@ class Repl:
         match = SLASH.match(stripped) if shown is None else None
         if match:
             self.slash(match.group(1), (match.group(2) or "").strip())
+        elif shown is None and stripped.startswith("!"):
+            assert self.session is not None
+            self.inputs.shell(self.session, stripped[1:].strip())
         else:
             self.turn(text, title=shown)
 
@@ -304,10 +309,14 @@ class Repl:
     def turn(self, text: str, title: str | None = None) -> None:
         session = self.session
         assert session is not None
+        message = self.inputs.prepare(session, text, typed=title is None)
+        if message is None:
+            return
+        title = title or (text.strip().splitlines()[0] if text.strip() else None)  # the typed line, not the files
         with InterruptGuard(session) as guard:
             self.guard = guard
             try:
-                session.run_turn(text, title=title)
+                session.run_turn(message, title=title)
             except KeyboardInterrupt:  # escaped the loop's own handling; the turn is over either way
                 self.renderer.settle()
                 self.console.print(Text("interrupted", style="yellow"))
