@@ -1,6 +1,6 @@
 """Issue 41: the redactor knows key shapes from a maintained rule set (gitleaks, detect-secrets), known
 values in their base64 and URL-encoded forms, and redacts the answer astro prints on stdout (text,
-json, stream-json). The real astro process against the fake model provider."""
+json, stream-json, astro-events). The real astro process against the fake model provider."""
 
 from __future__ import annotations
 
@@ -83,7 +83,7 @@ ANSWER = (f"Your key is {ADS}, and the notes hold {SHAPES['hugging face']} and\n
           f"and DB_PASSWORD={SHAPES['db password']} in the config.")
 
 
-@pytest.mark.parametrize("output_format", ["text", "json", "stream-json"])
+@pytest.mark.parametrize("output_format", ["text", "json", "stream-json", "astro-events"])
 def test_the_answer_printed_on_stdout_is_redacted(output_format, fake, astro_env, workspace, run_astro):
     env = {**astro_env, "ADS_API_TOKEN": ADS}
     fake.add({"text": ANSWER})  # streamed in pieces: a key is split between two of them
@@ -92,10 +92,14 @@ def test_the_answer_printed_on_stdout_is_redacted(output_format, fake, astro_env
     values = [ADS, SHAPES["hugging face"], SHAPES["pem body"], SHAPES["db password"]]
     assert _leaks(values, result.stdout, result.stderr) == []
     assert "[REDACTED:ADS_API_TOKEN]" in result.stdout and "in the config." in result.stdout
-    if output_format == "stream-json":
-        events = [json.loads(line) for line in result.stdout.splitlines()]
+    events = [json.loads(line) for line in result.stdout.splitlines()] if output_format != "text" else []
+    if output_format == "astro-events":
         streamed = "".join(e["text"] for e in events if e["type"] == "text_delta")
         assert streamed == events[-1]["result"]  # every piece arrives, redacted as the whole answer is
+    if output_format == "stream-json":  # Claude Code's messages: the assistant's text blocks, redacted
+        said = "".join(block["text"] for e in events if e["type"] == "assistant"
+                       for block in e["message"]["content"] if block["type"] == "text")
+        assert said == events[-1]["result"]
     assert _leaks(values, _database(workspace)) == []  # what is stored, as before
 
 
