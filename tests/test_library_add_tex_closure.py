@@ -1,6 +1,7 @@
 """Issue 42: `astro library add ./x.tex` reads x.tex and what it inputs, never another paper of its
-folder; `astro library search Q -p ID` is the search's --paper, not astro's own -p (print). The real
-astro process, keywords only (the tests' environment turns vectors off)."""
+folder, and its tables, captions, title and macros as text; `astro library search Q -p ID` is the
+search's --paper, not astro's own -p (print). The real astro process, keywords only (the tests'
+environment turns vectors off)."""
 
 from __future__ import annotations
 
@@ -50,3 +51,26 @@ def test_search_dash_p_is_the_paper_filter(run_astro, workspace, tmp_path):
     missing = run_astro(["library", "search", "acceptance fraction", "-p", "2401.99999"], env)
     assert missing.returncode != 0 and "No model is configured" not in missing.stderr
     assert "astro library list" in missing.stderr and "Traceback" not in missing.stderr
+
+
+def test_latex_tables_captions_title_and_macros_read_as_text(run_astro, workspace, tmp_path):
+    """A math table reads as the PDF route writes one, its caption whole, \\title from the preamble, and
+    no macro of the paper's (optional argument, \\def with parameters, \\providecommand) left raw."""
+    env = base_env(tmp_path)
+    shutil.copyfile(PAPERS.parent / "latex42" / "outflow.tex", workspace / "outflow.tex")
+    added = run_astro(["library", "add", "./outflow.tex", "--year", "2024"], env)
+    assert added.returncode == 0, added.stderr
+    assert "Fitted outflows of nearby starbursts" in added.stdout.splitlines()[0]
+    result = json.loads(run_astro(["library", "search", "NGC 253 outflow velocities", "--json", "-k", "20"],
+                                  env).stdout)
+    text = "\n".join(hit["text"] for hit in result["hits"])
+    assert "NGC 253 | 8000 ± 700 | 10.4^{+0.2}_{−0.1}" in text
+    assert "M82 | 5600 ± 300 | −1.5 × 10^{−4}" in text
+    assert "Galaxy | v_{out} | log M_⋆" in text
+    assert "[Caption: Fitted outflow velocities for the $z<0.1$ sample [abc], in km s$^{-1}$.]" in text
+    assert "WALRUS sample with Planck priors; the winds and jets are fast" in text
+    assert "\\tau = 0.0506\\pm 0.0086" in text and "lowE" in text
+    prose = text.replace("$^{-1}$", "")
+    for raw in ("\\oneonesig", "[3cm]", "\\weirdmacro", "\\kms", "\\mysurvey", "\\pair", "\\hline", "\\begin{tabular}"):
+        assert raw not in prose
+    assert "Unknown kept words here." in text
