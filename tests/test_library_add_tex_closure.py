@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 import shutil
 
+from astro_cli.research.library.section_paths import section_paths
 from tests.conftest import base_env
 from tests.library_support import EMCEE_TEX, PAPERS
 
@@ -74,3 +75,27 @@ def test_latex_tables_captions_title_and_macros_read_as_text(run_astro, workspac
     for raw in ("\\oneonesig", "[3cm]", "\\weirdmacro", "\\kms", "\\mysurvey", "\\pair", "\\hline", "\\begin{tabular}"):
         assert raw not in prose
     assert "Unknown kept words here." in text
+    # the table with its caption is a chunk of its own, after its section's prose (issue 42, item 5)
+    table = [hit for hit in result["hits"] if "NGC 253 | 8000 ± 700" in hit["text"]]
+    assert len(table) == 1 and table[0]["text"].startswith("[Caption: Fitted outflow velocities")
+    assert "Prose goes on" not in table[0]["text"] and table[0]["section"] == "1 Results"
+
+
+def test_a_section_path_names_the_numbered_headings_above_it():
+    paths = section_paths(["Abstract", "7 Parameters", "7.6 Reionization", "7.6.2 Recombination history",
+                           "II. METHODS", "II.A Ordered phase", "A Installation", "A.1 Pip", "References"])
+    assert paths["7.6.2 Recombination history"] == "7 Parameters › 7.6 Reionization › 7.6.2 Recombination history"
+    assert paths["II.A Ordered phase"] == "II. METHODS › II.A Ordered phase"
+    assert paths["A.1 Pip"] == "A Installation › A.1 Pip"
+    assert paths["Abstract"] == "Abstract" and paths["References"] == "References"
+
+
+def test_a_pdf_figure_caption_is_a_chunk_of_its_own(run_astro, workspace, tmp_path):
+    env = base_env(tmp_path)
+    shutil.copyfile(PAPERS / "smear_2019ApJS_ms.pdf", workspace / "smear.pdf")
+    added = run_astro(["library", "add", "./smear.pdf", "--title", "Kepler smear", "--year", "2019"], env, timeout=300)
+    assert added.returncode == 0, added.stderr
+    hits = json.loads(run_astro(["library", "search", "Gaia colour-magnitude diagram of the Smear Campaign stars",
+                                 "--json", "-k", "3"], env).stdout)["hits"]
+    caption = [hit for hit in hits if "Gaia colour-magnitude diagram of the Smear" in hit["text"]]
+    assert caption and caption[0]["text"].startswith("Figure 1. Gaia colour-magnitude diagram")

@@ -126,12 +126,14 @@ def algorithmic_steps(text: str) -> str:
 
 
 def floats_last(text: str) -> str:
-    """The marked floats of a section's text moved after its prose, in their order."""
+    """The marked floats of a section's text moved after its prose, in their order, each opening with
+    FLOAT_MARK."""
     if FLOAT_MARK not in text:
         return text
     floats = [m.group(1).strip() for m in _MARKED.finditer(text)]
     prose = _MARKED.sub("\n\n", text)
-    joined = "\n\n".join([prose.strip(), *floats])
+    # each float keeps one mark at its start: the chunker makes it a chunk of its own (parse.latex_chunks)
+    joined = "\n\n".join([prose.strip(), *(FLOAT_MARK + f for f in floats)])
     return re.sub(r"\n{3,}", "\n\n", joined).strip()
 
 
