@@ -58,10 +58,11 @@ def test_latex_tables_captions_title_and_macros_read_as_text(run_astro, workspac
     """A math table reads as the PDF route writes one, its caption whole, \\title from the preamble, and
     no macro of the paper's (optional argument, \\def with parameters, \\providecommand) left raw."""
     env = base_env(tmp_path)
-    shutil.copyfile(PAPERS.parent / "latex42" / "outflow.tex", workspace / "outflow.tex")
+    source = (PAPERS.parent / "latex42" / "outflow.tex").read_text()
+    (workspace / "outflow.tex").write_bytes(source.replace("\n", "\r\n").encode())  # written on Windows
     added = run_astro(["library", "add", "./outflow.tex", "--year", "2024"], env)
     assert added.returncode == 0, added.stderr
-    assert "Fitted outflows of nearby starbursts" in added.stdout.splitlines()[0]
+    assert "outflow.tex: Fitted outflows of nearby starbursts (" in added.stdout.splitlines()[0]
     result = json.loads(run_astro(["library", "search", "NGC 253 outflow velocities", "--json", "-k", "20"],
                                   env).stdout)
     text = "\n".join(hit["text"] for hit in result["hits"])
@@ -69,7 +70,8 @@ def test_latex_tables_captions_title_and_macros_read_as_text(run_astro, workspac
     assert "M82 | 5600 ± 300 | −1.5 × 10^{−4}" in text
     assert "Galaxy | v_{out} | log M_⋆" in text
     assert "[Caption: Fitted outflow velocities for the $z<0.1$ sample [abc], in km s$^{-1}$.]" in text
-    assert "WALRUS sample with Planck priors; the winds and jets are fast" in text
+    assert "WALRUS sample with Planck priors; the winds and jets are fast in ΛCDM." in text
+    assert "\r" not in text
     assert "\\tau = 0.0506\\pm 0.0086" in text and "lowE" in text
     prose = text.replace("$^{-1}$", "")
     for raw in ("\\oneonesig", "[3cm]", "\\weirdmacro", "\\kms", "\\mysurvey", "\\pair", "\\hline", "\\begin{tabular}"):

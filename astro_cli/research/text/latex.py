@@ -25,6 +25,7 @@ from astro_cli.research.text.latex_markup import (
     citations,
     floats_last,
     front_matter,
+    pdf_strings,
 )
 from astro_cli.research.text.latex_refs import SECTION_LEVELS, SectionCounter
 from astro_cli.research.text.latex_symbols import DROP_WITH_ARG, PROSE_COMMAND, UNWRAP, prose_symbol
@@ -86,10 +87,12 @@ def read_source_files(path: Path) -> dict[str, str]:
 
 
 def _decode(raw: bytes) -> str:
+    """Text with Unix line ends: a Windows source's \r\n\r\n is a paragraph break too."""
     try:
-        return raw.decode("utf-8")
+        text = raw.decode("utf-8")
     except UnicodeDecodeError:
-        return raw.decode("latin-1")
+        text = raw.decode("latin-1")
+    return text.replace("\r\n", "\n").replace("\r", "\n")
 
 
 def main_file(files: dict[str, str]) -> str:
@@ -306,6 +309,8 @@ def to_text(text: str) -> str:
     """Clean prose between math; math itself is kept as written (display math on its own lines);
     figures and tables are read whole first (latex_floats.py)."""
     blocks: list[str] = []
+    # \texorpdfstring{TeX}{plain}: the plain form ("ΛCDM", "ℓ") is the one a reader and a search want
+    text = pdf_strings(text)
     text = render_floats(text, to_text, blocks)
     parts, pos = [], 0
     for match in _MATH.finditer(text):

@@ -179,3 +179,24 @@ def front_matter(text: str, to_text: Callable[[str], str]) -> str:  # latex.to_t
     if words:
         lines.append("Keywords: " + "; ".join(words))
     return "\n".join(lines)
+
+
+_PDFSTRING = re.compile(r"\\texorpdfstring\s*(?=\{)")
+_SPACING = re.compile(r"\\(?:vglue|hglue|vskip|hskip|kern|vspace\*?|hspace\*?)\s*\{?\s*-?[\d.]+\s*(?:mm|cm|pt|em|ex|in|bp)\}?")
+
+
+def pdf_strings(text: str) -> str:
+    """`\\texorpdfstring{TeX}{plain}` -> plain ("ΛCDM", "ℓ"), and TeX's spacing by a length (`\\vglue -10mm`)
+    dropped with its length (Planck's title read "-10mmPlanck 2018 results")."""
+    text = _SPACING.sub("", text)
+    if "texorpdfstring" not in text:
+        return text
+    out, pos = [], 0
+    for match in _PDFSTRING.finditer(text):
+        if match.start() < pos:
+            continue
+        _, end = braced(text, match.end())
+        plain, end = braced(text, end)
+        out.append(text[pos : match.start()] + plain)
+        pos = end
+    return "".join(out) + text[pos:]
