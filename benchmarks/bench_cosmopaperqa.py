@@ -89,9 +89,11 @@ def main() -> None:
                                                               "The CAMELS project"))
     load = time.perf_counter()
     off = {**env, "ASTRO_LIBRARY_EMBEDDING_MODEL": "off"}  # words now; the vectors below, timed apart
-    for folder, arxiv in (("planck", "1807.06209"), ("camels", "2010.00619")):
+    papers = (("planck", "1807.06209", "Planck 2018 results. VI. Cosmological parameters"),
+              ("camels", "2010.00619", "The CAMELS project"))
+    for folder, arxiv, title in papers:  # the title given: code before issue 42 could not read Planck's
         done = subprocess.run([sys.executable, "-m", "astro_cli", "library", "add", f"./{folder}/ms.tex", "--arxiv",
-                               arxiv, "--year", "2020", "--author", "A. Author"], cwd=work, env=off,
+                               arxiv, "--year", "2020", "--author", "A. Author", "--title", title], cwd=work, env=off,
                               capture_output=True, text=True, check=False)
         print(done.stdout.strip().splitlines()[-1] if done.stdout.strip() else done.stderr.strip())
     words_s = time.perf_counter() - load
