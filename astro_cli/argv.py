@@ -26,6 +26,8 @@ def rewrite(argv: list[str]) -> list[str]:
     `astro -m M "q"` -> `astro -m M --question q`; `astro -p -m M "q"` -> `astro run -m M q`;
     `astro -p` alone -> `astro run` (the question from stdin). Sub-commands pass unchanged.
     """
+    if _subcommand_first(argv):
+        return argv  # `astro library search Q -p ID`: a flag after a sub-command is the sub-command's
     printing = any(arg in PRINT_FLAGS for arg in _before_double_dash(argv))
     options: list[str] = []
     index = 0
@@ -50,6 +52,20 @@ def rewrite(argv: list[str]) -> list[str]:
     if printing:
         return _run(options, [])
     return argv
+
+
+def _subcommand_first(argv: list[str]) -> bool:
+    """The first word that is not an option (nor an option's value) is a sub-command, and no -p precedes it."""
+    index = 0
+    while index < len(argv):
+        arg = argv[index]
+        if arg == "--" or arg in PRINT_FLAGS:
+            return False
+        if arg.startswith("-") and arg != "-":
+            index += 2 if arg in VALUE_OPTIONS else 1
+            continue
+        return arg in SUBCOMMANDS
+    return False
 
 
 def _before_double_dash(argv: list[str]) -> list[str]:

@@ -1,8 +1,8 @@
 """A paper from a local file: `astro library add ./paper.pdf`, `./source.tar.gz` or `./main.tex`.
 
 Not every paper is on arXiv (a referee copy, a thesis, a journal PDF from the library). The file is
-copied into papers/ (the user's own file is never moved or changed; a .tex brings the .tex, .bbl and
-.bib files of its folder, which its \\input needs), and its metadata is taken from the file itself
+copied into papers/ (the user's own file is never moved or changed; a .tex brings only what it names:
+the files it \\input-s or \\include-s, its .bbl/.bib, and the folder's .cls/.sty files, latex_closure.py), and its metadata is taken from the file itself
 unless given: a PDF's title is the largest print at the top of page 1, its authors the line below,
 its arXiv id from arXiv's margin stamp, its DOI from the first page; a LaTeX source gives \\title and
 \\author. A paper with a DOI is looked up on Crossref once, for notices of retraction or correction. The
@@ -24,6 +24,7 @@ from astro_cli.research.text.file_metadata import (
     latex_metadata,
     pdf_metadata,
 )
+from astro_cli.research.text.latex_closure import tex_closure
 from astro_cli.security import writer
 from astro_cli.security.writer import Place
 
@@ -32,8 +33,6 @@ if TYPE_CHECKING:
     from astro_cli.research.records import Paper
 
 SOURCE_SUFFIXES = (".tar.gz", ".tgz", ".tar", ".gz")
-COPIED_WITH_TEX = (".tex", ".bbl", ".bib", ".cls", ".sty", ".bst")
-MAX_SOURCE_FILES = 500
 @dataclass
 class LocalPaper:
     paper: Paper
@@ -110,9 +109,9 @@ def _store(path: Path, kind: str, papers: Path, stem: str) -> Path:
     if path.name.lower().endswith(".tex"):
         folder = papers / f"{stem}-source"
         shutil.rmtree(folder, ignore_errors=True)
-        files = [p for p in sorted(path.parent.rglob("*")) if p.is_file() and p.suffix.lower() in COPIED_WITH_TEX]
-        for item in files[:MAX_SOURCE_FILES]:
-            writer.copy_into(item, Place(papers, (folder.name, *item.relative_to(path.parent).parts)))
+        root = path.resolve().parent
+        for item in tex_closure(path):  # the named file and what it inputs, never the folder's other papers
+            writer.copy_into(item, Place(papers, (folder.name, *item.relative_to(root).parts)))
         return folder
     from astro_cli.research.library.download import unpack_source
 

@@ -42,6 +42,9 @@ class ParseReport:
     vectors_in: float | None = None  # seconds until the vectors made in the background are ready (estimate)
 
 
+FLOAT_CHARS = 8000  # a table longer than this is cut (at rows) all the same: one chunk would swamp a result
+
+
 def split_text(text: str, size: int) -> list[str]:
     """Pieces of at most ~size characters, cut at a paragraph, else a sentence, else a space."""
     text = text.strip()
@@ -90,13 +93,21 @@ def _section_text(lines: list[Any]) -> tuple[str, list[tuple[int, int]]]:
     return "".join(parts), starts
 
 
+_CAPTION = re.compile(r"(?:Fig(?:ure|\.)|FIG(?:URE|\.)|Table|TABLE)\s*[0-9IVX]+[.:]")
+
+
 def _notes_apart(lines: list[Any]) -> list[list[Any]]:
     """A section's running text, then each of its footnotes (pdftext.py put them at its end): a
-    note is a passage of its own, found by what it says rather than by the paragraph before it."""
+    note is a passage of its own, found by what it says rather than by the paragraph before it.
+    A figure or table caption (a paragraph of its own since pdfcaptions.py) is one too."""
     groups: list[list[Any]] = [[]]
+    in_caption = False
     for line in lines:
-        if line.starts_block and line.text.startswith("Footnote") and groups[-1]:
-            groups.append([])
+        caption = line.starts_block and _CAPTION.match(line.text) is not None
+        if line.starts_block and (line.text.startswith("Footnote") or caption or in_caption) and groups[-1]:
+            groups.append([])  # a footnote, or a caption (a chunk of its own, issue 42), or what follows one
+        if line.starts_block:
+            in_caption = caption
         groups[-1].append(line)
     return [g for g in groups if g]
 
@@ -137,9 +148,17 @@ def pdf_chunks(pages: list[Any], size: int) -> tuple[list[Chunk], list[tuple[str
 
 
 def latex_chunks(sections: list[Any], size: int) -> list[Chunk]:
+    """A section's prose cut near `size`; each float (a table with its caption, a figure's caption, an
+    algorithm) after it is a chunk of its own, never cut (up to FLOAT_CHARS), never glued to prose."""
+    from astro_cli.research.text.latex_markup import FLOAT_MARK
+
     chunks: list[Chunk] = []
     for section in sections:
-        for piece in split_text(section.text, size):
+        prose, *floats = section.text.split(FLOAT_MARK)
+        pieces = split_text(prose, size)
+        for block in floats:
+            pieces += split_text(block, max(size, FLOAT_CHARS))
+        for piece in pieces:
             chunks.append(Chunk(section.title, None, len(chunks), piece, section_kind(section.title)))
     return chunks
 

@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
+from astro_cli.research.library.section_paths import outline_headings, section_paths
 from astro_cli.research.search.vectors import EmbeddingError
 
 if TYPE_CHECKING:
@@ -67,13 +68,18 @@ def embed_paper(library: LibraryCore, paper_id: str | None = None, note_id: int 
     rows = library.store.chunks_to_embed(paper_id=paper_id, note_id=note_id)
     if not rows:
         return 0
-    return embed_chunks(library, [int(r["id"]) for r in rows], [(r["section"], r["text"]) for r in rows])
+    paper = library.store.paper(paper_id) if paper_id is not None else None
+    headings = outline_headings(paper.outline if paper else None) + [r["section"] for r in rows if r["section"]]
+    paths = section_paths(headings) if paper_id is not None else {}
+    return embed_chunks(library, [int(r["id"]) for r in rows],
+                        [(paths.get(r["section"], r["section"]), r["text"]) for r in rows])
 
 
 def embed_written(library: LibraryCore, chunk_ids: list[int], chunks: list[Chunk]) -> int:
     """Vectors for chunks just written (their ids as the store gave them back): nothing is read again."""
     _checked(library)
-    return embed_chunks(library, chunk_ids, [(c.section, c.text) for c in chunks])
+    paths = section_paths(c.section for c in chunks if c.section)
+    return embed_chunks(library, chunk_ids, [(paths.get(c.section or "", c.section), c.text) for c in chunks])
 
 
 def _checked(library: LibraryCore) -> str:
@@ -91,7 +97,8 @@ def embed_chunks(library: LibraryCore, chunk_ids: list[int], texts: list[tuple[s
     """Embed (section, text) pairs and store them as the vectors of `chunk_ids`."""
     if not chunk_ids:
         return 0
-    # The section name travels with the text: it is often the best summary of what a chunk is about.
+    # The section's path travels with the text (section_paths.py): it is often the best summary of
+    # what a chunk is about, and a question often names the parent section's subject.
     # The brackets around a guessed formula (pdfscript.py) are for the reader; a model's tokenizer
     # knows no such symbol, and an unknown token moves the vector more than the formula does.
     from astro_cli.research.text.pdfscript import APPROXIMATE, APPROXIMATE_END

@@ -18,7 +18,7 @@ from astro_cli.prompt.tags import escape_tags
 from astro_cli.research.records import Hit
 from astro_cli.research.search.fts import Match, SearchError, fts_query, plan_query
 from astro_cli.research.search.fts import literal_runs as run_match
-from astro_cli.research.search.retrieval import RRF_K, reciprocal_rank_fusion
+from astro_cli.research.search.retrieval import RRF_K, fuse, reciprocal_rank_fusion
 from astro_cli.research.textblock import frame
 
 __all__ = ["SearchError", "SearchResult", "Hit", "fts_query", "search_library", "format_hits", "sources_of", "text_ranking",
@@ -137,17 +137,39 @@ def search_library(
         if warning is None:
             warning = _vectors_to_come(library, paper_ids, hybrid=any(name.startswith("vector") for name in lists))
     method = "hybrid" if any(name.startswith("vector") for name in lists) else "bm25"
-    if len(lists) == 1:
-        ranked = next(iter(lists.values()))[:k]
+    fused = {name: ranking for name, ranking in lists.items() if not name.startswith("literal")}
+    if len(fused) == 1:  # one ranking: its own scores (BM25), the literal runs add nothing to break
+        ranked = next(iter(fused.values()))[:k]
     else:
-        weights = [LIST_WEIGHTS.get(name, 1.0) for name in lists]
-        ranked = reciprocal_rank_fusion([[cid for cid, _ in ranking] for ranking in lists.values()], weights=weights)[:k]
+        ranked = _fused(library, lists, fused, k)
     ranks: dict[int, dict[str, int]] = {}  # each chunk's rank in each list that was fused
     for name, ranking in lists.items():
         for rank, (cid, _) in enumerate(ranking, start=1):
             ranks.setdefault(cid, {})[name] = rank
     hits = _load_hits(library, ranked, ranks)
     return SearchResult(hits, method, warning, dropped, phrasings, include_references)
+
+
+def _fused(library: LibraryCore, lists: dict[str, list[tuple[int, float]]],
+           fused: dict[str, list[tuple[int, float]]], k: int) -> list[tuple[int, float]]:
+    """The ranking lists fused (retrieval.fuse): chunks of papers whose vectors are pending fused over
+    the keyword lists alone, and the literal three-word runs as the tie-breaker."""
+    ids = {name: [cid for cid, _ in ranking] for name, ranking in fused.items()}
+    vector_lists = [name for name in ids if name.startswith("vector")]
+    keyword_only: set[int] = set()
+    lacking = _lacking(library) if vector_lists else set()
+    if lacking:
+        candidates = sorted({cid for ranking in ids.values() for cid in ranking})
+        keyword_only = {row["id"] for row in library.store.hit_rows(candidates) if row["paper_id"] in lacking}
+    literal = [cid for name, ranking in lists.items() if name.startswith("literal") for cid, _ in ranking]
+    weights = {name: LIST_WEIGHTS.get(name, 1.0) for name in ids}
+    return fuse(ids, weights, keyword_only, vector_lists, list(dict.fromkeys(literal)))[:k]
+
+
+def _lacking(library: LibraryCore) -> set[str]:
+    from astro_cli.research.search.reindex import pending
+
+    return {pid for pid, _ in pending(library)}
 
 
 def _expanded(library: LibraryCore, phrasings: list[str], synonyms: bool | None) -> str | None:

@@ -17,6 +17,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 
+from astro_cli.research.text.latex_floats import put_back, render_floats
 from astro_cli.research.text.latex_limits import Budget, LatexError
 from astro_cli.research.text.latex_markup import (
     algorithmic_steps,
@@ -24,8 +25,10 @@ from astro_cli.research.text.latex_markup import (
     citations,
     floats_last,
     front_matter,
+    pdf_strings,
 )
 from astro_cli.research.text.latex_refs import SECTION_LEVELS, SectionCounter
+from astro_cli.research.text.latex_symbols import DROP_WITH_ARG, PROSE_COMMAND, UNWRAP, prose_symbol
 
 MAX_SOURCE_BYTES = 20_000_000
 _MATH = re.compile(
@@ -37,24 +40,15 @@ _MATH = re.compile(
 _VERBATIM_BEGIN = re.compile(r"\\begin\{(verbatim|lstlisting|minted)\}")
 _VERBATIM_END = re.compile(r"\\end\{(verbatim|lstlisting|minted)\}")
 _BRACE = re.compile(r"[{}]")
-_NEWCOMMAND = re.compile(r"\\(?:re)?newcommand\*?\s*\{?\\([A-Za-z]+)\}?\s*(?:\[(\d)\])?\s*\{")
-_DEF = re.compile(r"\\def\s*\\([A-Za-z]+)\s*\{")
+_NEWCOMMAND = re.compile(r"\\(?:(?:re)?newcommand|providecommand)\*?\s*\{?\\([A-Za-z]+)\}?\s*(?:\[(\d)\])?"
+                         r"\s*(?:\[([^\]]*)\])?\s*\{")
+_DEF = re.compile(r"\\[egx]?def\s*\\([A-Za-z]+)\s*((?:#\d)*)\s*\{")
+Macros = dict[str, tuple[int, str, str | None]]  # name -> (arguments, body, default of an optional first one)
 _INPUT = re.compile(r"\\(?:input|include)\s*\{([^}]+)\}|\\input\s+([^\s{}\\]+)")
 _HEADING = re.compile(r"\\(section|subsection|subsubsection)(\*?)\s*(?:\[[^\]]*\])?\s*\{")
-_DROP_WITH_ARG = (
-    "label", "ref", "eqref", "pageref", "includegraphics", "plotone", "plottwo", "epsscale", "bibliographystyle",
-    "bibliography", "vspace", "hspace", "usepackage", "documentclass", "altaffilmark", "altaffiltext",
-    "definecolor", "hypersetup", "lstset", "setlength", "addtolength", "thanks", "affiliation", "email",
-    "affil", "keywords", "sectlabel", "eqlabel", "figlabel", "tablabel", "algolabel", "title", "author",
-    "shorttitle", "shortauthors", "received", "accepted", "journalinfo", "submitted", "slugcomment",
-)
 _ACCENTS = {'"': "\u0308", "'": "\u0301", "`": "\u0300", "^": "\u0302", "~": "\u0303", "c": "\u0327",
             "v": "\u030c", "=": "\u0304", ".": "\u0307", "u": "\u0306", "H": "\u030b"}
 _ACCENT = re.compile(r"""\\(["'`^~=.]|[cvuH](?=[{ ]))\s*\{?([A-Za-z])\}?""")
-_UNWRAP = (
-    "emph", "textbf", "textit", "textrm", "textsc", "texttt", "textsf", "mbox", "hbox", "underline", "url",
-    "project", "foreign", "ensuremath", "sffamily", "text", "small", "large", "footnotesize",
-)
 
 
 @dataclass
@@ -93,10 +87,12 @@ def read_source_files(path: Path) -> dict[str, str]:
 
 
 def _decode(raw: bytes) -> str:
+    """Text with Unix line ends: a Windows source's \r\n\r\n is a paragraph break too."""
     try:
-        return raw.decode("utf-8")
+        text = raw.decode("utf-8")
     except UnicodeDecodeError:
-        return raw.decode("latin-1")
+        text = raw.decode("latin-1")
+    return text.replace("\r\n", "\n").replace("\r", "\n")
 
 
 def main_file(files: dict[str, str]) -> str:
@@ -162,13 +158,13 @@ def inline_inputs(
     return _INPUT.sub(include, text)
 
 
-def collect_macros(text: str) -> dict[str, tuple[int, str]]:
+def collect_macros(text: str) -> Macros:
     """The paper's own \\newcommand and \\def macros: name -> (number of arguments, body).
 
     Braces are matched once for the whole text: with `braced` per definition, twenty thousand
     unclosed definitions each scanned to the end of the text (quadratic). An unclosed body defines
     nothing (LaTeX would stop there too)."""
-    macros: dict[str, tuple[int, str]] = {}
+    macros: Macros = {}
     closing = _closing_braces(text)
     for pattern in (_NEWCOMMAND, _DEF):
         for match in pattern.finditer(text):
@@ -177,8 +173,11 @@ def collect_macros(text: str) -> dict[str, tuple[int, str]]:
                 at += 1
             if at >= len(text) or text[at] != "{" or at not in closing:
                 continue
-            nargs = int(match.group(2)) if pattern is _NEWCOMMAND and match.group(2) else 0
-            macros.setdefault(match.group(1), (nargs, text[at + 1 : closing[at]]))
+            if pattern is _NEWCOMMAND:
+                nargs, default = int(match.group(2) or 0), match.group(3) if match.group(2) else None
+            else:  # \def\x#1#2{...}
+                nargs, default = match.group(2).count("#"), None
+            macros.setdefault(match.group(1), (nargs, text[at + 1 : closing[at]], default))
     return macros
 
 
@@ -211,7 +210,7 @@ def _drop_definitions(text: str) -> str:
     return text
 
 
-def expand_macros(text: str, macros: dict[str, tuple[int, str]], budget: Budget | None = None) -> str:
+def expand_macros(text: str, macros: Macros, budget: Budget | None = None) -> str:
     """Replace uses of the paper's macros by their bodies, pass after pass (macros use macros),
     within the budget's passes and output size: a pass that would pass a bound is not kept."""
     if not macros:
@@ -225,9 +224,13 @@ def expand_macros(text: str, macros: dict[str, tuple[int, str]], budget: Budget 
         for match in use.finditer(text):
             if match.start() < pos:
                 continue
-            nargs, body = macros[match.group(1)]
-            end = match.end()
-            for n in range(1, nargs + 1):
+            nargs, body, default = macros[match.group(1)]
+            end, first = match.end(), 1
+            if default is not None and nargs:  # \newcommand{\x}[2][5cm]{...}: #1 is optional
+                given = re.match(r"\s*\[([^\]]*)\]", text[end:])
+                body = body.replace("#1", given.group(1) if given else default)
+                end, first = (end + given.end() if given else end), 2
+            for n in range(first, nargs + 1):
                 arg, end = braced(text, end)
                 body = body.replace(f"#{n}", arg)
             piece = text[pos : match.start()] + body
@@ -248,7 +251,7 @@ def _clean_prose(text: str) -> str:
     text = _ACCENT.sub(lambda m: unicodedata.normalize("NFC", m.group(2) + _ACCENTS[m.group(1)]), text)
     text = re.sub(r"\\(?:i|j)(?![A-Za-z])", lambda m: m.group(0)[1], text)
     text = _replace_command(text, "altaffiltext", lambda _arg: "", nargs=2)
-    for name in _DROP_WITH_ARG:
+    for name in DROP_WITH_ARG:
         text = _replace_command(text, name, lambda _arg: "")
     # a run-in heading opens its paragraph: no sentence end or blank line after it, so no chunk ends on it
     text = _replace_command(text, "paragraph", lambda arg: f"\n\n{arg.strip()} —\x1e")
@@ -257,7 +260,7 @@ def _clean_prose(text: str) -> str:
     text = _replace_command(text, "caption", lambda arg: f"\n[Caption: {arg.strip()}]\n")
     text = re.sub(r"\\href\s*\{[^}]*\}", "", text)
     text = citations(text)  # latex_markup.py: the optional text stays, [e.g. key, p. 3]
-    for name in _UNWRAP:
+    for name in UNWRAP:
         text = _replace_command(text, name, lambda arg: arg)
     text = re.sub(r"\\begin\{(figure|table|deluxetable)\*?\}.*?\\end\{\1\*?\}",
                   lambda m: " ".join(re.findall(r"\[Caption: [^\]]*\]", m.group(0))), text, flags=re.DOTALL)
@@ -268,6 +271,7 @@ def _clean_prose(text: str) -> str:
     text = re.sub(r"\\(item|noindent|clearpage|newpage|maketitle|centering|appendix|par|medskip|bigskip|"
                   r"smallskip|tableofcontents|raggedright|bf|it|rm|tt|sc|em)(?![A-Za-z])", "", text)
     text = re.sub(r"\\\\(\[[^\]]*\])?", "\n", text)
+    text = PROSE_COMMAND.sub(prose_symbol, text)  # never a raw \command left
     text = re.sub(r"(?<!\\)[{}]", "", text)
     return re.sub(r"[ \t]+", " ", text)
 
@@ -302,7 +306,12 @@ def _text_math(text: str) -> str:
 
 
 def to_text(text: str) -> str:
-    """Clean prose between math; math itself is kept as written (display math on its own lines)."""
+    """Clean prose between math; math itself is kept as written (display math on its own lines);
+    figures and tables are read whole first (latex_floats.py)."""
+    blocks: list[str] = []
+    # \texorpdfstring{TeX}{plain}: the plain form ("ΛCDM", "ℓ") is the one a reader and a search want
+    text = pdf_strings(text)
+    text = render_floats(text, to_text, blocks)
     parts, pos = [], 0
     for match in _MATH.finditer(text):
         parts.append(_clean_prose(_text_math(text[pos : match.start()])))
@@ -318,7 +327,7 @@ def to_text(text: str) -> str:
     joined = "".join(parts)
     joined = re.sub(r"[ \t]+", " ", joined)
     joined = re.sub(r" ?\n ?", "\n", joined)
-    return re.sub(r"\n{3,}", "\n\n", joined).strip()
+    return put_back(re.sub(r"\n{3,}", "\n\n", joined).strip(), blocks)
 
 
 def latex_sections(path: Path, budget: Budget | None = None) -> tuple[str | None, list[LatexSection]]:
@@ -341,9 +350,10 @@ def latex_sections(path: Path, budget: Budget | None = None) -> tuple[str | None
     body = expand_macros(_drop_definitions(body), macros, budget)
     body = algorithmic_steps(_back_matter_and_references(body, files, main, set(macros)))
     preamble = full.split("\\begin{document}", 1)[0] if "\\begin{document}" in full else ""
-    about = front_matter(expand_macros(_drop_definitions(preamble), macros, budget) + body, to_text)
-    title_match = re.search(r"\\title\s*(?:\[[^\]]*\])?\s*\{", body)
-    title = to_text(braced(body, title_match.end() - 1)[0]) if title_match else None
+    head = expand_macros(_drop_definitions(preamble), macros, budget) + body  # \title is often in the preamble
+    about = front_matter(head, to_text)
+    title_match = re.search(r"\\title\s*(?:\[[^\]]*\])?\s*\{", head)
+    title = to_text(braced(head, title_match.end() - 1)[0]) if title_match else None
     sections: list[LatexSection] = []
     abstract = re.search(r"\\begin\{abstract\}(.*?)\\end\{abstract\}", body, re.DOTALL)
     if abstract:

@@ -126,12 +126,14 @@ def algorithmic_steps(text: str) -> str:
 
 
 def floats_last(text: str) -> str:
-    """The marked floats of a section's text moved after its prose, in their order."""
+    """The marked floats of a section's text moved after its prose, in their order, each opening with
+    FLOAT_MARK."""
     if FLOAT_MARK not in text:
         return text
     floats = [m.group(1).strip() for m in _MARKED.finditer(text)]
     prose = _MARKED.sub("\n\n", text)
-    joined = "\n\n".join([prose.strip(), *floats])
+    # each float keeps one mark at its start: the chunker makes it a chunk of its own (parse.latex_chunks)
+    joined = "\n\n".join([prose.strip(), *(FLOAT_MARK + f for f in floats)])
     return re.sub(r"\n{3,}", "\n\n", joined).strip()
 
 
@@ -177,3 +179,24 @@ def front_matter(text: str, to_text: Callable[[str], str]) -> str:  # latex.to_t
     if words:
         lines.append("Keywords: " + "; ".join(words))
     return "\n".join(lines)
+
+
+_PDFSTRING = re.compile(r"\\texorpdfstring\s*(?=\{)")
+_SPACING = re.compile(r"\\(?:vglue|hglue|vskip|hskip|kern|vspace\*?|hspace\*?)\s*\{?\s*-?[\d.]+\s*(?:mm|cm|pt|em|ex|in|bp)\}?")
+
+
+def pdf_strings(text: str) -> str:
+    """`\\texorpdfstring{TeX}{plain}` -> plain ("ΛCDM", "ℓ"), and TeX's spacing by a length (`\\vglue -10mm`)
+    dropped with its length (Planck's title read "-10mmPlanck 2018 results")."""
+    text = _SPACING.sub("", text)
+    if "texorpdfstring" not in text:
+        return text
+    out, pos = [], 0
+    for match in _PDFSTRING.finditer(text):
+        if match.start() < pos:
+            continue
+        _, end = braced(text, match.end())
+        plain, end = braced(text, end)
+        out.append(text[pos : match.start()] + plain)
+        pos = end
+    return "".join(out) + text[pos:]
