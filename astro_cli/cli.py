@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from typing import Optional
+import json
+import sys
+from typing import Any, Optional
 
 import typer
 
@@ -124,4 +126,40 @@ def run_app(prog_name: str | None = None) -> None:
     command = typer.main.get_command(app)
     plain_help(command)
     plain_errors()
+    if json_output_asked(sys.argv[1:]):
+        run_for_json(command, prog_name)
+        return
     command(prog_name=prog_name)
+
+
+def json_output_asked(args: list[str]) -> bool:
+    """`--output-format json|stream-json` among the options (before any `--`)."""
+    from astro_cli.argv import split_double_dash
+
+    head, _ = split_double_dash(args)
+    formats = [head[i + 1] for i, arg in enumerate(head[:-1]) if arg == "--output-format"]
+    formats += [arg.split("=", 1)[1] for arg in head if arg.startswith("--output-format=")]
+    return any(value in ("json", "stream-json") for value in formats)
+
+
+def run_for_json(command: Any, prog_name: str | None) -> None:
+    """A usage error (`--max-steps lots`, an unknown flag) still leaves one result object on stdout,
+    as every other failure of `astro run --output-format json` does; the sentence goes to stderr too."""
+    from typer.exceptions import Abort, TyperException
+
+    try:
+        code = command.main(prog_name=prog_name, standalone_mode=False)
+    except TyperException as exc:  # click's usage errors (typer vendors click)
+        from astro_cli.ui.oneshot import error_object
+
+        show = getattr(exc, "show", None)
+        if callable(show):
+            show()
+        else:
+            sys.stderr.write(f"error: {exc.format_message()}\n")
+        sys.stdout.write(json.dumps(error_object(exc.format_message(), exc.exit_code)) + "\n")
+        sys.exit(exc.exit_code)
+    except Abort:
+        sys.stderr.write("Aborted!\n")
+        sys.exit(1)
+    sys.exit(code if isinstance(code, int) else 0)

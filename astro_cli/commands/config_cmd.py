@@ -130,12 +130,54 @@ def set_(
         if problem:
             raise UserError(f"'{key}' {problem}.")
         path = ctx.home.config_path if user else ctx.workspace.config_path
+        why = ""
         if not user and loosens_limit(key, parsed, ctx.settings.get(key)):
-            raise UserError(
-                f"'{key}' {value} would loosen the limit of {ctx.settings.get(key)!r}, and a workspace's config "
-                f"can only tighten limits; set it in your own config: `astro config set {key} {value} --user`.")
+            # A workspace's config can only tighten limits (a cloned project must not loosen them), so a
+            # higher limit the researcher asks for here is theirs: it goes to their own config, said so,
+            # unless this workspace's own tighter value would still win.
+            if _has_key(path, key):
+                raise UserError(
+                    f"'{key}' {value} would loosen this workspace's limit of {ctx.settings.get(key)!r}, and a "
+                    f"workspace's config can only tighten limits: `astro config unset {key}`, then "
+                    f"`astro config set {key} {value} --user`.")
+            path = ctx.home.config_path
+            why = (f" (your own config: a workspace's config can only tighten the limit of "
+                   f"{ctx.settings.get(key)!r})")
         try:
             set_values(path, {key: parsed})
         except ConfigError as exc:
             raise UserError(str(exc)) from None
-        typer.echo(f"{key} = {value if isinstance(parsed, str) else json.dumps(parsed)} in {path}")
+        typer.echo(f"{key} = {value if isinstance(parsed, str) else json.dumps(parsed)} in {path}{why}")
+
+
+@app.command("unset")
+def unset(
+    key: str = typer.Argument(..., metavar="KEY", help="A setting's name, e.g. max_steps."),
+    user: bool = typer.Option(False, "--user", help="From your own config (ASTRO_HOME/config.yaml), not this "
+                              "workspace's .astro/config.yaml."),
+) -> None:
+    """Remove one setting from this workspace's config (or yours with --user): its default applies again."""
+    from astro_cli.config import ConfigError
+    from astro_cli.user_config import UNSET, set_values
+
+    with user_errors():
+        ctx = build_app()
+        path = ctx.home.config_path if user else ctx.workspace.config_path
+        if not _has_key(path, key):
+            where = "your config" if user else "this workspace's config"
+            raise UserError(f"'{key}' is not set in {where} ({path}); `astro config show {key}` says where it "
+                            "comes from.")
+        try:
+            set_values(path, {key: UNSET})
+        except ConfigError as exc:
+            raise UserError(str(exc)) from None
+        typer.echo(f"{key} removed from {path}")
+
+
+def _has_key(path: Any, key: str) -> bool:
+    from astro_cli.config import read_yaml_file
+
+    if not path.exists():
+        return False
+    data = read_yaml_file(path)
+    return isinstance(data, dict) and key in data

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import logging
 import signal
 import sys
 from enum import Enum
-from typing import Optional
+from pathlib import Path
+from typing import TYPE_CHECKING, Optional
 
 import typer
 
@@ -22,6 +24,13 @@ from astro_cli.bootstrap import (
     print_withheld,
     user_errors,
 )
+
+if TYPE_CHECKING:
+    from astro_cli.ui.oneshot import OneShotPrinter
+
+
+log = logging.getLogger(__name__)
+PIPE_WAIT = 3.0  # seconds a silent pipe is waited for when a question is given (as `claude -p`)
 
 
 class OutputFormat(str, Enum):
@@ -62,13 +71,9 @@ def run_command(
     printer = OneShotPrinter(output_format.value)
     printer.starting()  # "starting…" on a terminal while a cold start imports litellm
     with user_errors(report=printer.failed):  # json: one result object on stdout even for a bad setting
-        if question is None or question == "-":
-            if sys.stdin is None or sys.stdin.isatty():
-                raise UserError("Give a question: astro run \"What is the Hubble tension?\"")
-            question = sys.stdin.read()
-        if not question.strip():
-            raise UserError("The question is empty.")
+        question = with_piped_input(question)
         app = build_app({"model": model, "api_base": api_base, "max_steps": max_steps, "profile": profile})
+        say_where_the_workspace_is(app.workspace.root, printer)
         printer.inline_images = str(app.settings.typed["plots.inline"])
         try:
             print_warnings(app)
@@ -88,4 +93,48 @@ def run_command(
         finally:
             app.close()
     raise typer.Exit(code)
+
+
+def with_piped_input(question: str | None) -> str:
+    """The question, after what was piped in (`cat obs.txt | astro -p "summarise this"`), as `claude -p`
+    and `llm` join them; piped input alone is the question when none is given (or it is `-`)."""
+    asked = question if question not in (None, "-") else None
+    piped = read_piped(wait=PIPE_WAIT if asked is not None else None)
+    if asked is None and not piped and (sys.stdin is None or sys.stdin.isatty()):
+        raise UserError("Give a question: astro run \"What is the Hubble tension?\"")
+    joined = "\n\n".join(part.strip("\n") for part in (piped, asked or "") if part.strip())
+    if not joined.strip():
+        raise UserError("The question is empty.")
+    return joined
+
+
+def read_piped(wait: float | None) -> str:
+    """What stdin holds when it is a pipe or a file (never a terminal or /dev/null).
+
+    With a question given, a pipe that stays silent for `wait` seconds is left unread, as `claude -p`
+    does (a job runner may hand astro an open pipe nobody writes to); without one, it is waited for."""
+    import os
+    import select
+    import stat
+
+    if sys.stdin is None or sys.stdin.isatty():
+        return ""
+    try:
+        mode = os.fstat(sys.stdin.fileno()).st_mode
+    except (OSError, ValueError):
+        return sys.stdin.read() if wait is None else ""
+    if not (stat.S_ISFIFO(mode) or stat.S_ISREG(mode) or stat.S_ISSOCK(mode)):
+        return "" if wait is not None else sys.stdin.read()
+    if wait is not None and not stat.S_ISREG(mode) and not select.select([sys.stdin], [], [], wait)[0]:
+        log.debug("stdin is a pipe with nothing in it after %.0f s: the question goes alone", wait)
+        return ""
+    return sys.stdin.read()
+
+
+def say_where_the_workspace_is(root: Path, printer: OneShotPrinter) -> None:
+    """One line on stderr when the workspace is a folder above this one: its sessions and library are used."""
+    from astro_cli.workspace import found_above
+
+    if found_above(root):
+        printer.note(f"workspace: {root} (found above this folder)")
 

@@ -193,6 +193,11 @@ class OneShotPrinter:
         if self.format in ("json", "stream-json"):
             self._write_json(error_object(message, exit_code))
 
+    def note(self, text: str) -> None:
+        """A dim line on stderr (never in json output, whose stderr a script may read too)."""
+        if self.format == "text":
+            self._line((visible(text), "dim"))
+
     def _line(self, *parts: str | tuple[str, str]) -> None:
         from rich.text import Text
 

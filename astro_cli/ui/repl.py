@@ -28,6 +28,7 @@ from astro_cli.ui.builtin_slash import KEYS_HELP, register_builtins
 from astro_cli.ui.prompt_input import PlainReader, PromptReader, Reader, parse_permission
 from astro_cli.ui.render import TurnRenderer
 from astro_cli.ui.turnlog import TurnLog
+from astro_cli.workspace import found_above
 
 if TYPE_CHECKING:
     from astro_cli.agent.llm import LLM
@@ -142,6 +143,7 @@ class Repl:
             model = self.session.model
             self.console.print(Text.assemble(
                 ("astro ", "bold"), (__version__, "bold"), f" · {model} · ", (str(self.app.workspace.root), "dim"),
+                *([(" (workspace found above this folder)", "dim")] if found_above(self.app.workspace.root) else []),
             ))
             resumed = (resume or continue_latest or fork) and self.session.messages
             self._describe_session(("forked" if fork else "resumed") if resumed else "new")

@@ -1,0 +1,148 @@
+"""Issue 46, everyday use round two: a command line that reads like Claude Code's and llm's.
+
+Each test drives the real `astro` process (a subprocess, or a pseudo-terminal for the REPL) against
+the fake model provider, and fails on the code before issue 46.
+"""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+import yaml
+
+from tests.test_everyday_cli import quit_with_ctrl_d, spawn
+
+
+def questions(fake) -> list[str]:
+    """What the model was asked: the user messages of the first request (the environment message aside)."""
+    return [m["content"] for m in fake.bodies()[0]["messages"] if m["role"] == "user"
+            and not str(m["content"]).startswith("<environment")]
+
+
+# --- 1. options anywhere, and usage errors as JSON ------------------------------------------------------
+def test_options_after_the_question_are_options(run_astro, fake, astro_env):
+    fake.add({"text": "A Cepheid pulsates."})
+    result = run_astro(["-p", "what is a cepheid?", "--output-format", "json", "-m", "openai/fake-two"], astro_env)
+    assert result.returncode == 0, result.stderr
+    assert json.loads(result.stdout)["result"] == "A Cepheid pulsates."
+    assert questions(fake)[0] == "what is a cepheid?"
+    assert fake.bodies()[0]["model"] == "fake-two"
+
+
+def test_a_question_that_starts_like_an_option_goes_after_double_dash(run_astro, fake, astro_env):
+    fake.add({"text": "Yes."}, {"text": "Also yes."})
+    assert run_astro(["-p", "--", "--output-format is a flag?"], astro_env).returncode == 0
+    assert questions(fake)[0] == "--output-format is a flag?"
+    assert run_astro(["-p", "is -0.3 dex a lot?"], astro_env).returncode == 0  # a number is a word
+
+
+def test_the_repl_reads_an_option_after_the_first_question(fake, astro_env, workspace):
+    fake.add({"text": "A Cepheid is a pulsating giant."})
+    child = spawn(["what is a cepheid?", "-m", "openai/fake-two"], astro_env, workspace)
+    child.expect("A Cepheid is a pulsating giant")
+    child.expect("\n> ")
+    quit_with_ctrl_d(child)
+    assert questions(fake)[0] == "what is a cepheid?"
+    assert fake.bodies()[0]["model"] == "fake-two"
+
+
+@pytest.mark.parametrize("bad", [["--max-steps", "lots"], ["--no-such-flag"]])
+def test_a_usage_error_under_json_still_prints_one_result_object(run_astro, fake, astro_env, bad):
+    result = run_astro(["-p", "what is a cepheid?", "--output-format", "json", *bad], astro_env)
+    assert result.returncode == 2
+    obj = json.loads(result.stdout)
+    assert obj["is_error"] is True and obj["type"] == "result" and obj["exit_code"] == 2
+    assert bad[0] in obj["error"] or "lots" in obj["error"]
+    assert fake.bodies() == []
+
+
+# --- 2. piped input joins the question ------------------------------------------------------------------
+def test_piped_input_comes_before_the_question(run_astro, fake, astro_env):
+    fake.add({"text": "Two observations of M31."})
+    result = run_astro(["-p", "summarise this"], astro_env, input="2024-01-02 M31 V=3.4\n2024-01-03 M31 V=3.5\n")
+    assert result.returncode == 0, result.stderr
+    asked = questions(fake)[0]
+    assert asked.startswith("2024-01-02 M31 V=3.4") and asked.endswith("summarise this")
+    fake.add({"text": "Alone."})
+    assert run_astro(["-p"], astro_env, input="what is M31?").returncode == 0  # stdin alone is the question
+    assert [m["content"] for m in fake.bodies()[1]["messages"] if m["role"] == "user"][-2] == "what is M31?"
+
+
+# --- 3. $HOME and / are never a workspace ------------------------------------------------------------------
+def test_home_is_never_the_workspace_of_the_folders_under_it(run_astro, fake, astro_env, tmp_path):
+    home = tmp_path / "me"
+    project = home / "galaxies"
+    project.mkdir(parents=True)
+    env = dict(astro_env, HOME=str(home))
+    fake.add({"text": "one"}, {"text": "two"})
+    assert run_astro(["run", "asked in home"], env, cwd=home).returncode == 0  # leaves ~/.astro behind
+    assert (home / ".astro" / "astro.db").exists()
+    assert run_astro(["run", "asked in a project"], env, cwd=project).returncode == 0
+    assert (project / ".astro" / "astro.db").exists()
+    listed = run_astro(["sessions", "list"], env, cwd=project)
+    assert "asked in a project" in listed.stdout and "asked in home" not in listed.stdout
+
+
+def test_a_workspace_found_above_is_named(run_astro, fake, astro_env, workspace):
+    (workspace / ".astro").mkdir()
+    notes = workspace / "notes"
+    notes.mkdir()
+    fake.add({"text": "ok"})
+    result = run_astro(["run", "hello"], astro_env, cwd=notes)
+    assert result.returncode == 0, result.stderr
+    assert f"workspace: {workspace.resolve()} (found above this folder)" in result.stderr
+
+
+# --- 4. a typo of a command is never a paid question -------------------------------------------------------
+@pytest.mark.parametrize(("typed", "meant"), [(["sesions"], "astro sessions"),
+                                               (["libary", "add", "f.pdf"], "astro library add f.pdf"),
+                                               (["congif", "show"], "astro config show")])
+def test_a_mistyped_command_is_suggested_and_not_sent(run_astro, fake, astro_env, workspace, typed, meant):
+    result = run_astro(typed, astro_env)
+    assert result.returncode == 2
+    assert f"did you mean `{meant}`?" in result.stderr
+    assert fake.bodies() == []
+    assert not (workspace / ".astro").exists()
+
+
+# --- 5. a group named alone lists ---------------------------------------------------------------------------
+@pytest.mark.parametrize(("group", "shown"), [("library", "The library is empty"), ("catalog", "gaia"),
+                                              ("papers", "refs"), ("prompt", "system prompt"),
+                                              ("worker", "worker")])
+def test_a_group_named_alone_lists(run_astro, astro_env, group, shown):
+    result = run_astro([group], astro_env)
+    assert result.returncode in (0, 1), result.stderr  # `worker` alone is `worker status`: 1 when none runs
+    assert "Usage:" not in result.stderr and "Missing command" not in result.stderr
+    assert shown.lower() in (result.stdout + result.stderr).lower()
+
+
+# --- 6. config set max_steps 40, config unset, doctor on an unknown key -------------------------------------
+def test_config_set_a_higher_limit_then_unset_it(run_astro, astro_env):
+    result = run_astro(["config", "set", "max_steps", "40"], astro_env)
+    assert result.returncode == 0, result.stderr
+    assert "your own config" in result.stdout
+    assert run_astro(["config", "get", "max_steps"], astro_env).stdout.strip() == "40"
+    assert run_astro(["config", "unset", "max_steps", "--user"], astro_env).returncode == 0
+    assert run_astro(["config", "get", "max_steps"], astro_env).stdout.strip() == "25"
+    again = run_astro(["config", "unset", "max_steps", "--user"], astro_env)
+    assert again.returncode == 2 and "is not set in your config" in again.stderr
+
+
+def test_config_unset_keeps_the_rest_of_the_file(run_astro, astro_env, workspace):
+    config = workspace / ".astro" / "config.yaml"
+    config.parent.mkdir()
+    config.write_text("# my settings\nmax_steps: 10\nlanguage: English\n")
+    assert run_astro(["config", "unset", "max_steps"], astro_env).returncode == 0
+    assert config.read_text() == "# my settings\nlanguage: English\n"
+
+
+def test_doctor_flags_a_misspelt_config_key(run_astro, astro_env, workspace):
+    config = workspace / ".astro" / "config.yaml"
+    config.parent.mkdir()
+    config.write_text(yaml.safe_dump({"max_stesp": 10}))
+    result = run_astro(["doctor", "--json"], astro_env)
+    [check] = [c for c in json.loads(result.stdout)["checks"] if c["line"].startswith("config:")]
+    assert not check["ok"] and "'max_stesp'" in check["line"] and "max_steps" in check["line"]
+    assert result.returncode == 1
+
