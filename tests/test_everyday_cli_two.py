@@ -7,6 +7,7 @@ the fake model provider, and fails on the code before issue 46.
 from __future__ import annotations
 
 import json
+import sys
 
 import pytest
 import yaml
@@ -146,3 +147,37 @@ def test_doctor_flags_a_misspelt_config_key(run_astro, astro_env, workspace):
     assert not check["ok"] and "'max_stesp'" in check["line"] and "max_steps" in check["line"]
     assert result.returncode == 1
 
+
+
+# --- 7. "starting…" whenever the first output takes a while ---------------------------------------------------
+def test_starting_shows_while_the_first_output_is_awaited_after_the_turn_began(fake, astro_env, workspace):
+    """The turn's start (an event that prints nothing) used to stop "starting…" or cancel its timer: a
+    blank screen for the seconds a cold start imports litellm. Here a UserPromptSubmit hook (it runs
+    after the turn began) holds the turn until the test has looked at the screen."""
+    import pexpect
+
+    from tests.helpers import trust_workspace, wait_for
+
+    (workspace / ".astro").mkdir()
+    hold = "touch began; while [ ! -f go ]; do sleep 0.05; done"
+    (workspace / ".astro" / "config.yaml").write_text(yaml.safe_dump({"hooks": {"UserPromptSubmit": [
+        {"hooks": [{"type": "command", "command": hold}]}]}}))
+    trust_workspace(workspace)
+    fake.add({"text": "A Cepheid pulsates."})
+    env = dict(astro_env, TERM="xterm", COLUMNS="100", LINES="40")  # a terminal rich animates a status on
+    child = pexpect.spawn(sys.executable, ["-m", "astro_cli", "run", "what is a cepheid?"], env=env,
+                          cwd=str(workspace), encoding="utf-8", timeout=60, dimensions=(40, 100))
+    try:
+        assert wait_for(lambda: (workspace / "began").exists(), 60)
+        while True:  # drop what was shown before the turn began: the screen from now on is looked at
+            try:
+                child.read_nonblocking(65536, timeout=0)
+            except pexpect.TIMEOUT:
+                break
+        child.expect("starting…", timeout=15)
+    finally:
+        (workspace / "go").touch()
+    child.expect("A Cepheid pulsates")
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 0

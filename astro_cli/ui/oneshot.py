@@ -28,6 +28,8 @@ if TYPE_CHECKING:
 # The result's fields as in Claude Code's headless mode (`claude -p --output-format json`), so scripts
 # written for it work; astro's earlier names stay as aliases for one release (docs/worker.md... README).
 ALIASES = {"answer": "result", "num_steps": "num_turns", "cost_usd": "total_cost_usd"}
+STARTING = "starting…"
+STARTING_AFTER = 0.3  # seconds of blank screen before "starting…" shows (a cold start takes 6-10 s)
 SUBTYPES = {"answered": "success", "max_tokens": "success", "max_steps": "error_max_turns"}
 
 
@@ -100,9 +102,10 @@ class OneShotPrinter:
         self.inline_images = "auto"  # config plots.inline, set once the settings are read (run_cmd.py)
         self._figures: dict[str, list[ev.FigureSaved]] = {}  # by tool call: shown under its tool line
 
-    def starting(self, after: float = 0.5) -> None:
+    def starting(self, after: float = STARTING_AFTER) -> None:
         """On a terminal: "starting…" if nothing has shown after `after` seconds (the first run after a
-        boot or an upgrade imports litellm for seconds). The first event replaces it."""
+        boot or an upgrade imports litellm for seconds). Only what shows replaces it: an event that
+        prints nothing (the turn starting) leaves the timer running."""
         if not self.err.is_terminal or self.format != "text":
             return
         import threading
@@ -110,19 +113,32 @@ class OneShotPrinter:
         def show() -> None:
             with self._lock:
                 if self._label is None and not self._began:
-                    self._spin_locked("starting…")
+                    self._spin_locked(STARTING)
 
         self._timer = threading.Timer(after, show)
         self._timer.daemon = True
         self._timer.start()
 
     def _spin(self, label: str | None) -> None:
+        """A spinner with `label`; None stops the one running, unless nothing has shown yet (then an
+        event that prints nothing keeps "starting…", or its timer, as it is)."""
         with self._lock:
-            self._began = True
-            if self._timer is not None:
-                self._timer.cancel()
-                self._timer = None
+            if label is None and not self._began:
+                return
+            self._shown_locked()
             self._spin_locked(label)
+
+    def _stop(self) -> None:
+        """Something is about to print, or the run ended: no timer, no spinner."""
+        with self._lock:
+            self._shown_locked()
+            self._spin_locked(None)
+
+    def _shown_locked(self) -> None:
+        self._began = True
+        if self._timer is not None:
+            self._timer.cancel()
+            self._timer = None
 
     def _spin_locked(self, label: str | None) -> None:
         if label == self._label:
@@ -189,22 +205,21 @@ class OneShotPrinter:
 
     def failed(self, message: str, exit_code: int) -> None:
         """A run that ended before its turn: json and stream-json still end with one result object."""
-        self._spin(None)
+        self._stop()
         if self.format in ("json", "stream-json"):
             self._write_json(error_object(message, exit_code))
 
     def note(self, text: str) -> None:
         """A dim line on stderr (never in json output, whose stderr a script may read too)."""
         if self.format == "text":
-            self._line((visible(text), "dim"))
+            self.err.print(Text(visible(text), style="dim"))  # not output of the run: "starting…" may follow
 
     def _line(self, *parts: str | tuple[str, str]) -> None:
-        from rich.text import Text
-
+        self._stop()
         self.err.print(Text.assemble(*parts))
 
     def finish(self, state: TurnState, exit_code: int | None = None) -> None:
-        self._spin(None)
+        self._stop()
         if self.format in ("json", "stream-json"):
             result = result_object(state, exit_code)
             result["citations"] = self.citations.citations if self.citations else []
