@@ -181,3 +181,41 @@ def test_starting_shows_while_the_first_output_is_awaited_after_the_turn_began(f
     child.expect(pexpect.EOF)
     child.close()
     assert child.exitstatus == 0
+
+
+# --- 8. the pager renders colour or prints plain, never raw escapes -------------------------------------------
+def test_config_show_pages_in_colour_without_raw_escapes(tmp_path, workspace):
+    import pexpect
+
+    from tests.conftest import base_env
+
+    env = {k: v for k, v in base_env(tmp_path).items() if k not in ("NO_COLOR", "PAGER", "MANPAGER", "LESS")}
+    env.update(TERM="xterm-256color", COLUMNS="100", LINES="20")  # a short terminal: the listing is paged
+    child = pexpect.spawn(sys.executable, ["-m", "astro_cli", "config", "show"], env=env, cwd=str(workspace),
+                          encoding="utf-8", timeout=60, dimensions=(20, 100))
+    child.expect("max_steps|model")
+    child.expect(r"\x1b\[")  # colour reaches the terminal as escape codes, rendered...
+    screen = child.before + child.after
+    child.sendline("q")
+    child.expect(pexpect.EOF)
+    screen += child.before
+    child.close()
+    import re
+
+    shown = re.sub(r"\x1b\[[0-9;?]*[ -/]*[@-~]|\x1b[=>]", "", screen)  # what the reader sees
+    assert "ESC[" not in shown  # ...never shown as the letters `ESC[36m`, as `less` without -R does
+    assert child.exitstatus == 0
+
+
+def test_a_pager_that_cannot_render_colour_gets_plain_text(tmp_path, workspace):
+    import pexpect
+
+    from tests.conftest import base_env
+
+    env = {k: v for k, v in base_env(tmp_path).items() if k not in ("NO_COLOR", "MANPAGER", "LESS")}
+    env.update(TERM="xterm-256color", COLUMNS="100", LINES="20", PAGER="cat")
+    child = pexpect.spawn(sys.executable, ["-m", "astro_cli", "config", "show"], env=env, cwd=str(workspace),
+                          encoding="utf-8", timeout=60, dimensions=(20, 100))
+    child.expect(pexpect.EOF)
+    child.close()
+    assert "max_steps" in child.before and "\x1b[36m" not in child.before

@@ -2,7 +2,7 @@
 
 The `model` row is the model astro will really use (agent/model_choice.py), with its origin: a
 config file, ASTRO_MODEL, or "picked from OPENAI_API_KEY" when only a provider key says which.
-A long listing on a terminal goes through a pager (rich's, which honours $PAGER).
+A long listing on a terminal goes through a pager (ui/pager.py: $PAGER, else `less` with colours rendered).
 """
 
 from __future__ import annotations
@@ -85,7 +85,9 @@ def show(
         console = Console()
         footer = f"[dim]user config: {ctx.home.config_path}\nproject config: {ctx.workspace.config_path}[/]"
         if console.is_terminal and len(rows) * 2 + 4 > console.height:
-            with console.pager(styles=True):
+            from astro_cli.ui.pager import paged
+
+            with paged(console):
                 console.print(table)
                 console.print(footer)
             return
