@@ -15,7 +15,7 @@ import re
 # Kept in step with cli.py by tests/test_everyday_cli.py (importing typer here would slow every start).
 SUBCOMMANDS = frozenset({
     "init", "run", "trust", "search", "target", "sessions", "config", "library", "prompt", "memory", "skills",
-    "hooks", "keys", "worker", "mcp", "doctor", "papers", "catalog",
+    "hooks", "keys", "worker", "mcp", "doctor", "papers", "catalog", "models",
 })
 # Options of `astro` (and of `astro run`, which `-p` becomes) that take a value.
 VALUE_OPTIONS = frozenset({"-m", "--model", "--api-base", "-r", "--resume", "--max-steps", "--output-format",

@@ -26,6 +26,7 @@ from astro_cli.commands import (
 )
 from astro_cli.commands.doctor_cmd import doctor_command
 from astro_cli.commands.init_cmd import init_command
+from astro_cli.commands.models_cmd import models_command
 from astro_cli.commands.run_cmd import run_command
 from astro_cli.commands.search_cmd import search as search_command
 from astro_cli.commands.search_cmd import target as target_command
@@ -64,7 +65,8 @@ def _debug_log() -> None:
 @app.callback(invoke_without_command=True)
 def main(
     ctx: typer.Context,
-    model: Optional[str] = typer.Option(None, "--model", "-m", help="litellm model string (overrides config)."),
+    model: Optional[str] = typer.Option(None, "--model", "-m", help="litellm model string or an alias "
+                                         "(sonnet, opus, gpt-4.1: `astro models`)."),
     api_base: Optional[str] = typer.Option(None, "--api-base", help="Base URL of the model provider."),
     profile: Optional[str] = typer.Option(None, "--profile", help="default, small (for small local models) or auto."),
     continue_: bool = typer.Option(False, "--continue", "-c", help="Continue the latest session of this workspace."),
@@ -103,6 +105,8 @@ app.command("trust", help="Trust this folder's risky settings (hooks, permission
 )
 app.command("doctor", help="Check that everything is in place (keys, model, database, library, worker, MCP, "
             "trust), with the fix for each problem.")(doctor_command)
+app.command("models", help="The short model names -m takes (sonnet, opus, gpt-4.1, ...), the model each is, "
+            "and which have a key.")(models_command)
 app.command("search", help="Search NASA ADS and arXiv for papers (no model needed).")(search_command)
 app.command("target", help="Look up an object in SIMBAD, or list the objects around a position.")(target_command)
 app.add_typer(catalog_cmd.app, name="catalog", help="Catalogue queries over the Virtual Observatory (Gaia, VizieR, "

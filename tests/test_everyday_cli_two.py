@@ -219,3 +219,27 @@ def test_a_pager_that_cannot_render_colour_gets_plain_text(tmp_path, workspace):
     child.expect(pexpect.EOF)
     child.close()
     assert "max_steps" in child.before and "\x1b[36m" not in child.before
+
+
+# --- 9. model aliases, and `astro models` ------------------------------------------------------------------------
+def test_a_model_alias_is_the_providers_current_model(run_astro, fake, anthropic_env, astro_env):
+    fake.add({"text": "From Claude."}, {"text": "From GPT."})
+    result = run_astro(["-p", "hello", "-m", "sonnet"], anthropic_env)
+    assert result.returncode == 0, result.stderr
+    assert fake.bodies()[0]["model"] == "claude-sonnet-4-5"
+    result = run_astro(["-p", "hello", "-m", "gpt-4.1"], astro_env)
+    assert result.returncode == 0, result.stderr
+    assert fake.bodies()[1]["model"] == "gpt-4.1"
+    shown = run_astro(["config", "get", "model"], dict(astro_env, ASTRO_MODEL="opus"))
+    listed = run_astro(["models"], dict(astro_env, ASTRO_MODEL="opus"))
+    assert listed.returncode == 0, listed.stderr
+    assert any(line.startswith("sonnet") and "anthropic/claude-sonnet-4-5" in line for line in listed.stdout.splitlines())
+    assert "in use: anthropic/claude-opus-4-5 (env ASTRO_MODEL, alias opus)" in listed.stdout
+    assert shown.stdout.strip() == "anthropic/claude-opus-4-5"
+
+
+def test_model_alias_in_the_repl(repl):
+    from tests.conftest import CTRL_D
+
+    out = repl.type_and_run("/model haiku\n" + CTRL_D)
+    assert "model for the next turns: anthropic/claude-haiku-4-5" in out

@@ -52,7 +52,8 @@ EXIT_BY_REASON = {
 
 def run_command(
     question: Optional[str] = typer.Argument(None, help="The question; '-' or nothing reads it from stdin."),
-    model: Optional[str] = typer.Option(None, "--model", "-m", help="litellm model string."),
+    model: Optional[str] = typer.Option(None, "--model", "-m", help="litellm model string or an alias (sonnet, "
+                                         "opus, gpt-4.1: `astro models`)."),
     api_base: Optional[str] = typer.Option(None, "--api-base", help="Base URL of the model provider."),
     profile: Optional[str] = typer.Option(None, "--profile", help="default, small (for small local models) or auto."),
     output_format: OutputFormat = typer.Option(OutputFormat.text, "--output-format", help="text, json or stream-json."),
