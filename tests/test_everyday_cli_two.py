@@ -243,3 +243,32 @@ def test_model_alias_in_the_repl(repl):
 
     out = repl.type_and_run("/model haiku\n" + CTRL_D)
     assert "model for the next turns: anthropic/claude-haiku-4-5" in out
+
+
+# --- 10. `astro -c "follow-up"`, and `astro sessions list -q TEXT` ----------------------------------------------
+def test_continue_with_a_question_continues_the_latest_session(run_astro, fake, astro_env, workspace):
+    fake.add({"text": "H0 is about 70 km/s/Mpc."}, {"text": "About 1 km/s/Mpc."}, {"text": "Riess and Freedman."})
+    assert run_astro(["run", "what is H0?"], astro_env).returncode == 0
+    child = spawn(["-c", "and its error?"], astro_env, workspace)
+    child.expect("About 1 km/s/Mpc")
+    child.expect("\n> ")
+    quit_with_ctrl_d(child)
+    sent = [m["content"] for m in fake.bodies()[1]["messages"] if m["role"] == "user"]
+    assert sent[0] == "what is H0?" and "and its error?" in sent
+    printed = run_astro(["-c", "-p", "who measured it?"], astro_env)
+    assert printed.returncode == 0, printed.stderr
+    sent = [m["content"] for m in fake.bodies()[2]["messages"] if m["role"] == "user"]
+    assert sent[0] == "what is H0?" and "who measured it?" in sent
+    assert len(json.loads(run_astro(["sessions", "list", "--json"], astro_env).stdout)) == 1
+
+
+def test_sessions_list_finds_a_session_by_what_was_said(run_astro, fake, astro_env):
+    fake.add({"text": "Cepheids pulsate."}, {"text": "The TRGB is a sharp edge in the red giant branch."})
+    assert run_astro(["run", "what is a cepheid?"], astro_env).returncode == 0
+    assert run_astro(["run", "what is the tip of the RGB?"], astro_env).returncode == 0
+    found = run_astro(["sessions", "list", "-q", "sharp EDGE", "--json"], astro_env)  # in an answer, any case
+    assert found.returncode == 0, found.stderr
+    assert [row["title"] for row in json.loads(found.stdout)] == ["what is the tip of the RGB?"]
+    assert "what is a cepheid?" in run_astro(["sessions", "list", "-q", "cepheid"], astro_env).stdout
+    none = run_astro(["sessions", "list", "-q", "100%_sure"], astro_env)
+    assert none.returncode == 0 and "No session of this workspace mentions '100%_sure'." in none.stdout
