@@ -272,3 +272,27 @@ def test_sessions_list_finds_a_session_by_what_was_said(run_astro, fake, astro_e
     assert "what is a cepheid?" in run_astro(["sessions", "list", "-q", "cepheid"], astro_env).stdout
     none = run_astro(["sessions", "list", "-q", "100%_sure"], astro_env)
     assert none.returncode == 0 and "No session of this workspace mentions '100%_sure'." in none.stdout
+
+
+# --- 11. a plan is not a literature claim: no citation nudge ------------------------------------------------------
+PLAN = ("Here is my plan:\n\n1. Search ADS for papers that report H0 from Cepheids, 2019 to 2024.\n"
+        "2. Download the 3 studies that measured the zero point with the largest samples.\n"
+        "3. Compare their values in a table.\n\nI will start once you confirm.")
+
+
+def test_a_plan_gets_no_citation_nudge(run_astro, fake, astro_env):
+    fake.add({"text": PLAN})
+    result = run_astro(["run", "plan a review of the Cepheid zero point"], astro_env)
+    assert result.returncode == 0, result.stderr
+    assert len(fake.bodies()) == 1  # no second request asking to fix claims
+    assert result.stdout.count("Download the 3 studies") == 1
+
+
+def test_a_plan_is_printed_once_in_the_repl(repl, fake):
+    from tests.conftest import CTRL_D
+
+    fake.add({"text": PLAN})
+    out = repl.type_and_run("plan a review of the Cepheid zero point\n" + CTRL_D)
+    assert out.count("Download the 3 studies") == 1
+    assert len(fake.bodies()) == 1
+    assert "uncited" not in out  # a step of a plan is not reported as a claim either

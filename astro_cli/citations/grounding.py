@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from astro_cli.citations.claims import Claim, split_claims
+from astro_cli.citations.plan import is_plan_step
 from astro_cli.citations.support import Verdict, best_verdict, number_in, numbers_in
 from astro_cli.research.identifiers import record_keys
 
@@ -96,6 +97,7 @@ def _names(record: dict[str, Any], paper: str | None) -> set[str]:
 def ground(ledger: CitationLedger, answer: str, checked: CheckResult) -> Grounding:
     """Every claim of `answer` with its status, against the passages the session's tools showed."""
     claims, unread = split_claims(answer, checked.found_at)
+    claims = [c for c in claims if c.cited or not is_plan_step(c.text)]  # "2. Download the 3 studies ..."
     values: list[frozenset[float]] = []
 
     def data_values() -> frozenset[float]:
