@@ -19,7 +19,7 @@ SUBCOMMANDS = frozenset({
 })
 # Options of `astro` (and of `astro run`, which `-p` becomes) that take a value.
 VALUE_OPTIONS = frozenset({"-m", "--model", "--api-base", "-r", "--resume", "--max-steps", "--output-format",
-                           "--allow", "--profile", "--system-prompt", "--append-system-prompt", "--max-budget-usd",
+                           "--allow", "--allowedTools", "--profile", "--system-prompt", "--append-system-prompt", "--max-budget-usd",
                            "--disallowedTools", "--disallowed-tools", "--add-dir", "--session-id", "-a", "--attach"})
 PRINT_FLAGS = ("-p", "--print")
 QUESTION_OPTION = "--question"  # hidden option of the REPL's callback: the first turn

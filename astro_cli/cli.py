@@ -30,6 +30,13 @@ from astro_cli.commands.models_cmd import models_command
 from astro_cli.commands.run_cmd import run_command
 from astro_cli.commands.search_cmd import search as search_command
 from astro_cli.commands.search_cmd import target as target_command
+from astro_cli.commands.session_flags import (
+    ADD_DIR,
+    APPEND_SYSTEM_PROMPT,
+    DISALLOWED_TOOLS,
+    SYSTEM_PROMPT,
+    session_flags,
+)
 from astro_cli.commands.trust_cmd import trust_command
 
 app = typer.Typer(
@@ -79,6 +86,10 @@ def main(
     version: bool = typer.Option(False, "--version", "-V", callback=_version, is_eager=True, help="Show the version."),
     print_: bool = typer.Option(False, "--print", "-p", help="Answer the question and exit: the same as `astro run`."),
     question: Optional[str] = typer.Option(None, QUESTION_OPTION, hidden=True),
+    system_prompt: Optional[str] = SYSTEM_PROMPT,
+    append_system_prompt: Optional[str] = APPEND_SYSTEM_PROMPT,
+    disallowed: Optional[list[str]] = DISALLOWED_TOOLS,
+    add_dir: Optional[list[str]] = ADD_DIR,
 ) -> None:
     """Start the interactive session in the current folder (with a first QUESTION when one is given)."""
     if debug:
@@ -90,7 +101,8 @@ def main(
     from astro_cli.commands.repl_cmd import start_repl
 
     start_repl(
-        flags={"model": model, "api_base": api_base, "max_steps": max_steps, "profile": profile},
+        flags=session_flags({"model": model, "api_base": api_base, "max_steps": max_steps, "profile": profile},
+                            system_prompt, append_system_prompt, disallowed, add_dir),
         resume=resume,
         continue_latest=continue_,
         fork=fork,

@@ -296,3 +296,46 @@ def test_a_plan_is_printed_once_in_the_repl(repl, fake):
     assert out.count("Download the 3 studies") == 1
     assert len(fake.bodies()) == 1
     assert "uncited" not in out  # a step of a plan is not reported as a claim either
+
+
+# --- 12. Claude Code's flags: --system-prompt, --append-system-prompt, --disallowedTools, --add-dir ----------------
+def _system(body) -> str:
+    first = body["messages"][0]
+    content = first["content"]
+    return content if isinstance(content, str) else " ".join(part.get("text", "") for part in content)
+
+
+def test_system_prompt_flags_replace_and_append(run_astro, fake, astro_env):
+    fake.add({"text": "ok"}, {"text": "ok"})
+    result = run_astro(["-p", "hi", "--system-prompt", "You are a terse bot for radio astronomers."], astro_env)
+    assert result.returncode == 0, result.stderr
+    system = _system(fake.bodies()[0])
+    assert "You are a terse bot for radio astronomers." in system and "You are astro" not in system
+    assert "You can use these tools" in system  # the tools section stays
+    result = run_astro(["-p", "hi", "--append-system-prompt", "Always give distances in parsecs."], astro_env)
+    assert result.returncode == 0, result.stderr
+    system = _system(fake.bodies()[1])
+    assert "You are astro" in system and "Always give distances in parsecs." in system
+
+
+def test_disallowed_tools_never_run(run_astro, fake, astro_env, workspace):
+    (workspace / "a.txt").write_text("secret plan")
+    fake.add({"tool_calls": [{"name": "read_file", "arguments": {"path": "a.txt"}}]}, {"text": "I could not read it."})
+    result = run_astro(["-p", "read a.txt", "--disallowedTools", "read_file,run_bash", "--output-format", "json"],
+                       astro_env)
+    assert result.returncode == 0, result.stderr
+    sent = json.dumps(fake.bodies()[1]["messages"])
+    assert "secret plan" not in sent
+
+
+def test_add_dir_lets_the_file_tools_read_another_folder(run_astro, fake, astro_env, tmp_path):
+    other = tmp_path / "shared-data"
+    other.mkdir()
+    (other / "obs.txt").write_text("V = 3.44 mag")
+    path = str(other / "obs.txt")
+    fake.add({"tool_calls": [{"name": "read_file", "arguments": {"path": path}}]}, {"text": "refused"},
+             {"tool_calls": [{"name": "read_file", "arguments": {"path": path}}]}, {"text": "V is 3.44."})
+    assert run_astro(["-p", "read it"], astro_env).returncode == 0
+    assert "V = 3.44 mag" not in json.dumps(fake.bodies()[1]["messages"])  # outside the workspace: refused
+    assert run_astro(["-p", "read it", "--add-dir", str(other)], astro_env).returncode == 0
+    assert "V = 3.44 mag" in json.dumps(fake.bodies()[3]["messages"])

@@ -24,6 +24,13 @@ from astro_cli.bootstrap import (
     print_withheld,
     user_errors,
 )
+from astro_cli.commands.session_flags import (
+    ADD_DIR,
+    APPEND_SYSTEM_PROMPT,
+    DISALLOWED_TOOLS,
+    SYSTEM_PROMPT,
+    session_flags,
+)
 
 if TYPE_CHECKING:
     from astro_cli.ui.oneshot import OneShotPrinter
@@ -62,8 +69,13 @@ def run_command(
     fork: bool = typer.Option(False, "--fork", help="Continue in a new session that starts as a copy "
                               "(of --resume ID, else of the latest session)."),
     max_steps: Optional[int] = typer.Option(None, "--max-steps", help="Tool-using steps before a final answer."),
-    allow: Optional[list[str]] = typer.Option(None, "--allow", help="Allow a tool that needs permission (repeatable)."),
+    allow: Optional[list[str]] = typer.Option(None, "--allow", "--allowedTools", help="Allow a tool that needs "
+                                              "permission (repeatable)."),
     yes: bool = typer.Option(False, "--yes", "-y", help="Allow every tool that needs permission."),
+    system_prompt: Optional[str] = SYSTEM_PROMPT,
+    append_system_prompt: Optional[str] = APPEND_SYSTEM_PROMPT,
+    disallowed: Optional[list[str]] = DISALLOWED_TOOLS,
+    add_dir: Optional[list[str]] = ADD_DIR,
 ) -> None:
     from astro_cli.agent.events import EventBus
     from astro_cli.agent.factory import open_session, permission_policy
@@ -73,7 +85,8 @@ def run_command(
     printer.starting()  # "starting…" on a terminal while a cold start imports litellm
     with user_errors(report=printer.failed):  # json: one result object on stdout even for a bad setting
         question = with_piped_input(question)
-        app = build_app({"model": model, "api_base": api_base, "max_steps": max_steps, "profile": profile})
+        app = build_app(session_flags({"model": model, "api_base": api_base, "max_steps": max_steps,
+                                       "profile": profile}, system_prompt, append_system_prompt, disallowed, add_dir))
         say_where_the_workspace_is(app.workspace.root, printer)
         printer.inline_images = str(app.settings.typed["plots.inline"])
         try:

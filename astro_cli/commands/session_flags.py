@@ -1,0 +1,37 @@
+"""The options `astro` and `astro run` share with `claude` (its names, so habits carry over), as settings.
+
+Each becomes a setting of the command-line layer, the highest: `--disallowedTools` adds to
+permissions.deny, `--add-dir` to allowed_paths, `--system-prompt` replaces the identity section,
+`--append-system-prompt` adds a section after it (config `persona`).
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any, Optional
+
+import typer
+
+SYSTEM_PROMPT = typer.Option(None, "--system-prompt", help="Replace astro's identity section of the system prompt "
+                             "(the tools, skills and memory sections stay).")
+APPEND_SYSTEM_PROMPT = typer.Option(None, "--append-system-prompt", help="Add this text to the system prompt, "
+                                    "after the identity section.")
+DISALLOWED_TOOLS = typer.Option(None, "--disallowedTools", "--disallowed-tools", help="Tools that never run "
+                                "(repeatable; commas or spaces separate several), as config permissions.deny.")
+ADD_DIR = typer.Option(None, "--add-dir", help="Another folder the file tools may use (repeatable).")
+
+
+def _names(values: Optional[list[str]]) -> list[str] | None:
+    """`--disallowedTools "run_bash,file_write" --disallowedTools web` -> three names."""
+    names = [name for value in values or [] for name in re.split(r"[,\s]+", value) if name]
+    return names or None
+
+
+def session_flags(base: dict[str, Any], system_prompt: Optional[str], append_system_prompt: Optional[str],
+                  disallowed: Optional[list[str]], add_dir: Optional[list[str]]) -> dict[str, Any]:
+    """The settings these options set (None: not given), added to `base` (model, api_base, ...)."""
+    from pathlib import Path
+
+    dirs = [str(Path(d).expanduser().resolve()) for d in add_dir or []] or None
+    return {**base, "identity": system_prompt, "persona": append_system_prompt,
+            "permissions.deny": _names(disallowed), "allowed_paths": dirs}
