@@ -44,7 +44,7 @@ def test_invented_ids_are_nudged_once_then_reported_unverified(run_astro, fake, 
     result = run_astro(["run", "--output-format", "json", "Which papers model TDE winds?"], env)
     assert result.returncode == 0, result.stderr
     obj = last_json(result.stdout)
-    assert obj["answer"] == INVENTED and obj["stop_reason"] == "answered"
+    assert obj["answer"] == INVENTED and obj["stop_reason"] == "end_turn" and obj["astro_stop_reason"] == "answered"
     assert obj["citations"] == [
         {"id": REAL, "kind": "bibcode", "status": "verified", "title": TITLE, "paper": "2008.07401"},
         {"id": BAD_BIBCODE, "kind": "bibcode", "status": "unverified", "title": None, "paper": None},
@@ -81,7 +81,7 @@ def test_text_mode_footer_names_the_unverified_ids(cli, fake, env):
 
 def test_stream_json_has_a_citations_event_and_report_mode_never_nudges(cli, fake, env):
     fake.add(SEARCH, {"text": INVENTED})
-    result = cli(["run", "--output-format", "stream-json", "TDE winds?"], env={**env, "ASTRO_CITATIONS_CHECK": "report"})
+    result = cli(["run", "--output-format", "stream-json", "--astro-events", "TDE winds?"], env={**env, "ASTRO_CITATIONS_CHECK": "report"})
     assert result.exit_code == 0, result.stderr
     events = [json.loads(line) for line in result.stdout.splitlines() if line.strip()]
     checked = [e for e in events if e["type"] == "citations"]

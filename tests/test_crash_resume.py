@@ -76,7 +76,7 @@ def test_kill_while_the_model_is_streaming_then_continue(fake: FakeProvider, ast
 
 def test_sigterm_ends_with_130_and_keeps_the_partial_answer(fake: FakeProvider, astro_env, workspace):
     fake.add({"text": "A partial answer that is cut off", "hang": True})
-    proc = _start(["run", "--output-format", "stream-json", "Explain"], astro_env, workspace)
+    proc = _start(["run", "--output-format", "stream-json", "--astro-events", "Explain"], astro_env, workspace)
     try:
         assert wait_for(fake.hanging.is_set)
         # The first text has reached astro (not just left the provider), even on a loaded machine.

@@ -339,3 +339,45 @@ def test_add_dir_lets_the_file_tools_read_another_folder(run_astro, fake, astro_
     assert "V = 3.44 mag" not in json.dumps(fake.bodies()[1]["messages"])  # outside the workspace: refused
     assert run_astro(["-p", "read it", "--add-dir", str(other)], astro_env).returncode == 0
     assert "V = 3.44 mag" in json.dumps(fake.bodies()[3]["messages"])
+
+
+# --- 13. stream-json in Claude Code's shapes; its result fields -------------------------------------------------
+def test_stream_json_speaks_claude_codes_messages(run_astro, fake, astro_env, workspace):
+    fake.add({"tool_calls": [{"id": "call_w1", "name": "file_write",
+                              "arguments": {"path": "out.md", "content": "# notes"}}]},
+             {"text": "I was not allowed to write."})
+    result = run_astro(["-p", "write notes", "--output-format", "stream-json", "--verbose"], astro_env)
+    assert result.returncode == 0, result.stderr
+    lines = [json.loads(line) for line in result.stdout.splitlines()]
+    assert [m["type"] for m in lines] == ["system", "assistant", "user", "assistant", "result"]
+    init = lines[0]
+    assert init["subtype"] == "init" and "read_file" in init["tools"] and init["model"] == "openai/fake-model"
+    [tool_use] = lines[1]["message"]["content"]
+    assert (tool_use["type"], tool_use["name"], tool_use["input"]["path"]) == ("tool_use", "file_write", "out.md")
+    [tool_result] = lines[2]["message"]["content"]
+    assert tool_result["type"] == "tool_result" and tool_result["is_error"] is True
+    assert tool_result["tool_use_id"] == tool_use["id"]
+    assert lines[3]["message"]["content"] == [{"type": "text", "text": "I was not allowed to write."}]
+    final = lines[4]
+    assert final["subtype"] == "success" and final["stop_reason"] == "end_turn"
+    assert final["astro_stop_reason"] == "answered" and final["session_id"] == init["session_id"]
+    assert final["permission_denials"] == [{"tool_name": "file_write", "tool_use_id": tool_use["id"],
+                                            "tool_input": {"path": "out.md", "content": "# notes"}}]
+    assert not (workspace / "out.md").exists()
+    fake.add({"text": "Again."})
+    richer = run_astro(["-p", "again", "--output-format", "stream-json", "--astro-events"], astro_env)
+    types = [json.loads(line)["type"] for line in richer.stdout.splitlines()]
+    assert types[0] == "turn_started" and "text_delta" in types and types[-1] == "result"
+
+
+# --- 14. the claim-check note on stderr is whole, as docs/citations.md shows it ---------------------------------
+def test_the_claim_check_note_is_printed_whole(run_astro, fake, astro_env):
+    planets = ("WASP-12b", "WASP-18b", "WASP-19b", "WASP-33b", "WASP-43b")
+    claims = " ".join(f"The Bond albedo of {p} is exactly 0.{i}2, as established by JWST in 2023."
+                      for i, p in enumerate(planets, start=1))
+    fake.add({"text": claims}, {"text": "I have no passage for these albedos."})
+    result = run_astro(["run", "albedos?"], astro_env)
+    assert result.returncode == 0, result.stderr
+    note = " ".join(result.stderr.split())
+    assert all(p in note for p in planets)
+    assert "Then give your whole answer again." in note

@@ -65,7 +65,7 @@ def test_an_answer_cut_at_the_token_limit_is_continued_and_joined(cli, fake: Fak
     obj = last_json(result.stdout)
     assert obj["answer"] == ("The Hubble tension is a 5 sigma disagreement between early- and late-universe "
                              "measurements of H0.")
-    assert obj["stop_reason"] == "answered" and obj["is_error"] is False
+    assert obj["astro_stop_reason"] == "answered" and obj["is_error"] is False
     assert obj["usage"]["output_tokens"] == 40  # both requests are counted
     second = fake.bodies()[1]["messages"]
     said = [m for m in second if m["role"] in ("assistant", "user")][-2:]

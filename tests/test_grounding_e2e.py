@@ -132,7 +132,7 @@ def test_the_repl_shows_each_claim_beside_its_passage(repl, fake):
 
 def test_stream_json_event_carries_the_claims(cli, fake, astro_env, library):
     fake.add(READ, {"text": SUPPORTED})
-    result = cli(["run", "--output-format", "stream-json", "Albedos?"], env=astro_env)
+    result = cli(["run", "--output-format", "stream-json", "--astro-events", "Albedos?"], env=astro_env)
     events = [json.loads(line) for line in result.stdout.splitlines() if line.strip()]
     checked = [e for e in events if e["type"] == "citations"]
     assert [c["status"] for c in checked[0]["claims"]] == ["supported"] and checked[0]["evidence_read"] is True

@@ -169,7 +169,7 @@ def test_a_max_tokens_the_user_sets_wins_and_cut_replies_continue_again(cli, fak
     result = cli(["run", "--output-format", "json", "Explain."], env=env)
     obj = last_json(result.stdout)
     assert [body["max_tokens"] for body in fake.bodies()] == [2000, 2000]
-    assert obj["answer"] == "Part one, part two." and obj["stop_reason"] == "answered", result.stdout
+    assert obj["answer"] == "Part one, part two." and obj["astro_stop_reason"] == "answered", result.stdout
 
 
 def test_a_call_cut_by_the_token_limit_inside_its_list_runs_with_the_whole_items(cli, fake: FakeProvider, astro_env):

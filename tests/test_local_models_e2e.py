@@ -28,7 +28,7 @@ def test_a_fenced_json_call_in_the_text_runs_the_tool_and_answers_in_two_steps(c
     result = cli(["run", "--output-format", "json", "What does the README say?"], env=astro_env)
     assert result.exit_code == 0, result.stderr
     obj = last_json(result.stdout)
-    assert obj["num_steps"] == 2 and obj["stop_reason"] == "answered"
+    assert obj["num_steps"] == 2 and obj["astro_stop_reason"] == "answered"
     assert obj["tool_calls"] == [{"name": "read_file", "ok": True}]
     assert obj["answer"].startswith("The README says")
     second = fake.bodies()[1]["messages"]

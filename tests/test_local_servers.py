@@ -134,7 +134,7 @@ def test_llama_cpp_is_asked_for_prompt_progress_and_astro_reports_it(cli, fake: 
     astro passes it on as an event the spinners show. Other servers are not sent the option."""
     fake.models_listing = listing("llamacpp_v1_models.json")
     fake.add({"text": "Done.", "progress": {"total": 5548, "cache": 2340, "processed": 0, "time_ms": 0}})
-    result = cli(["run", "--output-format", "stream-json", "Hi"], env=astro_env)
+    result = cli(["run", "--output-format", "stream-json", "--astro-events", "Hi"], env=astro_env)
     assert result.exit_code == 0, result.stdout
     events = [json.loads(line) for line in result.stdout.splitlines() if line.startswith("{")]
     progress = [e for e in events if e["type"] == "prompt_progress"]

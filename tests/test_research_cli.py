@@ -199,7 +199,7 @@ def test_library_add_failure_leaves_nothing(cli, env, workspace, research):
 def test_download_progress_reaches_event_consumers(cli, fake, env):
     """The loop knows no terminal: progress goes out as events (stream-json prints them as they happen)."""
     fake.add({"tool_calls": [{"name": "download_paper", "arguments": {"id": "1001.0012"}}]}, {"text": "Done."})
-    result = cli(["run", "--output-format", "stream-json", "Get arXiv 1001.0012"], env=env)
+    result = cli(["run", "--output-format", "stream-json", "--astro-events", "Get arXiv 1001.0012"], env=env)
     assert result.exit_code == 0, result.stderr
     events = [json.loads(line) for line in result.stdout.splitlines() if line.strip()]
     progress = [e for e in events if e["type"] == "download_progress" and e["label"] == "arXiv:1001.0012 PDF"]

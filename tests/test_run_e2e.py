@@ -129,7 +129,7 @@ def test_resume_unknown_session_is_a_usage_error(cli, fake, astro_env):
 
 def test_stream_json_prints_events_then_result(cli, fake, astro_env):
     fake.add({"text": "Streaming works."})
-    result = cli(["run", "--output-format", "stream-json", "Test"], env=astro_env)
+    result = cli(["run", "--output-format", "stream-json", "--astro-events", "Test"], env=astro_env)
     lines = [json.loads(line) for line in result.stdout.strip().splitlines()]
     types = [line["type"] for line in lines]
     assert types[0] == "turn_started"

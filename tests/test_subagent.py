@@ -221,7 +221,7 @@ def test_events_nest_the_subagent_for_renderers(cli, fake, astro_env, workspace)
         {"text": "alpha"},
         {"text": "done"},
     )
-    result = cli(["run", "go", "--output-format", "stream-json"], astro_env)
+    result = cli(["run", "go", "--output-format", "stream-json", "--astro-events"], astro_env)
     events = [json.loads(line) for line in result.stdout.splitlines()]
     kinds = [(e["type"], e.get("agent"), e.get("name")) for e in events
              if e["type"] in ("tool_started", "tool_finished", "subagent_started", "subagent_finished")]

@@ -75,7 +75,7 @@ def test_keys_stay_out_of_reach_of_commands_and_out_of_every_log(worker, fake, a
 
 def test_a_killed_client_ends_its_run(worker, fake, astro_env, workspace):
     fake.add({"text": "Let me think about", "hang": True})
-    process = subprocess.Popen([*ASTRO, "run", "--output-format", "stream-json", "a long question"],
+    process = subprocess.Popen([*ASTRO, "run", "--output-format", "stream-json", "--astro-events", "a long question"],
                                env=worker.client_env(astro_env), cwd=workspace, stdout=subprocess.PIPE,
                                stderr=subprocess.PIPE)
     assert process.stdout is not None
@@ -104,7 +104,7 @@ def test_ctrl_z_suspends_the_run_and_fg_resumes_it(worker, fake, astro_env, work
     fake.add({"text": "Let me think about", "hang": True}, {"text": "never asked"})
     # A process group of its own under ours, as a shell's job is: the kernel discards Ctrl-Z sent to
     # an orphaned group (in-process astro would not stop either).
-    process = subprocess.Popen([*ASTRO, "run", "--output-format", "stream-json", "a long question"],
+    process = subprocess.Popen([*ASTRO, "run", "--output-format", "stream-json", "--astro-events", "a long question"],
                                env=worker.client_env(astro_env), cwd=workspace, stdout=subprocess.PIPE,
                                stderr=subprocess.PIPE, preexec_fn=os.setpgrp)
     assert process.stdout is not None

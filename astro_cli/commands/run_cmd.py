@@ -76,12 +76,17 @@ def run_command(
     append_system_prompt: Optional[str] = APPEND_SYSTEM_PROMPT,
     disallowed: Optional[list[str]] = DISALLOWED_TOOLS,
     add_dir: Optional[list[str]] = ADD_DIR,
+    astro_events: bool = typer.Option(False, "--astro-events", help="With stream-json: astro's own events (text "
+                                      "deltas, tool timings, citations) instead of Claude Code's messages."),
+    verbose: bool = typer.Option(False, "--verbose", hidden=True, help="Accepted as `claude -p` takes it; "
+                                 "stream-json is always complete."),
 ) -> None:
     from astro_cli.agent.events import EventBus
     from astro_cli.agent.factory import open_session, permission_policy
     from astro_cli.ui.oneshot import OneShotPrinter
 
     printer = OneShotPrinter(output_format.value)
+    printer.astro_events = astro_events
     printer.starting()  # "starting…" on a terminal while a cold start imports litellm
     with user_errors(report=printer.failed):  # json: one result object on stdout even for a bad setting
         question = with_piped_input(question)
@@ -98,6 +103,8 @@ def run_command(
                 app, bus, permission_policy(app, allow=allow, yes=yes), resume=resume, continue_latest=continue_,
                 fork=fork,
             )
+            printer.session_opened(session.session_id, session.model, [t.name for t in session.visible_tools()],
+                                   "bypassPermissions" if yes else "default")
             # SIGTERM stops the turn as Ctrl-C would: the partial answer is kept, the exit code is 130.
             signal.signal(signal.SIGTERM, lambda signum, frame: session.interrupter.interrupt(signum))
             state = session.run_turn(question)

@@ -18,6 +18,7 @@ from astro_cli.agent.retry import retry_line
 from astro_cli.citations.events import CitationsChecked
 from astro_cli.compact.events import Compacted
 from astro_cli.security.visible import one_line, visible
+from astro_cli.ui.claude_stream import ClaudeStream
 
 if TYPE_CHECKING:
     from rich.status import Status
@@ -28,6 +29,8 @@ if TYPE_CHECKING:
 # The result's fields as in Claude Code's headless mode (`claude -p --output-format json`), so scripts
 # written for it work; astro's earlier names stay as aliases for one release (docs/worker.md... README).
 ALIASES = {"answer": "result", "num_steps": "num_turns", "cost_usd": "total_cost_usd"}
+# Claude Code's words for why a turn ended; astro's own is kept as `astro_stop_reason`.
+CLAUDE_STOP = {"answered": "end_turn"}
 STARTING = "starting…"
 STARTING_AFTER = 0.3  # seconds of blank screen before "starting…" shows (a cold start takes 6-10 s)
 SUBTYPES = {"answered": "success", "max_tokens": "success", "max_steps": "error_max_turns"}
@@ -47,7 +50,8 @@ def result_object(state: TurnState, exit_code: int | None = None) -> dict[str, A
         "subtype": SUBTYPES.get(state.stop_reason, "error_during_execution"),
         "is_error": not answered,
         "result": state.answer,
-        "stop_reason": state.stop_reason,
+        "stop_reason": CLAUDE_STOP.get(state.stop_reason, state.stop_reason),
+        "astro_stop_reason": state.stop_reason,
         "error": state.error,
         "session_id": state.session.session_id,
         "num_turns": state.step,
@@ -72,6 +76,7 @@ def error_object(message: str, exit_code: int) -> dict[str, Any]:
     return with_aliases({
         "type": "result", "subtype": "error_during_execution", "is_error": True, "result": None,
         "stop_reason": "config_error" if exit_code == 2 else "error", "error": message, "exit_code": exit_code,
+        "astro_stop_reason": "config_error" if exit_code == 2 else "error", "permission_denials": [],
         "session_id": None, "num_turns": 0, "duration_ms": 0, "duration_api_ms": 0, "tool_calls": [],
         "usage": {"input_tokens": 0, "output_tokens": 0, "cache_read_input_tokens": 0,
                   "cache_creation_input_tokens": 0},
@@ -101,6 +106,15 @@ class OneShotPrinter:
         self._began = False
         self.inline_images = "auto"  # config plots.inline, set once the settings are read (run_cmd.py)
         self._figures: dict[str, list[ev.FigureSaved]] = {}  # by tool call: shown under its tool line
+        self.astro_events = False  # stream-json: astro's own events instead of Claude Code's messages
+        self.claude = ClaudeStream()
+
+    def session_opened(self, session_id: str, model: str, tools: list[str], permission_mode: str) -> None:
+        """stream-json (Claude Code's shapes): the `system`/`init` message, before the turn."""
+        if self.format == "stream-json" and not self.astro_events:
+            import os
+
+            self._write_json(self.claude.init(session_id, model, tools, os.getcwd(), permission_mode))
 
     def starting(self, after: float = STARTING_AFTER) -> None:
         """On a terminal: "starting…" if nothing has shown after `after` seconds (the first run after a
@@ -158,8 +172,14 @@ class OneShotPrinter:
         elif isinstance(event, ev.ToolFinished) and event.data:
             self.sources += [s for s in event.data.get("sources") or [] if isinstance(s, dict)]
         if self.format == "stream-json":
-            self._write_json(event.to_dict())
+            if self.astro_events:
+                self._write_json(event.to_dict())
+                return
+            for message in self.claude.handle(event):
+                self._write_json(message)
             return
+        if isinstance(event, ev.ToolStarted | ev.ToolFinished):
+            self.claude.handle(event)  # json's permission_denials
         if isinstance(event, (ev.Thinking, ev.TextDelta)):
             self._spin("thinking…" if isinstance(event, ev.Thinking) else "writing…")
             return
@@ -185,7 +205,8 @@ class OneShotPrinter:
             line = retry_line(event.attempt, event.max_attempts, event.delay, visible(event.error), event.rate_limited)
             self._line((line, "yellow"))
         elif isinstance(event, ev.Nudge):
-            self._line((f"{event.kind}: {one_line(event.text, 400)}", "dim"))
+            # Whole, as docs/citations.md shows it: the claim check's list of claims is the point of it.
+            self._line((f"{event.kind}: {visible(event.text)}", "dim"))
         elif isinstance(event, ev.Notice):
             self._line((f"{event.level}: ", "yellow"), visible(event.text))
         elif isinstance(event, Compacted):
@@ -222,6 +243,7 @@ class OneShotPrinter:
         self._stop()
         if self.format in ("json", "stream-json"):
             result = result_object(state, exit_code)
+            result["permission_denials"] = self.claude.denials
             result["citations"] = self.citations.citations if self.citations else []
             result["claims"] = self.citations.claims if self.citations else []
             if self.citations and not self.citations.evidence_read and self.citations.claims:
