@@ -381,3 +381,30 @@ def test_the_claim_check_note_is_printed_whole(run_astro, fake, astro_env):
     note = " ".join(result.stderr.split())
     assert all(p in note for p in planets)
     assert "Then give your whole answer again." in note
+
+
+# --- 15. `!cmd` in the REPL, through run_bash's permission and sandbox -------------------------------------------
+def test_bang_runs_a_command_as_run_bash_and_the_model_sees_it(repl, fake, workspace):
+    from tests.conftest import CTRL_D
+
+    (workspace / "obs.txt").write_text("M31 V=3.44\n")
+    fake.add({"text": "V is 3.44 mag."})
+    out = repl.type_and_run("!cat obs.txt\ny\nwhat does it say?\n" + CTRL_D)  # y: run_bash asks first
+    assert "permission needed: run_bash" in out
+    assert "M31 V=3.44" in out
+    sent = json.dumps(fake.bodies()[0]["messages"])
+    assert "$ cat obs.txt" in sent and "M31 V=3.44" in sent
+
+
+def test_bang_is_refused_when_run_bash_is_denied(fake, astro_env, workspace):
+    (workspace / ".astro").mkdir()
+    (workspace / ".astro" / "config.yaml").write_text(yaml.safe_dump({"permissions": {"deny": ["run_bash"]}}))
+    (workspace / "obs.txt").write_text("M31 V=3.44\n")
+    child = spawn([], astro_env, workspace)
+    child.expect("\n> ")
+    child.sendline("!cat obs.txt")
+    child.expect("not run: run_bash is denied")
+    child.expect("\n> ")
+    quit_with_ctrl_d(child)
+    assert "M31 V=3.44" not in child.before
+    assert fake.bodies() == []

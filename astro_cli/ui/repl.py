@@ -271,6 +271,14 @@ class Repl:
         match = SLASH.match(stripped) if shown is None else None
         if match:
             self.slash(match.group(1), (match.group(2) or "").strip())
+        elif stripped.startswith("!") and shown is None and self.session is not None:
+            from astro_cli.ui.bang import run_bang
+
+            try:
+                with InterruptGuard(self.session):
+                    run_bang(self.session, self.console, stripped[1:])
+            except KeyboardInterrupt:
+                self.console.print(Text("cancelled", style="dim"))
         else:
             self.turn(text, title=shown)
 
