@@ -33,6 +33,7 @@ from astro_cli.commands.search_cmd import target as target_command
 from astro_cli.commands.session_flags import (
     ADD_DIR,
     APPEND_SYSTEM_PROMPT,
+    ATTACH,
     DISALLOWED_TOOLS,
     SYSTEM_PROMPT,
     session_flags,
@@ -90,6 +91,7 @@ def main(
     append_system_prompt: Optional[str] = APPEND_SYSTEM_PROMPT,
     disallowed: Optional[list[str]] = DISALLOWED_TOOLS,
     add_dir: Optional[list[str]] = ADD_DIR,
+    attach: Optional[list[str]] = ATTACH,
 ) -> None:
     """Start the interactive session in the current folder (with a first QUESTION when one is given)."""
     if debug:
@@ -107,6 +109,7 @@ def main(
         continue_latest=continue_,
         fork=fork,
         first_question=question,
+        attachments=attach,
     )
 
 

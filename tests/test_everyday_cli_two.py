@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import sys
+from pathlib import Path
 
 import pytest
 import yaml
@@ -408,3 +409,44 @@ def test_bang_is_refused_when_run_bash_is_denied(fake, astro_env, workspace):
     quit_with_ctrl_d(child)
     assert "M31 V=3.44" not in child.before
     assert fake.bodies() == []
+
+
+# --- 15. -a FILE and @file: a file for one question, read as the library reads it, not added to it ----------------
+COWAN_PDF = Path(__file__).parent / "fixtures" / "papers" / "arXiv_1001.0012v2_astro-ph.EP.pdf"
+
+
+def test_attach_a_pdf_and_a_table_to_one_question(run_astro, fake, astro_env, workspace):
+    (workspace / "obs.csv").write_text("star,V\nM31-V1,19.4\n")
+    fake.add({"text": "Albedos and one star."})
+    result = run_astro(["-p", "what do these say?", "-a", str(COWAN_PDF), "-a", "obs.csv"],
+                       dict(astro_env, ASTRO_READ_MAX_CHARS="3000"))
+    assert result.returncode == 0, result.stderr
+    asked = questions(fake)[0]
+    assert "THE STATISTICS OF ALBEDO AND HEAT RECIRCULATION" in asked  # the PDF, read by the library's reader
+    assert "[… cut at 3,000 characters" in asked  # bounded
+    assert "M31-V1,19.4" in asked and asked.endswith("what do these say?")
+    assert '<attached-file path="' in asked
+    listed = run_astro(["sessions", "list", "--json"], astro_env)
+    assert json.loads(listed.stdout)[0]["title"] == "what do these say?"
+    library = run_astro(["library", "list", "--json"], astro_env)
+    assert library.stdout.strip() in ("", "[]")  # not added to the library
+
+
+def test_attaching_a_binary_file_is_one_sentence(run_astro, fake, astro_env, workspace):
+    (workspace / "image.fits").write_bytes(b"SIMPLE  =                    T\0\0\0" * 10)
+    result = run_astro(["-p", "what is it?", "-a", "image.fits"], astro_env)
+    assert result.returncode == 2
+    assert "cannot attach image.fits: it is a binary file" in result.stderr and "Traceback" not in result.stderr
+    assert fake.bodies() == []
+
+
+def test_at_mentions_attach_files_in_the_repl(repl, fake, workspace):
+    from tests.conftest import CTRL_D
+
+    (workspace / "notes").mkdir()
+    (workspace / "notes" / "jet.md").write_text("The jet of M87 is 1.5 kpc long.\n")
+    fake.add({"text": "1.5 kpc."})
+    out = repl.type_and_run("how long is the jet in @notes/jet.md ?\n" + CTRL_D)
+    assert "attached: " in out and "jet.md" in out
+    asked = questions(fake)[0]
+    assert "The jet of M87 is 1.5 kpc long." in asked and asked.endswith("how long is the jet in @notes/jet.md ?")

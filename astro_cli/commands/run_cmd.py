@@ -27,6 +27,7 @@ from astro_cli.bootstrap import (
 from astro_cli.commands.session_flags import (
     ADD_DIR,
     APPEND_SYSTEM_PROMPT,
+    ATTACH,
     DISALLOWED_TOOLS,
     SYSTEM_PROMPT,
     session_flags,
@@ -76,6 +77,7 @@ def run_command(
     append_system_prompt: Optional[str] = APPEND_SYSTEM_PROMPT,
     disallowed: Optional[list[str]] = DISALLOWED_TOOLS,
     add_dir: Optional[list[str]] = ADD_DIR,
+    attach: Optional[list[str]] = ATTACH,
     astro_events: bool = typer.Option(False, "--astro-events", help="With stream-json: astro's own events (text "
                                       "deltas, tool timings, citations) instead of Claude Code's messages."),
     verbose: bool = typer.Option(False, "--verbose", hidden=True, help="Accepted as `claude -p` takes it; "
@@ -93,6 +95,8 @@ def run_command(
         app = build_app(session_flags({"model": model, "api_base": api_base, "max_steps": max_steps,
                                        "profile": profile}, system_prompt, append_system_prompt, disallowed, add_dir))
         say_where_the_workspace_is(app.workspace.root, printer)
+        asked = question
+        question = attached(question, attach, int(app.settings.typed["read.max_chars"]))
         printer.inline_images = str(app.settings.typed["plots.inline"])
         try:
             print_warnings(app)
@@ -107,7 +111,7 @@ def run_command(
                                    "bypassPermissions" if yes else "default")
             # SIGTERM stops the turn as Ctrl-C would: the partial answer is kept, the exit code is 130.
             signal.signal(signal.SIGTERM, lambda signum, frame: session.interrupter.interrupt(signum))
-            state = session.run_turn(question)
+            state = session.run_turn(question, title=asked.strip().splitlines()[0] if attach else None)
             session.stop("run finished")
             code = EXIT_BY_REASON.get(state.stop_reason, EXIT_FAILED)
             printer.finish(state, exit_code=code)
@@ -150,6 +154,18 @@ def read_piped(wait: float | None) -> str:
         log.debug("stdin is a pipe with nothing in it after %.0f s: the question goes alone", wait)
         return ""
     return sys.stdin.read()
+
+
+def attached(question: str, files: Optional[list[str]], limit: int) -> str:
+    """The question after the files given with -a (read as the library reads them, bounded)."""
+    if not files:
+        return question
+    from astro_cli.ui.attach import AttachError, with_attachments
+
+    try:
+        return with_attachments(question, [Path(f).expanduser().resolve() for f in files], limit)
+    except AttachError as exc:
+        raise UserError(str(exc)) from None
 
 
 def say_where_the_workspace_is(root: Path, printer: OneShotPrinter) -> None:

@@ -18,6 +18,8 @@ APPEND_SYSTEM_PROMPT = typer.Option(None, "--append-system-prompt", help="Add th
                                     "after the identity section.")
 DISALLOWED_TOOLS = typer.Option(None, "--disallowedTools", "--disallowed-tools", help="Tools that never run "
                                 "(repeatable; commas or spaces separate several), as config permissions.deny.")
+ATTACH = typer.Option(None, "--attach", "-a", help="A file for this question only (a PDF, a .tex, a table, "
+                      "a log), read as the library reads it, not added to it (repeatable).")
 ADD_DIR = typer.Option(None, "--add-dir", help="Another folder the file tools may use (repeatable).")
 
 

@@ -19,6 +19,7 @@ PROMPT_TAGS = (
     "note-text",
     "command-name",
     "environment",
+    "attached-file",
 )
 
 _LESS_THAN = "<\uff1c\ufe64"  # ASCII, full-width and small forms

@@ -280,7 +280,26 @@ class Repl:
             except KeyboardInterrupt:
                 self.console.print(Text("cancelled", style="dim"))
         else:
-            self.turn(text, title=shown)
+            self.turn(*self._with_mentions(text, shown))
+
+    def _with_mentions(self, text: str, shown: str | None) -> tuple[str, str | None]:
+        """`@notes/jet.md what does it say?`: each mentioned file attached to this question (ui/attach.py)."""
+        from pathlib import Path
+
+        from astro_cli.ui.attach import AttachError, mentioned_files, with_attachments
+
+        paths = mentioned_files(text, Path.cwd()) if shown is None else []
+        if not paths:
+            return text, shown
+        try:
+            joined = with_attachments(text, paths, int(self.app.settings.typed["read.max_chars"]))
+        except AttachError as exc:
+            self.console.print(Text(str(exc), style="yellow"))
+            return text, shown
+        here = Path.cwd()
+        names = [str(p.relative_to(here)) if p.is_relative_to(here) else str(p) for p in paths]
+        self.console.print(Text("attached: " + ", ".join(visible(n) for n in names), style="dim"))
+        return joined, text
 
     def queue(self, text: str, shown: str | None = None) -> None:
         self.queued.append((text, shown, not self._typed))
