@@ -450,3 +450,16 @@ def test_at_mentions_attach_files_in_the_repl(repl, fake, workspace):
     assert "attached: " in out and "jet.md" in out
     asked = questions(fake)[0]
     assert "The jet of M87 is 1.5 kpc long." in asked and asked.endswith("how long is the jet in @notes/jet.md ?")
+
+
+# --- 12. --max-budget-usd --------------------------------------------------------------------------------------------
+def test_max_budget_stops_the_run_before_the_next_request(run_astro, fake, astro_env, workspace):
+    glob = {"tool_calls": [{"name": "glob_files", "arguments": {"pattern": "*"}}]}
+    fake.add(glob, glob, glob, {"text": "done"})
+    env = dict(astro_env, ASTRO_MODEL="openai/gpt-4.1")  # a model litellm has a price for
+    result = run_astro(["-p", "look around", "--max-budget-usd", "0.0005", "--output-format", "json"], env)
+    assert result.returncode == 4, result.stderr
+    obj = json.loads(result.stdout)
+    assert obj["subtype"] == "error_max_budget_usd" and obj["is_error"] is True
+    assert "cost budget ($0.0005) was reached" in obj["error"]
+    assert len(fake.bodies()) == 2  # each request costs $0.00036: the third is never sent

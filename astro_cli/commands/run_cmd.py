@@ -53,6 +53,7 @@ EXIT_BY_REASON = {
     "provider_error": EXIT_PROVIDER,
     "config_error": EXIT_USAGE,
     "max_steps": EXIT_BUDGET,
+    "max_budget": EXIT_BUDGET,
     "interrupted": EXIT_INTERRUPTED,
     "paused": EXIT_FAILED,
 }
@@ -80,6 +81,8 @@ def run_command(
     attach: Optional[list[str]] = ATTACH,
     astro_events: bool = typer.Option(False, "--astro-events", help="With stream-json: astro's own events (text "
                                       "deltas, tool timings, citations) instead of Claude Code's messages."),
+    max_budget_usd: Optional[float] = typer.Option(None, "--max-budget-usd", min=0, help="Stop once the model "
+                                                   "requests of this run have cost this many dollars (exit 4)."),
     verbose: bool = typer.Option(False, "--verbose", hidden=True, help="Accepted as `claude -p` takes it; "
                                  "stream-json is always complete."),
 ) -> None:
@@ -103,6 +106,13 @@ def run_command(
             print_withheld(app)
             bus = EventBus()
             bus.subscribe(printer.handle)
+            budget = None
+            if max_budget_usd is not None:
+                from astro_cli.agent.extensions import loop_extensions
+                from astro_cli.commands.budget import BudgetExtension
+
+                budget = BudgetExtension(max_budget_usd)
+                loop_extensions(app).add(lambda: budget)
             session = open_session(
                 app, bus, permission_policy(app, allow=allow, yes=yes), resume=resume, continue_latest=continue_,
                 fork=fork,
@@ -112,6 +122,8 @@ def run_command(
             # SIGTERM stops the turn as Ctrl-C would: the partial answer is kept, the exit code is 130.
             signal.signal(signal.SIGTERM, lambda signum, frame: session.interrupter.interrupt(signum))
             state = session.run_turn(question, title=asked.strip().splitlines()[0] if attach else None)
+            if budget is not None and budget.spent is not None:
+                state.stop_reason, state.error = "max_budget", budget.sentence()
             session.stop("run finished")
             code = EXIT_BY_REASON.get(state.stop_reason, EXIT_FAILED)
             printer.finish(state, exit_code=code)

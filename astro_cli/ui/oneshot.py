@@ -33,7 +33,8 @@ ALIASES = {"answer": "result", "num_steps": "num_turns", "cost_usd": "total_cost
 CLAUDE_STOP = {"answered": "end_turn"}
 STARTING = "starting…"
 STARTING_AFTER = 0.3  # seconds of blank screen before "starting…" shows (a cold start takes 6-10 s)
-SUBTYPES = {"answered": "success", "max_tokens": "success", "max_steps": "error_max_turns"}
+SUBTYPES = {"answered": "success", "max_tokens": "success", "max_steps": "error_max_turns",
+            "max_budget": "error_max_budget_usd"}
 
 
 def significant(value: float | None, digits: int = 6) -> float | None:
@@ -265,7 +266,7 @@ class OneShotPrinter:
             self._line(("error: ", "bold red"), visible(state.error or ""))
         elif state.stop_reason == "provider_error":
             self._line(("error: ", "bold red"), "the model provider failed: " + visible(state.error or ""))
-        elif state.stop_reason == "max_steps":
+        elif state.stop_reason in ("max_steps", "max_budget"):
             self.err.print(Text.assemble(("error: ", "bold red"), state.error or "the step budget ran out."))
         elif state.stop_reason == "interrupted":
             self.err.print("[yellow]interrupted[/]", markup=True)
