@@ -35,7 +35,9 @@ from astro_cli.commands.session_flags import (
     APPEND_SYSTEM_PROMPT,
     ATTACH,
     DISALLOWED_TOOLS,
+    SESSION_ID,
     SYSTEM_PROMPT,
+    new_session_id,
     session_flags,
 )
 from astro_cli.commands.trust_cmd import trust_command
@@ -92,6 +94,7 @@ def main(
     disallowed: Optional[list[str]] = DISALLOWED_TOOLS,
     add_dir: Optional[list[str]] = ADD_DIR,
     attach: Optional[list[str]] = ATTACH,
+    session_id: Optional[str] = SESSION_ID,
 ) -> None:
     """Start the interactive session in the current folder (with a first QUESTION when one is given)."""
     if debug:
@@ -110,6 +113,7 @@ def main(
         fork=fork,
         first_question=question,
         attachments=attach,
+        new_id=new_session_id(session_id),
     )
 
 
@@ -120,7 +124,7 @@ app.command("trust", help="Trust this folder's risky settings (hooks, permission
 )
 app.command("doctor", help="Check that everything is in place (keys, model, database, library, worker, MCP, "
             "trust), with the fix for each problem.")(doctor_command)
-app.command("models", help="The short model names -m takes (sonnet, opus, gpt-4.1, ...), the model each is, "
+app.command("models", help="The short model names -m takes (sonnet, opus, gpt-4.1 and more), the model each is, "
             "and which have a key.")(models_command)
 app.command("search", help="Search NASA ADS and arXiv for papers (no model needed).")(search_command)
 app.command("target", help="Look up an object in SIMBAD, or list the objects around a position.")(target_command)

@@ -463,3 +463,17 @@ def test_max_budget_stops_the_run_before_the_next_request(run_astro, fake, astro
     assert obj["subtype"] == "error_max_budget_usd" and obj["is_error"] is True
     assert "cost budget ($0.0005) was reached" in obj["error"]
     assert len(fake.bodies()) == 2  # each request costs $0.00036: the third is never sent
+
+
+# --- 12. --session-id --------------------------------------------------------------------------------------------
+def test_session_id_names_the_new_session(run_astro, fake, astro_env):
+    fake.add({"text": "ok"}, {"text": "continued"})
+    sid = "3f2a9c41-d0e7-4b3a-9a55-1c2d3e4f5a6b"
+    result = run_astro(["-p", "hello", "--session-id", sid, "--output-format", "json"], astro_env)
+    assert result.returncode == 0, result.stderr
+    assert json.loads(result.stdout)["session_id"] == sid
+    again = run_astro(["-p", "hello again", "--session-id", sid], astro_env)
+    assert again.returncode == 2 and f"--resume {sid}" in again.stderr
+    assert run_astro(["-p", "more", "--resume", sid], astro_env).returncode == 0
+    bad = run_astro(["-p", "x", "--session-id", "../../etc"], astro_env)
+    assert bad.returncode == 2 and "is not a session id" in bad.stderr

@@ -251,8 +251,8 @@ def test_interrupt_exits_130_and_is_recorded(worker, fake, astro_env, project, s
         reset_workspace(project)
         fake.release.clear()
         fake.add({"text": "Let me think about", "hang": True})
-        process = subprocess.Popen([*ASTRO, "run", "--output-format", "stream-json", "a long question"], env=env,
-                                   cwd=project, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+        process = subprocess.Popen([*ASTRO, "run", "--output-format", "stream-json", "--astro-events",
+                                    "a long question"], env=env, cwd=project, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
         assert process.stdout is not None
         lines = []
         while not lines or b'"text_delta"' not in lines[-1]:  # the reply has begun to arrive
@@ -292,7 +292,7 @@ def test_a_hangup_ends_the_run_as_it_would_end_astro(worker, fake, astro_env, pr
         fake.release.clear()
         fake.add({"text": "Let me think about", "hang": True})
         process = subprocess.Popen([*AS_FROM_A_TERMINAL, *ASTRO, "run", "--output-format", "stream-json",
-                                    "a long question"], env=env, cwd=project, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+                                    "--astro-events", "a long question"], env=env, cwd=project, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
         assert process.stdout is not None
         lines = [process.stdout.readline()]
         while b'"text_delta"' not in lines[-1]:

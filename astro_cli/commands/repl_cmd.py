@@ -21,7 +21,7 @@ if TYPE_CHECKING:
 
 def start_repl(
     flags: dict[str, Any] | None = None, resume: str | None = None, continue_latest: bool = False, fork: bool = False,
-    first_question: str | None = None, attachments: list[str] | None = None,
+    first_question: str | None = None, attachments: list[str] | None = None, new_id: str | None = None,
 ) -> None:
     """Entry point of `astro` (`astro "question"` opens with that question as the first turn):
     configuration errors end with one sentence and exit code 2."""
@@ -49,7 +49,7 @@ def start_repl(
             repl = Repl(app, console, reader=reader)
             signal.signal(signal.SIGTERM, repl.terminate)
             try:
-                repl.open(resume=resume, continue_latest=continue_latest, fork=fork)
+                repl.open(resume=resume, continue_latest=continue_latest, fork=fork, new_id=new_id)
             except DatabaseUnusable as exc:
                 if not (exc.damaged and repl.offer_fresh_database(exc)):
                     raise

@@ -29,7 +29,9 @@ from astro_cli.commands.session_flags import (
     APPEND_SYSTEM_PROMPT,
     ATTACH,
     DISALLOWED_TOOLS,
+    SESSION_ID,
     SYSTEM_PROMPT,
+    new_session_id,
     session_flags,
 )
 
@@ -81,6 +83,7 @@ def run_command(
     attach: Optional[list[str]] = ATTACH,
     astro_events: bool = typer.Option(False, "--astro-events", help="With stream-json: astro's own events (text "
                                       "deltas, tool timings, citations) instead of Claude Code's messages."),
+    session_id: Optional[str] = SESSION_ID,
     max_budget_usd: Optional[float] = typer.Option(None, "--max-budget-usd", min=0, help="Stop once the model "
                                                    "requests of this run have cost this many dollars (exit 4)."),
     verbose: bool = typer.Option(False, "--verbose", hidden=True, help="Accepted as `claude -p` takes it; "
@@ -115,7 +118,7 @@ def run_command(
                 loop_extensions(app).add(lambda: budget)
             session = open_session(
                 app, bus, permission_policy(app, allow=allow, yes=yes), resume=resume, continue_latest=continue_,
-                fork=fork,
+                fork=fork, new_id=new_session_id(session_id),
             )
             printer.session_opened(session.session_id, session.model, [t.name for t in session.visible_tools()],
                                    "bypassPermissions" if yes else "default")
@@ -139,7 +142,11 @@ def with_piped_input(question: str | None) -> str:
     piped = read_piped(wait=PIPE_WAIT if asked is not None else None)
     if asked is None and not piped and (sys.stdin is None or sys.stdin.isatty()):
         raise UserError("Give a question: astro run \"What is the Hubble tension?\"")
-    joined = "\n\n".join(part.strip("\n") for part in (piped, asked or "") if part.strip())
+    if asked is None:  # stdin alone is the question, byte for byte (CRLF and the last newline kept)
+        if not piped.strip():
+            raise UserError("The question is empty.")
+        return piped
+    joined = "\n\n".join(part.strip("\n") for part in (piped, asked) if part.strip())
     if not joined.strip():
         raise UserError("The question is empty.")
     return joined

@@ -20,6 +20,8 @@ DISALLOWED_TOOLS = typer.Option(None, "--disallowedTools", "--disallowed-tools",
                                 "(repeatable; commas or spaces separate several), as config permissions.deny.")
 ATTACH = typer.Option(None, "--attach", "-a", help="A file for this question only (a PDF, a .tex, a table, "
                       "a log), read as the library reads it, not added to it (repeatable).")
+SESSION_ID = typer.Option(None, "--session-id", help="The id of the new session (8-64 letters, digits or -, "
+                          "e.g. a UUID), so a script knows it before the run.")
 ADD_DIR = typer.Option(None, "--add-dir", help="Another folder the file tools may use (repeatable).")
 
 
@@ -37,3 +39,13 @@ def session_flags(base: dict[str, Any], system_prompt: Optional[str], append_sys
     dirs = [str(Path(d).expanduser().resolve()) for d in add_dir or []] or None
     return {**base, "identity": system_prompt, "persona": append_system_prompt,
             "permissions.deny": _names(disallowed), "allowed_paths": dirs}
+
+
+def new_session_id(value: Optional[str]) -> str | None:
+    """--session-id, checked: 8-64 letters, digits or dashes (a UUID fits), else one sentence."""
+    if value is None:
+        return None
+    if not re.fullmatch(r"[A-Za-z0-9][A-Za-z0-9-]{7,63}", value):
+        raise typer.BadParameter(f"{value!r} is not a session id: 8-64 letters, digits or -, e.g. a UUID",
+                                 param_hint="'--session-id'")
+    return value
