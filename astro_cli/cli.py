@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from typing import Optional
+import json
+import sys
+from typing import Any, Optional
 
 import typer
 
@@ -24,9 +26,20 @@ from astro_cli.commands import (
 )
 from astro_cli.commands.doctor_cmd import doctor_command
 from astro_cli.commands.init_cmd import init_command
+from astro_cli.commands.models_cmd import models_command
 from astro_cli.commands.run_cmd import run_command
 from astro_cli.commands.search_cmd import search as search_command
 from astro_cli.commands.search_cmd import target as target_command
+from astro_cli.commands.session_flags import (
+    ADD_DIR,
+    APPEND_SYSTEM_PROMPT,
+    ATTACH,
+    DISALLOWED_TOOLS,
+    SESSION_ID,
+    SYSTEM_PROMPT,
+    new_session_id,
+    session_flags,
+)
 from astro_cli.commands.trust_cmd import trust_command
 
 app = typer.Typer(
@@ -62,7 +75,8 @@ def _debug_log() -> None:
 @app.callback(invoke_without_command=True)
 def main(
     ctx: typer.Context,
-    model: Optional[str] = typer.Option(None, "--model", "-m", help="litellm model string (overrides config)."),
+    model: Optional[str] = typer.Option(None, "--model", "-m", help="litellm model string or an alias "
+                                         "(sonnet, opus, gpt-4.1: `astro models`)."),
     api_base: Optional[str] = typer.Option(None, "--api-base", help="Base URL of the model provider."),
     profile: Optional[str] = typer.Option(None, "--profile", help="default, small (for small local models) or auto."),
     continue_: bool = typer.Option(False, "--continue", "-c", help="Continue the latest session of this workspace."),
@@ -75,6 +89,12 @@ def main(
     version: bool = typer.Option(False, "--version", "-V", callback=_version, is_eager=True, help="Show the version."),
     print_: bool = typer.Option(False, "--print", "-p", help="Answer the question and exit: the same as `astro run`."),
     question: Optional[str] = typer.Option(None, QUESTION_OPTION, hidden=True),
+    system_prompt: Optional[str] = SYSTEM_PROMPT,
+    append_system_prompt: Optional[str] = APPEND_SYSTEM_PROMPT,
+    disallowed: Optional[list[str]] = DISALLOWED_TOOLS,
+    add_dir: Optional[list[str]] = ADD_DIR,
+    attach: Optional[list[str]] = ATTACH,
+    session_id: Optional[str] = SESSION_ID,
 ) -> None:
     """Start the interactive session in the current folder (with a first QUESTION when one is given)."""
     if debug:
@@ -86,11 +106,14 @@ def main(
     from astro_cli.commands.repl_cmd import start_repl
 
     start_repl(
-        flags={"model": model, "api_base": api_base, "max_steps": max_steps, "profile": profile},
+        flags=session_flags({"model": model, "api_base": api_base, "max_steps": max_steps, "profile": profile},
+                            system_prompt, append_system_prompt, disallowed, add_dir),
         resume=resume,
         continue_latest=continue_,
         fork=fork,
         first_question=question,
+        attachments=attach,
+        new_id=new_session_id(session_id),
     )
 
 
@@ -101,6 +124,8 @@ app.command("trust", help="Trust this folder's risky settings (hooks, permission
 )
 app.command("doctor", help="Check that everything is in place (keys, model, database, library, worker, MCP, "
             "trust), with the fix for each problem.")(doctor_command)
+app.command("models", help="The short model names -m takes (sonnet, opus, gpt-4.1 and more), the model each is, "
+            "and which have a key.")(models_command)
 app.command("search", help="Search NASA ADS and arXiv for papers (no model needed).")(search_command)
 app.command("target", help="Look up an object in SIMBAD, or list the objects around a position.")(target_command)
 app.add_typer(catalog_cmd.app, name="catalog", help="Catalogue queries over the Virtual Observatory (Gaia, VizieR, "
@@ -124,4 +149,40 @@ def run_app(prog_name: str | None = None) -> None:
     command = typer.main.get_command(app)
     plain_help(command)
     plain_errors()
+    if json_output_asked(sys.argv[1:]):
+        run_for_json(command, prog_name)
+        return
     command(prog_name=prog_name)
+
+
+def json_output_asked(args: list[str]) -> bool:
+    """`--output-format json|stream-json` among the options (before any `--`)."""
+    from astro_cli.argv import split_double_dash
+
+    head, _ = split_double_dash(args)
+    formats = [head[i + 1] for i, arg in enumerate(head[:-1]) if arg == "--output-format"]
+    formats += [arg.split("=", 1)[1] for arg in head if arg.startswith("--output-format=")]
+    return any(value in ("json", "stream-json") for value in formats)
+
+
+def run_for_json(command: Any, prog_name: str | None) -> None:
+    """A usage error (`--max-steps lots`, an unknown flag) still leaves one result object on stdout,
+    as every other failure of `astro run --output-format json` does; the sentence goes to stderr too."""
+    from typer.exceptions import Abort, TyperException
+
+    try:
+        code = command.main(prog_name=prog_name, standalone_mode=False)
+    except TyperException as exc:  # click's usage errors (typer vendors click)
+        from astro_cli.ui.oneshot import error_object
+
+        show = getattr(exc, "show", None)
+        if callable(show):
+            show()
+        else:
+            sys.stderr.write(f"error: {exc.format_message()}\n")
+        sys.stdout.write(json.dumps(error_object(exc.format_message(), exc.exit_code)) + "\n")
+        sys.exit(exc.exit_code)
+    except Abort:
+        sys.stderr.write("Aborted!\n")
+        sys.exit(1)
+    sys.exit(code if isinstance(code, int) else 0)

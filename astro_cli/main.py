@@ -28,8 +28,11 @@ def main() -> None:
 
         print(f"astro {__version__}")
         return
-    from astro_cli.argv import rewrite
+    from astro_cli.argv import mistyped_command, rewrite
 
+    meant = mistyped_command(sys.argv[1:])
+    if meant is not None:
+        _refuse_typo(sys.argv[1:], meant)
     # `astro "question"` opens the REPL with it; `astro -p "question"` is `astro run "question"`.
     sys.argv[1:] = rewrite(sys.argv[1:])
     from astro_cli.agent.litellm_defaults import litellm_environment_defaults
@@ -39,6 +42,13 @@ def main() -> None:
     if any(tuple(sys.argv[1 : 1 + len(command)]) == command for command in WORKER_COMMANDS):
         _offer_to_worker()
     run_command_line()
+
+
+def _refuse_typo(args: list[str], meant: str) -> None:
+    from astro_cli.argv import typo_sentence
+
+    print(typo_sentence(args, meant), file=sys.stderr)
+    sys.exit(2)
 
 
 def run_command_line(prog_name: str | None = None) -> None:

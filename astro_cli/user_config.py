@@ -13,10 +13,12 @@ from typing import Any
 
 from astro_cli.config import ConfigError, read_yaml_file
 
+UNSET: Any = object()  # `set_values(path, {"max_steps": UNSET})` removes the key's line (`astro config unset`)
+
 
 def set_values(path: Path, values: dict[str, Any], root: Path | None = None) -> None:
-    """Set top-level `key: value` lines in the YAML file at `path` (created when missing); below
-    `root` (a workspace's), no link is followed."""
+    """Set top-level `key: value` lines in the YAML file at `path` (created when missing); a value of
+    UNSET removes the key's line. Below `root` (a workspace's), no link is followed."""
     import yaml
 
     from astro_cli.safe_yaml import load_yaml
@@ -27,9 +29,12 @@ def set_values(path: Path, values: dict[str, Any], root: Path | None = None) -> 
     except OSError as exc:
         raise ConfigError(f"{path}: cannot be read ({exc.strerror}).") from None
     for key, value in values.items():
+        pattern = re.compile(rf"^{re.escape(key)}\s*:")
+        if value is UNSET:
+            lines = [text for text in lines if not pattern.match(text)]
+            continue
         line = yaml.safe_dump({key: value}, default_flow_style=True, width=10_000).strip().removeprefix("{")
         line = line.removesuffix("}")
-        pattern = re.compile(rf"^{re.escape(key)}\s*:")
         where = next((i for i, text in enumerate(lines) if pattern.match(text)), None)
         if where is None:
             lines.append(line)
@@ -40,8 +45,9 @@ def set_values(path: Path, values: dict[str, Any], root: Path | None = None) -> 
         data = load_yaml(text) or {}
     except yaml.YAMLError:
         data = {}
-    if not isinstance(data, dict) or any(data.get(key) != value for key, value in values.items()):
-        raise ConfigError(f"{path}: astro could not add {', '.join(values)} to it; add them by hand.")
+    if not isinstance(data, dict) or any(
+            (key in data) if value is UNSET else data.get(key) != value for key, value in values.items()):
+        raise ConfigError(f"{path}: astro could not change {', '.join(values)} in it; edit it by hand.")
     try:
         write_file(path, text, root=root)
     except OSError as exc:

@@ -65,9 +65,11 @@ class Workspace:
 def find_root(start: Path, user_home: Path | None = None) -> Path:
     """The nearest folder at or above `start` that holds `.astro/`; `start` itself when none does.
 
-    The walk stops at the user's home folder (checked, not passed) and where another filesystem
-    begins (a mount), as git stops at GIT_CEILING_DIRECTORIES and filesystem boundaries: running
-    astro in notes/ of a workspace uses the workspace, never a new notes/.astro/.
+    The walk stops below the user's home folder and the filesystem's root (neither is ever found as a
+    workspace: a `~/.astro` left by one run in $HOME would otherwise merge the sessions, library and
+    files of every project under it) and where another filesystem begins (a mount), as git stops at
+    GIT_CEILING_DIRECTORIES and filesystem boundaries: running astro in notes/ of a workspace uses the
+    workspace, never a new notes/.astro/.
     """
     home = (user_home or Path(os.path.expanduser("~"))).resolve()
     try:
@@ -76,10 +78,12 @@ def find_root(start: Path, user_home: Path | None = None) -> Path:
         return start
     folder = start
     while True:
+        if folder != start and is_ceiling(folder, home):
+            return start
         if (folder / ".astro").is_dir():
             return folder
         parent = folder.parent
-        if folder == home or parent == folder:
+        if parent == folder:
             return start
         try:
             if parent.stat().st_dev != device:
@@ -87,6 +91,17 @@ def find_root(start: Path, user_home: Path | None = None) -> Path:
         except OSError:
             return start
         folder = parent
+
+
+def is_ceiling(folder: Path, home: Path) -> bool:
+    """$HOME and / hold every project: never a workspace found from a folder below them."""
+    return folder == home or folder.parent == folder
+
+
+def found_above(root: Path, cwd: Path | None = None) -> bool:
+    """True when the workspace is a folder above the current one (worth saying: its sessions are shared)."""
+    here = (cwd or Path(os.getcwd())).resolve()
+    return root != here and root in here.parents
 
 
 @dataclass(frozen=True)

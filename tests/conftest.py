@@ -191,6 +191,9 @@ def run_astro(workspace: Path, request: pytest.FixtureRequest):
         return subprocess.run(
             [sys.executable, "-m", "astro_cli", *args],
             env=through_warm_worker(request, args, env), input=input, capture_output=True, text=True,
+            # Never the runner's own stdin: piped input joins the question (issue 46), and a runner's open
+            # pipe would be waited for.
+            **({"stdin": subprocess.DEVNULL} if input is None else {}),
             timeout=timeout, cwd=cwd or workspace,
         )
 

@@ -4,14 +4,12 @@ printed. When the tutorial and astro disagree, this fails."""
 
 from __future__ import annotations
 
+import json
 import re
 import shlex
-import shutil
 import subprocess
 import sys
 from pathlib import Path
-
-from tests.library_support import EMCEE_TEX
 
 TUTORIAL = Path(__file__).parent.parent / "docs" / "tutorial.md"
 
@@ -20,9 +18,15 @@ def steps() -> list[tuple[str, list[str]]]:
     """(command, expected output lines) for each `$` line of the console blocks, in order."""
     found: list[tuple[str, list[str]]] = []
     for block in re.findall(r"```console\n(.*?)```", TUTORIAL.read_text(encoding="utf-8"), flags=re.S):
+        heredoc = False  # `$ cat > FILE <<'EOF'`: the lines up to EOF are the file, kept as written
         for line in block.splitlines():
-            if line.startswith("$ "):
+            if heredoc:
+                heredoc = line != "EOF"
+                if heredoc:
+                    found[-1][1].append(line)
+            elif line.startswith("$ "):
                 found.append((line[2:].strip(), []))
+                heredoc = line.rstrip().endswith("<<'EOF'")
             elif line.strip():
                 found[-1][1].append(line.strip())
     return found
@@ -41,8 +45,9 @@ def test_the_tutorial_runs_as_written(fake, astro_env, tmp_path):
         words = shlex.split(command)
         if words[0] == "mkdir":
             (cwd / words[-1]).mkdir(parents=True)
-            if words[-1] == "draft":  # the researcher's own LaTeX draft
-                shutil.copyfile(EMCEE_TEX, cwd / "draft" / "main.tex")
+            continue
+        if words[0] == "cat":  # cat > FILE <<'EOF', written as the page shows it
+            (cwd / words[2]).write_text("\n".join(expected) + "\n", encoding="utf-8")
             continue
         if words[0] == "cd":
             cwd = (cwd / words[1]).resolve()
@@ -56,4 +61,7 @@ def test_the_tutorial_runs_as_written(fake, astro_env, tmp_path):
         for line in expected:
             assert _flat(line) in printed, (command, line, printed)
     assert ran >= 8
+    # `astro -c "..."` continued the first conversation: the model read the first question with the second.
+    follow_up = next(body for body in fake.bodies() if "and why do they matter for H0?" in json.dumps(body))
+    assert "what is a cepheid?" in [m["content"] for m in follow_up["messages"] if m["role"] == "user"]
     assert not (tmp_path / "cepheids" / "notes" / "drafts" / ".astro").exists()

@@ -150,11 +150,13 @@ def open_session(
     continue_latest: bool = False,
     llm: LLM | None = None,
     fork: bool = False,
+    new_id: str | None = None,
 ) -> AgentSession:
     """A session ready for turns: the one named by `resume`, the latest one, or a new one.
 
     With `fork`, a new session that starts as a copy of the one named by `resume` (else the
-    latest), so two terminals can go on from the same conversation.
+    latest), so two terminals can go on from the same conversation. `new_id` names a new session
+    (`--session-id`, as `claude` takes one).
     """
     # Before any tool or hook can start a command: keys out of reach of child processes (Linux).
     harden_process(variables_holding_secrets(os.environ))
@@ -186,7 +188,9 @@ def open_session(
     if fork and session_id is not None:
         forked_from, session_id = session_id, app.sessions.fork(session_id, workspace, llm.config.model)
     if session_id is None:
-        session_id = app.sessions.create(workspace, llm.config.model)
+        if new_id is not None and app.sessions.get(new_id) is not None:
+            raise SessionBusy(f"A session with the id {new_id} exists already; `--resume {new_id}` continues it.")
+        session_id = app.sessions.create(workspace, llm.config.model, session_id=new_id)
     elif not forked_from and row is not None and row["model"] != llm.config.model:
         app.sessions.touch(session_id, model=llm.config.model)  # resumed with --model: the row follows
     lock = claim_session(app, session_id)

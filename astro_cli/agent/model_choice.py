@@ -66,7 +66,10 @@ def choose_model(settings: Settings, env: Mapping[str, str], store: KeyStore | N
     """The model that will be used and where it came from; None when nothing says which."""
     model = settings.typed["model"]
     if model:
-        return ModelChoice(model, settings.source("model"))
+        from astro_cli.agent.model_aliases import resolve
+
+        full = resolve(model)  # `-m sonnet`: the alias's current model
+        return ModelChoice(full, settings.source("model") + (f", alias {model}" if full != model else ""))
     for provider, default in DEFAULT_MODELS:
         found = credential(provider, env, store)
         if found is not None:

@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any
 
 from astro_cli.citations.agree import Stated
 from astro_cli.citations.claims import Claim, split_claims
+from astro_cli.citations.plan import is_plan_step
 from astro_cli.citations.support import Verdict, all_stated, best_verdict, data_stated, union_verdict
 from astro_cli.research.identifiers import record_keys
 
@@ -97,6 +98,7 @@ def _names(record: dict[str, Any], paper: str | None) -> set[str]:
 def ground(ledger: CitationLedger, answer: str, checked: CheckResult) -> Grounding:
     """Every claim of `answer` with its status, against the passages the session's tools showed."""
     claims, unread = split_claims(answer, checked.found_at)
+    claims = [c for c in claims if c.cited or not is_plan_step(c.text)]  # "2. Download the 3 studies ..."
     values: list[Stated] = []
 
     def data_values() -> Stated:

@@ -13,9 +13,10 @@ from typing import Optional
 import typer
 
 from astro_cli.bootstrap import EXIT_FAILED, EXIT_USAGE, UserError, build_app, user_errors
+from astro_cli.commands.defaults import command_group
 from astro_cli.security.visible import visible, visible_json
 
-app = typer.Typer(no_args_is_help=True, add_completion=False)
+app = command_group("services")  # `astro catalog` alone lists the services
 
 SERVICE = typer.Argument(..., help="gaia, vizier, simbad, irsa, ned, mast, or one from config catalog.services.")
 MAX_ROWS = typer.Option(None, "--max-rows", "-n", help="Row limit (default: config catalog.max_rows).")

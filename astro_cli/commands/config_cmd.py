@@ -2,7 +2,7 @@
 
 The `model` row is the model astro will really use (agent/model_choice.py), with its origin: a
 config file, ASTRO_MODEL, or "picked from OPENAI_API_KEY" when only a provider key says which.
-A long listing on a terminal goes through a pager (rich's, which honours $PAGER).
+A long listing on a terminal goes through a pager (ui/pager.py: $PAGER, else `less` with colours rendered).
 """
 
 from __future__ import annotations
@@ -85,7 +85,9 @@ def show(
         console = Console()
         footer = f"[dim]user config: {ctx.home.config_path}\nproject config: {ctx.workspace.config_path}[/]"
         if console.is_terminal and len(rows) * 2 + 4 > console.height:
-            with console.pager(styles=True):
+            from astro_cli.ui.pager import paged
+
+            with paged(console):
                 console.print(table)
                 console.print(footer)
             return
@@ -133,12 +135,54 @@ def set_(
         if not user and spec.project == USER:
             raise UserError(f"'{key}' can only be set in your own config, not a workspace's; "
                             f"`astro config set {key} {value} --user` sets it there.")
+        why = ""
         if not user and loosens_limit(key, parsed, ctx.settings.get(key)):
-            raise UserError(
-                f"'{key}' {value} would loosen the limit of {ctx.settings.get(key)!r}, and a workspace's config "
-                f"can only tighten limits; set it in your own config: `astro config set {key} {value} --user`.")
+            # A workspace's config can only tighten limits (a cloned project must not loosen them), so a
+            # higher limit the researcher asks for here is theirs: it goes to their own config, said so,
+            # unless this workspace's own tighter value would still win.
+            if _has_key(path, key):
+                raise UserError(
+                    f"'{key}' {value} would loosen this workspace's limit of {ctx.settings.get(key)!r}, and a "
+                    f"workspace's config can only tighten limits: `astro config unset {key}`, then "
+                    f"`astro config set {key} {value} --user`.")
+            path = ctx.home.config_path
+            why = (f" (your own config: a workspace's config can only tighten the limit of "
+                   f"{ctx.settings.get(key)!r})")
         try:
-            set_values(path, {key: parsed}, root=None if user else ctx.workspace.root)
+            set_values(path, {key: parsed}, root=ctx.workspace.root if path == ctx.workspace.config_path else None)
         except ConfigError as exc:
             raise UserError(str(exc)) from None
-        typer.echo(f"{key} = {value if isinstance(parsed, str) else json.dumps(parsed)} in {path}")
+        typer.echo(f"{key} = {value if isinstance(parsed, str) else json.dumps(parsed)} in {path}{why}")
+
+
+@app.command("unset")
+def unset(
+    key: str = typer.Argument(..., metavar="KEY", help="A setting's name, e.g. max_steps."),
+    user: bool = typer.Option(False, "--user", help="From your own config (ASTRO_HOME/config.yaml), not this "
+                              "workspace's .astro/config.yaml."),
+) -> None:
+    """Remove one setting from this workspace's config (or yours with --user): its default applies again."""
+    from astro_cli.config import ConfigError
+    from astro_cli.user_config import UNSET, set_values
+
+    with user_errors():
+        ctx = build_app()
+        path = ctx.home.config_path if user else ctx.workspace.config_path
+        if not _has_key(path, key):
+            where = "your config" if user else "this workspace's config"
+            raise UserError(f"'{key}' is not set in {where} ({path}); `astro config show {key}` says where it "
+                            "comes from.")
+        try:
+            set_values(path, {key: UNSET}, root=None if user else ctx.workspace.root)
+        except ConfigError as exc:
+            raise UserError(str(exc)) from None
+        typer.echo(f"{key} removed from {path}")
+
+
+def _has_key(path: Any, key: str) -> bool:
+    from astro_cli.config import read_yaml_file
+
+    if not path.exists():
+        return False
+    data = read_yaml_file(path)
+    return isinstance(data, dict) and key in data

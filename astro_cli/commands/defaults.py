@@ -21,3 +21,16 @@ def command_group(default: str) -> typer.Typer:
                 command.invoke(sub)
 
     return app
+
+
+def listing_group() -> typer.Typer:
+    """A group with no everyday command (`astro papers` needs a paper): named alone, it lists its
+    sub-commands and exits 0, as `git stash` lists rather than failing."""
+    app = typer.Typer(no_args_is_help=False)
+
+    @app.callback(invoke_without_command=True)
+    def list_commands(ctx: typer.Context) -> None:
+        if ctx.invoked_subcommand is None:
+            typer.echo(ctx.get_help())
+
+    return app

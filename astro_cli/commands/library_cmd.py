@@ -7,10 +7,11 @@ from typing import Any, Optional
 import typer
 
 from astro_cli.bootstrap import UserError, user_errors
+from astro_cli.commands.defaults import command_group
 from astro_cli.commands.library_context import library_app
 from astro_cli.security.visible import visible, visible_json
 
-app = typer.Typer(no_args_is_help=True)
+app = command_group("list")  # `astro library` alone lists the papers
 
 
 def has_library(ctx: Any) -> bool:

@@ -11,9 +11,10 @@ from typing import Any
 import typer
 
 from astro_cli.bootstrap import EXIT_FAILED, EXIT_USAGE, UserError, build_app, user_errors
+from astro_cli.commands.defaults import listing_group
 from astro_cli.security.visible import one_line, visible, visible_json
 
-app = typer.Typer(no_args_is_help=True, add_completion=False)
+app = listing_group()  # `astro papers` alone lists its sub-commands
 
 ROWS = typer.Option(20, "--rows", "-n", help="Neighbours per page (1-50).")
 START = typer.Option(0, "--start", help="Index of the first neighbour (paging).")

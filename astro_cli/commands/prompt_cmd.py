@@ -8,11 +8,12 @@ from typing import TYPE_CHECKING, Any, Optional
 import typer
 
 from astro_cli.bootstrap import UserError, build_app, print_warnings, user_errors
+from astro_cli.commands.defaults import command_group
 
 if TYPE_CHECKING:
     from astro_cli.app import AppContext
 
-app = typer.Typer(no_args_is_help=True)
+app = command_group("show")  # `astro prompt` alone shows it
 
 
 def _server_context(ctx: AppContext, model: str) -> int | None:

@@ -21,14 +21,14 @@ if TYPE_CHECKING:
 
 def start_repl(
     flags: dict[str, Any] | None = None, resume: str | None = None, continue_latest: bool = False, fork: bool = False,
-    first_question: str | None = None,
+    first_question: str | None = None, attachments: list[str] | None = None, new_id: str | None = None,
 ) -> None:
     """Entry point of `astro` (`astro "question"` opens with that question as the first turn):
     configuration errors end with one sentence and exit code 2."""
     import typer
 
     from astro_cli.agent.llm import warm_up_in_background
-    from astro_cli.bootstrap import EXIT_USAGE, build_app, print_warnings, user_errors
+    from astro_cli.bootstrap import EXIT_USAGE, UserError, build_app, print_warnings, user_errors
     from astro_cli.store.db_errors import DatabaseUnusable
     from astro_cli.ui.first_run import first_run, needs_model
 
@@ -49,14 +49,19 @@ def start_repl(
             repl = Repl(app, console, reader=reader)
             signal.signal(signal.SIGTERM, repl.terminate)
             try:
-                repl.open(resume=resume, continue_latest=continue_latest, fork=fork)
+                repl.open(resume=resume, continue_latest=continue_latest, fork=fork, new_id=new_id)
             except DatabaseUnusable as exc:
                 if not (exc.damaged and repl.offer_fresh_database(exc)):
                     raise
                 repl.open()
             _start_worker_in_background()
+            if attachments and not (first_question and first_question.strip()):
+                raise UserError("-a attaches a file to a question: astro -a FILE \"what does it say?\"")
             if first_question and first_question.strip():
-                repl.queue(first_question)
+                from astro_cli.commands.run_cmd import attached
+
+                text = attached(first_question, attachments, int(app.settings.typed["read.max_chars"]))
+                repl.queue(text, shown=first_question if attachments else None)
             repl.run()
         finally:
             app.close()  # ends every command astro started, foreground and background

@@ -32,18 +32,23 @@ def list_sessions(
     include_failed: bool = typer.Option(
         False, "--all", "-a", help="Also list sessions that hold only questions the model provider failed on."
     ),
+    query: Optional[str] = typer.Option(None, "--query", "-q", help="Only sessions whose questions or answers "
+                                        "contain this text (as `llm logs -q`)."),
 ) -> None:
     """List sessions, newest first."""
     with user_errors():
         ctx = build_app()
         stored = ctx.workspace.db_path.exists()
-        rows = ctx.sessions.list(limit=limit, include_failed=include_failed) if stored else []
-        failed = 0 if include_failed or not stored else ctx.sessions.failed_count()
+        rows = ctx.sessions.list(limit=limit, include_failed=include_failed, text=query) if stored else []
+        failed = 0 if include_failed or not stored or query else ctx.sessions.failed_count()
         if as_json:
             typer.echo(json.dumps(rows, indent=2, default=str))
             return
         note = (f"{failed} session(s) holding only failed attempts (no reply: a missing key, an unreachable "
                 "provider) are not listed; --all lists them." if failed else "")
+        if not rows and query:
+            typer.echo(f"No session of this workspace mentions {query!r}.")
+            return
         if not rows:
             typer.echo("No sessions yet in this workspace. Start one with `astro` or `astro run \"...\"`.")
             if note:

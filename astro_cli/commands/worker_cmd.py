@@ -9,11 +9,12 @@ from typing import TYPE_CHECKING
 import typer
 
 from astro_cli.bootstrap import UserError, user_errors
+from astro_cli.commands.defaults import command_group
 
 if TYPE_CHECKING:
     from astro_cli.worker.paths import WorkerPaths
 
-app = typer.Typer(no_args_is_help=True)
+app = command_group("status")  # `astro worker` alone says whether one runs
 
 
 def _paths() -> WorkerPaths:

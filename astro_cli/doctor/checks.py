@@ -258,9 +258,19 @@ def local_servers_check(app: AppContext, options: DoctorOptions) -> Check:
     return Check(True, "local model servers: " + "; ".join(parts) + tail)
 
 
+def config_check(app: AppContext, options: DoctorOptions) -> Check:
+    """A misspelt or misplaced key in a config file is ignored at every start: say it here too."""
+    problems = list(app.settings.warnings)
+    if problems:
+        return Check(False, "config: " + " ".join(problems),
+                     "fix the key in the file named (`astro config show` lists the settings; "
+                     "`astro config unset KEY` removes one).")
+    return Check(True, "config: every key in the config files is known")
+
+
 # One line per check, in the order shown. Local OpenAI-compatible servers (issue 32): one line each.
 CHECKS: list[CheckFn] = [
-    python_check, install_check, keys_check, ads_check, model_check, local_servers_check, database_check,
+    python_check, install_check, config_check, keys_check, ads_check, model_check, local_servers_check, database_check,
     library_check, worker_check, mcp_check, trust_check, sandbox_check,
 ]
 

@@ -106,9 +106,18 @@ class SessionStore:
             f"SELECT count(*) FROM sessions s WHERE parent_id IS NULL AND NOT {_NOT_ONLY_FAILED}"
         ).fetchone()[0])
 
-    def list(self, limit: int = 50, include_children: bool = False, include_failed: bool = False) -> list[dict[str, Any]]:
-        """Sessions newest first; sessions that hold only failed attempts only when asked for."""
+    def list(self, limit: int = 50, include_children: bool = False, include_failed: bool = False,
+             text: str | None = None) -> list[dict[str, Any]]:
+        """Sessions newest first; sessions that hold only failed attempts only when asked for; with `text`,
+        only those whose questions or answers contain it (case ignored for ASCII letters)."""
         conditions = ([] if include_children else ["s.parent_id IS NULL"]) + ([] if include_failed else [_NOT_ONLY_FAILED])
+        params: builtins.list[Any] = []
+        if text:
+            pattern = "%" + text.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%"
+            conditions.append(
+                "(s.title LIKE ? ESCAPE '\\' OR EXISTS (SELECT 1 FROM agent_messages m WHERE m.session_id = s.id "
+                "AND m.role IN ('user', 'assistant') AND json_extract(m.message, '$.content') LIKE ? ESCAPE '\\'))")
+            params += [pattern, pattern]
         where = f"WHERE {' AND '.join(conditions)}" if conditions else ""
         return self.database.query(
             f"""
@@ -121,7 +130,7 @@ class SessionStore:
             FROM sessions s {where}
             ORDER BY s.updated_at DESC, s.rowid DESC LIMIT ?
             """,
-            (limit,),
+            (*params, limit),
         )
 
     def not_found(self, session_id: str) -> str:

@@ -62,6 +62,9 @@ def _model(ctx: SlashContext, args: str) -> None:
     if session is None:
         ctx.console.print("[yellow]No session is open to switch the model of.[/]")
         return
+    from astro_cli.agent.model_aliases import resolve
+
+    name = resolve(name)  # `/model sonnet`: the alias's current model
     session.switch_model(name, "/model in the REPL")  # /clear keeps it, /resume takes the resumed one's
     ctx.console.print(f"model for the next turns: [bold]{escape(name)}[/]")
 

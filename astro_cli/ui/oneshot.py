@@ -31,7 +31,10 @@ if TYPE_CHECKING:
 # The result's fields as in Claude Code's headless mode (`claude -p --output-format json`), so scripts
 # written for it work; astro's earlier names stay as aliases for one release (docs/worker.md... README).
 ALIASES = {"answer": "result", "num_steps": "num_turns", "cost_usd": "total_cost_usd"}
-SUBTYPES = {"answered": "success", "max_tokens": "success", "max_steps": "error_max_turns"}
+STARTING = "starting…"
+STARTING_AFTER = 0.3  # seconds of blank screen before "starting…" shows (a cold start takes 6-10 s)
+SUBTYPES = {"answered": "success", "max_tokens": "success", "max_steps": "error_max_turns",
+            "max_budget": "error_max_budget_usd"}
 # Claude Code's stop_reason (the API's) where astro's has one; astro's own otherwise (max_steps,
 # interrupted, provider_error, config_error, paused: the exit codes say the same).
 STOP_REASONS = {"answered": "end_turn"}
@@ -140,9 +143,10 @@ class OneShotPrinter:
         """The session is open, its turn about to start: stream-json's `system` init message."""
         self.claude.opened(session)
 
-    def starting(self, after: float = 0.5) -> None:
+    def starting(self, after: float = STARTING_AFTER) -> None:
         """On a terminal: "starting…" if nothing has shown after `after` seconds (the first run after a
-        boot or an upgrade imports litellm for seconds). The first event replaces it."""
+        boot or an upgrade imports litellm for seconds). Only what shows replaces it: an event that
+        prints nothing (the turn starting) leaves the timer running."""
         if not self.err.is_terminal or self.format != "text":
             return
         import threading
@@ -150,19 +154,32 @@ class OneShotPrinter:
         def show() -> None:
             with self._lock:
                 if self._label is None and not self._began:
-                    self._spin_locked("starting…")
+                    self._spin_locked(STARTING)
 
         self._timer = threading.Timer(after, show)
         self._timer.daemon = True
         self._timer.start()
 
     def _spin(self, label: str | None) -> None:
+        """A spinner with `label`; None stops the one running, unless nothing has shown yet (then an
+        event that prints nothing keeps "starting…", or its timer, as it is)."""
         with self._lock:
-            self._began = True
-            if self._timer is not None:
-                self._timer.cancel()
-                self._timer = None
+            if label is None and not self._began:
+                return
+            self._shown_locked()
             self._spin_locked(label)
+
+    def _stop(self) -> None:
+        """Something is about to print, or the run ended: no timer, no spinner."""
+        with self._lock:
+            self._shown_locked()
+            self._spin_locked(None)
+
+    def _shown_locked(self) -> None:
+        self._began = True
+        if self._timer is not None:
+            self._timer.cancel()
+            self._timer = None
 
     def _spin_locked(self, label: str | None) -> None:
         if label == self._label:
@@ -212,7 +229,8 @@ class OneShotPrinter:
             line = retry_line(event.attempt, event.max_attempts, event.delay, visible(event.error), event.rate_limited)
             self._line((line, "yellow"))
         elif isinstance(event, ev.Nudge):
-            self._line((f"{event.kind}: {one_line(event.text, 400)}", "dim"))
+            # Whole, as docs/citations.md shows it: the claim check's list of claims is the point of it.
+            self._line((f"{event.kind}: {visible(event.text)}", "dim"))
         elif isinstance(event, ev.Notice):
             self._line((f"{event.level}: ", "yellow"), visible(event.text))
         elif isinstance(event, Compacted):
@@ -232,7 +250,7 @@ class OneShotPrinter:
 
     def failed(self, message: str, exit_code: int) -> None:
         """A run that ended before its turn: json and stream-json still end with one result object."""
-        self._spin(None)
+        self._stop()
         if self.format in JSON_FORMATS:
             self._write_json(error_object(message, exit_code))
 
@@ -245,11 +263,12 @@ class OneShotPrinter:
         """One stderr line (tool lines, notices, errors), redacted: a tool's arguments are the model's text."""
         from rich.text import Text
 
+        self._stop()
         self.err.print(Text.assemble(*(self._redact(part) if isinstance(part, str) else (self._redact(part[0]), part[1])
                                        for part in parts)))
 
     def finish(self, state: TurnState, exit_code: int | None = None) -> None:
-        self._spin(None)
+        self._stop()
         if self.format in JSON_FORMATS:
             self._flush_stream()
             result = result_object(state, exit_code, self.claude.denials)
@@ -274,7 +293,7 @@ class OneShotPrinter:
             self._line(("error: ", "bold red"), visible(state.error or ""))
         elif state.stop_reason == "provider_error":
             self._line(("error: ", "bold red"), "the model provider failed: " + visible(state.error or ""))
-        elif state.stop_reason == "max_steps":
+        elif state.stop_reason in ("max_steps", "max_budget"):
             self.err.print(Text.assemble(("error: ", "bold red"), state.error or "the step budget ran out."))
         elif state.stop_reason == "interrupted":
             self.err.print("[yellow]interrupted[/]", markup=True)

@@ -29,6 +29,7 @@ from astro_cli.ui.line_inputs import LineInputs
 from astro_cli.ui.prompt_input import PlainReader, PromptReader, Reader, parse_permission
 from astro_cli.ui.render import TurnRenderer
 from astro_cli.ui.turnlog import TurnLog
+from astro_cli.workspace import found_above
 
 if TYPE_CHECKING:
     from astro_cli.agent.llm import LLM
@@ -123,28 +124,30 @@ class Repl:
 
     # --- sessions ----------------------------------------------------------------------------
     def _open(self, resume: str | None = None, continue_latest: bool = False, fork: bool = False,
-              llm: LLM | None = None) -> AgentSession:
+              llm: LLM | None = None, new_id: str | None = None) -> AgentSession:
         from astro_cli.agent.factory import NothingToContinue, open_session, permission_policy
 
         permissions = permission_policy(self.app, asker=self.ask_permission)
         try:
             return open_session(self.app, self.bus, permissions, resume=resume, continue_latest=continue_latest,
-                                fork=fork, llm=llm)
+                                fork=fork, llm=llm, new_id=new_id)
         except NothingToContinue:  # `astro --continue` in a new folder: say so, and start afresh
             self.console.print(Text("no earlier session in this folder to continue", style="dim"))
             return open_session(self.app, self.bus, permissions, llm=llm)
 
-    def open(self, resume: str | None = None, continue_latest: bool = False, fork: bool = False) -> None:
+    def open(self, resume: str | None = None, continue_latest: bool = False, fork: bool = False,
+             new_id: str | None = None) -> None:
         from astro_cli import __version__
 
         # What a session shows while it opens (a resumed task plan) is printed after the banner.
         self.renderer.hold()
         try:
-            self.session = self._open(resume=resume, continue_latest=continue_latest, fork=fork)
+            self.session = self._open(resume=resume, continue_latest=continue_latest, fork=fork, new_id=new_id)
             register_builtins(self.app)
             model = self.session.model
             self.console.print(Text.assemble(
                 ("astro ", "bold"), (__version__, "bold"), f" · {model} · ", (str(self.app.workspace.root), "dim"),
+                *([(" (workspace found above this folder)", "dim")] if found_above(self.app.workspace.root) else []),
             ))
             resumed = (resume or continue_latest or fork) and self.session.messages
             self._describe_session(("forked" if fork else "resumed") if resumed else "new")

@@ -30,7 +30,9 @@ def show_items(console: Console, items: list[RiskyItem]) -> None:
     """Print the items; through the pager when they are taller than the terminal."""
     lines = [line for item in items for line in item_lines(item)]
     if console.is_terminal and len(lines) > max(console.height - 6, 5):
-        with console.pager(styles=True):
+        from astro_cli.ui.pager import paged
+
+        with paged(console):
             for line in lines:
                 console.print(line, soft_wrap=True)
         return
