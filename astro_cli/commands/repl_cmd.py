@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any
 from rich.console import Console
 from rich.text import Text
 
+from astro_cli.security.visible import visible
 from astro_cli.ui.prompt_input import PromptReader
 from astro_cli.ui.repl import Repl, default_reader
 
@@ -58,9 +59,10 @@ def start_repl(
             if attachments and not (first_question and first_question.strip()):
                 raise UserError("-a attaches a file to a question: astro -a FILE \"what does it say?\"")
             if first_question and first_question.strip():
-                from astro_cli.commands.run_cmd import attached
+                from astro_cli.attachments import attached_question
 
-                text = attached(first_question, attachments, int(app.settings.typed["read.max_chars"]))
+                text = attached_question(app, first_question, attachments or [],
+                                         lambda line: console.print(Text(visible(line), style="dim")))
                 repl.queue(text, shown=first_question if attachments else None)
             repl.run()
         finally:
