@@ -18,7 +18,6 @@ _SAFE_CUT = re.compile(r"(?<=[^\s=:'\"`])\s+(?=[^\s=:'\"`])")
 _PEM_BEGIN = "-----BEGIN"
 _PEM_END = re.compile(r"-----END[ A-Z0-9_-]{0,100}-----")
 MAX_HELD = 65_536
-MIN_RELEASE = 64
 
 
 class StreamRedactor:
@@ -31,9 +30,8 @@ class StreamRedactor:
     def feed(self, piece: str) -> str:
         seen = len(self._held)
         text = self._held + piece
-        if len(text) < MIN_RELEASE:  # released in runs of a line or so: each release costs one redaction
-            self._held = text
-            return ""
+        # Released at every safe cut, however short: a model that pauses mid-answer (or a provider that
+        # hangs) must not hold back what it already said; only a word a secret could continue waits.
         cut = _cut(text, max(0, seen - 2))
         self._held = text[cut:]
         return self._redact(text[:cut]) if cut else ""
