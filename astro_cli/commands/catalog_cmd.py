@@ -128,7 +128,7 @@ def links(service: str = SERVICE,
                                float(ctx.settings.typed["catalog.timeout"]), agent(ctx))
         except CatalogError as exc:
             raise UserError(str(exc), EXIT_FAILED) from None
-        typer.echo("\n".join(lines))
+        typer.echo(visible("\n".join(lines)))  # product names and URLs from the service
 
 
 @app.command("send")

@@ -5,12 +5,12 @@ As `llm models` lists what `-m` accepts. The model in use is marked; any litellm
 
 from __future__ import annotations
 
-import json
 import os
 
 import typer
 
 from astro_cli.bootstrap import build_app, user_errors
+from astro_cli.security.visible import visible, visible_json
 
 
 def models_command(as_json: bool = typer.Option(False, "--json", help="Print JSON.")) -> None:
@@ -33,12 +33,12 @@ def models_command(as_json: bool = typer.Option(False, "--json", help="Print JSO
         finally:
             app.close()
     if as_json:
-        typer.echo(json.dumps({"in_use": choice.model if choice else None, "aliases": rows}, indent=2))
+        typer.echo(visible_json({"in_use": choice.model if choice else None, "aliases": rows}, indent=2))
         return
     width = max(len(alias) for alias in ALIASES)
     for row in rows:
         key = f"key: {row['key']}" if row["key"] else "no key"
         mark = "  ← in use" if row["in_use"] else ""
-        typer.echo(f"{row['alias']:<{width}}  {row['model']:<32} {key}{mark}")
+        typer.echo(visible(f"{row['alias']:<{width}}  {row['model']:<32} {key}{mark}"))
     used = f"{choice.model} ({choice.origin})" if choice else "none configured"
-    typer.echo(f"\nin use: {used}. `-m ALIAS` or `/model ALIAS` picks one; any litellm model string works too.")
+    typer.echo(f"\nin use: {visible(used)}. `-m ALIAS` or `/model ALIAS` picks one; any litellm model string works too.")
