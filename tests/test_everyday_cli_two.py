@@ -430,3 +430,17 @@ def test_session_id_names_the_new_session(run_astro, fake, astro_env):
     assert run_astro(["-p", "more", "--resume", sid], astro_env).returncode == 0
     bad = run_astro(["-p", "x", "--session-id", "../../etc"], astro_env)
     assert bad.returncode == 2 and "is not a session id" in bad.stderr
+
+
+# --- 12. --no-session-persistence ------------------------------------------------------------------------------------
+def test_no_session_persistence_leaves_no_session_to_list_or_resume(run_astro, fake, astro_env, workspace):
+    fake.add({"tool_calls": [{"name": "glob_files", "arguments": {"pattern": "*"}}]}, {"text": "Nothing kept."})
+    result = run_astro(["-p", "look around", "--no-session-persistence", "--output-format", "json"], astro_env)
+    assert result.returncode == 0, result.stderr
+    gone = json.loads(result.stdout)["session_id"]
+    assert json.loads(run_astro(["sessions", "list", "--json"], astro_env).stdout or "[]") == []
+    resumed = run_astro(["-p", "and then?", "--resume", gone], astro_env)
+    assert resumed.returncode == 2 and f"No session '{gone}'" in resumed.stderr
+    fake.add({"text": "Kept."})
+    kept = json.loads(run_astro(["-p", "hello", "--output-format", "json"], astro_env).stdout)["session_id"]
+    assert [s["id"] for s in json.loads(run_astro(["sessions", "list", "--json"], astro_env).stdout)] == [kept]

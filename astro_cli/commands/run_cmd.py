@@ -85,6 +85,8 @@ def run_command(
     session_id: Optional[str] = SESSION_ID,
     max_budget_usd: Optional[float] = typer.Option(None, "--max-budget-usd", min=0, help="Stop once the model "
                                                    "requests of this run have cost this many dollars (exit 4)."),
+    no_persistence: bool = typer.Option(False, "--no-session-persistence", help="Leave no transcript: the "
+                                        "session is not kept and cannot be resumed (papers and notes it saved stay)."),
     verbose: bool = typer.Option(False, "--verbose", hidden=True, help="Accepted as `claude -p` takes it; "
                                  "stream-json is always complete."),
 ) -> None:
@@ -127,6 +129,8 @@ def run_command(
             if budget is not None and budget.spent is not None:
                 state.stop_reason, state.error = "max_budget", budget.sentence()
             session.stop("run finished")
+            if no_persistence:
+                app.sessions.forget(session.session_id)
             code = EXIT_BY_REASON.get(state.stop_reason, EXIT_FAILED)
             printer.finish(state, exit_code=code)
         finally:

@@ -149,6 +149,22 @@ class SessionStore:
                 (session_id, session_id, session_id),
             )
 
+    # What a session leaves in the workspace's research (papers, their chunks, notes) outlives it; the rest
+    # of what carries its id (messages, usage, tasks, citations, compactions) is its transcript.
+    KEPT_WHEN_FORGOTTEN = frozenset({"papers", "chunks", "chunk_vectors", "notes"})
+
+    def forget(self, session_id: str) -> None:
+        """`astro run --no-session-persistence`: the session and its subagents leave no transcript behind
+        (every table with a `session_id` column but the research ones), as `claude -p` does."""
+        with self.database.transaction():
+            ids = [session_id, *(row["id"] for row in self.children(session_id))]
+            tables = [name for name in self.database.db.table_names() if name not in self.KEPT_WHEN_FORGOTTEN
+                      and "session_id" in self.database[name].columns_dict]
+            marks = ", ".join("?" for _ in ids)
+            for table in tables:  # names from the schema, never from input
+                self.database.execute(f"DELETE FROM [{table}] WHERE session_id IN ({marks})", ids)
+            self.database.execute(f"DELETE FROM sessions WHERE id IN ({marks})", ids)
+
     def children(self, session_id: str) -> builtins.list[dict[str, Any]]:
         return self.database.query(
             "SELECT * FROM sessions WHERE parent_id = ? ORDER BY created_at, rowid", (session_id,)
