@@ -10,6 +10,8 @@ import os
 from dataclasses import dataclass
 from pathlib import Path
 
+MCP_FILE = ".mcp.json"  # a project's MCP servers, in Claude Code's shape (mcp/servers.py)
+
 
 @dataclass(frozen=True)
 class Workspace:

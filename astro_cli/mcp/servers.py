@@ -24,7 +24,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from astro_cli.security.secrets import is_secret_name
-from astro_cli.security.trust import MCP_FILE, MCP_PREFIX
+from astro_cli.security.trust import MCP_PREFIX
+from astro_cli.workspace import MCP_FILE
 
 if TYPE_CHECKING:
     from astro_cli.app import AppContext

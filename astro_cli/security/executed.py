@@ -80,7 +80,7 @@ def setting_files(key: str, value: Any, root: Path) -> CommandFiles:
 def executed_files(workspace: Workspace, settings: Settings) -> list[Path]:
     """Workspace files that a configured hook or MCP server runs (or would run once trusted)."""
     from astro_cli.config import ConfigError, read_flat
-    from astro_cli.security.trust import MCP_FILE
+    from astro_cli.workspace import MCP_FILE
 
     root = workspace.root.resolve()
     try:

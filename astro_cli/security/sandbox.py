@@ -28,6 +28,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from astro_cli.security import writer
 from astro_cli.security.sandbox_hold import Placeholders
 from astro_cli.security.sandbox_plan import (
     DEEP,
@@ -221,7 +222,7 @@ class Sandbox:
         program = unix_socket_filter()
         path = self._own("unix.bpf") if program else None
         if program and path and not path.exists():
-            path.write_bytes(program)
+            writer.write_file(path, program)  # in astro's own private folder for this process
         return path
 
     def wrap(self, argv: list[str], cwd: Path, env: Mapping[str, str] | None = None,

@@ -18,7 +18,9 @@ from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
+from astro_cli.security import writer
 from astro_cli.security.sandbox_plan import first_missing, inside
+from astro_cli.security.writer import Place
 
 log = logging.getLogger(__name__)
 
@@ -53,7 +55,7 @@ class Placeholders:
             return
         try:
             if missing == path:
-                os.close(os.open(missing, os.O_CREAT | os.O_EXCL | os.O_WRONLY | os.O_NOFOLLOW, 0o444))
+                writer.write_bytes(Place.of(root, missing), b"", replace=False, mode=0o444)  # never over a file
             else:
                 os.mkdir(missing, 0o555)
             info = os.lstat(missing)

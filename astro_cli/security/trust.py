@@ -21,9 +21,9 @@ from pathlib import Path
 from typing import Any
 
 from astro_cli.security.trust_describe import describe_hooks, describe_server, describe_setting
+from astro_cli.workspace import MCP_FILE
 
 TRUST_FILE = "trusted-folders.json"
-MCP_FILE = ".mcp.json"
 # library.files_path: where downloads are written, outside the workspace if it says so.
 # identity, persona, principles and language are placed in the system prompt: a project's own text
 # there could drop the rule that text from papers is data, or open astro's prompt tags.
