@@ -36,7 +36,7 @@ def _local_library(workspace):
 
 def test_migrate_copies_a_local_library_into_the_group_database_once(cli, workspace, tmp_path, pg_server):
     local = _local_library(workspace)
-    local_top = search_library(Library.of(local), QUESTION, k=3).hits[0].text
+    local_top = [hit.text for hit in search_library(Library.of(local), QUESTION, k=3).hits]
     local_chunks = Library.of(local).store.chunk_count()
     local.close()
     url = member_url(pg_server, new_database(pg_server), with_password=False)
@@ -54,7 +54,13 @@ def test_migrate_copies_a_local_library_into_the_group_database_once(cli, worksp
     store = Library.of(shared).store
     assert store._scalar("SELECT count(*) AS n FROM papers") == 3
     assert store.chunk_count() == local_chunks  # the note's chunk too, and nothing twice
-    assert search_library(Library.of(shared), QUESTION, k=3).hits[0].text == local_top
+    # The copy answers as the original: its first passage is one of the original's first three, and gives
+    # the range. Not always the same first: on SQLite the one-line note and emcee's passage on the
+    # acceptance fraction are a near tie (BM25 13.487 against 13.484; issue 42's LaTeX reading moved the
+    # library's statistics enough to swap them), and PostgreSQL's ts_rank_cd, which does not favour short
+    # chunks (test_group_library_search), ranks the note lower.
+    shared_top = search_library(Library.of(shared), QUESTION, k=3).hits[0].text
+    assert shared_top in local_top and "0.2" in shared_top and "0.5" in shared_top
     added = {r["id"]: r["parsed_at"] for r in store._rows("SELECT id, parsed_at FROM papers")}
     assert added["1111.2011"] is None and added["1202.3665"]
     shared.close()

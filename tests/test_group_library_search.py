@@ -45,10 +45,13 @@ def test_the_question_set_scores_the_same_within_five_points_on_both(tmp_path, p
     # Literal questions and the model's second phrasing score within five points on both backends.
     # A paraphrase alone sits near ties: SQLite's BM25 penalises long chunks and PostgreSQL's ts_rank_cd
     # does not, so since the emcee text keeps its citations' notes (issue 29) two of its 24 questions
-    # rank the answer 3rd on SQLite and 4th-5th on PostgreSQL. Allowed: two questions, not more.
+    # rank the answer 3rd on SQLite and 4th-5th on PostgreSQL; since issue 42 (wt-42-retrieval's chunks)
+    # SQLite also ranks "Where could this work be taken next?" 3rd (14/24 -> 15/24; PostgreSQL 6th, 12/24
+    # before and after). Allowed: three questions, not more, and neither backend below its figure before.
     for name in local:
-        limit = 2 / 24 + 1e-9 if name == "paraphrased" else 0.05
+        limit = 3 / 24 + 1e-9 if name == "paraphrased" else 0.05
         assert abs(local[name] - shared[name]) <= limit, (name, local, shared)
+    assert local["paraphrased"] >= 14 / 24 and shared["paraphrased"] >= 12 / 24, (local, shared)
     assert shared["literal"] >= 0.95 and shared["second phrasing"] >= 0.90, shared
 
 
