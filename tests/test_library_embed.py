@@ -123,8 +123,10 @@ def test_hybrid_order_is_the_fusion_of_both_rankings(hybrid_app):
     index = Library.of(hybrid_app).store.vector_index("openai/fake-embed")
     vector = [cid for cid, _ in rank_by_vector(index, fake_vector(question), 50)]
     assert literal
-    # the runs break ties only since issue 42 (retrieval.fuse); they add no score
-    expected = [cid for cid, _ in fuse({"bm25": bm25, "vector": vector}, {}, tie_break=literal)[:5]]
+    # the runs are a list of the fusion and also break its ties (retrieval.fuse; literal questions stay at 100%)
+    lists = {"bm25": bm25, "literal": literal, "vector": vector}
+    expected = [cid for cid, _ in fuse(lists, dict.fromkeys(lists, 1.0), vector_lists=["vector"],
+                                       tie_break=literal)[:5]]
     assert [hit.chunk_id for hit in result.hits] == expected
     assert {"bm25", "vector"} <= set(result.hits[0].ranks)
     assert any("the radiative time scales as" in hit.text for hit in result.hits)
