@@ -166,16 +166,7 @@ def test_the_terminal_parts_print_outside_text_only_through_visible_or_are_liste
 
 def unsafe_printers() -> dict[tuple[str, str], list[int]]:
     """(module, function) -> lines where something not known to be safe is printed."""
-    found: dict[tuple[str, str], list[int]] = {}
-    for path in sorted(COMMANDS.glob("*.py")):
-        tree = ast.parse(path.read_text(encoding="utf-8"))
-        for function in ast.walk(tree):
-            if not isinstance(function, (ast.FunctionDef, ast.AsyncFunctionDef)):
-                continue
-            for node in ast.walk(function):
-                if isinstance(node, ast.Call) and _prints(node) and not all(_safe(arg) for arg in node.args):
-                    found.setdefault((path.name, function.name), []).append(node.lineno)
-    return found
+    return _unsafe_in(sorted(COMMANDS.glob("*.py")), lambda path: path.name)
 
 
 def test_commands_print_outside_text_only_through_visible():
