@@ -243,3 +243,24 @@ def test_doctor_says_what_the_sandbox_hides_and_allows(astro_env, tmp_path, run_
     for words in ("Allows writing the workspace", "a private /tmp", "Hides", str(tmp_path), "ASTRO_HOME",
                   "key stores", "SSH_AUTH_SOCK", "no capabilities, even as root"):
         assert words in line, (words, line)
+
+
+def test_a_killed_astro_leaves_no_sandbox_folder_behind_for_long(fake, astro_env, tmp_path, workspace, run_astro):
+    """A killed astro cannot clean up its private /tmp; the next astro that runs a command removes it,
+    and leaves alone what belongs to a running astro or to a folder that is not astro's own."""
+    temporary = tmp_path / "tmp"
+    temporary.mkdir()
+    ended = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"], capture_output=True, text=True)
+    orphan = temporary / f"astro-sandbox-{int(ended.stdout)}-k1ll3d"
+    (orphan / "tmp").mkdir(parents=True)
+    (orphan / "tmp" / "scratch.dat").write_text("left by a killed astro")
+    running = temporary / f"astro-sandbox-{os.getpid()}-al1ve"  # this test's own process: still running
+    running.mkdir()
+    unnamed = temporary / "astro-sandbox-nopid"
+    unnamed.mkdir()
+    fake.add({"tool_calls": [bash("echo ok > /tmp/x && cat /tmp/x")]}, {"text": "done"})
+    result = run_astro(["run", "go", "--allow", "run_bash"], dict(astro_env, TMPDIR=str(temporary)))
+    assert result.returncode == 0, result.stderr
+    assert "ok" in tool_results(fake.bodies()[1])[0]
+    left = sorted(path.name for path in temporary.iterdir())
+    assert left == sorted([running.name, unnamed.name]), left  # the orphan and astro's own folder are gone

@@ -28,6 +28,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from astro_cli.pids import pid_alive
 from astro_cli.security import writer
 from astro_cli.security.sandbox_hold import Placeholders
 from astro_cli.security.sandbox_plan import (
@@ -50,6 +51,7 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 PROBE_TIMEOUT = 15.0
 SKILLS_FOLDER = "skills"
+FOLDER_PREFIX = "astro-sandbox-"  # + the owner's pid: a later astro removes the folders of ended ones
 __all__ = ["Fence", "Sandbox", "SandboxReport", "probe", "sandbox", "sandbox_report", "server_folders"]
 
 
@@ -202,7 +204,8 @@ class Sandbox:
         with self._lock:
             if self._folder is None:
                 try:
-                    self._folder = Path(tempfile.mkdtemp(prefix="astro-sandbox-"))
+                    remove_orphans(Path(tempfile.gettempdir()))
+                    self._folder = Path(tempfile.mkdtemp(prefix=f"{FOLDER_PREFIX}{os.getpid()}-"))
                     (self._folder / "tmp").mkdir()
                     self._folder.joinpath("tmp").chmod(0o700)
                 except OSError as exc:
@@ -237,6 +240,27 @@ class Sandbox:
             return bwrap
         # bwrap reads the filter from a descriptor: the shell opens it as fd 3 and becomes bwrap
         return ["/bin/sh", "-c", 'exec "$@" 3<"$0"', str(program), bwrap[0], "--seccomp", "3", *bwrap[1:]]
+
+
+def remove_orphans(temporary: Path) -> None:
+    """Remove the sandbox folders of astro processes that ended without cleaning up (killed, power cut).
+
+    A folder's name carries its owner's pid; only this user's own folders (not links) whose process is
+    gone are removed, so another user's look-alike in a shared /tmp is never touched."""
+    try:
+        candidates = [entry for entry in os.scandir(temporary) if entry.name.startswith(FOLDER_PREFIX)]
+    except OSError as exc:
+        log.debug("sandbox: cannot list %s: %s", temporary, exc)
+        return
+    for entry in candidates:
+        owner = entry.name[len(FOLDER_PREFIX):].split("-", 1)[0]
+        try:
+            mine = entry.is_dir(follow_symlinks=False) and entry.stat(follow_symlinks=False).st_uid == os.getuid()
+        except OSError:
+            continue
+        if mine and owner.isdigit() and not pid_alive(int(owner)):
+            shutil.rmtree(entry.path, onerror=lambda _f, path, exc: log.debug(
+                "sandbox: cannot remove the orphan %s: %s", path, exc[1]))
 
 
 def server_folders(argv: list[str]) -> list[Path]:
