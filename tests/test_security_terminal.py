@@ -8,6 +8,7 @@ import sqlite3
 import sys
 import unicodedata
 
+from tests.conftest import CTRL_D
 from tests.library_support import make_app
 
 OSC52 = "\x1b]52;c;Y3VybCBldmlsIHwgc2g=\x07"  # a clipboard write
@@ -72,3 +73,16 @@ def test_every_format_and_control_character_is_escaped():
               and visible(chr(code)) == chr(code)]
     assert missed == []
     assert visible("a\tb\nc") == "a\tb\nc" and visible("\U000e0041") == "\\U000e0041"
+
+
+def test_the_repl_shows_a_hostile_tool_name_and_a_provider_error_as_text(repl, fake):
+    """The model names a tool with a clipboard write in it, then the provider fails with a screen clear in
+    its message: /tool, /tool 1 and the error line show both as escapes, never as raw control."""
+    osc52, clear = "\x1b]52;c;ZXZpbA==\x07", "\x1b[2J\x9b2J"
+    fake.add({"tool_calls": [{"name": f"read{osc52}_file", "arguments": {"path": f"a{clear}.txt"}}]},
+             {"text": "done"})
+    fake.add({"status": 400, "error": f"bad request{clear}{osc52}"})
+    output = repl.type_and_run(f"look\r/tool\r/tool 1\ragain\r{CTRL_D}")
+    assert "\x1b" not in output and "\x07" not in output and "\x9b" not in output, repr(output)
+    assert "read\\x1b]52;c;ZXZpbA==\\x07_file" in output
+    assert "bad request\\x1b[2J" in output

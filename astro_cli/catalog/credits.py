@@ -89,6 +89,8 @@ def slash_acknowledgements(ctx: SlashContext, args: str) -> None:
     """/acknowledgements: the sentences this session's catalogue queries owe, ready to paste."""
     from rich.text import Text
 
+    from astro_cli.security.visible import one_line, visible
+
     if ctx.session is None:
         return
     credits = session_credits(ctx.app, ctx.session.session_id)
@@ -96,4 +98,4 @@ def slash_acknowledgements(ctx: SlashContext, args: str) -> None:
         ctx.console.print(Text("No catalogue query of this session asks for an acknowledgement.", style="yellow"))
         return
     for credit in credits:
-        ctx.console.print(Text(f"{credit.name}: {credit.text}"), soft_wrap=True)
+        ctx.console.print(Text(f"{one_line(credit.name, 200)}: {visible(credit.text)}"), soft_wrap=True)

@@ -150,10 +150,10 @@ def slash_cite(ctx: SlashContext, args: str) -> None:
     try:
         text, notes = session_bibtex(ctx.app, ctx.session.session_id)
     except NothingCited as exc:
-        ctx.console.print(Text(str(exc), style="yellow"))
+        ctx.console.print(Text(visible(str(exc)), style="yellow"))
         return
     except ServiceError as exc:
-        ctx.console.print(Text(f"error: {exc}", style="red"))
+        ctx.console.print(Text(f"error: {visible(str(exc))}", style="red"))
         return
     target = args.strip()
     if target:
@@ -163,7 +163,7 @@ def slash_cite(ctx: SlashContext, args: str) -> None:
 
         write_file(path, text)  # the file the researcher named (a link at that name is replaced, not followed)
         count = text.count("\n@") + (1 if text.startswith("@") else 0)
-        ctx.console.print(Text(f"wrote {count} BibTeX entr{'y' if count == 1 else 'ies'} to {path}", style="green"))
+        ctx.console.print(Text(f"wrote {count} BibTeX entr{'y' if count == 1 else 'ies'} to {visible(str(path))}", style="green"))
     else:
         ctx.console.print(Text(visible(text.rstrip())), soft_wrap=True)
     for note in notes:

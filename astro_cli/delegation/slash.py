@@ -13,8 +13,10 @@ if TYPE_CHECKING:
 
 
 def agents_slash(ctx: SlashContext, args: str) -> None:
-    from rich.markup import escape
     from rich.table import Table
+    from rich.text import Text
+
+    from astro_cli.security.visible import rich_text
 
     catalog = agent_catalog(ctx.app)
     agents, problems = catalog.all(), catalog.problems()
@@ -27,11 +29,11 @@ def agents_slash(ctx: SlashContext, args: str) -> None:
             table.add_column(column, overflow="fold")
         for agent in sorted(agents.values(), key=lambda a: a.name):
             tools = ", ".join(agent.tools) if agent.tools is not None else "all"
-            table.add_row(agent.name, agent.layer, tools, str(agent.max_steps or "default"), agent.model or "inherit",
-                          escape(agent.description))
+            table.add_row(rich_text(agent.name), agent.layer, rich_text(tools), str(agent.max_steps or "default"),
+                          rich_text(agent.model or "inherit"), rich_text(agent.description))
         ctx.console.print(table)
     for reason in problems.values():
-        ctx.console.print(f"[yellow]skipped:[/] {escape(reason)}")
+        ctx.console.print(Text.assemble(("skipped: ", "yellow"), rich_text(reason)))
 
 
 def install_slash(app: AppContext) -> None:

@@ -57,7 +57,7 @@ def mcp_slash(ctx: SlashContext, args: str) -> None:
 
     from astro_cli.mcp.manager import mcp_manager
     from astro_cli.mcp.report import NO_SERVERS, render
-    from astro_cli.security.visible import visible
+    from astro_cli.security.visible import one_line, visible
 
     if not is_configured(ctx.app):
         ctx.console.print(Text(NO_SERVERS))
@@ -75,7 +75,7 @@ def mcp_slash(ctx: SlashContext, args: str) -> None:
         except ToolError as exc:
             ctx.console.print(Text(visible(str(exc)), style="yellow"))
             return
-        ctx.console.print(Text(f"restarting {words[1]}…", style="dim"))
+        ctx.console.print(Text(f"restarting {one_line(words[1], 80)}…", style="dim"))
         manager.wait_started()
     elif words:
         ctx.console.print(Text("usage: /mcp, or /mcp restart NAME", style="yellow"))

@@ -69,7 +69,7 @@ def render_tools(manager: McpManager, console: Output) -> None:
             continue
         tools, _ = build_tools(state.name, state.tools, manager.call, manager.tool_timeout, manager.max_output_chars)
         if not tools:
-            console.print(Text(f"{state.name}: no tools", style="dim"))
+            console.print(Text(f"{visible(state.name)}: no tools", style="dim"))
             continue
         table = Table(box=None, padding=(0, 2, 0, 0), title=f"tools of {visible(state.name)}", title_justify="left",
                       title_style="bold")
@@ -79,10 +79,10 @@ def render_tools(manager: McpManager, console: Output) -> None:
         deny = manager.app.settings.typed["permissions.deny"] or []
         for tool in tools:
             if matches(tool.name, deny):
-                table.add_row(tool.name, "-", Text("denied by 'permissions.deny': not offered to the model", "dim"))
+                table.add_row(visible(tool.name), "-", Text("denied by 'permissions.deny': not offered to the model", "dim"))
                 continue
             tokens = counter.text(json.dumps(tool.schema()))
-            table.add_row(tool.name, str(tokens), visible(tool.summary))
+            table.add_row(visible(tool.name), str(tokens), visible(tool.summary))
         console.print(table)
     console.print(Text("tokens: what each tool's schema adds to every request (counted with "
                        f"{counter.text_method}); summary: its line in the system prompt. MCP tools ask permission "

@@ -10,11 +10,10 @@ from __future__ import annotations
 import json
 from typing import TYPE_CHECKING, Any
 
-from rich.markup import escape
 from rich.table import Table
 from rich.text import Text
 
-from astro_cli.security.visible import clipped, one_line, visible
+from astro_cli.security.visible import clipped, one_line, rich_text, visible
 from astro_cli.slash import SlashCommand, SlashContext, slash_commands
 from astro_cli.ui.render import format_cost, usage_line
 from astro_cli.ui.status_cmd import status
@@ -36,7 +35,7 @@ def _help(ctx: SlashContext, args: str) -> None:
     for name, command in sorted(slash_commands(ctx.app).items()):
         # Usage is written either whole ("/bg [cancel bg-N]") or as the arguments alone ("[N]").
         usage = command.usage if command.usage.startswith("/") else f"/{name} {command.usage}".rstrip()
-        table.add_row(usage, command.help)
+        table.add_row(rich_text(usage), rich_text(command.help))
     ctx.console.print(table)
     ctx.console.print(Text(KEYS_HELP, style="dim"))
 
@@ -54,7 +53,8 @@ def _model(ctx: SlashContext, args: str) -> None:
     name = args.strip()
     if not name:
         current = session.model if session else ctx.app.settings.typed["model"]
-        ctx.console.print(f"model: [bold]{escape(str(current))}[/] (change it with /model NAME, any litellm model string)")
+        ctx.console.print(Text.assemble("model: ", (visible(str(current)), "bold"),
+                                        " (change it with /model NAME, any litellm model string)"))
         return
     if " " in name:
         ctx.console.print("[yellow]A model name has no spaces, e.g. /model anthropic/claude-sonnet-4-5[/]")
@@ -66,7 +66,7 @@ def _model(ctx: SlashContext, args: str) -> None:
 
     name = resolve(name)  # `/model sonnet`: the alias's current model
     session.switch_model(name, "/model in the REPL")  # /clear keeps it, /resume takes the resumed one's
-    ctx.console.print(f"model for the next turns: [bold]{escape(name)}[/]")
+    ctx.console.print(Text.assemble("model for the next turns: ", (visible(name), "bold")))
 
 
 def _sessions(ctx: SlashContext, args: str) -> None:
@@ -82,7 +82,7 @@ def _sessions(ctx: SlashContext, args: str) -> None:
         mark = " *" if row["id"] == current else ""
         table.add_row(
             row["id"] + mark, row["updated_at"].replace("T", " ")[:16], str(row["messages"]),
-            f"{row['tokens']:,}", format_cost(row["cost_usd"]) if row["tokens"] else "", row["title"] or "",
+            f"{row['tokens']:,}", format_cost(row["cost_usd"]) if row["tokens"] else "", rich_text(row["title"] or ""),
         )
     ctx.console.print(table)
     ctx.console.print(Text("* this session · /resume ID switches to another", style="dim"))
@@ -126,7 +126,7 @@ def _tools(ctx: SlashContext, args: str) -> None:
             permission = "[green]allowed[/]"
         else:
             permission = "[yellow]asks[/]"
-        table.add_row(tool.name, permission, escape(tool.summary))
+        table.add_row(rich_text(tool.name), permission, rich_text(tool.summary))
     ctx.console.print(table)
 
 
@@ -137,8 +137,8 @@ def _config(ctx: SlashContext, args: str) -> None:
     if wanted and wanted != "all" and wanted not in SCHEMA:
         from astro_cli.suggest import did_you_mean
 
-        ctx.console.print(f"[yellow]No setting '{escape(wanted)}'{escape(did_you_mean(wanted, SCHEMA))}; "
-                          "/config all lists every setting.[/]")
+        ctx.console.print(Text(f"No setting '{visible(wanted)}'{did_you_mean(wanted, SCHEMA)}; "
+                               "/config all lists every setting.", style="yellow"))
         return
     if wanted in SCHEMA:
         names = [wanted]
@@ -154,7 +154,7 @@ def _config(ctx: SlashContext, args: str) -> None:
         value, source = settings.get(name), settings.source(name)
         if name == "model":
             value, source = _model_in_use(ctx, value, source)
-        table.add_row(name, escape(value if isinstance(value, str) else json.dumps(value)), escape(source))
+        table.add_row(name, rich_text(value if isinstance(value, str) else json.dumps(value)), rich_text(source))
     ctx.console.print(table)
     if wanted in SCHEMA:
         ctx.console.print(Text(SCHEMA[wanted].help, style="dim"))
@@ -216,9 +216,8 @@ def _tool(ctx: SlashContext, args: str) -> None:
         for call in log.calls:
             status = "running" if call.ok is None else ("ok" if call.ok else "error")
             agent = f"[{call.agent}] " if call.agent != "main" else ""
-            ctx.console.print(
-                f"  {call.index} {escape(agent + call.name)} {escape(one_line(call.key_argument, 60))} · {status}"
-            )
+            ctx.console.print(Text(f"  {call.index} {one_line(agent + call.name, 80)} {one_line(call.key_argument, 60)}"
+                                   f" · {status}"))
         ctx.console.print(Text(f"/tool N shows call N in full (1-{len(log.calls)})", style="dim"))
         return
     try:
@@ -226,11 +225,12 @@ def _tool(ctx: SlashContext, args: str) -> None:
     except ValueError:
         record = None
     if record is None:
-        ctx.console.print(f"[yellow]No call {escape(args.strip())}; the last turn made calls 1-{len(log.calls)}.[/]")
+        ctx.console.print(Text(f"No call {one_line(args.strip(), 40)}; the last turn made calls 1-{len(log.calls)}.",
+                               style="yellow"))
         return
     status = "running" if record.ok is None else ("ok" if record.ok else "error")
     duration = f" · {record.duration:.2f}s" if record.duration is not None else ""
-    ctx.console.print(Text(f"call {record.index}: {record.name} · {status}{duration}", style="bold"))
+    ctx.console.print(Text(f"call {record.index}: {one_line(record.name, 80)} · {status}{duration}", style="bold"))
     ctx.console.print(Text("arguments:", style="dim"))
     ctx.console.print(Text(visible(json.dumps(record.arguments, indent=2, ensure_ascii=False, default=str))))
     ctx.console.print(Text("result:", style="dim"))

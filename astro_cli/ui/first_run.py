@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 from rich.text import Text
 
 from astro_cli.agent.model_choice import DEFAULT_MODELS, model_choice
+from astro_cli.security.visible import visible
 
 if TYPE_CHECKING:
     from rich.console import Console
@@ -71,12 +72,12 @@ def _first_run(app: AppContext, console: Console, reader: Reader) -> bool:
                       "elsewhere).", markup=False)
     for server in servers:
         if server.models:
-            console.print(f"\n{server.kind} at {server.url} serves:", markup=False)
+            console.print(f"\n{server.kind} at {visible(server.url)} serves:", markup=False)
             options += [(server.label(model), (server, model)) for model in server.models]
     console.print("A provider's API (an account and an API key):", markup=False)
     options += [(PROVIDER_TITLES.get(provider, provider), provider) for provider, _ in DEFAULT_MODELS]
     for number, (label, _) in enumerate(options, start=1):
-        console.print(f"  {number}. {label}", markup=False)
+        console.print(f"  {number}. {visible(label)}", markup=False)  # names a server reported
     choice = _choose(console, reader, len(options))
     if choice is None:
         console.print(Text(QUIT, style="yellow"))

@@ -54,7 +54,7 @@ class LineInputs:
         typed = dataclasses.replace(session.permissions, asker=lambda tool, arguments: "yes")
         decision = typed.check(tool, {"command": command})
         if not decision.allowed:
-            self.console.print(Text(decision.reason, style="yellow"))
+            self.console.print(Text(visible(decision.reason), style="yellow"))
             return
         cancel = threading.Event()
         try:
@@ -63,7 +63,7 @@ class LineInputs:
                     Text(visible(getattr(event, "text", "")), style="yellow")))
         except OSError as exc:  # bash or the sandbox could not start: one sentence, the REPL goes on
             log.debug("!%s could not run", command, exc_info=True)
-            self.console.print(Text(f"the command could not run: {exc}", style="red"))
+            self.console.print(Text(f"the command could not run: {visible(str(exc))}", style="red"))
             return
         self.console.print(Text(visible(result.content, tabs=True)))
         name = escape_tags(command).replace('"', "'")
@@ -79,11 +79,11 @@ class LineInputs:
         if typed:
             attached, problems = mentions(self.app, text)
             for problem in problems:
-                self.console.print(Text(problem + " Nothing was sent.", style="yellow"))
+                self.console.print(Text(visible(problem) + " Nothing was sent.", style="yellow"))
             if problems:
                 return None
             for attachment in attached:
-                self.console.print(Text(attachment.summary(), style="dim"))
+                self.console.print(Text(visible(attachment.summary()), style="dim"))
             text = with_attachments(text, attached)
         mine = [framed for sid, framed in self._pending if sid == session.session_id]
         self._pending = [(sid, framed) for sid, framed in self._pending if sid != session.session_id]

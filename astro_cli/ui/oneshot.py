@@ -221,7 +221,7 @@ class OneShotPrinter:
             # A refusal is shown whole (it says which --allow to give); other errors by their first line.
             limit = 1000 if (event.data or {}).get("refused") else 120
             detail = "" if event.ok or not event.content else " " + one_line(event.content.splitlines()[0], limit)
-            self._line((f"  {event.name} {event.duration:.1f}s ", "dim"), mark, (detail, "dim"))
+            self._line((f"  {one_line(event.name, 80)} {event.duration:.1f}s ", "dim"), mark, (detail, "dim"))
             self._show_figures(self._figures.pop(event.call_id, []))
         elif isinstance(event, ev.FigureSaved):
             self._figures.setdefault(event.call_id, []).append(event)
@@ -245,7 +245,7 @@ class OneShotPrinter:
 
         display = FigureDisplay(self.err.file, self.inline_images)
         for figure in figures:
-            self._line(("  " + figure_caption(figure), "dim"))
+            self._line(("  " + visible(figure_caption(figure)), "dim"))
             display.show(figure.absolute, self.err.width)
 
     def failed(self, message: str, exit_code: int) -> None:
@@ -294,7 +294,7 @@ class OneShotPrinter:
         elif state.stop_reason == "provider_error":
             self._line(("error: ", "bold red"), "the model provider failed: " + visible(state.error or ""))
         elif state.stop_reason in ("max_steps", "max_budget"):
-            self.err.print(Text.assemble(("error: ", "bold red"), state.error or "the step budget ran out."))
+            self.err.print(Text.assemble(("error: ", "bold red"), visible(state.error or "the step budget ran out.")))
         elif state.stop_reason == "interrupted":
             self.err.print("[yellow]interrupted[/]", markup=True)
         elif state.stop_reason == "paused" and state.error:

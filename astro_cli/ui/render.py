@@ -54,8 +54,8 @@ def tool_line(record: ToolCallRecord, width: int) -> Text:
     line = Text("  " if record.agent == "main" else "      ")  # a subagent's calls sit inside its block
     line.append(f"{record.index} ", style="dim")
     if record.agent != "main":
-        line.append(f"[{record.agent}] ", style="dim")
-    line.append(record.name, style="bold")
+        line.append(f"[{one_line(record.agent, 40)}] ", style="dim")
+    line.append(one_line(record.name, 80), style="bold")  # the model's text: it may name no tool of ours
     if record.key_argument:
         line.append(" " + one_line(record.key_argument, max(20, width // 2)), style="cyan")
     if record.duration is not None:
@@ -207,7 +207,7 @@ class TurnRenderer:
         self.settle()
         display = FigureDisplay(self.console.file, self.inline_images)
         for figure in figures:
-            self.console.print(Text("    " + figure_caption(figure), style="dim"))
+            self.console.print(Text("    " + visible(figure_caption(figure)), style="dim"))
             display.show(figure.absolute, self.console.width)
         if self._subagent is not None:
             self.spin(f"{self._subagent['agent']} working…")
@@ -259,7 +259,7 @@ class TurnRenderer:
         record = next((c for c in reversed(self.log.calls) if c.call_id == event.call_id), None)
         self.settle(tool_line(record, self.console.width) if record is not None else None)
         task = one_line(event.task, max(20, self.console.width - 40))
-        self.console.print(Text(f"    ⤷ {event.agent}: {task} (up to {event.max_steps} steps)", style="dim"))
+        self.console.print(Text(f"    ⤷ {one_line(event.agent, 60)}: {task} (up to {event.max_steps} steps)", style="dim"))
         self._subagent = {"agent": event.agent, "task": event.task}
         if record is not None:
             self._summarised.add(event.call_id)
@@ -321,13 +321,13 @@ class TurnRenderer:
             kept = "the partial answer is kept" if event.answer.strip() else "the turn is kept, marked interrupted,"
             self.console.print(Text(f"interrupted — {kept} in the session", style="yellow"))
         elif event.stop_reason == "config_error":
-            self.console.print(Text(f"error: {event.error}", style="bold red"))
+            self.console.print(Text(f"error: {visible(event.error or '')}", style="bold red"))
         elif event.stop_reason == "provider_error":
-            self.console.print(Text(f"error: the model provider failed: {event.error}", style="bold red"))
+            self.console.print(Text(f"error: the model provider failed: {visible(event.error or '')}", style="bold red"))
         elif event.stop_reason == "max_steps":
-            self.console.print(Text(f"error: {event.error or 'the step budget ran out.'}", style="bold red"))
+            self.console.print(Text(f"error: {visible(event.error or 'the step budget ran out.')}", style="bold red"))
         elif event.stop_reason == "paused" and event.error:
-            self.console.print(Text(event.error, style="yellow"))
+            self.console.print(Text(visible(event.error), style="yellow"))
         if self.usage["requests"]:
             self.console.print(usage_line(self.usage))
 

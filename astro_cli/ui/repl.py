@@ -146,7 +146,7 @@ class Repl:
             register_builtins(self.app)
             model = self.session.model
             self.console.print(Text.assemble(
-                ("astro ", "bold"), (__version__, "bold"), f" · {model} · ", (str(self.app.workspace.root), "dim"),
+                ("astro ", "bold"), (__version__, "bold"), f" · {visible(model)} · ", (visible(str(self.app.workspace.root)), "dim"),
                 *([(" (workspace found above this folder)", "dim")] if found_above(self.app.workspace.root) else []),
             ))
             resumed = (resume or continue_latest or fork) and self.session.messages
@@ -161,7 +161,7 @@ class Repl:
 
         if not sys.stdin.isatty():
             return False
-        self.console.print(Text(str(problem), style="yellow"))
+        self.console.print(Text(visible(str(problem)), style="yellow"))
         try:
             answer = self.reader.ask("keep the damaged file aside and start a fresh database? [y/N] ")
         except (EOFError, KeyboardInterrupt):
@@ -170,7 +170,7 @@ class Repl:
             return False
         kept = quarantine(problem.path)
         self.app.keep_database = True  # the fresh database was asked for: it stays even if nothing is written
-        self.console.print(Text(f"the damaged database is kept as {kept}", style="dim"))
+        self.console.print(Text(f"the damaged database is kept as {visible(str(kept))}", style="dim"))
         return True
 
     def _describe_session(self, how: str) -> None:
@@ -212,7 +212,7 @@ class Repl:
             try:
                 new = self._open(resume=session_id)
             except (SessionNotFound, SessionBusy) as exc:
-                self.console.print(Text(str(exc), style="yellow"))
+                self.console.print(Text(visible(str(exc)), style="yellow"))
                 return
             old, self.session = self.session, new
             if old is not None:
@@ -303,11 +303,12 @@ class Repl:
                 return
             close = difflib.get_close_matches(name, list(table), n=1)
             guess = f" (did you mean /{close[0]}?)" if close else ""
-            self.console.print(Text(f"unknown command /{name}{guess}; /help lists the commands", style="yellow"))
+            self.console.print(Text(f"unknown command /{one_line(name, 60)}{one_line(guess, 80)}; /help lists the commands",
+                                   style="yellow"))
         except KeyboardInterrupt:
             self.console.print(Text("cancelled", style="dim"))
         except Exception as exc:  # noqa: BLE001 - a command's failure must not end the REPL
-            self.console.print(Text(f"error: /{name} failed: {exc}", style="red"))
+            self.console.print(Text(f"error: /{one_line(name, 60)} failed: {visible(str(exc))}", style="red"))
 
     def turn(self, text: str, title: str | None = None) -> None:
         session = self.session
@@ -325,7 +326,7 @@ class Repl:
                 self.console.print(Text("interrupted", style="yellow"))
             except Exception as exc:  # noqa: BLE001 - one sentence, and the session goes on
                 self.renderer.settle()
-                self.console.print(Text(f"error: {exc}", style="bold red"))
+                self.console.print(Text(f"error: {visible(str(exc))}", style="bold red"))
             finally:
                 self.guard = None
 
@@ -333,7 +334,7 @@ class Repl:
     def ask_permission(self, tool: Tool, arguments: dict[str, Any]) -> str:
         """The PermissionPolicy asker: yes / no / always (for this session). Ctrl-C cancels the turn."""
         self.renderer.settle()
-        self.console.print(Text.assemble(("permission needed: ", "bold yellow"), (tool.name, "bold")))
+        self.console.print(Text.assemble(("permission needed: ", "bold yellow"), (visible(tool.name), "bold")))
         for line in approval_lines(arguments, tool.key_argument or None):
             self.console.print(line)
         try:

@@ -10,10 +10,10 @@ from __future__ import annotations
 
 from urllib.parse import urlsplit
 
-from rich.markup import escape
 from rich.table import Table
 
 from astro_cli.agent.profiles import profile_reason
+from astro_cli.security.visible import rich_text
 from astro_cli.slash import SlashContext
 from astro_cli.ui.render import usage_line
 
@@ -47,7 +47,7 @@ def status(ctx: SlashContext, args: str) -> None:
     table.add_column(style="cyan", no_wrap=True)
     table.add_column()
     for name, value in rows:
-        table.add_row(name, escape(value))
+        table.add_row(name, rich_text(value))  # the model and server may come from a project's config
     ctx.console.print(table)
 
 

@@ -69,7 +69,7 @@ def ask_trust(state: TrustState, store: TrustStore, console: Console, ask: Calla
     )
     console.print(Text(head, style="bold yellow"))
     show_items(console, state.withheld)
-    console.print(Text(f"  folder: {state.folder}", style="dim"))
+    console.print(Text(f"  folder: {visible(str(state.folder))}", style="dim"))
     while True:
         try:
             answer = ask(QUESTION).strip().lower()
