@@ -157,3 +157,25 @@ def test_what_git_hooks_and_envrc_run_is_protected_too(tmp_path):
         with pytest.raises(PathRefused, match="hook or MCP server runs"):
             app.confinement.write_text(path, PAYLOAD)
     assert app.confinement.write_text("tools/sample.sh", PAYLOAD)  # a .sample hook is never run by git
+
+
+def test_a_hook_that_appends_to_its_log_stays_trusted_and_its_script_stays_protected(
+        fake, astro_env, workspace, run_astro):
+    """`sh scripts/post.sh | tee -a hook.log`: the log the hook writes at every run is data, not code; a
+    trusted hook kept working after its first run instead of being withheld as changed."""
+    (workspace / "scripts").mkdir()
+    (workspace / "scripts" / "post.sh").write_text("echo ran\n")
+    (workspace / "hook.log").write_text("")
+    write_config(workspace / ".astro" / "config.yaml",
+                 {"hooks": {"SessionStart": [{"hooks": [{"type": "command",
+                                                         "command": "sh scripts/post.sh | tee -a hook.log"}]}]}})
+    shown = run_astro(["trust", "--yes"], astro_env).stdout
+    assert "runs these workspace files (a change asks again): scripts/post.sh\n" in shown, shown  # not hook.log
+    for turn in ("one", "two"):
+        fake.add({"text": turn})
+        result = run_astro(["run", "hi"], astro_env)
+        assert result.returncode == 0 and "changed since you trusted" not in result.stderr, result.stderr
+    assert (workspace / "hook.log").read_text() == "ran\nran\n"  # it ran both times
+    fake.add({"tool_calls": [write("scripts/post.sh")]}, {"text": "done"})
+    run_astro(["run", "edit it", "--allow", "file_write"], astro_env)
+    assert (workspace / "scripts" / "post.sh").read_text() == "echo ran\n"  # what it runs is still refused

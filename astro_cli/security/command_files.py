@@ -12,7 +12,8 @@ workspace path whose content decides what runs, whether the file exists yet or n
   `python x.py`: the script;
 - `make`: its makefiles (`GNUmakefile`, `makefile`, `Makefile`, or `-f`, in `-C DIR`), what they
   `include`, and the files their recipes run;
-- any other word that names a workspace path (has a `/`, or is an existing file).
+- any other word that names a workspace path (has a `/`, or is an existing file), except the arguments of
+  programs that only read or write files as data (`tee -a hook.log`, `cat`, `mkdir`: DATA_ONLY).
 
 What cannot be known (a path built from another variable, `cd` to one) is reported as unknown, so
 the trust question can say so. Paths are never followed out of the workspace.
@@ -34,6 +35,14 @@ MAKE = frozenset({"make", "gmake"})
 WRAPPERS = frozenset({"env", "exec", "nohup", "time", "command", "builtin", "nice", "stdbuf", "sudo", "then",
                       "do", "else", "!", "{"})
 MAKEFILES = ("GNUmakefile", "makefile", "Makefile")
+# Programs that only read or write their file arguments as data (they run none of them): a hook's
+# `tee -a hook.log` or `cat notes.md` does not make its log or notes part of what the hook runs, so the
+# log changing at each run does not withhold the hook. Not here on purpose: sed (its `e` command runs a
+# shell), awk (system()), find (-exec), xargs, tar (--to-command), and anything unknown.
+DATA_ONLY = frozenset({"tee", "cat", "echo", "printf", "touch", "mkdir", "rm", "rmdir", "cp", "mv", "ln", "ls",
+                       "head", "tail", "wc", "sort", "uniq", "cut", "tr", "grep", "egrep", "fgrep", "basename",
+                       "dirname", "realpath", "readlink", "stat", "du", "chmod", "date", "true", "false", "sleep",
+                       "diff", "cmp", "md5sum", "sha1sum", "sha256sum", "gzip", "gunzip", "logger"})
 RUNNERS = frozenset({"uv", "poetry", "pipenv", "pdm", "hatch", "rye", "conda", "pixi"})
 PYTHON = re.compile(r"(?:python|pypy)[0-9.]*$")
 PYTHON_VALUE_OPTIONS = frozenset({"-W", "-X", "--check-hash-based-pycs"})
@@ -172,7 +181,8 @@ class _Reader:
             self.python(args, cwd)
         elif name in MAKE:
             self.make(args, cwd, depth)
-        self.named(args, cwd)
+        if name not in DATA_ONLY:
+            self.named(args, cwd)
         return cwd
 
     def _redirected(self, words: list[str], cwd: Path | None) -> list[str]:
