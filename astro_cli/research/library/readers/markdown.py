@@ -142,7 +142,7 @@ def _sections(text: str) -> list[tuple[str, str, list[list[str]]]]:
 
 def _with_caption(prose: list[str], lines: list[str], after: int, rows: list[str]) -> list[str]:
     """The table's caption (a "Table N" paragraph just before or after it) moved from the prose to the table."""
-    cells = [" | ".join(c.strip() for c in _BREAK.sub(" ", row).strip().strip("|").split("|")) for row in rows]
+    cells = [" | ".join(" ".join(c.split()) for c in _BREAK.sub(" ", row).strip().strip("|").split("|")) for row in rows]
     back = len(prose)
     while back and not prose[back - 1].strip():
         back -= 1
