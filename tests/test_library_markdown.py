@@ -122,3 +122,29 @@ def test_a_plugin_adds_a_text_reader_through_the_seam_the_built_in_ones_use(run_
     refused = run_astro(["library", "add", "./other.txt"], base_env(workspace.parent))
     assert refused.returncode == 1 and "Traceback" not in refused.stderr
     assert "other.txt is none of the paper files astro reads" in refused.stderr and "Markdown (.md)" in refused.stderr
+
+
+def test_a_long_table_is_cut_at_rows_each_piece_with_its_caption_and_header(cli, workspace: Path):
+    rows = "".join(f"| star {i} | {5000 + i} K | {0.5 + i / 1000:.3f} |\n" for i in range(900))
+    (workspace / "stars.md").write_text("# A catalogue of cool stars\n\nAnn Observer, Bo Lee\n\n## 2. Data\n\n"
+                                        + "We list the stars we observed at the dome. " * 60 + "\n\n"
+                                        "Table 2. Effective temperatures and masses.\n"
+                                        "| Star | $T_{\\rm eff}$ | Mass |\n| :-- | --: | --: |\n" + rows)
+    added = cli(["library", "add", "./stars.md", "--year", "2024"])
+    assert added.exit_code == 0, added.stderr
+    assert "observer2024catalogue added from ./stars.md: A catalogue of cool stars (Ann Observer et al., 2024)" \
+        in added.stdout
+    hits = json.loads(cli(["library", "search", "star 812", "--json"]).stdout)["hits"]
+    piece = next(h["text"] for h in hits if "star 812 |" in h["text"])
+    assert piece.startswith("Table 2. Effective temperatures and masses.\nStar | $T_{\\rm eff}$ | Mass\n")
+    assert "star 812 | 5812 K | 1.312" in piece and len(piece) <= 8000 and "star 0 |" not in piece
+
+
+def test_a_markdown_beyond_the_limit_is_indexed_up_to_it_and_says_so(cli, workspace: Path):
+    paragraph = "The median seeing at the dome was 0.7 arcsec on photometric nights. " * 20
+    (workspace / "huge.md").write_text("# Seeing\n\n" + (paragraph + "\n\n") * 1800)  # about 2.5 MB
+    added = cli(["library", "add", "./huge.md", "--author", "Ann Observer", "--year", "2024"])
+    assert added.exit_code == 0, added.stderr
+    assert "note: the Markdown is beyond astro's limits (it is larger than 2 MB); only what was read is indexed." \
+        in added.stderr
+    assert "chunks from the Markdown" in added.stdout
