@@ -11,11 +11,12 @@ Built-in features and plugins use the same calls: a feature's `install(app)` and
 - transcript sections: `transcript_sections(app)` (transcript_sections.py)
 - text readers: `extension_points(app).add_text_reader(reader)`, declared here: a `TextReader` turns one kind of
   paper file (PDF, LaTeX, Markdown...) into the library's chunks
-- paper sources: `extension_points(app).add_paper_source(source)`, declared here: a `PaperSource` resolves an
-  identifier, fetches a paper's files and searches (arXiv, ADS, Crossref...)
 
-This module imports nothing heavy and no feature: the protocols are what a reader or a source must satisfy,
-and `ExtensionPoints` is the app's one registry of them (found by class, `app.service`).
+Not yet a point (issue 45): paper sources (arXiv, ADS and Crossref are still named in `download.resolve` and
+`search_papers`) and CLI command groups (`cli.py` lists them).
+
+This module imports nothing heavy and no feature: the protocol is what a reader must satisfy, and
+`ExtensionPoints` is the app's one registry of readers (found by class, `app.service`).
 """
 
 from __future__ import annotations
@@ -81,18 +82,6 @@ class TextReader(Protocol):
         ...
 
 
-class PaperSource(Protocol):
-    """A service papers come from (arXiv, ADS, Crossref...): `name` is its value in the search tool's and
-    the CLI's `source` choice; `label` names it in sentences."""
-
-    name: str
-    label: str
-
-    def available(self, settings: Any) -> bool:
-        """Whether it can be asked now (ADS needs a token); a source that cannot is left out of "all"."""
-        ...
-
-
 def _head(path: Path) -> bytes:
     if path.is_dir():
         return b""
@@ -106,17 +95,13 @@ def _head(path: Path) -> bytes:
 
 @dataclass
 class ExtensionPoints:
-    """The app's text readers and paper sources, in registration order (a later one of the same name
-    replaces an earlier one, so a plugin may replace a built-in)."""
+    """The app's text readers, in registration order (a later one of the same name replaces an earlier
+    one, so a plugin may replace a built-in)."""
 
     readers: list[TextReader] = field(default_factory=list)
-    sources: list[PaperSource] = field(default_factory=list)
 
     def add_text_reader(self, reader: TextReader) -> None:
         self.readers = [r for r in self.readers if r.name != reader.name] + [reader]
-
-    def add_paper_source(self, source: PaperSource) -> None:
-        self.sources = [s for s in self.sources if s.name != source.name] + [source]
 
     def reader_named(self, name: str | None) -> TextReader | None:
         return next((r for r in self.readers if r.name == name), None)
@@ -135,6 +120,6 @@ class ExtensionPoints:
 
 
 def extension_points(app: AppContext) -> ExtensionPoints:
-    """The app's registry of readers and sources; its built-ins are registered by the features'
-    install (call `app.install_features()` before reading it)."""
+    """The app's registry of readers; the built-in ones are registered by the features' install (call
+    `app.install_features()` before reading it, as `LibraryCore.readers` does)."""
     return app.service(ExtensionPoints)
