@@ -259,18 +259,22 @@ def _extract(library: LibraryCore, paper: Paper, size: int) -> Extracted:
     is one, with a note saying why; the last file is read for whatever it holds."""
     readers = library.readers
     files: list[tuple[Path, TextReader]] = []
+    unread: list[str] = []  # files no reader claims (a plugin's reader no longer installed)
     slots: tuple[tuple[Slot, str | None], ...] = (("source", paper.source_path), ("pdf", paper.pdf_path))
     for slot, stored in slots:
         path = library.resolve_file(stored)
         if path is not None and path.exists():
             reader = readers.reader_for(path, slot)
             if reader is None:
-                raise ParseError(f"paper {paper.id}'s file {path.name} is none of the files astro reads "
-                                 f"({readers.kinds()}); nothing was indexed.")
-            files.append((path, reader))
+                unread.append(path.name)
+            else:
+                files.append((path, reader))
+    if not files and unread:
+        raise ParseError(f"paper {paper.id}'s file {unread[0]} is none of the files astro reads "
+                         f"({readers.kinds()}); nothing was indexed.")
     if not files:
         raise ParseError(f"paper {paper.id} has no PDF or LaTeX source in papers/; download it with download_paper.")
-    warning = None
+    warning = f"no reader reads {unread[0]}, so {files[0][1].label} was used" if unread else None
     for (path, reader), after in zip(files, [*files[1:], None]):
         fallback = f", so {after[1].label} was used" if after else ""
         try:
