@@ -148,3 +148,19 @@ def test_a_markdown_beyond_the_limit_is_indexed_up_to_it_and_says_so(cli, worksp
     assert "note: the Markdown is beyond astro's limits (it is larger than 2 MB); only what was read is indexed." \
         in added.stderr
     assert "chunks from the Markdown" in added.stdout
+
+
+def test_ids_come_from_the_front_matter_never_from_the_references(cli, workspace: Path):
+    body = "\n\n## 1. Introduction\n\n" + "We measured the seeing at the dome every night. " * 50 + \
+        "\n\n## References\n\nSmith, J. 2019, MNRAS, 488, 4440, [arXiv:1903.00007], doi:10.1093/mnras/stz1960\n"
+    (workspace / "stamped.md").write_text("# Seeing at the dome\n\nAnn Observer, Bo Lee\n\n"
+                                          "arXiv:2301.01234v1 [astro-ph.IM] 3 Jan 2023" + body)
+    (workspace / "plain.md").write_text("# Wind at the dome\n\nAnn Observer, Bo Lee" + body)
+    stamped = cli(["library", "add", "./stamped.md"])
+    assert stamped.exit_code == 0, stamped.stderr
+    assert stamped.stdout.startswith("2301.01234 added from ./stamped.md: Seeing at the dome (Ann Observer et al., 2023)")
+    plain = cli(["library", "add", "./plain.md", "--year", "2024"])
+    assert plain.exit_code == 0, plain.stderr
+    rows = {row["id"]: row for row in json.loads(cli(["library", "list", "--json"]).stdout)}
+    assert rows["2301.01234"]["doi"] is None  # the reference's DOI is not this paper's
+    assert rows["observer2024wind"]["arxiv_id"] is None and rows["observer2024wind"]["doi"] is None

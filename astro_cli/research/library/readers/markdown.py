@@ -20,6 +20,7 @@ from astro_cli.research.records import Chunk
 MAX_BYTES = 2 * 1024 * 1024  # a paper's text is well under 1 MB (CAMELS: 157 kB); beyond this it is not one paper
 FLOAT_CHARS = 8000  # as parse.py: a table is cut (at rows) beyond this, or one chunk would swamp a result
 SUFFIXES = (".md", ".markdown", ".mmd")
+FRONT_CHARS = 6000  # the title block an OCR tool writes: title, authors, affiliations, arXiv stamp
 
 _HEADING = re.compile(r"#{1,6}[ \t]+(\S.*)")
 _TABLE_RULE = re.compile(r"\|?[ \t]*:?-{2,}:?[ \t]*(\|[ \t]*:?-{2,}:?[ \t]*)*\|?[ \t]*")
@@ -46,16 +47,22 @@ class MarkdownReader:
         text, _ = _text(path)
         lines = text.splitlines()
         meta: dict[str, Any] = {"title": None, "authors": []}
+        front = lines[:400]
         for i, line in enumerate(lines[:400]):
             heading = _HEADING.fullmatch(line.strip())
             if heading:
                 meta["title"] = _plain(heading.group(1))
                 meta["authors"] = _authors(lines[i + 1:i + 12])
+                after = next((j for j in range(i + 1, len(front)) if _HEADING.fullmatch(front[j].strip())), None)
+                front = lines[:after]
                 break
-        head = text[:20000]
+        # Ids only from the front matter (before the first heading after the title): the references'
+        # arXiv ids and DOIs are other papers'.
+        head = "\n".join(front)[:FRONT_CHARS]
         arxiv, doi = _ARXIV.search(head), _DOI.search(head)
         if arxiv:
             meta["arxiv_id"] = arxiv.group(1)
+            meta["year"] = 2000 + int(arxiv.group(1)[:2])  # the year of that version, as the PDF's stamp gives it
         if doi:
             meta["doi"] = doi.group(1)
         return meta
