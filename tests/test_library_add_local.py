@@ -61,7 +61,8 @@ def test_bad_local_files_are_one_sentence(cli, workspace):
     assert missing.exit_code == 1 and "there is no file nowhere.pdf." in missing.stderr
     (workspace / "notes.txt").write_text("just notes")
     other = cli(["library", "add", "./notes.txt"])
-    assert other.exit_code == 1 and "notes.txt is neither a PDF nor a LaTeX source" in other.stderr
+    assert other.exit_code == 1 and ("notes.txt is none of the paper files astro reads (a PDF, a LaTeX source "
+                                     "(.tex, .tar.gz), Markdown (.md))") in other.stderr
     (workspace / "broken.pdf").write_bytes(b"%PDF-1.5\n" + b"\x00junk" * 50)
     broken = cli(["library", "add", "./broken.pdf"])
     assert broken.exit_code == 1 and "could not be read as a PDF" in broken.stderr

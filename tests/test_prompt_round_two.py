@@ -21,9 +21,8 @@ def test_model_variable_renders_none_when_no_model_is_configured(run_astro, work
 
 SCOPED = '''
 def register(api):
-    prompt = api.app.prompt
-    prompt.register_variable("band", lambda: "Ks", scope="agent:scout")
-    prompt.add("scout_band", 150, text="Scout works in the {{band}} band.", scope="agent:scout")
+    api.add_variable("band", lambda: "Ks", scope="agent:scout")
+    api.add_section("scout_band", 150, text="Scout works in the {{band}} band.", scope="agent:scout")
     api.add_context("dome", 50, lambda data: {"dome": "open"}, scope="agent:scout")
 '''
 

@@ -46,7 +46,7 @@ def register(api):
 
 
 def register_nan(api):
-    api.app.prompt.add("late", float("nan"), text="Never placed.")
+    api.add_section("late", float("nan"), text="Never placed.")
 
 
 def register_reserved(api):

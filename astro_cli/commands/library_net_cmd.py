@@ -21,7 +21,7 @@ from astro_cli.security.visible import visible
 
 def add(
     paper_id: str = typer.Argument(..., help="arXiv id (1001.0012, astro-ph/0601001), ADS bibcode or DOI; or a "
-                                   "local file: ./paper.pdf, ./source.tar.gz, ./main.tex."),
+                                   "local file: ./paper.pdf, ./source.tar.gz, ./main.tex, ./paper.md (OCR Markdown)."),
     source: bool = typer.Option(True, "--source/--no-source", help="Also fetch the LaTeX source when arXiv has it."),
     parse: bool = typer.Option(True, "--parse/--no-parse", help="Index the text right away (parse_paper)."),
     title: Optional[str] = typer.Option(None, "--title", help="A local file's title (else read from it)."),
@@ -133,7 +133,7 @@ def _index(library: Any, paper: Any, err: Any, force: bool = False) -> None:
     except ParseError as exc:
         err.print(visible(f"warning: the paper is stored but was not indexed: {exc}"), markup=False)
         return
-    origin = "LaTeX source" if report.parsed_from == "latex" else "PDF"
+    origin = report.origin.removeprefix("the ") or report.parsed_from
     if report.vectors_in is not None:
         typer.echo(f"Indexed {report.chunks} chunks from the {origin} for keywords now; their meanings (vectors) "
                    f"follow in the background in ~{max(1, round(report.vectors_in))} s.")

@@ -7,9 +7,12 @@ A plugin package declares, in its pyproject.toml,
 
 and the object named there is either a function `register(api)` or an object with a
 `register(api)` method. Through the PluginAPI it may add tools, Python callbacks for the same
-lifecycle events as the command hooks, loop extensions, assemble listeners that change the system
-prompt and tool schemas (docs/prompt.md, "The assemble waterfall") and runtime-context sources. This feature installs last, so a plugin tool may replace
-a built-in of the same name. A plugin that fails to load is reported once and skipped.
+lifecycle events as the command hooks, loop extensions, prompt sections and variables, assemble
+listeners that change the system prompt and tool schemas (docs/prompt.md, "The assemble waterfall"),
+runtime-context sources and text readers: the same extension points the built-in features use
+(astro_cli/extensions.py lists them). The API hands out the settings, never the app. This feature
+installs last, so a plugin tool or reader may replace a built-in of the same name. A plugin that
+fails to load is reported once and skipped.
 """
 
 from __future__ import annotations
@@ -23,7 +26,10 @@ from astro_cli.hooks.runner import PythonCallback, hook_runner
 
 if TYPE_CHECKING:
     from astro_cli.app import AppContext
+    from astro_cli.config import Settings
+    from astro_cli.extensions import TextReader
     from astro_cli.prompt.context import ContextProvider
+    from astro_cli.prompt.registry import SectionProvider, VariableProvider
     from astro_cli.prompt.waterfall import AssembleListener
     from astro_cli.tools.base import Tool
 
@@ -40,7 +46,8 @@ class PluginInfo:
     error: str = ""
     tools: list[str] = field(default_factory=list)
     hooks: list[str] = field(default_factory=list)
-    prompt: list[str] = field(default_factory=list)  # assemble listeners and runtime-context sources
+    prompt: list[str] = field(default_factory=list)  # sections, variables, assemble listeners, runtime context
+    readers: list[str] = field(default_factory=list)
 
 
 @dataclass
@@ -51,37 +58,62 @@ class InstalledPlugins:
 
 
 class PluginAPI:
-    """What a plugin's register(api) may do; `api.app` reaches settings, services and the registries."""
+    """What a plugin's register(api) may do: each method is one extension point (extensions.py); the
+    settings are readable, the app itself is not handed out."""
 
     def __init__(self, app: AppContext, info: PluginInfo) -> None:
-        self.app = app
+        self._app = app
         self.info = info
         self.name = info.name
 
+    @property
+    def settings(self) -> Settings:
+        """The layered settings, to read."""
+        return self._app.settings
+
+    def add_text_reader(self, reader: TextReader) -> None:
+        """A kind of paper file the library reads (`astro library add`, parse_paper); see extensions.TextReader.
+        A reader of the same name replaces the built-in one."""
+        from astro_cli.extensions import extension_points
+
+        extension_points(self._app).add_text_reader(reader)
+        self.info.readers.append(reader.name)
+
+    def add_section(self, name: str, order: float, text: str | None = None, provider: SectionProvider | None = None,
+                    scope: str = GLOBAL) -> None:
+        """A system-prompt section (docs/prompt.md): fixed `text`, or `provider(data)` returning it or None."""
+        self._app.prompt.add(name, order, text=text, provider=provider, scope=scope)
+        self.info.prompt.append(f"section '{name}'" + (f" ({scope})" if scope != GLOBAL else ""))
+
+    def add_variable(self, name: str, provider: VariableProvider, scope: str = GLOBAL) -> None:
+        """A `{{name}}` the prompt's sections may use."""
+        self._app.prompt.register_variable(name, provider, scope=scope)
+        self.info.prompt.append(f"variable '{name}'" + (f" ({scope})" if scope != GLOBAL else ""))
+
     def add_tool(self, tool: Tool) -> None:
         """Register a tool (it replaces a built-in of the same name)."""
-        self.app.tools.register(tool)
+        self._app.tools.register(tool)
         self.info.tools.append(tool.name)
 
     def on(self, event: str, callback: PythonCallback, matcher: str | None = None) -> None:
         """Call `callback(payload) -> dict | None` at `event`; the dict has the fields a hook's stdout JSON has."""
-        hook_runner(self.app).add_python(event, callback, matcher=matcher, plugin=self.name)
+        hook_runner(self._app).add_python(event, callback, matcher=matcher, plugin=self.name)
         self.info.hooks.append(event if not matcher else f"{event} ({matcher})")
 
     def add_extension(self, factory: Callable[[], LoopExtension]) -> None:
         """A full loop extension, through the seam the built-in features use (agent/extensions.py)."""
-        loop_extensions(self.app).add(factory)
+        loop_extensions(self._app).add(factory)
 
     def on_assemble(self, listener: AssembleListener, scope: str = GLOBAL) -> None:
         """Change each assembled prompt of `scope` (every one by default): `listener(draft)` edits the
         draft's sections, tool schemas and runtime context, or returns a new draft (prompt/waterfall.py)."""
-        self.app.prompt.on_assemble(listener, scope)
+        self._app.prompt.on_assemble(listener, scope)
         self.info.prompt.append(f"assemble listener {getattr(listener, '__name__', repr(listener))}"
                                 + (f" ({scope})" if scope != GLOBAL else ""))
 
     def add_context(self, source: str, order: float, provider: ContextProvider, scope: str = GLOBAL) -> None:
         """Facts for the environment message, under `[source]`: `provider(data)` returns a mapping or None."""
-        self.app.prompt.add_context(source, order, provider, scope)
+        self._app.prompt.add_context(source, order, provider, scope)
         self.info.prompt.append(f"runtime context '{source}'" + (f" ({scope})" if scope != GLOBAL else ""))
 
 

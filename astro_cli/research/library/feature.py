@@ -288,6 +288,14 @@ def save_note_tool(ctx: ToolContext, title: str, content: str, tags: list[str] |
 
 
 def install(app: AppContext) -> None:
+    from astro_cli.extensions import extension_points
+    from astro_cli.research.library.readers.latex import LatexReader
+    from astro_cli.research.library.readers.markdown import MarkdownReader
+    from astro_cli.research.library.readers.pdf import PdfReader
+
+    points = extension_points(app)  # the text readers, as a plugin adds one (hooks/plugins.py)
+    for reader in (PdfReader(), LatexReader(), MarkdownReader()):
+        points.add_text_reader(reader)
     app.tools.register(as_tool(parse_paper_tool, wrap=library_tool))
     app.tools.register(as_tool(get_paper_content_tool, wrap=library_tool))
     app.tools.register(Tool(

@@ -1,4 +1,7 @@
-"""A paper from a local file: `astro library add ./paper.pdf`, `./source.tar.gz` or `./main.tex`.
+"""A paper from a local file: `astro library add ./paper.pdf`, `./source.tar.gz`, `./main.tex` or `./paper.md`.
+
+The file's kind is its text reader's business (extensions.py, readers/): the first that claims it reads its
+metadata and copies it into papers/.
 
 Not every paper is on arXiv (a referee copy, a thesis, a journal PDF from the library). The file is
 copied into papers/ (the user's own file is never moved or changed; a .tex brings only what it names:
@@ -12,31 +15,24 @@ row is written like a download's, so parse_paper and search treat it the same wa
 from __future__ import annotations
 
 import re
-import shutil
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from astro_cli.research.text.file_metadata import (
-    LIMIT_NOTE,
-    UNREADABLE_NOTE,
-    LocalFileError,
-    latex_metadata,
-    pdf_metadata,
-)
-from astro_cli.research.text.latex_closure import tex_closure
-from astro_cli.security import writer
-from astro_cli.security.writer import Place
+from astro_cli.research.text.file_metadata import LIMIT_NOTE, UNREADABLE_NOTE, LocalFileError
 
 if TYPE_CHECKING:
     from astro_cli.research.library.papers import LibraryCore
     from astro_cli.research.records import Paper
 
-SOURCE_SUFFIXES = (".tar.gz", ".tgz", ".tar", ".gz")
+# What reads as a paper file rather than an identifier, before any reader is loaded (an existing file always does).
+FILE_SUFFIXES = (".pdf", ".tex", ".tar.gz", ".tgz", ".tar", ".gz", ".md", ".markdown", ".mmd")
+
+
 @dataclass
 class LocalPaper:
     paper: Paper
-    kind: str  # "pdf" or "latex"
+    kind: str  # the reader's name: "pdf", "latex", "markdown"...
     stored: Path
     created: bool = True  # False: the file (or its id) was in the library; its row was updated
 
@@ -45,7 +41,7 @@ def looks_like_path(argument: str) -> bool:
     """A file to add rather than an identifier: it exists, or reads as a path to a paper file."""
     text = argument.strip()
     return (Path(text).expanduser().exists() or text.startswith(("./", "../", "/", "~"))
-            or text.lower().endswith((".pdf", ".tex", *SOURCE_SUFFIXES)))
+            or text.lower().endswith(FILE_SUFFIXES))
 
 
 def add_local(library: LibraryCore, path: Path, given: dict[str, Any]) -> LocalPaper:
@@ -55,8 +51,11 @@ def add_local(library: LibraryCore, path: Path, given: dict[str, Any]) -> LocalP
     path = path.expanduser()
     if not path.is_file():
         raise LocalFileError(f"there is no file {path}")
-    kind = _kind(path)
-    found = pdf_metadata(path) if kind == "pdf" else latex_metadata(path)
+    readers = library.readers
+    reader = readers.reader_for(path)
+    if reader is None:
+        raise LocalFileError(f"{path.name} is none of the paper files astro reads ({readers.kinds()})")
+    found = reader.metadata(path)
     limit = found.pop(LIMIT_NOTE, None)
     unreadable = found.pop(UNREADABLE_NOTE, None)
     meta = {**found, **{k: v for k, v in given.items() if v not in (None, "", [])}}
@@ -76,10 +75,10 @@ def add_local(library: LibraryCore, path: Path, given: dict[str, Any]) -> LocalP
     existing = library.get_paper(meta["id"])
     stem = file_stem(existing.id if existing else meta["id"]).replace(":", "-")
     papers = library.files_folder()
-    stored = _store(path, kind, papers, stem)
-    meta["pdf_path" if kind == "pdf" else "source_path"] = str(stored)
+    stored = reader.store(path, papers, stem)
+    meta["pdf_path" if reader.slot == "pdf" else "source_path"] = str(stored)
     upserted = library.upsert(meta)
-    return LocalPaper(upserted.paper, kind, stored, created=upserted.created)
+    return LocalPaper(upserted.paper, reader.name, stored, created=upserted.created)
 
 
 def file_sha256(path: Path) -> str:
@@ -90,35 +89,6 @@ def file_sha256(path: Path) -> str:
         for block in iter(lambda: handle.read(1 << 20), b""):
             digest.update(block)
     return digest.hexdigest()
-
-
-def _kind(path: Path) -> str:
-    with open(path, "rb") as handle:
-        head = handle.read(1024)
-    if b"%PDF-" in head:
-        return "pdf"
-    name = path.name.lower()
-    if name.endswith(".tex") or name.endswith(SOURCE_SUFFIXES) or head[:2] == b"\x1f\x8b":
-        return "latex"
-    raise LocalFileError(f"{path.name} is neither a PDF nor a LaTeX source (.tex, .tar.gz)")
-
-
-def _store(path: Path, kind: str, papers: Path, stem: str) -> Path:
-    if kind == "pdf":
-        return writer.copy_into(path, Place(papers, (f"{stem}.pdf",)))
-    if path.name.lower().endswith(".tex"):
-        folder = papers / f"{stem}-source"
-        shutil.rmtree(folder, ignore_errors=True)
-        root = path.resolve().parent
-        for item in tex_closure(path):  # the named file and what it inputs, never the folder's other papers
-            writer.copy_into(item, Place(papers, (folder.name, *item.relative_to(root).parts)))
-        return folder
-    from astro_cli.research.library.download import unpack_source
-
-    stored = unpack_source(path, papers, stem)
-    if stored is None:
-        raise LocalFileError(f"{path.name} holds no LaTeX source")
-    return stored
 
 
 def _local_id(meta: dict[str, Any]) -> str:

@@ -34,6 +34,7 @@ if TYPE_CHECKING:
     from collections.abc import Sequence
 
     from astro_cli.app import AppContext
+    from astro_cli.extensions import ExtensionPoints
     from astro_cli.research.search.local_embed import LocalModels
     from astro_cli.research.sources.web import Web
     from astro_cli.security.paths import Confinement
@@ -114,6 +115,14 @@ class LibraryCore:
         from astro_cli.research.search.local_embed import LocalModels
 
         return self._app.service(LocalModels)
+
+    @property
+    def readers(self) -> ExtensionPoints:
+        """The text readers (PDF, LaTeX, Markdown and any a plugin adds), registered by the features'
+        install, which runs here when a command (`library add`) has not run it yet."""
+        from astro_cli.extensions import extension_points
+
+        return extension_points(self._app.install_features())
 
     def on_close(self, closer: Callable[[], None]) -> None:
         self._app.on_close(closer)

@@ -1,4 +1,6 @@
-"""parse_paper's work: a paper's LaTeX source (preferred) or PDF into indexed chunks.
+"""parse_paper's work: a paper's source (LaTeX, Markdown: preferred) or PDF into indexed chunks.
+
+Which file is read by what is the text readers' business (readers/, registered in extensions.py).
 
 Chunks follow the paper's sections (a chunk never spans two) and are cut at paragraph or
 sentence ends near `library.chunk_chars`, so a passage the search returns reads as a whole.
@@ -15,14 +17,18 @@ from dataclasses import dataclass
 from itertools import accumulate
 from typing import TYPE_CHECKING, Any
 
+from astro_cli.extensions import ReaderError
 from astro_cli.research.library.papers import now_iso
 from astro_cli.research.records import Chunk, Paper
 
 if TYPE_CHECKING:
+    from pathlib import Path
+
+    from astro_cli.extensions import Slot, TextReader, TextReading
     from astro_cli.research.library.papers import LibraryCore
     from astro_cli.research.library.storage.base import Replaced
 
-MIN_LATEX_CHARS = 2000  # a source with less prose than this is a stub; the PDF is better
+MIN_SOURCE_CHARS = 2000  # a source (LaTeX, Markdown) with less prose than this is a stub; the PDF is better
 _BREAKS = (re.compile(r"\n\s*\n"), re.compile(r"(?<=[.!?])\s+(?=[A-Z(\[$\\])"), re.compile(r"\s+"))
 
 
@@ -40,6 +46,8 @@ class ParseReport:
     warning: str | None = None
     already: bool = False  # it was indexed before; nothing was read again
     vectors_in: float | None = None  # seconds until the vectors made in the background are ready (estimate)
+    origin: str = ""  # the file read, in sentences ("the PDF"): its reader's label
+    hint: str | None = None  # how the model should read that text form (its reader's hint)
 
 
 FLOAT_CHARS = 8000  # a table longer than this is cut (at rows) all the same: one chunk would swamp a result
@@ -189,8 +197,16 @@ def parse_paper(library: LibraryCore, paper: Paper | str, force: bool = False, v
     if stored is None:  # someone else indexed it meanwhile (a shared library): theirs stands
         return _existing_report(library, library.get_paper(paper.id) or paper)
     problem, vectors_in = _vectors(library, paper.id, when=vectors, written=(stored, found.chunks))
-    return ParseReport(stored.paper, found.parsed_from, found.pages, len(found.chunks), found.outline,
-                       problem or found.warning, vectors_in=vectors_in)
+    return _labelled(library, ParseReport(stored.paper, found.parsed_from, found.pages, len(found.chunks),
+                                          found.outline, problem or found.warning, vectors_in=vectors_in))
+
+
+def _labelled(library: LibraryCore, report: ParseReport) -> ParseReport:
+    """The report with its reader's label and hint (a paper indexed by a reader no longer installed: its name)."""
+    reader = library.readers.reader_named(report.parsed_from)
+    report.origin = reader.label if reader else f"its {report.parsed_from} file"
+    report.hint = reader.hint if reader else None
+    return report
 
 
 def _vectors(library: LibraryCore, paper_id: str, only_missing: bool = False, when: str = "auto",
@@ -238,54 +254,62 @@ class Extracted:
 
 
 def _extract(library: LibraryCore, paper: Paper, size: int) -> Extracted:
-    from astro_cli.research.text.latex import LatexSection
-    from astro_cli.research.text.latex_limits import LatexError, read_bounded
-    from astro_cli.research.text.pdf_limits import read_pages_bounded
-    from astro_cli.research.text.pdfread import PdfError, reading_notes
-
-    source = library.resolve_file(paper.source_path)
-    pdf = library.resolve_file(paper.pdf_path)
-    has_pdf = pdf is not None and pdf.exists()
-    warning = None
-    if source is not None and source.exists():
-        try:
-            reading = read_bounded(source)
-            sections = [LatexSection(title, text) for title, text in reading.sections]
-            chunks = latex_chunks(sections, size)
-            if reading.exceeded and has_pdf:
-                warning = f"the LaTeX source is beyond astro's limits ({reading.exceeded}), so the PDF was used"
-            elif reading.exceeded:
-                if not chunks:
-                    raise ParseError(f"the LaTeX source of {paper.id} is beyond astro's limits ({reading.exceeded}) "
-                                     "and there is no PDF; nothing was indexed.")
-                note = f"the LaTeX source is beyond astro's limits ({reading.exceeded}); only what was read is indexed"
-                return Extracted(chunks, "latex", None, [(s.title, None) for s in sections], note)
-            elif sum(len(c.text) for c in chunks) >= MIN_LATEX_CHARS or not has_pdf:
-                return Extracted(chunks, "latex", None, [(s.title, None) for s in sections])
+    """The paper's text from the first of its files a reader reads well: its source (LaTeX, Markdown)
+    before its PDF. A source beyond the limits, unreadable or a stub gives way to the PDF when there
+    is one, with a note saying why; the last file is read for whatever it holds."""
+    readers = library.readers
+    files: list[tuple[Path, TextReader]] = []
+    unread: list[str] = []  # files no reader claims (a plugin's reader no longer installed)
+    slots: tuple[tuple[Slot, str | None], ...] = (("source", paper.source_path), ("pdf", paper.pdf_path))
+    for slot, stored in slots:
+        path = library.resolve_file(stored)
+        if path is not None and path.exists():
+            reader = readers.reader_for(path, slot)
+            if reader is None:
+                unread.append(path.name)
             else:
-                warning = "the LaTeX source held little text, so the PDF was used"
-        except LatexError as exc:
-            warning = f"the LaTeX source could not be read ({exc}), so the PDF was used"
-    if pdf is None:
+                files.append((path, reader))
+    if not files and unread:
+        raise ParseError(f"paper {paper.id}'s file {unread[0]} is none of the files astro reads "
+                         f"({readers.kinds()}); nothing was indexed.")
+    if not files:
         raise ParseError(f"paper {paper.id} has no PDF or LaTeX source in papers/; download it with download_paper.")
-    try:
-        pdf_reading = read_pages_bounded(pdf)
-    except PdfError as exc:
-        raise ParseError(f"{exc}; nothing was indexed.") from None
-    if not pdf_reading.pages and pdf_reading.exceeded:
-        raise ParseError(f"the PDF of {paper.id} is beyond astro's limits ({pdf_reading.exceeded}); "
+    warning = f"no reader reads {unread[0]}, so {files[0][1].label} was used" if unread else None
+    for (path, reader), after in zip(files, [*files[1:], None]):
+        fallback = f", so {after[1].label} was used" if after else ""
+        try:
+            reading = reader.read(path, size)
+        except ReaderError as exc:
+            if after is None:
+                raise ParseError(f"{exc}; nothing was indexed.") from None
+            warning = f"{reader.label} could not be read ({exc}){fallback}"
+            continue
+        chars = sum(len(c.text) for c in reading.chunks)
+        if after is not None and reading.exceeded:
+            warning = f"{reader.label} is beyond astro's limits ({reading.exceeded}){fallback}"
+            continue
+        if after is not None and reader.slot == "source" and chars < MIN_SOURCE_CHARS:
+            warning = f"{reader.label} held little text{fallback}"
+            continue
+        return _checked(paper, reader, reading, warning)
+    raise AssertionError("unreachable: the last file returns or raises")
+
+
+def _checked(paper: Paper, reader: TextReader, reading: TextReading, warning: str | None) -> Extracted:
+    """The last file's reading: what it holds, or one sentence saying why nothing was indexed."""
+    limit = reading.exceeded
+    if limit and not reading.chunks:
+        what = " and what was read held no text" if reading.pages else ""
+        alone = " and there is no PDF" if reader.slot == "source" else ""
+        raise ParseError(f"{reader.label} of {paper.id} is beyond astro's limits ({limit}){what}{alone}; "
                          "nothing was indexed.")
-    chunks, outline = pdf_chunks(pdf_reading.pages, size)
-    if pdf_reading.exceeded and not chunks:
-        raise ParseError(f"the PDF of {paper.id} is beyond astro's limits ({pdf_reading.exceeded}) and what was read "
-                         "held no text; nothing was indexed.")
-    notes = reading_notes(pdf_reading.pages)  # scans, fonts without Unicode, rotated text: one clause each
-    if not chunks and notes:
+    notes = list(reading.notes)
+    if not reading.chunks and notes:
         raise ParseError(f"no text could be taken from paper {paper.id}: {'; '.join(notes)}.")
-    if pdf_reading.exceeded:
-        notes.insert(0, f"the PDF is beyond astro's limits ({pdf_reading.exceeded}); only what was read is indexed")
-    warning = "; ".join(filter(None, [warning, *notes])) or None
-    return Extracted(chunks, "pdf", len(pdf_reading.pages), outline, warning)
+    if limit:
+        notes.insert(0, f"{reader.label} is beyond astro's limits ({limit}); only what was read is indexed")
+    return Extracted(reading.chunks, reader.name, reading.pages, reading.outline,
+                     "; ".join(filter(None, [warning, *notes])) or None)
 
 
 def _fetch_files(library: LibraryCore, paper: Paper) -> Paper:
@@ -339,15 +363,15 @@ def stored_outline(library: LibraryCore, paper: Paper) -> list[tuple[str, int | 
 
 def _existing_report(library: LibraryCore, paper: Paper) -> ParseReport:
     count = library.store.chunk_count(paper.id)
-    return ParseReport(paper, paper.parsed_from or "pdf", paper.pages, int(count),
-                       stored_outline(library, paper), already=True)
+    return _labelled(library, ParseReport(paper, paper.parsed_from or "pdf", paper.pages, int(count),
+                                          stored_outline(library, paper), already=True))
 
 
 def describe(report: ParseReport) -> str:
     """What parse_paper tells the model: what was indexed and how to read it, not the text itself."""
     paper = report.paper
     title = f' "{paper.title}"' if paper.title else ""
-    origin = "the LaTeX source" if report.parsed_from == "latex" else "the PDF"
+    origin = report.origin or f"its {report.parsed_from} file"
     pages = f"{report.pages} pages, " if report.pages else ""
     verb = "was already indexed" if report.already else "indexed"
     lines = [f"Paper {paper.id}{title} {verb} from {origin}: {pages}{len(report.sections)} sections, "
@@ -357,9 +381,8 @@ def describe(report: ParseReport) -> str:
     if report.vectors_in is not None:
         lines.append(f"Its words are searchable now; the vectors for searching by meaning follow in the background "
                      f"(~{max(1, round(report.vectors_in))} s).")
-    if report.parsed_from == "pdf":
-        lines.append("PDF text: x^{2} and x_{i} are super- and subscripts, a/b a stacked fraction, [3] a note or "
-                     "citation mark, ' | ' separates table cells; ⟦ ⟧ encloses a formula whose layout was guessed.")
+    if report.hint:
+        lines.append(report.hint)
     outline = ", ".join(f"{name} (p{page})" if page else name for name, page in report.sections)
     lines.append(f"Sections: {outline}")
     lines.append(

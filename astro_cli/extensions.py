@@ -1,0 +1,125 @@
+"""The extension points a feature or a plugin joins astro through, declared in one place (as simonw/llm's
+hookspecs.py declares its hooks).
+
+Built-in features and plugins use the same calls: a feature's `install(app)` and a plugin's
+`register(api)` (hooks/plugins.py) both end here. The points:
+
+- tools: `app.tools.register(tool)` (tools/registry.py; a later one of the same name replaces an earlier one)
+- prompt sections and runtime context: `app.prompt.add(...)`, `app.prompt.add_context(...)` (prompt/registry.py)
+- loop extensions: `loop_extensions(app).add(factory)` (agent/extensions.py)
+- slash commands: `slash_commands(app).register(command)` (slash.py)
+- transcript sections: `transcript_sections(app)` (transcript_sections.py)
+- text readers: `extension_points(app).add_text_reader(reader)`, declared here: a `TextReader` turns one kind of
+  paper file (PDF, LaTeX, Markdown...) into the library's chunks
+
+Not yet a point (issue 45): paper sources (arXiv, ADS and Crossref are still named in `download.resolve` and
+`search_papers`) and CLI command groups (`cli.py` lists them).
+
+This module imports nothing heavy and no feature: the protocol is what a reader must satisfy, and
+`ExtensionPoints` is the app's one registry of readers (found by class, `app.service`).
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Literal, Protocol
+
+if TYPE_CHECKING:
+    from astro_cli.app import AppContext
+    from astro_cli.research.records import Chunk
+
+log = logging.getLogger(__name__)
+
+Slot = Literal["pdf", "source"]  # which of a paper's stored files a reader reads: pdf_path or source_path
+HEAD_BYTES = 1024  # what a reader sees of a file to decide whether it is its kind
+
+
+class ReaderError(Exception):
+    """The file cannot be read by this reader; one sentence for the model and the user."""
+
+
+@dataclass
+class TextReading:
+    """A paper file as the library's text: chunks (section by section) and the paper's outline."""
+
+    chunks: list[Chunk]
+    outline: list[tuple[str, int | None]]  # (heading, first page); pages only where the file has them
+    pages: int | None = None
+    exceeded: str | None = None  # the bound the file hit (a hostile or huge file); the chunks are what was read
+    notes: list[str] = field(default_factory=list)  # one clause each: scans, fonts without Unicode...
+
+
+class TextReader(Protocol):
+    """One kind of paper file: how it is recognised, copied into papers/, described and read.
+
+    `name` is stored as the paper's `parsed_from`; `label` names the file in sentences ("the PDF");
+    `kinds` says what files it takes, for the sentence a file nobody reads gets; `hint` tells the model
+    how to read the text it produced (None: plain prose). A paper keeps at most one file per `slot`:
+    a source reader (LaTeX, Markdown) is preferred to the PDF and the PDF is the fallback."""
+
+    name: str
+    label: str
+    kinds: str
+    slot: Slot
+    hint: str | None
+
+    def claims(self, path: Path, head: bytes) -> bool:
+        """Whether this reader reads `path` (`head`: its first HEAD_BYTES bytes, empty for a folder)."""
+        ...
+
+    def metadata(self, path: Path) -> dict[str, Any]:
+        """What the file says of the paper (title, authors, year, ids), read before it is stored."""
+        ...
+
+    def store(self, path: Path, papers: Path, stem: str) -> Path:
+        """Copy the file (and what it needs) into the papers folder through the safe writer; the stored path."""
+        ...
+
+    def read(self, path: Path, size: int) -> TextReading:
+        """The file's text as chunks cut near `size` characters; ReaderError when it cannot be read."""
+        ...
+
+
+def _head(path: Path) -> bytes:
+    if path.is_dir():
+        return b""
+    try:
+        with open(path, "rb") as handle:
+            return handle.read(HEAD_BYTES)
+    except OSError as exc:
+        log.debug("could not read the head of %s: %s", path, exc)
+        return b""
+
+
+@dataclass
+class ExtensionPoints:
+    """The app's text readers, in registration order (a later one of the same name replaces an earlier
+    one, so a plugin may replace a built-in)."""
+
+    readers: list[TextReader] = field(default_factory=list)
+
+    def add_text_reader(self, reader: TextReader) -> None:
+        self.readers = [r for r in self.readers if r.name != reader.name] + [reader]
+
+    def reader_named(self, name: str | None) -> TextReader | None:
+        return next((r for r in self.readers if r.name == name), None)
+
+    def reader_for(self, path: Path, slot: Slot | None = None) -> TextReader | None:
+        """The reader that claims `path` (the last registered wins), of `slot` when given."""
+        head = _head(path)
+        for reader in reversed(self.readers):
+            if (slot is None or reader.slot == slot) and reader.claims(path, head):
+                return reader
+        return None
+
+    def kinds(self) -> str:
+        """What files astro reads, for the sentence a file no reader claims gets."""
+        return ", ".join(r.kinds for r in self.readers)
+
+
+def extension_points(app: AppContext) -> ExtensionPoints:
+    """The app's registry of readers; the built-in ones are registered by the features' install (call
+    `app.install_features()` before reading it, as `LibraryCore.readers` does)."""
+    return app.service(ExtensionPoints)
