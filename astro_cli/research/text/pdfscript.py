@@ -35,6 +35,7 @@ _MARKS = set("0123456789,–*†‡§¶ ")
 _NO_TEXT = EXTENSION_FONTS
 _NAMING = frozenset((*SYMBOL_FONTS, *EXTENSION_FONTS, *MATH_ITALIC_FONTS, "MSAM", "TXSYA", "PXSYA", "MSBM"))
 _EQUATION_NUMBER = re.compile(r"\((?:[A-Z]\.?)?\d{1,3}[a-z]?\)")
+_SYMBOL = re.compile(r"\w(?:_(?:\w|\{[^{}]*\}))?(?:\^(?:\w|\{[^{}]*\}))?")  # one symbol and its scripts: P_0
 
 
 def render_line(glyphs: list[Glyph], known: tuple[float, float] | None = None) -> tuple[str, float, float]:
@@ -339,8 +340,32 @@ def _group(text: str) -> str:
 
 
 def _part(run: list[Glyph]) -> str:
-    text = _text(run)
-    return text if len(text) == 1 or text.isdigit() else f"({text})"
+    """A fraction's numerator or denominator, its own scripts kept (`P_0`, `2τ^2`, issue 44): each
+    glyph is placed against the part's largest size and that size's baseline, as a line's are.
+    A part of more than one symbol is put in parentheses: `ln(P/P_0)`, `(k_Ik_C)/(2τ^2)`."""
+    solid_run = [g for g in run if not g.generated and g.char.strip()]
+    size = max((g.size for g in solid_run), default=0.0)
+    bases = sorted(g.base for g in solid_run if abs(g.size - size) < 0.2)
+    scripts = any(abs(g.size - size) >= 0.2 for g in solid_run)
+    text = _scripted(run, size, bases[len(bases) // 2]) if scripts else _text(run)
+    return text if len(text) == 1 or text.isdigit() or _SYMBOL.fullmatch(text) else f"({text})"
+
+
+def _scripted(run: list[Glyph], size: float, base: float) -> str:
+    """The glyphs of `run` with their scripts, each placed against (size, base)."""
+    out: list[str] = []
+    kind = "main"
+    for glyph in run:
+        now = kind_of(glyph, size, base) if not glyph.generated else kind
+        if now != kind and kind != "main":
+            out.append("}")
+        if now != kind and now != "main":
+            out.append("_{" if now == "sub" else "^{")
+        out.append(" " if glyph.generated else glyph.char)
+        kind = now
+    if kind != "main":
+        out.append("}")
+    return re.sub(r"([_^])\{(\S)\}", r"\1\2", "".join(out).strip())
 
 
 def _space_before(out: list[str]) -> None:
