@@ -29,6 +29,7 @@ from astro_cli.research.text.pdfglyphs import MATH_FONTS, Glyph, math_only, refe
 
 NUMERIC_CELL_EMS = 0.6  # in a row that is mostly digits
 CELL_EMS = 1.1  # a gap wider than this many font sizes separates table cells
+_ROW_EMS = 3.0  # no formula sets a gap this wide but before its number: a short row of values
 APPROXIMATE, APPROXIMATE_END = "⟦", "⟧"  # around a formula whose layout was guessed
 _MATH_ITALIC = (*MATH_ITALIC_FONTS, "MSBM")
 _MARKS = set("0123456789,–*†‡§¶ ")
@@ -195,8 +196,9 @@ def _table_row(glyphs: list[Glyph], size: float) -> bool:
     if (_ends_in_parenthesis(shown) and _numbered_equation(shown)) or not _numeric(glyphs):
         return wide_gaps(glyphs, CELL_EMS) >= 2
     widest = _value_cell_gap(glyphs, size)
-    gaps = sum(1 for a, b in zip(shown, shown[1:]) if b.x0 - a.x1 > widest)
-    return gaps >= 2 or (gaps == 1 and sum(g.weight for g in shown) >= 8)  # not a short piece of a formula
+    gaps = [b.x0 - a.x1 for a, b in zip(shown, shown[1:]) if b.x0 - a.x1 > widest]
+    # not a short piece of a formula, unless its one gap is wider than a formula sets (`c_3   29 ± 2`)
+    return len(gaps) >= 2 or (len(gaps) == 1 and (sum(g.weight for g in shown) >= 8 or gaps[0] > _ROW_EMS * max(size, 1)))
 
 
 def _value_cell_gap(glyphs: list[Glyph], size: float) -> float:
