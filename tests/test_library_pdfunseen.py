@@ -30,3 +30,24 @@ def test_a_display_line_of_symbols_with_long_subscripts_keeps_them():
     # stardate's eq. 11: the subscripts outnumber their symbols, so the line's size was taken from
     # them and `L_{full}` read `Lfull`
     assert "L_{full} = L_{iso} × L_{gyro}. (11)" in _page("stardate2019_p8-14.pdf", 2)
+
+
+def test_a_root_covers_what_its_rule_covers():
+    # the root sign hangs from its top, so it read as raised (`^√r − r_c`); and where a root ends is
+    # only in the rule TeX draws over the radicand, which PDFium's text does not give
+    murray = _page_arxiv("arXiv_1111.2011v2_cond-mat.pdf", 5)
+    assert "with the energy gap ∆ = √(r − r_c). This" in murray  # was '∆ = ^√r − r_c': √r minus r_c
+    assert "Taking the energy gap ∆ = √δ, where δ = r−r_c" in murray
+    assert "q/√(2t). Numerical factors" in _page_arxiv("arXiv_1111.2011v2_cond-mat.pdf", 7)
+    assert "Q = 1/√2" in _page_arxiv("celerite_2017AJ_ms.pdf", 14)  # was 'Q = 1/^√2'
+
+
+def test_a_short_row_of_values_keeps_its_cell():
+    # stardate's Table 1: `29 ± 2` is narrower than the other values, the row too short to be a row
+    page = _page("stardate2019_p8-14.pdf", 1)
+    assert "c_3 | 29 ± 2" in page and "c_4 | -38 ± 4" in page and "c_A | 0.65 ± 0.05" in page
+
+
+@cache
+def _page_arxiv(name: str, number: int) -> str:
+    return "\n".join(read_pages(UNSEEN.parent.parent / "papers" / name, max_pages=number)[number - 1].lines)

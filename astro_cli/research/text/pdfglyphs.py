@@ -33,6 +33,8 @@ class Glyph:
     piece: int = 0  # which of PDFium's pieces of the page it came in
     turned: bool = False  # set at an angle (a rotated table, arXiv's margin stamp)
     weight: int = 1  # characters it stands for: a whole word of a plain run is one Glyph (pdfruns.py)
+    reach: float = 0.0  # a root sign: where the rule over its radicand ends (pdfroots.py)
+    roof: float = 0.0  # a root sign: the height of that rule
 
 
 @dataclass
