@@ -51,3 +51,12 @@ def test_a_short_row_of_values_keeps_its_cell():
 @cache
 def _page_arxiv(name: str, number: int) -> str:
     return "\n".join(read_pages(UNSEEN.parent.parent / "papers" / name, max_pages=number)[number - 1].lines)
+
+
+def test_a_numbered_equation_is_not_cut_into_cells_nor_a_guess_left_unmarked():
+    # celerite's eq. 46 has as many digits as a row of values: its wide gaps were read as cells
+    page12 = _page_arxiv("celerite_2017AJ_ms.pdf", 12)
+    assert "2 Q √4 Q^2 − 1 , (46)" in page12 and "| , |" not in page12
+    # a formula with big delimiters whose layout is guessed is marked even where its gaps look like
+    # cells: eq. 49 reads wrong (`^{S0}_{(ω/ω0)4 + 1}`), and says so
+    assert "⟦S(ω) = √ 2/π ^{S0}_{(ω/ω0)4 + 1}. (49)⟧" in _page_arxiv("celerite_2017AJ_ms.pdf", 13)

@@ -21,10 +21,10 @@ def cell_gap(shown: list[Glyph], kinds: list[str], size: float, formula: bool, n
     no narrow space at all."""
     main = [g for g, kind in zip(shown, kinds) if kind == "main"]
     em = max(size, 1.0)
-    if numeric:  # a row of values (_numeric): its spaces are those around ± and × signs
-        return _value_cell_gap(main, size)
     if _ends_in_parenthesis(shown) and _numbered_equation(solid(shown)):  # an aligned '=', the equation number
-        return float("inf")
+        return float("inf")  # also when digits make it look like a row of values: `2 Q √(4 Q^2 − 1) , (46)`
+    if numeric:  # a row of values (numeric): its spaces are those around ± and × signs
+        return _value_cell_gap(main, size)
     spaces = word_spaces(main, em)
     if formula:  # mathematics: an aligned '=' and the equation number are wide gaps, not cells
         ordered = sorted(spaces)

@@ -46,8 +46,9 @@ def render_line(glyphs: list[Glyph], known: tuple[float, float] | None = None) -
         return text.strip(), size, size
     formula = math_only(glyphs)
     display = formula and not table_row(glyphs, size)  # a table row is not a formula
-    if display and (len({g.piece for g in glyphs}) > 1 or any(g.family in _NO_TEXT for g in glyphs)):
-        uncertain = True  # display mathematics from several pieces: its layout is guessed
+    big = formula and any(g.family in _NO_TEXT for g in glyphs)  # even when its gaps look like cells
+    if (display or big) and (len({g.piece for g in glyphs}) > 1 or big):
+        uncertain = True  # mathematics from several pieces or with big delimiters: its layout is guessed
     if _attach_accents(glyphs):
         formula = math_only(glyphs)
     shown = [g for g in glyphs if g.char]
