@@ -60,3 +60,11 @@ def test_a_numbered_equation_is_not_cut_into_cells_nor_a_guess_left_unmarked():
     # a formula with big delimiters whose layout is guessed is marked even where its gaps look like
     # cells: eq. 49 reads wrong (`^{S0}_{(ω/ω0)4 + 1}`), and says so
     assert "⟦S(ω) = √ 2/π ^{S0}_{(ω/ω0)4 + 1}. (49)⟧" in _page_arxiv("celerite_2017AJ_ms.pdf", 13)
+
+
+def test_the_space_after_a_script_is_kept_where_tex_set_one():
+    # PDFium puts no space after a subscript or a raised mark; the glyphs show one (a sixth of an em)
+    assert "∑_i C_iT_i/∑_i C_i (3)" in _page("dsd2015_p4-5-17.pdf", 1)  # was '∑_iC_iT_i/∑_iC_i'
+    celerite5 = _page_arxiv("celerite_2017AJ_ms.pdf", 5)
+    assert "the imaginary amplitude b_j for some component j" in celerite5  # was 'b_jfor'
+    assert "a LU-decomposition[4] routine optimized" in _page_arxiv("celerite_2017AJ_ms.pdf", 9)

@@ -132,6 +132,8 @@ def render_line(glyphs: list[Glyph], known: tuple[float, float] | None = None) -
             out.append(superscript(text, out, last_main))
         right = _right(run, right)
         i = j
+        if i < len(shown) and _spaced(shown[i], right, size) and out and not out[-1].endswith((" ", "\x1f")):
+            out.append(" ")  # ∑_i C_i: the gap TeX sets after an operator's limit is a space
     text = "".join(out)
     table = cells >= 2 or (cells and values)  # a row of values: two cells are a table
     text = text.replace("\x1f", " | " if table and not display else " ").strip()
@@ -214,6 +216,12 @@ def kind_of(glyph: Glyph, size: float, base: float) -> str:
         if (smaller and lift < -size * 0.08) or lift < -size * 0.45:
             return "sub"
     return "main"
+
+
+def _spaced(after: Glyph, right: float | None, size: float) -> bool:
+    """A main glyph set a space's width after a script (a sixth of an em or more, TeX's thin space),
+    where PDFium put no space: `∑_i C_iT_i`, not `∑_iC_iT_i`."""
+    return right is not None and not after.generated and after.x0 - right >= size * 0.15 and after.char[:1].isalnum()
 
 
 def _attached(run: list[Glyph], out: list[str], last: Glyph | None, size: float) -> bool:
