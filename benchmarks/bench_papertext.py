@@ -42,6 +42,8 @@ else:
 
 LABELS = Path(__file__).resolve().parent.parent / "tests" / "fixtures" / "papertext" / "labels.json"
 PAPERS = LABELS.parent.parent / "papers"
+UNSEEN = LABELS.parent / "unseen"  # issue 44: six papers never tuned on, split by paper (PROVENANCE.md)
+_MARKS = frozenset("⟦⟧")
 _VALUE = re.compile(r"\d")
 _TOKEN = re.compile(r"\w+|[^\w\s]")
 
@@ -112,8 +114,31 @@ def tokens(text: str) -> list[tuple[str, int]]:
     return out
 
 
-def score(expected: str, doc: list[str], matcher: difflib.SequenceMatcher) -> tuple[int, int, list[str], str]:
-    """(erroneous words, expected words, values not found, the matched text) for one passage.
+def unmarked(text: str) -> tuple[list[str], list[int], frozenset[int]]:
+    """The text's tokens without the ⟦ ⟧ marks, the token index before which each mark stood, and
+    the indices of the tokens inside marks: a mark says the reader was unsure, so marks, and the
+    errors inside them, are counted apart."""
+    words: list[str] = []
+    marks: list[int] = []
+    inside: set[int] = set()
+    opened: int | None = None
+    for token, _ in tokens(text):
+        if token in _MARKS:
+            marks.append(len(words))
+            if token == "⟦":
+                opened = len(words)
+            elif opened is not None:
+                inside.update(range(opened, len(words)))
+                opened = None
+        else:
+            words.append(token)
+    return words, marks, frozenset(inside)
+
+
+def score(expected: str, doc: list[str], matcher: difflib.SequenceMatcher, marked: frozenset[int] = frozenset()
+          ) -> tuple[int, int, list[str], str, tuple[int, int], int]:
+    """(erroneous words, expected words, values not found, the matched text, its span in doc, the
+    errors inside ⟦ ⟧) for one passage; `marked`: the indices of doc's tokens inside the marks.
 
     The passage is aligned token by token with the best matching run of the text (anchored on
     each place its first tokens occur and on the longest common run; the best aligned wins).
@@ -128,11 +153,13 @@ def score(expected: str, doc: list[str], matcher: difflib.SequenceMatcher) -> tu
     head = want[:2]
     starts.update(i for i in range(len(doc) - 1) if doc[i : i + 2] == head)
     best = None
+    start_of: dict[int, int] = {}
     for start in starts:
         window = doc[max(0, start - 3) : start + len(want) + 3]
         aligned = difflib.SequenceMatcher(None, window, want, autojunk=False)
         if best is None or aligned.ratio() > best[0].ratio():
             best = (aligned, window)
+            start_of[id(window)] = start
     assert best is not None
     aligned, window = best
     ops = aligned.get_opcodes()
@@ -141,16 +168,23 @@ def score(expected: str, doc: list[str], matcher: difflib.SequenceMatcher) -> tu
     while ops and ops[-1][0] == "delete":
         ops = ops[:-1]
     wrong: set[int] = set()
-    added = 0
+    added = in_marks = 0
+    offset = max(0, start_of[id(window)] - 3) if ops else 0
     for tag, i1, i2, j1, j2 in ops:
+        inside = offset + i1 in marked or (i1 and offset + i1 - 1 in marked and offset + i2 in marked)
         if tag in ("replace", "insert"):
-            wrong.update(want_tokens[j][1] for j in range(j1, j2))
+            new = {want_tokens[j][1] for j in range(j1, j2)} - wrong
+            wrong.update(new)
+            in_marks += len(new) if inside else 0
         if tag in ("replace", "delete"):
-            added += max(0, (i2 - i1) - (j2 - j1))
+            extra = max(0, (i2 - i1) - (j2 - j1))
+            added += extra
+            in_marks += extra if inside else 0
     matched = " ".join(window[ops[0][1] : ops[-1][2]]) if ops else ""
+    span = (offset + ops[0][1], offset + ops[-1][2]) if ops else (0, 0)
     squeezed = matched.replace(" ", "")
     changed = [w for w in expected.split() if _VALUE.search(w) and "".join(_TOKEN.findall(w)) not in squeezed]
-    return len(wrong) + added, len(expected.split()), changed, matched
+    return len(wrong) + added, len(expected.split()), changed, matched, span, in_marks
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -161,15 +195,22 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--code", help="the checkout whose code is measured (default: this one)")
     parser.add_argument("--long", type=int, default=0, help="also read one PDF of this many pages")
     parser.add_argument("--read-long", help=argparse.SUPPRESS)  # the child of --long
+    parser.add_argument("--set", choices=("fixtures", "unseen"), default="fixtures",
+                        help="unseen: issue 44's six papers (tests/fixtures/papertext/unseen)")
+    parser.add_argument("--split", choices=("development", "held-out"),
+                        help="with --set unseen, score one half only (held-out: once, at the end)")
     args = parser.parse_args(argv)
     if args.read_long:
         print(json.dumps(read_long(Path(args.read_long))))
         return 0
-    labels = json.loads(LABELS.read_text(encoding="utf-8"))
-    totals = {"errors": 0, "words": 0, "changed": 0, "passages": 0}
+    folder = UNSEEN if args.set == "unseen" else PAPERS
+    labels = json.loads(((UNSEEN / "labels.json") if args.set == "unseen" else LABELS).read_text(encoding="utf-8"))
+    if args.split:
+        labels["papers"] = [p for p in labels["papers"] if p.get("split") == args.split]
+    totals = {"errors": 0, "words": 0, "changed": 0, "passages": 0, "marks": 0, "in_marks": 0}
     rows = []
     for paper in labels["papers"]:
-        path = PAPERS / paper["file"]
+        path = folder / paper["file"]
         cpus: list[float] = []
         if path.suffix == ".pdf":
             text, seconds, pages, cpu = pdf_text(path)
@@ -181,34 +222,42 @@ def main(argv: list[str] | None = None) -> int:
                     cpus.append(cpu / pages)
         else:
             text, pages, times = latex_text(path), 0, []
-        words = [t for t, _ in tokens(text)]
+        words, marks, inside_marks = unmarked(text)
         matcher = difflib.SequenceMatcher(None, words, autojunk=False)
-        errors = count = changed = 0
+        errors = count = changed = marked = in_marks = 0
         passages = [p for p in labels["passages"] if p["paper"] == paper["id"]]
         for passage in passages:
-            e, n, values, matched = score(passage["text"], words, matcher)
-            errors, count, changed = errors + e, count + n, changed + len(values)
-            if args.show and (e or values):
-                print(f"  {paper['id']} [{passage['kind']}] {e} errors, changed {values}\n"
+            e, n, values, matched, (low, high), unsure = score(passage["text"], words, matcher, inside_marks)
+            errors, count, changed, in_marks = errors + e, count + n, changed + len(values), in_marks + unsure
+            inside = sum(1 for m in marks if low < m < high)
+            marked += inside
+            if args.show and (e or values or inside):
+                print(f"  {paper['id']} [{passage['kind']}] {e} errors ({unsure} inside marks), {inside} marks, "
+                      f"changed {values}\n"
                       f"    want: {passage['text']}\n    have: {matched}")
-        rows.append((paper["id"], paper["file"], len(passages), count, errors, changed, pages,
+        rows.append((paper["id"], paper["file"], len(passages), count, errors, in_marks, changed, marked, pages,
                      statistics.median(times) if times else None, statistics.median(cpus) if cpus else None))
         totals["errors"] += errors
         totals["words"] += count
         totals["changed"] += changed
         totals["passages"] += len(passages)
-    print("| paper | passages | words | errors | per 1,000 words | changed values | pages | s/page (median) "
-          "| CPU s/page (median) |")
-    print("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
-    for pid, _file, n, words_n, errors, changed, pages, per_page, cpu_page in rows:
+        totals["marks"] += marked
+        totals["in_marks"] += in_marks
+    print("| paper | passages | words | errors | per 1,000 words | of them inside ⟦ ⟧ | per 1,000 outside "
+          "| changed values | ⟦ ⟧ marks | pages | s/page (median) | CPU s/page (median) |")
+    print("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
+    for pid, _file, n, words_n, errors, in_marks, changed, marked, pages, per_page, cpu_page in rows:
         rate = 1000 * errors / words_n if words_n else 0.0
+        outside = 1000 * (errors - in_marks) / words_n if words_n else 0.0
         timing = f"{per_page:.4f}" if per_page is not None and not args.no_timing else "–"
         cpu_timing = f"{cpu_page:.4f}" if cpu_page is not None and not args.no_timing else "–"
-        print(f"| {pid} | {n} | {words_n} | {errors} | {rate:.1f} | {changed} | {pages or '–'} | {timing} "
+        print(f"| {pid} | {n} | {words_n} | {errors} | {rate:.1f} | {in_marks} | {outside:.1f} | {changed} | {marked} "
+              f"| {pages or '–'} | {timing} "
               f"| {cpu_timing} |")
     rate = 1000 * totals["errors"] / max(totals["words"], 1)
-    print(f"| all | {totals['passages']} | {totals['words']} | {totals['errors']} | {rate:.1f} | "
-          f"{totals['changed']} | | | |")
+    outside = 1000 * (totals["errors"] - totals["in_marks"]) / max(totals["words"], 1)
+    print(f"| all | {totals['passages']} | {totals['words']} | {totals['errors']} | {rate:.1f} | {totals['in_marks']} "
+          f"| {outside:.1f} | {totals['changed']} | {totals['marks']} | | | |")
     if args.long:
         with tempfile.TemporaryDirectory() as folder:
             path = long_document(args.long, Path(folder))

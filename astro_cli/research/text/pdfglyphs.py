@@ -33,6 +33,8 @@ class Glyph:
     piece: int = 0  # which of PDFium's pieces of the page it came in
     turned: bool = False  # set at an angle (a rotated table, arXiv's margin stamp)
     weight: int = 1  # characters it stands for: a whole word of a plain run is one Glyph (pdfruns.py)
+    reach: float = 0.0  # a root sign: where the rule over its radicand ends (pdfroots.py)
+    roof: float = 0.0  # a root sign: the height of that rule
 
 
 @dataclass
@@ -327,8 +329,9 @@ def reference(glyphs: list[Glyph], shown: list[Glyph] | None = None) -> tuple[fl
 def scripted_size(size: float, counts: dict[float, int], glyphs: list[tuple[float, int, float]]) -> float:
     """The size of a line's main text when its most frequent size is its scripts': a row of values
     with upper and lower errors (`4648.16636^{+0.00269}_{−0.00339}`) has more script glyphs than
-    value glyphs. A larger size (three glyphs or more) whose baseline has most glyphs of `size`
-    above or below it, some on each side, is the main text; otherwise `size` is."""
+    value glyphs, and so is a display line whose symbols carry longer subscripts than themselves
+    (`L_{full} = L_{iso} × L_{gyro}`). A larger size (three glyphs or more) whose baseline has most
+    glyphs of `size` above or below it is the main text; otherwise `size` is."""
     for larger in sorted((s for s in counts if s > size + 0.2 and counts[s] >= 3), key=lambda s: -counts[s]):
         own = sorted((base, weight) for base, weight, of in glyphs if abs(of - larger) < 0.2)
         line = weighted_median(own, sum(weight for _, weight in own) // 2)
@@ -341,7 +344,7 @@ def scripted_size(size: float, counts: dict[float, int], glyphs: list[tuple[floa
                     below += weight
                 else:
                     on += weight
-        if above and below and on < above + below:
+        if on < above + below:
             return larger
     return size
 

@@ -68,7 +68,7 @@ def read_pages(path: Path, max_pages: int | None = None) -> list[PageText]:
                 page = document[index]
                 textpage = page.get_textpage()
                 try:
-                    text = _page_text(textpage.raw)
+                    text = _page_text(textpage.raw, page)
                     text.scanned = text.chars == 0 and _has_image(page)
                     pages.append(text)
                 finally:
@@ -81,12 +81,14 @@ def read_pages(path: Path, max_pages: int | None = None) -> list[PageText]:
             document.close()
 
 
-def _page_text(textpage: Any) -> PageText:
+def _page_text(textpage: Any, pdfpage: Any) -> PageText:
     """The page's visual lines (pdfglyphs.py), each written by pdfscript.py and normalised."""
+    from astro_cli.research.text.pdfroots import set_reach
     from astro_cli.research.text.pdfruns import PlainLine, page_lines
     from astro_cli.research.text.pdfscript import render_line
 
     found = page_lines(textpage)
+    set_reach(pdfpage, found.lines)
     page = PageText(chars=found.chars, unmapped=found.unmapped, rotated=found.rotated)
     for number, glyphs in enumerate(found.lines):
         if isinstance(glyphs, PlainLine):

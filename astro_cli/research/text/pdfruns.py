@@ -24,15 +24,15 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from astro_cli.research.text.hyphens import SOFT_HYPHEN
+from astro_cli.research.text.pdfcells import CELL_EMS, NUMERIC_CELL_EMS  # no gap of a plain line this wide
 from astro_cli.research.text.pdfchars import EXTENSION_FONTS, SPACING_ACCENTS
 from astro_cli.research.text.pdfglyphs import CharReader, Glyph, number_pieces, solid
 from astro_cli.research.text.pdflines import LineShape, PieceEnds, continues
 from astro_cli.research.text.pdfpagechars import page_chars, page_words
 from astro_cli.research.text.pdfplain import TEXT_ONLY, inline_math, main_size, scripted
-from astro_cli.research.text.pdfscript import CELL_EMS, NUMERIC_CELL_EMS  # no gap of a plain line this wide
 
 _TINY = 2  # pieces of this many characters or fewer are read character by character
-_UNUSUAL = re.compile("[\x00-\x1f\x7f\u00ad\ud800-\udfff\ue000-\uf8ff\ufffe\uffff"
+_UNUSUAL = re.compile("[\x00-\x1f\x7f\u00ad\ud800-\udfff\ue000-\uf8ff\ufffe\uffff√"
                       + re.escape("".join(SPACING_ACCENTS)) + "]")
 _ACCENT = re.compile("[" + re.escape("".join(SPACING_ACCENTS)) + "]")
 _SEGMENT = re.compile("[^\r\n\ufffe]+\ufffe?|\ufffe")
@@ -166,7 +166,7 @@ def _read(reader: CharReader, text: str, start: int, end: int, number: int,
                 if line is None:
                     return _inner_words(text, words, runs)
                 written, size, base = line
-            # a row of values (pdfscript._numeric: two in five characters digits) has cells from 0.6 em
+            # a row of values (pdfcells.numeric: two in five characters digits) has cells from 0.6 em
             numeric = _digits(body) * 5 >= len("".join(body.split())) * 2
             ends = _plain_ends(reader, text, words, runs, NUMERIC_CELL_EMS if numeric else CELL_EMS, size, base)
             if ends is not None:

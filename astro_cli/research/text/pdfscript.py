@@ -18,6 +18,7 @@ from __future__ import annotations
 import re
 import unicodedata
 
+from astro_cli.research.text.pdfcells import cell_gap, numeric, table_row
 from astro_cli.research.text.pdfchars import (
     EXTENSION_FONTS,
     MATH_ITALIC_FONTS,
@@ -25,16 +26,14 @@ from astro_cli.research.text.pdfchars import (
     SYMBOL_FONTS,
     math_char,
 )
-from astro_cli.research.text.pdfglyphs import MATH_FONTS, Glyph, math_only, reference, solid, wide_gaps
+from astro_cli.research.text.pdfglyphs import Glyph, math_only, reference
+from astro_cli.research.text.pdfroots import RADICAL, bare_part, radicand_end, reaches, stacked
 
-NUMERIC_CELL_EMS = 0.6  # in a row that is mostly digits
-CELL_EMS = 1.1  # a gap wider than this many font sizes separates table cells
 APPROXIMATE, APPROXIMATE_END = "⟦", "⟧"  # around a formula whose layout was guessed
 _MATH_ITALIC = (*MATH_ITALIC_FONTS, "MSBM")
 _MARKS = set("0123456789,–*†‡§¶ ")
 _NO_TEXT = EXTENSION_FONTS
 _NAMING = frozenset((*SYMBOL_FONTS, *EXTENSION_FONTS, *MATH_ITALIC_FONTS, "MSAM", "TXSYA", "PXSYA", "MSBM"))
-_EQUATION_NUMBER = re.compile(r"\((?:[A-Z]\.?)?\d{1,3}[a-z]?\)")
 
 
 def render_line(glyphs: list[Glyph], known: tuple[float, float] | None = None) -> tuple[str, float, float]:
@@ -46,9 +45,10 @@ def render_line(glyphs: list[Glyph], known: tuple[float, float] | None = None) -
         text = "".join(g.char for g in glyphs)
         return text.strip(), size, size
     formula = math_only(glyphs)
-    display = formula and not _table_row(glyphs, size)  # a table row is not a formula
-    if display and (len({g.piece for g in glyphs}) > 1 or any(g.family in _NO_TEXT for g in glyphs)):
-        uncertain = True  # display mathematics from several pieces: its layout is guessed
+    display = formula and not table_row(glyphs, size)  # a table row is not a formula
+    big = formula and any(g.family in _NO_TEXT for g in glyphs)  # even when its gaps look like cells
+    if (display or big) and (len({g.piece for g in glyphs}) > 1 or big):
+        uncertain = True  # mathematics from several pieces or with big delimiters: its layout is guessed
     if _attach_accents(glyphs):
         formula = math_only(glyphs)
     shown = [g for g in glyphs if g.char]
@@ -58,8 +58,8 @@ def render_line(glyphs: list[Glyph], known: tuple[float, float] | None = None) -
     cells = 0
     last_main: Glyph | None = None
     right = None  # where the last character written ends (a gap is measured from it)
-    numeric = _numeric(shown)
-    cell_gap = _cell_gap(shown, kinds, size, formula, numeric)
+    values = numeric(shown)
+    gap_of_cells = cell_gap(shown, kinds, size, formula, values)
     i = 0
     while i < len(shown):
         glyph, kind = shown[i], kinds[i]
@@ -69,13 +69,22 @@ def render_line(glyphs: list[Glyph], known: tuple[float, float] | None = None) -
                     out.append(" ")
             else:
                 gap = glyph.x0 - right if right is not None else 0.0
-                if gap > cell_gap and (gap > 2 * cell_gap or not "".join(out).rstrip().endswith((".", ",", ";", ":"))):
+                if gap > gap_of_cells and (gap > 2 * gap_of_cells or not "".join(out).rstrip().endswith((".", ",", ";", ":"))):
                     while out and out[-1] == " ":
                         out.pop()
                     out.append("\x1f")
                     cells += 1
                 out.append(glyph.char)
                 last_main, right = glyph, glyph.x1
+                if reaches(glyph):  # √(1 − b^2): the radicand is what the root's rule covers
+                    end = radicand_end(shown, i)
+                    if stacked(shown[i + 1 : end]):
+                        uncertain = True  # a fraction under the root: where it ends is not written
+                    elif end > i + 1:
+                        out.append(_part(shown[i + 1 : end]))
+                        right = _right(shown[i + 1 : end], right)
+                        i = end
+                        continue
             i += 1
             continue
         j = i
@@ -123,103 +132,12 @@ def render_line(glyphs: list[Glyph], known: tuple[float, float] | None = None) -
             out.append(superscript(text, out, last_main))
         right = _right(run, right)
         i = j
+        if i < len(shown) and _spaced(shown[i], right, size) and out and not out[-1].endswith((" ", "\x1f")):
+            out.append(" ")  # ∑_i C_i: the gap TeX sets after an operator's limit is a space
     text = "".join(out)
-    table = cells >= 2 or (cells and numeric)  # a row of values: two cells are a table
+    table = cells >= 2 or (cells and values)  # a row of values: two cells are a table
     text = text.replace("\x1f", " | " if table and not display else " ").strip()
     return (f"{APPROXIMATE}{text}{APPROXIMATE_END}" if uncertain and text else text), size, first
-
-
-def _cell_gap(shown: list[Glyph], kinds: list[str], size: float, formula: bool, numeric: bool) -> float:
-    """The gap that separates table cells on this line: wider than CELL_EMS font sizes and than
-    twice the line's own word spaces (those narrower than a cell's). TeX stretches every space of a
-    justified line alike, so a loose line of prose whose spaces are all wide and equal has no
-    cells; a table's gaps differ, and a header row ('Parameter  Adopted  Model  Ref') may have
-    no narrow space at all."""
-    main = [g for g, kind in zip(shown, kinds) if kind == "main"]
-    em = max(size, 1.0)
-    if numeric:  # a row of values (_numeric): its spaces are those around ± and × signs
-        return _value_cell_gap(main, size)
-    if _ends_in_parenthesis(shown) and _numbered_equation(solid(shown)):  # an aligned '=', the equation number
-        return float("inf")
-    spaces = word_spaces(main, em)
-    if formula:  # mathematics: an aligned '=' and the equation number are wide gaps, not cells
-        ordered = sorted(spaces)
-        return max(CELL_EMS * em, 2.0 * ordered[len(ordered) // 2]) if ordered else CELL_EMS * em
-    narrow = sorted(gap for gap in spaces if gap <= CELL_EMS * em)
-    wide = [gap for gap in spaces if gap > CELL_EMS * em]
-    if wide and not narrow and max(wide) < 1.15 * min(wide):
-        return max(wide) * 2  # a loose line of prose
-    median = narrow[len(narrow) // 2] if narrow else 0.0
-    return max(CELL_EMS * em, 2.0 * median)
-
-
-def word_spaces(glyphs: list[Glyph], em: float) -> list[float]:
-    """The gaps (wider than 0.15 em) between characters that PDFium has a space between: the
-    line's word spaces, measured alike whether a word is read as characters or whole (pdfruns.py)."""
-    spaces: list[float] = []
-    last: Glyph | None = None
-    spaced = False
-    for glyph in glyphs:
-        if glyph.generated or not glyph.char.strip():
-            spaced = last is not None
-            continue
-        if last is not None and spaced and glyph.x0 - last.x1 > 0.15 * em:
-            spaces.append(glyph.x0 - last.x1)
-        last, spaced = glyph, False
-    return spaces
-
-
-def _ends_in_parenthesis(glyphs: list[Glyph]) -> bool:
-    """The last solid glyph ends in ')': a line _numbered_equation may accept (a quick test first)."""
-    for glyph in reversed(glyphs):
-        if not glyph.generated and glyph.size > 1 and glyph.char.strip():
-            return glyph.char.endswith(")")
-    return False
-
-
-def _numbered_equation(shown: list[Glyph]) -> bool:
-    """Mathematics with words in it ('exp', 'and') that ends in an equation number: (19), (A4)."""
-    chars = [g for g in shown if not g.generated and g.char.strip()]
-    opening = next((k for k in range(len(chars) - 1, max(0, len(chars) - 8), -1) if chars[k].char == "("), 0)
-    if not opening or not _EQUATION_NUMBER.fullmatch("".join(g.char for g in chars[opening:])):
-        return False
-    set_apart = chars[opening].x0 - chars[opening - 1].x1 > CELL_EMS * max(chars[opening].size, 1.0)
-    return set_apart and any(g.family in MATH_FONTS for g in chars)
-
-
-def _table_row(glyphs: list[Glyph], size: float) -> bool:
-    """Math-font signs (±, −, ×) make a row of values look like a formula: it is a table row when
-    it has two cell gaps, or one in a row of values (NUMERIC_CELL_EMS, relative to its spaces)."""
-    shown = solid(glyphs)
-    if (_ends_in_parenthesis(shown) and _numbered_equation(shown)) or not _numeric(glyphs):
-        return wide_gaps(glyphs, CELL_EMS) >= 2
-    widest = _value_cell_gap(glyphs, size)
-    gaps = sum(1 for a, b in zip(shown, shown[1:]) if b.x0 - a.x1 > widest)
-    return gaps >= 2 or (gaps == 1 and sum(g.weight for g in shown) >= 8)  # not a short piece of a formula
-
-
-def _value_cell_gap(glyphs: list[Glyph], size: float) -> float:
-    """The cell gap of a row of values: wider than NUMERIC_CELL_EMS font sizes and than 2.5 times
-    the row's own spaces (those around its ± signs: 'HD 175740   5.93 ± 0.01   64.33 ± 0.78')."""
-    em = max(size, 1.0)
-    spaces = sorted(gap for gap in word_spaces(glyphs, em) if gap <= CELL_EMS * em)
-    typical = spaces[(len(spaces) - 1) // 2] if spaces else 0.0
-    return max(NUMERIC_CELL_EMS * em, 2.5 * typical)
-
-
-def _numeric(shown: list[Glyph]) -> bool:
-    digits = total = 0
-    for glyph in shown:
-        char = glyph.char
-        if glyph.generated or not char.strip():
-            continue
-        if glyph.weight > 1:  # a word of a plain run (pdfruns.py): its characters count
-            digits += sum(map(str.isdigit, char))
-            total += glyph.weight
-        else:
-            digits += char.isdigit()
-            total += 1
-    return digits * 5 >= total * 2
 
 
 def _right(glyphs: list[Glyph], right: float | None) -> float | None:
@@ -278,7 +196,8 @@ def _attach_accents(glyphs: list[Glyph]) -> bool:
 
 
 def _kinds(shown: list[Glyph], size: float, base: float) -> list[str]:
-    kinds = ["main" if glyph.base == base and glyph.size == size else kind_of(glyph, size, base) for glyph in shown]
+    kinds = ["main" if glyph.base == base and glyph.size == size or glyph.char == RADICAL and glyph.size >= size
+             else kind_of(glyph, size, base) for glyph in shown]  # a root sign hangs from its top: not raised
     for n, glyph in enumerate(shown):  # a space inside a script belongs to it
         if glyph.generated and 0 < n < len(shown) - 1 and kinds[n - 1] == kinds[n + 1] != "main":
             kinds[n] = kinds[n - 1]
@@ -297,6 +216,12 @@ def kind_of(glyph: Glyph, size: float, base: float) -> str:
         if (smaller and lift < -size * 0.08) or lift < -size * 0.45:
             return "sub"
     return "main"
+
+
+def _spaced(after: Glyph, right: float | None, size: float) -> bool:
+    """A main glyph set a space's width after a script (a sixth of an em or more, TeX's thin space),
+    where PDFium put no space: `∑_i C_iT_i`, not `∑_iC_iT_i`."""
+    return right is not None and not after.generated and after.x0 - right >= size * 0.15 and after.char[:1].isalnum()
 
 
 def _attached(run: list[Glyph], out: list[str], last: Glyph | None, size: float) -> bool:
@@ -339,8 +264,32 @@ def _group(text: str) -> str:
 
 
 def _part(run: list[Glyph]) -> str:
-    text = _text(run)
-    return text if len(text) == 1 or text.isdigit() else f"({text})"
+    """A fraction's numerator or denominator, its own scripts kept (`P_0`, `2τ^2`, issue 44): each
+    glyph is placed against the part's largest size and that size's baseline, as a line's are.
+    A part of more than one symbol is put in parentheses: `ln(P/P_0)`, `(k_Ik_C)/(2τ^2)`."""
+    solid_run = [g for g in run if not g.generated and g.char.strip()]
+    size = max((g.size for g in solid_run), default=0.0)
+    bases = sorted(g.base for g in solid_run if abs(g.size - size) < 0.2)
+    scripts = any(abs(g.size - size) >= 0.2 for g in solid_run)
+    text = _scripted(run, size, bases[len(bases) // 2]) if scripts else _text(run)
+    return text if bare_part(text) else f"({text})"
+
+
+def _scripted(run: list[Glyph], size: float, base: float) -> str:
+    """The glyphs of `run` with their scripts, each placed against (size, base)."""
+    out: list[str] = []
+    kind = "main"
+    for glyph in run:
+        now = kind_of(glyph, size, base) if not glyph.generated else kind
+        if now != kind and kind != "main":
+            out.append("}")
+        if now != kind and now != "main":
+            out.append("_{" if now == "sub" else "^{")
+        out.append(" " if glyph.generated else glyph.char)
+        kind = now
+    if kind != "main":
+        out.append("}")
+    return re.sub(r"([_^])\{(\S)\}", r"\1\2", "".join(out).strip())
 
 
 def _space_before(out: list[str]) -> None:
