@@ -172,3 +172,58 @@ def test_ctrl_c_during_an_async_job_deletes_the_job_on_the_service(env, adql, wo
     assert proc.returncode == 130, err
     assert "Traceback" not in err
     assert adql.created == 1 and adql.jobs == {}  # the researcher's interrupt did not leave the job running
+
+
+def spectrum_fits() -> bytes:
+    """A real FITS spectrum (binary table: wavelength in Angstrom, flux) as an archive would serve it."""
+    import io
+
+    from astropy.table import Table
+
+    table = Table({"wavelength": np.linspace(3300.0, 10500.0, 343), "flux": np.linspace(1.0, 2.0, 343)})
+    table["wavelength"].unit, table["flux"].unit = "Angstrom", "W / (m2 nm)"
+    out = io.BytesIO()
+    table.write(out, format="fits")
+    return out.getvalue()
+
+
+def test_a_datalink_product_is_downloaded_into_data_and_an_existing_file_is_kept(run_astro, env, adql, workspace):
+    from astropy.table import Table
+
+    from tests.adql_server import Product
+
+    spectrum = spectrum_fits()
+    photometry = b'<?xml version="1.0"?><VOTABLE version="1.4"><RESOURCE/></VOTABLE>\n'
+    adql.products["Gaia DR3 1000"] = [
+        Product("epoch_1000.vot", photometry, "#epoch-photometry", "Epoch photometry", "application/x-votable+xml"),
+        Product("xp_1000.fits", spectrum, "#this", "XP sampled spectrum", "application/fits")]
+    listed = run_astro(["catalog", "links", "gaia", "Gaia DR3 1000"], env)
+    assert listed.returncode == 0, listed.stderr
+    assert listed.stdout.splitlines()[1].startswith("1. #epoch-photometry Epoch photometry [application/x-votable")
+    assert not (workspace / "data").exists()  # listing downloads nothing
+
+    got = run_astro(["catalog", "links", "gaia", "Gaia DR3 1000", "--fetch", "this"], env)
+    assert got.returncode == 0, got.stderr
+    assert got.stdout.startswith(f"Downloaded the #this product of Gaia DR3 1000 from ESA Gaia archive (gaia): "
+                                 f"{len(spectrum):,} bytes [application/fits] written to data/xp_1000.fits")
+    back = Table.read(workspace / "data" / "xp_1000.fits")
+    assert back["wavelength"].unit == "Angstrom" and len(back) == 343 and back["flux"][-1] == 2.0
+
+    (workspace / "data" / "xp_1000.fits").write_bytes(b"the researcher's own reduction")
+    again = run_astro(["catalog", "links", "gaia", "Gaia DR3 1000", "--fetch", "2"], env)
+    assert again.returncode == 0, again.stderr
+    assert "written to data/xp_1000_2.fits" in again.stdout and "xp_1000.fits already exists" in again.stdout
+    assert (workspace / "data" / "xp_1000.fits").read_bytes() == b"the researcher's own reduction"
+    replaced = run_astro(["catalog", "links", "gaia", "Gaia DR3 1000", "--fetch", "2", "--replace"], env)
+    assert replaced.returncode == 0 and (workspace / "data" / "xp_1000.fits").read_bytes() == spectrum
+
+    named = run_astro(["catalog", "links", "gaia", "Gaia DR3 1000", "--fetch", "epoch-photometry", "--save-as",
+                       "phot.vot"], env)
+    assert named.returncode == 0 and (workspace / "data" / "phot.vot").read_bytes() == photometry
+    for which, said in (("preview", "No product with semantics #preview; the service lists #epoch-photometry, "
+                                    "#this."), ("7", "Product 7 is not a downloadable entry of the listing (1 to 2).")):
+        wrong = run_astro(["catalog", "links", "gaia", "Gaia DR3 1000", "--fetch", which], env)
+        assert wrong.returncode == 1 and said in wrong.stderr and "Traceback" not in wrong.stderr
+    unknown = run_astro(["catalog", "links", "gaia", "Gaia DR3 9", "--fetch", "this"], env)
+    assert "The service lists no product to download: NotFoundFault: Gaia DR3 9 is not a known source." \
+        in unknown.stderr

@@ -226,13 +226,13 @@ def test_datalink_lists_a_sources_products_and_says_what_it_does_not_know(run_as
     assert result.returncode == 0, result.stderr
     assert result.stdout.splitlines() == [
         f"2 DataLink entries for {GAIA_STAR} from ESA Gaia archive (gaia):",
-        "- #epoch-photometry Epoch photometry (G, BP, RP) [application/x-votable+xml, 52,340 bytes]: "
+        "1. #epoch-photometry Epoch photometry (G, BP, RP) [application/x-votable+xml, 52,340 bytes]: "
         "https://gea.esac.esa.int/data-server/data?ID=Gaia+DR3+4583627001381815936&RETRIEVAL_TYPE=EPOCH_PHOTOMETRY",
-        "- #auxiliary XP sampled spectrum [application/x-votable+xml, 1.2 MB]: "
+        "2. #auxiliary XP sampled spectrum [application/x-votable+xml, 1.2 MB]: "
         "https://gea.esac.esa.int/data-server/data?ID=Gaia+DR3+4583627001381815936&RETRIEVAL_TYPE=XP_SAMPLED"]
     assert [h.path for h in catalog.hits] == ["/gaia/datalink"]  # one request; nothing downloaded
     unknown = run_astro(["catalog", "links", "gaia", "Gaia DR3 1"], env)
-    assert "- error: NotFoundFault: Gaia DR3 1 is not a known source" in unknown.stdout
+    assert "1. error: NotFoundFault: Gaia DR3 1 is not a known source" in unknown.stdout
     none = run_astro(["catalog", "links", "ned", "MESSIER 001"], env)
     assert none.returncode == 1 and "astro knows no DataLink service of NASA/IPAC Extragalactic Database (ned); " \
         "add one as config 'catalog.services.ned.datalink_url'." in none.stderr
