@@ -227,3 +227,21 @@ def test_a_datalink_product_is_downloaded_into_data_and_an_existing_file_is_kept
     unknown = run_astro(["catalog", "links", "gaia", "Gaia DR3 9", "--fetch", "this"], env)
     assert "The service lists no product to download: NotFoundFault: Gaia DR3 9 is not a known source." \
         in unknown.stderr
+
+
+def test_the_model_downloads_a_spectrum_the_researcher_asked_for(run_astro, fake, env, adql, workspace):
+    from tests.adql_server import Product
+    from tests.helpers import last_json, tool_results
+
+    spectrum = spectrum_fits()
+    adql.products["Gaia DR3 1000"] = [Product("xp_1000.fits", spectrum, "#this", "XP sampled spectrum")]
+    fake.add({"tool_calls": [{"name": "query_catalog", "arguments": {
+                 "service": "gaia", "links": "Gaia DR3 1000", "product": "this", "save_as": "star_xp.fits"}}]},
+             {"text": "Saved data/star_xp.fits."})
+    result = run_astro(["run", "--output-format", "json", "Download the XP spectrum of Gaia DR3 1000."], env)
+    assert result.returncode == 0, result.stderr
+    seen = tool_results(fake.bodies()[1])[0]
+    assert seen.startswith("Downloaded the #this product of Gaia DR3 1000 from ESA Gaia archive (gaia)")
+    assert "written to data/star_xp.fits" in seen
+    assert (workspace / "data" / "star_xp.fits").read_bytes() == spectrum
+    assert last_json(result.stdout)["answer"] == "Saved data/star_xp.fits."

@@ -42,6 +42,7 @@ _EXTENSIONS = {"application/fits": ".fits", "image/fits": ".fits", "application/
 class Fetched:
     """Where a product went, and what it was."""
 
+    path: Path
     relative: str
     size: int
     semantics: str
@@ -55,7 +56,7 @@ class Fetched:
                 f"[{self.content_type or 'unknown type'}] written to {self.relative} (from {self.url}).")
         if self.instead_of:
             text += (f" {self.instead_of} already exists and astro did not write it in this session, so the file "
-                     f"went beside it; --replace replaces it instead.")
+                     f"went beside it (replace=true, the command's --replace, replaces it instead).")
         return visible(text)
 
 
@@ -113,7 +114,7 @@ def fetch_product(service: Service, ident: str, which: str | None, save_as: str 
     relative = file_name(record, " ".join(ident.split()), save_as)
     target = place(relative)  # refused before anything is downloaded when the file may not go there
     written, size = _download(service, url, target, may_replace, timeout, agent)
-    return Fetched(relative[: len(relative) - len(target.name)] + written.name, size, str(record.semantics or ""),
+    return Fetched(written.path, relative[: len(relative) - len(target.name)] + written.name, size, str(record.semantics or ""),
                    str(record.content_type or ""), url, None if written == target else target.name)
 
 
