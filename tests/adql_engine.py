@@ -54,14 +54,17 @@ def _srcontainsl(point: bytes | None, circle: bytes | None) -> int | None:
     if point is None or circle is None:
         return None
     lon, lat, radius = _CIRCLE.unpack(circle)
-    return int(_angle(_POINT.unpack(point), (lon, lat)) <= radius)
+    here = _POINT.unpack(point)
+    if abs(here[1] - lat) > radius:  # the latitudes alone say no: most pairs of a join
+        return 0
+    return int(_angle(here, (lon, lat)) <= radius)
 
 
 FUNCTIONS: dict[str, tuple[int, Any]] = {
-    "spoint": (2, _spoint), "scircle": (2, _scircle), "sdist": (2, _sdist), "srcontainsl": (2, _srcontainsl),
+    "spoint": (2, _spoint), "scircle": (2, _scircle), "sdist": (2, _sdist), "srcontainsl": (2, _srcontainsl)}
+MATH: dict[str, tuple[int, Any]] = {  # SQLite's own when it was built with its math functions (faster)
     "radians": (1, lambda x: None if x is None else math.radians(x)),
-    "degrees": (1, lambda x: None if x is None else math.degrees(x)),
-}
+    "degrees": (1, lambda x: None if x is None else math.degrees(x))}
 
 
 class AdqlError(Exception):
@@ -175,7 +178,12 @@ class AdqlEngine:
     def _connect(self) -> sqlite3.Connection:
         self.folder.mkdir(parents=True, exist_ok=True)
         db = sqlite3.connect(self._file(""), isolation_level=None, check_same_thread=False)
-        for name, (arity, function) in FUNCTIONS.items():
+        try:
+            db.execute("SELECT radians(0), degrees(0)")
+            missing = {}
+        except sqlite3.OperationalError:
+            missing = MATH
+        for name, (arity, function) in {**FUNCTIONS, **missing}.items():
             db.create_function(name, arity, function, deterministic=True)
         return _Closing(db)  # type: ignore[return-value]
 

@@ -11,12 +11,12 @@ import json
 import signal
 import subprocess
 import sys
-from typing import Any
 
 import numpy as np
 import pytest
 
 from tests.adql_server import AdqlServer
+from tests.gaia_field import crossmatch_field, gaia_table, offset
 
 CENTRE = (132.8, 11.8)  # M 67's field, where bench_catalog.gaia_like puts its sources
 
@@ -33,27 +33,6 @@ def env(astro_env, catalog, adql):
     services = catalog.config()
     services["gaia"] = adql.service("gaia")
     return {**astro_env, **catalog.env(), "ASTRO_CATALOG_SERVICES": json.dumps(services)}
-
-
-def offset(ra: float, dec: float, arcsec: float, angle_deg: float) -> tuple[float, float]:
-    """The point `arcsec` from (ra, dec) at position angle `angle_deg` (astropy's directional_offset_by)."""
-    import astropy.units as u
-    from astropy.coordinates import SkyCoord
-
-    moved = SkyCoord(ra * u.deg, dec * u.deg).directional_offset_by(angle_deg * u.deg, arcsec * u.arcsec)
-    return float(moved.ra.deg), float(moved.dec.deg)
-
-
-def gaia_table(points: list[tuple[float, float]], first_id: int = 1000) -> object:
-    """A Gaia-like table (bench_catalog.gaia_like's columns and masks) with its sources at `points`."""
-    from benchmarks.bench_catalog import gaia_like
-
-    table = gaia_like(len(points))
-    table["source_id"] = np.arange(first_id, first_id + len(points), dtype=np.int64)
-    table["designation"] = [f"Gaia DR3 {i}" for i in table["source_id"]]
-    table["ra"] = [p[0] for p in points]
-    table["dec"] = [p[1] for p in points]
-    return table
 
 
 def test_a_cone_returns_the_rows_inside_it_nearest_first_and_no_others(run_astro, env, adql, workspace):
@@ -106,25 +85,6 @@ def test_wrong_adql_is_the_services_own_error_and_tap_schema_lists_the_tables(ru
 CROSSMATCH = ("SELECT g.source_id, g.ra, g.dec, t.name, DISTANCE(POINT('ICRS', g.ra, g.dec), "
               "POINT('ICRS', t.ra, t.dec)) * 3600 AS sep FROM gaiadr3.gaia_source AS g JOIN TAP_UPLOAD.targets AS t "
               "ON 1 = CONTAINS(POINT('ICRS', g.ra, g.dec), CIRCLE('ICRS', t.ra, t.dec, 1/3600.))")
-
-
-def crossmatch_field(workspace, targets: int = 300) -> dict[str, Any]:
-    """300 targets in data/targets.csv; beside each a Gaia-like source 0.4" away (the match) and one 2" away
-    (outside a 1" match); every third target has no 0.4" source. Returns target name -> matching source_id."""
-    from astropy.table import Table
-
-    rng = np.random.default_rng(47)
-    names = [f"T{i:03d}" for i in range(targets)]
-    ra, dec = rng.uniform(0, 360, targets), rng.uniform(-80, 80, targets)
-    points, expected = [], {}
-    for i, name in enumerate(names):
-        if i % 3:
-            expected[name] = 1000 + len(points)
-            points.append(offset(ra[i], dec[i], 0.4, rng.uniform(0, 360)))
-        points.append(offset(ra[i], dec[i], 2.0, rng.uniform(0, 360)))
-    (workspace / "data").mkdir(exist_ok=True)
-    Table({"name": names, "ra": ra, "dec": dec}).write(workspace / "data" / "targets.csv", format="ascii.csv")
-    return {"points": points, "expected": expected}
 
 
 def test_300_workspace_targets_cross_match_against_a_gaia_like_table(run_astro, env, adql, workspace):
