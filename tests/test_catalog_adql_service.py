@@ -100,6 +100,14 @@ def test_300_workspace_targets_cross_match_against_a_gaia_like_table(run_astro, 
         assert dict(zip(table["name"], table["source_id"].tolist())) == field["expected"]  # 200 of 300, each right
         assert len(table) == 200 and float(np.max(table["sep"])) < 0.41
     assert adql.jobs == {} and adql.created == 1  # the async run's job was deleted
+    adql.hits.clear()
+    refused = run_astro(["catalog", "query", "gaia", "SELECT TOP 5 * FROM gaiadr3.gaia_source", "--upload",
+                         "data/targets.csv"], env)
+    assert refused.returncode == 1
+    assert "upload sends the table as TAP_UPLOAD.targets, but the query never names it" in refused.stderr
+    outside = run_astro(["catalog", "query", "gaia", CROSSMATCH, "--upload", "/etc/passwd"], env)
+    assert outside.returncode != 0 and "Traceback" not in outside.stderr
+    assert adql.hits == []  # neither refused query left the machine
 
 
 def test_an_async_job_that_outlasts_the_wait_is_deleted_on_the_service(run_astro, env, adql):
