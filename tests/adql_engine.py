@@ -113,7 +113,9 @@ class AdqlEngine:
         try:
             sql = ADQLQueryTranslator(adql.strip().rstrip(";")).to_mysql()
         except QuerySyntaxError as exc:
-            where = "; ".join(f"line {line}, column {col + 1}, near '{text}'" for line, col, text in exc.syntax_errors)
+            where = "; ".join(f"line {line}, column {col + 1}, " + ("the end of the query" if text in (";", "<EOF>")
+                                                                    else f"near '{text}'")
+                              for line, col, text in exc.syntax_errors)  # queryparser ends the text with ';'
             raise AdqlError(f"Incorrect ADQL query: syntax error at {where or 'the end'}") from None
         except Exception as exc:  # noqa: BLE001 - queryparser fails on odd input under several names
             raise AdqlError(f"Incorrect ADQL query: {type(exc).__name__}: {exc}") from None
