@@ -73,7 +73,8 @@ def main() -> None:
         table = Table.read(folder / "ws" / str(payload["path"]))
         right = dict(zip(table["name"], table["source_id"].tolist())) == field["expected"]
         print(f"cross-match: 300 targets x {len(field['points']):,} rows: {len(table)} pairs (right: {right}) in "
-              f"{wall:.1f} s wall; astro {cpu:.1f} s CPU, peak RSS {rss:.0f} MB; load {os.getloadavg()[0]:.1f}")
+              f"{wall:.1f} s wall, of which the service {sum(server.busy):.1f} s; astro {cpu:.1f} s CPU, peak RSS "
+              f"{rss:.0f} MB; load {os.getloadavg()[0]:.1f}")
     finally:
         server.close()
 
@@ -86,7 +87,8 @@ def main() -> None:
         payload, wall, cpu, rss = astro(["catalog", "query", "gaia", "SELECT * FROM gaiadr3.gaia_source", "--async",
                                          "-n", str(args.rows), "--json", "--save-as", "big"], env, folder / "ws")
         size = (folder / "ws" / str(payload["path"])).stat().st_size
-        print(f"async job: {payload['rows']:,} rows in {wall:.1f} s wall; astro {cpu:.1f} s CPU, peak RSS {rss:.0f} "
+        print(f"async job: {payload['rows']:,} rows in {wall:.1f} s wall, of which the service "
+              f"{sum(server.busy):.1f} s; astro {cpu:.1f} s CPU, peak RSS {rss:.0f} "
               f"MB; {payload['path']} {size / 1e6:.1f} MB; jobs left on the service: {len(server.jobs)}; "
               f"load {os.getloadavg()[0]:.1f}")
     finally:

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import io
 import threading
+import time
 from dataclasses import dataclass
 from http.server import BaseHTTPRequestHandler
 from pathlib import Path
@@ -79,6 +80,7 @@ class AdqlServer(JobList):
         self.created = 0
         self.scripted: list[Any] = []
         self.products: dict[str, list[Product]] = {}
+        self.busy: list[float] = []  # seconds each query took the service (parse, SQLite, the VOTable)
         self.hold = False  # True: jobs stay EXECUTING until release() (a long query)
         self.changed = threading.Condition()  # notified whenever a job's phase changes
         self.lock = threading.Lock()
@@ -157,12 +159,17 @@ class AdqlServer(JobList):
     def _execute(self, query: str, form: dict[str, list[str]], uploads: dict[str, bytes]) -> tuple[int, bytes, str]:
         raw = (form.get("MAXREC") or [""])[0]
         maxrec = int(raw) if raw.isdigit() else None
+        started = time.monotonic()
         try:
             table = self.engine.run(query, uploads, maxrec)
         except AdqlError as exc:
             return 400, error_votable(str(exc)), "application/x-votable+xml"
+        finally:
+            self.busy.append(time.monotonic() - started)
         overflow = maxrec is not None and len(table) > maxrec
-        return 200, result_votable(table[:maxrec] if overflow else table, overflow), "application/x-votable+xml"
+        payload = result_votable(table[:maxrec] if overflow else table, overflow)
+        self.busy[-1] = time.monotonic() - started
+        return 200, payload, "application/x-votable+xml"
 
     def _links(self, service: str, ident: str) -> bytes:
         from astropy.io.votable import from_table
