@@ -45,6 +45,7 @@ class Job:
     payload: bytes = b""
     error: str = ""
     uploads: dict[str, bytes] = field(default_factory=dict)
+    maxrec: int | None = None
 
 
 def job_document(url: str, job_id: str, job: Job) -> bytes:
@@ -93,7 +94,8 @@ class JobList:
             with self.lock:
                 self.created += 1
                 job_id = str(self.created)
-                self.jobs[job_id] = Job(service, query, uploads=uploads)
+                maxrec = (form.get("MAXREC") or [""])[0]
+                self.jobs[job_id] = Job(service, query, uploads=uploads, maxrec=int(maxrec) if maxrec.isdigit() else None)
             self._redirect(handler, f"/{service}/async/{job_id}")
             return
         job = self.jobs.get(parts[0]) if parts else None
@@ -108,6 +110,8 @@ class JobList:
         elif parts[1:] == ["phase"] and method == "POST":
             if (form.get("PHASE") or [""])[0] == "RUN" and job.phase == "PENDING":
                 self._run(job)
+            elif (form.get("PHASE") or [""])[0] == "ABORT" and job.phase in ("PENDING", "QUEUED", "EXECUTING"):
+                job.phase = "ABORTED"
             self._redirect(handler, f"/{service}/async/{parts[0]}")
         elif parts[1:] == ["results", "result"] and job.phase == "COMPLETED":
             self._send(handler, 200, job.payload, "application/x-votable+xml")

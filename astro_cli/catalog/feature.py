@@ -58,6 +58,8 @@ def query_catalog_tool(ctx: ToolContext, args: dict[str, Any]) -> ToolResult:
     from astro_cli.catalog.run import Request, limits, run_query
     from astro_cli.catalog.services import service_named
 
+    if _text(args, "links"):
+        return _fetch_product(ctx, args)
     state = ctx.state(CatalogState)
     request = Request(
         service=_text(args, "service") or "", adql=_text(args, "adql"), target=_text(args, "target"),
@@ -92,6 +94,28 @@ def query_catalog_tool(ctx: ToolContext, args: dict[str, Any]) -> ToolResult:
     ctx.touched(outcome.path)
     data = {"sources": outcome.sources, "catalog": {**outcome.provenance.meta(), "path": outcome.relative}}
     return ToolResult(outcome.summary, data=data)
+
+
+def _fetch_product(ctx: ToolContext, args: dict[str, Any]) -> ToolResult:
+    """query_catalog with links=: one DataLink product of that source downloaded into data/."""
+    from astro_cli.catalog.errors import CatalogError
+    from astro_cli.catalog.products import fetch_product
+    from astro_cli.catalog.research_link import agent
+    from astro_cli.catalog.services import service_named
+
+    replace = args.get("replace") is True  # permission_when asked the researcher for it
+    written = ctx.state(SessionWrites)
+    ident = _text(args, "links") or ""
+    try:
+        service = service_named(ctx.settings, _text(args, "service") or "")
+        fetched = fetch_product(service, ident, _text(args, "product"), _text(args, "save_as"),
+                                float(ctx.settings.typed["catalog.timeout"]), agent(ctx.app), ctx.confinement.place,
+                                lambda path: replace or written.may_replace(path))
+    except CatalogError as exc:
+        raise ToolError(str(exc)) from None
+    written.add(fetched.path)
+    ctx.touched(fetched.path)
+    return ToolResult(fetched.summary(" ".join(ident.split()), service))
 
 
 def catalog_tables_tool(ctx: ToolContext, args: dict[str, Any]) -> ToolResult:
@@ -176,6 +200,10 @@ def install(app: AppContext) -> None:
             "save_as": {"type": "string", "description": "File name under data/, e.g. m67_gaia, m67.fits, m67.vot or "
                         "m67.parquet."},
             "replace": {"type": "boolean", "description": "Replace an existing save_as file (asks the researcher)."},
+            "links": {"type": "string", "description": "A source's identifier: download its DataLink product to "
+                      "data/ instead."},
+            "product": {"type": "string", "description": "With links: number in catalog_tables' listing, or "
+                        "semantics (default this)."},
         }, ["service"]),
         run=query_catalog_tool, read_only=False, key_argument="service", timeout=900,
         permission_when=beyond_limit,

@@ -113,22 +113,32 @@ def tables(service: str = SERVICE,
 
 @app.command("links")
 def links(service: str = SERVICE,
-          ident: list[str] = typer.Argument(..., help="One source's identifier, e.g. Gaia DR3 4583627001381815936.")
-          ) -> None:
-    """The DataLink products of one source (epoch photometry, spectra), with their URLs; nothing is downloaded."""
+          ident: list[str] = typer.Argument(..., help="One source's identifier, e.g. Gaia DR3 4583627001381815936."),
+          fetch: Optional[str] = typer.Option(None, "--fetch", help="Download one product into data/: its number in "
+                                              "the listing, or its semantics (e.g. this, epoch-photometry)."),
+          save_as: Optional[str] = typer.Option(None, "--save-as", "-o", help="The downloaded file's name under data/ "
+                                                "(default: from its URL, or the source and semantics)."),
+          replace: bool = REPLACE) -> None:
+    """The DataLink products of one source (epoch photometry, spectra), with their URLs; --fetch downloads one."""
     from astro_cli.catalog.datalink import list_links
     from astro_cli.catalog.errors import CatalogError
+    from astro_cli.catalog.products import fetch_product
     from astro_cli.catalog.research_link import agent
     from astro_cli.catalog.services import service_named
 
     with user_errors():
         ctx = build_app()
+        timeout = float(ctx.settings.typed["catalog.timeout"])
         try:
-            lines = list_links(service_named(ctx.settings, service), " ".join(ident),
-                               float(ctx.settings.typed["catalog.timeout"]), agent(ctx))
+            known = service_named(ctx.settings, service)
+            if fetch is None:
+                typer.echo(visible("\n".join(list_links(known, " ".join(ident), timeout, agent(ctx)))))
+                return
+            fetched = fetch_product(known, " ".join(ident), fetch, save_as, timeout, agent(ctx),
+                                    ctx.confinement.place, lambda path: replace)
         except CatalogError as exc:
             raise UserError(str(exc), EXIT_FAILED) from None
-        typer.echo(visible("\n".join(lines)))  # product names and URLs from the service
+        typer.echo(fetched.summary(" ".join(" ".join(ident).split()), known))
 
 
 @app.command("send")
