@@ -45,6 +45,23 @@ def test_an_author_list_with_et_al_is_its_first_author_et_al():
     ("It is widely accepted that Gaussian processes model stellar variability.", 1),
     ("I found no passage in the literature that answers this.", 0),  # what the nudge asks the model to say
     ("It is not known whether the planet has a moon.", 0),
+    # Stop 50: the same credit in other words
+    ("It has long been known that hot Jupiters are dark.", 1),
+    ("According to the literature, K2 photometry is less precise than Kepler's.", 1),
+    ("Many authors have argued that granulation limits radial-velocity precision.", 1),
+    ("There is broad consensus that M dwarfs host many small planets.", 1),
+    ("Theory predicts that magnetic fields inhibit lithium depletion.", 1),
+    ("I found no study that predicts this, and no consensus holds in the passages I read.", 0),
 ])
 def test_a_sentence_crediting_the_literature_is_a_claim(sentence, claims):
     assert len(split_claims(sentence)[0]) == claims
+
+
+def test_a_compound_in_the_claim_is_its_words_in_the_passage():
+    """`Fifth-order PLD` against the passage's `fifth order PLD`: the compound is its parts (it was undecided)."""
+    from astro_cli.citations.support import check_support
+
+    passage = ("For a typical K2 star, this number is around $5\\times 10^3$ for third order PLD, and would increase "
+               "to $\\sim5\\times 10^4$ for fourth order and $\\sim3\\times 10^5$ for fifth order PLD.")
+    [claim] = split_claims("Fifth-order PLD would need about 3 × 10^5 regressors [1607.00524:s2.2:c10].")[0]
+    assert check_support(claim, passage).status == "supported"

@@ -70,6 +70,9 @@ def claim_checked(claim: str, passage: str) -> str | None:
     ("0.329 ± 0.020", "M_A = 0.329\\pm0.002", "0.329 ± 0.020: the passage gives another uncertainty"),
     ("0.019", "\\Gamma = 0.040^{+0.031}_{-0.019}", "0.019 is not in the passage"),
     ("τ_m = 2 hours", "a Matérn-3/2 kernel with $\\tau_m = 2$ days", "2 hours is not in the passage (it gives 2 days)"),
+    # Stop 50: a temperature in °C is not one in K (an offset, not a factor); ppb is not ppm.
+    ("4500 °C", "warmer than about 4 500 K", "4500 °C is not in the passage (it gives 4 500 K)"),
+    ("15 ppb", "down to the level of $\\sim 15$ parts per million", "15 ppb is not in the passage (it gives 15 parts per million)"),
 ])
 def test_a_claims_quantity_against_a_passage(claim, passage, why):
     assert claim_checked(claim, passage) == why

@@ -51,8 +51,11 @@ def _stem(word: str) -> str:
 
 
 def key_terms(text: str) -> set[str]:
-    return {_stem(w) for w in _WORD.findall(text) if len(w) >= 4 and w.lower() not in STOPWORDS
-            and w.lower() not in _EXTRA_STOP}
+    """The stems of the content words. A compound counts as its parts too: `fifth-order` is `fifth order`,
+    and the passage's `day-side` has the claim's `side`."""
+    words = _WORD.findall(text)
+    words += [part for w in words if "-" in w for part in w.split("-")]
+    return {_stem(w) for w in words if len(w) >= 4 and w.lower() not in STOPWORDS and w.lower() not in _EXTRA_STOP}
 
 
 @lru_cache(maxsize=512)

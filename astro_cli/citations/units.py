@@ -18,6 +18,7 @@ log = logging.getLogger(__name__)
 # key: (astropy name or None when astropy has none, spellings). Longer spellings are tried first.
 _UNITS: dict[str, tuple[str | None, tuple[str, ...]]] = {
     "K": ("K", ("K", "kelvin")), "mK": ("mK", ("mK",)),
+    "degC": ("deg_C", ("°C", "℃", "degrees Celsius")), "degF": ("deg_F", ("°F", "℉", "degrees Fahrenheit")),
     "eV": ("eV", ("eV",)), "keV": ("keV", ("keV",)), "MeV": ("MeV", ("MeV",)), "GeV": ("GeV", ("GeV",)),
     "TeV": ("TeV", ("TeV",)),
     "Hz": ("Hz", ("Hz",)), "kHz": ("kHz", ("kHz",)), "MHz": ("MHz", ("MHz",)), "GHz": ("GHz", ("GHz",)),
@@ -33,6 +34,7 @@ _UNITS: dict[str, tuple[str | None, tuple[str, ...]]] = {
     "kyr": ("kyr", ("kyr",)), "Myr": ("Myr", ("Myr",)), "Gyr": ("Gyr", ("Gyr",)),
     "Jy": ("Jy", ("Jy",)), "mJy": ("mJy", ("mJy",)), "uJy": ("uJy", ("μJy", "µJy", "uJy")),
     "mag": (None, ("mag",)), "dex": (None, ("dex",)), "ppm": (None, ("ppm", "parts per million")),
+    "ppb": (None, ("ppb", "parts per billion")),
     "deg": ("deg", ("°", "◦", "deg", "degrees", "degree")), "arcsec": ("arcsec", ("arcsec", "″")),
     "arcmin": ("arcmin", ("arcmin", "′")), "mas": ("mas", ("mas",)), "rad": ("rad", ("rad",)),
     "km/s": ("km/s", ("km/s", "km s^-1", "km s-1", "kms^-1")), "m/s": ("m/s", ("m/s", "m s^-1", "m s-1")),
@@ -49,8 +51,9 @@ _UNITS: dict[str, tuple[str | None, tuple[str, ...]]] = {
     "pix": ("pix", ("pixels", "pixel", "pix", "px")),
 }
 # What a unit measures: two units of different kinds are never converted (and astropy is not imported for them).
+# K, °C and °F differ by an offset astropy converts only with an equivalency, which is not given: never equal.
 _KINDS = {
-    "temperature": ("K", "mK"), "energy": ("eV", "keV", "MeV", "GeV", "TeV", "erg"),
+    "temperature": ("K", "mK", "degC", "degF"), "energy": ("eV", "keV", "MeV", "GeV", "TeV", "erg"),
     "frequency": ("Hz", "kHz", "MHz", "GHz", "THz", "uHz", "mHz"),
     "length": ("nm", "um", "mm", "cm", "km", "m", "AA", "pc", "kpc", "Mpc", "Gpc", "AU", "ly", "R_sun", "R_jup",
                "R_earth"),
