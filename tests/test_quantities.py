@@ -73,6 +73,14 @@ def claim_checked(claim: str, passage: str) -> str | None:
     # Stop 50: a temperature in °C is not one in K (an offset, not a factor); ppb is not ppm.
     ("4500 °C", "warmer than about 4 500 K", "4500 °C is not in the passage (it gives 4 500 K)"),
     ("15 ppb", "down to the level of $\\sim 15$ parts per million", "15 ppb is not in the passage (it gives 15 parts per million)"),
+    # the uncertainty after the unit, an asymmetric one without a separator, units written as words
+    ("0.329 M_⊙ ± 0.002 M_⊙", "$M_A = 0.329\\pm0.002$$M_{\\odot}$ primary", None),
+    ("0.329 M_⊙ ± 0.020 M_⊙", "$M_A = 0.329\\pm0.002$$M_{\\odot}$ primary",
+     "0.329 M_⊙ ± 0.020 M_⊙: the passage gives another uncertainty"),
+    ("10.6 (+5.9 −4.5)", "N = 10.6_{-4.5}^{+5.9}", None),
+    ("9 to 10 million years", "A median HR diagram age of 9 – 10 Myr", None),
+    ("9 to 10 billion years", "A median HR diagram age of 9 – 10 Myr",
+     "9 to 10 billion years is not in the passage (it gives 9 – 10 Myr)"),
 ])
 def test_a_claims_quantity_against_a_passage(claim, passage, why):
     assert claim_checked(claim, passage) == why
