@@ -50,6 +50,13 @@ def test_what_is_no_quantity_of_a_claim():
         True, True, True, False, False]
 
 
+def test_a_year_after_an_author_list_is_a_citation_whatever_follows():
+    """`Kraus et al. 2015 found ...` was checked as a number (`2015 is not in the passage`): after `et al.` or
+    `A & B` a year is a citation's even with no punctuation after it; a number after other words is not."""
+    text = "Kraus et al. 2015 found it; Cowan & Agol 2011 showed it; Cowan and Agol 2011 argued; the 1800 stars"
+    assert [q.year for q in quantities(text, claim=True)] == [True, True, True, False]
+
+
 def claim_checked(claim: str, passage: str) -> str | None:
     return check_quantity(one(claim), stated_in(passage))
 

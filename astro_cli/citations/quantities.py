@@ -62,6 +62,8 @@ _YEAR_AFTER = re.compile(r"\s?[-–—/]\s?(?:1[6-9]|20)\d\d\b")
 # a citation's year: after a name or "et al." and before the citation's punctuation (`Gaia Collaboration 2023,`)
 _CITED_BEFORE = re.compile(r"(?:\bet\s+al\.?|\b[A-Z][A-Za-z'’-]+)\s*,?\s*$")
 _CITED_AFTER = re.compile(r"[a-z]?\s*(?:[,;)\]]|\.(?:\s|$)|$)")
+# after "et al." or "A & B" / "A and B" a year is a citation's whatever follows (`Kraus et al. 2015 found ...`)
+_AUTHORS_BEFORE = re.compile(r"(?:\bet\s+al\.?|\b[A-Z][A-Za-z'’-]+\s+(?:&|and)\s+[A-Z][A-Za-z'’-]+)\s*,?\s*$")
 
 
 @dataclass(frozen=True)
@@ -239,7 +241,8 @@ def _is_year(norm: str, start: int, end: int, mantissa: str, unit: str | None, p
         return False
     if not 1600 <= int(mantissa) <= 2099:
         return False
-    if _CITED_BEFORE.search(norm[max(0, start - 40):start]) and _CITED_AFTER.match(norm, match.end("mant")):
+    before = norm[max(0, start - 40):start]
+    if _CITED_BEFORE.search(before) and _CITED_AFTER.match(norm, match.end("mant")) or _AUTHORS_BEFORE.search(before):
         return True
     return bool(_YEAR_BEFORE.search(norm[max(0, start - 14):start]) or _YEAR_AFTER.match(norm, match.end("mant")))
 
