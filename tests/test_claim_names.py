@@ -22,6 +22,13 @@ ROW = "WASP-19b[21] | 2581(49) | 1.65(0.25) | XO-2[23] | 1685(33) | 3.6(0.75) | 
     ("β Pic b", "the planet beta Pic b orbits", True),
     ("beta Pic b", "\\beta~Pic~b", True),
     ("τ Boo b", "υ And b", False),
+    # stop 50: a constellation's abbreviation or genitive, SIMBAD's Greek letters
+    ("51 Peg b", "the planet 51 Pegasi b", True),
+    ("epsilon Eridani b", "a planet of ε Eri b at 3.4 au", True),
+    ("ε Eri b", "eps Eri b", True),
+    ("alpha Cen", "Proxima and α Centauri A", True),
+    ("ε Eri b", "eps Ind b", False),
+    ("γ Del", "gam Delphini", True),
 ])
 def test_a_name_in_a_passage(name, passage, named):
     assert named_in(name, passage) is named
