@@ -88,6 +88,10 @@ def claim_checked(claim: str, passage: str) -> str | None:
     ("9 to 10 million years", "A median HR diagram age of 9 – 10 Myr", None),
     ("9 to 10 billion years", "A median HR diagram age of 9 – 10 Myr",
      "9 to 10 billion years is not in the passage (it gives 9 – 10 Myr)"),
+    # a confidence level is matched by a confidence level only, not by a bare number elsewhere (1001.0012, p. 7)
+    ("at 2σ", "a 1σ upper limit of A_B < 0.35 from the 2- dimensional distribution", "2 is not in the passage"),
+    ("at 1σ", "a 1σ upper limit of A_B < 0.35 from the 2- dimensional distribution", None),
+    ("at 3 sigma", "detected at 3σ", None),
 ])
 def test_a_claims_quantity_against_a_passage(claim, passage, why):
     assert claim_checked(claim, passage) == why

@@ -36,6 +36,7 @@ _UNITS: dict[str, tuple[str | None, tuple[str, ...]]] = {
     "Jy": ("Jy", ("Jy",)), "mJy": ("mJy", ("mJy",)), "uJy": ("uJy", ("μJy", "µJy", "uJy")),
     "mag": (None, ("mag",)), "dex": (None, ("dex",)), "ppm": (None, ("ppm", "parts per million")),
     "ppb": (None, ("ppb", "parts per billion")),
+    "sigma": (None, ("σ", "sigma")),
     "deg": ("deg", ("°", "◦", "deg", "degrees", "degree")), "arcsec": ("arcsec", ("arcsec", "″")),
     "arcmin": ("arcmin", ("arcmin", "′")), "mas": ("mas", ("mas",)), "rad": ("rad", ("rad",)),
     "km/s": ("km/s", ("km/s", "km s^-1", "km s-1", "kms^-1")), "m/s": ("m/s", ("m/s", "m s^-1", "m s-1")),
@@ -62,6 +63,9 @@ _KINDS = {
     "angle": ("deg", "arcsec", "arcmin", "mas", "rad"), "speed": ("km/s", "m/s", "cm/s"),
     "mass": ("M_sun", "M_jup", "M_earth"), "power": ("erg/s", "W", "L_sun"),
 }
+# A unit that says what the number is, not how it is scaled: a bare number of the passage is never one (a claim's
+# `at 2σ` is not supported by the `2` of `2-dimensional` beside the passage's `1σ`).
+ONLY_ITSELF = frozenset({"sigma"})
 _KIND = {key: kind for kind, keys in _KINDS.items() for key in keys}
 _SPELLING = {spelling: key for key, (_, spellings) in _UNITS.items() for spelling in spellings}
 # A unit ends where a word ends: `5 d` is days, `5 dwarfs` is not; `M_J` is not the start of `M_Jx`.
