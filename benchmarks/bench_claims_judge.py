@@ -118,6 +118,20 @@ def judge_batch(app: Any, llm: Any, ledger: Any, items: list[dict[str, Any]], pi
     return rows
 
 
+def undecided_by_the_cheap_check(data: dict[str, Any], papers: list[str],
+                                 items: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    with tempfile.TemporaryDirectory() as tmp:
+        app = make_app(Path(tmp) / "ws")
+        ledger = ledger_of(data, papers)
+        out = []
+        for item in items:
+            grounding = ground(ledger, item["claim"], check_answer(app, ledger, item["claim"], False, 0.0))
+            if any(c.decided_by == "undecided" for c in grounding.claims):
+                out.append(item)
+        app.close()
+    return out
+
+
 def summary(rows: list[dict[str, Any]]) -> str:
     def agree(subset: list[dict[str, Any]]) -> str:
         return f"{sum(r['judge'] == r['label'] for r in subset)} / {len(subset)}"
@@ -149,12 +163,16 @@ def main() -> None:
     parser.add_argument("--max-seconds", type=float, default=1500.0)
     parser.add_argument("--out", type=Path, default=None)
     parser.add_argument("--batch", type=int, default=1, help="claims per request (the judge takes up to 20)")
+    parser.add_argument("--undecided-only", action="store_true",
+                        help="only the claims the cheap check leaves undecided (what the judge gets in a session)")
     args = parser.parse_args()
     data = json.loads(SET.read_text())
     half = "held_out" if args.held_out else "development"
     papers = data["split"][half]
     items = [c for c in data["claims"] if c["paper"] in papers and c["label"] in ("supported", "unsupported")]
     random.Random(43).shuffle(items)
+    if args.undecided_only:
+        items = undecided_by_the_cheap_check(data, papers, items)
     out = args.out or Path(tempfile.gettempdir()) / f"bench_claims_judge_{half}.jsonl"
     installed = install(DEFAULT_CACHE)
     os.environ.setdefault("ASTRO_API_KEY", "sk-local")
