@@ -137,6 +137,20 @@ def test_a_claim_crediting_the_literature_without_number_or_cite_is_uncited(run_
 
 
 @pytest.mark.slow
+def test_stop_50_a_celsius_temperature_and_a_long_known_fact(run_astro, fake, astro_env, papers):
+    """Stop 50, found on the development half: `∼400 °C` passed against `∼400 K` (`°C` was no unit), and "It has
+    long been known that ..." was no claim at all."""
+    answer = ("Planets with effective temperatures exceeding ∼400 K should be cloud free [1001.0012:p1:c4]. "
+              "Planets with effective temperatures exceeding ∼400 °C should be cloud free [1001.0012:p1:c4]. "
+              "It has long been known that hot Jupiters have low albedos.")
+    claims, _ = claims_of(run_astro, fake, astro_env, read(COWAN, pages="1"), answer)
+    assert [c["status"] for c in claims] == ["supported", "unsupported", "uncited"]
+    assert claims[1]["reason"] == "400 °C is not in the passage (it gives 400 K)"
+    [nudge] = set(nudges(fake))
+    assert "It has long been known" in nudge and "∼400 °C" in nudge
+
+
+@pytest.mark.slow
 def test_a_planet_is_named_by_its_hosts_row_in_a_table(run_astro, fake, astro_env, papers):
     """`XO-2b` was flagged because the table row reads `XO-2`."""
     answer = ("XO-2b has a day-side effective temperature of T_d = 1431 K [1001.0012:p12:c48]. "
