@@ -92,6 +92,7 @@ def claim_checked(claim: str, passage: str) -> str | None:
     ("at 2σ", "a 1σ upper limit of A_B < 0.35 from the 2- dimensional distribution", "2 is not in the passage"),
     ("at 1σ", "a 1σ upper limit of A_B < 0.35 from the 2- dimensional distribution", None),
     ("at 3 sigma", "detected at 3σ", None),
+    ("within 2σ", "we show the 2$\\sigma$ confidence bands", None),  # LaTeX's \sigma (found on the held-out half)
 ])
 def test_a_claims_quantity_against_a_passage(claim, passage, why):
     assert claim_checked(claim, passage) == why
