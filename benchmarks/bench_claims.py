@@ -3,6 +3,7 @@
     .venv/bin/python benchmarks/bench_claims.py              # the development half
     .venv/bin/python benchmarks/bench_claims.py --held-out   # the held-out half (measured once)
     .venv/bin/python benchmarks/bench_claims.py --timing     # CPU of the cheap check per 1,000-word answer
+    .venv/bin/python benchmarks/bench_claims.py --probes     # stop 50's paraphrases of the development half
 
 Each claim is checked alone, as a one-sentence answer, against a ledger that took in the passages the set
 lists (framed as get_paper_content frames them, read back by the real ledger). Reported: unsupported claims
@@ -31,6 +32,7 @@ from astro_cli.citations.ledger import CitationLedger  # noqa: E402
 from tests.library_support import make_app  # noqa: E402
 
 SET = ROOT / "benchmarks" / "data" / "claims_set.json"
+PROBES = ROOT / "benchmarks" / "data" / "claims_probes.json"
 
 
 def ledger_of(data: dict[str, object], papers: list[str]) -> CitationLedger:
@@ -104,10 +106,15 @@ def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--held-out", action="store_true", help="measure the held-out half (once, at the end)")
     parser.add_argument("--timing", action="store_true")
+    parser.add_argument("--probes", action="store_true", help="the paraphrases of claims_probes.json (development)")
     parser.add_argument("--runs", type=int, default=21)
     args = parser.parse_args()
     data = json.loads(SET.read_text())
     half = "held_out" if args.held_out else "development"
+    if args.probes:  # checked against the development half's passages; an uncited probe belongs to no paper
+        first = data["split"]["development"][0]
+        probes = json.loads(PROBES.read_text())["claims"]
+        data = {**data, "claims": [{**c, "paper": c["paper"] or first, "kind": "probe"} for c in probes]}
     with tempfile.TemporaryDirectory() as tmp:
         app = make_app(Path(tmp) / "ws")
         if args.timing:

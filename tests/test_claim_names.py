@@ -22,6 +22,13 @@ ROW = "WASP-19b[21] | 2581(49) | 1.65(0.25) | XO-2[23] | 1685(33) | 3.6(0.75) | 
     ("β Pic b", "the planet beta Pic b orbits", True),
     ("beta Pic b", "\\beta~Pic~b", True),
     ("τ Boo b", "υ And b", False),
+    # stop 50: a constellation's abbreviation or genitive, SIMBAD's Greek letters
+    ("51 Peg b", "the planet 51 Pegasi b", True),
+    ("epsilon Eridani b", "a planet of ε Eri b at 3.4 au", True),
+    ("ε Eri b", "eps Eri b", True),
+    ("alpha Cen", "Proxima and α Centauri A", True),
+    ("ε Eri b", "eps Ind b", False),
+    ("γ Del", "gam Delphini", True),
 ])
 def test_a_name_in_a_passage(name, passage, named):
     assert named_in(name, passage) is named
@@ -45,6 +52,36 @@ def test_an_author_list_with_et_al_is_its_first_author_et_al():
     ("It is widely accepted that Gaussian processes model stellar variability.", 1),
     ("I found no passage in the literature that answers this.", 0),  # what the nudge asks the model to say
     ("It is not known whether the planet has a moon.", 0),
+    # Stop 50: the same credit in other words
+    ("It has long been known that hot Jupiters are dark.", 1),
+    ("According to the literature, K2 photometry is less precise than Kepler's.", 1),
+    ("Many authors have argued that granulation limits radial-velocity precision.", 1),
+    ("There is broad consensus that M dwarfs host many small planets.", 1),
+    ("Theory predicts that magnetic fields inhibit lithium depletion.", 1),
+    ("I found no study that predicts this, and no consensus holds in the passages I read.", 0),
 ])
 def test_a_sentence_crediting_the_literature_is_a_claim(sentence, claims):
     assert len(split_claims(sentence)[0]) == claims
+
+
+def test_a_compound_in_the_claim_is_its_words_in_the_passage():
+    """`Fifth-order PLD` against the passage's `fifth order PLD`: the compound is its parts (it was undecided)."""
+    from astro_cli.citations.support import check_support
+
+    passage = ("For a typical K2 star, this number is around $5\\times 10^3$ for third order PLD, and would increase "
+               "to $\\sim5\\times 10^4$ for fourth order and $\\sim3\\times 10^5$ for fifth order PLD.")
+    [claim] = split_claims("Fifth-order PLD would need about 3 × 10^5 regressors [1607.00524:s2.2:c10].")[0]
+    assert check_support(claim, passage).status == "supported"
+
+
+def test_a_cite_key_glued_to_its_year_is_the_authors_name():
+    """Palumbo et al. 2022 (LaTeX): `[Elsworth1994]` did not count as the claim's `Elsworth`, so a faithful claim
+    was left undecided (found on stop 50's held-out half, after its one measurement)."""
+    from astro_cli.citations.support import check_support
+
+    passage = ("we show the 2$\\sigma$ confidence bands for two measurements of the granulation RMS performed by "
+               "[Elsworth1994] ($31.9 \\pm 9 \\ {\\rm cm\\ s}^{-1}$, orange forward-hatched) and [Palle1999] "
+               "($46.1 \\pm 10 \\ {\\rm cm\\ s}^{-1}$, green back-hatched).")
+    [claim] = split_claims("Elsworth et al. measured a granulation RMS of 31.9 ± 9 cm/s and Pallé et al. one of "
+                           "46.1 ± 10 cm/s [2110.11839:s4.2:c40].")[0]
+    assert check_support(claim, passage).status == "supported"

@@ -104,6 +104,19 @@ def test_a_number_after_a_hyphen_in_the_passage_is_read(run_astro, fake, astro_e
 
 
 @pytest.mark.slow
+def test_a_number_after_a_slash_in_the_passage_is_read(run_astro, fake, astro_env, papers):
+    """The passage's `∼ (0.52 s/1070 rows)/6.2 s`: 1070 and 6.2 stand after a slash. A faithful claim giving them
+    was flagged (`1070 is not in the passage`); a changed one must still be caught."""
+    answer = ("The smear rows receive flux in proportion to the relative exposure times of smear versus imaging "
+              "pixels, about (0.52 s / 1070 rows) / 6.2 s [1905.09831:p3:c7]. "
+              "The smear rows receive flux in proportion to the relative exposure times of smear versus imaging "
+              "pixels, about (0.52 s / 1700 rows) / 6.2 s [1905.09831:p3:c7].")
+    claims, _ = claims_of(run_astro, fake, astro_env, read(SMEAR, pages="3"), answer)
+    assert [c["status"] for c in claims] == ["supported", "unsupported"]
+    assert claims[1]["reason"] == "1700 is not in the passage"
+
+
+@pytest.mark.slow
 def test_a_claim_citing_two_passages_is_checked_against_both(run_astro, fake, astro_env, papers):
     answer = ("The 1σ upper limit on the Bond albedo is A_B < 0.35, and planets hotter than 2400 K have uniformly "
               "low albedos [1001.0012:p7:c31; 1001.0012:p8:c36].")
@@ -121,6 +134,20 @@ def test_a_claim_crediting_the_literature_without_number_or_cite_is_uncited(run_
     assert [c["status"] for c in claims] == ["supported", "uncited"]
     [nudge] = set(nudges(fake))
     assert "It is well established in the literature" in nudge and "has no citation" in nudge
+
+
+@pytest.mark.slow
+def test_stop_50_a_celsius_temperature_and_a_long_known_fact(run_astro, fake, astro_env, papers):
+    """Stop 50, found on the development half: `∼400 °C` passed against `∼400 K` (`°C` was no unit), and "It has
+    long been known that ..." was no claim at all."""
+    answer = ("Planets with effective temperatures exceeding ∼400 K should be cloud free [1001.0012:p1:c4]. "
+              "Planets with effective temperatures exceeding ∼400 °C should be cloud free [1001.0012:p1:c4]. "
+              "It has long been known that hot Jupiters have low albedos.")
+    claims, _ = claims_of(run_astro, fake, astro_env, read(COWAN, pages="1"), answer)
+    assert [c["status"] for c in claims] == ["supported", "unsupported", "uncited"]
+    assert claims[1]["reason"] == "400 °C is not in the passage (it gives 400 K)"
+    [nudge] = set(nudges(fake))
+    assert "It has long been known" in nudge and "∼400 °C" in nudge
 
 
 @pytest.mark.slow

@@ -50,6 +50,13 @@ def test_what_is_no_quantity_of_a_claim():
         True, True, True, False, False]
 
 
+def test_a_year_after_an_author_list_is_a_citation_whatever_follows():
+    """`Kraus et al. 2015 found ...` was checked as a number (`2015 is not in the passage`): after `et al.` or
+    `A & B` a year is a citation's even with no punctuation after it; a number after other words is not."""
+    text = "Kraus et al. 2015 found it; Cowan & Agol 2011 showed it; Cowan and Agol 2011 argued; the 1800 stars"
+    assert [q.year for q in quantities(text, claim=True)] == [True, True, True, False]
+
+
 def claim_checked(claim: str, passage: str) -> str | None:
     return check_quantity(one(claim), stated_in(passage))
 
@@ -70,6 +77,22 @@ def claim_checked(claim: str, passage: str) -> str | None:
     ("0.329 ± 0.020", "M_A = 0.329\\pm0.002", "0.329 ± 0.020: the passage gives another uncertainty"),
     ("0.019", "\\Gamma = 0.040^{+0.031}_{-0.019}", "0.019 is not in the passage"),
     ("τ_m = 2 hours", "a Matérn-3/2 kernel with $\\tau_m = 2$ days", "2 hours is not in the passage (it gives 2 days)"),
+    # Stop 50: a temperature in °C is not one in K (an offset, not a factor); ppb is not ppm.
+    ("4500 °C", "warmer than about 4 500 K", "4500 °C is not in the passage (it gives 4 500 K)"),
+    ("15 ppb", "down to the level of $\\sim 15$ parts per million", "15 ppb is not in the passage (it gives 15 parts per million)"),
+    # the uncertainty after the unit, an asymmetric one without a separator, units written as words
+    ("0.329 M_⊙ ± 0.002 M_⊙", "$M_A = 0.329\\pm0.002$$M_{\\odot}$ primary", None),
+    ("0.329 M_⊙ ± 0.020 M_⊙", "$M_A = 0.329\\pm0.002$$M_{\\odot}$ primary",
+     "0.329 M_⊙ ± 0.020 M_⊙: the passage gives another uncertainty"),
+    ("10.6 (+5.9 −4.5)", "N = 10.6_{-4.5}^{+5.9}", None),
+    ("9 to 10 million years", "A median HR diagram age of 9 – 10 Myr", None),
+    ("9 to 10 billion years", "A median HR diagram age of 9 – 10 Myr",
+     "9 to 10 billion years is not in the passage (it gives 9 – 10 Myr)"),
+    # a confidence level is matched by a confidence level only, not by a bare number elsewhere (1001.0012, p. 7)
+    ("at 2σ", "a 1σ upper limit of A_B < 0.35 from the 2- dimensional distribution", "2 is not in the passage"),
+    ("at 1σ", "a 1σ upper limit of A_B < 0.35 from the 2- dimensional distribution", None),
+    ("at 3 sigma", "detected at 3σ", None),
+    ("within 2σ", "we show the 2$\\sigma$ confidence bands", None),  # LaTeX's \sigma (found on the held-out half)
 ])
 def test_a_claims_quantity_against_a_passage(claim, passage, why):
     assert claim_checked(claim, passage) == why

@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 
 from astro_cli.citations.quantities import Quantity, passage_quantities
-from astro_cli.citations.units import factor
+from astro_cli.citations.units import ONLY_ITSELF, factor
 
 
 @dataclass
@@ -74,6 +74,8 @@ def _scales(claim: Quantity, units: frozenset[str | None]) -> list[tuple[str | N
     """(the passage's unit, percent, the factor that turns its number into the claim's) for each way it may hold it."""
     out = []
     for unit in sorted(units, key=lambda u: (u is None, u != claim.unit, u or "")):  # a unit that agrees first
+        if unit is None and claim.unit in ONLY_ITSELF:
+            continue
         if claim.unit and unit and unit != claim.unit:
             scale = factor(unit, claim.unit)
             if scale is None:

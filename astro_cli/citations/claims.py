@@ -56,16 +56,25 @@ _ATTRIBUTION = re.compile(
     r"\b(?:published|discovered)\s+(?:by|in)\b)",
     re.IGNORECASE,
 )
-# A sentence that credits the literature is a claim even with no number and no citation (issue 43).
+# A sentence that credits the literature is a claim even with no number and no citation (issue 43): an
+# impersonal "it is (well / long / widely) known ...", a body of work or its people as the subject of a verb
+# of finding or arguing, "according to the literature", a consensus.
+_BODY = (r"(?:stud(?:y|ies)|research|observations?|theor(?:y|ies)|simulations|previous\s+work|prior\s+work|"
+         r"(?:earlier|previous|prior|recent|many|several|numerous|most|other|published)\s+(?:works?|stud(?:y|ies)|"
+         r"papers?|authors|analys[ie]s|surveys?|observations|models|simulations|results|measurements))")
 _CREDITS_LITERATURE = re.compile(
-    r"\b(?:(?:it\s+is|it's|it\s+has\s+been)\s+(?:well[\s-]+)?(?:established|known|accepted|documented|"
-    r"recognized|recognised|understood|shown|demonstrated)|(?:is|are)\s+(?:widely|generally|commonly|broadly|well)\s+"
+    r"\b(?:(?:it\s+is|it's|it\s+has\s+(?:long\s+)?been)\s+(?:(?:well|long|widely|generally|commonly|firmly)[\s-]+)?"
+    r"(?:established|known|accepted|documented|recognized|recognised|understood|shown|demonstrated|believed|"
+    r"argued|suggested)|(?:is|are)\s+(?:widely|generally|commonly|broadly|well)\s+"
     r"(?:accepted|known|established|believed|thought|agreed)|(?:widely|generally|commonly)\s+(?:accepted|believed|"
-    r"agreed)|(?:stud(?:y|ies)|research|observations?|previous\s+work|prior\s+work|(?:earlier|previous|recent|many|"
-    r"several|numerous)\s+(?:works?|stud(?:y|ies)|papers?|authors|analys[ie]s|surveys?))\s+(?:have|has)\s+"
-    r"(?:shown|found|established|demonstrated|confirmed|suggested|reported)|"
-    r"the\s+literature\s+(?:shows|suggests|agrees|reports)|(?:astronomers|researchers|scientists)\s+(?:have\s+)?"
-    r"(?:found|shown|established|agree))\b",
+    r"agreed)|" + _BODY + r"\s+(?:(?:have|has)\s+(?:long\s+|also\s+|consistently\s+)?)?"
+    r"(?:shown|showed|found|established|demonstrated|confirmed|suggested|reported|argued|proposed|predicted|"
+    r"predicts?|concluded|indicated|revealed)|"
+    r"the\s+literature\s+(?:shows|suggests|agrees|reports)|according\s+to\s+(?:the\s+)?(?:literature|"
+    r"(?:earlier|previous|prior|recent|many|several|most|published)\s+\w+)|"
+    r"(?:broad|general|growing|wide|scientific|a)?\s*consensus\s+(?:that|is\s+that)|"
+    r"(?:astronomers|researchers|scientists)\s+(?:have\s+)?(?:long\s+)?"
+    r"(?:found|shown|established|agree|argued|known))\b",
     re.IGNORECASE,
 )
 _COORD = re.compile(r"\b\d{1,2}[h:]\s?\d{2}[m:]\s?\d{2}(?:\.\d+)?s?\b|[+-−]\d{1,2}[d°:]\s?\d{2}['′:]\s?\d{2}(?:\.\d+)?")

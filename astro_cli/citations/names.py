@@ -2,7 +2,8 @@
 
 Compared folded (accents, case), without spaces and hyphens (`HD 189733b` = `HD189733 b`), with Greek
 letters and their names alike (`β Pic` = `beta Pic` = `\\beta Pic`), catalogue prefixes that name the same
-catalogue alike (`GJ` = `Gl` = `Gliese`, `M` = `Messier`), and a planet by its host's designation when
+catalogue alike (`GJ` = `Gl` = `Gliese`, `M` = `Messier`), a constellation's abbreviation and genitive alike
+(`51 Peg` = `51 Pegasi`, `ε Eri` = `eps Eridani`: constellations.py), and a planet by its host's designation when
 the passage gives the host alone as a label (`XO-2b` in a table row `XO-2[23] | 1340(30)`, a list) — not
 another planet of it (`WASP-12c`), another number (`XO-23`), nor the host inside a phrase (`the HD 189733
 system` says nothing of HD 189733b in particular).
@@ -13,6 +14,7 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
+from astro_cli.citations.constellations import one_form
 from astro_cli.research.text.pdfchars import fold
 
 GREEK = {"α": "alpha", "β": "beta", "γ": "gamma", "δ": "delta", "ε": "epsilon", "ϵ": "epsilon", "ζ": "zeta",
@@ -36,13 +38,13 @@ def _has_greek(text: str) -> bool:
 
 def squash(text: str) -> str:
     """A name or a text as names are compared: folded, lower case, Greek letters spelled, no spaces or hyphens."""
-    return _SEPARATORS.sub("", fold(spell_greek(text).lower()))
+    return _SEPARATORS.sub("", one_form(fold(spell_greek(text).lower())))
 
 
 @lru_cache(maxsize=512)
 def _spaced(text: str) -> str:
     """The passage folded, lower case, hyphens and LaTeX marks dropped, one space between words."""
-    return " ".join(re.sub(r"[\-‐–\\{}$]", "", fold(spell_greek(text).lower())).split())
+    return " ".join(re.sub(r"[\-‐–\\{}$]", "", one_form(fold(spell_greek(text).lower()))).split())
 
 
 def _variants(squashed: str) -> list[str]:

@@ -22,7 +22,7 @@ _REPLACE = {
     "\\,": " ", "\\;": " ", "\\:": " ", "\\!": "", "\\ ": " ", "~": " ", "\u2009": " ", "\u00a0": " ",
     "\u202f": " ", "\u2005": " ", "$": "", "{": "", "}": "", "⟦": "", "⟧": "", "\\pm": "±", "+/-": "±",
     "\\times": "×", "\\cdot": "·", "\\odot": "⊙", "\\oplus": "⊕", "\\sun": "⊙", "\\earth": "⊕", "\\AA": "Å",
-    "\\mu": "μ", "\\%": "%", "\\sim": "∼", "\\approx": "≈", "\\simeq": "≃", "−": "-", "\\mathrm": "",
+    "\\mu": "μ", "\\sigma": "σ", "\\%": "%", "\\sim": "∼", "\\approx": "≈", "\\simeq": "≃", "−": "-", "\\mathrm": "",
     "\\rm ": "", "\\textrm": "", "\\text": "", "\\mbox": "", "\\lesssim": "≲", "\\gtrsim": "≳", "^◦": "°",
     "^∘": "°", "^\\circ": "°", "\\circ": "°", "per cent": "%", "percent": "%",
 }
@@ -39,7 +39,7 @@ QUANTITY = re.compile(
       |\s*±\s*(?P<pm>{_N})
       |\s*\^\s*\+\s*(?P<up>{_N})\s*_?\s*-\s*(?P<dn>{_N})
       |\s*_\s*-\s*(?P<dn2>{_N})\s*\^\s*\+\s*(?P<up2>{_N})
-      |\s*\(\s*\+\s*(?P<up3>{_N})\s*[,/]\s*-\s*(?P<dn3>{_N})\s*\)
+      |\s*\(\s*\+\s*(?P<up3>{_N})\s*[,/]?\s*-\s*(?P<dn3>{_N})\s*\)
       |\s+\+\s*(?P<up4>{_N})\s*/?\s*-\s*(?P<dn4>{_N})(?![\d.]))?
     (?(lead)(?P<close>\s*\))?)
     (?:\s*[×x*·]\s*10\s*\^\s*(?P<exp>[-+]?\d+))?""",
@@ -48,6 +48,7 @@ QUANTITY = re.compile(
 _RANGE = re.compile(rf"(?P<sep>\s?[-–—]\s?|\s+to\s+|\s+and\s+)(?P<mant>{_N})(?:\s*[×x*·]\s*10\s*\^\s*(?P<exp>[-+]?\d+)"
                     r"|\s*\^\s*(?P<pow>[-+]?\d+))?")
 _PERCENT = re.compile(r"\s?%")
+_PM_AFTER_UNIT = re.compile(rf"\s*±\s*(?P<pm>{_N})")  # `0.329 M_⊙ ± 0.002 M_⊙`: the error after the unit
 _UNIT_GAP = re.compile(r"\s?-?\s?|\^?")
 _ORDINAL = re.compile(r"(?:st|nd|rd|th)\b")
 _APPROX = re.compile(r"(?:about|around|roughly|nearly|approximately|approx\.|some|∼|~|≈|≃|≲|≳)\s*$", re.IGNORECASE)
@@ -61,6 +62,8 @@ _YEAR_AFTER = re.compile(r"\s?[-–—/]\s?(?:1[6-9]|20)\d\d\b")
 # a citation's year: after a name or "et al." and before the citation's punctuation (`Gaia Collaboration 2023,`)
 _CITED_BEFORE = re.compile(r"(?:\bet\s+al\.?|\b[A-Z][A-Za-z'’-]+)\s*,?\s*$")
 _CITED_AFTER = re.compile(r"[a-z]?\s*(?:[,;)\]]|\.(?:\s|$)|$)")
+# after "et al." or "A & B" / "A and B" a year is a citation's whatever follows (`Kraus et al. 2015 found ...`)
+_AUTHORS_BEFORE = re.compile(r"(?:\bet\s+al\.?|\b[A-Z][A-Za-z'’-]+\s+(?:&|and)\s+[A-Z][A-Za-z'’-]+)\s*,?\s*$")
 
 
 @dataclass(frozen=True)
@@ -200,6 +203,12 @@ def _read(norm: str, match: re.Match[str], claim: bool) -> tuple[Quantity | None
         unit, end, glued = _unit(norm, end)
         if glued:
             return None, end, 0  # `2MASS`, `3D`, `2nd`: not a quantity
+        after = _PM_AFTER_UNIT.match(norm, end) if unit and plus is None and high is None else None
+        if after:
+            plus, error_decimals = _scaled(after.group("pm"), exponent)
+            minus, end = plus, after.end()
+            again, again_end, _ = _unit(norm, end)
+            end = again_end if again == unit else end
     year = claim and _is_year(norm, start, end, mantissa, unit, percent, plus, exponent, match)
     approx = bool(_APPROX.search(norm[max(0, start - 16):start]))
     return Quantity(value, decimals, unit, percent, plus, minus, error_decimals, high, high_decimals, approx, year,
@@ -232,7 +241,8 @@ def _is_year(norm: str, start: int, end: int, mantissa: str, unit: str | None, p
         return False
     if not 1600 <= int(mantissa) <= 2099:
         return False
-    if _CITED_BEFORE.search(norm[max(0, start - 40):start]) and _CITED_AFTER.match(norm, match.end("mant")):
+    before = norm[max(0, start - 40):start]
+    if _CITED_BEFORE.search(before) and _CITED_AFTER.match(norm, match.end("mant")) or _AUTHORS_BEFORE.search(before):
         return True
     return bool(_YEAR_BEFORE.search(norm[max(0, start - 14):start]) or _YEAR_AFTER.match(norm, match.end("mant")))
 

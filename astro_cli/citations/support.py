@@ -26,6 +26,7 @@ from astro_cli.stopwords import STOPWORDS
 SUPPORTED_TERMS = 0.5  # share of the claim's key terms a supporting passage must have
 UNRELATED_TERMS = 0.2  # below this share the passage is about something else
 _WORD = re.compile(r"[^\W\d_][\w-]*")
+_KEY_YEAR = re.compile(r"(?<=[^\W\d_])(?:1[6-9]|20)\d\d[a-z]?$")
 _SUFFIXES = ("ations", "ation", "ings", "ing", "ies", "es", "ed", "ly", "s", "al")
 _EXTRA_STOP = frozenset("""which whose were been being than then also thus hence however therefore exactly
     approximately about around roughly nearly only every each both most many much such very well shown found
@@ -51,8 +52,13 @@ def _stem(word: str) -> str:
 
 
 def key_terms(text: str) -> set[str]:
-    return {_stem(w) for w in _WORD.findall(text) if len(w) >= 4 and w.lower() not in STOPWORDS
-            and w.lower() not in _EXTRA_STOP}
+    """The stems of the content words. A compound counts as its parts too: `fifth-order` is `fifth order`,
+    and the passage's `day-side` has the claim's `side`; a LaTeX cite key glued to its year (`Elsworth1994`)
+    is the author's name too."""
+    words = _WORD.findall(text)
+    words += [part for w in words if "-" in w for part in w.split("-")]
+    words += [w[:cut.start()] for w in words if (cut := _KEY_YEAR.search(w))]  # a cite key `[Elsworth1994]`
+    return {_stem(w) for w in words if len(w) >= 4 and w.lower() not in STOPWORDS and w.lower() not in _EXTRA_STOP}
 
 
 @lru_cache(maxsize=512)

@@ -18,6 +18,7 @@ log = logging.getLogger(__name__)
 # key: (astropy name or None when astropy has none, spellings). Longer spellings are tried first.
 _UNITS: dict[str, tuple[str | None, tuple[str, ...]]] = {
     "K": ("K", ("K", "kelvin")), "mK": ("mK", ("mK",)),
+    "degC": ("deg_C", ("°C", "℃", "degrees Celsius")), "degF": ("deg_F", ("°F", "℉", "degrees Fahrenheit")),
     "eV": ("eV", ("eV",)), "keV": ("keV", ("keV",)), "MeV": ("MeV", ("MeV",)), "GeV": ("GeV", ("GeV",)),
     "TeV": ("TeV", ("TeV",)),
     "Hz": ("Hz", ("Hz",)), "kHz": ("kHz", ("kHz",)), "MHz": ("MHz", ("MHz",)), "GHz": ("GHz", ("GHz",)),
@@ -30,9 +31,12 @@ _UNITS: dict[str, tuple[str | None, tuple[str, ...]]] = {
     "s": ("s", ("seconds", "second", "sec", "s")), "ms": ("ms", ("ms",)),
     "min": ("min", ("minutes", "minute", "mins", "min")), "h": ("h", ("hours", "hour", "hrs", "hr", "h")),
     "d": ("d", ("days", "day", "d")), "yr": ("yr", ("years", "year", "yrs", "yr")),
-    "kyr": ("kyr", ("kyr",)), "Myr": ("Myr", ("Myr",)), "Gyr": ("Gyr", ("Gyr",)),
+    "kyr": ("kyr", ("kyr", "thousand years")), "Myr": ("Myr", ("Myrs", "Myr", "million years")),
+    "Gyr": ("Gyr", ("Gyrs", "Gyr", "billion years")),
     "Jy": ("Jy", ("Jy",)), "mJy": ("mJy", ("mJy",)), "uJy": ("uJy", ("μJy", "µJy", "uJy")),
     "mag": (None, ("mag",)), "dex": (None, ("dex",)), "ppm": (None, ("ppm", "parts per million")),
+    "ppb": (None, ("ppb", "parts per billion")),
+    "sigma": (None, ("σ", "sigma")),
     "deg": ("deg", ("°", "◦", "deg", "degrees", "degree")), "arcsec": ("arcsec", ("arcsec", "″")),
     "arcmin": ("arcmin", ("arcmin", "′")), "mas": ("mas", ("mas",)), "rad": ("rad", ("rad",)),
     "km/s": ("km/s", ("km/s", "km s^-1", "km s-1", "kms^-1")), "m/s": ("m/s", ("m/s", "m s^-1", "m s-1")),
@@ -49,8 +53,9 @@ _UNITS: dict[str, tuple[str | None, tuple[str, ...]]] = {
     "pix": ("pix", ("pixels", "pixel", "pix", "px")),
 }
 # What a unit measures: two units of different kinds are never converted (and astropy is not imported for them).
+# K, °C and °F differ by an offset astropy converts only with an equivalency, which is not given: never equal.
 _KINDS = {
-    "temperature": ("K", "mK"), "energy": ("eV", "keV", "MeV", "GeV", "TeV", "erg"),
+    "temperature": ("K", "mK", "degC", "degF"), "energy": ("eV", "keV", "MeV", "GeV", "TeV", "erg"),
     "frequency": ("Hz", "kHz", "MHz", "GHz", "THz", "uHz", "mHz"),
     "length": ("nm", "um", "mm", "cm", "km", "m", "AA", "pc", "kpc", "Mpc", "Gpc", "AU", "ly", "R_sun", "R_jup",
                "R_earth"),
@@ -58,6 +63,9 @@ _KINDS = {
     "angle": ("deg", "arcsec", "arcmin", "mas", "rad"), "speed": ("km/s", "m/s", "cm/s"),
     "mass": ("M_sun", "M_jup", "M_earth"), "power": ("erg/s", "W", "L_sun"),
 }
+# A unit that says what the number is, not how it is scaled: a bare number of the passage is never one (a claim's
+# `at 2σ` is not supported by the `2` of `2-dimensional` beside the passage's `1σ`).
+ONLY_ITSELF = frozenset({"sigma"})
 _KIND = {key: kind for kind, keys in _KINDS.items() for key in keys}
 _SPELLING = {spelling: key for key, (_, spellings) in _UNITS.items() for spelling in spellings}
 # A unit ends where a word ends: `5 d` is days, `5 dwarfs` is not; `M_J` is not the start of `M_Jx`.
