@@ -27,7 +27,7 @@ from astro_cli.hooks.runner import PythonCallback, hook_runner
 if TYPE_CHECKING:
     from astro_cli.app import AppContext
     from astro_cli.config import Settings
-    from astro_cli.extensions import TextReader
+    from astro_cli.extensions import PaperSource, TextReader
     from astro_cli.prompt.context import ContextProvider
     from astro_cli.prompt.registry import SectionProvider, VariableProvider
     from astro_cli.prompt.waterfall import AssembleListener
@@ -78,6 +78,13 @@ class PluginAPI:
 
         extension_points(self._app).add_text_reader(reader)
         self.info.readers.append(reader.name)
+
+    def add_paper_source(self, source: PaperSource) -> None:
+        """A service papers come from (search, identifiers to download); see extensions.PaperSource.
+        A source of the same name replaces the built-in one."""
+        from astro_cli.extensions import extension_points
+
+        extension_points(self._app).add_paper_source(source)
 
     def add_section(self, name: str, order: float, text: str | None = None, provider: SectionProvider | None = None,
                     scope: str = GLOBAL) -> None:

@@ -30,6 +30,7 @@ from astro_cli.store.locks import FileLock, LockHolder, LockTimeout
 if TYPE_CHECKING:
     import httpx
 
+    from astro_cli.extensions import ExtensionPoints
     from astro_cli.research.library.papers import LibraryCore
     from astro_cli.research.records import Paper
     from astro_cli.research.sources.web import Web
@@ -74,6 +75,14 @@ def classify(identifier: str) -> str:
     )
 
 
+def _kind(identifier: str) -> str:
+    """'DOI', 'bibcode' or 'record' for the sentences of a failed resolution."""
+    try:
+        return {"doi": "DOI"}.get(classify(identifier), classify(identifier))
+    except ServiceError:
+        return "record"
+
+
 def arxiv_id_of(identifier: str) -> tuple[str, str] | None:
     """(id, version) when the identifier itself names an arXiv e-print, without asking anyone."""
     text = identifier.strip()
@@ -88,27 +97,36 @@ def arxiv_id_of(identifier: str) -> tuple[str, str] | None:
     return None
 
 
-def resolve(web: Web, identifier: str) -> tuple[dict[str, Any], str]:
-    """(metadata record, arXiv version or '') for an arXiv id, bibcode or DOI."""
-    kind = {"doi": "DOI"}.get(classify(identifier), classify(identifier))
+def resolve(web: Web, identifier: str, sources: ExtensionPoints | None = None) -> tuple[dict[str, Any], str]:
+    """(metadata record, arXiv version or '') for an arXiv id or any identifier a registered source
+    resolves (bibcode, DOI, an INSPIRE record...). The files come from arXiv, so the record must name
+    an arXiv version."""
+    from astro_cli.research.sources.builtin import builtin_points
+
+    points = sources or builtin_points()
     ads_record: dict[str, Any] | None = None
+    extra: dict[str, Any] | None = None
     known = arxiv_id_of(identifier)
     if known is None:
+        source = points.source_for(identifier.strip())
+        if source is None:
+            classify(identifier)  # the sentence naming the forms astro reads
+            raise ServiceError(f"No paper source recognises '{identifier}'.")
         clean = re.sub(r"^(?:https?://(?:dx\.)?doi\.org/|doi:)", "", identifier.strip(), flags=re.IGNORECASE)
-        if not ads.has_token():
+        found = source.resolve(web, identifier.strip())
+        kind = _kind(identifier)
+        if found is None:
+            raise ServiceError(f"{source.label} does not know the {kind} '{clean}'.")
+        if not found.get("arxiv_id"):
             raise ServiceError(
-                f"Finding the arXiv version of the {kind} '{clean}' needs NASA ADS: set ADS_API_TOKEN (or keep a "
-                "token with `astro keys set ads`), or give the arXiv id instead."
-            )
-        ads_record = ads.lookup(web, clean)
-        if ads_record is None:
-            raise ServiceError(f"NASA ADS does not know the {kind} '{clean}'.")
-        if not ads_record.get("arxiv_id"):
-            raise ServiceError(
-                f"NASA ADS lists no arXiv version of '{ads_record.get('title') or clean}' ({clean}), so there is "
+                f"{source.label} lists no arXiv version of '{found.get('title') or clean}' ({clean}), so there is "
                 "no open PDF to fetch; get it from the publisher."
             )
-        known = (ads_record["arxiv_id"], "")
+        if source.name == "ads":
+            ads_record = found
+        else:
+            extra = found
+        known = (found["arxiv_id"], "")
     arxiv_id, version = known
     records = [r for r in arxiv.fetch(web, [arxiv_id + version]) if r.get("arxiv_id") == arxiv_id]
     record = dict(records[0]) if records else {"id": arxiv_id, "arxiv_id": arxiv_id, "url": None, "sources": []}
@@ -127,6 +145,10 @@ def resolve(web: Web, identifier: str) -> tuple[dict[str, Any], str]:
         record["primary_class"] = record.get("primary_category") or ads_record.get("primary_class")
         if ads_record.get("journal") and ads_record.get("doi"):
             record["doi"] = ads_record["doi"]  # the journal's DOI rather than arXiv's own
+    if extra:  # the resolving source's record fills what arXiv and ADS left empty
+        for key, value in extra.items():
+            if value and not record.get(key) and key not in ("id", "url", "sources"):
+                record[key] = value
     record["id"] = arxiv_id
     record["arxiv_id"] = arxiv_id
     record["url"] = record.get("url") or f"https://arxiv.org/abs/{arxiv_id}"
@@ -292,7 +314,7 @@ def download(
         pdf = library.resolve_file(existing.pdf_path)
         if pdf is not None and pdf.exists():
             return Downloaded(existing, pdf, library.resolve_file(existing.source_path), True, [])
-    record, version = resolve(library.web, identifier)
+    record, version = resolve(library.web, identifier, library.readers)
     # One process at a time fetches a given paper (its .part files are shared); the others wait,
     # then find it in the library.
     with paper_lock(library, record["arxiv_id"], cancel, on_wait):

@@ -1,0 +1,73 @@
+"""Paper sources behind one seam (issue 45): INSPIRE-HEP, registered like any source, searched with
+`astro search --source inspire` by the real process and resolving `inspire:RECID` to an arXiv e-print,
+against the stand-in on 127.0.0.1 replaying a recorded INSPIRE answer (tests/fixtures/PROVENANCE.md)."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from astro_cli.extensions import extension_points
+from astro_cli.research.library.download import resolve
+from astro_cli.research.sources.http import ServiceError
+from astro_cli.research.sources.web import Web
+from tests import research_server
+
+research = research_server.research
+research_app = research_server.research_app
+
+
+@pytest.fixture
+def env(astro_env, research):
+    return {**astro_env, **research.env(ASTRO_HTTP_TIMEOUT=research_server.CLIENT_TIMEOUT)}
+
+
+def test_astro_search_source_inspire_passes_inspire_syntax_and_prints_its_records(run_astro, env, research):
+    result = run_astro(["search", "a Witten", "--source", "inspire", "--sort", "citations", "--json"], env)
+    assert result.returncode == 0, result.stderr
+    payload = json.loads(result.stdout)
+    assert payload["totals"] == {"inspire": 55}
+    counts = [r["citation_count"] for r in payload["results"]]
+    assert counts == sorted(counts, reverse=True) and len(counts) == 10  # most cited first: INSPIRE's counts
+    assert payload["results"][0]["title"] == "Spinor exchange in AdS(d+1)"
+    assert {r["sources"][0] for r in payload["results"]} == {"inspire"}
+    holography = next(r for r in payload["results"] if r["arxiv_id"] == "1210.4935")
+    assert holography["doi"] == "10.1007/JHEP02(2013)132" and holography["authors"] == ["McGarrie, Moritz"]
+    asked = research.hits("/inspire/literature")[0].query
+    assert asked["q"] == ["a Witten"] and asked["sort"] == ["mostcited"]  # not parsed as ADS syntax
+    result = run_astro(["search", "a Witten", "--source", "inspire", "--rows", "2"], env)
+    assert result.returncode == 0, result.stderr
+    assert "1. Realization of a Witten Critical Theory in (Ch-3)-4 Nmncl-3" in result.stdout
+    assert "https://inspirehep.net/literature/233030" in result.stdout
+
+
+def test_an_unknown_source_lists_the_registered_ones(run_astro, env):
+    result = run_astro(["search", "star", "--source", "scholar"], env)
+    assert result.returncode == 2
+    assert "source must be one of all, ads, arxiv, inspire, not 'scholar'." in result.stderr
+    assert "Traceback" not in result.stderr
+
+
+def test_inspire_record_resolves_to_its_arxiv_eprint_with_inspire_metadata(research_app, research):
+    points = extension_points(research_app.install_features())
+    record, version = resolve(Web.of(research_app), "https://inspirehep.net/literature/1191456", points)
+    assert (record["arxiv_id"], version) == ("1210.4935", "")
+    assert research.hits("/inspire/literature/1191456")
+    assert [r.query["id_list"] for r in research.hits("/api/query")] == [["1210.4935"]]  # the files' source
+    assert record["title"] == "Holography for General Gauge Mediation"  # arXiv's stand-in has no feed for it
+    assert record["doi"] == "10.1007/JHEP02(2013)132" and record["journal"] == "JHEP"
+
+
+def test_an_inspire_record_without_an_eprint_or_unknown_is_one_sentence(research_app):
+    points = extension_points(research_app.install_features())
+    with pytest.raises(ServiceError, match=r"^INSPIRE-HEP lists no arXiv version of 'Realization of a Witten"):
+        resolve(Web.of(research_app), "inspire:233030", points)
+    with pytest.raises(ServiceError, match=r"^INSPIRE-HEP does not know the record 'inspire:99'\.$"):
+        resolve(Web.of(research_app), "inspire:99", points)
+
+
+def test_the_tool_offers_the_registered_sources(research_app):
+    tool = research_app.install_features().tools.get("search_papers")
+    assert tool is not None
+    assert tool.parameters["properties"]["source"]["enum"] == ["all", "ads", "arxiv", "inspire"]
