@@ -50,7 +50,7 @@ def search_papers_tool(ctx: ToolContext, query: str, source: str = "all", rows: 
 
     Args:
         query: Words, or ADS query syntax (fields, quotes, boolean).
-        source: Default all (ADS and arXiv merged); or one registered source.
+        source: Default all.
         rows: Results wanted, 1-50 (default 10).
         sort: Default relevance.
         year_from: First publication year to include.
