@@ -105,6 +105,15 @@ class SearchAnswer:
     notes: list[str] = field(default_factory=list)
 
 
+@dataclass(frozen=True)
+class PaperFiles:
+    """Where a paper's files are: its PDF and, when offered, its LaTeX source archive."""
+
+    pdf: str
+    source: str | None
+    label: str  # the service in sentences and progress lines: "arXiv"
+
+
 class PaperSource(Protocol):
     """A service papers come from (arXiv, NASA ADS, Crossref, INSPIRE-HEP...).
 
@@ -112,8 +121,8 @@ class PaperSource(Protocol):
     sentences. `query_language` says what `search` reads: "ads" for NASA ADS syntax (arXiv takes it
     translated), or the source's own (INSPIRE's). `searches` is False for a source that only resolves
     (Crossref). A record is the common dict shape (id, arxiv_id, bibcode, doi, title, authors, year,
-    abstract, citation_count, url, sources); its files are fetched from arXiv when it names an
-    `arxiv_id` (the one source of open files today)."""
+    abstract, citation_count, url, sources). The library keys papers by arXiv id, so a record is
+    downloaded only when it names one; `files` says which source serves them (arXiv today)."""
 
     name: str
     label: str
@@ -131,6 +140,10 @@ class PaperSource(Protocol):
 
     def search(self, web: Web, request: SearchRequest) -> SearchAnswer:
         """What the source finds for `request`; only called when `searches`."""
+        ...
+
+    def files(self, web: Web, record: dict[str, Any], version: str) -> PaperFiles | None:
+        """Where this source serves `record`'s files (`version`: an arXiv version or ''), None when it does not."""
         ...
 
 
@@ -161,6 +174,10 @@ class ExtensionPoints:
     def source_for(self, identifier: str) -> PaperSource | None:
         """The source that resolves `identifier`: the last registered that recognises it."""
         return next((s for s in reversed(self.sources) if s.recognises(identifier)), None)
+
+    def files_for(self, web: Web, record: dict[str, Any], version: str) -> PaperFiles | None:
+        """The record's files from the last registered source that serves them."""
+        return next((f for s in reversed(self.sources) if (f := s.files(web, record, version)) is not None), None)
 
     def source_named(self, name: str) -> PaperSource | None:
         return next((s for s in self.sources if s.name == name), None)

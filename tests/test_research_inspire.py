@@ -8,8 +8,9 @@ import json
 
 import pytest
 
-from astro_cli.extensions import extension_points
-from astro_cli.research.library.download import resolve
+from astro_cli.extensions import PaperFiles, SearchAnswer, SearchRequest, extension_points
+from astro_cli.research.library.download import download, resolve
+from astro_cli.research.library.service import Library
 from astro_cli.research.sources.http import ServiceError
 from astro_cli.research.sources.web import Web
 from tests import research_server
@@ -71,3 +72,37 @@ def test_the_tool_offers_the_registered_sources(research_app):
     tool = research_app.install_features().tools.get("search_papers")
     assert tool is not None
     assert tool.parameters["properties"]["source"]["enum"] == ["all", "ads", "arxiv", "inspire"]
+
+
+class MirrorFiles:
+    """A source that resolves nothing and serves every e-print's files from a mirror (as a plugin would)."""
+
+    name = "mirror"
+    label = "the mirror"
+    query_language = "ads"
+    searches = False
+
+    def __init__(self, base: str) -> None:
+        self.base = base
+
+    def recognises(self, identifier: str) -> bool:
+        return False
+
+    def resolve(self, web: Web, identifier: str) -> dict[str, object] | None:
+        return None
+
+    def search(self, web: Web, request: SearchRequest) -> SearchAnswer:
+        raise ServiceError("the mirror does not search")
+
+    def files(self, web: Web, record: dict[str, object], version: str) -> PaperFiles | None:
+        return PaperFiles(f"{self.base}/pdf/{record['arxiv_id']}", None, "the mirror") if record.get("arxiv_id") else None
+
+
+def test_a_registered_source_serves_the_files_of_a_download(research_app, research):
+    app = research_app.install_features()
+    extension_points(app).add_paper_source(MirrorFiles(research.url))  # registered last: it serves the files
+    app.settings.set("arxiv_pdf_url", "http://127.0.0.1:9", "test")  # arXiv's own file server: nothing listens
+    result = download(Library.of(app), "1001.0012")
+    assert result.pdf.read_bytes().startswith(b"%PDF") and result.source is None  # the mirror has no LaTeX
+    assert [r.path for r in research.hits("/pdf/")] == ["/pdf/1001.0012"]
+    assert result.paper.title  # the metadata still came from arXiv's API

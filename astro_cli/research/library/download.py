@@ -318,7 +318,7 @@ def download(
     # One process at a time fetches a given paper (its .part files are shared); the others wait,
     # then find it in the library.
     with paper_lock(library, record["arxiv_id"], cancel, on_wait):
-        return _download_resolved(library, record, version, with_source, progress, cancel)
+        return _download_resolved(library, record, version, with_source, progress, cancel, library.readers)
 
 
 def paper_lock(
@@ -346,7 +346,7 @@ def paper_lock(
 
 def _download_resolved(
     library: LibraryCore, record: dict[str, Any], version: str, with_source: bool,
-    progress: Progress | None, cancel: threading.Event | None,
+    progress: Progress | None, cancel: threading.Event | None, sources: ExtensionPoints,
 ) -> Downloaded:
     from astro_cli.research.library.papers import LibraryConflict
 
@@ -359,19 +359,20 @@ def _download_resolved(
     stem = file_stem(arxiv_id)
     papers_dir = library.files_folder()
     web = library.web
-    base = web.settings.typed["arxiv_pdf_url"].rstrip("/")
+    offered = sources.files_for(web, record, version)
+    if offered is None:
+        raise ServiceError(f"No registered paper source serves the files of {arxiv_id}.")
     pdf_target = papers_dir / f"{stem}.pdf"
     notes: list[str] = []
     with make_client(web) as client:
-        part = fetch_file(web, client, f"{base}/pdf/{arxiv_id}{version}", pdf_target,
-                          label=f"arXiv:{arxiv_id} PDF", progress=progress, cancel=cancel)
+        part = fetch_file(web, client, offered.pdf, pdf_target,
+                          label=f"{offered.label}:{arxiv_id} PDF", progress=progress, cancel=cancel)
         if not is_pdf(part):
             part.unlink(missing_ok=True)
-            raise NotAPdf(f"arXiv sent something that is not a PDF for {arxiv_id}; nothing was stored.")
+            raise NotAPdf(f"{offered.label} sent something that is not a PDF for {arxiv_id}; nothing was stored.")
         source = None
-        if with_source:
-            source, note = _fetch_source(web, client, f"{base}/e-print/{arxiv_id}{version}", papers_dir, stem,
-                                         progress, cancel)
+        if with_source and offered.source:
+            source, note = _fetch_source(web, client, offered.source, papers_dir, stem, progress, cancel)
             if note:
                 notes.append(note)
     writer.rename(Place.beside(part), Place.beside(pdf_target))

@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING, Any
 
-from astro_cli.extensions import SearchAnswer
+from astro_cli.extensions import PaperFiles, SearchAnswer
 from astro_cli.research.identifiers import BIBCODE
 from astro_cli.research.sources.http import ServiceError
 
@@ -64,6 +64,14 @@ class ArxivSource:
         total, records = arxiv.answer(web, plan, request.rows, request.sort)
         return SearchAnswer(total, records, list(plan.notes()))
 
+    def files(self, web: Web, record: dict[str, Any], version: str) -> PaperFiles | None:
+        """Every e-print's PDF and its e-print archive (the LaTeX source, when the authors sent one)."""
+        arxiv_id = record.get("arxiv_id")
+        if not arxiv_id:
+            return None
+        base = web.settings.typed["arxiv_pdf_url"].rstrip("/")
+        return PaperFiles(f"{base}/pdf/{arxiv_id}{version}", f"{base}/e-print/{arxiv_id}{version}", "arXiv")
+
 
 class AdsSource:
     """NASA ADS (needs a token): bibcodes and DOIs to records with their arXiv version; searches its own syntax."""
@@ -95,6 +103,9 @@ class AdsSource:
                                     request.year_from, request.year_to)
         return SearchAnswer(total, records)
 
+    def files(self, web: Web, record: dict[str, Any], version: str) -> PaperFiles | None:
+        return None  # ADS links to arXiv and publishers; the open files come from arXiv
+
 
 class CrossrefSource:
     """Crossref: a DOI's record (no arXiv version: its role is metadata and retraction notices); no search."""
@@ -115,6 +126,9 @@ class CrossrefSource:
 
     def search(self, web: Web, request: SearchRequest) -> SearchAnswer:
         raise ServiceError("Crossref only looks up DOIs here; search NASA ADS or arXiv instead.")
+
+    def files(self, web: Web, record: dict[str, Any], version: str) -> PaperFiles | None:
+        return None
 
 
 def register_builtin(points: ExtensionPoints) -> None:

@@ -14,7 +14,7 @@ import re
 from typing import TYPE_CHECKING, Any
 from urllib.parse import quote
 
-from astro_cli.extensions import SearchAnswer
+from astro_cli.extensions import PaperFiles, SearchAnswer
 from astro_cli.research.sources import fields
 from astro_cli.research.sources.http import ServiceError, make_client, request
 
@@ -57,6 +57,9 @@ class InspireSource:
         total = fields.integer(hits.get("total")) or 0
         return SearchAnswer(total, [hit_to_record(hit) for hit in fields.records(hits.get("hits"))])
 
+    def files(self, web: Web, record: dict[str, Any], version: str) -> PaperFiles | None:
+        return None  # INSPIRE's records name their arXiv e-print, whose files arXiv serves
+
 
 def _get(web: Web, path: str, params: dict[str, str] | None) -> dict[str, Any] | None:
     """The JSON object INSPIRE answers at `path`; None for a record it does not have (HTTP 404)."""
@@ -78,8 +81,8 @@ def _get(web: Web, path: str, params: dict[str, str] | None) -> dict[str, Any] |
 def hit_to_record(hit: dict[str, Any]) -> dict[str, Any]:
     """An INSPIRE literature record (`{"id", "metadata"}`) in the common record shape; every field read by
     its type (fields.py), so a wrong type reads as absent."""
-    meta = hit.get("metadata") if isinstance(hit.get("metadata"), dict) else {}
-    assert isinstance(meta, dict)
+    raw = hit.get("metadata")
+    meta: dict[str, Any] = raw if isinstance(raw, dict) else {}
     recid = fields.text(meta.get("control_number") or hit.get("id"), 20)
     arxiv_id = _first_value(meta.get("arxiv_eprints")) or None
     doi = _first_value(meta.get("dois")) or None
