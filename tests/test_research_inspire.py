@@ -14,6 +14,7 @@ from astro_cli.research.library.service import Library
 from astro_cli.research.sources.http import ServiceError
 from astro_cli.research.sources.web import Web
 from tests import research_server
+from tests.test_prompt_switches_e2e import make_plugin_site, with_site
 
 research = research_server.research
 research_app = research_server.research_app
@@ -106,3 +107,50 @@ def test_a_registered_source_serves_the_files_of_a_download(research_app, resear
     assert result.pdf.read_bytes().startswith(b"%PDF") and result.source is None  # the mirror has no LaTeX
     assert [r.path for r in research.hits("/pdf/")] == ["/pdf/1001.0012"]
     assert result.paper.title  # the metadata still came from arXiv's API
+
+
+NOTES_SOURCE = '''
+from astro_cli.extensions import SearchAnswer
+
+
+class GroupNotes:
+    """A group's reading list as a paper source: it searches, resolves nothing and serves no files."""
+
+    name = "groupnotes"
+    label = "the group's reading list"
+    query_language = "words"
+    searches = True
+
+    def recognises(self, identifier):
+        return False
+
+    def resolve(self, web, identifier):
+        return None
+
+    def search(self, web, request):
+        record = {"id": "1001.0012", "arxiv_id": "1001.0012", "title": "Asked: " + request.text,
+                  "authors": ["Reader, A."], "year": 2010, "sources": ["groupnotes"]}
+        return SearchAnswer(1, [record], ["From the reading list."])
+
+    def files(self, web, record, version):
+        return None
+
+
+def register(api):
+    api.add_paper_source(GroupNotes())
+'''
+
+
+def test_a_plugin_adds_a_paper_source_that_astro_search_offers(run_astro, env, tmp_path):
+    site = make_plugin_site(tmp_path / "site", "astro_groupnotes", NOTES_SOURCE, {"notes": "astro_groupnotes:register"})
+    with_plugin = with_site(env, site)
+    result = run_astro(["search", "transit timing", "--source", "groupnotes", "--json"], with_plugin)
+    assert result.returncode == 0, result.stderr
+    payload = json.loads(result.stdout)
+    assert payload["totals"] == {"groupnotes": 1} and payload["notes"] == ["From the reading list."]
+    assert payload["results"][0]["title"] == "Asked: transit timing"
+    shown = run_astro(["hooks", "list"], with_plugin)
+    assert "plugin notes (astro_groupnotes:register): loaded; paper source groupnotes" in shown.stdout
+    refused = run_astro(["search", "transit timing", "--source", "groupnotes"], env)  # without the plugin
+    assert refused.returncode == 2
+    assert "source must be one of all, ads, arxiv, inspire, not 'groupnotes'." in refused.stderr

@@ -9,7 +9,7 @@ and the object named there is either a function `register(api)` or an object wit
 `register(api)` method. Through the PluginAPI it may add tools, Python callbacks for the same
 lifecycle events as the command hooks, loop extensions, prompt sections and variables, assemble
 listeners that change the system prompt and tool schemas (docs/prompt.md, "The assemble waterfall"),
-runtime-context sources and text readers: the same extension points the built-in features use
+runtime-context sources, text readers and paper sources: the same extension points the built-in features use
 (astro_cli/extensions.py lists them). The API hands out the settings, never the app. This feature
 installs last, so a plugin tool or reader may replace a built-in of the same name. A plugin that
 fails to load is reported once and skipped.
@@ -48,6 +48,7 @@ class PluginInfo:
     hooks: list[str] = field(default_factory=list)
     prompt: list[str] = field(default_factory=list)  # sections, variables, assemble listeners, runtime context
     readers: list[str] = field(default_factory=list)
+    sources: list[str] = field(default_factory=list)
 
 
 @dataclass
@@ -85,6 +86,7 @@ class PluginAPI:
         from astro_cli.extensions import extension_points
 
         extension_points(self._app).add_paper_source(source)
+        self.info.sources.append(source.name)
 
     def add_section(self, name: str, order: float, text: str | None = None, provider: SectionProvider | None = None,
                     scope: str = GLOBAL) -> None:

@@ -85,16 +85,7 @@ def _kind(identifier: str) -> str:
 
 def arxiv_id_of(identifier: str) -> tuple[str, str] | None:
     """(id, version) when the identifier itself names an arXiv e-print, without asking anyone."""
-    text = identifier.strip()
-    match = ARXIV_BIBCODE.match(text)
-    if match:
-        return f"{match.group(1)}.{match.group(2)}", ""
-    match = ARXIV_DOI.match(text)
-    if match:
-        text = match.group(1)
-    if arxiv.looks_like_arxiv_id(text):
-        return arxiv.split_id(text)
-    return None
+    return arxiv.id_and_version(identifier)
 
 
 def resolve(web: Web, identifier: str, sources: ExtensionPoints | None = None) -> tuple[dict[str, Any], str]:

@@ -29,7 +29,7 @@ def plain_doi(identifier: str) -> str | None:
 
 
 def _plan(request: SearchRequest) -> Any:
-    from astro_cli.research.sources.remote_search import plan_of
+    from astro_cli.research.sources.arxiv_query import plan_of
 
     return plan_of(request.text, request.year_from, request.year_to)
 
@@ -43,15 +43,14 @@ class ArxivSource:
     searches = True
 
     def recognises(self, identifier: str) -> bool:
-        from astro_cli.research.library.download import arxiv_id_of
+        from astro_cli.research.sources.arxiv import id_and_version
 
-        return arxiv_id_of(identifier) is not None
+        return id_and_version(identifier) is not None
 
     def resolve(self, web: Web, identifier: str) -> dict[str, Any] | None:
-        from astro_cli.research.library.download import arxiv_id_of
         from astro_cli.research.sources import arxiv
 
-        known = arxiv_id_of(identifier)
+        known = arxiv.id_and_version(identifier)
         if known is None:
             return None
         found = [r for r in arxiv.fetch(web, [known[0] + known[1]]) if r.get("arxiv_id") == known[0]]

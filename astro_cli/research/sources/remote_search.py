@@ -69,6 +69,8 @@ def search_papers(
     chosen = points.source_named(source)
     if chosen is not None:
         return _one_source(web, chosen, query, rows, sort, year_from, year_to)
+    from astro_cli.research.sources.arxiv_query import plan_of
+
     plan = plan_of(query, year_from, year_to)
     outcome = Outcome(query=query, records=[])
     lists: list[list[dict[str, Any]]] = []
@@ -118,6 +120,7 @@ def _one_source(web: Web, chosen: PaperSource, query: str, rows: int, sort: str,
                 year_from: int | None, year_to: int | None) -> Outcome:
     """One registered source, asked in its own query language; its failure is the answer."""
     from astro_cli.extensions import SearchRequest
+    from astro_cli.research.sources.arxiv_query import plan_of
 
     plan = plan_of(query, year_from, year_to) if chosen.query_language == "ads" else None
     answer = chosen.search(web, SearchRequest(query, rows, sort, year_from, year_to))
@@ -140,17 +143,6 @@ def _finish(web: Web, outcome: Outcome, merged: list[dict[str, Any]], plan: Arxi
         merged.sort(key=lambda r: int(r.get("year") or 0), reverse=True)
     outcome.records = merged[:rows]
     return outcome
-
-
-def plan_of(query: str, year_from: int | None, year_to: int | None) -> ArxivQuery:
-    """The query parsed and translated for arXiv; a query that cannot be read is one sentence."""
-    from astro_cli.research.sources.ads_syntax import QuerySyntaxError
-    from astro_cli.research.sources.arxiv_query import translate
-
-    try:
-        return translate(query, year_from, year_to)
-    except QuerySyntaxError as exc:
-        raise ServiceError(str(exc)) from None
 
 
 def _crossref_lookups(web: Web, identifiers: list[str], outcome: Outcome) -> list[dict[str, Any]]:
