@@ -2,7 +2,9 @@
 
 ADS is used when a token is set (it has bibcodes and citation counts); arXiv always. When one of
 the two fails the other's results still come back, with a note saying what is missing, so a
-transient outage costs completeness rather than the whole answer.
+transient outage costs completeness rather than the whole answer. A source named instead of `all`
+(ads, arxiv, inspire, a plugin's: the registered `PaperSource`s, extensions.py) is asked alone, in its
+own query language, and its failure is the answer.
 """
 
 from __future__ import annotations
