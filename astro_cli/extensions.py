@@ -12,7 +12,7 @@ Built-in features and plugins use the same calls: a feature's `install(app)` and
 - text readers: `extension_points(app).add_text_reader(reader)`, declared here: a `TextReader` turns one kind of
   paper file (PDF, LaTeX, Markdown...) into the library's chunks
 - paper sources: `extension_points(app).add_paper_source(source)`, declared here: a `PaperSource` resolves
-  the identifiers it recognises to a record and may search; `download.resolve`, `search_papers`, the tool's
+  the identifiers it recognises to a record and may search; `resolve.resolve`, `search_papers`, the tool's
   `source` choice and `astro search --source` read the registered ones
 
 Not yet a point (issue 45): CLI command groups (`cli.py` lists them).

@@ -9,7 +9,8 @@ import json
 import pytest
 
 from astro_cli.extensions import PaperFiles, SearchAnswer, SearchRequest, extension_points
-from astro_cli.research.library.download import download, resolve
+from astro_cli.research.library.download import download
+from astro_cli.research.library.resolve import resolve
 from astro_cli.research.library.service import Library
 from astro_cli.research.sources.http import ServiceError
 from astro_cli.research.sources.web import Web

@@ -4,7 +4,7 @@ feature like any plugin's source.
 Each is a thin face on its client module (arxiv.py, ads.py, crossref.py): which identifiers it resolves,
 how it searches. What the three do together stays where it was: `search_papers` with `source=all` merges
 ADS and arXiv (ADS syntax translated for arXiv, DOIs through Crossref without a token), and
-`download.resolve` enriches an arXiv record with ADS's bibcode and Crossref's notices.
+`resolve.resolve` enriches an arXiv record with ADS's bibcode and Crossref's notices.
 """
 
 from __future__ import annotations
