@@ -45,6 +45,18 @@ def test_astro_search_source_inspire_passes_inspire_syntax_and_prints_its_record
     assert "https://inspirehep.net/literature/233030" in result.stdout
 
 
+@pytest.mark.parametrize("years, q", [((2010, 2015), "(a Witten) and date 2010->2015"),
+                                      ((2010, None), "(a Witten) and date >= 2010"),
+                                      ((None, 2015), "(a Witten) and date <= 2015")])
+def test_a_year_range_is_added_in_inspire_syntax(research_app, research, years, q):
+    from astro_cli.research.sources.remote_search import search_papers
+
+    points = extension_points(research_app.install_features())
+    search_papers(Web.of(research_app), "a Witten", "inspire", 5, "date", years[0], years[1], points)
+    asked = research.hits("/inspire/literature")[0].query
+    assert asked["q"] == [q] and asked["sort"] == ["mostrecent"] and asked["size"] == ["5"]
+
+
 def test_an_unknown_source_lists_the_registered_ones(run_astro, env):
     result = run_astro(["search", "star", "--source", "scholar"], env)
     assert result.returncode == 2

@@ -47,8 +47,11 @@ class InspireSource:
 
     def search(self, web: Web, request: SearchRequest) -> SearchAnswer:
         query = request.text.strip()
-        if request.year_from or request.year_to:
-            query += f" and date {request.year_from or ''}->{request.year_to or ''}"
+        start, end = request.year_from, request.year_to
+        years = f"date {start}->{end}" if start and end else f"date >= {start}" if start else \
+            f"date <= {end}" if end else ""
+        if years:
+            query = f"({query}) and {years}"
         params = {"q": query, "size": str(request.rows)}
         if request.sort in SORTS:
             params["sort"] = SORTS[request.sort]
