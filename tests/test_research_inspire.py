@@ -167,3 +167,16 @@ def test_a_plugin_adds_a_paper_source_that_astro_search_offers(run_astro, env, t
     refused = run_astro(["search", "transit timing", "--source", "groupnotes"], env)  # without the plugin
     assert refused.returncode == 2
     assert "source must be one of all, ads, arxiv, inspire, not 'groupnotes'." in refused.stderr
+
+
+def test_library_add_resolves_an_inspire_record_through_the_real_process(run_astro, env, research):
+    result = run_astro(["library", "add", "inspire:1191456", "--no-parse"], env)
+    # INSPIRE names arXiv:1210.4935; the stand-in arXiv has no PDF under that id, so the route ends there.
+    paths = [r.path for r in research.requests]
+    assert paths[0] == "/inspire/literature/1191456" and "/pdf/1210.4935" in paths
+    assert research.hits("/api/query")[0].query["id_list"] == ["1210.4935"]
+    assert result.returncode == 1 and "arXiv has no file at" in result.stderr and "/pdf/1210.4935" in result.stderr
+    result = run_astro(["library", "add", "https://inspirehep.net/literature/233030", "--no-parse"], env)
+    assert result.returncode == 1 and "Traceback" not in result.stderr
+    assert "INSPIRE-HEP lists no arXiv version of 'Realization of a Witten Critical Theory" in result.stderr
+    assert "get it from the publisher." in result.stderr
