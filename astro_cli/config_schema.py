@@ -152,6 +152,7 @@ _key("arxiv_url", "str", "https://export.arxiv.org/api/query", "arXiv API endpoi
 _key("arxiv_pdf_url", "str", "https://arxiv.org", "arXiv base for /pdf/ID and /e-print/ID", project=ANY)
 _key("ads_url", "str", "https://api.adsabs.harvard.edu/v1", "NASA ADS API base", project=ANY)
 _key("crossref_url", "str", "https://api.crossref.org", "Crossref REST API base (DOIs without ADS; retractions)", project=ANY)
+_key("inspire_url", "str", "https://inspirehep.net/api", "INSPIRE-HEP REST API base (astro search --source inspire, inspire:RECID)", project=ANY)
 _key("simbad_url", "str", "https://simbad.cds.unistra.fr/simbad/sim-tap", "SIMBAD TAP service", project=ANY)
 _key("http.timeout", "float", 30.0, "seconds before a request to a research service times out", low=0, above=True, project=LOWER)
 _key("http.contact", "str?", None, "contact URL or e-mail in astro's User-Agent (arXiv asks for one)")

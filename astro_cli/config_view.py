@@ -65,6 +65,7 @@ SettingValues = TypedDict("SettingValues", {
     "arxiv_pdf_url": str,
     "ads_url": str,
     "crossref_url": str,
+    "inspire_url": str,
     "simbad_url": str,
     "http.timeout": float,
     "http.contact": str | None,

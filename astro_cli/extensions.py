@@ -11,12 +11,14 @@ Built-in features and plugins use the same calls: a feature's `install(app)` and
 - transcript sections: `transcript_sections(app)` (transcript_sections.py)
 - text readers: `extension_points(app).add_text_reader(reader)`, declared here: a `TextReader` turns one kind of
   paper file (PDF, LaTeX, Markdown...) into the library's chunks
+- paper sources: `extension_points(app).add_paper_source(source)`, declared here: a `PaperSource` resolves
+  the identifiers it recognises to a record and may search; `resolve.resolve`, `search_papers`, the tool's
+  `source` choice and `astro search --source` read the registered ones
 
-Not yet a point (issue 45): paper sources (arXiv, ADS and Crossref are still named in `download.resolve` and
-`search_papers`) and CLI command groups (`cli.py` lists them).
+Not yet a point (issue 45): CLI command groups (`cli.py` lists them).
 
 This module imports nothing heavy and no feature: the protocol is what a reader must satisfy, and
-`ExtensionPoints` is the app's one registry of readers (found by class, `app.service`).
+`ExtensionPoints` is the app's one registry of readers and sources (found by class, `app.service`).
 """
 
 from __future__ import annotations
@@ -29,6 +31,7 @@ from typing import TYPE_CHECKING, Any, Literal, Protocol
 if TYPE_CHECKING:
     from astro_cli.app import AppContext
     from astro_cli.research.records import Chunk
+    from astro_cli.research.sources.web import Web
 
 log = logging.getLogger(__name__)
 
@@ -82,6 +85,68 @@ class TextReader(Protocol):
         ...
 
 
+@dataclass(frozen=True)
+class SearchRequest:
+    """One search as the user asked it; a source reads `text` in its own query language."""
+
+    text: str
+    rows: int
+    sort: str  # relevance, date or citations
+    year_from: int | None = None
+    year_to: int | None = None
+
+
+@dataclass
+class SearchAnswer:
+    """What a source's search found: its total, its records and the notes a reader should see."""
+
+    total: int
+    records: list[dict[str, Any]]
+    notes: list[str] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class PaperFiles:
+    """Where a paper's files are: its PDF and, when offered, its LaTeX source archive."""
+
+    pdf: str
+    source: str | None
+    label: str  # the service in sentences and progress lines: "arXiv"
+
+
+class PaperSource(Protocol):
+    """A service papers come from (arXiv, NASA ADS, Crossref, INSPIRE-HEP...).
+
+    `name` is the `source` choice of search_papers and `astro search --source`; `label` names it in
+    sentences. `query_language` says what `search` reads: "ads" for NASA ADS syntax (arXiv takes it
+    translated), or the source's own (INSPIRE's). `searches` is False for a source that only resolves
+    (Crossref). A record is the common dict shape (id, arxiv_id, bibcode, doi, title, authors, year,
+    abstract, citation_count, url, sources). The library keys papers by arXiv id, so a record is
+    downloaded only when it names one; `files` says which source serves them (arXiv today)."""
+
+    name: str
+    label: str
+    query_language: str
+    searches: bool
+
+    def recognises(self, identifier: str) -> bool:
+        """Whether `identifier` (stripped, as the user typed it) is one this source resolves."""
+        ...
+
+    def resolve(self, web: Web, identifier: str) -> dict[str, Any] | None:
+        """The record for `identifier`, None when the source does not know it; ServiceError with one
+        sentence when the source cannot be asked (no token, outage)."""
+        ...
+
+    def search(self, web: Web, request: SearchRequest) -> SearchAnswer:
+        """What the source finds for `request`; only called when `searches`."""
+        ...
+
+    def files(self, web: Web, record: dict[str, Any], version: str) -> PaperFiles | None:
+        """Where this source serves `record`'s files (`version`: an arXiv version or ''), None when it does not."""
+        ...
+
+
 def _head(path: Path) -> bytes:
     if path.is_dir():
         return b""
@@ -95,10 +160,32 @@ def _head(path: Path) -> bytes:
 
 @dataclass
 class ExtensionPoints:
-    """The app's text readers, in registration order (a later one of the same name replaces an earlier
-    one, so a plugin may replace a built-in)."""
+    """The app's text readers and paper sources, each in registration order (a later one of the same
+    name replaces an earlier one, so a plugin may replace a built-in)."""
 
     readers: list[TextReader] = field(default_factory=list)
+    sources: list[PaperSource] = field(default_factory=list)
+    choices: list[str] = field(default_factory=lambda: ["all"])  # kept in place: the tool's enum is this list
+
+    def add_paper_source(self, source: PaperSource) -> None:
+        self.sources = [s for s in self.sources if s.name != source.name] + [source]
+        self.choices[:] = ["all", *(s.name for s in self.sources if s.searches)]
+
+    def source_for(self, identifier: str) -> PaperSource | None:
+        """The source that resolves `identifier`: the last registered that recognises it."""
+        return next((s for s in reversed(self.sources) if s.recognises(identifier)), None)
+
+    def files_for(self, web: Web, record: dict[str, Any], version: str) -> PaperFiles | None:
+        """The record's files from the last registered source that serves them."""
+        return next((f for s in reversed(self.sources) if (f := s.files(web, record, version)) is not None), None)
+
+    def source_named(self, name: str) -> PaperSource | None:
+        return next((s for s in self.sources if s.name == name), None)
+
+    def search_choices(self) -> list[str]:
+        """The `source` values a search takes: all, then every source that searches. The same list object
+        for the registry's life, so a schema that holds it lists a source a plugin registers later."""
+        return self.choices
 
     def add_text_reader(self, reader: TextReader) -> None:
         self.readers = [r for r in self.readers if r.name != reader.name] + [reader]
@@ -120,6 +207,6 @@ class ExtensionPoints:
 
 
 def extension_points(app: AppContext) -> ExtensionPoints:
-    """The app's registry of readers; the built-in ones are registered by the features' install (call
+    """The app's registry of readers and sources; the built-in ones are registered by the features' install (call
     `app.install_features()` before reading it, as `LibraryCore.readers` does)."""
     return app.service(ExtensionPoints)

@@ -8,12 +8,15 @@ Paths follow the real services, so astro only needs its endpoint settings pointe
     POST /v1/export/bibtex        ADS export: the recorded BibTeX in ADS's {"msg", "export"} wrapper
     POST /simbad/sim-tap/sync     SIMBAD TAP: a VOTable (see simbad_votable for how it is built)
     GET  /crossref/works/<doi>    Crossref: the recorded work JSON (CROSSREF_WORKS), 404 for others
+    GET  /inspire/literature?q=   INSPIRE-HEP search: the recorded answer for q="a Witten" (INSPIRE_SEARCH)
+    GET  /inspire/literature/<id> INSPIRE-HEP record: that record's hit from the recorded search, 404 for others
 Failures are scripted with `fail(prefix, ...)`: an HTTP status with headers, a delay longer than
 the client's timeout, a body cut short, or a different body (a non-PDF). Every request is recorded.
 
 What is constructed rather than recorded (each says so where it is built): the ADS envelope around
 the single emcee doc, the {"msg", "export"} wrapper of the export text (per the export service's
-README), the gzip/tar packing of the emcee .tex, and the SIMBAD TAP VOTables.
+README), the gzip/tar packing of the emcee .tex, the SIMBAD TAP VOTables, and an INSPIRE record's answer
+(one hit of the recorded search, which has the shape INSPIRE's /api/literature/RECID answers with).
 """
 
 from __future__ import annotations
@@ -54,6 +57,8 @@ PDFS = {
 EMCEE_TEX = "papers/emcee_2013PASP_ms.tex"
 # Crossref /works/DOI: the recorded answer for Crossref's test DOI, retracted 2009 and corrected 2018
 CROSSREF_WORKS = {"10.5555/12345678": "crossref/works_10.5555_12345678_updated-by_retraction.json"}
+# INSPIRE-HEP /api/literature?q="a Witten"&size=10, recorded (tests/fixtures/PROVENANCE.md)
+INSPIRE_SEARCH = "inspire/literature_q_a_Witten_size10.json"
 EMCEE_IDS = ("2013PASP..125..306F", "1202.3665", "10.1086/670067", "emcee")
 
 
@@ -148,6 +153,7 @@ class ResearchServer:
             "ASTRO_ADS_URL": self.url + "/v1",
             "ASTRO_SIMBAD_URL": self.url + "/simbad/sim-tap",
             "ASTRO_CROSSREF_URL": self.url + "/crossref",
+            "ASTRO_INSPIRE_URL": self.url + "/inspire",
             "ASTRO_ARXIV_MIN_INTERVAL": "0",
             **extra,
         }
@@ -245,7 +251,21 @@ class ResearchServer:
             if name is None:  # as Crossref answers an unknown DOI
                 return 404, b"Resource not found.", "text/plain", {}
             return 200, fixture(name), "application/json", {}
+        if path.startswith("/inspire/literature"):
+            return self._inspire(path)
         return 404, b"not found", "text/plain", {}
+
+    def _inspire(self, path: str) -> tuple[int, bytes, str, dict[str, str]]:
+        """The recorded search for any query (the request's q is in `requests`); a record by its recid."""
+        recorded = fixture(INSPIRE_SEARCH)
+        recid = path[len("/inspire/literature"):].strip("/")
+        if not recid:
+            return 200, recorded, "application/json", {}
+        hits = json.loads(recorded)["hits"]["hits"]
+        hit = next((h for h in hits if h["id"] == recid), None)
+        if hit is None:  # as INSPIRE answers an unknown record
+            return 404, b'{"status": 404, "message": "PID does not exist."}', "application/json", {}
+        return 200, json.dumps(hit).encode(), "application/json", {}
 
     def _arxiv_api(self, request: Request) -> tuple[int, bytes, str, dict[str, str]]:
         id_list = (request.query.get("id_list") or [""])[0]

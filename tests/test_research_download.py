@@ -12,7 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from astro_cli.research.library.download import NotAPdf, classify, download, resolve, unpack_source
+from astro_cli.research.library.download import NotAPdf, download, unpack_source
+from astro_cli.research.library.resolve import classify, resolve
 from astro_cli.research.library.service import Library
 from astro_cli.research.sources.http import ServiceError
 from astro_cli.research.sources.web import Web

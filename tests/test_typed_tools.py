@@ -12,6 +12,7 @@ import pytest
 
 from astro_cli.app import AppContext
 from astro_cli.config import load_settings
+from astro_cli.extensions import ExtensionPoints
 from astro_cli.tools.base import ToolError, ToolResult
 from astro_cli.tools.typed import ToolDefinitionError, as_tool, tool
 from astro_cli.workspace import AstroHome, Workspace
@@ -38,13 +39,18 @@ def test_the_converted_tools_show_the_model_what_the_hand_written_schemas_showed
         assert list(new_params["properties"]) == list(old_params["properties"]), name
         assert new_params.get("required") == old_params.get("required"), name
         assert new_params["additionalProperties"] is False, name
+        grown = 0
         for param, was in old_params["properties"].items():
             now = new_params["properties"][param]
             assert now["type"] == was["type"], (name, param)
-            assert now.get("enum") == was.get("enum"), (name, param)
+            if (name, param) == ("search_papers", "source"):  # the registered sources (issue 45): INSPIRE joined
+                assert now["enum"] == app.service(ExtensionPoints).search_choices() == [*was["enum"], "inspire"]
+                grown = len(json.dumps(now["enum"])) - len(json.dumps(was["enum"]))
+            else:
+                assert now.get("enum") == was.get("enum"), (name, param)
             assert now.get("description") == was.get("description"), (name, param)
-        # Same words, same size: the prompt's token count for these tools cannot have grown.
-        assert len(json.dumps(new)) <= len(json.dumps(old)), name
+        # Same words, same size: the prompt's token count for these tools cannot have grown (but by a source's name).
+        assert len(json.dumps(new)) <= len(json.dumps(old)) + grown, name
 
 
 def test_the_converted_tools_are_built_from_their_signatures(tmp_path):
@@ -62,7 +68,10 @@ def test_the_converted_tools_are_built_from_their_signatures(tmp_path):
     assert sorted(spec_of(f).name for f in functions) == sorted(json.loads(BEFORE.read_text(encoding="utf-8")))
     for function in functions:
         spec = spec_of(function)
-        assert app.tools.get(spec.name).parameters == spec.parameters()
+        registered = json.loads(json.dumps(app.tools.get(spec.name).parameters))
+        if spec.name == "search_papers":  # the source enum is the registry's (issue 45), set at install
+            assert registered["properties"]["source"].pop("enum") == ["all", "ads", "arxiv", "inspire"]
+        assert registered == spec.parameters()
     assert app.tools.get("file_edit").needs_permission and not app.tools.get("file_edit").read_only
     assert app.tools.get("download_paper").timeout == 900 and app.tools.get("search_papers").key_argument == "query"
 

@@ -16,12 +16,6 @@ from astro_cli.bootstrap import EXIT_FAILED, EXIT_USAGE, UserError, build_app, u
 from astro_cli.security.visible import visible, visible_json
 
 
-class Source(str, Enum):
-    all = "all"
-    ads = "ads"
-    arxiv = "arxiv"
-
-
 class Sort(str, Enum):
     relevance = "relevance"
     date = "date"
@@ -43,26 +37,29 @@ def _years(raw: str | None) -> tuple[int | None, int | None]:
 
 def search(
     query: str = typer.Argument(..., help="Words, or NASA ADS query syntax (it passes through)."),
-    source: Source = typer.Option(Source.all, "--source", "-s", help="ads, arxiv or all."),
+    source: str = typer.Option("all", "--source", "-s", help="all (ADS and arXiv merged), or one registered source: "
+                               "ads, arxiv, inspire, or a plugin's (a wrong name lists them)."),
     rows: int = typer.Option(10, "--rows", "-n", help="How many results (1-50)."),
     sort: Sort = typer.Option(Sort.relevance, "--sort", help="relevance, date or citations."),
     year: Optional[str] = typer.Option(None, "--year", help="A year or a range: 2010-2015, 2018-."),
     as_json: bool = typer.Option(False, "--json", help="Print JSON."),
 ) -> None:
     """Search NASA ADS (with ADS_API_TOKEN) and arXiv; results merged without duplicates."""
+    from astro_cli.extensions import extension_points
     from astro_cli.research.sources.http import ServiceError
     from astro_cli.research.sources.remote_search import check_arguments, search_papers
     from astro_cli.research.sources.web import Web
 
     with user_errors():
         year_from, year_to = _years(year)
+        app = build_app()
+        points = extension_points(app.install_features())  # the registered sources, a plugin's too
         try:
-            check_arguments(source.value, rows, sort.value, year_from, year_to)
+            check_arguments(source, rows, sort.value, year_from, year_to, points.search_choices())
         except ServiceError as exc:
             raise UserError(str(exc), EXIT_USAGE) from None
-        app = build_app()
         try:
-            outcome = search_papers(Web.of(app), query, source.value, rows, sort.value, year_from, year_to)
+            outcome = search_papers(Web.of(app), query, source, rows, sort.value, year_from, year_to, points)
         except ServiceError as exc:
             raise UserError(str(exc), EXIT_FAILED) from None
         if as_json:

@@ -9,7 +9,7 @@ and the object named there is either a function `register(api)` or an object wit
 `register(api)` method. Through the PluginAPI it may add tools, Python callbacks for the same
 lifecycle events as the command hooks, loop extensions, prompt sections and variables, assemble
 listeners that change the system prompt and tool schemas (docs/prompt.md, "The assemble waterfall"),
-runtime-context sources and text readers: the same extension points the built-in features use
+runtime-context sources, text readers and paper sources: the same extension points the built-in features use
 (astro_cli/extensions.py lists them). The API hands out the settings, never the app. This feature
 installs last, so a plugin tool or reader may replace a built-in of the same name. A plugin that
 fails to load is reported once and skipped.
@@ -27,7 +27,7 @@ from astro_cli.hooks.runner import PythonCallback, hook_runner
 if TYPE_CHECKING:
     from astro_cli.app import AppContext
     from astro_cli.config import Settings
-    from astro_cli.extensions import TextReader
+    from astro_cli.extensions import PaperSource, TextReader
     from astro_cli.prompt.context import ContextProvider
     from astro_cli.prompt.registry import SectionProvider, VariableProvider
     from astro_cli.prompt.waterfall import AssembleListener
@@ -48,6 +48,7 @@ class PluginInfo:
     hooks: list[str] = field(default_factory=list)
     prompt: list[str] = field(default_factory=list)  # sections, variables, assemble listeners, runtime context
     readers: list[str] = field(default_factory=list)
+    sources: list[str] = field(default_factory=list)
 
 
 @dataclass
@@ -78,6 +79,14 @@ class PluginAPI:
 
         extension_points(self._app).add_text_reader(reader)
         self.info.readers.append(reader.name)
+
+    def add_paper_source(self, source: PaperSource) -> None:
+        """A service papers come from (search, identifiers to download); see extensions.PaperSource.
+        A source of the same name replaces the built-in one."""
+        from astro_cli.extensions import extension_points
+
+        extension_points(self._app).add_paper_source(source)
+        self.info.sources.append(source.name)
 
     def add_section(self, name: str, order: float, text: str | None = None, provider: SectionProvider | None = None,
                     scope: str = GLOBAL) -> None:

@@ -38,7 +38,7 @@ def _web(ctx: ToolContext) -> Web:
 
 
 @tool(name="search_papers", key_argument="query", timeout=180)
-def search_papers_tool(ctx: ToolContext, query: str, source: Literal["all", "ads", "arxiv"] = "all", rows: int = 10,
+def search_papers_tool(ctx: ToolContext, query: str, source: str = "all", rows: int = 10,
                        sort: Literal["relevance", "date", "citations"] = "relevance", year_from: int | None = None,
                        year_to: int | None = None) -> ToolResult:
     """Search NASA ADS and arXiv for papers. Each result has bibcode, arXiv id, title, first authors, year,
@@ -56,12 +56,13 @@ def search_papers_tool(ctx: ToolContext, query: str, source: Literal["all", "ads
         year_from: First publication year to include.
         year_to: Last publication year to include.
     """
+    from astro_cli.extensions import ExtensionPoints
     from astro_cli.research.sources.http import ServiceError
     from astro_cli.research.sources.remote_search import format_for_model, search_papers, sources_data
 
     try:
         outcome = search_papers(_web(ctx), query, source=source, rows=rows or 10, sort=sort,
-                                year_from=year_from, year_to=year_to)
+                                year_from=year_from, year_to=year_to, sources=ctx.service(ExtensionPoints))
     except ServiceError as exc:
         raise ToolError(str(exc)) from None
     return ToolResult(format_for_model(outcome), data=sources_data(outcome.records), framed=True)
@@ -172,6 +173,16 @@ def query_target_tool(ctx: ToolContext, target: str, radius: str | None = None, 
 
 
 def install(app: AppContext) -> None:
-    for function in (search_papers_tool, paper_graph_tool, query_target_tool):
+    from astro_cli.extensions import extension_points
+    from astro_cli.research.sources.builtin import register_builtin
+    from astro_cli.research.sources.inspire import InspireSource
+
+    points = extension_points(app)  # the paper sources, as a plugin adds one (hooks/plugins.py)
+    register_builtin(points)
+    points.add_paper_source(InspireSource())
+    search = as_tool(search_papers_tool)
+    search.parameters["properties"]["source"]["enum"] = points.search_choices()  # the registry's live list
+    app.tools.register(search)
+    for function in (paper_graph_tool, query_target_tool):
         app.tools.register(as_tool(function))
     app.tools.register(as_tool(download_paper_tool, wrap=library_tool))

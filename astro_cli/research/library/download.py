@@ -1,7 +1,7 @@
 """Fetching a paper into the library: its arXiv PDF, its LaTeX source when offered, and its row.
 
-An arXiv id, a bibcode or a DOI is first resolved to an arXiv id (bibcodes and DOIs through
-NASA ADS, or decoded when they name an arXiv e-print). Files arrive as `<name>.part` and are
+An arXiv id, a bibcode, a DOI or any identifier a registered source recognises is first resolved to
+an arXiv id (resolve.py). Files arrive as `<name>.part` and are
 renamed only once complete and checked (a PDF must start with %PDF), so the library never holds
 half a file; an interrupted PDF download resumes from its .part with an HTTP Range request.
 """
@@ -9,7 +9,6 @@ half a file; an interrupted PDF download resumes from its .part with an HTTP Ran
 from __future__ import annotations
 
 import gzip
-import re
 import shutil
 import tarfile
 import tempfile
@@ -20,8 +19,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from astro_cli.agent.events import Event
-from astro_cli.research.identifiers import ARXIV_BIBCODE, ARXIV_DOI, BIBCODE
-from astro_cli.research.sources import ads, arxiv, crossref
+from astro_cli.research.library.resolve import resolve
 from astro_cli.research.sources.http import ServiceError, arxiv_throttle, http_error, make_client, stream
 from astro_cli.security import writer
 from astro_cli.security.writer import Place
@@ -30,6 +28,7 @@ from astro_cli.store.locks import FileLock, LockHolder, LockTimeout
 if TYPE_CHECKING:
     import httpx
 
+    from astro_cli.extensions import ExtensionPoints
     from astro_cli.research.library.papers import LibraryCore
     from astro_cli.research.records import Paper
     from astro_cli.research.sources.web import Web
@@ -56,82 +55,6 @@ class NotAPdf(ServiceError):
 
 class NoSuchPaper(ServiceError):
     """arXiv has no file under that id."""
-
-
-# --- resolving an identifier ---------------------------------------------------------------
-def classify(identifier: str) -> str:
-    """'arxiv', 'doi' or 'bibcode' for what the user typed; a ServiceError sentence otherwise."""
-    text = identifier.strip()
-    if arxiv.looks_like_arxiv_id(text) or ARXIV_BIBCODE.match(text) or ARXIV_DOI.match(text):
-        return "arxiv"
-    if re.match(r"^(?:https?://(?:dx\.)?doi\.org/|doi:)?10\.\d{4,9}/\S+$", text, re.IGNORECASE):
-        return "doi"
-    if BIBCODE.match(text):
-        return "bibcode"
-    raise ServiceError(
-        f"'{identifier}' is not an arXiv id (1001.0012, astro-ph/0601001), a DOI (10.xxxx/...) "
-        "or an ADS bibcode (2013PASP..125..306F)."
-    )
-
-
-def arxiv_id_of(identifier: str) -> tuple[str, str] | None:
-    """(id, version) when the identifier itself names an arXiv e-print, without asking anyone."""
-    text = identifier.strip()
-    match = ARXIV_BIBCODE.match(text)
-    if match:
-        return f"{match.group(1)}.{match.group(2)}", ""
-    match = ARXIV_DOI.match(text)
-    if match:
-        text = match.group(1)
-    if arxiv.looks_like_arxiv_id(text):
-        return arxiv.split_id(text)
-    return None
-
-
-def resolve(web: Web, identifier: str) -> tuple[dict[str, Any], str]:
-    """(metadata record, arXiv version or '') for an arXiv id, bibcode or DOI."""
-    kind = {"doi": "DOI"}.get(classify(identifier), classify(identifier))
-    ads_record: dict[str, Any] | None = None
-    known = arxiv_id_of(identifier)
-    if known is None:
-        clean = re.sub(r"^(?:https?://(?:dx\.)?doi\.org/|doi:)", "", identifier.strip(), flags=re.IGNORECASE)
-        if not ads.has_token():
-            raise ServiceError(
-                f"Finding the arXiv version of the {kind} '{clean}' needs NASA ADS: set ADS_API_TOKEN (or keep a "
-                "token with `astro keys set ads`), or give the arXiv id instead."
-            )
-        ads_record = ads.lookup(web, clean)
-        if ads_record is None:
-            raise ServiceError(f"NASA ADS does not know the {kind} '{clean}'.")
-        if not ads_record.get("arxiv_id"):
-            raise ServiceError(
-                f"NASA ADS lists no arXiv version of '{ads_record.get('title') or clean}' ({clean}), so there is "
-                "no open PDF to fetch; get it from the publisher."
-            )
-        known = (ads_record["arxiv_id"], "")
-    arxiv_id, version = known
-    records = [r for r in arxiv.fetch(web, [arxiv_id + version]) if r.get("arxiv_id") == arxiv_id]
-    record = dict(records[0]) if records else {"id": arxiv_id, "arxiv_id": arxiv_id, "url": None, "sources": []}
-    if ads_record is None and ads.has_token():
-        try:
-            ads_record = ads.lookup(web, f"arXiv:{arxiv_id}")
-        except ServiceError:
-            ads_record = None  # the bibcode is a bonus; the paper itself comes from arXiv
-    if ads_record:
-        for key in ("bibcode", "citation_count", "doi", "title", "authors", "year", "abstract"):
-            if ads_record.get(key) and (key in ("bibcode", "citation_count") or not record.get(key)):
-                record[key] = ads_record[key]
-        for key in ("journal", "volume", "page", "pub_year"):  # the published version, when there is one
-            record[key] = ads_record.get(key)
-        record["biblio"] = {**(record.get("biblio") or {}), **(ads_record.get("biblio") or {})}
-        record["primary_class"] = record.get("primary_category") or ads_record.get("primary_class")
-        if ads_record.get("journal") and ads_record.get("doi"):
-            record["doi"] = ads_record["doi"]  # the journal's DOI rather than arXiv's own
-    record["id"] = arxiv_id
-    record["arxiv_id"] = arxiv_id
-    record["url"] = record.get("url") or f"https://arxiv.org/abs/{arxiv_id}"
-    crossref.attach_updates(web, record)  # retracted or corrected: marked in the library and the footer
-    return record, version
 
 
 # --- fetching files --------------------------------------------------------------------------
@@ -292,11 +215,11 @@ def download(
         pdf = library.resolve_file(existing.pdf_path)
         if pdf is not None and pdf.exists():
             return Downloaded(existing, pdf, library.resolve_file(existing.source_path), True, [])
-    record, version = resolve(library.web, identifier)
+    record, version = resolve(library.web, identifier, library.readers)
     # One process at a time fetches a given paper (its .part files are shared); the others wait,
     # then find it in the library.
     with paper_lock(library, record["arxiv_id"], cancel, on_wait):
-        return _download_resolved(library, record, version, with_source, progress, cancel)
+        return _download_resolved(library, record, version, with_source, progress, cancel, library.readers)
 
 
 def paper_lock(
@@ -324,7 +247,7 @@ def paper_lock(
 
 def _download_resolved(
     library: LibraryCore, record: dict[str, Any], version: str, with_source: bool,
-    progress: Progress | None, cancel: threading.Event | None,
+    progress: Progress | None, cancel: threading.Event | None, sources: ExtensionPoints,
 ) -> Downloaded:
     from astro_cli.research.library.papers import LibraryConflict
 
@@ -337,19 +260,20 @@ def _download_resolved(
     stem = file_stem(arxiv_id)
     papers_dir = library.files_folder()
     web = library.web
-    base = web.settings.typed["arxiv_pdf_url"].rstrip("/")
+    offered = sources.files_for(web, record, version)
+    if offered is None:
+        raise ServiceError(f"No registered paper source serves the files of {arxiv_id}.")
     pdf_target = papers_dir / f"{stem}.pdf"
     notes: list[str] = []
     with make_client(web) as client:
-        part = fetch_file(web, client, f"{base}/pdf/{arxiv_id}{version}", pdf_target,
-                          label=f"arXiv:{arxiv_id} PDF", progress=progress, cancel=cancel)
+        part = fetch_file(web, client, offered.pdf, pdf_target,
+                          label=f"{offered.label}:{arxiv_id} PDF", progress=progress, cancel=cancel)
         if not is_pdf(part):
             part.unlink(missing_ok=True)
-            raise NotAPdf(f"arXiv sent something that is not a PDF for {arxiv_id}; nothing was stored.")
+            raise NotAPdf(f"{offered.label} sent something that is not a PDF for {arxiv_id}; nothing was stored.")
         source = None
-        if with_source:
-            source, note = _fetch_source(web, client, f"{base}/e-print/{arxiv_id}{version}", papers_dir, stem,
-                                         progress, cancel)
+        if with_source and offered.source:
+            source, note = _fetch_source(web, client, offered.source, papers_dir, stem, progress, cancel)
             if note:
                 notes.append(note)
     writer.rename(Place.beside(part), Place.beside(pdf_target))

@@ -11,6 +11,7 @@ import re
 import xml.etree.ElementTree as ET
 from typing import TYPE_CHECKING, Any
 
+from astro_cli.research.identifiers import ARXIV_BIBCODE, ARXIV_DOI
 from astro_cli.research.sources.fields import MAX_ITEMS, MAX_TEXT
 from astro_cli.research.sources.http import ServiceError, arxiv_throttle, make_client, request
 
@@ -164,3 +165,17 @@ def fetch(web: Web, arxiv_ids: list[str]) -> list[dict[str, Any]]:
         return []
     _, records = _get(web, {"id_list": ",".join(arxiv_ids), "start": 0, "max_results": len(arxiv_ids)})
     return records
+
+
+def id_and_version(identifier: str) -> tuple[str, str] | None:
+    """(id, version) when the identifier itself names an arXiv e-print, without asking anyone."""
+    text = identifier.strip()
+    match = ARXIV_BIBCODE.match(text)
+    if match:
+        return f"{match.group(1)}.{match.group(2)}", ""
+    match = ARXIV_DOI.match(text)
+    if match:
+        text = match.group(1)
+    if looks_like_arxiv_id(text):
+        return split_id(text)
+    return None

@@ -32,10 +32,12 @@ from astro_cli.research.sources.ads_syntax import (
     Node,
     Not,
     Operator,
+    QuerySyntaxError,
     Term,
     normalise,
     parse,
 )
+from astro_cli.research.sources.http import ServiceError
 from astro_cli.research.text.pdfchars import fold
 
 ARXIV_ONLY = re.compile(r"(?<![\w:])(ti|au|co|jr|cat|rn|id|all|submitteddate):", re.IGNORECASE)
@@ -313,3 +315,11 @@ def keep_published_in(records: list[dict[str, Any]], years: tuple[int, int]) -> 
         elif submitted is None or start - 1 <= int(submitted) <= end:
             kept.append(record)
     return kept
+
+
+def plan_of(query: str, year_from: int | None, year_to: int | None) -> ArxivQuery:
+    """The query parsed and translated for arXiv; a query that cannot be read is one sentence."""
+    try:
+        return translate(query, year_from, year_to)
+    except QuerySyntaxError as exc:
+        raise ServiceError(str(exc)) from None

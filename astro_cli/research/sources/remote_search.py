@@ -2,7 +2,9 @@
 
 ADS is used when a token is set (it has bibcodes and citation counts); arXiv always. When one of
 the two fails the other's results still come back, with a note saying what is missing, so a
-transient outage costs completeness rather than the whole answer.
+transient outage costs completeness rather than the whole answer. A source named instead of `all`
+(ads, arxiv, inspire, a plugin's: the registered `PaperSource`s, extensions.py) is asked alone, in its
+own query language, and its failure is the answer.
 """
 
 from __future__ import annotations
@@ -19,10 +21,10 @@ from astro_cli.research.sources.merge import merge, source_entry
 from astro_cli.research.textblock import DATA_NOTE, frame
 
 if TYPE_CHECKING:
+    from astro_cli.extensions import ExtensionPoints, PaperSource
     from astro_cli.research.sources.arxiv_query import ArxivQuery
     from astro_cli.research.sources.web import Web
 
-SOURCES = ("all", "ads", "arxiv")
 SORTS = ("relevance", "date", "citations")
 MAX_ROWS = 50
 SNIPPET_CHARS = 400
@@ -37,9 +39,15 @@ class Outcome:
     totals: dict[str, int] = field(default_factory=dict)
 
 
-def check_arguments(source: str, rows: int, sort: str, year_from: int | None, year_to: int | None) -> None:
-    if source not in SOURCES:
-        raise ServiceError(f"source must be one of {', '.join(SOURCES)}, not '{source}'.")
+def check_arguments(source: str, rows: int, sort: str, year_from: int | None, year_to: int | None,
+                    choices: list[str] | None = None) -> None:
+    """`choices`: the registered sources that search (`ExtensionPoints.search_choices`); the built-ins by default."""
+    if choices is None:
+        from astro_cli.research.sources.builtin import builtin_points
+
+        choices = builtin_points().search_choices()
+    if source not in choices:
+        raise ServiceError(f"source must be one of {', '.join(choices)}, not '{source}'.")
     if sort not in SORTS:
         raise ServiceError(f"sort must be one of {', '.join(SORTS)}, not '{sort}'.")
     if not 1 <= rows <= MAX_ROWS:
@@ -50,25 +58,34 @@ def check_arguments(source: str, rows: int, sort: str, year_from: int | None, ye
 
 def search_papers(
     web: Web, query: str, source: str = "all", rows: int = 10, sort: str = "relevance",
-    year_from: int | None = None, year_to: int | None = None,
+    year_from: int | None = None, year_to: int | None = None, sources: ExtensionPoints | None = None,
 ) -> Outcome:
-    """Query the chosen services and merge their answers (ADS first: it carries citation counts)."""
+    """Query the chosen source, or (all) ADS and arXiv merged (ADS first: it carries citation counts).
+    `sources`: the app's registry (`extension_points(app)`); the built-ins alone when None."""
+    from astro_cli.research.sources.builtin import builtin_points
+
     if not query or not query.strip():
         raise ServiceError("Give a search query, e.g. 'hot Jupiter albedo' or ADS syntax like author:\"Agol, E\".")
-    check_arguments(source, rows, sort, year_from, year_to)
-    plan = _plan(query, year_from, year_to)
+    points = sources or builtin_points()
+    check_arguments(source, rows, sort, year_from, year_to, points.search_choices())
+    chosen = points.source_named(source)
+    if chosen is not None:
+        return _one_source(web, chosen, query, rows, sort, year_from, year_to)
+    from astro_cli.research.sources.arxiv_query import plan_of
+
+    plan = plan_of(query, year_from, year_to)
     outcome = Outcome(query=query, records=[])
     lists: list[list[dict[str, Any]]] = []
     failures: list[str] = []
-    with_ads = source == "ads" or (source == "all" and ads.has_token())
-    if source == "all" and plan.skip and not with_ads:
+    with_ads = ads.has_token()
+    if plan.skip and not with_ads:
         raise ServiceError(f"{plan.operator}() is an ADS operator ({OPERATORS[plan.operator]}) only NASA ADS can "
                            "answer, and no ADS_API_TOKEN is set (astro keys set ads); paper_graph gives a paper's "
                            "references from its own bibliography without it.")
-    if source == "all" and not with_ads and not plan.lookups and not _arxiv_helps(plan):
+    if not with_ads and not plan.lookups and not _arxiv_helps(plan):
         raise ServiceError(f"arXiv has no equivalent of {', '.join(plan.dropped) or 'this query'}: it needs NASA ADS, "
                            "and no ADS_API_TOKEN is set (astro keys set ads).")
-    if source == "all" and not with_ads:
+    if not with_ads:
         outcome.notes.append("NASA ADS was skipped because no ADS_API_TOKEN is set (arXiv results only, "
                              "without bibcodes or citation counts); `astro keys set ads` keeps a token.")
     if with_ads:
@@ -77,31 +94,46 @@ def search_papers(
             outcome.totals["ads"] = total
             lists.append(records)
         except ServiceError as exc:
-            if source == "ads":
-                raise
             failures.append(str(exc))
-    if source == "arxiv" or (source == "all" and _arxiv_helps(plan)):
+    if _arxiv_helps(plan):
         try:
             total, records = arxiv.answer(web, plan, rows, sort)
             outcome.totals["arxiv"] = total
             lists.append(records)
             outcome.notes.extend(plan.notes())
         except ServiceError as exc:
-            if source == "arxiv" or not lists:
+            if not lists:
                 raise ServiceError(" ".join([*failures, str(exc)])) from None
             failures.append(str(exc))
-    elif source == "all" and plan.skip:
+    elif plan.skip:
         outcome.notes.append(plan.skip)
-    elif source == "all" and plan.dropped and not plan.lookups:
+    elif plan.dropped and not plan.lookups:
         outcome.notes.append(f"arXiv was not searched: it has no equivalent of {', '.join(plan.dropped)}, "
                              "so only NASA ADS answers this query.")
-    elif source == "all" and plan.lookups and not with_ads:
+    elif plan.lookups and not with_ads:
         lists.append(_crossref_lookups(web, plan.lookups, outcome))
-    if source == "all" and with_ads and plan.lookups and not any(lists):  # ADS does not know the DOI
+    if with_ads and plan.lookups and not any(lists):  # ADS does not know the DOI
         lists.append(_crossref_lookups(web, [i for i in plan.lookups if i.startswith("10.")], outcome))
     outcome.notes.extend(f"Partial results: {text}" for text in failures)
-    merged = merge(*lists)
-    if plan.lookups or plan.ids:  # a paper looked up by name: is it retracted or corrected? (one request each)
+    return _finish(web, outcome, merge(*lists), plan, rows, sort)
+
+
+def _one_source(web: Web, chosen: PaperSource, query: str, rows: int, sort: str,
+                year_from: int | None, year_to: int | None) -> Outcome:
+    """One registered source, asked in its own query language; its failure is the answer."""
+    from astro_cli.extensions import SearchRequest
+    from astro_cli.research.sources.arxiv_query import plan_of
+
+    plan = plan_of(query, year_from, year_to) if chosen.query_language == "ads" else None
+    answer = chosen.search(web, SearchRequest(query, rows, sort, year_from, year_to))
+    outcome = Outcome(query=query, records=[], notes=list(answer.notes), totals={chosen.name: answer.total})
+    return _finish(web, outcome, merge(answer.records), plan, rows, sort)
+
+
+def _finish(web: Web, outcome: Outcome, merged: list[dict[str, Any]], plan: ArxivQuery | None, rows: int,
+            sort: str) -> Outcome:
+    """Retraction notices for papers looked up by name, the order asked for, and the rows wanted."""
+    if plan is not None and (plan.lookups or plan.ids):  # is it retracted or corrected? (one request each)
         from astro_cli.research.sources.crossref import attach_updates
 
         for record in merged[:3]:
@@ -113,17 +145,6 @@ def search_papers(
         merged.sort(key=lambda r: int(r.get("year") or 0), reverse=True)
     outcome.records = merged[:rows]
     return outcome
-
-
-def _plan(query: str, year_from: int | None, year_to: int | None) -> ArxivQuery:
-    """The query parsed and translated for arXiv; a query that cannot be read is one sentence."""
-    from astro_cli.research.sources.ads_syntax import QuerySyntaxError
-    from astro_cli.research.sources.arxiv_query import translate
-
-    try:
-        return translate(query, year_from, year_to)
-    except QuerySyntaxError as exc:
-        raise ServiceError(str(exc)) from None
 
 
 def _crossref_lookups(web: Web, identifiers: list[str], outcome: Outcome) -> list[dict[str, Any]]:
