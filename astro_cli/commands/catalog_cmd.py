@@ -138,7 +138,7 @@ def links(service: str = SERVICE,
                                     ctx.confinement.place, lambda path: replace)
         except CatalogError as exc:
             raise UserError(str(exc), EXIT_FAILED) from None
-        typer.echo(fetched.summary(" ".join(" ".join(ident).split()), known))
+        typer.echo(visible(fetched.summary(" ".join(" ".join(ident).split()), known)))  # names from the service
 
 
 @app.command("send")
