@@ -61,6 +61,8 @@ class Product:
     semantics: str = "#this"
     description: str = ""
     content_type: str = "application/fits"
+    access_url: str = ""  # the DataLink row's URL when it is not this server's products/<name>
+    redirect: str = ""  # products/<name> answers 302 to this URL instead of the bytes
 
 
 @dataclass
@@ -149,7 +151,12 @@ class AdqlServer(JobList):
             self._send(handler, 200, self._links(service, (form.get("ID") or [""])[0]), "application/x-votable+xml")
         elif rest.startswith("products/"):
             found = [p for ps in self.products.values() for p in ps if p.name == unquote(rest[9:])]
-            if found:
+            if found and found[0].redirect:
+                handler.send_response(302)
+                handler.send_header("Location", found[0].redirect)
+                handler.send_header("Content-Length", "0")
+                handler.end_headers()
+            elif found:
                 self._send(handler, 200, found[0].payload, found[0].content_type)
             else:
                 self._send(handler, 404, b"no such product", "text/plain")
@@ -179,7 +186,7 @@ class AdqlServer(JobList):
         names = ("ID", "access_url", "service_def", "error_message", "semantics", "description", "content_type",
                  "content_length")
         products = self.products.get(" ".join(ident.split()), [])
-        rows = [(ident, f"{self.url}/{service}/products/{p.name}", "", "", p.semantics, p.description,
+        rows = [(ident, p.access_url or f"{self.url}/{service}/products/{p.name}", "", "", p.semantics, p.description,
                  p.content_type, len(p.payload)) for p in products]
         if not rows:
             rows = [(ident, "", "", f"NotFoundFault: {ident} is not a known source", "#this", "", "", 0)]

@@ -213,3 +213,20 @@ def test_the_model_downloads_a_spectrum_the_researcher_asked_for(run_astro, fake
     assert "written to data/star_xp.fits" in seen
     assert (workspace / "data" / "star_xp.fits").read_bytes() == spectrum
     assert last_json(result.stdout)["answer"] == "Saved data/star_xp.fits."
+
+
+def test_a_product_url_that_leads_inside_this_machine_is_not_followed(run_astro, env, adql, workspace):
+    """A DataLink answer is the service's text: a product at another inner host (a database's HTTP port, a
+    cloud's metadata address), directly or through a redirect, is refused before any request reaches it."""
+    from tests.adql_server import Product
+
+    inside = f"http://localhost:{adql.httpd.port}/gaia/products/secret.dat"  # this machine, not the service's host
+    adql.products["Gaia DR3 1000"] = [
+        Product("direct.fits", b"x", "#this", "a spectrum", access_url=inside),
+        Product("hop.fits", b"x", "#auxiliary", "a spectrum", redirect=inside),
+        Product("secret.dat", b"the database's contents", "#progenitor", "not for astro")]
+    for which in ("this", "auxiliary"):
+        got = run_astro(["catalog", "links", "gaia", "Gaia DR3 1000", "--fetch", which], env)
+        assert got.returncode == 1 and "leads to this machine or its local network" in got.stderr, got.stderr
+    assert not any(hit.path.endswith("/secret.dat") for hit in adql.hits)
+    assert not (workspace / "data").exists()

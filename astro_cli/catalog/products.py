@@ -30,6 +30,7 @@ if TYPE_CHECKING:
 
 MAX_BYTES = 2_000_000_000  # a product larger than this is the archive's bulk tools' job
 CHUNK = 1 << 20
+MAX_REDIRECTS = 5
 DATA_DIR = "data"
 _UNSAFE = re.compile(r"[^A-Za-z0-9._+-]+")
 _EXTENSIONS = {"application/fits": ".fits", "image/fits": ".fits", "application/x-votable+xml": ".vot",
@@ -109,13 +110,49 @@ def fetch_product(service: Service, ident: str, which: str | None, save_as: str 
     records = link_records(service, ident, timeout, agent)
     record = choose(records, which)
     url = access_url(record)
-    if urlsplit(url).scheme not in ("http", "https"):
-        raise CatalogError(f"The product's URL is not http(s) ({visible(url[:120])}); astro does not follow it.")
+    refuse_inner(service, url)
     relative = file_name(record, " ".join(ident.split()), save_as)
     target = place(relative)  # refused before anything is downloaded when the file may not go there
     written, size = _download(service, url, target, may_replace, timeout, agent)
     return Fetched(written.path, relative[: len(relative) - len(target.name)] + written.name, size, str(record.semantics or ""),
                    str(record.content_type or ""), url, None if written == target else target.name)
+
+
+def refuse_inner(service: Service, url: str) -> None:
+    """A product URL comes from the service's answer: only http(s), and not inside this machine or its
+    network (security/addresses.py) unless it is the service's own host (a lab's own TAP server)."""
+    from astro_cli.security.addresses import leads_inside
+
+    if urlsplit(url).scheme not in ("http", "https"):
+        raise CatalogError(f"The product's URL is not http(s) ({visible(url[:120])}); astro does not follow it.")
+    if leads_inside(url) and _host(url) != _host(service.url):
+        raise CatalogError(f"The product's URL leads to this machine or its local network ({visible(url[:120])}), "
+                           f"not to {service.title}'s own host; astro does not follow it.")
+
+
+def _host(url: str) -> str:
+    try:
+        return (urlsplit(url).hostname or "").lower()
+    except ValueError:
+        return ""
+
+
+def _open(service: Service, url: str, timeout: float, agent: str) -> Any:
+    """The response to `url`, its redirects followed by hand so that each hop is checked as the first."""
+    from astro_cli.catalog.tap import timeout_session
+
+    session = timeout_session(timeout, agent)
+    for _ in range(MAX_REDIRECTS + 1):
+        response = session.get(url, stream=True, allow_redirects=False)
+        if response.is_redirect and response.headers.get("Location"):
+            from urllib.parse import urljoin
+
+            url = urljoin(url, response.headers["Location"])
+            response.close()
+            refuse_inner(service, url)
+            continue
+        return response
+    raise CatalogError(f"The product's URL redirects more than {MAX_REDIRECTS} times; astro stopped following it.")
 
 
 def _download(service: Service, url: str, target: Place, may_replace: Callable[[Path], bool], timeout: float,
@@ -124,7 +161,7 @@ def _download(service: Service, url: str, target: Place, may_replace: Callable[[
     import requests
 
     from astro_cli.catalog.run import fresh, taken
-    from astro_cli.catalog.tap import describe, timeout_session
+    from astro_cli.catalog.tap import describe
     from astro_cli.security import writer
 
     name = f"{service.title} ({service.key})"
@@ -134,7 +171,7 @@ def _download(service: Service, url: str, target: Place, may_replace: Callable[[
             target = fresh(target)
             continue
         try:
-            with timeout_session(timeout, agent).get(url, stream=True) as response:
+            with _open(service, url, timeout, agent) as response:
                 if response.status_code >= 400:
                     raise CatalogError(f"{name} answered HTTP {response.status_code} for the product; try again later.")
                 declared = int(response.headers.get("Content-Length") or 0)
