@@ -7,7 +7,9 @@ installs); the indexers are counted in /proc by their command line and the works
 
 from __future__ import annotations
 
+import json
 import os
+import re
 import shutil
 import signal
 import subprocess
@@ -20,6 +22,7 @@ from pathlib import Path
 
 import pytest
 
+from astro_cli.research.search.embed_speed import Speed, wall_seconds
 from tests.library_support import COWAN_PDF, EMCEE_TEX, MURRAY_PDF
 from tests.test_library_default_embed import default_env, installed, vector_counts
 
@@ -130,3 +133,29 @@ def test_a_killed_indexer_is_replaced_by_the_next_search_and_the_next_add(papers
     added = run_astro(["library", "add", "./murray.pdf"], env)
     assert added.returncode == 0 and "follow in the background" in added.stdout, added.stderr
     wait_until(lambda: all_vectors(workspace, ["1001.0012", "1111.2011"]), "every vector", workspace)
+
+
+def test_the_estimate_comes_from_this_machine_s_last_run_and_holds_within_a_factor_of_two(papers, run_astro,
+                                                                                           tmp_path):
+    workspace, env = papers, default_env(tmp_path)
+    first = run_astro(["library", "add", "./murray.pdf"], env)
+    assert first.returncode == 0, first.stderr
+    wait_until(lambda: all_vectors(workspace, ["1111.2011"]) and not indexers(workspace), "the first run", workspace)
+    kept = json.loads((tmp_path / "astro-home" / "embed-speed.json").read_text())
+    (entry,) = kept.values()
+    assert entry["cpu_per_chunk"][0] > 0 and entry["startup_cpu"][0] > 0
+    added = run_astro(["library", "add", "./cowan.pdf"], env)
+    started = time.monotonic()
+    said = re.search(r"follow in the background in ~(\d+) s", " ".join(added.stdout.split()))
+    assert said, added.stdout
+    wait_until(lambda: all_vectors(workspace, ["1001.0012"]), "the second run", workspace)
+    took, estimate = time.monotonic() - started, int(said.group(1))
+    assert estimate / 2 <= took <= estimate * 2, (estimate, took, os.getloadavg())
+
+
+def test_the_estimate_counts_the_cores_the_load_leaves():
+    speed = Speed(cpu_per_chunk=0.2, startup_cpu=1.0, threads=2)
+    quiet = wall_seconds(speed, 100, cores=2, load=0.0)
+    assert quiet == pytest.approx(1.0 + 100 * 0.2 / 2)
+    # Eight others runnable on two cores: the indexer's two threads get 2 * 2 / 10 of a core.
+    assert wall_seconds(speed, 100, cores=2, load=8.0) == pytest.approx(1.0 * 9 / 2 + 100 * 0.2 / 0.4)

@@ -31,7 +31,7 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
-LOCAL_SECONDS_PER_CHUNK = 0.2  # docs/library.md: the local model on 2 shared cores, whole chunks (0.1 s quiet, stop 40)
+MEASURED_CHUNKS = 8  # fewer chunks than this measure the model's loading more than its speed
 REMOTE_SECONDS_PER_CHUNK = 0.05  # an API embeds a batch of 64 in a few seconds
 LAZY_RETRY_SECONDS = 300.0  # after an indexer ended leaving papers without vectors, a search retries this late
 STARTED, FINISHED = "reindex.started", "reindex.finished"  # stamps: when the last indexer started, ended
@@ -58,10 +58,15 @@ def pending(library: LibraryCore) -> list[tuple[str, int]]:
 
 
 def estimate_seconds(library: LibraryCore, chunks: int) -> float:
+    """Seconds until `chunks` chunks have their vectors: for the local model, from the CPU per chunk
+    this machine measured in earlier runs, its cores and its load now (embed_speed.py)."""
+    from astro_cli.research.search.embed_speed import measured, wall_seconds
     from astro_cli.research.search.local_embed import is_local
 
-    per_chunk = LOCAL_SECONDS_PER_CHUNK if is_local(library.embedding_model) else REMOTE_SECONDS_PER_CHUNK
-    return chunks * per_chunk
+    model = library.embedding_model
+    if not model or not is_local(model):
+        return chunks * REMOTE_SECONDS_PER_CHUNK
+    return wall_seconds(measured(library.home.root, model, os.cpu_count() or 1), chunks)
 
 
 def reindex(library: LibraryCore, papers: list[str] | None = None, progress: Progress | None = None,
@@ -76,11 +81,14 @@ def reindex(library: LibraryCore, papers: list[str] | None = None, progress: Pro
         if held:
             held.release()
         return report
+    from astro_cli.research.search.embed_speed import cpu_seconds
+
+    startup = cpu_seconds()  # what starting this process cost: a fresh indexer pays it again
     lock = held or IndexLock.take(library, wait=True)
     failed: set[str] = set()
     while lock is not None:
         try:
-            broken = _drain(library, papers, progress, report, failed)
+            broken = _drain(library, papers, progress, report, failed, startup)
         finally:
             lock.release()
         # An add that found the lock held left its paper to this process: look again now that it is free.
@@ -96,10 +104,30 @@ def reindex(library: LibraryCore, papers: list[str] | None = None, progress: Pro
 
 
 def _drain(library: LibraryCore, papers: list[str] | None, progress: Progress | None, report: ReindexReport,
-           failed: set[str]) -> bool:
+           failed: set[str], startup: float) -> bool:
     """Embed until no wanted paper is pending (papers added meanwhile too); True when the model itself is broken."""
     from astro_cli.research.search.embed import embed_paper
+    from astro_cli.research.search.embed_speed import cpu_seconds
 
+    before, done = cpu_seconds(), report.chunks
+    try:
+        return _drain_queue(library, papers, progress, report, failed, embed_paper)
+    finally:
+        _keep_speed(library, report.chunks - done, cpu_seconds() - before, startup)
+
+
+def _keep_speed(library: LibraryCore, chunks: int, cpu: float, startup: float) -> None:
+    """Keep this run's CPU per chunk for the next estimate (the local model's: an API's cost is not ours)."""
+    from astro_cli.research.search.embed_speed import record
+    from astro_cli.research.search.local_embed import is_local
+
+    model = library.embedding_model
+    if model and is_local(model) and chunks >= MEASURED_CHUNKS:
+        record(library.home.root, model, chunks, cpu, startup)
+
+
+def _drain_queue(library: LibraryCore, papers: list[str] | None, progress: Progress | None, report: ReindexReport,
+                 failed: set[str], embed_paper: Callable[..., int]) -> bool:
     while True:
         todo = [(pid, n) for pid, n in pending(library) if pid not in failed and (papers is None or pid in papers)]
         if not todo:
