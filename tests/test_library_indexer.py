@@ -105,7 +105,6 @@ def test_adds_at_once_and_in_a_row_leave_one_indexer_that_makes_every_paper_s_ve
         for add in both:
             out, err = add.communicate(timeout=WAIT)
             assert add.returncode == 0 and "follow in the background" in out, err
-        wait_until(lambda: indexers(workspace), "an indexer at work", workspace)
         third = run_astro(["library", "add", "./main.tex", "--doi", "10.1086/670067"], env)  # while it runs
         assert third.returncode == 0 and "follow in the background" in third.stdout, third.stderr
         wait_until(lambda: all_vectors(workspace, ["1001.0012", "1111.2011", "10.1086/670067"]), "every vector",
