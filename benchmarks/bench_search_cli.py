@@ -1,6 +1,6 @@
 """Issue 30: `astro library search` as a researcher runs it (a new process each time) on a 20-paper library.
 
-    .venv/bin/python benchmarks/bench_search_cli.py [--runs 5] [--warm]
+    .venv/bin/python benchmarks/bench_search_cli.py [--runs 5] [--warm] [--papers 20]
 
 The library: the three fixture papers indexed with the local model's vectors, and 17 more papers
 made of the same files under other ids, their vectors copied chunk by chunk (the same number of
@@ -32,14 +32,14 @@ from tests.library_support import FILES, META, add_paper, make_app  # noqa: E402
 QUESTION = "How much light do these close-in giants bounce back?"
 
 
-def build(root: Path) -> int:
+def build(root: Path, papers: int = 20) -> int:
     app = make_app(root, **{"library.embedding_model": None})
     store = Library.of(app).store
     originals = ["1001.0012", "1111.2011", "1202.3665"]
     for paper_id in originals:
         add_paper(app, paper_id)
         parse_paper(Library.of(app), paper_id, vectors="now")
-    for n in range(17):
+    for n in range(max(0, papers - len(originals))):
         source = originals[n % 3]
         key, path = FILES[source]
         target = app.workspace.papers_dir / f"copy{n}{path.suffix}"
@@ -96,15 +96,16 @@ def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--runs", type=int, default=5)
     parser.add_argument("--warm", action="store_true", help="also through a warm worker")
+    parser.add_argument("--papers", type=int, default=20, help="papers in the library (3 fixtures, the rest copies)")
     args = parser.parse_args()
     root = Path(tempfile.mkdtemp(prefix="astro-bench-cli-")) / "ws"
     try:
-        chunks = build(root)
+        chunks = build(root, args.papers)
         env = {k: v for k, v in os.environ.items() if not k.startswith("ASTRO_")}
         env.update(ASTRO_HOME=str(root / ".home"), ASTRO_WORKER="0")
         print(f"command: .venv/bin/python benchmarks/bench_search_cli.py --runs {args.runs}"
-              + (" --warm" if args.warm else ""))
-        print(f"library: 20 papers, {chunks} chunks; load average {os.getloadavg()[0]:.1f}")
+              + (" --warm" if args.warm else "") + f" --papers {args.papers}")
+        print(f"library: {max(args.papers, 3)} papers, {chunks} chunks; load average {os.getloadavg()[0]:.1f}")
         bm25 = time_search(root, {**env, "ASTRO_LIBRARY_EMBEDDING_MODEL": "off"}, args.runs)
         print(f"astro library search, BM25 (vectors off): median {bm25:.2f} s")
         hybrid = time_search(root, env, args.runs)

@@ -8,17 +8,23 @@ start it detached: no bar, a line for the log. Registered into the `astro librar
 from __future__ import annotations
 
 import sys
-from typing import Any, Optional
+from typing import TYPE_CHECKING, Any, Optional
 
 import typer
 
 from astro_cli.bootstrap import EXIT_FAILED, UserError, user_errors
 from astro_cli.commands.library_context import library_app
 
+if TYPE_CHECKING:
+    from astro_cli.research.library.papers import LibraryCore
+    from astro_cli.research.search.index_lock import IndexLock
+
 
 def reindex(
     ids: Optional[list[str]] = typer.Argument(None, help="Only these papers (default: every paper without vectors)."),
     background: bool = typer.Option(False, "--background", hidden=True, help="Run quietly (started by astro)."),
+    lock_fd: Optional[int] = typer.Option(None, "--lock-fd", hidden=True,
+                                          help="The indexer's lock, handed over open by the process that started this."),
 ) -> None:
     """Make the vectors for searching by meaning that papers lack (the default local model, or library.embedding_model)."""
     from astro_cli.research.library.service import Library
@@ -38,6 +44,16 @@ def reindex(
             typer.echo("The library is empty: there is nothing to index.")
             return
         library = Library.of(app)
+        if background:  # the library's one indexer (index_lock.py): with the lock handed over, or none at all
+            held = _background_lock(library, lock_fd)
+            if held is None:
+                typer.echo("Another indexer of this library is at work; it makes the vectors.")
+                return
+            report = run_reindex(library, None, None, held)
+            typer.echo(f"Made the vectors of {report.papers} paper(s), {report.chunks} chunks ({model}).")
+            for problem in report.problems:
+                typer.echo(f"warning: {problem}", err=True)
+            return
         wanted = None
         if ids:
             wanted = []
@@ -51,10 +67,9 @@ def reindex(
             typer.echo(f"Every paper already has its vectors ({model}).")
             return
         chunks = sum(n for _, n in todo)
-        if not background:
-            typer.echo(f"Embedding {chunks} chunks of {len(todo)} paper(s) with {model} "
-                       f"(~{max(1, round(estimate_seconds(library, chunks)))} s) ...", err=True)
-        with _ChunkBar(enabled=not background) as progress:
+        typer.echo(f"Embedding {chunks} chunks of {len(todo)} paper(s) with {model} "
+                   f"(~{max(1, round(estimate_seconds(library, chunks)))} s) ...", err=True)
+        with _ChunkBar(enabled=True) as progress:
             report = run_reindex(library, wanted, progress)
         if report.note:
             raise UserError(f"No vectors were made: {report.note}.", EXIT_FAILED)
@@ -63,6 +78,14 @@ def reindex(
             typer.echo(f"warning: {problem}", err=True)
         if report.problems and not report.papers:
             raise typer.Exit(EXIT_FAILED)
+
+
+def _background_lock(library: LibraryCore, fd: int | None) -> IndexLock | None:
+    """The lock handed over as `fd`, else taken if free; None when another indexer holds it."""
+    from astro_cli.research.search.index_lock import IndexLock
+
+    held = IndexLock.inherited(library, fd) if fd is not None else None
+    return held or IndexLock.take(library, wait=False)
 
 
 class _ChunkBar:

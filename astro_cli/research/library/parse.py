@@ -229,8 +229,12 @@ def _vectors(library: LibraryCore, paper_id: str, only_missing: bool = False, wh
         from astro_cli.research.search.reindex import estimate_seconds, start_background
 
         if start_background(library):
+            from astro_cli.research.search.reindex import pending
+
+            # The paper waits for those queued before it: the estimate is for the whole queue.
             chunks = len(written[1]) if written else store.chunk_count(paper_id)
-            return None, estimate_seconds(library, chunks)
+            queued = sum(n for pid, n in pending(library) if pid != paper_id)
+            return None, estimate_seconds(library, chunks + queued)
     from astro_cli.research.search.embed import embed_paper, embed_written
     from astro_cli.research.search.vectors import EmbeddingError
 
