@@ -134,22 +134,27 @@ def test_a_killed_indexer_is_replaced_by_the_next_search_and_the_next_add(papers
     wait_until(lambda: all_vectors(workspace, ["1001.0012", "1111.2011"]), "every vector", workspace)
 
 
-def test_the_estimate_comes_from_this_machine_s_last_run_and_holds_within_a_factor_of_two(papers, run_astro,
-                                                                                           tmp_path):
+def test_the_estimate_comes_from_this_machine_s_last_runs(papers, run_astro, tmp_path):
+    """The estimate is made of what the indexer measured here, not a constant: after a first run the
+    speed is kept; a machine that measured 5 s of CPU per chunk is promised at least that. (Whether the
+    estimate holds within a factor of two is a timing: benchmarks/RESULTS.md, "Stop 50 — the indexer".)"""
     workspace, env = papers, default_env(tmp_path)
     first = run_astro(["library", "add", "./murray.pdf"], env)
     assert first.returncode == 0, first.stderr
     wait_until(lambda: all_vectors(workspace, ["1111.2011"]) and not indexers(workspace), "the first run", workspace)
-    kept = json.loads((tmp_path / "astro-home" / "embed-speed.json").read_text())
-    (entry,) = kept.values()
+    speed_file = tmp_path / "astro-home" / "embed-speed.json"
+    kept = json.loads(speed_file.read_text())
+    ((key, entry),) = kept.items()
     assert entry["cpu_per_chunk"][0] > 0 and entry["startup_cpu"][0] > 0
+    entry["cpu_per_chunk"], entry["startup_cpu"] = [5.0], [1.0]  # a slow machine's record
+    speed_file.write_text(json.dumps({key: entry}))
     added = run_astro(["library", "add", "./cowan.pdf"], env)
-    started = time.monotonic()
     said = re.search(r"follow in the background in ~(\d+) s", " ".join(added.stdout.split()))
     assert said, added.stdout
-    wait_until(lambda: all_vectors(workspace, ["1001.0012"]), "the second run", workspace)
-    took, estimate = time.monotonic() - started, int(said.group(1))
-    assert estimate / 2 <= took <= estimate * 2, (estimate, took, os.getloadavg())
+    chunks = re.search(r"(\d+) chunks", " ".join(added.stdout.split()))
+    assert chunks, added.stdout
+    cores = os.cpu_count() or 1
+    assert int(said.group(1)) >= int(chunks.group(1)) * 5.0 / cores * 0.9, (said.group(0), chunks.group(0))
 
 
 def test_the_estimate_counts_the_cores_the_load_leaves():
