@@ -16,6 +16,7 @@ from __future__ import annotations
 import argparse
 import csv
 import os
+import re
 import sys
 from collections.abc import Callable
 from pathlib import Path
@@ -26,6 +27,36 @@ sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
 Lists = dict[str, list[tuple[int, float]]]
+Case = tuple[Lists, set[int]]
+
+
+def extra_lists(library: Any, question: str, lists: Lists) -> Lists:
+    """Candidate lists not (yet) in search_library, made from the recorded candidates: the best
+    sentence window (windows.py) and the section path's words."""
+    from astro_cli.research.library.section_paths import section_paths
+    from astro_cli.research.search.fts import parse_question
+    from astro_cli.research.search.windows import idf, stem, window_ranking
+
+    ids = sorted({cid for items in lists.values() for cid, _ in items})
+    rows = library.store.hit_rows(ids)
+    words = parse_question(question).words
+    weights = idf(library.store.document_frequencies(words), library.store.index_stamp()[1])
+    out = {"window": window_ranking({r["id"]: r["text"] for r in rows}, weights)}
+    paths: dict[str, dict[str, str]] = {}
+    scored = []
+    for r in rows:
+        pid = r["paper_id"] or ""
+        if pid not in paths:
+            heads = [h for (h,) in library.store.db.execute(
+                "SELECT DISTINCT section FROM chunks WHERE paper_id = ? ORDER BY ord", (pid,)).fetchall() if h]
+            paths[pid] = section_paths(heads)
+        path = paths[pid].get(r["section"] or "", r["section"] or "")
+        have = {stem(w) for w in re.findall(r"[^\W_]+", path)}
+        score = sum(w for s, w in weights.items() if s in have)
+        if score > 0:
+            scored.append((r["id"], score))
+    out["path"] = sorted(scored, key=lambda p: (-p[1], p[0]))
+    return out
 
 
 def record(library: Any, question: str) -> Lists:
@@ -74,6 +105,7 @@ def dev_cases(directory: Path) -> list[tuple[Lists, set[int]]]:
     for row in csv.DictReader((DATA / "dev.tsv").open(), delimiter="\t"):
         paper = "1807.06209" if "1807.06209" in row["source file "] else "2010.00619"
         lists = record(library, row["question"])
+
         ids = sorted({cid for items in lists.values() for cid, _ in items})
         good = {r["id"] for r in library.store.hit_rows(ids) if r["paper_id"] == paper and right(r["text"], row)}
         cases.append((lists, good))
@@ -99,6 +131,7 @@ def stage_cases(directory: Path) -> dict[str, list[tuple[Lists, set[int]]]]:
     for name, path in (("tuning", QUESTIONS), ("held-out", HELDOUT), ("new papers", HELDOUT_PAPERS)):
         for q in load_questions(path):
             lists = record(library, q.question)
+
             ids = sorted({cid for items in lists.values() for cid, _ in items})
             wanted = [_flat(a) for a in q.answers]
             good = {r["id"] for r in library.store.hit_rows(ids) if any(a in _flat(r["text"]) for a in wanted)}
@@ -114,17 +147,20 @@ def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--dev-dir", type=Path, default=Path("/tmp/cosmopaperqa-diagnose"))
     parser.add_argument("--stages-dir", type=Path, default=Path("/tmp/astro-sweep-stages"))
+    parser.add_argument("--dev-only", action="store_true")
     args = parser.parse_args()
-    stages = stage_cases(args.stages_dir)
+    stages = {} if args.dev_only else stage_cases(args.stages_dir)
     here = os.getcwd()
     dev = dev_cases(args.dev_dir)
     os.chdir(here)
     grid: list[tuple[str, Callable[[Lists], list[int]]]] = []
-    for k in (60, 30, 20, 10, 5, 2):
-        for wl in (1.0, 0.5, 0.0):
-            for wv in (1.0, 1.5, 0.7):
-                grid.append((f"rrf k={k} literal={wl} vector={wv}",
-                             lambda lists, k=k, wl=wl, wv=wv: rrf(lists, k, {"literal": wl, "vector": wv})))
+    for k in (60, 20, 10):
+        for ww in (0.0, 0.5, 1.0, 1.5):
+            for wp in (0.0, 0.5, 1.0):
+                for wv in (1.0, 0.7):
+                    grid.append((f"rrf k={k} window={ww} path={wp} vector={wv}",
+                                 lambda lists, k=k, ww=ww, wp=wp, wv=wv: rrf(lists, k, {"window": ww, "path": wp,
+                                                                                        "vector": wv})))
     print("rule | dev @1 @3 @10 | " + " | ".join(stages) + " (top 3)")
     for label, rule in grid:
         d = [hits(dev, rule, t) for t in (1, 3, 10)]
