@@ -27,7 +27,7 @@ PAPERS = (("planck", "1807.06209", "Planck 2018 results. VI. Cosmological parame
           ("camels", "2010.00619", "The CAMELS project"))
 
 
-def build(root: Path, keywords: bool) -> dict[str, str]:
+def build(root: Path, keywords: bool, planck_ocr: bool = False) -> dict[str, str]:
     env = {k: v for k, v in os.environ.items() if not k.startswith("ASTRO_")}
     env.update(ASTRO_HOME=str(root / "home"), ASTRO_WORKER="0",
                ASTRO_LIBRARY_EMBEDDING_MODEL="off" if keywords else "local:all-MiniLM-L6-v2")
@@ -36,7 +36,11 @@ def build(root: Path, keywords: bool) -> dict[str, str]:
         return env
     work.mkdir(parents=True, exist_ok=True)
     (work / "planck").mkdir(exist_ok=True)
-    (work / "planck" / "ms.tex").write_bytes((DATA / "planck2018_vi.tex").read_bytes())
+    if planck_ocr:  # the full OCR Markdown, with the tables the LaTeX copy lacks (PROVENANCE.md)
+        (work / "planck" / "ms.tex").write_text(markdown_as_latex((DATA / "planck2018_vi_ocr.md").read_text(),
+                                                                  PAPERS[0][2]))
+    else:
+        (work / "planck" / "ms.tex").write_bytes((DATA / "planck2018_vi.tex").read_bytes())
     (work / "camels").mkdir(exist_ok=True)
     (work / "camels" / "ms.tex").write_text(markdown_as_latex((DATA / "camels_2010.00619v2.md").read_text(),
                                                               "The CAMELS project"))
@@ -59,10 +63,11 @@ def main() -> None:
     parser.add_argument("--rebuild", action="store_true")
     parser.add_argument("--keywords", action="store_true")
     parser.add_argument("--quiet", action="store_true", help="only the recall lines")
+    parser.add_argument("--planck-ocr", action="store_true", help="Planck from its OCR Markdown (with tables)")
     args = parser.parse_args()
     if args.rebuild and args.dir.exists():
         subprocess.run(["rm", "-rf", str(args.dir)], check=True)
-    env = build(args.dir, args.keywords)
+    env = build(args.dir, args.keywords, args.planck_ocr)
     os.environ.update(env)
     os.chdir(args.dir / "ws")
     from astro_cli.commands.library_context import library_app
