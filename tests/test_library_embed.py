@@ -131,10 +131,10 @@ def test_hybrid_order_is_the_fusion_of_both_rankings(hybrid_app):
     vector = [cid for cid, _ in rank_by_vector(index, fake_vector(question), 50)]
     assert literal
     # the runs are a list of the fusion and also break its ties (retrieval.fuse; literal questions stay at 100%);
-    # the candidates of all three, ranked again by their best sentence window and section path, are two more
+    # the candidates of all three, ranked again by their best sentence window, are one more list
     scored = {"bm25": [(c, 0.0) for c in bm25], "literal": [(c, 0.0) for c in literal], "vector": [(c, 0.0) for c in vector]}
     again = candidate_lists(Library.of(hybrid_app), [question], scored)
-    assert set(again) == {"window", "path"}
+    assert set(again) == {"window"}
     lists = {"bm25": bm25, "literal": literal, "vector": vector, **{n: [c for c, _ in r] for n, r in again.items()}}
     weights = {name: LIST_WEIGHTS.get(name, 1.0) for name in lists}
     expected = [cid for cid, _ in fuse(lists, weights, vector_lists=["vector"], tie_break=literal, k=FUSION_K)[:5]]

@@ -33,13 +33,14 @@ BACK_MATTER = ("references", "acknowledgments")  # chunk kinds left out unless i
 
 # The synonym-expanded ranking (opt-in) counts for more than one phrasing: it holds the question's
 # words and the field's (measured on the issue-15 set, benchmarks/RESULTS.md issue 30).
-# The candidates ranked by their best sentence window and by their section path (windows.py) are
-# two more lists, at half weight, fused with a constant of 20, not Cormack's 60 (which flattens the
-# first ranks): chosen on CosmoPaperQA's development split among the rules that keep the project's
-# held-out literal questions at 27/27 and paraphrases at 19/27 (benchmarks/sweep_fusion.py,
-# benchmarks/RESULTS.md "Stop 50 — retrieval ranking").
-LIST_WEIGHTS = {"bm25:synonyms": 2.0, "window": 0.5, "path": 0.5}
-FUSION_K = 20
+# The candidates ranked by their best sentence window (windows.py) are one more list, at half
+# weight, fused with a constant of 10, not Cormack's 60 (which flattens the first ranks): chosen on
+# CosmoPaperQA's development split among the rules that keep the project's held-out literal questions
+# at 27/27 and paraphrases at 19/27 and lose nothing on the tuning set (benchmarks/sweep_fusion.py,
+# benchmarks/RESULTS.md "Stop 50 — retrieval ranking"). A list of the section paths' words helped the
+# development split but cost tuning paraphrases, so it is not fused.
+LIST_WEIGHTS = {"bm25:synonyms": 2.0, "window": 0.5}
+FUSION_K = 10
 
 
 def resolve_papers(library: LibraryCore, papers: list[str] | str | None) -> list[str] | None:
@@ -142,7 +143,7 @@ def search_library(
             warning = f"hybrid search was not possible, so this is full text alone: {exc}"
         if warning is None:
             warning = _vectors_to_come(library, paper_ids, hybrid=any(name.startswith("vector") for name in lists))
-    if len(lists) > 1:  # the candidates ranked again by their best window and their section path
+    if len(lists) > 1:  # the candidates ranked again by their best sentence window
         lists.update(candidate_lists(library, phrasings, lists))
     method = "hybrid" if any(name.startswith("vector") for name in lists) else "bm25"
     # The three-word runs are a list of the fusion (issue 30), not only its tie-breaker: as a tie-breaker
@@ -176,28 +177,18 @@ def _fused(library: LibraryCore, lists: dict[str, list[tuple[int, float]]], k: i
 
 
 def candidate_lists(library: LibraryCore, phrasings: list[str], lists: dict[str, list[tuple[int, float]]]
-                     ) -> dict[str, list[tuple[int, float]]]:
-    """The candidates the other lists found, ranked again by the question's words (windows.py): in
-    their best sentence window ("window") and in their section path ("path")."""
-    from astro_cli.research.library.section_paths import outline_headings, section_paths
+                    ) -> dict[str, list[tuple[int, float]]]:
+    """The candidates the other lists found, ranked again by their best sentence window (windows.py)."""
     from astro_cli.research.search.fts import parse_question
-    from astro_cli.research.search.windows import idf, path_ranking, window_ranking
+    from astro_cli.research.search.windows import idf, window_ranking
 
     ids = sorted({cid for ranking in lists.values() for cid, _ in ranking})
     words = list(dict.fromkeys(w for p in phrasings for w in parse_question(p).words))
-    if not ids or not words:
+    if not ids or not words or not LIST_WEIGHTS["window"]:
         return {}
     store = library.store
     weights = idf(store.document_frequencies(words), store.index_stamp()[1])
-    rows = store.hit_rows(ids)
-    outlines: dict[str, dict[str, str]] = {}
-    for pid in {row["paper_id"] for row in rows if row["paper_id"]}:
-        paper = store.paper(pid)
-        outlines[pid] = section_paths(outline_headings(paper.outline if paper else None))
-    paths = {row["id"]: outlines.get(row["paper_id"] or "", {}).get(row["section"] or "", row["section"] or "")
-             for row in rows}
-    return {name: ranking for name, ranking in (("window", window_ranking({r["id"]: r["text"] for r in rows}, weights)),
-                                                ("path", path_ranking(paths, weights))) if LIST_WEIGHTS[name]}
+    return {"window": window_ranking({row["id"]: row["text"] for row in store.hit_rows(ids)}, weights)}
 
 
 def _lacking(library: LibraryCore) -> set[str]:

@@ -49,18 +49,3 @@ def window_ranking(texts: Mapping[int, str], weights: Mapping[str, float]) -> li
     scored = [(cid, best_window(text, weights)) for cid, text in texts.items()]
     return sorted(((cid, s) for cid, s in scored if s > 0), key=lambda pair: (-pair[1], pair[0]))
 
-
-def path_ranking(paths: Mapping[int, str], weights: Mapping[str, float]) -> list[tuple[int, float]]:
-    """(chunk id, summed weight of the question's words in its section path), best first.
-
-    A question names the subject of a section ("how is the recombination history tested") more
-    often than the words of the paragraph that answers it; the chunk's own heading is in the
-    full-text index, but its parents ("7 Extensions › 7.7 Recombination history") are not.
-    """
-    scored = []
-    for cid, path in paths.items():
-        have = {stem(w) for w in _WORD.findall(path)}
-        score = sum(weight for word, weight in weights.items() if word in have)
-        if score > 0:
-            scored.append((cid, score))
-    return sorted(scored, key=lambda pair: (-pair[1], pair[0]))
