@@ -4,10 +4,11 @@
 
 Every ranking list search_library fuses (BM25, the three-word runs, the vectors; with their
 scores) is recorded once per question, then each fusion rule is replayed on the recorded lists:
-reciprocal rank fusion with other constants and weights. Two sets: CosmoPaperQA's development
-split (the library of diagnose_cosmopaperqa.py; the judge is bench_cosmopaperqa.right) and the
-project's question sets over six papers (tests/question_set: tuning, held-out, new papers;
-literal and paraphrased, the question alone as the command line asks it). Replaying a rule costs
+reciprocal rank fusion with other constants and weights, and a section-path list search_library does
+not fuse (extra_lists). Sets: CosmoPaperQA's development split (the library of
+diagnose_cosmopaperqa.py; the judge is bench_cosmopaperqa.right), the project's question sets over
+six papers (tests/question_set: tuning, held-out, new papers; literal and paraphrased, the question
+alone as the command line asks it) and the tuning set over its own three papers. Replaying a rule costs
 no search, so a grid of rules takes seconds; the rule chosen is then checked by the real benchmarks.
 """
 
@@ -31,17 +32,15 @@ Case = tuple[Lists, set[int]]
 
 
 def extra_lists(library: Any, question: str, lists: Lists) -> Lists:
-    """Candidate lists not (yet) in search_library, made from the recorded candidates: the best
-    sentence window (windows.py) and the section path's words."""
+    """A list search_library does not fuse, made from the recorded candidates: the rarity of the
+    question's words in each candidate's section path (tried in stop 50, not kept)."""
     from astro_cli.research.library.section_paths import section_paths
     from astro_cli.research.search.fts import parse_question
-    from astro_cli.research.search.windows import idf, stem, window_ranking
+    from astro_cli.research.search.windows import idf, stem
 
     ids = sorted({cid for items in lists.values() for cid, _ in items})
     rows = library.store.hit_rows(ids)
-    words = parse_question(question).words
-    weights = idf(library.store.document_frequencies(words), library.store.index_stamp()[1])
-    out = {"window": window_ranking({r["id"]: r["text"] for r in rows}, weights)}
+    weights = idf(library.store.document_frequencies(parse_question(question).words), library.store.index_stamp()[1])
     paths: dict[str, dict[str, str]] = {}
     scored = []
     for r in rows:
@@ -50,17 +49,15 @@ def extra_lists(library: Any, question: str, lists: Lists) -> Lists:
             heads = [h for (h,) in library.store.db.execute(
                 "SELECT DISTINCT section FROM chunks WHERE paper_id = ? ORDER BY ord", (pid,)).fetchall() if h]
             paths[pid] = section_paths(heads)
-        path = paths[pid].get(r["section"] or "", r["section"] or "")
-        have = {stem(w) for w in re.findall(r"[^\W_]+", path)}
+        have = {stem(w) for w in re.findall(r"[^\W_]+", paths[pid].get(r["section"] or "", r["section"] or ""))}
         score = sum(w for s, w in weights.items() if s in have)
         if score > 0:
             scored.append((r["id"], score))
-    out["path"] = sorted(scored, key=lambda p: (-p[1], p[0]))
-    return out
+    return {"path": sorted(scored, key=lambda p: (-p[1], p[0]))}
 
 
 def record(library: Any, question: str) -> Lists:
-    """The lists search_library would fuse for one question (captured at its fusion step)."""
+    """The lists search_library fuses for one question (captured at its fusion step)."""
     from astro_cli.research.search import passages
 
     seen: list[Lists] = []
@@ -105,6 +102,7 @@ def dev_cases(directory: Path) -> list[tuple[Lists, set[int]]]:
     for row in csv.DictReader((DATA / "dev.tsv").open(), delimiter="\t"):
         paper = "1807.06209" if "1807.06209" in row["source file "] else "2010.00619"
         lists = record(library, row["question"])
+        lists.update(extra_lists(library, row["question"], lists))
 
         ids = sorted({cid for items in lists.values() for cid, _ in items})
         good = {r["id"] for r in library.store.hit_rows(ids) if r["paper_id"] == paper and right(r["text"], row)}
@@ -131,11 +129,37 @@ def stage_cases(directory: Path) -> dict[str, list[tuple[Lists, set[int]]]]:
     for name, path in (("tuning", QUESTIONS), ("held-out", HELDOUT), ("new papers", HELDOUT_PAPERS)):
         for q in load_questions(path):
             lists = record(library, q.question)
+            lists.update(extra_lists(library, q.question, lists))
 
             ids = sorted({cid for items in lists.values() for cid, _ in items})
             wanted = [_flat(a) for a in q.answers]
             good = {r["id"] for r in library.store.hit_rows(ids) if any(a in _flat(r["text"]) for a in wanted)}
             out.setdefault(f"{name} {q.kind}", []).append((lists, good))
+    return out
+
+
+def three_cases(directory: Path) -> dict[str, list[Case]]:
+    """The issue-15 tuning set over its three papers (what test_library_questions asserts)."""
+    from astro_cli.research.library.parse import parse_paper
+    from astro_cli.research.library.service import Library
+    from tests.library_support import add_paper, make_app
+    from tests.question_set import _flat, load_questions
+
+    fresh = not directory.exists()
+    app = make_app(directory, **{"library.embedding_model": "local:all-MiniLM-L6-v2"})
+    library = Library.of(app)
+    if fresh:
+        for paper_id in ("1001.0012", "1111.2011", "1202.3665"):
+            add_paper(app, paper_id)
+            parse_paper(library, paper_id, vectors="now")
+    out: dict[str, list[Case]] = {}
+    for q in load_questions():
+        lists = record(library, q.question)
+        lists.update(extra_lists(library, q.question, lists))
+        ids = sorted({cid for items in lists.values() for cid, _ in items})
+        wanted = [_flat(a) for a in q.answers]
+        good = {r["id"] for r in library.store.hit_rows(ids) if any(a in _flat(r["text"]) for a in wanted)}
+        out.setdefault(f"three papers {q.kind}", []).append((lists, good))
     return out
 
 
@@ -147,16 +171,17 @@ def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--dev-dir", type=Path, default=Path("/tmp/cosmopaperqa-diagnose"))
     parser.add_argument("--stages-dir", type=Path, default=Path("/tmp/astro-sweep-stages"))
+    parser.add_argument("--three-dir", type=Path, default=Path("/tmp/astro-sweep-three"))
     parser.add_argument("--dev-only", action="store_true")
     args = parser.parse_args()
-    stages = {} if args.dev_only else stage_cases(args.stages_dir)
+    stages = {} if args.dev_only else {**stage_cases(args.stages_dir), **three_cases(args.three_dir)}
     here = os.getcwd()
     dev = dev_cases(args.dev_dir)
     os.chdir(here)
     grid: list[tuple[str, Callable[[Lists], list[int]]]] = []
     for k in (60, 20, 10):
         for ww in (0.0, 0.5, 1.0, 1.5):
-            for wp in (0.0, 0.5, 1.0):
+            for wp in (0.0, 0.3, 0.5, 1.0):
                 for wv in (1.0, 0.7):
                     grid.append((f"rrf k={k} window={ww} path={wp} vector={wv}",
                                  lambda lists, k=k, ww=ww, wp=wp, wv=wv: rrf(lists, k, {"window": ww, "path": wp,
