@@ -188,7 +188,7 @@ def candidate_lists(library: LibraryCore, phrasings: list[str], lists: dict[str,
         return {}
     store = library.store
     weights = idf(store.document_frequencies(words), store.index_stamp()[1])
-    return {"window": window_ranking({row["id"]: row["text"] for row in store.hit_rows(ids)}, weights)}
+    return {"window": window_ranking(store.chunk_texts(ids), weights)}
 
 
 def _lacking(library: LibraryCore) -> set[str]:
