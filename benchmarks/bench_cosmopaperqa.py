@@ -9,7 +9,7 @@ three papers' rows are the project's held-out check and are not used. Both paper
 searched over both papers in a new process. A hit is right when it holds the key passage (two thirds of
 its distinctive words) or, without one, the answer's own values (its numbers, else two thirds of its
 words). --code DIR runs another checkout's astro_cli (e.g. the code before this issue); --keywords
-searches with vectors off.
+searches with vectors off; --planck-ocr reads Planck from the OCR Markdown that has its tables.
 """
 
 from __future__ import annotations
@@ -67,6 +67,8 @@ def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--code", type=Path, help="a checkout whose astro_cli to run")
     parser.add_argument("--keywords", action="store_true", help="vectors off")
+    parser.add_argument("--planck-ocr", action="store_true", help="Planck from its full OCR Markdown (tables "
+                        "included: planck2018_vi_ocr.md) instead of its LaTeX copy, which lacks the tables")
     args = parser.parse_args()
     rows = list(csv.DictReader((DATA / "dev.tsv").open(), delimiter="\t"))
     root = Path(tempfile.mkdtemp(prefix="cosmopaperqa-"))
@@ -83,7 +85,11 @@ def main() -> None:
                               text=True, check=False, timeout=3600)
 
     (work / "planck").mkdir()
-    (work / "planck" / "ms.tex").write_bytes((DATA / "planck2018_vi.tex").read_bytes())
+    if args.planck_ocr:
+        (work / "planck" / "ms.tex").write_text(markdown_as_latex((DATA / "planck2018_vi_ocr.md").read_text(),
+                                                                  "Planck 2018 results. VI. Cosmological parameters"))
+    else:
+        (work / "planck" / "ms.tex").write_bytes((DATA / "planck2018_vi.tex").read_bytes())
     (work / "camels").mkdir()
     (work / "camels" / "ms.tex").write_text(markdown_as_latex((DATA / "camels_2010.00619v2.md").read_text(),
                                                               "The CAMELS project"))

@@ -19,7 +19,14 @@ import pytest
 from astro_cli.research.library.parse import parse_paper
 from astro_cli.research.library.service import Library
 from astro_cli.research.search.fts import literal_runs
-from astro_cli.research.search.passages import fts_query, search_library, text_ranking
+from astro_cli.research.search.passages import (
+    FUSION_K,
+    LIST_WEIGHTS,
+    candidate_lists,
+    fts_query,
+    search_library,
+    text_ranking,
+)
 from astro_cli.research.search.retrieval import fuse
 from astro_cli.research.search.vectors import rank_by_vector
 from tests.library_support import add_paper, make_app
@@ -123,10 +130,14 @@ def test_hybrid_order_is_the_fusion_of_both_rankings(hybrid_app):
     index = Library.of(hybrid_app).store.vector_index("openai/fake-embed")
     vector = [cid for cid, _ in rank_by_vector(index, fake_vector(question), 50)]
     assert literal
-    # the runs are a list of the fusion and also break its ties (retrieval.fuse; literal questions stay at 100%)
-    lists = {"bm25": bm25, "literal": literal, "vector": vector}
-    expected = [cid for cid, _ in fuse(lists, dict.fromkeys(lists, 1.0), vector_lists=["vector"],
-                                       tie_break=literal)[:5]]
+    # the runs are a list of the fusion and also break its ties (retrieval.fuse; literal questions stay at 100%);
+    # the candidates of all three, ranked again by their best sentence window, are one more list
+    scored = {"bm25": [(c, 0.0) for c in bm25], "literal": [(c, 0.0) for c in literal], "vector": [(c, 0.0) for c in vector]}
+    again = candidate_lists(Library.of(hybrid_app), [question], scored)
+    assert set(again) == {"window"}
+    lists = {"bm25": bm25, "literal": literal, "vector": vector, **{n: [c for c, _ in r] for n, r in again.items()}}
+    weights = {name: LIST_WEIGHTS.get(name, 1.0) for name in lists}
+    expected = [cid for cid, _ in fuse(lists, weights, vector_lists=["vector"], tie_break=literal, k=FUSION_K)[:5]]
     assert [hit.chunk_id for hit in result.hits] == expected
     assert {"bm25", "vector"} <= set(result.hits[0].ranks)
     assert any("the radiative time scales as" in hit.text for hit in result.hits)

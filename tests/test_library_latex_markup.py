@@ -94,3 +94,30 @@ def test_an_algorithm_float_waits_for_the_end_of_its_section(emcee):
     # the prose that Algorithm 1 interrupted reads on; the steps follow the section's last paragraph
     assert algorithm.index("A more efficient chain has a shorter") < algorithm.index("The stretch move —")
     assert algorithm.index("extremely powerful.") < algorithm.index("1: Draw a proposal")
+
+
+def test_a_float_that_opens_a_section_is_a_chunk_of_its_own(tmp_path):
+    # A figure placed right after \subsection (the usual place) began the section's text: its marks
+    # were control characters Python counts as whitespace, so strip() took them, the caption was lost
+    # ("0 1" was indexed instead) and the whole prose after it was chunked as one 8,000-character float.
+    from astro_cli.research.library.parse import latex_chunks
+
+    source = tmp_path / "ms.tex"
+    source.write_text(r"""\documentclass{article}
+\begin{document}
+\section{Results}
+\subsection{Optical depth}
+\begin{figure}\includegraphics{a.pdf}
+\caption{Marginalized constraint contours for the matter density.}\end{figure}
+\begin{table}\caption{Parameters of the fit.}
+\begin{tabular}{lc} Parameter & Value \\ $\tau$ & $0.054\pm 0.007$ \\ \end{tabular}\end{table}
+""" + "The optical depth is well constrained by large-scale polarization. " * 80 + r"""
+\end{document}
+""")
+    _, sections = latex_sections(source)
+    chunks = latex_chunks(sections, 1500)
+    texts = [c.text for c in chunks if c.section == "1.1 Optical depth"]
+    assert "[Caption: Marginalized constraint contours for the matter density.]" in texts
+    assert any(t.startswith("[Caption: Parameters of the fit.]") and "τ | 0.054 ± 0.007" in t for t in texts), texts
+    assert all(len(t) <= 1500 for t in texts)  # the prose is cut like any prose, not kept whole as a "float"
+    assert not any(t.strip() in {"0", "1", "0 1"} for t in texts)

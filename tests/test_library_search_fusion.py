@@ -64,7 +64,7 @@ def test_phrasings_are_fused_and_the_technical_one_lifts_the_answer(app):
     fused = search_library(Library.of(app), [PARAPHRASE, TECHNICAL], k=4)
     assert _answers(fused.hits)
     assert fused.queries == [PARAPHRASE, TECHNICAL]
-    assert set(fused.hits[0].ranks) <= {"bm25:1", "bm25:2", "bm25:all"} and fused.hits[0].ranks
+    assert set(fused.hits[0].ranks) <= {"bm25:1", "bm25:2", "bm25:all", "window"} and fused.hits[0].ranks
     with pytest.raises(SearchError, match="at most 4 phrasings"):
         search_library(Library.of(app), ["a", "b", "c", "d", "e"])
     with pytest.raises(SearchError, match="empty"):

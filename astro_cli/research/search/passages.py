@@ -33,7 +33,14 @@ BACK_MATTER = ("references", "acknowledgments")  # chunk kinds left out unless i
 
 # The synonym-expanded ranking (opt-in) counts for more than one phrasing: it holds the question's
 # words and the field's (measured on the issue-15 set, benchmarks/RESULTS.md issue 30).
-LIST_WEIGHTS = {"bm25:synonyms": 2.0}
+# The candidates ranked by their best sentence window (windows.py) are one more list, at half
+# weight, fused with a constant of 10, not Cormack's 60 (which flattens the first ranks): chosen on
+# CosmoPaperQA's development split among the rules that keep the project's held-out literal questions
+# at 27/27 and paraphrases at 19/27 and lose nothing on the tuning set (benchmarks/sweep_fusion.py,
+# benchmarks/RESULTS.md "Stop 50 — retrieval ranking"). A list of the section paths' words helped the
+# development split but cost tuning paraphrases, so it is not fused.
+LIST_WEIGHTS = {"bm25:synonyms": 2.0, "window": 0.5}
+FUSION_K = 10
 
 
 def resolve_papers(library: LibraryCore, papers: list[str] | str | None) -> list[str] | None:
@@ -136,6 +143,8 @@ def search_library(
             warning = f"hybrid search was not possible, so this is full text alone: {exc}"
         if warning is None:
             warning = _vectors_to_come(library, paper_ids, hybrid=any(name.startswith("vector") for name in lists))
+    if len(lists) > 1:  # the candidates ranked again by their best sentence window
+        lists.update(candidate_lists(library, phrasings, lists))
     method = "hybrid" if any(name.startswith("vector") for name in lists) else "bm25"
     # The three-word runs are a list of the fusion (issue 30), not only its tie-breaker: as a tie-breaker
     # (issue 42's first try) 2 of the 27 held-out literal questions left the top 3 with vectors, 1 by
@@ -164,7 +173,22 @@ def _fused(library: LibraryCore, lists: dict[str, list[tuple[int, float]]], k: i
         keyword_only = {row["id"] for row in library.store.hit_rows(candidates) if row["paper_id"] in lacking}
     literal = [cid for name, ranking in lists.items() if name.startswith("literal") for cid, _ in ranking]
     weights = {name: LIST_WEIGHTS.get(name, 1.0) for name in ids}
-    return fuse(ids, weights, keyword_only, vector_lists, list(dict.fromkeys(literal)))[:k]
+    return fuse(ids, weights, keyword_only, vector_lists, list(dict.fromkeys(literal)), k=FUSION_K)[:k]
+
+
+def candidate_lists(library: LibraryCore, phrasings: list[str], lists: dict[str, list[tuple[int, float]]]
+                    ) -> dict[str, list[tuple[int, float]]]:
+    """The candidates the other lists found, ranked again by their best sentence window (windows.py)."""
+    from astro_cli.research.search.fts import parse_question
+    from astro_cli.research.search.windows import idf, window_ranking
+
+    ids = sorted({cid for ranking in lists.values() for cid, _ in ranking})
+    words = list(dict.fromkeys(w for p in phrasings for w in parse_question(p).words))
+    if not ids or not words or not LIST_WEIGHTS["window"]:
+        return {}
+    store = library.store
+    weights = idf(store.document_frequencies(words), store.index_stamp()[1])
+    return {"window": window_ranking(store.chunk_texts(ids), weights)}
 
 
 def _lacking(library: LibraryCore) -> set[str]:

@@ -29,7 +29,7 @@ _UNWRAPPED = ("mathrm", "mathit", "mathbf", "mathsf", "mathtt", "mathcal", "math
               "widetilde", "widehat", "dot", "ddot")
 
 
-PLACE = "\x1f"  # around a block's number until put_back: the prose cleaner leaves it alone
+PLACE = "\ufdd1"  # around a block's number until put_back: the prose cleaner leaves it alone, str.strip() too
 
 
 def render_floats(text: str, to_text: Callable[[str], str], blocks: list[str]) -> str:

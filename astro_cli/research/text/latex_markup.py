@@ -36,7 +36,7 @@ _STEPS: dict[str, tuple[str, str, int, int]] = {
     "PRINT": ("print ", "", 0, 0), "Procedure": ("procedure ", "", 0, 1), "EndProcedure": ("end procedure", "", -1, 0),
     "Function": ("function ", "", 0, 1), "EndFunction": ("end function", "", -1, 0),
 }
-FLOAT_MARK = "\x1d"  # around an algorithm float until latex.py places it
+FLOAT_MARK = "\ufdd0"  # around a float until latex.py places it; not whitespace: str.strip() must keep it
 _FLOAT = re.compile(r"\\begin\{algorithm\*?\}(.*?)\\end\{algorithm\*?\}", re.DOTALL)
 _MARKED = re.compile(FLOAT_MARK + "(.*?)" + FLOAT_MARK, re.DOTALL)
 _INDENT = "\u2003"  # an em space per level (plain spaces are folded by the prose cleaner)

@@ -273,6 +273,15 @@ class LibraryStore:
             f"WHERE c.id IN ({marks})", list(chunk_ids))
 
     @operation
+    def chunk_texts(self, chunk_ids: Sequence[int]) -> dict[int, str]:
+        """The texts of chunks by id, without their papers' rows (a search reads those once, for its hits)."""
+        if not chunk_ids:
+            return {}
+        marks = ",".join("?" * len(chunk_ids))
+        rows = self._rows(f"SELECT id, text FROM chunks WHERE id IN ({marks})", list(chunk_ids))
+        return {int(r["id"]): str(r["text"]) for r in rows}
+
+    @operation
     def without_kinds(self, ranking: list[tuple[int, float]], kinds: Sequence[str]) -> list[tuple[int, float]]:
         """The ranking without chunks of the given kinds (references, acknowledgments)."""
         if not kinds or not ranking:
