@@ -38,9 +38,9 @@ DESCRIPTION = (
     "default Gaia's bp_rp and phot_g_mean_mag), sky (x RA, y Dec in degrees; found when omitted). x and y "
     "are columns or arithmetic over them, e.g. 'phot_bp_mean_mag - phot_rp_mean_mag' or "
     "'phot_g_mean_mag + 5*log10(parallax/100)'. Masked rows are skipped and counted; large tables become "
-    "density maps. xlabel/ylabel replace the axis labels (default: the quantity and its unit). xerr/yerr: "
-    "error bars on scatter and cmd, a column or expression, or 'lower,upper' for asymmetric sizes. overplot: "
-    "a second table on the same axes (x/y default to the first's), with a legend. Needs the user's permission."
+    "density maps. xlabel/ylabel: axis labels (default: quantity [unit]). xerr/yerr (scatter, cmd): error column "
+    "or expression, 'lower,upper' if asymmetric. overplot: a second table on the same axes with a legend; its x, y "
+    "default to the first's. Needs the user's permission."
 )
 
 
