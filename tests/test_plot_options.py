@@ -144,6 +144,8 @@ def test_the_model_labels_the_axes_draws_asymmetric_error_bars_and_overplots_a_s
     near = int((gaia["parallax"] > 2.0).sum())
     assert meta["legend"] == [CLUSTER, "within 500 pc"] and meta["y_inverted"] is True
     assert meta["overplotted"] == near and f"Overplotted 'within 500 pc' from data/near.ecsv: {near:,} of" in told[1]
+    assert "figure: figures/cmd.png (cmd: x = bp_rp [mag]" in result.stderr
+    assert f"'within 500 pc' overplotted: {near:,} rows)" in result.stderr
 
     meta = _metadata(figures / "sky.png")  # the second table's own RA/Dec, found by name
     assert meta["legend"] == [CLUSTER, "near.ecsv"] and meta["overplotted"] == near

@@ -114,9 +114,12 @@ def figure_name(ctx: ToolContext, output: str, default_stem: str) -> str:
     return f"{FIGURES}/{name}"
 
 
-def _summary(kind: str, x: Quantity, y: Quantity | None, drawing: Drawing) -> str:
+def _summary(kind: str, x: Quantity, y: Quantity | None, drawing: Drawing, request: PlotRequest) -> str:
     axes = f"x = {x.axis_label}" + (f", y = {y.axis_label}" if y is not None else "")
-    return f"{kind}: {axes}; {drawing.plotted:,} of {drawing.rows:,} rows plotted"
+    summary = f"{kind}: {axes}; {drawing.plotted:,} of {drawing.rows:,} rows plotted"
+    if request.overlay is not None:
+        summary += f"; '{request.overlay.label}' overplotted: {request.overlay.plotted:,} rows"
+    return summary
 
 
 def _result_text(rel: str, source: str, title: str, size: tuple[int, int], x: Quantity, y: Quantity | None,
@@ -179,7 +182,7 @@ def plot_table(ctx: ToolContext, args: dict[str, Any]) -> ToolResult:
     writes.add(written)
     ctx.touched(written)
     width, height = (int(round(v * DPI)) for v in drawing.figure.get_size_inches())
-    summary = _summary(kind, x, y, drawing)
+    summary = _summary(kind, x, y, drawing, request)
     ctx.emit(FigureSaved(call_id=ctx.call_id, path=rel, absolute=str(written), title=title, summary=summary,
                          width=width, height=height, agent=ctx.agent))
     data = {"figure": rel, "kind": kind, "title": title, "table": source, "rows": drawing.rows,
