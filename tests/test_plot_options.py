@@ -111,6 +111,31 @@ def test_a_second_table_on_a_histogram_is_an_outline_over_the_same_bins_with_its
     assert outline.get_label() == "within 500 pc" and not outline.get_fill()
 
 
+def test_on_a_density_map_error_bars_are_left_out_and_said_to_be_and_an_aitoff_sky_takes_a_second_table():
+    import numpy as np
+
+    from astro_cli.plots.columns import Quantity, quantity
+    from astro_cli.plots.draw import PlotRequest, draw
+    from astro_cli.plots.layers import ErrorBar, Overlay
+
+    cluster = _cluster()
+    colour, magnitude = quantity(cluster, "bp_rp"), quantity(cluster, "phot_g_mean_mag")
+    second = Overlay(colour, magnitude, "again", "data/again.ecsv")
+    dense = draw(PlotRequest("cmd", colour, magnitude, max_points=100, label="all",
+                             yerr=ErrorBar("parallax_error", quantity(cluster, "parallax_error")), overlay=second))
+    assert dense.mode == "density" and dense.error_bars == {}
+    assert "error bars are not drawn on a density map" in dense.notes
+    assert dense.metadata()["legend"] == ["all", "again"]
+    assert any("a random sample of its 300 usable rows" in note for note in dense.notes)  # 100 of them drawn
+    ra = Quantity(np.array([10.0, 120.0, 200.0, 350.0]), "ra", "deg")
+    dec = Quantity(np.array([-60.0, 0.0, 30.0, 80.0]), "dec", "deg")
+    other = Overlay(Quantity(np.radians([90.0, 270.0]), "ra", "rad"), Quantity(np.array([10.0, np.nan]), "dec", "deg"),
+                    "two", "data/two.ecsv")
+    wide = draw(PlotRequest("sky", ra, dec, overlay=other))
+    assert wide.axes.name == "aitoff" and wide.overplotted == 1
+    assert np.allclose(wide.axes.collections[-1].get_offsets()[0], np.radians([-90.0, 10.0]))  # RA 90° left of 0
+
+
 # --- through the real astro process -------------------------------------------------------------------
 def test_the_model_labels_the_axes_draws_asymmetric_error_bars_and_overplots_a_second_table(
         fake, astro_env, workspace, run_astro):

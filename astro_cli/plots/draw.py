@@ -161,7 +161,8 @@ def _points(figure: Figure, request: PlotRequest) -> Drawing:
     axes = figure.add_subplot()
     notes: list[str] = []
     if xs.size > request.max_points:
-        image = axes.hexbin(xs, ys, gridsize=150, bins="log", mincnt=1, cmap="viridis", linewidths=0)
+        image = axes.hexbin(xs, ys, gridsize=150, bins="log", mincnt=1, cmap="viridis", linewidths=0,
+                            label=plain(request.label or "table"))
         figure.colorbar(image, ax=axes, label="stars per bin" if request.kind == "cmd" else "rows per bin")
         mode = "density"
         notes.append(f"drawn as a density map (hexagonal bins, log counts): more than {request.max_points:,} points")
