@@ -175,6 +175,14 @@ def test_the_model_labels_the_axes_draws_asymmetric_error_bars_and_overplots_a_s
     meta = _metadata(figures / "sky.png")  # the second table's own RA/Dec, found by name
     assert meta["legend"] == [CLUSTER, "near.ecsv"] and meta["overplotted"] == near
 
+    import sqlite3
+
+    db = sqlite3.connect(workspace / ".astro" / "astro.db")
+    [(session_id,)] = db.execute("SELECT id FROM sessions").fetchall()
+    db.close()
+    shown = run_astro(["sessions", "show", session_id], astro_env).stdout
+    assert "figures/cmd.png" in shown and f"data/near.ecsv overplotted ({near:,} rows)" in shown
+
 
 def test_an_overplot_in_another_unit_is_drawn_in_the_axis_unit(fake, astro_env, workspace, run_astro):
     _data(workspace)

@@ -207,8 +207,10 @@ def figures_section(app: AppContext, row: dict[str, Any]) -> str | None:
         data = meta.get("data") if isinstance(meta.get("data"), dict) else None
         if message.get("role") != "tool" or message.get("name") != "plot_table" or not meta.get("ok") or not data:
             continue
+        second = data.get("overplot") if isinstance(data.get("overplot"), dict) else None
         lines.append(f"- `{data.get('figure')}` (turn {stored.turn}): {data.get('title')}, from `{data.get('table')}`; "
-                     f"{data.get('plotted', 0):,} of {data.get('rows', 0):,} rows plotted")
+                     f"{data.get('plotted', 0):,} of {data.get('rows', 0):,} rows plotted"
+                     + (f"; `{second.get('table')}` overplotted ({second.get('plotted', 0):,} rows)" if second else ""))
     return "\n".join(lines) or None
 
 
