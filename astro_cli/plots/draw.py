@@ -3,7 +3,7 @@
 Importing matplotlib costs ~0.3 s, so nothing here is imported until a plot is drawn. Labels and
 titles may come from an attacker's table: `$` is escaped so mathtext never parses them, and they
 are cut to a readable length. Past `max_points` rows a scatter or colour-magnitude diagram becomes
-a density map (hexagonal bins, log counts) and a sky plot a random sample; the result says which.
+a density map (hexagonal bins, log counts) and a sky plot a random sample; the result says which. Error bars and a second table are drawn by plots/layers.py.
 """
 
 from __future__ import annotations
@@ -14,6 +14,14 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from astro_cli.plots.columns import Quantity
+from astro_cli.plots.layers import (
+    OVERLAY_COLOUR,
+    ErrorBar,
+    Overlay,
+    draw_error_bars,
+    draw_overlay,
+    overlay_note,
+)
 from astro_cli.tools.base import ToolError
 
 if TYPE_CHECKING:
@@ -39,6 +47,17 @@ class PlotRequest:
     bins: int | None = None
     projection: str = "auto"  # sky: auto | aitoff | plain
     max_points: int = 20_000
+    xlabel: str = ""  # empty: the quantity with its unit
+    ylabel: str = ""
+    label: str = ""  # the main points' name in the legend (shown when a second table is overplotted)
+    xerr: ErrorBar | None = None
+    yerr: ErrorBar | None = None
+    overlay: Overlay | None = None
+
+    def axis_labels(self, x: Quantity, y: Quantity | None, y_default: str = "") -> tuple[str, str]:
+        """The labels drawn: the researcher's, else the quantity and its unit."""
+        return (plain(self.xlabel or x.axis_label),
+                plain(self.ylabel or (y.axis_label if y is not None else y_default)))
 
 
 @dataclass
@@ -52,6 +71,8 @@ class Drawing:
     mode: str  # points | density | sample | histogram
     notes: list[str] = field(default_factory=list)
     usable: int = 0  # rows with every value finite (more than `plotted` when a sample is drawn)
+    error_bars: dict[str, int] = field(default_factory=dict)  # axis -> points with an error bar
+    overplotted: int = 0
 
     @property
     def skipped(self) -> int:
@@ -64,6 +85,8 @@ class Drawing:
             "kind": self.figure.get_label(), "x": self.axes.get_xlabel(), "y": self.axes.get_ylabel(),
             "x_inverted": bool(self.axes.xaxis_inverted()), "y_inverted": bool(self.axes.yaxis_inverted()),
             "rows": self.rows, "plotted": self.plotted, "skipped": self.skipped, "mode": self.mode,
+            "error_bars": self.error_bars, "overplotted": self.overplotted,
+            "legend": [text.get_text() for text in legend.get_texts()] if (legend := self.axes.get_legend()) else [],
         }
 
 
@@ -90,6 +113,9 @@ def draw(request: PlotRequest) -> Drawing:
     # An Aitoff's title sits above its +75° label.
     drawing.axes.set_title(plain(request.title or KIND_TITLES[request.kind], 120),
                            pad=24 if drawing.axes.name == "aitoff" else 6)
+    if request.overlay is not None:
+        drawing.overplotted = request.overlay.plotted
+        drawing.axes.legend(loc="best", fontsize=8, framealpha=0.8)
     return drawing
 
 
@@ -117,10 +143,12 @@ def _rows(*quantities: Quantity) -> int:
     return max(q.values.size for q in quantities)
 
 
-def _need_y(request: PlotRequest) -> Quantity:
-    if request.y is None:
+def _need_y(request: PlotRequest, y: Quantity | None = None) -> Quantity:
+    """The y quantity (the request's, or a second table's when given) that this kind needs."""
+    chosen = y if y is not None else request.y
+    if chosen is None:
         raise ToolError(f"A {request.kind} plot needs 'y' as well as 'x'.")
-    return request.y
+    return chosen
 
 
 def _points(figure: Figure, request: PlotRequest) -> Drawing:
@@ -133,22 +161,36 @@ def _points(figure: Figure, request: PlotRequest) -> Drawing:
     axes = figure.add_subplot()
     notes: list[str] = []
     if xs.size > request.max_points:
-        image = axes.hexbin(xs, ys, gridsize=150, bins="log", mincnt=1, cmap="viridis", linewidths=0)
+        image = axes.hexbin(xs, ys, gridsize=150, bins="log", mincnt=1, cmap="viridis", linewidths=0,
+                            label=plain(request.label or "table"))
         figure.colorbar(image, ax=axes, label="stars per bin" if request.kind == "cmd" else "rows per bin")
         mode = "density"
         notes.append(f"drawn as a density map (hexagonal bins, log counts): more than {request.max_points:,} points")
+        if request.xerr is not None or request.yerr is not None:
+            notes.append("error bars are not drawn on a density map")
     else:
         size = 12 if xs.size <= 2_000 else 3
         axes.scatter(xs, ys, s=size, c="black" if request.kind == "cmd" else "tab:blue", linewidths=0,
-                     alpha=0.8 if xs.size > 2_000 else 1.0)
+                     alpha=0.8 if xs.size > 2_000 else 1.0, zorder=2, label=plain(request.label or "table"))
         mode = "points"
-    axes.set_xlabel(plain(request.x.axis_label))
-    axes.set_ylabel(plain(y.axis_label))
+    error_notes, counts = draw_error_bars(axes, xs, ys, keep, keep.size, request.xerr, request.yerr) \
+        if mode == "points" else ([], {})
+    notes += error_notes
+    if request.overlay is not None:
+        overlay = request.overlay
+        ox, oy = np.broadcast_arrays(overlay.x.values, _need_y(request, overlay.y).values)
+        shown = _finite(ox, oy)
+        notes.append(draw_overlay(axes, overlay, ox[shown], oy[shown], ox.size, request.max_points))
+    xlabel, ylabel = request.axis_labels(request.x, y)
+    axes.set_xlabel(xlabel)
+    axes.set_ylabel(ylabel)
     axes.grid(True, alpha=0.3)
     if request.kind == "cmd":
         axes.invert_yaxis()  # magnitudes: bright at the top
         notes.append("magnitude axis inverted (bright at the top)")
-    return Drawing(figure, axes, _rows(request.x, y), int(xs.size), mode, notes)
+    drawing = Drawing(figure, axes, _rows(request.x, y), int(xs.size), mode, notes)
+    drawing.error_bars = counts
+    return drawing
 
 
 def _histogram(figure: Figure, request: PlotRequest) -> Drawing:
@@ -164,11 +206,20 @@ def _histogram(figure: Figure, request: PlotRequest) -> Drawing:
         edges = np.histogram_bin_edges(finite, bins="auto")
         bins = edges if len(edges) - 1 <= MAX_BINS else MAX_BINS
     axes = figure.add_subplot()
-    counts, edges, _ = axes.hist(finite, bins=bins, color="tab:blue", edgecolor="white", linewidth=0.3)
-    axes.set_xlabel(plain(request.x.axis_label))
-    axes.set_ylabel("rows per bin")
-    axes.grid(True, alpha=0.3)
+    counts, edges, _ = axes.hist(finite, bins=bins, color="tab:blue", edgecolor="white", linewidth=0.3,
+                                 label=plain(request.label or "table"))
     notes = [f"{len(counts)} bins of width {edges[1] - edges[0]:.4g}"]
+    if request.overlay is not None:  # the same bins, as an outline over the bars
+        overlay = request.overlay
+        other = np.broadcast_to(overlay.x.values, (_rows(overlay.x),))
+        shown = other[np.isfinite(other)]
+        axes.hist(shown, bins=[float(edge) for edge in edges], histtype="step", color=OVERLAY_COLOUR, linewidth=1.5, label=overlay.label)
+        overlay.rows, overlay.plotted = other.size, int(shown.size)
+        notes.append(overlay_note(overlay, int(shown.size)) + " (its values outside the bins are not counted)")
+    xlabel, ylabel = request.axis_labels(request.x, None, "rows per bin")
+    axes.set_xlabel(xlabel)
+    axes.set_ylabel(ylabel)
+    axes.grid(True, alpha=0.3)
     return Drawing(figure, axes, values.size, int(finite.size), "histogram", notes)
 
 
@@ -211,7 +262,7 @@ def _sky(figure: Figure, request: PlotRequest) -> Drawing:
         shown = (lon + 180.0) % 360.0 - 180.0
         crowded = lon.size > 2_000
         axes.scatter(np.radians(-shown), np.radians(lat), s=1.5 if crowded else 10, alpha=0.5 if crowded else 1.0,
-                     c="tab:blue", linewidths=0, zorder=1)
+                     c="tab:blue", linewidths=0, zorder=1, label=plain(request.label or "table"))
         axes.set_axisbelow(False)  # the grid and its RA labels above the points
         ticks = np.arange(-150, 151, 30)
         axes.set_xticks(np.radians(ticks))
@@ -219,13 +270,25 @@ def _sky(figure: Figure, request: PlotRequest) -> Drawing:
         notes.append("Aitoff projection, longitude increasing to the left")
     else:
         axes = figure.add_subplot()
-        axes.scatter(around + centre, lat, s=10 if lon.size <= 2_000 else 3, c="tab:blue", linewidths=0)
+        axes.scatter(around + centre, lat, s=10 if lon.size <= 2_000 else 3, c="tab:blue", linewidths=0,
+                     label=plain(request.label or "table"))
         axes.invert_xaxis()  # east to the left, as on the sky
         mean_lat = float(np.radians(np.nanmean(lat))) if lat.size else 0.0
         axes.set_aspect(1.0 / max(np.cos(mean_lat), 0.05), adjustable="datalim")
         notes.append("longitude axis inverted (east to the left), aspect corrected for cos(latitude)")
-    axes.set_xlabel(plain(request.x.axis_label))
-    axes.set_ylabel(plain(y.axis_label))
+    if request.overlay is not None:
+        overlay = request.overlay
+        olon, olat = np.broadcast_arrays(_degrees(overlay.x, "longitude (RA)"),
+                                         _degrees(_need_y(request, overlay.y), "latitude (Dec)"))
+        shown_rows = _finite(olon, olat)
+        olon, olat = olon[shown_rows] % 360.0, olat[shown_rows]
+        ox = np.radians(-((olon + 180.0) % 360.0 - 180.0)) if projection == "aitoff" \
+            else (olon - centre + 180.0) % 360.0 - 180.0 + centre
+        oy = np.radians(olat) if projection == "aitoff" else olat
+        notes.append(draw_overlay(axes, overlay, ox, oy, shown_rows.size, request.max_points))
+    xlabel, ylabel = request.axis_labels(request.x, y)
+    axes.set_xlabel(xlabel)
+    axes.set_ylabel(ylabel)
     axes.grid(True, alpha=0.3)
     drawing = Drawing(figure, axes, _rows(request.x, y), int(lon.size), mode, notes)
     drawing.usable = usable

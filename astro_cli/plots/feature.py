@@ -23,12 +23,13 @@ if TYPE_CHECKING:
 
     from astro_cli.app import AppContext
     from astro_cli.plots.columns import Quantity
-    from astro_cli.plots.draw import Drawing
+    from astro_cli.plots.draw import Drawing, PlotRequest
 
 FIGURES = "figures"
 _NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$")
 # Where catalogues keep positions (by UCD first, then by the names services use).
 _RA = ("ra", "ra_icrs", "raj2000", "_raj2000", "ra_obj", "_ra", "radeg", "_glon", "glon")
+OVERLAY_KEYS = ("table", "x", "y", "label")  # what `overplot` takes (plots/options.py)
 _DEC = ("dec", "de_icrs", "dej2000", "_dej2000", "dec_obj", "_de", "dedeg", "_glat", "glat")
 
 DESCRIPTION = (
@@ -37,11 +38,13 @@ DESCRIPTION = (
     "default Gaia's bp_rp and phot_g_mean_mag), sky (x RA, y Dec in degrees; found when omitted). x and y "
     "are columns or arithmetic over them, e.g. 'phot_bp_mean_mag - phot_rp_mean_mag' or "
     "'phot_g_mean_mag + 5*log10(parallax/100)'. Masked rows are skipped and counted; large tables become "
-    "density maps. Needs the user's permission."
+    "density maps. xlabel/ylabel: axis labels (default: quantity [unit]). xerr/yerr (scatter, cmd): error column "
+    "or expression, 'lower,upper' if asymmetric. overplot: a second table on the same axes with a legend; its x, y "
+    "default to the first's. Needs the user's permission."
 )
 
 
-def _relative(ctx: ToolContext, path: Path) -> str:
+def relative(ctx: ToolContext, path: Path) -> str:
     try:
         return path.relative_to(ctx.workspace_root.resolve()).as_posix()
     except ValueError:
@@ -111,17 +114,24 @@ def figure_name(ctx: ToolContext, output: str, default_stem: str) -> str:
     return f"{FIGURES}/{name}"
 
 
-def _summary(kind: str, x: Quantity, y: Quantity | None, drawing: Drawing) -> str:
+def _summary(kind: str, x: Quantity, y: Quantity | None, drawing: Drawing, request: PlotRequest) -> str:
     axes = f"x = {x.axis_label}" + (f", y = {y.axis_label}" if y is not None else "")
-    return f"{kind}: {axes}; {drawing.plotted:,} of {drawing.rows:,} rows plotted"
+    summary = f"{kind}: {axes}; {drawing.plotted:,} of {drawing.rows:,} rows plotted"
+    if request.overlay is not None:
+        summary += f"; '{request.overlay.label}' overplotted: {request.overlay.plotted:,} rows"
+    return summary
 
 
 def _result_text(rel: str, source: str, title: str, size: tuple[int, int], x: Quantity, y: Quantity | None,
-                 drawing: Drawing) -> str:
+                 drawing: Drawing, request: PlotRequest) -> str:
     from astro_cli.plots.columns import describe_masked
 
     lines = [f"Saved {rel} ({size[0]}×{size[1]} px PNG): {title}, from {source}."]
-    lines.append(f"x: {x.axis_label}" + (f"; y: {y.axis_label}" if y is not None else "") + ".")
+    shown = [f"x: {x.axis_label}" + (f", labelled '{request.xlabel}'" if request.xlabel else "")]
+    if y is not None or request.ylabel:
+        shown.append(f"y: {y.axis_label if y is not None else 'rows per bin'}"
+                     + (f", labelled '{request.ylabel}'" if request.ylabel else ""))
+    lines.append("; ".join(shown) + ".")
     counted = f"Plotted {drawing.plotted:,} of {drawing.rows:,} rows"
     if drawing.skipped:
         masked = describe_masked([q for q in (x, y) if q is not None])
@@ -136,6 +146,7 @@ def plot_table(ctx: ToolContext, args: dict[str, Any]) -> ToolResult:
     from astro_cli.agent.events import FigureSaved
     from astro_cli.plots.columns import quantity, read_table
     from astro_cli.plots.draw import DPI, KIND_TITLES, KINDS, PlotRequest, draw, png_bytes
+    from astro_cli.plots.options import error_bar, overlay
 
     raw = str(args.get("table") or "").strip()
     if not raw:
@@ -146,7 +157,7 @@ def plot_table(ctx: ToolContext, args: dict[str, Any]) -> ToolResult:
     path = ctx.resolve_path(raw, must_exist=True)
     if path.is_dir():
         raise ToolError(f"'{raw}' is a folder; give the table file inside it.")
-    source = _relative(ctx, path)
+    source = relative(ctx, path)
     table = read_table(path, source)
     ctx.touched(path)
     x_text, y_text = default_axes(kind, table, str(args.get("x") or "").strip(), str(args.get("y") or "").strip())
@@ -157,7 +168,11 @@ def plot_table(ctx: ToolContext, args: dict[str, Any]) -> ToolResult:
     if bins is not None and (not isinstance(bins, int) or not 1 <= bins <= 1000):
         raise ToolError("'bins' must be a whole number from 1 to 1000.")
     request = PlotRequest(kind, x, y, title, bins, str(args.get("projection") or "auto"),
-                          int(ctx.settings.typed["plots.max_points"]))
+                          int(ctx.settings.typed["plots.max_points"]), xlabel=str(args.get("xlabel") or "").strip(),
+                          ylabel=str(args.get("ylabel") or "").strip(), label=path.name,
+                          xerr=error_bar(table, str(args.get("xerr") or ""), x, "xerr", kind),
+                          yerr=error_bar(table, str(args.get("yerr") or ""), y, "yerr", kind),
+                          overlay=overlay(ctx, args.get("overplot"), kind, (x, y), (x_text, y_text)))
     drawing = draw(request)
     png = png_bytes(drawing, title, source)
     rel = figure_name(ctx, str(args.get("output") or ""), f"{path.name.split('.')[0]}-{kind}")
@@ -167,12 +182,16 @@ def plot_table(ctx: ToolContext, args: dict[str, Any]) -> ToolResult:
     writes.add(written)
     ctx.touched(written)
     width, height = (int(round(v * DPI)) for v in drawing.figure.get_size_inches())
-    summary = _summary(kind, x, y, drawing)
+    summary = _summary(kind, x, y, drawing, request)
     ctx.emit(FigureSaved(call_id=ctx.call_id, path=rel, absolute=str(written), title=title, summary=summary,
                          width=width, height=height, agent=ctx.agent))
     data = {"figure": rel, "kind": kind, "title": title, "table": source, "rows": drawing.rows,
-            "plotted": drawing.plotted, "skipped": drawing.skipped, "mode": drawing.mode}
-    text = _result_text(rel, source, title, (width, height), x, y, drawing)
+            "plotted": drawing.plotted, "skipped": drawing.skipped, "mode": drawing.mode,
+            "error_bars": drawing.error_bars}
+    if request.overlay is not None:
+        data["overplot"] = {"table": request.overlay.source, "label": request.overlay.label,
+                            "rows": request.overlay.rows, "plotted": request.overlay.plotted}
+    text = _result_text(rel, source, title, (width, height), x, y, drawing, request)
     asked = str(args.get("output") or "").strip().removeprefix("./").removeprefix(FIGURES + "/")
     if asked and Path(rel).stem != asked.removesuffix(".png"):
         text += (f"\n{FIGURES}/{asked.removesuffix('.png')}.png already exists and this session did not draw it, "
@@ -188,8 +207,10 @@ def figures_section(app: AppContext, row: dict[str, Any]) -> str | None:
         data = meta.get("data") if isinstance(meta.get("data"), dict) else None
         if message.get("role") != "tool" or message.get("name") != "plot_table" or not meta.get("ok") or not data:
             continue
+        second = data.get("overplot") if isinstance(data.get("overplot"), dict) else None
         lines.append(f"- `{data.get('figure')}` (turn {stored.turn}): {data.get('title')}, from `{data.get('table')}`; "
-                     f"{data.get('plotted', 0):,} of {data.get('rows', 0):,} rows plotted")
+                     f"{data.get('plotted', 0):,} of {data.get('rows', 0):,} rows plotted"
+                     + (f"; `{second.get('table')}` overplotted ({second.get('plotted', 0):,} rows)" if second else ""))
     return "\n".join(lines) or None
 
 
@@ -206,6 +227,11 @@ def install(app: AppContext) -> None:
             "bins": {"type": "integer", "description": "Histogram bins (default: automatic)."},
             "projection": {"type": "string", "enum": ["auto", "aitoff", "plain"], "description": "Sky plots only."},
             "output": {"type": "string", "description": "File name in figures/ (default: table-kind.png)."},
+            "xlabel": {"type": "string"},
+            "ylabel": {"type": "string"},
+            "xerr": {"type": "string"},
+            "yerr": {"type": "string"},
+            "overplot": object_schema({key: {"type": "string"} for key in OVERLAY_KEYS}, ["table"]),
         }, ["table", "kind"]),
         run=plot_table, read_only=False, needs_permission=True, key_argument="table", timeout=120.0,
     ))
