@@ -21,6 +21,7 @@ from astro_cli.config import COMMAND_LINE, ConfigError
 from astro_cli.security.process import harden_process
 from astro_cli.security.secrets import variables_holding_secrets
 from astro_cli.store.locks import FileLock
+from astro_cli.user_error import UserError
 
 if TYPE_CHECKING:
     from astro_cli.app import AppContext
@@ -116,15 +117,15 @@ def protected_pattern(app: AppContext) -> re.Pattern[str]:
     return re.compile("|".join(words + spellings), re.IGNORECASE)
 
 
-class SessionNotFound(Exception):
-    pass
+class SessionNotFound(UserError):
+    """--resume or --continue named no session of this workspace (a usage error: one sentence, exit 2)."""
 
 
 class NothingToContinue(SessionNotFound):
     """--continue in a workspace without an earlier session (failed attempts do not count)."""
 
 
-class SessionBusy(Exception):
+class SessionBusy(UserError):
     """Another astro process is writing the session; one sentence with who, and --fork as a way out."""
 
 

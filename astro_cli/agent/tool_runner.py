@@ -129,6 +129,9 @@ class TurnHost:
     def add_usage(self, usage: Usage) -> None:
         self._state.add_usage(usage)
 
+    def warn(self, text: str) -> None:
+        self._session.bus.emit(ev.Notice(level="warning", text=text))
+
 
 class ToolRunner:
     def __init__(self, session: SessionView) -> None:
