@@ -1,7 +1,7 @@
 """The provider side of a model call: how to reach it (LLMConfig), whether its key is there, and
 what its failures mean, in one sentence a researcher can act on.
 
-Nothing here imports litellm: the adapter (`agent/llm.py`) passes the loaded module in where an
+Nothing here imports litellm: the adapter (`litellm_model/adapter.py`) passes the loaded module in where an
 exception class or `validate_environment` is needed.
 """
 

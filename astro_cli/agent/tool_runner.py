@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 
 from astro_cli.agent import events as ev
 from astro_cli.agent.extensions import ToolCallInfo
-from astro_cli.agent.llm import Cancelled, parse_arguments
+from astro_cli.agent.model import Cancelled, parse_arguments
 from astro_cli.agent.stream import ToolCallRequest
 from astro_cli.prompt.tags import escape_tags
 from astro_cli.security.visible import name_shown

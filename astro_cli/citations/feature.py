@@ -24,7 +24,7 @@ from astro_cli.transcript_sections import transcript_sections
 
 if TYPE_CHECKING:
     from astro_cli.agent.extensions import SessionView, TurnView
-    from astro_cli.agent.llm import LLM
+    from astro_cli.agent.model import Model
     from astro_cli.app import AppContext
     from astro_cli.citations.check import CheckResult
     from astro_cli.citations.grounding import Grounding
@@ -43,7 +43,7 @@ class CitationCheck(LoopExtension):
         self.active = False
         self.session_id = ""
         self.nudged = False
-        self.llm: LLM | None = None
+        self.llm: Model | None = None
         self.small = False  # the session has the small profile (agent/profiles.py)
         self._checked: tuple[str, CheckResult, Grounding | None] | None = None
 

@@ -118,12 +118,12 @@ def model_check(app: AppContext, options: DoctorOptions) -> Check:
     if not options.model_request:
         return Check(True, line + "; `astro doctor --model-request` sends it one tiny request")
     from astro_cli.agent.factory import resolve_model
-    from astro_cli.agent.llm import LLM
+    from astro_cli.agent.model import open_model
 
     config = resolve_model(app)
     config.num_retries = 0
     try:
-        reply = LLM(config).complete([{"role": "user", "content": "Reply with the word OK."}])
+        reply = open_model(config).complete([{"role": "user", "content": "Reply with the word OK."}])
     except Exception as exc:  # noqa: BLE001 - any provider failure is this check's ✗, in its own words
         return Check(False, f"{line}: the request failed: {exc}",
                      "check the key and --api-base / ASTRO_API_BASE (`astro keys list`, `astro config show model`).")
