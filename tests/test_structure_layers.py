@@ -18,7 +18,7 @@ LAYERS: list[tuple[str, ...]] = [
     # redactor (keys, the user's config, local server records, the --debug log).
     ("store", "security", "keystore", "user_config", "local_servers", "debuglog"),
     ("prompt", "tools", "app"),
-    ("agent", "worker"),
+    ("agent", "worker", "litellm_model"),  # litellm_model/: the Model port's adapter, beside the loop
     ("skills", "memory", "tasks", "compact", "delegation", "research", "citations", "mcp", "hooks", "plots",
      "catalog", "attachments"),  # attachments.py: `@file` mentions read PDFs, LaTeX and tables, as a feature
     ("ui", "commands", "bootstrap", "doctor"),  # doctor/: the checks of the `astro doctor` command

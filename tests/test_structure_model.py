@@ -20,7 +20,7 @@ LITELLM = re.compile(r"litellm(\..+)?")
 
 # importer -> why it may reach into the adapter past the port. Only ever remove entries.
 ALLOWED: dict[str, str] = {
-    "astro_cli.agent.model": "the port's factory (open_model) and its warm-up doors: the adapter is imported here",
+    "astro_cli.agent.open_model": "the port's factory and its warm-up doors: the adapter is imported here",
     "astro_cli.agent.tokens": "the token counter uses litellm's model-aware counter once litellm is loaded",
     "astro_cli.main": "the process entry sets litellm's environment defaults before anything may import it",
     "astro_cli.research.search.embed": "remote embeddings go through the adapter's other door (embedding.py)",
@@ -56,7 +56,7 @@ def test_only_the_adapter_imports_litellm() -> None:
     offenders = [f"{module} imports {name}" for module, names in _outside_adapter().items()
                  for name in names if LITELLM.fullmatch(name)]
     assert not offenders, ("litellm is the adapter's (astro_cli/litellm_model/); reach a model through "
-                           "agent/model.py:\n" + "\n".join(offenders))
+                           "agent/open_model.py:\n" + "\n".join(offenders))
 
 
 def test_the_adapter_is_reached_through_the_port_unless_allowed() -> None:

@@ -13,8 +13,9 @@ from astro_cli.agent.events import EventBus
 from astro_cli.agent.extensions import loop_extensions
 from astro_cli.agent.local_models import max_continuations, server_facts, tuning_of
 from astro_cli.agent.loop import AgentSession
-from astro_cli.agent.model import Model, open_model
+from astro_cli.agent.model import Model
 from astro_cli.agent.model_choice import NO_MODEL, ModelChoice, choose_model, credentials_for, key_store
+from astro_cli.agent.open_model import open_model
 from astro_cli.agent.permissions import Asker, PermissionPolicy
 from astro_cli.agent.provider import LLMConfig
 from astro_cli.config import COMMAND_LINE, ConfigError

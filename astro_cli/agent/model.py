@@ -3,8 +3,8 @@
 A streamed completion with tools, its usage and cost, and errors as astro's own exceptions
 (agent/provider.py's ProviderError and MissingCredentials, Cancelled here). One adapter implements
 it over litellm (astro_cli/litellm_model/, the only package that imports litellm); tests add an
-in-process one (tests/fakemodel.py). `open_model` is how a caller gets the real one: the adapter,
-and litellm with it, is imported only then.
+in-process one (tests/fakemodel.py). agent/open_model.py is how a caller gets the real one: the
+adapter, and litellm with it, is imported only then.
 """
 
 from __future__ import annotations
@@ -78,27 +78,6 @@ class Model(Protocol):
         """One streamed completion: text as it comes to `on_text`, tool calls, usage; raises
         ProviderError (one sentence), MissingCredentials or Cancelled."""
         ...
-
-
-def open_model(config: LLMConfig | CurrentModel) -> Model:
-    """The real model for `config`: the litellm adapter (imported here, not before)."""
-    from astro_cli.litellm_model.adapter import LLM
-
-    return LLM(config)
-
-
-def warm_up_in_background() -> threading.Thread:
-    """Import the adapter's library in a thread while the user types (the REPL, MCP's start)."""
-    from astro_cli.litellm_model.loader import warm_up_in_background as warm
-
-    return warm()
-
-
-def load_adapter() -> None:
-    """Import the adapter's library now (a model path that counts tokens with the model's own counter)."""
-    from astro_cli.litellm_model.loader import load_litellm
-
-    load_litellm()
 
 
 def parse_arguments(raw: str) -> dict[str, Any]:

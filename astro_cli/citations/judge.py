@@ -60,7 +60,7 @@ def apply_answer(grounding: Grounding, text: str) -> int:
 def judge(app: AppContext, grounding: Grounding, llm: Model | None = None) -> str | None:
     """Ask the model once; None, or a note when it could not be asked."""
     from astro_cli.agent.factory import resolve_model
-    from astro_cli.agent.model import open_model
+    from astro_cli.agent.open_model import open_model
 
     setting = str(app.settings.typed["citations.judge"] or "off")
     if setting == "off" or not grounding.undecided():

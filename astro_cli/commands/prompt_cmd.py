@@ -42,7 +42,7 @@ def prompt_report(ctx: AppContext, question: str = "", exact: bool = False) -> d
     choice = model_choice(ctx)
     model = choice.model if choice is not None else "(not configured)"
     if exact and choice is not None:
-        from astro_cli.agent.model import load_adapter
+        from astro_cli.agent.open_model import load_adapter
 
         load_adapter()
     counter = TokenCounter(choice.model if choice is not None else None)

@@ -122,7 +122,7 @@ def run_subagent(ctx: ToolContext, spec: SubagentSpec) -> ToolResult:
     from astro_cli.agent.events import EventBus
     from astro_cli.agent.local_models import with_model
     from astro_cli.agent.loop import AgentSession
-    from astro_cli.agent.model import open_model
+    from astro_cli.agent.open_model import open_model
     from astro_cli.agent.permissions import PermissionPolicy
     from astro_cli.hooks.runner import HookRunner
 

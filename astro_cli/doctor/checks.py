@@ -118,7 +118,7 @@ def model_check(app: AppContext, options: DoctorOptions) -> Check:
     if not options.model_request:
         return Check(True, line + "; `astro doctor --model-request` sends it one tiny request")
     from astro_cli.agent.factory import resolve_model
-    from astro_cli.agent.model import open_model
+    from astro_cli.agent.open_model import open_model
 
     config = resolve_model(app)
     config.num_retries = 0

@@ -204,7 +204,8 @@ def _rerank(ctx: ToolContext, setting: str, phrasings: list[str], result: Search
     from astro_cli.usage import Usage
 
     def complete(messages: list[dict[str, Any]]) -> tuple[str, Usage]:
-        from astro_cli.agent.model import Model, open_model
+        from astro_cli.agent.model import Model
+        from astro_cli.agent.open_model import open_model
 
         # The session's model (so `/model` applies); a call outside a session has the configured one.
         model = ctx.states.find(Model)  # type: ignore[type-abstract]
