@@ -87,10 +87,11 @@ class CitationCheck(LoopExtension):
     def _looked_online(self, result: CheckResult) -> bool:
         """Whether every unverified id was really looked up (ADS for DOIs and journal bibcodes)."""
         from astro_cli.research.sources import ads
+        from astro_cli.research.sources.web import Web
 
         if not self.app.settings.typed["citations.resolve"] or result.notes:
             return False
-        return ads.has_token() or all(c.cited.kind == "arxiv" for c in result.unverified)
+        return ads.has_token(Web.of(self.app)) or all(c.cited.kind == "arxiv" for c in result.unverified)
 
     def on_turn_end(self, state: TurnView) -> None:
         if not self.active or state.stop_reason not in CHECKED_STOPS or not state.answer.strip():

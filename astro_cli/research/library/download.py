@@ -95,7 +95,7 @@ def resolve(web: Web, identifier: str) -> tuple[dict[str, Any], str]:
     known = arxiv_id_of(identifier)
     if known is None:
         clean = re.sub(r"^(?:https?://(?:dx\.)?doi\.org/|doi:)", "", identifier.strip(), flags=re.IGNORECASE)
-        if not ads.has_token():
+        if not ads.has_token(web):
             raise ServiceError(
                 f"Finding the arXiv version of the {kind} '{clean}' needs NASA ADS: set ADS_API_TOKEN (or keep a "
                 "token with `astro keys set ads`), or give the arXiv id instead."
@@ -112,7 +112,7 @@ def resolve(web: Web, identifier: str) -> tuple[dict[str, Any], str]:
     arxiv_id, version = known
     records = [r for r in arxiv.fetch(web, [arxiv_id + version]) if r.get("arxiv_id") == arxiv_id]
     record = dict(records[0]) if records else {"id": arxiv_id, "arxiv_id": arxiv_id, "url": None, "sources": []}
-    if ads_record is None and ads.has_token():
+    if ads_record is None and ads.has_token(web):
         try:
             ads_record = ads.lookup(web, f"arXiv:{arxiv_id}")
         except ServiceError:
