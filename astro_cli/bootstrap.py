@@ -13,7 +13,6 @@ from typing import Any
 from astro_cli.app import AppContext
 from astro_cli.config import ConfigError, load_settings
 from astro_cli.security.trust import assess_workspace
-from astro_cli.skills.approving import pre_approving_skills
 from astro_cli.store.db_errors import DatabaseUnusable, state_error, unusable_sentence
 from astro_cli.user_error import EXIT_BUDGET as EXIT_BUDGET
 from astro_cli.user_error import EXIT_FAILED as EXIT_FAILED
@@ -27,6 +26,8 @@ from astro_cli.workspace import AstroHome, Workspace
 
 def build_app(flags: dict[str, Any] | None = None, workspace: Path | str | None = None) -> AppContext:
     """Resolve settings for the current folder and return the application context."""
+    from astro_cli.skills.approving import pre_approving_skills  # SKILL.md parsing: not on `astro --help`
+
     env = dict(os.environ)
     home = AstroHome.default(env)
     ws = Workspace.at(workspace or env.get("ASTRO_WORKSPACE") or None)
