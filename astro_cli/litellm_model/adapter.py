@@ -15,20 +15,19 @@ from collections.abc import Callable
 from typing import Any
 
 from astro_cli.agent.current_model import CurrentModel
-from astro_cli.agent.first_step import REQUIRED, accepts_tool_choice
+from astro_cli.agent.first_step import REQUIRED
 from astro_cli.agent.model import Cancelled, LLMReply
 from astro_cli.agent.provider import (
     LLMConfig,
     ProviderError,
-    check_credentials,
     connection_failure,
     describe_error,
-    retryable,
 )
 from astro_cli.agent.retry import WaitTooLong, plan_retry
 from astro_cli.agent.stream import FORGET_EVERY, StreamAccumulator
 from astro_cli.litellm_model.compat import forget_chunks
 from astro_cli.litellm_model.loader import load_litellm
+from astro_cli.litellm_model.provider_checks import accepts_tool_choice, check_credentials, retryable
 from astro_cli.usage import Usage
 
 log = logging.getLogger(__name__)
