@@ -61,3 +61,19 @@ def test_one_astro_run_with_an_ads_search_opens_keys_yaml_once(run_astro, fake, 
     assert "Dynamics of accretion and winds" in searched  # ADS answered: the token from keys.yaml was sent
     assert fake.requests[0]["headers"].get("authorization") == "Bearer sk-proj-stored-key-0000000000"
     assert opens.read_text(encoding="utf-8") == "1"
+
+
+# module -> why it makes a KeyStore of its own rather than use the app's. Only ever remove entries.
+OWN_STORES = {
+    "app.py": "the app's one store (app.keys), handed to everyone else",
+    "debuglog.py": "the --debug log's redactor, made before any app exists",
+    "ui/prompt_input.py": "the REPL history's redactor (a second store in a REPL process)",
+}
+
+
+def test_only_the_listed_modules_make_a_key_store_of_their_own():
+    from tests.test_structure import PACKAGE
+
+    making = {path.relative_to(PACKAGE).as_posix() for path in PACKAGE.rglob("*.py")
+              if path.name != "keystore.py" and "KeyStore.at(" in path.read_text(encoding="utf-8")}
+    assert making == set(OWN_STORES), "hand these the app's KeyStore (app.keys) instead: " + str(making - set(OWN_STORES))

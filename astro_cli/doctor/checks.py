@@ -68,9 +68,9 @@ def install_check(app: AppContext, options: DoctorOptions) -> Check:
 
 
 def keys_check(app: AppContext, options: DoctorOptions) -> Check:
-    from astro_cli.keystore import PROVIDER_ENV, KeyStore, KeyStoreError, credential
+    from astro_cli.keystore import PROVIDER_ENV, KeyStoreError, credential
 
-    store = KeyStore.at(app.home.root)
+    store = app.keys  # the app's one reader of keys.yaml
     try:
         stored = store.load()
     except KeyStoreError as exc:
@@ -94,9 +94,9 @@ def keys_check(app: AppContext, options: DoctorOptions) -> Check:
 
 
 def ads_check(app: AppContext, options: DoctorOptions) -> Check:
-    from astro_cli.keystore import KeyStore, KeyStoreError, credential
+    from astro_cli.keystore import KeyStoreError, credential
 
-    store = KeyStore.at(app.home.root)
+    store = app.keys  # the app's one reader of keys.yaml
     try:
         key = credential("ads", os.environ, store)
     except KeyStoreError:
