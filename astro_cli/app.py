@@ -94,7 +94,7 @@ class AppContext:
 
         from astro_cli.security.secrets import Redactor
 
-        return Redactor.from_environment(os.environ, self.home.root)
+        return Redactor.from_environment(os.environ, self.keys.secrets())
 
     @cached_property
     def confinement(self) -> Confinement:

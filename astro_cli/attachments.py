@@ -19,8 +19,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from astro_cli.bootstrap import UserError
 from astro_cli.prompt.tags import escape_tags
+from astro_cli.user_error import UserError
 
 if TYPE_CHECKING:
     from astro_cli.app import AppContext

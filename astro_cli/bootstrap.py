@@ -14,30 +14,24 @@ from astro_cli.app import AppContext
 from astro_cli.config import ConfigError, load_settings
 from astro_cli.security.trust import assess_workspace
 from astro_cli.store.db_errors import DatabaseUnusable, state_error, unusable_sentence
+from astro_cli.user_error import EXIT_BUDGET as EXIT_BUDGET
+from astro_cli.user_error import EXIT_FAILED as EXIT_FAILED
+from astro_cli.user_error import EXIT_INTERRUPTED as EXIT_INTERRUPTED
+from astro_cli.user_error import EXIT_OK as EXIT_OK
+from astro_cli.user_error import EXIT_PROVIDER as EXIT_PROVIDER
+from astro_cli.user_error import EXIT_USAGE as EXIT_USAGE
+from astro_cli.user_error import UserError as UserError
 from astro_cli.workspace import AstroHome, Workspace
-
-EXIT_OK = 0
-EXIT_FAILED = 1
-EXIT_USAGE = 2
-EXIT_PROVIDER = 3
-EXIT_BUDGET = 4
-EXIT_INTERRUPTED = 130
-
-
-class UserError(Exception):
-    """A problem the user can fix; printed as one sentence, exit code attached."""
-
-    def __init__(self, message: str, exit_code: int = EXIT_USAGE) -> None:
-        super().__init__(message)
-        self.exit_code = exit_code
 
 
 def build_app(flags: dict[str, Any] | None = None, workspace: Path | str | None = None) -> AppContext:
     """Resolve settings for the current folder and return the application context."""
+    from astro_cli.skills.approving import pre_approving_skills  # SKILL.md parsing: not on `astro --help`
+
     env = dict(os.environ)
     home = AstroHome.default(env)
     ws = Workspace.at(workspace or env.get("ASTRO_WORKSPACE") or None)
-    trust = assess_workspace(ws.root, home.root, ws.config_path, ws.skills_dirs)
+    trust = assess_workspace(ws.root, home.root, ws.config_path, pre_approving_skills(ws.skills_dirs))
     settings = load_settings(
         [home.config_path, ws.config_path], env=env, flags=flags or {}, withhold={ws.config_path: trust.withheld_keys},
         project=ws.config_path,
@@ -89,7 +83,6 @@ def user_errors(report: Callable[[str, int], None] | None = None) -> Iterator[No
     its result object, so stdout always holds one)."""
     import typer
 
-    from astro_cli.agent.factory import SessionBusy, SessionNotFound
     from astro_cli.research.library.storage.base import LibraryUnavailable
     from astro_cli.security.paths import PathRefused
 
@@ -101,7 +94,7 @@ def user_errors(report: Callable[[str, int], None] | None = None) -> Iterator[No
 
     try:
         yield
-    except (ConfigError, SessionNotFound, SessionBusy, PathRefused, DatabaseUnusable) as exc:
+    except (ConfigError, PathRefused, DatabaseUnusable) as exc:
         raise fail(str(exc), EXIT_USAGE) from None
     except LibraryUnavailable as exc:  # the group library's server is down or refused the login
         raise fail(str(exc), EXIT_USAGE) from None

@@ -45,6 +45,7 @@ def enable(home: Path) -> Path | None:
     folder cannot be written (the command goes on without a log)."""
     from logging.handlers import RotatingFileHandler
 
+    from astro_cli.keystore import KeyStore
     from astro_cli.security.secrets import Redactor
 
     logger = logging.getLogger(LOGGER)
@@ -58,7 +59,8 @@ def enable(home: Path) -> Path | None:
         os.chmod(path, 0o600)
     except OSError:
         return None
-    handler.setFormatter(RedactingFormatter(Redactor.from_environment(os.environ, home)))
+    # Before any app exists: a KeyStore of its own (the one read of keys.yaml that is not the app's).
+    handler.setFormatter(RedactingFormatter(Redactor.from_environment(os.environ, KeyStore.at(home).secrets())))
     logger.addHandler(handler)
     logger.setLevel(logging.DEBUG)
     return path

@@ -18,12 +18,15 @@ Any other provider name uses `<NAME>_API_KEY`, litellm's convention (groq -> GRO
 
 from __future__ import annotations
 
+import logging
 import os
 import re
 import stat
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
+
+log = logging.getLogger(__name__)
 
 KEYS_FILE = "keys.yaml"
 FILE_MODE = 0o600
@@ -120,6 +123,7 @@ class KeyStore:
         self.parses = 0
         self._seen: tuple[int, int, int] | None = None  # (mtime_ns, size, inode) of the parsed file
         self._keys: dict[str, str] = {}
+        self._loose: dict[str, str] = {}  # every text entry of the last parse, even of a file refused
 
     @classmethod
     def at(cls, home_root: Path) -> KeyStore:
@@ -148,6 +152,8 @@ class KeyStore:
         from astro_cli.safe_yaml import load_yaml
 
         self.parses += 1
+        log.debug("keys.yaml read: %s (parse %d of this store)", self.path, self.parses)
+        self._loose = {}
         try:
             text = self.path.read_text(encoding="utf-8")
         except FileNotFoundError:
@@ -160,6 +166,8 @@ class KeyStore:
             raise KeyStoreError(f"{self.path} is not valid YAML; fix it or remove it and set the keys again.") from None
         if data is None:
             return {}
+        if isinstance(data, dict):
+            self._loose = {k: v for k, v in data.items() if isinstance(k, str) and isinstance(v, str)}
         if not isinstance(data, dict):
             raise KeyStoreError(f"{self.path} should map provider names to keys (provider: key).")
         keys: dict[str, str] = {}
@@ -168,6 +176,14 @@ class KeyStore:
                 raise KeyStoreError(f"{self.path}: each entry should be 'provider: key' with the key as text.")
             keys[provider] = value.strip()
         return keys
+
+    def secrets(self) -> dict[str, str]:
+        """provider -> key for the redactor: every key the file holds, even when it is refused as a
+        whole (a bad entry beside good ones); an unreadable file holds none that astro could use."""
+        try:
+            return self.load()
+        except KeyStoreError:
+            return dict(self._loose)
 
     def too_open(self) -> bool:
         """Readable or writable by others than the owner (someone widened it by hand)."""
@@ -233,13 +249,6 @@ def credential(provider: str, env: Mapping[str, str], store: KeyStore | None) ->
         if stored:
             return Credential(provider, stored, KEYS_FILE, names[0])
     return None
-
-
-def home_store(env: Mapping[str, str] | None = None) -> KeyStore:
-    """The store of the ASTRO_HOME that `env` names (for code that has no AppContext, e.g. the ADS token)."""
-    from astro_cli.workspace import AstroHome
-
-    return KeyStore.at(AstroHome.default(dict(os.environ) if env is None else dict(env)).root)
 
 
 def key_hint(model: str) -> str:

@@ -35,7 +35,7 @@ def main() -> None:
         _refuse_typo(sys.argv[1:], meant)
     # `astro "question"` opens the REPL with it; `astro -p "question"` is `astro run "question"`.
     sys.argv[1:] = rewrite(sys.argv[1:])
-    from astro_cli.agent.litellm_defaults import litellm_environment_defaults
+    from astro_cli.litellm_model.defaults import litellm_environment_defaults
 
     # Never let litellm fetch its cost map from the network when it is imported later.
     litellm_environment_defaults(os.environ)

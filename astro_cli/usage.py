@@ -1,7 +1,7 @@
 """Tokens and cost of a model request, or of several added up: one typed record instead of dicts.
 
 A request's usage comes from the provider's last streamed chunk (agent/stream.py) and litellm's
-price table (agent/llm.py `cost_of`); the turn adds its requests' (and its subagents') up; the
+price table (litellm_model/adapter.py `cost_of`); the turn adds its requests' (and its subagents') up; the
 sessions table stores one row per request. `cost_usd` is None when litellm has no price for a
 request: a sum with an unknown part is unknown too.
 """

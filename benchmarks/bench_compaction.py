@@ -116,8 +116,8 @@ def pure_layers(runs: int) -> dict[str, float]:
 
 
 def long_session(root: Path, fake, steps: int) -> dict[str, float]:
-    from astro_cli.agent.llm import load_litellm
     from astro_cli.compact.records import CompactionStore
+    from astro_cli.litellm_model.loader import load_litellm
     from tests.compact_support import ScriptedModel, baseline_tokens, read, write_files
 
     workspace = root / "long"
@@ -164,7 +164,7 @@ def main() -> None:
     try:
         with tempfile.TemporaryDirectory() as tmp:
             root = Path(tmp)
-            from astro_cli.agent.llm import load_litellm
+            from astro_cli.litellm_model.loader import load_litellm
 
             load_litellm()
             for count, cold, warm in per_step(root, fake, args.runs):

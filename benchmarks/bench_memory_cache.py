@@ -97,7 +97,7 @@ class PromptCache:
     LOOKBACK = 20
 
     def __init__(self) -> None:
-        from astro_cli.agent.llm import load_litellm
+        from astro_cli.litellm_model.loader import load_litellm
 
         load_litellm()  # with the local cost map: no network
         from litellm.litellm_core_utils.default_encoding import encoding

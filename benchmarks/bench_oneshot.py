@@ -148,8 +148,8 @@ def per_step_overhead(workspace: Path, fake: FakeProvider, steps: int) -> tuple[
     from astro_cli.agent import events as ev
     from astro_cli.agent.events import EventBus
     from astro_cli.agent.factory import open_session, permission_policy
-    from astro_cli.agent.llm import load_litellm
     from astro_cli.bootstrap import build_app
+    from astro_cli.litellm_model.loader import load_litellm
 
     load_litellm()  # imported already, as in a worker's child: its import is not astro's per-step cost
     os.chdir(workspace)

@@ -5,7 +5,7 @@
 
 The six fixture papers in one hybrid library (as bench_search_stages.py builds it); for each question of
 the held-out sets, rag_search's candidates (the question and its second phrasing, the first
-rerank.POOL passages), then rerank.rerank with a `complete` that is astro's own model call (agent.llm.LLM
+rerank.POOL passages), then rerank.rerank with a `complete` that is astro's own model call (agent.model.open_model
 through litellm) to Qwen2.5-Coder-1.5B on llama.cpp's server (benchmarks/local_model_setup.py: the same
 install and cache as bench_local_model.py). Reports the top-3 hit rate before and after, the questions
 that moved, and the time per re-ranking request. A 1.5B model is the weakest a session would use: a
@@ -57,7 +57,7 @@ def main() -> None:
 
 def run(root: Path, url: str, sets: dict, kinds: list[str], limit: int) -> None:
     from astro_cli.agent.factory import resolve_model
-    from astro_cli.agent.llm import LLM
+    from astro_cli.litellm_model.adapter import LLM
     from astro_cli.research.library.service import Library
     from astro_cli.research.search.passages import search_library
     from astro_cli.research.search.rerank import POOL, rerank

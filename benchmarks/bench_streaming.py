@@ -8,7 +8,7 @@ the CPU times measured here; arguments stream in 20-character pieces (about 13,0
 
 1. litellm, read as astro read it before issue 13 (litellm's defaults: every chunk kept for the
    end-of-stream rebuild, a logging task per chunk), nothing else done with the chunks;
-2. litellm, read as astro reads it now (agent/llm.py: logging task off, the kept chunks trimmed);
+2. litellm, read as astro reads it now (litellm_model/adapter.py: logging task off, the kept chunks trimmed);
 3. astro's own work per chunk (agent/stream.py StreamAccumulator.add and, for text, the event
    bus with the one-shot printer subscribed), over chunks recorded from the stream.
 
@@ -77,8 +77,8 @@ def file_write_turn(kb: int) -> dict:
 
 def read_stream(litellm, provider: Provider, fmt: str, kb: int, astro_way: bool) -> tuple[float, float, int, list]:
     """(wall s, cpu s, chunks, the chunks) of one stream read with nothing done per chunk."""
-    from astro_cli.agent.litellm_compat import forget_chunks
     from astro_cli.agent.stream import FORGET_EVERY
+    from astro_cli.litellm_model.compat import forget_chunks
 
     litellm.disable_streaming_logging = astro_way
     provider.add(file_write_turn(kb))
@@ -124,7 +124,7 @@ def text_chunks(chunks: list) -> list:
 
 
 def per_chunk(args: argparse.Namespace) -> None:
-    from astro_cli.agent.llm import load_litellm
+    from astro_cli.litellm_model.loader import load_litellm
 
     litellm = load_litellm()
     provider = Provider()

@@ -4,10 +4,9 @@
 
 The import graph is tests/test_structure.py's (every `import` in a module, inside functions too, and
 with the imports under `if TYPE_CHECKING:`); --package reads another checkout's astro_cli (one made
-with `git archive COMMIT`). Layers, low to high: top-level basics (features.py, a list of names, among
-them) < store/, security/ < prompt/, tools/, app.py < agent/, worker/ < the features < ui/, commands/,
-bootstrap.py, doctor/ < cli.py, main.py. Counted: module pairs whose importer sits in a lower layer than what
-it imports, and the same between folders (one arrow per pair of folders or top-level modules).
+with `git archive COMMIT`). The layer table is tests/test_structure_layers.py's, the test that holds
+it. Counted: module pairs whose importer sits in a lower layer than what it imports, and the same
+between folders (one arrow per pair of folders or top-level modules).
 """
 
 from __future__ import annotations
@@ -18,33 +17,17 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from tests import test_structure  # noqa: E402
+from tests import test_structure, test_structure_layers  # noqa: E402
+from tests.test_structure_layers import room  # noqa: E402
 
-LAYERS: list[tuple[str, ...]] = [
-    (),  # 0: every top-level module not named below (features.py among them: a list of names, it imports nothing)
-    ("store", "security"),
-    ("prompt", "tools", "app"),
-    ("agent", "worker"),
-    ("skills", "memory", "tasks", "compact", "delegation", "research", "citations", "mcp", "hooks", "plots",
-     "catalog"),
-    ("ui", "commands", "bootstrap", "doctor"),  # doctor/: the checks of the `astro doctor` command
-    ("cli", "main", "__main__"),
-]
 # The first table (RESULTS.md, issue 27's closing figures) put features.py and doctor/ with the features.
 FIRST_TABLE_MOVES = {"features": 4, "doctor": 4}
 
 
-def room(module: str) -> str:
-    """The folder or top-level module a module belongs to (astro_cli.research.library.x -> research)."""
-    parts = module.split(".")
-    return parts[1] if len(parts) > 1 else parts[0]
-
-
 def layer(module: str, first_table: bool = False) -> int:
-    name = room(module)
-    if first_table and name in FIRST_TABLE_MOVES:
-        return FIRST_TABLE_MOVES[name]
-    return next((level for level, names in enumerate(LAYERS) if name in names), 0)
+    if first_table and room(module) in FIRST_TABLE_MOVES:
+        return FIRST_TABLE_MOVES[room(module)]
+    return test_structure_layers.layer(module)
 
 
 def main() -> None:

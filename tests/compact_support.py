@@ -110,7 +110,7 @@ def baseline_tokens(session: Any) -> int:
 
 def measured(body: dict[str, Any]) -> int:
     """The request as the provider received it, measured with litellm's counter."""
-    from astro_cli.agent.llm import load_litellm
+    from astro_cli.litellm_model.loader import load_litellm
 
     return load_litellm().token_counter(
         model="openai/fake-model", messages=body["messages"], tools=body.get("tools")

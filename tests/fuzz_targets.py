@@ -140,7 +140,7 @@ class ToolHarness:
         self.app = AppContext(load_settings([], env={}, flags={"library.embedding_model": "off"}), Workspace(root), AstroHome(root / ".home")).install_features()
 
     def call(self, name: str, raw: str) -> None:
-        from astro_cli.agent.llm import parse_arguments
+        from astro_cli.agent.model import parse_arguments
         from astro_cli.agent.tool_runner import check_arguments
         from astro_cli.tools.base import ToolError
         from astro_cli.tools.context import ToolContext

@@ -48,11 +48,12 @@ def trust_workspace(workspace: Path, home: Path | None = None) -> None:
     The tests' ASTRO_HOME is `<tmp>/astro-home`, beside the `<tmp>/project` workspace.
     """
     from astro_cli.security.trust import TrustStore, assess_workspace
+    from astro_cli.skills.approving import pre_approving_skills
     from astro_cli.workspace import Workspace
 
     ws = Workspace(workspace.resolve())
     home = home or workspace.parent / "astro-home"
-    state = assess_workspace(ws.root, home, ws.config_path, ws.skills_dirs)
+    state = assess_workspace(ws.root, home, ws.config_path, pre_approving_skills(ws.skills_dirs))
     TrustStore(home).trust(ws.root, state.items)
 
 

@@ -9,8 +9,8 @@ from pathlib import Path
 
 from astro_cli.agent.events import EventBus
 from astro_cli.agent.factory import open_session, permission_policy, resolve_model
-from astro_cli.agent.llm import LLM
 from astro_cli.agent.provider import LLMConfig
+from astro_cli.litellm_model.adapter import LLM
 from astro_cli.prompt.sections import LANGUAGE_DEFAULT, PRINCIPLES
 from tests.fakeprovider import FakeProvider
 from tests.library_support import make_app

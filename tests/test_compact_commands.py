@@ -185,9 +185,9 @@ def test_counting_without_a_model_does_not_import_litellm(tmp_path) -> None:
 
 
 def test_the_window_follows_litellm_and_config_overrides_it(monkeypatch, workspace, fake) -> None:
-    from astro_cli.agent.llm import load_litellm
     from astro_cli.compact.window import resolve_window
     from astro_cli.config import Settings
+    from astro_cli.litellm_model.loader import load_litellm
 
     load_litellm()  # the window comes from litellm's model table once a model path has loaded it
     settings = Settings()

@@ -10,7 +10,7 @@ import json
 
 import pytest
 
-from astro_cli.agent.llm import load_litellm
+from astro_cli.litellm_model.loader import load_litellm
 from tests.compact_support import (
     ScriptedModel,
     baseline_tokens,

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from astro_cli.agent import litellm_compat as compat
+from astro_cli.litellm_model import compat
 
 
 @pytest.fixture(autouse=True)

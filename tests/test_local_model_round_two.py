@@ -150,8 +150,8 @@ def test_a_table_row_reaches_the_model_as_a_row_under_its_header(run_astro, fake
 
 def test_tool_choice_is_sent_only_where_litellm_sends_it():
     """Ollama's generate API (`ollama/`) takes no tool_choice; its chat API and OpenAI-compatible servers do."""
-    from astro_cli.agent.first_step import accepts_tool_choice
-    from astro_cli.agent.litellm_loader import load_litellm
+    from astro_cli.litellm_model.loader import load_litellm
+    from astro_cli.litellm_model.provider_checks import accepts_tool_choice
 
     litellm = load_litellm()
     assert accepts_tool_choice(litellm, "openai/qwen2.5-coder-1.5b")

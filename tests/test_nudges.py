@@ -1,6 +1,8 @@
 """Nudges fire exactly when their rule says, not a step earlier, and not at all when switched off.
 
-Each is a user message stored with kind 'nudge' (never a change of the system prompt)."""
+Each is a user message stored with kind 'nudge' (never a change of the system prompt). The rules
+that live in the loop alone run a real session on the in-process fake model (tests/fakemodel.py);
+those that read what `astro run` prints or stores go through the real litellm and the wire fake."""
 
 from __future__ import annotations
 
@@ -10,6 +12,8 @@ import pytest
 
 from astro_cli.agent.loop import EMPTY_REPLY_TEXT, MAX_STEPS_TEXT
 from astro_cli.tasks.nudges import DIMINISHING_TEXT, STALE_PLAN_TEXT
+from tests.conftest import base_env, clear_astro_environment
+from tests.fakemodel import FakeModel
 from tests.fakeprovider import FakeProvider
 from tests.helpers import last_json
 
@@ -35,7 +39,7 @@ def _has(body: dict, text: str) -> int:
     return sum(1 for m in body["messages"] if m["role"] == "user" and m.get("content") == text)
 
 
-def _firing(fake: FakeProvider, text: str) -> list[int]:
+def _firing(fake: FakeProvider | FakeModel, text: str) -> list[int]:
     """The request indexes at which `text` first appears (one per time it was injected)."""
     firing, before = [], 0
     for index, body in enumerate(fake.bodies()):
@@ -44,6 +48,29 @@ def _firing(fake: FakeProvider, text: str) -> list[int]:
             firing.append(index)
         before = now
     return firing
+
+
+@pytest.fixture
+def session_on(workspace, monkeypatch):
+    """session_on(model, env=None) -> a real session in `workspace` whose model is `model`."""
+    from astro_cli.agent.events import EventBus
+    from astro_cli.agent.factory import open_session, permission_policy
+    from astro_cli.bootstrap import build_app
+
+    apps = []
+
+    def open_(model: FakeModel, env: dict[str, str] | None = None):
+        clear_astro_environment(monkeypatch)
+        for key, value in {**base_env(workspace.parent), **(env or {})}.items():
+            monkeypatch.setenv(key, value)
+        monkeypatch.chdir(workspace)
+        app = build_app(workspace=workspace)
+        apps.append(app)
+        return open_session(app, EventBus(), permission_policy(app, yes=True), llm=model)
+
+    yield open_
+    for app in reversed(apps):
+        app.close()
 
 
 @pytest.fixture
@@ -93,39 +120,43 @@ def test_stale_plan_steps_setting(cli, fake, astro_env, logs, setting, expected)
 
 
 # --- diminishing returns --------------------------------------------------------------------------
-def test_two_repeated_steps_ask_for_the_final_answer(cli, fake, astro_env, logs):
+def test_two_repeated_steps_ask_for_the_final_answer(session_on, logs):
     # step 1 new; steps 2 and 3 repeat the same call -> nudge before request 4, not before 3.
-    fake.add(_read("log0.txt"), _read("log0.txt"), _read("log0.txt"), {"text": "Flux 0.0 mJy."})
-    result = cli(["run", "--output-format", "json", "What is the flux?"], env=astro_env)
-    assert result.exit_code == 0
-    assert _firing(fake, DULL) == [3]
+    model = FakeModel(_read("log0.txt"), _read("log0.txt"), _read("log0.txt"), {"text": "Flux 0.0 mJy."})
+    state = session_on(model).run_turn("What is the flux?")
+    assert (state.stop_reason, state.answer) == ("answered", "Flux 0.0 mJy.")
+    assert _firing(model, DULL) == [3]
 
 
-def test_identical_results_count_as_nothing_new(cli, fake, astro_env, logs):
+def test_identical_results_count_as_nothing_new(session_on, logs):
     (logs / "copy_a.txt").write_text("night 0: flux 0.0 mJy\n")
     (logs / "copy_b.txt").write_text("night 0: flux 0.0 mJy\n")
-    fake.add(_read("log0.txt"), _read("copy_a.txt"), _read("copy_b.txt"), {"text": "Same flux everywhere."})
-    cli(["run", "Compare"], env=astro_env)
-    assert _firing(fake, DULL) == [3]
+    model = FakeModel(_read("log0.txt"), _read("copy_a.txt"), _read("copy_b.txt"), {"text": "Same flux everywhere."})
+    session_on(model).run_turn("Compare")
+    assert _firing(model, DULL) == [3]
 
 
-def test_a_new_result_between_repeats_resets_the_count(cli, fake, astro_env, logs):
-    fake.add(_read("log0.txt"), _read("log0.txt"), _read("log1.txt"), _read("log1.txt"), {"text": "done"})
-    cli(["run", "Compare"], env=astro_env)
-    assert _firing(fake, DULL) == []
+def test_a_new_result_between_repeats_resets_the_count(session_on, logs):
+    model = FakeModel(_read("log0.txt"), _read("log0.txt"), _read("log1.txt"), _read("log1.txt"), {"text": "done"})
+    session_on(model).run_turn("Compare")
+    assert len(model.requests) == 5
+    assert _firing(model, DULL) == []
 
 
-def test_repeats_in_an_earlier_turn_do_not_count(cli, fake, astro_env, logs):
-    fake.add(_read("log0.txt"), {"text": "first"}, _read("log0.txt"), _read("log0.txt"), {"text": "second"})
-    cli(["run", "Q1"], env=astro_env)
-    cli(["run", "--continue", "Q2"], env=astro_env)
-    assert _firing(fake, DULL) == []
+def test_repeats_in_an_earlier_turn_do_not_count(session_on, logs):
+    model = FakeModel(_read("log0.txt"), {"text": "first"}, _read("log0.txt"), _read("log0.txt"), {"text": "second"})
+    session = session_on(model)
+    session.run_turn("Q1")
+    session.run_turn("Q2")
+    assert len(model.requests) == 5
+    assert _firing(model, DULL) == []
 
 
-def test_diminishing_returns_can_be_switched_off(cli, fake, astro_env, logs):
-    fake.add(_read("log0.txt"), _read("log0.txt"), _read("log0.txt"), _read("log0.txt"), {"text": "done"})
-    cli(["run", "Loop"], env={**astro_env, "ASTRO_NUDGES_DIMINISHING_RETURNS_STEPS": "0"})
-    assert not any("brought nothing new" in json.dumps(body) for body in fake.bodies())
+def test_diminishing_returns_can_be_switched_off(session_on, logs):
+    model = FakeModel(_read("log0.txt"), _read("log0.txt"), _read("log0.txt"), _read("log0.txt"), {"text": "done"})
+    session_on(model, {"ASTRO_NUDGES_DIMINISHING_RETURNS_STEPS": "0"}).run_turn("Loop")
+    assert len(model.requests) == 5
+    assert not any("brought nothing new" in json.dumps(body) for body in model.bodies())
 
 
 # --- step budget and empty replies (rules in agent/loop.py) ---------------------------------------
@@ -138,18 +169,18 @@ def test_step_budget_nudge_comes_exactly_when_the_budget_is_used(cli, fake, astr
     assert [body.get("tool_choice") for body in fake.bodies()] == [None, None, "none"]
 
 
-def test_step_budget_nudge_switched_off_still_stops_tools(cli, fake, astro_env, logs):
-    fake.add(_read("log0.txt"), _read("log1.txt"), {"text": "Final."})
-    cli(["run", "--max-steps", "2", "Read all logs"], env={**astro_env, "ASTRO_NUDGES_MAX_STEPS": "false"})
-    assert not any("the budget is" in json.dumps(body) for body in fake.bodies())
-    assert fake.bodies()[2]["tool_choice"] == "none"
+def test_step_budget_nudge_switched_off_still_stops_tools(session_on, logs):
+    model = FakeModel(_read("log0.txt"), _read("log1.txt"), {"text": "Final."})
+    session_on(model, {"ASTRO_MAX_STEPS": "2", "ASTRO_NUDGES_MAX_STEPS": "false"}).run_turn("Read all logs")
+    assert not any("the budget is" in json.dumps(body) for body in model.bodies())
+    assert model.bodies()[2]["tool_choice"] == "none"
 
 
-def test_one_empty_reply_is_nudged_and_the_turn_goes_on(cli, fake, astro_env):
-    fake.add({"text": ""}, {"text": "The answer after all."})
-    result = cli(["run", "--output-format", "json", "Answer"], env=astro_env)
-    assert result.exit_code == 0 and last_json(result.stdout)["answer"] == "The answer after all."
-    assert _firing(fake, EMPTY_REPLY_TEXT) == [1]
+def test_one_empty_reply_is_nudged_and_the_turn_goes_on(session_on, workspace):
+    model = FakeModel({"text": ""}, {"text": "The answer after all."})
+    state = session_on(model).run_turn("Answer")
+    assert (state.stop_reason, state.answer) == ("answered", "The answer after all.")
+    assert _firing(model, EMPTY_REPLY_TEXT) == [1]
 
 
 def test_two_empty_replies_pause_the_turn(cli, fake, astro_env):

@@ -82,3 +82,29 @@ def test_scores_are_read_line_by_line_and_unscored_passages_follow():
     ordered = reorder(hits, {1: 2.0, 3: 8.0})
     assert [h.text for h in ordered] == ["d", "b", "a", "c"]
     assert ordered[0].ranks == {"model": 1} and ordered[2].ranks == {}
+
+
+def test_the_rerank_asks_the_sessions_model_so_model_applies(fake, workspace, library, monkeypatch):
+    """`/model` switches the session's model: rag_search's re-rank asks that model too, not the configured one."""
+    from astro_cli.agent.events import EventBus
+    from astro_cli.agent.factory import open_session, permission_policy
+    from astro_cli.keystore import KeyStore
+    from tests.conftest import base_env
+
+    KeyStore.at(workspace.parent / "astro-home").set("openai", "sk-proj-stored-key-0000000000")
+    env = {**base_env(workspace.parent), "ASTRO_API_BASE": fake.openai_url, "ASTRO_LIBRARY_RERANK": "on"}
+    for key, value in env.items():
+        monkeypatch.setenv(key, value)
+    monkeypatch.chdir(workspace)
+    app = build_app(workspace=workspace)
+    try:
+        session = open_session(app, EventBus(), permission_policy(app, yes=True))
+        session.switch_model("openai/other-model", "/model in the REPL")
+        fake.add(SEARCH, {"text": "1: 9"}, {"text": "Low albedos."})
+        assert session.run_turn("How reflective are hot Jupiters?").stop_reason == "answered"
+        session.stop("done")
+    finally:
+        app.close()
+    asked = fake.bodies()[1]
+    assert asked["messages"][0]["content"].startswith("You rank passages from research papers")
+    assert [body["model"] for body in fake.bodies()] == ["other-model"] * 3

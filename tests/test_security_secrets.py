@@ -95,7 +95,7 @@ def test_redactor_names_each_secret_and_leaves_other_text(tmp_path):
 
     redactor = Redactor.from_environment(
         {"MY_TOKEN": "abcdefgh12345678", "KEYBOARD": "us", "PATH": "/usr/bin", "DB_PASSWORD": "hunter2hunter2"},
-        tmp_path,
+        {},
     )
     text = "token abcdefgh12345678 and pw hunter2hunter2 on us keyboard in /usr/bin"
     assert redactor.redact(text) == (

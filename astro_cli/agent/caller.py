@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from astro_cli.agent.llm import LLM
+    from astro_cli.agent.model import Model
     from astro_cli.agent.permissions import PermissionPolicy
 
 SUBAGENT = "subagent"
@@ -25,7 +25,7 @@ TEAMMATE = "teammate"
 class Caller:
     session_id: str
     agent: str
-    llm: LLM
+    llm: Model
     permissions: PermissionPolicy
     cancel: threading.Event
     max_steps: int

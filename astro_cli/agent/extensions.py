@@ -25,7 +25,7 @@ if TYPE_CHECKING:
 
     from astro_cli.agent.caller import Caller
     from astro_cli.agent.events import EventBus
-    from astro_cli.agent.llm import LLM
+    from astro_cli.agent.model import Model
     from astro_cli.agent.permissions import PermissionPolicy
     from astro_cli.agent.stream import ToolCallRequest
     from astro_cli.app import AppContext
@@ -53,7 +53,7 @@ class SessionView(Protocol):
     @property
     def bus(self) -> EventBus: ...
     @property
-    def llm(self) -> LLM: ...
+    def llm(self) -> Model: ...
     @property
     def permissions(self) -> PermissionPolicy: ...
     @property

@@ -11,16 +11,18 @@ from typing import TYPE_CHECKING
 from astro_cli.agent.current_model import CurrentModel
 from astro_cli.agent.events import EventBus
 from astro_cli.agent.extensions import loop_extensions
-from astro_cli.agent.llm import LLM
 from astro_cli.agent.local_models import max_continuations, server_facts, tuning_of
 from astro_cli.agent.loop import AgentSession
+from astro_cli.agent.model import Model
 from astro_cli.agent.model_choice import NO_MODEL, ModelChoice, choose_model, credentials_for, key_store
+from astro_cli.agent.open_model import open_model
 from astro_cli.agent.permissions import Asker, PermissionPolicy
 from astro_cli.agent.provider import LLMConfig
 from astro_cli.config import COMMAND_LINE, ConfigError
 from astro_cli.security.process import harden_process
 from astro_cli.security.secrets import variables_holding_secrets
 from astro_cli.store.locks import FileLock
+from astro_cli.user_error import UserError
 
 if TYPE_CHECKING:
     from astro_cli.app import AppContext
@@ -116,15 +118,15 @@ def protected_pattern(app: AppContext) -> re.Pattern[str]:
     return re.compile("|".join(words + spellings), re.IGNORECASE)
 
 
-class SessionNotFound(Exception):
-    pass
+class SessionNotFound(UserError):
+    """--resume or --continue named no session of this workspace (a usage error: one sentence, exit 2)."""
 
 
 class NothingToContinue(SessionNotFound):
     """--continue in a workspace without an earlier session (failed attempts do not count)."""
 
 
-class SessionBusy(Exception):
+class SessionBusy(UserError):
     """Another astro process is writing the session; one sentence with who, and --fork as a way out."""
 
 
@@ -148,7 +150,7 @@ def open_session(
     permissions: PermissionPolicy,
     resume: str | None = None,
     continue_latest: bool = False,
-    llm: LLM | None = None,
+    llm: Model | None = None,
     fork: bool = False,
     new_id: str | None = None,
 ) -> AgentSession:
@@ -164,7 +166,7 @@ def open_session(
     workspace = str(app.workspace.root)
     row = None
     if llm is None and not resume and not (continue_latest or fork):
-        llm = LLM(session_model(app))  # a missing model is said before the database is opened
+        llm = open_model(session_model(app))  # a missing model is said before the database is opened
     app.db  # noqa: B018 - a damaged or unwritable database is reported before any feature reads it
     session_id = None
     if resume:
@@ -181,7 +183,7 @@ def open_session(
             )
         session_id = row["id"]
     if llm is None:
-        llm = LLM(session_model(app, recorded=row["model"] if row is not None else None))
+        llm = open_model(session_model(app, recorded=row["model"] if row is not None else None))
     # A bad tool_order or prompt variable fails here, with one sentence, before anything is stored.
     app.prompt.assemble(app.tools.ordered(app.settings.typed["tool_order"]))
     forked_from = None

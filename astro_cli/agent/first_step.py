@@ -4,17 +4,13 @@ Recorded (issue 48, Qwen2.5-Coder-1.5B): asked what the CSV in data/ contains, t
 nothing and answered from what it had been sent. A question that names something only the tools can
 read has no answer without them, so for local models and the small profile the first request of the
 turn carries `tool_choice: "required"` (the server then constrains the reply to a call), where the
-provider accepts that parameter (litellm's supported OpenAI params); elsewhere nothing is sent. Costs
+provider accepts that parameter (litellm_model/provider_checks.py asks litellm); elsewhere nothing is sent. Costs
 nothing extra: no request is added, and only the first one is constrained.
 """
 
 from __future__ import annotations
 
-import logging
 import re
-from typing import Any
-
-log = logging.getLogger(__name__)
 
 REQUIRED = "required"
 # A path ("data/", "notes/todo.md") or a file name whose extension has 2-5 characters, the first a
@@ -34,14 +30,3 @@ def first_step_choice(question: str, step: int, constrained: bool) -> str | None
     """`required` for the first request of a turn whose question names a workspace thing, when the
     session is `constrained` (a local model or the small profile); None otherwise."""
     return REQUIRED if constrained and step == 1 and names_workspace_thing(question) else None
-
-
-def accepts_tool_choice(litellm: Any, model: str) -> bool:
-    """Whether litellm sends `tool_choice` to this model's provider (Ollama's /api/generate does not)."""
-    try:
-        provider = litellm.get_llm_provider(model)[1]
-        params = litellm.get_supported_openai_params(model=model, custom_llm_provider=provider) or []
-    except Exception:  # noqa: BLE001 - an unknown provider: send nothing rather than fail the request
-        log.debug("could not tell whether %s accepts tool_choice", model, exc_info=True)
-        return False
-    return "tool_choice" in params

@@ -8,10 +8,10 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from astro_cli.agent.llm import parse_arguments
+from astro_cli.agent.model import parse_arguments
 
 if TYPE_CHECKING:
-    from astro_cli.agent.llm import LLMReply
+    from astro_cli.agent.model import LLMReply
 
 INTERRUPTED_RESULT = "[interrupted: the tool did not finish; no result was recorded]"
 INTERRUPTED = "[interrupted]"  # ends a reply the user cut, so the model learns it was stopped

@@ -20,7 +20,7 @@ from astro_cli.agent.first_step import first_step_choice
 from astro_cli.agent.history import INTERRUPTED, missing_results, order_results, reply_record
 from astro_cli.agent.history_store import HistoryStore
 from astro_cli.agent.interrupt import TurnInterrupter
-from astro_cli.agent.llm import LLM, Cancelled, LLMReply
+from astro_cli.agent.model import Cancelled, LLMReply, Model
 from astro_cli.agent.permissions import PermissionPolicy
 from astro_cli.agent.profiles import SMALL, profile_tools, resolve_profile
 from astro_cli.agent.provider import MissingCredentials, ProviderError
@@ -101,7 +101,7 @@ class AgentSession:
         self,
         app: AppContext,
         session_id: str,
-        llm: LLM,
+        llm: Model,
         bus: ev.EventBus,
         permissions: PermissionPolicy,
         extensions: list[LoopExtension] | None = None,
@@ -137,6 +137,7 @@ class AgentSession:
         self.tool_runner = ToolRunner(self)
         # What delegating tools may know of this agent; its LLM follows /model, so it is made once.
         self.states.put(self.caller(), Caller)
+        self.states.put(llm, Model)  # what a tool asks a model with (rag_search's re-rank)
         self._load()
 
     # --- history ---------------------------------------------------------------------------

@@ -1,8 +1,8 @@
-"""The provider side of a model call: how to reach it (LLMConfig), whether its key is there, and
-what its failures mean, in one sentence a researcher can act on.
+"""The provider side of a model call: how to reach it (LLMConfig), its errors as astro's own
+(ProviderError, MissingCredentials), and what a failure means, in one sentence a researcher can act on.
 
-Nothing here imports litellm: the adapter (`agent/llm.py`) passes the loaded module in where an
-exception class or `validate_environment` is needed.
+Nothing here reads litellm's API: the questions the adapter asks litellm (is the key there, may this
+be retried) are in litellm_model/provider_checks.py.
 """
 
 from __future__ import annotations
@@ -57,42 +57,6 @@ class ProviderError(Exception):
 
 class MissingCredentials(ProviderError):
     """The model's provider needs a key that is not set: a configuration error, not a provider failure."""
-
-
-def check_credentials(litellm: Any, config: LLMConfig) -> None:
-    """Fail before the first request, with the variable to set, when the provider's key is missing.
-
-    A configured key or api_base (a local or proxy server, which may need none) skips the check.
-    """
-    if config.api_key or config.api_base or config.credential() is not None:
-        return
-    try:
-        found = litellm.validate_environment(model=config.model)
-    except Exception:  # noqa: BLE001 - an unknown provider: let the request itself say what is wrong
-        log.debug("litellm could not check the environment for %s", config.model, exc_info=True)
-        return
-    missing = found.get("missing_keys") or []
-    if found.get("keys_in_environment") or not missing:
-        return
-    names = " or ".join(missing)
-    raise MissingCredentials(
-        f"{config.model} needs {names} (or ASTRO_API_KEY) in the environment; set it (or keep it with "
-        "`astro keys set PROVIDER`), or choose another model with --model / ASTRO_MODEL."
-    )
-
-
-def retryable(litellm: Any, exc: Exception) -> bool:
-    retryable = (
-        litellm.RateLimitError,
-        litellm.InternalServerError,
-        litellm.ServiceUnavailableError,
-        litellm.Timeout,
-        litellm.APIConnectionError,
-    )
-    if isinstance(exc, retryable):
-        return True
-    status = getattr(exc, "status_code", None)
-    return isinstance(status, int) and (status == 429 or status >= 500)
 
 
 _CLASS_PREFIX = re.compile(r"^(?:litellm\.)?\w+(?:Error|Exception)(?::| -)\s+")

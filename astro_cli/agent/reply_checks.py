@@ -26,7 +26,7 @@ from astro_cli.agent.text_calls import (
 )
 
 if TYPE_CHECKING:
-    from astro_cli.agent.llm import LLMReply
+    from astro_cli.agent.model import LLMReply
 
 ERROR_PREFIX = "Error:"
 CORRECTION_START = "Your last reply"  # how every corrective message of these checks begins

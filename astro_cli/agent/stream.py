@@ -5,7 +5,7 @@ arguments. astro's work per chunk is an append to a list (joined once at the end
 string grown chunk by chunk); see benchmarks/bench_streaming.py for its cost. litellm keeps
 every chunk so that, when the stream ends, it can rebuild the whole response for its logging
 callbacks (astro registers none), which costs about as much again as reading the stream;
-`litellm_compat.forget_chunks` keeps only what that last step needs.
+`litellm_model.compat.forget_chunks` keeps only what that last step needs.
 """
 
 from __future__ import annotations

@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, Any
 from astro_cli.agent.stream import ToolCallRequest
 
 if TYPE_CHECKING:
-    from astro_cli.agent.llm import LLMReply
+    from astro_cli.agent.model import LLMReply
 
 # Chat-template tokens and tags that leak into the text of small models' answers.
 _TEMPLATE_TAGS = re.compile(

@@ -2,7 +2,7 @@
 
 Counting must not cost litellm's 4 s import on a path that calls no model (`astro prompt show`,
 a compaction estimate before the first request), so each count picks the best source at hand:
-- litellm's own model-aware counter, when agent/llm.py has already loaded litellm (or `load=True`
+- litellm's own model-aware counter, when the adapter (litellm_model/) has already loaded litellm (or `load=True`
   asks for it on a model path);
 - for text, tiktoken's cl100k_base read from the tokenizer files litellm ships (litellm's default
   counter, without importing litellm);
@@ -31,8 +31,8 @@ TIKTOKEN_METHOD = "tiktoken cl100k_base (litellm's default tokenizer)"
 
 
 def loaded_litellm() -> Any:
-    """litellm if it has been loaded in this process (agent/litellm_loader.py), else None (never imports it)."""
-    from astro_cli.agent import litellm_loader
+    """litellm if it has been loaded in this process (litellm_model/loader.py), else None (never imports it)."""
+    from astro_cli.litellm_model import loader as litellm_loader
 
     return litellm_loader.loaded_litellm()
 
@@ -44,7 +44,7 @@ def estimate(text: str) -> int:
 @functools.lru_cache(maxsize=1)
 def _cl100k() -> Any:
     """tiktoken's cl100k_base from litellm's bundled files (no download), or None when unavailable."""
-    from astro_cli.agent.litellm_compat import tokenizer_dir
+    from astro_cli.litellm_model.compat import tokenizer_dir
 
     folder = tokenizer_dir()
     if folder is None:
@@ -94,7 +94,7 @@ class TokenCounter:
             return None
         litellm = loaded_litellm()
         if litellm is None and self.load:
-            from astro_cli.agent.litellm_loader import load_litellm
+            from astro_cli.litellm_model.loader import load_litellm
 
             litellm = load_litellm()
         return litellm

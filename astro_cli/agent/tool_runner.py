@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 
 from astro_cli.agent import events as ev
 from astro_cli.agent.extensions import ToolCallInfo
-from astro_cli.agent.llm import Cancelled, parse_arguments
+from astro_cli.agent.model import Cancelled, parse_arguments
 from astro_cli.agent.stream import ToolCallRequest
 from astro_cli.prompt.tags import escape_tags
 from astro_cli.security.visible import name_shown
@@ -128,6 +128,9 @@ class TurnHost:
 
     def add_usage(self, usage: Usage) -> None:
         self._state.add_usage(usage)
+
+    def warn(self, text: str) -> None:
+        self._session.bus.emit(ev.Notice(level="warning", text=text))
 
 
 class ToolRunner:

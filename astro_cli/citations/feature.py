@@ -24,7 +24,7 @@ from astro_cli.transcript_sections import transcript_sections
 
 if TYPE_CHECKING:
     from astro_cli.agent.extensions import SessionView, TurnView
-    from astro_cli.agent.llm import LLM
+    from astro_cli.agent.model import Model
     from astro_cli.app import AppContext
     from astro_cli.citations.check import CheckResult
     from astro_cli.citations.grounding import Grounding
@@ -43,7 +43,7 @@ class CitationCheck(LoopExtension):
         self.active = False
         self.session_id = ""
         self.nudged = False
-        self.llm: LLM | None = None
+        self.llm: Model | None = None
         self.small = False  # the session has the small profile (agent/profiles.py)
         self._checked: tuple[str, CheckResult, Grounding | None] | None = None
 
@@ -87,10 +87,11 @@ class CitationCheck(LoopExtension):
     def _looked_online(self, result: CheckResult) -> bool:
         """Whether every unverified id was really looked up (ADS for DOIs and journal bibcodes)."""
         from astro_cli.research.sources import ads
+        from astro_cli.research.sources.web import Web
 
         if not self.app.settings.typed["citations.resolve"] or result.notes:
             return False
-        return ads.has_token() or all(c.cited.kind == "arxiv" for c in result.unverified)
+        return ads.has_token(Web.of(self.app)) or all(c.cited.kind == "arxiv" for c in result.unverified)
 
     def on_turn_end(self, state: TurnView) -> None:
         if not self.active or state.stop_reason not in CHECKED_STOPS or not state.answer.strip():

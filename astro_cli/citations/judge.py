@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING
 from astro_cli.prompt.tags import escape_tags
 
 if TYPE_CHECKING:
-    from astro_cli.agent.llm import LLM
+    from astro_cli.agent.model import Model
     from astro_cli.app import AppContext
     from astro_cli.citations.grounding import Grounding
 
@@ -57,15 +57,15 @@ def apply_answer(grounding: Grounding, text: str) -> int:
     return decided
 
 
-def judge(app: AppContext, grounding: Grounding, llm: LLM | None = None) -> str | None:
+def judge(app: AppContext, grounding: Grounding, llm: Model | None = None) -> str | None:
     """Ask the model once; None, or a note when it could not be asked."""
     from astro_cli.agent.factory import resolve_model
-    from astro_cli.agent.llm import LLM
+    from astro_cli.agent.open_model import open_model
 
     setting = str(app.settings.typed["citations.judge"] or "off")
     if setting == "off" or not grounding.undecided():
         return None
-    llm = llm or LLM(resolve_model(app))
+    llm = llm or open_model(resolve_model(app))
     model = None if setting == "on" else setting
     messages = [{"role": "system", "content": INSTRUCTIONS}, {"role": "user", "content": request_text(grounding)}]
     try:

@@ -39,7 +39,7 @@ def _lookups(app: AppContext, pending: list[Cited], results: dict[Cited, dict[st
     from astro_cli.research.sources import ads, arxiv
 
     ids = [c for c in pending if c.kind != "author-year"]
-    if ads.has_token() and ids:
+    if ads.has_token(Web.of(app)) and ids:
         try:
             found = ads.lookup_many(Web.of(app), [_ads_name(c) for c in ids])
         except ServiceError as exc:
@@ -65,7 +65,7 @@ def _lookups(app: AppContext, pending: list[Cited], results: dict[Cited, dict[st
         found_records = [r for r in results.values() if r]
         for cited in authored:  # "Foreman-Mackey et al. 2013" next to the bibcode just found
             results[cited] = next((r for r in found_records if matches_author_year(cited, r) is not None), None)
-    if not ads.has_token():
+    if not ads.has_token(Web.of(app)):
         return
     for cited in [c for c in authored if not results.get(c)][:MAX_AUTHOR_QUERIES]:
         year = cited.year or 0

@@ -28,7 +28,7 @@ class BudgetExtension(LoopExtension):
         self.active = state.session.agent == "main"
 
     def before_request(self, state: TurnView) -> None:
-        from astro_cli.agent.llm import Cancelled
+        from astro_cli.agent.model import Cancelled
 
         if not self.active or state.step <= 1:
             return

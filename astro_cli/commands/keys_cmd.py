@@ -25,9 +25,7 @@ app = command_group("list")  # `astro keys` alone: `astro keys list`
 
 
 def _store(ctx: AppContext) -> KeyStore:
-    from astro_cli.keystore import KeyStore
-
-    return KeyStore.at(ctx.home.root)
+    return ctx.keys  # the app's one reader of keys.yaml
 
 
 def _read_key(provider: str, variable: str) -> str:

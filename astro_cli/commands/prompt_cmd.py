@@ -42,9 +42,9 @@ def prompt_report(ctx: AppContext, question: str = "", exact: bool = False) -> d
     choice = model_choice(ctx)
     model = choice.model if choice is not None else "(not configured)"
     if exact and choice is not None:
-        from astro_cli.agent.llm import load_litellm
+        from astro_cli.agent.open_model import load_adapter
 
-        load_litellm()
+        load_adapter()
     counter = TokenCounter(choice.model if choice is not None else None)
     profile = resolve_profile(ctx.settings.typed["profile"], choice.model if choice is not None else None,
                               _server_context(ctx, choice.model) if choice is not None else None)

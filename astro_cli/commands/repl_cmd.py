@@ -28,7 +28,7 @@ def start_repl(
     configuration errors end with one sentence and exit code 2."""
     import typer
 
-    from astro_cli.agent.llm import warm_up_in_background
+    from astro_cli.agent.open_model import warm_up_in_background
     from astro_cli.bootstrap import EXIT_USAGE, UserError, build_app, print_warnings, user_errors
     from astro_cli.store.db_errors import DatabaseUnusable
     from astro_cli.ui.first_run import first_run, needs_model

@@ -141,7 +141,7 @@ class CompactionEngine(LoopExtension):
 
     def compact_now(self, session: SessionView, instructions: str | None = None) -> Outcome:
         """/compact: a summary now, between turns, whatever the context size and the breaker."""
-        from astro_cli.agent.llm import Cancelled
+        from astro_cli.agent.model import Cancelled
 
         self._attach(session)
         self.sync(session.messages)

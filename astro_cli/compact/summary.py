@@ -25,7 +25,7 @@ if TYPE_CHECKING:
     import threading
     from collections.abc import Callable
 
-    from astro_cli.agent.llm import LLM
+    from astro_cli.agent.model import Model
 
 SUMMARY_INSTRUCTION = """[Compaction request] The conversation above is about to be compacted: everything \
 before this message will be replaced by the summary you write now. Do not call tools. Write a structured \
@@ -115,7 +115,7 @@ def clean(text: str) -> str:
 
 
 def request_summary(
-    llm: LLM,
+    llm: Model,
     system: str,
     tools: list[dict[str, Any]],
     history: list[dict[str, Any]],
@@ -128,7 +128,7 @@ def request_summary(
     reply = llm.complete(sent, tools=tools, cancel=cancel, cache_index=len(sent) - 2, tool_choice="none")
     text = clean(reply.text or "")
     if reply.interrupted:
-        from astro_cli.agent.llm import Cancelled
+        from astro_cli.agent.model import Cancelled
 
         raise Cancelled()
     if not text:

@@ -120,9 +120,9 @@ def resolve_steps(app: AppContext, requested: Any, default: int | None, notes: l
 def run_subagent(ctx: ToolContext, spec: SubagentSpec) -> ToolResult:
     """Run `spec` as a child session of the calling session and report its answer and activity."""
     from astro_cli.agent.events import EventBus
-    from astro_cli.agent.llm import LLM
     from astro_cli.agent.local_models import with_model
     from astro_cli.agent.loop import AgentSession
+    from astro_cli.agent.open_model import open_model
     from astro_cli.agent.permissions import PermissionPolicy
     from astro_cli.hooks.runner import HookRunner
 
@@ -135,7 +135,7 @@ def run_subagent(ctx: ToolContext, spec: SubagentSpec) -> ToolResult:
                               parent.session_id, target=spec.agent, notify=ctx.emit)
         if outcome.blocked:
             return ToolResult(f"Error: the subagent was not started: {outcome.reason}", is_error=True)
-    llm = parent.llm if not spec.model else LLM(with_model(parent.llm.config, spec.model, app.settings))
+    llm = parent.llm if not spec.model else open_model(with_model(parent.llm.config, spec.model, app.settings))
     child_id = app.sessions.create(str(app.workspace.root), llm.config.model, parent_id=parent.session_id,
                                    agent=spec.agent)
     bus = EventBus()

@@ -68,9 +68,9 @@ def install_check(app: AppContext, options: DoctorOptions) -> Check:
 
 
 def keys_check(app: AppContext, options: DoctorOptions) -> Check:
-    from astro_cli.keystore import PROVIDER_ENV, KeyStore, KeyStoreError, credential
+    from astro_cli.keystore import PROVIDER_ENV, KeyStoreError, credential
 
-    store = KeyStore.at(app.home.root)
+    store = app.keys  # the app's one reader of keys.yaml
     try:
         stored = store.load()
     except KeyStoreError as exc:
@@ -94,9 +94,9 @@ def keys_check(app: AppContext, options: DoctorOptions) -> Check:
 
 
 def ads_check(app: AppContext, options: DoctorOptions) -> Check:
-    from astro_cli.keystore import KeyStore, KeyStoreError, credential
+    from astro_cli.keystore import KeyStoreError, credential
 
-    store = KeyStore.at(app.home.root)
+    store = app.keys  # the app's one reader of keys.yaml
     try:
         key = credential("ads", os.environ, store)
     except KeyStoreError:
@@ -118,12 +118,12 @@ def model_check(app: AppContext, options: DoctorOptions) -> Check:
     if not options.model_request:
         return Check(True, line + "; `astro doctor --model-request` sends it one tiny request")
     from astro_cli.agent.factory import resolve_model
-    from astro_cli.agent.llm import LLM
+    from astro_cli.agent.open_model import open_model
 
     config = resolve_model(app)
     config.num_retries = 0
     try:
-        reply = LLM(config).complete([{"role": "user", "content": "Reply with the word OK."}])
+        reply = open_model(config).complete([{"role": "user", "content": "Reply with the word OK."}])
     except Exception as exc:  # noqa: BLE001 - any provider failure is this check's ✗, in its own words
         return Check(False, f"{line}: the request failed: {exc}",
                      "check the key and --api-base / ASTRO_API_BASE (`astro keys list`, `astro config show model`).")

@@ -31,7 +31,7 @@ class McpExtension(LoopExtension):
         manager = mcp_manager(self.app)
         if manager.startable and "litellm" not in sys.modules:
             # The servers start in their own processes; litellm's import (about 4 s) need not wait for them.
-            from astro_cli.agent.llm import warm_up_in_background
+            from astro_cli.agent.open_model import warm_up_in_background
 
             warm_up_in_background()
         manager.start()  # in the background: the REPL's prompt does not wait

@@ -30,7 +30,6 @@ from astro_cli.security.secret_shapes import CHECKS, PASSWORD_RULES, SECRET_SHAP
 
 SECRET_NAME_HINTS = ("KEY", "TOKEN", "SECRET", "PASSWORD")
 MIN_SECRET_CHARS = 8
-KEY_STORE_FILE = "keys.yaml"
 
 
 
@@ -107,24 +106,6 @@ def environment_without_secrets(env: Mapping[str, str], keep: Iterable[str] = ()
             if name in kept or not (is_secret_name(name) or holds_secret_shape(value))}
 
 
-def key_store_secrets(home: Path) -> dict[str, str]:
-    """The keys of `ASTRO_HOME/keys.yaml` (provider -> key); empty when the file is absent or unreadable."""
-    path = home / KEY_STORE_FILE
-    if not path.is_file():
-        return {}
-    import yaml
-
-    from astro_cli.safe_yaml import load_yaml
-
-    try:
-        data = load_yaml(path.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, yaml.YAMLError):
-        return {}
-    if not isinstance(data, dict):
-        return {}
-    return {f"keys.yaml:{name}": value for name, value in data.items() if isinstance(value, str)}
-
-
 class Redactor:
     """Replaces every known secret value in text with `[REDACTED:NAME]`; thread-safe, cheap when idle."""
 
@@ -136,13 +117,14 @@ class Redactor:
             self.add(name, value)
 
     @classmethod
-    def from_environment(cls, env: Mapping[str, str], home: Path | None = None) -> Redactor:
+    def from_environment(cls, env: Mapping[str, str], stored: Mapping[str, str] | None = None) -> Redactor:
+        """The secrets of `env` and `stored` (provider -> key, from the KeyStore: keystore.py is the
+        one reader of keys.yaml, so this takes what it read rather than reading the file again)."""
         found = {name: env[name] for name in sorted(secret_environment_names(env))}
         for name, value in env.items():  # a password inside a URL is known by itself too, wherever it shows
             for number, password in enumerate(passwords_in(value or "")):
                 found.setdefault(f"{name} password" + (f" {number + 1}" if number else ""), password)
-        if home is not None:
-            found.update(key_store_secrets(home))
+        found.update({f"keys.yaml:{name}": value for name, value in (stored or {}).items() if isinstance(value, str)})
         return cls(found)
 
     def add(self, name: str, value: str) -> None:

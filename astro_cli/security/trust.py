@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
@@ -146,32 +146,13 @@ def with_files(item: RiskyItem, key: str, value: Any, root: Path | None) -> Risk
     return RiskyItem(item.key, item.where, f"{item.detail}\n{describe_files(contents, found.unknown)}", digest)
 
 
-def skill_items(folder: Path, skill_dirs: Iterable[Path], skip: Iterable[Path] = ()) -> list[RiskyItem]:
-    """Project skills whose `allowed-tools` would pre-approve tools."""
-    from astro_cli.skills.skill import SKILL_FILE, SkillError, parse_skill
-
-    skipped = {p.resolve() for p in skip}
+def skill_items(folder: Path, skills: Iterable[tuple[Path, Sequence[str]]]) -> list[RiskyItem]:
+    """Project skills whose `allowed-tools` would pre-approve tools (found by skills/approving.py)."""
     items: list[RiskyItem] = []
-    seen: set[Path] = set()
-    for directory in skill_dirs:
-        try:
-            real = directory.resolve()
-            if real in skipped or real in seen or not real.is_dir():
-                continue
-            seen.add(real)
-            candidates = sorted(real.glob(f"*/{SKILL_FILE}"))
-        except OSError:
-            continue
-        for path in candidates:
-            try:
-                skill = parse_skill(path)
-            except SkillError:
-                continue
-            if skill.allowed_tools:
-                tools = list(skill.allowed_tools)
-                key = skill_key(folder, path)
-                items.append(RiskyItem(key, key[len(SKILL_PREFIX):], f"allowed-tools {', '.join(tools)}",
-                                       fingerprint(tools)))
+    for path, allowed in skills:
+        tools = list(allowed)
+        key = skill_key(folder, path)
+        items.append(RiskyItem(key, key[len(SKILL_PREFIX):], f"allowed-tools {', '.join(tools)}", fingerprint(tools)))
     return items
 
 
@@ -257,12 +238,15 @@ def assess(folder: Path, store: TrustStore, items: list[RiskyItem]) -> TrustStat
                       dict(declined) if isinstance(declined, dict) else {}, trusted_folder="trusted_at" in record)
 
 
-def assess_workspace(root: Path, home: Path, config_path: Path, skill_dirs: list[Path]) -> TrustState:
-    """Everything risky the project at `root` asks for, and how much of it the user trusts."""
+def assess_workspace(root: Path, home: Path, config_path: Path,
+                     skills: Iterable[tuple[Path, Sequence[str]]]) -> TrustState:
+    """Everything risky the project at `root` asks for, and how much of it the user trusts.
+
+    `skills`: the project's SKILL.md files that name allowed-tools, with those tools
+    (skills/approving.py finds them)."""
     from astro_cli.config import read_flat
-    from astro_cli.workspace import bundled_skills_dir
 
     items = config_items(read_flat(config_path), str(config_path.relative_to(root)), root)
-    items += skill_items(root.resolve(), skill_dirs, skip=[bundled_skills_dir()])
+    items += skill_items(root.resolve(), skills)
     items += mcp_items(root)
     return assess(root, TrustStore(home), items)

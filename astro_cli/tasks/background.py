@@ -198,7 +198,7 @@ def inner_call(app: AppContext, only_tools: Iterable[str] | None, args: dict[str
         raise ToolError("bg_task_run needs 'tool' (the tool to run) or 'task_id' (a task to read or cancel).")
     arguments = args.get("arguments") or {}
     if isinstance(arguments, str):
-        from astro_cli.agent.llm import parse_arguments
+        from astro_cli.agent.model import parse_arguments
 
         try:
             arguments = parse_arguments(arguments)

@@ -7,7 +7,6 @@ import threading
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from astro_cli.agent.events import Event, Notice
 from astro_cli.security.sandbox import sandbox
 from astro_cli.security.secrets import environment_without_secrets
 from astro_cli.tools.base import Tool, ToolError, ToolResult, object_schema
@@ -23,10 +22,10 @@ def run_bash(ctx: ToolContext, args: dict[str, Any]) -> ToolResult:
     command = args.get("command")
     if not isinstance(command, str) or not command.strip():
         raise ToolError("No command was given.")
-    return run_shell(ctx.app, command, ctx.cancel, ctx.emit, args.get("timeout"))
+    return run_shell(ctx.app, command, ctx.cancel, ctx.warn, args.get("timeout"))
 
 
-def run_shell(app: AppContext, command: str, cancel: threading.Event, emit: Callable[[Event], None],
+def run_shell(app: AppContext, command: str, cancel: threading.Event, warn: Callable[[str], None],
               timeout: float | None = None) -> ToolResult:
     """One command in the workspace, in the sandbox, without keys in its environment, bounded in time
     and output: run_bash's, and the REPL's `!command` (ui/shell_line.py). Permission is the caller's."""
@@ -36,7 +35,7 @@ def run_shell(app: AppContext, command: str, cancel: threading.Event, emit: Call
     fence = sandbox(app)
     said = fence.tell_once()
     if said:
-        emit(Notice(level="warning", text=said))
+        warn(said)
     root = app.workspace.root
     with fence.holding() as held:  # a hook script not written yet cannot be planted
         outcome = run_command(

@@ -5,12 +5,13 @@ object its feature registered, `ctx.service(TargetList)` (found by class, typed)
 for feature functions that take the whole app (`Library.of(app)`, `task_store(app)`, which
 build their service from the app's database or settings). It also gets its session's typed feature
 state (`ctx.state(SkillsState)`) and explicit capabilities from its host, the running turn:
-`approve_for_turn`, `touched`, `add_usage`, `request_compaction`. It never gets the session or
+`approve_for_turn`, `touched`, `add_usage`, `warn`, `request_compaction`. It never gets the session or
 the turn itself, so a tool cannot reach back into the loop.
 """
 
 from __future__ import annotations
 
+import logging
 import threading
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -27,6 +28,8 @@ if TYPE_CHECKING:
     from astro_cli.usage import Usage
     from astro_cli.workspace import Workspace
 
+log = logging.getLogger(__name__)
+
 
 class ToolHost(Protocol):
     """What the running agent lets a tool do to it: explicit capabilities, never the session itself."""
@@ -39,6 +42,9 @@ class ToolHost(Protocol):
 
     def add_usage(self, usage: Usage) -> None:
         """Count a request made on the turn's behalf (a subagent's) in the turn's tokens and cost."""
+
+    def warn(self, text: str) -> None:
+        """Tell the user something the model need not hear (a weaker sandbox, say): a notice event."""
 
 
 class DetachedHost:
@@ -56,6 +62,9 @@ class DetachedHost:
 
     def add_usage(self, usage: Usage) -> None:
         pass
+
+    def warn(self, text: str) -> None:
+        log.debug("%s", text)  # no one watches a call outside a turn: the debug log keeps it
 
 
 class Compactor(Protocol):
@@ -128,6 +137,10 @@ class ToolContext:
     def add_usage(self, usage: Usage) -> None:
         """Add tokens spent for this call (a subagent's) to the turn's count."""
         self.host.add_usage(usage)
+
+    def warn(self, text: str) -> None:
+        """Warn the user (shown, never sent to the model)."""
+        self.host.warn(text)
 
     def request_compaction(self, focus: str | None) -> str:
         """Ask the session's compaction to run before the next request; the model's sentence back."""

@@ -128,10 +128,10 @@ def _save_model(app: AppContext, console: Console, model: str, url: str, note: s
 
 
 def _provider_key(app: AppContext, console: Console, reader: Reader, provider: str) -> bool:
-    from astro_cli.keystore import KeyStore, KeyStoreError, env_vars
+    from astro_cli.keystore import KeyStoreError, env_vars
 
     variable = env_vars(provider)[0]
-    store = KeyStore.at(app.home.root)
+    store = app.keys  # the app's one reader of keys.yaml
     title = PROVIDER_TITLES.get(provider, provider)
     console.print(
         f"Paste your {title} API key. The input is hidden; astro keeps the key in {store.path}, readable "

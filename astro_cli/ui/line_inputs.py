@@ -59,8 +59,8 @@ class LineInputs:
         cancel = threading.Event()
         try:
             with _cancel_on_ctrl_c(cancel):
-                result = run_shell(self.app, command, cancel, lambda event: self.console.print(
-                    Text(visible(getattr(event, "text", "")), style="yellow")))
+                result = run_shell(self.app, command, cancel, lambda text: self.console.print(
+                    Text(visible(text), style="yellow")))
         except OSError as exc:  # bash or the sandbox could not start: one sentence, the REPL goes on
             log.debug("!%s could not run", command, exc_info=True)
             self.console.print(Text(f"the command could not run: {visible(str(exc))}", style="red"))

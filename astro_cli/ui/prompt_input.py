@@ -43,9 +43,10 @@ def make_history(path: Path) -> FileHistory:
     """A FileHistory in ASTRO_HOME that refuses to store lines carrying credentials."""
     from prompt_toolkit.history import FileHistory
 
+    from astro_cli.keystore import KeyStore
     from astro_cli.security.secrets import Redactor, holds_secret_shape
 
-    known = Redactor.from_environment(os.environ, path.parent)  # the history lives in ASTRO_HOME
+    known = Redactor.from_environment(os.environ, KeyStore.at(path.parent).secrets())  # the history lives in ASTRO_HOME
 
     class PrivateHistory(FileHistory):
         def store_string(self, string: str) -> None:

@@ -32,8 +32,8 @@ from astro_cli.ui.turnlog import TurnLog
 from astro_cli.workspace import found_above
 
 if TYPE_CHECKING:
-    from astro_cli.agent.llm import LLM
     from astro_cli.agent.loop import AgentSession
+    from astro_cli.agent.model import Model
     from astro_cli.app import AppContext
     from astro_cli.store.db_errors import DatabaseUnusable
     from astro_cli.tools.base import Tool
@@ -124,7 +124,7 @@ class Repl:
 
     # --- sessions ----------------------------------------------------------------------------
     def _open(self, resume: str | None = None, continue_latest: bool = False, fork: bool = False,
-              llm: LLM | None = None, new_id: str | None = None) -> AgentSession:
+              llm: Model | None = None, new_id: str | None = None) -> AgentSession:
         from astro_cli.agent.factory import NothingToContinue, open_session, permission_policy
 
         permissions = permission_policy(self.app, asker=self.ask_permission)

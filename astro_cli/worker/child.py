@@ -11,6 +11,7 @@ import logging
 import os
 import socket
 import sys
+from collections.abc import Callable
 from types import ModuleType
 from typing import Any, NoReturn
 
@@ -34,8 +35,11 @@ class ChildTask:
         self.report_fd = report_fd
         self.baseline = frozenset(sys.modules)
 
-    def run(self) -> NoReturn:
-        """Adopt the client's process state, wait for its go, run the command, exit with its status."""
+    def run(self, run_cli: Callable[[str | None], None]) -> NoReturn:
+        """Adopt the client's process state, wait for its go, run the command, exit with its status.
+
+        `run_cli(prog_name)`: astro's command line, handed in by the process's entry point
+        (worker/__main__.py), so the worker does not import the command line it sits below."""
         try:
             request, notes = self._adopt()
             protocol.send_frame(self.conn, {"ready": os.getpid()})
@@ -57,11 +61,10 @@ class ChildTask:
         # From the go on, the run is this process's: it ends as `astro run` would have ended.
         try:
             from astro_cli.debuglog import enable_from_environment
-            from astro_cli.main import run_command_line
 
             enable_from_environment(os.environ)
             _log_notes(notes)
-            run_command_line(prog_name=_program_name(request))
+            run_cli(_program_name(request))
         except SystemExit as exc:
             code = _exit_code(exc.code)
         except KeyboardInterrupt:

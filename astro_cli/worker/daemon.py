@@ -6,6 +6,7 @@ import argparse
 import logging
 import os
 import sys
+from collections.abc import Callable
 
 from astro_cli.worker.paths import WorkerPaths
 from astro_cli.worker.server import WorkerServer, log
@@ -34,7 +35,8 @@ def _setup(paths: WorkerPaths) -> None:
     log.propagate = False
 
 
-def main(argv: list[str] | None = None) -> None:
+def main(run_cli: Callable[[str | None], None], argv: list[str] | None = None) -> None:
+    """Serve until idle; in each forked child, `run_cli(prog_name)` runs the client's command."""
     parser = argparse.ArgumentParser(prog="python -m astro_cli.worker")
     parser.add_argument("--idle-minutes", type=float, default=15.0)
     parser.add_argument("--after-exit", type=int, default=None, help="warm up once this process has ended")
@@ -45,4 +47,4 @@ def main(argv: list[str] | None = None) -> None:
     _setup(paths)
     task = WorkerServer(paths, args.idle_minutes, serve_uid=os.getuid(), after_exit=args.after_exit).serve()
     if task is not None:
-        task.run()  # in a forked child: never returns
+        task.run(run_cli)  # in a forked child: never returns

@@ -6,7 +6,7 @@ Importing litellm reads some 400 environment variables into module state and set
 runs with its client's environment, so the worker records every variable its imports read (with
 the value seen) and every variable they set. A child whose client would have read different
 values runs nothing and declines (the client then runs in its own process); a child that goes on
-redoes the settings and the `.env` loading when it adopts litellm (agent/llm.py `load_litellm`).
+redoes the settings and the `.env` loading when it adopts litellm (litellm_model/loader.py `load_litellm`).
 
 Which modules: a seed (astro's run path, litellm, its tokenizer) plus what real runs imported
 (learned from the first run in-process and from every child), limited to astro's own
@@ -26,7 +26,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
 
-from astro_cli.agent import litellm_compat as compat
+from astro_cli.litellm_model import compat
 from astro_cli.worker.process_state import Incompatible
 
 log = logging.getLogger(__name__)
@@ -39,8 +39,7 @@ SEED = (
     "astro_cli.store.sessions",
     "rich.markdown",
     "rich.status",
-    # litellm's default tokenizer (tiktoken's cl100k_base, about 0.4 s to load), used by every request.
-    "litellm.litellm_core_utils.default_encoding",
+    *compat.WARM_MODULES,  # the adapter's own (litellm's default tokenizer), named by the adapter
 )
 LEARNABLE_PACKAGES = frozenset({
     "astro_cli", "litellm", "openai", "httpx", "httpcore", "h11", "h2", "hpack", "hyperframe", "anyio", "sniffio",
@@ -93,7 +92,7 @@ def thread_count() -> int:
 def recording_environment(state: WarmState) -> Iterator[None]:
     """Note every variable read (with the value seen) and set while the block imports modules.
 
-    Where the environment cannot be recorded (agent/litellm_compat.py), the worker cannot know what
+    Where the environment cannot be recorded (litellm_model/compat.py), the worker cannot know what
     its imports read: it does not serve (RuntimeError), and each run starts in a process of its own."""
     before = dict(os.environ)
     written: set[str] = set()
@@ -115,9 +114,9 @@ def recording_environment(state: WarmState) -> Iterator[None]:
 
 
 def warm_up(preload_litellm: Callable[[], Any], features: Iterable[str], extra: Iterable[str] = ()) -> WarmState:
-    """Import litellm (with agent/llm's `preload_litellm`), the seed, the `features` modules and `extra`;
+    """Import litellm (litellm_model/loader.py's `preload_litellm`), the seed, the `features` modules and `extra`;
     leave the process ready to fork (or raise RuntimeError). The caller passes both, so this module,
-    which agent/llm reads when a forked child adopts litellm, imports neither."""
+    which litellm_model/loader.py reads when a forked child adopts litellm, imports neither."""
     global _STATE
     state = WarmState(worker_pid=os.getpid())
     mode = os.environ.get("LITELLM_MODE")

@@ -89,8 +89,8 @@ class WorkerServer:
                 from astro_cli.worker.lifecycle import wait_for_exit
 
                 wait_for_exit(self.after_exit, timeout=30)
-            from astro_cli.agent.llm import preload_litellm
             from astro_cli.features import FEATURES
+            from astro_cli.litellm_model.loader import preload_litellm
 
             warm, _ = preload.read_warm_list(self.paths.warm_list)
             started = time.monotonic()

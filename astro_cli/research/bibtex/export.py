@@ -83,7 +83,7 @@ def export(library: LibraryCore, papers: Sequence[Mapping[str, Any]]) -> tuple[s
     notes: list[str] = []
     by_ads: dict[int, str] = {}
     with_bibcode = [i for i, p in enumerate(papers) if p.get("bibcode")]
-    if with_bibcode and ads.has_token():
+    if with_bibcode and ads.has_token(library.web):
         bibcodes = list(dict.fromkeys(str(papers[i]["bibcode"]) for i in with_bibcode))
         try:
             entries = split_entries(ads.export_bibtex(library.web, bibcodes))
@@ -97,7 +97,7 @@ def export(library: LibraryCore, papers: Sequence[Mapping[str, Any]]) -> tuple[s
                 notes.append(f"NASA ADS sent no entry for {', '.join(missing)}; "
                              f"{'its entry was' if len(missing) == 1 else 'their entries were'} built from the "
                              "stored metadata.")
-    elif papers and not ads.has_token():
+    elif papers and not ads.has_token(library.web):
         notes.append("No ADS_API_TOKEN is set (`astro keys set ads` sets one), so the entries were built from "
                      "the stored metadata (arXiv's journal reference gives the published version).")
     out: list[str] = []

@@ -51,7 +51,7 @@ def open_target(library: LibraryCore, target: str) -> LibraryStore:
 
     text = target.strip()
     if is_postgres_url(text):
-        return open_postgres(text, library.workspace, library.home, library.redactor, library.on_close)
+        return open_postgres(text, library.workspace, library.web.keys, library.redactor, library.on_close)
     if text.lower().startswith("sqlite:"):
         from astro_cli.research.library.storage.sqlite_store import SqliteStore
         from astro_cli.store.db import Database

@@ -204,10 +204,16 @@ def _rerank(ctx: ToolContext, setting: str, phrasings: list[str], result: Search
     from astro_cli.usage import Usage
 
     def complete(messages: list[dict[str, Any]]) -> tuple[str, Usage]:
-        from astro_cli.agent.factory import resolve_model
-        from astro_cli.agent.llm import LLM
+        from astro_cli.agent.model import Model
+        from astro_cli.agent.open_model import open_model
 
-        reply = LLM(resolve_model(ctx.app)).complete(messages, model=None if setting == "on" else setting)
+        # The session's model (so `/model` applies); a call outside a session has the configured one.
+        model = ctx.states.find(Model)  # type: ignore[type-abstract]
+        if model is None:
+            from astro_cli.agent.factory import resolve_model
+
+            model = open_model(resolve_model(ctx.app))
+        reply = model.complete(messages, model=None if setting == "on" else setting)
         return reply.text or "", reply.usage
 
     reranked = rerank(complete, phrasings, result.hits, max(1, min(k, 50)))

@@ -78,7 +78,7 @@ class LibraryCore:
         self.home = app.home
         self._app = app  # for the redactor and the confinement, which the app builds on first use
         self.store = store if store is not None else app.service(LibraryStore, lambda: open_store(
-            app.settings, app.workspace, app.home, lambda: app.db, lambda: app.redactor, app.on_close))
+            app.settings, app.workspace, app.keys, lambda: app.db, lambda: app.redactor, app.on_close))
         self.files = PaperFiles(app.settings, app.workspace, lambda: app.confinement)
         # The notes folder as the last sync saw it (relative path -> mtime): a search after a search
         # finds it unchanged and asks the index nothing (notes.py).

@@ -79,7 +79,7 @@ def resolve(web: Web, identifier: str, sources: ExtensionPoints | None = None) -
     arxiv_id, version = known
     records = [r for r in arxiv.fetch(web, [arxiv_id + version]) if r.get("arxiv_id") == arxiv_id]
     record = dict(records[0]) if records else {"id": arxiv_id, "arxiv_id": arxiv_id, "url": None, "sources": []}
-    if ads_record is None and ads.has_token():
+    if ads_record is None and ads.has_token(web):
         try:
             ads_record = ads.lookup(web, f"arXiv:{arxiv_id}")
         except ServiceError:

@@ -43,7 +43,7 @@ def embed_texts(library: LibraryCore, texts: list[str], whole: bool = False) -> 
             return made
         except LocalModelError as exc:
             raise EmbeddingError(str(exc)) from None
-    from astro_cli.agent.embedding import embed_batch
+    from astro_cli.litellm_model.embedding import embed_batch
 
     base = library.settings.typed["library.embedding_api_base"]
     vectors: list[list[float]] = []

@@ -26,6 +26,7 @@ from astro_cli.research.sources.http import (
 if TYPE_CHECKING:
     import httpx
 
+    from astro_cli.keystore import KeyStore
     from astro_cli.research.sources.web import Web
 
 SERVICE = "NASA ADS"
@@ -42,23 +43,24 @@ class MissingToken(ServiceError):
     """ADS was asked for but no token is set."""
 
 
-def token() -> str | None:
-    """ADS_API_TOKEN (or ADS_DEV_KEY), else the `ads` key of ASTRO_HOME/keys.yaml (`astro keys set ads`)."""
-    from astro_cli.keystore import KeyStoreError, credential, home_store
+def token(keys: KeyStore) -> str | None:
+    """ADS_API_TOKEN (or ADS_DEV_KEY), else the `ads` key of ASTRO_HOME/keys.yaml (`astro keys set ads`),
+    read by `keys`, the app's one reader of the file."""
+    from astro_cli.keystore import KeyStoreError, credential
 
     try:
-        found = credential("ads", os.environ, home_store())
+        found = credential("ads", os.environ, keys)
     except KeyStoreError:  # a broken keys.yaml: the environment alone (the REPL and run warn about the file)
         found = credential("ads", os.environ, None)
     return found.value if found is not None else None
 
 
-def has_token() -> bool:
-    return token() is not None
+def has_token(web: Web) -> bool:
+    return token(web.keys) is not None
 
 
-def _require_token() -> str:
-    value = token()
+def _require_token(web: Web) -> str:
+    value = token(web.keys)
     if not value:
         raise MissingToken(
             "NASA ADS needs an API token: `astro keys set ads` keeps one (or set ADS_API_TOKEN in the "
@@ -71,7 +73,7 @@ def _call(web: Web, method: str, path: str, **kwargs: Any) -> dict[str, Any]:
     import httpx
 
     url = web.settings.typed["ads_url"].rstrip("/") + path
-    headers = {"Authorization": f"Bearer {_require_token()}"}
+    headers = {"Authorization": f"Bearer {_require_token(web)}"}
     with make_client(web, headers=headers) as client:
         try:
             response = client.request(method, url, **kwargs)

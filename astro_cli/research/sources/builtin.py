@@ -87,7 +87,7 @@ class AdsSource:
         from astro_cli.research.sources import ads
 
         clean = plain_doi(identifier) or identifier.strip()
-        if not ads.has_token():
+        if not ads.has_token(web):
             kind = "DOI" if plain_doi(identifier) else "bibcode"
             raise ServiceError(
                 f"Finding the arXiv version of the {kind} '{clean}' needs NASA ADS: set ADS_API_TOKEN (or keep a "

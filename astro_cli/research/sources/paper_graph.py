@@ -80,7 +80,7 @@ def paper_graph(library: LibraryCore, identifier: str, direction: str = "refs", 
     if not identifier:
         raise ServiceError("Give the paper's bibcode, arXiv id or DOI (or its id in the library).")
     check(direction, rows, start)
-    if ads.has_token():
+    if ads.has_token(library.web):
         return _from_ads(library.web, library, identifier, direction, rows, start)
     if direction != "refs":
         what = "who cites a paper" if direction == "cited-by" else "which papers resemble a paper"

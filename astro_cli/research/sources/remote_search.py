@@ -77,7 +77,7 @@ def search_papers(
     outcome = Outcome(query=query, records=[])
     lists: list[list[dict[str, Any]]] = []
     failures: list[str] = []
-    with_ads = ads.has_token()
+    with_ads = ads.has_token(web)
     if plan.skip and not with_ads:
         raise ServiceError(f"{plan.operator}() is an ADS operator ({OPERATORS[plan.operator]}) only NASA ADS can "
                            "answer, and no ADS_API_TOKEN is set (astro keys set ads); paper_graph gives a paper's "

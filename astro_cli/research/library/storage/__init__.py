@@ -20,16 +20,17 @@ from astro_cli.research.library.storage.base import (
 
 if TYPE_CHECKING:
     from astro_cli.config import Settings
+    from astro_cli.keystore import KeyStore
     from astro_cli.research.library.storage.pg_store import PostgresStore
     from astro_cli.security.secrets import Redactor
     from astro_cli.store.db import Database
-    from astro_cli.workspace import AstroHome, Workspace
+    from astro_cli.workspace import Workspace
 
 __all__ = ["ChunkRow", "LibraryStore", "LibraryUnavailable", "NoteScope", "VectorsUnavailable", "open_store",
            "has_library", "member_name", "open_postgres"]
 
 
-def open_store(settings: Settings, workspace: Workspace, home: AstroHome, db: Callable[[], Database],
+def open_store(settings: Settings, workspace: Workspace, keys: KeyStore, db: Callable[[], Database],
                redactor: Callable[[], Redactor], on_close: Callable[[Callable[[], None]], None]) -> LibraryStore:
     """The store `library.database_url` names (unset: the workspace's own file, `db`)."""
     url = settings.typed["library.database_url"]
@@ -37,13 +38,13 @@ def open_store(settings: Settings, workspace: Workspace, home: AstroHome, db: Ca
         from astro_cli.research.library.storage.sqlite_store import SqliteStore
 
         return SqliteStore(db())
-    return open_postgres(url, workspace, home, redactor(), on_close, source=settings.source("library.database_url"))
+    return open_postgres(url, workspace, keys, redactor(), on_close, source=settings.source("library.database_url"))
 
 
-def open_postgres(url: str, workspace: Workspace, home: AstroHome, redactor: Redactor,
+def open_postgres(url: str, workspace: Workspace, keys: KeyStore, redactor: Redactor,
                   on_close: Callable[[Callable[[], None]], None], source: str = "command line") -> PostgresStore:
     """A store on a PostgreSQL server (connected on first use); a password is never taken from a
-    workspace's config file."""
+    workspace's config file. `keys`: the app's one reader of keys.yaml (the `library` key)."""
     from astro_cli.research.library.storage.pg_connect import (
         LibraryUrlError,
         key_store_password,
@@ -58,7 +59,7 @@ def open_postgres(url: str, workspace: Workspace, home: AstroHome, redactor: Red
                 f"{source} writes a password into library.database_url; astro takes it from PGPASSWORD, "
                 "~/.pgpass or its key store (`library`), never from a workspace's config.")
         redactor.add("library.database_url password", address.password)
-    store = PostgresStore(address, lambda: key_store_password(home.root))
+    store = PostgresStore(address, lambda: key_store_password(keys))
     on_close(store.close)
     return store
 

@@ -15,13 +15,14 @@ import os
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
-from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from astro_cli.research.library.storage.base import LibraryUnavailable
 
 if TYPE_CHECKING:
     import psycopg
+
+    from astro_cli.keystore import KeyStore
 
 KEY_NAME = "library"  # the key store entry that holds the group library's password
 SCHEMES = ("postgresql://", "postgres://")
@@ -89,13 +90,13 @@ def _login() -> str:
         return "astro"
 
 
-def key_store_password(home: Path) -> str | None:
+def key_store_password(keys: KeyStore) -> str | None:
     """The password kept in astro's key store under `library` (`astro keys set library`), if any;
-    a broken keys.yaml is one sentence naming it."""
-    from astro_cli.keystore import KeyStore, KeyStoreError
+    a broken keys.yaml is one sentence naming it. `keys`: the app's one reader of keys.yaml."""
+    from astro_cli.keystore import KeyStoreError
 
     try:
-        return KeyStore.at(home).get(KEY_NAME)
+        return keys.get(KEY_NAME)
     except KeyStoreError as exc:
         raise LibraryUnavailable(f"The group library's password could not be read from the key store: {exc}") from None
 

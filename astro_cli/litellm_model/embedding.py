@@ -12,7 +12,7 @@ from typing import Any
 
 def embed_batch(model: str, texts: list[str], api_base: str | None, timeout: float | None) -> list[list[float]]:
     """The vectors of `texts`, in their order."""
-    from astro_cli.agent.llm import load_litellm
+    from astro_cli.litellm_model.loader import load_litellm
 
     response = load_litellm().embedding(model=model, input=texts, api_base=api_base or None, timeout=timeout)
     data = sorted(response.data, key=lambda item: _get(item, "index"))

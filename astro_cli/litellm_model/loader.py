@@ -2,7 +2,8 @@
 
 `import litellm` costs about 4 s and 200 MB, so it happens here, on the first model path (the REPL
 warms it in a background thread while the user types; the warm worker imports it before it forks).
-A module of its own so that the token counter can reach a loaded litellm without the adapter.
+A module of its own so that the token counter can reach a loaded litellm without the adapter,
+and the only one of astro that says `import litellm` (tests/test_structure_model.py).
 """
 
 from __future__ import annotations
@@ -12,7 +13,8 @@ import sys
 import threading
 from typing import Any
 
-from astro_cli.agent.litellm_defaults import litellm_environment_defaults
+from astro_cli.litellm_model.compat import build_default_tokenizer
+from astro_cli.litellm_model.defaults import litellm_environment_defaults
 
 _LITELLM: Any = None
 _LITELLM_LOCK = threading.Lock()
@@ -38,7 +40,7 @@ def load_litellm() -> Any:
             litellm.drop_params = True
             # litellm builds its default tokenizer (cl100k, ~0.3 s) inside the first streaming call;
             # building it here keeps that out of the first request (the REPL does it while you type).
-            from litellm.litellm_core_utils import default_encoding  # noqa: F401
+            build_default_tokenizer()
             # A logging task per streamed chunk feeds litellm's callbacks, and astro registers none.
             litellm.disable_streaming_logging = True
             _LITELLM = litellm

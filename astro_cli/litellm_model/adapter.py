@@ -1,38 +1,33 @@
-"""The one adapter between astro and litellm: streaming, tool calls, retries, usage, cost, cache marks.
+"""The Model port's litellm adapter: streaming, tool calls, retries, usage, cost, cache marks.
 
-`import litellm` costs about 4 s and 200 MB: agent/litellm_loader.py imports it, lazily, only when
-a model is about to be called (its functions are re-exported here for the callers that know them here).
+`import litellm` costs about 4 s and 200 MB: loader.py imports it, lazily, only when a model is
+about to be called. Callers hold it as an agent.model.Model, made by agent.model.open_model.
 """
 
 from __future__ import annotations
 
 import copy
 import dataclasses
-import json
 import logging
 import threading
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field
 from typing import Any
 
 from astro_cli.agent.current_model import CurrentModel
-from astro_cli.agent.first_step import REQUIRED, accepts_tool_choice
-from astro_cli.agent.litellm_compat import forget_chunks
-from astro_cli.agent.litellm_loader import load_litellm as load_litellm
-from astro_cli.agent.litellm_loader import loaded_litellm as loaded_litellm
-from astro_cli.agent.litellm_loader import preload_litellm as preload_litellm
-from astro_cli.agent.litellm_loader import warm_up_in_background as warm_up_in_background
+from astro_cli.agent.first_step import REQUIRED
+from astro_cli.agent.model import Cancelled, LLMReply
 from astro_cli.agent.provider import (
     LLMConfig,
     ProviderError,
-    check_credentials,
     connection_failure,
     describe_error,
-    retryable,
 )
 from astro_cli.agent.retry import WaitTooLong, plan_retry
-from astro_cli.agent.stream import FORGET_EVERY, StreamAccumulator, ToolCallRequest
+from astro_cli.agent.stream import FORGET_EVERY, StreamAccumulator
+from astro_cli.litellm_model.compat import forget_chunks
+from astro_cli.litellm_model.loader import load_litellm
+from astro_cli.litellm_model.provider_checks import accepts_tool_choice, check_credentials, retryable
 from astro_cli.usage import Usage
 
 log = logging.getLogger(__name__)
@@ -43,37 +38,6 @@ CONTINUE_TEXT = (
     "Your reply was cut off at the output token limit. Continue exactly where it stopped, without "
     "repeating anything and without any preamble."
 )
-
-
-class Cancelled(Exception):
-    """The user interrupted the request."""
-
-
-@dataclass
-class LLMReply:
-    text: str
-    tool_calls: list[ToolCallRequest] = field(default_factory=list)
-    usage: Usage = field(default_factory=Usage)
-    finish_reason: str | None = None  # "length": cut at the output token limit
-    interrupted: bool = False
-    continuations: int = 0  # requests made to finish a reply cut at the token limit
-
-    @property
-    def truncated(self) -> bool:
-        return self.finish_reason == "length"
-
-    def joined(self, more: LLMReply) -> LLMReply:
-        """This reply followed by its continuation: text joined, tokens and cost added up."""
-        return LLMReply(text=self.text + more.text, tool_calls=more.tool_calls, usage=self.usage + more.usage,
-                        finish_reason=more.finish_reason, interrupted=more.interrupted)
-
-    def to_message(self) -> dict[str, Any]:
-        message: dict[str, Any] = {"role": "assistant", "content": self.text or None}
-        if self.tool_calls:
-            message["tool_calls"] = [call.to_message() for call in self.tool_calls]
-        if message["content"] is None and not self.tool_calls:
-            message["content"] = ""
-        return message
 
 
 def is_anthropic(model: str) -> bool:
@@ -315,16 +279,3 @@ class LLM:
 def _count(progress: dict[str, Any], key: str) -> int:
     value = progress.get(key)
     return value if isinstance(value, int) and not isinstance(value, bool) and value >= 0 else 0
-
-
-def parse_arguments(raw: str) -> dict[str, Any]:
-    """Tool-call arguments as a dict; raises ValueError with a readable reason."""
-    if raw is None or raw.strip() == "":
-        return {}
-    try:
-        value = json.loads(raw)
-    except json.JSONDecodeError as exc:
-        raise ValueError(f"the arguments are not valid JSON ({exc.msg} at position {exc.pos})") from None
-    if not isinstance(value, dict):
-        raise ValueError("the arguments must be a JSON object")
-    return value

@@ -28,6 +28,19 @@ log = logging.getLogger(__name__)
 
 FORK_GUARD = "litellm.rust_bridge.fork_guard"
 PROCESS_DEFAULTS = "litellm._process_defaults"
+# litellm's default tokenizer (tiktoken's cl100k_base, about 0.4 s to load), used by every request:
+# the warm worker imports it with its seed, and load_litellm() builds it before the first request.
+DEFAULT_ENCODING = "litellm.litellm_core_utils.default_encoding"
+WARM_MODULES = (DEFAULT_ENCODING,)
+
+
+def build_default_tokenizer() -> None:
+    """Import litellm's default tokenizer now (a private module: absent in another litellm, the
+    first request builds it instead)."""
+    try:
+        importlib.import_module(DEFAULT_ENCODING)
+    except ImportError:
+        log.debug("litellm has no %s: its first request builds the tokenizer", DEFAULT_ENCODING, exc_info=True)
 _said: set[str] = set()  # each "this optimisation is off" once per process
 
 
@@ -166,7 +179,7 @@ def recording_environment(on_read: Callable[[str, str | None], None],
         environ.__class__ = base
 
 
-# --- streaming (agent/llm.py) ------------------------------------------------------------------
+# --- streaming (adapter.py) ------------------------------------------------------------------
 def forget_chunks(response: Any) -> bool:
     """Trim the list of chunks litellm's stream wrapper keeps (to rebuild the response for logging
     callbacks astro does not register) to what its end-of-stream step needs: the chunks that carry
