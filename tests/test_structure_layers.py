@@ -20,7 +20,8 @@ LAYERS: list[tuple[str, ...]] = [
     ("prompt", "tools", "app"),
     ("agent", "worker", "litellm_model"),  # litellm_model/: the Model port's adapter, beside the loop
     ("skills", "memory", "tasks", "compact", "delegation", "research", "citations", "mcp", "hooks", "plots",
-     "catalog", "attachments"),  # attachments.py: `@file` mentions read PDFs, LaTeX and tables, as a feature
+     "catalog", "attachments", "extensions"),  # attachments.py: `@file` mentions read PDFs, LaTeX and tables, as a
+    # feature; extensions.py: the points features and plugins join through (readers, paper sources), used by them
     ("ui", "commands", "bootstrap", "doctor"),  # doctor/: the checks of the `astro doctor` command
     ("cli", "main", "__main__"),
 ]

@@ -51,7 +51,7 @@ def overlay(ctx: ToolContext, spec: Any, kind: str, axes: tuple[Quantity, Quanti
             texts: tuple[str, str]) -> Overlay | None:
     """`overplot`: a second workspace table drawn on the same axes; its x and y default to the first
     table's (for a sky plot, to its own RA and Dec), its legend label to its file name."""
-    from astro_cli.plots.feature import default_axes, relative
+    from astro_cli.plots.axes import default_axes, relative
 
     if spec is None:
         return None
