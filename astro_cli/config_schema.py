@@ -207,6 +207,9 @@ _key("mcp.max_output_chars", "int", 25000, "MCP tool output beyond this is cut w
 _key("catalog.services", "dict", {}, "TAP services query_catalog may use besides (or replacing fields of) the "
      "built-in gaia, vizier, simbad, irsa, ned, mast: NAME: {url, title, bibcode, cone_table, ra_column, dec_column, "
      "cone_columns}", merge="entries", project=ANY)
+_key("catalog.allowed_urls", "list", [], "TAP URLs the researcher allowed once (astro writes them to your config when "
+     "you allow one: the REPL's question, `astro catalog allow URL`, --allow-url); a URL may then stand in for a "
+     "service's name", merge="union", project=ANY)
 _key("catalog.max_rows", "int", 10000, "rows a catalogue query returns without asking the researcher (TOP/MAXREC)",
      low=1, high=2_000_000, project=LOWER)
 _key("catalog.registry_url", "str", "https://reg.g-vo.org/tap", "the VO registry (RegTAP) catalog_tables searches "

@@ -92,6 +92,7 @@ SettingValues = TypedDict("SettingValues", {
     "mcp.tool_timeout": float,
     "mcp.max_output_chars": int,
     "catalog.services": dict[str, Any],
+    "catalog.allowed_urls": list[str],
     "catalog.max_rows": int,
     "catalog.registry_url": str,
     "catalog.timeout": float,
