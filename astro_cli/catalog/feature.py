@@ -150,6 +150,10 @@ def catalog_tables_tool(ctx: ToolContext, args: dict[str, Any]) -> ToolResult:
                 from astro_cli.catalog.datalink import list_links
 
                 lines = list_links(service, links, timeout, agent(ctx.app))
+            elif args.get("examples") is True:
+                from astro_cli.catalog.stated import list_examples
+
+                lines = list_examples(service, timeout, agent(ctx.app))
             elif table:
                 lines = describe_table(service, table, timeout, agent(ctx.app))
             else:
@@ -175,7 +179,7 @@ TABLES_DESCRIPTION = (
     "search= filters tables by a word; table= lists that table's columns with units, types and descriptions, so "
     "ADQL for query_catalog names real columns. service='registry' with search= finds catalogues in the whole "
     "Virtual Observatory by keywords. links= one source's identifier lists its DataLink products (Gaia epoch "
-    "photometry, spectra) with their URLs."
+    "photometry, spectra) with their URLs. examples=true lists the service's own example queries."
 )
 
 
@@ -239,6 +243,8 @@ def install(app: AppContext) -> None:
             "table": {"type": "string", "description": "A table whose columns to list."},
             "links": {"type": "string", "description": "One source's identifier, e.g. 'Gaia DR3 4583627001381815936': "
                       "list its DataLink products."},
+            "examples": {"type": "boolean", "description": "List the example queries the service's authors publish "
+                         "(its /examples): real ADQL against its own tables."},
         }, ["service"]),
         run=catalog_tables_tool, key_argument="service", timeout=300, widens=widens,
     ))

@@ -22,6 +22,7 @@ from astro_cli.catalog.credits import credits_for
 from astro_cli.catalog.errors import CatalogError
 from astro_cli.catalog.results import Provenance, default_stem, now_utc, relative_target, write
 from astro_cli.catalog.services import Catalogue, Service, catalogues_in
+from astro_cli.catalog.stated import OutputLimits, output_limits
 from astro_cli.catalog.summary import summarize
 from astro_cli.catalog.tap import run_async, run_sync
 from astro_cli.catalog.upload import UPLOAD_NAME, UPLOAD_TABLE, read_upload
@@ -74,9 +75,16 @@ def limits(app: AppContext) -> Limits:
                   float(app.settings.typed["catalog.job_timeout"]))
 
 
-def row_limit(request: Request, allowed: Limits) -> int:
-    """The rows this request may return: max_rows when given (approved beyond the config's), else the config's."""
+def row_limit(request: Request, allowed: Limits, stated: OutputLimits | None = None, name: str = "") -> int:
+    """The rows this request may return: max_rows when given (approved beyond the config's), else the
+    config's; a hard limit the service states (`stated`, its /capabilities) replaces astro's ceiling."""
+    hard = stated.hard if stated is not None else None
     wanted = request.max_rows if request.max_rows is not None else allowed.max_rows
+    if hard is not None and request.max_rows is None:
+        return min(wanted, hard)
+    if hard is not None and not 1 <= wanted <= hard:
+        raise CatalogError(f"max_rows must be between 1 and {hard:,}: {name} states a hard limit of {hard:,} rows "
+                           "(its /capabilities) and returns no more; narrow the query or split it.")
     if not 1 <= wanted <= HARD_MAX_ROWS:
         raise CatalogError(f"max_rows must be between 1 and {HARD_MAX_ROWS:,}; for more, use the archive's own "
                            "bulk download.")
@@ -176,7 +184,8 @@ def run_query(app: AppContext, service: Service, request: Request, allowed: Limi
     """Check, send, write and summarise one query; CatalogError (one sentence) for every failure.
     `place` says where a relative file may go (refused before anything is sent); `may_replace`
     whether an existing file there may be replaced (else the table goes to a fresh name beside it)."""
-    rows = row_limit(request, allowed)
+    stated = output_limits(service, allowed.timeout, agent)
+    rows = row_limit(request, allowed, stated, f"{service.title} ({service.key})")
     text, centre = build_query(app, service, request, rows)
     checked = adql_rules.check(text, rows)
     relative = relative_target(request.save_as, default_stem(service.key, checked.tables))
@@ -207,7 +216,10 @@ def run_query(app: AppContext, service: Service, request: Request, allowed: Limi
         header.append(f"{instead_of} already exists and astro did not write it in this session, so the table went "
                       f"to {written.name}; to replace {instead_of} instead, query again with replace=true (the "
                       "researcher is asked; the command's --replace).")
-    if limited:
+    if limited and stated.hard is not None and checked.top >= stated.hard:
+        header.append(f"The service's own hard limit ({stated.hard:,} rows, stated in its /capabilities) may have "
+                      "cut this result: it returns no more. Narrow the query or split it.")
+    elif limited:
         header.append(f"The row limit ({checked.top:,}) may have cut this result: the service has more rows. "
                       f"Narrow the query, or pass max_rows (above {allowed.max_rows:,} the researcher is asked).")
     sources = [source_of(c) for c in catalogues]

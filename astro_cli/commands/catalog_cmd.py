@@ -119,6 +119,8 @@ def cone(service: str = SERVICE,
 def tables(service: str = SERVICE,
            table: Optional[str] = typer.Argument(None, help="A table whose columns to list."),
            search: Optional[str] = typer.Option(None, "--search", "-s", help="A word to filter tables by."),
+           examples: bool = typer.Option(False, "--examples", help="The example queries the service publishes "
+                                         "(its /examples) instead."),
            allow_url: bool = ALLOW_URL) -> None:
     """A service's tables (filtered by --search), or one table's columns with units and descriptions."""
     from astro_cli.catalog.discover import describe_table, list_tables
@@ -131,8 +133,13 @@ def tables(service: str = SERVICE,
         found = _service(ctx, service, allow_url)
         try:
             timeout = float(ctx.settings.typed["catalog.timeout"])
-            lines = (describe_table(found, table, timeout, agent(ctx)) if table
-                     else list_tables(found, timeout, agent(ctx), search))
+            if examples:
+                from astro_cli.catalog.stated import list_examples
+
+                lines = list_examples(found, timeout, agent(ctx))
+            else:
+                lines = (describe_table(found, table, timeout, agent(ctx)) if table
+                         else list_tables(found, timeout, agent(ctx), search))
         except CatalogError as exc:
             raise UserError(str(exc), EXIT_FAILED) from None
         typer.echo(visible("\n".join(lines)))
