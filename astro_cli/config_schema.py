@@ -215,6 +215,8 @@ _key("catalog.max_rows", "int", 10000, "rows a catalogue query returns without a
 _key("catalog.registry_url", "str", "https://reg.g-vo.org/tap", "the VO registry (RegTAP) catalog_tables searches "
      "with service 'registry'", project=ANY)
 _key("catalog.timeout", "float", 60.0, "seconds a catalogue query may take before it stops", low=0, above=True, project=LOWER)
+_key("catalog.cache_hours", "float", 24.0, "hours the same catalogue query to the same service is answered from "
+     "the table saved the first time (0: always ask the service)", low=0, project=LOWER)
 _key("catalog.job_timeout", "float", 1800.0, "seconds astro waits for an asynchronous catalogue job (async_job) "
      "before it deletes the job", low=0, above=True, high=86400, project=LOWER)
 

@@ -96,6 +96,7 @@ SettingValues = TypedDict("SettingValues", {
     "catalog.max_rows": int,
     "catalog.registry_url": str,
     "catalog.timeout": float,
+    "catalog.cache_hours": float,
     "catalog.job_timeout": float,
     "local_models.text_tool_calls": str,
     "temperature": float | None,

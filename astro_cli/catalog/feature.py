@@ -80,6 +80,7 @@ def query_catalog_tool(ctx: ToolContext, args: dict[str, Any]) -> ToolResult:
         radius=_text(args, "radius"), table=_text(args, "table"), columns=_text(args, "columns"),
         ra_column=_text(args, "ra_column"), dec_column=_text(args, "dec_column"), max_rows=_rows(args),
         save_as=_text(args, "save_as"), async_job=args.get("async_job") is True, upload=_text(args, "upload"),
+        fresh=args.get("fresh") is True,
     )
     try:
         service, allowed_note = _service(ctx, request.service)
@@ -226,6 +227,8 @@ def install(app: AppContext) -> None:
             "save_as": {"type": "string", "description": "File name under data/, e.g. m67_gaia, m67.fits, m67.vot or "
                         "m67.parquet."},
             "replace": {"type": "boolean", "description": "Replace an existing save_as file (asks the researcher)."},
+            "fresh": {"type": "boolean", "description": "Ask the service even if the same query was answered "
+                      "recently (by default that saved answer is reused, and the summary says so)."},
             "links": {"type": "string", "description": "A source's identifier: download its DataLink product to "
                       "data/ instead."},
             "product": {"type": "string", "description": "With links: number in catalog_tables' listing, or "

@@ -34,6 +34,8 @@ ASYNC = typer.Option(False, "--async", help="Run as an asynchronous job (long qu
 
 ALLOW_URL = typer.Option(False, "--allow-url", help="SERVICE is a TAP URL you allow: remembered in your config "
                          "(config catalog.allowed_urls), so later queries and the model may use it.")
+NO_CACHE = typer.Option(False, "--no-cache", help="Ask the service even if the same query was answered within "
+                        "config catalog.cache_hours (else that saved table is the answer).")
 REPLACE = typer.Option(False, "--replace", help="Replace an existing --save-as file (else the table goes to a "
                        "fresh name beside it).")
 
@@ -87,14 +89,14 @@ def _run(request: object, as_json: bool, replace: bool = False, allow_url: bool 
 @app.command("query")
 def query(service: str = SERVICE, adql: str = typer.Argument(..., help="An ADQL SELECT (quote it)."),
           max_rows: Optional[int] = MAX_ROWS, save_as: Optional[str] = SAVE_AS, as_json: bool = AS_JSON,
-          replace: bool = REPLACE, async_job: bool = ASYNC, allow_url: bool = ALLOW_URL,
+          replace: bool = REPLACE, async_job: bool = ASYNC, allow_url: bool = ALLOW_URL, no_cache: bool = NO_CACHE,
           upload: Optional[str] = typer.Option(None, "--upload", help="A table file sent as TAP_UPLOAD.targets "
                                                "(join it in the ADQL to cross-match a target list).")) -> None:
     """Run an ADQL SELECT on a service; the table goes to data/, its summary to the screen."""
     from astro_cli.catalog.run import Request
 
-    _run(Request(service, adql=adql, max_rows=max_rows, save_as=save_as, async_job=async_job, upload=upload),
-         as_json, replace, allow_url)
+    _run(Request(service, adql=adql, max_rows=max_rows, save_as=save_as, async_job=async_job, upload=upload,
+                 fresh=no_cache), as_json, replace, allow_url)
 
 
 @app.command("cone")
@@ -106,13 +108,13 @@ def cone(service: str = SERVICE,
          ra_column: Optional[str] = typer.Option(None, "--ra-column", help="RA column of --table (default ra)."),
          dec_column: Optional[str] = typer.Option(None, "--dec-column", help="Dec column of --table (default dec)."),
          max_rows: Optional[int] = MAX_ROWS, save_as: Optional[str] = SAVE_AS, as_json: bool = AS_JSON,
-         replace: bool = REPLACE, allow_url: bool = ALLOW_URL) -> None:
+         replace: bool = REPLACE, allow_url: bool = ALLOW_URL, no_cache: bool = NO_CACHE) -> None:
     """The sources of a table within a radius of a named object or a position, nearest first."""
     from astro_cli.catalog.run import Request
 
     _run(Request(service, target=" ".join(target), radius=radius, table=table, columns=columns,
-                 ra_column=ra_column, dec_column=dec_column, max_rows=max_rows, save_as=save_as), as_json, replace,
-         allow_url)
+                 ra_column=ra_column, dec_column=dec_column, max_rows=max_rows, save_as=save_as, fresh=no_cache), as_json,
+         replace, allow_url)
 
 
 @app.command("tables")
