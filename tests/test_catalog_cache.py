@@ -26,7 +26,8 @@ def adql(tmp_path):
 def env(astro_env, catalog, adql):
     services = catalog.config()
     services["gaia"] = adql.service("gaia")
-    return {**astro_env, **catalog.env(), "ASTRO_CATALOG_SERVICES": json.dumps(services)}
+    return {**astro_env, **catalog.env(), "ASTRO_CATALOG_SERVICES": json.dumps(services),
+            "ASTRO_CATALOG_CACHE_HOURS": "24"}  # the default; catalog.env() turns it off for the other tests
 
 
 def test_the_same_query_is_answered_from_the_saved_table_and_said_so(run_astro, env, adql, workspace):

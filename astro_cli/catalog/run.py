@@ -77,16 +77,22 @@ def limits(app: AppContext) -> Limits:
                   float(app.settings.typed["catalog.job_timeout"]), float(app.settings.typed["catalog.cache_hours"]))
 
 
-def row_limit(request: Request, allowed: Limits, stated: OutputLimits | None = None, name: str = "") -> int:
-    """The rows this request may return: max_rows when given (approved beyond the config's), else the
-    config's; a hard limit the service states (`stated`, its /capabilities) replaces astro's ceiling."""
-    hard = stated.hard if stated is not None else None
-    wanted = request.max_rows if request.max_rows is not None else allowed.max_rows
-    if hard is not None and request.max_rows is None:
-        return min(wanted, hard)
-    if hard is not None and not 1 <= wanted <= hard:
+def within_stated(checked: adql_rules.Checked, stated: OutputLimits, rows: int, asked: bool,
+                  name: str) -> adql_rules.Checked:
+    """The query within the hard row limit the service states (its /capabilities): astro's default
+    TOP lowered to it; rows asked for beyond it (max_rows, or the query's own TOP) refused."""
+    hard = stated.hard
+    if hard is None or checked.top <= hard:
+        return checked
+    if asked or checked.top != rows or f"TOP {rows} " not in checked.text:
         raise CatalogError(f"max_rows must be between 1 and {hard:,}: {name} states a hard limit of {hard:,} rows "
                            "(its /capabilities) and returns no more; narrow the query or split it.")
+    return adql_rules.Checked(checked.text.replace(f"TOP {rows} ", f"TOP {hard} ", 1), hard, checked.tables)
+
+
+def row_limit(request: Request, allowed: Limits) -> int:
+    """The rows this request may return: max_rows when given (approved beyond the config's), else the config's."""
+    wanted = request.max_rows if request.max_rows is not None else allowed.max_rows
     if not 1 <= wanted <= HARD_MAX_ROWS:
         raise CatalogError(f"max_rows must be between 1 and {HARD_MAX_ROWS:,}; for more, use the archive's own "
                            "bulk download.")
@@ -192,8 +198,7 @@ def run_query(app: AppContext, service: Service, request: Request, allowed: Limi
     hit = cache.lookup(app, key, allowed.cache_hours) if key and not request.fresh else None
     stated, centre, uploads = OutputLimits(), None, None
     if hit is None:
-        stated = output_limits(service, allowed.timeout, agent)
-        rows = row_limit(request, allowed, stated, f"{service.title} ({service.key})")
+        rows = row_limit(request, allowed)  # astro's own checks first: a query refused here is never sent
         text, centre = build_query(app, service, request, rows)
         checked = adql_rules.check(text, rows)
     else:  # the earlier answer's query, as it was sent
@@ -208,6 +213,9 @@ def run_query(app: AppContext, service: Service, request: Request, allowed: Limi
         retrieved = str(hit.meta.get("time") or now_utc())
     else:
         uploads = {UPLOAD_NAME: read_upload(app, request.upload, checked.text)} if request.upload else None
+        stated = output_limits(service, allowed.timeout, agent)  # asked only of a query fit to send
+        checked = within_stated(checked, stated, rows, request.max_rows is not None,
+                                f"{service.title} ({service.key})")
         if request.async_job:
             answer = run_async(service, checked.text, checked.top, allowed.timeout, allowed.job_timeout, agent,
                                uploads)

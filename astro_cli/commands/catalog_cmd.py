@@ -40,7 +40,7 @@ REPLACE = typer.Option(False, "--replace", help="Replace an existing --save-as f
                        "fresh name beside it).")
 
 
-def _service(ctx: AppContext, name: str, allow_url: bool) -> Service:
+def _service(ctx: AppContext, name: str, allow_url: bool, code: int = EXIT_USAGE) -> Service:
     """The named service, or a TAP URL: one not yet allowed is allowed by --allow-url or a yes at the
     terminal's question (the person typing is the researcher), and remembered in their config."""
     import sys
@@ -60,7 +60,7 @@ def _service(ctx: AppContext, name: str, allow_url: bool) -> Service:
                            err=True)
         return service_named(ctx.settings, name)
     except CatalogError as exc:
-        raise UserError(str(exc), EXIT_USAGE) from None
+        raise UserError(str(exc), code) from None
 
 
 def _run(request: object, as_json: bool, replace: bool = False, allow_url: bool = False) -> None:
@@ -132,7 +132,7 @@ def tables(service: str = SERVICE,
 
     with user_errors():
         ctx = build_app()
-        found = _service(ctx, service, allow_url)
+        found = _service(ctx, service, allow_url, EXIT_FAILED)
         try:
             timeout = float(ctx.settings.typed["catalog.timeout"])
             if examples:
