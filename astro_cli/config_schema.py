@@ -208,11 +208,16 @@ _key("mcp.max_output_chars", "int", 25000, "MCP tool output beyond this is cut w
 _key("catalog.services", "dict", {}, "TAP services query_catalog may use besides (or replacing fields of) the "
      "built-in gaia, vizier, simbad, irsa, ned, mast: NAME: {url, title, bibcode, cone_table, ra_column, dec_column, "
      "cone_columns}", merge="entries", project=ANY)
+_key("catalog.allowed_urls", "list", [], "TAP URLs the researcher allowed once (astro writes them to your config when "
+     "you allow one: the REPL's question, `astro catalog allow URL`, --allow-url); a URL may then stand in for a "
+     "service's name", merge="union", project=ANY)
 _key("catalog.max_rows", "int", 10000, "rows a catalogue query returns without asking the researcher (TOP/MAXREC)",
      low=1, high=2_000_000, project=LOWER)
 _key("catalog.registry_url", "str", "https://reg.g-vo.org/tap", "the VO registry (RegTAP) catalog_tables searches "
      "with service 'registry'", project=ANY)
 _key("catalog.timeout", "float", 60.0, "seconds a catalogue query may take before it stops", low=0, above=True, project=LOWER)
+_key("catalog.cache_hours", "float", 24.0, "hours the same catalogue query to the same service is answered from "
+     "the table saved the first time (0: always ask the service)", low=0, project=LOWER)
 _key("catalog.job_timeout", "float", 1800.0, "seconds astro waits for an asynchronous catalogue job (async_job) "
      "before it deletes the job", low=0, above=True, high=86400, project=LOWER)
 

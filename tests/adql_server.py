@@ -84,6 +84,9 @@ class AdqlServer(JobList):
         self.products: dict[str, list[Product]] = {}
         self.busy: list[float] = []  # seconds each query took the service (parse, SQLite, the VOTable)
         self.hold = False  # True: jobs stay EXECUTING until release() (a long query)
+        # What the service states about itself (tests/tap_documents.py): /capabilities, /examples; 404 when None.
+        self.capabilities: bytes | None = None
+        self.examples: bytes | None = None
         self.changed = threading.Condition()  # notified whenever a job's phase changes
         self.lock = threading.Lock()
         server = self
@@ -147,6 +150,13 @@ class AdqlServer(JobList):
                 self.changed.notify_all()  # a job created, run, aborted or deleted
         elif rest == "sync":
             self._send(handler, *self._execute(query, form, uploads))
+        elif rest in ("capabilities", "examples"):
+            document = self.capabilities if rest == "capabilities" else self.examples
+            if document is None:
+                self._send(handler, 404, b"not found", "text/plain")
+            else:
+                kind = "text/xml" if rest == "capabilities" else "application/xhtml+xml"
+                self._send(handler, 200, document, kind)
         elif rest == "datalink":
             self._send(handler, 200, self._links(service, (form.get("ID") or [""])[0]), "application/x-votable+xml")
         elif rest.startswith("products/"):

@@ -229,6 +229,7 @@ def datalink_answer(ident: str) -> bytes:
 class CatalogServer(JobList):
     def __init__(self) -> None:
         self.hits: list[Hit] = []
+        self.capability_requests: list[str] = []  # GET SERVICE/capabilities (stated.py), 404 here
         self.scripted: list[Scripted] = []
         self.jobs: dict[str, Job] = {}
         self.created = 0  # jobs created, deleted or not
@@ -265,8 +266,10 @@ class CatalogServer(JobList):
     def env(self) -> dict[str, str]:
         import json
 
+        # No result caching: these tests count the requests each query sends (tests/test_catalog_cache.py
+        # turns it on).
         return {"ASTRO_CATALOG_SERVICES": json.dumps(self.config()), "ASTRO_SIMBAD_URL": f"{self.url}/simbad",
-                "ASTRO_CATALOG_REGISTRY_URL": f"{self.url}/registry"}
+                "ASTRO_CATALOG_REGISTRY_URL": f"{self.url}/registry", "ASTRO_CATALOG_CACHE_HOURS": "0"}
 
     def answer(self, service: str, body: bytes, status: int = 200, ctype: str = "application/x-votable+xml",
                when: str = "") -> None:
@@ -291,6 +294,13 @@ class CatalogServer(JobList):
         form = {**parse_qs(parts.query), **fields}
         service = parts.path.strip("/").split("/")[0]
         query = (form.get("QUERY") or [""])[0]
+        if service != "registry" and parts.path.rstrip("/").endswith("/capabilities"):
+            # What a service states about itself (catalog/stated.py): these stand-ins state nothing,
+            # kept apart from `hits` so the requests a query sends are counted as before.
+            with self.lock:
+                self.capability_requests.append(parts.path)
+            self._send(handler, 404, b"not found", "text/plain")
+            return
         with self.lock:
             self.hits.append(Hit(service, parts.path, query, (form.get("MAXREC") or [None])[0],
                                  dict(handler.headers), uploads))

@@ -11,6 +11,7 @@ tool of the MCP server `ads`, and so is `mcp__ads` (Claude Code's spelling).
 A call whose arguments name astro's own state (`.astro/`, ASTRO_HOME, `astro.db`, `.mcp.json`)
 is never pre-approved: the REPL asks for that call, `astro run` refuses it, whatever was allowed.
 The file tools cannot write there at all; this guards what a shell command could reach.
+A call that would widen where data may go (Tool.widens: a TAP URL not yet allowed) is asked the same way.
 """
 
 from __future__ import annotations
@@ -84,6 +85,14 @@ class PermissionPolicy:
                     f"{name} names astro's own state ('{marker}'), which is never pre-approved; "
                     "only a researcher at the REPL can approve such a call.",
                 )
+            answer = self.asker(tool, arguments)
+            return Decision(True) if answer in ("yes", "always") else Decision(False, f"The user declined to run {name}.")
+        widening = tool.widening(arguments)
+        if widening is not None:  # where data may go: only the researcher's own answer widens it
+            if self.asker is None:
+                return Decision(False, f"{name} {widening}; that is never pre-approved (not by --yes or "
+                                "permissions.allow): only the researcher can allow it, at the REPL's question or "
+                                "with astro's own command for it.")
             answer = self.asker(tool, arguments)
             return Decision(True) if answer in ("yes", "always") else Decision(False, f"The user declined to run {name}.")
         if self.allows(name):

@@ -22,6 +22,7 @@ from astro_cli.tools.written import SessionWrites
 
 if TYPE_CHECKING:
     from astro_cli.app import AppContext
+    from astro_cli.catalog.services import Service
 
 RETRIES_PER_TURN = 1
 
@@ -52,11 +53,24 @@ def _rows(args: dict[str, Any]) -> int | None:
         raise ToolError(f"max_rows must be a whole number, not {value!r}.") from None
 
 
+def _service(ctx: ToolContext, name: str) -> tuple[Service, str]:
+    """The named service, or a TAP URL; a URL not yet allowed reaches here only after the researcher
+    answered yes to the permission question (Tool.widens), so it is remembered in their config."""
+    from astro_cli.catalog.allowed import allow, normalised, not_yet_allowed
+    from astro_cli.catalog.services import service_named
+
+    note = ""
+    if not_yet_allowed(ctx.settings, name) is not None:
+        allow(ctx.app, name)
+        note = (f"\nThe researcher allowed {normalised(name)}; it is remembered in their config "
+                "(`astro catalog services` lists it).")
+    return service_named(ctx.settings, name), note
+
+
 def query_catalog_tool(ctx: ToolContext, args: dict[str, Any]) -> ToolResult:
     from astro_cli.catalog.errors import CatalogError, QueryRejected
     from astro_cli.catalog.research_link import agent
     from astro_cli.catalog.run import Request, limits, run_query
-    from astro_cli.catalog.services import service_named
 
     if _text(args, "links"):
         return _fetch_product(ctx, args)
@@ -66,9 +80,10 @@ def query_catalog_tool(ctx: ToolContext, args: dict[str, Any]) -> ToolResult:
         radius=_text(args, "radius"), table=_text(args, "table"), columns=_text(args, "columns"),
         ra_column=_text(args, "ra_column"), dec_column=_text(args, "dec_column"), max_rows=_rows(args),
         save_as=_text(args, "save_as"), async_job=args.get("async_job") is True, upload=_text(args, "upload"),
+        fresh=args.get("fresh") is True,
     )
     try:
-        service = service_named(ctx.settings, request.service)
+        service, allowed_note = _service(ctx, request.service)
     except CatalogError as exc:
         raise ToolError(str(exc)) from None
     budget = (ctx.turn, service.key)
@@ -93,7 +108,7 @@ def query_catalog_tool(ctx: ToolContext, args: dict[str, Any]) -> ToolResult:
     state.rejected.pop(budget, None)  # a success resets this service's budget
     ctx.touched(outcome.path)
     data = {"sources": outcome.sources, "catalog": {**outcome.provenance.meta(), "path": outcome.relative}}
-    return ToolResult(outcome.summary, data=data)
+    return ToolResult(outcome.summary + allowed_note, data=data)
 
 
 def _fetch_product(ctx: ToolContext, args: dict[str, Any]) -> ToolResult:
@@ -101,13 +116,12 @@ def _fetch_product(ctx: ToolContext, args: dict[str, Any]) -> ToolResult:
     from astro_cli.catalog.errors import CatalogError
     from astro_cli.catalog.products import fetch_product
     from astro_cli.catalog.research_link import agent
-    from astro_cli.catalog.services import service_named
 
     replace = args.get("replace") is True  # permission_when asked the researcher for it
     written = ctx.state(SessionWrites)
     ident = _text(args, "links") or ""
     try:
-        service = service_named(ctx.settings, _text(args, "service") or "")
+        service, _ = _service(ctx, _text(args, "service") or "")
         fetched = fetch_product(service, ident, _text(args, "product"), _text(args, "save_as"),
                                 float(ctx.settings.typed["catalog.timeout"]), agent(ctx.app), ctx.confinement.place,
                                 lambda path: replace or written.may_replace(path))
@@ -123,25 +137,31 @@ def catalog_tables_tool(ctx: ToolContext, args: dict[str, Any]) -> ToolResult:
     from astro_cli.catalog.errors import CatalogError
     from astro_cli.catalog.registry import REGISTRY, search_registry
     from astro_cli.catalog.research_link import agent
-    from astro_cli.catalog.services import service_named
 
     name = _text(args, "service") or ""
     search, table, links = _text(args, "search"), _text(args, "table"), _text(args, "links")
     timeout = float(ctx.settings.typed["catalog.timeout"])
+    note = ""
     try:
-        if links:
-            from astro_cli.catalog.datalink import list_links
-
-            lines = list_links(service_named(ctx.settings, name), links, timeout, agent(ctx.app))
-        elif name.lower() == REGISTRY:
+        if name.lower() == REGISTRY and not links:
             lines = search_registry(ctx.settings, search or "", timeout, agent(ctx.app))
-        elif table:
-            lines = describe_table(service_named(ctx.settings, name), table, timeout, agent(ctx.app))
         else:
-            lines = list_tables(service_named(ctx.settings, name), timeout, agent(ctx.app), search)
+            service, note = _service(ctx, name)
+            if links:
+                from astro_cli.catalog.datalink import list_links
+
+                lines = list_links(service, links, timeout, agent(ctx.app))
+            elif args.get("examples") is True:
+                from astro_cli.catalog.stated import list_examples
+
+                lines = list_examples(service, timeout, agent(ctx.app))
+            elif table:
+                lines = describe_table(service, table, timeout, agent(ctx.app))
+            else:
+                lines = list_tables(service, timeout, agent(ctx.app), search)
     except CatalogError as exc:
         raise ToolError(str(exc)) from None
-    return ToolResult("\n".join(lines))
+    return ToolResult("\n".join(lines) + note)
 
 
 QUERY_DESCRIPTION = (
@@ -160,7 +180,7 @@ TABLES_DESCRIPTION = (
     "search= filters tables by a word; table= lists that table's columns with units, types and descriptions, so "
     "ADQL for query_catalog names real columns. service='registry' with search= finds catalogues in the whole "
     "Virtual Observatory by keywords. links= one source's identifier lists its DataLink products (Gaia epoch "
-    "photometry, spectra) with their URLs."
+    "photometry, spectra) with their URLs. examples=true lists the service's own example queries."
 )
 
 
@@ -177,8 +197,15 @@ def install(app: AppContext) -> None:
         """More rows than config allows, or replacing a file: the researcher is asked."""
         return arguments.get("replace") is True or wants_more_rows(arguments, int(app.settings.typed["catalog.max_rows"]))
 
-    service = {"type": "string", "description": "gaia, vizier, simbad, irsa, ned, mast, or one from config "
-               "catalog.services."}
+    service = {"type": "string", "description": "gaia, vizier, simbad, irsa, ned, mast, one from config "
+               "catalog.services, or a TAP service's URL (https://...; the researcher is asked the first time)."}
+
+    def widens(arguments: dict[str, Any]) -> str | None:
+        """A TAP URL the researcher has not allowed: asked, never pre-approved (allowed.py)."""
+        from astro_cli.catalog.allowed import not_yet_allowed
+
+        return not_yet_allowed(app.settings, str(arguments.get("service") or ""))
+
     app.tools.register(Tool(
         name="query_catalog",
         description=QUERY_DESCRIPTION,
@@ -200,13 +227,15 @@ def install(app: AppContext) -> None:
             "save_as": {"type": "string", "description": "File name under data/, e.g. m67_gaia, m67.fits, m67.vot or "
                         "m67.parquet."},
             "replace": {"type": "boolean", "description": "Replace an existing save_as file (asks the researcher)."},
+            "fresh": {"type": "boolean", "description": "Ask the service even if the same query was answered "
+                      "recently (by default that saved answer is reused, and the summary says so)."},
             "links": {"type": "string", "description": "A source's identifier: download its DataLink product to "
                       "data/ instead."},
             "product": {"type": "string", "description": "With links: number in catalog_tables' listing, or "
                         "semantics (default this)."},
         }, ["service"]),
         run=query_catalog_tool, read_only=False, key_argument="service", timeout=900,
-        permission_when=beyond_limit,
+        permission_when=beyond_limit, widens=widens,
     ))
     app.tools.register(Tool(
         name="catalog_tables",
@@ -217,6 +246,8 @@ def install(app: AppContext) -> None:
             "table": {"type": "string", "description": "A table whose columns to list."},
             "links": {"type": "string", "description": "One source's identifier, e.g. 'Gaia DR3 4583627001381815936': "
                       "list its DataLink products."},
+            "examples": {"type": "boolean", "description": "List the example queries the service's authors publish "
+                         "(its /examples): real ADQL against its own tables."},
         }, ["service"]),
-        run=catalog_tables_tool, key_argument="service", timeout=300,
+        run=catalog_tables_tool, key_argument="service", timeout=300, widens=widens,
     ))

@@ -22,6 +22,7 @@ from astro_cli.catalog.credits import credits_for
 from astro_cli.catalog.errors import CatalogError
 from astro_cli.catalog.results import Provenance, default_stem, now_utc, relative_target, write
 from astro_cli.catalog.services import Catalogue, Service, catalogues_in
+from astro_cli.catalog.stated import OutputLimits, output_limits
 from astro_cli.catalog.summary import summarize
 from astro_cli.catalog.tap import run_async, run_sync
 from astro_cli.catalog.upload import UPLOAD_NAME, UPLOAD_TABLE, read_upload
@@ -49,6 +50,7 @@ class Request:
     save_as: str | None = None
     async_job: bool = False  # an asynchronous (UWS) job instead of a synchronous query
     upload: str | None = None  # a workspace table sent as TAP_UPLOAD.targets (upload.py)
+    fresh: bool = False  # ask the service even when an earlier answer is cached (cache.py)
 
 
 @dataclass(frozen=True)
@@ -56,6 +58,7 @@ class Limits:
     max_rows: int  # config 'catalog.max_rows': beyond it the researcher is asked
     timeout: float
     job_timeout: float = 1800.0  # config 'catalog.job_timeout': how long an asynchronous job may run
+    cache_hours: float = 0.0  # config 'catalog.cache_hours': how long an answer is reused (cache.py)
 
 
 @dataclass
@@ -71,7 +74,20 @@ class Outcome:
 
 def limits(app: AppContext) -> Limits:
     return Limits(int(app.settings.typed["catalog.max_rows"]), float(app.settings.typed["catalog.timeout"]),
-                  float(app.settings.typed["catalog.job_timeout"]))
+                  float(app.settings.typed["catalog.job_timeout"]), float(app.settings.typed["catalog.cache_hours"]))
+
+
+def within_stated(checked: adql_rules.Checked, stated: OutputLimits, rows: int, asked: bool,
+                  name: str) -> adql_rules.Checked:
+    """The query within the hard row limit the service states (its /capabilities): astro's default
+    TOP lowered to it; rows asked for beyond it (max_rows, or the query's own TOP) refused."""
+    hard = stated.hard
+    if hard is None or checked.top <= hard:
+        return checked
+    if asked or checked.top != rows or f"TOP {rows} " not in checked.text:
+        raise CatalogError(f"max_rows must be between 1 and {hard:,}: {name} states a hard limit of {hard:,} rows "
+                           "(its /capabilities) and returns no more; narrow the query or split it.")
+    return adql_rules.Checked(checked.text.replace(f"TOP {rows} ", f"TOP {hard} ", 1), hard, checked.tables)
 
 
 def row_limit(request: Request, allowed: Limits) -> int:
@@ -176,30 +192,62 @@ def run_query(app: AppContext, service: Service, request: Request, allowed: Limi
     """Check, send, write and summarise one query; CatalogError (one sentence) for every failure.
     `place` says where a relative file may go (refused before anything is sent); `may_replace`
     whether an existing file there may be replaced (else the table goes to a fresh name beside it)."""
-    rows = row_limit(request, allowed)
-    text, centre = build_query(app, service, request, rows)
-    checked = adql_rules.check(text, rows)
-    relative = relative_target(request.save_as, default_stem(service.key, checked.tables))
+    from astro_cli.catalog import cache
+
+    key = None if request.upload else cache.request_key(service.url, request, allowed.max_rows)
+    hit = cache.lookup(app, key, allowed.cache_hours) if key and not request.fresh else None
+    stated, centre, uploads = OutputLimits(), None, None
+    if hit is None:
+        rows = row_limit(request, allowed)  # astro's own checks first: a query refused here is never sent
+        text, centre = build_query(app, service, request, rows)
+        checked = adql_rules.check(text, rows)
+    else:  # the earlier answer's query, as it was sent
+        checked = adql_rules.Checked(str(hit.meta.get("query") or ""), max(len(hit.table), 1),
+                                     adql_rules.tables_of(str(hit.meta.get("query") or "")))
+    reuse = hit is not None and not request.save_as  # the earlier file is the answer: nothing written
+    relative = hit.relative if hit is not None and reuse else relative_target(
+        request.save_as, default_stem(service.key, checked.tables))
     target = place(relative)  # refused before anything is sent when the file may not go there
-    uploads = {UPLOAD_NAME: read_upload(app, request.upload, checked.text)} if request.upload else None
-    if request.async_job:
-        answer = run_async(service, checked.text, checked.top, allowed.timeout, allowed.job_timeout, agent, uploads)
+    if hit is not None:
+        table, limited, seconds = hit.table, bool(hit.meta.get("limited")), 0.0
+        retrieved = str(hit.meta.get("time") or now_utc())
     else:
-        answer = run_sync(service, checked.text, checked.top, allowed.timeout, agent, uploads)
-    table = answer.table
-    limited = answer.overflow or len(table) >= checked.top
-    if len(table) > checked.top:
-        table = table[: checked.top]
+        uploads = {UPLOAD_NAME: read_upload(app, request.upload, checked.text)} if request.upload else None
+        stated = output_limits(service, allowed.timeout, agent)  # asked only of a query fit to send
+        checked = within_stated(checked, stated, rows, request.max_rows is not None,
+                                f"{service.title} ({service.key})")
+        if request.async_job:
+            answer = run_async(service, checked.text, checked.top, allowed.timeout, allowed.job_timeout, agent,
+                               uploads)
+        else:
+            answer = run_sync(service, checked.text, checked.top, allowed.timeout, agent, uploads)
+        table, seconds, retrieved = answer.table, answer.seconds, now_utc()
+        limited = answer.overflow or len(table) >= checked.top
+        if len(table) > checked.top:
+            table = table[: checked.top]
     catalogues = catalogues_in(checked.tables)
-    provenance = Provenance(service.key, service.url, checked.text, now_utc(), len(table), limited,
+    provenance = Provenance(service.key, service.url, checked.text, retrieved, len(table), limited,
                             ", ".join(c.name for c in catalogues),
                             ", ".join(c.bibcode for c in catalogues) or (service.bibcode or ""))
-    written, instead_of = _write_somewhere(table, target, provenance, may_replace)
+    instead_of: str | None = None
+    if reuse:
+        written = target
+    else:
+        written, instead_of = _write_somewhere(table, target, provenance, may_replace)
+        relative = relative[: len(relative) - len(target.name)] + written.name
+        if key and hit is None:
+            cache.remember(app, key, relative, provenance.meta())
     path = written.path
-    relative = relative[: len(relative) - len(target.name)] + written.name
-    header = [f"{len(table)} rows, {len(table.colnames)} columns from {service.title} ({service.key}) in "
-              f"{answer.seconds:.1f} s{' (an asynchronous job, deleted after)' if request.async_job else ''}; written to {relative} (read it with astropy.table.Table.read('{relative}')).",
-              *( [centre] if centre else [] ),
+    if hit is not None:
+        first = (f"{len(table)} rows, {len(table.colnames)} columns from {service.title} ({service.key}), answered "
+                 f"from the cache: the same query was answered at {retrieved} and saved in {hit.relative}; the "
+                 "service was not asked again (fresh=true, or the command's --no-cache, asks it)"
+                 + ("." if reuse else f"; copied to {relative}."))
+    else:
+        first = (f"{len(table)} rows, {len(table.colnames)} columns from {service.title} ({service.key}) in "
+                 f"{seconds:.1f} s{' (an asynchronous job, deleted after)' if request.async_job else ''}; written "
+                 f"to {relative} (read it with astropy.table.Table.read('{relative}')).")
+    header = [first, *([centre] if centre else []),
               *([f"Uploaded {len(uploads[UPLOAD_NAME]):,} rows of {request.upload} as {UPLOAD_TABLE}."]
                 if uploads else []),
               f"Query: {checked.text if len(checked.text) <= 500 else checked.text[:500] + ' …'}"]
@@ -207,7 +255,10 @@ def run_query(app: AppContext, service: Service, request: Request, allowed: Limi
         header.append(f"{instead_of} already exists and astro did not write it in this session, so the table went "
                       f"to {written.name}; to replace {instead_of} instead, query again with replace=true (the "
                       "researcher is asked; the command's --replace).")
-    if limited:
+    if limited and stated.hard is not None and checked.top >= stated.hard:
+        header.append(f"The service's own hard limit ({stated.hard:,} rows, stated in its /capabilities) may have "
+                      "cut this result: it returns no more. Narrow the query or split it.")
+    elif limited:
         header.append(f"The row limit ({checked.top:,}) may have cut this result: the service has more rows. "
                       f"Narrow the query, or pass max_rows (above {allowed.max_rows:,} the researcher is asked).")
     sources = [source_of(c) for c in catalogues]

@@ -2,8 +2,9 @@
 
 The built-in list is short and known; config `catalog.services` adds services or replaces a
 built-in's fields by name (a mirror, a test server on 127.0.0.1). ADQL goes only to a service
-named here: the model picks a name, never a URL. Each catalogue names the ADS bibcode its team
-asks users to cite, so a result's citation joins the session's sources and BibTeX.
+named here, or to a TAP URL the researcher allowed once (allowed.py): the model never widens that.
+Each catalogue names the ADS bibcode its team asks users to cite, so a result's citation joins
+the session's sources and BibTeX.
 """
 
 from __future__ import annotations
@@ -129,13 +130,18 @@ def services(settings: Settings) -> dict[str, Service]:
 
 
 def service_named(settings: Settings, name: str) -> Service:
-    """The configured service `name`; a sentence listing the known ones otherwise."""
+    """The configured service `name`, or an allowed TAP URL (allowed.py); a sentence listing the known
+    ones otherwise."""
+    from astro_cli.catalog.allowed import is_url, url_service
+
+    if is_url(name):
+        return url_service(settings, name)
     known = services(settings)
     key = " ".join(str(name or "").split()).lower()
     if key in known:
         return known[key]
     raise CatalogError(f"'{name}' is not a configured catalogue service; use one of {', '.join(sorted(known))} "
-                       "(add others under config 'catalog.services').")
+                       "(add others under config 'catalog.services', or give a TAP URL: https://...).")
 
 
 def catalogues_in(table_names: list[str]) -> list[Catalogue]:

@@ -1,4 +1,4 @@
-"""`astro catalog services|query|cone|tables|find`: catalogue queries over the Virtual Observatory without a model.
+"""`astro catalog services|query|cone|tables|find|allow`: catalogue queries over the Virtual Observatory without a model.
 
 They do what the query_catalog and catalog_tables tools do, for a person: the table is written to
 the workspace's data/ folder with its provenance and the summary the model would read is printed
@@ -8,7 +8,7 @@ the workspace's data/ folder with its provenance and the summary the model would
 
 from __future__ import annotations
 
-from typing import Optional
+from typing import TYPE_CHECKING, Optional
 
 import typer
 
@@ -16,9 +16,14 @@ from astro_cli.bootstrap import EXIT_FAILED, EXIT_USAGE, UserError, build_app, u
 from astro_cli.commands.defaults import command_group
 from astro_cli.security.visible import visible, visible_json
 
+if TYPE_CHECKING:
+    from astro_cli.app import AppContext
+    from astro_cli.catalog.services import Service
+
 app = command_group("services")  # `astro catalog` alone lists the services
 
-SERVICE = typer.Argument(..., help="gaia, vizier, simbad, irsa, ned, mast, or one from config catalog.services.")
+SERVICE = typer.Argument(..., help="gaia, vizier, simbad, irsa, ned, mast, one from config catalog.services, or "
+                         "a TAP service's URL (allowed once: --allow-url or the question).")
 MAX_ROWS = typer.Option(None, "--max-rows", "-n", help="Row limit (default: config catalog.max_rows).")
 SAVE_AS = typer.Option(None, "--save-as", "-o", help="File under data/: NAME, NAME.fits, NAME.csv, NAME.vot or "
                        "NAME.parquet (default: SERVICE_TABLE_TIME.ecsv).")
@@ -27,23 +32,46 @@ ASYNC = typer.Option(False, "--async", help="Run as an asynchronous job (long qu
                      "catalog.job_timeout, then deletes the job).")
 
 
+ALLOW_URL = typer.Option(False, "--allow-url", help="SERVICE is a TAP URL you allow: remembered in your config "
+                         "(config catalog.allowed_urls), so later queries and the model may use it.")
+NO_CACHE = typer.Option(False, "--no-cache", help="Ask the service even if the same query was answered within "
+                        "config catalog.cache_hours (else that saved table is the answer).")
 REPLACE = typer.Option(False, "--replace", help="Replace an existing --save-as file (else the table goes to a "
                        "fresh name beside it).")
 
 
-def _run(request: object, as_json: bool, replace: bool = False) -> None:
+def _service(ctx: AppContext, name: str, allow_url: bool, code: int = EXIT_USAGE) -> Service:
+    """The named service, or a TAP URL: one not yet allowed is allowed by --allow-url or a yes at the
+    terminal's question (the person typing is the researcher), and remembered in their config."""
+    import sys
+
+    from astro_cli.catalog.allowed import allow, normalised, not_yet_allowed
+    from astro_cli.catalog.errors import CatalogError
+    from astro_cli.catalog.services import service_named
+
+    try:
+        if not_yet_allowed(ctx.settings, name) is not None:
+            url = normalised(name)
+            if not allow_url and sys.stdin.isatty() and sys.stdout.isatty():
+                allow_url = typer.confirm(f"Send queries to {url}, a TAP service you have not used with astro "
+                                          "before (remembered in your config)?", default=False)
+            if allow_url and allow(ctx, url):
+                typer.echo(visible(f"Allowed {url} (config catalog.allowed_urls in {ctx.home.config_path})."),
+                           err=True)
+        return service_named(ctx.settings, name)
+    except CatalogError as exc:
+        raise UserError(str(exc), code) from None
+
+
+def _run(request: object, as_json: bool, replace: bool = False, allow_url: bool = False) -> None:
     from astro_cli.catalog.errors import CatalogError
     from astro_cli.catalog.research_link import agent
     from astro_cli.catalog.run import Request, limits, run_query
-    from astro_cli.catalog.services import service_named
 
     assert isinstance(request, Request)
     with user_errors():
         ctx = build_app()
-        try:
-            service = service_named(ctx.settings, request.service)
-        except CatalogError as exc:
-            raise UserError(str(exc), EXIT_USAGE) from None
+        service = _service(ctx, request.service, allow_url)
         try:
             outcome = run_query(ctx, service, request, limits(ctx), agent(ctx), ctx.confinement.place,
                                 lambda path: replace)
@@ -61,14 +89,14 @@ def _run(request: object, as_json: bool, replace: bool = False) -> None:
 @app.command("query")
 def query(service: str = SERVICE, adql: str = typer.Argument(..., help="An ADQL SELECT (quote it)."),
           max_rows: Optional[int] = MAX_ROWS, save_as: Optional[str] = SAVE_AS, as_json: bool = AS_JSON,
-          replace: bool = REPLACE, async_job: bool = ASYNC,
+          replace: bool = REPLACE, async_job: bool = ASYNC, allow_url: bool = ALLOW_URL, no_cache: bool = NO_CACHE,
           upload: Optional[str] = typer.Option(None, "--upload", help="A table file sent as TAP_UPLOAD.targets "
                                                "(join it in the ADQL to cross-match a target list).")) -> None:
     """Run an ADQL SELECT on a service; the table goes to data/, its summary to the screen."""
     from astro_cli.catalog.run import Request
 
-    _run(Request(service, adql=adql, max_rows=max_rows, save_as=save_as, async_job=async_job, upload=upload),
-         as_json, replace)
+    _run(Request(service, adql=adql, max_rows=max_rows, save_as=save_as, async_job=async_job, upload=upload,
+                 fresh=no_cache), as_json, replace, allow_url)
 
 
 @app.command("cone")
@@ -80,32 +108,40 @@ def cone(service: str = SERVICE,
          ra_column: Optional[str] = typer.Option(None, "--ra-column", help="RA column of --table (default ra)."),
          dec_column: Optional[str] = typer.Option(None, "--dec-column", help="Dec column of --table (default dec)."),
          max_rows: Optional[int] = MAX_ROWS, save_as: Optional[str] = SAVE_AS, as_json: bool = AS_JSON,
-         replace: bool = REPLACE) -> None:
+         replace: bool = REPLACE, allow_url: bool = ALLOW_URL, no_cache: bool = NO_CACHE) -> None:
     """The sources of a table within a radius of a named object or a position, nearest first."""
     from astro_cli.catalog.run import Request
 
     _run(Request(service, target=" ".join(target), radius=radius, table=table, columns=columns,
-                 ra_column=ra_column, dec_column=dec_column, max_rows=max_rows, save_as=save_as), as_json, replace)
+                 ra_column=ra_column, dec_column=dec_column, max_rows=max_rows, save_as=save_as, fresh=no_cache), as_json,
+         replace, allow_url)
 
 
 @app.command("tables")
 def tables(service: str = SERVICE,
            table: Optional[str] = typer.Argument(None, help="A table whose columns to list."),
-           search: Optional[str] = typer.Option(None, "--search", "-s", help="A word to filter tables by.")) -> None:
+           search: Optional[str] = typer.Option(None, "--search", "-s", help="A word to filter tables by."),
+           examples: bool = typer.Option(False, "--examples", help="The example queries the service publishes "
+                                         "(its /examples) instead."),
+           allow_url: bool = ALLOW_URL) -> None:
     """A service's tables (filtered by --search), or one table's columns with units and descriptions."""
     from astro_cli.catalog.discover import describe_table, list_tables
     from astro_cli.catalog.errors import CatalogError
     from astro_cli.catalog.research_link import agent
-    from astro_cli.catalog.services import service_named
     from astro_cli.security.visible import visible
 
     with user_errors():
         ctx = build_app()
+        found = _service(ctx, service, allow_url, EXIT_FAILED)
         try:
-            found = service_named(ctx.settings, service)
             timeout = float(ctx.settings.typed["catalog.timeout"])
-            lines = (describe_table(found, table, timeout, agent(ctx)) if table
-                     else list_tables(found, timeout, agent(ctx), search))
+            if examples:
+                from astro_cli.catalog.stated import list_examples
+
+                lines = list_examples(found, timeout, agent(ctx))
+            else:
+                lines = (describe_table(found, table, timeout, agent(ctx)) if table
+                         else list_tables(found, timeout, agent(ctx), search))
         except CatalogError as exc:
             raise UserError(str(exc), EXIT_FAILED) from None
         typer.echo(visible("\n".join(lines)))
@@ -161,6 +197,7 @@ def send(file: str = typer.Argument(..., help="A .vot or .fits table of the work
 @app.command("services")
 def services_command(as_json: bool = AS_JSON) -> None:
     """The services catalogue queries may use (built-in and config catalog.services)."""
+    from astro_cli.catalog.allowed import allowed_urls
     from astro_cli.catalog.errors import CatalogError
     from astro_cli.catalog.services import services
 
@@ -170,15 +207,37 @@ def services_command(as_json: bool = AS_JSON) -> None:
             known = services(ctx.settings)
         except CatalogError as exc:
             raise UserError(str(exc), EXIT_USAGE) from None
+        urls = allowed_urls(ctx.settings)
         if as_json:
             typer.echo(visible_json({k: {"title": s.title, "url": s.url, "bibcode": s.bibcode,
-                                         "cone_table": s.cone.name if s.cone else None} for k, s in known.items()},
-                                    indent=2))
+                                         "cone_table": s.cone.name if s.cone else None} for k, s in known.items()}
+                                    | ({"allowed_urls": urls} if urls else {}), indent=2))
             return
         for key, service in sorted(known.items()):
             cone = f"; cone: {service.cone.name}" if service.cone else ""
             cite = f"; cite {service.bibcode}" if service.bibcode else ""
             typer.echo(visible(f"{key:8} {service.title} <{service.url}>{cone}{cite}"))
+        if urls:
+            typer.echo("TAP URLs you allowed (config catalog.allowed_urls; give one in place of a service's name):")
+            for url in urls:
+                typer.echo(visible(f"  {url}"))
+
+
+@app.command("allow")
+def allow_command(url: str = typer.Argument(..., help="A TAP service's base URL, e.g. https://example.org/tap.")
+                  ) -> None:
+    """Allow a TAP URL once: astro and the model may then query it (remembered in your config)."""
+    from astro_cli.catalog.allowed import allow, normalised
+    from astro_cli.catalog.errors import CatalogError
+
+    with user_errors():
+        ctx = build_app()
+        try:
+            added, shown = allow(ctx, url), normalised(url)
+        except CatalogError as exc:
+            raise UserError(str(exc), EXIT_USAGE) from None
+        typer.echo(visible(f"{shown} {'allowed' if added else 'was allowed already'} (config catalog.allowed_urls "
+                           f"in {ctx.home.config_path})."))
 
 
 @app.command("find")

@@ -31,7 +31,8 @@ RISKY_KEYS = frozenset({"hooks", "permissions.allow", "allowed_paths", "api_base
                         "identity", "persona", "principles", "language",
                         # what the model is told when the history is compacted: prompt text, as identity is
                         "compaction.summary_prompt", "compaction.identity_prompt",
-                        "catalog.services"})  # catalog.services: where ADQL (and the researcher's targets) go
+                        # where ADQL (and the researcher's targets) go
+                        "catalog.services", "catalog.allowed_urls"})
 SKILL_PREFIX = "skill:"
 MCP_PREFIX = "mcp:"
 

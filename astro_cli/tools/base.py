@@ -65,6 +65,10 @@ class Tool:
     # A tool that is safe by default but risky for some arguments (query_catalog beyond the row limit):
     # when this says True for a call's arguments, that call needs permission as needs_permission tools do.
     permission_when: Callable[[dict[str, Any]], bool] | None = None
+    # A call that would widen where data may go (a TAP URL not yet allowed): what it would do, as the
+    # middle of a sentence; such a call is never pre-approved (--yes, permissions.allow): only a researcher
+    # answering the question may allow it (agent/permissions.py).
+    widens: Callable[[dict[str, Any]], str | None] | None = None
     # Tidies a call's arguments before they are checked against `parameters` (rag_search drops a
     # phrasing repeated five times, which small models write, instead of refusing the call).
     tidy_arguments: Callable[[dict[str, Any]], dict[str, Any]] | None = None
@@ -73,7 +77,11 @@ class Tool:
     negative_numbers: bool = False
 
     def needs_permission_for(self, arguments: dict[str, Any]) -> bool:
-        return self.needs_permission or (self.permission_when is not None and self.permission_when(arguments))
+        return (self.needs_permission or (self.permission_when is not None and self.permission_when(arguments))
+                or self.widening(arguments) is not None)
+
+    def widening(self, arguments: dict[str, Any]) -> str | None:
+        return self.widens(arguments) if self.widens is not None else None
 
     @property
     def summary(self) -> str:
