@@ -10,7 +10,6 @@ ASTRO_HOME); a project's list applies only once the folder is trusted (security/
 
 from __future__ import annotations
 
-import re
 from typing import TYPE_CHECKING
 from urllib.parse import urlsplit, urlunsplit
 
@@ -18,7 +17,6 @@ from astro_cli.catalog.errors import CatalogError
 
 if TYPE_CHECKING:
     from astro_cli.app import AppContext
-    from astro_cli.catalog.services import Service
     from astro_cli.config import Settings
 
 KEY = "catalog.allowed_urls"
@@ -91,17 +89,3 @@ def allow(app: AppContext, url: str) -> bool:
         raise CatalogError(str(exc)) from None
     app.settings.set(KEY, [*allowed_urls(app.settings), wanted], str(path))
     return True
-
-
-def url_service(settings: Settings, url: str) -> Service:
-    """The Service for an allowed URL; a sentence saying how to allow it otherwise."""
-    from astro_cli.catalog.services import Service
-
-    wanted = normalised(url)
-    if wanted not in allowed_urls(settings):
-        raise CatalogError(f"{wanted} is not an allowed TAP service yet; allow it once with "
-                           f"`astro catalog allow {wanted}` (or --allow-url on `astro catalog query`), or approve "
-                           "the query when astro asks at the REPL.")
-    host = urlsplit(wanted).hostname or "tap"
-    key = re.sub(r"[^a-z0-9]+", "_", host.lower()).strip("_") or "tap"
-    return Service(key, f"the TAP service at {wanted}", wanted)

@@ -15,6 +15,7 @@ from __future__ import annotations
 import hashlib
 import json
 import logging
+from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import datetime, timedelta, timezone
 from pathlib import Path
@@ -24,7 +25,6 @@ if TYPE_CHECKING:
     from astropy.table import Table
 
     from astro_cli.app import AppContext
-    from astro_cli.catalog.run import Request
 
 log = logging.getLogger(__name__)
 INDEX = "catalog-cache.json"
@@ -40,14 +40,10 @@ class Hit:
     meta: dict[str, Any]
 
 
-def request_key(url: str, request: Request, max_rows: int) -> str:
-    """The same query, as the researcher or the model asked it: the service's URL, the ADQL or the
-    cone (name, radius, table, columns), and the row limit; not where the file goes."""
-    asked = {"url": url, "adql": " ".join((request.adql or "").split()), "target": request.target,
-             "radius": request.radius, "table": request.table, "columns": request.columns,
-             "ra": request.ra_column, "dec": request.dec_column,
-             "rows": request.max_rows if request.max_rows is not None else max_rows}
-    return hashlib.sha256(json.dumps(asked, sort_keys=True).encode()).hexdigest()
+def request_key(url: str, asked: Mapping[str, object]) -> str:
+    """The same query, as the researcher or the model asked it (run.py names the fields: the ADQL or the
+    cone, and the row limit; not where the file goes), at the same service URL."""
+    return hashlib.sha256(json.dumps({"url": url, **asked}, sort_keys=True, default=str).encode()).hexdigest()
 
 
 def _digest(path: Path) -> str | None:

@@ -194,7 +194,10 @@ def run_query(app: AppContext, service: Service, request: Request, allowed: Limi
     whether an existing file there may be replaced (else the table goes to a fresh name beside it)."""
     from astro_cli.catalog import cache
 
-    key = None if request.upload else cache.request_key(service.url, request, allowed.max_rows)
+    asked = {"adql": " ".join((request.adql or "").split()), "target": request.target, "radius": request.radius,
+             "table": request.table, "columns": request.columns, "ra": request.ra_column, "dec": request.dec_column,
+             "rows": request.max_rows if request.max_rows is not None else allowed.max_rows}
+    key = None if request.upload else cache.request_key(service.url, asked)
     hit = cache.lookup(app, key, allowed.cache_hours) if key and not request.fresh else None
     stated, centre, uploads = OutputLimits(), None, None
     if hit is None:

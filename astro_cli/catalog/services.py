@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
+from urllib.parse import urlsplit
 
 from astro_cli.catalog.errors import CatalogError
 
@@ -132,7 +133,7 @@ def services(settings: Settings) -> dict[str, Service]:
 def service_named(settings: Settings, name: str) -> Service:
     """The configured service `name`, or an allowed TAP URL (allowed.py); a sentence listing the known
     ones otherwise."""
-    from astro_cli.catalog.allowed import is_url, url_service
+    from astro_cli.catalog.allowed import is_url
 
     if is_url(name):
         return url_service(settings, name)
@@ -142,6 +143,20 @@ def service_named(settings: Settings, name: str) -> Service:
         return known[key]
     raise CatalogError(f"'{name}' is not a configured catalogue service; use one of {', '.join(sorted(known))} "
                        "(add others under config 'catalog.services', or give a TAP URL: https://...).")
+
+
+def url_service(settings: Settings, url: str) -> Service:
+    """The Service for an allowed URL; a sentence saying how to allow it otherwise."""
+    from astro_cli.catalog.allowed import allowed_urls, normalised
+
+    wanted = normalised(url)
+    if wanted not in allowed_urls(settings):
+        raise CatalogError(f"{wanted} is not an allowed TAP service yet; allow it once with "
+                           f"`astro catalog allow {wanted}` (or --allow-url on `astro catalog query`), or approve "
+                           "the query when astro asks at the REPL.")
+    host = urlsplit(wanted).hostname or "tap"
+    key = re.sub(r"[^a-z0-9]+", "_", host.lower()).strip("_") or "tap"
+    return Service(key, f"the TAP service at {wanted}", wanted)
 
 
 def catalogues_in(table_names: list[str]) -> list[Catalogue]:
