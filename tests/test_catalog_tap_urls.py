@@ -63,6 +63,9 @@ def test_a_tap_url_is_used_after_the_researcher_allows_it_once_and_is_listed(run
     listed = run_astro(["catalog", "services"], astro_env)
     assert f"TAP URLs you allowed (config catalog.allowed_urls; give one in place of a service's name):\n  {url}" \
         in listed.stdout
+    doctor = run_astro(["doctor", "--json"], astro_env)
+    lines = [check["line"] for check in json.loads(doctor.stdout)["checks"]]
+    assert any(url in line and "TAP URL(s) you allowed" in line for line in lines), lines
     for bad, said in (("ftp://example.org/tap", "is not a TAP URL astro can use: give an http:// or https://"),
                       ("https://example.org/tap?x=1", "has a query or fragment")):
         result = run_astro(["catalog", "allow", bad], astro_env)

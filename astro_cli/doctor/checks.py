@@ -258,6 +258,18 @@ def local_servers_check(app: AppContext, options: DoctorOptions) -> Check:
     return Check(True, "local model servers: " + "; ".join(parts) + tail)
 
 
+def catalog_check(app: AppContext, options: DoctorOptions) -> Check:
+    """The TAP URLs the researcher allowed (catalog/allowed.py): informational, so a URL allowed long ago
+    is seen; the user's config and a trusted project's both count."""
+    from astro_cli.catalog.allowed import allowed_urls
+
+    urls = allowed_urls(app.settings)
+    if not urls:
+        return Check(True, "catalogue services: the configured ones; no TAP URL allowed")
+    return Check(True, f"catalogue services: the configured ones and {len(urls)} TAP URL(s) you allowed: "
+                       f"{', '.join(urls)} (config catalog.allowed_urls)")
+
+
 def config_check(app: AppContext, options: DoctorOptions) -> Check:
     """A misspelt or misplaced key in a config file is ignored at every start: say it here too."""
     problems = list(app.settings.warnings)
@@ -271,7 +283,7 @@ def config_check(app: AppContext, options: DoctorOptions) -> Check:
 # One line per check, in the order shown. Local OpenAI-compatible servers (issue 32): one line each.
 CHECKS: list[CheckFn] = [
     python_check, install_check, config_check, keys_check, ads_check, model_check, local_servers_check, database_check,
-    library_check, worker_check, mcp_check, trust_check, sandbox_check,
+    library_check, worker_check, mcp_check, trust_check, sandbox_check, catalog_check,
 ]
 
 
