@@ -168,3 +168,47 @@ def test_what_counts_as_naming_a_file_a_table_or_the_library():
                "Which plotting library is best?", "Explain the transit method."]
     assert [q for q in named if not names_workspace_thing(q)] == []
     assert [q for q in unnamed if names_workspace_thing(q)] == []
+
+
+LLAMA_CPP = {"object": "list", "data": [{"id": "qwen2.5-coder-1.5b", "object": "model", "owned_by": "llamacpp",
+                                         "meta": {"n_ctx": 16384}}]}
+
+
+def test_a_llama_cpp_server_must_write_the_required_call_as_one_of_the_offered_tools(run_astro, fake: FakeProvider,
+                                                                                    astro_env, workspace):
+    """Issue 48, measured: llama.cpp ignored tool_choice for Qwen2.5-Coder's template and the first reply
+    ran on in blank lines to the token limit; a response_format schema it enforces, and the reply
+    (a bare {"name", "arguments"} object) is read as the call."""
+    (workspace / "notes.md").write_text("Transit depth 0.0067.\n")
+    fake.models_listing = LLAMA_CPP
+    fake.add({"text": '{"name": "read_file", "arguments": {"path": "notes.md"}}'}, {"text": "The depth is 0.0067."})
+    done, obj = _run(run_astro, astro_env, "What depth did I write in notes.md?")
+    assert obj["answer"] == "The depth is 0.0067." and "Transit depth 0.0067." in tool_results(fake.bodies()[1])[0]
+    first, second = fake.bodies()
+    schema = first["response_format"]["json_schema"]["schema"]
+    offered = [tool["function"]["name"] for tool in first["tools"]]
+    assert [branch["properties"]["name"]["const"] for branch in schema["anyOf"]] == offered
+    read_file = next(t["function"]["parameters"] for t in first["tools"] if t["function"]["name"] == "read_file")
+    assert schema["anyOf"][offered.index("read_file")]["properties"]["arguments"] == read_file
+    assert "response_format" not in second  # the answer is free
+
+
+def test_a_server_that_refuses_the_schema_is_asked_again_without_it(run_astro, fake: FakeProvider, astro_env,
+                                                                     workspace):
+    (workspace / "notes.md").write_text("Transit depth 0.0067.\n")
+    fake.models_listing = LLAMA_CPP
+    fake.add({"status": 400, "error": "failed to parse grammar"},
+             {"tool_calls": [{"name": "read_file", "arguments": {"path": "notes.md"}}]}, {"text": "0.0067."})
+    done, obj = _run(run_astro, astro_env, "What depth did I write in notes.md?")
+    assert obj["answer"] == "0.0067.", done.stdout + done.stderr
+    refused, again = fake.bodies()[:2]
+    assert "response_format" in refused and "response_format" not in again and again["tool_choice"] == "required"
+
+
+def test_no_schema_for_a_server_that_is_not_llama_cpp(run_astro, fake: FakeProvider, astro_env, workspace):
+    (workspace / "notes.md").write_text("Transit depth 0.0067.\n")
+    fake.models_listing = {"object": "list", "data": [{"id": "m", "object": "model", "owned_by": "vllm",
+                                                        "max_model_len": 16384}]}
+    fake.add({"tool_calls": [{"name": "read_file", "arguments": {"path": "notes.md"}}]}, {"text": "0.0067."})
+    _run(run_astro, astro_env, "What depth did I write in notes.md?")
+    assert fake.bodies()[0].get("tool_choice") == "required" and "response_format" not in fake.bodies()[0]

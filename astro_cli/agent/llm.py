@@ -16,6 +16,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from astro_cli.agent.call_schema import call_response_format
 from astro_cli.agent.current_model import CurrentModel
 from astro_cli.agent.first_step import REQUIRED, accepts_tool_choice
 from astro_cli.agent.litellm_compat import forget_chunks
@@ -269,6 +270,12 @@ class LLM:
                 tool_choice = None  # the provider would refuse or ignore it (agent/first_step.py)
             if tool_choice:
                 kwargs["tool_choice"] = tool_choice
+            if tool_choice == REQUIRED and self.config.server_kind == "llama.cpp":
+                # llama.cpp ignores tool_choice for some chat templates; a schema it does enforce
+                # (agent/call_schema.py).
+                schema = call_response_format(tools)
+                if schema is not None:
+                    kwargs["response_format"] = schema
         if self.config.api_base:
             kwargs["api_base"] = self.config.api_base
         if self.config.server_kind == "llama.cpp":
@@ -285,7 +292,15 @@ class LLM:
             # A local or proxy server (llama.cpp, vLLM, a LiteLLM proxy) often needs no key, but the
             # provider's client will not start without one: a placeholder, sent only to api_base.
             kwargs["api_key"] = NO_KEY
-        response = litellm.completion(**kwargs)
+        try:
+            response = litellm.completion(**kwargs)
+        except Exception as exc:
+            if "response_format" not in kwargs or getattr(exc, "status_code", None) != 400:
+                raise
+            # A schema this server cannot turn into a grammar: the request as it was before, unconstrained.
+            log.debug("the server refused the tool-call schema; asked again without it", exc_info=True)
+            del kwargs["response_format"]
+            response = litellm.completion(**kwargs)
         reply = StreamAccumulator(streamed, on_text, self._progress_reader())
         first_at: float | None = None
         try:
