@@ -212,3 +212,19 @@ def test_no_schema_for_a_server_that_is_not_llama_cpp(run_astro, fake: FakeProvi
     fake.add({"tool_calls": [{"name": "read_file", "arguments": {"path": "notes.md"}}]}, {"text": "0.0067."})
     _run(run_astro, astro_env, "What depth did I write in notes.md?")
     assert fake.bodies()[0].get("tool_choice") == "required" and "response_format" not in fake.bodies()[0]
+
+
+def test_a_reply_written_as_a_tool_response_is_not_the_answer(run_astro, fake: FakeProvider, astro_env, workspace):
+    """Stop 50, development run: after glob_files listed the CSV, asked for its rows, the 1.5B model
+    replied `<tool_response>\\n1000\\n</tool_response>`, a result no tool gave, and astro answered 1000."""
+    (workspace / "data").mkdir()
+    (workspace / "data" / "stars.csv").write_text("name,vmag\nVega,0.03\nDeneb,1.25\n")
+    fake.add({"text": '{"name": "glob_files", "arguments": {"pattern": "*.csv", "path": "data"}}'},
+             {"text": "<tool_response>\n1000\n</tool_response>"},
+             {"text": '{"name": "read_file", "arguments": {"path": "data/stars.csv"}}'},
+             {"text": "data/stars.csv has 2 rows of V magnitudes."})
+    done, obj = _run(run_astro, astro_env, "How many rows has the CSV in data/?")
+    assert obj["answer"] == "data/stars.csv has 2 rows of V magnitudes.", done.stdout + done.stderr
+    nudges = _nudges(fake.bodies()[2])
+    assert len(nudges) == 1 and "written as a tool response" in nudges[0]
+    assert [c["name"] for c in obj["tool_calls"]] == ["glob_files", "read_file"]
