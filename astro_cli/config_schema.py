@@ -237,7 +237,7 @@ _key("profile", "str", "auto", "what the model is offered: default (every tool, 
      "research core tools of small_profile.tools, one-sentence descriptions: small local models), auto (small for "
      "Ollama models, else default)", project=ANY)
 _key("small_profile.tools", "list", ["search_papers", "get_paper_content", "rag_search", "read_file", "glob_files",
-                                     "save_note", "save_memory"], "the tools the small profile offers")
+                                     "save_note", "save_memory", "todo_write"], "the tools the small profile offers")
 
 # --- the sandbox for commands and what a project may set (issue 25) ----------------------------
 _key("sandbox.enabled", "bool", True, "run run_bash and hooks in a sandbox (bubblewrap on Linux) when the platform "

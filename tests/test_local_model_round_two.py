@@ -168,3 +168,73 @@ def test_what_counts_as_naming_a_file_a_table_or_the_library():
                "Which plotting library is best?", "Explain the transit method."]
     assert [q for q in named if not names_workspace_thing(q)] == []
     assert [q for q in unnamed if names_workspace_thing(q)] == []
+
+
+LLAMA_CPP = {"object": "list", "data": [{"id": "qwen2.5-coder-1.5b", "object": "model", "owned_by": "llamacpp",
+                                         "meta": {"n_ctx": 16384}}]}
+
+
+def test_a_llama_cpp_server_must_write_the_required_call_as_one_of_the_offered_tools(run_astro, fake: FakeProvider,
+                                                                                    astro_env, workspace):
+    """Issue 48, measured: llama.cpp ignored tool_choice for Qwen2.5-Coder's template and the first reply
+    ran on in blank lines to the token limit; a response_format schema it enforces, and the reply
+    (a bare {"name", "arguments"} object) is read as the call."""
+    (workspace / "notes.md").write_text("Transit depth 0.0067.\n")
+    fake.models_listing = LLAMA_CPP
+    fake.add({"text": '{"name": "read_file", "arguments": {"path": "notes.md"}}'}, {"text": "The depth is 0.0067."})
+    done, obj = _run(run_astro, astro_env, "What depth did I write in notes.md?")
+    assert obj["answer"] == "The depth is 0.0067." and "Transit depth 0.0067." in tool_results(fake.bodies()[1])[0]
+    first, second = fake.bodies()
+    schema = first["response_format"]["json_schema"]["schema"]
+    # The question names a file: the call is one of the file tools offered (stop 50: made to call a
+    # tool, the model called get_paper_content with an id made of the date).
+    assert [branch["properties"]["name"]["const"] for branch in schema["anyOf"]] == ["glob_files", "read_file"]
+    read_file = next(t["function"]["parameters"] for t in first["tools"] if t["function"]["name"] == "read_file")
+    assert schema["anyOf"][1]["properties"]["arguments"] == read_file
+    assert "response_format" not in second  # the answer is free
+
+
+def test_a_question_naming_the_library_may_start_with_any_offered_tool(run_astro, fake: FakeProvider, astro_env):
+    fake.models_listing = LLAMA_CPP
+    fake.add({"text": '{"name": "rag_search", "arguments": {"query": "albedo"}}'}, {"text": "Nothing on albedo."})
+    _run(run_astro, astro_env, "Which paper in my library is about albedo?")
+    first = fake.bodies()[0]
+    names = [branch["properties"]["name"]["const"] for branch in first["response_format"]["json_schema"]["schema"]["anyOf"]]
+    assert names == [tool["function"]["name"] for tool in first["tools"]] and "rag_search" in names
+
+
+def test_a_server_that_refuses_the_schema_is_asked_again_without_it(run_astro, fake: FakeProvider, astro_env,
+                                                                     workspace):
+    (workspace / "notes.md").write_text("Transit depth 0.0067.\n")
+    fake.models_listing = LLAMA_CPP
+    fake.add({"status": 400, "error": "failed to parse grammar"},
+             {"tool_calls": [{"name": "read_file", "arguments": {"path": "notes.md"}}]}, {"text": "0.0067."})
+    done, obj = _run(run_astro, astro_env, "What depth did I write in notes.md?")
+    assert obj["answer"] == "0.0067.", done.stdout + done.stderr
+    refused, again = fake.bodies()[:2]
+    assert "response_format" in refused and "response_format" not in again and again["tool_choice"] == "required"
+
+
+def test_no_schema_for_a_server_that_is_not_llama_cpp(run_astro, fake: FakeProvider, astro_env, workspace):
+    (workspace / "notes.md").write_text("Transit depth 0.0067.\n")
+    fake.models_listing = {"object": "list", "data": [{"id": "m", "object": "model", "owned_by": "vllm",
+                                                        "max_model_len": 16384}]}
+    fake.add({"tool_calls": [{"name": "read_file", "arguments": {"path": "notes.md"}}]}, {"text": "0.0067."})
+    _run(run_astro, astro_env, "What depth did I write in notes.md?")
+    assert fake.bodies()[0].get("tool_choice") == "required" and "response_format" not in fake.bodies()[0]
+
+
+def test_a_reply_written_as_a_tool_response_is_not_the_answer(run_astro, fake: FakeProvider, astro_env, workspace):
+    """Stop 50, development run: after glob_files listed the CSV, asked for its rows, the 1.5B model
+    replied `<tool_response>\\n1000\\n</tool_response>`, a result no tool gave, and astro answered 1000."""
+    (workspace / "data").mkdir()
+    (workspace / "data" / "stars.csv").write_text("name,vmag\nVega,0.03\nDeneb,1.25\n")
+    fake.add({"text": '{"name": "glob_files", "arguments": {"pattern": "*.csv", "path": "data"}}'},
+             {"text": "<tool_response>\n1000\n</tool_response>"},
+             {"text": '{"name": "read_file", "arguments": {"path": "data/stars.csv"}}'},
+             {"text": "data/stars.csv has 2 rows of V magnitudes."})
+    done, obj = _run(run_astro, astro_env, "How many rows has the CSV in data/?")
+    assert obj["answer"] == "data/stars.csv has 2 rows of V magnitudes.", done.stdout + done.stderr
+    nudges = _nudges(fake.bodies()[2])
+    assert len(nudges) == 1 and "written as a tool response" in nudges[0]
+    assert [c["name"] for c in obj["tool_calls"]] == ["glob_files", "read_file"]

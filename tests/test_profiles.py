@@ -48,12 +48,13 @@ def test_a_tool_the_small_profile_does_not_offer_is_refused(cli, fake: FakeProvi
     assert "no tool named 'run_bash'" in refusal
 
 
-def test_prompt_show_measures_the_small_profile_under_2000_tokens(cli, astro_env):
+def test_prompt_show_measures_the_small_profile_under_2100_tokens(cli, astro_env):
     small = json.loads(cli(["prompt", "show", "--json", "--profile", "small"], env=astro_env).stdout)
     default = json.loads(cli(["prompt", "show", "--json"], env=astro_env).stdout)
     assert small["profile"] == "small" and default["profile"] == "default"
     assert {t["name"] for t in small["tools"]} == CORE
-    assert small["total_tokens"] <= 2000 < default["total_tokens"]
+    # 2,000 until issue 48 offered todo_write (+278 tokens: asked to add a task, the 1.5B model had no tool for it).
+    assert small["total_tokens"] <= 2100 < default["total_tokens"]
 
 
 def test_the_small_prompt_says_how_to_use_the_offered_tools_and_nothing_else(cli, astro_env):
@@ -66,9 +67,11 @@ def test_the_small_prompt_says_how_to_use_the_offered_tools_and_nothing_else(cli
     principles = next(s["text"] for s in small["sections"] if s["name"] == "principles")
     assert principles.startswith("How to work:") and 'glob_files with {"pattern": "*"}' in principles
     assert '{"name": "glob_files", "arguments": {"pattern": "*.fits", "path": "data"}}' in principles
-    assert "load_skill" not in principles and "todo_write" not in principles
-    assert small["total_tokens"] <= 1850  # 1500 before save_memory and its memory section joined (+~320, issue 48)
+    assert "load_skill" not in principles and "run_bash" not in principles
+    assert "call todo_write" in principles  # offered since issue 48: asked to add a task, the 1.5B model had none
+    # 1500 before save_memory and its memory section joined (+~320, issue 48), 2,066 with todo_write (+278).
+    assert small["total_tokens"] <= 2100
     fewer = json.loads(cli(["prompt", "show", "--json", "--profile", "small"],
                            env={**astro_env, "ASTRO_SMALL_PROFILE_TOOLS": "read_file"}).stdout)
     text = next(s["text"] for s in fewer["sections"] if s["name"] == "principles")
-    assert "read_file" in text and "rag_search" not in text and "glob_files" not in text
+    assert "read_file" in text and "rag_search" not in text and "glob_files" not in text and "todo_write" not in text

@@ -21,6 +21,9 @@ _THINGS = re.compile(r"\b(?:(?:my|the|our|this) (?:paper )?library|tables?|csv|f
                      re.IGNORECASE)
 
 
+_LIBRARY = re.compile(r"\b(?:my|the|our|this) (?:paper )?library\b", re.IGNORECASE)
+
+
 def names_workspace_thing(question: str) -> bool:
     """The question names a file or folder, a table or the library."""
     return bool(_FILE.search(question) or _THINGS.search(question))
@@ -30,3 +33,15 @@ def first_step_choice(question: str, step: int, constrained: bool) -> str | None
     """`required` for the first request of a turn whose question names a workspace thing, when the
     session is `constrained` (a local model or the small profile); None otherwise."""
     return REQUIRED if constrained and step == 1 and names_workspace_thing(question) else None
+
+
+# The tools that read the project folder: a question naming a file or folder (and not the library)
+# starts with one of them. Recorded (stop 50): asked what data/targets.ecsv gives for a planet, the
+# 1.5B model, made to call a tool, called get_paper_content with an id made of the date.
+FILE_TOOLS = frozenset({"read_file", "glob_files", "grep_files"})
+
+
+def first_call_names(question: str) -> frozenset[str] | None:
+    """The tools a required first call may be: the file tools when the question names a file or folder
+    and not the library; None (any offered tool) otherwise."""
+    return FILE_TOOLS if _FILE.search(question) and not _LIBRARY.search(question) else None

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 from astro_cli.agent import events as ev
 from astro_cli.agent.caller import Caller
 from astro_cli.agent.extensions import LoopExtension, TurnView
-from astro_cli.agent.first_step import first_step_choice
+from astro_cli.agent.first_step import first_call_names, first_step_choice
 from astro_cli.agent.history import INTERRUPTED, missing_results, order_results, reply_record
 from astro_cli.agent.history_store import HistoryStore
 from astro_cli.agent.interrupt import TurnInterrupter
@@ -387,6 +387,7 @@ class AgentSession:
                 state.prompt, state.step, self.llm.config.text_tool_calls or self.profile == SMALL),
             on_progress=lambda total, cached, processed: self.bus.emit(
                 ev.PromptProgress(total=total, cached=cached, processed=processed)),
+            call_names=first_call_names(state.prompt),
         )
         self._account(state, reply)
         return reply

@@ -93,6 +93,11 @@ def check_reply(reply: LLMReply, tools: list[dict[str, Any]], history: list[dict
         return BadReply("gave a tool's result as its answer", problem, (
             f"Your last reply only copies the result {copied} returned; that is not an answer. Answer the "
             "question in your own words from that result, or call another tool."), "")
+    if not reply.tool_calls and _TOOL_RESPONSE.match(written):
+        return BadReply("wrote a tool's response itself", "it is written as a tool response (<tool_response>)", (
+            "Your last reply is written as a tool response (<tool_response> ...); tools write those, not you, "
+            "so it is not an answer. Call the tool that gives what the question asks for (read_file reads "
+            "a file), or answer the question in your own words."), strip_template_tags(written))
     if not reply.tool_calls and echoes(strip_template_tags(reply.text), sent or []):
         return BadReply("repeated astro's own instructions or context as its answer", "it only repeats the "
                         "instructions, environment or tool list astro sent it", (
@@ -172,6 +177,10 @@ def _arguments(raw: Any) -> Any:
     return raw if raw is not None else {}
 
 
+# The chat template's markup for a tool's result (Qwen, Hermes), opening a reply: the model playing the tool.
+# Recorded (issue 48, stop 50): after glob_files listed data/stars.csv, asked how many rows it has,
+# the 1.5B model replied `<tool_response>\n1000\n</tool_response>`: a result no tool gave.
+_TOOL_RESPONSE = re.compile(r"\s*<tool_response>")
 MIN_COPIED_LINE = 30  # shorter lines (a path, a number) are what an answer may rightly repeat
 # A line of a file, or a list of paths, may be the answer itself; a search's listing is not.
 ANSWER_SHAPED_RESULTS = frozenset({"read_file", "grep_files", "glob_files"})

@@ -14,6 +14,7 @@ import time
 from collections.abc import Callable
 from typing import Any
 
+from astro_cli.agent.call_schema import call_response_format
 from astro_cli.agent.current_model import CurrentModel
 from astro_cli.agent.first_step import REQUIRED
 from astro_cli.agent.model import Cancelled, LLMReply
@@ -105,6 +106,7 @@ class LLM:
         self._credentials_checked: set[str] = set()
         self.api_seconds = 0.0  # time spent inside model requests, for duration_api_ms and benchmarks
         self._on_progress: Callable[[int, int, int], None] | None = None  # this request's (complete())
+        self._call_names: frozenset[str] | None = None  # likewise: the tools a required call may be
 
     @property
     def config(self) -> LLMConfig:
@@ -121,10 +123,13 @@ class LLM:
         model: str | None = None,
         tool_choice: str | None = None,
         on_progress: Callable[[int, int, int], None] | None = None,
+        call_names: frozenset[str] | None = None,
     ) -> LLMReply:
-        """`on_progress(total, cached, processed)`: a local server's prompt processing, where it says."""
+        """`on_progress(total, cached, processed)`: a local server's prompt processing, where it says.
+        `call_names`: with a required call, the tools it may be (agent/first_step.py); None: any offered."""
         litellm = load_litellm()
         self._on_progress = on_progress
+        self._call_names = call_names
         wanted = model or self.config.model
         if wanted not in self._credentials_checked:
             check_credentials(litellm, dataclasses.replace(self.config, model=wanted))
@@ -233,6 +238,13 @@ class LLM:
                 tool_choice = None  # the provider would refuse or ignore it (agent/first_step.py)
             if tool_choice:
                 kwargs["tool_choice"] = tool_choice
+            if tool_choice == REQUIRED and self.config.server_kind == "llama.cpp":
+                # llama.cpp ignores tool_choice for some chat templates; a schema it does enforce
+                # (agent/call_schema.py).
+                narrowed = [t for t in tools if (t.get("function") or {}).get("name") in (self._call_names or ())]
+                schema = call_response_format(narrowed or tools)
+                if schema is not None:
+                    kwargs["response_format"] = schema
         if self.config.api_base:
             kwargs["api_base"] = self.config.api_base
         if self.config.server_kind == "llama.cpp":
@@ -249,7 +261,15 @@ class LLM:
             # A local or proxy server (llama.cpp, vLLM, a LiteLLM proxy) often needs no key, but the
             # provider's client will not start without one: a placeholder, sent only to api_base.
             kwargs["api_key"] = NO_KEY
-        response = litellm.completion(**kwargs)
+        try:
+            response = litellm.completion(**kwargs)
+        except Exception as exc:
+            if "response_format" not in kwargs or getattr(exc, "status_code", None) != 400:
+                raise
+            # A schema this server cannot turn into a grammar: the request as it was before, unconstrained.
+            log.debug("the server refused the tool-call schema; asked again without it", exc_info=True)
+            del kwargs["response_format"]
+            response = litellm.completion(**kwargs)
         reply = StreamAccumulator(streamed, on_text, self._progress_reader())
         first_at: float | None = None
         try:

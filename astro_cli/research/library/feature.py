@@ -169,12 +169,31 @@ def rag_search_tool(ctx: ToolContext, args: dict[str, Any]) -> ToolResult:
     if widened:
         result.warning = f"{widened}; {result.warning}" if result.warning else widened
     text = format_hits(phrasings, result)
+    rows = _table_rows(ctx, phrasings, papers, result.hits)
+    if rows:  # before the passages: a small model reads the top of a long result
+        text = f"{rows}\n\n{text}"
     local = files_named(ctx, phrasings)
     if local:  # first, where a small model reads: the file it meant is not among these passages
         listed = ", ".join(local)
         text = (f"Note: {listed} {'is a file' if len(local) == 1 else 'are files'} of the project folder, which "
                 f'rag_search does not search: read_file {{"path": "{local[0]}"}} reads it.\n\n{text}')
     return ToolResult(text, data={"sources": sources_of(result.hits)}, framed=True)
+
+
+def _table_rows(ctx: ToolContext, phrasings: list[str], papers: list[str] | None, hits: list[Any]) -> str:
+    """The rows of the library's tables for the objects the question names (research/library/table_rows.py):
+    each name is searched on its own, and the rows are taken from those passages and from the hits."""
+    from astro_cli.research.library.table_rows import object_names, rows_block
+
+    names = [name for phrasing in phrasings for name in object_names(phrasing)]
+    names = list(dict.fromkeys(names))[:2]
+    if not names:
+        return ""
+
+    def search(name: str) -> list[Any]:
+        return [*hits, *_library(ctx).search(name, k=8, papers=papers).hits]
+
+    return rows_block(names, search)
 
 
 def _known_papers(ctx: ToolContext, papers: Any) -> tuple[list[str] | None, str]:
