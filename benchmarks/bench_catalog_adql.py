@@ -65,7 +65,7 @@ def main() -> None:
     server = AdqlServer(folder / "tap")
     try:
         env = {**base_env(folder), "ASTRO_CATALOG_TIMEOUT": "1800",
-               "ASTRO_CATALOG_SERVICES": json.dumps({"gaia": server.service("gaia")})}
+               "ASTRO_CATALOG_SERVICES": json.dumps({"gaia": server.service_entry("gaia")})}
         field = crossmatch_field(folder / "ws", 300, args.field)
         server.engine.add_table("gaiadr3.gaia_source", gaia_table(field["points"]))
         payload, wall, cpu, rss = astro(["catalog", "query", "gaia", CROSSMATCH, "--upload", "data/targets.csv",
@@ -80,7 +80,7 @@ def main() -> None:
 
     server = AdqlServer(folder / "tap-big")
     try:
-        env["ASTRO_CATALOG_SERVICES"] = json.dumps({"gaia": server.service("gaia")})
+        env["ASTRO_CATALOG_SERVICES"] = json.dumps({"gaia": server.service_entry("gaia")})
         began = time.monotonic()
         server.engine.add_table("gaiadr3.gaia_source", gaia_like(args.rows))
         print(f"{args.rows:,} rows stored in the service's SQLite in {time.monotonic() - began:.1f} s")

@@ -112,7 +112,7 @@ class AdqlServer(JobList):
     def url(self) -> str:
         return f"http://127.0.0.1:{self.httpd.port}"
 
-    def service(self, name: str = "gaia") -> dict[str, Any]:
+    def service_entry(self, name: str = "gaia") -> dict[str, Any]:
         """A 'catalog.services' entry pointing `name` here (with its DataLink endpoint)."""
         return {"url": f"{self.url}/{name}", "datalink_url": f"{self.url}/{name}/datalink"}
 

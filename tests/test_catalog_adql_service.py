@@ -30,9 +30,9 @@ def adql(tmp_path):
 
 @pytest.fixture
 def env(astro_env, catalog, adql):
-    services = catalog.config()
-    services["gaia"] = adql.service("gaia")
-    return {**astro_env, **catalog.env(), "ASTRO_CATALOG_SERVICES": json.dumps(services)}
+    entries = catalog.config()
+    entries["gaia"] = adql.service_entry("gaia")
+    return {**astro_env, **catalog.env(), "ASTRO_CATALOG_SERVICES": json.dumps(entries)}
 
 
 def test_a_cone_returns_the_rows_inside_it_nearest_first_and_no_others(run_astro, env, adql, workspace):

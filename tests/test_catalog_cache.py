@@ -24,9 +24,9 @@ def adql(tmp_path):
 
 @pytest.fixture
 def env(astro_env, catalog, adql):
-    services = catalog.config()
-    services["gaia"] = adql.service("gaia")
-    return {**astro_env, **catalog.env(), "ASTRO_CATALOG_SERVICES": json.dumps(services),
+    entries = catalog.config()
+    entries["gaia"] = adql.service_entry("gaia")
+    return {**astro_env, **catalog.env(), "ASTRO_CATALOG_SERVICES": json.dumps(entries),
             "ASTRO_CATALOG_CACHE_HOURS": "24"}  # the default; catalog.env() turns it off for the other tests
 
 

@@ -28,9 +28,9 @@ def adql(tmp_path):
 
 @pytest.fixture
 def env(astro_env, catalog, adql):
-    services = catalog.config()
-    services["gaia"] = adql.service("gaia")
-    return {**astro_env, **catalog.env(), "ASTRO_CATALOG_SERVICES": json.dumps(services)}
+    entries = catalog.config()
+    entries["gaia"] = adql.service_entry("gaia")
+    return {**astro_env, **catalog.env(), "ASTRO_CATALOG_SERVICES": json.dumps(entries)}
 
 
 def test_the_services_stated_hard_limit_replaces_astros_and_is_said(run_astro, env, adql):

@@ -2,7 +2,8 @@
 prompt section, per-session state, service, slash command and transcript section.
 
 The blocks are run in order in one namespace (later blocks use names of earlier ones, as the page
-reads), each block's `install` on a real app.
+reads), each block's `install` on a real app. A block fenced ```python outline``` shows a protocol's
+members with `...` bodies (adding a reader, a source) and is not run.
 """
 
 from __future__ import annotations
