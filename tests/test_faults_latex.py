@@ -115,3 +115,30 @@ def test_library_add_falls_back_to_the_pdf_with_one_line(research, workspace, tm
         assert "Indexed" in proc.stdout and "chunks from the PDF." in proc.stdout
         notes = [line for line in proc.stderr.splitlines() if "beyond astro's limits" in line]
         assert len(notes) == 1 and notes[0].endswith("so the PDF was used.")
+
+
+def nested_macros(depth: int) -> str:
+    """\\a1 uses \\a2 ... uses \\a<depth>, which writes a value: `depth` passes expand it whole."""
+    defs = "".join(f"\\newcommand{{\\m{chr(96 + k)}}}{{\\m{chr(97 + k)}}}\n" for k in range(1, depth))
+    defs += f"\\newcommand{{\\m{chr(96 + depth)}}}{{0.0506 \\pm 0.0086}}\n"
+    return ("\\documentclass{article}\n" + defs + "\\title{Nested macros}\n\\begin{document}\n\\section{Results}\n"
+            + PROSE[:300] + " We find $\\tau = \\ma$ from the low-multipole data.\n\\end{document}\n")
+
+
+def test_macros_expanded_whole_in_exactly_the_allowed_passes_are_within_bounds(tmp_path, astro_env, workspace,
+                                                                                 run_astro):
+    """Planck 2018 VI's macros end expanding at the 8th pass; the reader asked for a 9th pass only to
+    see that nothing changed, was refused, and called the paper beyond its limits (a PDF beside it would
+    have been read instead). A source that needs a 9th pass is still stopped."""
+    budget = Budget()
+    (tmp_path / "eight.tex").write_text(nested_macros(8))
+    _title, sections = latex_sections(tmp_path / "eight.tex", budget=budget)
+    assert budget.exceeded is None and "0.0506 \\pm 0.0086" in sections[-1].text
+    deeper = Budget()
+    (tmp_path / "ten.tex").write_text(nested_macros(10))
+    latex_sections(tmp_path / "ten.tex", budget=deeper)
+    assert deeper.exceeded == "its macros nest more than 8 levels deep"
+    (workspace / "eight.tex").write_text(nested_macros(8))
+    added = run_astro(["library", "add", "./eight.tex"], astro_env)
+    assert added.returncode == 0, added.stderr
+    assert "beyond astro's limits" not in added.stdout + added.stderr, added.stdout

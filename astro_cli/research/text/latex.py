@@ -241,7 +241,7 @@ def expand_macros(text: str, macros: Macros, budget: Budget | None = None) -> st
             pos, changed = end, True
         text = "".join(out) + text[pos:]
         done += 1
-        if not changed:
+        if not changed or not use.search(text):  # nothing left to expand: done, whatever the pass count
             break
     return text
 
