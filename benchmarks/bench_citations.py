@@ -28,8 +28,8 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from astro_cli.citations.check import check_answer  # noqa: E402
-from astro_cli.citations.feature import nudge_text  # noqa: E402
 from astro_cli.citations.ledger import CitationLedger  # noqa: E402
+from astro_cli.citations.nudge import nudge_text  # noqa: E402
 from astro_cli.research.library.service import Library  # noqa: E402
 from astro_cli.research.sources.ads import doc_to_record  # noqa: E402
 from astro_cli.research.sources.remote_search import Outcome, format_for_model, sources_data  # noqa: E402
@@ -127,7 +127,7 @@ def main() -> None:
             from astro_cli.agent.tokens import TokenCounter
 
             counter = TokenCounter(None)
-            text = nudge_text(checked, True)
+            text = nudge_text(checked, None, True) or ""
             print(f"4. the nudge for 2 ids: {counter.text(text)} tokens ({len(text)} characters; {counter.text_method})")
         finally:
             app.close()

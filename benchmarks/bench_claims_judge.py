@@ -182,11 +182,11 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as tmp, \
             LocalServer(installed, args.ctx, args.threads, Path(tmp) / "server.log") as server:
         from astro_cli.agent.factory import resolve_model
-        from astro_cli.agent.llm import LLM
+        from astro_cli.agent.open_model import open_model
 
         assert server.process is not None
         app = make_app(Path(tmp) / "ws", model=MODEL, api_base=server.url + "/v1", **{"citations.judge": "on"})
-        llm = LLM(resolve_model(app))
+        llm = open_model(resolve_model(app))
         ledger = ledger_of(data, papers)
         print(f"server ready in {server.load_seconds} s; {len(items)} claims of the {half} half; "
               f"load {load_before:.1f}", flush=True)
