@@ -29,6 +29,7 @@ sys.path.insert(0, str(ROOT))
 from astro_cli.citations.check import check_answer  # noqa: E402
 from astro_cli.citations.grounding import ground  # noqa: E402
 from astro_cli.citations.ledger import CitationLedger  # noqa: E402
+from astro_cli.research.records import PaperRef, Passage  # noqa: E402
 from tests.library_support import make_app  # noqa: E402
 
 SET = ROOT / "benchmarks" / "data" / "claims_set.json"
@@ -40,10 +41,11 @@ def ledger_of(data: dict[str, object], papers: list[str]) -> CitationLedger:
     ledger.loaded = True
     passages: dict[str, str] = data["passages"]  # type: ignore[assignment]
     for paper in papers:
-        frames = [f'<paper-text source="{paper}" handle="{html.escape(h)}">\n{text}\n</paper-text>'
-                  for h, text in passages.items() if h.split(":")[0] == paper]
+        shown = [(h, text) for h, text in passages.items() if h.split(":")[0] == paper]
+        frames = [f'<paper-text source="{paper}" handle="{html.escape(h)}">\n{text}\n</paper-text>' for h, text in shown]
+        records = [Passage(h, PaperRef(paper, arxiv_id=paper), text).as_dict() for h, text in shown]
         ledger.ingest("get_paper_content", {"id": paper}, "\n\n".join(frames),
-                      {"sources": [{"id": paper, "arxiv_id": paper}]}, True)
+                      {"sources": [{"id": paper, "arxiv_id": paper}], "passages": records}, True)
     return ledger
 
 

@@ -14,8 +14,9 @@ from astro_cli.citations.check import check_answer
 from astro_cli.citations.claims import MAX_CLAIMS, split_claims
 from astro_cli.citations.extract import find_citations
 from astro_cli.citations.grounding import ground
-from astro_cli.citations.handles import passages_in, render_for_reader
+from astro_cli.citations.handles import records_by_paper, render_for_reader
 from astro_cli.citations.ledger import CitationLedger
+from astro_cli.research.records import PaperRef, Passage
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "benchmarks"))
 import bench_grounding  # noqa: E402
@@ -85,14 +86,13 @@ def test_an_author_year_written_with_an_id_goes_with_that_id():
     assert [(c.ident, c.paired) for c in cited] == [("Cowan & Agol 2010", "arxiv:1011.0428"), ("1011.0428", None)]
 
 
-def test_handles_are_read_from_frames_and_rendered_for_the_reader():
-    frame = ('<paper-text source="1001.0012" section="5 Summary &amp; Conclusions" page="8" '
-             'handle="1001.0012:p8:c34">\nWe applied this analysis on 24 known transiting planets.\n</paper-text>')
-    [passage] = passages_in(frame)
-    assert (passage.handle, passage.paper, passage.page, passage.section) == (
-        "1001.0012:p8:c34", "1001.0012", 8, "5 Summary & Conclusions")
-    assert passages_in(frame.replace(' handle="1001.0012:p8:c34"', "")) == []  # no handle, no passage
-    records = {"1001.0012": {"authors": ["Nicolas B. Cowan", "Eric Agol"], "year": 2011}}
+def test_passages_travel_as_records_and_handles_are_rendered_for_the_reader():
+    ref = PaperRef("1001.0012", "Deciphering the albedos", ("Nicolas B. Cowan", "Eric Agol"), 2, 2011)
+    passage = Passage("1001.0012:p8:c34", ref, "We applied this analysis on 24 known transiting planets.", 8,
+                      "5 Summary & Conclusions")
+    assert Passage.from_dict(passage.as_dict()) == passage  # stored in a tool's data and read back unchanged
+    assert Passage.from_dict({"handle": "1001.0012:p8:c34", "text": "no paper"}) is None
+    records = records_by_paper([ref.as_dict()])
     assert render_for_reader("24 planets [1001.0012:p8:c34; 1001.0012:p8:c35].", records) == (
         "24 planets (Cowan & Agol 2011, p. 8).")
 
@@ -152,7 +152,7 @@ def test_adversarial_text_cannot_make_the_patterns_backtrack_for_minutes(name):
         text = ADVERSARIAL[name]
         find_citations(text, TODAY)
         split_claims(text)
-        passages_in(text)
+        render_for_reader(text, {})
         done.set()
 
     threading.Thread(target=work, daemon=True).start()

@@ -13,11 +13,12 @@
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
 from astro_cli.citations.agree import Stated
 from astro_cli.citations.claims import Claim, split_claims
+from astro_cli.citations.handles import where_label
 from astro_cli.citations.plan import is_plan_step
 from astro_cli.citations.support import Verdict, all_stated, best_verdict, data_stated, union_verdict
 from astro_cli.research.identifiers import record_keys
@@ -40,10 +41,11 @@ class ClaimCheck:
     passage: str | None = None
     reason: str = ""
     decided_by: str = "lexical"  # lexical | judge | undecided | none
+    reader: str | None = None  # the cited handles as the reader sees them: "Cowan & Agol 2010, p. 1"
 
     def as_dict(self) -> dict[str, Any]:
         return {"claim": self.claim.text, "status": self.status, "handles": list(self.claim.handles),
-                "cites": [c.label for c in self.claim.cites], "handle": self.handle,
+                "reader": self.reader, "cites": [c.label for c in self.claim.cites], "handle": self.handle,
                 "passage": _excerpt(self.passage), "reason": self.reason, "decided_by": self.decided_by}
 
 
@@ -109,8 +111,11 @@ def ground(ledger: CitationLedger, answer: str, checked: CheckResult) -> Groundi
     by_cite = {c.cited: c for c in checked.citations}
     out: list[ClaimCheck] = []
     for claim in claims:
+        reader: str | None = None
         if claim.handles:
-            read = [(h, p.text) for h in claim.handles if (p := ledger.passage(h)) is not None]
+            shown = [(h, p) for h in claim.handles if (p := ledger.passage(h)) is not None]
+            read = [(h, p.text) for h, p in shown]
+            reader = "; ".join(dict.fromkeys(p.ref.short_cite() + where_label(h) for h, p in shown)) or None
             if not read:
                 out.append(ClaimCheck(claim, "not_read", claim.handles[0], reason=(
                     "no tool showed this passage in this session")))
@@ -144,7 +149,7 @@ def ground(ledger: CitationLedger, answer: str, checked: CheckResult) -> Groundi
         else:
             verdict, handle = best_verdict(claim, read)
             text = next((t for h, t in read if h == handle), None)
-        out.append(_from_verdict(claim, verdict, handle, text))
+        out.append(replace(_from_verdict(claim, verdict, handle, text), reader=reader))
     return Grounding(out, bool(ledger.passages), unread)
 
 

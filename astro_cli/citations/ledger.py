@@ -9,9 +9,10 @@ about the paper and is not counted: such ids can still be resolved online. Error
 written by models (a subagent's or teammate's reply) are not tool output: a subagent's own tool
 results are read from its child session instead.
 
-Passages are the <paper-text> frames with a `handle` that rag_search, get_paper_content and
-search_papers showed the model (citations/handles.py); they are parsed from the stored result
-text, so a resumed session knows what it read.
+Passages are the `Passage` records (research/records.py) that rag_search, get_paper_content and
+search_papers put in their result's data (`passages`), one for each <paper-text> frame they showed
+the model; the frames' text is never parsed back. The data is stored with the tool message, so a
+resumed session knows what it read.
 """
 
 from __future__ import annotations
@@ -20,8 +21,9 @@ import json
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from astro_cli.citations.handles import Passage, key_of, passages_in
+from astro_cli.citations.handles import key_of
 from astro_cli.research.identifiers import keys_of, record_keys
+from astro_cli.research.records import Passage
 
 if TYPE_CHECKING:
     from astro_cli.app import AppContext
@@ -79,7 +81,7 @@ class CitationLedger:
             self.load_session(app, child)
         if tool in MODEL_WRITTEN or child or not content:
             return
-        found = passages_in(content)
+        found = [p for p in (Passage.from_dict(d) for d in data.get("passages") or [] if isinstance(d, dict)) if p]
         for passage in found:
             key = key_of(passage.handle)
             if key is not None:

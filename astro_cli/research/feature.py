@@ -58,14 +58,14 @@ def search_papers_tool(ctx: ToolContext, query: str, source: str = "all", rows: 
     """
     from astro_cli.extensions import ExtensionPoints
     from astro_cli.research.sources.http import ServiceError
-    from astro_cli.research.sources.remote_search import format_for_model, search_papers, sources_data
+    from astro_cli.research.sources.remote_search import format_for_model, result_data, search_papers
 
     try:
         outcome = search_papers(_web(ctx), query, source=source, rows=rows or 10, sort=sort,
                                 year_from=year_from, year_to=year_to, sources=ctx.service(ExtensionPoints))
     except ServiceError as exc:
         raise ToolError(str(exc)) from None
-    return ToolResult(format_for_model(outcome), data=sources_data(outcome.records), framed=True)
+    return ToolResult(format_for_model(outcome), data=result_data(outcome.records), framed=True)
 
 
 @tool(name="paper_graph", key_argument="id", timeout=120)

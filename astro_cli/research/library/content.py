@@ -12,8 +12,8 @@ import re
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from astro_cli.citations.handles import passage_handle
 from astro_cli.prompt.tags import escape_tags
+from astro_cli.research.records import Passage, passage_handle
 from astro_cli.research.textblock import frame
 
 if TYPE_CHECKING:
@@ -32,6 +32,7 @@ class Content:
     shown_chars: int
     left_chars: int
     sections: list[str] = field(default_factory=list)
+    passages: list[Passage] = field(default_factory=list)  # what each frame showed, under its handle
 
 
 def parse_pages(spec: str | int | list[int]) -> set[int]:
@@ -112,6 +113,8 @@ def paper_content(library: LibraryCore, paper: Paper, section: str | None = None
                                f"{_outline(library, paper)}.")
     budget = budget or library.settings.typed["library.content_budget_chars"]
     blocks: list[str] = []
+    passages: list[Passage] = []
+    ref = paper.ref()
     used = 0
     for n, row in enumerate(chosen):  # one frame per chunk: each has its own handle to cite
         text = row.text
@@ -119,8 +122,9 @@ def paper_content(library: LibraryCore, paper: Paper, section: str | None = None
         if room <= 200 and n > 0:
             break
         cut = text if len(text) <= room else text[:room].rsplit(" ", 1)[0]
-        blocks.append(frame(cut, paper.id, row.section, row.page,
-                            handle=passage_handle(paper.id, row.ord, row.page, row.section)))
+        handle = passage_handle(paper.id, row.ord, row.page, row.section)
+        blocks.append(frame(cut, paper.id, row.section, row.page, handle=handle))
+        passages.append(Passage(handle, ref, cut, row.page, row.section))
         used += len(cut)
         if cut is not text:
             break
@@ -132,7 +136,7 @@ def paper_content(library: LibraryCore, paper: Paper, section: str | None = None
     if left > 0:
         parts.append(escape_tags(_left_note(chosen, used, left, budget)))
     sections = list(dict.fromkeys(r.section for r in chosen if r.section))
-    return Content("\n\n".join(parts), paper, used, left, sections)
+    return Content("\n\n".join(parts), paper, used, left, sections, passages)
 
 
 def _left_note(rows: list[Chunk], used: int, left: int, budget: int) -> str:

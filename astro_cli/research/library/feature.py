@@ -21,7 +21,7 @@ from astro_cli.tools.typed import as_tool, tool
 if TYPE_CHECKING:
     from astro_cli.app import AppContext
     from astro_cli.research.library.service import Library
-    from astro_cli.research.records import Paper
+    from astro_cli.research.records import Paper, Passage
     from astro_cli.research.search.passages import SearchResult
 
 
@@ -145,7 +145,8 @@ def get_paper_content_tool(ctx: ToolContext, id: str, section: str | None = None
         content = library.content(paper, section=section or None, pages=pages)
     except ContentError as exc:
         raise ToolError(str(exc)) from None
-    return ToolResult(note + content.text, data=_sources([paper]), framed=True)
+    data = {**_sources([paper]), "passages": [p.as_dict() for p in content.passages]}
+    return ToolResult(note + content.text, data=data, framed=True)
 
 
 def rag_search_tool(ctx: ToolContext, args: dict[str, Any]) -> ToolResult:
@@ -169,7 +170,8 @@ def rag_search_tool(ctx: ToolContext, args: dict[str, Any]) -> ToolResult:
     if widened:
         result.warning = f"{widened}; {result.warning}" if result.warning else widened
     text = format_hits(phrasings, result)
-    rows = _table_rows(ctx, phrasings, papers, result.hits)
+    rows, shown = _table_rows(ctx, phrasings, papers, result.hits)
+    shown += [p for p in (hit.passage() for hit in result.hits) if p is not None]
     if rows:  # before the passages: a small model reads the top of a long result
         text = f"{rows}\n\n{text}"
     local = files_named(ctx, phrasings)
@@ -177,10 +179,12 @@ def rag_search_tool(ctx: ToolContext, args: dict[str, Any]) -> ToolResult:
         listed = ", ".join(local)
         text = (f"Note: {listed} {'is a file' if len(local) == 1 else 'are files'} of the project folder, which "
                 f'rag_search does not search: read_file {{"path": "{local[0]}"}} reads it.\n\n{text}')
-    return ToolResult(text, data={"sources": sources_of(result.hits)}, framed=True)
+    return ToolResult(text, data={"sources": sources_of(result.hits), "passages": [p.as_dict() for p in shown]},
+                      framed=True)
 
 
-def _table_rows(ctx: ToolContext, phrasings: list[str], papers: list[str] | None, hits: list[Any]) -> str:
+def _table_rows(ctx: ToolContext, phrasings: list[str], papers: list[str] | None,
+                hits: list[Any]) -> tuple[str, list[Passage]]:
     """The rows of the library's tables for the objects the question names (research/library/table_rows.py):
     each name is searched on its own, and the rows are taken from those passages and from the hits."""
     from astro_cli.research.library.table_rows import object_names, rows_block
@@ -188,7 +192,7 @@ def _table_rows(ctx: ToolContext, phrasings: list[str], papers: list[str] | None
     names = [name for phrasing in phrasings for name in object_names(phrasing)]
     names = list(dict.fromkeys(names))[:2]
     if not names:
-        return ""
+        return "", []
 
     def search(name: str) -> list[Any]:
         return [*hits, *_library(ctx).search(name, k=8, papers=papers).hits]

@@ -13,12 +13,13 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Sequence
+from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from astro_cli.research.textblock import frame
 
 if TYPE_CHECKING:
-    from astro_cli.research.records import Hit
+    from astro_cli.research.records import Hit, Passage
 
 # An object's name: a word (catalogue or survey: HD, TrES, WASP, HAT-P, OGLE-TR, Kepler) joined to
 # a number by a space or a hyphen, the number perhaps with a letter after it (189733b, 12b).
@@ -73,11 +74,12 @@ def rows_naming(text: str, name: str) -> list[str]:
     return []
 
 
-def rows_block(names: Sequence[str], search: Callable[[str], list[Hit]]) -> str:
+def rows_block(names: Sequence[str], search: Callable[[str], list[Hit]]) -> tuple[str, list[Passage]]:
     """The rows of the library's tables for each object named, framed like rag_search's passages,
-    with one line saying what they are; "" when no table has a row for them. `search` gives a
-    name's best passages (rag_search's own search, with the same papers)."""
+    with one line saying what they are ("" when no table has a row for them), and each frame as the
+    passage it showed. `search` gives a name's best passages (rag_search's own search, same papers)."""
     blocks: list[str] = []
+    passages: list[Passage] = []
     seen: set[tuple[int, str]] = set()
     for name in names:
         for hit in search(name):
@@ -88,8 +90,11 @@ def rows_block(names: Sequence[str], search: Callable[[str], list[Hit]]) -> str:
                 seen.add((hit.chunk_id, _key(name)))
                 blocks.append(frame("\n".join(rows), hit.source, hit.section, hit.page, kind=hit.kind,
                                     handle=hit.handle))
+                shown = hit.passage()
+                if shown is not None:
+                    passages.append(replace(shown, text="\n".join(rows)))
     if not blocks:
-        return ""
+        return "", []
     named = " and ".join(names)
     return (f"Table rows for {named} (the row, its continuation lines and the table's column header; cite the "
-            "passage's handle):\n" + "\n".join(blocks))
+            "passage's handle):\n" + "\n".join(blocks)), passages

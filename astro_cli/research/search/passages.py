@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from astro_cli.prompt.tags import escape_tags
-from astro_cli.research.records import Hit
+from astro_cli.research.records import Hit, Paper, PaperRef
 from astro_cli.research.search.fts import Match, SearchError, fts_query, plan_query
 from astro_cli.research.search.fts import literal_runs as run_match
 from astro_cli.research.search.retrieval import RRF_K, fuse, reciprocal_rank_fusion
@@ -247,10 +247,16 @@ def _load_hits(library: LibraryCore, ranked: list[tuple[int, float]],
             chunk_id=cid, kind="note" if is_note else "paper",
             source=row["n_path"] if is_note else row["paper_id"], section=row["section"], page=row["page"],
             text=row["text"], score=round(score, 4), title=row["n_title"] if is_note else row["p_title"],
-            bibcode=row["bibcode"], arxiv_id=row["arxiv_id"], url=row["url"], ord=row.get("ord"),
-            ranks=ranks.get(cid, {}),
+            paper=None if is_note else _ref(row),
+            ord=row.get("ord"), ranks=ranks.get(cid, {}),
         ))
     return hits
+
+
+def _ref(row: dict[str, Any]) -> PaperRef:
+    """A hit's paper, from the columns of its row that name it (the row is also the chunk's)."""
+    named = {key: row.get(key) for key in ("arxiv_id", "bibcode", "doi", "url", "authors", "year")}
+    return Paper.from_row({**named, "id": row["paper_id"], "title": row["p_title"]}).ref()
 
 
 def format_hits(question: str | Sequence[str], result: SearchResult) -> str:
@@ -295,12 +301,11 @@ def where_of(hit: Hit) -> list[str]:
 
 
 def sources_of(hits: list[Hit]) -> list[dict[str, Any]]:
-    """The papers (and notes) behind the hits, once each, for /sources."""
+    """The papers (and notes) behind the hits, once each, for /sources: a paper as its `PaperRef`
+    (authors and year: the reader's `(Cowan & Agol 2010, p. 1)` is the same as after get_paper_content)."""
     seen: dict[str, dict[str, Any]] = {}
     for hit in hits:
         if hit.source not in seen:
-            seen[hit.source] = {
-                "id": hit.source, "title": hit.title, "bibcode": hit.bibcode, "arxiv_id": hit.arxiv_id,
-                "url": hit.url, **({"kind": "note"} if hit.kind == "note" else {}),
-            }
+            seen[hit.source] = hit.paper.as_dict() if hit.paper else {"id": hit.source, "title": hit.title,
+                                                                     "kind": "note"}
     return list(seen.values())

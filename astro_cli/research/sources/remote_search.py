@@ -12,8 +12,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from astro_cli.citations.handles import passage_handle
 from astro_cli.prompt.tags import escape_tags
+from astro_cli.research.records import PaperRef, Passage, passage_handle
 from astro_cli.research.sources import ads, arxiv
 from astro_cli.research.sources.ads_syntax import OPERATORS
 from astro_cli.research.sources.http import ServiceError
@@ -228,13 +228,8 @@ def format_for_model(outcome: Outcome) -> str:
     lines = [escape_tags(f"{len(outcome.records)} papers for: {outcome.query} ({totals})"), DATA_NOTE, ""]
     for number, record in enumerate(outcome.records, start=1):
         lines.append(escape_tags(f"[{number}] {ids_line(record)}"))
-        body = "\n".join([
-            record.get("title") or "(untitled)",
-            authors_line(record.get("authors") or []),
-            snippet(record.get("abstract")) or "(no abstract)",
-        ])
         ident = str(record.get("id") or "")
-        lines.append(frame(body, source=ident, section="search result",
+        lines.append(frame(_body(record), source=ident, section="search result",
                            handle=passage_handle(ident, None) if ident and record.get("abstract") else None))
         lines.append("")
     lines += [escape_tags(note) for note in outcome.notes]
@@ -242,8 +237,27 @@ def format_for_model(outcome: Outcome) -> str:
     return "\n".join(lines).rstrip()
 
 
+def _body(record: dict[str, Any]) -> str:
+    """What a search result's frame shows: title, authors, the abstract's start."""
+    return "\n".join([
+        record.get("title") or "(untitled)",
+        authors_line(record.get("authors") or []),
+        snippet(record.get("abstract")) or "(no abstract)",
+    ])
+
+
 def sources_data(records: list[dict[str, Any]]) -> dict[str, Any]:
     return {"sources": [source_entry(r) for r in records]}
+
+
+def result_data(records: list[dict[str, Any]]) -> dict[str, Any]:
+    """search_papers' data: the papers for /sources, and each abstract it framed as a `Passage` (the ledger
+    reads these, not the frames)."""
+    entries = [source_entry(r) for r in records]
+    passages = [Passage(passage_handle(str(entry["id"]), None), PaperRef.from_dict(entry), _body(record),
+                        section="search result").as_dict()
+                for record, entry in zip(records, entries, strict=True) if entry.get("id") and record.get("abstract")]
+    return {"sources": entries, "passages": passages}
 
 
 def _citation_count(record: dict[str, Any]) -> int:

@@ -268,7 +268,7 @@ class LibraryStore:
         marks = ",".join("?" * len(chunk_ids))
         return self._rows(
             "SELECT c.id, c.paper_id, c.note_id, c.section, c.page, c.ord, c.text, p.title AS p_title, p.bibcode, "
-            "p.arxiv_id, p.url, n.path AS n_path, n.title AS n_title FROM chunks c "
+            "p.arxiv_id, p.doi, p.url, p.authors, p.year, n.path AS n_path, n.title AS n_title FROM chunks c "
             "LEFT JOIN papers p ON p.id = c.paper_id LEFT JOIN notes n ON n.id = c.note_id "
             f"WHERE c.id IN ({marks})", list(chunk_ids))
 
