@@ -30,6 +30,7 @@ from typing import TYPE_CHECKING, Any, Literal, Protocol
 
 if TYPE_CHECKING:
     from astro_cli.app import AppContext
+    from astro_cli.research.found import FoundPaper
     from astro_cli.research.records import Chunk
     from astro_cli.research.sources.web import Web
 
@@ -101,7 +102,7 @@ class SearchAnswer:
     """What a source's search found: its total, its records and the notes a reader should see."""
 
     total: int
-    records: list[dict[str, Any]]
+    records: list[FoundPaper]
     notes: list[str] = field(default_factory=list)
 
 
@@ -120,8 +121,9 @@ class PaperSource(Protocol):
     `name` is the `source` choice of search_papers and `astro search --source`; `label` names it in
     sentences. `query_language` says what `search` reads: "ads" for NASA ADS syntax (arXiv takes it
     translated), or the source's own (INSPIRE's). `searches` is False for a source that only resolves
-    (Crossref). A record is the common dict shape (id, arxiv_id, bibcode, doi, title, authors, year,
-    abstract, citation_count, url, sources). The library keys papers by arXiv id, so a record is
+    (Crossref). A record is a `FoundPaper` (research/found.py: ids, title, authors, year, venue, abstract,
+    notices, which service said what; `FoundPaper.from_record` reads the common dict shape a client
+    parses into). The library keys papers by arXiv id, so a record is
     downloaded only when it names one; `files` says which source serves them (arXiv today)."""
 
     name: str
@@ -133,7 +135,7 @@ class PaperSource(Protocol):
         """Whether `identifier` (stripped, as the user typed it) is one this source resolves."""
         ...
 
-    def resolve(self, web: Web, identifier: str) -> dict[str, Any] | None:
+    def resolve(self, web: Web, identifier: str) -> FoundPaper | None:
         """The record for `identifier`, None when the source does not know it; ServiceError with one
         sentence when the source cannot be asked (no token, outage)."""
         ...
@@ -142,7 +144,7 @@ class PaperSource(Protocol):
         """What the source finds for `request`; only called when `searches`."""
         ...
 
-    def files(self, web: Web, record: dict[str, Any], version: str) -> PaperFiles | None:
+    def files(self, web: Web, record: FoundPaper, version: str) -> PaperFiles | None:
         """Where this source serves `record`'s files (`version`: an arXiv version or ''), None when it does not."""
         ...
 
@@ -175,7 +177,7 @@ class ExtensionPoints:
         """The source that resolves `identifier`: the last registered that recognises it."""
         return next((s for s in reversed(self.sources) if s.recognises(identifier)), None)
 
-    def files_for(self, web: Web, record: dict[str, Any], version: str) -> PaperFiles | None:
+    def files_for(self, web: Web, record: FoundPaper, version: str) -> PaperFiles | None:
         """The record's files from the last registered source that serves them."""
         return next((f for s in reversed(self.sources) if (f := s.files(web, record, version)) is not None), None)
 

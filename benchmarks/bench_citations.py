@@ -30,9 +30,10 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from astro_cli.citations.check import check_answer  # noqa: E402
 from astro_cli.citations.ledger import CitationLedger  # noqa: E402
 from astro_cli.citations.nudge import nudge_text  # noqa: E402
+from astro_cli.research.found import FoundPaper  # noqa: E402
 from astro_cli.research.library.service import Library  # noqa: E402
 from astro_cli.research.sources.ads import doc_to_record  # noqa: E402
-from astro_cli.research.sources.remote_search import Outcome, format_for_model, sources_data  # noqa: E402
+from astro_cli.research.sources.remote_search import Outcome, format_for_model, result_data  # noqa: E402
 from tests.library_support import make_app  # noqa: E402
 from tests.research_server import ADS_TOKEN, ResearchServer, fixture  # noqa: E402
 
@@ -61,11 +62,10 @@ def build(root: Path, results: int, papers: int):  # noqa: ANN201
     library.upsert_paper({"arxiv_id": "1001.0012", "title": "The Statistics of Albedo",
                           "authors": ["Nicolas B. Cowan", "Eric Agol"], "year": 2010})
     docs = json.loads(fixture("ads/search_query_q-star_rows25.json"))["response"]["docs"][:10]
-    records = [doc_to_record(d) for d in docs]
-    for r in records:
-        r["id"] = r["arxiv_id"] or r["bibcode"]
+    records = [FoundPaper.from_record(doc_to_record(d)) for d in docs]
+    records = [r.but(id=r.arxiv_id or r.bibcode) for r in records]
     content = format_for_model(Outcome(query="star", records=records, totals={"ads": 503860}))
-    data = sources_data(records)
+    data = result_data(records)
     session_id = app.sessions.create(str(root), "bench")
     for n in range(results):
         call = {"id": f"c{n}", "type": "function", "function": {"name": "search_papers",

@@ -151,12 +151,13 @@ def test_ads_lookup_refuses_a_record_without_the_asked_identifier(research_app, 
 
 
 def test_search_results_sharing_a_doi_but_not_an_arxiv_id_stay_two_papers():
+    from astro_cli.research.found import FoundPaper
     from astro_cli.research.sources.merge import merge
 
     ads_side = [{"arxiv_id": "1001.0012", "doi": "10.1103/PhysRevB.85.115117", "bibcode": None, "title": "one",
                  "sources": ["ads"]}]
     arxiv_side = [{"arxiv_id": "1111.2011", "doi": "10.1103/physrevb.85.115117", "title": "two", "sources": ["arxiv"]},
                   {"arxiv_id": "1001.0012", "doi": None, "title": "one again", "abstract": "text", "sources": ["arxiv"]}]
-    merged = merge(ads_side, arxiv_side)
-    assert [(r["id"], r["title"]) for r in merged] == [("1001.0012", "one"), ("1111.2011", "two")]
-    assert merged[0]["abstract"] == "text" and merged[0]["sources"] == ["ads", "arxiv"]
+    merged = merge([FoundPaper.from_record(r) for r in ads_side], [FoundPaper.from_record(r) for r in arxiv_side])
+    assert [(r.id, r.title) for r in merged] == [("1001.0012", "one"), ("1111.2011", "two")]
+    assert merged[0].abstract == "text" and merged[0].sources == ("ads", "arxiv")

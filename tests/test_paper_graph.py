@@ -32,7 +32,7 @@ def test_references_come_from_ads_with_counts_years_and_library_marks(research_a
     assert _ads_params(research)[0]["q"] == ["references(bibcode:2013PASP..125..306F)"]
     assert _ads_params(research)[0]["rows"] == ["10"]
     assert page.total == 25 and len(page.neighbours) == 10
-    marked = [n.record["bibcode"] for n in page.neighbours if n.in_library]
+    marked = [n.record.bibcode for n in page.neighbours if n.in_library]
     assert marked == ["2021NewA...8301477S"]
     text = format_for_model(page)
     assert text.startswith("References of 2013PASP..125..306F (NASA ADS): 1-10 of 25; 1 of these in the library.")
@@ -61,7 +61,7 @@ def test_an_arxiv_id_is_resolved_to_its_bibcode_first(research_app, research):  
 def test_a_paper_is_never_its_own_neighbour(research_app, research):  # noqa: F811
     research.graph_total = 25
     page = paper_graph(Library.of(research_app), "2021NewA...8301491M", "refs", rows=25)
-    bibcodes = [n.record["bibcode"] for n in page.neighbours]
+    bibcodes = [n.record.bibcode for n in page.neighbours]
     assert "2021NewA...8301491M" not in bibcodes and len(bibcodes) == len(set(bibcodes)) == 24
 
 
@@ -96,8 +96,8 @@ def test_without_ads_references_come_from_the_papers_bibliography_resolved_to_id
                                       "title": "Bovy et al.", "authors": ["Bovy, J."], "year": 2012})
     page = paper_graph(Library.of(arxiv_only), "1202.3665", "refs", rows=50)
     by_key = {n.text.split("]")[0][1:]: n for n in page.neighbours}
-    assert by_key["akeret2012"].record["arxiv_id"] == "1212.1721"
-    assert by_key["bovy2012"].record["bibcode"] == "2012ApJ...753..148B" and by_key["bovy2012"].in_library
+    assert by_key["akeret2012"].record.arxiv_id == "1212.1721"
+    assert by_key["bovy2012"].record.bibcode == "2012ApJ...753..148B" and by_key["bovy2012"].in_library
     assert page.total == len(page.neighbours) > 20
     text = format_for_model(page)
     assert text.startswith(f"References of 1202.3665 (its own bibliography): 1-{page.total} of {page.total}; "
@@ -117,7 +117,7 @@ def test_references_are_spelled_as_ads_bibcodes():
     assert bibcode_of_reference("2005", "MNRAS", "356", "925", "Lewis, A.") == "2005MNRAS.356..925L"
     assert bibcode_of_reference("2012", "Unknown Journal of Things", "1", "2", "X") is None
     record = resolve_reference("[x] Somebody, A. 2020, see doi:10.1086/670067 for details")
-    assert record["doi"] == "10.1086/670067"
+    assert record.doi == "10.1086/670067"
 
 
 def test_astro_papers_cited_by_pages_from_the_command_line(cli, research, workspace):  # noqa: F811
@@ -146,14 +146,14 @@ def test_without_ads_a_pdf_papers_run_on_reference_list_is_cut_into_entries(tmp_
         page = paper_graph(Library.of(app), "1001.0012", "refs", rows=50, start=0)
         texts = [n.text for n in page.neighbours]
         agol = next(n for n in page.neighbours if n.text.startswith("Agol, E., Cowan, N. B."))
-        assert agol.record["bibcode"] == "2010ApJ...721.1861A"
+        assert agol.record.bibcode == "2010ApJ...721.1861A"
         beerer = next(n for n in page.neighbours if n.text.startswith("Beerer, I. M."))
-        assert beerer.record["arxiv_id"] == "1011.4066"
+        assert beerer.record.arxiv_id == "1011.4066"
         assert any("Leigh, C. J., Collier Cameron, A., & Pinfield, D. J. 2007, MNRAS, 382, 473" in t for t in texts)
         assert page.total > 80 and len(page.neighbours) == 50  # a page of a long list
         rest = paper_graph(Library.of(app), "1001.0012", "refs", rows=50, start=50)
         assert len(rest.neighbours) == page.total - 50
-        resolved = [n for n in page.neighbours + rest.neighbours if n.record.get("id")]
+        resolved = [n for n in page.neighbours + rest.neighbours if n.record.id]
         assert len(resolved) >= page.total - 3
     finally:
         app.close()

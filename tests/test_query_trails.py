@@ -63,14 +63,14 @@ def test_4_an_arxiv_identifier_is_looked_up_on_arxiv_by_id(research_app, researc
     outcome = search_papers(Web.of(research_app), "arXiv:1111.2011", rows=3)
     hits = research.hits("/api/query")
     assert [h.query.get("id_list") for h in hits] == [["1111.2011"]]
-    assert "1111.2011" in [r["arxiv_id"] for r in outcome.records]
+    assert "1111.2011" in [r.arxiv_id for r in outcome.records]
     assert outcome.notes == []  # nothing was left out, so nothing is said
 
 
 def test_4_a_doi_or_bibcode_goes_to_ads_without_a_misleading_note(research_app, research):  # noqa: F811
     for query in ("doi:10.1086/670067", "bibcode:2013PASP..125..306F", "https://doi.org/10.1086/670067"):
         outcome = search_papers(Web.of(research_app), query, rows=3)
-        assert [r["bibcode"] for r in outcome.records] == ["2013PASP..125..306F"], query
+        assert [r.bibcode for r in outcome.records] == ["2013PASP..125..306F"], query
         assert outcome.notes == [], query
     assert research.hits("/api/query") == []
     assert _ads_queries(research)[-1] == 'identifier:"10.1086/670067"'  # a pasted URL becomes the DOI
@@ -91,7 +91,7 @@ def test_4_an_arxiv_url_or_arxiv_bibcode_is_an_arxiv_id():
 def test_5_accented_authors_are_folded_to_arxivs_spelling(research_app, research):  # noqa: F811
     outcome = search_papers(Web.of(research_app), 'author:"Tešanović, Z"', source="arxiv")
     assert _arxiv_queries(research) == ["au:Tesanovic_Z"]
-    assert [r["arxiv_id"] for r in outcome.records] == ["1111.2011"]
+    assert [r.arxiv_id for r in outcome.records] == ["1111.2011"]
 
 
 @pytest.mark.parametrize(("name", "arxiv"), [
@@ -112,7 +112,7 @@ def test_6_ads_year_finds_a_paper_submitted_the_year_before(research_app, resear
     # 1111.2011 was submitted in November 2011 and published in Phys. Rev. B in 2012.
     outcome = search_papers(Web.of(research_app), 'author:"Tesanovic, Z" year:2012', source="arxiv")
     assert _arxiv_queries(research) == ["au:Tesanovic_Z AND submittedDate:[201101010000 TO 201212312359]"]
-    assert [r["arxiv_id"] for r in outcome.records] == ["1111.2011"]
+    assert [r.arxiv_id for r in outcome.records] == ["1111.2011"]
     # ... and its journal year keeps it out of 2011, though arXiv has it as submitted then
     outcome = search_papers(Web.of(research_app), "author:\"Tesanovic, Z\"", source="arxiv", year_from=2011, year_to=2011)
     assert _arxiv_queries(research)[-1] == "au:Tesanovic_Z AND submittedDate:[201001010000 TO 201112312359]"

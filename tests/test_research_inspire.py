@@ -9,6 +9,7 @@ import json
 import pytest
 
 from astro_cli.extensions import PaperFiles, SearchAnswer, SearchRequest, extension_points
+from astro_cli.research.found import FoundPaper
 from astro_cli.research.library.download import download
 from astro_cli.research.library.resolve import resolve
 from astro_cli.research.library.service import Library
@@ -67,11 +68,11 @@ def test_an_unknown_source_lists_the_registered_ones(run_astro, env):
 def test_inspire_record_resolves_to_its_arxiv_eprint_with_inspire_metadata(research_app, research):
     points = extension_points(research_app.install_features())
     record, version = resolve(Web.of(research_app), "https://inspirehep.net/literature/1191456", points)
-    assert (record["arxiv_id"], version) == ("1210.4935", "")
+    assert (record.arxiv_id, version) == ("1210.4935", "")
     assert research.hits("/inspire/literature/1191456")
     assert [r.query["id_list"] for r in research.hits("/api/query")] == [["1210.4935"]]  # the files' source
-    assert record["title"] == "Holography for General Gauge Mediation"  # arXiv's stand-in has no feed for it
-    assert record["doi"] == "10.1007/JHEP02(2013)132" and record["journal"] == "JHEP"
+    assert record.title == "Holography for General Gauge Mediation"  # arXiv's stand-in has no feed for it
+    assert record.doi == "10.1007/JHEP02(2013)132" and record.journal == "JHEP"
 
 
 def test_an_inspire_record_without_an_eprint_or_unknown_is_one_sentence(research_app):
@@ -102,14 +103,14 @@ class MirrorFiles:
     def recognises(self, identifier: str) -> bool:
         return False
 
-    def resolve(self, web: Web, identifier: str) -> dict[str, object] | None:
+    def resolve(self, web: Web, identifier: str) -> FoundPaper | None:
         return None
 
     def search(self, web: Web, request: SearchRequest) -> SearchAnswer:
         raise ServiceError("the mirror does not search")
 
-    def files(self, web: Web, record: dict[str, object], version: str) -> PaperFiles | None:
-        return PaperFiles(f"{self.base}/pdf/{record['arxiv_id']}", None, "the mirror") if record.get("arxiv_id") else None
+    def files(self, web: Web, record: FoundPaper, version: str) -> PaperFiles | None:
+        return PaperFiles(f"{self.base}/pdf/{record.arxiv_id}", None, "the mirror") if record.arxiv_id else None
 
 
 def test_a_registered_source_serves_the_files_of_a_download(research_app, research):
@@ -124,6 +125,7 @@ def test_a_registered_source_serves_the_files_of_a_download(research_app, resear
 
 NOTES_SOURCE = '''
 from astro_cli.extensions import SearchAnswer
+from astro_cli.research.found import FoundPaper
 
 
 class GroupNotes:
@@ -141,8 +143,8 @@ class GroupNotes:
         return None
 
     def search(self, web, request):
-        record = {"id": "1001.0012", "arxiv_id": "1001.0012", "title": "Asked: " + request.text,
-                  "authors": ["Reader, A."], "year": 2010, "sources": ["groupnotes"]}
+        record = FoundPaper(id="1001.0012", arxiv_id="1001.0012", title="Asked: " + request.text,
+                            authors=("Reader, A.",), year=2010, sources=("groupnotes",))
         return SearchAnswer(1, [record], ["From the reading list."])
 
     def files(self, web, record, version):

@@ -123,7 +123,7 @@ def test_an_80_kB_reference_is_parsed_in_linear_time(workspace, astro_env, run_a
     started = time.monotonic()
     record = resolve_reference(LONG_REFERENCE)
     assert time.monotonic() - started < 5, "a behaviour guard: linear parsing takes milliseconds"
-    assert record["id"] is None  # no journal, volume and page: unresolved, as before
+    assert record.id is None  # no journal, volume and page: unresolved, as before
     _paper_with_reference(workspace, LONG_REFERENCE)
     result = run_astro(["papers", "refs", "2501.00001"], {**astro_env, "COLUMNS": "400"}, timeout=60)
     assert result.returncode == 0, result.stderr

@@ -61,7 +61,7 @@ def _show(paper: str, direction: str, rows: int, start: int, as_json: bool) -> N
         if as_json:
             payload = {"paper": page.paper, "direction": direction, "total": page.total, "start": page.start,
                        "source": page.source, "notes": page.notes,
-                       "results": [{**n.record, "in_library": n.in_library, "reference": n.text or None}
+                       "results": [{**n.record.as_record(), "in_library": n.in_library, "reference": n.text or None}
                                    for n in page.neighbours]}
             typer.echo(visible_json(payload, indent=2))
             return
@@ -83,12 +83,12 @@ def _print(page: Any) -> None:
                        + (f"{page.start + 1:d}-{page.start + shown:d} of {page.total:,}" if shown else "none")))
     for number, neighbour in enumerate(page.neighbours, start=page.start + 1):
         record = neighbour.record
-        title = visible(record.get("title")) if record.get("title") else one_line(neighbour.text or "(untitled)",
+        title = visible(record.title) if record.title else one_line(neighbour.text or "(untitled)",
                                                                                    REFERENCE_SHOWN)
         console.print(Text.assemble((visible(f"{number}. {title}"), "bold"),
                                     *([(" (in library)", "green")] if neighbour.in_library else [])))
-        if record.get("title"):
-            console.print(Text("   " + visible(authors_line(record.get("authors") or []))))
+        if record.title:
+            console.print(Text("   " + visible(authors_line(list(record.authors)))))
         console.print(Text("   " + visible(ids_line(record) or "not resolved to an identifier"), style="dim"))
     if page.start + shown < page.total:
         err.print(Text(f"more: --start {page.start + shown:d}", style="dim"))

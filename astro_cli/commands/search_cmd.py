@@ -63,7 +63,7 @@ def search(
         except ServiceError as exc:
             raise UserError(str(exc), EXIT_FAILED) from None
         if as_json:
-            payload = {"query": query, "totals": outcome.totals, "notes": outcome.notes, "results": outcome.records}
+            payload = {"query": query, "totals": outcome.totals, "notes": outcome.notes, "results": [r.as_record() for r in outcome.records]}
             typer.echo(visible_json(payload, indent=2))
             return
         _print_results(outcome)
@@ -81,13 +81,13 @@ def _print_results(outcome: Any) -> None:
     if not outcome.records:
         console.print(Text("No papers found for: " + visible(outcome.query)))
     for number, record in enumerate(outcome.records, start=1):
-        console.print(Text(visible(f"{number}. {record.get('title') or '(untitled)'}"), style="bold"))
-        console.print(Text("   " + visible(authors_line(record.get("authors") or []))))
+        console.print(Text(visible(f"{number}. {record.title or '(untitled)'}"), style="bold"))
+        console.print(Text("   " + visible(authors_line(list(record.authors)))))
         console.print(Text("   " + visible(ids_line(record)), style="dim"))
-        if record.get("url"):
-            console.print(Text("   " + visible(record["url"]), style="dim"))
-        if record.get("abstract"):
-            console.print(Text("   " + visible(snippet(record["abstract"], 240))))
+        if record.url:
+            console.print(Text("   " + visible(record.url), style="dim"))
+        if record.abstract:
+            console.print(Text("   " + visible(snippet(record.abstract, 240))))
     for note in outcome.notes:
         err.print(Text.assemble(("note:", "yellow"), " ", visible(note)))
 

@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from astro_cli.agent.events import Event
+from astro_cli.research.found import FoundPaper
 from astro_cli.research.library.resolve import resolve
 from astro_cli.research.sources.http import ServiceError, arxiv_throttle, http_error, make_client, stream
 from astro_cli.security import writer
@@ -218,7 +219,7 @@ def download(
     record, version = resolve(library.web, identifier, library.readers)
     # One process at a time fetches a given paper (its .part files are shared); the others wait,
     # then find it in the library.
-    with paper_lock(library, record["arxiv_id"], cancel, on_wait):
+    with paper_lock(library, str(record.arxiv_id), cancel, on_wait):
         return _download_resolved(library, record, version, with_source, progress, cancel, library.readers)
 
 
@@ -246,17 +247,17 @@ def paper_lock(
 
 
 def _download_resolved(
-    library: LibraryCore, record: dict[str, Any], version: str, with_source: bool,
+    library: LibraryCore, record: FoundPaper, version: str, with_source: bool,
     progress: Progress | None, cancel: threading.Event | None, sources: ExtensionPoints,
 ) -> Downloaded:
     from astro_cli.research.library.papers import LibraryConflict
 
-    existing = library.get_paper(record["arxiv_id"])  # another process fetched it while this one waited?
+    arxiv_id = str(record.arxiv_id)
+    existing = library.get_paper(arxiv_id)  # another process fetched it while this one waited?
     if existing is not None:
         pdf = library.resolve_file(existing.pdf_path)
         if pdf is not None and pdf.exists():
             return Downloaded(existing, pdf, library.resolve_file(existing.source_path), True, [])
-    arxiv_id = record["arxiv_id"]
     stem = file_stem(arxiv_id)
     papers_dir = library.files_folder()
     web = library.web
@@ -277,18 +278,12 @@ def _download_resolved(
             if note:
                 notes.append(note)
     writer.rename(Place.beside(part), Place.beside(pdf_target))
-    meta = {k: record.get(k) for k in ("id", "arxiv_id", "bibcode", "doi", "title", "authors", "year",
-                                        "abstract", "citation_count", "url", "journal_ref", "journal", "volume",
-                                        "page", "pub_year", "biblio")}
-    meta["primary_class"] = record.get("primary_category") or record.get("primary_class")
-    if not meta.get("title"):
+    if not record.title:  # the PDF's first page fills what the services left empty
         read, note = _metadata_from_pdf(arxiv_id, pdf_target)
-        meta.update({k: v for k, v in read.items() if not meta.get(k)})
+        record = record + FoundPaper.from_record({**read, "sources": ["pdf"]})
         notes.insert(0, note)
-    meta["pdf_path"] = str(pdf_target)
-    meta["source_path"] = str(source) if source else None
     try:
-        stored = library.upsert(meta)
+        stored = library.upsert(record, pdf_path=str(pdf_target), source_path=str(source) if source else None)
     except Exception as exc:
         pdf_target.unlink(missing_ok=True)
         if source is not None and source.is_dir():

@@ -64,9 +64,11 @@ def add_local(library: LibraryCore, path: Path, given: dict[str, Any]) -> LocalP
         raise LocalFileError(f"no title could be read from {path.name}{why}; give one with --title")
     meta["content_sha256"] = file_sha256(path)
     if meta.get("doi"):  # a retracted or corrected paper is marked, as a downloaded one is (issue 43)
-        from astro_cli.research.sources.crossref import attach_updates
+        from astro_cli.research.sources.crossref import notices_for
 
-        attach_updates(library.web, meta)
+        notices = notices_for(library.web, str(meta["doi"]))
+        if notices:
+            meta["biblio"] = {**(meta.get("biblio") or {}), "updates": [n.as_dict() for n in notices]}
     # The same file added again (with --arxiv, then --author, as astro's hint suggests) is the same
     # paper: its row is updated, whatever id the new flags would give it.
     same_file = library.store.papers_named("hash", meta["content_sha256"])

@@ -12,12 +12,13 @@ from __future__ import annotations
 import json
 import logging
 import shutil
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
 from datetime import datetime, timezone
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from astro_cli.research.found import FoundPaper
 from astro_cli.research.identifiers import (
     arxiv_of_bibcode,
     arxiv_of_doi,
@@ -161,12 +162,14 @@ class LibraryCore:
         return self.files.folder()
 
     # --- papers ----------------------------------------------------------------------------
-    def upsert_paper(self, meta: dict[str, Any]) -> Paper:
+    def upsert_paper(self, meta: FoundPaper | Mapping[str, Any]) -> Paper:
         """Insert a paper or merge new metadata into the row that names the same paper; the row."""
         return self.upsert(meta).paper
 
-    def upsert(self, meta: dict[str, Any]) -> Upserted:
-        """Insert a paper or merge new metadata into the row that already names it.
+    def upsert(self, meta: FoundPaper | Mapping[str, Any], pdf_path: str | None = None,
+               source_path: str | None = None) -> Upserted:
+        """Insert a paper or merge new metadata into the row that already names it: a paper as the
+        services found it (with the files it was stored as), or some of a row's columns by name.
 
         An existing row keeps its id (its chunks point at it): callers use the returned paper's id.
         Fields the new metadata leaves empty keep their stored value; a stored identifier is never
@@ -175,7 +178,9 @@ class LibraryCore:
         the other finds the row on its next look and merges into it. The paper comes back from the
         statement that wrote it, never from another read.
         """
-        clean = self._clean(meta)
+        given = {**meta.row(), "pdf_path": pdf_path, "source_path": source_path} \
+            if isinstance(meta, FoundPaper) else dict(meta)
+        clean = self._clean(given)
         for _attempt in range(3):
             existing, conflicts = self._same_paper(clean)
             if existing is None:
@@ -333,14 +338,6 @@ class LibraryCore:
     # --- facts for citations ---------------------------------------------------------------
     @staticmethod
     def source_entry(paper: Paper) -> dict[str, Any]:
-        """What /sources lists for a paper the model used (first authors and year for author-year citations)."""
-        entry: dict[str, Any] = {"id": paper.id, "title": paper.title, "bibcode": paper.bibcode,
-                                 "arxiv_id": paper.arxiv_id, "doi": paper.doi, "url": paper.url, "year": paper.year}
-        authors = list(paper.authors)
-        entry["authors"] = authors[:SOURCE_AUTHORS]
-        if len(authors) > SOURCE_AUTHORS:
-            entry["n_authors"] = len(authors)
-        return entry
-
-
-SOURCE_AUTHORS = 3  # enough to match "A & B 2013" and "A et al. 2013"
+        """What /sources lists for a paper the model used: its `PaperRef` (first authors and year for
+        author-year citations), the same form a search hit's paper has."""
+        return paper.ref().as_dict()

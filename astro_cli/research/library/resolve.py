@@ -7,8 +7,9 @@ what that source and ADS know, and Crossref's retraction notices attached.
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
+from astro_cli.research.found import FoundPaper
 from astro_cli.research.identifiers import ARXIV_BIBCODE, ARXIV_DOI, BIBCODE
 from astro_cli.research.sources import ads, arxiv, crossref
 from astro_cli.research.sources.http import ServiceError
@@ -46,15 +47,16 @@ def arxiv_id_of(identifier: str) -> tuple[str, str] | None:
     return arxiv.id_and_version(identifier)
 
 
-def resolve(web: Web, identifier: str, sources: ExtensionPoints | None = None) -> tuple[dict[str, Any], str]:
-    """(metadata record, arXiv version or '') for an arXiv id or any identifier a registered source
-    resolves (bibcode, DOI, an INSPIRE record...). The files come from arXiv, so the record must name
-    an arXiv version."""
+def resolve(web: Web, identifier: str, sources: ExtensionPoints | None = None) -> tuple[FoundPaper, str]:
+    """(the paper as the services found it, arXiv version or '') for an arXiv id or any identifier a
+    registered source resolves (bibcode, DOI, an INSPIRE record...). The files come from arXiv, so the
+    record must name an arXiv version. arXiv's record comes first and ADS's fills it (research/found.py's
+    rule), but for the published version's DOI, which ADS knows and arXiv may not."""
     from astro_cli.research.sources.builtin import builtin_points
 
     points = sources or builtin_points()
-    ads_record: dict[str, Any] | None = None
-    extra: dict[str, Any] | None = None
+    ads_record: FoundPaper | None = None
+    extra: FoundPaper | None = None
     known = arxiv_id_of(identifier)
     if known is None:
         source = points.source_for(identifier.strip())
@@ -66,40 +68,30 @@ def resolve(web: Web, identifier: str, sources: ExtensionPoints | None = None) -
         kind = _kind(identifier)
         if found is None:
             raise ServiceError(f"{source.label} does not know the {kind} '{clean}'.")
-        if not found.get("arxiv_id"):
+        if not found.arxiv_id:
             raise ServiceError(
-                f"{source.label} lists no arXiv version of '{found.get('title') or clean}' ({clean}), so there is "
+                f"{source.label} lists no arXiv version of '{found.title or clean}' ({clean}), so there is "
                 "no open PDF to fetch; get it from the publisher."
             )
         if source.name == "ads":
             ads_record = found
         else:
             extra = found
-        known = (found["arxiv_id"], "")
+        known = (found.arxiv_id, "")
     arxiv_id, version = known
     records = [r for r in arxiv.fetch(web, [arxiv_id + version]) if r.get("arxiv_id") == arxiv_id]
-    record = dict(records[0]) if records else {"id": arxiv_id, "arxiv_id": arxiv_id, "url": None, "sources": []}
+    record = FoundPaper.from_record(records[0]) if records else FoundPaper(arxiv_id, arxiv_id)
     if ads_record is None and ads.has_token(web):
         try:
-            ads_record = ads.lookup(web, f"arXiv:{arxiv_id}")
+            looked_up = ads.lookup(web, f"arXiv:{arxiv_id}")
         except ServiceError:
-            ads_record = None  # the bibcode is a bonus; the paper itself comes from arXiv
+            looked_up = None  # the bibcode is a bonus; the paper itself comes from arXiv
+        ads_record = FoundPaper.from_record(looked_up) if looked_up else None
     if ads_record:
-        for key in ("bibcode", "citation_count", "doi", "title", "authors", "year", "abstract"):
-            if ads_record.get(key) and (key in ("bibcode", "citation_count") or not record.get(key)):
-                record[key] = ads_record[key]
-        for key in ("journal", "volume", "page", "pub_year"):  # the published version, when there is one
-            record[key] = ads_record.get(key)
-        record["biblio"] = {**(record.get("biblio") or {}), **(ads_record.get("biblio") or {})}
-        record["primary_class"] = record.get("primary_category") or ads_record.get("primary_class")
-        if ads_record.get("journal") and ads_record.get("doi"):
-            record["doi"] = ads_record["doi"]  # the journal's DOI rather than arXiv's own
-    if extra:  # the resolving source's record fills what arXiv and ADS left empty
-        for key, value in extra.items():
-            if value and not record.get(key) and key not in ("id", "url", "sources"):
-                record[key] = value
-    record["id"] = arxiv_id
-    record["arxiv_id"] = arxiv_id
-    record["url"] = record.get("url") or f"https://arxiv.org/abs/{arxiv_id}"
-    crossref.attach_updates(web, record)  # retracted or corrected: marked in the library and the footer
-    return record, version
+        record = record + ads_record
+        if ads_record.journal and ads_record.doi:
+            record = record.but(doi=ads_record.doi)  # the journal's DOI rather than arXiv's own
+    if extra:  # the resolving source's record fills what arXiv and ADS left empty (not its own page)
+        record = record + extra.but(url=None)
+    record = record.but(id=arxiv_id, arxiv_id=arxiv_id, url=record.url or f"https://arxiv.org/abs/{arxiv_id}")
+    return crossref.attach_updates(web, record), version  # retracted or corrected: marked in the library

@@ -13,6 +13,7 @@ import re
 from typing import TYPE_CHECKING, Any
 
 from astro_cli.extensions import PaperFiles, SearchAnswer
+from astro_cli.research.found import FoundPaper
 from astro_cli.research.identifiers import BIBCODE
 from astro_cli.research.sources.http import ServiceError
 
@@ -47,25 +48,25 @@ class ArxivSource:
 
         return id_and_version(identifier) is not None
 
-    def resolve(self, web: Web, identifier: str) -> dict[str, Any] | None:
+    def resolve(self, web: Web, identifier: str) -> FoundPaper | None:
         from astro_cli.research.sources import arxiv
 
         known = arxiv.id_and_version(identifier)
         if known is None:
             return None
         found = [r for r in arxiv.fetch(web, [known[0] + known[1]]) if r.get("arxiv_id") == known[0]]
-        return dict(found[0]) if found else None
+        return FoundPaper.from_record(found[0]) if found else None
 
     def search(self, web: Web, request: SearchRequest) -> SearchAnswer:
         from astro_cli.research.sources import arxiv
 
         plan = _plan(request)
         total, records = arxiv.answer(web, plan, request.rows, request.sort)
-        return SearchAnswer(total, records, list(plan.notes()))
+        return SearchAnswer(total, [FoundPaper.from_record(r) for r in records], list(plan.notes()))
 
-    def files(self, web: Web, record: dict[str, Any], version: str) -> PaperFiles | None:
+    def files(self, web: Web, record: FoundPaper, version: str) -> PaperFiles | None:
         """Every e-print's PDF and its e-print archive (the LaTeX source, when the authors sent one)."""
-        arxiv_id = record.get("arxiv_id")
+        arxiv_id = record.arxiv_id
         if not arxiv_id:
             return None
         base = web.settings.typed["arxiv_pdf_url"].rstrip("/")
@@ -83,7 +84,7 @@ class AdsSource:
     def recognises(self, identifier: str) -> bool:
         return plain_doi(identifier) is not None or bool(BIBCODE.match(identifier.strip()))
 
-    def resolve(self, web: Web, identifier: str) -> dict[str, Any] | None:
+    def resolve(self, web: Web, identifier: str) -> FoundPaper | None:
         from astro_cli.research.sources import ads
 
         clean = plain_doi(identifier) or identifier.strip()
@@ -93,16 +94,17 @@ class AdsSource:
                 f"Finding the arXiv version of the {kind} '{clean}' needs NASA ADS: set ADS_API_TOKEN (or keep a "
                 "token with `astro keys set ads`), or give the arXiv id instead."
             )
-        return ads.lookup(web, clean)
+        found = ads.lookup(web, clean)
+        return FoundPaper.from_record(found) if found else None
 
     def search(self, web: Web, request: SearchRequest) -> SearchAnswer:
         from astro_cli.research.sources import ads
 
         total, records = ads.search(web, _plan(request).ads_text, request.rows, request.sort,
                                     request.year_from, request.year_to)
-        return SearchAnswer(total, records)
+        return SearchAnswer(total, [FoundPaper.from_record(r) for r in records])
 
-    def files(self, web: Web, record: dict[str, Any], version: str) -> PaperFiles | None:
+    def files(self, web: Web, record: FoundPaper, version: str) -> PaperFiles | None:
         return None  # ADS links to arXiv and publishers; the open files come from arXiv
 
 
@@ -117,7 +119,7 @@ class CrossrefSource:
     def recognises(self, identifier: str) -> bool:
         return plain_doi(identifier) is not None
 
-    def resolve(self, web: Web, identifier: str) -> dict[str, Any] | None:
+    def resolve(self, web: Web, identifier: str) -> FoundPaper | None:
         from astro_cli.research.sources import crossref
 
         doi = plain_doi(identifier)
@@ -126,7 +128,7 @@ class CrossrefSource:
     def search(self, web: Web, request: SearchRequest) -> SearchAnswer:
         raise ServiceError("Crossref only looks up DOIs here; search NASA ADS or arXiv instead.")
 
-    def files(self, web: Web, record: dict[str, Any], version: str) -> PaperFiles | None:
+    def files(self, web: Web, record: FoundPaper, version: str) -> PaperFiles | None:
         return None
 
 

@@ -15,9 +15,11 @@ from __future__ import annotations
 import html
 import logging
 import re
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 from urllib.parse import quote
 
+from astro_cli.research.found import FoundPaper, Notice
 from astro_cli.research.sources import fields
 from astro_cli.research.sources.http import ServiceError, make_client, request
 
@@ -31,8 +33,8 @@ CORRECTED = {"correction", "corrigendum", "erratum", "addendum", "clarification"
 CONCERN = {"expression_of_concern"}
 
 
-def work(web: Web, doi: str) -> dict[str, Any] | None:
-    """The record for a DOI in the common shape, or None when Crossref does not know it."""
+def work(web: Web, doi: str) -> FoundPaper | None:
+    """The record for a DOI, or None when Crossref does not know it."""
     base = web.settings.typed["crossref_url"].rstrip("/")
     url = f"{base}/works/{quote(doi.strip(), safe='')}"
     contact = web.settings.typed["http.contact"]
@@ -54,13 +56,13 @@ def work(web: Web, doi: str) -> dict[str, Any] | None:
     return work_to_record(message)
 
 
-def work_to_record(message: dict[str, Any]) -> dict[str, Any]:
-    """A Crossref work message in the common record shape, with its update relations (every field read
-    by its type, fields.py: a wrong type reads as absent)."""
+def work_to_record(message: dict[str, Any]) -> FoundPaper:
+    """A Crossref work message as a FoundPaper, with its update relations (every field read by its type,
+    fields.py: a wrong type reads as absent)."""
     doi = fields.text(message.get("DOI"), fields.MAX_SHORT)
     year = _year(message.get("issued")) or _year(message.get("published"))
     abstract = html.unescape(fields.text(message.get("abstract")))
-    return {
+    return FoundPaper.from_record({
         "id": doi,
         "arxiv_id": None,
         "bibcode": None,
@@ -74,44 +76,47 @@ def work_to_record(message: dict[str, Any]) -> dict[str, Any]:
         "volume": fields.optional_text(message.get("volume"), 40),
         "page": fields.optional_text(message.get("page"), 40),
         "url": fields.optional_text(message.get("URL")) or (f"https://doi.org/{doi}" if doi else None),
-        "updates": updates(message),
         "sources": ["crossref"],
-    }
+    }).but(updates=updates(message))
 
 
-def updates(message: dict[str, Any]) -> list[dict[str, Any]]:
-    """Notices about this work (`updated-by`): [{type, label, doi, year}], oldest first."""
-    found = []
-    for item in fields.records(message.get("updated-by")):
-        found.append({"type": fields.text(item.get("type"), 80).lower(), "label": fields.text(item.get("label"), 200),
-                      "doi": fields.optional_text(item.get("DOI")), "year": _year(item.get("updated")),
-                      "source": fields.optional_text(item.get("source"), 200)})
-    return sorted(found, key=lambda u: u["year"] or 0)
+def updates(message: dict[str, Any]) -> tuple[Notice, ...]:
+    """Notices about this work (`updated-by`), oldest first."""
+    found = [Notice(fields.text(item.get("type"), 80).lower(), fields.text(item.get("label"), 200),
+                    fields.optional_text(item.get("DOI")), _year(item.get("updated")),
+                    fields.optional_text(item.get("source"), 200))
+             for item in fields.records(message.get("updated-by"))]
+    return tuple(sorted(found, key=lambda n: n.year or 0))
 
 
-def status_mark(record: dict[str, Any]) -> str:
+def status_mark(notices: Sequence[Notice]) -> str:
     """'retracted 2009; corrected 2018', or '' for a paper with no notice (the most serious first)."""
     marks: list[str] = []
     for kinds, word in ((RETRACTED, "retracted"), (CONCERN, "expression of concern"), (CORRECTED, "corrected")):
-        years = sorted({u["year"] for u in record.get("updates") or [] if u.get("type") in kinds and u.get("year")})
-        if any(u.get("type") in kinds for u in record.get("updates") or []):
+        years = sorted({n.year for n in notices if n.type in kinds and n.year})
+        if any(n.type in kinds for n in notices):
             marks.append(f"{word} {years[-1]}" if years else word)
     return "; ".join(marks)
 
 
-def attach_updates(web: Web, record: dict[str, Any]) -> None:
-    """Put Crossref's notices about the record's journal DOI into its biblio (`updates`), so the library
-    and the citation footer can mark a retracted paper. A Crossref failure costs only the mark (logged)."""
-    doi = str(record.get("doi") or "")
-    if not doi.startswith("10.") or doi.lower().startswith("10.48550/"):  # arXiv's own DOIs carry no notices
-        return
+def notices_for(web: Web, doi: str | None) -> tuple[Notice, ...]:
+    """Crossref's notices about a journal DOI, so the library and the citation footer can mark a retracted
+    paper; () for arXiv's own DOIs (they carry none). A Crossref failure costs only the mark (logged)."""
+    doi = doi or ""
+    if not doi.startswith("10.") or doi.lower().startswith("10.48550/"):
+        return ()
     try:
         found = work(web, doi)
     except ServiceError as exc:
         log.info("crossref: no update check for %s: %s", doi, exc)
-        return
-    if found and found.get("updates"):
-        record["biblio"] = {**(record.get("biblio") or {}), "updates": found["updates"]}
+        return ()
+    return found.updates if found else ()
+
+
+def attach_updates(web: Web, record: FoundPaper) -> FoundPaper:
+    """The record with Crossref's notices about its DOI (stored in its biblio's `updates` by the library)."""
+    found = notices_for(web, record.doi)
+    return record.but(updates=found) if found else record
 
 
 def _year(date: Any) -> int | None:

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 from urllib.parse import quote
 
 from astro_cli.extensions import PaperFiles, SearchAnswer
+from astro_cli.research.found import FoundPaper
 from astro_cli.research.sources import fields
 from astro_cli.research.sources.http import ServiceError, make_client, request
 
@@ -38,7 +39,7 @@ class InspireSource:
     def recognises(self, identifier: str) -> bool:
         return RECORD.match(identifier.strip()) is not None
 
-    def resolve(self, web: Web, identifier: str) -> dict[str, Any] | None:
+    def resolve(self, web: Web, identifier: str) -> FoundPaper | None:
         match = RECORD.match(identifier.strip())
         if match is None:
             return None
@@ -60,7 +61,7 @@ class InspireSource:
         total = fields.integer(hits.get("total")) or 0
         return SearchAnswer(total, [hit_to_record(hit) for hit in fields.records(hits.get("hits"))])
 
-    def files(self, web: Web, record: dict[str, Any], version: str) -> PaperFiles | None:
+    def files(self, web: Web, record: FoundPaper, version: str) -> PaperFiles | None:
         return None  # INSPIRE's records name their arXiv e-print, whose files arXiv serves
 
 
@@ -81,7 +82,7 @@ def _get(web: Web, path: str, params: dict[str, str] | None) -> dict[str, Any] |
         raise ServiceError("INSPIRE-HEP sent an answer that is not JSON; try again later.") from None
 
 
-def hit_to_record(hit: dict[str, Any]) -> dict[str, Any]:
+def hit_to_record(hit: dict[str, Any]) -> FoundPaper:
     """An INSPIRE literature record (`{"id", "metadata"}`) in the common record shape; every field read by
     its type (fields.py), so a wrong type reads as absent."""
     raw = hit.get("metadata")
@@ -94,7 +95,7 @@ def hit_to_record(hit: dict[str, Any]) -> dict[str, Any]:
     publication = next(iter(fields.records(meta.get("publication_info"))), {})
     date = fields.text(meta.get("preprint_date") or meta.get("earliest_date"), 20)
     year = fields.integer(date[:4]) or fields.integer(publication.get("year"))
-    return {
+    return FoundPaper.from_record({
         "id": arxiv_id or doi or f"inspire:{recid}",
         "inspire_id": recid or None,
         "arxiv_id": arxiv_id,
@@ -110,7 +111,7 @@ def hit_to_record(hit: dict[str, Any]) -> dict[str, Any]:
         "page": fields.optional_text(publication.get("page_start") or publication.get("artid"), 40),
         "url": f"https://inspirehep.net/literature/{recid}" if recid else None,
         "sources": ["inspire"],
-    }
+    })
 
 
 def _first_value(value: Any, limit: int = fields.MAX_SHORT) -> str:

@@ -18,6 +18,7 @@ import re
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from astro_cli.research.found import FoundPaper
 from astro_cli.research.sources.http import ServiceError
 
 if TYPE_CHECKING:
@@ -46,7 +47,7 @@ DOI = re.compile(r"\b(10\.\d{4,9}/[^\s,;]+[^\s,;.])")
 
 @dataclass
 class Neighbour:
-    record: dict[str, Any]  # the common record shape (id, bibcode, arxiv_id, doi, title, authors, year ...)
+    record: FoundPaper
     in_library: bool = False
     text: str = ""  # the reference as the paper printed it (bibliography only)
 
@@ -98,8 +99,8 @@ def _from_ads(web: Web, library: LibraryCore, identifier: str, direction: str, r
     total, records = ads.search(web, query, rows, ADS_SORTS[direction], start=start)
     page = GraphPage(bibcode, direction, total, start)
     seen = {bibcode}
-    for record in records:
-        key = record.get("bibcode") or record.get("id")
+    for record in map(FoundPaper.from_record, records):
+        key = record.bibcode or record.id
         if not key or key in seen:  # the paper itself (a self-citation) or a repeat
             continue
         seen.add(key)
@@ -125,11 +126,8 @@ def _bibcode_of(web: Web, library: LibraryCore, identifier: str) -> str:
     return str(record["bibcode"])
 
 
-def _in_library(library: LibraryCore, record: dict[str, Any]) -> bool:
-    for key in ("arxiv_id", "bibcode", "doi"):
-        if record.get(key) and library.get_paper(str(record[key])) is not None:
-            return True
-    return False
+def _in_library(library: LibraryCore, record: FoundPaper) -> bool:
+    return any(name and library.get_paper(name) is not None for name in (record.arxiv_id, record.bibcode, record.doi))
 
 
 def _from_bibliography(library: LibraryCore, identifier: str, rows: int, start: int) -> GraphPage:
@@ -145,7 +143,7 @@ def _from_bibliography(library: LibraryCore, identifier: str, rows: int, start: 
     neighbours = []
     for text in entries:
         record = resolve_reference(text)
-        if record.get("id") in own:  # a paper listing itself (a cycle of one)
+        if record.id in own:  # a paper listing itself (a cycle of one)
             continue
         neighbours.append(Neighbour(record, _in_library(library, record), text))
     page = GraphPage(str(paper["id"]), "refs", len(neighbours), start, neighbours[start:start + rows],
@@ -192,7 +190,7 @@ def split_run_on(text: str) -> list[str]:
     return [p for p in pieces if p]
 
 
-def resolve_reference(text: str) -> dict[str, Any]:
+def resolve_reference(text: str) -> FoundPaper:
     """A record for one bibliography entry: the arXiv id or DOI it names, else the bibcode it spells."""
     from astro_cli.research.sources.arxiv import NEW_ID, OLD_ID
 
@@ -216,7 +214,7 @@ def resolve_reference(text: str) -> dict[str, Any]:
     elif cited:
         record["bibcode"] = record["id"] = bibcode_of_reference(
             cited.group("year"), cited.group("journal"), cited.group("volume"), cited.group("page"), authors)
-    return record
+    return FoundPaper.from_record(record)
 
 
 def bibcode_of_reference(year: str, journal: str, volume: str, page: str, authors: str) -> str | None:
@@ -252,17 +250,16 @@ def format_for_model(page: GraphPage) -> str:
              DATA_NOTE, ""]
     for number, neighbour in enumerate(page.neighbours, start=first):
         record = neighbour.record
-        facts = [f"bibcode {record['bibcode']}" if record.get("bibcode") else "",
-                 f"arXiv:{record['arxiv_id']}" if record.get("arxiv_id") else "",
-                 f"doi {record['doi']}" if record.get("doi") else "",
-                 str(record["year"]) if record.get("year") else "",
-                 f"{record['citation_count']} citations" if isinstance(record.get("citation_count"), int) else "",
+        facts = [f"bibcode {record.bibcode}" if record.bibcode else "",
+                 f"arXiv:{record.arxiv_id}" if record.arxiv_id else "",
+                 f"doi {record.doi}" if record.doi else "",
+                 str(record.year) if record.year else "",
+                 f"{record.citation_count} citations" if record.citation_count is not None else "",
                  "in library" if neighbour.in_library else "",
-                 "unresolved" if not record.get("id") else ""]
+                 "unresolved" if not record.id else ""]
         lines.append(escape_tags(f"[{number}] " + " · ".join(f for f in facts if f)))
-        body = neighbour.text or "\n".join([record.get("title") or "(untitled)",
-                                            authors_line(record.get("authors") or [])])
-        lines.append(frame(body, source=str(record.get("id") or ""), section="citation trail"))
+        body = neighbour.text or "\n".join([record.title or "(untitled)", authors_line(list(record.authors))])
+        lines.append(frame(body, source=record.id or "", section="citation trail"))
     lines.append("")
     if last < page.total:
         lines.append(escape_tags(f"More: paper_graph id={page.paper} direction={page.direction} start={last}."))
@@ -273,4 +270,4 @@ def format_for_model(page: GraphPage) -> str:
 def sources_data(page: GraphPage) -> dict[str, Any]:
     from astro_cli.research.sources.merge import source_entry
 
-    return {"sources": [source_entry(n.record) for n in page.neighbours if n.record.get("id")]}
+    return {"sources": [source_entry(n.record) for n in page.neighbours if n.record.id]}

@@ -9,10 +9,12 @@ own query language, and its failure is the answer.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from astro_cli.prompt.tags import escape_tags
+from astro_cli.research.found import FoundPaper
 from astro_cli.research.records import PaperRef, Passage, passage_handle
 from astro_cli.research.sources import ads, arxiv
 from astro_cli.research.sources.ads_syntax import OPERATORS
@@ -34,7 +36,7 @@ AUTHORS_SHOWN = 3
 @dataclass
 class Outcome:
     query: str
-    records: list[dict[str, Any]]
+    records: list[FoundPaper]
     notes: list[str] = field(default_factory=list)
     totals: dict[str, int] = field(default_factory=dict)
 
@@ -75,7 +77,7 @@ def search_papers(
 
     plan = plan_of(query, year_from, year_to)
     outcome = Outcome(query=query, records=[])
-    lists: list[list[dict[str, Any]]] = []
+    lists: list[list[FoundPaper]] = []
     failures: list[str] = []
     with_ads = ads.has_token(web)
     if plan.skip and not with_ads:
@@ -92,14 +94,14 @@ def search_papers(
         try:
             total, records = ads.search(web, plan.ads_text, rows, sort, year_from, year_to)
             outcome.totals["ads"] = total
-            lists.append(records)
+            lists.append([FoundPaper.from_record(r) for r in records])
         except ServiceError as exc:
             failures.append(str(exc))
     if _arxiv_helps(plan):
         try:
             total, records = arxiv.answer(web, plan, rows, sort)
             outcome.totals["arxiv"] = total
-            lists.append(records)
+            lists.append([FoundPaper.from_record(r) for r in records])
             outcome.notes.extend(plan.notes())
         except ServiceError as exc:
             if not lists:
@@ -130,28 +132,28 @@ def _one_source(web: Web, chosen: PaperSource, query: str, rows: int, sort: str,
     return _finish(web, outcome, merge(answer.records), plan, rows, sort)
 
 
-def _finish(web: Web, outcome: Outcome, merged: list[dict[str, Any]], plan: ArxivQuery | None, rows: int,
+def _finish(web: Web, outcome: Outcome, merged: list[FoundPaper], plan: ArxivQuery | None, rows: int,
             sort: str) -> Outcome:
     """Retraction notices for papers looked up by name, the order asked for, and the rows wanted."""
     if plan is not None and (plan.lookups or plan.ids):  # is it retracted or corrected? (one request each)
         from astro_cli.research.sources.crossref import attach_updates
 
-        for record in merged[:3]:
-            if not record.get("updates"):
-                attach_updates(web, record)
+        for n, record in enumerate(merged[:3]):
+            if not record.updates:
+                merged[n] = attach_updates(web, record)
     if sort == "citations":
         merged.sort(key=_citation_count, reverse=True)
     elif sort == "date":
-        merged.sort(key=lambda r: int(r.get("year") or 0), reverse=True)
+        merged.sort(key=lambda r: r.year or 0, reverse=True)
     outcome.records = merged[:rows]
     return outcome
 
 
-def _crossref_lookups(web: Web, identifiers: list[str], outcome: Outcome) -> list[dict[str, Any]]:
+def _crossref_lookups(web: Web, identifiers: list[str], outcome: Outcome) -> list[FoundPaper]:
     """DOIs resolved through Crossref (no ADS token); a bibcode is ADS's alone, and says so."""
     from astro_cli.research.sources import crossref
 
-    records: list[dict[str, Any]] = []
+    records: list[FoundPaper] = []
     for identifier in identifiers:
         if not identifier.startswith("10."):
             raise ServiceError(f"Looking up the bibcode {identifier} needs NASA ADS (set ADS_API_TOKEN with astro "
@@ -184,25 +186,27 @@ def snippet(text: str | None, limit: int = SNIPPET_CHARS) -> str:
     return text[:limit].rsplit(" ", 1)[0] + " …"
 
 
-def ids_line(record: dict[str, Any]) -> str:
+def ids_line(record: FoundPaper) -> str:
     parts = []
-    if record.get("bibcode"):
-        parts.append(f"bibcode {record['bibcode']}")
-    if record.get("arxiv_id"):
-        parts.append(f"arXiv:{record['arxiv_id']}")
-    if record.get("doi"):
-        parts.append(f"doi {record['doi']}")
-    if record.get("year"):
-        parts.append(str(record["year"]))
-    if isinstance(record.get("citation_count"), int):
-        parts.append(f"{record['citation_count']} citations")
-    mark = update_mark(record)
+    if record.bibcode:
+        parts.append(f"bibcode {record.bibcode}")
+    if record.arxiv_id:
+        parts.append(f"arXiv:{record.arxiv_id}")
+    if record.doi:
+        parts.append(f"doi {record.doi}")
+    if record.year:
+        parts.append(str(record.year))
+    if record.citation_count is not None:
+        parts.append(f"{record.citation_count} citations")
+    from astro_cli.research.sources.crossref import status_mark
+
+    mark = status_mark(record.updates)
     if mark:
         parts.append(mark.upper())  # a retraction must not read like one more identifier
     return " · ".join(parts)
 
 
-def update_mark(record: dict[str, Any]) -> str:
+def update_mark(record: Mapping[str, Any]) -> str:
     """'retracted 2009; corrected 2018' from the Crossref notices a record (or its stored biblio) carries."""
     from astro_cli.research.sources.crossref import status_mark
 
@@ -215,7 +219,7 @@ def update_mark(record: dict[str, Any]) -> str:
         except ValueError:
             biblio = None
     updates = record.get("updates") or (biblio.get("updates") if isinstance(biblio, dict) else None)
-    return status_mark({"updates": updates}) if isinstance(updates, list) and updates else ""
+    return status_mark(FoundPaper.from_record({"updates": updates}).updates) if updates else ""
 
 
 def format_for_model(outcome: Outcome) -> str:
@@ -228,39 +232,34 @@ def format_for_model(outcome: Outcome) -> str:
     lines = [escape_tags(f"{len(outcome.records)} papers for: {outcome.query} ({totals})"), DATA_NOTE, ""]
     for number, record in enumerate(outcome.records, start=1):
         lines.append(escape_tags(f"[{number}] {ids_line(record)}"))
-        ident = str(record.get("id") or "")
+        ident = record.id or ""
         lines.append(frame(_body(record), source=ident, section="search result",
-                           handle=passage_handle(ident, None) if ident and record.get("abstract") else None))
+                           handle=passage_handle(ident, None) if ident and record.abstract else None))
         lines.append("")
     lines += [escape_tags(note) for note in outcome.notes]
     lines.append("download_paper fetches a paper into the library; cite papers by bibcode or arXiv id.")
     return "\n".join(lines).rstrip()
 
 
-def _body(record: dict[str, Any]) -> str:
+def _body(record: FoundPaper) -> str:
     """What a search result's frame shows: title, authors, the abstract's start."""
     return "\n".join([
-        record.get("title") or "(untitled)",
-        authors_line(record.get("authors") or []),
-        snippet(record.get("abstract")) or "(no abstract)",
+        record.title or "(untitled)",
+        authors_line(list(record.authors)),
+        snippet(record.abstract) or "(no abstract)",
     ])
 
 
-def sources_data(records: list[dict[str, Any]]) -> dict[str, Any]:
-    return {"sources": [source_entry(r) for r in records]}
-
-
-def result_data(records: list[dict[str, Any]]) -> dict[str, Any]:
+def result_data(records: list[FoundPaper]) -> dict[str, Any]:
     """search_papers' data: the papers for /sources, and each abstract it framed as a `Passage` (the ledger
     reads these, not the frames)."""
     entries = [source_entry(r) for r in records]
     passages = [Passage(passage_handle(str(entry["id"]), None), PaperRef.from_dict(entry), _body(record),
                         section="search result").as_dict()
-                for record, entry in zip(records, entries, strict=True) if entry.get("id") and record.get("abstract")]
+                for record, entry in zip(records, entries, strict=True) if entry.get("id") and record.abstract]
     return {"sources": entries, "passages": passages}
 
 
-def _citation_count(record: dict[str, Any]) -> int:
+def _citation_count(record: FoundPaper) -> int:
     """The record's citation count; -1 (last) when the service gave none."""
-    count = record.get("citation_count")
-    return count if isinstance(count, int) else -1
+    return record.citation_count if record.citation_count is not None else -1
