@@ -92,9 +92,9 @@ def test_an_unknown_paper_and_a_server_error_are_sentences(research_app, researc
 
 def test_a_bibcode_resolves_through_ads_to_the_arxiv_id(research_app, research):
     record, version = resolve(Web.of(research_app), "2013PASP..125..306F")
-    assert (record["arxiv_id"], version) == ("1202.3665", "")
-    assert record["bibcode"] == "2013PASP..125..306F" and record["citation_count"] == 5299
-    assert record["title"] == "emcee: The MCMC Hammer"
+    assert (record.arxiv_id, version) == ("1202.3665", "")
+    assert record.bibcode == "2013PASP..125..306F" and record.citation_count == 5299
+    assert record.title == "emcee: The MCMC Hammer"
     assert research.hits("/v1/search/query")[0].query["q"] == ['identifier:"2013PASP..125..306F"']
 
 
@@ -103,7 +103,7 @@ def test_a_doi_without_a_token_says_what_is_needed(research_app, monkeypatch):
     with pytest.raises(ServiceError, match=r"DOI '10.1086/670067' needs NASA ADS: set ADS_API_TOKEN"):
         download(Library.of(research_app), "10.1086/670067")
     record, _ = resolve(Web.of(research_app), "10.48550/arXiv.1111.2011")  # arXiv's own DOIs need no ADS
-    assert record["arxiv_id"] == "1111.2011"
+    assert record.arxiv_id == "1111.2011"
 
 
 @pytest.mark.parametrize("raw, kind", [
