@@ -26,9 +26,9 @@ def test_a_paper_is_found_by_any_of_its_names(app):
     row = library.upsert_paper({"id": "2013PASP..125..306F", "bibcode": "2013PASP..125..306F",
                                 "arxiv_id": "1202.3665", "doi": "10.1086/670067", "citation_count": 5299})
     # The second call named the same paper by its arXiv id: one row, the first id kept, fields merged.
-    assert row["id"] == "1202.3665" and row["bibcode"] == "2013PASP..125..306F"
-    assert row["title"] == "emcee" and row.authors == ("D. Foreman-Mackey",) and row["year"] == 2013
-    assert row["citation_count"] == 5299
+    assert row.id == "1202.3665" and row.bibcode == "2013PASP..125..306F"
+    assert row.title == "emcee" and row.authors == ("D. Foreman-Mackey",) and row.year == 2013
+    assert row.citation_count == 5299
     for alias in ("1202.3665", "arXiv:1202.3665", "1202.3665v2", "https://arxiv.org/abs/1202.3665v1",
                   "2013PASP..125..306F", "10.1086/670067", "DOI:10.1086/670067", "https://doi.org/10.1086/670067"):
         assert library.get_paper(alias)["id"] == "1202.3665", alias
@@ -48,8 +48,8 @@ def test_a_paper_without_any_identifier_is_refused(app):
 
 def test_paths_inside_the_workspace_are_stored_relative(app):
     row = add_paper(app, "1001.0012")
-    assert row["pdf_path"] == "papers/1001.0012.pdf"
-    assert Library(app).resolve_file(row["pdf_path"]) == app.workspace.root / "papers" / "1001.0012.pdf"
+    assert row.pdf_path == "papers/1001.0012.pdf"
+    assert Library(app).resolve_file(row.pdf_path) == app.workspace.root / "papers" / "1001.0012.pdf"
 
 
 def test_remove_deletes_rows_chunks_index_and_files_under_papers(app, tmp_path):
@@ -86,6 +86,6 @@ def test_list_counts_indexed_chunks(app):
     add_paper(app, "1001.0012")
     add_paper(app, "1202.3665")
     parse_paper(Library.of(app), "1202.3665")
-    rows = {row["id"]: row for row in Library(app).list_papers()}
-    assert rows["1001.0012"]["chunks"] == 0 and rows["1001.0012"]["parsed_at"] is None
-    assert rows["1202.3665"]["chunks"] > 10 and rows["1202.3665"]["parsed_from"] == "latex"
+    rows = {row.id: row for row in Library(app).list_papers()}
+    assert rows["1001.0012"].chunks == 0 and rows["1001.0012"].parsed_at is None
+    assert rows["1202.3665"].chunks > 10 and rows["1202.3665"].parsed_from == "latex"

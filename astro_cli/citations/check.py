@@ -147,7 +147,7 @@ def _check_author_year(app: AppContext, ledger: CitationLedger, library: Any, ci
         return Citation(cited, "verified", record.get("title"), partner.paper, record)
     records = [p.record for p in ledger.described()]
     if cited.year is not None and library is not None:
-        records += library.papers_by_year(cited.year - 1, cited.year + 1)
+        records += [p.as_dict() for p in library.papers_by_year(cited.year - 1, cited.year + 1)]
     seen, why = _author_year_match(cited, records)
     if why:
         return Citation(cited, "unverified", detail=why)

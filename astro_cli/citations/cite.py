@@ -83,12 +83,13 @@ def papers_of(rows: list[dict[str, Any]]) -> tuple[list[dict[str, Any]], list[st
     return [record for _, record in groups], unverified
 
 
-def _complete(library: Library, papers: list[dict[str, Any]], notes: list[str]) -> list[Paper | dict[str, Any]]:
+def _complete(library: Library, papers: list[dict[str, Any]], notes: list[str]) -> list[Paper]:
     """Library rows where the library has the paper; arXiv's full record for the others."""
+    from astro_cli.research.records import Paper
     from astro_cli.research.sources import arxiv
     from astro_cli.research.sources.http import ServiceError
 
-    out: list[Paper | dict[str, Any]] = []
+    out: list[Paper] = []
     fetch: list[int] = []
     for paper in papers:
         row = next((r for r in (library.knows(str(paper[k])) for k in ("id", "arxiv_id", "bibcode", "doi")
@@ -96,23 +97,23 @@ def _complete(library: Library, papers: list[dict[str, Any]], notes: list[str]) 
         if row is not None:
             out.append(row)
             continue
-        out.append(dict(paper))
+        out.append(Paper.of(paper))
         if paper.get("arxiv_id"):
             fetch.append(len(out) - 1)
     if fetch:
         try:
-            records = {r["arxiv_id"]: r for r in arxiv.fetch(library.web, [out[i]["arxiv_id"] for i in fetch])}
+            records = {r["arxiv_id"]: r for r in arxiv.fetch(library.web, [str(out[i].arxiv_id) for i in fetch])}
         except ServiceError as exc:
             notes.append(f"arXiv could not complete the papers outside the library ({exc}); their entries use "
                          "what the session stored (the first authors).")
             records = {}
         for index in fetch:
-            record = records.get(out[index]["arxiv_id"])
             partial = out[index]
-            if record and isinstance(partial, dict):  # only papers outside the library were fetched
-                merged = {**partial, **{k: v for k, v in record.items() if v not in (None, "", [])}}
-                merged["primary_class"] = record.get("primary_category") or partial.get("primary_class")
-                out[index] = merged
+            record = records.get(partial.arxiv_id)
+            if record:  # only papers outside the library were fetched
+                known = {k: v for k, v in record.items() if v not in (None, "", [])}
+                out[index] = Paper.of({**partial.as_dict(), **known,
+                                       "primary_class": record.get("primary_category") or partial.primary_class})
     return out  # a record with only its first authors keeps n_authors: the entry ends "and others"
 
 

@@ -215,9 +215,9 @@ def merge(
             merged = merge_papers(_library(ctx), keep, drop)
         except MergeRefused as exc:
             raise UserError(str(exc)) from None
-        ids = ", ".join(f"{label} {merged[k]}" for k, label in (("arxiv_id", "arXiv"), ("doi", "DOI"),
-                                                              ("bibcode", "bibcode")) if merged.get(k))
-        typer.echo(visible(f"Merged {drop} into {merged['id']}: {merged.get('title') or 'untitled'}"
+        ids = ", ".join(f"{label} {getattr(merged, k)}" for k, label in (("arxiv_id", "arXiv"), ("doi", "DOI"),
+                                                              ("bibcode", "bibcode")) if getattr(merged, k))
+        typer.echo(visible(f"Merged {drop} into {merged.id}: {merged.title or 'untitled'}"
                            + (f" ({ids})" if ids else "") + "."))
 
 

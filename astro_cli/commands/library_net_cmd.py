@@ -64,7 +64,7 @@ def _add_download(paper_id: str, source: bool, parse: bool, err: Any) -> None:
     paper = result.paper
     where = _relative(app, result.pdf)
     verb = "is already in the library" if result.already else "added"
-    typer.echo(visible(f"{paper['id']} {verb}: {paper.get('title') or 'untitled'} ({where})"))
+    typer.echo(visible(f"{paper.id} {verb}: {paper.title or 'untitled'} ({where})"))
     if result.source is not None:
         typer.echo(f"LaTeX source: {_relative(app, result.source)}")
     for note in result.notes:
@@ -87,20 +87,20 @@ def _add_local(raw: str, given: dict[str, Any], parse: bool, err: Any) -> None:
     except LocalFileError as exc:
         raise UserError(f"{exc}.", EXIT_FAILED) from None
     paper = added.paper
-    authors = paper.get("authors") or []
-    who = (f" ({authors[0]}{' et al.' if len(authors) > 1 else ''}{', ' + str(paper['year']) if paper.get('year') else ''})"
+    authors = paper.authors
+    who = (f" ({authors[0]}{' et al.' if len(authors) > 1 else ''}{', ' + str(paper.year) if paper.year else ''})"
            if authors else "")  # a file that names no author
     verb = "added" if added.created else "updated (already in the library)"
-    typer.echo(visible(f"{paper['id']} {verb} from {raw}: {paper.get('title') or 'untitled'}{who if authors else ''}"))
+    typer.echo(visible(f"{paper.id} {verb} from {raw}: {paper.title or 'untitled'}{who if authors else ''}"))
     typer.echo(f"Stored as {_relative(app, added.stored)}; correct the title or authors with --title / --author.")
     from astro_cli.research.sources.remote_search import update_mark
 
-    mark = update_mark({"biblio": paper.get("biblio")})
+    mark = update_mark({"biblio": paper.biblio})
     if mark:  # Crossref's notice (issue 43): a retracted paper must not be read as a sound one
-        err.print(visible(f"warning: Crossref marks {paper.get('doi')} {mark}."), markup=False)
+        err.print(visible(f"warning: Crossref marks {paper.doi} {mark}."), markup=False)
     if not paper.year:
         paper = _asked_year(library, paper)
-    missing = [flag for flag, key in (("--year", "year"), ("--author", "authors")) if not paper.get(key)]
+    missing = [flag for flag, key in (("--year", "year"), ("--author", "authors")) if not getattr(paper, key)]
     if missing:  # a citation needs them: say which flag completes the row (adding the file again updates it)
         err.print(f"warning: no {' or '.join(m.removeprefix('--') for m in missing)} could be read from {raw}; "
                   f"`astro library add {raw} {' '.join(m + ' ...' for m in missing)}` completes the row "

@@ -7,9 +7,11 @@ names it. A step that changes the paper gets a new record back (`Paper.but`), ne
 read again. A passage a tool shows the model travels as a `Passage` in the tool result's data
 (`passages`), beside the `<paper-text>` frame the model reads; the claim ledger reads the record, and
 the reader's `(Cowan & Agol 2010, p. 1)` comes from its `PaperRef`, whichever tool showed it.
-`as_dict()` is the plain form for JSON (tools' data, `--json` output); a Paper is also
-a read-only mapping of its fields (`paper["title"]`, `paper.get("doi")`, `{**paper}`) for code that
-formats fields by name (citations, BibTeX).
+`as_dict()` is the plain form for JSON (tools' data, `--json` output). A Paper is read by
+attribute (BibTeX and the citation check too); for the type checker it is no mapping, so a string-key
+read in typed code is a mypy error. Untyped callers (tests, `Any`-typed commands) may still read it by
+name at run time, until they are moved. A paper known outside the library (a session's source entry,
+a service's record) becomes one with `Paper.of`.
 """
 
 from __future__ import annotations
@@ -18,7 +20,7 @@ import json
 import re
 from collections.abc import Iterator, Mapping
 from dataclasses import asdict, dataclass, field, fields, replace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 # The columns of `papers`, in the schema's order (storage/base.py writes exactly these).
 PAPER_COLUMNS = (
@@ -29,12 +31,17 @@ PAPER_COLUMNS = (
 )
 
 
+if TYPE_CHECKING:
+    _ByName = object  # the type checker sees no mapping: typed code reads a Paper by attribute (mypy says so)
+else:
+    _ByName = Mapping[str, Any]  # untyped callers (tests, `Any`-typed commands) still read fields by name
+
+
 @dataclass(frozen=True)
-class Paper(Mapping[str, Any]):
+class Paper(_ByName):
     """One library paper as stored (authors and bibliographic facts decoded from their JSON).
 
-    Read it by attribute; it is also a read-only mapping of its fields, for code that formats
-    fields by name (BibTeX, the citation check) and for `{**paper}`."""
+    Read it by attribute (`getattr(paper, name)` where the field is chosen at run time)."""
 
     id: str
     arxiv_id: str | None = None
@@ -62,9 +69,12 @@ class Paper(Mapping[str, Any]):
     added_by: str | None = None
     biblio: Mapping[str, Any] = field(default_factory=dict, hash=False)  # ADS/Crossref facts for BibTeX
     content_sha256: str | None = None
-    # Not columns: what a listing adds (how many chunks are indexed, which rows it is kept apart from).
+    # Not columns: what a listing adds (how many chunks are indexed, which rows it is kept apart from),
+    # and what a paper known outside the library may carry (arXiv's date, the author count of a cut list).
     chunks: int | None = None
     conflicts: tuple[str, ...] = ()
+    published: str | None = None
+    n_authors: int | None = None
 
     @classmethod
     def from_row(cls, row: Mapping[str, Any]) -> Paper:
@@ -78,6 +88,16 @@ class Paper(Mapping[str, Any]):
             values["chunks"] = int(row["chunks"])
         values["conflicts"] = tuple(row.get("conflicts") or ())
         return cls(**values)
+
+    @classmethod
+    def of(cls, record: Mapping[str, Any]) -> Paper:
+        """A paper known outside the library (a tool's source entry, a service's record) in the same form,
+        so what formats papers (BibTeX) reads one record by attribute."""
+        ident = record.get("id") or record.get("arxiv_id") or record.get("bibcode") or record.get("doi") or ""
+        count = record.get("n_authors")
+        return cls.from_row({**record, "id": ident, "n_authors": count if isinstance(count, int) else None,
+                             "primary_class": record.get("primary_class") or record.get("primary_category"),
+                             "conflicts": ()})
 
     def but(self, **changes: Any) -> Paper:
         """This paper with some fields changed (what a step that wrote them hands on)."""
@@ -93,20 +113,22 @@ class Paper(Mapping[str, Any]):
         out["authors"] = list(self.authors)
         out["biblio"] = dict(self.biblio)
         out["conflicts"] = list(self.conflicts)
-        if self.chunks is None:
-            del out["chunks"]
+        for extra in ("chunks", "published", "n_authors"):
+            if out[extra] is None:
+                del out[extra]
         return out
 
-    def __getitem__(self, key: str) -> Any:
-        if key not in _FIELD_NAMES:
-            raise KeyError(key)
-        return getattr(self, key)
+    if not TYPE_CHECKING:  # the runtime mapping of untyped callers (see `_ByName`); the type checker sees none
+        def __getitem__(self, key: str) -> Any:
+            if key not in _FIELD_NAMES:
+                raise KeyError(key)
+            return getattr(self, key)
 
-    def __iter__(self) -> Iterator[str]:
-        return iter(_FIELD_ORDER)
+        def __iter__(self) -> Iterator[str]:
+            return iter(_FIELD_ORDER)
 
-    def __len__(self) -> int:
-        return len(_FIELD_ORDER)
+        def __len__(self) -> int:
+            return len(_FIELD_ORDER)
 
 
 _FIELD_ORDER = tuple(f.name for f in fields(Paper))

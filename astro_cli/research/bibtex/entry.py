@@ -13,9 +13,8 @@ from __future__ import annotations
 
 import calendar
 import re
-from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from astro_cli.research.bibtex.journals import AASTEX_MACROS, bibstem_of, journal_field
 from astro_cli.research.bibtex.kind import biblio, booktitle_of, entry_type, pages_in_text, school_of
@@ -52,6 +51,9 @@ TEXT_FIELDS = {"author", "editor", "title", "journal", "keywords", "school", "bo
 UNSAFE = re.compile(r'[{}"\x00-\x1f\x7f-\x9f\\]')
 MEETINGS = {"AAS", "DPS", "SPIE", "IAUC", "BAAS"}  # bibstems of abstracts and circulars, not articles
 
+if TYPE_CHECKING:
+    from astro_cli.research.records import Paper
+
 
 @dataclass
 class Entry:
@@ -62,42 +64,42 @@ class Entry:
     missing: list[str] = field(default_factory=list)
 
 
-def entry_key(paper: Mapping[str, Any]) -> str:
+def entry_key(paper: Paper) -> str:
     """The bibcode when known (ADS's key), else Surname + year + _ + arXiv id (or DOI), without '/'."""
-    if paper.get("bibcode"):
-        return re.sub(r"[^A-Za-z0-9.:&_+-]", "", str(paper["bibcode"])) or "Anonymous"
-    authors = paper.get("authors") or []
+    if paper.bibcode:
+        return re.sub(r"[^A-Za-z0-9.:&_+-]", "", str(paper.bibcode)) or "Anonymous"
+    authors = paper.authors
     last = ascii_word(surname(authors[0])) if authors else ""
-    year = published_version(paper).get("year") or paper.get("year") or ""
-    ident = str(paper.get("arxiv_id") or paper.get("doi") or paper.get("id") or "").replace("/", "")
+    year = published_version(paper).get("year") or paper.year or ""
+    ident = str(paper.arxiv_id or paper.doi or paper.id or "").replace("/", "")
     return re.sub(r"[^A-Za-z0-9.:_-]", "", f"{last or 'Anonymous'}{year}_{ident}")
 
 
-def published_version(paper: Mapping[str, Any]) -> dict[str, Any]:
+def published_version(paper: Paper) -> dict[str, Any]:
     """journal, bibstem, volume, page, last_page, year of the published paper; {} for a preprint.
 
     ADS's structured fields (stored at download) win; arXiv's free-text journal_ref is parsed
     otherwise, and its journal name normalised to a bibstem (`ActaAstron.` is AcA, `\\actaa`).
     """
     facts = biblio(paper)
-    if paper.get("journal"):
-        page = paper.get("page")
-        stem = facts.get("bibstem") or bibstem_of(paper["journal"], page)
-        return {"journal": paper["journal"], "bibstem": stem, "volume": paper.get("volume"), "page": page,
-                "last_page": None, "year": paper.get("pub_year") or paper.get("year"),
+    if paper.journal:
+        page = paper.page
+        stem = facts.get("bibstem") or bibstem_of(paper.journal, page)
+        return {"journal": paper.journal, "bibstem": stem, "volume": paper.volume, "page": page,
+                "last_page": None, "year": paper.pub_year or paper.year,
                 "article_id": _is_article_id(page), "from_ads": bool(facts.get("bibstem") or facts.get("doctype"))}
-    ref = parse_journal_ref(paper.get("journal_ref"))
+    ref = parse_journal_ref(paper.journal_ref)
     if ref is None:
         return _from_bibcode(paper)
     return {"journal": ref.journal, "bibstem": bibstem_of(ref.journal, ref.page), "volume": ref.volume,
-            "page": ref.page, "last_page": ref.last_page, "issue": ref.issue, "year": ref.year or paper.get("year"),
+            "page": ref.page, "last_page": ref.last_page, "issue": ref.issue, "year": ref.year or paper.year,
             "article_id": ref.is_article_id, "from_ads": False}
 
 
-def _from_bibcode(paper: Mapping[str, Any]) -> dict[str, Any]:
+def _from_bibcode(paper: Paper) -> dict[str, Any]:
     """A journal bibcode spells journal, volume and first page (2019MNRAS.488.2892P): used when
     nothing else says where the paper appeared. Only for journals with an AASTeX macro, not meetings."""
-    code = str(paper.get("bibcode") or "")
+    code = str(paper.bibcode or "")
     stem = code[4:9].rstrip(".")
     if len(code) != 19 or stem not in AASTEX_MACROS or stem in MEETINGS or not code[:4].isdigit():
         return {}
@@ -134,20 +136,20 @@ def _people(names: list[str], count: int, max_authors: int, author_cutoff: int) 
     return INITIALS.sub(r"\1~", author_field(shown))
 
 
-def _month(paper: Mapping[str, Any], published: dict[str, Any]) -> str | None:
+def _month(paper: Paper, published: dict[str, Any]) -> str | None:
     """ADS's publication month; for an e-print, the month arXiv received it. Never a guessed one."""
     month = biblio(paper).get("month")
     if not month and not published:
-        stamp = str(paper.get("published") or biblio(paper).get("submitted") or "")
+        stamp = str(paper.published or biblio(paper).get("submitted") or "")
         month = int(stamp[5:7]) if re.match(r"\d{4}-\d\d", stamp) else None
     return MONTHS[int(month)] if isinstance(month, int) and 1 <= month <= 12 else None
 
 
-def _values(paper: Mapping[str, Any], kind: str, max_authors: int, author_cutoff: int) -> dict[str, str]:
+def _values(paper: Paper, kind: str, max_authors: int, author_cutoff: int) -> dict[str, str]:
     """Every field this paper can fill, as BibTeX text (braced or bare), by BibTeX field name."""
     facts = biblio(paper)
     published = published_version(paper)
-    arxiv_id = paper.get("arxiv_id")
+    arxiv_id = paper.arxiv_id
     out: dict[str, str] = {}
 
     def put(name: str, value: Any, raw: bool = False) -> None:
@@ -157,18 +159,18 @@ def _values(paper: Mapping[str, Any], kind: str, max_authors: int, author_cutoff
         if text:
             out[name] = text if raw else "{" + text + "}"
 
-    authors = _strings(paper.get("authors"))
+    authors = [a for a in paper.authors if a]
     if authors:
-        count = max(_count(facts.get("n_authors") or paper.get("n_authors")), len(authors))
+        count = max(_count(facts.get("n_authors") or paper.n_authors), len(authors))
         put("author", _people(authors, count, max_authors, author_cutoff))
-    if paper.get("title"):
-        out["title"] = '"{' + latex_text(paper["title"]) + '}"'
+    if paper.title:
+        out["title"] = '"{' + latex_text(paper.title) + '}"'
     if published and kind == "ARTICLE":
         put("journal", journal_field(published.get("bibstem"), latex_text(published["journal"])))
     elif kind == "ARTICLE" and arxiv_id:
         put("journal", "arXiv e-prints")
     put("keywords", latex_text(", ".join(_strings(facts.get("keywords")))))
-    year = published.get("year") or paper.get("year")
+    year = published.get("year") or paper.year
     put("year", year, raw=True)
     month = _month(paper, published)
     put("month", month, raw=True)
@@ -186,14 +188,14 @@ def _values(paper: Mapping[str, Any], kind: str, max_authors: int, author_cutoff
     if kind == "INPROCEEDINGS" and not pages:
         pages = pages_in_text(paper)
     put("pages", pages)
-    put("doi", paper.get("doi"))
+    put("doi", paper.doi)
     eprint = facts.get("eprint") or (f"arXiv:{arxiv_id}" if arxiv_id else None)
     if eprint and ":" in str(eprint):
         prefix, ident = str(eprint).split(":", 1)
         put("archivePrefix", prefix)
         put("eprint", ident)
         if prefix == "arXiv":
-            put("primaryClass", paper.get("primary_class"))
+            put("primaryClass", paper.primary_class)
     put("school", latex_text(school_of(paper)))
     put("booktitle", latex_text(booktitle_of(paper, published.get("journal") if published.get("volume") else None)))
     put("editor", author_field(_strings(facts.get("editor"))) if _strings(facts.get("editor")) else None)
@@ -204,15 +206,15 @@ def _values(paper: Mapping[str, Any], kind: str, max_authors: int, author_cutoff
         put("howpublished", latex_text(PUB_RAW_TAGS.sub("", str(facts.get("pub_raw") or ""))) or None)
     if kind == "TECHREPORT":
         put("number", facts.get("eid"))
-    if paper.get("bibcode"):
-        put("adsurl", ADS_ABS + str(paper["bibcode"]))
-    url = paper.get("url") or (f"https://arxiv.org/abs/{arxiv_id}" if arxiv_id else None)
+    if paper.bibcode:
+        put("adsurl", ADS_ABS + str(paper.bibcode))
+    url = paper.url or (f"https://arxiv.org/abs/{arxiv_id}" if arxiv_id else None)
     if url and not str(url).startswith(ADS_ABS):
         out["url"] = "{" + UNSAFE.sub("", str(url)).replace("%", "\\%") + "}"
     return out
 
 
-def build(paper: Mapping[str, Any], max_authors: int = 10, author_cutoff: int = 200) -> Entry:
+def build(paper: Paper, max_authors: int = 10, author_cutoff: int = 200) -> Entry:
     """The entry for one paper; `missing` names the fields nobody could fill (author, title)."""
     published = published_version(paper)
     kind = entry_type(paper, bool(published))

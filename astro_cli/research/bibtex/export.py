@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Any
 from astro_cli.research.bibtex.entry import build
 from astro_cli.research.bibtex.name_accents import with_paper_accents
 from astro_cli.research.identifiers import doi_key
+from astro_cli.research.records import Paper
 from astro_cli.research.sources import ads
 from astro_cli.research.sources.http import ServiceError
 
@@ -32,9 +33,14 @@ ENTRY_KEY = re.compile(r"^@\s*\w+\s*\{\s*([^,\s]+)\s*,")
 FIELD_VALUE = r"(?im)^\s*{name}\s*=\s*[{{\"]+([^}}\"]+)"
 
 
-def from_metadata(paper: Mapping[str, Any], max_authors: int = 10, author_cutoff: int = 200) -> str:
-    """One entry from stored metadata, as ADS writes it (research/bibtex/entry.py)."""
-    return build(paper, max_authors, author_cutoff).text
+def from_metadata(paper: Paper | Mapping[str, Any], max_authors: int = 10, author_cutoff: int = 200) -> str:
+    """One entry from stored metadata, as ADS writes it (research/bibtex/entry.py); a paper known outside
+    the library (a service's record, a session's source entry) is read as a `Paper` first."""
+    return build(as_paper(paper), max_authors, author_cutoff).text
+
+
+def as_paper(paper: Paper | Mapping[str, Any]) -> Paper:
+    return paper if isinstance(paper, Paper) else Paper.of(paper)
 
 
 # --- ADS's export, checked ---------------------------------------------------------------------
@@ -57,14 +63,14 @@ def _entry_names(entry: str) -> set[str]:
     return names
 
 
-def _match_ads_entries(papers: Sequence[Mapping[str, Any]], entries: list[str]) -> dict[int, str]:
+def _match_ads_entries(papers: Sequence[Paper], entries: list[str]) -> dict[int, str]:
     """{paper index: its ADS entry}: by key (the bibcode), else by its eprint or DOI."""
     named = [(entry, _entry_names(entry)) for entry in entries]
     found: dict[int, str] = {}
     for index, paper in enumerate(papers):
-        wanted = [str(paper["bibcode"])]
-        wanted += [str(paper["arxiv_id"])] if paper.get("arxiv_id") else []
-        wanted += [f"doi:{doi_key(paper['doi'])}"] if paper.get("doi") else []
+        wanted = [str(paper.bibcode)]
+        wanted += [str(paper.arxiv_id)] if paper.arxiv_id else []
+        wanted += [f"doi:{doi_key(paper.doi)}"] if paper.doi else []
         for name in wanted:
             entry = next((e for e, names in named if name in names), None)
             if entry is not None:
@@ -73,18 +79,19 @@ def _match_ads_entries(papers: Sequence[Mapping[str, Any]], entries: list[str]) 
     return found
 
 
-def export(library: LibraryCore, papers: Sequence[Mapping[str, Any]]) -> tuple[str, list[str]]:
+def export(library: LibraryCore, given: Sequence[Paper | Mapping[str, Any]]) -> tuple[str, list[str]]:
     """(BibTeX text, notes), one entry per paper in the order given.
 
     Papers with a bibcode come from the ADS export service (one request) when a token is set,
     each entry byte for byte; any bibcode ADS did not send back, and every other paper, gets the
     entry built from the stored metadata, and the notes say so.
     """
+    papers = [as_paper(p) for p in given]
     notes: list[str] = []
     by_ads: dict[int, str] = {}
-    with_bibcode = [i for i, p in enumerate(papers) if p.get("bibcode")]
+    with_bibcode = [i for i, p in enumerate(papers) if p.bibcode]
     if with_bibcode and ads.has_token(library.web):
-        bibcodes = list(dict.fromkeys(str(papers[i]["bibcode"]) for i in with_bibcode))
+        bibcodes = list(dict.fromkeys(str(papers[i].bibcode) for i in with_bibcode))
         try:
             entries = split_entries(ads.export_bibtex(library.web, bibcodes))
         except ServiceError as exc:
@@ -92,7 +99,7 @@ def export(library: LibraryCore, papers: Sequence[Mapping[str, Any]]) -> tuple[s
         else:
             by_ads = _match_ads_entries([papers[i] for i in with_bibcode], entries)
             by_ads = {with_bibcode[i]: entry for i, entry in by_ads.items()}
-            missing = [str(papers[i]["bibcode"]) for i in with_bibcode if i not in by_ads]
+            missing = [str(papers[i].bibcode) for i in with_bibcode if i not in by_ads]
             if missing:
                 notes.append(f"NASA ADS sent no entry for {', '.join(missing)}; "
                              f"{'its entry was' if len(missing) == 1 else 'their entries were'} built from the "

@@ -10,8 +10,7 @@ a Zenodo or ASCL record software; with a journal reference it is an article, els
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 ADS_TYPES = {
     "article": "ARTICLE", "circular": "ARTICLE", "newsletter": "ARTICLE", "bookreview": "ARTICLE",
@@ -34,61 +33,64 @@ SCHOOL = re.compile(
     r"([^,;()]*\b(universit\w*|univ\.|institut\w*|college|school|ecole|école|observatory|academy|"
     r"politecnico|polytechnic|eth)\b[^,;()]*(?:,\s*[A-Z][\w-]+(?:\s[A-Z][\w-]+)?)?)", re.IGNORECASE)
 
-
-def biblio(paper: Mapping[str, Any]) -> dict[str, Any]:
-    value = paper.get("biblio")
-    return value if isinstance(value, dict) else {}
+if TYPE_CHECKING:
+    from astro_cli.research.records import Paper
 
 
-def entry_type(paper: Mapping[str, Any], published: bool) -> str:
+def biblio(paper: Paper) -> dict[str, Any]:
+    """The paper's bibliographic facts (ADS's doctype, month, publisher...), a free mapping by name."""
+    return dict(paper.biblio)
+
+
+def entry_type(paper: Paper, published: bool) -> str:
     """ARTICLE, PHDTHESIS, INPROCEEDINGS, BOOK, MISC, software...: ADS's doctype first, else arXiv's words."""
     facts = biblio(paper)
     doctype = str(facts.get("doctype") or "")
     if doctype in ADS_TYPES:
         kind = ADS_TYPES[doctype]
         return "MISC" if kind == "TECHREPORT" and not facts.get("publisher") else kind
-    said = " ".join(str(x) for x in (facts.get("comment"), paper.get("journal_ref")) if x)
+    said = " ".join(str(x) for x in (facts.get("comment"), paper.journal_ref) if x)
     if MASTERS.search(said):
         return "MASTERSTHESIS"
     if PHD.search(said):
         return "PHDTHESIS"
-    ref = str(paper.get("journal_ref") or "")
+    ref = str(paper.journal_ref or "")
     if PROCEEDINGS.search(ref) and not JOURNAL_PROCEEDINGS.search(ref):
         return "INPROCEEDINGS"
-    doi = str(paper.get("doi") or "").lower()
+    doi = str(paper.doi or "").lower()
     if doi.startswith("10.5281/zenodo.") or str(facts.get("eid") or "").startswith("ascl:"):
         return "software"
-    if published or paper.get("arxiv_id"):
+    if published or paper.arxiv_id:
         return "ARTICLE"
     return "MISC"
 
 
-def school_of(paper: Mapping[str, Any]) -> str | None:
+def school_of(paper: Paper) -> str | None:
     """The school of a thesis: ADS's affiliation, else the university named beside 'thesis'."""
     facts = biblio(paper)
     if facts.get("school"):
         return str(facts["school"])
-    for text in (facts.get("comment"), paper.get("journal_ref"), facts.get("pub_raw")):
+    for text in (facts.get("comment"), paper.journal_ref, facts.get("pub_raw")):
         match = SCHOOL.search(str(text or ""))
         if match:
             return match.group(1).strip(" .")
     return None
 
 
-def booktitle_of(paper: Mapping[str, Any], split_journal: str | None = None) -> str | None:
+def booktitle_of(paper: Paper, split_journal: str | None = None) -> str | None:
     """The proceedings a paper appeared in: ADS's publication, else arXiv's journal reference (its
     name when the reference split into name, volume and page; else the text without its pages)."""
     facts = biblio(paper)
     if facts.get("pub"):
         return str(facts["pub"])
-    if paper.get("journal"):
-        return str(paper["journal"])
-    ref = split_journal or PAGES_IN_TEXT.sub("", str(paper.get("journal_ref") or "")).strip(" ,.")
+    if paper.journal:
+        return str(paper.journal)
+    ref = split_journal or PAGES_IN_TEXT.sub("", str(paper.journal_ref or "")).strip(" ,.")
     ref = re.sub(r"[,.]?\s*\(?(18|19|20)\d\d\)?$", "", ref).strip(" ,")  # the year has its own field
     return re.sub(r"^\s*in\s*:?\s*", "", ref, flags=re.IGNORECASE) or None
 
 
-def pages_in_text(paper: Mapping[str, Any]) -> str | None:
+def pages_in_text(paper: Paper) -> str | None:
     """'pp. 66-69' in a proceedings reference: '66-69'."""
-    match = PAGES_IN_TEXT.search(str(paper.get("journal_ref") or ""))
+    match = PAGES_IN_TEXT.search(str(paper.journal_ref or ""))
     return f"{match.group(1)}-{match.group(2)}" if match else None

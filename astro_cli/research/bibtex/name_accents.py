@@ -11,13 +11,13 @@ the name as arXiv gave it.
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from astro_cli.research.text.pdfchars import fold
 
 if TYPE_CHECKING:
     from astro_cli.research.library.papers import LibraryCore
+    from astro_cli.research.records import Paper
 
 OPENING_CHARS = 8000  # the title page: the author list, affiliations, the abstract
 WORD = re.compile(r"[^\W\d_][^\W\d_'’-]*(?:[-'’][^\W\d_]+)*")
@@ -55,15 +55,15 @@ def restore(authors: list[str], text: str) -> list[str]:
     return out
 
 
-def with_paper_accents(library: LibraryCore, paper: Mapping[str, Any]) -> Mapping[str, Any]:
+def with_paper_accents(library: LibraryCore, paper: Paper) -> Paper:
     """The paper with its authors' accents taken from its own parsed text (unchanged if not parsed)."""
-    authors = list(paper.get("authors") or [])
-    if not paper.get("id") or not authors or not any(a.isascii() for a in authors):
+    authors = list(paper.authors)
+    if not paper.id or not authors or not any(a.isascii() for a in authors):
         return paper
     opening = ""
-    for chunk in library.store.chunks_of(str(paper["id"])):
+    for chunk in library.store.chunks_of(str(paper.id)):
         opening += chunk.text + "\n"
         if len(opening) >= OPENING_CHARS:
             break
     restored = restore(authors, opening)
-    return paper if restored == authors else {**paper, "authors": restored}
+    return paper if restored == authors else paper.but(authors=tuple(restored))

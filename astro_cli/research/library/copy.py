@@ -101,7 +101,7 @@ def _copy_paper(source: LibraryStore, theirs: LibraryCore, paper: Paper, report:
         report.kept += 1
         return
     chunks = source.chunks_of(paper.id)
-    fields: dict[str, Any] = {k: paper.get(k) for k in INDEX_FIELDS if paper.get(k) is not None}
+    fields: dict[str, Any] = {k: getattr(paper, k) for k in INDEX_FIELDS if getattr(paper, k) is not None}
     theirs.store.replace_chunks(target_id, theirs.redacted_chunks(chunks), fields)
     report.texts += 1
     report.chunks += len(chunks)

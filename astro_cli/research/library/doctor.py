@@ -73,9 +73,9 @@ def identity_problems(paper: Paper) -> list[str]:
     if arxiv and from_doi and from_doi != arxiv:
         problems.append(f"its DOI {paper.doi} is the e-print {from_doi}, not {arxiv}")
     for key in ("pdf_path", "source_path"):
-        stem = _stem_id(Path(paper[key])) if paper.get(key) else None
+        stem = _stem_id(Path(getattr(paper, key))) if getattr(paper, key) else None
         if stem and arxiv and stem != arxiv:
-            problems.append(f"its file {paper[key]} is named after {stem}")
+            problems.append(f"its file {getattr(paper, key)} is named after {stem}")
     return problems
 
 
@@ -132,10 +132,10 @@ def _check_files(library: LibraryCore, papers: list[Paper], report: CheckReport,
     elsewhere: list[str] = []  # a shared library's papers whose files are on other members' machines
     for paper in papers:
         for key in ("pdf_path", "source_path"):
-            path = library.resolve_file(paper.get(key))
+            path = library.resolve_file(getattr(paper, key))
             if path is None:
-                if paper.get(key):
-                    report.add("needs-you", f"{paper.id}: its {key} {paper[key]!r} lies outside the paper folders "
+                if getattr(paper, key):
+                    report.add("needs-you", f"{paper.id}: its {key} {getattr(paper, key)!r} lies outside the paper folders "
                                f"({root}); astro never reads it. `astro library add {paper.id}` fetches the "
                                "paper again")
                 continue
@@ -148,11 +148,11 @@ def _check_files(library: LibraryCore, papers: list[Paper], report: CheckReport,
                     library.upsert_paper({"id": paper.id, "pdf_path": str(moved)})
                 named.add(moved.resolve())
                 report.add("fixed" if repair else "note",
-                           f"{paper.id}: its PDF is {moved.relative_to(library.workspace.root)}, not {paper[key]}")
+                           f"{paper.id}: its PDF is {moved.relative_to(library.workspace.root)}, not {getattr(paper, key)}")
             elif library.store.shared and paper.parsed_at and paper.arxiv_id:
                 elsewhere.append(paper.id)
             else:
-                report.add("needs-you", f"{paper.id}: {paper[key]} is missing; `astro library add {paper.id}` "
+                report.add("needs-you", f"{paper.id}: {getattr(paper, key)} is missing; `astro library add {paper.id}` "
                            "fetches it again")
     if elsewhere:
         shown = ", ".join(list(dict.fromkeys(elsewhere))[:5]) + (" ..." if len(set(elsewhere)) > 5 else "")

@@ -89,24 +89,24 @@ def merge_papers(library: LibraryCore, keep: str, drop: str) -> Paper:
     if a.id == b.id:
         raise MergeRefused(f"{keep} and {drop} are the same row.")
     for key, label in (("arxiv_id", "arXiv ids"), ("bibcode", "bibcodes")):
-        if a.get(key) and b.get(key) and a[key] != b[key]:
-            raise MergeRefused(f"{a.id} and {b.id} have different {label} ({a[key]}, {b[key]}): they are two "
+        if getattr(a, key) and getattr(b, key) and getattr(a, key) != getattr(b, key):
+            raise MergeRefused(f"{a.id} and {b.id} have different {label} ({getattr(a, key)}, {getattr(b, key)}): they are two "
                                "papers. Remove the wrong row with `astro library remove`.")
-    fields: dict[str, Any] = {k: b[k] for k in MERGED_FIELDS if b.get(k) not in (None, "", [], ()) and not a.get(k)}
-    taken = [k for k in ("pdf_path", "source_path") if b.get(k) and not a.get(k)]
-    fields.update({k: b[k] for k in taken})
+    fields: dict[str, Any] = {k: getattr(b, k) for k in MERGED_FIELDS if getattr(b, k) not in (None, "", [], ()) and not getattr(a, k)}
+    taken = [k for k in ("pdf_path", "source_path") if getattr(b, k) and not getattr(a, k)]
+    fields.update({k: getattr(b, k) for k in taken})
     store = library.store
     with store.transaction():
         if not store.chunk_count(a.id) and store.chunk_count(b.id):
             store.move_chunks(b.id, a.id)
-            fields.update({k: b[k] for k in ("parsed_at", "parsed_from") if b.get(k)})
+            fields.update({k: getattr(b, k) for k in ("parsed_at", "parsed_from") if getattr(b, k)})
         store.delete_paper(b.id)
         if "authors" in fields and not isinstance(fields["authors"], str):
             import json
 
             fields["authors"] = json.dumps(fields["authors"])
         store.update_paper(a.id, fields)
-    kept = {library.resolve_file(b.get(k)) for k in taken}
+    kept = {library.resolve_file(getattr(b, k)) for k in taken}
     for path in library.paper_files(b):  # B's own files A did not take
         if path in kept or any(p is not None and p.resolve() == path for p in kept):
             continue

@@ -192,7 +192,7 @@ class LibraryCore:
                 if clashing is not None:
                     raise LibraryConflict(
                         f"The library row {paper_id} carries the identifiers of another paper "
-                        f"({identifiers_text(clashing)}); run `astro library check` to repair it."
+                        f"({identifiers_text(clashing.as_dict())}); run `astro library check` to repair it."
                     )
                 row = {**clean, "id": paper_id}
                 row.setdefault("added_at", now_iso())
@@ -203,7 +203,7 @@ class LibraryCore:
                 continue  # someone added it this very moment: merge into their row
             for key in ("id", "added_at", "added_by"):
                 clean.pop(key, None)
-            keep_stored_identifiers(existing, clean)
+            keep_stored_identifiers(existing.as_dict(), clean)
             if "biblio" in clean and existing.biblio:  # facts merge: new ones win, old ones stay
                 clean["biblio"] = json.dumps({**existing.biblio, **json.loads(clean["biblio"])},
                                              ensure_ascii=False, sort_keys=True)
@@ -260,7 +260,7 @@ class LibraryCore:
                 if paper.id in seen:
                     continue
                 seen.add(paper.id)
-                why = disagreement(paper, clean)
+                why = disagreement(paper.as_dict(), clean)
                 if why is None:
                     return paper, conflicts
                 conflicts.append(f"kept apart from {paper.id}: {why}")

@@ -117,8 +117,8 @@ def _bibcode_of(web: Web, library: LibraryCore, identifier: str) -> str:
     if BIBCODE.match(identifier):
         return identifier
     stored = library.get_paper(identifier)
-    if stored and stored.get("bibcode"):
-        return str(stored["bibcode"])
+    if stored and stored.bibcode:
+        return str(stored.bibcode)
     wanted = f"arXiv:{arxiv_id_of(identifier)}" if arxiv_id_of(identifier) else identifier
     record = ads.lookup(web, wanted)
     if record is None or not record.get("bibcode"):
@@ -135,18 +135,18 @@ def _from_bibliography(library: LibraryCore, identifier: str, rows: int, start: 
     if paper is None:
         raise ServiceError(f"'{identifier}' is not in the library, and without ADS_API_TOKEN its references come "
                            "from its own bibliography: add it first (download_paper), or set ADS_API_TOKEN.")
-    entries = bibliography(library, str(paper["id"]))
+    entries = bibliography(library, str(paper.id))
     if not entries:
-        raise ServiceError(f"No reference list was found in the parsed text of {paper['id']} (parse_paper reads "
+        raise ServiceError(f"No reference list was found in the parsed text of {paper.id} (parse_paper reads "
                            "it from the LaTeX source or the PDF); with ADS_API_TOKEN, ADS has the references.")
-    own = {str(paper.get(k)) for k in ("id", "arxiv_id", "bibcode", "doi") if paper.get(k)}
+    own = {str(getattr(paper, k)) for k in ("id", "arxiv_id", "bibcode", "doi") if getattr(paper, k)}
     neighbours = []
     for text in entries:
         record = resolve_reference(text)
         if record.id in own:  # a paper listing itself (a cycle of one)
             continue
         neighbours.append(Neighbour(record, _in_library(library, record), text))
-    page = GraphPage(str(paper["id"]), "refs", len(neighbours), start, neighbours[start:start + rows],
+    page = GraphPage(str(paper.id), "refs", len(neighbours), start, neighbours[start:start + rows],
                      source="its own bibliography")
     page.notes.append("Without ADS_API_TOKEN: references parsed from the paper's own bibliography; ids computed "
                       "from journal, volume and page are ADS-style bibcodes, not checked against ADS. "
