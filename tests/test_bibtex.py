@@ -71,7 +71,7 @@ def test_without_ads_a_published_arxiv_paper_is_exported_as_the_published_articl
 
 def test_an_old_style_journal_ref_gives_volume_pages_and_year(research_app):
     record = arxiv.fetch(Web.of(research_app), ["astro-ph/0601001"])[0]  # the recorded feed: "ActaAstron.56:1-50,2006"
-    paper = Library(research_app).upsert_paper({**record, "primary_class": record["primary_category"]})
+    paper = Library(research_app).upsert_paper(record)
     bib = parse(from_metadata(paper))
     (key, entry), = bib.entries.items()
     assert key == "Gould2006_astro-ph0601001"

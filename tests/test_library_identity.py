@@ -145,9 +145,9 @@ def test_ads_lookup_refuses_a_record_without_the_asked_identifier(research_app, 
     assert ads.lookup(Web.of(research_app), "arXiv:1001.0012") is None
     assert ads.lookup(Web.of(research_app), "2019ApJ...999..123Z") is None
     record = ads.lookup(Web.of(research_app), "2012arXiv1202.3665F")  # the emcee doc lists its arXiv bibcode
-    assert record is not None and record["bibcode"] == "2013PASP..125..306F"
+    assert record is not None and record.bibcode == "2013PASP..125..306F"
     record = ads.lookup(Web.of(research_app), "10.1086/670067")
-    assert record is not None and record["arxiv_id"] == "1202.3665"
+    assert record is not None and record.arxiv_id == "1202.3665"
 
 
 def test_search_results_sharing_a_doi_but_not_an_arxiv_id_stay_two_papers():

@@ -24,20 +24,20 @@ def test_arxiv_one_entry_feed_gives_full_metadata(research_app):
     records = arxiv.fetch(Web.of(research_app), ["astro-ph/0601001"])
     assert len(records) == 1
     paper = records[0]
-    assert paper["arxiv_id"] == "astro-ph/0601001"
-    assert paper["title"].startswith("Frequency of Hot Jupiters and Very Hot Jupiters")
-    assert paper["authors"][:2] == ["Andrew Gould", "Susan Dorsher"]
-    assert paper["year"] == 2006
-    assert paper["journal_ref"] == "ActaAstron.56:1-50,2006"
-    assert "OGLE-III" in paper["abstract"]
+    assert paper.arxiv_id == "astro-ph/0601001"
+    assert paper.title.startswith("Frequency of Hot Jupiters and Very Hot Jupiters")
+    assert paper.authors[:2] == ("Andrew Gould", "Susan Dorsher")
+    assert paper.year == 2006
+    assert paper.journal_ref == "ActaAstron.56:1-50,2006"
+    assert "OGLE-III" in paper.abstract
 
 
 def test_arxiv_ten_entries_and_no_entries(research_app, research):
     total, records = arxiv.search(Web.of(research_app), "testing", rows=10)
     assert total == 214881
     assert len(records) == 10
-    assert len({r["arxiv_id"] for r in records}) == 10
-    assert records[0]["doi"] == "10.1109/ICSTW55395.2022.00035"
+    assert len({r.arxiv_id for r in records}) == 10
+    assert records[0].doi == "10.1109/ICSTW55395.2022.00035"
     total, records = arxiv.search(Web.of(research_app), "nothing matches this", rows=10)
     assert (total, records) == (0, [])
     sent = research.hits("/api/query")[-1].query["search_query"][0]
@@ -46,9 +46,9 @@ def test_arxiv_ten_entries_and_no_entries(research_app, research):
 
 def test_arxiv_legacy_2016_feed_parses(research_app):
     records = arxiv.fetch(Web.of(research_app), ["1111.2011v2"])
-    assert records[0]["arxiv_id"] == "1111.2011"
-    assert records[0]["version"] == "v2"
-    assert records[0]["doi"] == "10.1103/PhysRevB.85.115117"
+    assert records[0].arxiv_id == "1111.2011"
+    assert records[0].version == "v2"
+    assert records[0].doi == "10.1103/PhysRevB.85.115117"
 
 
 def test_ads_fields_become_arxiv_syntax_and_arxiv_syntax_passes_through():
@@ -95,11 +95,11 @@ def test_ads_search_passes_query_and_token_and_reads_docs(research_app, research
     assert request.query["sort"] == ["citation_count desc"]
     assert request.headers["Authorization"] == "Bearer test-ads-token-not-real"
     first = records[0]
-    assert first["bibcode"] == "2021NewA...8301491M"
-    assert first["arxiv_id"] == "2008.07401"
-    assert first["doi"] == "10.1016/j.newast.2020.101491"
-    assert first["year"] == 2021 and first["citation_count"] == 0
-    assert "<SUB>" not in first["abstract"] and "M_∙" in first["abstract"]
+    assert first.bibcode == "2021NewA...8301491M"
+    assert first.arxiv_id == "2008.07401"
+    assert first.doi == "10.1016/j.newast.2020.101491"
+    assert first.year == 2021 and first.citation_count == 0
+    assert "<SUB>" not in first.abstract and "M_∙" in first.abstract
 
 
 def test_ads_without_token_is_one_sentence(research_app, monkeypatch):

@@ -102,7 +102,7 @@ def _complete(library: Library, papers: list[dict[str, Any]], notes: list[str]) 
             fetch.append(len(out) - 1)
     if fetch:
         try:
-            records = {r["arxiv_id"]: r for r in arxiv.fetch(library.web, [str(out[i].arxiv_id) for i in fetch])}
+            records = {r.arxiv_id: r.as_record() for r in arxiv.fetch(library.web, [str(out[i].arxiv_id) for i in fetch])}
         except ServiceError as exc:
             notes.append(f"arXiv could not complete the papers outside the library ({exc}); their entries use "
                          "what the session stored (the first authors).")

@@ -48,11 +48,12 @@ def _lookups(app: AppContext, pending: list[Cited], results: dict[Cited, dict[st
         else:
             with lock:
                 for cited in ids:
-                    results[cited] = found.get(_ads_name(cited))
+                    hit = found.get(_ads_name(cited))
+                    results[cited] = hit.as_record() if hit else None
     unanswered = [c for c in ids if c.kind == "arxiv" and not results.get(c)]
     if unanswered:
         try:
-            records = arxiv.fetch(Web.of(app), [c.ident for c in unanswered])
+            records = [r.as_record() for r in arxiv.fetch(Web.of(app), [c.ident for c in unanswered])]
         except ServiceError as exc:
             with lock:
                 notes.append(f"not checked with arXiv: {exc}")
@@ -71,7 +72,8 @@ def _lookups(app: AppContext, pending: list[Cited], results: dict[Cited, dict[st
         year = cited.year or 0
         query = f'first_author:"{cited.surnames[0]}" year:{year - 1}-{year + 1}'
         try:
-            _, records = ads.search(Web.of(app), query, rows=10)
+            _, found_papers = ads.search(Web.of(app), query, rows=10)
+            records = [r.as_record() for r in found_papers]
         except ServiceError as exc:
             with lock:
                 notes.append(f"not checked with NASA ADS: {exc}")

@@ -79,14 +79,13 @@ def resolve(web: Web, identifier: str, sources: ExtensionPoints | None = None) -
             extra = found
         known = (found.arxiv_id, "")
     arxiv_id, version = known
-    records = [r for r in arxiv.fetch(web, [arxiv_id + version]) if r.get("arxiv_id") == arxiv_id]
-    record = FoundPaper.from_record(records[0]) if records else FoundPaper(arxiv_id, arxiv_id)
+    records = [r for r in arxiv.fetch(web, [arxiv_id + version]) if r.arxiv_id == arxiv_id]
+    record = records[0] if records else FoundPaper(arxiv_id, arxiv_id)
     if ads_record is None and ads.has_token(web):
         try:
-            looked_up = ads.lookup(web, f"arXiv:{arxiv_id}")
+            ads_record = ads.lookup(web, f"arXiv:{arxiv_id}")
         except ServiceError:
-            looked_up = None  # the bibcode is a bonus; the paper itself comes from arXiv
-        ads_record = FoundPaper.from_record(looked_up) if looked_up else None
+            ads_record = None  # the bibcode is a bonus; the paper itself comes from arXiv
     if ads_record:
         record = record + ads_record
         if ads_record.journal and ads_record.doi:

@@ -12,6 +12,7 @@ import os
 import re
 from typing import TYPE_CHECKING, Any
 
+from astro_cli.research.found import FoundPaper
 from astro_cli.research.identifiers import carries, is_preprint_bibcode
 from astro_cli.research.sources import fields
 from astro_cli.research.sources.arxiv import split_id
@@ -172,7 +173,7 @@ def doc_to_record(doc: dict[str, Any]) -> dict[str, Any]:
 def search(
     web: Web, query: str, rows: int = 10, sort: str = "relevance",
     year_from: int | None = None, year_to: int | None = None, start: int = 0,
-) -> tuple[int, list[dict[str, Any]]]:
+) -> tuple[int, list[FoundPaper]]:
     """Search ADS; the query is ADS syntax and passes through untouched (a year range is added).
     `start` pages on: the results from that index on (ADS's own paging)."""
     q = query.strip()
@@ -185,10 +186,11 @@ def search(
     response = fields.mapping(body.get("response") or {}, SERVICE, "a search answer")
     docs = fields.records(response.get("docs"))
     total = fields.integer(response.get("numFound"))
-    return (total if total is not None and total >= 0 else len(docs)), [doc_to_record(d) for d in docs]
+    found = [FoundPaper.from_record(doc_to_record(d)) for d in docs]
+    return (total if total is not None and total >= 0 else len(docs)), found
 
 
-def lookup(web: Web, identifier: str) -> dict[str, Any] | None:
+def lookup(web: Web, identifier: str) -> FoundPaper | None:
     """The ADS record for a bibcode, DOI or 'arXiv:ID', or None when ADS does not know it.
 
     A record is accepted only if it carries the identifier asked for (among its bibcodes, DOIs
@@ -196,18 +198,18 @@ def lookup(web: Web, identifier: str) -> dict[str, Any] | None:
     paper's bibcode and title to this one.
     """
     _, records = search(web, f'identifier:"{identifier}"', rows=3)
-    return next((record for record in records if carries(record, identifier)), None)
+    return next((record for record in records if carries(record.as_record(), identifier)), None)
 
 
-def lookup_many(web: Web, identifiers: list[str]) -> dict[str, dict[str, Any]]:
+def lookup_many(web: Web, identifiers: list[str]) -> dict[str, FoundPaper]:
     """ADS records for several identifiers in one request: {identifier: record} for those ADS knows."""
     if not identifiers:
         return {}
     wanted = " OR ".join(f'"{i}"' for i in identifiers)
     _, records = search(web, f"identifier:({wanted})", rows=min(50, 2 * len(identifiers)))
-    found: dict[str, dict[str, Any]] = {}
+    found: dict[str, FoundPaper] = {}
     for identifier in identifiers:
-        record = next((r for r in records if carries(r, identifier)), None)
+        record = next((r for r in records if carries(r.as_record(), identifier)), None)
         if record is not None:
             found[identifier] = record
     return found

@@ -11,6 +11,7 @@ import re
 import xml.etree.ElementTree as ET
 from typing import TYPE_CHECKING, Any
 
+from astro_cli.research.found import FoundPaper
 from astro_cli.research.identifiers import ARXIV_BIBCODE, ARXIV_DOI
 from astro_cli.research.sources.fields import MAX_ITEMS, MAX_TEXT
 from astro_cli.research.sources.http import ServiceError, arxiv_throttle, make_client, request
@@ -121,7 +122,7 @@ def _get(web: Web, params: dict[str, Any]) -> tuple[int, list[dict[str, Any]]]:
 def search(
     web: Web, query: str, rows: int = 10, sort: str = "relevance",
     year_from: int | None = None, year_to: int | None = None,
-) -> tuple[int, list[dict[str, Any]]]:
+) -> tuple[int, list[FoundPaper]]:
     """Search arXiv; `query` may be arXiv syntax (ti:, au:, cat:...), ADS-style syntax or plain words."""
     from astro_cli.research.sources.ads_syntax import QuerySyntaxError
     from astro_cli.research.sources.arxiv_query import translate
@@ -133,15 +134,15 @@ def search(
     return answer(web, plan, rows, sort)
 
 
-def answer(web: Web, plan: ArxivQuery, rows: int = 10, sort: str = "relevance") -> tuple[int, list[dict[str, Any]]]:
+def answer(web: Web, plan: ArxivQuery, rows: int = 10, sort: str = "relevance") -> tuple[int, list[FoundPaper]]:
     """What arXiv answers for a translated query: ids fetched, or a search filtered to the publication years."""
     from astro_cli.research.sources.arxiv_query import keep_published_in
 
     if plan.skip:
         raise ServiceError(plan.skip.replace("so only NASA ADS answers this query", "so use source=ads for it"))
     if plan.ids:
-        records = fetch(web, plan.ids)
-        return len(records), records
+        known = fetch(web, plan.ids)
+        return len(known), known
     if not plan.text:
         what = "DOIs and bibcodes" if plan.lookups else "ADS fields such as property: or bibstem:"
         raise ServiceError(f"arXiv cannot search by {what}; use source=ads (or all) for this query.")
@@ -156,15 +157,15 @@ def answer(web: Web, plan: ArxivQuery, rows: int = 10, sort: str = "relevance") 
     total, records = _get(web, params)
     if plan.years is not None:
         records = keep_published_in(records, plan.years)
-    return total, records[:rows]
+    return total, [FoundPaper.from_record(r) for r in records[:rows]]
 
 
-def fetch(web: Web, arxiv_ids: list[str]) -> list[dict[str, Any]]:
+def fetch(web: Web, arxiv_ids: list[str]) -> list[FoundPaper]:
     """Metadata for known arXiv ids (an unknown id is simply absent from the result)."""
     if not arxiv_ids:
         return []
     _, records = _get(web, {"id_list": ",".join(arxiv_ids), "start": 0, "max_results": len(arxiv_ids)})
-    return records
+    return [FoundPaper.from_record(r) for r in records]
 
 
 def id_and_version(identifier: str) -> tuple[str, str] | None:

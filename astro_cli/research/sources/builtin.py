@@ -54,15 +54,15 @@ class ArxivSource:
         known = arxiv.id_and_version(identifier)
         if known is None:
             return None
-        found = [r for r in arxiv.fetch(web, [known[0] + known[1]]) if r.get("arxiv_id") == known[0]]
-        return FoundPaper.from_record(found[0]) if found else None
+        found = [r for r in arxiv.fetch(web, [known[0] + known[1]]) if r.arxiv_id == known[0]]
+        return found[0] if found else None
 
     def search(self, web: Web, request: SearchRequest) -> SearchAnswer:
         from astro_cli.research.sources import arxiv
 
         plan = _plan(request)
         total, records = arxiv.answer(web, plan, request.rows, request.sort)
-        return SearchAnswer(total, [FoundPaper.from_record(r) for r in records], list(plan.notes()))
+        return SearchAnswer(total, records, list(plan.notes()))
 
     def files(self, web: Web, record: FoundPaper, version: str) -> PaperFiles | None:
         """Every e-print's PDF and its e-print archive (the LaTeX source, when the authors sent one)."""
@@ -94,15 +94,14 @@ class AdsSource:
                 f"Finding the arXiv version of the {kind} '{clean}' needs NASA ADS: set ADS_API_TOKEN (or keep a "
                 "token with `astro keys set ads`), or give the arXiv id instead."
             )
-        found = ads.lookup(web, clean)
-        return FoundPaper.from_record(found) if found else None
+        return ads.lookup(web, clean)
 
     def search(self, web: Web, request: SearchRequest) -> SearchAnswer:
         from astro_cli.research.sources import ads
 
         total, records = ads.search(web, _plan(request).ads_text, request.rows, request.sort,
                                     request.year_from, request.year_to)
-        return SearchAnswer(total, [FoundPaper.from_record(r) for r in records])
+        return SearchAnswer(total, records)
 
     def files(self, web: Web, record: FoundPaper, version: str) -> PaperFiles | None:
         return None  # ADS links to arXiv and publishers; the open files come from arXiv

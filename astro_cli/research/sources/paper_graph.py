@@ -99,7 +99,7 @@ def _from_ads(web: Web, library: LibraryCore, identifier: str, direction: str, r
     total, records = ads.search(web, query, rows, ADS_SORTS[direction], start=start)
     page = GraphPage(bibcode, direction, total, start)
     seen = {bibcode}
-    for record in map(FoundPaper.from_record, records):
+    for record in records:
         key = record.bibcode or record.id
         if not key or key in seen:  # the paper itself (a self-citation) or a repeat
             continue
@@ -121,9 +121,9 @@ def _bibcode_of(web: Web, library: LibraryCore, identifier: str) -> str:
         return str(stored.bibcode)
     wanted = f"arXiv:{arxiv_id_of(identifier)}" if arxiv_id_of(identifier) else identifier
     record = ads.lookup(web, wanted)
-    if record is None or not record.get("bibcode"):
+    if record is None or not record.bibcode:
         raise ServiceError(f"NASA ADS does not know the paper '{identifier}'; check the identifier.")
-    return str(record["bibcode"])
+    return record.bibcode
 
 
 def _in_library(library: LibraryCore, record: FoundPaper) -> bool:

@@ -94,14 +94,14 @@ def search_papers(
         try:
             total, records = ads.search(web, plan.ads_text, rows, sort, year_from, year_to)
             outcome.totals["ads"] = total
-            lists.append([FoundPaper.from_record(r) for r in records])
+            lists.append(records)
         except ServiceError as exc:
             failures.append(str(exc))
     if _arxiv_helps(plan):
         try:
             total, records = arxiv.answer(web, plan, rows, sort)
             outcome.totals["arxiv"] = total
-            lists.append([FoundPaper.from_record(r) for r in records])
+            lists.append(records)
             outcome.notes.extend(plan.notes())
         except ServiceError as exc:
             if not lists:
