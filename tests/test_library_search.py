@@ -46,7 +46,7 @@ def test_the_outliers_question_lands_on_the_abstract_sentence(app):
 def test_a_question_about_the_latex_paper_finds_its_section(app):
     best = search_library(Library.of(app), "what acceptance fraction should the sampler have").hits[0]
     assert best.source == "1202.3665" and best.section in ("3 Tests", "4 Discussion & Tips")
-    assert "acceptance fraction" in best.text and best.bibcode == "2013PASP..125..306F"
+    assert "acceptance fraction" in best.text and best.paper is not None and best.paper.bibcode == "2013PASP..125..306F"
 
 
 def test_results_are_framed_as_data_with_their_origin(app):
