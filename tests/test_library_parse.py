@@ -151,8 +151,9 @@ def test_unknown_paper_and_missing_files_are_clear(app):
     with pytest.raises(ParseError, match="paper 2401.00001 is not in the library; download it with download_paper"):
         parse_paper(Library.of(app), "2401.00001")
     Library(app).upsert_paper({"id": "2401.00002", "arxiv_id": "2401.00002"})
-    with pytest.raises(ParseError, match="has no PDF or LaTeX source"):
+    with pytest.raises(ParseError, match="has no file astro reads") as missing:
         parse_paper(Library.of(app), "2401.00002")
+    assert "Markdown (.md)" in str(missing.value)  # every registered reader is named, not only PDF and LaTeX
 
 
 def test_a_second_parse_is_skipped_unless_forced(app):
