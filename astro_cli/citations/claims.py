@@ -23,15 +23,17 @@ MAX_CLAIMS = 2000  # a 50,000-word answer is checked up to here; the rest is cou
 _ABBREVIATIONS = {"al", "e.g", "i.e", "fig", "figs", "eq", "eqs", "sect", "sec", "cf", "vs", "approx", "no", "ref",
                   "refs", "tab", "ca", "resp", "dr", "prof", "st", "etc", "vol", "p", "pp", "ch", "app", "max", "min"}
 _BOUNDARY = re.compile(r"(?<=[.!?])[\"”’)]?\s+(?=[\[(\"“*_]*[A-Z0-9\u00C0-\u017F\[])|\n\s*\n|\n(?=\s*(?:[-*+•]|\d+[.)])\s)")
+# A star's component letter after a designation (`α Cen A`, `HD 41004 B b`, `Kepler-16 (AB)`): part of the name.
+_STAR = r"(?:\s?\((?:A|B|C|AB|BC|ABC)\)|\s(?:A|B|C|AB|BC|ABC)(?![\w-]))?"
 DESIGNATION = re.compile(
     r"\b(?=[A-Z0-9])(?:NGC|IC|HD|HIP|HR|TYC|KIC|KOI|TOI|WASP|HAT-P|HATS|Kepler|K2|CoRoT|XO|TrES|GJ|Gl|Gliese|LHS|TRAPPIST|PSR|"
     r"SDSS|2MASS|WISE|Gaia\s+DR\d|3C|Mrk|Arp|UGC|PGC|LTT|LP|Messier|M|SN|GRB|FRB|GW|AT|Qatar|KELT|HATNet|"
-    r"CoRoT|OGLE|MOA|HH|PKS|QSO|Abell|Cyg|Sgr|Cen|Vela)[-\s]?J?\d[\w.+:-]*(?:\s?[a-h]\b)?"
+    r"CoRoT|OGLE|MOA|HH|PKS|QSO|Abell|Cyg|Sgr|Cen|Vela)[-\s]?J?\d[\w.+:-]*" + _STAR + r"(?:\s?[a-h]\b)?"
 )
 # A Bayer designation: a Greek letter (or its name) and a constellation, with a planet's letter: `β Pic b`, `tau Boo`.
 GREEK_DESIGNATION = re.compile(
     r"(?<![\w-])(?:[α-ωϵϕ]|(?:alpha|beta|gamma|delta|epsilon|zeta|eta|theta|iota|kappa|lambda|mu|nu|xi|omicron|pi|rho|"
-    r"sigma|tau|upsilon|phi|chi|psi|omega)(?=[\s-]))[\s-]?[A-Z][a-z]{2,11}\b(?:\s?[b-h]\b)?"
+    r"sigma|tau|upsilon|phi|chi|psi|omega)(?=[\s-]))[\s-]?[A-Z][a-z]{2,11}\b" + _STAR + r"(?:\s?[b-h]\b)?"
 )
 _POINTERS = re.compile(
     r"(?:\b(?:Eqs?|Equations?|Tables?|Tab|Figs?|Figures?|Sect?s?|Sections?|Appendix|Chapter|Ch|Step|Item|Paper|"
