@@ -33,3 +33,29 @@ def status(claim_text: str, passage: str) -> str:
 def test_a_number_only_in_a_subscript_counts_for_a_claim_naming_its_symbol(claim, expected):
     # Foreman-Mackey et al. 2016 (dfm/peerless, MIT): `$\\mathrm{CDPP}_{7.5{\\,\\mathrm{hrs}}} \\le 1000{\\,\\mathrm{ppm}}$`
     assert status(claim, passage("1607.08237:c15")) == expected
+
+
+@pytest.mark.parametrize(("claim", "expected"), [
+    ("EVEREST comes within a factor of two of the Kepler precision for fainter targets [1607.00524:c0].", "supported"),
+    ("EVEREST comes within a factor of four of the Kepler precision for fainter targets [1607.00524:c0].",
+     "unsupported"),
+])
+def test_a_number_in_words_is_compared(claim, expected):
+    """Luger et al. 2016 (EVEREST): 'within a factor of two of the Kepler precision for fainter targets'."""
+    assert status(claim, passage("1607.00524:c0")) == expected
+
+
+@pytest.mark.parametrize(("claim", "expected"), [
+    ("EPIC 201367065 (K2-3) hosts three known transiting planets; first order PLD cuts the scatter by a factor of "
+     "2.9 [1607.00524:s2.2:c9].", "supported"),
+    ("EPIC 201367065 (K2-3) hosts five known transiting planets; first order PLD cuts the scatter by a factor of "
+     "2.9 [1607.00524:s2.2:c9].", "unsupported"),
+])
+def test_a_count_in_words_must_be_the_passages(claim, expected):
+    assert status(claim, passage("1607.00524:s2.2:c9")) == expected
+
+
+def test_a_number_in_words_alone_does_not_make_a_sentence_a_claim():
+    """'two' in a sentence that cites nothing and states no other number is prose, not a result to source."""
+    assert split_claims("There are two ways to read this light curve.")[0] == []
+    assert len(split_claims("The planet is 12 R_⊕ across.")[0]) == 1

@@ -166,7 +166,7 @@ def split_claims(text: str, found: list[tuple[int, Cited]] | None = None) -> tup
         cites = tuple(dict.fromkeys(cited for _, cited in found[first:last]))
         stated = _quantities(sentence, spans)
         handles = tuple(h for cite in handle_cites for h in cite.handles)
-        if handles or cites or stated or _CREDITS_LITERATURE.search(sentence):
+        if handles or cites or any(not q.worded for q in stated) or _CREDITS_LITERATURE.search(sentence):
             claims.append(Claim(sentence, start, handles, cites, tuple(stated), tuple(dict.fromkeys(names)),
                                 spans))
     return claims, max(0, len(all_sentences) - MAX_CLAIMS)

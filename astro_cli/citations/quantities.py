@@ -5,7 +5,7 @@
 plain form (LaTeX spacing, braces and `$` dropped, `\\pm` `\\times` `\\odot` as their signs, superscript digits
 as `^`), keeping where each character came from so a claim's spans still apply.
 
-What is not a quantity: a number glued to a word (`K2`, `H2O`, `2MASS`, `Q11`), an ordinal (`2nd`), a
+Numbers in words (`twelve`, `a factor of two`) are quantities too (number_words.py). What is not a quantity: a number glued to a word (`K2`, `H2O`, `2MASS`, `Q11`), an ordinal (`2nd`), a
 subscript (`T_0`), and, in a claim, a year (a symbol's power, `T^-3`, is a number the passage must have) — but a year only by its context: after "in", "since",
 "until", a month or a season, or before another year (`2009–2013`). `1925 K` is a temperature.
 """
@@ -16,6 +16,7 @@ import re
 from dataclasses import dataclass, replace
 from functools import lru_cache
 
+from astro_cli.citations.number_words import NUMBER_WORD, word_value
 from astro_cli.citations.units import UNIT, unit_key
 
 _REPLACE = {
@@ -48,6 +49,7 @@ QUANTITY = re.compile(
 _RANGE = re.compile(rf"(?P<sep>\s?[-–—]\s?|\s+to\s+|\s+and\s+)(?P<mant>{_N})(?:\s*[×x*·]\s*10\s*\^\s*(?P<exp>[-+]?\d+)"
                     r"|\s*\^\s*(?P<pow>[-+]?\d+))?")
 _PERCENT = re.compile(r"\s?%")
+_SCALE_WORD = re.compile(r"\s+(thousand|million|billion)\b(?!\s+(?:years?|yrs?)\b)", re.IGNORECASE)
 _PM_AFTER_UNIT = re.compile(rf"\s*±\s*(?P<pm>{_N})")  # `0.329 M_⊙ ± 0.002 M_⊙`: the error after the unit
 _UNIT_GAP = re.compile(r"\s?-?\s?|\^?")
 _ORDINAL = re.compile(r"(?:st|nd|rd|th)\b")
@@ -86,6 +88,7 @@ class Quantity:
     end: int = 0
     text: str = ""
     bare: str = ""  # the number without its unit
+    worded: bool = False  # written in words (`twelve`): checked, but not enough to make a sentence a claim
 
     @property
     def label(self) -> str:
@@ -141,7 +144,7 @@ def quantities(text: str, claim: bool = False) -> list[Quantity]:
     while True:
         match = QUANTITY.search(norm, position)
         if match is None:
-            return found
+            return _with_words(norm, where, found)
         quantity, end, bare_end = _read(norm, match, claim)
         position = max(end, match.start() + 1)
         if quantity is None:
@@ -150,6 +153,27 @@ def quantities(text: str, claim: bool = False) -> list[Quantity]:
         shown = match.start("lead") if match.group("lead") else first  # `(1.2 ± 0.3) × 10^5` whole
         found.append(replace(quantity, start=where[first], end=where[end - 1] + 1, text=norm[shown:end].strip(),
                              bare=norm[shown:bare_end].strip()))
+
+
+def _with_words(norm: str, where: list[int], found: list[Quantity]) -> list[Quantity]:
+    """`found` and the numbers the text writes in words (number_words.py), in the order they stand."""
+    if not NUMBER_WORD.search(norm):
+        return found
+    words = []
+    for match in NUMBER_WORD.finditer(norm):
+        end = match.end()
+        percent = _PERCENT.match(norm, end)
+        unit = None
+        if percent:
+            end = percent.end()
+        else:
+            unit, end, _ = _unit(norm, end)
+        approx = bool(_APPROX.search(norm[max(0, match.start() - 16):match.start()]))
+        # a count in words is exact: `five` is 5, not the passage's 5.2 rounded
+        words.append(Quantity(float(word_value(match)), 6, unit, bool(percent), approx=approx,
+                              start=where[match.start()], end=where[end - 1] + 1, text=norm[match.start():end].strip(),
+                              bare=match.group(0), worded=True))
+    return sorted(found + words, key=lambda q: q.start)
 
 
 def _read(norm: str, match: re.Match[str], claim: bool) -> tuple[Quantity | None, int, int]:
@@ -174,6 +198,10 @@ def _read(norm: str, match: re.Match[str], claim: bool) -> tuple[Quantity | None
     if match.group("sign") == "-":
         value = -value
     end = match.end()
+    scale = _SCALE_WORD.match(norm, end) if match.group("pow") is None and not exponent else None
+    if scale:  # `5 thousand`, `2 million stars` (not `2 million years`: a unit)
+        power = {"thousand": 3, "million": 6, "billion": 9}[scale.group(1).lower()]
+        value, decimals, end = value * 10.0 ** power, decimals - power, scale.end()
     plus = minus = None
     error_decimals = 0
     pm = match.group("pm")
