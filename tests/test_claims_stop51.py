@@ -59,3 +59,28 @@ def test_a_number_in_words_alone_does_not_make_a_sentence_a_claim():
     """'two' in a sentence that cites nothing and states no other number is prose, not a result to source."""
     assert split_claims("There are two ways to read this light curve.")[0] == []
     assert len(split_claims("The planet is 12 R_⊕ across.")[0]) == 1
+
+
+@pytest.mark.parametrize(("claim", "handle", "expected"), [
+    ("The rate density of 1-20 M_J planets at 5-20 au is 0.125, uncertain by 0.012 [1607.08237:c43].",
+     "1607.08237:c43", "supported"),
+    ("The rate density of 1-20 M_J planets at 5-20 au is 0.125, uncertain by 0.021 [1607.08237:c43].",
+     "1607.08237:c43", "unsupported"),
+    ("The rate density of 1-20 M_J planets at 5-20 au is 0.125 to within 0.012 [1607.08237:c43].",
+     "1607.08237:c43", "supported"),
+    ("About 10.6 Earth-like planets are expected to transit, with an uncertainty of +5.9 and −4.5 "
+     "[1406.3020:s10:c53].", "1406.3020:s10:c53", "supported"),
+    ("About 10.6 Earth-like planets are expected to transit, with an uncertainty of +5.9 and −3.5 "
+     "[1406.3020:s10:c53].", "1406.3020:s10:c53", "unsupported"),
+])
+def test_an_uncertainty_in_prose_is_the_uncertainty_of_the_value_before_it(claim, handle, expected):
+    """Read apart, the uncertainty was looked for as a value: the passage's `0.125 ± 0.012` has no value 0.012, so
+    the faithful claim was flagged, and a wrong uncertainty looked no different."""
+    assert status(claim, passage(handle)) == expected
+
+
+def test_a_place_after_within_is_no_uncertainty():
+    from astro_cli.citations.quantities import quantities
+
+    [span, where] = quantities("planets between 2 and 17 R_⊕ within 0.25 AU", claim=True)
+    assert (span.high, span.plus, where.value, where.unit) == (17.0, None, 0.25, "AU")

@@ -5,7 +5,8 @@
 plain form (LaTeX spacing, braces and `$` dropped, `\\pm` `\\times` `\\odot` as their signs, superscript digits
 as `^`), keeping where each character came from so a claim's spans still apply.
 
-Numbers in words (`twelve`, `a factor of two`) are quantities too (number_words.py). What is not a quantity: a number glued to a word (`K2`, `H2O`, `2MASS`, `Q11`), an ordinal (`2nd`), a
+Numbers in words (`twelve`, `a factor of two`) are quantities too (number_words.py), and an uncertainty
+in prose (`uncertain by 0.11`, `to within 0.3 dex`) belongs to the value before it (prose_errors.py). What is not a quantity: a number glued to a word (`K2`, `H2O`, `2MASS`, `Q11`), an ordinal (`2nd`), a
 subscript (`T_0`), and, in a claim, a year (a symbol's power, `T^-3`, is a number the passage must have) — but a year only by its context: after "in", "since",
 "until", a month or a season, or before another year (`2009–2013`). `1925 K` is a temperature.
 """
@@ -17,6 +18,7 @@ from dataclasses import dataclass, replace
 from functools import lru_cache
 
 from astro_cli.citations.number_words import NUMBER_WORD, word_value
+from astro_cli.citations.prose_errors import attach
 from astro_cli.citations.units import UNIT, unit_key
 
 _REPLACE = {
@@ -140,11 +142,12 @@ def quantities(text: str, claim: bool = False) -> list[Quantity]:
         norm = _LONE_CAPITAL.sub(r"\1 ", norm)
         where = list(range(len(norm) + 1))  # a passage's offsets are not used
     found: list[Quantity] = []
+    spans: list[tuple[int, int]] = []
     position = 0
     while True:
         match = QUANTITY.search(norm, position)
         if match is None:
-            return _with_words(norm, where, found)
+            return _with_words(norm, where, attach(norm, found, spans))
         quantity, end, bare_end = _read(norm, match, claim)
         position = max(end, match.start() + 1)
         if quantity is None:
@@ -153,6 +156,7 @@ def quantities(text: str, claim: bool = False) -> list[Quantity]:
         shown = match.start("lead") if match.group("lead") else first  # `(1.2 ± 0.3) × 10^5` whole
         found.append(replace(quantity, start=where[first], end=where[end - 1] + 1, text=norm[shown:end].strip(),
                              bare=norm[shown:bare_end].strip()))
+        spans.append((shown, end))
 
 
 def _with_words(norm: str, where: list[int], found: list[Quantity]) -> list[Quantity]:
