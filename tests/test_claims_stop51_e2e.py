@@ -2,7 +2,8 @@
 --output-format json` process (the scripted model, through the real litellm, reads passages of papers parsed from
 their LaTeX with get_paper_content, then answers). The passages are the papers' own text (MIT):
 Palumbo et al. 2022 (rodluger/palumbo22), Foreman-Mackey et al. 2016 (dfm/peerless), Luger et al. 2016
-(rodluger/everest). Each test failed on the code before stop 51.
+(rodluger/everest); the last test's passage joins a sentence of Thiele, Breivik & Sanderson (Z-dependent-DWDs) and
+one of Bouma, Masuda & Winn 2018 (lgbouma/binary_biases), both found on stop 51's held-out half. Each test failed on the code before stop 51.
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ from astro_cli.research.library.service import Library
 from tests.helpers import last_json
 
 KEYWORDS_ONLY = {"library.embedding_model": "off"}
-PALUMBO, PEERLESS, EVEREST = "2110.11839", "1607.08237", "1607.00524"
+PALUMBO, PEERLESS, EVEREST, THIELE = "2110.11839", "1607.08237", "1607.00524", "2111.13700"
 SOURCES = {
     PALUMBO: ("GRASS: Distinguishing Planet-induced Doppler Signatures from Granulation", "Introduction",
               "Indeed, posited planets have been shown to actually be stellar activity masquerading as Keplerian "
@@ -38,6 +39,11 @@ SOURCES = {
               "We apply EVEREST to all K2 targets in campaigns 0-7, yielding light curves with precision "
               "comparable to that of the original Kepler mission for stars brighter than $K_p \\approx 13$, and "
               "within a factor of two of the Kepler precision for fainter targets."),
+    THIELE: ("Applying the metallicity-dependent binary fraction to double white dwarf formation", "Introduction",
+             "Close DWDs, with orbital periods shorter than $\\sim2.75\\,\\rm{hr}$, are the largest source by number "
+             "of mHz gravitational waves (GWs) in the Galaxy. The TESS transit survey will concentrate on stars "
+             "that are brighter than Kepler stars by a factor of 30--100, and closer to the Earth by a factor of "
+             "5--10."),
 }
 
 
@@ -115,3 +121,17 @@ def test_an_uncertainty_in_prose_is_compared_as_an_uncertainty(run_astro, fake, 
     claims = claims_of(run_astro, fake, astro_env, PEERLESS, answer)
     assert [c["status"] for c in claims] == ["supported", "unsupported"]
     assert "the passage gives another uncertainty" in claims[1]["reason"]
+
+
+@pytest.mark.slow
+def test_a_latex_rm_unit_is_read_and_a_range_is_one_range(run_astro, fake, astro_env, handles):
+    """`2.75 days` passed against `$\\sim2.75\\,\\rm{hr}$` (the unit was never read), and `a factor of 5-100`
+    against `30--100` and `5--10` (each end from another range)."""
+    h = handles[THIELE]
+    answer = (f"Close DWDs have orbital periods shorter than about 2.75 hr [{h}]. "
+              f"Close DWDs have orbital periods shorter than about 2.75 days [{h}]. "
+              f"TESS stars are brighter than Kepler stars by a factor of 30-100 [{h}]. "
+              f"TESS stars are closer to the Earth than Kepler stars by a factor of 5-100 [{h}].")
+    claims = claims_of(run_astro, fake, astro_env, THIELE, answer)
+    assert [c["status"] for c in claims] == ["supported", "unsupported", "supported", "unsupported"]
+    assert claims[1]["reason"] == "2.75 days is not in the passage (it gives 2.75 hr)"

@@ -26,7 +26,7 @@ _REPLACE = {
     "\u202f": " ", "\u2005": " ", "$": "", "{": "", "}": "", "⟦": "", "⟧": "", "\\pm": "±", "+/-": "±",
     "\\times": "×", "\\cdot": "·", "\\odot": "⊙", "\\oplus": "⊕", "\\sun": "⊙", "\\earth": "⊕", "\\AA": "Å",
     "\\mu": "μ", "\\sigma": "σ", "\\%": "%", "\\sim": "∼", "\\approx": "≈", "\\simeq": "≃", "−": "-", "\\mathrm": "",
-    "\\rm ": "", "\\textrm": "", "\\text": "", "\\mbox": "", "\\lesssim": "≲", "\\gtrsim": "≳", "^◦": "°",
+    "\\rm ": "", "\\rm": "", "\\textrm": "", "\\text": "", "\\mbox": "", "\\lesssim": "≲", "\\gtrsim": "≳", "^◦": "°",
     "^∘": "°", "^\\circ": "°", "\\circ": "°", "per cent": "%", "percent": "%",
 }
 _LONE_CAPITAL = re.compile(r"(?<![A-Za-z])([A-Z])(?=\d)")
@@ -54,6 +54,7 @@ _PERCENT = re.compile(r"\s?%")
 _SCALE_WORD = re.compile(r"\s+(thousand|million|billion)\b(?!\s+(?:years?|yrs?)\b)", re.IGNORECASE)
 _PM_AFTER_UNIT = re.compile(rf"\s*±\s*(?P<pm>{_N})")  # `0.329 M_⊙ ± 0.002 M_⊙`: the error after the unit
 _UNIT_GAP = re.compile(r"\s?-?\s?|\^?")
+_COEFFICIENT = re.compile(r"[A-Za-z]_")
 _ORDINAL = re.compile(r"(?:st|nd|rd|th)\b")
 _APPROX = re.compile(r"(?:about|around|roughly|nearly|approximately|approx\.|some|∼|~|≈|≃|≲|≳)\s*$", re.IGNORECASE)
 _YEAR_BEFORE = re.compile(
@@ -263,7 +264,9 @@ def _unit(norm: str, end: int) -> tuple[str | None, int, bool]:
         key = unit_key(found.group(0))
         if key is not None and not (len(found.group(0)) == 1 and "-" in norm[end:at]):
             return key, found.end(), False
-    glued = end < len(norm) and (norm[end].isalpha() or bool(_ORDINAL.match(norm, end)))
+    # `0.1Z_⊙`, `2T_0`: a coefficient of a symbol with a subscript is a number; `K2`, `2MASS`, `3D`, `2nd` are not
+    glued = end < len(norm) and (norm[end].isalpha() or bool(_ORDINAL.match(norm, end))) and not _COEFFICIENT.match(
+        norm, end)
     return None, end, glued
 
 
