@@ -102,3 +102,17 @@ def test_a_place_after_within_is_no_uncertainty():
 ])
 def test_latex_rm_units_a_symbols_coefficient_and_a_range_read_whole(claim, handle, expected):
     assert status(claim, passage(handle)) == expected
+
+
+@pytest.mark.parametrize(("claim", "handle", "expected"), [
+    ("First-order PLD reduces the scatter of K2-3 by a factor of 2.9 [1607.00524:s2.2:c9].", "1607.00524:s2.2:c9",
+     "supported"),
+    ("Fourth-order PLD reduces the scatter of K2-3 over the raw data by a factor of 5.2 [1607.00524:s2.2:c9].",
+     "1607.00524:s2.2:c9", "unsupported"),  # the passage: second and third order, 4.7 and 5.2
+    ("If secondaries host half as many planets as primaries, a detected planet is 5 times more likely to orbit the "
+     "primary star [1802.05277:s4.3:c29].", "1802.05277:s4.3:c29", "supported"),
+    ("If secondaries host a quarter of the planets of primaries, a detected planet is 5 times more likely to orbit "
+     "the primary star [1802.05277:s4.3:c29].", "1802.05277:s4.3:c29", "unsupported"),
+])
+def test_an_order_and_a_fraction_in_words_are_numbers(claim, handle, expected):
+    assert status(claim, passage(handle)) == expected

@@ -23,13 +23,15 @@ _PHRASE = re.compile(
     r"|\bto\s+within\s+(?:about\s+|roughly\s+|±\s*)?)$",
     re.IGNORECASE,
 )
+_WORDS = ("uncertain", "error", "accura", "precis", "within")
 _BREAK = re.compile(r"[.;:!?](?:\s|$)|\n\s*\n")
 _MINUS_AFTER = re.compile(r"\s*(?:and|,|/)?\s*-\s*(?P<dn>\d+(?:\.\d+)?)")
 
 
 def attach(norm: str, found: list[Quantity], spans: list[tuple[int, int]]) -> list[Quantity]:
     """`found` (with their spans in `norm`) with each prose uncertainty merged into the value before it."""
-    if not found or not re.search(r"(?i)uncertain|error|accura|precis|within", norm):
+    lowered = norm.lower()
+    if not found or not any(word in lowered for word in _WORDS):
         return found
     out: list[Quantity] = []
     out_spans: list[tuple[int, int]] = []

@@ -17,7 +17,15 @@ import re
 from dataclasses import dataclass, replace
 from functools import lru_cache
 
-from astro_cli.citations.number_words import NUMBER_WORD, word_value
+from astro_cli.citations.number_words import (
+    FRACTION,
+    NUMBER_WORD,
+    ORDER,
+    any_word,
+    fraction_value,
+    order_value,
+    word_value,
+)
 from astro_cli.citations.prose_errors import attach
 from astro_cli.citations.units import UNIT, unit_key
 
@@ -162,9 +170,12 @@ def quantities(text: str, claim: bool = False) -> list[Quantity]:
 
 def _with_words(norm: str, where: list[int], found: list[Quantity]) -> list[Quantity]:
     """`found` and the numbers the text writes in words (number_words.py), in the order they stand."""
-    if not NUMBER_WORD.search(norm):
+    if not any_word(norm):
         return found
-    words = []
+    words = [Quantity(float(order_value(m)), 6, "order", start=where[m.start()], end=where[m.end() - 1] + 1, text=m.group(0),
+                      bare=m.group(0), worded=True) for m in ORDER.finditer(norm)]
+    words += [Quantity(fraction_value(m), 6, start=where[m.start()], end=where[m.end() - 1] + 1, text=m.group(0),
+                       bare=m.group(0), worded=True) for m in FRACTION.finditer(norm)]
     for match in NUMBER_WORD.finditer(norm):
         end = match.end()
         percent = _PERCENT.match(norm, end)
