@@ -116,3 +116,14 @@ def test_latex_rm_units_a_symbols_coefficient_and_a_range_read_whole(claim, hand
 ])
 def test_an_order_and_a_fraction_in_words_are_numbers(claim, handle, expected):
     assert status(claim, passage(handle)) == expected
+
+
+def test_a_value_with_its_uncertainty_after_a_catalogue_word_is_a_number_not_a_name():
+    """`Kepler 5.7^{+1.4}_{-1.2}` (the Kepler survey's rate) was read as the designation `Kepler 5.7` and flagged as
+    not named (found on stop 51's held-out half after its measurement)."""
+    claim = ("The California Planet Search found 12 ± 2 hot Jupiters per thousand stars, Kepler 5.7^{+1.4}_{-1.2} "
+             "[1802.05277:s5:c39].")
+    [read], _ = split_claims(claim)
+    assert read.names == ()
+    assert status(claim, passage("1802.05277:s5:c39")) == "supported"
+    assert status(claim.replace("_{-1.2}", "_{-2.1}"), passage("1802.05277:s5:c39")) == "unsupported"

@@ -43,7 +43,8 @@ SOURCES = {
              "Close DWDs, with orbital periods shorter than $\\sim2.75\\,\\rm{hr}$, are the largest source by number "
              "of mHz gravitational waves (GWs) in the Galaxy. The TESS transit survey will concentrate on stars "
              "that are brighter than Kepler stars by a factor of 30--100, and closer to the Earth by a factor of "
-             "5--10."),
+             "5--10. In order to smooth the effect of this truncation in our foreground, we fit each running "
+             "median with fourth-order polynomials for GW frequencies up to $1\\,\\rm{mHz}$."),
 }
 
 
@@ -135,3 +136,14 @@ def test_a_latex_rm_unit_is_read_and_a_range_is_one_range(run_astro, fake, astro
     claims = claims_of(run_astro, fake, astro_env, THIELE, answer)
     assert [c["status"] for c in claims] == ["supported", "unsupported", "supported", "unsupported"]
     assert claims[1]["reason"] == "2.75 days is not in the passage (it gives 2.75 hr)"
+
+
+@pytest.mark.slow
+def test_an_expansions_order_in_words_is_compared(run_astro, fake, astro_env, handles):
+    """`third-order polynomials` passed against `fourth-order polynomials`: an ordinal was never a number."""
+    h = handles[THIELE]
+    answer = (f"Each running median is fit with fourth-order polynomials up to 1 mHz [{h}]. "
+              f"Each running median is fit with third-order polynomials up to 1 mHz [{h}].")
+    claims = claims_of(run_astro, fake, astro_env, THIELE, answer)
+    assert [c["status"] for c in claims] == ["supported", "unsupported"]
+    assert claims[1]["reason"] == "third-order is not in the passage"

@@ -42,6 +42,7 @@ _POINTERS = re.compile(
 )
 _CITE_SPANS = re.compile(r"\((?:[^()]*\d{4}[a-z]?)\)|\b\w+(?:\s+et\s+al\.)?\s+\(\d{4}[a-z]?\)|"
                          r"arXiv:\S+|\b\d{4}[A-Za-z&.]{5}[\w.&]{9}[A-Za-z.]|10\.\d{4,9}/\S+")
+_VALUE_AFTER = re.compile(r"\s?(?:\^\s?\{?\s?[-+]|±|\+/-|_\s?\{?\s?-)")
 _CAPITAL_DIGIT = re.compile(r"[A-Z][\w+-]{0,12}[\s-]?J?\d")
 _MARKER = re.compile(r"\s*(?:\d+[.)]\s)")
 _LAST_WORD = re.compile(r"([\w.]+)\.[\"”’)]?$")
@@ -160,6 +161,8 @@ def split_claims(text: str, found: list[tuple[int, Cited]] | None = None) -> tup
         spans += [m.span() for m in _DATE.finditer(sentence)] + [m.span() for m in _COORD.finditer(sentence)]
         designations = list(DESIGNATION.finditer(sentence)) if _CAPITAL_DIGIT.search(sentence) else []
         designations += list(GREEK_DESIGNATION.finditer(sentence))
+        # `Kepler 5.7^{+1.4}_{-1.2}`, `Kepler 12 ± 2`: a value with its uncertainty after a word is a number, not a name
+        designations = [m for m in designations if not _VALUE_AFTER.match(sentence, m.end())]
         names = [m.group(0) for m in designations if not any(a <= m.start() < b for a, b in spans)]
         spans += [m.span() for m in designations]
         first, last = bisect.bisect_left(offsets, start), bisect.bisect_left(offsets, start + len(sentence))
