@@ -13,11 +13,19 @@
 
 The first parameter is the ToolContext; every other one is an argument the model sends. A parameter
 without a default is required; `X | None` and a default make it optional. str, int, float, bool,
-list[str] (or list of int/float/bool) and Literal["a", "b"] (an enum) are what a schema can say, so
+list[str] (or list of int/float/bool) and Literal["a", "b"] (an enum) are what a schema can say (with
+`Annotated[..., Limits(...)]` for a minimum, maximum or maxItems), so
 they are all a parameter may be: anything else is a ToolDefinitionError when the tool is defined,
 not a surprise when the model calls it. The docstring's text before `Args:` is the description the
 model reads (its first sentence is the summary in the system prompt); each `name: text` under `Args:`
 describes that argument. Defaults are not repeated in the schema: say them in the description.
+
+A tool declares the services it needs and receives them: with `@tool(needs=Library)`, a parameter
+annotated `Library` is left out of the schema and filled, per call, with the app's one Library
+(`ctx.service(Library)`, built by the factory the feature's install provided). The tool never sees
+the app, so a test hands it a Library of its own parts and the tool's reach is its signature.
+(openai-agents' `RunContextWrapper[T]` gives every tool the same T, which for astro would be the
+app again; `needs` names exactly the services a tool uses.)
 
 Like llm's `Tool.function` and openai-agents' `@function_tool`, but with no pydantic, so defining a
 tool costs nothing at startup. In a session the loop checks the model's arguments against this schema
@@ -35,7 +43,7 @@ import re
 import types
 import typing
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Literal, TypeVar
 
 from astro_cli.tools.base import Tool, ToolError, ToolResult
@@ -53,12 +61,27 @@ class ToolDefinitionError(TypeError):
 
 
 @dataclass(frozen=True)
+class Limits:
+    """Bounds a schema states beside the type: `Annotated[list[str], Limits(max_items=3)]`,
+    `Annotated[int, Limits(minimum=1)]`. The loop checks them before the tool runs."""
+
+    minimum: float | None = None
+    maximum: float | None = None
+    max_items: int | None = None
+
+    def schema(self) -> dict[str, Any]:
+        named = {"minimum": self.minimum, "maximum": self.maximum, "maxItems": self.max_items}
+        return {key: value for key, value in named.items() if value is not None}
+
+
+@dataclass(frozen=True)
 class Kind:
     """What a parameter's annotation says: a scalar, maybe a list of it, maybe one of fixed choices."""
 
     scalar: type
     array: bool = False
     choices: tuple[object, ...] | None = None
+    limits: Limits = Limits()
 
 
 @dataclass(frozen=True)
@@ -77,6 +100,7 @@ class Param:
             entry["enum"] = list(self.kind.choices)
         if self.kind.array:
             entry = {"type": "array", "items": entry}
+        entry.update(self.kind.limits.schema())
         if self.description:
             entry["description"] = self.description
         return entry
@@ -91,6 +115,8 @@ class ToolOptions:
     timeout: float | None = None
     key_argument: str | None = None
     permission_when: Callable[[dict[str, Any]], bool] | None = None
+    widens: Callable[[dict[str, Any]], str | None] | None = None
+    tidy_arguments: Callable[[dict[str, Any]], dict[str, Any]] | None = None
 
 
 @dataclass(frozen=True)
@@ -101,6 +127,12 @@ class ToolSpec:
     description: str
     params: tuple[Param, ...]
     options: ToolOptions = field(default_factory=ToolOptions)
+    # (parameter name, service class): filled from the app's services per call, never in the schema
+    needs: tuple[tuple[str, type], ...] = ()
+
+    def services(self, ctx: Any) -> dict[str, object]:
+        """The declared services as keyword arguments, each the app's one object of its class."""
+        return {name: ctx.service(kind) for name, kind in self.needs}
 
     def parameters(self) -> dict[str, Any]:
         schema: dict[str, Any] = {"type": "object", "properties": {p.name: p.schema() for p in self.params},
@@ -129,12 +161,18 @@ class ToolSpec:
 
 def tool(*, name: str | None = None, description: str | None = None, read_only: bool = True,
          needs_permission: bool = False, timeout: float | None = None, key_argument: str | None = None,
-         permission_when: Callable[[dict[str, Any]], bool] | None = None) -> Callable[[F], F]:
-    """Mark a typed function as a tool; its schema is derived (and checked) now, at definition time."""
+         permission_when: Callable[[dict[str, Any]], bool] | None = None,
+         widens: Callable[[dict[str, Any]], str | None] | None = None,
+         tidy_arguments: Callable[[dict[str, Any]], dict[str, Any]] | None = None,
+         needs: type | tuple[type, ...] = ()) -> Callable[[F], F]:
+    """Mark a typed function as a tool; its schema is derived (and checked) now, at definition time.
+    `needs`: the service classes it receives as parameters (annotated with the class), not the model."""
 
     def mark(function: F) -> F:
-        options = ToolOptions(read_only, needs_permission, timeout, key_argument, permission_when)
-        spec = derive(function, name=name, description=description, options=options)
+        options = ToolOptions(read_only, needs_permission, timeout, key_argument, permission_when, widens,
+                              tidy_arguments)
+        kinds = needs if isinstance(needs, tuple) else (needs,)
+        spec = derive(function, name=name, description=description, options=options, needs=kinds)
         if key_argument is not None and key_argument not in {p.name for p in spec.params}:
             raise ToolDefinitionError(f"Tool {spec.name}: key_argument '{key_argument}' is not one of its parameters.")
         setattr(function, SPEC_ATTRIBUTE, spec)
@@ -150,7 +188,7 @@ def spec_of(function: Callable[..., object]) -> ToolSpec:
 
 
 def derive(function: Callable[..., object], name: str | None = None, description: str | None = None,
-           options: ToolOptions | None = None) -> ToolSpec:
+           options: ToolOptions | None = None, needs: tuple[type, ...] = ()) -> ToolSpec:
     tool_name = name or function.__name__
     if tool_name == "<lambda>":
         raise ToolDefinitionError("A tool made from a lambda needs a name.")
@@ -162,12 +200,29 @@ def derive(function: Callable[..., object], name: str | None = None, description
     if not parameters or parameters[0].kind not in (inspect.Parameter.POSITIONAL_ONLY,
                                                     inspect.Parameter.POSITIONAL_OR_KEYWORD):
         raise ToolDefinitionError(f"Tool {tool_name}: the first parameter must be the ToolContext.")
-    params = tuple(_param(tool_name, function, p, arg_docs.get(p.name)) for p in parameters[1:])
+    injected = _needed(tool_name, parameters[1:], needs)
+    params = tuple(_param(tool_name, function, p, arg_docs.get(p.name)) for p in parameters[1:]
+                   if p.name not in dict(injected))
     stray = sorted(set(arg_docs) - {p.name for p in params})
     if stray:
         raise ToolDefinitionError(f"Tool {tool_name}: its docstring describes {', '.join(stray)}, "
                                   "which is not a parameter.")
-    return ToolSpec(tool_name, description, params, options or ToolOptions())
+    return ToolSpec(tool_name, description, params, options or ToolOptions(), injected)
+
+
+def _needed(tool_name: str, parameters: list[inspect.Parameter],
+            needs: tuple[type, ...]) -> tuple[tuple[str, type], ...]:
+    """The parameters annotated with a needed class, matched by the class or its name (annotations are
+    strings under `from __future__ import annotations`, and the class is often imported for types only)."""
+    found: list[tuple[str, type]] = []
+    for kind in needs:
+        names = {kind, kind.__name__, f"{kind.__module__}.{kind.__qualname__}"}
+        matches = [p.name for p in parameters if p.annotation in names]
+        if len(matches) != 1:
+            raise ToolDefinitionError(f"Tool {tool_name} needs {kind.__name__}: give it exactly one parameter "
+                                      f"annotated {kind.__name__}.")
+        found.append((matches[0], kind))
+    return tuple(found)
 
 
 def _param(tool_name: str, function: Callable[..., object], parameter: inspect.Parameter,
@@ -187,7 +242,13 @@ def _param(tool_name: str, function: Callable[..., object], parameter: inspect.P
             raise ToolDefinitionError(f"{where}: its annotation {parameter.annotation!r} cannot be evaluated "
                                       f"at run time ({exc}).") from None
     optional, inner = _strip_none(annotation)
+    limits = Limits()
+    if typing.get_origin(inner) is typing.Annotated:
+        inner, *metadata = typing.get_args(inner)
+        limits = next((m for m in metadata if isinstance(m, Limits)), limits)
     kind = _kind(inner)
+    if kind is not None:
+        kind = replace(kind, limits=limits)
     if kind is None:
         raise ToolDefinitionError(f"{where} has type {annotation!r}, which a tool schema cannot express; "
                                   f"use {_SUPPORTED}.")
@@ -295,7 +356,7 @@ def run_function(spec: ToolSpec, function: Callable[..., ToolResult | str]) -> C
     """The `run(ctx, args)` a Tool holds: the arguments bound and converted, then the function called."""
 
     def run(ctx: object, arguments: dict[str, Any]) -> ToolResult | str:
-        return function(ctx, **spec.bind(arguments))
+        return function(ctx, **spec.services(ctx), **spec.bind(arguments))
 
     run.__name__ = getattr(function, "__name__", spec.name)
     run.__doc__ = function.__doc__
@@ -312,4 +373,5 @@ def as_tool(function: Callable[..., ToolResult | str], wrap: Callable[[Callable[
     return Tool(name=spec.name, description=spec.description, parameters=spec.parameters(),
                 run=wrap(run) if wrap else run, read_only=options.read_only,
                 needs_permission=options.needs_permission, timeout=options.timeout,
-                key_argument=options.key_argument, permission_when=options.permission_when)
+                key_argument=options.key_argument, permission_when=options.permission_when,
+                widens=options.widens, tidy_arguments=options.tidy_arguments)
