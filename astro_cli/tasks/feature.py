@@ -20,7 +20,7 @@ def install(app: AppContext) -> None:
     from astro_cli.tasks.recovery import TaskRecovery
     from astro_cli.tasks.todo import todo_tool
 
-    app.tools.register(todo_tool())
+    app.tools.register(todo_tool(app))
     app.tools.register(bg_tool())
     loop_extensions(app).add(TaskRecovery)
     loop_extensions(app).add(Nudges)

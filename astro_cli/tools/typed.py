@@ -53,7 +53,7 @@ log = logging.getLogger(__name__)
 F = TypeVar("F", bound=Callable[..., "ToolResult | str"])
 SPEC_ATTRIBUTE = "__astro_tool__"
 _SCALARS: dict[type, str] = {str: "string", int: "integer", float: "number", bool: "boolean"}
-_SUPPORTED = "str, int, float, bool, list[str], a Literal or X | None"
+_SUPPORTED = "str, int, float, bool, list[str], a Literal, a TypedDict (or a list of one), dict[str, Any] or X | None"
 
 
 class ToolDefinitionError(TypeError):
@@ -67,10 +67,15 @@ class Limits:
 
     minimum: float | None = None
     maximum: float | None = None
+    min_items: int | None = None
     max_items: int | None = None
+    # Objects (TypedDicts) accept keys they do not name: a todo item with a key the model added is kept
+    # rather than refused. By default an object's schema has "additionalProperties": false.
+    extra_keys: bool = False
 
     def schema(self) -> dict[str, Any]:
-        named = {"minimum": self.minimum, "maximum": self.maximum, "maxItems": self.max_items}
+        named = {"minimum": self.minimum, "maximum": self.maximum, "minItems": self.min_items,
+                 "maxItems": self.max_items}
         return {key: value for key, value in named.items() if value is not None}
 
 
@@ -82,6 +87,21 @@ class Kind:
     array: bool = False
     choices: tuple[object, ...] | None = None
     limits: Limits = Limits()
+    fields: tuple[Param, ...] | None = None  # an object's keys (a TypedDict); None for any object
+
+
+def object_entry(fields: tuple[Param, ...] | None, extra_keys: bool) -> dict[str, Any]:
+    """The schema of an object: its keys, which are required, and whether others may come too."""
+    entry: dict[str, Any] = {"type": "object"}
+    if fields is None:
+        return entry
+    entry["properties"] = {f.name: f.schema() for f in fields}
+    if not extra_keys:
+        entry["additionalProperties"] = False
+    required = [f.name for f in fields if f.required]
+    if required:
+        entry["required"] = required
+    return entry
 
 
 @dataclass(frozen=True)
@@ -95,7 +115,8 @@ class Param:
     description: str | None
 
     def schema(self) -> dict[str, Any]:
-        entry: dict[str, Any] = {"type": _SCALARS[self.kind.scalar]}
+        entry: dict[str, Any] = (object_entry(self.kind.fields, self.kind.limits.extra_keys)
+                                 if self.kind.scalar is dict else {"type": _SCALARS[self.kind.scalar]})
         if self.kind.choices is not None:
             entry["enum"] = list(self.kind.choices)
         if self.kind.array:
@@ -241,21 +262,37 @@ def _param(tool_name: str, function: Callable[..., object], parameter: inspect.P
         except Exception as exc:  # noqa: BLE001 - any failure is the same sentence
             raise ToolDefinitionError(f"{where}: its annotation {parameter.annotation!r} cannot be evaluated "
                                       f"at run time ({exc}).") from None
-    optional, inner = _strip_none(annotation)
-    limits = Limits()
-    if typing.get_origin(inner) is typing.Annotated:
-        inner, *metadata = typing.get_args(inner)
-        limits = next((m for m in metadata if isinstance(m, Limits)), limits)
-    kind = _kind(inner)
-    if kind is not None:
-        kind = replace(kind, limits=limits)
-    if kind is None:
-        raise ToolDefinitionError(f"{where} has type {annotation!r}, which a tool schema cannot express; "
-                                  f"use {_SUPPORTED}.")
+    optional, kind, _ = _annotated_kind(where, annotation)
     has_default = parameter.default is not inspect.Parameter.empty
     if optional and not has_default:
         raise ToolDefinitionError(f"{where} may be None but has no default; give it '= None'.")
     return Param(parameter.name, kind, not has_default, parameter.default if has_default else None, description)
+
+
+def _annotated_kind(where: str, annotation: object) -> tuple[bool, Kind, str | None]:
+    """Whether None is allowed, the kind, and the description an `Annotated[X, "text"]` gives."""
+    optional, inner = _strip_none(annotation)
+    limits, text = Limits(), None
+    if typing.get_origin(inner) is typing.Annotated:
+        inner, *metadata = typing.get_args(inner)
+        limits = next((m for m in metadata if isinstance(m, Limits)), limits)
+        text = next((m for m in metadata if isinstance(m, str)), None)
+    kind = _kind(where, inner)
+    if kind is None:
+        raise ToolDefinitionError(f"{where} has type {annotation!r}, which a tool schema cannot express; "
+                                  f"use {_SUPPORTED}.")
+    return optional, replace(kind, limits=limits), text
+
+
+def _object_fields(where: str, shape: type) -> tuple[Param, ...]:
+    """A TypedDict's keys as parameters: required unless NotRequired (or the class is total=False)."""
+    hints = typing.get_type_hints(shape, include_extras=True)
+    required = getattr(shape, "__required_keys__", frozenset(hints))
+    fields = []
+    for name, hint in hints.items():
+        _, kind, text = _annotated_kind(f"{where}, key '{name}'", hint)
+        fields.append(Param(name, kind, name in required, None, text))
+    return tuple(fields)
 
 
 def _strip_none(annotation: object) -> tuple[bool, object]:
@@ -266,9 +303,13 @@ def _strip_none(annotation: object) -> tuple[bool, object]:
     return False, annotation
 
 
-def _kind(annotation: object) -> Kind | None:
+def _kind(where: str, annotation: object) -> Kind | None:
     if isinstance(annotation, type) and annotation in _SCALARS:
         return Kind(annotation)
+    if typing.is_typeddict(annotation):
+        return Kind(dict, fields=_object_fields(where, typing.cast(type, annotation)))
+    if typing.get_origin(annotation) is dict and typing.get_args(annotation)[:1] == (str,):
+        return Kind(dict)  # any object (another tool's arguments)
     origin = typing.get_origin(annotation)
     if origin is Literal:
         choices = typing.get_args(annotation)
@@ -278,6 +319,8 @@ def _kind(annotation: object) -> Kind | None:
         (item,) = typing.get_args(annotation) or (None,)
         if isinstance(item, type) and item in _SCALARS:
             return Kind(item, array=True)
+        if typing.is_typeddict(item):
+            return Kind(dict, array=True, fields=_object_fields(where, typing.cast(type, item)))
     return None
 
 
@@ -298,6 +341,10 @@ _NUMBER = re.compile(r"\s*[-+]?(\d+(\.\d*)?|\.\d+)([eE][-+]?\d+)?\s*")
 
 
 def _scalar(name: str, kind: type, value: object) -> object:
+    if kind is dict:  # its keys were checked against the schema by the loop; the tool reads them
+        if isinstance(value, dict):
+            return value
+        raise ToolError(f"{name} must be an object, not {type(value).__name__} {value!r}.")
     if kind is str:
         if isinstance(value, str):
             return value
