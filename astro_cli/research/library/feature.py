@@ -264,6 +264,8 @@ def _rerank(ctx: ToolContext, setting: str, phrasings: list[str], result: Search
         if model is None:
             from astro_cli.agent.factory import resolve_model
 
+            # The app, on purpose: outside a session (a test, a script) no model was opened, and which one
+            # the configuration names is the app's to say (agent/factory.py), until a Model port is handed in.
             model = open_model(resolve_model(ctx.app))
         reply = model.complete(messages, model=None if setting == "on" else setting)
         return reply.text or "", reply.usage
