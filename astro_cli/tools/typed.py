@@ -47,6 +47,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any, Literal, TypeVar
 
 from astro_cli.tools.base import Tool, ToolError, ToolResult
+from astro_cli.tools.docstrings import split_docstring
 
 log = logging.getLogger(__name__)
 
@@ -368,35 +369,6 @@ def _scalar(name: str, kind: type, value: object) -> object:
     if not number.is_integer():
         raise ToolError(f"{name} must be a whole number, not {value!r}.")
     return int(number)
-
-
-def split_docstring(doc: str) -> tuple[str, dict[str, str]]:
-    """The description (lines of a paragraph joined) and the `Args:` section's text per argument."""
-    lines = doc.splitlines()
-    head, args_lines = lines, []
-    for index, line in enumerate(lines):
-        if line.strip() in ("Args:", "Arguments:", "Parameters:"):
-            head, args_lines = lines[:index], lines[index + 1:]
-            break
-    paragraphs = " ".join(line.strip() or "\n\n" for line in head).split("\n\n")
-    description = "\n\n".join(" ".join(p.split()) for p in paragraphs if p.strip())
-    described: dict[str, str] = {}
-    current = None
-    indent = None
-    for line in args_lines:
-        if not line.strip():
-            continue
-        depth = len(line) - len(line.lstrip())
-        indent = depth if indent is None else indent
-        if depth < indent:
-            break  # the section ended (Returns:, Raises:, ...)
-        match = re.match(r"\s*(\w+)(\s*\([^)]*\))?:\s*(.*)", line) if depth == indent else None
-        if match:
-            current = match.group(1)
-            described[current] = match.group(3).strip()
-        elif current is not None:
-            described[current] = f"{described[current]} {line.strip()}".strip()
-    return description, described
 
 
 def run_function(spec: ToolSpec, function: Callable[..., ToolResult | str]) -> Callable[[object, dict[str, Any]], ToolResult | str]:
