@@ -309,8 +309,8 @@ def _kind(where: str, annotation: object) -> Kind | None:
         return Kind(annotation)
     if typing.is_typeddict(annotation):
         return Kind(dict, fields=_object_fields(where, typing.cast(type, annotation)))
-    if typing.get_origin(annotation) is dict and typing.get_args(annotation)[:1] == (str,):
-        return Kind(dict)  # any object (another tool's arguments)
+    if typing.get_origin(annotation) is dict and typing.get_args(annotation) in ((str, Any), (str, object)):
+        return Kind(dict)  # any object (another tool's arguments); dict[str, int] says more than a schema here
     origin = typing.get_origin(annotation)
     if origin is Literal:
         choices = typing.get_args(annotation)
