@@ -162,7 +162,8 @@ def install(app: AppContext) -> None:
     from astro_cli.research.sources.builtin import register_builtin
     from astro_cli.research.sources.inspire import InspireSource
 
-    app.services.provide(Web, lambda: Web.of(app))  # for the tools that declare needs=Web
+    app.services.provide(Web, lambda: Web.of(app))  # for the tools that declare needs=Web (and Library)
+    app.services.provide(Library, lambda: Library.of(app))
     points = extension_points(app)  # the paper sources, as a plugin adds one (hooks/plugins.py)
     register_builtin(points)
     points.add_paper_source(InspireSource())
