@@ -99,7 +99,7 @@ def test_a_link_in_papers_to_a_file_outside_is_not_followed(tmp_path, fake, astr
     app = make_app(workspace)
     from astro_cli.research.library.service import Library
 
-    Library(app).upsert_paper({"id": "2501.00003", "title": "Linked", "source_path": "papers/2501.00003.tex"})
+    Library.of(app).upsert_paper({"id": "2501.00003", "title": "Linked", "source_path": "papers/2501.00003.tex"})
     app.close()
     _ask_for(fake, "2501.00003")
     result = run_astro(["run", "read that paper"], astro_env)
@@ -115,7 +115,7 @@ def test_a_row_in_the_users_own_library_naming_the_key_store_reads_nothing(tmp_p
     app = make_app(workspace)  # a shipped .astro/astro.db, or any row written before
     from astro_cli.research.library.service import Library
 
-    Library(app).upsert_paper({"id": "local-keys", "title": "Notes", "source_path": str(keys)})
+    Library.of(app).upsert_paper({"id": "local-keys", "title": "Notes", "source_path": str(keys)})
     app.close()
     _ask_for(fake, "local-keys")
     result = run_astro(["run", "read that paper"], astro_env)
@@ -154,7 +154,7 @@ def test_text_stored_in_the_library_is_redacted_before_it_is_stored(tmp_path, mo
     from astro_cli.research.library.service import Library
     from astro_cli.research.library.storage import ChunkRow
 
-    library = Library(app)
+    library = Library.of(app)
     library.upsert_paper({"id": "2501.00009", "title": f"Leaky {OPENAI_KEY}",
                           "abstract": "db at postgresql://me:hunter2-secret@db/x and ghp_" + "a" * 36})
     store_chunks(library, "2501.00009", [ChunkRow("Intro", 1, 0, f"the key is {OPENAI_KEY}; AKIAABCDEFGHIJKLMNOP")],

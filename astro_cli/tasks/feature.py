@@ -20,8 +20,8 @@ def install(app: AppContext) -> None:
     from astro_cli.tasks.recovery import TaskRecovery
     from astro_cli.tasks.todo import todo_tool
 
-    app.tools.register(todo_tool())
-    app.tools.register(bg_tool())
+    app.tools.register(todo_tool(app))
+    app.tools.register(bg_tool(app))
     loop_extensions(app).add(TaskRecovery)
     loop_extensions(app).add(Nudges)
     loop_extensions(app).add(BackgroundGate)
