@@ -283,12 +283,15 @@ class BackgroundGate(LoopExtension):
     permission policy may ask the user about the inner tool, as if it ran in the foreground.
     """
 
+    def __init__(self, app: AppContext) -> None:
+        self.app = app  # the tool registry and settings the inner call is checked against
+
     def before_tool(self, state: TurnView, info: ToolCallInfo) -> ToolGate | None:
         if info.call.name != "bg_task_run" or not info.arguments.get("tool"):
             return None
         session = state.session
         try:
-            tool, arguments = inner_call(session.app, session.only_tools, info.arguments)
+            tool, arguments = inner_call(self.app, session.only_tools, info.arguments)
         except ToolError:
             return None  # the tool itself reports what is wrong
         inner = ToolCallInfo(
