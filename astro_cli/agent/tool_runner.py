@@ -201,7 +201,10 @@ class ToolRunner:
                 continue
             if gate.blocked:
                 return error_result(f"{call.name} was blocked: {gate.reason or 'a hook refused it'}")
-            if gate.arguments is not None:
+            if gate.arguments is not None and gate.arguments is not info.arguments:
+                problem = check_arguments(tool, gate.arguments)  # a hook's new form is checked too, once
+                if problem:
+                    return error_result(f"after a hook changed them: {problem}")
                 info.arguments = gate.arguments
             if gate.additional_context:
                 info.extra.setdefault("context", []).append(gate.additional_context)

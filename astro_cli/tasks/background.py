@@ -191,8 +191,10 @@ def background_manager(app: AppContext) -> BackgroundManager:
 
 
 # --- the tool ---------------------------------------------------------------------------------
-def inner_call(app: AppContext, only_tools: Iterable[str] | None, args: dict[str, Any]) -> tuple[Tool, dict[str, Any]]:
-    """The tool and arguments a bg_task_run call names, checked; raises ToolError with the reason."""
+def inner_call(app: AppContext, only_tools: Iterable[str] | None, args: dict[str, Any],
+               checked: bool = False) -> tuple[Tool, dict[str, Any]]:
+    """The tool and arguments a bg_task_run call names, checked (unless the gate `checked` them
+    already: each form of the arguments is checked once); raises ToolError with the reason."""
     name = args.get("tool")
     if not isinstance(name, str) or not name.strip():
         raise ToolError("bg_task_run needs 'tool' (the tool to run) or 'task_id' (a task to read or cancel).")
@@ -215,7 +217,7 @@ def inner_call(app: AppContext, only_tools: Iterable[str] | None, args: dict[str
         raise ToolError(f"there is no tool named '{name}' to run in the background. Available: {names}.")
     from astro_cli.agent.tool_runner import check_arguments
 
-    problem = check_arguments(tool, arguments)  # before anyone is asked to approve them
+    problem = None if checked else check_arguments(tool, arguments)  # before anyone is asked to approve them
     if problem:
         raise ToolError(problem)
     return tool, arguments
@@ -237,7 +239,7 @@ def bg_task_run(ctx: ToolContext, args: dict[str, Any]) -> ToolResult:
         return _read_or_cancel(manager, ctx, args)
     if caller is None:
         raise ToolError("bg_task_run only works inside an agent session.")
-    tool, arguments = inner_call(ctx.app, caller.only_tools, args)
+    tool, arguments = inner_call(ctx.app, caller.only_tools, args, checked=ctx.call_id in ctx.state(BgApprovals).calls)
     _approved(caller, ctx, tool, arguments)
     task = manager.start(ctx, tool, arguments)
     subject = f" ({task.subject})" if task.subject else ""
@@ -308,6 +310,12 @@ class BackgroundGate(LoopExtension):
                 return ToolGate(blocked=True, reason=f"{tool.name}: {gate.reason or 'a hook refused it'}")
             if gate.arguments is not None:
                 inner.arguments = gate.arguments
+        if inner.arguments is not arguments:  # a hook rewrote them: the new form is checked too, once
+            from astro_cli.agent.tool_runner import check_arguments
+
+            problem = check_arguments(tool, inner.arguments)
+            if problem:
+                return ToolGate(blocked=True, reason=problem)
         decision = session.permissions.check(tool, inner.arguments)
         if not decision.allowed:
             return ToolGate(blocked=True, reason=decision.reason)
