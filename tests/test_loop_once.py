@@ -87,3 +87,14 @@ def test_bg_task_run_checks_the_inner_calls_arguments_once(session_on, workspace
     assert [entry["ok"] for entry in state.tool_log] == [True]
     assert checked == {"bg_task_run": 1, "read_file": 1}
     session.stop("done")
+
+
+def test_the_loop_and_its_parts_know_no_app():
+    """The session runs on the parts agent/factory.py hands it (agent/parts.py); only the factory reads the app."""
+    from tests import test_structure
+
+    graph = test_structure.import_graph(types_too=True)
+    loop_modules = ["astro_cli.agent.loop", "astro_cli.agent.tool_runner", "astro_cli.agent.extensions",
+                    "astro_cli.agent.turn_state", "astro_cli.agent.request", "astro_cli.agent.parts"]
+    reaching = [name for name in loop_modules if "astro_cli.app" in graph.get(name, set())]
+    assert reaching == ["astro_cli.agent.extensions"]  # loop_extensions(app): the features' factories, found on the app
