@@ -99,3 +99,16 @@ def test_a_plugins_slash_command_and_transcript_section(fake, plugin_env, worksp
     assert shown.returncode == 0, shown.stderr
     assert "Targets" in shown.stdout
     assert f"M31 observed in session {session_id}" in shown.stdout
+
+
+def test_astros_own_commands_never_ask_the_plugins(run_astro, plugin_env):
+    module = Path(plugin_env["PYTHONPATH"].split(os.pathsep)[0]) / "astro_obs_plugin" / "__init__.py"
+    module.write_text(module.read_text().replace("def register_commands(cli):\n",
+                                                 "def register_commands(cli):\n    raise RuntimeError('no commands today')\n"))
+    shown = run_astro(["config", "show"], plugin_env)
+    assert shown.returncode == 0, shown.stderr
+    assert "plugin" not in shown.stderr
+    listing = run_astro(["--help"], plugin_env)
+    assert listing.returncode == 0
+    assert listing.stderr.strip() == ("warning: the commands of plugin obs were skipped: RuntimeError: no commands "
+                                      "today")
