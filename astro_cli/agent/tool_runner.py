@@ -275,7 +275,8 @@ class ToolRunner:
         if result.data:
             meta["data"] = result.data
         session.append(message, meta=meta)
-        content = str(session.messages[-1]["content"])
+        content = next((str(m.get("content")) for m in reversed(session.messages)
+                        if m.get("tool_call_id") == call.id), "")  # as stored: redacted
         state.tool_log.append({"name": call.name, "ok": not result.is_error})
         session.bus.emit(
             ev.ToolFinished(
