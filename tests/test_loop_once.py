@@ -98,3 +98,17 @@ def test_the_loop_and_its_parts_know_no_app():
                     "astro_cli.agent.turn_state", "astro_cli.agent.request", "astro_cli.agent.parts"]
     reaching = [name for name in loop_modules if "astro_cli.app" in graph.get(name, set())]
     assert reaching == ["astro_cli.agent.extensions"]  # loop_extensions(app): the features' factories, found on the app
+
+
+def test_arguments_a_hook_rewrites_are_checked_before_the_tool_meets_them(session_on, workspace):
+    from astro_cli.hooks.runner import hook_runner
+
+    (workspace / "notes.txt").write_text("flux 3 mJy\n")
+    model = FakeModel({"tool_calls": [{"name": "read_file", "arguments": {"path": "notes.txt"}}]}, {"text": "Done."})
+    app, session = session_on(model)
+    hook_runner(app).add_python("PreToolUse", lambda payload: {"updatedInput": {"path": "notes.txt", "offset": -5}})
+    session.run_turn("Read notes.txt.")
+    result = next(m.message["content"] for m in app.sessions.messages(session.session_id) if m.message["role"] == "tool")
+    assert result.startswith("Error: after a hook changed them: read_file: 'offset' cannot be negative")
+    assert "flux" not in result
+    session.stop("done")
