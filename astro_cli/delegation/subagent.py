@@ -29,7 +29,7 @@ from astro_cli.tools.typed import Limits, as_tool, tool
 from astro_cli.usage import Usage
 
 if TYPE_CHECKING:
-    from astro_cli.agent.loop import TurnState
+    from astro_cli.agent.turn_state import TurnState
     from astro_cli.app import AppContext
     from astro_cli.skills.skill import Skill
 
@@ -121,6 +121,7 @@ def resolve_steps(app: AppContext, requested: Any, default: int | None, notes: l
 def run_subagent(ctx: ToolContext, spec: SubagentSpec) -> ToolResult:
     """Run `spec` as a child session of the calling session and report its answer and activity."""
     from astro_cli.agent.events import EventBus
+    from astro_cli.agent.factory import session_parts
     from astro_cli.agent.local_models import with_model
     from astro_cli.agent.loop import AgentSession
     from astro_cli.agent.open_model import open_model
@@ -151,7 +152,7 @@ def run_subagent(ctx: ToolContext, spec: SubagentSpec) -> ToolResult:
     )
     # A scope of this run's own: two runs of one agent at once (one in the background) never share it.
     scope = f"{spec.scope}#{child_id}"
-    child = AgentSession(app, child_id, llm, bus, permissions, extensions=loop_extensions(app).new(), scope=scope,
+    child = AgentSession(session_parts(app), child_id, llm, bus, permissions, extensions=loop_extensions(app).new(), scope=scope,
                          agent=spec.agent, only_tools=set(spec.tools), max_steps=spec.max_steps,
                          role=SUBAGENT, parent_session_id=parent.session_id,
                          cancel=parent.cancel)  # interrupting the caller interrupts its subagent

@@ -188,9 +188,10 @@ def background_manager(app: AppContext) -> BackgroundManager:
 
 # --- the tool ---------------------------------------------------------------------------------
 def inner_call(tools: ToolRegistry, order: list[str] | None, only_tools: Iterable[str] | None,
-               args: dict[str, Any]) -> tuple[Tool, dict[str, Any]]:
+               args: dict[str, Any], checked: bool = False) -> tuple[Tool, dict[str, Any]]:
     """The tool and arguments a bg_task_run call names (among `tools` in the configured `order`, those
-    the agent may use), checked; raises ToolError with the reason."""
+    the agent may use), checked (unless the gate `checked` them already: each form of the arguments
+    is checked once); raises ToolError with the reason."""
     name = args.get("tool")
     if not isinstance(name, str) or not name.strip():
         raise ToolError("bg_task_run needs 'tool' (the tool to run) or 'task_id' (a task to read or cancel).")
@@ -213,7 +214,7 @@ def inner_call(tools: ToolRegistry, order: list[str] | None, only_tools: Iterabl
         raise ToolError(f"there is no tool named '{name}' to run in the background. Available: {names}.")
     from astro_cli.agent.tool_runner import check_arguments
 
-    problem = check_arguments(tool, arguments)  # before anyone is asked to approve them
+    problem = None if checked else check_arguments(tool, arguments)  # before anyone is asked to approve them
     if problem:
         raise ToolError(problem)
     return tool, arguments
@@ -245,7 +246,8 @@ def bg_task_run(ctx: ToolContext, manager: BackgroundManager, tools: ToolRegistr
     if caller is None:
         raise ToolError("bg_task_run only works inside an agent session.")
     inner, arguments = inner_call(tools, ctx.settings.typed["tool_order"], caller.only_tools,
-                                  {"tool": tool, "arguments": arguments})
+                                  {"tool": tool, "arguments": arguments},
+                                  checked=ctx.call_id in ctx.state(BgApprovals).calls)
     tool = inner.name
     _approved(caller, ctx, inner, arguments)
     task = manager.start(ctx, inner, arguments)
@@ -291,12 +293,15 @@ class BackgroundGate(LoopExtension):
     permission policy may ask the user about the inner tool, as if it ran in the foreground.
     """
 
+    def __init__(self, app: AppContext) -> None:
+        self.app = app  # the tool registry and settings the inner call is checked against
+
     def before_tool(self, state: TurnView, info: ToolCallInfo) -> ToolGate | None:
         if info.call.name != "bg_task_run" or not info.arguments.get("tool"):
             return None
         session = state.session
         try:
-            tool, arguments = inner_call(session.app.tools, session.app.settings.typed["tool_order"],
+            tool, arguments = inner_call(self.app.tools, self.app.settings.typed["tool_order"],
                                          session.only_tools, info.arguments)
         except ToolError:
             return None  # the tool itself reports what is wrong
@@ -314,6 +319,12 @@ class BackgroundGate(LoopExtension):
                 return ToolGate(blocked=True, reason=f"{tool.name}: {gate.reason or 'a hook refused it'}")
             if gate.arguments is not None:
                 inner.arguments = gate.arguments
+        if inner.arguments is not arguments:  # a hook rewrote them: the new form is checked too, once
+            from astro_cli.agent.tool_runner import check_arguments
+
+            problem = check_arguments(tool, inner.arguments)
+            if problem:
+                return ToolGate(blocked=True, reason=problem)
         decision = session.permissions.check(tool, inner.arguments)
         if not decision.allowed:
             return ToolGate(blocked=True, reason=decision.reason)
