@@ -14,6 +14,7 @@ import re
 import unicodedata
 
 from astro_cli.citations.constellations import ABBREVIATION
+from astro_cli.citations.greek import spell_greek
 
 # `α Cen A`, `HD 41004B`, `HD 41004 B b`, `Kepler-16 (AB) b`: the name, its star letters, its planet letter.
 _COMPONENT = re.compile(r"^(?P<base>.*?[\w.])\s?(?:\((?P<paren>[A-C]{1,3})\)|(?P<bare>[A-C]{1,3}))"
@@ -59,8 +60,6 @@ def component_named(name: str, passage: str, squashed_base: list[str]) -> bool:
     if found is None:
         return False
     _, letters, planet = found
-    from astro_cli.citations.names import spell_greek
-
     text = _unaccented(spell_greek(passage)).replace("\\", " ")
     lowered = text.lower()
     if len(lowered) != len(text):

@@ -17,25 +17,12 @@ from functools import lru_cache
 
 from astro_cli.citations.components import component, component_named
 from astro_cli.citations.constellations import one_form
+from astro_cli.citations.greek import spell_greek
 from astro_cli.research.text.pdfchars import fold
 
-GREEK = {"α": "alpha", "β": "beta", "γ": "gamma", "δ": "delta", "ε": "epsilon", "ϵ": "epsilon", "ζ": "zeta",
-         "η": "eta", "θ": "theta", "ι": "iota", "κ": "kappa", "λ": "lambda", "μ": "mu", "ν": "nu", "ξ": "xi",
-         "ο": "omicron", "π": "pi", "ρ": "rho", "σ": "sigma", "τ": "tau", "υ": "upsilon", "φ": "phi", "ϕ": "phi",
-         "χ": "chi", "ψ": "psi", "ω": "omega"}
-_GREEK = re.compile("|".join(GREEK))
 _ALIASES = (("gliese", "gj", "gl"), ("messier", "m"), ("hipparcos", "hip"))
 _SEPARATORS = re.compile(r"[\s\-‐–\\{}$~]")
 _PLANET = re.compile(r"^(?P<host>.*\d)(?P<letter>[b-h])$")
-
-
-def spell_greek(text: str) -> str:
-    """Greek letters as their names (`α Cen` -> `alpha Cen`)."""
-    return _GREEK.sub(lambda m: GREEK[m.group(0)], text) if _has_greek(text) else text
-
-
-def _has_greek(text: str) -> bool:
-    return any("\u0370" <= ch <= "\u03ff" for ch in text)
 
 
 def squash(text: str) -> str:
