@@ -20,7 +20,8 @@ import re
 from dataclasses import dataclass, field
 from functools import lru_cache
 
-from astro_cli.citations.quantities import Quantity, passage_quantities
+from astro_cli.citations.quantities import passage_quantities
+from astro_cli.citations.quantity import Quantity
 from astro_cli.citations.units import ONLY_ITSELF, factor
 
 

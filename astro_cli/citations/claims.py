@@ -17,7 +17,8 @@ from dataclasses import dataclass, field
 
 from astro_cli.citations.extract import Cited, find_citations_at, mask_code
 from astro_cli.citations.handles import CITE, find_handle_cites
-from astro_cli.citations.quantities import Quantity, quantities
+from astro_cli.citations.quantities import quantities
+from astro_cli.citations.quantity import Quantity
 
 MAX_CLAIMS = 2000  # a 50,000-word answer is checked up to here; the rest is counted, not read
 _ABBREVIATIONS = {"al", "e.g", "i.e", "fig", "figs", "eq", "eqs", "sect", "sec", "cf", "vs", "approx", "no", "ref",

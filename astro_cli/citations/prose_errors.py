@@ -15,7 +15,7 @@ from dataclasses import replace
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from astro_cli.citations.quantities import Quantity
+    from astro_cli.citations.quantity import Quantity
 
 _PHRASE = re.compile(
     r"(?:\b(?:uncertain(?:ty)?|errors?|accura(?:te|cy)|precis(?:e|ion))\s+(?:is\s+|was\s+|of\s+|by\s+|to\s+|at\s+)?"

@@ -14,7 +14,7 @@ subscript (`T_0`), and, in a claim, a year (a symbol's power, `T^-3`, is a numbe
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from functools import lru_cache
 
 from astro_cli.citations.number_words import (
@@ -27,6 +27,7 @@ from astro_cli.citations.number_words import (
     word_value,
 )
 from astro_cli.citations.prose_errors import attach
+from astro_cli.citations.quantity import Quantity
 from astro_cli.citations.units import UNIT, unit_key
 
 _REPLACE = {
@@ -77,34 +78,6 @@ _CITED_BEFORE = re.compile(r"(?:\bet\s+al\.?|\b[A-Z][A-Za-z'’-]+)\s*,?\s*$")
 _CITED_AFTER = re.compile(r"[a-z]?\s*(?:[,;)\]]|\.(?:\s|$)|$)")
 # after "et al." or "A & B" / "A and B" a year is a citation's whatever follows (`Kraus et al. 2015 found ...`)
 _AUTHORS_BEFORE = re.compile(r"(?:\bet\s+al\.?|\b[A-Z][A-Za-z'’-]+\s+(?:&|and)\s+[A-Z][A-Za-z'’-]+)\s*,?\s*$")
-
-
-@dataclass(frozen=True)
-class Quantity:
-    """One stated number: `value` (the low end of a range), its decimals (precision, exponent applied)."""
-
-    value: float
-    decimals: int
-    unit: str | None = None
-    percent: bool = False
-    plus: float | None = None
-    minus: float | None = None
-    error_decimals: int = 0
-    high: float | None = None
-    high_decimals: int = 0
-    approx: bool = False
-    year: bool = False
-    signed: bool = False
-    start: int = 0
-    end: int = 0
-    text: str = ""
-    bare: str = ""  # the number without its unit
-    worded: bool = False  # written in words (`twelve`): checked, but not enough to make a sentence a claim
-
-    @property
-    def label(self) -> str:
-        """The quantity as the claim wrote it (for the researcher)."""
-        return self.text
 
 
 def plain(text: str) -> tuple[str, list[int]]:

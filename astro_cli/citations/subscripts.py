@@ -12,7 +12,8 @@ import re
 from functools import lru_cache
 
 from astro_cli.citations.agree import Stated
-from astro_cli.citations.quantities import Quantity, quantities
+from astro_cli.citations.quantities import quantities
+from astro_cli.citations.quantity import Quantity
 
 # `CDPP_{7.5{\,\mathrm{hrs}}}`, `\mathrm{CDPP}_{7.5 hr}`, a PDF's `CDPP_7.5`: the symbol and its subscript.
 _SUBSCRIPT = re.compile(r"(?<![A-Za-z\\])(?P<symbol>[A-Za-z]{2,})\}?\s?_\s?(?:\{(?P<body>(?:[^{}]|\{(?:[^{}]|\{[^{}]*\})*\})*)\}"

@@ -20,7 +20,7 @@ from functools import lru_cache
 from astro_cli.citations.agree import Stated, check_quantity, combined, stated_in
 from astro_cli.citations.claims import Claim
 from astro_cli.citations.names import named_in, rows_of, squash
-from astro_cli.citations.quantities import Quantity
+from astro_cli.citations.quantity import Quantity
 from astro_cli.citations.subscripts import named_symbols
 from astro_cli.research.text.pdfchars import fold
 from astro_cli.stopwords import STOPWORDS
