@@ -26,6 +26,8 @@ from astro_cli.research.text.pdfglyphs import (
     weighted_median,
     wide_gaps,
 )
+from astro_cli.research.text.pdfmargin import margin_numbers, without
+from astro_cli.research.text.pdfpagechars import page_chars
 
 GAP_EMS = 3.0  # a piece further right than this (in font sizes) is another column, not the same line
 
@@ -215,6 +217,7 @@ def page_glyphs(textpage: Any) -> PageGlyphs:
     if count <= 0:
         return PageGlyphs([], 0, 0, 0)
     reader = CharReader(textpage)
-    kept = reader.pieces(0, count)
+    drops = margin_numbers(reader, page_chars(textpage, count, reader))  # as pdfruns.page_lines
+    kept = [piece for start, end in without(0, count, drops) for piece in reader.pieces(start, end)]
     rotated = number_pieces(kept, 0)
     return PageGlyphs(join_pieces(kept), count, reader.unmapped, rotated)

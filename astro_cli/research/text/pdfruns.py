@@ -28,6 +28,7 @@ from astro_cli.research.text.pdfcells import CELL_EMS, NUMERIC_CELL_EMS  # no ga
 from astro_cli.research.text.pdfchars import EXTENSION_FONTS, SPACING_ACCENTS
 from astro_cli.research.text.pdfglyphs import CharReader, Glyph, number_pieces, solid
 from astro_cli.research.text.pdflines import LineShape, PieceEnds, continues
+from astro_cli.research.text.pdfmargin import margin_numbers, without
 from astro_cli.research.text.pdfpagechars import page_chars, page_words
 from astro_cli.research.text.pdfplain import TEXT_ONLY, inline_math, main_size, scripted
 
@@ -82,8 +83,11 @@ def page_lines(textpage: Any) -> PageLines:
     items: list[list[Glyph] | _Plain] = []
     number = rotated = 0
     starts, words = page_words(text)  # each piece's words, cut below
-    for found in _SEGMENT.finditer(text):
-        start, end = found.span()
+    drops = margin_numbers(reader, text)  # a manuscript's line numbers are no part of its lines
+    spans = [found.span() for found in _SEGMENT.finditer(text)]
+    if drops:
+        spans = [part for span in spans for part in without(*span, drops)]
+    for start, end in spans:
         read = _read(reader, text, start, end, number, words[bisect_left(starts, start):bisect_left(starts, end)])
         if isinstance(read, _Plain):
             items.append(read)

@@ -1,0 +1,87 @@
+"""Margin line numbers (AASTeX's `linenumbers`, the `lineno` package) never enter a page's text.
+
+A submitted manuscript prints a number beside every line. PDFium gives each number as a word of the
+line it stands beside, so without this rule it is read into the sentence (`420 usual techniques`)
+and even between a value and its lower error (`130^{+6} 438 _{−5}`, issue 44). The numbers are
+recognised by what they are, never by a paper's name: a column of words that are all digits, with
+one left edge and one size, whose values go up by one line by line down the page, set much smaller
+than the text beside them. A table's column of row numbers has the size of its row, so it stays.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import defaultdict
+from statistics import median
+
+from astro_cli.research.text.pdfglyphs import CharReader
+
+_NUMBER = re.compile("(?<![^\\s\ufffe])\\d{1,5}(?![^\\s\ufffe])")  # a word that is all digits
+_LINE_END = frozenset("\r\n\ufffe")
+MIN_LINES = 6  # numbers in a column before it is taken for margin numbers
+_STEPS = 0.8  # of the steps down the column, this share goes up by exactly one
+_SMALLER = 0.75  # a margin number is at most this size of the text beside it
+
+
+def margin_numbers(reader: CharReader, text: str) -> list[tuple[int, int]]:
+    """The character spans (start, end) of the page's margin line numbers, each with the space PDFium
+    put after it, in page order; [] on a page without them (most pages: one size and box asked for
+    each word of digits)."""
+    call, tp, values, refs = reader.call, reader.tp, reader.values, reader.refs
+    box, size_at = call["box"], call["size"]
+    columns: dict[tuple[int, float], list[tuple[float, int, int, int]]] = defaultdict(list)
+    for found in _NUMBER.finditer(text):
+        start, end = found.span()
+        box(tp, start, *refs[:4])
+        size = round(size_at(tp, start), 1)
+        columns[(round(values[0].value * 2), size)].append((values[2].value, int(found.group()), start, end))
+    spans: list[tuple[int, int]] = []
+    for (_, size), column in columns.items():
+        if len(column) < MIN_LINES:
+            continue
+        column.sort(key=lambda item: -item[0])  # top of the page first
+        steps = sum(1 for a, b in zip(column, column[1:], strict=False) if b[1] == a[1] + 1)
+        if steps < _STEPS * (len(column) - 1) or not _smaller(text, column, size, reader):
+            continue
+        spans.extend((start, end + 1 if text[end:end + 1] == " " else end) for _, _, start, end in column)
+    return sorted(spans)
+
+
+def _smaller(text: str, column: list[tuple[float, int, int, int]], size: float, reader: CharReader) -> bool:
+    """Whether the text beside the column's numbers (the character after each, where it is on the
+    same line) is set much larger than the numbers and, for most, on their baseline and apart from
+    them: a reference list's or a note's raised mark sits above the baseline of its text, against it."""
+    call, tp, values, refs = reader.call, reader.tp, reader.values, reader.refs
+    size_at, box, origin = call["size"], call["box"], call["origin"]
+    beside, apart = [], 0
+    for _, _, _, end in column:
+        after = end + 1 if text[end:end + 1] == " " else end
+        if after >= len(text) or text[after] in _LINE_END or text[after].isspace():
+            continue
+        large = size_at(tp, after)
+        origin(tp, end - 1, refs[4], refs[5])
+        right, base = _right(reader, end - 1), values[5].value
+        origin(tp, after, refs[4], refs[5])
+        box(tp, after, *refs[:4])
+        apart += abs(values[5].value - base) <= 0.1 * large and values[0].value - right >= 0.3 * large
+        beside.append(large)
+    return (len(beside) * 2 >= len(column) and apart >= _STEPS * len(beside)
+            and size <= _SMALLER * median(beside))
+
+
+def _right(reader: CharReader, index: int) -> float:
+    return reader.box(index)[1]
+
+
+def without(start: int, end: int, drops: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    """The span start..end with the dropped spans inside it cut out (empty parts left out)."""
+    parts, at = [], start
+    for a, b in drops:
+        if b <= start or a >= end:
+            continue
+        if a > at:
+            parts.append((at, a))
+        at = max(at, b)
+    if at < end:
+        parts.append((at, end))
+    return parts
