@@ -24,8 +24,8 @@ _SMALLER = 0.75  # a margin number is at most this size of the text beside it
 
 
 def margin_numbers(reader: CharReader, text: str) -> list[tuple[int, int]]:
-    """The character spans (start, end) of the page's margin line numbers, each with the space PDFium
-    put after it, in page order; [] on a page without them (most pages: one size and box asked for
+    """The character spans (start, end) of the page's margin line numbers, each with the spaces PDFium
+    put around it (_span), in page order; [] on a page without them (most pages: one size and box asked for
     each word of digits)."""
     call, tp, values, refs = reader.call, reader.tp, reader.values, reader.refs
     box, size_at = call["box"], call["size"]
@@ -43,8 +43,21 @@ def margin_numbers(reader: CharReader, text: str) -> list[tuple[int, int]]:
         steps = sum(1 for a, b in zip(column, column[1:], strict=False) if b[1] == a[1] + 1)
         if steps < _STEPS * (len(column) - 1) or not _smaller(text, column, size, reader):
             continue
-        spans.extend((start, end + 1 if text[end:end + 1] == " " else end) for _, _, start, end in column)
+        spans.extend(_span(reader, text, start, end) for _, _, start, end in column)
     return sorted(spans)
+
+
+def _span(reader: CharReader, text: str, start: int, end: int) -> tuple[int, int]:
+    """A number with the space PDFium put after it; inside a line (PDFium's order can put it between
+    a symbol and its comma: `T_{eff} 421 ,log g`) with the space before it too, unless the glyphs on
+    either side stand a space apart (a sixth of an em)."""
+    after = end + 1 if text[end:end + 1] == " " else end
+    if start >= 2 and text[start - 1] == " " and after > end and after < len(text) \
+            and text[start - 2] not in _LINE_END and text[after] not in _LINE_END and not text[after].isspace():
+        size = reader.call["size"](reader.tp, after)
+        if reader.box(after)[0] - reader.box(start - 2)[1] < size * 0.15:
+            return start - 1, after
+    return start, after
 
 
 def _smaller(text: str, column: list[tuple[float, int, int, int]], size: float, reader: CharReader) -> bool:

@@ -31,6 +31,7 @@ from astro_cli.research.text.pdflines import LineShape, PieceEnds, continues
 from astro_cli.research.text.pdfmargin import margin_numbers, without
 from astro_cli.research.text.pdfpagechars import page_chars, page_words
 from astro_cli.research.text.pdfplain import TEXT_ONLY, inline_math, main_size, scripted
+from astro_cli.research.text.pdfspacing import thin_spaces
 
 _TINY = 2  # pieces of this many characters or fewer are read character by character
 _UNUSUAL = re.compile("[\x00-\x1f\x7f\u00ad\ud800-\udfff\ue000-\uf8ff\ufffe\uffff√"
@@ -170,6 +171,8 @@ def _read(reader: CharReader, text: str, start: int, end: int, number: int,
                 if line is None:
                     return _inner_words(text, words, runs)
                 written, size, base = line
+            if thin_spaces(reader, text, runs, size, base):
+                return _inner_words(text, words, runs)  # pdfscript.thin_space writes the space
             # a row of values (pdfcells.numeric: two in five characters digits) has cells from 0.6 em
             numeric = _digits(body) * 5 >= len("".join(body.split())) * 2
             ends = _plain_ends(reader, text, words, runs, NUMERIC_CELL_EMS if numeric else CELL_EMS, size, base)

@@ -28,6 +28,7 @@ from astro_cli.research.text.pdfchars import (
 )
 from astro_cli.research.text.pdfglyphs import Glyph, math_only, reference
 from astro_cli.research.text.pdfroots import RADICAL, bare_part, radicand_end, reaches, stacked
+from astro_cli.research.text.pdfspacing import thin_space
 
 APPROXIMATE, APPROXIMATE_END = "⟦", "⟧"  # around a formula whose layout was guessed
 _MATH_ITALIC = (*MATH_ITALIC_FONTS, "MSBM")
@@ -74,6 +75,9 @@ def render_line(glyphs: list[Glyph], known: tuple[float, float] | None = None) -
                         out.pop()
                     out.append("\x1f")
                     cells += 1
+                elif last_main is not None and right == last_main.x1 and out and out[-1] == last_main.char \
+                        and thin_space(last_main, glyph, size):
+                    out.append(" ")  # log g, v sin i, 14 m s^{−1}: TeX's thin space, where PDFium put none
                 out.append(glyph.char)
                 last_main, right = glyph, glyph.x1
                 if reaches(glyph):  # √(1 − b^2): the radicand is what the root's rule covers
