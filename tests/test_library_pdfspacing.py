@@ -40,3 +40,4 @@ def test_glyphs_set_close_stay_one_word():
     paper = FIXTURES / "papers" / "arXiv_1001.0012v2_astro-ph.EP.pdf"
     assert "yields a 1σ upper limit of A_B < 0.35." in _page(paper, 7)
     assert "HD 189733b[8] | 1537(16) | 2.15(32) | < 4.0 × 10^{−4}(1σ) | T_d=1605(52) K" in _page(paper, 11)
+

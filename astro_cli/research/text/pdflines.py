@@ -191,6 +191,8 @@ def continues(line: LineShape, before: PieceEnds, piece: PieceEnds) -> bool:
         return False
     size, base = line.size, line.base
     piece_size, piece_base = piece.size, piece.base
+    if piece_size < size - 0.2 and abs(first.size - size) <= 0.2:
+        piece_base = first.base  # `F_{total}` under `F_{comp}`: its subscript outnumbers its symbol
     if line.display and abs(piece_base - base) <= size * 2.5 and piece.math:
         # one display formula, whatever its layout; a table's next row (back at the margin) is not
         return first.x0 - last.x1 <= size * GAP_EMS and first.x0 > line.start + size
