@@ -41,3 +41,10 @@ def test_glyphs_set_close_stay_one_word():
     assert "yields a 1σ upper limit of A_B < 0.35." in _page(paper, 7)
     assert "HD 189733b[8] | 1537(16) | 2.15(32) | < 4.0 × 10^{−4}(1σ) | T_d=1605(52) K" in _page(paper, 11)
 
+
+
+def test_a_scripts_letters_set_closer_than_a_thin_space_are_one_word():
+    # `$T_{eff}$` sets e, f, f as math italic symbols; PDFium put a space after the italic f
+    page = _page(UNSEEN / "gaiarot2017_p4-5-6.pdf", 2)
+    assert "up to T_{eff} ∼ 5500." in page and "ef f" not in page
+    assert "rapidly rotating star at T_{eff} = 4500 K, M_G = 4.5 mag" in page

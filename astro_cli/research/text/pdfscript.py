@@ -55,6 +55,7 @@ def render_line(glyphs: list[Glyph], known: tuple[float, float] | None = None) -
     shown = [g for g in glyphs if g.char]
     first = next((g.size for g in shown if not g.generated and g.char.strip()), size)
     kinds = _kinds(shown, size, base)
+    shown, kinds = _script_words(shown, kinds)
     out: list[str] = []
     cells = 0
     last_main: Glyph | None = None
@@ -206,6 +207,20 @@ def _kinds(shown: list[Glyph], size: float, base: float) -> list[str]:
         if glyph.generated and 0 < n < len(shown) - 1 and kinds[n - 1] == kinds[n + 1] != "main":
             kinds[n] = kinds[n - 1]
     return kinds
+
+
+def _script_words(shown: list[Glyph], kinds: list[str]) -> tuple[list[Glyph], list[str]]:
+    """A space PDFium added inside a script between two letters set closer than a thin space is no
+    space: `$T_{eff}$` sets e, f, f as math italic symbols, and the gap of the italic f read
+    `T_{ef f}` (issue 44)."""
+    drop = [n for n, glyph in enumerate(shown)
+            if glyph.generated and 0 < n < len(shown) - 1 and kinds[n - 1] == kinds[n + 1] != "main"
+            and shown[n - 1].char[-1:].isalpha() and shown[n + 1].char[:1].isalpha()
+            and shown[n + 1].x0 - shown[n - 1].x1 < 0.15 * max(shown[n - 1].size, 1.0)]
+    if not drop:
+        return shown, kinds
+    gone = set(drop)
+    return ([g for n, g in enumerate(shown) if n not in gone], [k for n, k in enumerate(kinds) if n not in gone])
 
 
 def kind_of(glyph: Glyph, size: float, base: float) -> str:
