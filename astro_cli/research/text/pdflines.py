@@ -199,7 +199,7 @@ def continues(line: LineShape, before: PieceEnds, piece: PieceEnds) -> bool:
     if abs(piece_base - base) > size * 0.75:
         return False
     if first.x0 >= last.x1 - size * 0.3:
-        return first.x0 - last.x1 <= size * GAP_EMS
+        return first.x0 - last.x1 <= size * GAP_EMS or _row_rest(line, piece, piece_base)
     # a piece that goes back left continues the line only when it stacks under the end of the one
     # before: a fraction's denominator under its numerator, both set off the line's baseline
     # (or the lower error `−0.04` under the upper one `+0.03` that ends the piece before, from its start)
@@ -208,6 +208,14 @@ def continues(line: LineShape, before: PieceEnds, piece: PieceEnds) -> bool:
         return False
     tail = before.script_start()
     return first.x1 > (last.x0 if tail is None else tail)
+
+
+def _row_rest(line: LineShape, piece: PieceEnds, piece_base: float) -> bool:
+    """A piece far to the right on the line's very baseline that is itself a row of cells goes on the
+    line: the rest of a table row whose first cell PDFium gave apart (a symbol with stacked scripts,
+    `t_0^{(1)}`, then `d | N(1574.273800; 0.1000) | ...`). Another column's line is not a row."""
+    shown = piece.shown
+    return bool(shown) and abs(piece_base - line.base) <= 0.05 * line.size and wide_gaps(shown or [], shown=shown) >= 2
 
 
 def page_glyphs(textpage: Any) -> PageGlyphs:
