@@ -25,16 +25,22 @@ _SMALLER = 0.75  # a margin number is at most this size of the text beside it
 
 def margin_numbers(reader: CharReader, text: str) -> list[tuple[int, int]]:
     """The character spans (start, end) of the page's margin line numbers, each with the spaces PDFium
-    put around it (_span), in page order; [] on a page without them (most pages: one size and box asked for
-    each word of digits)."""
+    put around it (_span), in page order; [] on a page without them (most pages: one size asked for each
+    word of digits, boxes only in a size that holds a run of numbers going up by one)."""
     call, tp, values, refs = reader.call, reader.tp, reader.values, reader.refs
     box, size_at = call["box"], call["size"]
-    columns: dict[tuple[int, float], list[tuple[float, int, int, int]]] = defaultdict(list)
+    by_size: dict[float, list[tuple[int, int, int]]] = defaultdict(list)
     for found in _NUMBER.finditer(text):
         start, end = found.span()
-        box(tp, start, *refs[:4])
-        size = round(size_at(tp, start), 1)
-        columns[(round(values[0].value * 2), size)].append((values[2].value, int(found.group()), start, end))
+        by_size[round(size_at(tp, start), 1)].append((int(found.group()), start, end))
+    columns: dict[tuple[int, float], list[tuple[float, int, int, int]]] = defaultdict(list)
+    for size, numbers in by_size.items():
+        values_of = {value for value, _, _ in numbers}
+        if sum(1 for value in values_of if value + 1 in values_of) < MIN_LINES - 1:
+            continue  # no run of numbers going up by one in this size: no box asked
+        for value, start, end in numbers:
+            box(tp, start, *refs[:4])
+            columns[(round(values[0].value * 2), size)].append((values[2].value, value, start, end))
     spans: list[tuple[int, int]] = []
     for (_, size), column in columns.items():
         if len(column) < MIN_LINES:
