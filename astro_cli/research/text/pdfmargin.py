@@ -14,9 +14,12 @@ import re
 from collections import defaultdict
 from statistics import median
 
+from astro_cli.research.text.hyphens import SOFT_HYPHEN
 from astro_cli.research.text.pdfglyphs import CharReader
 
 _NUMBER = re.compile("(?<![^\\s\ufffe])\\d{1,5}(?![^\\s\ufffe])")  # a word that is all digits
+_AFTER_LINE_END = re.compile("\n(\\d{1,5}) ")
+_AFTER_BREAK = re.compile(SOFT_HYPHEN + "(\\d{1,5}) ")
 _LINE_END = frozenset("\r\n\ufffe")
 MIN_LINES = 6  # numbers in a column before it is taken for margin numbers
 _STEPS = 0.8  # of the steps down the column, this share goes up by exactly one
@@ -26,13 +29,22 @@ _SMALLER = 0.75  # a margin number is at most this size of the text beside it
 def margin_numbers(reader: CharReader, text: str) -> list[tuple[int, int]]:
     """The character spans (start, end) of the page's margin line numbers, each with the spaces PDFium
     put around it (_span), in page order; [] on a page without them (most pages: one size asked for each
-    word of digits, boxes only in a size that holds a run of numbers going up by one)."""
+    number that opens a line; the others and boxes only in a size where such numbers go up by one)."""
     call, tp, values, refs = reader.call, reader.tp, reader.values, reader.refs
     box, size_at = call["box"], call["size"]
+    opening: dict[float, set[int]] = defaultdict(set)  # the numbers that open a line, by size
+    for start, end in _openings(text):
+        opening[round(size_at(tp, start), 1)].add(int(text[start:end]))
+    sizes = {size for size, found in opening.items()
+             if sum(1 for value in found if value + 1 in found) >= MIN_LINES - 1}
+    if not sizes:
+        return []  # no run of numbers going up by one that open lines: most pages stop here
     by_size: dict[float, list[tuple[int, int, int]]] = defaultdict(list)
-    for found in _NUMBER.finditer(text):
+    for found in _NUMBER.finditer(text):  # every number of those sizes (PDFium may put one inside a line)
         start, end = found.span()
-        by_size[round(size_at(tp, start), 1)].append((int(found.group()), start, end))
+        size = round(size_at(tp, start), 1)
+        if size in sizes:
+            by_size[size].append((int(found.group()), start, end))
     columns: dict[tuple[int, float], list[tuple[float, int, int, int]]] = defaultdict(list)
     for size, numbers in by_size.items():
         values_of = {value for value, _, _ in numbers}
@@ -64,6 +76,16 @@ def _span(reader: CharReader, text: str, start: int, end: int) -> tuple[int, int
         if reader.box(after)[0] - reader.box(start - 2)[1] < size * 0.15:
             return start - 1, after
     return start, after
+
+
+def _openings(text: str) -> list[tuple[int, int]]:
+    """(start, end) of each number of one to five digits, followed by a space, that opens one of
+    PDFium's lines (after a line end or a broken word's mark). Two expressions that open with their
+    literal are searched fast; one with a class or a look-behind costs three to ten times as much."""
+    found = [m.span(1) for m in _AFTER_LINE_END.finditer(text)]
+    if SOFT_HYPHEN in text:
+        found += [m.span(1) for m in _AFTER_BREAK.finditer(text)]
+    return found
 
 
 def _smaller(text: str, column: list[tuple[float, int, int, int]], size: float, reader: CharReader) -> bool:
