@@ -28,17 +28,21 @@ _SMALLER = 0.75  # a margin number is at most this size of the text beside it
 
 def margin_numbers(reader: CharReader, text: str) -> list[tuple[int, int]]:
     """The character spans (start, end) of the page's margin line numbers, each with the spaces PDFium
-    put around it (_span), in page order; [] on a page without them (most pages: one size asked for each
-    number that opens a line; the others and boxes only in a size where such numbers go up by one)."""
+    put around it (_span), in page order; [] on a page without them (most pages: nothing asked of PDFium
+    unless numbers that open lines go up by one; then their sizes, and boxes only in such a size)."""
     call, tp, values, refs = reader.call, reader.tp, reader.values, reader.refs
     box, size_at = call["box"], call["size"]
+    openings = _openings(text)
+    opened = {int(text[start:end]) for start, end in openings}
+    if sum(1 for value in opened if value + 1 in opened) < MIN_LINES - 1:
+        return []  # no run of numbers going up by one that open lines: most pages stop here, unasked
     opening: dict[float, set[int]] = defaultdict(set)  # the numbers that open a line, by size
-    for start, end in _openings(text):
+    for start, end in openings:
         opening[round(size_at(tp, start), 1)].add(int(text[start:end]))
     sizes = {size for size, found in opening.items()
              if sum(1 for value in found if value + 1 in found) >= MIN_LINES - 1}
     if not sizes:
-        return []  # no run of numbers going up by one that open lines: most pages stop here
+        return []
     by_size: dict[float, list[tuple[int, int, int]]] = defaultdict(list)
     for found in _NUMBER.finditer(text):  # every number of those sizes (PDFium may put one inside a line)
         start, end = found.span()
