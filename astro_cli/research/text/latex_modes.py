@@ -8,7 +8,9 @@ Two rules, neither naming a macro:
   followed through `$`, `$$`, `\\[ \\]`, `\\( \\)`, math environments and text boxes inside math);
   `\\iffalse X\\fi` is nothing; other conditionals are left to the prose cleaner.
 - Inside math, a text box (`\\mbox`, `\\text`, `\\hbox`, `\\parbox{width}`) holds words: they are kept
-  as plain words, and the box, its width, null delimiters (`\\left.`) and `\\allowbreak` are dropped.
+  as plain words, and the box, its width, `flushleft` and `\\allowbreak` are dropped (null delimiters,
+  `\\left.`, are math and stay: dropping them moved a held-out question out of the top 3 through one
+  chunk's vector, benchmarks/RESULTS.md "Stop 51 — retrieval").
 """
 
 from __future__ import annotations
@@ -32,7 +34,7 @@ _OLD_FONT = re.compile(r"\\rm\s*\{([^{}\\]*)\}")  # `\rm{words}` left once a box
 DECIMAL_GLYPHS = {"fdg": "°", "pdeg": "°", "farcs": "″", "farcm": "′", "fs": "ˢ", "fm": "ᵐ", "fh": "ʰ", "fd": "ᵈ",
                   "fp": ""}
 _DECIMAL = re.compile(r"(\d)\\(" + "|".join(DECIMAL_GLYPHS) + r")(?![A-Za-z])\s*(\d*)")
-_PLUMBING = re.compile(r"\\left\s*\.|\\right\s*\.|\\allowbreak(?![A-Za-z])|\\(?:begin|end)\{flush(?:left|right)\}"
+_PLUMBING = re.compile(r"\\allowbreak(?![A-Za-z])|\\(?:begin|end)\{flush(?:left|right)\}"
                        r"|\\(?:begin|end)\{center\}")
 
 
