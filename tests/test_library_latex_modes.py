@@ -29,3 +29,18 @@ def test_typesetting_macros_are_read_as_the_words_they_print(run_astro, workspac
     for raw in ("parbox", "flushleft", "ifmmode", "\\else", "\\fi", "allowbreak", "setbox", "rlap", "4cm"):
         assert raw not in text, raw
     assert not re.search(r"\n\s*\n", text.split("\\begin{equation}")[1].split("\\end{equation}")[0])
+
+
+def test_deeply_nested_conditionals_and_boxes_are_read_in_linear_time(tmp_path):
+    """Untrusted input: 50,000 unclosed conditionals and boxes nested 50,000 deep in one equation cost
+    a pass each, not a scan of everything open at every token (quadratic: minutes)."""
+    import time
+
+    from astro_cli.research.text.latex import latex_sections
+
+    source = tmp_path / "bomb.tex"
+    source.write_text("\\documentclass{article}\\begin{document}\\section{A}\n" + "\\ifx a{" * 50_000
+                      + "\n$x \\mbox{" * 1 + "\\mbox{" * 50_000 + "y" + "}" * 50_001 + "$\n\\end{document}\n")
+    began = time.process_time()
+    latex_sections(source)
+    assert time.process_time() - began < 20

@@ -303,8 +303,8 @@ def _math_mode(text: str) -> str:
         if "\\ensuremath" not in text:
             break
         text = _replace_command(text, "ensuremath", lambda arg: arg)
-    text = text_boxes_in_math(text, _clean_prose)  # latex_modes.py: a box's words, not its plumbing
-    return re.sub(r"\\label\{[^}]*\}\s*", "", text).strip()
+    text = re.sub(r"\\label\{[^}]*\}\s*", "", text)
+    return text_boxes_in_math(text, _clean_prose).strip()  # latex_modes.py: a box's words, not its plumbing
 
 
 def _text_math(text: str) -> str:

@@ -28,6 +28,9 @@ _TOKEN = re.compile(
     r"|\\[{}]|[{}]"
 )
 _BOX = re.compile(r"\\(?:mbox|text|textrm|textnormal|hbox|parbox\s*\{[^{}]*\})\s*\{")
+MAX_BOXES = 8  # levels of boxes in boxes read per math block (each level is one pass over the block)
+# a box whose words hold at most one level of braces (`\\textit{Planck}`): the innermost boxes
+_INNER_BOX = re.compile(_BOX.pattern + r"((?:[^{}]|\{[^{}]*\})*)\}")
 _OLD_FONT = re.compile(r"\\rm\s*\{([^{}\\]*)\}")  # `\rm{words}` left once a box inside it was read
 # The astronomers' decimal glyphs (`0\fdg59643` is 0.59643 degrees): papers define them with box
 # registers and kerns (`\setbox0=\hbox{$^\circ$}\rlap{\hskip.11\wd0 .}`) that no reader can follow.
@@ -44,43 +47,46 @@ class _Condition:
     math: bool  # the mode where it was met
     then: bool = True  # in the first branch
 
+    def hides(self) -> bool:
+        return self.kind == "false" and self.then or self.kind == "mode" and self.then != self.math
+
 
 def resolve_conditionals(text: str) -> str:
-    """`\\ifmmode`/`\\iffalse` resolved by the mode TeX would be in at that point; one pass, linear."""
+    """`\\ifmmode`/`\\iffalse` resolved by the mode TeX would be in at that point; one pass, linear
+    (counters, not scans of the open braces and conditions: a hostile source nests them deep)."""
     if "\\if" not in text:
         return text
     out: list[str] = []
     pos = 0
     math = ""  # the closing token of the math we are in ("$", "$$", "\\]", "\\)", "\\end"), "" in text
     braces: list[bool] = []  # per open brace: does it open a text box inside math
+    boxes = 0  # how many of those are open
     conditions: list[_Condition] = []
-
-    def shown() -> bool:
-        for c in conditions:
-            if c.kind == "false" and c.then or c.kind == "mode" and c.then != c.math:
-                return False
-        return True
+    hiding = 0  # how many open conditions hide what follows
 
     for match in _TOKEN.finditer(text):
         token = match.group(0)
-        was_shown = shown()
+        was_shown = not hiding
         if was_shown:
             out.append(text[pos : match.start()])
         pos = match.end()
-        in_math = bool(math) and not any(braces)
+        in_math = bool(math) and not boxes
         if token.startswith("\\if"):
             kind = "mode" if token == "\\ifmmode" else "false" if token == "\\iffalse" else "other"
             conditions.append(_Condition(kind, in_math))
+            hiding += conditions[-1].hides()
             if kind == "other" and was_shown:
                 out.append(token)
             continue
         if token in ("\\else", "\\fi") and conditions:
             condition = conditions[-1]
+            hiding -= condition.hides()
             if token == "\\else":
                 condition.then = False
+                hiding += condition.hides()
             else:
                 conditions.pop()
-            if condition.kind == "other" and shown():
+            if condition.kind == "other" and not hiding:
                 out.append(token)
             continue
         if not was_shown:
@@ -90,34 +96,29 @@ def resolve_conditionals(text: str) -> str:
             continue
         if token == "{" or token.endswith("{"):
             braces.append(token != "{" and in_math)
+            boxes += braces[-1]
         elif token == "}":
             if braces:
-                braces.pop()
+                boxes -= braces.pop()
         elif not math and token in ("$", "$$", "\\[", "\\("):
             math = {"$": "$", "$$": "$$", "\\[": "\\]", "\\(": "\\)"}[token]
         elif not math and token.startswith("\\begin"):
             math = "\\end"
         elif math and (token == math or math == "\\end" and token.startswith("\\end")):
             math = ""
-    if shown():
+    if not hiding:
         out.append(text[pos:])
     return "".join(out)
 
 
 def text_boxes_in_math(math: str, prose: Callable[[str], str]) -> str:
-    """Math with its text boxes' words as plain words (`prose` cleans them) and its spacing plumbing dropped."""
+    """Math with its text boxes' words as plain words (`prose` cleans them) and its spacing plumbing dropped.
+    Innermost boxes first, all of a level in one regex pass, at most MAX_BOXES levels: linear per level."""
     math = _PLUMBING.sub(" ", math)
-    for _ in range(8):  # boxes nest (\\mbox{\\rm{\\parbox{..}{..}}})
-        found = _BOX.search(math)
-        if found is None:
+    for _ in range(MAX_BOXES):  # boxes nest (\\mbox{\\rm{\\parbox{..}{..}}})
+        math, count = _INNER_BOX.subn(lambda m: " " + prose(m.group(1)).strip() + " ", math)
+        if not count:
             break
-        depth, end = 1, found.end()
-        while end < len(math) and depth:
-            depth += {"{": 1, "}": -1}.get(math[end], 0) if math[end - 1] != "\\" else 0
-            end += 1
-        inner = math[found.end() : end - 1] if not depth else math[found.end() :]
-        words = inner if _BOX.search(inner) else " " + prose(inner).strip() + " "
-        math = math[: found.start()] + words + math[end:]
     math = re.sub(r"\n[ \t]*(?=\n)", "", _OLD_FONT.sub(r"\1", math))  # no blank line inside math (a paragraph break)
     return re.sub(r"[ \t]{2,}", " ", math)
 
