@@ -12,13 +12,21 @@ from __future__ import annotations
 import re
 from bisect import bisect_left
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 from astro_cli.research.text.pdfchars import MATH_ITALIC_FONTS
 from astro_cli.research.text.pdfglyphs import CharReader, Glyph
 
-if TYPE_CHECKING:  # pdfplain imports pdfscript, which imports this
-    from astro_cli.research.text.pdfplain import Run
+
+class Run(Protocol):
+    """A run of characters in one font, as pdfplain and pdfscript read them."""
+
+    first: int
+    last: int
+    font: tuple[str, str, bool]  # name, family, no Unicode map
+    size: float
+    base: float
+
 
 _THIN = 0.12  # ems from one glyph's ink to the next one's origin that TeX's thin space leaves at the least
 _DIGIT_LETTER = re.compile(r"\d(?=[^\W\d_])")  # a digit right before a letter (`70K`, `2MASS`, `1σ`)
