@@ -12,11 +12,11 @@ from __future__ import annotations
 
 import re
 
-# Kept in step with cli.py by tests/test_everyday_cli.py (importing typer here would slow every start).
-SUBCOMMANDS = frozenset({
-    "init", "run", "trust", "search", "target", "sessions", "config", "library", "prompt", "memory", "skills",
-    "hooks", "keys", "worker", "mcp", "doctor", "papers", "catalog", "models",
-})
+from astro_cli.commands.builtin import builtin_commands
+
+# astro's own commands, as they register (commands/builtin.py: declaring them imports no typer); a
+# plugin's are added by main.py when the first word is none of these (plugin_commands.py).
+SUBCOMMANDS = builtin_commands().names()
 # Options of `astro` (and of `astro run`, which `-p` becomes) that take a value.
 VALUE_OPTIONS = frozenset({"-m", "--model", "--api-base", "-r", "--resume", "--max-steps", "--output-format",
                            "--allow", "--allowedTools", "--profile", "--system-prompt", "--append-system-prompt", "--max-budget-usd",
@@ -30,7 +30,19 @@ def is_option(arg: str) -> bool:
     return _OPTION.match(arg) is not None
 
 
-def rewrite(argv: list[str]) -> list[str]:
+def first_word(argv: list[str]) -> str | None:
+    """The first word that is not an option, before any `--` (a command's name, or a question's start)."""
+    _, words = split_options(split_double_dash(argv)[0])
+    return words[0] if words else None
+
+
+def wants_plugin_commands(argv: list[str]) -> bool:
+    """Whether plugins' commands must be known: the command line names none of astro's own (a plugin's
+    command, a question, the REPL, `astro --help`). `astro run` and the other built-ins load no plugin."""
+    return first_word(argv) not in SUBCOMMANDS
+
+
+def rewrite(argv: list[str], commands: frozenset[str] = SUBCOMMANDS) -> list[str]:
     """The arguments after `astro`, with a bare question made explicit for typer.
 
     `astro -m M "q"` and `astro "q" -m M` -> `astro -m M --question q`; `astro -p "q" -m M` ->
@@ -40,7 +52,7 @@ def rewrite(argv: list[str]) -> list[str]:
     head, tail = split_double_dash(argv)
     printing = any(arg in PRINT_FLAGS for arg in head)
     options, words = split_options(head)
-    if words and words[0] in SUBCOMMANDS and not any(arg in PRINT_FLAGS for arg in head[: head.index(words[0])]):
+    if words and words[0] in commands and not any(arg in PRINT_FLAGS for arg in head[: head.index(words[0])]):
         # `astro sessions list ...`, `astro --debug run q`: typer reads these as they are; a flag after a
         # sub-command is the sub-command's (`astro library search Q -p ID` filters by paper)
         return argv
@@ -87,7 +99,7 @@ def _run(options: list[str], rest: list[str]) -> list[str]:
     return [*debug, "run", *(o for o in options if o != "--debug"), *rest]
 
 
-def mistyped_command(argv: list[str]) -> str | None:
+def mistyped_command(argv: list[str], commands: frozenset[str] = SUBCOMMANDS) -> str | None:
     """`astro sesions` or `astro libary add f.pdf`: the command meant, when the words look like a
     mistyped command rather than a question (the first word is close to a command's name and no word
     holds a space), so a typo never becomes a paid question. None for anything else."""
@@ -95,13 +107,13 @@ def mistyped_command(argv: list[str]) -> str | None:
     if tail or "--" in argv or any(arg in PRINT_FLAGS for arg in head):
         return None
     _, words = split_options(head)
-    if not words or words[0] in SUBCOMMANDS or any(any(c.isspace() for c in word) for word in words):
+    if not words or words[0] in commands or any(any(c.isspace() for c in word) for word in words):
         return None
     import difflib
 
     word = words[0].lower()
-    swapped = [name for name in sorted(SUBCOMMANDS) if sorted(name) == sorted(word)]  # `congif`
-    close = swapped or difflib.get_close_matches(word, sorted(SUBCOMMANDS), n=1, cutoff=TYPO_CUTOFF)
+    swapped = [name for name in sorted(commands) if sorted(name) == sorted(word)]  # `congif`
+    close = swapped or difflib.get_close_matches(word, sorted(commands), n=1, cutoff=TYPO_CUTOFF)
     return close[0] if close else None
 
 

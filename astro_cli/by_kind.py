@@ -20,6 +20,9 @@ class ByKind:
 
     def __init__(self) -> None:
         self._objects: dict[type[Any], Any] = {}
+        # How a kind is made when the asker names no factory: a feature's install provides it (the
+        # library from the app's parts), so a tool that only declares `needs=Library` receives it.
+        self._factories: dict[type[Any], Callable[[], Any]] = {}
         # Reentrant: a factory may ask for another kind (the skill baseline needs the skill registry).
         self._lock = threading.RLock()
 
@@ -30,8 +33,13 @@ class ByKind:
             with self._lock:
                 found = self._objects.get(kind)
                 if found is None:
-                    found = self._objects[kind] = (factory or kind)()
+                    found = self._objects[kind] = (factory or self._factories.get(kind) or kind)()
         return cast(T, found)
+
+    def provide(self, kind: type[T], factory: Callable[[], T]) -> None:
+        """Make the `kind` object with `factory` on first use, whoever asks (`get(kind)` with no factory)."""
+        with self._lock:
+            self._factories[_checked(kind)] = factory
 
     def find(self, kind: type[T]) -> T | None:
         """The `kind` object, or None when nothing made or stored one yet (a peek that makes nothing)."""

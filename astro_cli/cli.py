@@ -4,32 +4,14 @@ from __future__ import annotations
 
 import json
 import sys
+from collections.abc import Iterable
 from typing import Any, Optional
 
 import typer
 
 from astro_cli import __version__
 from astro_cli.argv import QUESTION_OPTION
-from astro_cli.commands import (
-    catalog_cmd,
-    config_cmd,
-    hooks_cmd,
-    keys_cmd,
-    library_cmd,
-    mcp_cmd,
-    memory_cmd,
-    papers_cmd,
-    prompt_cmd,
-    sessions_cmd,
-    skills_cmd,
-    worker_cmd,
-)
-from astro_cli.commands.doctor_cmd import doctor_command
-from astro_cli.commands.init_cmd import init_command
-from astro_cli.commands.models_cmd import models_command
-from astro_cli.commands.run_cmd import run_command
-from astro_cli.commands.search_cmd import search as search_command
-from astro_cli.commands.search_cmd import target as target_command
+from astro_cli.commands.builtin import builtin_commands
 from astro_cli.commands.session_flags import (
     ADD_DIR,
     APPEND_SYSTEM_PROMPT,
@@ -40,7 +22,7 @@ from astro_cli.commands.session_flags import (
     new_session_id,
     session_flags,
 )
-from astro_cli.commands.trust_cmd import trust_command
+from astro_cli.extensions import CliCommand, CliCommands
 
 app = typer.Typer(
     name="astro",
@@ -117,35 +99,26 @@ def main(
     )
 
 
-app.command("init", help="Lay out this folder as an astro workspace (skills, memory, papers, notes).")(init_command)
-app.command("run", help="Answer one question and exit (answer on stdout, progress on stderr).")(run_command)
-app.command("trust", help="Trust this folder's risky settings (hooks, permissions, endpoints), or --revoke / --list.")(
-    trust_command
-)
-app.command("doctor", help="Check that everything is in place (keys, model, database, library, worker, MCP, "
-            "trust), with the fix for each problem.")(doctor_command)
-app.command("models", help="The short model names -m takes (sonnet, opus, gpt-4.1 and more), the model each is, "
-            "and which have a key.")(models_command)
-app.command("search", help="Search NASA ADS and arXiv for papers (no model needed).")(search_command)
-app.command("target", help="Look up an object in SIMBAD, or list the objects around a position.")(target_command)
-app.add_typer(catalog_cmd.app, name="catalog", help="Catalogue queries over the Virtual Observatory (Gaia, VizieR, "
-              "IRSA, NED, MAST, SIMBAD): ADQL, cone searches, tables; results to data/.")
-app.add_typer(papers_cmd.app, name="papers", help="A paper's citation trail: refs, cited-by, similar (NASA ADS).")
-app.add_typer(sessions_cmd.app, name="sessions", help="List, show and export stored sessions.")
-app.add_typer(config_cmd.app, name="config", help="Show the resolved settings and where each came from.")
-app.add_typer(library_cmd.app, name="library", help="Your paper library: search, list, add, export, remove.")
-app.add_typer(prompt_cmd.app, name="prompt", help="Show exactly what the model sees, with token counts.")
-app.add_typer(memory_cmd.app, name="memory", help="Project memory: list, show, add, edit and forget memories.")
-app.add_typer(skills_cmd.app, name="skills", help="Skills: list, show, write and validate SKILL.md files.")
-app.add_typer(hooks_cmd.app, name="hooks", help="Lifecycle hooks: list what is configured and what cannot start.")
-app.add_typer(keys_cmd.app, name="keys", help="API keys kept in ASTRO_HOME/keys.yaml: set, list, remove.")
-app.add_typer(worker_cmd.app, name="worker", help="The warm worker that makes `astro run` start fast: status, start, stop.")
-app.add_typer(mcp_cmd.app, name="mcp", help="MCP servers: list them with status and tools, add or remove one.")
+def attach(typer_app: typer.Typer, commands: Iterable[CliCommand]) -> None:
+    """Add each command or group to the command line (extensions.CliCommands: built-ins and plugins alike)."""
+    for command in commands:
+        loaded = command.load()
+        if isinstance(loaded, typer.Typer):
+            typer_app.add_typer(loaded, name=command.name, help=command.help)
+        else:
+            typer_app.command(command.name, help=command.help)(loaded)
 
 
-def run_app(prog_name: str | None = None) -> None:
+BUILTIN = builtin_commands()
+attach(app, BUILTIN)
+
+
+def run_app(prog_name: str | None = None, commands: CliCommands | None = None) -> None:
+    """The command line, with the plugins' commands in `commands` (main.py loads them when wanted)."""
     from astro_cli.help_text import plain_errors, plain_help
 
+    if commands is not None:
+        attach(app, (command for command in commands if command.name not in BUILTIN.names()))
     command = typer.main.get_command(app)
     plain_help(command)
     plain_errors()

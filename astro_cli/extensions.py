@@ -14,8 +14,12 @@ Built-in features and plugins use the same calls: a feature's `install(app)` and
 - paper sources: `extension_points(app).add_paper_source(source)`, declared here: a `PaperSource` resolves
   the identifiers it recognises to a record and may search; `resolve.resolve`, `search_papers`, the tool's
   `source` choice and `astro search --source` read the registered ones
-
-Not yet a point (issue 45): CLI command groups (`cli.py` lists them).
+- CLI commands and command groups: `CliCommands.add_group(...)` / `add_command(...)`, declared here; the
+  built-in ones from `commands/builtin.py`'s `register_commands(cli)`, a plugin's from its own
+  `register_commands(cli)` (plugin_commands.py), as llm's `register_commands` hook. There is no app yet when
+  the command line is read, so this point alone takes no app; each entry names its typer object lazily.
+- a plugin's slash commands and transcript sections: `PluginAPI.add_slash_command` / `add_transcript_section`
+  (hooks/plugins.py), whose handlers get narrow views (`slash.SlashView`, the session's row), never the app
 
 This module imports nothing heavy and no feature: the protocol is what a reader must satisfy, and
 `ExtensionPoints` is the app's one registry of readers and sources (found by class, `app.service`).
@@ -24,11 +28,14 @@ This module imports nothing heavy and no feature: the protocol is what a reader 
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal, Protocol
 
 if TYPE_CHECKING:
+    import typer
+
     from astro_cli.app import AppContext
     from astro_cli.research.found import FoundPaper
     from astro_cli.research.records import Chunk
@@ -212,3 +219,45 @@ def extension_points(app: AppContext) -> ExtensionPoints:
     """The app's registry of readers and sources; the built-in ones are registered by the features' install (call
     `app.install_features()` before reading it, as `LibraryCore.readers` does)."""
     return app.service(ExtensionPoints)
+
+
+CommandFunction = Callable[..., Any]  # a typer command: its parameters are the command's options and arguments
+
+
+@dataclass(frozen=True)
+class CliCommand:
+    """One `astro NAME`: a group of sub-commands (`load` returns a typer.Typer) or one command (a function).
+    `load` runs only when the command line is built, so declaring a command imports nothing."""
+
+    name: str
+    help: str
+    load: Callable[[], typer.Typer] | Callable[[], CommandFunction]
+    group: bool
+    origin: str = "astro"  # the plugin that added it, for the sentence a clash gets
+
+
+class CliCommands:
+    """The `astro` command line's commands, in registration order (the order `astro --help` lists)."""
+
+    def __init__(self) -> None:
+        self._commands: dict[str, CliCommand] = {}
+
+    def add_group(self, name: str, help: str, load: Callable[[], typer.Typer], origin: str = "astro") -> None:
+        """`astro NAME ...`: the sub-commands of the typer.Typer `load()` returns."""
+        self._add(CliCommand(name, help, load, group=True, origin=origin))
+
+    def add_command(self, name: str, help: str, load: Callable[[], CommandFunction], origin: str = "astro") -> None:
+        """`astro NAME`: the one command function `load()` returns."""
+        self._add(CliCommand(name, help, load, group=False, origin=origin))
+
+    def _add(self, command: CliCommand) -> None:
+        taken = self._commands.get(command.name)
+        if taken is not None:
+            raise ValueError(f"the command '{command.name}' of {command.origin} is taken already (by {taken.origin})")
+        self._commands[command.name] = command
+
+    def names(self) -> frozenset[str]:
+        return frozenset(self._commands)
+
+    def __iter__(self) -> Iterator[CliCommand]:
+        return iter(list(self._commands.values()))

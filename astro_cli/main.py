@@ -10,6 +10,10 @@ from __future__ import annotations
 
 import os
 import sys
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from astro_cli.extensions import CliCommands
 
 # Commands worth a warm process: a model run (litellm) and a library search (numpy and the local
 # embedding model, preloaded by the worker). Others start fast enough on their own.
@@ -28,20 +32,28 @@ def main() -> None:
 
         print(f"astro {__version__}")
         return
-    from astro_cli.argv import mistyped_command, rewrite
+    from astro_cli.argv import SUBCOMMANDS, mistyped_command, rewrite, wants_plugin_commands
 
-    meant = mistyped_command(sys.argv[1:])
+    commands = None
+    if wants_plugin_commands(sys.argv[1:]):  # a plugin's command, a question, the REPL, --help
+        from astro_cli.commands.builtin import builtin_commands
+        from astro_cli.plugin_commands import add_plugin_commands
+
+        commands = builtin_commands()
+        add_plugin_commands(commands)
+    names = commands.names() if commands is not None else SUBCOMMANDS
+    meant = mistyped_command(sys.argv[1:], names)
     if meant is not None:
         _refuse_typo(sys.argv[1:], meant)
     # `astro "question"` opens the REPL with it; `astro -p "question"` is `astro run "question"`.
-    sys.argv[1:] = rewrite(sys.argv[1:])
+    sys.argv[1:] = rewrite(sys.argv[1:], names)
     from astro_cli.litellm_model.defaults import litellm_environment_defaults
 
     # Never let litellm fetch its cost map from the network when it is imported later.
     litellm_environment_defaults(os.environ)
     if any(tuple(sys.argv[1 : 1 + len(command)]) == command for command in WORKER_COMMANDS):
         _offer_to_worker()
-    run_command_line()
+    run_command_line(commands=commands)
 
 
 def _refuse_typo(args: list[str], meant: str) -> None:
@@ -51,14 +63,14 @@ def _refuse_typo(args: list[str], meant: str) -> None:
     sys.exit(2)
 
 
-def run_command_line(prog_name: str | None = None) -> None:
+def run_command_line(prog_name: str | None = None, commands: CliCommands | None = None) -> None:
     """The ordinary command line, in this process (a worker's child calls this too)."""
     from astro_cli.debuglog import enable_from_environment
 
     enable_from_environment(os.environ)
     from astro_cli.cli import run_app
 
-    run_app(prog_name=prog_name)
+    run_app(prog_name=prog_name, commands=commands)
 
 
 def _offer_to_worker() -> None:

@@ -3,7 +3,8 @@
 A feature registers its commands from `install(app)` with
 `slash_commands(app).register(SlashCommand(...))`.
 A handler gets a SlashContext (the app, an output to print on, the current session and the REPL's
-actions) and the text after the command name; it never imports the terminal UI.
+actions) and the text after the command name; it never imports the terminal UI. A plugin's handler
+gets the narrower SlashView (no app), through PluginAPI.add_slash_command.
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ if TYPE_CHECKING:
     from astro_cli.agent.loop import AgentSession
     from astro_cli.agent.model_activity import ModelActivity
     from astro_cli.app import AppContext
+    from astro_cli.config import Settings
 
 
 class Output(Protocol):
@@ -41,7 +43,25 @@ class SlashContext:
     activity: ModelActivity | None = None  # the last request's prompt figures and steps (/status)
 
 
+@dataclass(frozen=True)
+class SlashView:
+    """What a plugin's slash command gets (PluginAPI.add_slash_command): where to print, the settings to
+    read, the session's id, and a way to ask the model; never the app."""
+
+    console: Output
+    settings: Settings
+    session_id: str | None
+    queue_prompt: Callable[[str], None]
+
+    @classmethod
+    def of(cls, ctx: SlashContext) -> SlashView:
+        return cls(console=ctx.console, settings=ctx.app.settings,
+                   session_id=ctx.session.session_id if ctx.session is not None else None,
+                   queue_prompt=lambda text: ctx.queue_prompt(text))
+
+
 Handler = Callable[[SlashContext, str], None]
+ViewHandler = Callable[[SlashView, str], None]  # a plugin's handler
 # `/NAME args` that no command claims: True if the fallback handled it (a skill of that name).
 Fallback = Callable[[SlashContext, str, str], bool]
 

@@ -43,7 +43,7 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as tmp:
         app = make_app(Path(tmp) / "ws")
         try:
-            library = Library(app)
+            library = Library.of(app)
             papers = [library.upsert_paper(doc_to_record(doc)) for doc, _ in pairs]
             result = Comparison()
             present = wanted = 0

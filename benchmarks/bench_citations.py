@@ -51,7 +51,7 @@ def median_ms(values: list[float]) -> float:
 
 def build(root: Path, results: int, papers: int):  # noqa: ANN201
     app = make_app(root)
-    library = Library(app)
+    library = Library.of(app)
     with library.store.transaction():
         for n in range(papers):
             app.db["papers"].insert({"id": f"2301.{n:05d}", "arxiv_id": f"2301.{n:05d}", "title": f"Paper {n}",

@@ -71,7 +71,7 @@ def open_session(workspace: Path, fake, **env: str):
 
 
 def per_step(root: Path, fake, runs: int) -> list[tuple[int, float, float]]:
-    from astro_cli.agent.loop import TurnState
+    from astro_cli.agent.turn_state import TurnState
     from astro_cli.compact.engine import CompactionEngine
 
     rows = []

@@ -55,7 +55,7 @@ def session(root: Path) -> tuple[object, CitationLedger]:
     for paper_id, where in read.items():
         add_paper(app, paper_id)
         parse_paper(Library.of(app), paper_id)
-        paper = Library(app).get_paper(paper_id)
+        paper = Library.of(app).get_paper(paper_id)
         assert paper is not None
         for section in where.get("sections", [None]):
             content = paper_content(Library.of(app), paper, section=section, pages=where.get("pages"))
@@ -208,7 +208,7 @@ def tool_output_cost(root: Path, encoder: object) -> None:
     app = make_app(root)
     add_paper(app, "1001.0012")
     parse_paper(Library.of(app), "1001.0012")
-    paper = Library(app).get_paper("1001.0012")
+    paper = Library.of(app).get_paper("1001.0012")
     assert paper is not None
     text = paper_content(Library.of(app), paper).text
     handles = re.findall(r' handle="[^"]*"', text)

@@ -43,6 +43,7 @@ else:
 LABELS = Path(__file__).resolve().parent.parent / "tests" / "fixtures" / "papertext" / "labels.json"
 PAPERS = LABELS.parent.parent / "papers"
 UNSEEN = LABELS.parent / "unseen"  # issue 44: six papers never tuned on, split by paper (PROVENANCE.md)
+UNSEEN2 = LABELS.parent / "unseen2"  # issue 44, stop 51: four fresh held-out papers (the six above are development now)
 _MARKS = frozenset("⟦⟧")
 _VALUE = re.compile(r"\d")
 _TOKEN = re.compile(r"\w+|[^\w\s]")
@@ -195,16 +196,17 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--code", help="the checkout whose code is measured (default: this one)")
     parser.add_argument("--long", type=int, default=0, help="also read one PDF of this many pages")
     parser.add_argument("--read-long", help=argparse.SUPPRESS)  # the child of --long
-    parser.add_argument("--set", choices=("fixtures", "unseen"), default="fixtures",
-                        help="unseen: issue 44's six papers (tests/fixtures/papertext/unseen)")
+    parser.add_argument("--set", choices=("fixtures", "unseen", "unseen2"), default="fixtures",
+                        help="unseen: issue 44's six papers (tests/fixtures/papertext/unseen); unseen2: the four "
+                             "fresh held-out papers of stop 51 (score once, at the end)")
     parser.add_argument("--split", choices=("development", "held-out"),
                         help="with --set unseen, score one half only (held-out: once, at the end)")
     args = parser.parse_args(argv)
     if args.read_long:
         print(json.dumps(read_long(Path(args.read_long))))
         return 0
-    folder = UNSEEN if args.set == "unseen" else PAPERS
-    labels = json.loads(((UNSEEN / "labels.json") if args.set == "unseen" else LABELS).read_text(encoding="utf-8"))
+    folder = {"unseen": UNSEEN, "unseen2": UNSEEN2}.get(args.set, PAPERS)
+    labels = json.loads((LABELS if folder is PAPERS else folder / "labels.json").read_text(encoding="utf-8"))
     if args.split:
         labels["papers"] = [p for p in labels["papers"] if p.get("split") == args.split]
     totals = {"errors": 0, "words": 0, "changed": 0, "passages": 0, "marks": 0, "in_marks": 0}

@@ -51,7 +51,6 @@ def write_table(path: Path, rows: int) -> None:
 def measure(rows: int, runs: int) -> None:
     from astro_cli.bootstrap import build_app
     from astro_cli.plots.columns import read_table
-    from astro_cli.plots.feature import plot_table
     from astro_cli.tools.context import ToolContext
 
     with tempfile.TemporaryDirectory() as tmp:
@@ -69,15 +68,18 @@ def measure(rows: int, runs: int) -> None:
         print(f"read the table alone: median {median_of(reads):.2f} s")
         app = build_app(workspace=workspace).install_features()
         ctx = ToolContext(app=app, session_id="bench")
+        plot_table = app.tools.get("plot_table")
+        assert plot_table is not None
         for args in KINDS:
             walls, cpus, content = [], [], ""
             for _ in range(runs):
                 cpu, started = time.process_time(), time.perf_counter()
-                result = plot_table(ctx, {"table": "data/big.ecsv", "output": f"{args['kind']}.png", **args})
+                result = plot_table.run(ctx, {"table": "data/big.ecsv", "output": f"{args['kind']}.png", **args})
+                assert not isinstance(result, str)
                 walls.append(time.perf_counter() - started)
                 cpus.append(time.process_time() - cpu)
                 content = result.content
-            mode = result.data["mode"] if result.data else "?"
+            mode = result.data["mode"] if not isinstance(result, str) and result.data else "?"
             print(f"{args['kind']:>9}: median {median_of(walls):.2f} s wall, {median_of(cpus):.2f} s CPU ({mode}); "
                   f"{content.splitlines()[2]}")
         app.close()

@@ -46,7 +46,7 @@ def build(root: Path, papers: int = 20) -> int:
         shutil.copyfile(path, target)
         new_id = f"copy{n}"
         meta = {k: v for k, v in META[source].items() if k not in ("arxiv_id", "bibcode", "doi", "url")}
-        Library(app).upsert_paper({**meta, "id": new_id, key: str(target)})
+        Library.of(app).upsert_paper({**meta, "id": new_id, key: str(target)})
         parse_paper(Library.of(app), new_id, vectors="none")
         vectors = {ord_: vec for ord_, _model, vec in store.vectors_of(source)}
         ids = store.chunk_ids(new_id)  # ord -> chunk id

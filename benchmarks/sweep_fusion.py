@@ -88,6 +88,58 @@ def rrf(lists: Lists, k: float, weights: dict[str, float]) -> list[int]:
     return [cid for cid, _ in sorted(scores.items(), key=lambda p: (-round(p[1], 12), literal.get(p[0], 999), p[0]))]
 
 
+def normalised(items: list[tuple[int, float]], how: str) -> dict[int, float]:
+    """A list's own scores on [0, 1]: a list sure of its first (a wide gap) gives the rest little."""
+    if not items:
+        return {}
+    scores = [s for _, s in items]
+    high, low = max(scores), min(scores)
+    if how == "max":
+        return {cid: (s / high if high > 0 else 0.0) for cid, s in items}
+    span = high - low
+    return {cid: ((s - low) / span if span > 0 else 1.0) for cid, s in items}
+
+
+def convex(lists: Lists, how: str, weights: dict[str, float]) -> list[int]:
+    """Scores fused, not ranks: the sum of each list's normalised score times its kind's weight
+    (a convex combination of BM25 and cosine when the weights of the kinds sum to one)."""
+    total: dict[int, float] = {}
+    for name, items in lists.items():
+        w = weights.get(name.split(":")[0], 0.0)
+        if not w:
+            continue
+        for cid, s in normalised(items, how).items():
+            total[cid] = total.get(cid, 0.0) + w * s
+    return [cid for cid, _ in sorted(total.items(), key=lambda p: (-round(p[1], 12), p[0]))]
+
+
+def rrf_plus(lists: Lists, share: float) -> list[int]:
+    """Today's rank fusion plus `share` of the scores' (min-max, vectors and BM25 alike, window at half)."""
+    ranked = rrf(lists, 10, {"window": 0.5, "path": 0.0})
+    rank_score = {cid: 0.0 for cid in ranked}
+    for name, items in lists.items():
+        w = {"window": 0.5, "path": 0.0}.get(name.split(":")[0], 1.0)
+        for rank, (cid, _) in enumerate(items, 1):
+            rank_score[cid] += w / (10 + rank)
+    for name, items in lists.items():
+        w = {"bm25": 0.5, "vector": 0.5, "window": 0.25}.get(name.split(":")[0], 0.0)
+        for cid, s in normalised(items, "minmax").items():
+            rank_score[cid] += share * w * s
+    return [cid for cid, _ in sorted(rank_score.items(), key=lambda p: (-round(p[1], 12), p[0]))]
+
+
+def rrf_confident(lists: Lists, c: float) -> list[int]:
+    """Rank fusion where a list sure of its first few (a wide score gap from its 1st to its 5th) counts more."""
+    scores: dict[int, float] = {}
+    for name, items in lists.items():
+        w = {"window": 0.5, "path": 0.0}.get(name.split(":")[0], 1.0)
+        if len(items) >= 5 and items[0][1] > 0:
+            w *= 1 + c * max(0.0, (items[0][1] - items[4][1]) / abs(items[0][1]))
+        for rank, (cid, _) in enumerate(items, 1):
+            scores[cid] = scores.get(cid, 0.0) + w / (10 + rank)
+    return [cid for cid, _ in sorted(scores.items(), key=lambda p: (-round(p[1], 12), p[0]))]
+
+
 def dev_cases(directory: Path) -> list[tuple[Lists, set[int]]]:
     from bench_cosmopaperqa import DATA, right
 
@@ -173,6 +225,8 @@ def main() -> None:
     parser.add_argument("--stages-dir", type=Path, default=Path("/tmp/astro-sweep-stages"))
     parser.add_argument("--three-dir", type=Path, default=Path("/tmp/astro-sweep-three"))
     parser.add_argument("--dev-only", action="store_true")
+    parser.add_argument("--scores", action="store_true", help="fusion of normalised scores, not of ranks")
+    parser.add_argument("--scores2", action="store_true", help="rank fusion helped by the lists' scores")
     args = parser.parse_args()
     stages = {} if args.dev_only else {**stage_cases(args.stages_dir), **three_cases(args.three_dir)}
     here = os.getcwd()
@@ -186,6 +240,21 @@ def main() -> None:
                     grid.append((f"rrf k={k} window={ww} path={wp} vector={wv}",
                                  lambda lists, k=k, ww=ww, wp=wp, wv=wv: rrf(lists, k, {"window": ww, "path": wp,
                                                                                         "vector": wv})))
+    if args.scores:
+        grid = [("rrf k=10 window=0.5 (today)", lambda lists: rrf(lists, 10, {"window": 0.5, "path": 0.0}))]
+        for how in ("minmax", "max"):
+            for wv in (0.3, 0.5, 0.7):
+                for ww in (0.0, 0.5):
+                    for wl in (0.0, 0.5):
+                        weights = {"bm25": 1 - wv, "vector": wv, "window": ww * (1 - wv), "literal": wl * (1 - wv)}
+                        grid.append((f"{how} vector={wv} window={ww} literal={wl}",
+                                     lambda lists, h=how, w=weights: convex(lists, h, w)))
+    if args.scores2:
+        grid = [("rrf k=10 window=0.5 (today)", lambda lists: rrf(lists, 10, {"window": 0.5, "path": 0.0}))]
+        for share in (0.05, 0.1, 0.2):
+            grid.append((f"rrf + {share} x scores", lambda lists, v=share: rrf_plus(lists, v)))
+        for c in (1.0, 2.0):
+            grid.append((f"rrf, list weight x (1 + {c} x gap 1st-5th)", lambda lists, v=c: rrf_confident(lists, v)))
     print("rule | dev @1 @3 @10 | " + " | ".join(stages) + " (top 3)")
     for label, rule in grid:
         d = [hits(dev, rule, t) for t in (1, 3, 10)]

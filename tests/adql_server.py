@@ -30,7 +30,7 @@ from xml.sax.saxutils import escape
 
 from tests.adql_engine import AdqlEngine, AdqlError
 from tests.catalog_uws import Job, JobList, form_of
-from tests.quick_server import QuickHTTPServer
+from tests.quick_server import QuickHTTPServer, send
 
 
 def error_votable(message: str) -> bytes:
@@ -89,24 +89,7 @@ class AdqlServer(JobList):
         self.examples: bytes | None = None
         self.changed = threading.Condition()  # notified whenever a job's phase changes
         self.lock = threading.Lock()
-        server = self
-
-        class Handler(BaseHTTPRequestHandler):
-            protocol_version = "HTTP/1.1"
-
-            def log_message(self, *args: Any) -> None:
-                pass
-
-            def do_GET(self) -> None:  # noqa: N802
-                server._handle(self)
-
-            def do_POST(self) -> None:  # noqa: N802
-                server._handle(self)
-
-            def do_DELETE(self) -> None:  # noqa: N802
-                server._handle(self)
-
-        self.httpd = QuickHTTPServer(Handler)
+        self.httpd = QuickHTTPServer.routing(lambda request, method: self._handle(request))
 
     @property
     def url(self) -> str:
@@ -227,11 +210,4 @@ class AdqlServer(JobList):
             self.changed.notify_all()
 
     def _send(self, handler: Any, status: int, payload: bytes, ctype: str) -> None:
-        try:
-            handler.send_response(status)
-            handler.send_header("Content-Type", ctype)
-            handler.send_header("Content-Length", str(len(payload)))
-            handler.end_headers()
-            handler.wfile.write(payload)
-        except (BrokenPipeError, ConnectionResetError):
-            pass
+        send(handler, status, payload, ctype)

@@ -45,7 +45,7 @@ from typing import Any
 from urllib.parse import parse_qs, unquote, urlsplit
 
 from tests.catalog_uws import Job, JobList, form_of
-from tests.quick_server import QuickHTTPServer
+from tests.quick_server import QuickHTTPServer, send
 from tests.research_server import simbad_error_votable, simbad_votable
 
 FIXTURES = Path(__file__).parent / "fixtures" / "catalog"
@@ -234,24 +234,7 @@ class CatalogServer(JobList):
         self.jobs: dict[str, Job] = {}
         self.created = 0  # jobs created, deleted or not
         self.lock = threading.Lock()
-        server = self
-
-        class Handler(BaseHTTPRequestHandler):
-            protocol_version = "HTTP/1.1"
-
-            def log_message(self, *args: Any) -> None:
-                pass
-
-            def do_GET(self) -> None:  # noqa: N802
-                server._handle(self)
-
-            def do_POST(self) -> None:  # noqa: N802
-                server._handle(self)
-
-            def do_DELETE(self) -> None:  # noqa: N802
-                server._handle(self)
-
-        self.httpd = QuickHTTPServer(Handler)
+        self.httpd = QuickHTTPServer.routing(lambda request, method: self._handle(request))
 
     @property
     def url(self) -> str:
@@ -344,11 +327,4 @@ class CatalogServer(JobList):
         return 404, b"not found", "text/plain"
 
     def _send(self, handler: Any, status: int, payload: bytes, ctype: str) -> None:
-        try:
-            handler.send_response(status)
-            handler.send_header("Content-Type", ctype)
-            handler.send_header("Content-Length", str(len(payload)))
-            handler.end_headers()
-            handler.wfile.write(payload)
-        except (BrokenPipeError, ConnectionResetError):
-            pass
+        send(handler, status, payload, ctype)

@@ -75,7 +75,7 @@ def add_paper(app: AppContext, paper_id: str, **extra: Any) -> dict[str, Any]:
     papers.mkdir(parents=True, exist_ok=True)
     target = papers / (paper_id + source.suffix)
     shutil.copyfile(source, target)
-    return Library(app).upsert_paper({**META[paper_id], key: str(target), **extra})
+    return Library.of(app).upsert_paper({**META[paper_id], key: str(target), **extra})
 
 
 def parse_emcee(root: Path) -> tuple[AppContext, Any, list[dict[str, Any]]]:

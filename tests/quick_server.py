@@ -13,7 +13,8 @@ import socket
 import sys
 import threading
 import traceback
-from http.server import ThreadingHTTPServer
+from collections.abc import Callable
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
 
@@ -35,6 +36,27 @@ class QuickHTTPServer(ThreadingHTTPServer):
         self.thread = threading.Thread(target=self._serve, name=f"quick-server-{self.server_address[1]}",
                                        daemon=True)
         self.thread.start()
+
+    @classmethod
+    def routing(cls, handle: Callable[[BaseHTTPRequestHandler, str], None]) -> QuickHTTPServer:
+        """A server whose every GET, POST and DELETE goes to `handle(request, method)` (HTTP/1.1, no log)."""
+
+        class Handler(BaseHTTPRequestHandler):
+            protocol_version = "HTTP/1.1"
+
+            def log_message(self, *args: Any) -> None:
+                pass
+
+            def do_GET(self) -> None:  # noqa: N802 - http.server's naming
+                handle(self, "GET")
+
+            def do_POST(self) -> None:  # noqa: N802
+                handle(self, "POST")
+
+            def do_DELETE(self) -> None:  # noqa: N802
+                handle(self, "DELETE")
+
+        return cls(Handler)
 
     @property
     def port(self) -> int:
@@ -82,3 +104,15 @@ class QuickHTTPServer(ThreadingHTTPServer):
         super().server_close()
         for end in (self._wake_read, self._wake_write):
             end.close()
+
+
+def send(handler: BaseHTTPRequestHandler, status: int, payload: bytes, ctype: str) -> None:
+    """One whole answer; a client that already hung up (a killed astro) is no error."""
+    try:
+        handler.send_response(status)
+        handler.send_header("Content-Type", ctype)
+        handler.send_header("Content-Length", str(len(payload)))
+        handler.end_headers()
+        handler.wfile.write(payload)
+    except (BrokenPipeError, ConnectionResetError):
+        pass

@@ -124,21 +124,7 @@ class ResearchServer:
         self.ads_answer: Any = None
         self.crossref_answer: Any = None  # the same for Crossref's /works/DOI answers
         self.simbad_answer: bytes | None = None  # and a VOTable for every SIMBAD TAP query
-        server = self
-
-        class Handler(BaseHTTPRequestHandler):
-            protocol_version = "HTTP/1.1"
-
-            def log_message(self, *args: Any) -> None:
-                pass
-
-            def do_GET(self) -> None:  # noqa: N802
-                server._handle(self, "GET")
-
-            def do_POST(self) -> None:  # noqa: N802
-                server._handle(self, "POST")
-
-        self.httpd = QuickHTTPServer(Handler)  # serves in its own thread; closes at once
+        self.httpd = QuickHTTPServer.routing(self._handle)  # serves in its own thread; closes at once
         self.thread = self.httpd.thread
 
     # --- public ----------------------------------------------------------------------------

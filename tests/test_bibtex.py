@@ -71,7 +71,7 @@ def test_without_ads_a_published_arxiv_paper_is_exported_as_the_published_articl
 
 def test_an_old_style_journal_ref_gives_volume_pages_and_year(research_app):
     record = arxiv.fetch(Web.of(research_app), ["astro-ph/0601001"])[0]  # the recorded feed: "ActaAstron.56:1-50,2006"
-    paper = Library(research_app).upsert_paper(record)
+    paper = Library.of(research_app).upsert_paper(record)
     bib = parse(from_metadata(paper))
     (key, entry), = bib.entries.items()
     assert key == "Gould2006_astro-ph0601001"
@@ -117,7 +117,7 @@ def test_math_stays_math_capitals_survive_and_names_are_parsed():
 
 
 def test_with_ads_its_entries_are_kept_byte_for_byte_and_a_missing_bibcode_falls_back(research_app, monkeypatch):
-    library = Library(research_app)
+    library = Library.of(research_app)
     gaia = library.upsert_paper({"bibcode": "2020A&A...642C...1G", "title": "Gaia DR2 kinematics (Corrigendum)",
                                  "authors": ["Gaia Collaboration"], "year": 2020})
     emcee = library.upsert_paper({"arxiv_id": "1202.3665", "bibcode": "2013PASP..125..306F",
@@ -155,7 +155,7 @@ def test_with_ads_its_entries_are_kept_byte_for_byte_and_a_missing_bibcode_falls
 
 def test_ads_failing_gives_metadata_entries_and_says_why(research_app, research):
     research.fail("/v1/export", 503)
-    paper = Library(research_app).upsert_paper({"bibcode": "2019MNRAS.488.2892P", "title": "ELM white dwarfs",
+    paper = Library.of(research_app).upsert_paper({"bibcode": "2019MNRAS.488.2892P", "title": "ELM white dwarfs",
                                                 "authors": ["Pelisoli, Ingrid", "Vos, Joris"], "year": 2019})
     text, notes = export(Library.of(research_app), [paper])
     assert "NASA ADS answered HTTP 503" in notes[0] and "built from the stored metadata" in notes[0]
@@ -169,7 +169,7 @@ def test_ads_failing_gives_metadata_entries_and_says_why(research_app, research)
 def test_the_ads_token_is_used_for_the_export(cli, env, workspace, research):
     app = build_app(workspace=workspace)
     try:
-        Library(app).upsert_paper({"bibcode": "2020A&A...642C...1G", "title": "t"})
+        Library.of(app).upsert_paper({"bibcode": "2020A&A...642C...1G", "title": "t"})
     finally:
         app.close()
     result = cli(["library", "export", "--bibtex"], env={**env, "ADS_API_TOKEN": ADS_TOKEN})

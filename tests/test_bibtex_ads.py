@@ -45,7 +45,7 @@ def app(tmp_path):
 
 def test_entries_from_stored_ads_records_match_ads_export_field_by_field(app):
     """The 32 recorded exports (every ADS doctype): stored in the library, read back, exported."""
-    library = Library(app)
+    library = Library.of(app)
     result = Comparison()
     for doc, theirs in recorded_pairs():
         paper = library.upsert_paper(doc_to_record(doc))  # through SQLite: papers.biblio round-trips
@@ -58,7 +58,7 @@ def test_entries_from_stored_ads_records_match_ads_export_field_by_field(app):
 
 
 def test_month_number_and_page_range_are_written_whenever_ads_has_them(app):
-    library = Library(app)
+    library = Library.of(app)
     checked = 0
     for doc, theirs in recorded_pairs():
         ours = fields_of(only(from_metadata(library.upsert_paper(doc_to_record(doc)))))
@@ -171,10 +171,10 @@ def test_an_entry_with_no_author_or_title_is_marked_not_written_as_untitled(app)
 
 def test_accents_come_from_the_papers_own_text_when_arxiv_lost_them(app):
     add_paper(app, "1111.2011")  # arXiv's metadata: "Zlatko Tesanovic"
-    before, _ = export(Library.of(app), [Library(app).get_by_id("1111.2011")])
+    before, _ = export(Library.of(app), [Library.of(app).get_by_id("1111.2011")])
     assert "{Tesanovic}, Zlatko" in before  # not parsed yet: nothing to learn the spelling from
     parse_paper(Library.of(app), "1111.2011")
-    text, _ = export(Library.of(app), [Library(app).get_by_id("1111.2011")])
+    text, _ = export(Library.of(app), [Library.of(app).get_by_id("1111.2011")])
     assert "{Te{\\v{s}}anovi{\\'c}}, Zlatko" in text  # the PDF's title page prints Tešanović
     assert [str(p) for p in only(text).persons["author"]][:2] == ["{Murray}, James M.", "{Del Maestro}, Adrian"]
 

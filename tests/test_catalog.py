@@ -343,15 +343,15 @@ def test_beyond_the_row_limit_the_researcher_is_asked_and_only_then(app):
 
 
 def test_a_data_folder_that_links_outside_the_workspace_is_refused_before_any_query(app, catalog, tmp_path):
-    from astro_cli.catalog.feature import query_catalog_tool
     from astro_cli.security.paths import PathRefused
     from astro_cli.tools.context import ToolContext
 
     outside = tmp_path / "elsewhere"
     outside.mkdir()
     (app.workspace.root / "data").symlink_to(outside)
+    query_catalog = app.install_features().tools.get("query_catalog")
     with pytest.raises(PathRefused):
-        query_catalog_tool(ToolContext(app=app, session_id="t"), {"service": "gaia", "target": "10 20"})
+        query_catalog.run(ToolContext(app=app, session_id="t"), {"service": "gaia", "target": "10 20"})
     assert list(outside.iterdir()) == [] and catalog.queries("gaia") == []
 
 

@@ -29,6 +29,17 @@ ROW = "WASP-19b[21] | 2581(49) | 1.65(0.25) | XO-2[23] | 1685(33) | 3.6(0.75) | 
     ("alpha Cen", "Proxima and α Centauri A", True),
     ("ε Eri b", "eps Ind b", False),
     ("γ Del", "gam Delphini", True),
+    # stop 51: a star's component letter is part of its name (α Cen A passed against α Cen B at stop 50)
+    ("α Cen A", "the false detection of an Earth-mass planet in the $\\alpha$ Cen B system", False),
+    ("α Cen B", "the false detection of an Earth-mass planet in the $\\alpha$ Cen B system", True),
+    ("alpha Centauri A", "Proxima and α Cen A and B", True),
+    ("α Cen B", "α Cen A/B", True),
+    ("α Cen A", "the α Cen system", False),  # the system, not which star
+    ("α Cen A", "α Cen And", False),
+    ("HD 41004 B b", "HD 41004 Bb", True),
+    ("HD 41004 B", "HD 41004 b is a planet of the A star", False),  # a planet's b is not the star B
+    ("Kepler-16 (AB) b", "Kepler-16 (AB) b", True),
+    ("Kepler-16 (AB)", "Kepler-16 A", False),
 ])
 def test_a_name_in_a_passage(name, passage, named):
     assert named_in(name, passage) is named
@@ -37,6 +48,17 @@ def test_a_name_in_a_passage(name, passage, named):
 def test_a_bayer_designation_is_a_name_the_passage_must_hold():
     [claim], _ = split_claims("β Pic b has a mass of 11 M_Jup [1001.0012:p1:c1].")
     assert claim.names == ("β Pic b",)
+
+
+@pytest.mark.parametrize(("sentence", "name"), [
+    ("A false planet was reported in the α Cen A system [1001.0012:p1:c1].", "α Cen A"),
+    ("HD 41004 B b is a brown dwarf [1001.0012:p1:c1].", "HD 41004 B b"),
+    ("Kepler-16 (AB) b orbits both stars [1001.0012:p1:c1].", "Kepler-16 (AB) b"),
+    ("HD 189733b is hot [1001.0012:p1:c1].", "HD 189733b"),
+])
+def test_a_stars_component_letter_is_read_with_its_designation(sentence, name):
+    [claim], _ = split_claims(sentence)
+    assert claim.names == (name,)
 
 
 def test_an_author_list_with_et_al_is_its_first_author_et_al():

@@ -60,7 +60,7 @@ def test_a_downloaded_paper_keeps_its_notices_and_the_library_lists_the_mark(no_
                         authors=("Josiah Carberry",), year=2008)
     record = crossref.attach_updates(Web.of(no_ads), record)  # what download.resolve does for a journal DOI
     assert [u.type for u in record.updates] == ["retraction", "corrigendum"]
-    Library(no_ads).upsert_paper(record)
+    Library.of(no_ads).upsert_paper(record)
     from typer.testing import CliRunner
 
     from astro_cli.cli import app

@@ -78,13 +78,13 @@ def _store_key(workspace) -> None:
 
 def test_model_switches_the_next_request_the_row_and_a_resume_goes_on_with_it(in_process, fake, workspace):
     _store_key(workspace)
-    _, session = in_process()
+    app, session = in_process()
     fake.add({"text": "Before."}, {"text": "After."}, {"text": "Resumed."})
     session.run_turn("first")
     session.switch_model("openai/other-model", "/model in the REPL")
     session.run_turn("second")
     assert [body["model"] for body in fake.bodies()] == ["gpt-4.1", "other-model"]
-    assert session.app.sessions.get(session.session_id)["model"] == "openai/other-model"
+    assert app.sessions.get(session.session_id)["model"] == "openai/other-model"
     session_id = session.session_id
     session.stop("done")
 
@@ -103,10 +103,10 @@ def test_a_model_given_on_the_command_line_wins_over_the_resumed_sessions(in_pro
     session.run_turn("first")
     session_id = session.session_id
     session.stop("done")
-    _, resumed = in_process({"model": "openai/third-model"}, resume=session_id)
+    app, resumed = in_process({"model": "openai/third-model"}, resume=session_id)
     resumed.run_turn("second")
     assert [body["model"] for body in fake.bodies()] == ["other-model", "third-model"]
-    assert resumed.app.sessions.get(session_id)["model"] == "openai/third-model"  # the row says what it uses
+    assert app.sessions.get(session_id)["model"] == "openai/third-model"  # the row says what it uses
 
 
 def test_clear_keeps_the_model_that_model_chose(repl, fake):

@@ -48,7 +48,7 @@ def test_a_postgresql_library_is_where_the_rows_go(pg_url, tmp_path):
 
 
 def test_identifiers_merge_and_disagreeing_rows_stay_apart_on_both(backend_app):
-    library = Library(backend_app)
+    library = Library.of(backend_app)
     first = library.upsert({"arxiv_id": "arXiv:1202.3665v4", "title": "emcee"})
     merged = library.upsert({"bibcode": "2013PASP..125..306F", "doi": "10.1086/670067", "arxiv_id": "1202.3665",
                              "year": 2013, "authors": ["Foreman-Mackey, D."]})
@@ -70,13 +70,13 @@ def test_parse_read_search_and_remove_give_the_same_answers_on_both(tmp_path, pg
         for paper_id in ("1001.0012", "1202.3665"):
             add_paper(app, paper_id)
             parse_paper(Library.of(app), paper_id)
-        paper = Library(app).get_paper("1202.3665")
+        paper = Library.of(app).get_paper("1202.3665")
         section = paper_content(Library.of(app), paper, section="Discussion")
         result = search_library(Library.of(app), "What acceptance fraction range should the sampler have?", k=3)
         seen[name] = (section.text, section.sections, [h.section for h in result.hits][:1],
-                      "0.2 to 0.5" in result.hits[0].text, Library(app).store.chunk_count())
-        assert Library(app).remove("1001.0012")
-        assert Library(app).store.chunk_count() == Library(app).store.chunk_count("1202.3665")
+                      "0.2 to 0.5" in result.hits[0].text, Library.of(app).store.chunk_count())
+        assert Library.of(app).remove("1001.0012")
+        assert Library.of(app).store.chunk_count() == Library.of(app).store.chunk_count("1202.3665")
         app.close()
     assert seen["sqlite"] == seen["postgresql"]
     assert seen["postgresql"][3]
@@ -111,7 +111,7 @@ def test_the_doctor_runs_on_postgresql_and_counts_papers_whose_files_are_elsewhe
     assert [f.text for f in report.findings if f.kind == "note"][0].startswith(
         "1 paper(s) of the group library have no file on this machine (1202.3665)")
     # Bob reads the text without the file: it is in the library.
-    assert "acceptance fraction" in paper_content(Library.of(bob), Library(bob).get_paper("1202.3665"), section="4").text
+    assert "acceptance fraction" in paper_content(Library.of(bob), Library.of(bob).get_paper("1202.3665"), section="4").text
     alice.close()
     bob.close()
 
@@ -133,7 +133,7 @@ def test_ten_people_adding_the_same_paper_at_once_make_one_row(tmp_path, pg_serv
 
         store.insert_paper = insert_together
         try:
-            results.append(Library(app).upsert({**META["1202.3665"]}))
+            results.append(Library.of(app).upsert({**META["1202.3665"]}))
         except Exception as exc:  # noqa: BLE001 - any failure fails the test below
             errors.append(exc)
 

@@ -31,13 +31,13 @@ def test_a_member_without_the_file_gets_it_again_from_arxiv(tmp_path, pg_server,
     parse_paper(Library.of(alice), "1001.0012")
     fetched = len(research.hits("/pdf/"))
     bob = _member(tmp_path / "bob", research, url)
-    paper = Library(bob).get_paper("1001.0012")
-    assert paper["added_by"] == "alice" and not Library(bob).has_files(paper)
+    paper = Library.of(bob).get_paper("1001.0012")
+    assert paper["added_by"] == "alice" and not Library.of(bob).has_files(paper)
     assert parse_paper(Library.of(bob), "1001.0012").already  # the text is there: nothing to fetch
     report = parse_paper(Library.of(bob), "1001.0012", force=True)  # reading the PDF again needs it
     assert report.chunks > 20 and len(research.hits("/pdf/")) == fetched + 1
     assert (tmp_path / "bob" / "papers" / "1001.0012.pdf").is_file()
-    assert Library(bob).has_files(Library(bob).get_paper("1001.0012"))
+    assert Library.of(bob).has_files(Library.of(bob).get_paper("1001.0012"))
     alice.close()
     bob.close()
 
@@ -50,7 +50,7 @@ def test_a_shared_files_path_serves_every_member(tmp_path, pg_server, research):
     assert (shared / "1001.0012.pdf").is_file() and not (tmp_path / "carol" / "papers").exists()
     fetched = len(research.hits("/pdf/"))
     dave = _member(tmp_path / "dave", research, url, **{"library.files_path": str(shared)})
-    assert Library(dave).has_files(Library(dave).get_paper("1001.0012"))
+    assert Library.of(dave).has_files(Library.of(dave).get_paper("1001.0012"))
     assert parse_paper(Library.of(dave), "1001.0012").chunks > 20
     assert len(research.hits("/pdf/")) == fetched  # read from the shared folder, not fetched again
     carol.close()

@@ -37,7 +37,7 @@ def _break(app) -> None:
         "UPDATE papers SET arxiv_id = '1111.2011', bibcode = '2021NewA...8301491M', pdf_path = 'papers/1111.2011.pdf', "
         "title = 'Quantum Criticality for Extended Nodes' WHERE id = '1001.0012'"
     )
-    Library(app).upsert_paper({"id": "2202.12139", "arxiv_id": "2202.12139", "title": "indexed, but no chunks",
+    Library.of(app).upsert_paper({"id": "2202.12139", "arxiv_id": "2202.12139", "title": "indexed, but no chunks",
                                "parsed_at": "2026-01-01T00:00:00+00:00", "parsed_from": "pdf"})
     app.db.execute("PRAGMA foreign_keys = OFF")
     app.db.execute("INSERT INTO chunks (paper_id, section, page, ord, text) VALUES ('gone', 'x', 1, 0, 'orphan text')")
@@ -76,7 +76,7 @@ def test_check_repairs_what_is_safe_and_names_the_rest(app):
     assert texts["note"] == ["papers/1001.0012.pdf is in no library row (add it with `astro library add`, or delete it)",
                              "papers/stray.pdf is in no library row (add it with `astro library add`, or delete it)"]
     assert app.db.query("SELECT count(*) AS n FROM chunks WHERE paper_id = 'gone'")[0]["n"] == 0
-    assert Library(app).get_paper("2202.12139")["parsed_at"] is None
+    assert Library.of(app).get_paper("2202.12139")["parsed_at"] is None
     assert not (app.workspace.papers_dir / ".1001.0012-abcd").exists()
     assert (app.workspace.papers_dir / "stray.pdf").exists()  # the user's file stays
     again = check_library(Library.of(app))
@@ -99,7 +99,7 @@ def test_the_command_exits_1_while_something_needs_the_user(cli, workspace, tmp_
     assert report["papers"] == 2 and any(f["kind"] == "needs-you" for f in report["findings"])
     target = make_app(workspace)
     try:
-        Library(target).remove("1001.0012")
+        Library.of(target).remove("1001.0012")
     finally:
         target.close()
     result = cli(["library", "check"], env=env)

@@ -16,7 +16,7 @@ COMMON = "The observing time and the dust temperature of the telescope were reco
 @pytest.fixture
 def app(tmp_path):
     context = make_app(tmp_path / "ws")
-    library = Library(context)
+    library = Library.of(context)
     library.upsert_paper({"id": "survey", "title": "A survey"})
     chunks = [Chunk("2 Data", 1, n, f"{COMMON} Field {n}.") for n in range(300)]
     chunks[17] = Chunk("3 Results", 2, 17, f"{COMMON} The bolometer saw a cryogenic glitch in field 17.")
@@ -63,7 +63,7 @@ def test_search_names_the_words_it_left_out(app):
 
 def test_the_counts_follow_changes_to_the_index(app):
     before = Library.of(app).store.document_frequencies(["bolometer"])
-    library = Library(app)
+    library = Library.of(app)
     library.upsert_paper({"id": "second"})
     store_chunks(library, "second", [Chunk("1", 1, 0, "Another bolometer.")], "pdf", 1)
     assert Library.of(app).store.document_frequencies(["bolometer"]) == {"bolometer": before["bolometer"] + 1}

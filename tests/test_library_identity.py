@@ -41,7 +41,7 @@ def app(tmp_path):
 def _rows(workspace) -> dict[str, dict]:
     app = build_app(workspace=workspace)
     try:
-        library = Library(app)
+        library = Library.of(app)
         rows = {row["id"]: row.as_dict() for row in library.list_papers()}
         for row in rows.values():
             row["text"] = " ".join(r["text"] for r in app.db.query(
@@ -83,7 +83,7 @@ def test_re_adding_the_same_paper_is_idempotent(cli, env, workspace, research):
 
 
 def test_same_doi_with_different_arxiv_ids_keeps_two_rows_and_says_so(app, cli, workspace):
-    library = Library(app)
+    library = Library.of(app)
     first = library.upsert({"id": "1001.0012", "arxiv_id": "1001.0012", "doi": "10.1103/PhysRevB.85.115117",
                             "title": "one"})
     second = library.upsert({"id": "1111.2011", "arxiv_id": "1111.2011", "doi": "10.1103/physrevb.85.115117",
@@ -100,7 +100,7 @@ def test_same_doi_with_different_arxiv_ids_keeps_two_rows_and_says_so(app, cli, 
 def test_library_list_shows_conflicts(cli, env, workspace):
     app = build_app(workspace=workspace)
     try:
-        library = Library(app)
+        library = Library.of(app)
         library.upsert({"arxiv_id": "1001.0012", "bibcode": "2011ApJ...729...54C", "title": "Cowan"})
         library.upsert({"arxiv_id": "1111.2011", "bibcode": "2011ApJ...729...54C", "title": "Murray"})
     finally:
@@ -118,7 +118,7 @@ def test_library_list_shows_conflicts(cli, env, workspace):
 
 
 def test_different_bibcodes_are_never_merged_but_a_preprint_bibcode_gives_way(app):
-    library = Library(app)
+    library = Library.of(app)
     library.upsert({"bibcode": "2019MNRAS.488.2892P", "doi": "10.1093/mnras/stz1876", "title": "ELM"})
     other = library.upsert({"bibcode": "2020A&A...642C...1G", "doi": "10.1093/mnras/stz1876", "title": "Gaia"})
     assert other.created and len(library.list_papers()) == 2
@@ -133,7 +133,7 @@ def test_different_bibcodes_are_never_merged_but_a_preprint_bibcode_gives_way(ap
 
 
 def test_a_bibcode_only_row_gains_its_arxiv_id(app):
-    library = Library(app)
+    library = Library.of(app)
     library.upsert({"bibcode": "2013PASP..125..306F", "title": "emcee"})
     row = library.upsert({"arxiv_id": "1202.3665", "bibcode": "2013PASP..125..306F"})
     assert not row.created and row.paper["id"] == "2013PASP..125..306F" and row.paper["arxiv_id"] == "1202.3665"

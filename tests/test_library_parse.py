@@ -48,7 +48,7 @@ def test_the_emulateapj_pdf_is_split_by_page_and_numbered_section(app):
     assert "[astro-ph.EP]" not in text
     size = app.settings.get("library.chunk_chars")
     assert max(len(c["text"]) for c in chunks) <= size * 5 // 4
-    row = Library(app).get_paper("1001.0012")
+    row = Library.of(app).get_paper("1001.0012")
     assert row["parsed_from"] == "pdf" and row["pages"] == 12 and row["parsed_at"]
 
 
@@ -66,7 +66,7 @@ def test_the_latex_source_is_preferred_and_keeps_math_and_structure(app):
     # Give the paper a PDF too: the source still wins.
     pdf = app.workspace.papers_dir / "other.pdf"
     pdf.write_bytes(b"%PDF-1.4 never read")
-    Library(app).upsert_paper({"id": "1202.3665", "pdf_path": str(pdf)})
+    Library.of(app).upsert_paper({"id": "1202.3665", "pdf_path": str(pdf)})
     report = parse_paper(Library.of(app), "2013PASP..125..306F")
     assert report.parsed_from == "latex" and report.pages is None
     names = [name for name, _ in report.sections]
@@ -144,15 +144,16 @@ def test_a_file_that_is_not_a_pdf_is_refused_before_anything_is_written(app):
     with pytest.raises(ParseError, match="is not a PDF"):
         parse_paper(Library.of(app), "1001.0012")
     assert _chunks(app, "1001.0012") == []
-    assert Library(app).get_paper("1001.0012")["parsed_at"] is None
+    assert Library.of(app).get_paper("1001.0012")["parsed_at"] is None
 
 
 def test_unknown_paper_and_missing_files_are_clear(app):
     with pytest.raises(ParseError, match="paper 2401.00001 is not in the library; download it with download_paper"):
         parse_paper(Library.of(app), "2401.00001")
-    Library(app).upsert_paper({"id": "2401.00002", "arxiv_id": "2401.00002"})
-    with pytest.raises(ParseError, match="has no PDF or LaTeX source"):
+    Library.of(app).upsert_paper({"id": "2401.00002", "arxiv_id": "2401.00002"})
+    with pytest.raises(ParseError, match="has no file astro reads") as missing:
         parse_paper(Library.of(app), "2401.00002")
+    assert "Markdown (.md)" in str(missing.value)  # every registered reader is named, not only PDF and LaTeX
 
 
 def test_a_second_parse_is_skipped_unless_forced(app):

@@ -94,7 +94,7 @@ def test_the_outline_keeps_numbered_parents_and_matches_the_paper(app):
         "4.1 Looking for Reflected Light", "4.2 Populating the A_B-ε Plane", "5 Summary & Conclusions", "References",
         "Tables",
     ]
-    paper = Library(app).get_paper("1001.0012")
+    paper = Library.of(app).get_paper("1001.0012")
     by_name = paper_content(Library.of(app), paper, section="Parameterizing")  # a parent heading asked by its name
     assert by_name.sections == ["2.1 Incident Flux", "2.2 Emergent Flux"]
     with pytest.raises(ContentError) as caught:

@@ -116,8 +116,8 @@ def test_scanned_pages_are_named_and_the_rest_is_indexed(tmp_path):
     context = make_app(tmp_path / "ws")
     try:
         add_paper(context, "1001.0012")
-        paper = Library(context).get_paper("1001.0012")
-        pdf = Library(context).resolve_file(paper["pdf_path"])
+        paper = Library.of(context).get_paper("1001.0012")
+        pdf = Library.of(context).resolve_file(paper["pdf_path"])
         shutil.copyfile(_scanned_copy(tmp_path), pdf)
         report = parse_paper(Library.of(context), "1001.0012", force=True)
         assert report.warning == "no text layer on pages 13-14 (scanned images; astro does no OCR)"
@@ -135,8 +135,8 @@ def test_a_pdf_that_is_all_scan_says_so_and_indexes_nothing(tmp_path):
     context = make_app(tmp_path / "ws")
     try:
         add_paper(context, "1001.0012")
-        paper = Library(context).get_paper("1001.0012")
-        shutil.copyfile(tmp_path / "all_scan.pdf", Library(context).resolve_file(paper["pdf_path"]))
+        paper = Library.of(context).get_paper("1001.0012")
+        shutil.copyfile(tmp_path / "all_scan.pdf", Library.of(context).resolve_file(paper["pdf_path"]))
         with pytest.raises(ParseError, match=r"no text layer on pages 1-3 \(scanned images"):
             parse_paper(Library.of(context), "1001.0012", force=True)
     finally:

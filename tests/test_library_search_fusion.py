@@ -86,7 +86,7 @@ def test_rag_search_takes_queries_and_says_how_to_use_them(app):
     assert schema["queries"]["type"] == "array" and schema["include_references"]["type"] == "boolean"
     _tool_refs = _tool(app, query="Pym Dubinski", include_references=True)[1]
     assert 'section="References"' in _tool_refs.content
-    with pytest.raises(ToolError, match="queries must be a list"):
+    with pytest.raises(ToolError, match="queries must be text, not dict"):
         _tool(app, query="x", queries={"a": 1})
     with pytest.raises(ToolError, match="at most 4 phrasings"):
         _tool(app, query="a", queries=["b", "c", "d", "e"])

@@ -124,5 +124,5 @@ def test_a_query_the_index_cannot_read_is_the_stores_own_search_error(tmp_path):
 def test_the_library_is_built_once_per_app(tmp_path):
     app = make_app(tmp_path / "ws")
     assert Library.of(app) is Library.of(app)
-    assert Library.of(app).store is Library(app).store  # one store per process, whoever asks
+    assert Library.of(app).store is Library.from_app(app).store  # one store per process, whoever asks
     app.close()

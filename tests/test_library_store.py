@@ -20,7 +20,7 @@ def app(tmp_path):
 
 
 def test_a_paper_is_found_by_any_of_its_names(app):
-    library = Library(app)
+    library = Library.of(app)
     library.upsert_paper({"id": "arXiv:1202.3665v3", "arxiv_id": "arXiv:1202.3665v3", "title": "emcee",
                           "authors": ["D. Foreman-Mackey"], "year": "2013"})
     row = library.upsert_paper({"id": "2013PASP..125..306F", "bibcode": "2013PASP..125..306F",
@@ -43,13 +43,13 @@ def test_old_style_arxiv_ids_keep_their_archive():
 
 def test_a_paper_without_any_identifier_is_refused(app):
     with pytest.raises(ValueError):
-        Library(app).upsert_paper({"title": "nameless"})
+        Library.of(app).upsert_paper({"title": "nameless"})
 
 
 def test_paths_inside_the_workspace_are_stored_relative(app):
     row = add_paper(app, "1001.0012")
     assert row.pdf_path == "papers/1001.0012.pdf"
-    assert Library(app).resolve_file(row.pdf_path) == app.workspace.root / "papers" / "1001.0012.pdf"
+    assert Library.of(app).resolve_file(row.pdf_path) == app.workspace.root / "papers" / "1001.0012.pdf"
 
 
 def test_remove_deletes_rows_chunks_index_and_files_under_papers(app, tmp_path):
@@ -59,7 +59,7 @@ def test_remove_deletes_rows_chunks_index_and_files_under_papers(app, tmp_path):
     (source_dir / "sections" / "intro.tex").write_text("\\section{Intro} text")
     outside = tmp_path / "mine.pdf"
     outside.write_bytes(b"%PDF-1.4 the user's own copy")
-    library = Library(app)
+    library = Library.of(app)
     library.upsert_paper({"id": "1001.0012", "source_path": str(source_dir)})
     other = library.upsert_paper({"id": "9999.0001", "arxiv_id": "9999.0001", "pdf_path": str(outside)})
     from astro_cli.research.library.parse import Chunk, store_chunks
@@ -86,6 +86,6 @@ def test_list_counts_indexed_chunks(app):
     add_paper(app, "1001.0012")
     add_paper(app, "1202.3665")
     parse_paper(Library.of(app), "1202.3665")
-    rows = {row.id: row for row in Library(app).list_papers()}
+    rows = {row.id: row for row in Library.of(app).list_papers()}
     assert rows["1001.0012"].chunks == 0 and rows["1001.0012"].parsed_at is None
     assert rows["1202.3665"].chunks > 10 and rows["1202.3665"].parsed_from == "latex"

@@ -26,7 +26,7 @@ def _ads_params(server) -> list[dict[str, list[str]]]:
 
 def test_references_come_from_ads_with_counts_years_and_library_marks(research_app, research):  # noqa: F811
     research.graph_total = 25
-    Library(research_app).upsert_paper({"id": "2021NewA...8301477S", "bibcode": "2021NewA...8301477S",
+    Library.of(research_app).upsert_paper({"id": "2021NewA...8301477S", "bibcode": "2021NewA...8301477S",
                                         "title": "already here", "authors": ["S"], "year": 2021})
     page = paper_graph(Library.of(research_app), "2013PASP..125..306F", "refs", rows=10)
     assert _ads_params(research)[0]["q"] == ["references(bibcode:2013PASP..125..306F)"]
@@ -92,7 +92,7 @@ def arxiv_only(tmp_path, monkeypatch):
 
 
 def test_without_ads_references_come_from_the_papers_bibliography_resolved_to_ids(arxiv_only):
-    Library(arxiv_only).upsert_paper({"id": "2012ApJ...753..148B", "bibcode": "2012ApJ...753..148B",
+    Library.of(arxiv_only).upsert_paper({"id": "2012ApJ...753..148B", "bibcode": "2012ApJ...753..148B",
                                       "title": "Bovy et al.", "authors": ["Bovy, J."], "year": 2012})
     page = paper_graph(Library.of(arxiv_only), "1202.3665", "refs", rows=50)
     by_key = {n.text.split("]")[0][1:]: n for n in page.neighbours}

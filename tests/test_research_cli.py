@@ -71,7 +71,7 @@ def test_model_downloads_a_paper_into_the_library(cli, fake, env, workspace, res
     assert (workspace / "papers" / "1001.0012.pdf").read_bytes() == PDF_1001
     app = build_app(workspace=workspace)
     try:
-        row = Library(app).get_paper("arXiv:1001.0012")
+        row = Library.of(app).get_paper("arXiv:1001.0012")
     finally:
         app.close()
     assert row["id"] == "1001.0012" and row["pdf_path"] == "papers/1001.0012.pdf"
@@ -171,7 +171,7 @@ def test_library_export_uses_ads_for_papers_with_bibcodes(cli, env, workspace, m
     monkeypatch.chdir(workspace)
     app = build_app(workspace=workspace)
     try:
-        library = Library(app)
+        library = Library.of(app)
         for bibcode in ("2020A&A...642C...1G", "2019MNRAS.488.2892P"):
             library.upsert_paper({"id": bibcode, "bibcode": bibcode, "title": "t"})
     finally:

@@ -36,7 +36,7 @@ def test_download_stores_the_real_pdf_and_the_row(research_app, research):
     assert result.pdf == research_app.workspace.papers_dir / "1001.0012.pdf"
     assert result.pdf.read_bytes() == PDF_1001
     assert [r.path for r in research.hits("/pdf/")] == ["/pdf/1001.0012v2"]
-    row = Library(research_app).get_paper("1001.0012")
+    row = Library.of(research_app).get_paper("1001.0012")
     assert row["arxiv_id"] == "1001.0012" and row["pdf_path"] == "papers/1001.0012.pdf"
     assert result.source is None  # arXiv answers /e-print with the PDF itself: there is no LaTeX source
     assert result.notes[1] == "arXiv offers no LaTeX source for this paper (only the PDF)."
@@ -65,7 +65,7 @@ def test_an_interrupted_download_resumes_with_a_range_request(research_app, rese
     part = research_app.workspace.papers_dir / "1001.0012.pdf.part"
     kept = part.stat().st_size
     assert 0 < kept <= 100_000
-    assert Library(research_app).get_paper("1001.0012") is None
+    assert Library.of(research_app).get_paper("1001.0012") is None
     assert not (research_app.workspace.papers_dir / "1001.0012.pdf").exists()
     result = download(Library.of(research_app), "1001.0012")
     assert research.hits("/pdf/")[-1].headers["Range"] == f"bytes={kept}-"
@@ -78,7 +78,7 @@ def test_a_non_pdf_is_rejected_and_nothing_is_left(research_app, research):
     with pytest.raises(NotAPdf, match=r"^arXiv sent something that is not a PDF for 1001.0012; nothing was stored\.$"):
         download(Library.of(research_app), "1001.0012")
     assert _papers(research_app) == []
-    assert Library(research_app).get_paper("1001.0012") is None
+    assert Library.of(research_app).get_paper("1001.0012") is None
 
 
 def test_an_unknown_paper_and_a_server_error_are_sentences(research_app, research):

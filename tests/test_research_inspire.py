@@ -182,3 +182,24 @@ def test_library_add_resolves_an_inspire_record_through_the_real_process(run_ast
     assert result.returncode == 1 and "Traceback" not in result.stderr
     assert "INSPIRE-HEP lists no arXiv version of 'Realization of a Witten Critical Theory" in result.stderr
     assert "get it from the publisher." in result.stderr
+
+
+OLD_SHAPE_SOURCE = NOTES_SOURCE.replace(
+    '''        record = FoundPaper(id="1001.0012", arxiv_id="1001.0012", title="Asked: " + request.text,
+                            authors=("Reader, A.",), year=2010, sources=("groupnotes",))''',
+    '''        record = {"id": "1001.0012", "arxiv_id": "1001.0012", "title": "Asked: " + request.text,
+                  "authors": ["Reader, A."], "year": 2010} if request.text != "nonsense" else 42''')
+
+
+def test_a_plugin_source_of_the_older_dict_shape_still_answers_and_nonsense_is_one_sentence(run_astro, env,
+                                                                                              tmp_path):
+    assert OLD_SHAPE_SOURCE != NOTES_SOURCE
+    site = make_plugin_site(tmp_path / "site", "astro_oldnotes", OLD_SHAPE_SOURCE, {"notes": "astro_oldnotes:register"})
+    with_plugin = with_site(env, site)
+    result = run_astro(["search", "transit timing", "--source", "groupnotes", "--json"], with_plugin)
+    assert result.returncode == 0, result.stderr
+    found = json.loads(result.stdout)["results"][0]
+    assert found["title"] == "Asked: transit timing" and found["authors"] == ["Reader, A."]
+    broken = run_astro(["search", "nonsense", "--source", "groupnotes"], with_plugin)
+    assert broken.returncode != 0
+    assert "answered with int, not a paper record" in broken.stderr and "Traceback" not in broken.stderr

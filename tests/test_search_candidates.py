@@ -17,7 +17,7 @@ FILLER = "The dust temperature of the field was recorded with the bolometer arra
 @pytest.fixture
 def library(tmp_path):
     app = make_app(tmp_path / "ws")
-    library = Library(app)
+    library = Library.of(app)
     library.upsert_paper({"id": "cmb", "title": "Cosmological parameters"})
     chunks = [Chunk("2 Data", 1, n, FILLER.format(n=n)) for n in range(20)]
     # A short chunk with the question's words far apart, and a long one that states the value once.

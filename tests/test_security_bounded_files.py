@@ -107,7 +107,7 @@ def test_get_paper_content_of_a_hostile_pdf_tells_the_model_once(fake, astro_env
     app = make_app(workspace)
     from astro_cli.research.library.service import Library
 
-    Library(app).upsert_paper({"id": "2501.01000", "title": "Claims a million pages",
+    Library.of(app).upsert_paper({"id": "2501.01000", "title": "Claims a million pages",
                                "pdf_path": "papers/2501.01000.pdf"})
     app.close()
     fake.add({"tool_calls": [{"name": "get_paper_content", "arguments": {"id": "2501.01000"}}]}, {"text": "ok"})

@@ -70,7 +70,7 @@ def test_a_group_members_row_cannot_make_the_victim_read_their_key_store(tmp_pat
     keys = _victim_keys(astro_env)
     url, result, shown = _group_attack(tmp_path, pg_server, fake, astro_env, workspace, run_astro, "2501.00001",
                                        lambda ws: _climb(ws, keys))
-    assert "2501.00001" in shown and "no PDF or LaTeX source" in shown  # the model hears the file is not there
+    assert "2501.00001" in shown and "has no file astro reads" in shown  # the model hears the file is not there
     everything = json.dumps(fake.bodies()) + _pg_chunks(url) + result.stdout + result.stderr
     for secret in (OPENAI_KEY, ANTHROPIC_KEY, "victimKEY"):
         assert secret not in everything
@@ -85,7 +85,7 @@ def test_a_group_members_row_cannot_make_the_victim_read_a_file_beside_the_works
     (outside / "id_rsa").write_text(PRIVATE_KEY * 40, encoding="utf-8")  # long enough to be "a paper"
     url, result, shown = _group_attack(tmp_path, pg_server, fake, astro_env, workspace, run_astro, "2501.00002",
                                        lambda ws: "../outside/id_rsa")
-    assert "no PDF or LaTeX source" in shown
+    assert "has no file astro reads" in shown
     assert "victim-ssh-secret" not in json.dumps(fake.bodies()) + _pg_chunks(url) + result.stdout
     assert _pg_chunks(url) == "[]"
 
@@ -99,13 +99,13 @@ def test_a_link_in_papers_to_a_file_outside_is_not_followed(tmp_path, fake, astr
     app = make_app(workspace)
     from astro_cli.research.library.service import Library
 
-    Library(app).upsert_paper({"id": "2501.00003", "title": "Linked", "source_path": "papers/2501.00003.tex"})
+    Library.of(app).upsert_paper({"id": "2501.00003", "title": "Linked", "source_path": "papers/2501.00003.tex"})
     app.close()
     _ask_for(fake, "2501.00003")
     result = run_astro(["run", "read that paper"], astro_env)
     assert result.returncode == 0, result.stderr
     [shown] = tool_results(fake.bodies()[1])
-    assert "no PDF or LaTeX source" in shown and "victim-ssh-secret" not in json.dumps(fake.bodies())
+    assert "has no file astro reads" in shown and "victim-ssh-secret" not in json.dumps(fake.bodies())
     assert b"victim-ssh-secret" not in (workspace / ".astro" / "astro.db").read_bytes()
 
 
@@ -115,13 +115,13 @@ def test_a_row_in_the_users_own_library_naming_the_key_store_reads_nothing(tmp_p
     app = make_app(workspace)  # a shipped .astro/astro.db, or any row written before
     from astro_cli.research.library.service import Library
 
-    Library(app).upsert_paper({"id": "local-keys", "title": "Notes", "source_path": str(keys)})
+    Library.of(app).upsert_paper({"id": "local-keys", "title": "Notes", "source_path": str(keys)})
     app.close()
     _ask_for(fake, "local-keys")
     result = run_astro(["run", "read that paper"], astro_env)
     assert result.returncode == 0, result.stderr
     [shown] = tool_results(fake.bodies()[1])
-    assert "no PDF or LaTeX source" in shown
+    assert "has no file astro reads" in shown
     db = sqlite3.connect(workspace / ".astro" / "astro.db")
     assert db.execute("SELECT count(*) FROM chunks").fetchone() == (0,)
     db.close()
@@ -154,7 +154,7 @@ def test_text_stored_in_the_library_is_redacted_before_it_is_stored(tmp_path, mo
     from astro_cli.research.library.service import Library
     from astro_cli.research.library.storage import ChunkRow
 
-    library = Library(app)
+    library = Library.of(app)
     library.upsert_paper({"id": "2501.00009", "title": f"Leaky {OPENAI_KEY}",
                           "abstract": "db at postgresql://me:hunter2-secret@db/x and ghp_" + "a" * 36})
     store_chunks(library, "2501.00009", [ChunkRow("Intro", 1, 0, f"the key is {OPENAI_KEY}; AKIAABCDEFGHIJKLMNOP")],

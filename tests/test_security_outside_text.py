@@ -104,7 +104,7 @@ def _paper_with_reference(workspace, reference: str) -> None:
 
     app = make_app(workspace)
     try:
-        library = Library(app)
+        library = Library.of(app)
         library.upsert_paper({"id": "2501.00001", "arxiv_id": "2501.00001", "title": "Host", "year": 2025})
         text = "[good] Foreman-Mackey, D. 2013, PASP, 125, 306\n\n" + reference
         library.store.replace_chunks("2501.00001", [Chunk("References", None, 0, text, kind="references")], {})
@@ -138,7 +138,7 @@ def test_json_from_the_library_spells_c1_and_format_characters_as_escapes(worksp
 
     app = make_app(workspace)
     try:
-        Library(app).upsert_paper({"id": "2501.00100", "title": f"Dust{CSI}{HIDDEN} lanes", "authors": ["Eve"],
+        Library.of(app).upsert_paper({"id": "2501.00100", "title": f"Dust{CSI}{HIDDEN} lanes", "authors": ["Eve"],
                                    "year": 2025})
     finally:
         app.close()

@@ -26,7 +26,7 @@ def test_library_list_shows_hostile_titles_and_authors_as_text(tmp_path, workspa
     app = make_app(workspace)
     from astro_cli.research.library.service import Library
 
-    Library(app).upsert_paper({"id": "2501.00100", "title": f"Dust{OSC52} {MARKUP}{CLEAR}",
+    Library.of(app).upsert_paper({"id": "2501.00100", "title": f"Dust{OSC52} {MARKUP}{CLEAR}",
                                "authors": [f"Eve{HIDDEN} Mallory"], "year": 2025})
     app.close()
     env = {**astro_env, "COLUMNS": "400"}

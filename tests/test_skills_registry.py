@@ -10,7 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from astro_cli.skills.registry import HIDDEN_BUDGET, SkillRegistry, skill_files
+from astro_cli.skills.listing import HIDDEN_BUDGET
+from astro_cli.skills.registry import SkillRegistry, skill_files
 from astro_cli.skills.usage import DAY, UsageStore, decayed
 from astro_cli.store.db import Database
 

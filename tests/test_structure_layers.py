@@ -20,10 +20,11 @@ LAYERS: list[tuple[str, ...]] = [
     ("prompt", "tools", "app"),
     ("agent", "worker", "litellm_model"),  # litellm_model/: the Model port's adapter, beside the loop
     ("skills", "memory", "tasks", "compact", "delegation", "research", "citations", "mcp", "hooks", "plots",
-     "catalog", "attachments", "extensions"),  # attachments.py: `@file` mentions read PDFs, LaTeX and tables, as a
-    # feature; extensions.py: the points features and plugins join through (readers, paper sources), used by them
+     "catalog", "attachments", "extensions", "plugin_commands"),  # attachments.py: `@file` mentions read PDFs,
+    # LaTeX and tables, as a feature; extensions.py: the points features and plugins join through (readers, paper
+    # sources, CLI commands), used by them; plugin_commands.py: a plugin's CLI commands through that point
     ("ui", "commands", "bootstrap", "doctor"),  # doctor/: the checks of the `astro doctor` command
-    ("cli", "main", "__main__"),
+    ("cli", "main", "__main__", "argv"),  # argv.py: the command line read before typer, by main and cli alone
 ]
 TOP = len(LAYERS) - 1
 

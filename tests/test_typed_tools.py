@@ -203,7 +203,8 @@ def test_a_signature_no_schema_can_express_fails_when_the_tool_is_defined():
         no_doc: "Tool no_doc has no description: give the function a docstring.",
         untyped: "Tool untyped: parameter 'x' has no type annotation.",
         a_dict: "Tool a_dict: parameter 'x' has type dict[str, int], which a tool schema cannot express; "
-                "use str, int, float, bool, list[str], a Literal or X | None.",
+                "use str, int, float, bool, list[str], a Literal, a TypedDict (or a list of one), "
+                "dict[str, Any] or X | None.",
         star: "Tool star: parameter 'names' is *args or **kwargs, which a tool schema cannot describe.",
         optional_without_default: "Tool optional_without_default: parameter 'x' may be None but has no default; "
                                   "give it '= None'.",

@@ -16,6 +16,7 @@ from astro_cli.agent.loop import AgentSession
 from astro_cli.agent.model import Model
 from astro_cli.agent.model_choice import NO_MODEL, ModelChoice, choose_model, credentials_for, key_store
 from astro_cli.agent.open_model import open_model
+from astro_cli.agent.parts import LoopParts
 from astro_cli.agent.permissions import Asker, PermissionPolicy
 from astro_cli.agent.provider import LLMConfig
 from astro_cli.config import COMMAND_LINE, ConfigError
@@ -25,8 +26,31 @@ from astro_cli.store.locks import FileLock
 from astro_cli.user_error import UserError
 
 if TYPE_CHECKING:
+    import threading
+    from collections.abc import Callable
+    from typing import Any
+
+    from astro_cli.agent.history_store import HistoryStore
     from astro_cli.app import AppContext
+    from astro_cli.by_kind import SessionStates
     from astro_cli.config import Settings
+    from astro_cli.tools.context import ToolContext, ToolHost
+
+
+def session_parts(app: AppContext, history: HistoryStore | None = None) -> LoopParts:
+    """What a session runs on, read off the app here and nowhere else (agent/parts.py); `history`
+    is where its messages go: the sessions table unless a store is given (a subagent's own)."""
+
+    def tool_context(*, session_id: str, turn: int, call_id: str, agent: str, cancel: threading.Event,
+                     emit: Callable[[Any], None], states: SessionStates, host: ToolHost) -> ToolContext:
+        from astro_cli.tools.context import ToolContext
+
+        return ToolContext(app=app, session_id=session_id, turn=turn, call_id=call_id, agent=agent, cancel=cancel,
+                           emit=emit, states=states, host=host)
+
+    return LoopParts(settings=app.settings, tools=app.tools, prompt=app.prompt, redactor=app.redactor,
+                     history=history if history is not None else app.sessions, workspace=app.workspace.root,
+                     tool_context=tool_context)
 
 
 def resolve_model(app: AppContext, env: Mapping[str, str] | None = None) -> LLMConfig:
@@ -196,7 +220,7 @@ def open_session(
     elif not forked_from and row is not None and row["model"] != llm.config.model:
         app.sessions.touch(session_id, model=llm.config.model)  # resumed with --model: the row follows
     lock = claim_session(app, session_id)
-    session = AgentSession(app, session_id, llm, bus, permissions, extensions=loop_extensions(app).new())
+    session = AgentSession(session_parts(app), session_id, llm, bus, permissions, extensions=loop_extensions(app).new())
     session.lock = lock
     if forked_from is not None:
         session.forked_from = forked_from

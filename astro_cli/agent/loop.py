@@ -7,35 +7,34 @@ the reply in flight.
 
 from __future__ import annotations
 
-import json
 import threading
 import time
-from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from astro_cli.agent import events as ev
 from astro_cli.agent.caller import Caller
 from astro_cli.agent.extensions import LoopExtension, TurnView
-from astro_cli.agent.first_step import first_call_names, first_step_choice
 from astro_cli.agent.history import INTERRUPTED, missing_results, order_results, reply_record
 from astro_cli.agent.history_store import HistoryStore
 from astro_cli.agent.interrupt import TurnInterrupter
 from astro_cli.agent.model import Cancelled, LLMReply, Model
 from astro_cli.agent.permissions import PermissionPolicy
-from astro_cli.agent.profiles import SMALL, profile_tools, resolve_profile
+from astro_cli.agent.profiles import profile_tools, resolve_profile
 from astro_cli.agent.provider import MissingCredentials, ProviderError
 from astro_cli.agent.reply_checks import check_reply
+from astro_cli.agent.request import request
 from astro_cli.agent.tool_runner import ToolRunner
+from astro_cli.agent.turn_state import TurnState
 from astro_cli.by_kind import SessionStates
 from astro_cli.prompt.context import ContextSource
-from astro_cli.prompt.environment import environment_message, session_sources
+from astro_cli.prompt.environment import session_sources
 from astro_cli.prompt.registry import GLOBAL, AssembledPrompt, AssemblyAborted
-from astro_cli.usage import Usage
 
 if TYPE_CHECKING:
-    from astro_cli.app import AppContext
+    from astro_cli.agent.parts import LoopParts
     from astro_cli.store.locks import FileLock
     from astro_cli.tools.base import Tool
+    from astro_cli.usage import Usage
 
 T = TypeVar("T")
 
@@ -47,59 +46,18 @@ UNANSWERED = "unanswered"  # the stored kind of a question the provider failed o
 EMPTY_REPLY_TEXT = "Your last reply was empty. Continue the task: call a tool or give your answer."
 
 
-@dataclass
-class TurnState:
-    """Everything about the turn in progress; extensions read and annotate it."""
-
-    session: AgentSession
-    turn: int
-    prompt: str
-    max_steps: int
-    step: int = 0
-    answer: str = ""
-    stop_reason: str = ""
-    error: str | None = None
-    tool_log: list[dict[str, Any]] = field(default_factory=list)
-    usage: Usage = field(default_factory=Usage)
-    retry_notes: list[str] = field(default_factory=list)
-    force_final: bool = False  # the step budget is spent: the next request asks for the final answer
-    last_context_tokens: int = 0
-    duration: float = 0.0
-    api_duration: float = 0.0
-    assembled: AssembledPrompt | None = None  # this step's system prompt and tool schemas
-    sent_texts: list[str] = field(default_factory=list)  # astro's own text in this step's request (reply_checks)
-
-    @property
-    def tool_steps(self) -> int:
-        """Steps counted against the budget: the request that asks for the final answer once the
-        budget is spent is not one (so a budget of 5 reads "5 of 5", never "6 of 5")."""
-        return min(self.step, self.max_steps)
-
-    def add_usage(self, usage: Usage) -> None:
-        """Add a request's tokens and cost to the turn (a subagent's too: the user pays for both)."""
-        self.usage = self.usage + usage
-
-    def inject(self, text: str, kind: str = "nudge") -> None:
-        """Append a runtime intervention as a user message (stored, marked, and shown dimmed)."""
-        self.session.append({"role": "user", "content": text}, kind=kind, turn=self.turn)
-        self.session.bus.emit(ev.Nudge(kind=kind, text=text))
-
-    @property
-    def app(self) -> AppContext:
-        return self.session.app
-
-
 class AgentSession:
     """One conversation: its history (mirrored in its store), its prompt scope, tools and limits.
 
-    Features keep their per-session state in `states`, one typed object per class
+    It runs on the `parts` it is handed (agent/parts.py: settings, tools, prompt, redactor, history),
+    never on the app. Features keep their per-session state in `states`, one typed object per class
     (`session.state(SkillsState)`); `role` and `parent_session_id` say whether a subagent or a
-    teammate runs it. `history` is where messages go: the sessions table unless a store is given.
+    teammate runs it.
     """
 
     def __init__(
         self,
-        app: AppContext,
+        parts: LoopParts,
         session_id: str,
         llm: Model,
         bus: ev.EventBus,
@@ -109,13 +67,12 @@ class AgentSession:
         agent: str = "main",
         only_tools: set[str] | None = None,
         max_steps: int | None = None,
-        history: HistoryStore | None = None,
         role: str | None = None,
         parent_session_id: str | None = None,
         cancel: threading.Event | None = None,
     ) -> None:
-        self.app = app
-        self.history: HistoryStore = history if history is not None else app.sessions
+        self.parts = parts
+        self.history: HistoryStore = parts.history
         self.role = role
         self.parent_session_id = parent_session_id
         self.session_id = session_id
@@ -126,7 +83,7 @@ class AgentSession:
         self.scope = scope
         self.agent = agent
         self.only_tools = only_tools
-        self.max_steps = max_steps or app.settings.typed["max_steps"]
+        self.max_steps = max_steps or parts.settings.typed["max_steps"]
         self.messages: list[dict[str, Any]] = []
         self.states = SessionStates()
         self.cancel = cancel or threading.Event()  # a delegated agent's is its caller's
@@ -134,7 +91,7 @@ class AgentSession:
         self.lock: FileLock | None = None  # held by the main session of a process (agent/factory.py)
         self.forked_from: str | None = None
         self.turn_number = self.history.last_turn(session_id)
-        self.tool_runner = ToolRunner(self)
+        self.tool_runner = ToolRunner(self, parts)
         # What delegating tools may know of this agent; its LLM follows /model, so it is made once.
         self.states.put(self.caller(), Caller)
         self.states.put(llm, Model)  # what a tool asks a model with (rag_search's re-rank)
@@ -150,8 +107,8 @@ class AgentSession:
 
     def append(self, message: dict[str, Any], kind: str = "message", turn: int | None = None, meta: dict[str, Any] | None = None) -> int:
         """Store a message and add it to the history (known secrets never reach either); returns its
-        sequence number."""
-        redactor = self.app.redactor
+        sequence number. The one place the loop redacts what it keeps: user text, replies, tool results."""
+        redactor = self.parts.redactor
         message = redactor.redact_data(message)
         meta = redactor.redact_data(meta) if meta else meta
         turn = self.turn_number if turn is None else turn
@@ -200,14 +157,14 @@ class AgentSession:
 
     # --- tools and prompt ------------------------------------------------------------------
     def visible_tools(self) -> list[Tool]:
-        settings = self.app.settings
-        tools = self.app.tools.ordered(settings.typed["tool_order"], only=self.only_tools)
+        settings = self.parts.settings
+        tools = self.parts.tools.ordered(settings.typed["tool_order"], only=self.only_tools)
         return profile_tools(tools, self.profile, settings.typed["small_profile.tools"])
 
     @property
     def profile(self) -> str:
         """`default` or `small` (agent/profiles.py), for this session's model and server."""
-        return resolve_profile(self.app.settings.typed["profile"], self.model, self.llm.config.context_window)
+        return resolve_profile(self.parts.settings.typed["profile"], self.model, self.llm.config.context_window)
 
     @property
     def model(self) -> str:
@@ -224,15 +181,15 @@ class AgentSession:
     def assemble(self, question: str = "", turn: TurnView | None = None) -> AssembledPrompt:
         """The prompt for this session; with `turn` (a model request), the runtime context as well."""
         tools = self.visible_tools()
-        return self.app.prompt.assemble(tools, scope=self.scope, question=question, states=self.states,
-                                        variables={"model": self.model}, turn=turn, profile=self.profile,
-                                        context=self.context_sources(turn) if turn is not None else None,
-                                        signal=self.cancel if turn is not None else None)
+        return self.parts.prompt.assemble(tools, scope=self.scope, question=question, states=self.states,
+                                          variables={"model": self.model}, turn=turn, profile=self.profile,
+                                          context=self.context_sources(turn) if turn is not None else None,
+                                          signal=self.cancel if turn is not None else None)
 
     def context_sources(self, state: TurnView) -> list[ContextSource]:
         """This session's own runtime-context sources (evaluated only when runtime context is wanted)."""
         notes = state.retry_notes if isinstance(state, TurnState) else []
-        return session_sources(str(self.app.workspace.root), self.model, state, self.each_extension(), notes)
+        return session_sources(str(self.parts.workspace), self.model, state, self.each_extension(), notes)
 
     # --- the turn --------------------------------------------------------------------------
     def run_turn(self, text: str, kind: str = "message", title: str | None = None) -> TurnState:
@@ -241,15 +198,16 @@ class AgentSession:
         `title` names the session in `sessions list` when `text` is not what the person typed (a
         skill's body loaded with /NAME)."""
         self.interrupter.new_turn()
-        text = self.app.redactor.redact(text)  # a key pasted into a question is neither stored nor sent
         self.turn_number += 1
+        # Stored first: `append` redacts, once, so a key pasted into a question is neither stored nor sent.
+        question_seq = self.append({"role": "user", "content": text}, kind=kind)
+        stored_before = len(self.messages)
+        text = str(self.messages[-1]["content"])
         state = TurnState(session=self, turn=self.turn_number, prompt=text, max_steps=self.max_steps)
         started, api_before = time.monotonic(), self.llm.api_seconds
         title = title or (text.strip().splitlines()[0] if text.strip() else None)
         self.history.touch(self.session_id, title=title)
         self.bus.emit(ev.TurnStarted(session_id=self.session_id, turn=state.turn, prompt=text))
-        question_seq = self.append({"role": "user", "content": text}, kind=kind)
-        stored_before = len(self.messages)
         try:
             for ext in self.each_extension():
                 ext.on_turn_start(state)
@@ -262,7 +220,7 @@ class AgentSession:
             self._mark_interrupted()
         except ProviderError as exc:
             state.stop_reason = "config_error" if isinstance(exc, MissingCredentials) else "provider_error"
-            state.error = self.app.redactor.redact(str(exc))
+            state.error = self.parts.redactor.redact(str(exc))
             if not any(m.get("role") == "assistant" for m in self.messages[stored_before:]):
                 # Nothing answered it: kept, but marked, so `sessions list` and --continue pass over
                 # sessions that hold only failed attempts.
@@ -289,14 +247,14 @@ class AgentSession:
         while True:
             if state.step >= state.max_steps and not state.force_final:
                 state.force_final = True
-                if self.app.settings.typed["nudges.max_steps"]:
+                if self.parts.settings.typed["nudges.max_steps"]:
                     state.inject(MAX_STEPS_TEXT.format(steps=state.step, max_steps=state.max_steps), kind="nudge")
             state.step += 1
             self.bus.emit(ev.StepStarted(step=state.step, max_steps=state.max_steps))
             for ext in self.each_extension():
                 ext.before_request(state)
             self.tool_runner.report_late(state)
-            reply = self._request(state)
+            reply = request(self, state, self.parts.redactor)
             if reply.interrupted:
                 self.interrupter.settle()  # a later signal must not break the storing of the partial answer
                 self._store_reply(state, reply, interrupted=True)
@@ -357,45 +315,6 @@ class AgentSession:
             f"the answer stops at the model's output token limit (after {reply.continuations} continuation"
             f"{'' if reply.continuations == 1 else 's'}); ask for the rest, or raise max_tokens or max_continuations.")))
         return "max_tokens"
-
-    def _request(self, state: TurnState) -> LLMReply:
-        assembled = self.assemble(question=state.prompt, turn=state)
-        state.assembled = assembled  # extensions that rewrite what is sent measure the same prompt
-        history = list(self.messages)
-        for ext in self.each_extension():
-            history = ext.transform_messages(state, history)
-        environment = environment_message(assembled.context)  # None: runtime context off for this scope
-        sent = [{"role": "system", "content": assembled.system}, *history, *([environment] if environment else [])]
-        state.sent_texts = [assembled.system, environment["content"] if environment else "",
-                            json.dumps(assembled.tools, ensure_ascii=False)]
-        self.bus.emit(ev.Thinking(step=state.step))
-
-        def on_retry(attempt: int, total: int, delay: float, error: str, rate_limited: bool) -> None:
-            error = self.app.redactor.redact(error)
-            state.retry_notes.append(f"attempt {attempt} failed: {error}")
-            self.bus.emit(ev.Retry(attempt=attempt, max_attempts=total, delay=delay, error=error,
-                                   rate_limited=rate_limited))
-
-        reply = self.llm.complete(
-            sent,
-            tools=assembled.tools,
-            on_text=lambda text: self.bus.emit(ev.TextDelta(text=text)),
-            on_retry=on_retry,
-            cancel=self.cancel,
-            cache_index=len(sent) - (2 if environment else 1),  # the last stored message
-            tool_choice="none" if state.force_final else first_step_choice(
-                state.prompt, state.step, self.llm.config.text_tool_calls or self.profile == SMALL),
-            on_progress=lambda total, cached, processed: self.bus.emit(
-                ev.PromptProgress(total=total, cached=cached, processed=processed)),
-            call_names=first_call_names(state.prompt),
-        )
-        self._account(state, reply)
-        return reply
-
-    def _account(self, state: TurnState, reply: LLMReply) -> None:
-        if reply.usage:
-            self.record_usage(state, reply.usage)
-            state.last_context_tokens = reply.usage.context_tokens
 
     def record_usage(self, state: TurnView | None, usage: Usage, purpose: str = "step") -> None:
         """One request's tokens and cost: stored, added to the turn, announced to the renderers."""

@@ -22,11 +22,12 @@ from astro_cli.agent.stream import ToolCallRequest
 from astro_cli.prompt.tags import escape_tags
 from astro_cli.security.visible import name_shown
 from astro_cli.tools.base import Tool, ToolResult
-from astro_cli.tools.context import ToolContext
 from astro_cli.tools.execute import RunningCall, error_result, execute
 
 if TYPE_CHECKING:
     from astro_cli.agent.extensions import SessionView, TurnView
+    from astro_cli.agent.parts import LoopParts
+    from astro_cli.tools.context import ToolContext
     from astro_cli.usage import Usage
 
 log = logging.getLogger(__name__)
@@ -134,8 +135,9 @@ class TurnHost:
 
 
 class ToolRunner:
-    def __init__(self, session: SessionView) -> None:
+    def __init__(self, session: SessionView, parts: LoopParts) -> None:
         self.session = session
+        self.parts = parts  # the tools by name and the maker of each call's context (agent/parts.py)
         self.unfinished: list[UnfinishedCall] = []
 
     def run_all(self, state: TurnView, calls: list[ToolCallRequest]) -> None:
@@ -151,7 +153,7 @@ class ToolRunner:
 
     def run_one(self, state: TurnView, call: ToolCallRequest) -> ToolResult:
         session = self.session
-        tool = session.app.tools.get(call.name)
+        tool = self.parts.tools.get(call.name)
         key = ""
         try:
             arguments = parse_arguments(call.arguments)
@@ -184,7 +186,7 @@ class ToolRunner:
         session = self.session
         call = info.call
         visible = {tool.name for tool in session.visible_tools()}
-        tool = session.app.tools.get(call.name)
+        tool = self.parts.tools.get(call.name)
         if tool is None or call.name not in visible:
             names = ", ".join(sorted(visible))
             return error_result(f"there is no tool named '{call.name}'. Available tools: {names}.")
@@ -199,7 +201,10 @@ class ToolRunner:
                 continue
             if gate.blocked:
                 return error_result(f"{call.name} was blocked: {gate.reason or 'a hook refused it'}")
-            if gate.arguments is not None:
+            if gate.arguments is not None and gate.arguments is not info.arguments:
+                problem = check_arguments(tool, gate.arguments)  # a hook's new form is checked too, once
+                if problem:
+                    return error_result(f"after a hook changed them: {problem}")
                 info.arguments = gate.arguments
             if gate.additional_context:
                 info.extra.setdefault("context", []).append(gate.additional_context)
@@ -208,8 +213,7 @@ class ToolRunner:
         info.extra["approval_wait"] = time.monotonic() - asked
         if not decision.allowed:  # the printer shows this whole: it names the exact --allow value
             return ToolResult(content=f"Error: {decision.reason}", is_error=True, data={"refused": call.name})
-        ctx = ToolContext(
-            app=session.app,
+        ctx = self.parts.tool_context(
             session_id=session.session_id,
             turn=state.turn,
             call_id=call.id,
@@ -264,14 +268,15 @@ class ToolRunner:
     def _store(self, state: TurnView, call: ToolCallRequest, result: ToolResult, duration: float) -> None:
         session = self.session
         # What the model and the transcript get: astro's tags escaped (unless the tool framed its text
-        # itself), and no known secret (a command that printed a key shows [REDACTED:NAME]).
+        # itself), and no known secret (`append` redacts: a command that printed a key shows [REDACTED:NAME]).
         content = result.content if result.framed else escape_tags(result.content)
-        content = session.app.redactor.redact(content)
         message = {"role": "tool", "tool_call_id": call.id, "name": call.name, "content": content}
         meta: dict[str, Any] = {"ok": not result.is_error, "duration": round(duration, 3)}
         if result.data:
             meta["data"] = result.data
         session.append(message, meta=meta)
+        content = next((str(m.get("content")) for m in reversed(session.messages)
+                        if m.get("tool_call_id") == call.id), "")  # as stored: redacted
         state.tool_log.append({"name": call.name, "ok": not result.is_error})
         session.bus.emit(
             ev.ToolFinished(

@@ -7,7 +7,8 @@
   either side is compared by value alone — unless the passage gives that number with another unit too (`2 days`
   contradicts `2 hours`, whatever bare `2` it also has).
 - Percent and fraction are the same only when one of them carries a `%` (`25%` is `0.25`; `10` is not `0.1`).
-- A range needs both ends; an uncertainty must equal the passage's (`± 0.002`, `^{+a}_{-b}`), or, where the
+- A range needs both ends, in one range of the passage (or as two single numbers): `5–100` is not stated by
+  `30–100` and `5–10`; an uncertainty must equal the passage's (`± 0.002`, `^{+a}_{-b}`), or, where the
   passage's number carries none (a catalogue's error column), be stated in the passage too.
 - The uncertainty of a passage's number is not a value of its own: `0.019` is not stated by `0.040^{+0.031}_{-0.019}`.
 """
@@ -19,7 +20,8 @@ import re
 from dataclasses import dataclass, field
 from functools import lru_cache
 
-from astro_cli.citations.quantities import Quantity, passage_quantities
+from astro_cli.citations.quantities import passage_quantities
+from astro_cli.citations.quantity import Quantity
 from astro_cli.citations.units import ONLY_ITSELF, factor
 
 
@@ -128,6 +130,8 @@ def check_quantity(claim: Quantity, stated: Stated) -> str | None:
     """None when the passage states `claim`; otherwise why not, in a few words for the researcher."""
     low = _matches(claim, claim.value, claim.decimals, stated, True)
     high = None if claim.high is None else _matches(claim, claim.high, claim.high_decimals, stated, True)
+    if low is not None and high is not None and not _one_range(claim, stated):
+        low = None  # `5–100` from the passage's `30–100` and `5–10`: each end of another range
     if low is not None and (claim.high is None or high is not None):
         contradicted = _other_unit(claim, stated)
         # the passage gives the number in another unit (`2 days` for `2 hours`): a bare `2` elsewhere is no support
@@ -139,6 +143,21 @@ def check_quantity(claim: Quantity, stated: Stated) -> str | None:
     if other is not None:
         return f"{claim.text} is not in the passage (it gives {other.text})"
     return f"{claim.bare or claim.text} is not in the passage"
+
+
+def _one_range(claim: Quantity, stated: Stated) -> bool:
+    """Whether both ends of the claim's range are the ends of one range of the passage, or two single numbers."""
+    singles = Stated(tuple(q for q in stated.items if q.high is None))
+    if all(_matches(claim, v, d, singles, True) for v, d in ((claim.value, claim.decimals),
+                                                              (claim.high or 0.0, claim.high_decimals))):
+        return True
+    for found in stated.items:
+        if found.high is not None:
+            one = Stated((found,))
+            if _matches(claim, claim.value, claim.decimals, one, True) and claim.high is not None and _matches(
+                    claim, claim.high, claim.high_decimals, one, True):
+                return True
+    return False
 
 
 def _other_unit(claim: Quantity, stated: Stated) -> Quantity | None:

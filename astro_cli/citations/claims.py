@@ -17,21 +17,24 @@ from dataclasses import dataclass, field
 
 from astro_cli.citations.extract import Cited, find_citations_at, mask_code
 from astro_cli.citations.handles import CITE, find_handle_cites
-from astro_cli.citations.quantities import Quantity, quantities
+from astro_cli.citations.quantities import quantities
+from astro_cli.citations.quantity import Quantity
 
 MAX_CLAIMS = 2000  # a 50,000-word answer is checked up to here; the rest is counted, not read
 _ABBREVIATIONS = {"al", "e.g", "i.e", "fig", "figs", "eq", "eqs", "sect", "sec", "cf", "vs", "approx", "no", "ref",
                   "refs", "tab", "ca", "resp", "dr", "prof", "st", "etc", "vol", "p", "pp", "ch", "app", "max", "min"}
 _BOUNDARY = re.compile(r"(?<=[.!?])[\"”’)]?\s+(?=[\[(\"“*_]*[A-Z0-9\u00C0-\u017F\[])|\n\s*\n|\n(?=\s*(?:[-*+•]|\d+[.)])\s)")
+# A star's component letter after a designation (`α Cen A`, `HD 41004 B b`, `Kepler-16 (AB)`): part of the name.
+_STAR = r"(?:\s?\((?:A|B|C|AB|BC|ABC)\)|\s(?:A|B|C|AB|BC|ABC)(?![\w-]))?"
 DESIGNATION = re.compile(
     r"\b(?=[A-Z0-9])(?:NGC|IC|HD|HIP|HR|TYC|KIC|KOI|TOI|WASP|HAT-P|HATS|Kepler|K2|CoRoT|XO|TrES|GJ|Gl|Gliese|LHS|TRAPPIST|PSR|"
     r"SDSS|2MASS|WISE|Gaia\s+DR\d|3C|Mrk|Arp|UGC|PGC|LTT|LP|Messier|M|SN|GRB|FRB|GW|AT|Qatar|KELT|HATNet|"
-    r"CoRoT|OGLE|MOA|HH|PKS|QSO|Abell|Cyg|Sgr|Cen|Vela)[-\s]?J?\d[\w.+:-]*(?:\s?[a-h]\b)?"
+    r"CoRoT|OGLE|MOA|HH|PKS|QSO|Abell|Cyg|Sgr|Cen|Vela)[-\s]?J?\d[\w.+:-]*" + _STAR + r"(?:\s?[a-h]\b)?"
 )
 # A Bayer designation: a Greek letter (or its name) and a constellation, with a planet's letter: `β Pic b`, `tau Boo`.
 GREEK_DESIGNATION = re.compile(
     r"(?<![\w-])(?:[α-ωϵϕ]|(?:alpha|beta|gamma|delta|epsilon|zeta|eta|theta|iota|kappa|lambda|mu|nu|xi|omicron|pi|rho|"
-    r"sigma|tau|upsilon|phi|chi|psi|omega)(?=[\s-]))[\s-]?[A-Z][a-z]{2,11}\b(?:\s?[b-h]\b)?"
+    r"sigma|tau|upsilon|phi|chi|psi|omega)(?=[\s-]))[\s-]?[A-Z][a-z]{2,11}\b" + _STAR + r"(?:\s?[b-h]\b)?"
 )
 _POINTERS = re.compile(
     r"(?:\b(?:Eqs?|Equations?|Tables?|Tab|Figs?|Figures?|Sect?s?|Sections?|Appendix|Chapter|Ch|Step|Item|Paper|"
@@ -40,6 +43,7 @@ _POINTERS = re.compile(
 )
 _CITE_SPANS = re.compile(r"\((?:[^()]*\d{4}[a-z]?)\)|\b\w+(?:\s+et\s+al\.)?\s+\(\d{4}[a-z]?\)|"
                          r"arXiv:\S+|\b\d{4}[A-Za-z&.]{5}[\w.&]{9}[A-Za-z.]|10\.\d{4,9}/\S+")
+_VALUE_AFTER = re.compile(r"\s?(?:\^\s?\{?\s?[-+]|±|\+/-|_\s?\{?\s?-)")
 _CAPITAL_DIGIT = re.compile(r"[A-Z][\w+-]{0,12}[\s-]?J?\d")
 _MARKER = re.compile(r"\s*(?:\d+[.)]\s)")
 _LAST_WORD = re.compile(r"([\w.]+)\.[\"”’)]?$")
@@ -158,13 +162,15 @@ def split_claims(text: str, found: list[tuple[int, Cited]] | None = None) -> tup
         spans += [m.span() for m in _DATE.finditer(sentence)] + [m.span() for m in _COORD.finditer(sentence)]
         designations = list(DESIGNATION.finditer(sentence)) if _CAPITAL_DIGIT.search(sentence) else []
         designations += list(GREEK_DESIGNATION.finditer(sentence))
+        # `Kepler 5.7^{+1.4}_{-1.2}`, `Kepler 12 ± 2`: a value with its uncertainty after a word is a number, not a name
+        designations = [m for m in designations if not _VALUE_AFTER.match(sentence, m.end())]
         names = [m.group(0) for m in designations if not any(a <= m.start() < b for a, b in spans)]
         spans += [m.span() for m in designations]
         first, last = bisect.bisect_left(offsets, start), bisect.bisect_left(offsets, start + len(sentence))
         cites = tuple(dict.fromkeys(cited for _, cited in found[first:last]))
         stated = _quantities(sentence, spans)
         handles = tuple(h for cite in handle_cites for h in cite.handles)
-        if handles or cites or stated or _CREDITS_LITERATURE.search(sentence):
+        if handles or cites or any(not q.worded for q in stated) or _CREDITS_LITERATURE.search(sentence):
             claims.append(Claim(sentence, start, handles, cites, tuple(stated), tuple(dict.fromkeys(names)),
                                 spans))
     return claims, max(0, len(all_sentences) - MAX_CLAIMS)

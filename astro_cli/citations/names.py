@@ -6,7 +6,8 @@ catalogue alike (`GJ` = `Gl` = `Gliese`, `M` = `Messier`), a constellation's abb
 (`51 Peg` = `51 Pegasi`, `ε Eri` = `eps Eridani`: constellations.py), and a planet by its host's designation when
 the passage gives the host alone as a label (`XO-2b` in a table row `XO-2[23] | 1340(30)`, a list) — not
 another planet of it (`WASP-12c`), another number (`XO-23`), nor the host inside a phrase (`the HD 189733
-system` says nothing of HD 189733b in particular).
+system` says nothing of HD 189733b in particular). A star's component letter is part of its name
+(`α Cen A` is not `α Cen B`: components.py).
 """
 
 from __future__ import annotations
@@ -14,26 +15,14 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
+from astro_cli.citations.components import component, component_named
 from astro_cli.citations.constellations import one_form
+from astro_cli.citations.greek import spell_greek
 from astro_cli.research.text.pdfchars import fold
 
-GREEK = {"α": "alpha", "β": "beta", "γ": "gamma", "δ": "delta", "ε": "epsilon", "ϵ": "epsilon", "ζ": "zeta",
-         "η": "eta", "θ": "theta", "ι": "iota", "κ": "kappa", "λ": "lambda", "μ": "mu", "ν": "nu", "ξ": "xi",
-         "ο": "omicron", "π": "pi", "ρ": "rho", "σ": "sigma", "τ": "tau", "υ": "upsilon", "φ": "phi", "ϕ": "phi",
-         "χ": "chi", "ψ": "psi", "ω": "omega"}
-_GREEK = re.compile("|".join(GREEK))
 _ALIASES = (("gliese", "gj", "gl"), ("messier", "m"), ("hipparcos", "hip"))
 _SEPARATORS = re.compile(r"[\s\-‐–\\{}$~]")
 _PLANET = re.compile(r"^(?P<host>.*\d)(?P<letter>[b-h])$")
-
-
-def spell_greek(text: str) -> str:
-    """Greek letters as their names (`α Cen` -> `alpha Cen`)."""
-    return _GREEK.sub(lambda m: GREEK[m.group(0)], text) if _has_greek(text) else text
-
-
-def _has_greek(text: str) -> bool:
-    return any("\u0370" <= ch <= "\u03ff" for ch in text)
 
 
 def squash(text: str) -> str:
@@ -63,6 +52,9 @@ def _pattern(squashed: str) -> str:
 
 def named_in(name: str, passage: str, squashed_passage: str | None = None) -> bool:
     """Whether the passage names `name` (see the module's rules)."""
+    star = component(name)
+    if star is not None:  # `α Cen A`: the passage must write that star, not another of the system
+        return component_named(name, passage, _variants(squash(star[0])))
     squashed_passage = squashed_passage if squashed_passage is not None else squash(passage)
     wanted = squash(name)
     variants = _variants(wanted)

@@ -5,7 +5,8 @@
 plain form (LaTeX spacing, braces and `$` dropped, `\\pm` `\\times` `\\odot` as their signs, superscript digits
 as `^`), keeping where each character came from so a claim's spans still apply.
 
-What is not a quantity: a number glued to a word (`K2`, `H2O`, `2MASS`, `Q11`), an ordinal (`2nd`), a
+Numbers in words (`twelve`, `a factor of two`) are quantities too (number_words.py), and an uncertainty
+in prose (`uncertain by 0.11`, `to within 0.3 dex`) belongs to the value before it (prose_errors.py). What is not a quantity: a number glued to a word (`K2`, `H2O`, `2MASS`, `Q11`), an ordinal (`2nd`), a
 subscript (`T_0`), and, in a claim, a year (a symbol's power, `T^-3`, is a number the passage must have) — but a year only by its context: after "in", "since",
 "until", a month or a season, or before another year (`2009–2013`). `1925 K` is a temperature.
 """
@@ -13,9 +14,20 @@ subscript (`T_0`), and, in a claim, a year (a symbol's power, `T^-3`, is a numbe
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from functools import lru_cache
 
+from astro_cli.citations.number_words import (
+    FRACTION,
+    NUMBER_WORD,
+    ORDER,
+    any_word,
+    fraction_value,
+    order_value,
+    word_value,
+)
+from astro_cli.citations.prose_errors import attach
+from astro_cli.citations.quantity import Quantity
 from astro_cli.citations.units import UNIT, unit_key
 
 _REPLACE = {
@@ -23,7 +35,7 @@ _REPLACE = {
     "\u202f": " ", "\u2005": " ", "$": "", "{": "", "}": "", "⟦": "", "⟧": "", "\\pm": "±", "+/-": "±",
     "\\times": "×", "\\cdot": "·", "\\odot": "⊙", "\\oplus": "⊕", "\\sun": "⊙", "\\earth": "⊕", "\\AA": "Å",
     "\\mu": "μ", "\\sigma": "σ", "\\%": "%", "\\sim": "∼", "\\approx": "≈", "\\simeq": "≃", "−": "-", "\\mathrm": "",
-    "\\rm ": "", "\\textrm": "", "\\text": "", "\\mbox": "", "\\lesssim": "≲", "\\gtrsim": "≳", "^◦": "°",
+    "\\rm ": "", "\\rm": "", "\\textrm": "", "\\text": "", "\\mbox": "", "\\lesssim": "≲", "\\gtrsim": "≳", "^◦": "°",
     "^∘": "°", "^\\circ": "°", "\\circ": "°", "per cent": "%", "percent": "%",
 }
 _LONE_CAPITAL = re.compile(r"(?<![A-Za-z])([A-Z])(?=\d)")
@@ -48,8 +60,10 @@ QUANTITY = re.compile(
 _RANGE = re.compile(rf"(?P<sep>\s?[-–—]\s?|\s+to\s+|\s+and\s+)(?P<mant>{_N})(?:\s*[×x*·]\s*10\s*\^\s*(?P<exp>[-+]?\d+)"
                     r"|\s*\^\s*(?P<pow>[-+]?\d+))?")
 _PERCENT = re.compile(r"\s?%")
+_SCALE_WORD = re.compile(r"\s+(thousand|million|billion)\b(?!\s+(?:years?|yrs?)\b)", re.IGNORECASE)
 _PM_AFTER_UNIT = re.compile(rf"\s*±\s*(?P<pm>{_N})")  # `0.329 M_⊙ ± 0.002 M_⊙`: the error after the unit
 _UNIT_GAP = re.compile(r"\s?-?\s?|\^?")
+_COEFFICIENT = re.compile(r"[A-Za-z]_")
 _ORDINAL = re.compile(r"(?:st|nd|rd|th)\b")
 _APPROX = re.compile(r"(?:about|around|roughly|nearly|approximately|approx\.|some|∼|~|≈|≃|≲|≳)\s*$", re.IGNORECASE)
 _YEAR_BEFORE = re.compile(
@@ -64,33 +78,6 @@ _CITED_BEFORE = re.compile(r"(?:\bet\s+al\.?|\b[A-Z][A-Za-z'’-]+)\s*,?\s*$")
 _CITED_AFTER = re.compile(r"[a-z]?\s*(?:[,;)\]]|\.(?:\s|$)|$)")
 # after "et al." or "A & B" / "A and B" a year is a citation's whatever follows (`Kraus et al. 2015 found ...`)
 _AUTHORS_BEFORE = re.compile(r"(?:\bet\s+al\.?|\b[A-Z][A-Za-z'’-]+\s+(?:&|and)\s+[A-Z][A-Za-z'’-]+)\s*,?\s*$")
-
-
-@dataclass(frozen=True)
-class Quantity:
-    """One stated number: `value` (the low end of a range), its decimals (precision, exponent applied)."""
-
-    value: float
-    decimals: int
-    unit: str | None = None
-    percent: bool = False
-    plus: float | None = None
-    minus: float | None = None
-    error_decimals: int = 0
-    high: float | None = None
-    high_decimals: int = 0
-    approx: bool = False
-    year: bool = False
-    signed: bool = False
-    start: int = 0
-    end: int = 0
-    text: str = ""
-    bare: str = ""  # the number without its unit
-
-    @property
-    def label(self) -> str:
-        """The quantity as the claim wrote it (for the researcher)."""
-        return self.text
 
 
 def plain(text: str) -> tuple[str, list[int]]:
@@ -137,11 +124,12 @@ def quantities(text: str, claim: bool = False) -> list[Quantity]:
         norm = _LONE_CAPITAL.sub(r"\1 ", norm)
         where = list(range(len(norm) + 1))  # a passage's offsets are not used
     found: list[Quantity] = []
+    spans: list[tuple[int, int]] = []
     position = 0
     while True:
         match = QUANTITY.search(norm, position)
         if match is None:
-            return found
+            return _with_words(norm, where, attach(norm, found, spans))
         quantity, end, bare_end = _read(norm, match, claim)
         position = max(end, match.start() + 1)
         if quantity is None:
@@ -150,6 +138,31 @@ def quantities(text: str, claim: bool = False) -> list[Quantity]:
         shown = match.start("lead") if match.group("lead") else first  # `(1.2 ± 0.3) × 10^5` whole
         found.append(replace(quantity, start=where[first], end=where[end - 1] + 1, text=norm[shown:end].strip(),
                              bare=norm[shown:bare_end].strip()))
+        spans.append((shown, end))
+
+
+def _with_words(norm: str, where: list[int], found: list[Quantity]) -> list[Quantity]:
+    """`found` and the numbers the text writes in words (number_words.py), in the order they stand."""
+    if not any_word(norm):
+        return found
+    words = [Quantity(float(order_value(m)), 6, "order", start=where[m.start()], end=where[m.end() - 1] + 1, text=m.group(0),
+                      bare=m.group(0), worded=True) for m in ORDER.finditer(norm)]
+    words += [Quantity(fraction_value(m), 6, start=where[m.start()], end=where[m.end() - 1] + 1, text=m.group(0),
+                       bare=m.group(0), worded=True) for m in FRACTION.finditer(norm)]
+    for match in NUMBER_WORD.finditer(norm):
+        end = match.end()
+        percent = _PERCENT.match(norm, end)
+        unit = None
+        if percent:
+            end = percent.end()
+        else:
+            unit, end, _ = _unit(norm, end)
+        approx = bool(_APPROX.search(norm[max(0, match.start() - 16):match.start()]))
+        # a count in words is exact: `five` is 5, not the passage's 5.2 rounded
+        words.append(Quantity(float(word_value(match)), 6, unit, bool(percent), approx=approx,
+                              start=where[match.start()], end=where[end - 1] + 1, text=norm[match.start():end].strip(),
+                              bare=match.group(0), worded=True))
+    return sorted(found + words, key=lambda q: q.start)
 
 
 def _read(norm: str, match: re.Match[str], claim: bool) -> tuple[Quantity | None, int, int]:
@@ -174,6 +187,10 @@ def _read(norm: str, match: re.Match[str], claim: bool) -> tuple[Quantity | None
     if match.group("sign") == "-":
         value = -value
     end = match.end()
+    scale = _SCALE_WORD.match(norm, end) if match.group("pow") is None and not exponent else None
+    if scale:  # `5 thousand`, `2 million stars` (not `2 million years`: a unit)
+        power = {"thousand": 3, "million": 6, "billion": 9}[scale.group(1).lower()]
+        value, decimals, end = value * 10.0 ** power, decimals - power, scale.end()
     plus = minus = None
     error_decimals = 0
     pm = match.group("pm")
@@ -231,7 +248,9 @@ def _unit(norm: str, end: int) -> tuple[str | None, int, bool]:
         key = unit_key(found.group(0))
         if key is not None and not (len(found.group(0)) == 1 and "-" in norm[end:at]):
             return key, found.end(), False
-    glued = end < len(norm) and (norm[end].isalpha() or bool(_ORDINAL.match(norm, end)))
+    # `0.1Z_⊙`, `2T_0`: a coefficient of a symbol with a subscript is a number; `K2`, `2MASS`, `3D`, `2nd` are not
+    glued = end < len(norm) and (norm[end].isalpha() or bool(_ORDINAL.match(norm, end))) and not _COEFFICIENT.match(
+        norm, end)
     return None, end, glued
 
 

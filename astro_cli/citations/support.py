@@ -20,6 +20,8 @@ from functools import lru_cache
 from astro_cli.citations.agree import Stated, check_quantity, combined, stated_in
 from astro_cli.citations.claims import Claim
 from astro_cli.citations.names import named_in, rows_of, squash
+from astro_cli.citations.quantity import Quantity
+from astro_cli.citations.subscripts import named_symbols
 from astro_cli.research.text.pdfchars import fold
 from astro_cli.stopwords import STOPWORDS
 
@@ -81,7 +83,8 @@ def check_support(claim: Claim, passage: str, stated: Stated | None = None) -> V
     """The verdict of one passage (or the union of the passages a claim cites, joined)."""
     terms, squashed = _passage_facts(passage)
     stated = stated if stated is not None else stated_in(passage)
-    missing = [why for q in claim.quantities if (why := check_quantity(q, stated)) is not None]
+    missing = [why for q in claim.quantities if (why := check_quantity(q, stated)) is not None
+               and not _in_subscript(q, claim, passage)]
     if missing:
         return Verdict("unsupported", "; ".join(missing))
     absent = [n for n in claim.names if not named_in(n, passage, squashed)]
@@ -101,6 +104,12 @@ def check_support(claim: Claim, passage: str, stated: Stated | None = None) -> V
     if share < UNRELATED_TERMS:
         return Verdict("unsupported", "the passage is about something else", share)
     return Verdict("undecided", "the passage shares some of its words but not clearly this", share)
+
+
+def _in_subscript(quantity: Quantity, claim: Claim, passage: str) -> bool:
+    """Whether the passage states the number in the subscript of a symbol the claim names (`CDPP_{7.5 hrs}`)."""
+    return "_" in passage and any(check_quantity(quantity, stated) is None
+                                  for stated in named_symbols(claim.text, passage))
 
 
 def _row_verdict(claim: Claim, passage: str) -> Verdict | None:

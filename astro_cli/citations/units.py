@@ -65,7 +65,7 @@ _KINDS = {
 }
 # A unit that says what the number is, not how it is scaled: a bare number of the passage is never one (a claim's
 # `at 2σ` is not supported by the `2` of `2-dimensional` beside the passage's `1σ`).
-ONLY_ITSELF = frozenset({"sigma"})
+ONLY_ITSELF = frozenset({"sigma", "order"})  # `2σ`, `third-order`: matched only by a confidence level, an order
 _KIND = {key: kind for kind, keys in _KINDS.items() for key in keys}
 _SPELLING = {spelling: key for key, (_, spellings) in _UNITS.items() for spelling in spellings}
 # A unit ends where a word ends: `5 d` is days, `5 dwarfs` is not; `M_J` is not the start of `M_Jx`.

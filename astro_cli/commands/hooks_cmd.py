@@ -114,7 +114,9 @@ def list_hooks(as_json: bool = typer.Option(False, "--json", help="Print JSON.")
             state = "loaded" if plugin["loaded"] else f"[red]failed[/]: {plugin['error']}"
             extra = ", ".join([*(f"tool {t}" for t in plugin["tools"]), *(f"hook {h}" for h in plugin["hooks"]),
                                *plugin["prompt"], *(f"text reader {r}" for r in plugin["readers"]),
-                               *(f"paper source {s}" for s in plugin.get("sources", []))])
+                               *(f"paper source {s}" for s in plugin.get("sources", [])),
+                               *(f"slash command {c}" for c in plugin.get("slash", [])),
+                               *(f"transcript section '{t}'" for t in plugin.get("sections", []))])
             console.print(f"plugin {plugin['name']} ({plugin['value']}): {state}" + (f"; {extra}" if extra else ""))
         console.print(f"fail_closed: {'true' if runner.fail_closed else 'false'} "
                       "(a hook that crashes or times out " + ("blocks" if runner.fail_closed else "only warns") + ")")

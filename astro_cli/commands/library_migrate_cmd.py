@@ -7,12 +7,16 @@ Registered into the `astro library` group by `register(app)`.
 from __future__ import annotations
 
 import sys
-from typing import Any
+from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 import typer
 
 from astro_cli.bootstrap import UserError, user_errors
 from astro_cli.commands.library_context import library_app
+
+if TYPE_CHECKING:
+    from rich.progress import Progress, TaskID
 
 
 def migrate(
@@ -48,9 +52,9 @@ def migrate(
 class _Bar:
     """A progress bar over the papers on stderr when it is a terminal; a line every 10% otherwise."""
 
-    def __enter__(self) -> Any:
-        self.progress: Any = None
-        self.task: Any = None
+    def __enter__(self) -> Callable[[int, int, str], None]:
+        self.progress: Progress | None = None
+        self.task: TaskID | None = None
         self.shown = -1
         if sys.stderr.isatty():
             from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
@@ -71,7 +75,7 @@ class _Bar:
             self.shown = tenth
             typer.echo(f"{done}/{total} papers", err=True)
 
-    def __exit__(self, *exc: Any) -> None:
+    def __exit__(self, *exc: object) -> None:
         if self.progress is not None:
             self.progress.stop()
 

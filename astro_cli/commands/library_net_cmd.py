@@ -10,13 +10,22 @@ from __future__ import annotations
 
 import re
 import sys
-from typing import Any, Optional
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any, Optional
 
 import typer
 
 from astro_cli.bootstrap import EXIT_FAILED, UserError, user_errors
 from astro_cli.commands.library_context import library_app
 from astro_cli.security.visible import visible
+
+if TYPE_CHECKING:
+    from pathlib import Path
+
+    from rich.console import Console
+    from rich.progress import Progress, TaskID
+
+    from astro_cli.app import AppContext
 
 
 def add(
@@ -49,7 +58,7 @@ def add(
         _add_download(paper_id, source, parse, err)
 
 
-def _add_download(paper_id: str, source: bool, parse: bool, err: Any) -> None:
+def _add_download(paper_id: str, source: bool, parse: bool, err: Console) -> None:
     from astro_cli.research.library.service import Library
     from astro_cli.research.sources.http import ServiceError
 
@@ -73,7 +82,7 @@ def _add_download(paper_id: str, source: bool, parse: bool, err: Any) -> None:
         _index(library, paper, err)  # the stored paper itself, not its id to read again
 
 
-def _add_local(raw: str, given: dict[str, Any], parse: bool, err: Any) -> None:
+def _add_local(raw: str, given: dict[str, Any], parse: bool, err: Console) -> None:
     from pathlib import Path
 
     from astro_cli.research.library.local_add import add_local
@@ -123,7 +132,7 @@ def _asked_year(library: Any, paper: Any) -> Any:
     return library.upsert({"id": paper.id, "year": int(answer)}).paper
 
 
-def _index(library: Any, paper: Any, err: Any, force: bool = False) -> None:
+def _index(library: Any, paper: Any, err: Console, force: bool = False) -> None:
     """Index the new paper; a failure here leaves the stored paper in place and says how to retry."""
     from astro_cli.research.library.parse import ParseError
     from astro_cli.research.search.embedding_choice import missing_default_note_once
@@ -146,7 +155,7 @@ def _index(library: Any, paper: Any, err: Any, force: bool = False) -> None:
         err.print(f"note: {note}.", markup=False)
 
 
-def _relative(app: Any, path: Any) -> str:
+def _relative(app: AppContext, path: Path) -> str:
     try:
         return str(path.relative_to(app.workspace.root))
     except ValueError:
@@ -156,15 +165,15 @@ def _relative(app: Any, path: Any) -> str:
 class _progress_bar:  # noqa: N801 - used as a context manager like a function
     """A rich progress bar on stderr when it is a terminal; a no-op callback otherwise."""
 
-    def __enter__(self) -> Any:
+    def __enter__(self) -> Callable[[str, int, int | None], None] | None:
         if not sys.stderr.isatty():
             return None
         from rich.progress import BarColumn, DownloadColumn, Progress, TextColumn, TransferSpeedColumn
 
-        self.progress = Progress(TextColumn("{task.description}"), BarColumn(), DownloadColumn(),
+        self.progress: Progress = Progress(TextColumn("{task.description}"), BarColumn(), DownloadColumn(),
                                  TransferSpeedColumn(), transient=True)
         self.progress.start()
-        self.tasks: dict[str, Any] = {}
+        self.tasks: dict[str, TaskID] = {}
 
         def update(label: str, done: int, total: int | None) -> None:
             task = self.tasks.get(label)
@@ -174,7 +183,7 @@ class _progress_bar:  # noqa: N801 - used as a context manager like a function
 
         return update
 
-    def __exit__(self, *exc: Any) -> None:
+    def __exit__(self, *exc: object) -> None:
         if hasattr(self, "progress"):
             self.progress.stop()
 

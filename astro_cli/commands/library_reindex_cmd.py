@@ -8,7 +8,8 @@ start it detached: no bar, a line for the log. Registered into the `astro librar
 from __future__ import annotations
 
 import sys
-from typing import TYPE_CHECKING, Any, Optional
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Optional
 
 import typer
 
@@ -16,6 +17,8 @@ from astro_cli.bootstrap import EXIT_FAILED, UserError, user_errors
 from astro_cli.commands.library_context import library_app
 
 if TYPE_CHECKING:
+    from rich.progress import Progress, TaskID
+
     from astro_cli.research.library.papers import LibraryCore
     from astro_cli.research.search.index_lock import IndexLock
 
@@ -93,10 +96,10 @@ class _ChunkBar:
 
     def __init__(self, enabled: bool) -> None:
         self.enabled = enabled and sys.stderr.isatty()
-        self.progress: Any = None
-        self.task: Any = None
+        self.progress: Progress | None = None
+        self.task: TaskID | None = None
 
-    def __enter__(self) -> Any:
+    def __enter__(self) -> Callable[[int, int, str], None]:
         if self.enabled:
             from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
@@ -112,7 +115,7 @@ class _ChunkBar:
             self.task = self.progress.add_task(paper, total=total)
         self.progress.update(self.task, completed=done, total=total, description=paper)
 
-    def __exit__(self, *exc: Any) -> None:
+    def __exit__(self, *exc: object) -> None:
         if self.progress is not None:
             self.progress.stop()
 

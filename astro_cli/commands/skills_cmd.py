@@ -18,7 +18,8 @@ app = command_group("list")  # `astro skills` alone: `astro skills list`
 
 
 def _rows(ctx: AppContext, include_all: bool) -> list[dict[str, Any]]:
-    from astro_cli.skills.registry import FORK_NOTE, GUARDED_LAYERS, SHORTENED, display_path, get_registry
+    from astro_cli.skills.listing import FORK_NOTE, SHORTENED
+    from astro_cli.skills.registry import GUARDED_LAYERS, display_path, get_registry
 
     registry = get_registry(ctx)
     rows = []
@@ -124,7 +125,8 @@ def show(
     as_json: bool = typer.Option(False, "--json", help="Print the fields and the body as JSON."),
 ) -> None:
     """Show a skill's fields and its full body, exactly as load_skill returns it."""
-    from astro_cli.skills.registry import FORK_NOTE, display_path, get_registry
+    from astro_cli.skills.listing import FORK_NOTE
+    from astro_cli.skills.registry import display_path, get_registry
 
     with user_errors():
         ctx = build_app()

@@ -212,6 +212,7 @@ class CompactionEngine(LoopExtension):
             limit=self._limit(session, tokens),
             window=self._window.tokens,
             restore=self._restore_builder(session),
+            store=lambda: CompactionStore(self.app.db),
         )
         view, outcome = rnd.run(base, sent_before, tokens)
         if outcome.changed:

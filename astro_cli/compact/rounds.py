@@ -85,6 +85,7 @@ class Round:
     limit: int
     window: int
     restore: Callable[[int], dict[str, Any] | None]
+    store: Callable[[], CompactionStore]  # where the round's records go (opened when there are some)
     restored: dict[str, Any] | None = None  # the re-injection message this round added
     records: list[CompactionRecord] = field(default_factory=list)  # written once the round is complete
     reserve: int = 0  # tokens the re-injection message will add
@@ -124,7 +125,7 @@ class Round:
             return
         session = self.session
         try:
-            store = CompactionStore(session.app.db)
+            store = self.store()
             seq = store.last_seq(session.session_id)
             for record in self.records:
                 record.after_seq = seq

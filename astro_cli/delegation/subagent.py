@@ -15,7 +15,7 @@ import time
 from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 from astro_cli.agent import events as ev
 from astro_cli.agent.caller import SUBAGENT, Caller
@@ -23,12 +23,13 @@ from astro_cli.agent.extensions import loop_extensions
 from astro_cli.delegation.events import SubagentFinished, SubagentStarted
 from astro_cli.delegation.run_prompt import register_prompt
 from astro_cli.prompt.tags import escape_tags
-from astro_cli.tools.base import Tool, ToolError, ToolResult, object_schema
+from astro_cli.tools.base import Tool, ToolError, ToolResult
 from astro_cli.tools.context import ToolContext
+from astro_cli.tools.typed import Limits, as_tool, tool
 from astro_cli.usage import Usage
 
 if TYPE_CHECKING:
-    from astro_cli.agent.loop import TurnState
+    from astro_cli.agent.turn_state import TurnState
     from astro_cli.app import AppContext
     from astro_cli.skills.skill import Skill
 
@@ -120,12 +121,15 @@ def resolve_steps(app: AppContext, requested: Any, default: int | None, notes: l
 def run_subagent(ctx: ToolContext, spec: SubagentSpec) -> ToolResult:
     """Run `spec` as a child session of the calling session and report its answer and activity."""
     from astro_cli.agent.events import EventBus
+    from astro_cli.agent.factory import session_parts
     from astro_cli.agent.local_models import with_model
     from astro_cli.agent.loop import AgentSession
     from astro_cli.agent.open_model import open_model
     from astro_cli.agent.permissions import PermissionPolicy
     from astro_cli.hooks.runner import HookRunner
 
+    # The app, on purpose: the child is an AgentSession, which takes the whole app (its tools, prompt,
+    # sessions store, hooks) until the loop takes its parts (issue 45, the loop's share).
     app = ctx.app
     parent = parent_session(ctx)
     runner = app.services.find(HookRunner)
@@ -148,7 +152,7 @@ def run_subagent(ctx: ToolContext, spec: SubagentSpec) -> ToolResult:
     )
     # A scope of this run's own: two runs of one agent at once (one in the background) never share it.
     scope = f"{spec.scope}#{child_id}"
-    child = AgentSession(app, child_id, llm, bus, permissions, extensions=loop_extensions(app).new(), scope=scope,
+    child = AgentSession(session_parts(app), child_id, llm, bus, permissions, extensions=loop_extensions(app).new(), scope=scope,
                          agent=spec.agent, only_tools=set(spec.tools), max_steps=spec.max_steps,
                          role=SUBAGENT, parent_session_id=parent.session_id,
                          cancel=parent.cancel)  # interrupting the caller interrupts its subagent
@@ -280,19 +284,35 @@ def _requested_tools(value: Any) -> list[str] | None:
     raise ToolError("tools should be a list of tool names.")
 
 
-def subagent_tool(ctx: ToolContext, args: dict[str, Any]) -> ToolResult:
+DESCRIPTION = (
+    "Delegate a self-contained sub-task to a subagent with a fresh context. "
+    "It returns its final answer with an activity log. Use it for a piece of work that takes several tool calls whose "
+    "details the main conversation does not need (survey one paper, check one derivation, query a "
+    "catalogue). Write the whole task: the subagent does not see this conversation. Optional: agent (one of "
+    "the listed sub-agents), tools (restrict it to these tools), max_steps (default 5, at most 10)."
+)
+
+
+@tool(name=SUBAGENT_TOOL, read_only=False, timeout=TOOL_TIMEOUT, key_argument="task", description=DESCRIPTION)
+def subagent_tool(ctx: ToolContext, task: str, agent: str | None = None, tools: list[str] | None = None,
+                  max_steps: Annotated[int, Limits(minimum=1)] | None = None) -> ToolResult:
+    """Args:
+        task: The complete sub-task, with everything needed to do it.
+        agent: Name of a listed sub-agent; omit for a general one.
+        tools: Only these tools may be used by the subagent.
+        max_steps: Step limit (default 5, at most 10).
+    """
     from astro_cli.delegation.agents import AgentDefinitionError, agent_catalog
 
-    task = args.get("task")
-    if not isinstance(task, str) or not task.strip():
+    if not task.strip():
         raise ToolError("task is empty: describe the whole sub-task, the subagent does not see this conversation.")
     parent_session(ctx)
+    # The app, on purpose: a subagent is an agent session, built from the whole app (its agents' catalogue,
+    # tools, prompt, sessions store) until the loop takes its parts (issue 45, the loop's share).
     app = ctx.app
     notes: list[str] = []
-    requested = _requested_tools(args.get("tools"))
-    name = args.get("agent")
-    if name is not None and not isinstance(name, str):
-        raise ToolError("agent should be the name of a listed sub-agent.")
+    requested = _requested_tools(",".join(tools) if tools is not None else None)  # "a, b" in one item too
+    name = agent
     if name and name.strip():
         try:
             definition = agent_catalog(app).get(name.strip())
@@ -308,43 +328,22 @@ def subagent_tool(ctx: ToolContext, args: dict[str, Any]) -> ToolResult:
         spec = SubagentSpec(
             agent=definition.name, task=task.strip(), instructions=escape_tags(definition.system_prompt),
             scope=f"agent:{definition.name}", tools=allowed, model=definition.model,
-            max_steps=resolve_steps(app, args.get("max_steps"), definition.max_steps, notes), notes=notes,
+            max_steps=resolve_steps(app, max_steps, definition.max_steps, notes), notes=notes,
             runtime_context=definition.runtime_context, inherit=definition.inherit,
         )
     else:
         spec = SubagentSpec(
             agent=GENERAL_AGENT, task=task.strip(), instructions=SUBAGENT_PROMPT, scope=GENERAL_AGENT,
             tools=resolve_tools(app, requested, notes),
-            max_steps=resolve_steps(app, args.get("max_steps"), None, notes), notes=notes,
+            max_steps=resolve_steps(app, max_steps, None, notes), notes=notes,
         )
     return run_subagent(ctx, spec)
 
 
-DESCRIPTION = (
-    "Delegate a self-contained sub-task to a subagent with a fresh context. "
-    "It returns its final answer with an activity log. Use it for a piece of work that takes several tool calls whose "
-    "details the main conversation does not need (survey one paper, check one derivation, query a "
-    "catalogue). Write the whole task: the subagent does not see this conversation. Optional: agent (one of "
-    "the listed sub-agents), tools (restrict it to these tools), max_steps (default 5, at most 10)."
-)
 
 
 def subagent_tool_definition() -> Tool:
-    return Tool(
-        name=SUBAGENT_TOOL,
-        description=DESCRIPTION,
-        parameters=object_schema({
-            "task": {"type": "string", "description": "The complete sub-task, with everything needed to do it."},
-            "agent": {"type": "string", "description": "Name of a listed sub-agent; omit for a general one."},
-            "tools": {"type": "array", "items": {"type": "string"},
-                      "description": "Only these tools may be used by the subagent."},
-            "max_steps": {"type": "integer", "minimum": 1, "description": "Step limit (default 5, at most 10)."},
-        }, ["task"]),
-        run=subagent_tool,
-        read_only=False,
-        timeout=TOOL_TIMEOUT,
-        key_argument="task",
-    )
+    return as_tool(subagent_tool)
 
 
 # --- skills with `context: fork` -------------------------------------------------------------
@@ -373,6 +372,7 @@ def run_fork_skill(ctx: ToolContext, skill: Skill, arguments: str = "") -> ToolR
     caller = ctx.states.find(Caller)
     if caller is None or caller.delegated:
         return None
+    # The app, on purpose: a forked skill runs as a subagent (above), built from the whole app.
     app = ctx.app
     notes: list[str] = []
     arguments = (arguments or "").strip()

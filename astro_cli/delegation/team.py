@@ -19,11 +19,12 @@ import time
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Annotated, Any, TypedDict
 
 from astro_cli.delegation.subagent import parent_session
-from astro_cli.tools.base import Tool, ToolError, ToolResult, object_schema
+from astro_cli.tools.base import Tool, ToolError, ToolResult
 from astro_cli.tools.context import ToolContext
+from astro_cli.tools.typed import Limits, as_tool, tool
 
 if TYPE_CHECKING:
     from astro_cli.agent.caller import Caller
@@ -148,6 +149,8 @@ def team_manager(ctx: ToolContext) -> TeamManager:
     lead = parent_session(ctx)
     manager = ctx.states.find(TeamManager)
     if manager is None:
+        # The app, on purpose: a team starts agent sessions, which are built from the whole app (its
+        # tools, prompt, sessions store) until the loop takes its parts (issue 45, the loop's share).
         manager = ctx.states.put(TeamManager(ctx.app, lead))
     manager.lead = lead  # the newest record of the lead (its model may have changed with /model)
     return manager
@@ -168,9 +171,24 @@ def _member(entry: Any, index: int) -> tuple[str, str, str]:
     return values[0], values[1], values[2]
 
 
-def team_start(ctx: ToolContext, args: dict[str, Any]) -> ToolResult:
-    members = args.get("members")
-    if not isinstance(members, list) or not members:
+class Member(TypedDict):
+    """One teammate as team_start's caller describes it."""
+
+    name: Annotated[str, "Short unique name (letters, digits, '_' or '-')."]
+    system_prompt: Annotated[str, "The teammate's whole system prompt: its role and rules."]
+    task: Annotated[str, "The complete task; the teammate sees nothing else."]
+
+
+@tool(name="team_start", read_only=False,
+      description="Start teammates that work at the same time on tasks you write. "
+      "Each gets the system prompt and the task you give it; they have no delegation tools and at most 5 steps, "
+      "and their answers come back through an inbox that team_wait reads.")
+def team_start(ctx: ToolContext, members: Annotated[list[Member], Limits(min_items=1, max_items=MAX_MEMBERS)],
+               max_steps: Annotated[int, Limits(minimum=1)] | None = None) -> ToolResult:
+    """Args:
+        max_steps: Step limit per teammate (at most 5).
+    """
+    if not members:
         raise ToolError("members should be a non-empty list of {name, system_prompt, task}.")
     if len(members) > MAX_MEMBERS:
         raise ToolError(f"at most {MAX_MEMBERS} teammates can be started at once.")
@@ -183,8 +201,8 @@ def team_start(ctx: ToolContext, args: dict[str, Any]) -> ToolResult:
     busy = [n for n in names if manager.running(n)]
     if busy:
         raise ToolError(f"{', '.join(busy)} still working; wait for them with team_wait or choose other names.")
-    requested = args.get("max_steps")
-    if requested is not None and (isinstance(requested, bool) or not isinstance(requested, int) or requested < 1):
+    requested = max_steps
+    if requested is not None and requested < 1:
         raise ToolError("max_steps should be a whole number of at least 1.")
     steps = min(requested or manager.lead.max_steps, TEAMMATE_MAX_STEPS)
     manager.start([Teammate(name, prompt, task, steps) for name, prompt, task in parsed])
@@ -210,15 +228,19 @@ def _describe(name: str, result: dict[str, Any] | None, timeout: float) -> tuple
     return f"## {name}: {status} ({facts})\n{detail}", False
 
 
-def team_wait(ctx: ToolContext, args: dict[str, Any]) -> ToolResult:
+@tool(name="team_wait", timeout=3600.0,
+      description="Wait for teammates' answers and collect them from the inbox. "
+      "Waits for all not yet collected, or the names given; a teammate that does not answer in time is "
+      "reported as a timeout.")
+def team_wait(ctx: ToolContext, names: list[str] | None = None) -> ToolResult:
+    """Args:
+        names: Teammates to wait for.
+    """
     manager = team_manager(ctx)
     if not manager.members:
         raise ToolError("no teammates were started in this session; start them with team_start.")
-    names = args.get("names")
-    if names is None or names == []:
+    if not names:
         names = [n for n, mate in manager.members.items() if not mate.collected] or list(manager.members)
-    elif not isinstance(names, list) or not all(isinstance(n, str) for n in names):
-        raise ToolError("names should be a list of teammate names.")
     unknown = [n for n in names if n not in manager.members]
     if unknown:
         raise ToolError(f"no teammate named {', '.join(unknown)}; the team: {', '.join(manager.members)}.")
@@ -236,31 +258,4 @@ def team_wait(ctx: ToolContext, args: dict[str, Any]) -> ToolResult:
 
 
 def team_tools() -> list[Tool]:
-    member = object_schema({
-        "name": {"type": "string", "description": "Short unique name (letters, digits, '_' or '-')."},
-        "system_prompt": {"type": "string", "description": "The teammate's whole system prompt: its role and rules."},
-        "task": {"type": "string", "description": "The complete task; the teammate sees nothing else."},
-    }, ["name", "system_prompt", "task"])
-    return [
-        Tool(
-            name="team_start",
-            description="Start teammates that work at the same time on tasks you write. "
-            "Each gets the system prompt and the task you give it; they have no delegation tools and at most 5 steps, and their answers come back through an inbox that "
-            "team_wait reads.",
-            parameters=object_schema({
-                "members": {"type": "array", "items": member, "minItems": 1, "maxItems": MAX_MEMBERS},
-                "max_steps": {"type": "integer", "minimum": 1, "description": "Step limit per teammate (at most 5)."},
-            }, ["members"]),
-            run=team_start, read_only=False, key_argument=None,
-        ),
-        Tool(
-            name="team_wait",
-            description="Wait for teammates' answers and collect them from the inbox. "
-            "Waits for all not yet collected, or the names given; a teammate that does not answer in time is "
-            "reported as a timeout.",
-            parameters=object_schema({
-                "names": {"type": "array", "items": {"type": "string"}, "description": "Teammates to wait for."},
-            }),
-            run=team_wait, read_only=True, timeout=3600.0,
-        ),
-    ]
+    return [as_tool(team_start), as_tool(team_wait)]

@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any
 
 from astro_cli.agent.caller import TEAMMATE
 from astro_cli.agent.events import EventBus
+from astro_cli.agent.factory import session_parts
 from astro_cli.agent.history_store import MemoryHistory
 from astro_cli.agent.loop import AgentSession
 from astro_cli.agent.permissions import PermissionPolicy
@@ -40,7 +41,7 @@ class TeammateSession(AgentSession):
         context = []
         if turn is not None:  # a request: the runtime context, unless it is off for this scope
             data = AssemblyInput(scope=self.scope, tools=tools, question=question, states=self.states, turn=turn)
-            context = self.app.prompt.runtime_context(data, self.context_sources(turn))
+            context = self.parts.prompt.runtime_context(data, self.context_sources(turn))
         return AssembledPrompt(sections=[section], tools=[tool.schema() for tool in tools], variables={},
                                context=context)
 
@@ -55,9 +56,9 @@ def run_teammate(app: AppContext, lead: Caller, name: str, system_prompt: str, t
         allow=set(mine.allow) | set(mine.session_allowed), deny=set(mine.deny), yes_to_all=mine.yes_to_all,
         asker=None, only=tools,
     )
-    session = TeammateSession(app, f"{lead.session_id}:{name}", lead.llm, EventBus(), permissions,
+    session = TeammateSession(session_parts(app, MemoryHistory()), f"{lead.session_id}:{name}", lead.llm, EventBus(), permissions,
                               extensions=[], scope=f"teammate:{name}", agent=name, only_tools=tools,
-                              max_steps=max_steps, history=MemoryHistory(), role=TEAMMATE,
+                              max_steps=max_steps, role=TEAMMATE,
                               parent_session_id=lead.session_id, cancel=cancel)
     session.system_prompt = system_prompt
     state = session.run_turn(task)

@@ -9,8 +9,10 @@ and the object named there is either a function `register(api)` or an object wit
 `register(api)` method. Through the PluginAPI it may add tools, Python callbacks for the same
 lifecycle events as the command hooks, loop extensions, prompt sections and variables, assemble
 listeners that change the system prompt and tool schemas (docs/prompt.md, "The assemble waterfall"),
-runtime-context sources, text readers and paper sources: the same extension points the built-in features use
-(astro_cli/extensions.py lists them). The API hands out the settings, never the app. This feature
+runtime-context sources, text readers, paper sources, slash commands and transcript sections: the same
+extension points the built-in features use (astro_cli/extensions.py lists them). The same module or object may
+define `register_commands(cli)` for `astro` commands (plugin_commands.py; name the module in the entry
+point to define both). The API hands out the settings, never the app. This feature
 installs last, so a plugin tool or reader may replace a built-in of the same name. A plugin that
 fails to load is reported once and skipped.
 """
@@ -23,6 +25,7 @@ from typing import TYPE_CHECKING, Any
 
 from astro_cli.agent.extensions import LoopExtension, loop_extensions
 from astro_cli.hooks.runner import PythonCallback, hook_runner
+from astro_cli.plugin_commands import GROUP
 
 if TYPE_CHECKING:
     from astro_cli.app import AppContext
@@ -31,11 +34,12 @@ if TYPE_CHECKING:
     from astro_cli.prompt.context import ContextProvider
     from astro_cli.prompt.registry import SectionProvider, VariableProvider
     from astro_cli.prompt.waterfall import AssembleListener
+    from astro_cli.slash import ViewHandler
     from astro_cli.tools.base import Tool
+    from astro_cli.transcript_sections import SessionRow
 
 GLOBAL = "global"  # the prompt registry's global layer (prompt/layers.py), kept off this module's imports
 
-GROUP = "astro.plugins"
 
 
 @dataclass
@@ -49,6 +53,8 @@ class PluginInfo:
     prompt: list[str] = field(default_factory=list)  # sections, variables, assemble listeners, runtime context
     readers: list[str] = field(default_factory=list)
     sources: list[str] = field(default_factory=list)
+    slash: list[str] = field(default_factory=list)
+    sections: list[str] = field(default_factory=list)  # transcript sections
 
 
 @dataclass
@@ -119,6 +125,23 @@ class PluginAPI:
         self._app.prompt.on_assemble(listener, scope)
         self.info.prompt.append(f"assemble listener {getattr(listener, '__name__', repr(listener))}"
                                 + (f" ({scope})" if scope != GLOBAL else ""))
+
+    def add_slash_command(self, name: str, help: str, handler: ViewHandler, usage: str = "") -> None:
+        """`/NAME args` in the REPL: `handler(view, args)` with a slash.SlashView (print, settings, the
+        session's id, queue a prompt); it replaces a command of the same name."""
+        from astro_cli.slash import SlashCommand, SlashView, slash_commands
+
+        slash_commands(self._app).register(
+            SlashCommand(name, help, lambda ctx, args: handler(SlashView.of(ctx), args), usage=usage))
+        self.info.slash.append(f"/{name}")
+
+    def add_transcript_section(self, title: str, render: Callable[[SessionRow], str | None]) -> None:
+        """A section of `astro sessions show/export`: `render(row)` gets the session's row (id, title, model,
+        times...) and returns Markdown, or None when it has nothing for this session."""
+        from astro_cli.transcript_sections import TranscriptSection, transcript_sections
+
+        transcript_sections(self._app).add(TranscriptSection(title, lambda app, row: render(row)))
+        self.info.sections.append(title)
 
     def add_context(self, source: str, order: float, provider: ContextProvider, scope: str = GLOBAL) -> None:
         """Facts for the environment message, under `[source]`: `provider(data)` returns a mapping or None."""

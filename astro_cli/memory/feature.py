@@ -12,16 +12,17 @@ and everything it writes is versioned, so it runs without asking the user.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Literal
 
 from astro_cli.agent.extensions import LoopExtension, loop_extensions
-from astro_cli.memory.format import MEMORY_TYPES, MemoryFileError, MemoryInputError
+from astro_cli.memory.format import MemoryFileError, MemoryInputError
 from astro_cli.memory.reminder import SECTION, latest_block
 from astro_cli.memory.service import MemoryService, sorted_memories
 from astro_cli.prompt.registry import ORDER_MEMORY, AssemblyInput
 from astro_cli.slash import SlashCommand, SlashContext, slash_commands
-from astro_cli.tools.base import Tool, ToolError, ToolResult, object_schema
+from astro_cli.tools.base import ToolError, ToolResult
 from astro_cli.tools.context import ToolContext
+from astro_cli.tools.typed import as_tool, tool
 
 if TYPE_CHECKING:
     from astro_cli.agent.extensions import TurnView
@@ -77,12 +78,20 @@ class MemoryTurn(LoopExtension):
             state.session.bus.emit(Notice(level="warning", text=text))
 
 
-def save_memory(ctx: ToolContext, args: dict[str, Any]) -> ToolResult:
-    service = memory_service(ctx.app)
+MemoryType = Literal["preference", "feedback", "project", "reference"]  # format.MEMORY_TYPES (tests/test_tool_deps.py holds them equal)
+
+
+@tool(name="save_memory", read_only=False, key_argument="slug", needs=MemoryService, description=SAVE_DESCRIPTION)
+def save_memory(ctx: ToolContext, service: MemoryService, slug: str, type: MemoryType,  # noqa: A002 - the model's name
+                description: str, content: str, replaces: str | None = None) -> ToolResult:
+    """Args:
+        slug: Lowercase words joined by hyphens, e.g. 'vega-magnitudes'; an existing slug is updated.
+        description: One line: what the memory is (shown in the index).
+        content: The memory in Markdown; the first lines matter most.
+        replaces: The slug of a memory this one supersedes.
+    """
     try:
-        result = service.store.save(
-            args.get("slug"), args.get("type"), args.get("description"), args.get("content"), args.get("replaces")
-        )
+        result = service.store.save(slug, type, description, content, replaces)
     except (MemoryInputError, MemoryFileError) as exc:
         raise ToolError(f"save_memory: {exc}") from None
     memory = result.memory
@@ -126,19 +135,8 @@ def install(app: AppContext) -> None:
 
     app.prompt.add("memory", ORDER_MEMORY, provider=section)
     loop_extensions(app).add(lambda: MemoryTurn(app))
-    app.tools.register(Tool(
-        name="save_memory",
-        description=SAVE_DESCRIPTION,
-        parameters=object_schema({
-            "slug": {"type": "string", "description": "Lowercase words joined by hyphens, e.g. 'vega-magnitudes'; "
-                                                      "an existing slug is updated."},
-            "type": {"type": "string", "enum": list(MEMORY_TYPES)},
-            "description": {"type": "string", "description": "One line: what the memory is (shown in the index)."},
-            "content": {"type": "string", "description": "The memory in Markdown; the first lines matter most."},
-            "replaces": {"type": "string", "description": "The slug of a memory this one supersedes."},
-        }, ["slug", "type", "description", "content"]),
-        run=save_memory, read_only=False, needs_permission=False, key_argument="slug",
-    ))
+    app.services.provide(MemoryService, lambda: memory_service(app))  # what save_memory declares it needs
+    app.tools.register(as_tool(save_memory))
     slash_commands(app).register(SlashCommand(
         name="memory", help="List, show or forget project memories.", handler=memory_slash,
         usage="/memory [list | show SLUG | forget SLUG]",

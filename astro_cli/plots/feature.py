@@ -11,11 +11,12 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Literal, TypedDict
 
 from astro_cli.plots.axes import default_axes, relative
-from astro_cli.tools.base import Tool, ToolError, ToolResult, object_schema
+from astro_cli.tools.base import ToolError, ToolResult
 from astro_cli.tools.context import ToolContext
+from astro_cli.tools.typed import as_tool, tool
 from astro_cli.tools.written import SessionWrites
 from astro_cli.transcript_sections import TranscriptSection, transcript_sections
 
@@ -27,7 +28,19 @@ if TYPE_CHECKING:
 
 FIGURES = "figures"
 _NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$")
-OVERLAY_KEYS = ("table", "x", "y", "label")  # what `overplot` takes (plots/options.py)
+
+
+class _OverlayTable(TypedDict):
+    table: str
+
+
+class Overlay(_OverlayTable, total=False):
+    """What `overplot` takes (plots/options.py): a second table, its columns and its legend label."""
+
+    x: str
+    y: str
+    label: str
+
 
 DESCRIPTION = (
     "Plot a table of the workspace (ECSV, CSV, FITS, VOTable) as a PNG in figures/. Kinds: scatter (x, y), "
@@ -95,7 +108,27 @@ def _result_text(rel: str, source: str, title: str, size: tuple[int, int], x: Qu
     return "\n".join(lines)
 
 
-def plot_table(ctx: ToolContext, args: dict[str, Any]) -> ToolResult:
+@tool(name="plot_table", read_only=False, needs_permission=True, key_argument="table", timeout=120.0,
+      description=DESCRIPTION)
+def plot_table(ctx: ToolContext, table: str, kind: Literal["scatter", "histogram", "cmd", "sky"],
+               x: str | None = None, y: str | None = None, title: str | None = None, bins: int | None = None,
+               projection: Literal["auto", "aitoff", "plain"] | None = None, output: str | None = None,
+               xlabel: str | None = None, ylabel: str | None = None, xerr: str | None = None,
+               yerr: str | None = None, overplot: Overlay | None = None) -> ToolResult:
+    """Args:
+        table: Path in the workspace, e.g. data/gaia.ecsv.
+        bins: Histogram bins (default: automatic).
+        projection: Sky plots only.
+        output: File name in figures/ (default: table-kind.png).
+    """
+    args: dict[str, Any] = {"table": table, "kind": kind, "x": x, "y": y, "title": title, "bins": bins,
+                            "projection": projection, "output": output, "xlabel": xlabel, "ylabel": ylabel,
+                            "xerr": xerr, "yerr": yerr, "overplot": overplot}
+    return _plot(ctx, args)
+
+
+def _plot(ctx: ToolContext, args: dict[str, Any]) -> ToolResult:
+    """The figure for plot_table's arguments (as the model named them), written under figures/."""
     from astro_cli.agent.events import FigureSaved
     from astro_cli.plots.columns import quantity, read_table
     from astro_cli.plots.draw import DPI, KIND_TITLES, KINDS, PlotRequest, draw, png_bytes
@@ -168,24 +201,5 @@ def figures_section(app: AppContext, row: dict[str, Any]) -> str | None:
 
 
 def install(app: AppContext) -> None:
-    app.tools.register(Tool(
-        name="plot_table",
-        description=DESCRIPTION,
-        parameters=object_schema({
-            "table": {"type": "string", "description": "Path in the workspace, e.g. data/gaia.ecsv."},
-            "kind": {"type": "string", "enum": ["scatter", "histogram", "cmd", "sky"]},
-            "x": {"type": "string"},
-            "y": {"type": "string"},
-            "title": {"type": "string"},
-            "bins": {"type": "integer", "description": "Histogram bins (default: automatic)."},
-            "projection": {"type": "string", "enum": ["auto", "aitoff", "plain"], "description": "Sky plots only."},
-            "output": {"type": "string", "description": "File name in figures/ (default: table-kind.png)."},
-            "xlabel": {"type": "string"},
-            "ylabel": {"type": "string"},
-            "xerr": {"type": "string"},
-            "yerr": {"type": "string"},
-            "overplot": object_schema({key: {"type": "string"} for key in OVERLAY_KEYS}, ["table"]),
-        }, ["table", "kind"]),
-        run=plot_table, read_only=False, needs_permission=True, key_argument="table", timeout=120.0,
-    ))
+    app.tools.register(as_tool(plot_table))
     transcript_sections(app).add(TranscriptSection("Figures", figures_section))

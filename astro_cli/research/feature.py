@@ -10,35 +10,22 @@ from __future__ import annotations
 import time
 from typing import TYPE_CHECKING, Any, Literal
 
+from astro_cli.extensions import ExtensionPoints
 from astro_cli.research.library.feature import library_tool
+from astro_cli.research.library.service import Library
+from astro_cli.research.sources.web import Web
 from astro_cli.tools.base import ToolError, ToolResult
 from astro_cli.tools.context import ToolContext
 from astro_cli.tools.typed import as_tool, tool
 
 if TYPE_CHECKING:
     from astro_cli.app import AppContext
-    from astro_cli.research.library.service import Library
-    from astro_cli.research.sources.web import Web
 
 PROGRESS_EVERY = 0.25  # seconds between progress events, so a fast download does not flood renderers
 
 
-def _library(ctx: ToolContext) -> Library:
-    """The app's library service (the tools' one way into the library)."""
-    from astro_cli.research.library.service import Library
-
-    return Library.of(ctx.app)
-
-
-def _web(ctx: ToolContext) -> Web:
-    """What the sources need: settings, home, the arXiv throttle."""
-    from astro_cli.research.sources.web import Web
-
-    return Web.of(ctx.app)
-
-
-@tool(name="search_papers", key_argument="query", timeout=180)
-def search_papers_tool(ctx: ToolContext, query: str, source: str = "all", rows: int = 10,
+@tool(name="search_papers", key_argument="query", timeout=180, needs=(Web, ExtensionPoints))
+def search_papers_tool(ctx: ToolContext, web: Web, sources: ExtensionPoints, query: str, source: str = "all", rows: int = 10,
                        sort: Literal["relevance", "date", "citations"] = "relevance", year_from: int | None = None,
                        year_to: int | None = None) -> ToolResult:
     """Search NASA ADS and arXiv for papers. Each result has bibcode, arXiv id, title, first authors, year,
@@ -56,20 +43,19 @@ def search_papers_tool(ctx: ToolContext, query: str, source: str = "all", rows: 
         year_from: First publication year to include.
         year_to: Last publication year to include.
     """
-    from astro_cli.extensions import ExtensionPoints
     from astro_cli.research.sources.http import ServiceError
     from astro_cli.research.sources.remote_search import format_for_model, result_data, search_papers
 
     try:
-        outcome = search_papers(_web(ctx), query, source=source, rows=rows or 10, sort=sort,
-                                year_from=year_from, year_to=year_to, sources=ctx.service(ExtensionPoints))
+        outcome = search_papers(web, query, source=source, rows=rows or 10, sort=sort,
+                                year_from=year_from, year_to=year_to, sources=sources)
     except ServiceError as exc:
         raise ToolError(str(exc)) from None
     return ToolResult(format_for_model(outcome), data=result_data(outcome.records), framed=True)
 
 
-@tool(name="paper_graph", key_argument="id", timeout=120)
-def paper_graph_tool(ctx: ToolContext, id: str, direction: Literal["refs", "cited-by", "similar"] = "refs",  # noqa: A002 - the model's name
+@tool(name="paper_graph", key_argument="id", timeout=120, needs=Library)
+def paper_graph_tool(ctx: ToolContext, library: Library, id: str, direction: Literal["refs", "cited-by", "similar"] = "refs",  # noqa: A002 - the model's name
                      rows: int = 20, start: int = 0) -> ToolResult:
     """Follow a paper's citation trail: what it cites, who cites it, what is similar. From NASA ADS, paged
     (rows, start): refs, cited-by or similar, each with ids, year, citation count and whether it is already
@@ -85,14 +71,14 @@ def paper_graph_tool(ctx: ToolContext, id: str, direction: Literal["refs", "cite
     from astro_cli.research.sources.paper_graph import format_for_model, paper_graph, sources_data
 
     try:
-        page = paper_graph(_library(ctx), id, direction=direction, rows=rows or 20, start=start)
+        page = paper_graph(library, id, direction=direction, rows=rows or 20, start=start)
     except ServiceError as exc:
         raise ToolError(str(exc)) from None
     return ToolResult(format_for_model(page), data=sources_data(page), framed=True)
 
 
-@tool(name="download_paper", read_only=False, key_argument="id", timeout=900)
-def download_paper_tool(ctx: ToolContext, id: str, source: bool = True) -> ToolResult:  # noqa: A002 - the model's name
+@tool(name="download_paper", read_only=False, key_argument="id", timeout=900, needs=Library)
+def download_paper_tool(ctx: ToolContext, library: Library, id: str, source: bool = True) -> ToolResult:  # noqa: A002 - the model's name
     """Download a paper (arXiv id, bibcode or DOI) into the local library. Stores its arXiv PDF and, when arXiv
     offers it, its LaTeX source under papers/ with its metadata. Run parse_paper afterwards to index the
     text.
@@ -103,7 +89,6 @@ def download_paper_tool(ctx: ToolContext, id: str, source: bool = True) -> ToolR
     """
     from astro_cli.agent.events import Notice
     from astro_cli.research.library.download import DownloadProgress
-    from astro_cli.research.library.service import Library
     from astro_cli.research.sources.http import ServiceError
 
     identifier = id.strip()
@@ -118,7 +103,7 @@ def download_paper_tool(ctx: ToolContext, id: str, source: bool = True) -> ToolR
             ctx.emit(DownloadProgress(label=label, done=done, total=total))
 
     try:
-        result = _library(ctx).add(identifier, with_source=source,
+        result = library.add(identifier, with_source=source,
                           progress=progress, cancel=ctx.cancel,
                           on_wait=lambda text: ctx.emit(Notice(level="info", text=text)))
     except ServiceError as exc:
@@ -149,8 +134,8 @@ def _relative(ctx: ToolContext, path: Any) -> str:
         return str(path)
 
 
-@tool(name="query_target", key_argument="target", timeout=120)
-def query_target_tool(ctx: ToolContext, target: str, radius: str | None = None, limit: int = 20) -> ToolResult:
+@tool(name="query_target", key_argument="target", timeout=120, needs=Web)
+def query_target_tool(ctx: ToolContext, web: Web, target: str, radius: str | None = None, limit: int = 20) -> ToolResult:
     """Look up an object in SIMBAD by name, or list the objects around a position. By name (M 31, HD 209458,
     Sgr A*): main identifier, object type, ICRS coordinates, magnitudes, redshift or radial velocity,
     spectral type and number of references; with coordinates or a radius: a cone search, nearest first.
@@ -165,7 +150,7 @@ def query_target_tool(ctx: ToolContext, target: str, radius: str | None = None, 
     from astro_cli.research.sources.simbad import describe_lookup, look_up
 
     try:
-        found = look_up(_web(ctx), target, radius, limit or 20)
+        found = look_up(web, target, radius, limit or 20)
     except ServiceError as exc:
         raise ToolError(str(exc)) from None
     lines, sources = describe_lookup(found)
@@ -177,6 +162,8 @@ def install(app: AppContext) -> None:
     from astro_cli.research.sources.builtin import register_builtin
     from astro_cli.research.sources.inspire import InspireSource
 
+    app.services.provide(Web, lambda: Web.of(app))  # for the tools that declare needs=Web (and Library)
+    app.services.provide(Library, lambda: Library.of(app))
     points = extension_points(app)  # the paper sources, as a plugin adds one (hooks/plugins.py)
     register_builtin(points)
     points.add_paper_source(InspireSource())

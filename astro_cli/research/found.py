@@ -197,3 +197,16 @@ def _texts(value: Any) -> tuple[str, ...]:
 def _notice(value: Mapping[str, Any]) -> Notice:
     return Notice(str(value.get("type") or ""), str(value.get("label") or ""), _text(value.get("doi")),
                   _int(value.get("year")), _text(value.get("source")))
+
+
+def found_from_source(value: object, label: str) -> FoundPaper | None:
+    """What a registered source answered, as a FoundPaper: a plugin written for the older dict shape
+    is read through `from_record`; anything else is the source's fault, said in one sentence."""
+    if value is None or isinstance(value, FoundPaper):
+        return value
+    if isinstance(value, Mapping):
+        return FoundPaper.from_record(value)
+    from astro_cli.research.sources.http import ServiceError
+
+    raise ServiceError(f"The paper source {label} answered with {type(value).__name__}, not a paper record; "
+                       "its plugin needs updating (docs/architecture.md, paper sources).")

@@ -10,23 +10,26 @@ wrapped in <command-name>, enters the conversation as a tool result (or a user m
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from astro_cli.agent.extensions import LoopExtension, loop_extensions
 from astro_cli.globs import matches
 from astro_cli.prompt.registry import ORDER_SKILLS, AssemblyInput
 from astro_cli.skills.approval import SkillBaseline, pre_approval, refusal_note, take_baseline
 from astro_cli.skills.loading import record_use, wrap
-from astro_cli.skills.registry import get_registry
+from astro_cli.skills.registry import SkillRegistry, get_registry
 from astro_cli.skills.state import SkillsState
 from astro_cli.skills.watcher import SkillWatcher
-from astro_cli.tools.base import Tool, ToolError, ToolResult, object_schema
+from astro_cli.tools.base import ToolError, ToolResult
 from astro_cli.tools.context import ToolContext
+from astro_cli.tools.typed import as_tool, tool
 
 if TYPE_CHECKING:
     from astro_cli.agent.extensions import SessionView, TurnView
     from astro_cli.app import AppContext
+    from astro_cli.skills.skill import Skill
 
 LOAD_SKILL_DESCRIPTION = (
     "Load a skill's full instructions by name, from the skills listed in the prompt. "
@@ -36,7 +39,10 @@ LOAD_SKILL_DESCRIPTION = (
 
 
 def unknown_skill(app: AppContext, name: str) -> str:
-    registry = get_registry(app)
+    return no_such_skill(get_registry(app), name)
+
+
+def no_such_skill(registry: SkillRegistry, name: str) -> str:
     near = registry.nearest(name)
     if near:
         return f"There is no skill named '{name}'. Nearest: {', '.join(near)}."
@@ -45,33 +51,52 @@ def unknown_skill(app: AppContext, name: str) -> str:
     return f"There is no skill named '{name}'. Skills: {listing or 'none are installed'}."
 
 
-def load_skill(ctx: ToolContext, args: dict[str, Any]) -> ToolResult:
-    name = str(args.get("name") or "").strip().lstrip("/")
+@dataclass(frozen=True)
+class SkillLoads:
+    """What load_skill needs, handed in by the install: the registry, how a use is recorded (the
+    ranking's store), and why a skill's allowed-tools may not be pre-approved (the trust store)."""
+
+    registry: SkillRegistry
+    record_use: Callable[[str, str | None, str], None]
+    refusal: Callable[[Skill], str | None]
+
+    @staticmethod
+    def of(app: AppContext) -> SkillLoads:
+        return SkillLoads(get_registry(app), lambda name, session, source: record_use(app, name, session, source),
+                          lambda skill: pre_approval(app, skill, app.services.find(SkillBaseline), by_user=False))
+
+
+@tool(name="load_skill", key_argument="name", needs=SkillLoads, description=LOAD_SKILL_DESCRIPTION)
+def load_skill(ctx: ToolContext, loads: SkillLoads, name: str, arguments: str | None = None) -> ToolResult:
+    """Args:
+        name: The skill's name, as listed.
+        arguments: Optional text for the skill's $ARGUMENTS.
+    """
+    name = name.strip().lstrip("/")
     if not name:
         raise ToolError("Give the skill's name, as listed in the system prompt.")
-    registry = get_registry(ctx.app)
+    registry = loads.registry
     registry.ensure_loaded()
     skill = registry.get(name)
     if skill is None:
-        raise ToolError(unknown_skill(ctx.app, name))
+        raise ToolError(no_such_skill(registry, name))
     if skill.disable_model_invocation:
         raise ToolError(
             f"The skill '{name}' can only be loaded by the user (with /{name}); do not load it yourself."
         )
-    arguments = args.get("arguments")
-    text = arguments if isinstance(arguments, str) else "" if arguments is None else str(arguments)
+    text = arguments or ""
     if skill.context == "fork":
         from astro_cli.delegation.subagent import run_fork_skill
 
         forked = run_fork_skill(ctx, skill, text)  # None inside a subagent or teammate: load it inline
         if forked is not None:
-            record_use(ctx.app, name, ctx.session_id, "model")
+            loads.record_use(name, ctx.session_id, "model")
             return forked
     body = skill.render(text)
-    record_use(ctx.app, name, ctx.session_id, "model")
+    loads.record_use(name, ctx.session_id, "model")
     note = ""
     if skill.allowed_tools:
-        refused = pre_approval(ctx.app, skill, ctx.app.services.find(SkillBaseline), by_user=False)
+        refused = loads.refusal(skill)
         if refused is None:
             ctx.approve_for_turn(skill.allowed_tools)
         else:
@@ -189,25 +214,8 @@ def install(app: AppContext) -> None:
     from astro_cli.skills.slash import install_slash  # the one direction: slash never imports this module
 
     get_registry(app)  # made now, scanned on first read
-    app.tools.register(
-        Tool(
-            name="load_skill",
-            description=LOAD_SKILL_DESCRIPTION,
-            parameters=object_schema(
-                {
-                    "name": {"type": "string", "description": "The skill's name, as listed."},
-                    "arguments": {
-                        "type": "string",
-                        "description": "Optional text for the skill's $ARGUMENTS.",
-                    },
-                },
-                required=["name"],
-            ),
-            run=load_skill,
-            read_only=True,
-            key_argument="name",
-        )
-    )
+    app.services.provide(SkillLoads, lambda: SkillLoads.of(app))  # what load_skill declares it needs
+    app.tools.register(as_tool(load_skill))
     app.prompt.add("skills", ORDER_SKILLS, provider=skills_section(app), replace=True)
     loop_extensions(app).add(lambda: SkillsExtension(app))
     install_slash(app)

@@ -5,8 +5,9 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from astro_cli.skills.approval import SkillBaseline, pre_approval, refusal_note
+from astro_cli.skills.listing import FORK_NOTE, SHORTENED
 from astro_cli.skills.loading import record_use, wrap
-from astro_cli.skills.registry import FORK_NOTE, SHORTENED, get_registry
+from astro_cli.skills.registry import get_registry
 from astro_cli.skills.skill import first_sentence
 from astro_cli.skills.state import SkillsState
 from astro_cli.slash import SlashCommand, slash_commands

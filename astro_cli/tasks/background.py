@@ -30,10 +30,12 @@ from astro_cli.tasks.bg_store import (
     BgTask,
     parse_task_id,
 )
-from astro_cli.tools.base import Tool, ToolError, ToolResult, object_schema
+from astro_cli.tools.base import Tool, ToolError, ToolResult
 from astro_cli.tools.context import DetachedHost, ToolContext
 from astro_cli.tools.execute import error_result, execute
 from astro_cli.tools.processes import process_groups
+from astro_cli.tools.registry import ToolRegistry
+from astro_cli.tools.typed import as_tool, tool
 
 if TYPE_CHECKING:
     from astro_cli.agent.extensions import TurnView
@@ -58,12 +60,6 @@ DESCRIPTION = (
     "meanwhile. Give tool and arguments to start one; task_id alone reads a task's whole output; "
     "task_id with cancel=true stops it."
 )
-PARAMETERS = object_schema({
-    "tool": {"type": "string", "description": "Name of the tool to run, e.g. run_bash."},
-    "arguments": {"type": "object", "description": "That tool's arguments, as you would send them to it."},
-    "task_id": {"type": "string", "description": "A background task id (bg-3) to read or cancel."},
-    "cancel": {"type": "boolean", "description": "With task_id: stop that task."},
-})
 
 
 def _now() -> str:
@@ -191,8 +187,11 @@ def background_manager(app: AppContext) -> BackgroundManager:
 
 
 # --- the tool ---------------------------------------------------------------------------------
-def inner_call(app: AppContext, only_tools: Iterable[str] | None, args: dict[str, Any]) -> tuple[Tool, dict[str, Any]]:
-    """The tool and arguments a bg_task_run call names, checked; raises ToolError with the reason."""
+def inner_call(tools: ToolRegistry, order: list[str] | None, only_tools: Iterable[str] | None,
+               args: dict[str, Any], checked: bool = False) -> tuple[Tool, dict[str, Any]]:
+    """The tool and arguments a bg_task_run call names (among `tools` in the configured `order`, those
+    the agent may use), checked (unless the gate `checked` them already: each form of the arguments
+    is checked once); raises ToolError with the reason."""
     name = args.get("tool")
     if not isinstance(name, str) or not name.strip():
         raise ToolError("bg_task_run needs 'tool' (the tool to run) or 'task_id' (a task to read or cancel).")
@@ -208,14 +207,14 @@ def inner_call(app: AppContext, only_tools: Iterable[str] | None, args: dict[str
         raise ToolError("'arguments' must be an object with the tool's arguments.")
     if name in NOT_IN_BACKGROUND:
         raise ToolError(f"{name} cannot run in the background; call it directly.")
-    visible = {tool.name for tool in app.tools.ordered(app.settings.typed["tool_order"], only=only_tools)}
-    tool = app.tools.get(name)
+    visible = {tool.name for tool in tools.ordered(order, only=only_tools)}
+    tool = tools.get(name)
     if tool is None or name not in visible:
         names = ", ".join(sorted(visible - NOT_IN_BACKGROUND))
         raise ToolError(f"there is no tool named '{name}' to run in the background. Available: {names}.")
     from astro_cli.agent.tool_runner import check_arguments
 
-    problem = check_arguments(tool, arguments)  # before anyone is asked to approve them
+    problem = None if checked else check_arguments(tool, arguments)  # before anyone is asked to approve them
     if problem:
         raise ToolError(problem)
     return tool, arguments
@@ -230,30 +229,42 @@ def _approved(caller: Caller, ctx: ToolContext, tool: Tool, arguments: dict[str,
         raise ToolError(decision.reason)
 
 
-def bg_task_run(ctx: ToolContext, args: dict[str, Any]) -> ToolResult:
+@tool(name="bg_task_run", read_only=False, timeout=30, key_argument="tool", needs=(BackgroundManager, ToolRegistry),
+      description=DESCRIPTION)
+def bg_task_run(ctx: ToolContext, manager: BackgroundManager, tools: ToolRegistry, tool: str | None = None,
+                arguments: dict[str, Any] | None = None, task_id: str | None = None,
+                cancel: bool = False) -> ToolResult:
+    """Args:
+        tool: Name of the tool to run, e.g. run_bash.
+        arguments: That tool's arguments, as you would send them to it.
+        task_id: A background task id (bg-3) to read or cancel.
+        cancel: With task_id: stop that task.
+    """
     caller = ctx.states.find(Caller)
-    manager = background_manager(ctx.app)
-    if args.get("task_id") is not None and not args.get("tool"):
-        return _read_or_cancel(manager, ctx, args)
+    if task_id is not None and not tool:
+        return _read_or_cancel(manager, ctx, task_id, cancel)
     if caller is None:
         raise ToolError("bg_task_run only works inside an agent session.")
-    tool, arguments = inner_call(ctx.app, caller.only_tools, args)
-    _approved(caller, ctx, tool, arguments)
-    task = manager.start(ctx, tool, arguments)
+    inner, arguments = inner_call(tools, ctx.settings.typed["tool_order"], caller.only_tools,
+                                  {"tool": tool, "arguments": arguments},
+                                  checked=ctx.call_id in ctx.state(BgApprovals).calls)
+    tool = inner.name
+    _approved(caller, ctx, inner, arguments)
+    task = manager.start(ctx, inner, arguments)
     subject = f" ({task.subject})" if task.subject else ""
     return ToolResult(
-        f"Started {tool.name}{subject} in the background as {task.label}. You will be told when it finishes; "
+        f"Started {tool}{subject} in the background as {task.label}. You will be told when it finishes; "
         "carry on with other work meanwhile.",
-        data={"background_task": task.label, "tool": tool.name},
+        data={"background_task": task.label, "tool": tool},
     )
 
 
-def _read_or_cancel(manager: BackgroundManager, ctx: ToolContext, args: dict[str, Any]) -> ToolResult:
-    task_id = parse_task_id(args.get("task_id"))
+def _read_or_cancel(manager: BackgroundManager, ctx: ToolContext, given: str, cancel: bool) -> ToolResult:
+    task_id = parse_task_id(given)
     task = manager.store.get(task_id) if task_id is not None else None
     if task is None or task.session_id != ctx.session_id:
-        raise ToolError(f"there is no background task '{args.get('task_id')}' in this session.")
-    if args.get("cancel"):
+        raise ToolError(f"there is no background task '{given}' in this session.")
+    if cancel:
         if task.status != "running":
             return ToolResult(f"{task.label} is not running (it is {task.status}).")
         if not manager.cancel(task.id):
@@ -269,11 +280,10 @@ def _read_or_cancel(manager: BackgroundManager, ctx: ToolContext, args: dict[str
     return ToolResult(f"{header}\n{output}", is_error=task.status != "completed")
 
 
-def bg_tool() -> Tool:
-    return Tool(
-        name="bg_task_run", description=DESCRIPTION, parameters=PARAMETERS, run=bg_task_run,
-        read_only=False, needs_permission=False, timeout=30, key_argument="tool",
-    )
+def bg_tool(app: AppContext) -> Tool:
+    app.services.provide(BackgroundManager, lambda: background_manager(app))  # what bg_task_run needs
+    app.services.provide(ToolRegistry, lambda: app.tools)
+    return as_tool(bg_task_run)
 
 
 class BackgroundGate(LoopExtension):
@@ -283,12 +293,16 @@ class BackgroundGate(LoopExtension):
     permission policy may ask the user about the inner tool, as if it ran in the foreground.
     """
 
+    def __init__(self, app: AppContext) -> None:
+        self.app = app  # the tool registry and settings the inner call is checked against
+
     def before_tool(self, state: TurnView, info: ToolCallInfo) -> ToolGate | None:
         if info.call.name != "bg_task_run" or not info.arguments.get("tool"):
             return None
         session = state.session
         try:
-            tool, arguments = inner_call(session.app, session.only_tools, info.arguments)
+            tool, arguments = inner_call(self.app.tools, self.app.settings.typed["tool_order"],
+                                         session.only_tools, info.arguments)
         except ToolError:
             return None  # the tool itself reports what is wrong
         inner = ToolCallInfo(
@@ -305,6 +319,12 @@ class BackgroundGate(LoopExtension):
                 return ToolGate(blocked=True, reason=f"{tool.name}: {gate.reason or 'a hook refused it'}")
             if gate.arguments is not None:
                 inner.arguments = gate.arguments
+        if inner.arguments is not arguments:  # a hook rewrote them: the new form is checked too, once
+            from astro_cli.agent.tool_runner import check_arguments
+
+            problem = check_arguments(tool, inner.arguments)
+            if problem:
+                return ToolGate(blocked=True, reason=problem)
         decision = session.permissions.check(tool, inner.arguments)
         if not decision.allowed:
             return ToolGate(blocked=True, reason=decision.reason)

@@ -20,11 +20,11 @@ def install(app: AppContext) -> None:
     from astro_cli.tasks.recovery import TaskRecovery
     from astro_cli.tasks.todo import todo_tool
 
-    app.tools.register(todo_tool())
-    app.tools.register(bg_tool())
-    loop_extensions(app).add(TaskRecovery)
-    loop_extensions(app).add(Nudges)
-    loop_extensions(app).add(BackgroundGate)
+    app.tools.register(todo_tool(app))
+    app.tools.register(bg_tool(app))
+    loop_extensions(app).add(lambda: TaskRecovery(app))
+    loop_extensions(app).add(lambda: Nudges(app))
+    loop_extensions(app).add(lambda: BackgroundGate(app))
     loop_extensions(app).add(DescribedNotDone)  # a nudge of local models: do the task, do not describe it
     slash_commands(app).register(SlashCommand("tasks", "show this session's task plan", views.slash_tasks))
     slash_commands(app).register(SlashCommand("bg", "list background tasks (/bg cancel bg-N stops one)", views.slash_bg,

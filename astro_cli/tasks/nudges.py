@@ -24,6 +24,7 @@ from astro_cli.tasks.todo import task_store
 
 if TYPE_CHECKING:
     from astro_cli.agent.extensions import TurnView
+    from astro_cli.app import AppContext
     from astro_cli.tools.base import ToolResult
 
 STALE_PLAN_TEXT = (
@@ -72,7 +73,8 @@ def _digest(text: str) -> str:
 class Nudges(LoopExtension):
     """Counts steps per turn and injects the stale-plan, diminishing-returns and background nudges."""
 
-    def __init__(self) -> None:
+    def __init__(self, app: AppContext) -> None:
+        self.app = app  # settings, tools, task store (the session hands out no app)
         self._reset()
 
     def _reset(self) -> None:
@@ -86,7 +88,7 @@ class Nudges(LoopExtension):
         self._reset()
 
     def before_request(self, state: TurnView) -> None:
-        app = state.app
+        app = self.app
         if not app.settings.typed["nudges.background_done"]:
             return
         from astro_cli.tasks.background import background_manager
@@ -99,7 +101,7 @@ class Nudges(LoopExtension):
 
     def after_tool(self, state: TurnView, info: ToolCallInfo, result: ToolResult) -> ToolResult | None:
         key = info.call.name + " " + json.dumps(info.arguments, sort_keys=True, ensure_ascii=False, default=str)
-        tool = state.app.tools.get(info.call.name)
+        tool = self.app.tools.get(info.call.name)
         read_only = tool is None or tool.read_only
         self.step_calls.append(
             _Call(info.call.name, _digest(key), _digest(result.content), not result.is_error, read_only)
@@ -112,11 +114,11 @@ class Nudges(LoopExtension):
         self._check_diminishing(state, calls)
 
     def _check_stale_plan(self, state: TurnView, calls: list[_Call]) -> None:
-        limit = int(state.app.settings.typed["nudges.stale_plan_steps"] or 0)
+        limit = int(self.app.settings.typed["nudges.stale_plan_steps"] or 0)
         if any(call.name == "todo_write" and call.ok for call in calls):
             self.stale_steps = 0
             return
-        open_tasks, _ = task_store(state.app).open_count(state.session.session_id)
+        open_tasks, _ = task_store(self.app).open_count(state.session.session_id)
         if open_tasks == 0:
             self.stale_steps = 0
             return
@@ -126,7 +128,7 @@ class Nudges(LoopExtension):
             self.stale_steps = 0
 
     def _check_diminishing(self, state: TurnView, calls: list[_Call]) -> None:
-        limit = int(state.app.settings.typed["nudges.diminishing_returns_steps"] or 0)
+        limit = int(self.app.settings.typed["nudges.diminishing_returns_steps"] or 0)
         new = False
         for call in calls:
             pair = call.key + call.result

@@ -7,12 +7,13 @@ in progress) is refused with the reason, and the stored plan is left as it was.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Annotated, Literal, TypedDict
 
 from astro_cli.tasks.events import TasksUpdated
 from astro_cli.tasks.store import InvalidTaskList, Task, TaskStore, checklist, counts, parse_tasks
-from astro_cli.tools.base import Tool, ToolError, ToolResult, object_schema
+from astro_cli.tools.base import Tool, ToolError, ToolResult
 from astro_cli.tools.context import ToolContext
+from astro_cli.tools.typed import Limits, as_tool, tool
 
 if TYPE_CHECKING:
     from astro_cli.app import AppContext
@@ -24,29 +25,17 @@ DESCRIPTION = (
     "The plan is shown to you again at the start of each turn."
 )
 
-PARAMETERS = object_schema(
-    {
-        "todos": {
-            "type": "array",
-            "description": "The complete task list (an empty list clears the plan).",
-            "items": {
-                "type": "object",
-                "properties": {
-                    "id": {"type": "string", "description": "Short unique id, e.g. task-1."},
-                    "content": {"type": "string", "description": "What the task is, one line."},
-                    "status": {"type": "string", "enum": ["pending", "in_progress", "completed"]},
-                    "depends_on": {
-                        "type": "array", "items": {"type": "string"},
-                        "description": "Ids of tasks that must be done first.",
-                    },
-                    "assignee": {"type": "string", "description": "Who does it (lead, a teammate's name)."},
-                },
-                "required": ["id", "content", "status"],
-            },
-        }
-    },
-    ["todos"],
-)
+class _TodoRequired(TypedDict):
+    id: Annotated[str, "Short unique id, e.g. task-1."]
+    content: Annotated[str, "What the task is, one line."]
+    status: Literal["pending", "in_progress", "completed"]
+
+
+class TodoItem(_TodoRequired, total=False):
+    """One item of the plan, as the model sends it (the keys above are required, these are not)."""
+
+    depends_on: Annotated[list[str], "Ids of tasks that must be done first."]
+    assignee: Annotated[str, "Who does it (lead, a teammate's name)."]
 
 
 def task_store(app: AppContext) -> TaskStore:
@@ -71,25 +60,23 @@ def summary_line(tasks: list[Task]) -> str:
     return line
 
 
-def todo_write(ctx: ToolContext, args: dict[str, Any]) -> ToolResult:
+@tool(name="todo_write", read_only=False, timeout=30, needs=TaskStore, description=DESCRIPTION)
+def todo_write(ctx: ToolContext, store: TaskStore,
+               todos: Annotated[list[TodoItem], Limits(extra_keys=True)]) -> ToolResult:
+    """Args:
+        todos: The complete task list (an empty list clears the plan).
+    """
     from astro_cli.store.sessions import now_iso
 
     try:
-        tasks = parse_tasks(args.get("todos"), bool(ctx.settings.typed["tasks.single_in_progress"]))
+        tasks = parse_tasks(todos, bool(ctx.settings.typed["tasks.single_in_progress"]))
     except InvalidTaskList as exc:
         raise ToolError(f"The task list was not saved: {exc} Send the whole corrected list.") from None
-    task_store(ctx.app).replace(ctx.session_id, tasks, now_iso())
+    store.replace(ctx.session_id, tasks, now_iso())
     ctx.emit(tasks_event(ctx.session_id, tasks))
     return ToolResult(summary_line(tasks), data={"tasks": [t.to_dict() for t in tasks]})
 
 
-def todo_tool() -> Tool:
-    return Tool(
-        name="todo_write",
-        description=DESCRIPTION,
-        parameters=PARAMETERS,
-        run=todo_write,
-        read_only=False,
-        needs_permission=False,
-        timeout=30,
-    )
+def todo_tool(app: AppContext) -> Tool:
+    app.services.provide(TaskStore, lambda: task_store(app))  # what todo_write declares it needs
+    return as_tool(todo_write)

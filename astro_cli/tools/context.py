@@ -1,9 +1,9 @@
 """What a running tool may reach: the narrow context the loop builds for each call.
 
 A simple tool needs only `ctx.settings`, `ctx.workspace`, `ctx.confinement` and the long-lived
-object its feature registered, `ctx.service(TargetList)` (found by class, typed); `ctx.app` stays
-for feature functions that take the whole app (`Library.of(app)`, `task_store(app)`, which
-build their service from the app's database or settings). It also gets its session's typed feature
+objects it declares, which it receives as parameters (`@tool(needs=Library)`, tools/typed.py; the
+feature's install provides how each is made). `ctx.app` stays for the few tools that build agent
+sessions from the whole app (tests/test_tool_deps.py lists them). It also gets its session's typed feature
 state (`ctx.state(SkillsState)`) and explicit capabilities from its host, the running turn:
 `approve_for_turn`, `touched`, `add_usage`, `warn`, `request_compaction`. It never gets the session or
 the turn itself, so a tool cannot reach back into the loop.

@@ -13,11 +13,19 @@
 
 The first parameter is the ToolContext; every other one is an argument the model sends. A parameter
 without a default is required; `X | None` and a default make it optional. str, int, float, bool,
-list[str] (or list of int/float/bool) and Literal["a", "b"] (an enum) are what a schema can say, so
+list[str] (or list of int/float/bool) and Literal["a", "b"] (an enum) are what a schema can say (with
+`Annotated[..., Limits(...)]` for a minimum, maximum or maxItems), so
 they are all a parameter may be: anything else is a ToolDefinitionError when the tool is defined,
 not a surprise when the model calls it. The docstring's text before `Args:` is the description the
 model reads (its first sentence is the summary in the system prompt); each `name: text` under `Args:`
 describes that argument. Defaults are not repeated in the schema: say them in the description.
+
+A tool declares the services it needs and receives them: with `@tool(needs=Library)`, a parameter
+annotated `Library` is left out of the schema and filled, per call, with the app's one Library
+(`ctx.service(Library)`, built by the factory the feature's install provided). The tool never sees
+the app, so a test hands it a Library of its own parts and the tool's reach is its signature.
+(openai-agents' `RunContextWrapper[T]` gives every tool the same T, which for astro would be the
+app again; `needs` names exactly the services a tool uses.)
 
 Like llm's `Tool.function` and openai-agents' `@function_tool`, but with no pydantic, so defining a
 tool costs nothing at startup. In a session the loop checks the model's arguments against this schema
@@ -35,21 +43,41 @@ import re
 import types
 import typing
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Literal, TypeVar
 
 from astro_cli.tools.base import Tool, ToolError, ToolResult
+from astro_cli.tools.docstrings import split_docstring
 
 log = logging.getLogger(__name__)
 
 F = TypeVar("F", bound=Callable[..., "ToolResult | str"])
 SPEC_ATTRIBUTE = "__astro_tool__"
 _SCALARS: dict[type, str] = {str: "string", int: "integer", float: "number", bool: "boolean"}
-_SUPPORTED = "str, int, float, bool, list[str], a Literal or X | None"
+_SUPPORTED = "str, int, float, bool, list[str], a Literal, a TypedDict (or a list of one), dict[str, Any] or X | None"
 
 
 class ToolDefinitionError(TypeError):
     """A tool function the schema cannot describe: raised when the tool is defined, in one sentence."""
+
+
+@dataclass(frozen=True)
+class Limits:
+    """Bounds a schema states beside the type: `Annotated[list[str], Limits(max_items=3)]`,
+    `Annotated[int, Limits(minimum=1)]`. The loop checks them before the tool runs."""
+
+    minimum: float | None = None
+    maximum: float | None = None
+    min_items: int | None = None
+    max_items: int | None = None
+    # Objects (TypedDicts) accept keys they do not name: a todo item with a key the model added is kept
+    # rather than refused. By default an object's schema has "additionalProperties": false.
+    extra_keys: bool = False
+
+    def schema(self) -> dict[str, Any]:
+        named = {"minimum": self.minimum, "maximum": self.maximum, "minItems": self.min_items,
+                 "maxItems": self.max_items}
+        return {key: value for key, value in named.items() if value is not None}
 
 
 @dataclass(frozen=True)
@@ -59,6 +87,22 @@ class Kind:
     scalar: type
     array: bool = False
     choices: tuple[object, ...] | None = None
+    limits: Limits = Limits()
+    fields: tuple[Param, ...] | None = None  # an object's keys (a TypedDict); None for any object
+
+
+def object_entry(fields: tuple[Param, ...] | None, extra_keys: bool) -> dict[str, Any]:
+    """The schema of an object: its keys, which are required, and whether others may come too."""
+    entry: dict[str, Any] = {"type": "object"}
+    if fields is None:
+        return entry
+    entry["properties"] = {f.name: f.schema() for f in fields}
+    if not extra_keys:
+        entry["additionalProperties"] = False
+    required = [f.name for f in fields if f.required]
+    if required:
+        entry["required"] = required
+    return entry
 
 
 @dataclass(frozen=True)
@@ -72,11 +116,13 @@ class Param:
     description: str | None
 
     def schema(self) -> dict[str, Any]:
-        entry: dict[str, Any] = {"type": _SCALARS[self.kind.scalar]}
+        entry: dict[str, Any] = (object_entry(self.kind.fields, self.kind.limits.extra_keys)
+                                 if self.kind.scalar is dict else {"type": _SCALARS[self.kind.scalar]})
         if self.kind.choices is not None:
             entry["enum"] = list(self.kind.choices)
         if self.kind.array:
             entry = {"type": "array", "items": entry}
+        entry.update(self.kind.limits.schema())
         if self.description:
             entry["description"] = self.description
         return entry
@@ -91,6 +137,8 @@ class ToolOptions:
     timeout: float | None = None
     key_argument: str | None = None
     permission_when: Callable[[dict[str, Any]], bool] | None = None
+    widens: Callable[[dict[str, Any]], str | None] | None = None
+    tidy_arguments: Callable[[dict[str, Any]], dict[str, Any]] | None = None
 
 
 @dataclass(frozen=True)
@@ -101,6 +149,12 @@ class ToolSpec:
     description: str
     params: tuple[Param, ...]
     options: ToolOptions = field(default_factory=ToolOptions)
+    # (parameter name, service class): filled from the app's services per call, never in the schema
+    needs: tuple[tuple[str, type], ...] = ()
+
+    def services(self, ctx: Any) -> dict[str, object]:
+        """The declared services as keyword arguments, each the app's one object of its class."""
+        return {name: ctx.service(kind) for name, kind in self.needs}
 
     def parameters(self) -> dict[str, Any]:
         schema: dict[str, Any] = {"type": "object", "properties": {p.name: p.schema() for p in self.params},
@@ -129,12 +183,18 @@ class ToolSpec:
 
 def tool(*, name: str | None = None, description: str | None = None, read_only: bool = True,
          needs_permission: bool = False, timeout: float | None = None, key_argument: str | None = None,
-         permission_when: Callable[[dict[str, Any]], bool] | None = None) -> Callable[[F], F]:
-    """Mark a typed function as a tool; its schema is derived (and checked) now, at definition time."""
+         permission_when: Callable[[dict[str, Any]], bool] | None = None,
+         widens: Callable[[dict[str, Any]], str | None] | None = None,
+         tidy_arguments: Callable[[dict[str, Any]], dict[str, Any]] | None = None,
+         needs: type | tuple[type, ...] = ()) -> Callable[[F], F]:
+    """Mark a typed function as a tool; its schema is derived (and checked) now, at definition time.
+    `needs`: the service classes it receives as parameters (annotated with the class), not the model."""
 
     def mark(function: F) -> F:
-        options = ToolOptions(read_only, needs_permission, timeout, key_argument, permission_when)
-        spec = derive(function, name=name, description=description, options=options)
+        options = ToolOptions(read_only, needs_permission, timeout, key_argument, permission_when, widens,
+                              tidy_arguments)
+        kinds = needs if isinstance(needs, tuple) else (needs,)
+        spec = derive(function, name=name, description=description, options=options, needs=kinds)
         if key_argument is not None and key_argument not in {p.name for p in spec.params}:
             raise ToolDefinitionError(f"Tool {spec.name}: key_argument '{key_argument}' is not one of its parameters.")
         setattr(function, SPEC_ATTRIBUTE, spec)
@@ -150,7 +210,7 @@ def spec_of(function: Callable[..., object]) -> ToolSpec:
 
 
 def derive(function: Callable[..., object], name: str | None = None, description: str | None = None,
-           options: ToolOptions | None = None) -> ToolSpec:
+           options: ToolOptions | None = None, needs: tuple[type, ...] = ()) -> ToolSpec:
     tool_name = name or function.__name__
     if tool_name == "<lambda>":
         raise ToolDefinitionError("A tool made from a lambda needs a name.")
@@ -162,12 +222,29 @@ def derive(function: Callable[..., object], name: str | None = None, description
     if not parameters or parameters[0].kind not in (inspect.Parameter.POSITIONAL_ONLY,
                                                     inspect.Parameter.POSITIONAL_OR_KEYWORD):
         raise ToolDefinitionError(f"Tool {tool_name}: the first parameter must be the ToolContext.")
-    params = tuple(_param(tool_name, function, p, arg_docs.get(p.name)) for p in parameters[1:])
+    injected = _needed(tool_name, parameters[1:], needs)
+    params = tuple(_param(tool_name, function, p, arg_docs.get(p.name)) for p in parameters[1:]
+                   if p.name not in dict(injected))
     stray = sorted(set(arg_docs) - {p.name for p in params})
     if stray:
         raise ToolDefinitionError(f"Tool {tool_name}: its docstring describes {', '.join(stray)}, "
                                   "which is not a parameter.")
-    return ToolSpec(tool_name, description, params, options or ToolOptions())
+    return ToolSpec(tool_name, description, params, options or ToolOptions(), injected)
+
+
+def _needed(tool_name: str, parameters: list[inspect.Parameter],
+            needs: tuple[type, ...]) -> tuple[tuple[str, type], ...]:
+    """The parameters annotated with a needed class, matched by the class or its name (annotations are
+    strings under `from __future__ import annotations`, and the class is often imported for types only)."""
+    found: list[tuple[str, type]] = []
+    for kind in needs:
+        names = {kind, kind.__name__, f"{kind.__module__}.{kind.__qualname__}"}
+        matches = [p.name for p in parameters if p.annotation in names]
+        if len(matches) != 1:
+            raise ToolDefinitionError(f"Tool {tool_name} needs {kind.__name__}: give it exactly one parameter "
+                                      f"annotated {kind.__name__}.")
+        found.append((matches[0], kind))
+    return tuple(found)
 
 
 def _param(tool_name: str, function: Callable[..., object], parameter: inspect.Parameter,
@@ -186,15 +263,37 @@ def _param(tool_name: str, function: Callable[..., object], parameter: inspect.P
         except Exception as exc:  # noqa: BLE001 - any failure is the same sentence
             raise ToolDefinitionError(f"{where}: its annotation {parameter.annotation!r} cannot be evaluated "
                                       f"at run time ({exc}).") from None
-    optional, inner = _strip_none(annotation)
-    kind = _kind(inner)
-    if kind is None:
-        raise ToolDefinitionError(f"{where} has type {annotation!r}, which a tool schema cannot express; "
-                                  f"use {_SUPPORTED}.")
+    optional, kind, _ = _annotated_kind(where, annotation)
     has_default = parameter.default is not inspect.Parameter.empty
     if optional and not has_default:
         raise ToolDefinitionError(f"{where} may be None but has no default; give it '= None'.")
     return Param(parameter.name, kind, not has_default, parameter.default if has_default else None, description)
+
+
+def _annotated_kind(where: str, annotation: object) -> tuple[bool, Kind, str | None]:
+    """Whether None is allowed, the kind, and the description an `Annotated[X, "text"]` gives."""
+    optional, inner = _strip_none(annotation)
+    limits, text = Limits(), None
+    if typing.get_origin(inner) is typing.Annotated:
+        inner, *metadata = typing.get_args(inner)
+        limits = next((m for m in metadata if isinstance(m, Limits)), limits)
+        text = next((m for m in metadata if isinstance(m, str)), None)
+    kind = _kind(where, inner)
+    if kind is None:
+        raise ToolDefinitionError(f"{where} has type {annotation!r}, which a tool schema cannot express; "
+                                  f"use {_SUPPORTED}.")
+    return optional, replace(kind, limits=limits), text
+
+
+def _object_fields(where: str, shape: type) -> tuple[Param, ...]:
+    """A TypedDict's keys as parameters: required unless NotRequired (or the class is total=False)."""
+    hints = typing.get_type_hints(shape, include_extras=True)
+    required = getattr(shape, "__required_keys__", frozenset(hints))
+    fields = []
+    for name, hint in hints.items():
+        _, kind, text = _annotated_kind(f"{where}, key '{name}'", hint)
+        fields.append(Param(name, kind, name in required, None, text))
+    return tuple(fields)
 
 
 def _strip_none(annotation: object) -> tuple[bool, object]:
@@ -205,9 +304,13 @@ def _strip_none(annotation: object) -> tuple[bool, object]:
     return False, annotation
 
 
-def _kind(annotation: object) -> Kind | None:
+def _kind(where: str, annotation: object) -> Kind | None:
     if isinstance(annotation, type) and annotation in _SCALARS:
         return Kind(annotation)
+    if typing.is_typeddict(annotation):
+        return Kind(dict, fields=_object_fields(where, typing.cast(type, annotation)))
+    if typing.get_origin(annotation) is dict and typing.get_args(annotation) in ((str, Any), (str, object)):
+        return Kind(dict)  # any object (another tool's arguments); dict[str, int] says more than a schema here
     origin = typing.get_origin(annotation)
     if origin is Literal:
         choices = typing.get_args(annotation)
@@ -217,6 +320,8 @@ def _kind(annotation: object) -> Kind | None:
         (item,) = typing.get_args(annotation) or (None,)
         if isinstance(item, type) and item in _SCALARS:
             return Kind(item, array=True)
+        if typing.is_typeddict(item):
+            return Kind(dict, array=True, fields=_object_fields(where, typing.cast(type, item)))
     return None
 
 
@@ -237,6 +342,10 @@ _NUMBER = re.compile(r"\s*[-+]?(\d+(\.\d*)?|\.\d+)([eE][-+]?\d+)?\s*")
 
 
 def _scalar(name: str, kind: type, value: object) -> object:
+    if kind is dict:  # its keys were checked against the schema by the loop; the tool reads them
+        if isinstance(value, dict):
+            return value
+        raise ToolError(f"{name} must be an object, not {type(value).__name__} {value!r}.")
     if kind is str:
         if isinstance(value, str):
             return value
@@ -262,40 +371,11 @@ def _scalar(name: str, kind: type, value: object) -> object:
     return int(number)
 
 
-def split_docstring(doc: str) -> tuple[str, dict[str, str]]:
-    """The description (lines of a paragraph joined) and the `Args:` section's text per argument."""
-    lines = doc.splitlines()
-    head, args_lines = lines, []
-    for index, line in enumerate(lines):
-        if line.strip() in ("Args:", "Arguments:", "Parameters:"):
-            head, args_lines = lines[:index], lines[index + 1:]
-            break
-    paragraphs = " ".join(line.strip() or "\n\n" for line in head).split("\n\n")
-    description = "\n\n".join(" ".join(p.split()) for p in paragraphs if p.strip())
-    described: dict[str, str] = {}
-    current = None
-    indent = None
-    for line in args_lines:
-        if not line.strip():
-            continue
-        depth = len(line) - len(line.lstrip())
-        indent = depth if indent is None else indent
-        if depth < indent:
-            break  # the section ended (Returns:, Raises:, ...)
-        match = re.match(r"\s*(\w+)(\s*\([^)]*\))?:\s*(.*)", line) if depth == indent else None
-        if match:
-            current = match.group(1)
-            described[current] = match.group(3).strip()
-        elif current is not None:
-            described[current] = f"{described[current]} {line.strip()}".strip()
-    return description, described
-
-
 def run_function(spec: ToolSpec, function: Callable[..., ToolResult | str]) -> Callable[[object, dict[str, Any]], ToolResult | str]:
     """The `run(ctx, args)` a Tool holds: the arguments bound and converted, then the function called."""
 
     def run(ctx: object, arguments: dict[str, Any]) -> ToolResult | str:
-        return function(ctx, **spec.bind(arguments))
+        return function(ctx, **spec.services(ctx), **spec.bind(arguments))
 
     run.__name__ = getattr(function, "__name__", spec.name)
     run.__doc__ = function.__doc__
@@ -312,4 +392,5 @@ def as_tool(function: Callable[..., ToolResult | str], wrap: Callable[[Callable[
     return Tool(name=spec.name, description=spec.description, parameters=spec.parameters(),
                 run=wrap(run) if wrap else run, read_only=options.read_only,
                 needs_permission=options.needs_permission, timeout=options.timeout,
-                key_argument=options.key_argument, permission_when=options.permission_when)
+                key_argument=options.key_argument, permission_when=options.permission_when,
+                widens=options.widens, tidy_arguments=options.tidy_arguments)

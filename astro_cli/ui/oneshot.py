@@ -24,7 +24,8 @@ from astro_cli.security.visible import one_line, visible
 if TYPE_CHECKING:
     from rich.status import Status
 
-    from astro_cli.agent.loop import AgentSession, TurnState
+    from astro_cli.agent.loop import AgentSession
+    from astro_cli.agent.turn_state import TurnState
     from astro_cli.security.secrets import Redactor
 
 

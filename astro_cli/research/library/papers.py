@@ -28,22 +28,23 @@ from astro_cli.research.identifiers import (
 )
 from astro_cli.research.library.files import PaperFiles
 from astro_cli.research.library.matching import disagreement, identifiers_text, keep_stored_identifiers
-from astro_cli.research.library.storage import LibraryStore, NoteScope, open_store
+from astro_cli.research.library.storage import LibraryStore, NoteScope
 from astro_cli.research.records import PAPER_COLUMNS, Chunk, Paper
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
 
-    from astro_cli.app import AppContext
+    from astro_cli.config import Settings
     from astro_cli.extensions import ExtensionPoints
     from astro_cli.research.search.local_embed import LocalModels
     from astro_cli.research.sources.web import Web
     from astro_cli.security.paths import Confinement
     from astro_cli.security.secrets import Redactor
+    from astro_cli.workspace import AstroHome, Workspace
 
 log = logging.getLogger(__name__)
 
-__all__ = ["LibraryCore", "LibraryConflict", "Upserted", "normalize_arxiv", "normalize_doi", "PAPER_FIELDS"]
+__all__ = ["LibraryCore", "LibraryParts", "LibraryConflict", "Upserted", "normalize_arxiv", "normalize_doi", "PAPER_FIELDS"]
 
 PAPER_FIELDS = tuple(c for c in PAPER_COLUMNS if c != "outline")  # what a caller may give; parsing writes the outline
 
@@ -67,20 +68,38 @@ class Upserted:
     conflicts: list[str] = field(default_factory=list)
 
 
+@dataclass(frozen=True)
+class LibraryParts:
+    """What the library is built from, handed in by its factory (research/library/feature.py
+    `library_of`), never read from the app. The parts the app makes on first use (the redactor reads
+    keys.yaml, the confinement the trust store) come as functions, so building a library costs nothing."""
+
+    settings: Settings
+    workspace: Workspace
+    home: AstroHome
+    store: LibraryStore
+    files: PaperFiles
+    web: Callable[[], Web]
+    redactor: Callable[[], Redactor]
+    confinement: Callable[[], Confinement]
+    encoders: Callable[[], LocalModels]
+    readers: Callable[[], ExtensionPoints]  # the text readers (PDF, LaTeX, Markdown and a plugin's)
+    on_close: Callable[[Callable[[], None]], None]
+
+
 class LibraryCore:
     """What every step of the library is handed: the store (storage/: SQLite or PostgreSQL), the
-    paper files, the settings, and the papers' rows as `Paper` records. With the app's `Library`
-    service (service.py: the steps as methods, one per app) it is the only place in research/ that
-    reads the app; the steps (download, parse, embed, search, content, notes) take it instead."""
+    paper files, the settings, and the papers' rows as `Paper` records. It holds its parts, never the
+    app (`LibraryParts`, built once per app by the feature's factory); the steps (download, parse,
+    embed, search, content, notes) take it instead."""
 
-    def __init__(self, app: AppContext, store: LibraryStore | None = None) -> None:
-        self.settings = app.settings
-        self.workspace = app.workspace
-        self.home = app.home
-        self._app = app  # for the redactor and the confinement, which the app builds on first use
-        self.store = store if store is not None else app.service(LibraryStore, lambda: open_store(
-            app.settings, app.workspace, app.keys, lambda: app.db, lambda: app.redactor, app.on_close))
-        self.files = PaperFiles(app.settings, app.workspace, lambda: app.confinement)
+    def __init__(self, parts: LibraryParts) -> None:
+        self.parts = parts
+        self.settings = parts.settings
+        self.workspace = parts.workspace
+        self.home = parts.home
+        self.store = parts.store
+        self.files = parts.files
         # The notes folder as the last sync saw it (relative path -> mtime): a search after a search
         # finds it unchanged and asks the index nothing (notes.py).
         self.notes_seen: dict[str, int] | None = None
@@ -97,36 +116,29 @@ class LibraryCore:
     # --- what the steps share --------------------------------------------------------------
     @property
     def redactor(self) -> Redactor:
-        return self._app.redactor
+        return self.parts.redactor()
 
     @property
     def confinement(self) -> Confinement:
-        return self._app.confinement
+        return self.parts.confinement()
 
     @property
     def web(self) -> Web:
         """How the sources (arXiv, ADS, Crossref) are reached: settings, User-Agent, the arXiv throttle."""
-        from astro_cli.research.sources.web import Web
-
-        return Web.of(self._app)
+        return self.parts.web()
 
     @property
     def encoders(self) -> LocalModels:
         """The local embedding models, loaded once per process."""
-        from astro_cli.research.search.local_embed import LocalModels
-
-        return self._app.service(LocalModels)
+        return self.parts.encoders()
 
     @property
     def readers(self) -> ExtensionPoints:
-        """The text readers (PDF, LaTeX, Markdown and any a plugin adds), registered by the features'
-        install, which runs here when a command (`library add`) has not run it yet."""
-        from astro_cli.extensions import extension_points
-
-        return extension_points(self._app.install_features())
+        """The text readers (PDF, LaTeX, Markdown and any a plugin adds)."""
+        return self.parts.readers()
 
     def on_close(self, closer: Callable[[], None]) -> None:
-        self._app.on_close(closer)
+        self.parts.on_close(closer)
 
     @property
     def shared(self) -> bool:

@@ -277,7 +277,8 @@ def _extract(library: LibraryCore, paper: Paper, size: int) -> Extracted:
         raise ParseError(f"paper {paper.id}'s file {unread[0]} is none of the files astro reads "
                          f"({readers.kinds()}); nothing was indexed.")
     if not files:
-        raise ParseError(f"paper {paper.id} has no PDF or LaTeX source in papers/; download it with download_paper.")
+        raise ParseError(f"paper {paper.id} has no file astro reads in papers/ ({readers.kinds()}); "
+                         "download it with download_paper.")
     warning = f"no reader reads {unread[0]}, so {files[0][1].label} was used" if unread else None
     for (path, reader), after in zip(files, [*files[1:], None]):
         fallback = f", so {after[1].label} was used" if after else ""

@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING
 
-from astro_cli.research.found import FoundPaper
+from astro_cli.research.found import FoundPaper, found_from_source
 from astro_cli.research.identifiers import ARXIV_BIBCODE, ARXIV_DOI, BIBCODE
 from astro_cli.research.sources import ads, arxiv, crossref
 from astro_cli.research.sources.http import ServiceError
@@ -64,7 +64,7 @@ def resolve(web: Web, identifier: str, sources: ExtensionPoints | None = None) -
             classify(identifier)  # the sentence naming the forms astro reads
             raise ServiceError(f"No paper source recognises '{identifier}'.")
         clean = re.sub(r"^(?:https?://(?:dx\.)?doi\.org/|doi:)", "", identifier.strip(), flags=re.IGNORECASE)
-        found = source.resolve(web, identifier.strip())
+        found = found_from_source(source.resolve(web, identifier.strip()), source.label)
         kind = _kind(identifier)
         if found is None:
             raise ServiceError(f"{source.label} does not know the {kind} '{clean}'.")

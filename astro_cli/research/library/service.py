@@ -4,7 +4,8 @@
 indexes the paper it is handed (parse.py), `embed` makes the vectors of what was indexed
 (search/embed.py), `search` ranks passages (search/passages.py) and `content` reads a paper's text
 by section or pages (content.py). Each step is a module that takes the library's core
-(papers.py) and never the app; this class only ties them together, so no step imports it.
+(papers.py) and never the app; this class only ties them together, so no step imports it. It holds
+its parts (`LibraryParts`), never the app: `Library.of(app)` builds the app's one from the app's parts.
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ import threading
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
-from astro_cli.research.library.papers import LibraryCore
+from astro_cli.research.library.papers import LibraryCore, LibraryParts
 
 if TYPE_CHECKING:
     from astro_cli.app import AppContext
@@ -30,8 +31,28 @@ class Library(LibraryCore):
 
     @staticmethod
     def of(app: AppContext) -> Library:
-        """The app's one library (made on first use)."""
-        return app.service(Library, lambda: Library(app))
+        """The app's one library, built from the app's parts on first use: the one place that reads the app
+        for it (the feature's install provides it to the tools that declare `needs=Library`)."""
+        return app.service(Library, lambda: Library.from_app(app))
+
+    @staticmethod
+    def from_app(app: AppContext) -> Library:
+        """A library of this app's settings, store, files, web, redactor, encoders and readers."""
+        from astro_cli.extensions import extension_points
+        from astro_cli.research.library.files import PaperFiles
+        from astro_cli.research.library.storage import LibraryStore, open_store
+        from astro_cli.research.search.local_embed import LocalModels
+        from astro_cli.research.sources.web import Web
+
+        store = app.service(LibraryStore, lambda: open_store(
+            app.settings, app.workspace, app.keys, lambda: app.db, lambda: app.redactor, app.on_close))
+        return Library(LibraryParts(
+            settings=app.settings, workspace=app.workspace, home=app.home, store=store,
+            files=PaperFiles(app.settings, app.workspace, lambda: app.confinement),
+            web=lambda: Web.of(app), redactor=lambda: app.redactor, confinement=lambda: app.confinement,
+            encoders=lambda: app.service(LocalModels),
+            # the features' install runs here when a command (`library add`) has not run it yet
+            readers=lambda: extension_points(app.install_features()), on_close=app.on_close))
 
     def add(self, identifier: str, *, with_source: bool = True, progress: Progress | None = None,
             cancel: threading.Event | None = None, on_wait: Callable[[str], None] | None = None) -> Downloaded:

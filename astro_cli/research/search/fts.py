@@ -28,6 +28,7 @@ MIN_WORDS = 2  # the rarest words are always kept, whatever their frequency
 RUN_LENGTH = 3  # content words in a row that make a literal run (literal_runs)
 MAX_RUNS = 12
 _TOKENS = re.compile(r'"([^"]+)"|(\w+)', re.UNICODE)
+_SYMBOL = re.compile(r"([^\W\d_]+)(\d+)|(\d+)([^\W\d_]+)", re.UNICODE)
 
 
 class SearchError(Exception):
@@ -111,10 +112,19 @@ def parse_question(question: str) -> ParsedQuestion:
     return ParsedQuestion(phrases, words, pairs, runs)
 
 
+def symbol_parts(word: str) -> str | None:
+    """A symbol typed as one word, as the paper writes it: `H0` -> "H 0" (`$H_0$`), `AGN1` -> "AGN 1"
+    (`A_{\\mathrm{AGN} 1}`), `21cm` -> "21 cm"; None for a plain word or number. The tokenizer splits
+    the paper's `H_0` into two tokens, so the question's one token never met it."""
+    parts = _SYMBOL.fullmatch(word)
+    return " ".join(p for p in parts.groups() if p) if parts else None
+
+
 def expression(parsed: ParsedQuestion, keep: set[str] | None = None) -> Match:
-    """Any of the phrases, the kept words and the pairs of kept words."""
+    """Any of the phrases, the kept words (a symbol also as its parts) and the pairs of kept words."""
     kept = [w for w in parsed.words if keep is None or w.lower() in keep]
     terms = [*parsed.phrases, *kept]
+    terms += [parts for w in kept if (parts := symbol_parts(w))]
     terms += [f"{a} {b}" for a, b in parsed.pairs if keep is None or (a.lower() in keep and b.lower() in keep)]
     return Match(tuple((t,) for t in terms[:MAX_TERMS]))
 

@@ -124,12 +124,14 @@ def _one_source(web: Web, chosen: PaperSource, query: str, rows: int, sort: str,
                 year_from: int | None, year_to: int | None) -> Outcome:
     """One registered source, asked in its own query language; its failure is the answer."""
     from astro_cli.extensions import SearchRequest
+    from astro_cli.research.found import found_from_source
     from astro_cli.research.sources.arxiv_query import plan_of
 
     plan = plan_of(query, year_from, year_to) if chosen.query_language == "ads" else None
     answer = chosen.search(web, SearchRequest(query, rows, sort, year_from, year_to))
+    records = [found for found in (found_from_source(r, chosen.label) for r in answer.records) if found is not None]
     outcome = Outcome(query=query, records=[], notes=list(answer.notes), totals={chosen.name: answer.total})
-    return _finish(web, outcome, merge(answer.records), plan, rows, sort)
+    return _finish(web, outcome, merge(records), plan, rows, sort)
 
 
 def _finish(web: Web, outcome: Outcome, merged: list[FoundPaper], plan: ArxivQuery | None, rows: int,

@@ -27,6 +27,12 @@ from astro_cli.research.text.latex_markup import (
     front_matter,
     pdf_strings,
 )
+from astro_cli.research.text.latex_modes import (
+    DECIMAL_GLYPHS,
+    decimal_glyphs,
+    resolve_conditionals,
+    text_boxes_in_math,
+)
 from astro_cli.research.text.latex_refs import SECTION_LEVELS, SectionCounter
 from astro_cli.research.text.latex_symbols import DROP_WITH_ARG, PROSE_COMMAND, UNWRAP, prose_symbol
 
@@ -297,7 +303,8 @@ def _math_mode(text: str) -> str:
         if "\\ensuremath" not in text:
             break
         text = _replace_command(text, "ensuremath", lambda arg: arg)
-    return re.sub(r"\\label\{[^}]*\}\s*", "", text).strip()
+    text = re.sub(r"\\label\{[^}]*\}\s*", "", text)
+    return text_boxes_in_math(text, _clean_prose).strip()  # latex_modes.py: a box's words, not its plumbing
 
 
 def _text_math(text: str) -> str:
@@ -343,14 +350,14 @@ def latex_sections(path: Path, budget: Budget | None = None) -> tuple[str | None
     files = read_source_files(path)
     main = main_file(files)
     full = inline_inputs(files, main, budget=budget)
-    macros = collect_macros(full)
+    macros = {name: m for name, m in collect_macros(full).items() if name not in DECIMAL_GLYPHS}
     body = full
     if "\\begin{document}" in full:
         body = full.split("\\begin{document}", 1)[1].split("\\end{document}", 1)[0]
-    body = expand_macros(_drop_definitions(body), macros, budget)
+    body = resolve_conditionals(decimal_glyphs(expand_macros(_drop_definitions(body), macros, budget)))
     body = algorithmic_steps(_back_matter_and_references(body, files, main, set(macros)))
     preamble = full.split("\\begin{document}", 1)[0] if "\\begin{document}" in full else ""
-    head = expand_macros(_drop_definitions(preamble), macros, budget) + body  # \title is often in the preamble
+    head = resolve_conditionals(expand_macros(_drop_definitions(preamble), macros, budget)) + body  # \title: preamble
     about = front_matter(head, to_text)
     title_match = re.search(r"\\title\s*(?:\[[^\]]*\])?\s*\{", head)
     title = to_text(braced(head, title_match.end() - 1)[0]) if title_match else None

@@ -330,10 +330,14 @@ def scripted_size(size: float, counts: dict[float, int], glyphs: list[tuple[floa
     """The size of a line's main text when its most frequent size is its scripts': a row of values
     with upper and lower errors (`4648.16636^{+0.00269}_{−0.00339}`) has more script glyphs than
     value glyphs, and so is a display line whose symbols carry longer subscripts than themselves
-    (`L_{full} = L_{iso} × L_{gyro}`). A larger size (three glyphs or more) whose baseline has most
-    glyphs of `size` above or below it is the main text; otherwise `size` is."""
-    for larger in sorted((s for s in counts if s > size + 0.2 and counts[s] >= 3), key=lambda s: -counts[s]):
+    (`L_{full} = L_{iso} × L_{gyro}`), and so is one symbol with longer scripts (`t_0^{(1)}` in a
+    table, `F_{total}` under a fraction bar). A larger size (three glyphs or more, or fewer on one
+    baseline) whose baseline has most glyphs of `size` above or below it is the main text; otherwise
+    `size` is."""
+    for larger in sorted((s for s in counts if s > size + 0.2), key=lambda s: -counts[s]):
         own = sorted((base, weight) for base, weight, of in glyphs if abs(of - larger) < 0.2)
+        if counts[larger] < 3 and own[-1][0] - own[0][0] > 0.1 * larger:
+            continue  # one or two larger glyphs are a symbol (`t_0^{(1)}`) only on one baseline, not a big `)`
         line = weighted_median(own, sum(weight for _, weight in own) // 2)
         above = below = on = 0
         for base, weight, of in glyphs:

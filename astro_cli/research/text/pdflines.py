@@ -26,6 +26,8 @@ from astro_cli.research.text.pdfglyphs import (
     weighted_median,
     wide_gaps,
 )
+from astro_cli.research.text.pdfmargin import margin_numbers, without
+from astro_cli.research.text.pdfpagechars import page_chars
 
 GAP_EMS = 3.0  # a piece further right than this (in font sizes) is another column, not the same line
 
@@ -189,13 +191,15 @@ def continues(line: LineShape, before: PieceEnds, piece: PieceEnds) -> bool:
         return False
     size, base = line.size, line.base
     piece_size, piece_base = piece.size, piece.base
+    if piece_size < size - 0.2 and abs(first.size - size) <= 0.2:
+        piece_base = first.base  # `F_{total}` under `F_{comp}`: its subscript outnumbers its symbol
     if line.display and abs(piece_base - base) <= size * 2.5 and piece.math:
         # one display formula, whatever its layout; a table's next row (back at the margin) is not
         return first.x0 - last.x1 <= size * GAP_EMS and first.x0 > line.start + size
     if abs(piece_base - base) > size * 0.75:
         return False
     if first.x0 >= last.x1 - size * 0.3:
-        return first.x0 - last.x1 <= size * GAP_EMS
+        return first.x0 - last.x1 <= size * GAP_EMS or _row_rest(line, piece, piece_base)
     # a piece that goes back left continues the line only when it stacks under the end of the one
     # before: a fraction's denominator under its numerator, both set off the line's baseline
     # (or the lower error `−0.04` under the upper one `+0.03` that ends the piece before, from its start)
@@ -204,6 +208,14 @@ def continues(line: LineShape, before: PieceEnds, piece: PieceEnds) -> bool:
         return False
     tail = before.script_start()
     return first.x1 > (last.x0 if tail is None else tail)
+
+
+def _row_rest(line: LineShape, piece: PieceEnds, piece_base: float) -> bool:
+    """A piece far to the right on the line's very baseline that is itself a row of cells goes on the
+    line: the rest of a table row whose first cell PDFium gave apart (a symbol with stacked scripts,
+    `t_0^{(1)}`, then `d | N(1574.273800; 0.1000) | ...`). Another column's line is not a row."""
+    shown = piece.shown
+    return bool(shown) and abs(piece_base - line.base) <= 0.05 * line.size and wide_gaps(shown or [], shown=shown) >= 2
 
 
 def page_glyphs(textpage: Any) -> PageGlyphs:
@@ -215,6 +227,7 @@ def page_glyphs(textpage: Any) -> PageGlyphs:
     if count <= 0:
         return PageGlyphs([], 0, 0, 0)
     reader = CharReader(textpage)
-    kept = reader.pieces(0, count)
+    drops = margin_numbers(reader, page_chars(textpage, count, reader))  # as pdfruns.page_lines
+    kept = [piece for start, end in without(0, count, drops) for piece in reader.pieces(start, end)]
     rotated = number_pieces(kept, 0)
     return PageGlyphs(join_pieces(kept), count, reader.unmapped, rotated)

@@ -20,26 +20,18 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Sequence
 from functools import lru_cache
-from typing import Protocol
 
 from astro_cli.research.text.hyphens import SOFT_HYPHEN
 from astro_cli.research.text.pdfchars import math_char
 from astro_cli.research.text.pdfglyphs import MATH_FONTS, Glyph
 from astro_cli.research.text.pdfscript import kind_of, superscript
+from astro_cli.research.text.pdfspacing import Run
 
 TEXT_ONLY = frozenset((*MATH_FONTS, "TXSYA", "PXSYA"))  # fonts whose glyphs pdfchars.math_char names
 _MATH_SET = frozenset(MATH_FONTS)
 _OTHER_SPACE = re.compile(r"[^\S ]")  # whitespace other than a space: its glyph's kind is not known here
 _SPACES = re.compile(" {2,}")
 _LETTERS = re.compile(r"[^\W\d_]{3,}")  # candidates for three letters in a row (a superset of str.isalpha's)
-
-
-class Run(Protocol):
-    first: int
-    last: int
-    font: tuple[str, str, bool]  # name, family, no Unicode map
-    size: float
-    base: float
 
 
 def inline_math(text: str, start: int, runs: Sequence[Run]) -> bool:

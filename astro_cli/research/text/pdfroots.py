@@ -16,13 +16,14 @@ from astro_cli.research.text.pdfglyphs import Glyph
 RADICAL = "√"
 _THIN = 1.5  # points: a vinculum is a rule of TeX's default thickness (0.4 pt), scaled at most a little
 _TOUCH = 1.5  # points between a root sign's right edge and the start of its rule
+_NUMBER = re.compile(r"\d+(?:\.\d+)?")  # `0.5/δ_{obs}`: a decimal number is one part too
 _SYMBOL = re.compile(r"\w(?:_(?:\w|\{[^{}]*\}))?(?:\^(?:\w|\{[^{}]*\}))?")  # one symbol and its scripts: P_0
 
 
 def bare_part(text: str) -> bool:
     """A fraction's part or a radicand written without parentheses: one character, a number, or one
-    symbol with its scripts (`2`, `10`, `P_0`, `a_∗`); anything longer is put in parentheses."""
-    return len(text) == 1 or text.isdigit() or _SYMBOL.fullmatch(text) is not None
+    symbol with its scripts (`2`, `10`, `0.5`, `P_0`, `a_∗`); anything longer is put in parentheses."""
+    return len(text) == 1 or _NUMBER.fullmatch(text) is not None or _SYMBOL.fullmatch(text) is not None
 
 
 def set_reach(page: Any, lines: list[Any]) -> None:

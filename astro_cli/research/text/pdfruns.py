@@ -28,8 +28,10 @@ from astro_cli.research.text.pdfcells import CELL_EMS, NUMERIC_CELL_EMS  # no ga
 from astro_cli.research.text.pdfchars import EXTENSION_FONTS, SPACING_ACCENTS
 from astro_cli.research.text.pdfglyphs import CharReader, Glyph, number_pieces, solid
 from astro_cli.research.text.pdflines import LineShape, PieceEnds, continues
+from astro_cli.research.text.pdfmargin import margin_numbers, without
 from astro_cli.research.text.pdfpagechars import page_chars, page_words
 from astro_cli.research.text.pdfplain import TEXT_ONLY, inline_math, main_size, scripted
+from astro_cli.research.text.pdfspacing import digit_letters, thin_spaces
 
 _TINY = 2  # pieces of this many characters or fewer are read character by character
 _UNUSUAL = re.compile("[\x00-\x1f\x7f\u00ad\ud800-\udfff\ue000-\uf8ff\ufffe\uffff√"
@@ -82,9 +84,14 @@ def page_lines(textpage: Any) -> PageLines:
     items: list[list[Glyph] | _Plain] = []
     number = rotated = 0
     starts, words = page_words(text)  # each piece's words, cut below
-    for found in _SEGMENT.finditer(text):
-        start, end = found.span()
-        read = _read(reader, text, start, end, number, words[bisect_left(starts, start):bisect_left(starts, end)])
+    drops = margin_numbers(reader, text)  # a manuscript's line numbers are no part of its lines
+    meets = digit_letters(text)  # where a thin space may stand between a value and its unit
+    spans = [found.span() for found in _SEGMENT.finditer(text)]
+    if drops:
+        spans = [part for span in spans for part in without(*span, drops)]
+    for start, end in spans:
+        read = _read(reader, text, start, end, number, words[bisect_left(starts, start):bisect_left(starts, end)],
+                     meets)
         if isinstance(read, _Plain):
             items.append(read)
             number += 1
@@ -120,7 +127,7 @@ Words = dict[int, tuple[int, int, float, float]]  # first character -> end, text
 
 
 def _read(reader: CharReader, text: str, start: int, end: int, number: int,
-          words: list[tuple[int, int]]) -> _Plain | Words | None:
+          words: list[tuple[int, int]], meets: list[int]) -> _Plain | Words | None:
     """The piece start..end-1 (whose `words` are the page's words inside it) as plain text; or, when
     it must be read character by character, the words inside its runs that may be read whole (None:
     every character)."""
@@ -166,6 +173,8 @@ def _read(reader: CharReader, text: str, start: int, end: int, number: int,
                 if line is None:
                     return _inner_words(text, words, runs)
                 written, size, base = line
+            if thin_spaces(reader, text, runs, size, base, meets):
+                return _inner_words(text, words, runs)  # pdfscript.thin_space writes the space
             # a row of values (pdfcells.numeric: two in five characters digits) has cells from 0.6 em
             numeric = _digits(body) * 5 >= len("".join(body.split())) * 2
             ends = _plain_ends(reader, text, words, runs, NUMERIC_CELL_EMS if numeric else CELL_EMS, size, base)

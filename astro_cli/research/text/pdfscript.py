@@ -28,6 +28,7 @@ from astro_cli.research.text.pdfchars import (
 )
 from astro_cli.research.text.pdfglyphs import Glyph, math_only, reference
 from astro_cli.research.text.pdfroots import RADICAL, bare_part, radicand_end, reaches, stacked
+from astro_cli.research.text.pdfspacing import thin_space
 
 APPROXIMATE, APPROXIMATE_END = "⟦", "⟧"  # around a formula whose layout was guessed
 _MATH_ITALIC = (*MATH_ITALIC_FONTS, "MSBM")
@@ -54,6 +55,7 @@ def render_line(glyphs: list[Glyph], known: tuple[float, float] | None = None) -
     shown = [g for g in glyphs if g.char]
     first = next((g.size for g in shown if not g.generated and g.char.strip()), size)
     kinds = _kinds(shown, size, base)
+    shown, kinds = _script_words(shown, kinds)
     out: list[str] = []
     cells = 0
     last_main: Glyph | None = None
@@ -74,6 +76,9 @@ def render_line(glyphs: list[Glyph], known: tuple[float, float] | None = None) -
                         out.pop()
                     out.append("\x1f")
                     cells += 1
+                elif last_main is not None and right == last_main.x1 and out and out[-1] == last_main.char \
+                        and thin_space(last_main, glyph, size):
+                    out.append(" ")  # log g, v sin i, 14 m s^{−1}: TeX's thin space, where PDFium put none
                 out.append(glyph.char)
                 last_main, right = glyph, glyph.x1
                 if reaches(glyph):  # √(1 − b^2): the radicand is what the root's rule covers
@@ -202,6 +207,20 @@ def _kinds(shown: list[Glyph], size: float, base: float) -> list[str]:
         if glyph.generated and 0 < n < len(shown) - 1 and kinds[n - 1] == kinds[n + 1] != "main":
             kinds[n] = kinds[n - 1]
     return kinds
+
+
+def _script_words(shown: list[Glyph], kinds: list[str]) -> tuple[list[Glyph], list[str]]:
+    """A space PDFium added inside a script between two letters set closer than a thin space is no
+    space: `$T_{eff}$` sets e, f, f as math italic symbols, and the gap of the italic f read
+    `T_{ef f}` (issue 44)."""
+    drop = [n for n, glyph in enumerate(shown)
+            if glyph.generated and 0 < n < len(shown) - 1 and kinds[n - 1] == kinds[n + 1] != "main"
+            and shown[n - 1].char[-1:].isalpha() and shown[n + 1].char[:1].isalpha()
+            and shown[n + 1].x0 - shown[n - 1].x1 < 0.15 * max(shown[n - 1].size, 1.0)]
+    if not drop:
+        return shown, kinds
+    gone = set(drop)
+    return ([g for n, g in enumerate(shown) if n not in gone], [k for n, k in enumerate(kinds) if n not in gone])
 
 
 def kind_of(glyph: Glyph, size: float, base: float) -> str:

@@ -1,0 +1,56 @@
+"""One model request of a step: what is sent (system prompt, history as extensions shape it, the
+trailing environment message), and what comes back (retry notes, usage)."""
+
+from __future__ import annotations
+
+import json
+from typing import TYPE_CHECKING
+
+from astro_cli.agent import events as ev
+from astro_cli.agent.first_step import first_call_names, first_step_choice
+from astro_cli.agent.profiles import SMALL
+from astro_cli.prompt.environment import environment_message
+
+if TYPE_CHECKING:
+    from astro_cli.agent.extensions import SessionView
+    from astro_cli.agent.model import LLMReply
+    from astro_cli.agent.turn_state import TurnState
+    from astro_cli.security.secrets import Redactor
+
+
+def request(session: SessionView, state: TurnState, redactor: Redactor) -> LLMReply:
+    """Send this step's request and account for its tokens; the reply as the model gave it."""
+    assembled = session.assemble(question=state.prompt, turn=state)
+    state.assembled = assembled  # extensions that rewrite what is sent measure the same prompt
+    history = list(session.messages)
+    for ext in session.each_extension():
+        history = ext.transform_messages(state, history)
+    environment = environment_message(assembled.context)  # None: runtime context off for this scope
+    sent = [{"role": "system", "content": assembled.system}, *history, *([environment] if environment else [])]
+    state.sent_texts = [assembled.system, environment["content"] if environment else "",
+                        json.dumps(assembled.tools, ensure_ascii=False)]
+    bus, llm = session.bus, session.llm
+    bus.emit(ev.Thinking(step=state.step))
+
+    def on_retry(attempt: int, total: int, delay: float, error: str, rate_limited: bool) -> None:
+        error = redactor.redact(error)
+        state.retry_notes.append(f"attempt {attempt} failed: {error}")
+        bus.emit(ev.Retry(attempt=attempt, max_attempts=total, delay=delay, error=error, rate_limited=rate_limited))
+
+    reply = llm.complete(
+        sent,
+        tools=assembled.tools,
+        on_text=lambda text: bus.emit(ev.TextDelta(text=text)),
+        on_retry=on_retry,
+        cancel=session.cancel,
+        cache_index=len(sent) - (2 if environment else 1),  # the last stored message
+        tool_choice="none" if state.force_final else first_step_choice(
+            state.prompt, state.step, llm.config.text_tool_calls or session.profile == SMALL),
+        on_progress=lambda total, cached, processed: bus.emit(
+            ev.PromptProgress(total=total, cached=cached, processed=processed)),
+        call_names=first_call_names(state.prompt),
+    )
+    if reply.usage:
+        session.record_usage(state, reply.usage)
+        state.last_context_tokens = reply.usage.context_tokens
+    return reply
