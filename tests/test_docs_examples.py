@@ -24,6 +24,7 @@ PAGE = Path(__file__).resolve().parents[1] / "docs" / "architecture.md"
 
 
 def blocks() -> list[str]:
+    """The page's runnable examples (```python); fragments shown for their shape are fenced ```py."""
     return re.findall(r"```python\n(.*?)```", PAGE.read_text(encoding="utf-8"), flags=re.S)
 
 
