@@ -231,6 +231,15 @@ def rewrite_references(text: str, where: dict[str, str]) -> str:
         folders = {folder for stem, folder in where.items() if stem.startswith(match.group(1))}
         return f"tests/{folders.pop()}/{match.group(1)}*.py" if len(folders) == 1 else match.group(0)
 
+    def names(match: re.Match[str]) -> str:  # `from tests import test_x, helpers`: one line per package
+        indent, listed = match.group(1), [name.strip() for name in match.group(2).split(",")]
+        packages: dict[str, list[str]] = {}
+        for name in listed:
+            stem = name.split(" as ")[0].strip()
+            packages.setdefault(f"tests.{where[stem].replace('/', '.')}" if stem in where else "tests", []).append(name)
+        return "\n".join(f"{indent}from {package} import {', '.join(members)}" for package, members in packages.items())
+
+    text = re.sub(r"^([ \t]*)from tests import ([\w ,]+?)(?=[ \t]*(?:#|$))", names, text, flags=re.MULTILINE)
     text = re.sub(r"(?<![\w.])tests\.(test_\w+)\b", module, text)
     text = re.sub(r"(?<![\w/])tests/(test_\w+)\.py\b", file, text)
     return re.sub(r"(?<![\w/])tests/(test_\w*)\*\.py", glob, text)
