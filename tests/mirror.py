@@ -4,8 +4,8 @@
     python -m tests.mirror               # git mv, then rewrite; run again: nothing left to do
 
 Each `tests/test_*.py` at the root goes to the folder of the package it tests, by two explicit tables:
-OVERRIDES (one file) before PREFIXES (a family, matched on whole words of the name after `test_`, the
-longest first). A file neither names stays where it is and is listed, so a new family needs a row.
+OVERRIDES (one file) before PREFIXES (a family, by how the name after `test_` begins, the longest
+prefix first). A file neither names stays where it is and is listed, so a new family needs a row.
 Three folders mirror no package: `cli/` (the commands, `main`, and astro_cli's top-level modules),
 `structure/` (rules over the whole package) and `docs/` (the docs run as written).
 
@@ -37,8 +37,8 @@ from tests.paths import REPO_ROOT
 # Folders of tests/ that mirror no astro_cli package (see the module docstring).
 EXTRA_FOLDERS = ("cli", "structure", "docs")
 
-# A family of test modules -> its folder: the part of the name after `test_`, matched on whole words
-# (`library` matches test_library_cli, not test_libraryx); the longest matching prefix wins.
+# A family of test modules -> its folder: how the name after `test_` begins (`library_pdf` takes
+# test_library_pdfruns and test_library_pdf_x); the longest matching prefix wins.
 PREFIXES: dict[str, str] = {
     "arxiv_query": "research/sources",
     "attachments": "cli",
@@ -47,7 +47,6 @@ PREFIXES: dict[str, str] = {
     "catalog": "catalog",
     "citations": "citations",
     "claim": "citations",
-    "claims": "citations",
     "claude_stream": "ui",
     "cloud_unchanged": "agent",
     "commands": "cli",
@@ -62,9 +61,11 @@ PREFIXES: dict[str, str] = {
     "doctor": "doctor",
     "everyday": "cli",
     "first_run": "ui",
+    "found": "research",
     "frontmatter": "cli",
     "grounding": "citations",
     "group_library": "research/library",
+    "handle": "citations",
     "hooks": "hooks",
     "keys": "cli",
     "library": "research/library",
@@ -74,26 +75,20 @@ PREFIXES: dict[str, str] = {
     "library_indexer": "research/search",
     "library_latex": "research/text",
     "library_local_embed": "research/search",
-    "library_pdfcaptions": "research/text",
-    "library_pdfexact": "research/text",
-    "library_pdfruns": "research/text",
-    "library_pdftext": "research/text",
-    "library_pdfunseen": "research/text",
-    "library_pdfvalues": "research/text",
+    "library_pdf": "research/text",
     "library_questions": "research/search",
     "library_search": "research/search",
     "library_synonyms": "research/search",
     "litellm": "litellm_model",
     "local_model": "agent",
-    "local_models": "agent",
     "local_servers": "agent",
+    "loop": "agent",
     "mcp": "mcp",
     "memory": "memory",
     "nudges": "tasks",
     "paper_graph": "research/sources",
     "pids": "cli",
     "plot": "plots",
-    "plots": "plots",
     "process_exit": "cli",
     "profiles": "agent",
     "prompt": "prompt",
@@ -116,7 +111,7 @@ PREFIXES: dict[str, str] = {
     "tasks": "tasks",
     "team": "delegation",
     "text_calls": "agent",
-    "tools": "tools",
+    "tool": "tools",
     "turn_interrupter": "agent",
     "tutorial": "docs",
     "typed_tools": "tools",
@@ -169,7 +164,7 @@ def folder_for(stem: str) -> str | None:
     if stem in OVERRIDES:
         return OVERRIDES[stem]
     name = stem.removeprefix("test_")
-    matches = [prefix for prefix in PREFIXES if name == prefix or name.startswith(prefix + "_")]
+    matches = [prefix for prefix in PREFIXES if name.startswith(prefix)]
     return PREFIXES[max(matches, key=len)] if matches else None
 
 
