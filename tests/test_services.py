@@ -92,7 +92,7 @@ def test_no_module_reaches_a_service_by_a_string_key() -> None:
     modules = all_modules()
     strings = {name: _module_strings(ast.parse(path.read_text(encoding="utf-8"))) for name, path in modules.items()}
     root = PACKAGE.parent
-    paths = [*sorted(modules.values()), *sorted((root / "tests").glob("*.py")), *sorted((root / "benchmarks").glob("*.py"))]
+    paths = [*sorted(modules.values()), *sorted((root / "tests").rglob("*.py")), *sorted((root / "benchmarks").glob("*.py"))]
     offenders = [found for path in paths if path != Path(__file__).resolve()
                  for found in string_keys(path.read_text(encoding="utf-8"), str(path.relative_to(root)), strings)]
     assert offenders == []
