@@ -129,6 +129,7 @@ OVERRIDES: dict[str, str] = {
     "test_faults_provider": "agent",
     "test_faults_sessions": "store",
     "test_faults_state": "store",
+    "test_plugin_commands": "cli",
     "test_prompt_docs_example": "docs",
     "test_research_cli": "research",
     "test_research_download": "research/library",
