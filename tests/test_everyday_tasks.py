@@ -21,6 +21,7 @@ def test_the_set_has_two_halves_by_task_that_cover_every_kind_of_work():
         assert {t["kind"] for t in data if t["split"] == split} == kinds, split
     halves = Counter(t["split"] for t in data)
     assert abs(halves["development"] - halves["held_out"]) <= 2
+    assert halves["held_out_51"] >= 12  # stop 51's fresh held-out half (stop 50's was read while tuning)
     assert {t.name for t in tasks("development")}.isdisjoint(t.name for t in tasks("held_out"))
 
 
@@ -39,3 +40,6 @@ def test_a_rule_passes_the_right_run_and_fails_the_recorded_wrong_ones(tmp_path:
     cite = by_name["cite_eclipse_wavelength"].check
     assert cite(Run("Because ... [1001.0012:p4:c7]", ["rag_search"], tmp_path, {}))
     assert not cite(Run("Because ... (Knutson et al. 2007)", ["rag_search"], tmp_path, {}))
+    scale = by_name["lib_scale_parameter"].check
+    assert scale(Run("The emcee paper sets a = 2.", ["rag_search"], tmp_path, {}))
+    assert not scale(Run("It uses a = 2.5 on page 12.", ["rag_search"], tmp_path, {}))

@@ -51,8 +51,9 @@ def test_a_local_ollama_is_found_offered_and_written_to_the_user_config(ollama, 
     child.expect(f"Ollama at {ollama.url} has 2 model\\(s\\) that can call tools")
     child.expect(r"1\. llama3\.1:8b \(8\.0B, Q4_K_M\)")
     child.expect(r"2\. mistral:7b \(8\.0B, Q4_K_M\) · tool support unknown")
-    child.expect(r"3\. Anthropic")
-    child.expect_exact("choose 1-8 (q to quit): ")
+    child.expect(r"3\. Qwen2\.5-Coder-1\.5B-Instruct Q4_K_M \(1\.1 GB, Apache-2\.0\)")  # astro can download it
+    child.expect(r"4\. Anthropic")
+    child.expect_exact("choose 1-9 (q to quit): ")
     before = child.before
     assert "gemma3" not in before  # the server says it cannot call tools
     child.sendline("1")
@@ -77,12 +78,12 @@ def test_a_providers_key_is_read_hidden_kept_0600_and_used(fake, workspace, tmp_
     env = dict(base_env(tmp_path), ASTRO_API_BASE=fake.url)  # no model, no key: only where requests go
     child = spawn(env, workspace)
     child.expect(f"No Ollama server answers at {env['ASTRO_OLLAMA_URL']}")
-    child.expect(r"1\. Anthropic \(Claude\)")
-    child.expect_exact("choose 1-6 (q to quit): ")
+    child.expect(r"2\. Anthropic \(Claude\)")
+    child.expect_exact("choose 1-7 (q to quit): ")
     child.sendline("9")
-    child.expect("type a number from 1 to 6, or q")
-    child.expect_exact("choose 1-6 (q to quit): ")
-    child.sendline("1")
+    child.expect("type a number from 1 to 7, or q")
+    child.expect_exact("choose 1-7 (q to quit): ")
+    child.sendline("2")
     child.expect("Paste your Anthropic \\(Claude\\) API key")
     child.expect_exact("key: ")
     child.sendline(key)
@@ -109,8 +110,8 @@ def test_a_providers_key_is_read_hidden_kept_0600_and_used(fake, workspace, tmp_
 
 def test_enter_without_a_key_says_which_variable_to_set_and_exits_2(workspace, tmp_path):
     child = spawn(base_env(tmp_path), workspace)
-    child.expect_exact("choose 1-6 (q to quit): ")
-    child.sendline("2")
+    child.expect_exact("choose 1-7 (q to quit): ")
+    child.sendline("3")
     child.expect_exact("key: ")
     child.sendline("")
     child.expect(r"export OPENAI_API_KEY=\.\.\.\) or run `astro keys set openai`")
@@ -143,8 +144,8 @@ def test_a_llama_cpp_server_is_found_offered_and_chosen_with_the_small_profile(f
     child = spawn(env, workspace)
     child.expect(f"llama.cpp at {fake.url} serves:")
     child.expect(r"1\. qwen2\.5-coder-1\.5b-instruct-q4_k_m\.gguf \(context 16,384 tokens\)")
-    child.expect(r"2\. Anthropic")
-    child.expect_exact("choose 1-7 (q to quit): ")
+    child.expect(r"3\. Anthropic")
+    child.expect_exact("choose 1-8 (q to quit): ")
     child.sendline("1")
     child.expect(r"Saved model: openai/qwen2\.5-coder-1\.5b-instruct-q4_k_m\.gguf and api_base:")
     child.expect(r"context\s+window\s+is\s+16,384\s+tokens,\s+so\s+astro\s+offers\s+it\s+the\s+small\s+profile")

@@ -38,11 +38,26 @@ def test_parse_paper_returns_the_outline_and_the_source(app):
     assert "was already indexed" in call(app, "parse_paper", id="1001.0012").content
 
 
-def test_unknown_papers_get_one_sentence_naming_download_paper(app):
+def test_unknown_papers_get_the_ids_the_library_holds(app):
+    """A guessed id (the 1.5B model's "209458b", issue 48) gets the ids to call with instead."""
     for name in ("parse_paper", "get_paper_content"):
         with pytest.raises(ToolError) as caught:
-            call(app, name, id="2501.00001")
+            call(app, name, id="209458b")
+        message = str(caught.value)
+        assert message.startswith("paper 209458b is not in the library, which holds: ")
+        assert "1001.0012 (The Statistics of Albedo and Heat Recirculation on Hot Exoplanets)" in message
+        assert "1202.3665 (" in message and "rag_search to search them all" in message
+
+
+def test_an_unknown_paper_in_an_empty_library_names_download_paper(tmp_path):
+    context = make_app(tmp_path / "empty")
+    context.install_features()
+    try:
+        with pytest.raises(ToolError) as caught:
+            call(context, "get_paper_content", id="2501.00001")
         assert str(caught.value) == "paper 2501.00001 is not in the library; download it with download_paper first."
+    finally:
+        context.close()
 
 
 def test_get_paper_content_by_section_number_and_name(app):
@@ -136,7 +151,7 @@ def test_a_project_file_asked_of_the_paper_tools_is_pointed_to_read_file(app):
     # A name that is no file here, or a file outside the workspace, changes nothing.
     for query in ("the stellar mass in results.md", "the mass in ../../etc/hostname"):
         assert not call(app, "rag_search", query=query).content.startswith("Note:")
-    with pytest.raises(ToolError, match="is not in the library; download it"):
+    with pytest.raises(ToolError, match="is not in the library, which holds"):
         call(app, "get_paper_content", id="../../etc/hostname")
 
 

@@ -4,6 +4,7 @@ the task described instead of done, no tool called for a question about a file."
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from typing import Any
 
@@ -238,3 +239,32 @@ def test_a_reply_written_as_a_tool_response_is_not_the_answer(run_astro, fake: F
     nudges = _nudges(fake.bodies()[2])
     assert len(nudges) == 1 and "written as a tool response" in nudges[0]
     assert [c["name"] for c in obj["tool_calls"]] == ["glob_files", "read_file"]
+
+
+MEMORY_CALL = {"slug": "cosmology-planck", "type": "preference", "description": "We use Planck 2018 cosmology.",
+               "content": "We use Planck 2018 cosmology.", "replaces": ""}
+MEMORY_CALL_AS_TEXT = '```json\n{\n  "name": "save_memory",\n  "arguments": ' + json.dumps(
+    MEMORY_CALL, indent=2).replace("\n", "\n  ") + "\n}\n```"
+
+
+def test_a_turn_whose_tool_did_the_work_ends_with_its_result_not_a_pause(run_astro, fake: FakeProvider,
+                                                                          astro_env, workspace):
+    """Stop 50's memory_cosmology: save_memory wrote the memory, then the model wrote the same call as
+    text twice; the turn was paused with no answer. Now the tool's result is the answer."""
+    fake.add({"tool_calls": [{"name": "save_memory", "arguments": MEMORY_CALL}]},
+             {"text": MEMORY_CALL_AS_TEXT}, {"text": MEMORY_CALL_AS_TEXT}, {"text": "never asked for"})
+    done, obj = _run(run_astro, astro_env, "Remember for later sessions that we use Planck 2018 cosmology.")
+    assert done.returncode == 0 and obj["stop_reason"] == "end_turn", done.stdout
+    assert (workspace / "memory" / "cosmology-planck.md").is_file()
+    assert "cosmology-planck" in obj["answer"] and '"name": "save_memory"' not in obj["answer"]
+    assert obj["tool_calls"] == [{"name": "save_memory", "ok": True}] and len(fake.bodies()) == 3
+
+
+def test_a_read_only_result_is_no_answer_and_the_turn_still_pauses(run_astro, fake: FakeProvider, astro_env,
+                                                                   workspace):
+    (workspace / "notes.md").write_text("P = 4.885489 d\n")
+    call = '```json\n{"name": "read_file", "arguments": {"path": "notes.md"}}\n```'
+    fake.add({"tool_calls": [{"name": "read_file", "arguments": {"path": "notes.md"}}]}, {"text": call},
+             {"text": call}, {"text": "never asked for"})
+    done, obj = _run(run_astro, astro_env, "What period is in notes.md?")
+    assert done.returncode == 1 and obj["stop_reason"] == "paused", done.stdout

@@ -17,7 +17,7 @@ LAYERS: list[tuple[str, ...]] = [
     # Storage, the safe primitives, and the top-level services built on the safe writer and the
     # redactor (keys, the user's config, local server records, the --debug log).
     ("store", "security", "keystore", "user_config", "local_servers", "debuglog"),
-    ("prompt", "tools", "app"),
+    ("prompt", "tools", "app", "local_model"),  # local_model/: the model astro downloads and serves itself
     ("agent", "worker", "litellm_model"),  # litellm_model/: the Model port's adapter, beside the loop
     ("skills", "memory", "tasks", "compact", "delegation", "research", "citations", "mcp", "hooks", "plots",
      "catalog", "attachments", "extensions", "plugin_commands"),  # attachments.py: `@file` mentions read PDFs,

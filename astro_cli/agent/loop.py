@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 from astro_cli.agent import events as ev
 from astro_cli.agent.caller import Caller
+from astro_cli.agent.done_by_tool import result_of_done_work
 from astro_cli.agent.extensions import LoopExtension, TurnView
 from astro_cli.agent.history import INTERRUPTED, missing_results, order_results, reply_record
 from astro_cli.agent.history_store import HistoryStore
@@ -270,6 +271,13 @@ class AgentSession:
                 if bad_text_calls == 1:
                     state.inject(bad.message, kind="nudge")
                     continue
+                done = result_of_done_work(self.messages, state.tool_log, self._read_only)
+                if done is not None:  # the work is done: what the tool said is the answer (agent/done_by_tool.py)
+                    state.answer, state.stop_reason = done, "answered"
+                    self.bus.emit(ev.Notice(level="info", text=(
+                        f"The model {bad.did} twice in a row after {state.tool_log[-1]['name']} had done the "
+                        "work; its result is the answer.")))
+                    return
                 state.answer, state.stop_reason = bad.answer, "paused"
                 state.error = (f"The model {bad.did} twice in a row ({bad.problem}); the turn is "
                                "paused. Ask again or rephrase, or try a model with native tool calling.")
@@ -306,6 +314,10 @@ class AgentSession:
             self.tool_runner.run_all(state, reply.tool_calls)
             for ext in self.each_extension():
                 ext.on_step_complete(state)
+
+    def _read_only(self, name: str) -> bool:
+        tool = self.app.tools.get(name)
+        return tool is None or tool.read_only
 
     def _answered(self, reply: LLMReply) -> str:
         """'answered', or 'max_tokens' when the answer is still cut at the token limit after continuations."""

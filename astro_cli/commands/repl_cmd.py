@@ -30,6 +30,7 @@ def start_repl(
 
     from astro_cli.agent.open_model import warm_up_in_background
     from astro_cli.bootstrap import EXIT_USAGE, UserError, build_app, print_warnings, user_errors
+    from astro_cli.local_model.server import ensure_served
     from astro_cli.store.db_errors import DatabaseUnusable
     from astro_cli.ui.first_run import first_run, needs_model
 
@@ -47,6 +48,7 @@ def start_repl(
             if isinstance(reader, PromptReader) and needs_model(app):  # a person at a terminal
                 if not first_run(app, console, reader):
                     raise typer.Exit(EXIT_USAGE)
+            ensure_served(app)  # the model astro runs itself answers before the first turn
             repl = Repl(app, console, reader=reader)
             signal.signal(signal.SIGTERM, repl.terminate)
             try:

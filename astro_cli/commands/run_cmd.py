@@ -109,6 +109,9 @@ def run_command(
             question = attached_question(app, question, attach or [], printer.note)
             print_warnings(app)
             print_withheld(app)
+            from astro_cli.local_model.server import ensure_served
+
+            ensure_served(app)  # the model astro runs itself (config local_model_path)
             bus = EventBus()
             bus.subscribe(printer.handle)
             budget = None

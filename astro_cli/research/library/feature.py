@@ -50,8 +50,22 @@ def _paper_or_error(ctx: ToolContext, library: Library, paper_id: str) -> Paper:
         if local is not None:  # a small model's habit: a script or notes.md asked of the paper tools
             raise ToolError(f"{local} is a file of the project folder, not a paper: read it with "
                             f'read_file {{"path": "{local}"}}.')
-        raise ToolError(f"paper {paper_id} is not in the library; download it with download_paper first.")
+        raise ToolError(unknown_paper(_library(ctx), paper_id))
     return paper
+
+
+LISTED_PAPERS = 12
+
+
+def unknown_paper(library: Library, paper_id: str) -> str:
+    """Why `paper_id` gives nothing, with the ids the library does hold: a small model guessed ids
+    ("209458b", one made of the date) and then repeated the error as its answer (issue 48)."""
+    papers = library.list_papers()[:LISTED_PAPERS]
+    if not papers:
+        return f"paper {paper_id} is not in the library; download it with download_paper first."
+    held = "; ".join(f"{p.id} ({(p.title or 'untitled')[:70]})" for p in papers)
+    return (f"paper {paper_id} is not in the library, which holds: {held}. Call again with one of these ids, "
+            "or rag_search to search them all; download_paper adds a new paper.")
 
 
 FILE_NAME = re.compile(r"[\w./-]*\w\.[A-Za-z][\w]{0,7}\b")
