@@ -316,7 +316,7 @@ class AgentSession:
                 ext.on_step_complete(state)
 
     def _read_only(self, name: str) -> bool:
-        tool = self.app.tools.get(name)
+        tool = self.parts.tools.get(name)
         return tool is None or tool.read_only
 
     def _answered(self, reply: LLMReply) -> str:

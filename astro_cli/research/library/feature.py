@@ -50,7 +50,7 @@ def _paper_or_error(ctx: ToolContext, library: Library, paper_id: str) -> Paper:
         if local is not None:  # a small model's habit: a script or notes.md asked of the paper tools
             raise ToolError(f"{local} is a file of the project folder, not a paper: read it with "
                             f'read_file {{"path": "{local}"}}.')
-        raise ToolError(unknown_paper(_library(ctx), paper_id))
+        raise ToolError(unknown_paper(library, paper_id))
     return paper
 
 
