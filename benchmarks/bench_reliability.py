@@ -324,8 +324,8 @@ def interrupted_command(sig: int) -> Callable[[dict[str, str], Path, FakeProvide
 
 def library_add(bomb: bool) -> Callable[[dict[str, str], Path, FakeProvider], subprocess.CompletedProcess]:
     def run(env: dict[str, str], ws: Path, fake: FakeProvider) -> subprocess.CompletedProcess:
+        from tests.research.text.test_faults_latex import macro_bomb
         from tests.research_server import ResearchServer, tar_gz_bytes
-        from tests.test_faults_latex import macro_bomb
 
         server = ResearchServer()
         try:

@@ -2,9 +2,9 @@
 
     .venv/bin/python benchmarks/import_layers.py [--package PATH/astro_cli] [--list] [--first-table]
 
-The import graph is tests/test_structure.py's (every `import` in a module, inside functions too, and
+The import graph is tests/structure/test_structure.py's (every `import` in a module, inside functions too, and
 with the imports under `if TYPE_CHECKING:`); --package reads another checkout's astro_cli (one made
-with `git archive COMMIT`). The layer table is tests/test_structure_layers.py's, the test that holds
+with `git archive COMMIT`). The layer table is tests/structure/test_structure_layers.py's, the test that holds
 it. Counted: module pairs whose importer sits in a lower layer than what it imports, and the same
 between folders (one arrow per pair of folders or top-level modules).
 """
@@ -17,8 +17,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from tests import test_structure, test_structure_layers  # noqa: E402
-from tests.test_structure_layers import room  # noqa: E402
+from tests.structure import test_structure, test_structure_layers  # noqa: E402
+from tests.structure.test_structure_layers import room  # noqa: E402
 
 # The first table (RESULTS.md, issue 27's closing figures) put features.py and doctor/ with the features.
 FIRST_TABLE_MOVES = {"features": 4, "doctor": 4}

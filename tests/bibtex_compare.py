@@ -1,6 +1,6 @@
 """Field-by-field comparison of BibTeX entries with NASA ADS's export of the same records.
 
-Shared by tests/test_bibtex_ads.py and benchmarks/bench_bibtex.py. Both sides are parsed by
+Shared by tests/research/bibtex/test_bibtex_ads.py and benchmarks/bench_bibtex.py. Both sides are parsed by
 pybtex; each field ADS writes (but `adsurl`, `adsnote` and `abstract`, ADS's own service fields) is
 compared after reading the LaTeX as text (so `{\\'e}` and `\\'{e}` are the same letter), with
 `~` as a space and ADS's `et al.` as BibTeX's `others`; the journal is compared as written (the
@@ -13,12 +13,13 @@ from __future__ import annotations
 import json
 import re
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any
 
 import pybtex.database
 
-FIXTURES = Path(__file__).resolve().parent / "fixtures" / "ads"
+from tests.paths import FIXTURES_DIR
+
+FIXTURES = FIXTURES_DIR / "ads"
 IGNORED = {"adsurl", "adsnote", "abstract"}
 # Each recorded ADS export beside the ADS records (Solr docs) it was made from.
 PAIRS = (

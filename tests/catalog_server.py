@@ -40,15 +40,15 @@ import threading
 import time
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler
-from pathlib import Path
 from typing import Any
 from urllib.parse import parse_qs, unquote, urlsplit
 
 from tests.catalog_uws import Job, JobList, form_of
+from tests.paths import FIXTURES_DIR
 from tests.quick_server import QuickHTTPServer, send
 from tests.research_server import simbad_error_votable, simbad_votable
 
-FIXTURES = Path(__file__).parent / "fixtures" / "catalog"
+FIXTURES = FIXTURES_DIR / "catalog"
 GAIA = "gaia_dr3_source_two_stars.vot"
 ANSWERS = {"gaia": GAIA, "irsa": "irsa_2mass_psc_cone_m31.xml", "vizier": "kang2010.xml",
            "ned": "ned_object_messier001.xml", "mast": "irsa_2mass_psc_cone_m31.xml"}
@@ -249,7 +249,7 @@ class CatalogServer(JobList):
     def env(self) -> dict[str, str]:
         import json
 
-        # No result caching: these tests count the requests each query sends (tests/test_catalog_cache.py
+        # No result caching: these tests count the requests each query sends (tests/catalog/test_catalog_cache.py
         # turns it on).
         return {"ASTRO_CATALOG_SERVICES": json.dumps(self.config()), "ASTRO_SIMBAD_URL": f"{self.url}/simbad",
                 "ASTRO_CATALOG_REGISTRY_URL": f"{self.url}/registry", "ASTRO_CATALOG_CACHE_HOURS": "0"}

@@ -28,11 +28,12 @@ import pytest
 from astro_cli.slash import slash_commands
 from tests.fakeprovider import FakeProvider
 from tests.markers import MARKERS, apply_markers
+from tests.paths import FIXTURES_DIR
 from tests.suite_speed import cache_bytecode, heavy_first
 
 pytest_plugins = ["tests.pg_support"]  # pg_server, pgvector_server, pg_url: a real PostgreSQL (issue 20)
 
-FIXTURES = Path(__file__).parent / "fixtures"
+FIXTURES = FIXTURES_DIR
 PROVIDER_KEYS = (
     "ANTHROPIC_API_KEY", "OPENAI_API_KEY", "GEMINI_API_KEY", "OPENROUTER_API_KEY", "MISTRAL_API_KEY",
     "DEEPSEEK_API_KEY", "ADS_API_TOKEN", "ADS_DEV_KEY",
@@ -109,10 +110,10 @@ def base_env(tmp_path: Path) -> dict[str, str]:
         ASTRO_OLLAMA_URL=CLOSED,
         ASTRO_LOCAL_SERVERS=CLOSED,  # never the real 8080/8000/1234 of the machine running the tests
         LITELLM_LOCAL_MODEL_COST_MAP="True",
-        # In-process runs, no background worker; tests/test_worker*.py turn it on in a runtime folder of their own.
+        # In-process runs, no background worker; tests/worker/test_worker*.py turn it on in a runtime folder of their own.
         ASTRO_WORKER="0",
         # Vectors are on by default when the local model is installed (issue 30); the tests written before
-        # that expect keyword search and no background embedding. tests/test_library_default_embed.py
+        # that expect keyword search and no background embedding. tests/research/search/test_library_default_embed.py
         # drops this to test the default.
         ASTRO_LIBRARY_EMBEDDING_MODEL="off",
         NO_COLOR="1",

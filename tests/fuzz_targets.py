@@ -1,4 +1,4 @@
-"""Fuzz targets shared by tests/test_faults_fuzz.py and benchmarks/bench_reliability.py.
+"""Fuzz targets shared by tests/cli/test_faults_fuzz.py and benchmarks/bench_reliability.py.
 
 Each target feeds one generated input to the real parser or tool and returns normally when astro
 handled it (parsed it, or refused it with its own one-sentence error). Anything else escaping is

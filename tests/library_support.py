@@ -12,8 +12,9 @@ from astro_cli.app import AppContext
 from astro_cli.config import load_settings
 from astro_cli.research.library.service import Library
 from astro_cli.workspace import AstroHome, Workspace
+from tests.paths import FIXTURES_DIR
 
-PAPERS = Path(__file__).parent / "fixtures" / "papers"
+PAPERS = FIXTURES_DIR / "papers"
 COWAN_PDF = PAPERS / "arXiv_1001.0012v2_astro-ph.EP.pdf"
 MURRAY_PDF = PAPERS / "arXiv_1111.2011v2_cond-mat.pdf"
 EMCEE_TEX = PAPERS / "emcee_2013PASP_ms.tex"

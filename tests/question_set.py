@@ -1,6 +1,6 @@
 """The question set of issue 15 over the three fixture papers, and how a search is scored on it.
 
-Shared by tests/test_library_questions.py (the goals as assertions) and
+Shared by tests/research/search/test_library_questions.py (the goals as assertions) and
 benchmarks/bench_search_quality.py (the figures for benchmarks/RESULTS.md). A question counts as
 found when one of its answering passages is among the first `top` passages the search returns.
 """
@@ -13,11 +13,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-QUESTIONS = Path(__file__).parent / "fixtures" / "questions" / "library_questions.json"
+from tests.paths import FIXTURES_DIR
+
+QUESTIONS = FIXTURES_DIR / "questions" / "library_questions.json"
 # Issue 30's held-out set: new questions written before any search, never tuned on (see its "about").
-HELDOUT = Path(__file__).parent / "fixtures" / "questions" / "heldout_questions.json"
+HELDOUT = FIXTURES_DIR / "questions" / "heldout_questions.json"
 # ... and on three papers no search stage was tuned on (Feiden, celerite, smear).
-HELDOUT_PAPERS = Path(__file__).parent / "fixtures" / "questions" / "heldout_papers_questions.json"
+HELDOUT_PAPERS = FIXTURES_DIR / "questions" / "heldout_papers_questions.json"
 
 
 @dataclass

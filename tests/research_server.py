@@ -30,13 +30,13 @@ import threading
 import time
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler
-from pathlib import Path
 from typing import Any
 from urllib.parse import parse_qs, unquote, urlsplit
 
+from tests.paths import FIXTURES_DIR
 from tests.quick_server import QuickHTTPServer
 
-FIXTURES = Path(__file__).parent / "fixtures"
+FIXTURES = FIXTURES_DIR
 ADS_TOKEN = "test-ads-token-not-real"
 # The client's timeout (ASTRO_HTTP_TIMEOUT) in tests of the stand-in: it answers at once, but a loaded
 # machine can hold an answer for seconds, so the ceiling is generous. A test of the timeout itself sets

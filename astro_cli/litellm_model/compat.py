@@ -5,7 +5,7 @@ stream keeps, the tokenizer files it ships), pydantic's build flags and the clas
 are optimisations, never requirements. Each use here checks that the part is there and has the
 shape expected; when it is not (another litellm, another pydantic, another Python), the
 optimisation is off, the reason goes to the --debug log once, and the run goes on the public way.
-Widening the litellm pin means running tests/test_litellm_compat.py and the agent, worker, stream
+Widening the litellm pin means running tests/litellm_model/test_litellm_compat.py and the agent, worker, stream
 and token tests against the new version (docs/architecture.md, "The litellm fence").
 
 Nothing here imports litellm: the callers pass the loaded module in, or it is looked up in

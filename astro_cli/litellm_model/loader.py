@@ -3,7 +3,7 @@
 `import litellm` costs about 4 s and 200 MB, so it happens here, on the first model path (the REPL
 warms it in a background thread while the user types; the warm worker imports it before it forks).
 A module of its own so that the token counter can reach a loaded litellm without the adapter,
-and the only one of astro that says `import litellm` (tests/test_structure_model.py).
+and the only one of astro that says `import litellm` (tests/structure/test_structure_model.py).
 """
 
 from __future__ import annotations

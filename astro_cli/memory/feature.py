@@ -78,7 +78,7 @@ class MemoryTurn(LoopExtension):
             state.session.bus.emit(Notice(level="warning", text=text))
 
 
-MemoryType = Literal["preference", "feedback", "project", "reference"]  # format.MEMORY_TYPES (tests/test_tool_deps.py holds them equal)
+MemoryType = Literal["preference", "feedback", "project", "reference"]  # format.MEMORY_TYPES (tests/tools/test_tool_deps.py holds them equal)
 
 
 @tool(name="save_memory", read_only=False, key_argument="slug", needs=MemoryService, description=SAVE_DESCRIPTION)

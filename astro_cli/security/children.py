@@ -14,7 +14,7 @@ bounded readers, the background reindex, the warm worker) comes from `python_chi
 - astro_cli is found where this process found it: its folder goes on `sys.path` only when an
   isolated interpreter would not find that same astro_cli by itself.
 
-tests/test_security_children.py parses astro_cli and fails when a child Python starts another way.
+tests/security/test_security_children.py parses astro_cli and fails when a child Python starts another way.
 """
 
 from __future__ import annotations

@@ -9,7 +9,7 @@ name astro used to write through, such as `.x.partial`) is replaced, never follo
 
 `replace=False` makes the final step a hard link that fails when the name exists: whether astro may
 replace a file someone else made is the caller's decision (a tool asks first, as file_write does),
-and this makes that decision race-free. A structure test (tests/test_structure_writer.py) keeps
+and this makes that decision race-free. A structure test (tests/structure/test_structure_writer.py) keeps
 this module the only place that opens files for writing, renames or copies them.
 """
 

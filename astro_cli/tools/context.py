@@ -3,7 +3,7 @@
 A simple tool needs only `ctx.settings`, `ctx.workspace`, `ctx.confinement` and the long-lived
 objects it declares, which it receives as parameters (`@tool(needs=Library)`, tools/typed.py; the
 feature's install provides how each is made). `ctx.app` stays for the few tools that build agent
-sessions from the whole app (tests/test_tool_deps.py lists them). It also gets its session's typed feature
+sessions from the whole app (tests/tools/test_tool_deps.py lists them). It also gets its session's typed feature
 state (`ctx.state(SkillsState)`) and explicit capabilities from its host, the running turn:
 `approve_for_turn`, `touched`, `add_usage`, `warn`, `request_compaction`. It never gets the session or
 the turn itself, so a tool cannot reach back into the loop.

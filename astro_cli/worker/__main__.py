@@ -1,7 +1,7 @@
 """`python -m astro_cli.worker`: the worker process (started by astro itself; see lifecycle.py).
 
 The entry point hands the worker astro's command line, which the worker runs in each forked child:
-an entry point sits above everything, so this import is no arrow up (tests/test_structure_layers.py).
+an entry point sits above everything, so this import is no arrow up (tests/structure/test_structure_layers.py).
 """
 
 from astro_cli.main import run_command_line

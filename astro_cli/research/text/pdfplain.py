@@ -12,7 +12,7 @@ against them (main, raised, lowered), and PDFium's characters. Two shapes are wr
   lone capital between capitals left a letter).
 
 Anything else (a fraction or two scripts of one symbol, a space inside a script, a math font's raw
-TeX code) is left to the careful path. tests/test_library_pdfruns.py compares both on every fixture page.
+TeX code) is left to the careful path. tests/research/text/test_library_pdfruns.py compares both on every fixture page.
 """
 
 from __future__ import annotations

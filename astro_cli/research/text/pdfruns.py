@@ -13,7 +13,7 @@ plain and its text is PDFium's own; with smaller raised or lowered runs in it, i
 its runs by pdfscript's rules (pdfplain.scripted). Every other piece is read character by
 character, the words inside a run whole; a plain piece that joins one on a visual line (a subscript, the rest of an
 equation) is read again that way, so what is written is the same as the careful path writes
-(tests/test_library_pdfruns.py compares the two paths on every fixture page).
+(tests/research/text/test_library_pdfruns.py compares the two paths on every fixture page).
 """
 
 from __future__ import annotations
