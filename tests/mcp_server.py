@@ -142,6 +142,9 @@ def stdio_entry(*extra: str) -> dict[str, Any]:
 
 
 if __name__ == "__main__":
+    # Run as a script, this file's folder comes first on sys.path, and there tests/mcp/ (the tests of
+    # astro_cli/mcp) would stand for the MCP SDK: the SDK is imported from site-packages instead.
+    sys.path[:] = [entry for entry in sys.path if Path(entry or ".").resolve() != SCRIPT.parent]
     mode = sys.argv[1] if len(sys.argv) > 1 else "stdio"
     if mode == "mute":
         mute()
