@@ -10,12 +10,12 @@ from __future__ import annotations
 import html
 import os
 import re
-from typing import TYPE_CHECKING, Any, cast
+from typing import TYPE_CHECKING, cast
 
 from astro_cli.research.found import FoundPaper
 from astro_cli.research.identifiers import carries, is_preprint_bibcode
 from astro_cli.research.sources import fields
-from astro_cli.research.sources.answers import AdsAnswer, AdsDoc, AdsResponse, PaperRecord
+from astro_cli.research.sources.answers import AdsAnswer, AdsDoc, AdsResponse, JSONObject, PaperRecord
 from astro_cli.research.sources.arxiv import split_id
 from astro_cli.research.sources.http import (
     ServiceError,
@@ -71,14 +71,15 @@ def _require_token(web: Web) -> str:
     return value
 
 
-def _call(web: Web, method: str, path: str, **kwargs: Any) -> AdsAnswer:
+def _call(web: Web, method: str, path: str, params: dict[str, str | int] | None = None,
+          json: JSONObject | None = None) -> AdsAnswer:
     import httpx
 
     url = web.settings.typed["ads_url"].rstrip("/") + path
     headers = {"Authorization": f"Bearer {_require_token(web)}"}
     with make_client(web, headers=headers) as client:
         try:
-            response = client.request(method, url, **kwargs)
+            response = client.request(method, url, params=params, json=json)
         except httpx.HTTPError as exc:
             raise ServiceError(describe_failure(SERVICE, url, exc, timeout_seconds(web), "ads_url")) from None
     if response.status_code == 401:
