@@ -23,7 +23,8 @@ from typing import TYPE_CHECKING, Any
 
 from astro_cli.citations.handles import key_of
 from astro_cli.research.identifiers import keys_of, record_keys
-from astro_cli.research.records import Passage
+from astro_cli.research.records import PaperRef, Passage
+from astro_cli.research.source_entry import SourceEntry
 
 if TYPE_CHECKING:
     from astro_cli.app import AppContext
@@ -37,19 +38,19 @@ DATA_TOTAL = 2_000_000
 
 @dataclass
 class SeenPaper:
-    """A paper a tool returned: its names, and what is known of it (for titles and author-year matches)."""
+    """A paper a tool returned: its names, and what is known of it (for titles and author-year matches),
+    merged from every tool that listed it (the first tool's values kept, the others fill the gaps)."""
 
     keys: set[Key]
-    record: dict[str, Any] = field(default_factory=dict)
+    entry: SourceEntry = field(default_factory=lambda: SourceEntry(PaperRef("")))
 
     @property
     def title(self) -> str | None:
-        return self.record.get("title") or None
+        return self.entry.title
 
     @property
     def paper_id(self) -> str | None:
-        rec = self.record
-        return rec.get("arxiv_id") or rec.get("bibcode") or rec.get("doi") or rec.get("id") or None
+        return self.entry.paper_id
 
 
 def _key(kind: str, value: str) -> Key:
@@ -74,8 +75,8 @@ class CitationLedger:
             return  # an error names what it could not find
         data = data or {}
         for source in data.get("sources") or []:
-            if isinstance(source, dict):
-                self._add(record_keys(source), source)
+            if isinstance(source, dict):  # the stored JSON form, of any astro version: read once, here
+                self._add(SourceEntry.from_dict(source))
         child = (data.get("subagent") or {}).get("session_id") if isinstance(data.get("subagent"), dict) else None
         if child and app is not None:
             self.load_session(app, child)
@@ -91,18 +92,17 @@ class CitationLedger:
             while sum(len(t) for t in self.data_texts) > DATA_TOTAL and len(self.data_texts) > 1:
                 self.data_texts.pop(0)
 
-    def _add(self, keys: set[Key] | set[tuple[str, str]], record: dict[str, Any]) -> None:
-        keys = {_key(kind, value) for kind, value in keys if value}
+    def _add(self, entry: SourceEntry) -> None:
+        keys = {_key(kind, value) for kind, value in record_keys(entry.as_dict()) if value}
         if not keys:
             return
         known = next((self._by_key[k] for k in keys if k in self._by_key), None)
         if known is None:
-            known = SeenPaper(set(), {})
+            known = SeenPaper(set(), entry)
             self.papers.append(known)
+        else:
+            known.entry = known.entry.filled_from(entry)
         known.keys |= keys
-        for name, value in record.items():
-            if value not in (None, "", []) and not known.record.get(name):
-                known.record[name] = value
         for key in keys:
             self._by_key.setdefault(key, known)
 
@@ -140,4 +140,4 @@ class CitationLedger:
 
     def described(self) -> list[SeenPaper]:
         """The papers whose authors and year are known (author-year citations are matched on these)."""
-        return [p for p in self.papers if p.record.get("authors") and p.record.get("year")]
+        return [p for p in self.papers if p.entry.described]
