@@ -154,7 +154,7 @@ def query_target_tool(ctx: ToolContext, web: Web, target: str, radius: str | Non
     except ServiceError as exc:
         raise ToolError(str(exc)) from None
     lines, sources = describe_lookup(found)
-    return ToolResult("\n".join(lines), data={"sources": sources})
+    return ToolResult("\n".join(lines), data={"sources": [s.as_dict() for s in sources]})
 
 
 def install(app: AppContext) -> None:
