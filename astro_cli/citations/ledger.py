@@ -18,6 +18,7 @@ resumed session knows what it read.
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -53,6 +54,10 @@ class SeenPaper:
         return self.entry.paper_id
 
 
+def _list(value: object) -> list[object]:
+    return list(value) if isinstance(value, (list, tuple)) else []
+
+
 def _key(kind: str, value: str) -> Key:
     return kind, value.lower()
 
@@ -69,20 +74,24 @@ class CitationLedger:
         self.data_texts: list[str] = []  # other tool results (files read, commands run), newest last
 
     # --- taking in tool results ----------------------------------------------------------------
-    def ingest(self, tool: str, arguments: dict[str, Any], content: str, data: dict[str, Any] | None, ok: bool,
+    def ingest(self, tool: str, arguments: Mapping[str, object], content: str, data: object, ok: bool,
                app: AppContext | None = None) -> None:
+        """Take in one tool result: `data` is its JSON as stored (any shape an astro version wrote, or
+        anything at all from a damaged row: what is not a record is passed over)."""
         if not ok:
             return  # an error names what it could not find
-        data = data or {}
-        for source in data.get("sources") or []:
-            if isinstance(source, dict):  # the stored JSON form, of any astro version: read once, here
+        data = data if isinstance(data, Mapping) else {}
+        for source in _list(data.get("sources")):
+            if isinstance(source, Mapping):  # read once, here, into the record the ledger keeps
                 self._add(SourceEntry.from_dict(source))
-        child = (data.get("subagent") or {}).get("session_id") if isinstance(data.get("subagent"), dict) else None
-        if child and app is not None:
+        subagent = data.get("subagent")
+        child = subagent.get("session_id") if isinstance(subagent, Mapping) else None
+        if isinstance(child, str) and child and app is not None:
             self.load_session(app, child)
         if tool in MODEL_WRITTEN or child or not content:
             return
-        found = [p for p in (Passage.from_dict(d) for d in data.get("passages") or [] if isinstance(d, dict)) if p]
+        found = [p for p in (Passage.from_dict(d) for d in _list(data.get("passages")) if isinstance(d, Mapping))
+                 if p]
         for passage in found:
             key = key_of(passage.handle)
             if key is not None:

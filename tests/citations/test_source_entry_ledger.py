@@ -75,3 +75,19 @@ def test_a_search_result_is_typed_until_its_json_and_the_ledger_reads_it_back():
     ledger.ingest("search_papers", {}, "1 paper", json.loads(json.dumps(listed.as_dict())), True)
     assert ledger.find("arXiv:1001.0012").entry == source_entry(found)
     assert ledger.passage("1001.0012:abs").ref.short_cite() == "Cowan & Agol 2010"
+
+
+def test_a_damaged_stored_result_is_passed_over_and_the_rest_of_the_session_still_counts(app):
+    """A tool row whose data is not an object (hand-edited, cut short) must not stop the session loading."""
+    session_id = _store_old_session(app, [OLD_ENTRY])
+    for n, data in enumerate(["not json data", {"sources": "2013PASP..125..306F", "passages": 7},
+                              {"subagent": ["x"], "sources": [None, 3]}], start=2):
+        call = {"id": f"c{n}", "type": "function", "function": {"name": "search_papers", "arguments": "{}"}}
+        app.sessions.append(session_id, {"role": "assistant", "content": "", "tool_calls": [call]}, turn=n)
+        app.sessions.append(session_id, {"role": "tool", "tool_call_id": f"c{n}", "name": "search_papers",
+                                         "content": "x"}, turn=n, meta={"ok": True, "data": data})
+    ledger = CitationLedger()
+    ledger.load_session(app, session_id)
+    assert [p.paper_id for p in ledger.papers] == ["1202.3665"]
+    checked = check_answer(app, ledger, "As in Foreman-Mackey et al. (2013).", False, 0.0)
+    assert [c.status for c in checked.citations] == ["verified"]
