@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from astro_cli.prompt.tags import escape_tags
 from astro_cli.research.found import FoundPaper
@@ -209,7 +209,7 @@ def ids_line(record: FoundPaper) -> str:
     return " · ".join(parts)
 
 
-def update_mark(record: Mapping[str, Any]) -> str:
+def update_mark(record: Mapping[str, object]) -> str:
     """'retracted 2009; corrected 2018' from the Crossref notices a record (or its stored biblio) carries."""
     from astro_cli.research.sources.crossref import status_mark
 
