@@ -92,6 +92,10 @@ class CitationLedger:
             return
         found = [p for p in (Passage.from_dict(d) for d in _list(data.get("passages")) if isinstance(d, Mapping))
                  if p]
+        if "passages" not in data:  # stored by an astro before the typed records: its frames say what it showed
+            from astro_cli.citations.stored_frames import stored_passages
+
+            found = stored_passages(content)
         for passage in found:
             key = key_of(passage.handle)
             if key is not None:

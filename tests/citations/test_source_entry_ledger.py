@@ -91,3 +91,27 @@ def test_a_damaged_stored_result_is_passed_over_and_the_rest_of_the_session_stil
     assert [p.paper_id for p in ledger.papers] == ["1202.3665"]
     checked = check_answer(app, ledger, "As in Foreman-Mackey et al. (2013).", False, 0.0)
     assert [c.status for c in checked.citations] == ["verified"]
+
+
+def test_a_session_stored_before_typed_passages_still_checks_claims_against_what_it_showed(app):
+    """An older astro stored rag_search's passages only as frames in the result's text: resuming that
+    session must still find them, so a wrong number cited to one is not 'supported' and a right one is."""
+    from astro_cli.citations.grounding import ground
+    from astro_cli.research.textblock import frame
+
+    shown = frame("We measure a day-side brightness temperature of 1605 K for HD 189733b.", "1001.0012",
+                  section="4 Results", page=3, handle="1001.0012:p3:c7")
+    session_id = app.sessions.create(str(app.workspace.root), "old")
+    call = {"id": "c1", "type": "function", "function": {"name": "rag_search", "arguments": '{"query": "T"}'}}
+    app.sessions.append(session_id, {"role": "assistant", "content": "", "tool_calls": [call]}, turn=1)
+    app.sessions.append(session_id, {"role": "tool", "tool_call_id": "c1", "name": "rag_search", "content": shown},
+                        turn=1, meta={"ok": True, "data": {"sources": [{"id": "1001.0012", "arxiv_id": "1001.0012"}]}})
+    ledger = CitationLedger()
+    ledger.load_session(app, session_id)
+    assert ledger.passage("1001.0012:p3:c7") is not None
+    statuses = {}
+    for value in ("1605 K", "1905 K"):
+        answer = f"The day-side temperature of HD 189733b is {value} [1001.0012:p3:c7]."
+        [claim] = ground(ledger, answer, check_answer(app, ledger, answer, False, 0.0)).claims
+        statuses[value] = claim.status
+    assert statuses == {"1605 K": "supported", "1905 K": "unsupported"}
