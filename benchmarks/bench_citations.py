@@ -65,7 +65,7 @@ def build(root: Path, results: int, papers: int):  # noqa: ANN201
     records = [FoundPaper.from_record(doc_to_record(d)) for d in docs]
     records = [r.but(id=r.arxiv_id or r.bibcode) for r in records]
     content = format_for_model(Outcome(query="star", records=records, totals={"ads": 503860}))
-    data = result_data(records)
+    data = result_data(records).as_dict()
     session_id = app.sessions.create(str(root), "bench")
     for n in range(results):
         call = {"id": f"c{n}", "type": "function", "function": {"name": "search_papers",

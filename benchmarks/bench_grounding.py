@@ -60,7 +60,7 @@ def session(root: Path) -> tuple[object, CitationLedger]:
         for section in where.get("sections", [None]):
             content = paper_content(Library.of(app), paper, section=section, pages=where.get("pages"))
             ledger.ingest("get_paper_content", {"id": paper_id}, content.text,
-                          {"sources": [Library.source_entry(paper)],
+                          {"sources": [Library.source_entry(paper).as_dict()],
                            "passages": [p.as_dict() for p in content.passages]}, True)
     return app, ledger
 

@@ -64,12 +64,13 @@ def locate(app: AppContext, target: str) -> Position:
         obj = query_object(Web.of(app), text)
     except ServiceError as exc:
         raise CatalogError(str(exc)) from None
-    if obj.get("ra") is None or obj.get("dec") is None:
+    ra, dec = obj.get("ra"), obj.get("dec")
+    if ra is None or dec is None:
         raise CatalogError(f"SIMBAD knows '{text}' as {obj.get('main_id')} but gives it no position; "
                            "give coordinates instead.")
     def number(key: str) -> float | None:
         value = obj.get(key)
         return float(value) if isinstance(value, (int, float)) else None
 
-    return Position(float(obj["ra"]), float(obj["dec"]), text, str(obj.get("main_id") or text), number("pmra"),
+    return Position(float(ra), float(dec), text, str(obj.get("main_id") or text), number("pmra"),
                     number("pmdec"), number("parallax"), number("radial_velocity"))

@@ -124,7 +124,8 @@ def check_locally(app: AppContext, ledger: CitationLedger, cited: Cited) -> Cita
     if found is None and row is None:
         return None
     stored = row.as_dict() if row is not None else {}
-    record = {**(found.record if found else {}), **{k: v for k, v in stored.items() if v not in (None, "", [])}}
+    record = {**(found.entry.as_dict() if found else {}),
+              **{k: v for k, v in stored.items() if v not in (None, "", [])}}
     paper = row.id if row is not None else (found.paper_id if found else None)
     problem = _version_problem(cited, record)
     if problem and latest_version(record) is not None:
@@ -145,7 +146,7 @@ def _check_author_year(app: AppContext, ledger: CitationLedger, library: Any, ci
             return Citation(cited, "unverified", record.get("title"), partner.paper, record,
                             detail=f"{cited.paired.split(':', 1)[1]} is not by {cited.ident}")
         return Citation(cited, "verified", record.get("title"), partner.paper, record)
-    records = [p.record for p in ledger.described()]
+    records = [p.entry.as_dict() for p in ledger.described()]
     if cited.year is not None and library is not None:
         records += [p.as_dict() for p in library.papers_by_year(cited.year - 1, cited.year + 1)]
     seen, why = _author_year_match(cited, records)

@@ -18,12 +18,14 @@ resumed session knows what it read.
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from astro_cli.citations.handles import key_of
 from astro_cli.research.identifiers import keys_of, record_keys
-from astro_cli.research.records import Passage
+from astro_cli.research.records import PaperRef, Passage
+from astro_cli.research.source_entry import SourceEntry
 
 if TYPE_CHECKING:
     from astro_cli.app import AppContext
@@ -37,19 +39,23 @@ DATA_TOTAL = 2_000_000
 
 @dataclass
 class SeenPaper:
-    """A paper a tool returned: its names, and what is known of it (for titles and author-year matches)."""
+    """A paper a tool returned: its names, and what is known of it (for titles and author-year matches),
+    merged from every tool that listed it (the first tool's values kept, the others fill the gaps)."""
 
     keys: set[Key]
-    record: dict[str, Any] = field(default_factory=dict)
+    entry: SourceEntry = field(default_factory=lambda: SourceEntry(PaperRef("")))
 
     @property
     def title(self) -> str | None:
-        return self.record.get("title") or None
+        return self.entry.title
 
     @property
     def paper_id(self) -> str | None:
-        rec = self.record
-        return rec.get("arxiv_id") or rec.get("bibcode") or rec.get("doi") or rec.get("id") or None
+        return self.entry.paper_id
+
+
+def _list(value: object) -> list[object]:
+    return list(value) if isinstance(value, (list, tuple)) else []
 
 
 def _key(kind: str, value: str) -> Key:
@@ -68,20 +74,28 @@ class CitationLedger:
         self.data_texts: list[str] = []  # other tool results (files read, commands run), newest last
 
     # --- taking in tool results ----------------------------------------------------------------
-    def ingest(self, tool: str, arguments: dict[str, Any], content: str, data: dict[str, Any] | None, ok: bool,
+    def ingest(self, tool: str, arguments: Mapping[str, object], content: str, data: object, ok: bool,
                app: AppContext | None = None) -> None:
+        """Take in one tool result: `data` is its JSON as stored (any shape an astro version wrote, or
+        anything at all from a damaged row: what is not a record is passed over)."""
         if not ok:
             return  # an error names what it could not find
-        data = data or {}
-        for source in data.get("sources") or []:
-            if isinstance(source, dict):
-                self._add(record_keys(source), source)
-        child = (data.get("subagent") or {}).get("session_id") if isinstance(data.get("subagent"), dict) else None
-        if child and app is not None:
+        data = data if isinstance(data, Mapping) else {}
+        for source in _list(data.get("sources")):
+            if isinstance(source, Mapping):  # read once, here, into the record the ledger keeps
+                self._add(SourceEntry.from_dict(source))
+        subagent = data.get("subagent")
+        child = subagent.get("session_id") if isinstance(subagent, Mapping) else None
+        if isinstance(child, str) and child and app is not None:
             self.load_session(app, child)
         if tool in MODEL_WRITTEN or child or not content:
             return
-        found = [p for p in (Passage.from_dict(d) for d in data.get("passages") or [] if isinstance(d, dict)) if p]
+        found = [p for p in (Passage.from_dict(d) for d in _list(data.get("passages")) if isinstance(d, Mapping))
+                 if p]
+        if "passages" not in data:  # stored by an astro before the typed records: its frames say what it showed
+            from astro_cli.citations.stored_frames import stored_passages
+
+            found = stored_passages(content)
         for passage in found:
             key = key_of(passage.handle)
             if key is not None:
@@ -91,18 +105,17 @@ class CitationLedger:
             while sum(len(t) for t in self.data_texts) > DATA_TOTAL and len(self.data_texts) > 1:
                 self.data_texts.pop(0)
 
-    def _add(self, keys: set[Key] | set[tuple[str, str]], record: dict[str, Any]) -> None:
-        keys = {_key(kind, value) for kind, value in keys if value}
+    def _add(self, entry: SourceEntry) -> None:
+        keys = {_key(kind, value) for kind, value in record_keys(entry.as_dict()) if value}
         if not keys:
             return
         known = next((self._by_key[k] for k in keys if k in self._by_key), None)
         if known is None:
-            known = SeenPaper(set(), {})
+            known = SeenPaper(set(), entry)
             self.papers.append(known)
+        else:
+            known.entry = known.entry.filled_from(entry)
         known.keys |= keys
-        for name, value in record.items():
-            if value not in (None, "", []) and not known.record.get(name):
-                known.record[name] = value
         for key in keys:
             self._by_key.setdefault(key, known)
 
@@ -140,4 +153,4 @@ class CitationLedger:
 
     def described(self) -> list[SeenPaper]:
         """The papers whose authors and year are known (author-year citations are matched on these)."""
-        return [p for p in self.papers if p.record.get("authors") and p.record.get("year")]
+        return [p for p in self.papers if p.entry.described]

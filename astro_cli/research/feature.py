@@ -51,7 +51,7 @@ def search_papers_tool(ctx: ToolContext, web: Web, sources: ExtensionPoints, que
                                 year_from=year_from, year_to=year_to, sources=sources)
     except ServiceError as exc:
         raise ToolError(str(exc)) from None
-    return ToolResult(format_for_model(outcome), data=result_data(outcome.records), framed=True)
+    return ToolResult(format_for_model(outcome), data=result_data(outcome.records).as_dict(), framed=True)
 
 
 @tool(name="paper_graph", key_argument="id", timeout=120, needs=Library)
@@ -74,7 +74,7 @@ def paper_graph_tool(ctx: ToolContext, library: Library, id: str, direction: Lit
         page = paper_graph(library, id, direction=direction, rows=rows or 20, start=start)
     except ServiceError as exc:
         raise ToolError(str(exc)) from None
-    return ToolResult(format_for_model(page), data=sources_data(page), framed=True)
+    return ToolResult(format_for_model(page), data=sources_data(page).as_dict(), framed=True)
 
 
 @tool(name="download_paper", read_only=False, key_argument="id", timeout=900, needs=Library)
@@ -124,7 +124,7 @@ def download_paper_tool(ctx: ToolContext, library: Library, id: str, source: boo
     lines.append("Identifiers: " + ", ".join(i for i in ids if i) + ".")
     if not paper.parsed_at:
         lines.append(f"Next: parse_paper(id='{paper.id}') indexes its text for rag_search and get_paper_content.")
-    return ToolResult("\n".join(lines), data={"sources": [Library.source_entry(paper)]})
+    return ToolResult("\n".join(lines), data={"sources": [Library.source_entry(paper).as_dict()]})
 
 
 def _relative(ctx: ToolContext, path: Any) -> str:
@@ -154,7 +154,7 @@ def query_target_tool(ctx: ToolContext, web: Web, target: str, radius: str | Non
     except ServiceError as exc:
         raise ToolError(str(exc)) from None
     lines, sources = describe_lookup(found)
-    return ToolResult("\n".join(lines), data={"sources": sources})
+    return ToolResult("\n".join(lines), data={"sources": [s.as_dict() for s in sources]})
 
 
 def install(app: AppContext) -> None:

@@ -56,7 +56,7 @@ def test_notices_from_crossref_are_united_and_reach_the_library_through_upsert(t
     assert [n.type for n in notices.updates] == ["retraction", "corrigendum"]
     found = _arxiv().but(doi=notices.doi) + notices
     assert found.sources == ("arxiv", "crossref") and found.updates == notices.updates
-    assert source_entry(found)["updates"][0]["type"] == "retraction"  # /sources and the footer carry it
+    assert source_entry(found).updates[0]["type"] == "retraction"  # /sources and the footer carry it
     app = make_app(tmp_path / "ws")
     try:
         library = Library.of(app)

@@ -99,7 +99,7 @@ def files_named(ctx: ToolContext, phrasings: list[str]) -> list[str]:
 
 
 def _sources(papers: list[Paper]) -> dict[str, Any]:
-    return {"sources": [Library.source_entry(p) for p in papers]}
+    return {"sources": [Library.source_entry(p).as_dict() for p in papers]}
 
 
 @tool(name="parse_paper", key_argument="id", timeout=300, needs=Library)

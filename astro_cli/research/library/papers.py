@@ -37,6 +37,7 @@ if TYPE_CHECKING:
     from astro_cli.config import Settings
     from astro_cli.extensions import ExtensionPoints
     from astro_cli.research.search.local_embed import LocalModels
+    from astro_cli.research.source_entry import SourceEntry
     from astro_cli.research.sources.web import Web
     from astro_cli.security.paths import Confinement
     from astro_cli.security.secrets import Redactor
@@ -349,7 +350,9 @@ class LibraryCore:
 
     # --- facts for citations ---------------------------------------------------------------
     @staticmethod
-    def source_entry(paper: Paper) -> dict[str, Any]:
+    def source_entry(paper: Paper) -> SourceEntry:
         """What /sources lists for a paper the model used: its `PaperRef` (first authors and year for
         author-year citations), the same form a search hit's paper has."""
-        return paper.ref().as_dict()
+        from astro_cli.research.source_entry import SourceEntry
+
+        return SourceEntry(paper.ref())

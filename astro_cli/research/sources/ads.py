@@ -10,11 +10,12 @@ from __future__ import annotations
 import html
 import os
 import re
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, cast
 
 from astro_cli.research.found import FoundPaper
 from astro_cli.research.identifiers import carries, is_preprint_bibcode
 from astro_cli.research.sources import fields
+from astro_cli.research.sources.answers import AdsAnswer, AdsDoc, AdsResponse, JSONObject, PaperRecord
 from astro_cli.research.sources.arxiv import split_id
 from astro_cli.research.sources.http import (
     ServiceError,
@@ -70,14 +71,15 @@ def _require_token(web: Web) -> str:
     return value
 
 
-def _call(web: Web, method: str, path: str, **kwargs: Any) -> dict[str, Any]:
+def _call(web: Web, method: str, path: str, params: dict[str, str | int] | None = None,
+          json: JSONObject | None = None) -> AdsAnswer:
     import httpx
 
     url = web.settings.typed["ads_url"].rstrip("/") + path
     headers = {"Authorization": f"Bearer {_require_token(web)}"}
     with make_client(web, headers=headers) as client:
         try:
-            response = client.request(method, url, **kwargs)
+            response = client.request(method, url, params=params, json=json)
         except httpx.HTTPError as exc:
             raise ServiceError(describe_failure(SERVICE, url, exc, timeout_seconds(web), "ads_url")) from None
     if response.status_code == 401:
@@ -91,7 +93,7 @@ def _call(web: Web, method: str, path: str, **kwargs: Any) -> dict[str, Any]:
         answer = response.json()
     except ValueError:
         raise ServiceError("NASA ADS sent an answer that is not JSON; try again later.") from None
-    return fields.mapping(answer, SERVICE)
+    return cast("AdsAnswer", fields.mapping(answer, SERVICE))
 
 
 def _error_message(response: httpx.Response) -> str:
@@ -124,7 +126,7 @@ def title_markup(text: str) -> str:
     return " ".join(html.unescape(text).split())
 
 
-def doc_to_record(doc: dict[str, Any]) -> dict[str, Any]:
+def doc_to_record(doc: AdsDoc) -> PaperRecord:
     """An ADS doc in the common record shape (arXiv id taken from its identifiers). Every field is read
     by its type (fields.py): a doc with numbers, nulls or objects where ADS writes strings gives a
     record with what could be read."""
@@ -179,12 +181,12 @@ def search(
     q = query.strip()
     if year_from or year_to:
         q = f"({q}) year:{year_from or 1000}-{year_to or 3000}"
-    params: dict[str, Any] = {"q": q, "fl": FIELDS, "rows": rows, "sort": SORTS.get(sort, "score desc")}
+    params: dict[str, str | int] = {"q": q, "fl": FIELDS, "rows": rows, "sort": SORTS.get(sort, "score desc")}
     if start:
         params["start"] = start
     body = _call(web, "GET", "/search/query", params=params)
-    response = fields.mapping(body.get("response") or {}, SERVICE, "a search answer")
-    docs = fields.records(response.get("docs"))
+    response = cast("AdsResponse", fields.mapping(body.get("response") or {}, SERVICE, "a search answer"))
+    docs = [cast("AdsDoc", doc) for doc in fields.records(response.get("docs"))]
     total = fields.integer(response.get("numFound"))
     found = [FoundPaper.from_record(doc_to_record(d)) for d in docs]
     return (total if total is not None and total >= 0 else len(docs)), found
@@ -228,7 +230,7 @@ ARXIV_CATEGORIES = ("astro-ph", "cond-mat", "gr-qc", "hep-ex", "hep-lat", "hep-p
                     "nucl-th", "econ", "eess", "physics", "quant-ph", "math", "nlin", "cs", "q-bio", "q-fin", "stat")
 
 
-def _eprint(doc: dict[str, Any]) -> str | None:
+def _eprint(doc: AdsDoc) -> str | None:
     """'arXiv:1202.3665' or 'ascl:1706.009', found as ADS's exporter finds it (eid, then identifiers)."""
     eid = fields.text(doc.get("eid"), 80)
     if eid.startswith(("arXiv", "ascl")):
@@ -241,18 +243,18 @@ def _eprint(doc: dict[str, Any]) -> str | None:
     return None
 
 
-def _month(pubdate: Any) -> int | None:
+def _month(pubdate: object) -> int | None:
     match = re.match(r"\d{4}-(\d\d)", fields.text(pubdate, 20))
     month = int(match.group(1)) if match else 0
     return month if 1 <= month <= 12 else None  # ADS writes '-00' for an unknown month
 
 
-def bibliographic_facts(doc: dict[str, Any]) -> dict[str, Any]:
+def bibliographic_facts(doc: AdsDoc) -> dict[str, object]:
     """What an ADS doc says beyond the common record that a BibTeX entry needs (stored as `biblio`)."""
     affs = [a for a in fields.texts(doc.get("aff")) if a != "-"]
     doctype = fields.text(doc.get("doctype"), 40)
     pub, pub_raw = fields.text(doc.get("pub"), fields.MAX_SHORT), fields.text(doc.get("pub_raw"), fields.MAX_SHORT)
-    facts = {
+    facts: dict[str, object] = {
         "doctype": doctype,
         "bibstem": fields.first_text(doc.get("bibstem"), 40) or None,
         "month": _month(doc.get("pubdate")),

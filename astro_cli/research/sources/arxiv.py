@@ -9,10 +9,11 @@ from __future__ import annotations
 
 import re
 import xml.etree.ElementTree as ET
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from astro_cli.research.found import FoundPaper
 from astro_cli.research.identifiers import ARXIV_BIBCODE, ARXIV_DOI
+from astro_cli.research.sources.answers import PaperRecord
 from astro_cli.research.sources.fields import MAX_ITEMS, MAX_TEXT
 from astro_cli.research.sources.http import ServiceError, arxiv_throttle, make_client, request
 
@@ -61,7 +62,7 @@ def _text(node: ET.Element | None, limit: int = MAX_TEXT) -> str:
     return " ".join((node.text or "")[:limit].split()) if node is not None else ""
 
 
-def parse_entry(entry: ET.Element) -> dict[str, Any]:
+def parse_entry(entry: ET.Element) -> PaperRecord:
     raw_id = _text(entry.find("atom:id", NS))
     arxiv_id, version = split_id(raw_id.replace("http://arxiv.org/abs/", "").replace("https://arxiv.org/abs/", ""))
     published = _text(entry.find("atom:published", NS))
@@ -90,7 +91,7 @@ def parse_entry(entry: ET.Element) -> dict[str, Any]:
     }
 
 
-def parse_feed(body: bytes) -> tuple[int, list[dict[str, Any]]]:
+def parse_feed(body: bytes) -> tuple[int, list[PaperRecord]]:
     """(total results, records) from an arXiv Atom feed; an error entry becomes a ServiceError."""
     try:
         root = ET.fromstring(body)
@@ -112,7 +113,7 @@ def parse_feed(body: bytes) -> tuple[int, list[dict[str, Any]]]:
     return total, records
 
 
-def _get(web: Web, params: dict[str, Any]) -> tuple[int, list[dict[str, Any]]]:
+def _get(web: Web, params: dict[str, str | int]) -> tuple[int, list[PaperRecord]]:
     with make_client(web) as client, arxiv_throttle(web).turn():  # the clock is stamped once the answer is in
         response = request(client, "GET", web.settings.typed["arxiv_url"], service=SERVICE,
                            setting="arxiv_url", params=params)
@@ -147,7 +148,7 @@ def answer(web: Web, plan: ArxivQuery, rows: int = 10, sort: str = "relevance") 
         what = "DOIs and bibcodes" if plan.lookups else "ADS fields such as property: or bibstem:"
         raise ServiceError(f"arXiv cannot search by {what}; use source=ads (or all) for this query.")
     asked = rows if plan.years is None else min(MAX_ROWS, rows * 2)  # room for what the year filter removes
-    params = {
+    params: dict[str, str | int] = {
         "search_query": plan.text,
         "start": 0,
         "max_results": asked,

@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING
 
 from astro_cli.research.sources.ads_syntax import (
     OPERATORS,
@@ -39,6 +39,9 @@ from astro_cli.research.sources.ads_syntax import (
 )
 from astro_cli.research.sources.http import ServiceError
 from astro_cli.research.text.pdfchars import fold
+
+if TYPE_CHECKING:
+    from astro_cli.research.sources.answers import PaperRecord
 
 ARXIV_ONLY = re.compile(r"(?<![\w:])(ti|au|co|jr|cat|rn|id|all|submitteddate):", re.IGNORECASE)
 FIELDS = {"author": "au", "first_author": "au", "title": "ti", "abs": "abs", "abstract": "abs", "full": "all",
@@ -290,7 +293,7 @@ def _fold_char(ch: str) -> str:
     return folded.upper() if ch.isupper() else folded
 
 
-def publication_year(record: dict[str, Any]) -> int | None:
+def publication_year(record: PaperRecord) -> int | None:
     """The year of the journal reference an arXiv record carries, else None."""
     from astro_cli.research.sources.journal_ref import parse_journal_ref
 
@@ -301,7 +304,7 @@ def publication_year(record: dict[str, Any]) -> int | None:
     return parsed.year if parsed is not None else None
 
 
-def keep_published_in(records: list[dict[str, Any]], years: tuple[int, int]) -> list[dict[str, Any]]:
+def keep_published_in(records: list[PaperRecord], years: tuple[int, int]) -> list[PaperRecord]:
     """arXiv records that may be papers of `years`: by their journal year when they name one, else
     by submission (a year early counts: the paper may have appeared in the first year of the range)."""
     start, end = years

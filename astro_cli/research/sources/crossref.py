@@ -16,11 +16,12 @@ import html
 import logging
 import re
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, cast
 from urllib.parse import quote
 
 from astro_cli.research.found import FoundPaper, Notice
 from astro_cli.research.sources import fields
+from astro_cli.research.sources.answers import CrossrefAuthor, CrossrefUpdate, CrossrefWork
 from astro_cli.research.sources.http import ServiceError, make_client, request
 
 if TYPE_CHECKING:
@@ -53,10 +54,10 @@ def work(web: Web, doi: str) -> FoundPaper | None:
     message = body.get("message") if isinstance(body, dict) else None
     if not isinstance(message, dict):
         raise ServiceError("Crossref answered without a work record; try again later.")
-    return work_to_record(message)
+    return work_to_record(cast("CrossrefWork", message))
 
 
-def work_to_record(message: dict[str, Any]) -> FoundPaper:
+def work_to_record(message: CrossrefWork) -> FoundPaper:
     """A Crossref work message as a FoundPaper, with its update relations (every field read by its type,
     fields.py: a wrong type reads as absent)."""
     doi = fields.text(message.get("DOI"), fields.MAX_SHORT)
@@ -68,7 +69,7 @@ def work_to_record(message: dict[str, Any]) -> FoundPaper:
         "bibcode": None,
         "doi": doi,
         "title": " ".join(html.unescape(fields.first_text(message.get("title"))).split()),
-        "authors": [_author(a) for a in fields.records(message.get("author"))],
+        "authors": [_author(cast("CrossrefAuthor", a)) for a in fields.records(message.get("author"))],
         "year": year,
         "abstract": " ".join(re.sub(r"<[^<>]{1,80}>", " ", abstract).split()),
         "citation_count": fields.integer(message.get("is-referenced-by-count")),
@@ -80,12 +81,12 @@ def work_to_record(message: dict[str, Any]) -> FoundPaper:
     }).but(updates=updates(message))
 
 
-def updates(message: dict[str, Any]) -> tuple[Notice, ...]:
+def updates(message: CrossrefWork) -> tuple[Notice, ...]:
     """Notices about this work (`updated-by`), oldest first."""
     found = [Notice(fields.text(item.get("type"), 80).lower(), fields.text(item.get("label"), 200),
                     fields.optional_text(item.get("DOI")), _year(item.get("updated")),
                     fields.optional_text(item.get("source"), 200))
-             for item in fields.records(message.get("updated-by"))]
+             for item in (cast("CrossrefUpdate", raw) for raw in fields.records(message.get("updated-by")))]
     return tuple(sorted(found, key=lambda n: n.year or 0))
 
 
@@ -119,14 +120,14 @@ def attach_updates(web: Web, record: FoundPaper) -> FoundPaper:
     return record.but(updates=found) if found else record
 
 
-def _year(date: Any) -> int | None:
-    parts: Any = date.get("date-parts") if isinstance(date, dict) else None
+def _year(date: object) -> int | None:
+    parts: object = date.get("date-parts") if isinstance(date, dict) else None
     first = parts[0] if isinstance(parts, list) and parts else None
     value = fields.integer(first[0] if isinstance(first, list) and first else None)
     return value if value is not None and 1000 < value < 3000 else None
 
 
-def _author(author: dict[str, Any]) -> str:
+def _author(author: CrossrefAuthor) -> str:
     family = fields.text(author.get("family"), fields.MAX_SHORT).strip()
     given = fields.text(author.get("given"), fields.MAX_SHORT).strip()
     if family and given:

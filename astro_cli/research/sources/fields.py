@@ -9,8 +9,7 @@ the answer as a whole is not what was asked for.
 
 from __future__ import annotations
 
-from typing import Any
-
+from astro_cli.research.sources.answers import JSONObject
 from astro_cli.research.sources.http import ServiceError
 
 MAX_TEXT = 20_000  # an abstract is a few kB; a longer field is cut (the rest is not a paper's metadata)
@@ -19,7 +18,7 @@ MAX_ITEMS = 3_000  # authors of the largest collaborations, identifiers, keyword
 MAX_DIGITS = 12
 
 
-def text(value: Any, limit: int = MAX_TEXT) -> str:
+def text(value: object, limit: int = MAX_TEXT) -> str:
     """A string field: text as given, a number written out, anything else (null, list, object) empty."""
     if isinstance(value, str):
         return value[:limit]
@@ -28,14 +27,14 @@ def text(value: Any, limit: int = MAX_TEXT) -> str:
     return ""
 
 
-def first_text(value: Any, limit: int = MAX_TEXT) -> str:
+def first_text(value: object, limit: int = MAX_TEXT) -> str:
     """A field ADS gives as a list of strings (title, doi, page) or as one string: its first text."""
     if isinstance(value, list):
         return next((found for found in (text(item, limit) for item in value[:MAX_ITEMS]) if found), "")
     return text(value, limit)
 
 
-def texts(value: Any, limit: int = MAX_SHORT, items: int = MAX_ITEMS) -> list[str]:
+def texts(value: object, limit: int = MAX_SHORT, items: int = MAX_ITEMS) -> list[str]:
     """A list-of-strings field: its string (or number) items, bounded; one string is a list of one."""
     if isinstance(value, list):
         return [found for found in (text(item, limit) for item in value[:items]) if found]
@@ -43,7 +42,7 @@ def texts(value: Any, limit: int = MAX_SHORT, items: int = MAX_ITEMS) -> list[st
     return [found] if found else []
 
 
-def integer(value: Any) -> int | None:
+def integer(value: object) -> int | None:
     """A count or a year: an int, or a string of digits; anything else (a bool, a float, 10**400) is None."""
     if isinstance(value, bool):
         return None
@@ -54,18 +53,18 @@ def integer(value: Any) -> int | None:
     return None
 
 
-def optional_text(value: Any, limit: int = MAX_SHORT) -> str | None:
+def optional_text(value: object, limit: int = MAX_SHORT) -> str | None:
     return text(value, limit) or None
 
 
-def mapping(value: Any, service: str, what: str = "an answer") -> dict[str, Any]:
+def mapping(value: object, service: str, what: str = "an answer") -> JSONObject:
     """The answer's JSON object, or one sentence saying the service sent something else."""
     if not isinstance(value, dict):
         raise ServiceError(f"{service} sent {what} astro cannot read (not a JSON object); try again later.")
     return value
 
 
-def records(value: Any) -> list[dict[str, Any]]:
+def records(value: object) -> list[JSONObject]:
     """The objects of a list of records (other items skipped: they carry nothing to read)."""
     if not isinstance(value, list):
         return []

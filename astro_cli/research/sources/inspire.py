@@ -11,12 +11,13 @@ are all a source needs; docs/architecture.md walks through it.
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, cast
 from urllib.parse import quote
 
 from astro_cli.extensions import PaperFiles, SearchAnswer
 from astro_cli.research.found import FoundPaper
 from astro_cli.research.sources import fields
+from astro_cli.research.sources.answers import InspireHit, InspireHits, InspireSearch, JSONObject
 from astro_cli.research.sources.http import ServiceError, make_client, request
 
 if TYPE_CHECKING:
@@ -44,7 +45,7 @@ class InspireSource:
         if match is None:
             return None
         body = _get(web, f"/literature/{match.group(1)}", None)
-        return None if body is None else hit_to_record(body)
+        return None if body is None else hit_to_record(cast("InspireHit", body))
 
     def search(self, web: Web, request: SearchRequest) -> SearchAnswer:
         query = request.text.strip()
@@ -56,16 +57,16 @@ class InspireSource:
         params = {"q": query, "size": str(request.rows)}
         if request.sort in SORTS:
             params["sort"] = SORTS[request.sort]
-        body = _get(web, "/literature", params) or {}
-        hits = fields.mapping(body.get("hits"), SERVICE, "a search answer")
+        body = cast("InspireSearch", _get(web, "/literature", params) or {})
+        hits = cast("InspireHits", fields.mapping(body.get("hits"), SERVICE, "a search answer"))
         total = fields.integer(hits.get("total")) or 0
-        return SearchAnswer(total, [hit_to_record(hit) for hit in fields.records(hits.get("hits"))])
+        return SearchAnswer(total, [hit_to_record(cast("InspireHit", hit)) for hit in fields.records(hits.get("hits"))])
 
     def files(self, web: Web, record: FoundPaper, version: str) -> PaperFiles | None:
         return None  # INSPIRE's records name their arXiv e-print, whose files arXiv serves
 
 
-def _get(web: Web, path: str, params: dict[str, str] | None) -> dict[str, Any] | None:
+def _get(web: Web, path: str, params: dict[str, str] | None) -> JSONObject | None:
     """The JSON object INSPIRE answers at `path`; None for a record it does not have (HTTP 404)."""
     base = web.settings.typed["inspire_url"].rstrip("/")
     url = base + quote(path, safe="/:")
@@ -82,11 +83,11 @@ def _get(web: Web, path: str, params: dict[str, str] | None) -> dict[str, Any] |
         raise ServiceError("INSPIRE-HEP sent an answer that is not JSON; try again later.") from None
 
 
-def hit_to_record(hit: dict[str, Any]) -> FoundPaper:
+def hit_to_record(hit: InspireHit) -> FoundPaper:
     """An INSPIRE literature record (`{"id", "metadata"}`) in the common record shape; every field read by
     its type (fields.py), so a wrong type reads as absent."""
     raw = hit.get("metadata")
-    meta: dict[str, Any] = raw if isinstance(raw, dict) else {}
+    meta: JSONObject = raw if isinstance(raw, dict) else {}
     recid = fields.text(meta.get("control_number") or hit.get("id"), 20)
     arxiv_id = _first_value(meta.get("arxiv_eprints")) or None
     doi = _first_value(meta.get("dois")) or None
@@ -114,7 +115,7 @@ def hit_to_record(hit: dict[str, Any]) -> FoundPaper:
     })
 
 
-def _first_value(value: Any, limit: int = fields.MAX_SHORT) -> str:
+def _first_value(value: object, limit: int = fields.MAX_SHORT) -> str:
     """INSPIRE's lists of {"value": ...} (arxiv_eprints, dois, abstracts): the first value."""
     return next((found for found in (fields.text(item.get("value"), limit) for item in fields.records(value)) if found),
                 "")

@@ -10,10 +10,10 @@ first) wins; what a later service said otherwise is kept in the record's `confli
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
 
 from astro_cli.research.found import FoundPaper
 from astro_cli.research.identifiers import same_bibcode_paper
+from astro_cli.research.source_entry import SourceEntry
 
 KEYS = ("arxiv_id", "doi", "bibcode")
 
@@ -61,7 +61,7 @@ def merge(*lists: Sequence[FoundPaper]) -> list[FoundPaper]:
     return [r.but(id=r.canonical_id) for r in merged if r is not None]
 
 
-def source_entry(record: FoundPaper) -> dict[str, Any]:
+def source_entry(record: FoundPaper) -> SourceEntry:
     """What /sources lists for a paper a tool returned, with what the citation check matches on.
 
     The first authors and the year let an answer's "Foreman-Mackey et al. 2013" be checked (its
@@ -72,12 +72,7 @@ def source_entry(record: FoundPaper) -> dict[str, Any]:
 
     ref = PaperRef(record.id or record.canonical_id or "", record.title, record.authors[:REF_AUTHORS],
                    len(record.authors), record.year, record.arxiv_id, record.bibcode, record.doi, record.url)
-    entry = ref.as_dict()
-    for key in ("journal_ref", "journal", "volume", "page", "pub_year", "primary_class"):
-        if getattr(record, key):
-            entry[key] = getattr(record, key)
-    if record.biblio:
-        entry["biblio"] = dict(record.biblio)  # doctype, month, issue, pages... for /cite's BibTeX
-    if record.updates:  # Crossref's retraction or correction notices: the citation must carry them (issue 43)
-        entry["updates"] = [n.as_dict() for n in record.updates]
-    return entry
+    # biblio: doctype, month, issue, pages... for /cite's BibTeX; updates: Crossref's retraction or correction
+    # notices, which the citation must carry (issue 43)
+    return SourceEntry(ref, record.journal_ref, record.journal, record.volume, record.page, record.primary_class,
+                       record.pub_year, dict(record.biblio or {}), tuple(n.as_dict() for n in record.updates))

@@ -23,6 +23,7 @@ from astro_cli.research.sources.http import ServiceError
 
 if TYPE_CHECKING:
     from astro_cli.research.library.papers import LibraryCore
+    from astro_cli.research.source_entry import ListedPapers
     from astro_cli.research.sources.web import Web
 
 DIRECTIONS = {"refs": "references", "cited-by": "citations", "similar": "similar"}
@@ -267,7 +268,9 @@ def format_for_model(page: GraphPage) -> str:
     return "\n".join(lines).rstrip()
 
 
-def sources_data(page: GraphPage) -> dict[str, Any]:
+def sources_data(page: GraphPage) -> ListedPapers:
+    """The neighbours that have an id, listed for /sources and the ledger."""
+    from astro_cli.research.source_entry import ListedPapers
     from astro_cli.research.sources.merge import source_entry
 
-    return {"sources": [source_entry(n.record) for n in page.neighbours if n.record.id]}
+    return ListedPapers(tuple(source_entry(n.record) for n in page.neighbours if n.record.id))

@@ -11,11 +11,12 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from astro_cli.prompt.tags import escape_tags
 from astro_cli.research.found import FoundPaper
-from astro_cli.research.records import PaperRef, Passage, passage_handle
+from astro_cli.research.records import Passage, passage_handle
+from astro_cli.research.source_entry import ListedPapers
 from astro_cli.research.sources import ads, arxiv
 from astro_cli.research.sources.ads_syntax import OPERATORS
 from astro_cli.research.sources.http import ServiceError
@@ -208,7 +209,7 @@ def ids_line(record: FoundPaper) -> str:
     return " · ".join(parts)
 
 
-def update_mark(record: Mapping[str, Any]) -> str:
+def update_mark(record: Mapping[str, object]) -> str:
     """'retracted 2009; corrected 2018' from the Crossref notices a record (or its stored biblio) carries."""
     from astro_cli.research.sources.crossref import status_mark
 
@@ -252,14 +253,13 @@ def _body(record: FoundPaper) -> str:
     ])
 
 
-def result_data(records: list[FoundPaper]) -> dict[str, Any]:
+def result_data(records: list[FoundPaper]) -> ListedPapers:
     """search_papers' data: the papers for /sources, and each abstract it framed as a `Passage` (the ledger
     reads these, not the frames)."""
-    entries = [source_entry(r) for r in records]
-    passages = [Passage(passage_handle(str(entry["id"]), None), PaperRef.from_dict(entry), _body(record),
-                        section="search result").as_dict()
-                for record, entry in zip(records, entries, strict=True) if entry.get("id") and record.abstract]
-    return {"sources": entries, "passages": passages}
+    entries = tuple(source_entry(r) for r in records)
+    passages = tuple(Passage(passage_handle(entry.ref.id, None), entry.ref, _body(record), section="search result")
+                     for record, entry in zip(records, entries, strict=True) if entry.ref.id and record.abstract)
+    return ListedPapers(entries, passages)
 
 
 def _citation_count(record: FoundPaper) -> int:

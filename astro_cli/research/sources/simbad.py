@@ -9,7 +9,7 @@ need its private attributes overridden to do the same, so astro calls pyvo itsel
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypedDict
 from urllib.parse import quote_plus
 
 from astro_cli.exception_chain import exception_chain
@@ -19,7 +19,46 @@ from astro_cli.research.sources.http import ServiceError, parse_reset, user_agen
 if TYPE_CHECKING:
     from astropy.table import Table
 
+    from astro_cli.research.source_entry import SourceEntry
     from astro_cli.research.sources.web import Web
+
+
+class SimbadObject(TypedDict):
+    """One object as SIMBAD describes it (an object, not a paper: its JSON is what `astro target --json` prints)."""
+
+    main_id: str
+    otype: str | None
+    otype_label: str | None
+    ra: float | None
+    dec: float | None
+    rvz_type: str | None
+    redshift: float | None
+    radial_velocity: float | None
+    sp_type: str | None
+    nbref: int | None
+    parallax: float | None
+    pmra: float | None  # mas/yr (pm in RA times cos Dec), for the J2000 position
+    pmdec: float | None
+    magnitudes: dict[str, float]
+    distance_arcsec: float | None  # from the cone's centre (None for a lookup by name)
+    url: str
+
+
+class Cone(TypedDict):
+    """A cone search: its centre and radius (deg) and the objects in it, nearest first."""
+
+    ra: float
+    dec: float
+    radius_deg: float
+    objects: list[SimbadObject]
+
+
+class Lookup(TypedDict):
+    """What `look_up` found: the object named (or None), the cone around it or the position (or None)."""
+
+    target: str
+    object: SimbadObject | None
+    cone: Cone | None
 
 SERVICE = "SIMBAD"
 FILTERS = ("U", "B", "V", "R", "I", "J", "H", "K", "G")
@@ -129,7 +168,7 @@ def _label(row: Any, name: str, limit: int = 200) -> str | None:
     return fields.optional_text(_value(row, name), limit)
 
 
-def _row_to_object(row: Any) -> dict[str, Any]:
+def _row_to_object(row: Any) -> SimbadObject:
     main_id = _label(row, "main_id") or ""
     mags = {f: _number(row, f) for f in FILTERS}
     nbref = _number(row, "nbref")
@@ -145,7 +184,7 @@ def _row_to_object(row: Any) -> dict[str, Any]:
         "sp_type": _label(row, "sp_type"),
         "nbref": int(nbref) if nbref is not None and abs(nbref) < 1e12 else None,
         "parallax": _number(row, "plx_value"),
-        "pmra": _number(row, "pmra"),  # mas/yr (pm in RA times cos Dec), for the J2000 position
+        "pmra": _number(row, "pmra"),
         "pmdec": _number(row, "pmdec"),
         "magnitudes": {f: v for f, v in mags.items() if v is not None},
         "distance_arcsec": _number(row, "dist_arcsec"),
@@ -154,7 +193,7 @@ def _row_to_object(row: Any) -> dict[str, Any]:
 
 
 # --- queries ---------------------------------------------------------------------------------
-def query_object(web: Web, name: str) -> dict[str, Any]:
+def query_object(web: Web, name: str) -> SimbadObject:
     """The object SIMBAD knows under `name` (any of its identifiers); NotFound otherwise."""
     clean = " ".join(name.split())
     if not clean:
@@ -172,7 +211,7 @@ def query_object(web: Web, name: str) -> dict[str, Any]:
     return _row_to_object(table[0])
 
 
-def query_region(web: Web, ra: float, dec: float, radius_deg: float, limit: int = 20) -> list[dict[str, Any]]:
+def query_region(web: Web, ra: float, dec: float, radius_deg: float, limit: int = 20) -> list[SimbadObject]:
     """Objects within `radius_deg` of (ra, dec), nearest first."""
     point = f"POINT('ICRS', {ra:.8f}, {dec:.8f})"
     query = (
@@ -244,7 +283,7 @@ def sexagesimal(ra: float, dec: float) -> str:
     return f"{ra_text} {dec_text}"
 
 
-def _velocity(obj: dict[str, Any]) -> str | None:
+def _velocity(obj: SimbadObject) -> str | None:
     z, v = obj.get("redshift"), obj.get("radial_velocity")
     if z is None and v is None:
         return None
@@ -255,17 +294,15 @@ def _velocity(obj: dict[str, Any]) -> str | None:
     return f"redshift z = {z:.6g}"
 
 
-def describe_object(obj: dict[str, Any]) -> list[str]:
+def describe_object(obj: SimbadObject) -> list[str]:
     """The facts of one object, one per line (the tool and `astro target` print the same)."""
     lines = [f"main identifier: {obj['main_id']}"]
     if obj.get("otype"):
         label = f" ({obj['otype_label']})" if obj.get("otype_label") else ""
         lines.append(f"type: {obj['otype']}{label}")
-    if obj.get("ra") is not None and obj.get("dec") is not None:
-        lines.append(
-            f"ICRS coordinates: RA {obj['ra']:.6f} deg, Dec {obj['dec']:+.6f} deg "
-            f"({sexagesimal(obj['ra'], obj['dec'])})"
-        )
+    ra, dec = obj.get("ra"), obj.get("dec")
+    if ra is not None and dec is not None:
+        lines.append(f"ICRS coordinates: RA {ra:.6f} deg, Dec {dec:+.6f} deg ({sexagesimal(ra, dec)})")
     if obj.get("magnitudes"):
         lines.append("magnitudes: " + ", ".join(f"{f} {v:.2f}" for f, v in obj["magnitudes"].items()))
     velocity = _velocity(obj)
@@ -281,7 +318,7 @@ def describe_object(obj: dict[str, Any]) -> list[str]:
     return lines
 
 
-def describe_cone(objects: list[dict[str, Any]], ra: float, dec: float, radius_deg: float) -> list[str]:
+def describe_cone(objects: list[SimbadObject], ra: float, dec: float, radius_deg: float) -> list[str]:
     head = (f"{len(objects)} objects within {radius_deg * 60:.3g} arcmin of RA {ra:.6f}, Dec {dec:+.6f} "
             "(ICRS), nearest first:")
     if not objects:
@@ -302,39 +339,39 @@ def describe_cone(objects: list[dict[str, Any]], ra: float, dec: float, radius_d
     return lines
 
 
-def source_of(obj: dict[str, Any]) -> dict[str, Any]:
-    return {"id": f"SIMBAD:{obj['main_id']}", "title": f"SIMBAD entry for {obj['main_id']}",
-            "bibcode": None, "arxiv_id": None, "url": obj["url"]}
+def source_of(obj: SimbadObject) -> SourceEntry:
+    """The object as a listed source (/sources shows it; the ledger knows it by its SIMBAD id)."""
+    from astro_cli.research.records import PaperRef
+    from astro_cli.research.source_entry import SourceEntry
+
+    return SourceEntry(PaperRef(f"SIMBAD:{obj['main_id']}", f"SIMBAD entry for {obj['main_id']}", url=obj["url"]))
 
 
 
-def look_up(web: Web, target: str, radius: str | float | None = None, limit: int = 20) -> dict[str, Any]:
-    """An object by name, a cone around coordinates, or both around a named object.
-
-    Returns {"target", "object" (or None), "cone" (or None: {"ra", "dec", "radius_deg", "objects"})}.
-    """
+def look_up(web: Web, target: str, radius: str | float | None = None, limit: int = 20) -> Lookup:
+    """An object by name, a cone around coordinates, or both around a named object."""
     text = " ".join(str(target or "").split())
     if not text:
         raise ServiceError("Give an object name (e.g. 'M 31') or coordinates (e.g. '10.6847 41.2690').")
     if not 1 <= limit <= 200:
         raise ServiceError("limit must be between 1 and 200.")
-    result: dict[str, Any] = {"target": text, "object": None, "cone": None}
+    result: Lookup = {"target": text, "object": None, "cone": None}
     position = parse_position(text)
     if position is None:
-        result["object"] = query_object(web, text)
-        if radius in (None, "") or result["object"].get("ra") is None:
+        obj = result["object"] = query_object(web, text)
+        if radius in (None, "") or obj["ra"] is None or obj["dec"] is None:
             return result
-        position = (result["object"]["ra"], result["object"]["dec"])
+        position = (obj["ra"], obj["dec"])
     radius_deg = parse_radius(radius)
     objects = query_region(web, position[0], position[1], radius_deg, limit)
     result["cone"] = {"ra": position[0], "dec": position[1], "radius_deg": radius_deg, "objects": objects}
     return result
 
 
-def describe_lookup(result: dict[str, Any]) -> tuple[list[str], list[dict[str, Any]]]:
+def describe_lookup(result: Lookup) -> tuple[list[str], list[SourceEntry]]:
     """(lines, sources) for what look_up found."""
     lines: list[str] = []
-    sources: list[dict[str, Any]] = []
+    sources: list[SourceEntry] = []
     obj = result.get("object")
     if obj is not None:
         lines += [f"SIMBAD: {result['target']}", *describe_object(obj)]
@@ -344,6 +381,6 @@ def describe_lookup(result: dict[str, Any]) -> tuple[list[str], list[dict[str, A
         if lines:
             lines.append("")
         lines += describe_cone(cone["objects"], cone["ra"], cone["dec"], cone["radius_deg"])
-        seen = {s["id"] for s in sources}
-        sources += [source_of(o) for o in cone["objects"] if source_of(o)["id"] not in seen]
+        seen = {s.ref.id for s in sources}
+        sources += [source_of(o) for o in cone["objects"] if source_of(o).ref.id not in seen]
     return lines, sources

@@ -39,8 +39,9 @@ def test_an_object_by_name_gives_its_facts(research_app, research):
     assert "ICRS coordinates: RA 10.684708 deg, Dec +41.268750 deg (00 42 44.33 +41 16 07.5)" in text
     assert "radial velocity -300 km/s (z = -0.001)" in text
     assert "references in SIMBAD: 1234" in text
-    assert sources == [{"id": "SIMBAD:M  31", "title": "SIMBAD entry for M  31", "bibcode": None, "arxiv_id": None,
-                        "url": "https://simbad.cds.unistra.fr/simbad/sim-id?Ident=M++31"}]
+    assert [s.as_dict() for s in sources] == [{  # the tool's data: an object, no paper ids, no authors
+        "id": "SIMBAD:M  31", "title": "SIMBAD entry for M  31", "bibcode": None, "arxiv_id": None, "doi": None,
+        "year": None, "authors": [], "url": "https://simbad.cds.unistra.fr/simbad/sim-id?Ident=M++31"}]
     adql = _adql(research)
     assert "WHERE ident.id = 'm31'" in adql and 'allfluxes."V"' in adql and "basic.nbref" in adql
 
@@ -86,7 +87,7 @@ def test_a_name_with_a_radius_also_lists_the_neighbours(research_app, research):
     assert found["object"]["main_id"] == "M  31"
     assert [o["main_id"] for o in found["cone"]["objects"]][0] == "M  31"
     lines, sources = describe_lookup(found)
-    assert sum(1 for s in sources if s["id"] == "SIMBAD:M  31") == 1
+    assert sum(1 for s in sources if s.ref.id == "SIMBAD:M  31") == 1
 
 
 def test_an_empty_cone_says_so(research_app):
