@@ -24,7 +24,8 @@ MODEL_PARTS = 22
 MODEL_VERSION = "0.2.0"
 MODEL_FILE = "qwen2.5-coder-1.5b-instruct-q4_k_m.gguf"
 MODEL_NAME = "Qwen2.5-Coder-1.5B-Instruct Q4_K_M"
-SERVER_SCRIPT = Path(__file__).with_name("local_model_server.py")
+# astro's own server child, run by the benchmark venv's python by path (it imports only the standard library)
+SERVER_SCRIPT = Path(__file__).resolve().parents[1] / "astro_cli" / "local_model" / "serve.py"
 
 
 @dataclass
@@ -95,8 +96,8 @@ class LocalServer:
         started = time.monotonic()
         self.log_file = self.log_path.open("w")
         self.process = subprocess.Popen(
-            [str(self.installed.python), str(SERVER_SCRIPT), str(self.installed.model), str(self.n_ctx),
-             str(self.threads)],
+            [str(self.installed.python), str(SERVER_SCRIPT), "-", str(self.installed.model), str(self.n_ctx),
+             str(self.threads), "0"],
             stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=self.log_file, text=True)
         assert self.process.stdout is not None
         line = self.process.stdout.readline()  # the server script prints its address once it listens

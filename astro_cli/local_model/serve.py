@@ -3,6 +3,9 @@ the runtime folder goes first on sys.path, the server listens on 127.0.0.1 at th
 address is printed once it listens, and it serves until astro closes this child's stdin or is gone.
 
     python -m astro_cli.local_model.serve RUNTIME MODEL.gguf N_CTX THREADS PORT
+
+RUNTIME `-` is the interpreter's own packages (the benchmarks' venv, which has xllamacpp installed);
+PORT 0 is a free one, which the printed address names.
 """
 
 from __future__ import annotations
@@ -14,7 +17,8 @@ import sys
 
 def main(argv: list[str]) -> None:
     runtime, model, n_ctx, threads, port = argv[0], argv[1], int(argv[2]), int(argv[3]), int(argv[4])
-    sys.path.insert(0, runtime)
+    if runtime != "-":
+        sys.path.insert(0, runtime)
     import xllamacpp  # type: ignore[import-not-found]  # in the runtime folder, not in astro's environment
 
     params = xllamacpp.CommonParams()
