@@ -44,6 +44,12 @@ class Place:
     root: Path
     parts: tuple[str, ...]
 
+    def __post_init__(self) -> None:
+        # Every Place, however built (an archive's member names, a tool's path), stays below its root:
+        # the folders are opened one name at a time, so a '..' or a '/' inside a name would climb out.
+        if not self.parts or any(p in ("", ".", "..") or "/" in p or "\0" in p for p in self.parts):
+            raise ValueError(f"{'/'.join(self.parts) or '(nothing)'} does not name a file below {self.root}.")
+
     @classmethod
     def of(cls, root: Path, path: str | Path) -> Place:
         """`path` (absolute inside `root`, or relative to it) as parts below `root`; no '..' anywhere."""

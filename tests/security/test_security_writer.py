@@ -89,6 +89,9 @@ def test_a_place_never_climbs_out_of_its_root(tmp_path):
         Place.of(tmp_path, "../escape.txt")
     with pytest.raises(ValueError):
         Place.of(tmp_path / "ws", tmp_path / "elsewhere.txt")
+    for parts in (("..", "escape.txt"), ("a/../../escape.txt",), ("",), ()):  # however a Place is built
+        with pytest.raises(ValueError):
+            Place(tmp_path / "ws", parts)
 
 
 def test_the_repl_history_is_created_private_by_the_writer(tmp_path):

