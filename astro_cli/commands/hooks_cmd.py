@@ -14,6 +14,7 @@ import typer
 
 from astro_cli.bootstrap import build_app, print_warnings, print_withheld, user_errors
 from astro_cli.commands.defaults import command_group
+from astro_cli.security.visible import markup_safe as shown
 
 if TYPE_CHECKING:
     from astro_cli.app import AppContext
@@ -90,35 +91,39 @@ def list_hooks(as_json: bool = typer.Option(False, "--json", help="Print JSON.")
                                   indent=2, default=str))
             return
         from rich.console import Console
-        from rich.markup import escape
         from rich.table import Table
+
+        from astro_cli.security.visible import rich_text
 
         console = Console(highlight=False, soft_wrap=True)
         if rows:
             order = {name: i for i, name in enumerate(EVENTS)}
-            table = Table(title=f"hooks for {ctx.workspace.root}", title_justify="left")
+            table = Table(title=rich_text(f"hooks for {ctx.workspace.root}"), title_justify="left")
             for column in ("event", "matcher", "hook", "timeout", "status"):
                 table.add_column(column, overflow="fold")
             for row in sorted(rows, key=lambda r: order.get(r["event"], 99)):
-                status = "[red]cannot start[/]" if row["problem"] else "ok"
+                status = rich_text("cannot start", style="red") if row["problem"] else "ok"
                 timeout = f"{row['timeout']:g} s" if row["timeout"] else ""
-                table.add_row(row["event"], row["matcher"], row["hook"], timeout, status)
+                # Commands and matchers are a folder's text, event names a config's: shown, never read as markup.
+                table.add_row(rich_text(row["event"]), rich_text(row["matcher"]), rich_text(row["hook"]), timeout,
+                              status)
             console.print(table)
         elif not withheld:
             console.print("No hooks are configured. Add them under `hooks:` in .astro/config.yaml or "
                           f"{ctx.home.config_path} (see docs/hooks.md).")
         for item in withheld:
-            console.print(f"[yellow]Hooks configured in {escape(item.where)}, not applied until `astro trust`:[/] "
-                          f"{escape(item.detail)}")
+            console.print(f"[yellow]Hooks configured in {shown(item.where)}, not applied until `astro trust`:[/] "
+                          f"{shown(item.detail)}")
         for plugin in plugins:
-            state = "loaded" if plugin["loaded"] else f"[red]failed[/]: {plugin['error']}"
+            state = "loaded" if plugin["loaded"] else f"[red]failed[/]: {shown(plugin['error'])}"
             extra = ", ".join([*(f"tool {t}" for t in plugin["tools"]), *(f"hook {h}" for h in plugin["hooks"]),
                                *plugin["prompt"], *(f"text reader {r}" for r in plugin["readers"]),
                                *(f"paper source {s}" for s in plugin.get("sources", [])),
                                *(f"slash command {c}" for c in plugin.get("slash", [])),
                                *(f"transcript section '{t}'" for t in plugin.get("sections", []))])
-            console.print(f"plugin {plugin['name']} ({plugin['value']}): {state}" + (f"; {extra}" if extra else ""))
+            console.print(f"plugin {shown(plugin['name'])} ({shown(plugin['value'])}): {state}"
+                          + (f"; {shown(extra)}" if extra else ""))
         console.print(f"fail_closed: {'true' if runner.fail_closed else 'false'} "
                       "(a hook that crashes or times out " + ("blocks" if runner.fail_closed else "only warns") + ")")
         for problem in problems:
-            console.print(f"[yellow]problem:[/] {problem}")
+            console.print(f"[yellow]problem:[/] {shown(problem)}")

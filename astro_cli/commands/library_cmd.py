@@ -105,10 +105,9 @@ def list_papers(
                 typer.echo("The library is empty. Add a paper with `astro library add ARXIV_ID` (or ask astro to).")
             return
         from rich.console import Console
-        from rich.markup import escape
         from rich.table import Table
 
-        from astro_cli.security.visible import rich_text
+        from astro_cli.security.visible import markup_safe, rich_text
 
         shared = library is not None and library.store.shared
         table = Table(title_justify="left")
@@ -127,13 +126,13 @@ def list_papers(
             table.add_row(*(rich_text(cell, tabs=True) for cell in cells))  # rows are data others write
         console = Console()
         if shared and library is not None:
-            console.print(escape(f"The group library at {library.store.where}: {len(rows)} paper(s)"
+            console.print(markup_safe(f"The group library at {library.store.where}: {len(rows)} paper(s)"
                                  + (f" added by {by}" if by else "")), highlight=False)
         console.print(table)
         for conflict in _library(ctx).conflicts():
             console.print(
-                f"[yellow]conflict:[/] {escape(visible(conflict['a']))} and {escape(visible(conflict['b']))} have the "
-                f"same {conflict['kind']} {escape(visible(str(conflict['value'])))}; they are kept apart "
+                f"[yellow]conflict:[/] {markup_safe(conflict['a'])} and {markup_safe(conflict['b'])} have the "
+                f"same {conflict['kind']} {markup_safe(conflict['value'])}; they are kept apart "
                 "(`astro library check` tells more).",
                 markup=True, highlight=False,
             )
@@ -183,13 +182,14 @@ def check(
                                      "findings": [f.as_dict() for f in report.findings]}, indent=2))
         else:
             from rich.console import Console
-            from rich.markup import escape
+
+            from astro_cli.security.visible import markup_safe
 
             console = Console(highlight=False, soft_wrap=True)  # a finding is one line, whole, when piped
             console.print(f"{report.papers} paper(s), {report.chunks} chunk(s) checked.")
             styles = {"fixed": "green", "needs-you": "yellow", "note": "dim"}
             for finding in report.findings:
-                console.print(f"[{styles[finding.kind]}]{finding.kind}:[/] {escape(visible(finding.text))}", markup=True)
+                console.print(f"[{styles[finding.kind]}]{finding.kind}:[/] {markup_safe(finding.text)}", markup=True)
             if not report.findings:
                 console.print("[green]Everything is in order.[/]", markup=True)
         if report.needs_you:

@@ -51,6 +51,13 @@ def rich_text(text: str, tabs: bool = False, style: str = "") -> Any:
     return Text(visible(str(text), tabs=tabs), style=style)
 
 
+def markup_safe(text: object) -> str:
+    """`visible(text)` for a place inside astro's own rich markup: its `[` can open no tag of rich's."""
+    from rich.markup import escape
+
+    return escape(visible(str(text)))
+
+
 def clipped(text: str, limit: int) -> str:
     """`text` up to `limit` characters, then an explicit count of what is not shown."""
     if len(text) <= limit:

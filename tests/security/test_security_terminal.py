@@ -86,3 +86,25 @@ def test_the_repl_shows_a_hostile_tool_name_and_a_provider_error_as_text(repl, f
     assert "\x1b" not in output and "\x07" not in output and "\x9b" not in output, repr(output)
     assert "read\\x1b]52;c;ZXZpbA==\\x07_file" in output
     assert "bad request\\x1b[2J" in output
+
+
+def test_hooks_list_shows_a_folders_hostile_hook_commands_as_text(workspace, astro_env, run_astro):
+    """A cloned folder's hook command and matcher carry rich markup and escape sequences; once the folder is
+    trusted, `astro hooks list` shows them as written, and none of it styles or drives the terminal."""
+    import yaml
+
+    from tests.helpers import trust_workspace
+
+    (workspace / ".astro").mkdir()
+    command = f"echo done {MARKUP}{OSC52}"
+    (workspace / ".astro" / "config.yaml").write_text(yaml.safe_dump({"hooks": {
+        "PreToolUse": [{"matcher": f"read_file|[bold]x[/bold]{OSC52}", "hooks": [{"type": "command", "command": command}]}],
+        "SessionStop": [{"hooks": [{"type": "command", "command": f"missing-{HIDDEN}-tool"}]}],
+    }}))
+    trust_workspace(workspace)
+    result = run_astro(["hooks", "list"], {**astro_env, "COLUMNS": "400"})
+    assert result.returncode == 0, result.stderr
+    assert _raw_in(result.stdout) == [] and _raw_in(result.stderr) == []
+    assert MARKUP in result.stdout and "\\x1b]52;c;" in result.stdout  # the command, as written and visible
+    assert "read_file|[bold]x[/bold]\\x1b]52" in result.stdout  # the matcher too
+    assert "'missing-\\u061c" in result.stdout and "-tool' was not found on PATH" in result.stdout  # its problem
