@@ -102,8 +102,9 @@ def list_skills(
             typer.echo("No skills found. `astro skills new NAME` writes one in skills/NAME/SKILL.md.")
             return
         from rich.console import Console
-        from rich.markup import escape
         from rich.table import Table
+
+        from astro_cli.security.visible import markup_safe
 
         table = Table(title_justify="left", box=None, header_style="bold", pad_edge=False)
         for column in ("name", "layer", "score", "status", "path"):
@@ -115,7 +116,7 @@ def list_skills(
             score = "" if row["score"] is None else f"{row['score']:.2f}"
             # A bundled skill's file is astro's own: `astro skills show NAME` prints it.
             path = "(bundled)" if row["path"].startswith("(bundled)/") else row["path"]
-            table.add_row(*(escape(cell) for cell in (row["name"], row["layer"], score, status, path)))
+            table.add_row(*(markup_safe(cell) for cell in (row["name"], row["layer"], score, status, path)))
         Console(highlight=False).print(table)
 
 

@@ -18,7 +18,7 @@ if TYPE_CHECKING:
 
 
 def hooks_slash(ctx: SlashContext, args: str) -> None:
-    from rich.markup import escape
+    from astro_cli.security.visible import markup_safe, visible
 
     runner = hook_runner(ctx.app)
     if not runner.hooks:
@@ -26,9 +26,9 @@ def hooks_slash(ctx: SlashContext, args: str) -> None:
     for event in EVENTS:
         for hook in (h for h in runner.hooks if h.event == event):
             matcher = f" [{hook.matcher}]" if hook.matcher else ""
-            ctx.console.print(f"{event}{matcher}: {hook.label}", markup=False)
+            ctx.console.print(visible(f"{event}{matcher}: {hook.label}"), markup=False)  # a folder's command
     for problem in runner.problems:
-        ctx.console.print(f"[yellow]problem:[/] {escape(problem)}")
+        ctx.console.print(f"[yellow]problem:[/] {markup_safe(problem)}")
 
 
 def install(app: AppContext) -> None:

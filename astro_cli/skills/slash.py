@@ -46,8 +46,9 @@ def skill_fallback(ctx: SlashContext, name: str, args: str) -> bool:
 
 
 def list_skills(ctx: SlashContext, args: str) -> None:
-    from rich.markup import escape
     from rich.table import Table
+
+    from astro_cli.security.visible import markup_safe
 
     registry = get_registry(ctx.app)
     registry.ensure_loaded()
@@ -67,7 +68,7 @@ def list_skills(ctx: SlashContext, args: str) -> None:
         if skill.context == "fork":
             status += f" ({FORK_NOTE})"
         hint = f" {skill.argument_hint}" if skill.argument_hint and skill.user_invocable else ""
-        table.add_row(escape(f"/{skill.name}{hint}"), skill.layer, f"{entry.score:.2f}", escape(status))
+        table.add_row(markup_safe(f"/{skill.name}{hint}"), skill.layer, f"{entry.score:.2f}", markup_safe(status))
     ctx.console.print(table)
     ctx.console.print(
         "Type /NAME [arguments] to load a skill into your next message.", style="dim", markup=False

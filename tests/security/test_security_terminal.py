@@ -8,6 +8,8 @@ import sqlite3
 import sys
 import unicodedata
 
+import pytest
+
 from tests.conftest import CTRL_D
 from tests.library_support import make_app
 
@@ -108,3 +110,22 @@ def test_hooks_list_shows_a_folders_hostile_hook_commands_as_text(workspace, ast
     assert MARKUP in result.stdout and "\\x1b]52;c;" in result.stdout  # the command, as written and visible
     assert "read_file|[bold]x[/bold]\\x1b]52" in result.stdout  # the matcher too
     assert "'missing-\\u061c" in result.stdout and "-tool' was not found on PATH" in result.stdout  # its problem
+
+
+@pytest.fixture
+def hostile_hooks(workspace):
+    """A trusted folder whose hook command carries a clipboard write and rich markup."""
+    import yaml
+
+    from tests.helpers import trust_workspace
+
+    (workspace / ".astro").mkdir()
+    (workspace / ".astro" / "config.yaml").write_text(yaml.safe_dump({"hooks": {"PreToolUse": [
+        {"matcher": "read_file", "hooks": [{"type": "command", "command": f"echo done {MARKUP}{OSC52}"}]}]}}))
+    trust_workspace(workspace)
+
+
+def test_the_repls_hooks_command_shows_a_hostile_hook_command_as_text(hostile_hooks, repl):
+    output = repl.type_and_run(f"/hooks\r{CTRL_D}")
+    assert "\x1b" not in output and "\x07" not in output, repr(output)
+    assert f"PreToolUse [read_file]: echo done {MARKUP}\\x1b]52;c;" in output
