@@ -83,7 +83,7 @@ def user_errors(report: Callable[[str, int], None] | None = None) -> Iterator[No
     its result object, so stdout always holds one)."""
     import typer
 
-    from astro_cli.research.library.storage.base import LibraryUnavailable
+    from astro_cli.research.library.storage.shapes import LibraryUnavailable
     from astro_cli.security.paths import PathRefused
 
     def fail(message: str, code: int) -> typer.Exit:

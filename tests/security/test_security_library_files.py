@@ -152,7 +152,7 @@ def test_text_stored_in_the_library_is_redacted_before_it_is_stored(tmp_path, mo
     app = make_app(tmp_path / "ws")
     from astro_cli.research.library.parse import store_chunks
     from astro_cli.research.library.service import Library
-    from astro_cli.research.library.storage import ChunkRow
+    from astro_cli.research.records import Chunk as ChunkRow
 
     library = Library.of(app)
     library.upsert_paper({"id": "2501.00009", "title": f"Leaky {OPENAI_KEY}",

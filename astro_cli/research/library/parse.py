@@ -26,7 +26,7 @@ if TYPE_CHECKING:
 
     from astro_cli.extensions import Slot, TextReader, TextReading
     from astro_cli.research.library.papers import LibraryCore
-    from astro_cli.research.library.storage.base import Replaced
+    from astro_cli.research.library.storage.shapes import Replaced
 
 MIN_SOURCE_CHARS = 2000  # a source (LaTeX, Markdown) with less prose than this is a stub; the PDF is better
 _BREAKS = (re.compile(r"\n\s*\n"), re.compile(r"(?<=[.!?])\s+(?=[A-Z(\[$\\])"), re.compile(r"\s+"))

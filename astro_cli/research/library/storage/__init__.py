@@ -10,13 +10,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-from astro_cli.research.library.storage.base import (
-    ChunkRow,
-    LibraryStore,
-    LibraryUnavailable,
-    NoteScope,
-    VectorsUnavailable,
-)
+from astro_cli.research.library.storage.base import LibraryStore
+from astro_cli.research.library.storage.shapes import LibraryUnavailable, NoteScope
 
 if TYPE_CHECKING:
     from astro_cli.config import Settings
@@ -26,7 +21,7 @@ if TYPE_CHECKING:
     from astro_cli.store.db import Database
     from astro_cli.workspace import Workspace
 
-__all__ = ["ChunkRow", "LibraryStore", "LibraryUnavailable", "NoteScope", "VectorsUnavailable", "open_store",
+__all__ = ["LibraryStore", "LibraryUnavailable", "NoteScope", "open_store",
            "has_library", "member_name", "open_postgres"]
 
 

@@ -13,39 +13,14 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass
 from functools import wraps
 from typing import Any, TypeVar
 
+from astro_cli.research.library.storage.shapes import NoteScope, Replaced
 from astro_cli.research.records import PAPER_COLUMNS, Chunk, Paper
 from astro_cli.research.search.fts import POSTINGS_BUDGET, Match
 
 T = TypeVar("T")
-ChunkRow = Chunk  # the name storage used before records.py
-
-
-@dataclass(frozen=True)
-class Replaced:
-    """What indexing a paper wrote: the paper's row as it now stands, and its chunks' ids in order."""
-
-    paper: Paper
-    chunk_ids: list[int]
-
-
-class LibraryUnavailable(Exception):
-    """The library's database cannot be reached or refused us; one sentence naming where and why."""
-
-
-class VectorsUnavailable(Exception):
-    """This library cannot store or rank vectors (a server without pgvector); one sentence."""
-
-
-@dataclass(frozen=True)
-class NoteScope:
-    """Whose notes folder a sync may change: in a shared library, a member's notes of one workspace."""
-
-    added_by: str
-    workspace: str
 
 
 def operation(method: Callable[..., T]) -> Callable[..., T]:

@@ -17,7 +17,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from astro_cli.research.library.storage.base import LibraryUnavailable
+from astro_cli.research.library.storage.shapes import LibraryUnavailable
 
 if TYPE_CHECKING:
     import psycopg

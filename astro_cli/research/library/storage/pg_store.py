@@ -23,8 +23,9 @@ from datetime import datetime
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any, TypeVar
 
-from astro_cli.research.library.storage.base import LibraryStore, NoteScope, operation
+from astro_cli.research.library.storage.base import LibraryStore, operation
 from astro_cli.research.library.storage.pg_connect import ServerAddress, connect, explain
+from astro_cli.research.library.storage.shapes import NoteScope
 from astro_cli.research.records import Paper
 from astro_cli.research.search.fts import Match
 
