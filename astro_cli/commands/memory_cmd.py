@@ -26,13 +26,17 @@ def _store(ctx: AppContext) -> MemoryStore:
     return MemoryService.for_app(ctx, watch=False).store
 
 
-def _run_editor(path: Path) -> None:
-    import shlex
-    import subprocess
-
+def _editor() -> str:
     editor = os.environ.get("VISUAL") or os.environ.get("EDITOR")
     if not editor:
         raise UserError("Set $EDITOR (for example `export EDITOR=nano`) to write memories in an editor.")
+    return editor
+
+
+def _run_editor(editor: str, path: Path) -> None:
+    import shlex
+    import subprocess
+
     try:
         code = subprocess.run([*shlex.split(editor), str(path)]).returncode
     except OSError as exc:
@@ -42,13 +46,22 @@ def _run_editor(path: Path) -> None:
 
 
 def _in_editor(initial: str, suffix: str = ".md") -> tuple[str, Path]:
+    """The text the editor left in a scratch file. The scratch is removed when the editor failed before
+    anything was typed; what a failed editor left is kept, and the error says where."""
     import tempfile
 
+    editor = _editor()  # before any scratch file: no editor, nothing left in /tmp
     fd, name = tempfile.mkstemp(prefix="astro-memory-", suffix=suffix)
     with os.fdopen(fd, "w", encoding="utf-8") as handle:
         handle.write(initial)
     path = Path(name)
-    _run_editor(path)
+    try:
+        _run_editor(editor, path)
+    except UserError as exc:
+        if path.read_text(encoding="utf-8") == initial:
+            path.unlink(missing_ok=True)
+            raise
+        raise UserError(f"{exc} Your text is kept in {path}.") from None
     return path.read_text(encoding="utf-8"), path
 
 

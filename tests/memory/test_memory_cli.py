@@ -234,3 +234,20 @@ def test_memory_slash_command_lists_shows_and_forgets(tmp_path: Path, monkeypatc
     command.handler(ctx, "frobnicate")
     assert "Usage: /memory [list | show SLUG | forget SLUG]" in out.getvalue()
     app.close()
+
+
+def test_an_editor_that_cannot_run_leaves_no_scratch_file_and_one_that_fails_keeps_the_text(
+        run_astro, workspace: Path, tmp_path: Path) -> None:
+    scratch = tmp_path / "scratch"
+    scratch.mkdir()
+    env = {**_env(workspace), "TMPDIR": str(scratch)}
+    added = run_astro(["memory", "add", "dust-map", "-t", "preference", "-d", "Use SFD dust map", "E(B-V)."], env)
+    assert added.returncode == 0, added.stderr
+    no_editor = run_astro(["memory", "edit", "dust-map"], env)
+    assert no_editor.returncode == 2 and "Set $EDITOR" in no_editor.stderr
+    assert list(scratch.iterdir()) == []  # the memory's text is not copied into /tmp for nothing
+    broken = _editor(tmp_path, "text = text + 'half a thought'\npath.write_text(text)\nsys.exit(3)")
+    failed = run_astro(["memory", "edit", "dust-map"], {**env, "EDITOR": broken})
+    assert failed.returncode == 2 and "The editor exited with status 3" in failed.stderr
+    [kept] = list(scratch.iterdir())
+    assert f"Your text is kept in {kept}" in " ".join(failed.stderr.split()) and "half a thought" in kept.read_text()
