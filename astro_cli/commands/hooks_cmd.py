@@ -14,7 +14,7 @@ import typer
 
 from astro_cli.bootstrap import build_app, print_warnings, print_withheld, user_errors
 from astro_cli.commands.defaults import command_group
-from astro_cli.security.visible import markup_safe as shown
+from astro_cli.security.visible import markup_safe
 
 if TYPE_CHECKING:
     from astro_cli.app import AppContext
@@ -112,18 +112,18 @@ def list_hooks(as_json: bool = typer.Option(False, "--json", help="Print JSON.")
             console.print("No hooks are configured. Add them under `hooks:` in .astro/config.yaml or "
                           f"{ctx.home.config_path} (see docs/hooks.md).")
         for item in withheld:
-            console.print(f"[yellow]Hooks configured in {shown(item.where)}, not applied until `astro trust`:[/] "
-                          f"{shown(item.detail)}")
+            console.print(f"[yellow]Hooks configured in {markup_safe(item.where)}, not applied until `astro trust`:[/] "
+                          f"{markup_safe(item.detail)}")
         for plugin in plugins:
-            state = "loaded" if plugin["loaded"] else f"[red]failed[/]: {shown(plugin['error'])}"
+            state = "loaded" if plugin["loaded"] else f"[red]failed[/]: {markup_safe(plugin['error'])}"
             extra = ", ".join([*(f"tool {t}" for t in plugin["tools"]), *(f"hook {h}" for h in plugin["hooks"]),
                                *plugin["prompt"], *(f"text reader {r}" for r in plugin["readers"]),
                                *(f"paper source {s}" for s in plugin.get("sources", [])),
                                *(f"slash command {c}" for c in plugin.get("slash", [])),
                                *(f"transcript section '{t}'" for t in plugin.get("sections", []))])
-            console.print(f"plugin {shown(plugin['name'])} ({shown(plugin['value'])}): {state}"
-                          + (f"; {shown(extra)}" if extra else ""))
+            console.print(f"plugin {markup_safe(plugin['name'])} ({markup_safe(plugin['value'])}): {state}"
+                          + (f"; {markup_safe(extra)}" if extra else ""))
         console.print(f"fail_closed: {'true' if runner.fail_closed else 'false'} "
                       "(a hook that crashes or times out " + ("blocks" if runner.fail_closed else "only warns") + ")")
         for problem in problems:
-            console.print(f"[yellow]problem:[/] {shown(problem)}")
+            console.print(f"[yellow]problem:[/] {markup_safe(problem)}")

@@ -1,5 +1,5 @@
 """Structure: a command prints text that is not a literal only through the printers of outside text
-(security/visible.py: visible, rich_text, one_line, name_shown, visible_json).
+(security/visible.py: visible, rich_text, one_line, name_shown, visible_json, markup_safe).
 
 Records from the network (ADS, arXiv, SIMBAD, catalogues, MCP servers) and rows from the database
 (papers, sessions, notes others wrote) carry whatever their authors put in them: an OSC 52 clipboard
@@ -19,7 +19,7 @@ from pathlib import Path
 import astro_cli
 
 COMMANDS = Path(astro_cli.__file__).parent / "commands"
-PRINTERS = {"visible", "rich_text", "one_line", "name_shown", "visible_json"}
+PRINTERS = {"visible", "rich_text", "one_line", "name_shown", "visible_json", "markup_safe"}
 NUMBERS = {"len", "int", "float", "round"}
 WRAPPERS = {"Text", "assemble", "clipped"}  # safe when what they wrap is
 
@@ -32,7 +32,8 @@ ALLOWED = {
     ("defaults.py", "listing_group"): "the same help, seen from the function that defines list_commands",
     ("config_cmd.py", "show"): "settings of the user's layers; values redacted (config_view.py), JSON for scripts",
     ("doctor_cmd.py", "doctor_command"): "astro's own check results (one sentence each, built by astro)",
-    ("hooks_cmd.py", "list_hooks"): "hook commands shown through trust_describe, which escapes them (issue 25)",
+    ("hooks_cmd.py", "list_hooks"): "timeouts and statuses astro formats; commands, matchers, plugin names and "
+                                    "problems through rich_text() / markup_safe() (stop 52)",
     ("init_cmd.py", "init_command"): "paths astro created and fixed sentences",
     ("keys_cmd.py", "_read_key"): "a prompt astro wrote",
     ("keys_cmd.py", "list_keys"): "provider names and masked keys astro formats",
