@@ -32,9 +32,8 @@ def compress_context(ctx: ToolContext, focus: str | None = None) -> str:
 
 
 def compact_slash(ctx: SlashContext, args: str) -> None:
-    from rich.markup import escape
-
     from astro_cli.compact.engine import find_engine
+    from astro_cli.security.visible import markup_safe
 
     engine = find_engine(ctx.session)
     if ctx.session is None or engine is None:
@@ -43,7 +42,7 @@ def compact_slash(ctx: SlashContext, args: str) -> None:
     ctx.console.print("[dim]Compacting the conversation (one model call)...[/]")
     outcome = engine.compact_now(ctx.session, args.strip() or None)
     style = "yellow" if outcome.error else "green" if outcome.changed else "dim"
-    ctx.console.print(f"[{style}]{escape(outcome.describe())}[/]")
+    ctx.console.print(f"[{style}]{markup_safe(outcome.describe())}[/]")
 
 
 def install(app: AppContext) -> None:

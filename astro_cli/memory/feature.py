@@ -19,6 +19,7 @@ from astro_cli.memory.format import MemoryFileError, MemoryInputError
 from astro_cli.memory.reminder import SECTION, latest_block
 from astro_cli.memory.service import MemoryService, sorted_memories
 from astro_cli.prompt.registry import ORDER_MEMORY, AssemblyInput
+from astro_cli.security.visible import visible
 from astro_cli.slash import SlashCommand, SlashContext, slash_commands
 from astro_cli.tools.base import ToolError, ToolResult
 from astro_cli.tools.context import ToolContext
@@ -111,20 +112,21 @@ def memory_slash(ctx: SlashContext, text: str) -> None:
                 ctx.console.print("No memories yet. The agent saves them with save_memory; `astro memory add` adds one.")
             for memory in memories:
                 line = f"[{memory.type}] {memory.slug}: {memory.description} {memory.mark}".rstrip()
-                ctx.console.print(line, markup=False, highlight=False)
+                ctx.console.print(visible(line), markup=False, highlight=False)  # a cloned folder's file
         elif action in ("show", "forget") and len(words) == 2:
             if action == "show":
                 shown = service.store.get(words[1])
                 if shown is None or shown.path is None:
                     raise MemoryInputError(f"there is no memory '{words[1]}'; /memory lists them.")
-                ctx.console.print(shown.path.read_text(encoding="utf-8"), markup=False, highlight=False)
+                ctx.console.print(visible(shown.path.read_text(encoding="utf-8")), markup=False, highlight=False)
             else:
                 moved = service.store.forget(words[1])
-                ctx.console.print(f"Forgot '{words[1]}': {len(moved)} file(s) moved to memory/archive/.", markup=False)
+                ctx.console.print(visible(f"Forgot '{words[1]}': {len(moved)} file(s) moved to memory/archive/."),
+                                  markup=False)
         else:
             ctx.console.print("Usage: /memory [list | show SLUG | forget SLUG]", markup=False)
     except (MemoryInputError, MemoryFileError) as exc:
-        ctx.console.print(f"memory: {exc}", markup=False, highlight=False)
+        ctx.console.print(visible(f"memory: {exc}"), markup=False, highlight=False)
 
 
 def install(app: AppContext) -> None:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from astro_cli.security.visible import markup_safe, visible
 from astro_cli.skills.approval import SkillBaseline, pre_approval, refusal_note
 from astro_cli.skills.listing import FORK_NOTE, SHORTENED
 from astro_cli.skills.loading import record_use, wrap
@@ -26,7 +27,7 @@ def skill_fallback(ctx: SlashContext, name: str, args: str) -> bool:
         return False
     if not skill.user_invocable:
         ctx.console.print(
-            f"/{name}: this skill is not user-invocable (user-invocable: false); the model loads it.",
+            visible(f"/{name}: this skill is not user-invocable (user-invocable: false); the model loads it."),
             markup=False,
         )
         return True
@@ -41,14 +42,12 @@ def skill_fallback(ctx: SlashContext, name: str, args: str) -> bool:
             if refused is None:
                 session.permissions.pre_approve_for_turn(list(skill.allowed_tools))
             else:
-                ctx.console.print(refusal_note(skill, refused), style="yellow", markup=False)
+                ctx.console.print(visible(refusal_note(skill, refused)), style="yellow", markup=False)
     return True
 
 
 def list_skills(ctx: SlashContext, args: str) -> None:
     from rich.table import Table
-
-    from astro_cli.security.visible import markup_safe
 
     registry = get_registry(ctx.app)
     registry.ensure_loaded()

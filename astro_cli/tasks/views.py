@@ -5,6 +5,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
+from astro_cli.security.visible import visible
 from astro_cli.tasks.bg_store import STATUS_MARKS, BgStore, BgTask, parse_task_id
 from astro_cli.tasks.store import TaskStore, checklist, counts
 
@@ -63,7 +64,8 @@ def slash_tasks(ctx: SlashContext, _: str) -> None:
     if ctx.session is None:
         ctx.console.print("No session is open.")
         return
-    ctx.console.print(tasks_text(ctx.app, ctx.session.session_id), markup=False, highlight=False)
+    # Subjects and commands the model wrote: shown, never sent to the terminal as control.
+    ctx.console.print(visible(tasks_text(ctx.app, ctx.session.session_id)), markup=False, highlight=False)
 
 
 def slash_bg(ctx: SlashContext, rest: str) -> None:
@@ -78,7 +80,7 @@ def slash_bg(ctx: SlashContext, rest: str) -> None:
     if not tasks:
         ctx.console.print("No background tasks in this session.")
         return
-    ctx.console.print("\n".join(bg_lines(tasks)), markup=False, highlight=False)
+    ctx.console.print(visible("\n".join(bg_lines(tasks))), markup=False, highlight=False)
 
 
 def _cancel(ctx: SlashContext, raw: str) -> None:

@@ -129,3 +129,29 @@ def test_the_repls_hooks_command_shows_a_hostile_hook_command_as_text(hostile_ho
     output = repl.type_and_run(f"/hooks\r{CTRL_D}")
     assert "\x1b" not in output and "\x07" not in output, repr(output)
     assert f"PreToolUse [read_file]: echo done {MARKUP}\\x1b]52;c;" in output
+
+
+@pytest.fixture
+def hostile_memory(workspace):
+    """A cloned folder's memory file whose description and body carry a clipboard write."""
+    (workspace / "memory").mkdir()
+    (workspace / "memory" / "vega.md").write_text(
+        # YAML's own escapes put the control characters into the parsed description ("\\e" is ESC).
+        '---\nslug: vega\ndescription: "Vega magnitudes\\e]52;c;ZXZpbA==\\a"\ntype: preference\n'
+        "created: 2026-01-02T00:00:00Z\n"
+        f"---\nUse Vega magnitudes.{CLEAR}{HIDDEN}\n")
+
+
+def test_the_repls_memory_command_shows_a_hostile_memory_file_as_text(hostile_memory, repl):
+    output = repl.type_and_run(f"/memory list\r/memory show vega\r{CTRL_D}")
+    assert "\x1b" not in output and "\x07" not in output and _raw_in(output) == [], repr(output)
+    assert "vega: Vega magnitudes\\x1b]52;c;" in output and "Use Vega magnitudes.\\x1b[2J" in output
+
+
+def test_the_repls_tasks_command_shows_a_task_the_model_wrote_as_text(repl, fake):
+    """The model's own output may carry control sequences (it read a hostile paper): /tasks shows them."""
+    todos = [{"id": "fit", "content": f"Fit the light curve{OSC52}", "status": "in_progress"}]
+    fake.add({"tool_calls": [{"name": "todo_write", "arguments": {"todos": todos}}]}, {"text": "Planned."})
+    output = repl.type_and_run(f"plan it\r/tasks\r{CTRL_D}")
+    assert "\x1b" not in output and "\x07" not in output, repr(output)
+    assert "Fit the light curve\\x1b]52;c;" in output
