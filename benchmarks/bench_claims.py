@@ -4,6 +4,7 @@
     .venv/bin/python benchmarks/bench_claims.py --held-out   # the held-out half (measured once)
     .venv/bin/python benchmarks/bench_claims.py --timing     # CPU of the cheap check per 1,000-word answer
     .venv/bin/python benchmarks/bench_claims.py --probes     # stop 50's paraphrases of the development half
+    .venv/bin/python benchmarks/bench_claims.py --claims benchmarks/data/claims_set_52.json --held-out   # stop 52's set
 
 Each claim is checked alone, as a one-sentence answer, against a ledger that took in the passages the set
 lists (framed as get_paper_content frames them, read back by the real ledger). Reported: unsupported claims
@@ -110,8 +111,9 @@ def main() -> None:
     parser.add_argument("--timing", action="store_true")
     parser.add_argument("--probes", action="store_true", help="the paraphrases of claims_probes.json (development)")
     parser.add_argument("--runs", type=int, default=21)
+    parser.add_argument("--claims", type=Path, default=SET, help="the labelled set (default: claims_set.json)")
     args = parser.parse_args()
-    data = json.loads(SET.read_text())
+    data = json.loads(args.claims.read_text())
     half = "held_out" if args.held_out else "development"
     if args.probes:  # checked against the development half's passages; an uncited probe belongs to no paper
         first = data["split"]["development"][0]
