@@ -4,6 +4,7 @@ run the way its words say (checked on made-up runs; the set itself is run by ben
 
 from __future__ import annotations
 
+import json
 from collections import Counter
 from pathlib import Path
 
@@ -141,3 +142,41 @@ def test_stop_52_rules_fail_the_plausible_wrong_answers(tmp_path: Path):
     (tmp_path / "memory").mkdir()
     (tmp_path / "memory" / "bjd.md").write_text("BJD_TDB\n")
     assert not by_name["memory_bjd"].check(Run("Saved.", ["save_memory", "save_note"], tmp_path, {}))
+
+
+def _astro_events_run(run_astro, env: dict[str, str], workspace: Path, prompt: str) -> Run:
+    """One real `astro run` as bench_local_model.py runs it (profile small, astro-events), read the same way."""
+    out = run_astro(["run", "--profile", "small", "--output-format", "astro-events", prompt], env)
+    assert out.returncode == 0, out.stderr
+    events = [json.loads(line) for line in out.stdout.splitlines() if line.startswith("{")]
+    ran = [e["name"] for e in events if e.get("type") == "tool_finished" and e.get("ok")]
+    answer = next(e for e in events if e.get("type") == "result")["result"]
+    return Run(answer, ran, workspace, {})
+
+
+def test_stop_52_write_rules_read_what_the_real_tools_left(run_astro, fake, astro_env, workspace: Path):
+    """The note, memory and task rules judge the files and rows the real tools of `astro run` write."""
+    add_workspace_files(workspace)
+    by_name = {t.name: t for t in tasks("held_out_52")}
+    fake.add(
+        {"tool_calls": [{"name": "read_file", "arguments": {"path": "notes/referee.md"}}]},
+        {"tool_calls": [{"name": "todo_write", "arguments": {"todos": [
+            {"id": "s41", "content": "Add the TESS sector 41 transits to the joint fit", "status": "pending"}]}}]},
+        {"tool_calls": [{"name": "save_note", "arguments": {
+            "title": "September airmass", "content": "The highest airmass in the log is 1.47 (WASP-43, 2024-09-07)."}}]},
+        {"text": "Task added and note saved."},
+    )
+    run = _astro_events_run(run_astro, astro_env, workspace, by_name["task_from_referee"].prompt)
+    assert run.tools_ok == ["read_file", "todo_write", "save_note"]
+    assert by_name["task_from_referee"].check(run) and by_name["note_from_log_airmass"].check(run)
+    assert not by_name["task_keck"].check(run) and not by_name["note_toi1431"].check(run)
+
+    fake.add(
+        {"tool_calls": [{"name": "save_memory", "arguments": {
+            "slug": "time-standard", "type": "preference", "description": "Times are BJD_TDB",
+            "content": "All times are BJD_TDB, never HJD."}}]},
+        {"text": "Saved."},
+    )
+    run = _astro_events_run(run_astro, astro_env, workspace, by_name["memory_bjd"].prompt)
+    assert run.tools_ok == ["save_memory"] and by_name["memory_bjd"].check(run)
+    assert not by_name["memory_asplund"].check(run)
