@@ -54,7 +54,8 @@ _INPUT = re.compile(r"\\(?:input|include)\s*\{([^}]+)\}|\\input\s+([^\s{}\\]+)")
 _HEADING = re.compile(r"\\(section|subsection|subsubsection)(\*?)\s*(?:\[[^\]]*\])?\s*\{")
 _ACCENTS = {'"': "\u0308", "'": "\u0301", "`": "\u0300", "^": "\u0302", "~": "\u0303", "c": "\u0327",
             "v": "\u030c", "=": "\u0304", ".": "\u0307", "u": "\u0306", "H": "\u030b"}
-_ACCENT = re.compile(r"""\\(["'`^~=.]|[cvuH](?=[{ ]))\s*\{?([A-Za-z])\}?""")
+# The accented letter may be TeX's dotless i or j (`F\'{\i}sica`, `Garc\'{\i}a`: Física, García).
+_ACCENT = re.compile(r"""\\(["'`^~=.]|[cvuH](?=[{ ]))\s*\{?(?:\\([ij])(?![A-Za-z])\s*|([A-Za-z]))\}?""")
 
 
 @dataclass
@@ -254,7 +255,7 @@ def expand_macros(text: str, macros: Macros, budget: Budget | None = None) -> st
 
 def _clean_prose(text: str) -> str:
     """Unwrap formatting, drop references and labels, keep citation keys readable."""
-    text = _ACCENT.sub(lambda m: unicodedata.normalize("NFC", m.group(2) + _ACCENTS[m.group(1)]), text)
+    text = _ACCENT.sub(lambda m: unicodedata.normalize("NFC", (m.group(2) or m.group(3)) + _ACCENTS[m.group(1)]), text)
     text = re.sub(r"\\(?:i|j)(?![A-Za-z])", lambda m: m.group(0)[1], text)
     text = _replace_command(text, "altaffiltext", lambda _arg: "", nargs=2)
     for name in DROP_WITH_ARG:

@@ -108,3 +108,16 @@ We thank the referee.
 def test_the_emcee_source_alone_still_reads(tmp_path):
     title, sections = latex_sections(EMCEE_TEX)
     assert title == "emcee: The MCMC Hammer" and sections[0].title == "Abstract"
+
+
+def test_an_accent_on_a_dotless_i_is_composed(tmp_path):
+    """Issue 42 (stop 52): Planck 2018 VI's affiliations write `F\\'{\\i}sica`; the accent was left as
+    `F\\'isica` in its chunks, so "Física" was neither found nor shown as the paper prints it."""
+    source = tmp_path / "ms.tex"
+    source.write_text("\\documentclass{aa}\n\\begin{document}\n\\section{Teams}\n"
+                      "Departamento de F\\'{\\i}sica and Garc\\'\\i a, na\\\"{\\i}ve, Universit\\`{a} di Roma.\n"
+                      "\\end{document}\n")
+    _title, sections = latex_sections(source)
+    text = "\n".join(section.text for section in sections)
+    assert "Departamento de Física and García, naïve, Università di Roma." in text, text
+    assert "\\'" not in text
