@@ -28,6 +28,7 @@ if TYPE_CHECKING:
     from astro_cli.research.library.papers import LibraryCore
 
 MAX_PHRASINGS = 4
+NAME_PASSAGES = 50  # a word's best passages that tell whether it names a paper (naming.py)
 BACK_MATTER = ("references", "acknowledgments")  # chunk kinds left out unless include_references
 
 
@@ -107,7 +108,7 @@ def search_library(
     if paper_ids is None:  # a paper the question names (search/naming.py): searched alone, by the other words
         from astro_cli.research.search.naming import named_papers
 
-        naming = named_papers(library.store.paper_titles(), phrasings)
+        naming = named_papers(library.store.paper_titles(), phrasings, lambda word: _users(library, word))
         if naming.papers:
             paper_ids, named, phrasings = naming.papers, naming.papers, naming.phrasings
     if paper_ids is None:
@@ -198,6 +199,13 @@ def candidate_lists(library: LibraryCore, phrasings: list[str], lists: dict[str,
     store = library.store
     weights = idf(store.document_frequencies(words), store.index_stamp()[1])
     return {"window": window_ranking(store.chunk_texts(ids), weights)}
+
+
+def _users(library: LibraryCore, word: str) -> list[str]:
+    """The papers of the word's best passages by BM25 (one entry a passage; notes left out)."""
+    ranking = text_ranking(library, Match(((word,),)), NAME_PASSAGES, None, BACK_MATTER)
+    rows = library.store.hit_rows([cid for cid, _ in ranking])
+    return [row["paper_id"] for row in rows if row["paper_id"]]
 
 
 def _lacking(library: LibraryCore) -> set[str]:

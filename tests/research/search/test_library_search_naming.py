@@ -10,7 +10,7 @@ import json
 from tests.conftest import base_env
 
 NAMED = r"""\documentclass{aa}
-\title{The WALRUS survey}
+\title{The WALRUS survey: Gaussian mocks}
 \begin{document}
 \section{Introduction}
 WALRUS is a survey. The WALRUS fields were chosen so that WALRUS covers the WALRUS targets well.
@@ -24,6 +24,8 @@ OTHER = r"""\documentclass{aa}
 \begin{document}
 \section{Numerics}
 The softening length matters: a softening length of 0.5 kpc, the smallest softening length we tried.
+\section{Fields}
+Our initial fields are Gaussian; a Gaussian field with a Gaussian smoothing of the softening length.
 \end{document}
 """
 
@@ -40,9 +42,12 @@ def test_a_question_naming_a_paper_is_answered_from_that_paper(run_astro, worksp
     assert {hit["source"] for hit in found["hits"]} == set(found["named_papers"]) and len(found["named_papers"]) == 1
     shown = run_astro(["library", "search", "What is the softening length in WALRUS?", "-k", "3"], env)
     assert "named in the question" in shown.stdout and "2 kpc" in shown.stdout, shown.stdout
-    # Not a name: the same word lower-case, or any word when the user chose the paper.
+    # Not a name: the same word lower-case, a title's word other papers use as much (a topic), or any
+    # word when the user chose the paper.
     plain = run_astro(["library", "search", "softening length", "--json", "-k", "3"], env)
     assert json.loads(plain.stdout)["named_papers"] == []
+    topic = run_astro(["library", "search", "Are the fields Gaussian?", "--json", "-k", "3"], env)
+    assert json.loads(topic.stdout)["named_papers"] == [], topic.stdout[:400]
     chosen = run_astro(["library", "search", "What is the softening length in WALRUS?", "--json", "-k", "3",
                         "--paper", found["hits"][0]["source"]], env)
     assert json.loads(chosen.stdout)["named_papers"] == []
