@@ -36,7 +36,11 @@ def build(root: Path, keywords: bool, planck_ocr: bool = False, camels_md: bool 
         return env
     work.mkdir(parents=True, exist_ok=True)
     (work / "planck").mkdir(exist_ok=True)
-    if planck_ocr:  # the full OCR Markdown, with the tables the LaTeX copy lacks (PROVENANCE.md)
+    planck = "ms.tex"
+    if planck_ocr and camels_md:  # both OCR copies added as Markdown (the Markdown reader: tables as chunks)
+        planck = "planck.md"
+        (work / "planck" / planck).write_text((DATA / "planck2018_vi_ocr.md").read_text())
+    elif planck_ocr:  # the full OCR Markdown, with the tables the LaTeX copy lacks (PROVENANCE.md)
         (work / "planck" / "ms.tex").write_text(markdown_as_latex((DATA / "planck2018_vi_ocr.md").read_text(),
                                                                   PAPERS[0][2]))
     else:
@@ -45,7 +49,7 @@ def build(root: Path, keywords: bool, planck_ocr: bool = False, camels_md: bool 
     camels = camels_file(work / "camels", camels_md)
     off = {**env, "ASTRO_LIBRARY_EMBEDDING_MODEL": "off"}
     for folder, arxiv, title in PAPERS:
-        name = camels.name if folder == "camels" else "ms.tex"
+        name = camels.name if folder == "camels" else planck
         subprocess.run([sys.executable, "-m", "astro_cli", "library", "add", f"./{folder}/{name}", "--arxiv", arxiv,
                         "--year", "2020", "--author", "A. Author", "--title", title], cwd=work, env=off, check=True,
                        capture_output=True)
@@ -65,7 +69,7 @@ def main() -> None:
     parser.add_argument("--quiet", action="store_true", help="only the recall lines")
     parser.add_argument("--planck-ocr", action="store_true", help="Planck from its OCR Markdown (with tables)")
     parser.add_argument("--camels-md", action="store_true", help="CAMELS's OCR Markdown added as it is (the Markdown "
-                        "reader), not written as a LaTeX file")
+                        "reader), not written as a LaTeX file; with --planck-ocr, Planck's OCR Markdown too")
     args = parser.parse_args()
     if args.rebuild and args.dir.exists():
         subprocess.run(["rm", "-rf", str(args.dir)], check=True)
