@@ -36,7 +36,9 @@ def words(text: str) -> set[str]:
 
 
 def numbers(text: str) -> set[str]:
-    return set(re.findall(r"\d+(?:\.\d+)?", text))
+    """The values a text states, compared as values: `47.70` is `47.7` (stop 52; until then the strings
+    were compared, and Planck's `47.7 %` never matched the answer `47.70%`)."""
+    return {re.sub(r"\.0*$|(\.\d*?)0+$", r"\1", n) for n in re.findall(r"\d+(?:\.\d+)?", text)}
 
 
 def right(hit: str, row: dict[str, str]) -> bool:
