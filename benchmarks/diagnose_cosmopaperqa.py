@@ -1,6 +1,6 @@
 """Issue 42: where each development question's right passage ranks in each list of the fusion.
 
-    .venv/bin/python benchmarks/diagnose_cosmopaperqa.py [--dir DIR] [--rebuild] [--keywords]
+    .venv/bin/python benchmarks/diagnose_cosmopaperqa.py [--dir DIR] [--rebuild] [--keywords] [--camels-md]
 
 Builds the two development papers' library once (the real `astro library add` and `reindex`, as
 bench_cosmopaperqa.py does) in DIR (kept, so ranking changes can be tried without re-making the
@@ -21,13 +21,13 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from bench_cosmopaperqa import DATA, markdown_as_latex, right  # noqa: E402
+from bench_cosmopaperqa import DATA, camels_file, markdown_as_latex, right  # noqa: E402
 
 PAPERS = (("planck", "1807.06209", "Planck 2018 results. VI. Cosmological parameters"),
           ("camels", "2010.00619", "The CAMELS project"))
 
 
-def build(root: Path, keywords: bool, planck_ocr: bool = False) -> dict[str, str]:
+def build(root: Path, keywords: bool, planck_ocr: bool = False, camels_md: bool = False) -> dict[str, str]:
     env = {k: v for k, v in os.environ.items() if not k.startswith("ASTRO_")}
     env.update(ASTRO_HOME=str(root / "home"), ASTRO_WORKER="0",
                ASTRO_LIBRARY_EMBEDDING_MODEL="off" if keywords else "local:all-MiniLM-L6-v2")
@@ -36,17 +36,21 @@ def build(root: Path, keywords: bool, planck_ocr: bool = False) -> dict[str, str
         return env
     work.mkdir(parents=True, exist_ok=True)
     (work / "planck").mkdir(exist_ok=True)
-    if planck_ocr:  # the full OCR Markdown, with the tables the LaTeX copy lacks (PROVENANCE.md)
+    planck = "ms.tex"
+    if planck_ocr and camels_md:  # both OCR copies added as Markdown (the Markdown reader: tables as chunks)
+        planck = "planck.md"
+        (work / "planck" / planck).write_text((DATA / "planck2018_vi_ocr.md").read_text())
+    elif planck_ocr:  # the full OCR Markdown, with the tables the LaTeX copy lacks (PROVENANCE.md)
         (work / "planck" / "ms.tex").write_text(markdown_as_latex((DATA / "planck2018_vi_ocr.md").read_text(),
                                                                   PAPERS[0][2]))
     else:
         (work / "planck" / "ms.tex").write_bytes((DATA / "planck2018_vi.tex").read_bytes())
     (work / "camels").mkdir(exist_ok=True)
-    (work / "camels" / "ms.tex").write_text(markdown_as_latex((DATA / "camels_2010.00619v2.md").read_text(),
-                                                              "The CAMELS project"))
+    camels = camels_file(work / "camels", camels_md)
     off = {**env, "ASTRO_LIBRARY_EMBEDDING_MODEL": "off"}
     for folder, arxiv, title in PAPERS:
-        subprocess.run([sys.executable, "-m", "astro_cli", "library", "add", f"./{folder}/ms.tex", "--arxiv", arxiv,
+        name = camels.name if folder == "camels" else planck
+        subprocess.run([sys.executable, "-m", "astro_cli", "library", "add", f"./{folder}/{name}", "--arxiv", arxiv,
                         "--year", "2020", "--author", "A. Author", "--title", title], cwd=work, env=off, check=True,
                        capture_output=True)
     if not keywords:
@@ -64,10 +68,12 @@ def main() -> None:
     parser.add_argument("--keywords", action="store_true")
     parser.add_argument("--quiet", action="store_true", help="only the recall lines")
     parser.add_argument("--planck-ocr", action="store_true", help="Planck from its OCR Markdown (with tables)")
+    parser.add_argument("--camels-md", action="store_true", help="CAMELS's OCR Markdown added as it is (the Markdown "
+                        "reader), not written as a LaTeX file; with --planck-ocr, Planck's OCR Markdown too")
     args = parser.parse_args()
     if args.rebuild and args.dir.exists():
         subprocess.run(["rm", "-rf", str(args.dir)], check=True)
-    env = build(args.dir, args.keywords, args.planck_ocr)
+    env = build(args.dir, args.keywords, args.planck_ocr, args.camels_md)
     os.environ.update(env)
     os.chdir(args.dir / "ws")
     from astro_cli.commands.library_context import library_app

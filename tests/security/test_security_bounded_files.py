@@ -122,7 +122,7 @@ def test_library_add_of_a_tex_with_twenty_thousand_unclosed_newcommands(tmp_path
     source = tmp_path / "unclosed" / "main.tex"
     source.parent.mkdir()
     source.write_text(unclosed_newcommands())
-    from astro_cli.research.text.latex import _NEWCOMMAND
+    from astro_cli.research.text.latex_macros import _NEWCOMMAND
 
     assert len(_NEWCOMMAND.findall(source.read_text())) == 20_000  # each one is a definition the reader sees
     # Since issue 42 the preamble's \title is read (docs/library.md), so this file names itself "Unclosed".

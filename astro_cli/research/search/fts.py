@@ -27,8 +27,15 @@ POSTINGS_BUDGET = 12_000  # documents the kept words may occur in, summed
 MIN_WORDS = 2  # the rarest words are always kept, whatever their frequency
 RUN_LENGTH = 3  # content words in a row that make a literal run (literal_runs)
 MAX_RUNS = 12
-_TOKENS = re.compile(r'"([^"]+)"|(\w+)', re.UNICODE)
-_SYMBOL = re.compile(r"([^\W\d_]+)(\d+)|(\d+)([^\W\d_]+)", re.UNICODE)
+# A quoted phrase, a symbol with a braced subscript as TeX writes it (`A_{AGN1}`, `A_{\rm s}`), or a word.
+_TOKENS = re.compile(r'"([^"]+)"|(\\?[^\W_]+_\{[^{}"]{1,40}\}|\w+)', re.UNICODE)
+# The parts of a symbol: letters or digits, split where a word turns from one to the other or from
+# a small letter to a capital (`H0` -> H 0, `lambdaCDM` -> lambda CDM, `A_s` -> A s).
+_PART = re.compile(r"\d+|[^\W\d_]+?(?=\d|[^\w]|_|$|(?<=[^\W\d_])(?<![A-Z])(?=[A-Z]))", re.UNICODE)
+# TeX's font commands between a symbol and its subscript (`A_{\rm s}`, `\Omega_{\mathrm{m}}`): the
+# index holds them as tokens, so `A_s` is also searched as "A rm s" and "A mathrm s".
+FONTS = ("rm", "mathrm")
+_FONT_WORDS = frozenset({*FONTS, "text", "textrm", "mathit", "it", "bf", "mathbf", "mathsf", "sf"})
 
 
 class SearchError(Exception):
@@ -75,6 +82,7 @@ class ParsedQuestion:
     words: list[str]  # content words, first occurrence order, unique (case-insensitive)
     pairs: list[tuple[str, str]]  # content words adjacent in the question
     runs: list[tuple[str, ...]] = field(default_factory=list)  # RUN_LENGTH content words in a row
+    symbols: list[str] = field(default_factory=list)  # the forms of stop words typed as symbols (`As`)
 
 
 @dataclass
@@ -88,13 +96,21 @@ def parse_question(question: str) -> ParsedQuestion:
     phrases: list[str] = []
     sequence: list[str | None] = []  # None where a stop word or a phrase broke the run
     every: list[str] = []
-    for phrase, word in _TOKENS.findall(question or ""):
-        if phrase.strip():
+    symbols: list[str] = []  # stop words typed as symbols (`As`), as their written forms
+    text = question or ""
+    for token in _TOKENS.finditer(text):
+        phrase, word = token.groups()
+        if phrase and phrase.strip():
             phrases.append(phrase.strip().replace('"', ""))
             sequence.append(None)
         elif word:
             every.append(word)
-            sequence.append(word if word.lower() not in STOPWORDS else None)
+            if word.lower() not in STOPWORDS:
+                sequence.append(word)
+                continue
+            sequence.append(None)
+            if _typed_as_symbol(word, text[: token.start()]):
+                symbols += [form for form in symbol_forms(f"{word[0]}_{word[1]}") if form not in symbols]
     candidates = [w for w in sequence if w] or every  # a question of stop words only still searches
     words: list[str] = []
     for word in candidates:
@@ -109,22 +125,57 @@ def parse_question(question: str) -> ParsedQuestion:
         run = tuple(w for w in sequence[start : start + RUN_LENGTH] if w)
         if len(run) == RUN_LENGTH and tuple(w.lower() for w in run) not in {tuple(w.lower() for w in r) for r in runs}:
             runs.append(run)
-    return ParsedQuestion(phrases, words, pairs, runs)
+    return ParsedQuestion(phrases, words, pairs, runs, symbols)
 
 
-def symbol_parts(word: str) -> str | None:
-    """A symbol typed as one word, as the paper writes it: `H0` -> "H 0" (`$H_0$`), `AGN1` -> "AGN 1"
-    (`A_{\\mathrm{AGN} 1}`), `21cm` -> "21 cm"; None for a plain word or number. The tokenizer splits
-    the paper's `H_0` into two tokens, so the question's one token never met it."""
-    parts = _SYMBOL.fullmatch(word)
-    return " ".join(p for p in parts.groups() if p) if parts else None
+def _typed_as_symbol(word: str, before: str) -> bool:
+    """A stop word that is a symbol: two letters, a capital then a small one, inside a sentence
+    ("the constraint on As with TT,TE,EE"); at a question's or sentence's start it is the word."""
+    if len(word) != 2 or not (word[0].isupper() and word[1].islower()):
+        return False
+    before = before.rstrip()
+    return bool(before) and before[-1] not in ".?!:;\"'("
+
+
+def symbol_forms(word: str) -> list[str]:
+    """A symbol typed as one word, as papers write it; none for a plain word or number.
+
+    The index splits `$H_0$` into the tokens H and 0, so the question's one token `H0` never met it:
+    `H0` -> "H 0", `AGN1` -> "AGN 1", `21cm` -> "21 cm", `lambdaCDM` -> "lambda CDM". A subscript
+    typed with `_` or as a capital and a small letter (`A_s`, `As`, `Omega_m`, `A_{AGN1}`) is also
+    searched with TeX's roman font between (`A_{\\rm s}` -> A rm s, `\\Omega_{\\mathrm{m}}`)."""
+    parts = _PART.findall(word)
+    if "\\" in word:
+        parts = [p for p in parts if p.lower() not in _FONT_WORDS]
+    if len(parts) < 2 or (len(parts) == 2 and word.isalpha() and not _subscript(word)):
+        return [] if not _case_turn(word) else [" ".join(parts)]
+    forms = [" ".join(parts)]
+    if _subscript(word) and not parts[1].isdigit():
+        forms += [f"{parts[0]} {font} {' '.join(parts[1:])}" for font in FONTS]
+    return forms
+
+
+def _as_indexed(word: str) -> str:
+    """The word as the index's tokenizer splits it (`A_s` -> "a s"): a form equal to it adds nothing."""
+    return " ".join(re.findall(r"[^\W_]+", word)).lower()
+
+
+def _subscript(word: str) -> bool:
+    """`A_s`, `A_{AGN1}`, or a capital and one small letter (`As`): a symbol with a subscript."""
+    return "_" in word or (len(word) == 2 and word[0].isupper() and word[1].islower())
+
+
+def _case_turn(word: str) -> bool:
+    """A small letter followed by a capital (`lambdaCDM`, `PlanckTT`): two words run together."""
+    return any(a.islower() and b.isupper() for a, b in zip(word, word[1:]))
 
 
 def expression(parsed: ParsedQuestion, keep: set[str] | None = None) -> Match:
     """Any of the phrases, the kept words (a symbol also as its parts) and the pairs of kept words."""
     kept = [w for w in parsed.words if keep is None or w.lower() in keep]
     terms = [*parsed.phrases, *kept]
-    terms += [parts for w in kept if (parts := symbol_parts(w))]
+    terms += [form for w in kept for form in symbol_forms(w) if form.lower() != _as_indexed(w)]
+    terms += parsed.symbols
     terms += [f"{a} {b}" for a, b in parsed.pairs if keep is None or (a.lower() in keep and b.lower() in keep)]
     return Match(tuple((t,) for t in terms[:MAX_TERMS]))
 

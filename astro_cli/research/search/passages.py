@@ -28,6 +28,7 @@ if TYPE_CHECKING:
     from astro_cli.research.library.papers import LibraryCore
 
 MAX_PHRASINGS = 4
+NAME_PASSAGES = 50  # a word's best passages that tell whether it names a paper (naming.py)
 BACK_MATTER = ("references", "acknowledgments")  # chunk kinds left out unless include_references
 
 
@@ -70,13 +71,15 @@ class SearchResult:
     method: str  # "bm25" or "hybrid"
     warning: str | None = None
     dropped: list[str] = field(default_factory=list)  # words too common in the library to search by
-    queries: list[str] = field(default_factory=list)  # the phrasings that were ranked and fused
+    queries: list[str] = field(default_factory=list)  # the phrasings asked (ranked without naming words)
     include_references: bool = False
     reranked: bool = False  # the hits were re-ordered by a model (rag_search, `library.rerank`)
+    named: list[str] = field(default_factory=list)  # papers the question named, searched alone (naming.py)
 
     def as_dict(self) -> dict[str, Any]:
         return {"method": self.method, "warning": self.warning, "dropped_words": self.dropped,
-                "queries": self.queries, "include_references": self.include_references, "hits": [hit.as_dict() for hit in self.hits]}
+                "queries": self.queries, "include_references": self.include_references, "named_papers": self.named,
+                "hits": [hit.as_dict() for hit in self.hits]}
 
 
 def phrasings_of(query: str | Sequence[str]) -> list[str]:
@@ -97,10 +100,17 @@ def search_library(
     """The best k passages for a question (or several phrasings of it), from papers and notes
     (notes only when no paper filter). References and acknowledgments only when asked for.
     `literal_runs=False` leaves out the ranking of three-word runs (for the benchmark's stages)."""
-    phrasings = phrasings_of(question)
+    phrasings = asked = phrasings_of(question)
     k = max(1, min(int(k), 50))
     limit = max(k, 50)
     paper_ids = resolve_papers(library, papers)
+    named: list[str] = []
+    if paper_ids is None:  # a paper the question names (search/naming.py): searched alone, by the other words
+        from astro_cli.research.search.naming import named_papers
+
+        naming = named_papers(library.store.paper_titles(), phrasings, lambda word: _users(library, word))
+        if naming.papers:
+            paper_ids, named, phrasings = naming.papers, naming.papers, naming.phrasings
     if paper_ids is None:
         from astro_cli.research.library.notes import sync_notes
 
@@ -158,7 +168,7 @@ def search_library(
         for rank, (cid, _) in enumerate(ranking, start=1):
             ranks.setdefault(cid, {})[name] = rank
     hits = _load_hits(library, ranked, ranks)
-    return SearchResult(hits, method, warning, dropped, phrasings, include_references)
+    return SearchResult(hits, method, warning, dropped, asked, include_references, named=named)
 
 
 def _fused(library: LibraryCore, lists: dict[str, list[tuple[int, float]]], k: int) -> list[tuple[int, float]]:
@@ -189,6 +199,13 @@ def candidate_lists(library: LibraryCore, phrasings: list[str], lists: dict[str,
     store = library.store
     weights = idf(store.document_frequencies(words), store.index_stamp()[1])
     return {"window": window_ranking(store.chunk_texts(ids), weights)}
+
+
+def _users(library: LibraryCore, word: str) -> list[str]:
+    """The papers of the word's best passages by BM25 (one entry a passage; notes left out)."""
+    ranking = text_ranking(library, Match(((word,),)), NAME_PASSAGES, None, BACK_MATTER)
+    rows = library.store.hit_rows([cid for cid, _ in ranking])
+    return [row["paper_id"] for row in rows if row["paper_id"]]
 
 
 def _lacking(library: LibraryCore) -> set[str]:
@@ -288,6 +305,8 @@ def describe_method(result: SearchResult) -> str:
         how += ", fused by reciprocal rank"
     if result.reranked:
         how += ", re-ranked by the model"
+    if result.named:
+        how += f"; only {', '.join(result.named)}, named in the question"
     return how
 
 

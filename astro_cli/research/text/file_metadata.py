@@ -81,14 +81,13 @@ def latex_metadata(path: Path) -> dict[str, Any]:
 def read_latex_metadata(path: Path, budget: Any) -> dict[str, Any]:
     """latex_metadata's work, in the child (research/text/latex_worker.py), within `budget`."""
     from astro_cli.research.text.latex import (
-        collect_macros,
-        expand_macros,
         inline_inputs,
         latex_sections,
         main_file,
         read_source_files,
         to_text,
     )
+    from astro_cli.research.text.latex_macros import collect_macros, expand_macros
     from astro_cli.research.text.latex_markup import braced
 
     title, _sections = latex_sections(path, budget=budget)

@@ -19,6 +19,11 @@ from pathlib import Path, PurePosixPath
 
 from astro_cli.research.text.latex_floats import put_back, render_floats
 from astro_cli.research.text.latex_limits import Budget, LatexError
+from astro_cli.research.text.latex_macros import (
+    collect_macros,
+    drop_definitions,
+    expand_macros,
+)
 from astro_cli.research.text.latex_markup import (
     algorithmic_steps,
     braced,
@@ -45,16 +50,12 @@ _MATH = re.compile(
 )
 _VERBATIM_BEGIN = re.compile(r"\\begin\{(verbatim|lstlisting|minted)\}")
 _VERBATIM_END = re.compile(r"\\end\{(verbatim|lstlisting|minted)\}")
-_BRACE = re.compile(r"[{}]")
-_NEWCOMMAND = re.compile(r"\\(?:(?:re)?newcommand|providecommand)\*?\s*\{?\\([A-Za-z]+)\}?\s*(?:\[(\d)\])?"
-                         r"\s*(?:\[([^\]]*)\])?\s*\{")
-_DEF = re.compile(r"\\[egx]?def\s*\\([A-Za-z]+)\s*((?:#\d)*)\s*\{")
-Macros = dict[str, tuple[int, str, str | None]]  # name -> (arguments, body, default of an optional first one)
 _INPUT = re.compile(r"\\(?:input|include)\s*\{([^}]+)\}|\\input\s+([^\s{}\\]+)")
 _HEADING = re.compile(r"\\(section|subsection|subsubsection)(\*?)\s*(?:\[[^\]]*\])?\s*\{")
 _ACCENTS = {'"': "\u0308", "'": "\u0301", "`": "\u0300", "^": "\u0302", "~": "\u0303", "c": "\u0327",
             "v": "\u030c", "=": "\u0304", ".": "\u0307", "u": "\u0306", "H": "\u030b"}
-_ACCENT = re.compile(r"""\\(["'`^~=.]|[cvuH](?=[{ ]))\s*\{?([A-Za-z])\}?""")
+# The accented letter may be TeX's dotless i or j (`F\'{\i}sica`, `Garc\'{\i}a`: Física, García).
+_ACCENT = re.compile(r"""\\(["'`^~=.]|[cvuH](?=[{ ]))\s*\{?(?:\\([ij])(?![A-Za-z])\s*|([A-Za-z]))\}?""")
 
 
 @dataclass
@@ -164,97 +165,9 @@ def inline_inputs(
     return _INPUT.sub(include, text)
 
 
-def collect_macros(text: str) -> Macros:
-    """The paper's own \\newcommand and \\def macros: name -> (number of arguments, body).
-
-    Braces are matched once for the whole text: with `braced` per definition, twenty thousand
-    unclosed definitions each scanned to the end of the text (quadratic). An unclosed body defines
-    nothing (LaTeX would stop there too)."""
-    macros: Macros = {}
-    closing = _closing_braces(text)
-    for pattern in (_NEWCOMMAND, _DEF):
-        for match in pattern.finditer(text):
-            at = match.end() - 1
-            while at < len(text) and text[at] in " \t\n":
-                at += 1
-            if at >= len(text) or text[at] != "{" or at not in closing:
-                continue
-            if pattern is _NEWCOMMAND:
-                nargs, default = int(match.group(2) or 0), match.group(3) if match.group(2) else None
-            else:  # \def\x#1#2{...}
-                nargs, default = match.group(2).count("#"), None
-            macros.setdefault(match.group(1), (nargs, text[at + 1 : closing[at]], default))
-    return macros
-
-
-def _closing_braces(text: str) -> dict[int, int]:
-    """Each unescaped '{' that is closed -> the index of its '}', in one pass (as `braced` pairs them)."""
-    pairs: dict[int, int] = {}
-    open_at: list[int] = []
-    for found in _BRACE.finditer(text):
-        at = found.start()
-        if at and text[at - 1] == "\\":
-            continue
-        if found.group() == "{":
-            open_at.append(at)
-        elif open_at:
-            pairs[open_at.pop()] = at
-    return pairs
-
-
-def _drop_definitions(text: str) -> str:
-    """Remove \\newcommand / \\def definitions (they were collected; their bodies are not prose)."""
-    for pattern in (_NEWCOMMAND, _DEF):
-        out, pos = [], 0
-        for match in pattern.finditer(text):
-            if match.start() < pos:
-                continue
-            _, end = braced(text, match.end() - 1)
-            out.append(text[pos : match.start()])
-            pos = end
-        text = "".join(out) + text[pos:]
-    return text
-
-
-def expand_macros(text: str, macros: Macros, budget: Budget | None = None) -> str:
-    """Replace uses of the paper's macros by their bodies, pass after pass (macros use macros),
-    within the budget's passes and output size: a pass that would pass a bound is not kept."""
-    if not macros:
-        return text
-    budget = budget or Budget()
-    names = sorted(macros, key=len, reverse=True)
-    use = re.compile(r"\\(" + "|".join(map(re.escape, names)) + r")(?![A-Za-z])")
-    done = 0
-    while budget.allow_pass(done):
-        out, pos, changed, size = [], 0, False, 0
-        for match in use.finditer(text):
-            if match.start() < pos:
-                continue
-            nargs, body, default = macros[match.group(1)]
-            end, first = match.end(), 1
-            if default is not None and nargs:  # \newcommand{\x}[2][5cm]{...}: #1 is optional
-                given = re.match(r"\s*\[([^\]]*)\]", text[end:])
-                body = body.replace("#1", given.group(1) if given else default)
-                end, first = (end + given.end() if given else end), 2
-            for n in range(first, nargs + 1):
-                arg, end = braced(text, end)
-                body = body.replace(f"#{n}", arg)
-            piece = text[pos : match.start()] + body
-            size += len(piece)
-            if not budget.allow_output(size + len(text) - end):
-                return text  # the last pass that stayed within bounds
-            out.append(piece)
-            pos, changed = end, True
-        text = "".join(out) + text[pos:]
-        done += 1
-        if not changed or not use.search(text):  # nothing left to expand: done, whatever the pass count
-            break
-    return text
-
-
 def _clean_prose(text: str) -> str:
     """Unwrap formatting, drop references and labels, keep citation keys readable."""
-    text = _ACCENT.sub(lambda m: unicodedata.normalize("NFC", m.group(2) + _ACCENTS[m.group(1)]), text)
+    text = _ACCENT.sub(lambda m: unicodedata.normalize("NFC", (m.group(2) or m.group(3)) + _ACCENTS[m.group(1)]), text)
     text = re.sub(r"\\(?:i|j)(?![A-Za-z])", lambda m: m.group(0)[1], text)
     text = _replace_command(text, "altaffiltext", lambda _arg: "", nargs=2)
     for name in DROP_WITH_ARG:
@@ -354,10 +267,10 @@ def latex_sections(path: Path, budget: Budget | None = None) -> tuple[str | None
     body = full
     if "\\begin{document}" in full:
         body = full.split("\\begin{document}", 1)[1].split("\\end{document}", 1)[0]
-    body = resolve_conditionals(decimal_glyphs(expand_macros(_drop_definitions(body), macros, budget)))
+    body = resolve_conditionals(decimal_glyphs(expand_macros(drop_definitions(body), macros, budget)))
     body = algorithmic_steps(_back_matter_and_references(body, files, main, set(macros)))
     preamble = full.split("\\begin{document}", 1)[0] if "\\begin{document}" in full else ""
-    head = resolve_conditionals(expand_macros(_drop_definitions(preamble), macros, budget)) + body  # \title: preamble
+    head = resolve_conditionals(expand_macros(drop_definitions(preamble), macros, budget)) + body  # \title: preamble
     about = front_matter(head, to_text)
     title_match = re.search(r"\\title\s*(?:\[[^\]]*\])?\s*\{", head)
     title = to_text(braced(head, title_match.end() - 1)[0]) if title_match else None

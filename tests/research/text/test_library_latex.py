@@ -108,3 +108,31 @@ We thank the referee.
 def test_the_emcee_source_alone_still_reads(tmp_path):
     title, sections = latex_sections(EMCEE_TEX)
     assert title == "emcee: The MCMC Hammer" and sections[0].title == "Abstract"
+
+
+def test_an_accent_on_a_dotless_i_is_composed(tmp_path):
+    """Issue 42 (stop 52): Planck 2018 VI's affiliations write `F\\'{\\i}sica`; the accent was left as
+    `F\\'isica` in its chunks, so "Física" was neither found nor shown as the paper prints it."""
+    source = tmp_path / "ms.tex"
+    source.write_text("\\documentclass{aa}\n\\begin{document}\n\\section{Teams}\n"
+                      "Departamento de F\\'{\\i}sica and Garc\\'\\i a, na\\\"{\\i}ve, Universit\\`{a} di Roma.\n"
+                      "\\end{document}\n")
+    _title, sections = latex_sections(source)
+    text = "\n".join(section.text for section in sections)
+    assert "Departamento de Física and García, naïve, Università di Roma." in text, text
+    assert "\\'" not in text
+
+
+def test_a_macro_drawn_with_tex_boxes_prints_its_argument(tmp_path):
+    """Issue 42 (stop 52): Planck 2018 VI's own `\\pmb` (a poor man's bold: its argument set in a box and
+    printed three times, shifted by `\\kern`) leaked `\\setbox0=\\hbox{$$}\\copy0\\kern-\\wd0` into a chunk."""
+    source = tmp_path / "ms.tex"
+    source.write_text("\\documentclass{aa}\n\\def\\pmb#1{\\setbox0=\\hbox{#1}%\n    \\kern-.025em\\copy0\\kern-\\wd0\n"
+                      "    \\kern.05em\\copy0\\kern-\\wd0\n    \\kern-.025em\\raise.0433em\\box0}\n\\begin{document}\n"
+                      "\\section{Tests}\nThe \\pmb{shifted} parameters enter\n\\begin{equation}\n"
+                      "\\chi^2_p = \\pmb{x}^{\\sf T} C^{-1} \\pmb{x}\n\\end{equation}\nas a quadratic form.\n\\end{document}\n")
+    _title, sections = latex_sections(source)
+    text = "\n".join(section.text for section in sections)
+    assert "shifted" in text and "\\chi^2_p =" in text, text
+    for primitive in ("\\setbox", "\\copy", "\\kern", "\\wd", "\\raise", "\\box"):
+        assert primitive not in text, (primitive, text)

@@ -135,6 +135,11 @@ class LibraryStore:
         return self._papers(f"SELECT * FROM papers WHERE {where} ORDER BY added_at, id", [value] * where.count("?"))
 
     @operation
+    def paper_titles(self) -> dict[str, str]:
+        """Every paper's title by id: how a question names a paper (search/naming.py)."""
+        return {row["id"]: row["title"] or "" for row in self._rows("SELECT id, title FROM papers")}
+
+    @operation
     def papers_in_years(self, first: int, last: int) -> list[Paper]:
         return self._papers("SELECT * FROM papers WHERE year BETWEEN ? AND ? OR pub_year BETWEEN ? AND ? "
                           "ORDER BY added_at", (first, last, first, last))
