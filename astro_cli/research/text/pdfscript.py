@@ -18,7 +18,7 @@ from __future__ import annotations
 import re
 import unicodedata
 
-from astro_cli.research.text.pdfcells import cell_gap, numeric, table_row
+from astro_cli.research.text.pdfcells import cell_gap, label_and_value, numeric, table_row
 from astro_cli.research.text.pdfchars import (
     EXTENSION_FONTS,
     MATH_ITALIC_FONTS,
@@ -140,7 +140,8 @@ def render_line(glyphs: list[Glyph], known: tuple[float, float] | None = None) -
         if i < len(shown) and _spaced(shown[i], right, size) and out and not out[-1].endswith((" ", "\x1f")):
             out.append(" ")  # ∑_i C_i: the gap TeX sets after an operator's limit is a space
     text = "".join(out)
-    table = cells >= 2 or (cells and values)  # a row of values: two cells are a table
+    # a row of values, or a label and its measured value: two cells are a table
+    table = cells >= 2 or (cells and (values or label_and_value(glyphs, size)))
     text = text.replace("\x1f", " | " if table and not display else " ").strip()
     return (f"{APPROXIMATE}{text}{APPROXIMATE_END}" if uncertain and text else text), size, first
 
