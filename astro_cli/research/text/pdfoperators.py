@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from astro_cli.research.text.pdfchars import EXTENSION_FONTS, math_char
 from astro_cli.research.text.pdfglyphs import Glyph
+from astro_cli.research.text.pdfroots import RADICAL
 
 BIG_OPERATORS = frozenset("∑∏∐∫∮⋃⋂⋀⋁⊎⨀⨁⨂⊙⊕⊗")
 _LOOK_BACK = 12  # glyphs of the line searched for the operator its limits belong to
@@ -27,12 +28,12 @@ def big_operator(glyph: Glyph) -> bool:
 
 
 def hangs_on(piece: list[Glyph] | None, base: float, size: float) -> bool:
-    """`piece` is one big operator whose top (its origin) is above the line's baseline by less than
-    an operator's height: it is set on that line, across its axis. (A big delimiter is not joined
+    """`piece` is one big operator or root sign whose top (its origin) is above the line's baseline
+    by less than an operator's height: it is set on that line, across its axis. (A big delimiter is not joined
     so: a matrix's parentheses would make its columns a table row, and its origin would move the
     line's baseline.)"""
-    if not piece or len(piece) != 1 or not big_operator(piece[0]):
-        return False
+    if not piece or len(piece) != 1 or not (big_operator(piece[0]) or piece[0].char == RADICAL):
+        return False  # a root sign hangs from its top too (`· √(1 − b^2)` read `·`, `√`, `1 − b^2`)
     return 0.0 <= piece[0].base - base <= _HANG * size
 
 

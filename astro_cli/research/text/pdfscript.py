@@ -28,10 +28,12 @@ from astro_cli.research.text.pdfchars import (
 )
 from astro_cli.research.text.pdfglyphs import Glyph, math_only, reference
 from astro_cli.research.text.pdfoperators import big_operator, centred_on
-from astro_cli.research.text.pdfroots import RADICAL, bare_part, radicand_end, reaches, stacked
+from astro_cli.research.text.pdfroots import RADICAL, bare_part, lone_radicand, radicand_end, reaches, stacked
 from astro_cli.research.text.pdfspacing import thin_space
 
 APPROXIMATE, APPROXIMATE_END = "⟦", "⟧"  # around a formula whose layout was guessed
+_UNSURE = "\x1e"  # before a root sign whose reach is not known, until its word is marked
+_UNSURE_WORD = re.compile(r"(\S*\x1e\S*?)([,.;:]*(?:\s|$))")
 _MATH_ITALIC = (*MATH_ITALIC_FONTS, "MSBM")
 _MARKS = set("0123456789,–*†‡§¶ ")
 _NO_TEXT = EXTENSION_FONTS
@@ -87,13 +89,15 @@ def render_line(glyphs: list[Glyph], known: tuple[float, float] | None = None) -
                 last_main, right = glyph, glyph.x1
                 if reaches(glyph):  # √(1 − b^2): the radicand is what the root's rule covers
                     end = radicand_end(shown, i)
-                    if stacked(shown[i + 1 : end]):
-                        uncertain = True  # a fraction under the root: where it ends is not written
-                    elif end > i + 1:
+                    if stacked(shown[i + 1 : end]) or end == i + 1:
+                        uncertain = True  # a fraction under the root, or a radicand on another line
+                    else:
                         out.append(_part(shown[i + 1 : end]))
                         right = _right(shown[i + 1 : end], right)
                         i = end
                         continue
+                elif glyph.char == RADICAL and not lone_radicand(shown, kinds, i):
+                    out.insert(len(out) - 1, _UNSURE)  # no rule found: `√2/π` may be √(2/π)
             i += 1
             continue
         j = i
@@ -138,16 +142,21 @@ def render_line(glyphs: list[Glyph], known: tuple[float, float] | None = None) -
         if _logo_letter(run, out, shown, j):
             out.append(text)  # the raised A of the LaTeX logo
         elif not "".join(out).strip():
-            out.append(text + " ")  # a mark that opens the line: a footnote's number, read by pdftext
-        elif kind == "sub":
-            out.append("_" + _group(text))
+            # a mark that opens the line: a footnote's number, read by pdftext; a symbol of the line's
+            # size with scripts of its own is no mark, but a line whose baseline was not found
+            uncertain = uncertain or (_full_size(run, size) and len({g.size for g in run if not g.generated}) > 1)
+            out.append(text + " ")
         else:
-            out.append(superscript(text, out, last_main))
+            uncertain = uncertain or _full_size(run, size)
+            out.append("_" + _group(text) if kind == "sub" else superscript(text, out, last_main))
         right = _right(run, right)
         i = j
         if i < len(shown) and _spaced(shown[i], right, size) and out and not out[-1].endswith((" ", "\x1f")):
             out.append(" ")  # ∑_i C_i: the gap TeX sets after an operator's limit is a space
     text = "".join(out)
+    if _UNSURE in text:  # a root whose reach is not known: its word is marked, or its formula
+        uncertain = uncertain or formula
+        text = text.replace(_UNSURE, "") if uncertain else _UNSURE_WORD.sub(_mark_word, text)
     # a row of values, or a label and its measured value: two cells are a table
     table = cells >= 2 or (cells and (values or label_and_value(glyphs, size)))
     text = text.replace("\x1f", " | " if table and not display else " ").strip()
@@ -185,6 +194,13 @@ def _limit(run: list[Glyph]) -> str:
     if not bases or all(abs(g.size - size) < 0.2 for g in solid_run):
         return _text(run).replace(" ", "")
     return _scripted(run, size, bases[len(bases) // 2])
+
+
+def _mark_word(found: re.Match[str]) -> str:
+    """The word of an unsure root in prose marked alone (`S(ω_0) = ⟦√2/π⟧ S_0 Q^2.`), its closing
+    punctuation left outside."""
+    word, tail = found.group(1).replace(_UNSURE, ""), found.group(2)
+    return f"{APPROXIMATE}{word}{APPROXIMATE_END}{tail}"
 
 
 def _right(glyphs: list[Glyph], right: float | None) -> float | None:
@@ -240,6 +256,15 @@ def _attach_accents(glyphs: list[Glyph]) -> bool:
             accent.char = ""
             joined = True
     return joined
+
+
+def _full_size(run: list[Glyph], size: float) -> bool:
+    """A run about to be written as a script holds a glyph of the line's own size, set above or
+    below its baseline: the part of a display fraction, a matrix's row, a limit not resolved. No
+    script is that large, so what the run is is not known and its line is marked (issue 44:
+    `k_{ij} = A exp[(−(x_i − x_j)^2)/(2l^2)]` read `kij = A exp [−(x_i − x_j )^2`, unmarked)."""
+    return any(glyph.size >= size - 0.2 and glyph.family not in _NO_TEXT and not glyph.generated
+               and glyph.char.strip() for glyph in run)
 
 
 def _kinds(shown: list[Glyph], size: float, base: float) -> list[str]:
