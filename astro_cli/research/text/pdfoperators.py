@@ -10,6 +10,8 @@ written `∑_{n=1}^{N_s}`.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from astro_cli.research.text.pdfchars import EXTENSION_FONTS, math_char
 from astro_cli.research.text.pdfglyphs import Glyph
 from astro_cli.research.text.pdfroots import RADICAL
@@ -70,3 +72,27 @@ def centred_on(run: list[Glyph], operator: Glyph) -> bool:
         return False
     middle = (min(g.x0 for g in solid) + max(g.x1 for g in solid)) / 2
     return operator.x0 <= middle <= operator.x1 and min(g.x0 for g in solid) < operator.x1
+
+
+def write_limits(shown: list[Glyph], kinds: list[str], run: tuple[int, int], operator: Glyph, out: list[str],
+                 limit: Callable[[list[Glyph]], str]) -> int:
+    """Write the limits of a big operator, the run shown[i:j] and a run of the other kind centred on
+    the same operator right after it, as `_{lower}^{upper}` (`limit` writes each, its own scripts
+    kept: `{N_s}`). Returns where reading goes on."""
+    i, j = run
+    runs = {kinds[i]: shown[i:j]}
+    k = j
+    while k < len(shown) and shown[k].generated and kinds[k] == "main":
+        k += 1
+    m = k
+    while m < len(shown) and kinds[m] not in ("main", kinds[i]):
+        m += 1
+    if m > k and centred_on(shown[k:m], operator):
+        runs[kinds[k]] = shown[k:m]
+        j = m
+    while out and out[-1] == " ":
+        out.pop()
+    out.append("".join(f"{mark}{limit(runs[kind])}" for kind, mark in (("sub", "_"), ("sup", "^")) if kind in runs))
+    if j < len(shown) and not shown[j].generated:
+        out.append(" ")  # TeX's thin space after an operator's limits
+    return j

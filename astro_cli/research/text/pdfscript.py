@@ -27,7 +27,7 @@ from astro_cli.research.text.pdfchars import (
     math_char,
 )
 from astro_cli.research.text.pdfglyphs import Glyph, math_only, reference
-from astro_cli.research.text.pdfoperators import big_operator, centred_on
+from astro_cli.research.text.pdfoperators import big_operator, centred_on, write_limits
 from astro_cli.research.text.pdfroots import RADICAL, bare_part, lone_radicand, radicand_end, reaches, stacked
 from astro_cli.research.text.pdfspacing import thin_space
 
@@ -105,7 +105,7 @@ def render_line(glyphs: list[Glyph], known: tuple[float, float] | None = None) -
             j += 1
         run = shown[i:j]
         if last_main is not None and big_operator(last_main) and centred_on(run, last_main):
-            i = _limits(shown, kinds, i, j, last_main, out)  # ∑_{n=1}^{N_s}: over and under the operator
+            i = write_limits(shown, kinds, (i, j), last_main, out, _limit)  # ∑_{n=1}^{N_s}: over and under it
             right = max(right or 0.0, last_main.x1)
             continue
         k = j
@@ -163,37 +163,15 @@ def render_line(glyphs: list[Glyph], known: tuple[float, float] | None = None) -
     return (f"{APPROXIMATE}{text}{APPROXIMATE_END}" if uncertain and text else text), size, first
 
 
-def _limits(shown: list[Glyph], kinds: list[str], i: int, j: int, operator: Glyph, out: list[str]) -> int:
-    """Write the limits of a big operator, the run shown[i:j] and a run of the other kind centred on
-    the same operator right after it, as `_{lower}^{upper}`, each keeping its own scripts (`N_s`).
-    Returns where reading goes on."""
-    runs = {kinds[i]: shown[i:j]}
-    k = j
-    while k < len(shown) and shown[k].generated and kinds[k] == "main":
-        k += 1
-    m = k
-    while m < len(shown) and kinds[m] not in ("main", kinds[i]):
-        m += 1
-    if m > k and centred_on(shown[k:m], operator):
-        runs[kinds[k]] = shown[k:m]
-        j = m
-    while out and out[-1] == " ":
-        out.pop()
-    out.append("".join(f"{mark}{_group(_limit(runs[kind]))}" for kind, mark in (("sub", "_"), ("sup", "^"))
-                       if kind in runs))
-    if j < len(shown) and not shown[j].generated:
-        out.append(" ")  # TeX's thin space after an operator's limits
-    return j
-
-
 def _limit(run: list[Glyph]) -> str:
-    """An operator's limit, its own scripts kept (`N_s`), placed against its own largest size."""
+    """An operator's limit as a script's group, its own scripts kept (`{N_s}`), placed against its
+    own largest size."""
     solid_run = [g for g in run if not g.generated and g.char.strip()]
     size = max((g.size for g in solid_run), default=0.0)
     bases = sorted(g.base for g in solid_run if abs(g.size - size) < 0.2)
     if not bases or all(abs(g.size - size) < 0.2 for g in solid_run):
-        return _text(run).replace(" ", "")
-    return _scripted(run, size, bases[len(bases) // 2])
+        return _group(_text(run).replace(" ", ""))
+    return _group(_scripted(run, size, bases[len(bases) // 2]))
 
 
 def _mark_word(found: re.Match[str]) -> str:
