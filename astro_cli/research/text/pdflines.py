@@ -198,9 +198,10 @@ def continues(line: LineShape, before: PieceEnds, piece: PieceEnds) -> bool:
         return -0.3 * size <= first.x0 - last.x1 <= size * GAP_EMS
     if piece.last is None or not line.shown:
         return False
-    if limit_of(line.shown, first, piece.last) is not None:
-        return True
-    return before.first is not None and after_limits(line.shown, (before.first, last), first, piece.base)
+    if first.size < size - 0.2 and limit_of(line.shown, first, piece.last) is not None:
+        return True  # (most pieces that begin a line are of its size: no operator is looked for)
+    return before.first is not None and before.first.size < first.size - 0.2 \
+        and after_limits(line.shown, (before.first, last), first, piece.base)
 
 
 def _continues(line: LineShape, before: PieceEnds, piece: PieceEnds, first: Glyph, last: Glyph) -> bool:

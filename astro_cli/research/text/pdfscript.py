@@ -82,7 +82,8 @@ def render_line(glyphs: list[Glyph], known: tuple[float, float] | None = None) -
                 elif last_main is not None and right == last_main.x1 and out and out[-1] == last_main.char \
                         and thin_space(last_main, glyph, size):
                     out.append(" ")  # log g, v sin i, 14 m s^{−1}: TeX's thin space, where PDFium put none
-                elif right is not None and glyph.x0 - right >= 0.15 * size and big_operator(glyph) \
+                elif glyph.family in EXTENSION_FONTS and right is not None and glyph.x0 - right >= 0.15 * size \
+                        and big_operator(glyph) \
                         and out and not out[-1].endswith((" ", "/", "(", "[", "{")):
                     out.append(" ")  # `+ ∑_{n=1}^{N_s}`: the space TeX sets around `+`
                 out.append(glyph.char)
