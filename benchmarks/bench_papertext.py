@@ -272,7 +272,8 @@ def main(argv: list[str] | None = None) -> int:
           "that marks everything is not the goal.\n")
     print("| paper | ⟦ ⟧ spans | words inside | words | share marked |")
     print("| --- | ---: | ---: | ---: | ---: |")
-    for pid, spans_n, inside_n, words_n in shares + [("all", *map(sum, zip(*[r[1:] for r in shares])))]:
+    all_row = ("all", sum(r[1] for r in shares), sum(r[2] for r in shares), sum(r[3] for r in shares))
+    for pid, spans_n, inside_n, words_n in [*shares, all_row]:
         print(f"| {pid} | {spans_n} | {inside_n} | {words_n} | {100 * inside_n / max(words_n, 1):.1f} % |")
     if args.long:
         with tempfile.TemporaryDirectory() as folder:

@@ -89,8 +89,8 @@ def table_row(glyphs: list[Glyph], size: float) -> bool:
     if _ends_in_parenthesis(shown) and _numbered_equation(shown):
         return wide_gaps(glyphs, CELL_EMS) >= 2
     if not numeric(glyphs):
-        gaps = wide_gaps(glyphs, CELL_EMS, shown)
-        return gaps >= 2 or (gaps == 1 and label_and_value(glyphs, size, shown))
+        wide = wide_gaps(glyphs, CELL_EMS, shown)
+        return wide >= 2 or (wide == 1 and label_and_value(glyphs, size, shown))
     if label_and_value(glyphs, size, shown):
         return True
     widest = _value_cell_gap(glyphs, size)

@@ -13,6 +13,7 @@ from bisect import insort
 from dataclasses import dataclass, field
 from typing import Any
 
+from astro_cli.research.text.pdfdisplay import under_numerator
 from astro_cli.research.text.pdfglyphs import (
     CharReader,
     Glyph,
@@ -187,7 +188,8 @@ def join_pieces(pieces: list[list[Glyph]]) -> list[list[Glyph]]:
 
 def continues(line: LineShape, before: PieceEnds, piece: PieceEnds) -> bool:
     """Does `piece` go on the visual line `line` (whose last piece was `before`)? Also when it is a
-    display operator hung across the line's axis, or one of the limits stacked on it (pdfoperators.py)."""
+    display operator hung across the line's axis, or one of the limits stacked on it (pdfoperators.py),
+    or a display fraction's denominator (pdfdisplay.py)."""
     first, last = piece.first, before.last
     if first is None or last is None or first.turned or last.turned:
         return False
@@ -198,6 +200,8 @@ def continues(line: LineShape, before: PieceEnds, piece: PieceEnds) -> bool:
         return -0.3 * size <= first.x0 - last.x1 <= size * GAP_EMS
     if piece.last is None or not line.shown:
         return False
+    if abs(first.size - size) < 0.2 and first.x0 < last.x1 and under_numerator(line.shown, first, piece.last, line.start):
+        return True  # a display fraction's denominator, of the line's size, under a numerator it begins left of
     if first.size < size - 0.2 and limit_of(line.shown, first, piece.last) is not None:
         return True  # (most pieces that begin a line are of its size: no operator is looked for)
     return before.first is not None and before.first.size < first.size - 0.2 \

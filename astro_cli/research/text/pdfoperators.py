@@ -26,7 +26,12 @@ def big_operator(glyph: Glyph) -> bool:
     """A display-size operator of a math extension font (named from its raw code when need be)."""
     if glyph.family not in EXTENSION_FONTS or glyph.generated:
         return False
-    return (math_char(glyph.char, glyph.family) or glyph.char) in BIG_OPERATORS
+    return _named(glyph) in BIG_OPERATORS
+
+
+def _named(glyph: Glyph) -> str:
+    """The glyph's character, a math font's raw code named (pieces are joined before lines name them)."""
+    return math_char(glyph.char, glyph.family) or glyph.char
 
 
 def hangs_on(piece: list[Glyph] | None, base: float, size: float) -> bool:
@@ -34,7 +39,7 @@ def hangs_on(piece: list[Glyph] | None, base: float, size: float) -> bool:
     by less than an operator's height: it is set on that line, across its axis. (A big delimiter is not joined
     so: a matrix's parentheses would make its columns a table row, and its origin would move the
     line's baseline.)"""
-    if not piece or len(piece) != 1 or not (big_operator(piece[0]) or piece[0].char == RADICAL):
+    if not piece or len(piece) != 1 or not (big_operator(piece[0]) or _named(piece[0]) == RADICAL):
         return False  # a root sign hangs from its top too (`· √(1 − b^2)` read `·`, `√`, `1 − b^2`)
     return 0.0 <= piece[0].base - base <= _HANG * size
 

@@ -26,6 +26,7 @@ from astro_cli.research.text.pdfchars import (
     SYMBOL_FONTS,
     math_char,
 )
+from astro_cli.research.text.pdfdisplay import fraction_baseline, parts_meet
 from astro_cli.research.text.pdfglyphs import Glyph, math_only, reference
 from astro_cli.research.text.pdfoperators import big_operator, centred_on, write_limits
 from astro_cli.research.text.pdfroots import RADICAL, bare_part, lone_radicand, radicand_end, reaches, stacked
@@ -44,6 +45,7 @@ def render_line(glyphs: list[Glyph], known: tuple[float, float] | None = None) -
     """(text, size of its main text, size of its first character). `known`: pdfglyphs.reference(glyphs),
     when the caller has it (pdfruns.PageLines.references)."""
     size, base = reference(glyphs) if known is None else known
+    base = fraction_baseline(glyphs, size, base)  # a display fraction's numerator outnumbers the line
     uncertain = _name_math(glyphs)
     if any(g.turned for g in glyphs):  # rotated text: its characters in order, no scripts
         text = "".join(g.char for g in glyphs)
@@ -118,7 +120,7 @@ def render_line(glyphs: list[Glyph], known: tuple[float, float] | None = None) -
             while m < len(shown) and kinds[m] == other:
                 m += 1
             second = shown[k:m]
-            if _overlap(run, second):
+            if _overlap(run, second) or (_full_size(run, size) and _full_size(second, size) and parts_meet(run, second)):
                 top, bottom = (run, second) if kind == "sup" else (second, run)
                 if _errors(top, bottom) and "".join(out).strip():  # 0.91^{+0.10}_{−0.06}: the value's errors
                     while out and out[-1] == " ":
@@ -344,8 +346,12 @@ def _scripted(run: list[Glyph], size: float, base: float) -> str:
     """The glyphs of `run` with their scripts, each placed against (size, base)."""
     out: list[str] = []
     kind = "main"
-    for glyph in run:
-        now = kind_of(glyph, size, base) if not glyph.generated else kind
+    kinds = [kind_of(glyph, size, base) for glyph in run]
+    for n, glyph in enumerate(run):
+        now = kinds[n]
+        if glyph.generated:  # a space stays in a script only between two glyphs of it (`x_i − x_j`, not `x_{i }−`)
+            after = next((kinds[m] for m in range(n + 1, len(run)) if not run[m].generated), "main")
+            now = kind if after == kind else "main"
         if now != kind and kind != "main":
             out.append("}")
         if now != kind and now != "main":
