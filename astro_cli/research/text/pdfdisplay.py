@@ -22,7 +22,10 @@ _LOOK_BACK = 40  # glyphs of the line searched for the numerator over a piece
 def fraction_baseline(shown: list[Glyph], size: float, base: float) -> float:
     """The line's baseline when `base` is the numerator's (or the denominator's) of a display
     fraction whose parts are of `size`: the baseline between the two parts, on which glyphs of
-    that size stand beside the fraction. Otherwise `base`."""
+    that size stand beside the fraction. Otherwise `base`. PDFium gives each part a piece of its own,
+    so a line of one piece is passed over at once (most lines)."""
+    if not shown or shown[0].piece == shown[-1].piece:
+        return base
     own = [g for g in shown if abs(g.size - size) < 0.2 and g.family not in EXTENSION_FONTS
            and not g.generated and g.char.strip()]
     low, high = _STEP[0] * size, _STEP[1] * size
