@@ -45,7 +45,6 @@ def render_line(glyphs: list[Glyph], known: tuple[float, float] | None = None) -
     """(text, size of its main text, size of its first character). `known`: pdfglyphs.reference(glyphs),
     when the caller has it (pdfruns.PageLines.references)."""
     size, base = reference(glyphs) if known is None else known
-    base = fraction_baseline(glyphs, size, base)  # a display fraction's numerator outnumbers the line
     uncertain = _name_math(glyphs)
     if any(g.turned for g in glyphs):  # rotated text: its characters in order, no scripts
         text = "".join(g.char for g in glyphs)
@@ -60,6 +59,8 @@ def render_line(glyphs: list[Glyph], known: tuple[float, float] | None = None) -
     shown = [g for g in glyphs if g.char]
     first = next((g.size for g in shown if not g.generated and g.char.strip()), size)
     kinds = _kinds(shown, size, base)
+    if ("sup" in kinds or "sub" in kinds) and (moved := fraction_baseline(shown, size, base)) != base:
+        base, kinds = moved, _kinds(shown, size, moved)  # a display fraction's numerator outnumbered the line
     shown, kinds = _script_words(shown, kinds)
     out: list[str] = []
     cells = 0
