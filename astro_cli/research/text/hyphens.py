@@ -4,7 +4,8 @@ PDFium marks a hyphen it found at a line end (SOFT_HYPHEN) but cannot tell TeX's
 one word from a compound that happened to break at its own hyphen. The document itself is the best
 witness: a paper that writes `short-period` once in mid-line means the hyphen at a line end is
 real; a paper that writes `atmospheric` means the broken one is not. Where the paper is silent, an
-English word list decides (the joined form is a word: join; both halves are words: keep), and
+English word list decides (the joined form is a word: join; both halves are words, however short,
+keep: `by-hand`, since `byhand` is no word), and
 TeX's own rules settle the rest (it never hyphenates before a digit or a capital, nor leaves fewer
 than two letters before a break or three after it).
 """
@@ -82,7 +83,7 @@ class HyphenResolver:
             return compound > single
         if self.words(a + b):
             return False
-        return len(a) >= 3 and self._is_word(a) and self._is_word(b)
+        return self._is_word(a) and self._is_word(b)  # an unknown whole of two words: a compound
 
     def _is_word(self, word: str) -> bool:
         return self.joined[word] > 0 or self.words(word)

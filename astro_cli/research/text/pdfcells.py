@@ -11,6 +11,8 @@ NUMERIC_CELL_EMS = 0.6  # in a row that is mostly digits
 CELL_EMS = 1.1  # a gap wider than this many font sizes separates table cells
 _ROW_EMS = 3.0  # no formula sets a gap this wide but before its number: a short row of values
 _EQUATION_NUMBER = re.compile(r"\((?:[A-Z]\.?)?\d{1,3}[a-z]?\)")
+_VALUE_CHARS = frozenset("0123456789.,±−+-–()×^ ")
+_UNCERTAIN = re.compile(r"\d.*(?:[.±−+–-]|\(\d)")  # a decimal point, ± or errors after its first digit
 
 
 def cell_gap(shown: list[Glyph], kinds: list[str], size: float, formula: bool, numeric: bool) -> float:
@@ -19,10 +21,19 @@ def cell_gap(shown: list[Glyph], kinds: list[str], size: float, formula: bool, n
     justified line alike, so a loose line of prose whose spaces are all wide and equal has no
     cells; a table's gaps differ, and a header row ('Parameter  Adopted  Model  Ref') may have
     no narrow space at all."""
-    main = [g for g, kind in zip(shown, kinds) if kind == "main"]
     em = max(size, 1.0)
     if _ends_in_parenthesis(shown) and _numbered_equation(solid(shown)):  # an aligned '=', the equation number
         return float("inf")  # also when digits make it look like a row of values: `2 Q √(4 Q^2 − 1) , (46)`
+    gap = _cell_gap(shown, kinds, size, formula, numeric)
+    if gap > CELL_EMS * em and label_and_value(shown, size):
+        return CELL_EMS * em  # its one wide gap, whatever its label's spaces (`∆v_2 (km s^{−1})   −5.4`)
+    return gap
+
+
+def _cell_gap(shown: list[Glyph], kinds: list[str], size: float, formula: bool, numeric: bool) -> float:
+    """cell_gap from the line's own spaces alone."""
+    main = [g for g, kind in zip(shown, kinds) if kind == "main"]
+    em = max(size, 1.0)
     if numeric:  # a row of values (numeric): its spaces are those around ± and × signs
         return _value_cell_gap(main, size)
     spaces = word_spaces(main, em)
@@ -75,12 +86,35 @@ def table_row(glyphs: list[Glyph], size: float) -> bool:
     """Math-font signs (±, −, ×) make a row of values look like a formula: it is a table row when
     it has two cell gaps, or one in a row of values (NUMERIC_CELL_EMS, relative to its spaces)."""
     shown = solid(glyphs)
-    if (_ends_in_parenthesis(shown) and _numbered_equation(shown)) or not numeric(glyphs):
+    if _ends_in_parenthesis(shown) and _numbered_equation(shown):
         return wide_gaps(glyphs, CELL_EMS) >= 2
+    if not numeric(glyphs):
+        wide = wide_gaps(glyphs, CELL_EMS, shown)
+        return wide >= 2 or (wide == 1 and label_and_value(glyphs, size, shown))
+    if label_and_value(glyphs, size, shown):
+        return True
     widest = _value_cell_gap(glyphs, size)
     gaps = [b.x0 - a.x1 for a, b in zip(shown, shown[1:]) if b.x0 - a.x1 > widest]
     # not a short piece of a formula, unless its one gap is wider than a formula sets (`c_3   29 ± 2`)
     return len(gaps) >= 2 or (len(gaps) == 1 and (sum(g.weight for g in shown) >= 8 or gaps[0] > _ROW_EMS * max(size, 1)))
+
+
+def label_and_value(glyphs: list[Glyph], size: float, shown: list[Glyph] | None = None) -> bool:
+    """A two-cell row: a label, one gap wider than a cell's (CELL_EMS and twice the label's word
+    spaces), then a measured value, a number with a decimal point, ± or stacked errors
+    (emulateapj's `Periastron passage time (JD)   2450388_{−273}^{+169}`, `reduced χ^2   0.41`).
+    A bare integer after a gap is not enough: a running head's page number is one."""
+    shown = solid(glyphs) if shown is None else shown
+    em = max(size, 1.0)
+    cut = [n for n, (a, b) in enumerate(zip(shown, shown[1:]), 1) if b.x0 - a.x1 > CELL_EMS * em]
+    if len(cut) != 1 or not any(c.isalpha() for g in shown[: cut[0]] for c in g.char):
+        return False
+    value = "".join(g.char for g in shown[cut[0]:])
+    if not set(value) <= _VALUE_CHARS or not _UNCERTAIN.search(value) or not value.lstrip("−+-–")[:1].isdigit():
+        return False
+    label = [g for g in glyphs if g.x1 <= shown[cut[0]].x0]
+    spaces = sorted(word_spaces(label, em))
+    return not spaces or shown[cut[0]].x0 - shown[cut[0] - 1].x1 > 2 * spaces[(len(spaces) - 1) // 2]
 
 
 def _value_cell_gap(glyphs: list[Glyph], size: float) -> float:

@@ -13,6 +13,7 @@ from bisect import insort
 from dataclasses import dataclass, field
 from typing import Any
 
+from astro_cli.research.text.pdfdisplay import under_numerator
 from astro_cli.research.text.pdfglyphs import (
     CharReader,
     Glyph,
@@ -27,6 +28,7 @@ from astro_cli.research.text.pdfglyphs import (
     wide_gaps,
 )
 from astro_cli.research.text.pdfmargin import margin_numbers, without
+from astro_cli.research.text.pdfoperators import after_limits, hangs_on, limit_of
 from astro_cli.research.text.pdfpagechars import page_chars
 
 GAP_EMS = 3.0  # a piece further right than this (in font sizes) is another column, not the same line
@@ -185,10 +187,28 @@ def join_pieces(pieces: list[list[Glyph]]) -> list[list[Glyph]]:
 
 
 def continues(line: LineShape, before: PieceEnds, piece: PieceEnds) -> bool:
-    """Does `piece` go on the visual line `line` (whose last piece was `before`)?"""
+    """Does `piece` go on the visual line `line` (whose last piece was `before`)? Also when it is a
+    display operator hung across the line's axis, or one of the limits stacked on it (pdfoperators.py),
+    or a display fraction's denominator (pdfdisplay.py)."""
     first, last = piece.first, before.last
     if first is None or last is None or first.turned or last.turned:
         return False
+    if _continues(line, before, piece, first, last):
+        return True
+    size = line.size
+    if hangs_on(piece.shown, line.base, size):
+        return -0.3 * size <= first.x0 - last.x1 <= size * GAP_EMS
+    if piece.last is None or not line.shown:
+        return False
+    if abs(first.size - size) < 0.2 and first.x0 < last.x1 and under_numerator(line.shown, first, piece.last, line.start):
+        return True  # a display fraction's denominator, of the line's size, under a numerator it begins left of
+    if first.size < size - 0.2 and limit_of(line.shown, first, piece.last) is not None:
+        return True  # (most pieces that begin a line are of its size: no operator is looked for)
+    return before.first is not None and before.first.size < first.size - 0.2 \
+        and after_limits(line.shown, (before.first, last), first, piece.base)
+
+
+def _continues(line: LineShape, before: PieceEnds, piece: PieceEnds, first: Glyph, last: Glyph) -> bool:
     size, base = line.size, line.base
     piece_size, piece_base = piece.size, piece.base
     if piece_size < size - 0.2 and abs(first.size - size) <= 0.2:

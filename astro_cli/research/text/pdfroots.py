@@ -82,3 +82,23 @@ def stacked(glyphs: list[Glyph]) -> bool:
 
 def reaches(glyph: Glyph) -> bool:
     return glyph.char == RADICAL and glyph.reach > glyph.x1
+
+
+_ENDS_RADICAND = frozenset(" ,.;:)]}=<>+−-±∓×·≈∼≡")
+
+
+def lone_radicand(shown: list[Glyph], kinds: list[str], sign: int) -> bool:
+    """Without its rule, a root is read with confidence only over one symbol (its own smaller scripts
+    kept) that a space, the line's end or a sign other than `/` closes: `√5.`, `1/√2`,
+    `T_{eff}/√a_∗ is`. Anything longer (`√2/π`, `√1 − 4 Q^2`) could end anywhere: its line is marked."""
+    symbols = 0
+    for glyph, kind in zip(shown[sign + 1 :], kinds[sign + 1 :]):
+        if glyph.generated or glyph.char in _ENDS_RADICAND:
+            break
+        if kind == "main":
+            symbols += 1
+            if symbols > 1:
+                return False
+    else:
+        return symbols == 1
+    return symbols == 1

