@@ -36,7 +36,7 @@ GREEK_DESIGNATION = re.compile(
     r"(?<![\w-])(?:[α-ωϵϕ]|(?:alpha|beta|gamma|delta|epsilon|zeta|eta|theta|iota|kappa|lambda|mu|nu|xi|omicron|pi|rho|"
     r"sigma|tau|upsilon|phi|chi|psi|omega)(?=[\s-]))[\s-]?[A-Z][a-z]{2,11}\b" + _STAR + r"(?:\s?[b-h]\b)?"
 )
-_POINTERS = re.compile(
+POINTERS = re.compile(
     r"(?:\b(?:Eqs?|Equations?|Tables?|Tab|Figs?|Figures?|Sect?s?|Sections?|Appendix|Chapter|Ch|Step|Item|Paper|"
     r"No|Vol|p|pp|page|pages|version|v|DR|Cycle|Run|O)\.?\s*\(?|§\s*|\bref\.\s*|#)$",
     re.IGNORECASE,
@@ -137,7 +137,7 @@ def _quantities(sentence: str, skip: list[tuple[int, int]]) -> list[Quantity]:
     found = []
     for quantity in quantities(sentence, claim=True):
         start = quantity.start
-        if quantity.year or any(a <= start < b for a, b in skip) or _POINTERS.search(sentence[max(0, start - 14):start]):
+        if quantity.year or any(a <= start < b for a, b in skip) or POINTERS.search(sentence[max(0, start - 14):start]):
             continue
         if sentence[:start].strip() in ("", "-", "*") and _MARKER.match(sentence, start):
             continue  # a list marker

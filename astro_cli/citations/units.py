@@ -76,6 +76,11 @@ def unit_key(spelling: str) -> str | None:
     return _SPELLING.get(spelling)
 
 
+def same_kind(a: str | None, b: str | None) -> bool:
+    """Whether two units measure the same thing (`hr` and `d`; no unit and no unit), without astropy."""
+    return a == b or (a is not None and b is not None and _KIND.get(a) is not None and _KIND.get(a) == _KIND.get(b))
+
+
 @lru_cache(maxsize=256)
 def factor(source: str, target: str) -> float | None:
     """How many `target` one `source` is (24.0 from d to h); None when the two cannot be compared."""
