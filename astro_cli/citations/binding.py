@@ -61,11 +61,17 @@ def _words(text: str) -> frozenset[str]:
 
 
 def _cuts(pattern: re.Pattern[str], text: str, numbers: list[Quantity], start: int, end: int) -> list[tuple[int, int]]:
-    """`text[start:end]` cut where `pattern` matches, except inside a number (`between 5 and 11 Myr`) and before
-    the next number of a list (`16 K and 14 K`, `2.9 (1st order), 4.7 (2nd order)`: one clause)."""
+    """`text[start:end]` cut where `pattern` matches, except inside a number (`between 5 and 11 Myr`) and between
+    two numbers of a list."""
     cuts = [start] + [m.start() for m in pattern.finditer(text, start, end)
-                      if not any(q.start < m.start() < q.end for q in numbers) and not _ITEM.match(text, m.end())] + [end]
+                      if not any(q.start < m.start() < q.end for q in numbers) and not _item(text, m, numbers)] + [end]
     return [(a, b) for a, b in zip(cuts, cuts[1:]) if b > a]
+
+
+def _item(text: str, cut: re.Match[str], numbers: list[Quantity]) -> bool:
+    """Whether a break only separates two numbers of a list: a number right before it (`16 K and 14 K`, `from 20 days
+    and 25 years`) and one right after; `5 × 10^4 for fourth order and ∼3 × 10^5 for fifth order` is two clauses."""
+    return bool(_ITEM.match(text, cut.end())) and any(0 <= cut.start() - q.end <= 2 and not q.worded for q in numbers)
 
 
 def anchored(text: str, numbers: list[Quantity], skip: list[tuple[int, int]] | None = None) -> list[Anchored]:
