@@ -1,0 +1,92 @@
+"""Stop 52 (issue 43): a value the passage gives for another quantity does not support the claim (binding.py).
+Each case is a real passage of the labelled set (benchmarks/data/claims_set.json, development material)."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from astro_cli.citations.claims import split_claims
+from astro_cli.citations.support import check_support
+from tests.paths import REPO_ROOT
+
+SET = REPO_ROOT / "benchmarks" / "data" / "claims_set.json"
+
+
+def passage(handle: str) -> str:
+    return str(json.loads(SET.read_text())["passages"][handle])
+
+
+def verdict(claim_text: str, handle: str) -> tuple[str, str]:
+    [claim], _ = split_claims(claim_text)
+    found = check_support(claim, passage(handle))
+    return found.status, found.reason
+
+
+@pytest.mark.parametrize(("claim", "expected"), [
+    # Bouma, Masuda & Winn 2018: "only a tenth of the binaries ... Adopting the value n_b/n_s ≈ 0.05"
+    ("If only a twentieth of binaries are near-twins, n_b/n_s ≈ 0.05 [1802.05277:s3.1:c13].", "unsupported"),
+    ("If only a tenth of binaries are near-twins, n_b/n_s ≈ 0.05 [1802.05277:s3.1:c13].", "supported"),
+    # Luger et al. 2016: "around 5×10^3 for third order PLD, and would increase to ∼5×10^4 for fourth order and
+    # ∼3×10^5 for fifth order PLD"
+    ("For a typical K2 star third-order PLD needs around 5e4 regressors [1607.00524:s2.2:c10].", "unsupported"),
+    ("For a typical K2 star third-order PLD needs around 5 × 10^3 regressors [1607.00524:s2.2:c10].", "supported"),
+    ("For a typical K2 star fourth-order PLD needs around 5 × 10^4 regressors [1607.00524:s2.2:c10].", "supported"),
+    ("For a typical K2 star fifth-order PLD needs around 5 × 10^4 regressors [1607.00524:s2.2:c10].", "unsupported"),
+    ("For a typical K2 star fifth-order PLD needs around 3 × 10^5 regressors [1607.00524:s2.2:c10].", "supported"),
+    # Thiele et al. (stop 51's passage): "brighter than Kepler stars by a factor of 30–100, and closer to the Earth
+    # by a factor of 5–10"
+    ("TESS stars will be brighter than Kepler stars by a factor of 5–10 and closer to the Earth by a factor of "
+     "30–100 [1802.05277:s5:c41].", "unsupported"),
+    ("TESS stars will be brighter than Kepler stars by a factor of 30–100 and closer to the Earth by a factor of "
+     "5–10 [1802.05277:s5:c41].", "supported"),
+])
+def test_a_value_of_another_quantity_of_the_passage_is_no_support(claim, expected):
+    """The value is in the passage, but the passage ties the claim's words to another value of the same kind."""
+    status, reason = verdict(claim, claim[claim.rindex("[") + 1:-2])
+    assert status == expected, reason
+    if expected == "unsupported":
+        assert "is in the passage, but for another quantity" in reason
+
+
+def test_the_reason_names_the_words_and_the_passages_value():
+    status, reason = verdict("If only a twentieth of binaries are near-twins, n_b/n_s ≈ 0.05 [1802.05277:s3.1:c13].",
+                             "1802.05277:s3.1:c13")
+    assert reason == ("a twentieth is in the passage, but for another quantity: where it speaks of binaries it "
+                      "gives a tenth")
+
+
+@pytest.mark.parametrize(("claim", "handle"), [
+    # a list of numbers is one clause: "errors of 16 K and 14 K, respectively"
+    ("The Wien displacement and linear interpolation routines have errors of 16 K and 14 K [1001.0012:p5:c22].",
+     "1001.0012:p5:c22"),
+    # "factors of 2.9 (1st order), 4.7 (2nd order), and 5.2 (3rd order)": the items share the list's words
+    ("Third-order PLD improves the 6-hr precision by a factor of 5.2 [1607.00524:s2.2:c12].",
+     "1607.00524:s2.2:c12"),
+    # a chunk cut mid-sentence: the words before its first number are in the chunk before
+    ("Bryan et al. found a rate density of 0.125 ± 0.012 for giant planets of 1–20 M_J at 5–20 au in hot-Jupiter "
+     "systems [1607.08237:c43].", "1607.08237:c43"),
+    # a count is no rival of a measured value ("two components" beside 0.834 ± 0.006)
+    ("UScoCTIO5's two components have radii of 0.834 ± 0.006 and 0.810 ± 0.006 R_⊙ [1604.08036:s3:c17].",
+     "1604.08036:s3:c17"),
+    # pointers are no values: "Equation (18)", "Section 7", "Figure 9"
+    ("Kipping showed the transit probability is underestimated by about 10% [1406.3020:s5:c31].",
+     "1406.3020:s5:c31"),
+    ("The rate density of Earth analogs is Γ⊕ = 0.019^{+0.019}_{-0.010} per natural logarithmic bin in period and "
+     "radius [1406.3020:s8:c42].", "1406.3020:s8:c42"),
+    # the words of two sentences: "For many planets, the uncertainty is 100–200 K." after "50 K in brightness temperature"
+    ("For many planets the uncertainty in brightness temperature is 100-200 K [1001.0012:p5:c22].",
+     "1001.0012:p5:c22"),
+])
+def test_a_faithful_claim_keeps_its_value(claim, handle):
+    status, reason = verdict(claim, handle)
+    assert status == "supported", reason
+
+
+def test_a_table_and_a_data_file_are_not_read_as_prose():
+    from astro_cli.citations.binding import unbound
+
+    [claim], _ = split_claims("HD 174020 has Δν = 0.56 ± 0.02 [1905.09831:p12:c23].")
+    assert unbound(claim, passage("1905.09831:p12:c23")) is None
+    assert unbound(claim, "the value is 0.56 ± 0.02 here, and the other " * 500 + "Δν of HD 174020 is 7") is None
