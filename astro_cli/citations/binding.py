@@ -105,21 +105,32 @@ def passage_anchored(text: str) -> tuple[Anchored, ...]:
     return tuple(out)
 
 
+@lru_cache(maxsize=512)
+def _passage(text: str) -> tuple[tuple[Anchored, ...], Stated]:
+    theirs = passage_anchored(text)
+    return theirs, Stated(tuple(a.quantity for a in theirs))
+
+
+@lru_cache(maxsize=4096)
+def _claim_anchored(text: str, numbers: tuple[Quantity, ...], spans: tuple[tuple[int, int], ...]) -> list[Anchored]:
+    return anchored(text, list(numbers), list(spans))  # a claim is checked against each passage of its paper
+
+
 def unbound(claim: Claim, passage: str) -> str | None:
     """Why a claim's number, stated in the passage, is not the claim's quantity there; None when it may be."""
     if len(passage) >= LONG or passage.count("|") >= 5:
         return None
-    theirs = passage_anchored(passage)
+    theirs, stated = _passage(passage)
     if not theirs:
         return None
-    stated = Stated(tuple(a.quantity for a in theirs))
-    for own in anchored(claim.text, list(claim.quantities), claim.spans):
+    for own in _claim_anchored(claim.text, claim.quantities, tuple(claim.spans)):
         if not own.clause:
             continue
-        equal = [a for a in theirs if a.quantity in set(matching(own.quantity, stated))]
+        same = set(matching(own.quantity, stated))
+        equal = [a for a in theirs if a.quantity in same]
         if not equal:
             continue  # found otherwise (a subscript, a range's two numbers): not this rule's to judge
-        rival = _rival(own, equal, [a for a in theirs if a not in equal and _rivals(own.quantity, a.quantity)])
+        rival = _rival(own, equal, [a for a in theirs if a.quantity not in same and _rivals(own.quantity, a.quantity)])
         if rival is not None:
             shared = sorted(own.clause & rival.clause)
             return (f"{own.quantity.text} is in the passage, but for another quantity: where it speaks of "
