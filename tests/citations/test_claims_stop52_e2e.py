@@ -85,3 +85,21 @@ def test_a_value_of_another_order_is_no_support(run_astro, fake, astro_env, hand
     assert [c["status"] for c in claims] == ["supported", "unsupported"]
     assert claims[1]["reason"].startswith("5 × 10^4 is in the passage, but for another quantity: where it speaks of")
     assert claims[1]["reason"].endswith("it gives 5× 10^3")
+
+
+@pytest.mark.slow
+def test_a_hedged_credit_to_the_literature_is_an_uncited_claim(run_astro, fake, astro_env, handles):
+    """`X has been shown to`, `earlier work suggests`, `X is thought to` were no claims; the paper's own statement
+    (`the authors show`) stays none."""
+    h = handles[EVEREST]
+    answer = (f"For a typical K2 star, third-order PLD needs around 5 × 10^3 regressors [{h}]. "
+              "The authors show that PLD works well for K2 targets. "
+              "Higher-order PLD has been shown to overfit faint stars. "
+              "Earlier work suggests that K2 pointing jitter dominates the noise. "
+              "Faint K2 targets are thought to gain little from fifth-order PLD.")
+    claims = claims_of(run_astro, fake, astro_env, EVEREST, answer)
+    assert [c["status"] for c in claims] == ["supported", "uncited", "uncited", "uncited"]
+    assert [c["claim"].split()[0] for c in claims[1:]] == ["Higher-order", "Earlier", "Faint"]
+    [nudge] = {m["content"] for body in fake.bodies() for m in body["messages"]
+               if m["role"] == "user" and isinstance(m["content"], str) and "Claim check" in m["content"]}
+    assert "Earlier work suggests" in nudge and "has no citation" in nudge
