@@ -19,6 +19,7 @@ from functools import lru_cache
 from astro_cli.citations.agree import Stated, check_quantity, combined, stated_in
 from astro_cli.citations.binding import unbound
 from astro_cli.citations.claims import Claim
+from astro_cli.citations.columns import column_reason
 from astro_cli.citations.names import named_in, rows_of, squash
 from astro_cli.citations.quantity import Quantity
 from astro_cli.citations.subscripts import named_symbols
@@ -96,7 +97,8 @@ def _row_verdict(claim: Claim, passage: str) -> Verdict | None:
     for row in rows:
         stated = stated_in(row)
         if all(check_quantity(q, stated) is None for q in claim.quantities):
-            return Verdict("supported", score=1.0)
+            other = column_reason(claim.quantities, claim.text, row, passage)
+            return Verdict("unsupported", other) if other else Verdict("supported", score=1.0)
     return Verdict("unsupported", f"{', '.join(claim.numbers)} is not in the row of {claim.names[0]}") if rows else None
 
 

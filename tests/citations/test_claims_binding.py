@@ -90,3 +90,30 @@ def test_a_table_and_a_data_file_are_not_read_as_prose():
     [claim], _ = split_claims("HD 174020 has Δν = 0.56 ± 0.02 [1905.09831:p12:c23].")
     assert unbound(claim, passage("1905.09831:p12:c23")) is None
     assert unbound(claim, "the value is 0.56 ± 0.02 here, and the other " * 500 + "Δν of HD 174020 is 7") is None
+
+
+@pytest.mark.parametrize(("claim", "expected"), [
+    # Pope et al. 2019, Table 2 (PDF): "Object | ∆ν | ν_{max} | ε ... HD 174020 | 0.56 ± 0.02 | 2.48 ± 0.10 | 0.89 ± 0.08"
+    ("HD 174020 has ν_max = 0.56 ± 0.02 [1905.09831:p12:c23].", "unsupported"),
+    ("HD 174020 has ν_max = 2.48 ± 0.10 [1905.09831:p12:c23].", "supported"),
+    ("HD 174020 has Δν = 0.56 ± 0.02 [1905.09831:p12:c23].", "supported"),
+    ("HD 174020 has ε = 2.48 ± 0.10 [1905.09831:p12:c23].", "unsupported"),
+    ("HD 174020 has Δν = 0.95 ± 0.03 [1905.09831:p12:c23].", "unsupported"),  # another row's
+])
+def test_a_table_value_must_stand_under_the_column_the_claim_names(claim, expected):
+    status, reason = verdict(claim, "1905.09831:p12:c23")
+    assert status == expected, reason
+
+
+def test_the_column_reason_names_the_header_and_the_cell():
+    assert verdict("HD 174020 has ν_max = 0.56 ± 0.02 [1905.09831:p12:c23].", "1905.09831:p12:c23")[1] == (
+        "0.56 ± 0.02 is not under ν_{max} in this row (it gives 2.48 ± 0.10)")
+
+
+def test_a_table_a_row_a_line_has_its_first_line_as_header():
+    table = "[Caption: stars]\nstar | T_eff [K] | log g\nHD 1 | 5000 | 4.4\nHD 2 | 5200 | 4.1"
+    for claim, expected in (("HD 2 has T_eff = 5200 K [x:c1].", "supported"),
+                            ("HD 2 has log g = 5200 [x:c1].", "unsupported"),
+                            ("HD 2 has log g = 4.1 [x:c1].", "supported")):
+        [parsed], _ = split_claims(claim)
+        assert check_support(parsed, table).status == expected, claim

@@ -18,7 +18,7 @@ from astro_cli.research.records import passage_handle
 from tests.helpers import last_json
 
 KEYWORDS_ONLY = {"library.embedding_model": "off"}
-BOUMA, EVEREST = "1802.05277", "1607.00524"
+BOUMA, EVEREST, SMEAR = "1802.05277", "1607.00524", "1905.09831"
 SOURCES = {
     BOUMA: ("Biases in Planet Occurrence Caused by Unresolved Binaries in Transit Surveys", "Simple model",
             "Of course not all of these binaries are twin binaries as we have assumed in our simple calculation. For "
@@ -29,7 +29,15 @@ SOURCES = {
               "One might wonder why not go to even higher order in the pixel coefficients. For a typical K2 star, "
               "this number is around $5\\times 10^3$ for third order PLD, and would increase to $\\sim5\\times 10^4$ "
               "for fourth order and $\\sim3\\times 10^5$ for fifth order PLD."),
+    SMEAR: ("The Kepler Smear Campaign", "Red giants",
+            "Global asteroseismic parameters of the red giant sample.\n\n\\begin{tabular}{lccc}\nObject & "
+            "$\\Delta\\nu$ & $\\nu_{\\rm max}$ & $\\epsilon$ \\\\\n\\hline\nHD 174020 & $0.56 \\pm 0.02$ & "
+            "$2.48 \\pm 0.10$ & $0.89 \\pm 0.08$ \\\\\nHD 174829 & $1.28 \\pm 0.01$ & $7.95 \\pm 0.16$ & "
+            "$0.78 \\pm 0.06$ \\\\\n\\end{tabular}"),
 }
+
+
+MARKS = {SMEAR: "174020"}  # a table is a chunk of its own
 
 
 @pytest.fixture
@@ -48,7 +56,7 @@ def handles(workspace: Path) -> dict[str, str]:
                                   "source_path": str(source)})
             parse_paper(library, paper)
             [row] = [r for r in app.db.query("SELECT * FROM chunks WHERE paper_id = ? ORDER BY ord", [paper])
-                     if text[:20] in r["text"]]
+                     if MARKS.get(paper, text[:20]) in r["text"]]
             out[paper] = passage_handle(paper, row["ord"], row["page"], row["section"])
     finally:
         app.close()
@@ -103,3 +111,14 @@ def test_a_hedged_credit_to_the_literature_is_an_uncited_claim(run_astro, fake, 
     [nudge] = {m["content"] for body in fake.bodies() for m in body["messages"]
                if m["role"] == "user" and isinstance(m["content"], str) and "Claim check" in m["content"]}
     assert "Earlier work suggests" in nudge and "has no citation" in nudge
+
+
+@pytest.mark.slow
+def test_a_table_value_under_another_column_is_no_support(run_astro, fake, astro_env, handles):
+    """`HD 174020 has ν_max = 0.56 ± 0.02` passed: 0.56 ± 0.02 is in HD 174020's row, but under Δν."""
+    h = handles[SMEAR]
+    answer = (f"HD 174020 has ν_max = 2.48 ± 0.10 [{h}]. "
+              f"HD 174020 has ν_max = 0.56 ± 0.02 [{h}].")
+    claims = claims_of(run_astro, fake, astro_env, SMEAR, answer)
+    assert [c["status"] for c in claims] == ["supported", "unsupported"], [(c["reason"], c["passage"]) for c in claims]
+    assert claims[1]["reason"].startswith("0.56 ± 0.02 is not under ")
