@@ -19,6 +19,7 @@ from functools import lru_cache
 
 from astro_cli.citations.agree import LONG, Stated, matching
 from astro_cli.citations.claims import POINTERS, Claim
+from astro_cli.citations.greek import NAMES, SYMBOLS
 from astro_cli.citations.quantities import passage_quantities
 from astro_cli.citations.quantity import Quantity
 from astro_cli.citations.terms import EXTRA_STOP, stem
@@ -26,9 +27,10 @@ from astro_cli.citations.units import same_kind
 from astro_cli.stopwords import STOPWORDS
 
 _SENTENCE = re.compile(r"(?<=[.!?])\s+(?=[A-Z\\\[$(])")  # a blank line around a display equation ends nothing
-_CLAUSE = re.compile(r"[,;:]\s|\s(?:and|but|while|whereas|or)\s|\s[–—]{1,2}\s|\s--?\s")
+_CLAUSE = re.compile(r"[,;:]\s|\s\(|\)(?=[\s,.;:])|\s(?:and|but|while|whereas|or)\s|\s[–—]{1,2}\s|\s--?\s")
 _MARKUP = re.compile(r"\\(?:rm|mathrm|textrm|text|mathit|mathbf|it|bf|mathcal|cal|left|right)\b\s*|[{}$]")
 _ITEM = re.compile(r"\s*(?:(?:and|or)\s+)?(?:\$|\\sim|\\approx|[∼~≈])*\s*[-+−]?\.?\d")
+_RESPECTIVELY = re.compile(r"\brespectively\b", re.IGNORECASE)
 _OPENS = re.compile(r"\s*(?:[A-Z\[(\"“]|\\(?:sub)*section|\\paragraph)")  # a passage that starts a sentence
 _TOKEN = re.compile(r"[^\W\d_]\w*")
 # LaTeX's words and the words of comparison that say nothing of which quantity a number is
@@ -49,13 +51,15 @@ class Anchored:
 
 
 def _words(text: str) -> frozenset[str]:
-    plain = re.sub(r"_\s+", "_", _MARKUP.sub("", text))
+    """The anchors of a stretch of text: stems of its content words and symbols; a Greek letter is its name, so
+    the claim's `α` is the passage's `\\alpha` (and `Γ_a` is `\\Gamma_{\\rm a}`)."""
+    plain = re.sub(r"_\s+", "_", _MARKUP.sub("", text)).translate(SYMBOLS).replace("\\", " ")
     out = set()
     for token in _TOKEN.findall(plain):
         low = token.lower()
         if low in STOPWORDS or low in EXTRA_STOP or low in _NOT_ANCHORS:
             continue
-        if len(token) >= 3 or "_" in token or (len(token) == 2 and token.isupper()):
+        if len(token) >= 3 or "_" in token or (len(token) == 2 and token.isupper()) or low in NAMES:
             out.add(stem(token))
     return frozenset(out)
 
@@ -87,7 +91,10 @@ def anchored(text: str, numbers: list[Quantity], skip: list[tuple[int, int]] | N
             continue
         sentence = _words(words[first:last])
         clause: frozenset[str] = frozenset()
-        for start, end in _cuts(_CLAUSE, text, numbers, first, last):
+        # `M_A = 1.44, ... and M_Bb = 0.944 for the tertiary and two close binary components, respectively`: the
+        # words that end a `respectively` list belong to every item of it, so the sentence is one clause
+        respectively = _RESPECTIVELY.search(text, first, last) is not None
+        for start, end in [(first, last)] if respectively else _cuts(_CLAUSE, text, numbers, first, last):
             # a clause with no words of its own (`16 K and 14 K`, `2.9 (1st order), 4.7 (2nd order)`) is an item of
             # the list the clause before it opened
             clause = _words(words[start:end]) or clause
@@ -153,8 +160,9 @@ def _rival(own: Anchored, equal: list[Anchored], others: list[Anchored]) -> Anch
 
 
 def _rivals(claim: Quantity, other: Quantity) -> bool:
-    """Whether `other` is a value the claim's quantity could have been: the same kind of unit, not a year."""
-    if not same_kind(claim.unit, other.unit) or _count(claim) != _count(other):
+    """Whether `other` is a value the claim's quantity could have been: the same kind of unit, a count for a count,
+    a percentage for a percentage (`4.8% higher` and a ratio of `1.048` are one quantity), not a year."""
+    if not same_kind(claim.unit, other.unit) or _count(claim) != _count(other) or claim.percent != other.percent:
         return False
     year = other.unit is None and other.decimals == 0 and 1600 <= other.value <= 2099 and other.high is None
     return not year
