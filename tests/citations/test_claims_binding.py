@@ -50,6 +50,29 @@ def test_a_value_of_another_quantity_of_the_passage_is_no_support(claim, expecte
         assert "is in the passage, but for another quantity" in reason
 
 
+@pytest.mark.parametrize(("claim", "handle", "expected"), [
+    # a parenthesis closes a clause: "found a higher rate (12 ± 2 per thousand stars) than the Kepler transit survey
+    # (5.7^{+1.4}_{-1.2})" (Bouma, Masuda & Winn 2018)
+    ("The California Planet Search found 5.7^{+1.4}_{-1.2} hot Jupiters per thousand stars [1802.05277:s5:c39].",
+     "1802.05277:s5:c39", "unsupported"),
+    ("The California Planet Search found 12 ± 2 hot Jupiters per thousand stars [1802.05277:s5:c39].",
+     "1802.05277:s5:c39", "supported"),
+    ("The Kepler transit survey found 5.7^{+1.4}_{-1.2} hot Jupiters per thousand stars [1802.05277:s5:c39].",
+     "1802.05277:s5:c39", "supported"),
+    # a Greek letter is its name: the claim's `α = 0` is the passage's `\alpha = 3.5` (Bouma et al., Section 4.1)
+    ("With realistic inputs the model adopts α = 0 and β = 3.5 [1802.05277:s4.1:c24].", "1802.05277:s4.1:c24",
+     "unsupported"),
+    ("With realistic inputs (n_b/n_s = 0.79, α = 3.5, β = 0, γ = −2.92) the apparent-to-true rate density ratio "
+     "comes out at 1.048 [1802.05277:s4.1:c24].", "1802.05277:s4.1:c24", "supported"),
+    # "... M_Bb = 0.944 ± 0.017 M_⊙ for the tertiary and two close binary components, respectively" (Feiden 2016)
+    ("Alonso et al. measured a tertiary mass of 1.44 ± 0.04 M_⊙ for HD 144548 [1604.08036:s3:c18].",
+     "1604.08036:s3:c18", "supported"),
+])
+def test_parentheses_greek_symbols_and_respectively_lists(claim, handle, expected):
+    status, reason = verdict(claim, handle)
+    assert status == expected, reason
+
+
 def test_the_reason_names_the_words_and_the_passages_value():
     status, reason = verdict("If only a twentieth of binaries are near-twins, n_b/n_s ≈ 0.05 [1802.05277:s3.1:c13].",
                              "1802.05277:s3.1:c13")
