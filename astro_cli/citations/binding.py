@@ -32,6 +32,7 @@ _MARKUP = re.compile(r"\\(?:rm|mathrm|textrm|text|mathit|mathbf|it|bf|mathcal|ca
 _ITEM = re.compile(r"\s*(?:(?:and|or)\s+)?(?:\$|\\sim|\\approx|[∼~≈])*\s*[-+−]?\.?\d")
 _RESPECTIVELY = re.compile(r"\brespectively\b", re.IGNORECASE)
 _OPENS = re.compile(r"\s*(?:[A-Z\[(\"“]|\\(?:sub)*section|\\paragraph)")  # a passage that starts a sentence
+_CLOSES = re.compile(r"[.!?)\]}\"”]\s*$")  # a passage that ends a sentence
 _TOKEN = re.compile(r"[^\W\d_]\w*")
 # LaTeX's words and the words of comparison that say nothing of which quantity a number is
 _NOT_ANCHORS = frozenset("""approx sim simeq lesssim gtrsim times frac begin end equation eqnarray align cases quad
@@ -107,9 +108,10 @@ def passage_anchored(text: str) -> tuple[Anchored, ...]:
     """A passage's values with their words; pointers (`Figure 9`, `Equation (18)`) are no values."""
     values = [q for q in passage_quantities(text) if not POINTERS.search(text[max(0, q.start - 14):q.start])]
     out = anchored(text, values)
-    if not _OPENS.match(text):  # a chunk cut mid-sentence lost the words before its first sentence's numbers
-        out = [replace(a, cut=True) if a.index == 0 else a for a in out]
-    return tuple(out)
+    # a chunk cut mid-sentence lost the words before its first sentence's numbers, or after its last one's
+    cut = ({0} if not _OPENS.match(text) else set()) | ({max(a.index for a in out)} if out and not _CLOSES.search(
+        text) else set())
+    return tuple(replace(a, cut=True) if a.index in cut else a for a in out)
 
 
 @lru_cache(maxsize=512)

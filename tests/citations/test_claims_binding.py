@@ -140,3 +140,13 @@ def test_a_table_a_row_a_line_has_its_first_line_as_header():
                             ("HD 2 has log g = 4.1 [x:c1].", "supported")):
         [parsed], _ = split_claims(claim)
         assert check_support(parsed, table).status == expected, claim
+
+
+def test_a_sentence_cut_where_the_chunk_ends_is_not_held_against_its_value():
+    """The words after a value the chunk cut off (`... 0.05 for the twin binaries of`) may be the claim's: only a
+    sentence the chunk holds whole speaks against it."""
+    whole = "Only a tenth of the binaries are near twins. We adopt n_b/n_s = 0.05 for the rate."
+    cut = "Only a tenth of the binaries are near twins. We adopt n_b/n_s = 0.05 for the"
+    [claim], _ = split_claims("If a twentieth of binaries are near-twins, n_b/n_s ≈ 0.05 [x:c1].")
+    assert "for another quantity" in check_support(claim, whole).reason
+    assert "for another quantity" not in check_support(claim, cut).reason
