@@ -33,6 +33,7 @@ _ITEM = re.compile(r"\s*(?:(?:and|or)\s+)?(?:\$|\\sim|\\approx|[∼~≈])*\s*[-+
 _RESPECTIVELY = re.compile(r"\brespectively\b", re.IGNORECASE)
 _OPENS = re.compile(r"\s*(?:[A-Z\[(\"“]|\\(?:sub)*section|\\paragraph)")  # a passage that starts a sentence
 _CLOSES = re.compile(r"[.!?)\]}\"”]\s*$")  # a passage that ends a sentence
+_COMMAND = re.compile(r"\\([A-Za-z]+)")
 _TOKEN = re.compile(r"[^\W\d_]\w*")
 # LaTeX's words and the words of comparison that say nothing of which quantity a number is
 _NOT_ANCHORS = frozenset("""approx sim simeq lesssim gtrsim times frac begin end equation eqnarray align cases quad
@@ -51,10 +52,15 @@ class Anchored:
     cut: bool = False  # its sentence lost its start where the passage was cut from the paper
 
 
+def _command(match: re.Match[str]) -> str:
+    """A LaTeX command is markup (`\\tag`, `\\addtocounter`), not a word, unless it writes a Greek letter."""
+    return f" {match.group(1)}" if match.group(1).lower() in NAMES else " "
+
+
 def _words(text: str) -> frozenset[str]:
     """The anchors of a stretch of text: stems of its content words and symbols; a Greek letter is its name, so
     the claim's `α` is the passage's `\\alpha` (and `Γ_a` is `\\Gamma_{\\rm a}`)."""
-    plain = re.sub(r"_\s+", "_", _MARKUP.sub("", text)).translate(SYMBOLS).replace("\\", " ")
+    plain = _COMMAND.sub(_command, re.sub(r"_\s+", "_", _MARKUP.sub("", text))).translate(SYMBOLS)
     out = set()
     for token in _TOKEN.findall(plain):
         low = token.lower()

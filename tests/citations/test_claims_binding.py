@@ -150,3 +150,11 @@ def test_a_sentence_cut_where_the_chunk_ends_is_not_held_against_its_value():
     [claim], _ = split_claims("If a twentieth of binaries are near-twins, n_b/n_s ≈ 0.05 [x:c1].")
     assert "for another quantity" in check_support(claim, whole).reason
     assert "for another quantity" not in check_support(claim, cut).reason
+
+
+def test_a_latex_command_is_markup_not_a_word():
+    """Thiele et al.'s `\\begin{cases} - 0.0648 ... \\tag{\\theequation} \\\\ -0.1977 ...`: the second row took its
+    words from `\\addtocounter`, `\\tag`, so the first row's `binary fraction` refuted it."""
+    claim = "For [Fe/H] above −1.0 the fitted binary fraction is −0.1977 [Fe/H] + 0.2025 [2111.13700:s2.2:c12]."
+    status, reason = verdict(claim, "2111.13700:s2.2:c12")
+    assert status == "supported", reason
