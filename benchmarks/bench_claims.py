@@ -5,6 +5,7 @@
     .venv/bin/python benchmarks/bench_claims.py --timing     # CPU of the cheap check per 1,000-word answer
     .venv/bin/python benchmarks/bench_claims.py --probes     # stop 50's paraphrases of the development half
     .venv/bin/python benchmarks/bench_claims.py --claims benchmarks/data/claims_set_52.json --held-out   # stop 52's set
+    .venv/bin/python benchmarks/bench_claims.py --probes benchmarks/data/claims_probes_kinds.json  # stop 52's kinds
 
 Each claim is checked alone, as a one-sentence answer, against a ledger that took in the passages the set
 lists (framed as get_paper_content frames them, read back by the real ledger). Reported: unsupported claims
@@ -109,7 +110,8 @@ def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--held-out", action="store_true", help="measure the held-out half (once, at the end)")
     parser.add_argument("--timing", action="store_true")
-    parser.add_argument("--probes", action="store_true", help="the paraphrases of claims_probes.json (development)")
+    parser.add_argument("--probes", nargs="?", const=str(PROBES), default=None, metavar="FILE",
+                        help="the paraphrases of claims_probes.json, or of FILE (development)")
     parser.add_argument("--runs", type=int, default=21)
     parser.add_argument("--claims", type=Path, default=SET, help="the labelled set (default: claims_set.json)")
     args = parser.parse_args()
@@ -117,8 +119,8 @@ def main() -> None:
     half = "held_out" if args.held_out else "development"
     if args.probes:  # checked against the development half's passages; an uncited probe belongs to no paper
         first = data["split"]["development"][0]
-        probes = json.loads(PROBES.read_text())["claims"]
-        data = {**data, "claims": [{**c, "paper": c["paper"] or first, "kind": "probe"} for c in probes]}
+        probes = json.loads(Path(args.probes).read_text())["claims"]
+        data = {**data, "claims": [{**c, "paper": c["paper"] or first, "kind": c.get("kind", "probe")} for c in probes]}
     with tempfile.TemporaryDirectory() as tmp:
         app = make_app(Path(tmp) / "ws")
         if args.timing:

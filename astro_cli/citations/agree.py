@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import bisect
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from functools import lru_cache
 
@@ -109,8 +110,8 @@ def _errors_agree(claim: Quantity, found: Quantity, scale: float, stated: Stated
     return _close(claim.plus, found.plus * scale, tolerance) and _close(claim.minus, found.minus * scale, tolerance)
 
 
-def _matches(claim: Quantity, wanted: float, decimals: int, stated: Stated, errors: bool) -> Quantity | None:
-    """A passage quantity whose value (or range end) is `wanted` in the claim's unit."""
+def _all_matches(claim: Quantity, wanted: float, decimals: int, stated: Stated, errors: bool) -> Iterator[Quantity]:
+    """The passage quantities whose value (or range end) is `wanted` in the claim's unit."""
     tolerance = _tolerance(claim, decimals)
     for unit, percent, scale in _scales(claim, stated.units):
         if scale == 0:
@@ -122,8 +123,19 @@ def _matches(claim: Quantity, wanted: float, decimals: int, stated: Stated, erro
                 continue
             if (claim.unit is None or found.unit is None or factor(found.unit, claim.unit) is not None) and (
                     not errors or _errors_agree(claim, found, scale, stated)):
-                return found
-    return None
+                yield found
+
+
+def _matches(claim: Quantity, wanted: float, decimals: int, stated: Stated, errors: bool) -> Quantity | None:
+    return next(_all_matches(claim, wanted, decimals, stated, errors), None)
+
+
+def matching(claim: Quantity, stated: Stated) -> list[Quantity]:
+    """Every passage quantity that states the claim's value (or an end of its range), uncertainty included."""
+    found = list(_all_matches(claim, claim.value, claim.decimals, stated, True))
+    if claim.high is not None:
+        found += _all_matches(claim, claim.high, claim.high_decimals, stated, True)
+    return list(dict.fromkeys(found))
 
 
 def check_quantity(claim: Quantity, stated: Stated) -> str | None:

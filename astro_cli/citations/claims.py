@@ -15,6 +15,7 @@ import bisect
 import re
 from dataclasses import dataclass, field
 
+from astro_cli.citations.credits import credits_literature
 from astro_cli.citations.extract import Cited, find_citations_at, mask_code
 from astro_cli.citations.handles import CITE, find_handle_cites
 from astro_cli.citations.quantities import quantities
@@ -36,7 +37,7 @@ GREEK_DESIGNATION = re.compile(
     r"(?<![\w-])(?:[α-ωϵϕ]|(?:alpha|beta|gamma|delta|epsilon|zeta|eta|theta|iota|kappa|lambda|mu|nu|xi|omicron|pi|rho|"
     r"sigma|tau|upsilon|phi|chi|psi|omega)(?=[\s-]))[\s-]?[A-Z][a-z]{2,11}\b" + _STAR + r"(?:\s?[b-h]\b)?"
 )
-_POINTERS = re.compile(
+POINTERS = re.compile(
     r"(?:\b(?:Eqs?|Equations?|Tables?|Tab|Figs?|Figures?|Sect?s?|Sections?|Appendix|Chapter|Ch|Step|Item|Paper|"
     r"No|Vol|p|pp|page|pages|version|v|DR|Cycle|Run|O)\.?\s*\(?|§\s*|\bref\.\s*|#)$",
     re.IGNORECASE,
@@ -60,27 +61,6 @@ _ATTRIBUTION = re.compile(
     r"\b(?:published|discovered)\s+(?:by|in)\b)",
     re.IGNORECASE,
 )
-# A sentence that credits the literature is a claim even with no number and no citation (issue 43): an
-# impersonal "it is (well / long / widely) known ...", a body of work or its people as the subject of a verb
-# of finding or arguing, "according to the literature", a consensus.
-_BODY = (r"(?:stud(?:y|ies)|research|observations?|theor(?:y|ies)|simulations|previous\s+work|prior\s+work|"
-         r"(?:earlier|previous|prior|recent|many|several|numerous|most|other|published)\s+(?:works?|stud(?:y|ies)|"
-         r"papers?|authors|analys[ie]s|surveys?|observations|models|simulations|results|measurements))")
-_CREDITS_LITERATURE = re.compile(
-    r"\b(?:(?:it\s+is|it's|it\s+has\s+(?:long\s+)?been)\s+(?:(?:well|long|widely|generally|commonly|firmly)[\s-]+)?"
-    r"(?:established|known|accepted|documented|recognized|recognised|understood|shown|demonstrated|believed|"
-    r"argued|suggested)|(?:is|are)\s+(?:widely|generally|commonly|broadly|well)\s+"
-    r"(?:accepted|known|established|believed|thought|agreed)|(?:widely|generally|commonly)\s+(?:accepted|believed|"
-    r"agreed)|" + _BODY + r"\s+(?:(?:have|has)\s+(?:long\s+|also\s+|consistently\s+)?)?"
-    r"(?:shown|showed|found|established|demonstrated|confirmed|suggested|reported|argued|proposed|predicted|"
-    r"predicts?|concluded|indicated|revealed)|"
-    r"the\s+literature\s+(?:shows|suggests|agrees|reports)|according\s+to\s+(?:the\s+)?(?:literature|"
-    r"(?:earlier|previous|prior|recent|many|several|most|published)\s+\w+)|"
-    r"(?:broad|general|growing|wide|scientific|a)?\s*consensus\s+(?:that|is\s+that)|"
-    r"(?:astronomers|researchers|scientists)\s+(?:have\s+)?(?:long\s+)?"
-    r"(?:found|shown|established|agree|argued|known))\b",
-    re.IGNORECASE,
-)
 _COORD = re.compile(r"\b\d{1,2}[h:]\s?\d{2}[m:]\s?\d{2}(?:\.\d+)?s?\b|[+-−]\d{1,2}[d°:]\s?\d{2}['′:]\s?\d{2}(?:\.\d+)?")
 
 
@@ -99,7 +79,7 @@ class Claim:
     @property
     def attributed(self) -> bool:
         """Whether the sentence credits its result to the literature or to observations."""
-        return bool(_ATTRIBUTION.search(self.text) or _CREDITS_LITERATURE.search(self.text))
+        return bool(_ATTRIBUTION.search(self.text) or credits_literature(self.text))
 
     @property
     def numbers(self) -> tuple[str, ...]:
@@ -137,7 +117,7 @@ def _quantities(sentence: str, skip: list[tuple[int, int]]) -> list[Quantity]:
     found = []
     for quantity in quantities(sentence, claim=True):
         start = quantity.start
-        if quantity.year or any(a <= start < b for a, b in skip) or _POINTERS.search(sentence[max(0, start - 14):start]):
+        if quantity.year or any(a <= start < b for a, b in skip) or POINTERS.search(sentence[max(0, start - 14):start]):
             continue
         if sentence[:start].strip() in ("", "-", "*") and _MARKER.match(sentence, start):
             continue  # a list marker
@@ -170,7 +150,7 @@ def split_claims(text: str, found: list[tuple[int, Cited]] | None = None) -> tup
         cites = tuple(dict.fromkeys(cited for _, cited in found[first:last]))
         stated = _quantities(sentence, spans)
         handles = tuple(h for cite in handle_cites for h in cite.handles)
-        if handles or cites or any(not q.worded for q in stated) or _CREDITS_LITERATURE.search(sentence):
+        if handles or cites or any(not q.worded for q in stated) or credits_literature(sentence):
             claims.append(Claim(sentence, start, handles, cites, tuple(stated), tuple(dict.fromkeys(names)),
                                 spans))
     return claims, max(0, len(all_sentences) - MAX_CLAIMS)

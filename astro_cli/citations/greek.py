@@ -9,6 +9,11 @@ GREEK = {"α": "alpha", "β": "beta", "γ": "gamma", "δ": "delta", "ε": "epsil
          "ο": "omicron", "π": "pi", "ρ": "rho", "σ": "sigma", "τ": "tau", "υ": "upsilon", "φ": "phi", "ϕ": "phi",
          "χ": "chi", "ψ": "psi", "ω": "omega"}
 _GREEK = re.compile("|".join(GREEK))
+# capitals too, for symbols (`Γ_a` is LaTeX's `\Gamma_a`): a name and a symbol read alike
+SYMBOLS = str.maketrans({**{k: f" {v}" for k, v in GREEK.items()}, **{
+    "Γ": " Gamma", "Δ": " Delta", "∆": " Delta", "Θ": " Theta", "Λ": " Lambda", "Ξ": " Xi", "Π": " Pi", "Σ": " Sigma",
+    "Φ": " Phi", "Ψ": " Psi", "Ω": " Omega"}})
+NAMES = frozenset(GREEK.values()) | {"gamma", "delta", "theta", "lambda", "xi", "pi", "sigma", "phi", "psi", "omega"}
 
 
 def spell_greek(text: str) -> str:

@@ -1,5 +1,5 @@
 """Numbers written as words: `twelve planets`, `a factor of two`, `ten days`, `two hundred`, `half`, `a tenth`,
-and the order of an expansion (`third-order polynomials`, `3rd order`).
+and the order of an expansion (`third-order polynomials`, `3rd order`, LaTeX's `3$^{\\rm rd}$ order`).
 
 A claim that says "a factor of four" where the passage says "a factor of 2" states a wrong number as surely as
 one that writes 4. Cardinal words from two to ninety are read (with a following `hundred`, `thousand` or
@@ -33,7 +33,7 @@ _ORDINALS = {"first": 1, "second": 2, "third": 3, "fourth": 4, "fifth": 5, "sixt
              "ninth": 9, "tenth": 10}
 # `third-order PLD`, `fourth order polynomials`, `3rd-order`: the order is a number (unit "order": matched only by
 # another order, never by a bare 3 elsewhere in the passage); other ordinals are positions.
-ORDER = re.compile(r"(?<![\w-])(?P<ordinal>" + "|".join(_ORDINALS) + r"|\d{1,2}(?:st|nd|rd|th))[\s-]+order\b",
+ORDER = re.compile(r"(?<![\w-])(?P<ordinal>" + "|".join(_ORDINALS) + r"|\d{1,2}\^?(?:st|nd|rd|th))[\s-]+order\b",
                    re.IGNORECASE)
 _FRACTIONS = {"half": 0.5, "a quarter of": 0.25, "a tenth": 0.1, "a twentieth": 0.05, "a hundredth": 0.01}
 # `half as many`, `by about half`, `a tenth of the binaries` (not `half-light`, `a quarter` alone: Kepler's quarters)
@@ -54,7 +54,7 @@ def any_word(text: str) -> bool:
 def order_value(match: re.Match[str]) -> int:
     """The order an ORDER match names."""
     ordinal = match.group("ordinal").lower()
-    return _ORDINALS[ordinal] if ordinal in _ORDINALS else int(ordinal[:-2])
+    return _ORDINALS[ordinal] if ordinal in _ORDINALS else int(ordinal[:-2].rstrip("^"))
 
 
 def fraction_value(match: re.Match[str]) -> float:

@@ -102,6 +102,20 @@ def plain(text: str) -> tuple[str, list[int]]:
     return "".join(out), where
 
 
+def _spaced(norm: str, where: list[int]) -> tuple[str, list[int]]:
+    """`Q14` as `Q 14`, each character keeping where it came from (binding.py reads a passage's offsets)."""
+    out: list[str] = []
+    at: list[int] = []
+    last = 0
+    for match in _LONE_CAPITAL.finditer(norm):
+        out.append(norm[last:match.end()] + " ")
+        at.extend(where[last:match.end()] + [where[match.end()]])
+        last = match.end()
+    out.append(norm[last:])
+    at.extend(where[last:])
+    return "".join(out), at
+
+
 def _number(mantissa: str) -> tuple[float, int]:
     digits = mantissa.replace(",", "").replace(" ", "")
     return float(digits), (len(digits.split(".")[1]) if "." in digits else 0)
@@ -121,8 +135,7 @@ def quantities(text: str, claim: bool = False) -> list[Quantity]:
     hyphenated word (`Matérn-3/2`, `K2-3`) is a name, and years are marked."""
     norm, where = plain(text)
     if not claim and _LONE_CAPITAL.search(norm):  # a passage's `Q14-17`, `K2`: the quarter's number is stated
-        norm = _LONE_CAPITAL.sub(r"\1 ", norm)
-        where = list(range(len(norm) + 1))  # a passage's offsets are not used
+        norm, where = _spaced(norm, where)
     found: list[Quantity] = []
     spans: list[tuple[int, int]] = []
     position = 0

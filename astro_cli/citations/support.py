@@ -13,26 +13,20 @@ decides it, or it is reported unsupported ("could not be confirmed"), never supp
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 from functools import lru_cache
 
 from astro_cli.citations.agree import Stated, check_quantity, combined, stated_in
+from astro_cli.citations.binding import unbound
 from astro_cli.citations.claims import Claim
+from astro_cli.citations.columns import column_reason
 from astro_cli.citations.names import named_in, rows_of, squash
 from astro_cli.citations.quantity import Quantity
 from astro_cli.citations.subscripts import named_symbols
-from astro_cli.research.text.pdfchars import fold
-from astro_cli.stopwords import STOPWORDS
+from astro_cli.citations.terms import key_terms
 
 SUPPORTED_TERMS = 0.5  # share of the claim's key terms a supporting passage must have
 UNRELATED_TERMS = 0.2  # below this share the passage is about something else
-_WORD = re.compile(r"[^\W\d_][\w-]*")
-_KEY_YEAR = re.compile(r"(?<=[^\W\d_])(?:1[6-9]|20)\d\d[a-z]?$")
-_SUFFIXES = ("ations", "ation", "ings", "ing", "ies", "es", "ed", "ly", "s", "al")
-_EXTRA_STOP = frozenset("""which whose were been being than then also thus hence however therefore exactly
-    approximately about around roughly nearly only every each both most many much such very well shown found
-    reported measured estimated established study studies work result results value values show shows""".split())
 
 
 @dataclass(frozen=True)
@@ -42,25 +36,6 @@ class Verdict:
     status: str
     reason: str = ""
     score: float = 0.0
-
-
-@lru_cache(maxsize=65536)
-def _stem(word: str) -> str:
-    word = fold(word.lower())
-    for suffix in _SUFFIXES:
-        if word.endswith(suffix) and len(word) - len(suffix) >= 4:
-            return word[: -len(suffix)]
-    return word
-
-
-def key_terms(text: str) -> set[str]:
-    """The stems of the content words. A compound counts as its parts too: `fifth-order` is `fifth order`,
-    and the passage's `day-side` has the claim's `side`; a LaTeX cite key glued to its year (`Elsworth1994`)
-    is the author's name too."""
-    words = _WORD.findall(text)
-    words += [part for w in words if "-" in w for part in w.split("-")]
-    words += [w[:cut.start()] for w in words if (cut := _KEY_YEAR.search(w))]  # a cite key `[Elsworth1994]`
-    return {_stem(w) for w in words if len(w) >= 4 and w.lower() not in STOPWORDS and w.lower() not in _EXTRA_STOP}
 
 
 @lru_cache(maxsize=512)
@@ -90,6 +65,9 @@ def check_support(claim: Claim, passage: str, stated: Stated | None = None) -> V
     absent = [n for n in claim.names if not named_in(n, passage, squashed)]
     if absent:
         return Verdict("unsupported", f"{', '.join(absent)} is not named in the passage")
+    other = unbound(claim, passage) if claim.quantities else None
+    if other is not None:
+        return Verdict("unsupported", other)
     if claim.quantities and claim.names and passage.count("|") >= 5:
         row = _row_verdict(claim, passage)
         if row is not None:
@@ -119,7 +97,8 @@ def _row_verdict(claim: Claim, passage: str) -> Verdict | None:
     for row in rows:
         stated = stated_in(row)
         if all(check_quantity(q, stated) is None for q in claim.quantities):
-            return Verdict("supported", score=1.0)
+            other = column_reason(claim.quantities, claim.text, row, passage)
+            return Verdict("unsupported", other) if other else Verdict("supported", score=1.0)
     return Verdict("unsupported", f"{', '.join(claim.numbers)} is not in the row of {claim.names[0]}") if rows else None
 
 

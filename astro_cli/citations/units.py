@@ -38,7 +38,7 @@ _UNITS: dict[str, tuple[str | None, tuple[str, ...]]] = {
     "ppb": (None, ("ppb", "parts per billion")),
     "sigma": (None, ("σ", "sigma")),
     "deg": ("deg", ("°", "◦", "deg", "degrees", "degree")), "arcsec": ("arcsec", ("arcsec", "″")),
-    "arcmin": ("arcmin", ("arcmin", "′")), "mas": ("mas", ("mas",)), "rad": ("rad", ("rad",)),
+    "arcmin": ("arcmin", ("arcmin", "′")), "mas": ("mas", ("mas",)), "uas": ("uas", ("μas", "µas", "uas")), "rad": ("rad", ("rad",)),
     "km/s": ("km/s", ("km/s", "km s^-1", "km s-1", "kms^-1")), "m/s": ("m/s", ("m/s", "m s^-1", "m s-1")),
     "cm/s": ("cm/s", ("cm/s", "cm s^-1", "cm s-1")),
     "g/cm3": ("g/cm3", ("g/cm^3", "g cm^-3", "g/cc")),
@@ -60,7 +60,7 @@ _KINDS = {
     "length": ("nm", "um", "mm", "cm", "km", "m", "AA", "pc", "kpc", "Mpc", "Gpc", "AU", "ly", "R_sun", "R_jup",
                "R_earth"),
     "time": ("s", "ms", "min", "h", "d", "yr", "kyr", "Myr", "Gyr"), "flux density": ("Jy", "mJy", "uJy"),
-    "angle": ("deg", "arcsec", "arcmin", "mas", "rad"), "speed": ("km/s", "m/s", "cm/s"),
+    "angle": ("deg", "arcsec", "arcmin", "mas", "uas", "rad"), "speed": ("km/s", "m/s", "cm/s"),
     "mass": ("M_sun", "M_jup", "M_earth"), "power": ("erg/s", "W", "L_sun"),
 }
 # A unit that says what the number is, not how it is scaled: a bare number of the passage is never one (a claim's
@@ -74,6 +74,11 @@ UNIT = re.compile("(?:" + "|".join(re.escape(s) for s in sorted(_SPELLING, key=l
 
 def unit_key(spelling: str) -> str | None:
     return _SPELLING.get(spelling)
+
+
+def same_kind(a: str | None, b: str | None) -> bool:
+    """Whether two units measure the same thing (`hr` and `d`; no unit and no unit), without astropy."""
+    return a == b or (a is not None and b is not None and _KIND.get(a) is not None and _KIND.get(a) == _KIND.get(b))
 
 
 @lru_cache(maxsize=256)
