@@ -204,8 +204,8 @@ def candidate_lists(library: LibraryCore, phrasings: list[str], lists: dict[str,
 def _users(library: LibraryCore, word: str) -> list[str]:
     """The papers of the word's best passages by BM25 (one entry a passage; notes left out)."""
     ranking = text_ranking(library, Match(((word,),)), NAME_PASSAGES, None, BACK_MATTER)
-    rows = library.store.hit_rows([cid for cid, _ in ranking])
-    return [row["paper_id"] for row in rows if row["paper_id"]]
+    papers = library.store.papers_of_chunks([cid for cid, _ in ranking])  # ids only: no texts, no rows
+    return [papers[cid] for cid, _ in ranking if cid in papers]
 
 
 def _lacking(library: LibraryCore) -> set[str]:

@@ -39,7 +39,8 @@ class CountingStore(SqliteStore):
     def _rows(self, sql: str, params: Sequence[Any] = ()) -> list[dict[str, Any]]:
         rows = super()._rows(sql, params)
         statement = " ".join(sql.split()).upper()
-        if statement.startswith("SELECT") and "PAPERS" in statement:
+        # The titles listing by which a question names a paper (search/naming.py) reads no paper's row.
+        if statement.startswith("SELECT") and "PAPERS" in statement and statement != "SELECT ID, TITLE FROM PAPERS":
             for paper_id in {str(r.get("paper_id") or r.get("id") or "") for r in rows if "PAPERS P" in statement
                              or "FROM PAPERS" in statement}:
                 self.paper_reads[paper_id] = self.paper_reads.get(paper_id, 0) + 1

@@ -253,6 +253,16 @@ class LibraryStore:
             f"WHERE c.id IN ({marks})", list(chunk_ids))
 
     @operation
+    def papers_of_chunks(self, chunk_ids: Sequence[int]) -> dict[int, str]:
+        """The paper of each chunk by id (notes' chunks left out): no text, no paper row."""
+        if not chunk_ids:
+            return {}
+        marks = ",".join("?" * len(chunk_ids))
+        rows = self._rows(f"SELECT id, paper_id FROM chunks WHERE id IN ({marks}) AND paper_id IS NOT NULL",
+                          list(chunk_ids))
+        return {int(r["id"]): str(r["paper_id"]) for r in rows}
+
+    @operation
     def chunk_texts(self, chunk_ids: Sequence[int]) -> dict[int, str]:
         """The texts of chunks by id, without their papers' rows (a search reads those once, for its hits)."""
         if not chunk_ids:
