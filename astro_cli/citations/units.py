@@ -76,6 +76,12 @@ def unit_key(spelling: str) -> str | None:
     return _SPELLING.get(spelling)
 
 
+def compound_unit(numerator: str, denominator: str) -> str:
+    """The key of `numerator` per `denominator`: a listed one (`cm` per `s` is `cm/s`), else the two read whole
+    (`km/s/Mpc`), which equals only itself."""
+    return f"{numerator}/{denominator}"
+
+
 def same_kind(a: str | None, b: str | None) -> bool:
     """Whether two units measure the same thing (`hr` and `d`; no unit and no unit), without astropy."""
     return a == b or (a is not None and b is not None and _KIND.get(a) is not None and _KIND.get(a) == _KIND.get(b))
