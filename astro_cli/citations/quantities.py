@@ -63,8 +63,8 @@ _PERCENT = re.compile(r"\s?%")
 _SCALE_WORD = re.compile(r"\s+(thousand|million|billion)\b(?!\s+(?:years?|yrs?)\b)", re.IGNORECASE)
 _PM_AFTER_UNIT = re.compile(rf"\s*±\s*(?P<pm>{_N})")  # `0.329 M_⊙ ± 0.002 M_⊙`: the error after the unit
 _UNIT_GAP = re.compile(r"\s?-?\s?|\^?")
-# a unit divided by another: `/sec`, ` s^-1`, `/Mpc` after the first unit
-_PER = re.compile(rf"\s?/\s?(?P<unit>{UNIT.pattern})|\s(?P<unit2>{UNIT.pattern})\s?\^\s?-\s?1(?![\d.])")
+# a unit divided by another: `/sec`, ` per day`, ` s^-1`, `/Mpc` after the first unit
+_PER = re.compile(rf"(?:\s?/\s?|\s+per\s+)(?P<unit>{UNIT.pattern})|\s(?P<unit2>{UNIT.pattern})\s?\^\s?-\s?1(?![\d.])")
 _COEFFICIENT = re.compile(r"[A-Za-z]_")
 _ORDINAL = re.compile(r"(?:st|nd|rd|th)\b")
 _APPROX = re.compile(r"(?:about|around|roughly|nearly|approximately|approx\.|some|∼|~|≈|≃|≲|≳)\s*$", re.IGNORECASE)

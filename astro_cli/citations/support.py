@@ -21,6 +21,7 @@ from astro_cli.citations.binding import unbound
 from astro_cli.citations.claims import Claim
 from astro_cli.citations.columns import column_reason
 from astro_cli.citations.names import named_in, rows_of, squash
+from astro_cli.citations.planets import planet_cells, row_fits, split_planet
 from astro_cli.citations.quantity import Quantity
 from astro_cli.citations.subscripts import named_symbols
 from astro_cli.citations.terms import key_terms
@@ -59,7 +60,7 @@ def check_support(claim: Claim, passage: str, stated: Stated | None = None) -> V
     terms, squashed = _passage_facts(passage)
     stated = stated if stated is not None else stated_in(passage)
     missing = [why for q in claim.quantities if (why := check_quantity(q, stated)) is not None
-               and not _in_subscript(q, claim, passage)]
+               and not _in_subscript(q, claim, passage) and check_quantity(q, _scaled_cells(passage)) is not None]
     if missing:
         return Verdict("unsupported", "; ".join(missing))
     absent = [n for n in claim.names if not named_in(n, passage, squashed)]
@@ -69,7 +70,7 @@ def check_support(claim: Claim, passage: str, stated: Stated | None = None) -> V
     if other is not None:
         return Verdict("unsupported", other)
     if claim.quantities and claim.names and passage.count("|") >= 5:
-        row = _row_verdict(claim, passage)
+        row = _planet_verdict(claim, passage) or _row_verdict(claim, passage)
         if row is not None:
             return row
     text = claim.text
@@ -82,6 +83,14 @@ def check_support(claim: Claim, passage: str, stated: Stated | None = None) -> V
     if share < UNRELATED_TERMS:
         return Verdict("unsupported", "the passage is about something else", share)
     return Verdict("undecided", "the passage shares some of its words but not clearly this", share)
+
+
+@lru_cache(maxsize=256)
+def _scaled_cells(passage: str) -> Stated:
+    """The values of a table of planets with the scale and unit of their row (`6.189` under `a [10^{-2} AU]`)."""
+    if passage.count("|") < 5:
+        return Stated(())
+    return stated_in(" | ".join(cell for letter in "bcdefgh" for _, cell in planet_cells(letter, passage) or []))
 
 
 def _in_subscript(quantity: Quantity, claim: Claim, passage: str) -> bool:
@@ -100,6 +109,25 @@ def _row_verdict(claim: Claim, passage: str) -> Verdict | None:
             other = column_reason(claim.quantities, claim.text, row, passage)
             return Verdict("unsupported", other) if other else Verdict("supported", score=1.0)
     return Verdict("unsupported", f"{', '.join(claim.numbers)} is not in the row of {claim.names[0]}") if rows else None
+
+
+def _planet_verdict(claim: Claim, passage: str) -> Verdict | None:
+    """A table of a system's planets by letter: the claim's quantities must stand in the columns (or rows) of the
+    planets it names, in a row of the quantity it names (`radius` is not the row `M`); None when a name is no
+    planet of such a table (planets.py)."""
+    cells: list[str] = []
+    for name in claim.names:
+        split = split_planet(name)
+        found = planet_cells(split[1], passage) if split is not None else None
+        if found is None:
+            return None
+        cells += [cell for label, cell in found if row_fits(claim.text, label)]
+    stated = stated_in(" | ".join(cells))
+    missing = [q.text for q in claim.quantities if check_quantity(q, stated) is not None]
+    if missing:
+        return Verdict("unsupported", f"{', '.join(missing)} is not in the table's column or row of "
+                       f"{', '.join(claim.names)} (under the quantity it names)")
+    return Verdict("supported", score=1.0)
 
 
 def union_verdict(claim: Claim, passages: list[tuple[str, str]]) -> Verdict:

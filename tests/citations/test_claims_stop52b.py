@@ -12,7 +12,9 @@ import pytest
 
 from astro_cli.bootstrap import build_app
 from astro_cli.citations.agree import check_quantity, stated_in
+from astro_cli.citations.claims import split_claims
 from astro_cli.citations.quantities import quantities
+from astro_cli.citations.support import check_support
 from astro_cli.research.library.parse import parse_paper
 from astro_cli.research.library.service import Library
 from astro_cli.research.records import passage_handle
@@ -88,3 +90,76 @@ def test_speeds_in_cm_per_sec_through_the_real_process(run_astro, fake, astro_en
     assert result.returncode == 0, result.stderr
     claims = list(last_json(result.stdout)["claims"])
     assert [c["status"] for c in claims] == ["supported", "supported", "unsupported"], [c["reason"] for c in claims]
+
+
+# Agol et al. 2021, Table of planetary parameters, as astro's reader renders a PDF's run of cells (a row's label
+# glued to the last value of the row before): the planets are the columns.
+COLUMNS = ("[Caption: Planetary parameters.]\nPlanet: | b | c | d | e | f | g | h R [R_] | 1.116 | 1.097 | 0.788 | "
+           "0.920 | 1.045 | 1.129 | 0.755 M [M_] | 1.374± 0.069 | 1.308± 0.056 | 0.388± 0.012 | 0.692± 0.022 | "
+           "1.039± 0.031 | 1.321± 0.038 | 0.326± 0.020 a [ 10^{−2} AU ] | 1.154± 0.010 | 1.580± 0.013 | 2.227± 0.019 "
+           "| 2.925± 0.025 | 3.849± 0.033 | 4.683± 0.040 | 6.189± 0.053")
+# its table of transits: the planets are the rows
+ROWS = ("[Caption: Number of transits.]\nPlanet | HCT | SSO | Spitzer | K2 | Total\nb | 1 | 45 | 64 | 48 | 160\n"
+        "c | 0 | 28 | 47 | 30 | 107\nh | 0 | 3 | 7 | 4 | 14")
+
+
+@pytest.mark.parametrize(("claim", "passage", "status"), [
+    ("TRAPPIST-1 b has a mass of 1.374 ± 0.069 Earth masses [2010.01074:c55].", COLUMNS, "supported"),
+    ("TRAPPIST-1 c has a mass of 1.374 ± 0.069 Earth masses [2010.01074:c55].", COLUMNS, "unsupported"),  # b's
+    ("TRAPPIST-1 b has a radius of 1.374 Earth radii [2010.01074:c55].", COLUMNS, "unsupported"),  # its mass
+    ("TRAPPIST-1 h orbits at about 0.062 AU [2010.01074:c55].", COLUMNS, "supported"),  # 6.189 × 10^-2 AU
+    ("TRAPPIST-1 h orbits at about 0.62 AU [2010.01074:c55].", COLUMNS, "unsupported"),
+    ("Spitzer observed 64 transits of TRAPPIST-1 b and 7 of TRAPPIST-1 h [2010.01074:c16].", ROWS, "supported"),
+    ("Spitzer observed 64 transits of TRAPPIST-1 c [2010.01074:c16].", ROWS, "unsupported"),  # b's row
+    ("Spitzer observed 64 transits of Kepler-10 b [2010.01074:c16].", ROWS + " of TRAPPIST-1", "unsupported"),
+])
+def test_a_planet_by_its_letter_in_a_table_of_its_system(claim, passage, status):
+    """`TRAPPIST-1 b is not named in the passage` flagged 8 faithful claims of a table whose columns (or rows) are
+    the planets `b | c | ... | h`: the planet is named by its letter there, and its values must be in its column,
+    in the row of the quantity the claim names."""
+    [found] = split_claims(claim)[0]
+    verdict = check_support(found, passage)
+    assert verdict.status == status, verdict.reason
+
+
+def test_a_planet_named_in_prose_by_its_letter():
+    passage = "The campaign 12 data of TRAPPIST-1 contain 48, 30 and 4 transits of planets b, c, and h, respectively."
+    [found] = split_claims("K2 saw 48 transits of TRAPPIST-1 b [2010.01074:c17].")[0]
+    assert check_support(found, passage).status == "supported"
+    assert check_support(found, passage.replace("planets b, c, and h", "the planets")).status == "unsupported"
+
+
+def test_a_greek_name_is_a_designation_capitalised_too():
+    """`Tau Ceti e` was no name (only `tau Ceti e` was), so Tau Ceti g's 11 cm/s supported it."""
+    [e, g] = split_claims("Tau Ceti e has an RV precision of 11 cm/s [x:c1]. Tau Ceti g has an RV precision of "
+                          "11 cm/s [x:c1].")[0]
+    passage = "precisions reported to date, such as Tau Ceti g, which has a reported precision of 11 cm/sec."
+    assert (check_support(e, passage).status, check_support(g, passage).status) == ("unsupported", "supported")
+
+
+@pytest.mark.slow
+def test_a_planet_by_its_letter_through_the_real_process(run_astro, fake, astro_env, workspace):
+    """The column table, through the real process: b's mass supported, the same number as c's flagged."""
+    app = build_app(KEYWORDS_ONLY, workspace=workspace)
+    try:
+        library = Library.of(app)
+        source = workspace / "papers" / "planets.tex"
+        source.parent.mkdir(parents=True, exist_ok=True)
+        source.write_text("\\documentclass{aastex}\n\\begin{document}\n\\title{Refining TRAPPIST-1}\n"
+                          "\\section{Planets}\n" + COLUMNS.split("\n", 1)[1] + "\n\\end{document}\n")
+        library.upsert_paper({"id": TRAPPIST, "arxiv_id": TRAPPIST, "title": "Refining TRAPPIST-1", "year": 2021,
+                              "source_path": str(source)})
+        parse_paper(library, TRAPPIST)
+        [row] = [r for r in app.db.query("SELECT * FROM chunks WHERE paper_id = ? ORDER BY ord", [TRAPPIST])
+                 if "1.374" in r["text"]]
+        h = passage_handle(TRAPPIST, row["ord"], row["page"], row["section"])
+    finally:
+        app.close()
+    answer = (f"TRAPPIST-1 b has a mass of 1.374 ± 0.069 Earth masses [{h}]. "
+              f"TRAPPIST-1 c has a mass of 1.374 ± 0.069 Earth masses [{h}].")
+    reading = {"tool_calls": [{"name": "get_paper_content", "arguments": {"id": TRAPPIST}}]}
+    fake.add(reading, {"text": answer}, {"text": answer})
+    result = run_astro(["run", "--output-format", "json", "What does the paper say?"], astro_env)
+    assert result.returncode == 0, result.stderr
+    claims = list(last_json(result.stdout)["claims"])
+    assert [c["status"] for c in claims] == ["supported", "unsupported"], [c["reason"] for c in claims]
