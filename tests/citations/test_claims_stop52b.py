@@ -163,3 +163,28 @@ def test_a_planet_by_its_letter_through_the_real_process(run_astro, fake, astro_
     assert result.returncode == 0, result.stderr
     claims = list(last_json(result.stdout)["claims"])
     assert [c["status"] for c in claims] == ["supported", "unsupported"], [c["reason"] for c in claims]
+
+
+def test_milli_angstroms_are_not_angstroms():
+    """`10 to 15 Å` was supported by the passage's `10 to\n15 mÅ` (`mÅ` was no unit: a bare 10-15)."""
+    stated = stated_in("which leads to systematic overestimates of 10 to\n15 mÅ [e.g., Bouvier 2018].")
+    [wrong] = quantities("inflates the equivalent widths by 10 to 15 Å", claim=True)
+    [right] = quantities("inflates the equivalent widths by 10 to 15 mÅ", claim=True)
+    assert (check_quantity(wrong, stated) is not None, check_quantity(right, stated)) == (True, None)
+
+
+@pytest.mark.parametrize(("text", "value"), [
+    ("One third of the halo members", 1 / 3), ("Two thirds of the halo members", 2 / 3),
+    ("three quarters of the sample", 0.75), ("a tenth of the binaries", 0.1), ("one fifth of them", 0.2),
+])
+def test_a_fraction_in_words_is_one_value(text, value):
+    """`One third` was no number (and `Two thirds` was the number 2): a wrong fraction in words passed."""
+    assert [q.value for q in quantities(text, claim=True)] == [pytest.approx(value)]
+
+
+def test_a_wrong_fraction_in_words_is_unsupported():
+    passage = "Two thirds of kinematically selected\nhalo members out to 250 pc have rotation periods."
+    [wrong] = split_claims("One third of the halo members out to 250 pc have such periods [2107.08050:c0].")[0]
+    [right] = split_claims("Two thirds of the halo members out to 250 pc have such periods [2107.08050:c0].")[0]
+    assert (check_support(wrong, passage).status, check_support(right, passage).status) == ("unsupported",
+                                                                                              "supported")
