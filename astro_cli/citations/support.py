@@ -13,7 +13,7 @@ decides it, or it is reported unsupported ("could not be confirmed"), never supp
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
 
 from astro_cli.citations.agree import Stated, check_quantity, combined, stated_in
@@ -122,8 +122,10 @@ def _planet_verdict(claim: Claim, passage: str) -> Verdict | None:
         if found is None:
             return None
         cells += [cell for label, cell in found if row_fits(claim.text, label)]
-    stated = stated_in(" | ".join(cells))
-    missing = [q.text for q in claim.quantities if check_quantity(q, stated) is not None]
+    stated, table = stated_in(" | ".join(cells)), _scaled_cells(passage)
+    # a value the table does not hold (`campaign 12` of the prose cited beside it) is no value of its columns
+    missing = [q.text for q in claim.quantities if check_quantity(q, stated) is not None
+               and check_quantity(replace(q, unit=None), table) is None]
     if missing:
         return Verdict("unsupported", f"{', '.join(missing)} is not in the table's column or row of "
                        f"{', '.join(claim.names)} (under the quantity it names)")

@@ -188,3 +188,13 @@ def test_a_wrong_fraction_in_words_is_unsupported():
     [right] = split_claims("Two thirds of the halo members out to 250 pc have such periods [2107.08050:c0].")[0]
     assert (check_support(wrong, passage).status, check_support(right, passage).status) == ("unsupported",
                                                                                               "supported")
+
+
+def test_a_value_of_the_prose_cited_beside_a_planet_table_is_not_looked_for_in_its_column():
+    """`K2's campaign 12 gave 48 transits of TRAPPIST-1 b, and Spitzer 64` citing the prose and the table together:
+    `12` is the prose's campaign, not a value of b's row; a value the table holds elsewhere still is b's or wrong."""
+    prose = "The campaign 12 data contain 48, 30 and 4 transits of planets b, c, and h, respectively."
+    [right] = split_claims("K2's campaign 12 gave 48 transits of TRAPPIST-1 b, and Spitzer 64 [x:c17; x:c16].")[0]
+    [wrong] = split_claims("K2's campaign 12 gave 48 transits of TRAPPIST-1 b, and Spitzer 47 [x:c17; x:c16].")[0]
+    both = prose + "\n\n" + ROWS
+    assert (check_support(right, both).status, check_support(wrong, both).status) == ("supported", "unsupported")
