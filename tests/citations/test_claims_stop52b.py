@@ -198,3 +198,19 @@ def test_a_value_of_the_prose_cited_beside_a_planet_table_is_not_looked_for_in_i
     [wrong] = split_claims("K2's campaign 12 gave 48 transits of TRAPPIST-1 b, and Spitzer 47 [x:c17; x:c16].")[0]
     both = prose + "\n\n" + ROWS
     assert (check_support(right, both).status, check_support(wrong, both).status) == ("supported", "unsupported")
+
+
+def test_a_value_qualified_by_its_own_number_is_no_item_of_the_list_before():
+    """`About 70% of the innermost candidates ..., and about 50% at 200 pc` was flagged: the wordless clause of 50%
+    took the words of the 70%'s clause (a list item), though `at 200 pc` says which 50% it is. The rule still
+    refutes the swapped claim, whose 50% has the innermost candidates' own words."""
+    passage = ("The right and lower panels of Figure 6 quantify the statement: $\\approx$70% of the innermost "
+               "candidate members have detected rotation periods consistent with a gyrochronological age near that "
+               "of the Pleiades. At physical separations of $\\approx$200 pc, this fraction decreases to "
+               "$\\approx$50%.")
+    [faithful] = split_claims("About 70% of the innermost candidates have Pleiades-like rotation periods, and about "
+                              "50% at 200 pc [2107.08050:c61].")[0]
+    [swapped] = split_claims("About 50% of the innermost candidates have Pleiades-like rotation periods "
+                             "[2107.08050:c61].")[0]
+    assert (check_support(faithful, passage).status, check_support(swapped, passage).status) == ("supported",
+                                                                                                  "unsupported")
