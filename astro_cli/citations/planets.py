@@ -37,6 +37,14 @@ def row_fits(claim: str, label: str) -> bool:
     return not rows or not named or bool(set(rows) & set(named))
 
 
+_PLANET_WORD = re.compile(r"\bplanets?\s+(?P<letter>[b-h])(?:'s)?(?![\w-])", re.IGNORECASE)
+
+
+def planet_words(claim: str) -> list[str]:
+    """The letters of the planets a claim names in words, without a designation (`planet b's mass`)."""
+    return list(dict.fromkeys(m.group("letter").lower() for m in _PLANET_WORD.finditer(claim)))
+
+
 def split_planet(name: str) -> tuple[str, str] | None:
     """(host, letter) of a planet's designation (`TRAPPIST-1 b`, `Kepler-10c`); None for any other name."""
     match = _PLANET_NAME.match(name.strip())

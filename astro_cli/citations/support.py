@@ -21,7 +21,7 @@ from astro_cli.citations.binding import unbound
 from astro_cli.citations.claims import Claim
 from astro_cli.citations.columns import column_reason
 from astro_cli.citations.names import named_in, rows_of, squash
-from astro_cli.citations.planets import planet_cells, row_fits, split_planet
+from astro_cli.citations.planets import planet_cells, planet_words, row_fits, split_planet
 from astro_cli.citations.quantity import Quantity
 from astro_cli.citations.subscripts import named_symbols
 from astro_cli.citations.terms import key_terms
@@ -69,8 +69,8 @@ def check_support(claim: Claim, passage: str, stated: Stated | None = None) -> V
     other = unbound(claim, passage) if claim.quantities else None
     if other is not None:
         return Verdict("unsupported", other)
-    if claim.quantities and claim.names and passage.count("|") >= 5:
-        row = _planet_verdict(claim, passage) or _row_verdict(claim, passage)
+    if claim.quantities and passage.count("|") >= 5:
+        row = _planet_verdict(claim, passage) or (_row_verdict(claim, passage) if claim.names else None)
         if row is not None:
             return row
     text = claim.text
@@ -116,19 +116,21 @@ def _planet_verdict(claim: Claim, passage: str) -> Verdict | None:
     planets it names, in a row of the quantity it names (`radius` is not the row `M`); None when a name is no
     planet of such a table (planets.py)."""
     cells: list[str] = []
-    for name in claim.names:
-        split = split_planet(name)
-        found = planet_cells(split[1], passage) if split is not None else None
+    letters = [split[1] if (split := split_planet(name)) else "" for name in claim.names] or planet_words(claim.text)
+    for letter in letters:
+        found = planet_cells(letter, passage) if letter else None
         if found is None:
             return None
         cells += [cell for label, cell in found if row_fits(claim.text, label)]
+    if not cells:
+        return None
     stated, table = stated_in(" | ".join(cells)), _scaled_cells(passage)
     # a value the table does not hold (`campaign 12` of the prose cited beside it) is no value of its columns
     missing = [q.text for q in claim.quantities if check_quantity(q, stated) is not None
                and check_quantity(replace(q, unit=None), table) is None]
     if missing:
         return Verdict("unsupported", f"{', '.join(missing)} is not in the table's column or row of "
-                       f"{', '.join(claim.names)} (under the quantity it names)")
+                       f"{', '.join(claim.names or ['planet ' + x for x in letters])} (under the quantity it names)")
     return Verdict("supported", score=1.0)
 
 

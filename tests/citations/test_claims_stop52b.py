@@ -214,3 +214,15 @@ def test_a_value_qualified_by_its_own_number_is_no_item_of_the_list_before():
                              "[2107.08050:c61].")[0]
     assert (check_support(faithful, passage).status, check_support(swapped, passage).status) == ("supported",
                                                                                                   "unsupported")
+
+
+@pytest.mark.parametrize(("claim", "status"), [
+    ("Planet h orbits about 0.062 AU from its star [2010.01074:c55].", "supported"),
+    ("Planet b orbits about 0.062 AU from its star [2010.01074:c55].", "unsupported"),  # h's
+    ("In this table, planet c's mass is 1.308 ± 0.056 Earth masses [2010.01074:c55].", "supported"),
+])
+def test_a_planet_named_in_words_is_checked_against_its_column(claim, status):
+    """`Planet h orbits about 0.062 AU` names no designation: it was undecided (flagged) though h's column gives
+    6.189 × 10^-2 AU, and another planet's value could not be told from it."""
+    [found] = split_claims(claim)[0]
+    assert check_support(found, COLUMNS).status == status
