@@ -101,11 +101,18 @@ def anchored(text: str, numbers: list[Quantity], skip: list[tuple[int, int]] | N
         # `M_A = 1.44, ... and M_Bb = 0.944 for the tertiary and two close binary components, respectively`: the
         # words that end a `respectively` list belong to every item of it, so the sentence is one clause
         respectively = _RESPECTIVELY.search(text, first, last) is not None
+        before: list[Quantity] = []
         for start, end in [(first, last)] if respectively else _cuts(_CLAUSE, text, numbers, first, last):
             # a clause with no words of its own (`16 K and 14 K`, `2.9 (1st order), 4.7 (2nd order)`) is an item of
-            # the list the clause before it opened
-            clause = _words(words[start:end]) or clause
-            out += [Anchored(q, clause, sentence, index) for q in numbers if start <= q.start < end]
+            # the list the clause before it opened, unless a value of a kind that clause lacks qualifies it (`70% of
+            # the innermost ..., and about 50% at 200 pc`: the 50% is not the innermost candidates')
+            inside = [q for q in numbers if start <= q.start < end]
+            own = _words(words[start:end])
+            qualified = any(not any(same_kind(q.unit, b.unit) and q.percent == b.percent for b in before)
+                            for q in inside) and len(inside) > 1
+            clause = own or (frozenset() if qualified else clause)
+            out += [Anchored(q, clause, sentence, index) for q in inside]
+            before = inside or before
     return out
 
 

@@ -34,7 +34,7 @@ DESIGNATION = re.compile(
 )
 # A Bayer designation: a Greek letter (or its name) and a constellation, with a planet's letter: `β Pic b`, `tau Boo`.
 GREEK_DESIGNATION = re.compile(
-    r"(?<![\w-])(?:[α-ωϵϕ]|(?:alpha|beta|gamma|delta|epsilon|zeta|eta|theta|iota|kappa|lambda|mu|nu|xi|omicron|pi|rho|"
+    r"(?<![\w-])(?:[α-ωϵϕ]|(?i:alpha|beta|gamma|delta|epsilon|zeta|eta|theta|iota|kappa|lambda|mu|nu|xi|omicron|pi|rho|"
     r"sigma|tau|upsilon|phi|chi|psi|omega)(?=[\s-]))[\s-]?[A-Z][a-z]{2,11}\b" + _STAR + r"(?:\s?[b-h]\b)?"
 )
 POINTERS = re.compile(

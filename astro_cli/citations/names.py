@@ -18,6 +18,7 @@ from functools import lru_cache
 from astro_cli.citations.components import component, component_named
 from astro_cli.citations.constellations import one_form
 from astro_cli.citations.greek import spell_greek
+from astro_cli.citations.planets import labels, split_planet
 from astro_cli.research.text.pdfchars import fold
 
 _ALIASES = (("gliese", "gj", "gl"), ("messier", "m"), ("hipparcos", "hip"))
@@ -63,12 +64,33 @@ def named_in(name: str, passage: str, squashed_passage: str | None = None) -> bo
     planet = _PLANET.match(wanted)
     if planet is None:
         return False
+    if _by_letter(name, passage, squashed_passage):
+        return True
     spaced = _spaced(passage)
     for host in _variants(planet.group("host")):
         # the host alone as a label (a table row `XO-2[23] |`, a list `XO-2, XO-3`), not inside a phrase
         if re.search(_pattern(host) + r"(?=\s?(?:[\[\]|(),;:.]|$))", spaced):
             return True
     return False
+
+
+def _by_letter(name: str, passage: str, squashed_passage: str) -> bool:
+    """`TRAPPIST-1 b` in a table of columns `b | c | ...` or prose "planet b" that names this host or no other
+    system (planets.py)."""
+    split = split_planet(name)
+    if split is None or split[1] not in labels(passage):
+        return False
+    hosts = _variants(squash(split[0]))
+    return any(h in squashed_passage for h in hosts) or not any(
+        not any(other.startswith(h) for h in hosts) for other in _systems(passage))
+
+
+@lru_cache(maxsize=256)
+def _systems(passage: str) -> tuple[str, ...]:
+    """The designations a passage names, squashed."""
+    from astro_cli.citations.claims import DESIGNATION
+
+    return tuple(squash(m.group(0)) for m in DESIGNATION.finditer(passage))
 
 
 def rows_of(name: str, passage: str) -> list[str]:

@@ -35,15 +35,17 @@ _ORDINALS = {"first": 1, "second": 2, "third": 3, "fourth": 4, "fifth": 5, "sixt
 # another order, never by a bare 3 elsewhere in the passage); other ordinals are positions.
 ORDER = re.compile(r"(?<![\w-])(?P<ordinal>" + "|".join(_ORDINALS) + r"|\d{1,2}\^?(?:st|nd|rd|th))[\s-]+order\b",
                    re.IGNORECASE)
-_FRACTIONS = {"half": 0.5, "a quarter of": 0.25, "a tenth": 0.1, "a twentieth": 0.05, "a hundredth": 0.01}
-# `half as many`, `by about half`, `a tenth of the binaries` (not `half-light`, `a quarter` alone: Kepler's quarters)
-FRACTION = re.compile(r"(?<![\w-])(?P<fraction>half|a\s+quarter\s+of|a\s+tenth|a\s+twentieth|a\s+hundredth)"
-                      r"(?![\w-])", re.IGNORECASE)
-
-
-_TRIGGERS = frozenset(WORDS) | frozenset(_ORDINALS) | {"order", "half", "quarter", "tenth", "twentieth", "hundredth"}
+_FRACTIONS = {"half": 0.5, "a twentieth": 0.05, "a hundredth": 0.01}
+_PARTS = {"third": 3, "quarter": 4, "fifth": 5, "sixth": 6, "seventh": 7, "eighth": 8, "ninth": 9, "tenth": 10}
+# `half as many`, `by about half`, `a tenth of the binaries` (not `half-light`, `a quarter` alone: Kepler's quarters);
+# a count of parts, `one third`, `two thirds`, `three quarters of` (`One third` is not the passage's `Two thirds`)
+_COUNT = r"(?P<count>one|two|three|four|five|six|seven|eight|nine|a)[\s-]+"
+FRACTION = re.compile(r"(?<![\w-])(?P<fraction>half|a\s+twentieth|a\s+hundredth|" + _COUNT
+                      + r"(?:(?P<part>" + "|".join(p for p in _PARTS if p != "quarter") + r")s?|(?P<quarter>quarter)s?\s+of)"
+                      r")(?![\w-])", re.IGNORECASE)
+_TRIGGERS = frozenset(WORDS) | frozenset(_ORDINALS) | {"order", "half", "twentieth", "hundredth"} | {
+    form for part in _PARTS for form in (part, part + "s")}
 _TOKEN = re.compile(r"[a-z]+")
-
 
 def any_word(text: str) -> bool:
     """Whether the text may hold a number in words: one cheap look, as most texts have none and every claim is
@@ -59,4 +61,8 @@ def order_value(match: re.Match[str]) -> int:
 
 def fraction_value(match: re.Match[str]) -> float:
     """The value a FRACTION match writes."""
+    if match.group("count"):
+        count = match.group("count").lower()
+        part = (match.group("part") or match.group("quarter")).lower()
+        return (1 if count in ("one", "a") else WORDS[count]) / _PARTS[part]
     return _FRACTIONS[" ".join(match.group("fraction").lower().split())]

@@ -40,8 +40,7 @@ def attach(norm: str, found: list[Quantity], spans: list[tuple[int, int]]) -> li
         if start < skip_until:
             continue
         phrase = _PHRASE.search(norm, max(0, start - 48), start)
-        if out and phrase is not None and _fits(out[-1], quantity) and not _BREAK.search(norm, out_spans[-1][1],
-                                                                                       phrase.start()):
+        if out and phrase is not None and _fits(out[-1], quantity) and _close(norm, out_spans[-1], phrase.start()):
             value = out[-1]
             minus = quantity.value
             if quantity.signed and quantity.value > 0 and (after := _MINUS_AFTER.match(norm, end)):
@@ -56,6 +55,13 @@ def attach(norm: str, found: list[Quantity], spans: list[tuple[int, int]]) -> li
         out.append(quantity)
         out_spans.append((start, end))
     return out
+
+
+def _close(norm: str, value: tuple[int, int], phrase: int) -> bool:
+    """Whether the phrase follows a value closely (no clause break between) and that value is no part of a name
+    (`TRAPPIST-1 host star, achieving ... a precision of 2.5 m/sec` states 2.5 m/s, not an error of the `1`)."""
+    return not _BREAK.search(norm, value[1], phrase) and not re.search(
+        r"[^\W\d_]-$", norm[max(0, value[0] - 2):value[0]])
 
 
 def _fits(value: Quantity, error: Quantity) -> bool:

@@ -28,7 +28,7 @@ from astro_cli.citations.number_words import (
 )
 from astro_cli.citations.prose_errors import attach
 from astro_cli.citations.quantity import Quantity
-from astro_cli.citations.units import UNIT, unit_key
+from astro_cli.citations.units import UNIT, compound_unit, unit_key
 
 _REPLACE = {
     "\\,": " ", "\\;": " ", "\\:": " ", "\\!": "", "\\ ": " ", "~": " ", "\u2009": " ", "\u00a0": " ",
@@ -63,6 +63,8 @@ _PERCENT = re.compile(r"\s?%")
 _SCALE_WORD = re.compile(r"\s+(thousand|million|billion)\b(?!\s+(?:years?|yrs?)\b)", re.IGNORECASE)
 _PM_AFTER_UNIT = re.compile(rf"\s*±\s*(?P<pm>{_N})")  # `0.329 M_⊙ ± 0.002 M_⊙`: the error after the unit
 _UNIT_GAP = re.compile(r"\s?-?\s?|\^?")
+# a unit divided by another: `/sec`, ` per day`, ` s^-1`, `/Mpc` after the first unit
+_PER = re.compile(rf"(?:\s?/\s?|\s+per\s+)(?P<unit>{UNIT.pattern})|\s(?P<unit2>{UNIT.pattern})\s?\^\s?-\s?1(?![\d.])")
 _COEFFICIENT = re.compile(r"[A-Za-z]_")
 _ORDINAL = re.compile(r"(?:st|nd|rd|th)\b")
 _APPROX = re.compile(r"(?:about|around|roughly|nearly|approximately|approx\.|some|∼|~|≈|≃|≲|≳)\s*$", re.IGNORECASE)
@@ -162,7 +164,10 @@ def _with_words(norm: str, where: list[int], found: list[Quantity]) -> list[Quan
                       bare=m.group(0), worded=True) for m in ORDER.finditer(norm)]
     words += [Quantity(fraction_value(m), 6, start=where[m.start()], end=where[m.end() - 1] + 1, text=m.group(0),
                        bare=m.group(0), worded=True) for m in FRACTION.finditer(norm)]
+    parts = [m.span() for m in FRACTION.finditer(norm)]
     for match in NUMBER_WORD.finditer(norm):
+        if any(a <= match.start() < b for a, b in parts):
+            continue  # the count of a fraction (`Two thirds`), not a number of its own
         end = match.end()
         percent = _PERCENT.match(norm, end)
         unit = None
@@ -260,11 +265,21 @@ def _unit(norm: str, end: int) -> tuple[str | None, int, bool]:
     if found is not None:
         key = unit_key(found.group(0))
         if key is not None and not (len(found.group(0)) == 1 and "-" in norm[end:at]):
-            return key, found.end(), False
+            return _per(norm, key, found.end())
     # `0.1Z_⊙`, `2T_0`: a coefficient of a symbol with a subscript is a number; `K2`, `2MASS`, `3D`, `2nd` are not
     glued = end < len(norm) and (norm[end].isalpha() or bool(_ORDINAL.match(norm, end))) and not _COEFFICIENT.match(
         norm, end)
     return None, end, glued
+
+
+def _per(norm: str, key: str, end: int) -> tuple[str, int, bool]:
+    """A unit read whole: `cm/sec`, `cm s^-1` (LaTeX `cm\\,s$^{-1}$`) are one speed, not `cm` (compound_unit)."""
+    while (per := _PER.match(norm, end)) is not None:
+        denominator = unit_key(per.group("unit") or per.group("unit2"))
+        if denominator is None:
+            break
+        key, end = compound_unit(key, denominator), per.end()
+    return key, end, False
 
 
 def _is_year(norm: str, start: int, end: int, mantissa: str, unit: str | None, percent: bool,

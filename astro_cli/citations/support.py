@@ -13,7 +13,7 @@ decides it, or it is reported unsupported ("could not be confirmed"), never supp
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
 
 from astro_cli.citations.agree import Stated, check_quantity, combined, stated_in
@@ -21,6 +21,7 @@ from astro_cli.citations.binding import unbound
 from astro_cli.citations.claims import Claim
 from astro_cli.citations.columns import column_reason
 from astro_cli.citations.names import named_in, rows_of, squash
+from astro_cli.citations.planets import planet_cells, planet_words, row_fits, split_planet
 from astro_cli.citations.quantity import Quantity
 from astro_cli.citations.subscripts import named_symbols
 from astro_cli.citations.terms import key_terms
@@ -59,7 +60,7 @@ def check_support(claim: Claim, passage: str, stated: Stated | None = None) -> V
     terms, squashed = _passage_facts(passage)
     stated = stated if stated is not None else stated_in(passage)
     missing = [why for q in claim.quantities if (why := check_quantity(q, stated)) is not None
-               and not _in_subscript(q, claim, passage)]
+               and not _in_subscript(q, claim, passage) and check_quantity(q, _scaled_cells(passage)) is not None]
     if missing:
         return Verdict("unsupported", "; ".join(missing))
     absent = [n for n in claim.names if not named_in(n, passage, squashed)]
@@ -68,8 +69,8 @@ def check_support(claim: Claim, passage: str, stated: Stated | None = None) -> V
     other = unbound(claim, passage) if claim.quantities else None
     if other is not None:
         return Verdict("unsupported", other)
-    if claim.quantities and claim.names and passage.count("|") >= 5:
-        row = _row_verdict(claim, passage)
+    if claim.quantities and passage.count("|") >= 5:
+        row = _planet_verdict(claim, passage) or (_row_verdict(claim, passage) if claim.names else None)
         if row is not None:
             return row
     text = claim.text
@@ -82,6 +83,14 @@ def check_support(claim: Claim, passage: str, stated: Stated | None = None) -> V
     if share < UNRELATED_TERMS:
         return Verdict("unsupported", "the passage is about something else", share)
     return Verdict("undecided", "the passage shares some of its words but not clearly this", share)
+
+
+@lru_cache(maxsize=256)
+def _scaled_cells(passage: str) -> Stated:
+    """The values of a table of planets with the scale and unit of their row (`6.189` under `a [10^{-2} AU]`)."""
+    if passage.count("|") < 5:
+        return Stated(())
+    return stated_in(" | ".join(cell for letter in "bcdefgh" for _, cell in planet_cells(letter, passage) or []))
 
 
 def _in_subscript(quantity: Quantity, claim: Claim, passage: str) -> bool:
@@ -100,6 +109,29 @@ def _row_verdict(claim: Claim, passage: str) -> Verdict | None:
             other = column_reason(claim.quantities, claim.text, row, passage)
             return Verdict("unsupported", other) if other else Verdict("supported", score=1.0)
     return Verdict("unsupported", f"{', '.join(claim.numbers)} is not in the row of {claim.names[0]}") if rows else None
+
+
+def _planet_verdict(claim: Claim, passage: str) -> Verdict | None:
+    """A table of a system's planets by letter: the claim's quantities must stand in the columns (or rows) of the
+    planets it names, in a row of the quantity it names (`radius` is not the row `M`); None when a name is no
+    planet of such a table (planets.py)."""
+    cells: list[str] = []
+    letters = [split[1] if (split := split_planet(name)) else "" for name in claim.names] or planet_words(claim.text)
+    for letter in letters:
+        found = planet_cells(letter, passage) if letter else None
+        if found is None:
+            return None
+        cells += [cell for label, cell in found if row_fits(claim.text, label)]
+    if not cells:
+        return None
+    stated, table = stated_in(" | ".join(cells)), _scaled_cells(passage)
+    # a value the table does not hold (`campaign 12` of the prose cited beside it) is no value of its columns
+    missing = [q.text for q in claim.quantities if check_quantity(q, stated) is not None
+               and check_quantity(replace(q, unit=None), table) is None]
+    if missing:
+        return Verdict("unsupported", f"{', '.join(missing)} is not in the table's column or row of "
+                       f"{', '.join(claim.names or ['planet ' + x for x in letters])} (under the quantity it names)")
+    return Verdict("supported", score=1.0)
 
 
 def union_verdict(claim: Claim, passages: list[tuple[str, str]]) -> Verdict:

@@ -26,6 +26,7 @@ _UNITS: dict[str, tuple[str | None, tuple[str, ...]]] = {
     "nm": ("nm", ("nm",)), "um": ("um", ("μm", "µm", "um", "microns", "micron")), "mm": ("mm", ("mm",)),
     "cm": ("cm", ("cm",)), "km": ("km", ("km",)), "m": ("m", ("m",)),
     "AA": ("Angstrom", ("Å", "Angstroms", "Angstrom", "angstroms", "angstrom")),
+    "mAA": ("mAngstrom", ("mÅ", "mA˚", "milliangstroms", "milli-Angstroms")),
     "pc": ("pc", ("pc", "parsecs", "parsec")), "kpc": ("kpc", ("kpc",)), "Mpc": ("Mpc", ("Mpc",)),
     "Gpc": ("Gpc", ("Gpc",)), "AU": ("AU", ("AU", "au")), "ly": ("lyr", ("ly", "light years", "light-years")),
     "s": ("s", ("seconds", "second", "sec", "s")), "ms": ("ms", ("ms",)),
@@ -57,7 +58,7 @@ _UNITS: dict[str, tuple[str | None, tuple[str, ...]]] = {
 _KINDS = {
     "temperature": ("K", "mK", "degC", "degF"), "energy": ("eV", "keV", "MeV", "GeV", "TeV", "erg"),
     "frequency": ("Hz", "kHz", "MHz", "GHz", "THz", "uHz", "mHz"),
-    "length": ("nm", "um", "mm", "cm", "km", "m", "AA", "pc", "kpc", "Mpc", "Gpc", "AU", "ly", "R_sun", "R_jup",
+    "length": ("nm", "um", "mm", "cm", "km", "m", "AA", "mAA", "pc", "kpc", "Mpc", "Gpc", "AU", "ly", "R_sun", "R_jup",
                "R_earth"),
     "time": ("s", "ms", "min", "h", "d", "yr", "kyr", "Myr", "Gyr"), "flux density": ("Jy", "mJy", "uJy"),
     "angle": ("deg", "arcsec", "arcmin", "mas", "uas", "rad"), "speed": ("km/s", "m/s", "cm/s"),
@@ -74,6 +75,12 @@ UNIT = re.compile("(?:" + "|".join(re.escape(s) for s in sorted(_SPELLING, key=l
 
 def unit_key(spelling: str) -> str | None:
     return _SPELLING.get(spelling)
+
+
+def compound_unit(numerator: str, denominator: str) -> str:
+    """The key of `numerator` per `denominator`: a listed one (`cm` per `s` is `cm/s`), else the two read whole
+    (`km/s/Mpc`), which equals only itself."""
+    return f"{numerator}/{denominator}"
 
 
 def same_kind(a: str | None, b: str | None) -> bool:
