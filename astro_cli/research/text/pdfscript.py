@@ -344,23 +344,31 @@ def _part(run: list[Glyph]) -> str:
 
 
 def _scripted(run: list[Glyph], size: float, base: float) -> str:
-    """The glyphs of `run` with their scripts, each placed against (size, base)."""
-    out: list[str] = []
-    kind = "main"
+    """The glyphs of `run` with their scripts, each placed against (size, base). Two scripts stacked
+    on one symbol are written subscript first, as everywhere else (`C_{l′}^{EE}`, not `C^{EE}_{l′}`);
+    a stack after an operator or a space is no symbol's and stays as PDFium gives it."""
+    segments: list[tuple[str, list[Glyph]]] = []
     kinds = [kind_of(glyph, size, base) for glyph in run]
     for n, glyph in enumerate(run):
         now = kinds[n]
         if glyph.generated:  # a space stays in a script only between two glyphs of it (`x_i − x_j`, not `x_{i }−`)
+            kind = segments[-1][0] if segments else "main"
             after = next((kinds[m] for m in range(n + 1, len(run)) if not run[m].generated), "main")
             now = kind if after == kind else "main"
-        if now != kind and kind != "main":
-            out.append("}")
-        if now != kind and now != "main":
-            out.append("_{" if now == "sub" else "^{")
-        out.append(" " if glyph.generated else glyph.char)
-        kind = now
-    if kind != "main":
-        out.append("}")
+        if segments and segments[-1][0] == now:
+            segments[-1][1].append(glyph)
+        else:
+            segments.append((now, [glyph]))
+    for n in range(1, len(segments) - 1):
+        (kind, glyphs), (then, following) = segments[n], segments[n + 1]
+        symbol = segments[n - 1][1][-1]  # what they stand on: a letter or a closing bracket, not `+ `
+        if kind == "sup" and then == "sub" and _overlap(glyphs, following) and not symbol.generated \
+                and (symbol.char[-1:].isalnum() or symbol.char in ")]′"):
+            segments[n], segments[n + 1] = segments[n + 1], segments[n]
+    out: list[str] = []
+    for kind, glyphs in segments:
+        text = "".join(" " if g.generated else g.char for g in glyphs)
+        out.append(text if kind == "main" else ("_{" if kind == "sub" else "^{") + text + "}")
     return re.sub(r"([_^])\{(\S)\}", r"\1\2", "".join(out).strip())
 
 

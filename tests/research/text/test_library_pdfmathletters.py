@@ -1,5 +1,5 @@
 """Issue 44, stop 52: letters of the Mathematical Alphanumeric Symbols block (U+1D400-U+1D7FF), which
-newtx and unicode-math fonts map their math italic to, on the authors' own PDF of Shirasaki et al.'s
+newtx and unicode-math fonts map their math italic to, on the authors' own PDF of Tokiwa et al.'s
 SSC paper (lensingssc2024, tests/fixtures/papertext/unseen3/PROVENANCE.md). PDFium gives each as a
 surrogate pair; the reader dropped both halves, so `O_α` read `O` and `C_{SSC} = ...` lost every C."""
 
@@ -27,3 +27,4 @@ def test_only_the_mathematical_block_is_folded():
     assert plane_char(0x1D716) == "ϵ" and plane_char(0x1D719) == "ϕ"  # variants stay variants
     assert plane_char(0x1F600) == "\U0001F600"  # outside the block a character is itself
     assert plane_char(0xD835) == "" and plane_char(0x110000) == ""
+
