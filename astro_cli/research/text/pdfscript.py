@@ -35,7 +35,7 @@ from astro_cli.research.text.pdfspacing import thin_space
 APPROXIMATE, APPROXIMATE_END = "⟦", "⟧"  # around a formula whose layout was guessed
 _UNSURE = "\x1e"  # before a root sign whose reach is not known, until its word is marked
 _UNSURE_WORD = re.compile(r"(\S*\x1e\S*?)([,.;:]*(?:\s|$))")
-_MATH_ITALIC = (*MATH_ITALIC_FONTS, "MSBM")
+_MATH_ITALIC = (*MATH_ITALIC_FONTS, "MSBM", "NEWTXMI", "TXMIAX")  # newtx math italic: a digit over it is a power
 _MARKS = set("0123456789,–*†‡§¶ ")
 _NO_TEXT = EXTENSION_FONTS
 _NAMING = frozenset((*SYMBOL_FONTS, *EXTENSION_FONTS, *MATH_ITALIC_FONTS, "MSAM", "TXSYA", "PXSYA", "MSBM"))

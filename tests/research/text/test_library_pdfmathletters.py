@@ -20,6 +20,8 @@ def test_math_italic_letters_are_read_with_their_scripts():
     # prose: the shear's components kept their letter, not only their subscript (`_1 and _2`)
     assert "where κ is the convergence, γ_1 and γ_2 are the two components of the" in second
     assert not any(line.startswith("_") or " _1" in line for line in first + second)
+    # eq. (5)'s denominator 2c^2: a digit raised over a newtx math italic letter is a power, not a note
+    assert "2c^2" in first and not any("c[2]" in line for line in first)
 
 
 def test_only_the_mathematical_block_is_folded():
