@@ -215,7 +215,7 @@ class CharReader:
             if code == 0x02 and is_hyphen(tp, index):
                 char = SOFT_HYPHEN
             else:
-                char = plane_char(code)
+                char = chr(code) if code < 0xD800 else plane_char(code)
             if pair:  # the pair's second half has the glyph's right edge
                 box(tp, index + 1, p_left, p_right, p_bottom, p_top)
                 pair_right = right.value
