@@ -35,6 +35,7 @@ from astro_cli.research.text.pdfspacing import thin_space
 APPROXIMATE, APPROXIMATE_END = "⟦", "⟧"  # around a formula whose layout was guessed
 _UNSURE = "\x1e"  # before a root sign whose reach is not known, until its word is marked
 _UNSURE_WORD = re.compile(r"(\S*\x1e\S*?)([,.;:]*(?:\s|$))")
+_BETWEEN = frozenset("+−±∓=≠<>≤≥≈∼∝×·/√∣|")  # signs between terms, and the root: no power after them
 _MATH_ITALIC = (*MATH_ITALIC_FONTS, "MSBM", "NEWTXMI", "TXMIAX")  # newtx math italic: a digit over it is a power
 _MARKS = set("0123456789,–*†‡§¶ ")
 _NO_TEXT = EXTENSION_FONTS
@@ -393,6 +394,16 @@ def superscript(text: str, out: list[str], last: Glyph | None) -> str:
         return f"[{text}]"  # a table note's letter after a value: 4.5(1.0)[e]
     if core == "10" or word.endswith((")", "]", "}")):
         return "^" + _group(text)
-    if last is not None and (last.family in _MATH_ITALIC or len(core) == 1 and core.isalpha()):
+    if last is not None and (_math_symbol(last) or len(core) == 1 and core.isalpha()):
         return "^" + _group(text)
     return f"[{text}]"
+
+
+def _math_symbol(glyph: Glyph) -> bool:
+    """A glyph a raised number is the power of: a letter of a math italic font (cmmi and its kin,
+    newtx's NewTXMI, Latin Modern's LMMathItalic10-Regular, which PDFium maps) or a mathematical
+    symbol that takes a power (`∇^2`, `∆^2`, whatever font sets it; not a sign between two terms nor a
+    root, after which a raised digit is a numerator read alone)."""
+    char = glyph.char[-1:] or " "
+    return glyph.family in _MATH_ITALIC or "MATHITALIC" in glyph.family \
+        or (unicodedata.category(char) == "Sm" and char not in _BETWEEN)

@@ -30,3 +30,15 @@ def test_only_the_mathematical_block_is_folded():
     assert plane_char(0x1F600) == "\U0001F600"  # outside the block a character is itself
     assert plane_char(0xD835) == "" and plane_char(0x110000) == ""
 
+
+
+CELERITEGRAD = FIXTURES_DIR / "papertext" / "unseen3" / "celeritegrad2018_p1-2.pdf"
+
+
+def test_a_digit_raised_over_a_math_symbol_is_its_power():
+    # Latin Modern's math italic (LMMathItalic10-Regular, mapped by PDFium) and an operator of any
+    # font took a raised number for a note mark: `O(N[3])`, a cost that is no longer cubic, `∇[2]`.
+    assert any("scales as O(N^3) in" in line for line in read_pages(CELERITEGRAD, max_pages=1)[0].lines)
+    first = read_pages(LENSING, max_pages=1)[0].lines
+    assert any(line.startswith("∇^2") for line in first)
+    assert not any("∇[" in line or "c[2]" in line for line in first)
