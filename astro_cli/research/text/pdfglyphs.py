@@ -207,18 +207,20 @@ class CharReader:
                 before = None
                 index += 1
                 continue
-            pair, pair_right = 0, 0.0
-            if 0xD800 <= code <= 0xDBFF and index + 1 < end:  # a letter beyond the first plane is two
-                low = ord(text[index + 1]) if text else unicode(tp, index + 1)
-                if 0xDC00 <= low <= 0xDFFF:
-                    code, pair = 0x10000 + ((code - 0xD800) << 10) + (low - 0xDC00), 1
             if code == 0x02 and is_hyphen(tp, index):
                 char = SOFT_HYPHEN
-            else:
-                char = chr(code) if code < 0xD800 else plane_char(code)
-            if pair:  # the pair's second half has the glyph's right edge
-                box(tp, index + 1, p_left, p_right, p_bottom, p_top)
-                pair_right = right.value
+            elif code < 0xD800:
+                char = chr(code)
+            elif 0xDC00 <= code <= 0xDFFF:  # a pair's second half: its glyph has the first's letter
+                if current and not current[-1].generated:
+                    box(tp, index, p_left, p_right, p_bottom, p_top)
+                    current[-1].x1 = max(current[-1].x1, right.value)
+                index += 1
+                continue
+            else:  # a letter beyond the first plane (𝛼 of newtx) is a surrogate pair, this its first half
+                low = (ord(text[index + 1]) if text else unicode(tp, index + 1)) if index + 1 < end else 0
+                char = plane_char(0x10000 + ((code - 0xD800) << 10) + (low - 0xDC00)
+                                  if 0xD800 <= code <= 0xDBFF and 0xDC00 <= low <= 0xDFFF else code)
             box(tp, index, p_left, p_right, p_bottom, p_top)
             origin(tp, index, p_x, p_y)
             key = text_object(tp, index) or 0
@@ -230,8 +232,7 @@ class CharReader:
                 char_size = font_size(tp, index)
                 if key:
                     sizes[key] = char_size
-            glyph = Glyph(char, left.value, max(right.value, pair_right) if pair else right.value, y.value,
-                          char_size, found[0], found[1], generated, x.value)
+            glyph = Glyph(char, left.value, right.value, y.value, char_size, found[0], found[1], generated, x.value)
             if before is not None and not generated and glyph.x0 < before.x1 - 2.0 and glyph.base < before.base - 0.9:
                 # the next line begun without a line end from PDFium: back to the left and a line lower
                 # (_wrapped), unless the text climbs (_turned); `wrap` is at least 1, tested first with 1
@@ -247,7 +248,7 @@ class CharReader:
                 current = []
                 pieces.append(current)
                 before = None
-            index += 1 + pair
+            index += 1
         return [p for p in pieces if p]
 
 
