@@ -86,6 +86,22 @@ def compose_accents(text: str) -> str:
     return unicodedata.normalize("NFC", _ACCENT_BEFORE_LETTER.sub(attach, text))
 
 
+def plane_char(code: int) -> str:
+    """The character of a Unicode code point as the reader writes it: a letter or digit of the
+    Mathematical Alphanumeric Symbols (U+1D400-U+1D7FF: `𝛼`, `𝐶` of newtx and unicode-math fonts) is
+    its plain letter (`α`, `C`), which the searches and the labelled conventions use; a surrogate or
+    a code beyond Unicode is nothing. Only the font is taken off (its `<font>` decomposition, not NFKC),
+    so a variant letter stays one (`𝜖` is `ϵ`, `𝜙` is `ϕ`, as normalize_line keeps them)."""
+    if code > 0x10FFFF or 0xD800 <= code <= 0xDFFF:
+        return ""
+    char = chr(code)
+    if 0x1D400 <= code <= 0x1D7FF:
+        kind, _, plain = unicodedata.decomposition(char).partition(" ")
+        if kind == "<font>" and plain:
+            return chr(int(plain, 16))
+    return char
+
+
 def normalize_line(text: str) -> str:
     """One line of PDF text: accents composed, compatibility forms folded (ligatures, full-width),
     control characters gone. A spacing accent left alone (math: `r¯`) is kept as it is, since

@@ -16,7 +16,13 @@ from functools import lru_cache
 from typing import Any
 
 from astro_cli.research.text.hyphens import SOFT_HYPHEN
-from astro_cli.research.text.pdfchars import EXTENSION_FONTS, MATH_ITALIC_FONTS, SYMBOL_FONTS, font_family
+from astro_cli.research.text.pdfchars import (
+    EXTENSION_FONTS,
+    MATH_ITALIC_FONTS,
+    SYMBOL_FONTS,
+    font_family,
+    plane_char,
+)
 
 
 @dataclass(slots=True)
@@ -203,8 +209,18 @@ class CharReader:
                 continue
             if code == 0x02 and is_hyphen(tp, index):
                 char = SOFT_HYPHEN
-            else:
-                char = chr(code) if code <= 0x10FFFF and not 0xD800 <= code <= 0xDFFF else ""
+            elif code < 0xD800:
+                char = chr(code)
+            elif 0xDC00 <= code <= 0xDFFF:  # a pair's second half: its glyph has the first's letter
+                if current and not current[-1].generated:
+                    box(tp, index, p_left, p_right, p_bottom, p_top)
+                    current[-1].x1 = max(current[-1].x1, right.value)
+                index += 1
+                continue
+            else:  # a letter beyond the first plane (𝛼 of newtx) is a surrogate pair, this its first half
+                low = (ord(text[index + 1]) if text else unicode(tp, index + 1)) if index + 1 < end else 0
+                char = plane_char(0x10000 + ((code - 0xD800) << 10) + (low - 0xDC00)
+                                  if 0xD800 <= code <= 0xDBFF and 0xDC00 <= low <= 0xDFFF else code)
             box(tp, index, p_left, p_right, p_bottom, p_top)
             origin(tp, index, p_x, p_y)
             key = text_object(tp, index) or 0

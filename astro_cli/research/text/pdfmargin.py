@@ -72,13 +72,24 @@ def margin_numbers(reader: CharReader, text: str) -> list[tuple[int, int]]:
 def _span(reader: CharReader, text: str, start: int, end: int) -> tuple[int, int]:
     """A number with the space PDFium put after it; inside a line (PDFium's order can put it between
     a symbol and its comma: `T_{eff} 421 ,log g`) with the space before it too, unless the glyphs on
-    either side stand a space apart (a sixth of an em)."""
+    either side stand a space apart (a sixth of an em), and also when the number closes PDFium's line
+    and the glyph after the line end goes on right beside the one before the number."""
     after = end + 1 if text[end:end + 1] == " " else end
     if start >= 2 and text[start - 1] == " " and after > end and after < len(text) \
             and text[start - 2] not in _LINE_END and text[after] not in _LINE_END and not text[after].isspace():
         size = reader.call["size"](reader.tp, after)
         if reader.box(after)[0] - reader.box(start - 2)[1] < size * 0.15:
             return start - 1, after
+    if start >= 2 and text[start - 1] == " " and after == end and text[start - 2] not in _LINE_END:
+        # the number closes PDFium's line and the text goes on after the line end, right beside the
+        # glyph before the number (a raised `3` of `10^3` PDFium gives after it): the space is the number's
+        following = end
+        while following < len(text) and text[following] in "\r\n":
+            following += 1
+        if following > end and following < len(text) and not text[following].isspace():
+            size = reader.call["size"](reader.tp, start - 2)
+            if -0.1 * size < reader.box(following)[0] - reader.box(start - 2)[1] < size * 0.15:
+                return start - 1, after
     return start, after
 
 

@@ -24,7 +24,8 @@ from functools import lru_cache
 from astro_cli.research.text.hyphens import SOFT_HYPHEN
 from astro_cli.research.text.pdfchars import math_char
 from astro_cli.research.text.pdfglyphs import MATH_FONTS, Glyph
-from astro_cli.research.text.pdfscript import kind_of, superscript
+from astro_cli.research.text.pdfpowers import superscript
+from astro_cli.research.text.pdfscript import kind_of
 from astro_cli.research.text.pdfspacing import Run
 
 TEXT_ONLY = frozenset((*MATH_FONTS, "TXSYA", "PXSYA"))  # fonts whose glyphs pdfchars.math_char names

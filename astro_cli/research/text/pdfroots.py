@@ -17,7 +17,8 @@ RADICAL = "√"
 _THIN = 1.5  # points: a vinculum is a rule of TeX's default thickness (0.4 pt), scaled at most a little
 _TOUCH = 1.5  # points between a root sign's right edge and the start of its rule
 _NUMBER = re.compile(r"\d+(?:\.\d+)?")  # `0.5/δ_{obs}`: a decimal number is one part too
-_SYMBOL = re.compile(r"\w(?:_(?:\w|\{[^{}]*\}))?(?:\^(?:\w|\{[^{}]*\}))?")  # one symbol and its scripts: P_0
+_SCRIPT = r"(?:[^\s{}()\[\]/^_+−=<>,·]|\{[^{}]*\})"  # one character that is no bracket nor operator (0, ⋆, ⊙), or a group
+_SYMBOL = re.compile(rf"\w(?:_{_SCRIPT})?(?:\^{_SCRIPT})?")  # one symbol and its scripts: P_0, M_⋆
 
 
 def bare_part(text: str) -> bool:

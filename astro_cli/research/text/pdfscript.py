@@ -29,14 +29,13 @@ from astro_cli.research.text.pdfchars import (
 from astro_cli.research.text.pdfdisplay import fraction_baseline, parts_meet
 from astro_cli.research.text.pdfglyphs import Glyph, math_only, reference
 from astro_cli.research.text.pdfoperators import big_operator, centred_on, write_limits
+from astro_cli.research.text.pdfpowers import group, superscript
 from astro_cli.research.text.pdfroots import RADICAL, bare_part, lone_radicand, radicand_end, reaches, stacked
 from astro_cli.research.text.pdfspacing import thin_space
 
 APPROXIMATE, APPROXIMATE_END = "⟦", "⟧"  # around a formula whose layout was guessed
 _UNSURE = "\x1e"  # before a root sign whose reach is not known, until its word is marked
 _UNSURE_WORD = re.compile(r"(\S*\x1e\S*?)([,.;:]*(?:\s|$))")
-_MATH_ITALIC = (*MATH_ITALIC_FONTS, "MSBM")
-_MARKS = set("0123456789,–*†‡§¶ ")
 _NO_TEXT = EXTENSION_FONTS
 _NAMING = frozenset((*SYMBOL_FONTS, *EXTENSION_FONTS, *MATH_ITALIC_FONTS, "MSAM", "TXSYA", "PXSYA", "MSBM"))
 
@@ -126,12 +125,12 @@ def render_line(glyphs: list[Glyph], known: tuple[float, float] | None = None) -
                 if _errors(top, bottom) and "".join(out).strip():  # 0.91^{+0.10}_{−0.06}: the value's errors
                     while out and out[-1] == " ":
                         out.pop()
-                    out.append(f"_{_group(_text(bottom))}^{_group(_text(top))}")
+                    out.append(f"_{group(_text(bottom))}^{group(_text(top))}")
                     right = _right(shown[i:m], right)
                     i = m
                     continue
                 if _attached(run, out, last_main, size):  # T_0^4: both scripts of one symbol
-                    out.append(f"_{_group(_text(bottom))}^{_group(_text(top))}")
+                    out.append(f"_{group(_text(bottom))}^{group(_text(top))}")
                     right = _right(shown[i:m], right)
                     i = m
                     continue
@@ -152,7 +151,7 @@ def render_line(glyphs: list[Glyph], known: tuple[float, float] | None = None) -
             out.append(text + " ")
         else:
             uncertain = uncertain or _full_size(run, size)
-            out.append("_" + _group(text) if kind == "sub" else superscript(text, out, last_main))
+            out.append("_" + group(text) if kind == "sub" else superscript(text, out, last_main))
         right = _right(run, right)
         i = j
         if i < len(shown) and _spaced(shown[i], right, size) and out and not out[-1].endswith((" ", "\x1f")):
@@ -174,8 +173,8 @@ def _limit(run: list[Glyph]) -> str:
     size = max((g.size for g in solid_run), default=0.0)
     bases = sorted(g.base for g in solid_run if abs(g.size - size) < 0.2)
     if not bases or all(abs(g.size - size) < 0.2 for g in solid_run):
-        return _group(_text(run).replace(" ", ""))
-    return _group(_scripted(run, size, bases[len(bases) // 2]))
+        return group(_text(run).replace(" ", ""))
+    return group(_scripted(run, size, bases[len(bases) // 2]))
 
 
 def _mark_word(found: re.Match[str]) -> str:
@@ -327,10 +326,6 @@ def _text(run: list[Glyph]) -> str:
     return "".join(" " if g.generated else g.char for g in run).strip()
 
 
-def _group(text: str) -> str:
-    return text if len(text) == 1 else "{" + text + "}"
-
-
 def _part(run: list[Glyph]) -> str:
     """A fraction's numerator or denominator, its own scripts kept (`P_0`, `2τ^2`, issue 44): each
     glyph is placed against the part's largest size and that size's baseline, as a line's are.
@@ -344,47 +339,34 @@ def _part(run: list[Glyph]) -> str:
 
 
 def _scripted(run: list[Glyph], size: float, base: float) -> str:
-    """The glyphs of `run` with their scripts, each placed against (size, base)."""
-    out: list[str] = []
-    kind = "main"
+    """The glyphs of `run` with their scripts, each placed against (size, base). Two scripts stacked
+    on one symbol are written subscript first, as everywhere else (`C_{l′}^{EE}`, not `C^{EE}_{l′}`);
+    a stack after an operator or a space is no symbol's and stays as PDFium gives it."""
+    segments: list[tuple[str, list[Glyph]]] = []
     kinds = [kind_of(glyph, size, base) for glyph in run]
     for n, glyph in enumerate(run):
         now = kinds[n]
         if glyph.generated:  # a space stays in a script only between two glyphs of it (`x_i − x_j`, not `x_{i }−`)
+            kind = segments[-1][0] if segments else "main"
             after = next((kinds[m] for m in range(n + 1, len(run)) if not run[m].generated), "main")
             now = kind if after == kind else "main"
-        if now != kind and kind != "main":
-            out.append("}")
-        if now != kind and now != "main":
-            out.append("_{" if now == "sub" else "^{")
-        out.append(" " if glyph.generated else glyph.char)
-        kind = now
-    if kind != "main":
-        out.append("}")
+        if segments and segments[-1][0] == now:
+            segments[-1][1].append(glyph)
+        else:
+            segments.append((now, [glyph]))
+    for n in range(1, len(segments) - 1):
+        (kind, glyphs), (then, following) = segments[n], segments[n + 1]
+        symbol = segments[n - 1][1][-1]  # what they stand on: a letter or a closing bracket, not `+ `
+        if kind == "sup" and then == "sub" and _overlap(glyphs, following) and not symbol.generated \
+                and (symbol.char[-1:].isalnum() or symbol.char in ")]′"):
+            segments[n], segments[n + 1] = segments[n + 1], segments[n]
+    out: list[str] = []
+    for kind, glyphs in segments:
+        text = "".join(" " if g.generated else g.char for g in glyphs)
+        out.append(text if kind == "main" else ("_{" if kind == "sub" else "^{") + text + "}")
     return re.sub(r"([_^])\{(\S)\}", r"\1\2", "".join(out).strip())
 
 
 def _space_before(out: list[str]) -> None:
     if out and out[-1] and not out[-1].endswith((" ", "(", "[", "{", "/", "\x1f", "−", "-")):
         out.append(" ")
-
-
-def superscript(text: str, out: list[str], last: Glyph | None) -> str:
-    """An exponent (`^4`) or a note or citation mark (`[3]`)."""
-    if set(text) <= {"′", "″", "‴", "∗", "*"} and text:
-        return text  # primes and stars belong to their symbol
-    if not set(text) <= _MARKS:
-        return "^" + _group(text)
-    written = "".join(out)
-    word = written.split()[-1] if written.split() else ""
-    after_space = written.endswith((" ", "\x1f"))
-    if after_space:
-        return f"[{text}] "
-    core = word.lstrip("(∼~≈×=<>")
-    if len(text) == 1 and text.isalpha() and text.islower() and word[-1:] in ")0123456789":
-        return f"[{text}]"  # a table note's letter after a value: 4.5(1.0)[e]
-    if core == "10" or word.endswith((")", "]", "}")):
-        return "^" + _group(text)
-    if last is not None and (last.family in _MATH_ITALIC or len(core) == 1 and core.isalpha()):
-        return "^" + _group(text)
-    return f"[{text}]"

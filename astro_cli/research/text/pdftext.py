@@ -85,6 +85,13 @@ def _shape(line: str) -> str:
     return re.sub(r"\d+", "#", line.strip())
 
 
+def _names_line(text: str) -> bool:
+    """A line of names (`Nicholas B. Cowan1, Eric Agol2`): most of its words are capitalised. A line of
+    prose before the first heading (a page cut from a paper's middle) is not, and its `PyMC3` stays."""
+    words = re.findall(r"[^\W\d_]+", text)
+    return bool(words) and sum(w[0].isupper() for w in words) * 2 > len(words)
+
+
 def _mostly_upper(text: str) -> bool:
     words = re.findall(r"[A-Za-z]+", text)
     return bool(words) and sum(w.isupper() for w in words) * 3 >= len(words) * 2 and not text.endswith(".")
@@ -270,7 +277,7 @@ def pdf_layout(pages: list[PageText]) -> PdfLayout:
                 layout.outline[-1] = (section, layout.outline[-1][1])
                 continue
             open_heading = False
-            if section == FRONT:
+            if section == FRONT and _names_line(text):
                 text = _AUTHOR_MARKS.sub(r"\1 \2", text)
             layout.lines.append(Line(number, text, section, size=size))
     close_block()

@@ -59,3 +59,15 @@ def test_the_careful_path_drops_the_same_numbers():
             page.close()
     finally:
         document.close()
+
+
+ATLAS = FIXTURES / "papertext" / "unseen3" / "atlas2025_p2-4-5.pdf"
+
+
+def test_a_margin_number_that_closes_a_line_takes_its_space_along():
+    # AASTeX 7 (Seligman et al. 2025, unseen3/PROVENANCE.md): PDFium gives `∼ 10`, a space, the margin's
+    # `91`, a line end and then the raised `3`. The number went, its space stayed, and the power
+    # after a space was read as a note mark: `∼ 10 [3] Myr`, an age of 10 Myr, not 10^3 Myr.
+    lines = _lines(ATLAS, 1)
+    assert "∼ 10^2 and ∼ 10^3 Myr (Mamajek 2017; Gaidos et al." in lines
+    assert not any("[3]" in line for line in lines)

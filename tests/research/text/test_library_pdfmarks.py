@@ -46,3 +46,25 @@ def test_prose_table_notes_and_resolved_fractions_are_not_marked():
     notes = read_pages(COWAN, max_pages=12)[11].lines
     assert any(line.startswith("a The planet’s expected day-side effective temperature") for line in notes)
     assert not any("⟦" in line for line in notes)
+
+
+CMB = FIXTURES_DIR / "papertext" / "unseen3" / "cmbdelens2017_p1-3-6.pdf"
+
+
+def test_a_fraction_part_writes_stacked_scripts_subscript_first():
+    # Pan, Anderes & Knox's eq. (5): the weight C_{l′}^{EE}/(C_{l′}^{EE} + N_{l′}^{EE}). Inside a display
+    # fraction's part the scripts were written in PDFium's order, `(C^{EE}_{l′})/(C^{EE}_{l′} + ...)`,
+    # unlike everywhere else, and the numerator, no longer one symbol with its scripts, got parentheses.
+    lines = read_pages(CMB, max_pages=2)[1].lines
+    assert any("f_{ℓ,ℓ}′ = C_{l′}^{EE}/(C_{l′}^{EE} + N" in line for line in lines)
+    assert not any("^{EE}_{" in line for line in lines)
+
+
+SOLAR = FIXTURES_DIR / "papertext" / "unseen3" / "solar2026_p2-3.pdf"
+
+
+def test_a_symbol_with_a_sign_for_its_script_is_a_bare_fraction_part():
+    # Laughlin 2026's eq. (1): `M_⋆` and `R_⋆` (a star, a sun) are one symbol with its script like
+    # `P_0`, so they are written without parentheses: `(R_⋆/a)^8` read `((R_⋆)/a)^8`.
+    lines = read_pages(SOLAR, max_pages=1)[0].lines
+    assert any(line.endswith("f M_{env}/M_⋆ (q (1 + q))/τ_{conv} (R_⋆/a)^8, (1)") for line in lines)

@@ -124,3 +124,19 @@ def test_the_document_decides_before_the_word_list():
     assert resolver.resolve("for\ufffeward") == "forward"  # the word list knows the joined form
     assert resolver.resolve("planet\ufffeeating") == "planeteating"  # 'eating' is no word here
     assert resolver.resolve("HD\ufffe209458 and X\uffferay and pre\ufffeOrion") == "HD-209458 and X-ray and pre-Orion"
+
+
+def test_a_name_glued_to_a_number_is_split_only_on_a_line_of_names():
+    # Issue 44, stop 52: before its first heading a page's lines are front matter, where `Cowan1` is
+    # an author and an affiliation mark. Pages cut from a paper's middle (keplerkin2022,
+    # tests/fixtures/papertext/unseen3) read `PyMC 3`, `Gaia EDR 3`: prose is no line of names.
+    from astro_cli.research.text.pdfread import read_pages
+    from astro_cli.research.text.pdftext import pdf_layout
+    from tests.paths import FIXTURES_DIR
+
+    pages = read_pages(FIXTURES_DIR / "papertext" / "unseen3" / "keplerkin2022_p4-5-10.pdf")
+    text = "\n".join(line.text for line in pdf_layout(pages).lines)
+    assert "tuned the PyMC3 sampler for 1500 steps" in text and "Gaia EDR3 catalog" in text
+    assert "PyMC 3" not in text and "EDR 3" not in text
+    cowan = pdf_layout(read_pages(FIXTURES_DIR / "papers" / "arXiv_1001.0012v2_astro-ph.EP.pdf", max_pages=1))
+    assert "Nicolas B. Cowan[1,2], Eric Agol[2]," in [line.text for line in cowan.lines]  # its marks kept
