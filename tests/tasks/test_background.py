@@ -74,7 +74,7 @@ def test_work_outlives_its_turn_and_is_announced_in_the_next(fake: FakeProvider,
 
     for key, value in astro_env.items():
         monkeypatch.setenv(key, value)
-    fake.add(_bg("sleep 0.5; seq 1 400"), {"text": "Started; I will report when it is done."},
+    fake.add(_bg("until [ -e go ]; do sleep 0.05; done; seq 1 400"), {"text": "Started; I will report when it is done."},
              {"tool_calls": [{"name": "bg_task_run", "arguments": {"task_id": "bg-1"}}]}, {"text": "400 lines."})
     app = build_app(workspace=workspace)
     notices: list[str] = []
@@ -85,6 +85,7 @@ def test_work_outlives_its_turn_and_is_announced_in_the_next(fake: FakeProvider,
         first = session.run_turn("Count to 400 in the background")
         assert first.stop_reason == "answered"
         assert _rows(workspace)[0]["status"] == "running"  # the turn is over, the work is not
+        (workspace / "go").touch()  # the work waits for the test, not for a time a busy machine outruns
         assert wait_for(lambda: any("bg-1" in n for n in notices))
         session.run_turn("Is it done?")
         from rich.console import Console
@@ -95,9 +96,9 @@ def test_work_outlives_its_turn_and_is_announced_in_the_next(fake: FakeProvider,
     finally:
         app.close()
     announced = _announcements(fake.bodies()[2])
-    assert len(announced) == 1 and announced[0].startswith(f"{BACKGROUND_DONE_HEADER} ✅ run_bash: sleep 0.5; seq 1 400: 1 2 3")
+    assert len(announced) == 1 and announced[0].startswith(f"{BACKGROUND_DONE_HEADER} ✅ run_bash: until [ -e go ]; do sleep 0.05; done; seq 1 400: 1 2 3")
     whole = [m for m in fake.bodies()[3]["messages"] if m["role"] == "tool"][-1]["content"]
-    assert whole.startswith("bg-1 completed: run_bash sleep 0.5; seq 1 400\n1\n2\n3\n") and "\n400\n" in whole
+    assert whole.startswith("bg-1 completed: run_bash until [ -e go ]; do sleep 0.05; done; seq 1 400\n1\n2\n3\n") and "\n400\n" in whole
     line = out.getvalue().strip()
     assert line.startswith("bg-1") and "completed" in line and "1.5 k chars" in line and "seq 1 400" in line
 
