@@ -123,3 +123,39 @@ def test_a_question_about_writing_names_no_file_and_calls_freely(run_astro, fake
     _run(run_astro, astro_env, "Add a task: re-fit the Kepler-7b light curve with the TESS sector 14 data.")
     first = fake.bodies()[0]
     assert first.get("tool_choice") is None and "response_format" not in first
+
+
+STRETCH_DESCRIBED = ("To cite the passage of your library that describes the stretch move, you can use the `rag_search` "
+                     "function with the query \"stretch move\" and the `include_references` parameter set to `true`.")
+
+
+def test_a_description_after_a_search_gets_one_nudge_to_answer_from_it(run_astro, fake: FakeProvider, astro_env):
+    """Stop 51 (cite_stretch_move, meeting_deadline): after rag_search ran, the answer told the user how
+    to search, citing nothing; the nudge was limited to turns where no tool had run."""
+    assert run_astro(["library", "add", str(COWAN)], astro_env).returncode == 0
+    fake.add({"tool_calls": [{"name": "rag_search", "arguments": {"query": "Bond albedo definition"}}]},
+             {"text": STRETCH_DESCRIBED.replace("stretch move", "Bond albedo")},
+             {"text": "The Bond albedo is the fraction of incident power reflected [1001.0012:p1:c1]."})
+    obj = _run(run_astro, astro_env, "Cite the passage of my library that defines the Bond albedo.")
+    assert obj["answer"].startswith("The Bond albedo is the fraction"), obj
+    said = [str(m["content"]) for m in fake.bodies()[2]["messages"] if m["role"] == "user"]
+    assert sum("the user asked you to do it" in text for text in said) == 1
+
+
+def test_an_answer_giving_a_value_the_tools_found_stands_though_it_explains(run_astro, fake: FakeProvider,
+                                                                            astro_env, workspace):
+    (workspace / "notes.md").write_text("P = 4.885489 d\n")
+    answer = "You can check it with `read_file`: the period in notes.md is 4.885489 d."
+    fake.add({"tool_calls": [{"name": "read_file", "arguments": {"path": "notes.md"}}]}, {"text": answer},
+             {"text": "never asked for"})
+    obj = _run(run_astro, astro_env, "What period is in notes.md?")
+    assert obj["answer"] == answer and len(fake.bodies()) == 2
+
+
+def test_a_second_description_after_the_nudge_stands(run_astro, fake: FakeProvider, astro_env, workspace):
+    (workspace / "notes.md").write_text("P = 4.885489 d\n")
+    described = "To find the period, you can use the `read_file` tool on notes.md."
+    fake.add({"tool_calls": [{"name": "read_file", "arguments": {"path": "notes.md"}}]}, {"text": described},
+             {"text": described}, {"text": "never asked for"})
+    obj = _run(run_astro, astro_env, "What period is in notes.md?")
+    assert obj["answer"] == described and len(fake.bodies()) == 3
