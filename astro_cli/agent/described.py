@@ -26,6 +26,11 @@ if TYPE_CHECKING:
 
 NUDGE = ("Your last reply tells the user how to do it; the user asked you to do it. Use your tools now: call the "
          "tool that does the task (or finds what the question asks for), then answer from its result.")
+# After tools ran, what they returned is what the reply should have used (stop 52, development: after
+# read_file returned the CSV, "I would use the `read_file` function to read the contents ...").
+NUDGE_AFTER_TOOLS = ("Your last reply tells the user how to do it; the user asked you to do it, and your tools "
+                     "already ran: answer the question now from their results above (give the values, cite "
+                     "the passage handles), or call the tool that does what is still missing.")
 
 # The reader as the actor: "you" + a modal verb (can, could, should, would, may, might, need/have to, will).
 _YOU_WOULD = re.compile(r"\byou(?:'ll| will| would| can| could| should| may| might| need to| have to| must)\b",
@@ -73,7 +78,7 @@ class DescribedNotDone(LoopExtension):
         if not describes_doing(answer, [name for name in names if name]):
             return False
         self._nudged_turn = state.turn
-        state.inject(NUDGE, kind="nudge")
+        state.inject(NUDGE_AFTER_TOOLS if state.tool_log else NUDGE, kind="nudge")
         return True
 
 

@@ -139,7 +139,7 @@ def test_a_description_after_a_search_gets_one_nudge_to_answer_from_it(run_astro
     obj = _run(run_astro, astro_env, "Cite the passage of my library that defines the Bond albedo.")
     assert obj["answer"].startswith("The Bond albedo is the fraction"), obj
     said = [str(m["content"]) for m in fake.bodies()[2]["messages"] if m["role"] == "user"]
-    assert sum("the user asked you to do it" in text for text in said) == 1
+    assert sum("your tools already ran: answer the question now from their results" in text for text in said) == 1
 
 
 def test_an_answer_giving_a_value_the_tools_found_stands_though_it_explains(run_astro, fake: FakeProvider,
