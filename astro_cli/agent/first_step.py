@@ -13,6 +13,8 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from astro_cli.agent.call_schema import ANSWER_TOOL
+
 REQUIRED = "required"
 # A path ("data/", "notes/todo.md") or a file name whose extension has 2-5 characters, the first a
 # letter ("todo.md", "x.fits"; not "e.g." nor "3.5").
@@ -77,3 +79,17 @@ def _with_paths(tool: dict[str, Any], paths: list[str]) -> dict[str, Any]:
     parameters["required"] = sorted({*parameters.get("required", []), "path"})
     function["parameters"] = parameters
     return {**tool, "function": function}
+
+
+def answer_step_tools(question: str, step: int, log: list[dict[str, Any]], named: list[str],
+                      tools: list[dict[str, Any]], write_names: set[str]) -> list[dict[str, Any]] | None:
+    """For the step after a narrowed first call (rag_search for the library, read_file of a named file)
+    succeeded: the answer itself (agent/call_schema.py) or a tool that does work (`write_names`), not
+    more reading. Recorded (stop 51-52, 1.5B model): after the file or the passages were read, it listed
+    the file again, searched, or described how one could read it, in 8 of 8 such turns. None otherwise."""
+    if step != 2 or len(log) != 1 or not log[0].get("ok"):
+        return None
+    source = LIBRARY_TOOL if _LIBRARY.search(question) else READ_TOOL if named else None
+    if log[0].get("name") != source:
+        return None
+    return [ANSWER_TOOL, *(tool for tool in tools if (tool.get("function") or {}).get("name") in write_names)]

@@ -14,7 +14,7 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from astro_cli.agent.call_schema import call_response_format
+from astro_cli.agent.call_schema import answer_of, call_response_format, offers_answer
 from astro_cli.agent.current_model import CurrentModel
 from astro_cli.agent.first_step import REQUIRED
 from astro_cli.agent.model import Cancelled, LLMReply
@@ -270,7 +270,9 @@ class LLM:
             log.debug("the server refused the tool-call schema; asked again without it", exc_info=True)
             del kwargs["response_format"]
             response = litellm.completion(**kwargs)
-        reply = StreamAccumulator(streamed, on_text, self._progress_reader())
+        # The answer written as the schema's answer branch (agent/call_schema.py) is shown once, unwrapped.
+        wrapped = "response_format" in kwargs and offers_answer(self._call_tools)
+        reply = StreamAccumulator(streamed, (lambda text: None) if wrapped else on_text, self._progress_reader())
         first_at: float | None = None
         try:
             for count, chunk in enumerate(response, start=1):
@@ -293,7 +295,12 @@ class LLM:
         except (Cancelled, KeyboardInterrupt):
             return LLMReply(text=reply.text, usage=reply.usage, finish_reason="interrupted", interrupted=True)
         usage = reply.usage.priced(cost_of(model, reply.usage)) if reply.usage else reply.usage
-        return LLMReply(text=reply.text, tool_calls=reply.tool_calls(), usage=usage, finish_reason=reply.finish)
+        text = reply.text
+        answer = answer_of(text) if wrapped else None
+        if wrapped:
+            text = answer if answer is not None else text
+            on_text(text)
+        return LLMReply(text=text, tool_calls=reply.tool_calls(), usage=usage, finish_reason=reply.finish)
 
 
 def _count(progress: dict[str, Any], key: str) -> int:

@@ -58,7 +58,7 @@ def test_a_library_question_starts_with_rag_search(run_astro, fake: FakeProvider
     obj = _run(run_astro, astro_env, "Which paper in my library measures the day-side temperature of HD 189733b?")
     assert _names(_first_call(fake)) == ["rag_search"]
     assert obj["tool_calls"] == [{"name": "rag_search", "ok": True}] and "1605" in obj["answer"]
-    assert "response_format" not in fake.bodies()[1]
+    assert _names(list(fake.bodies()[1]["response_format"]["json_schema"]["schema"]["anyOf"]))[0] == "answer"
 
 
 def test_a_file_named_by_its_path_is_read_not_listed(run_astro, fake: FakeProvider, astro_env, workspace):
@@ -159,3 +159,41 @@ def test_a_second_description_after_the_nudge_stands(run_astro, fake: FakeProvid
              {"text": described}, {"text": "never asked for"})
     obj = _run(run_astro, astro_env, "What period is in notes.md?")
     assert obj["answer"] == described and len(fake.bodies()) == 3
+
+
+def _answer(text: str) -> dict[str, str]:
+    return {"text": '{"name": "answer", "arguments": {"text": "' + text + '"}}'}
+
+
+def test_after_the_named_file_was_read_the_next_reply_answers_or_does_work(run_astro, fake: FakeProvider,
+                                                                           astro_env, workspace):
+    """Stop 52 development (csv_rows): after read_file returned the CSV, the 1.5B model listed it with
+    glob_files, then described how one would read it. The step after the read is now the answer
+    itself or a tool that does work; reading again is not among the choices."""
+    _project(workspace)
+    fake.models_listing = LLAMA_CPP
+    fake.add({"text": '{"name": "read_file", "arguments": {"path": "data/stars.csv"}}'},
+             _answer("data/stars.csv has 1 row: Vega, V = 0.03."), {"text": "never asked for"})
+    done = run_astro(["run", "--output-format", "text", "What does the CSV in data/ contain?"], astro_env)
+    assert done.returncode == 0 and done.stdout.strip() == "data/stars.csv has 1 row: Vega, V = 0.03.", done.stdout
+    second = fake.bodies()[1]
+    names = _names(list(second["response_format"]["json_schema"]["schema"]["anyOf"]))
+    assert names[0] == "answer" and {"save_note", "save_memory", "todo_write"} <= set(names)
+    assert not {"read_file", "glob_files", "rag_search"} & set(names)
+    assert "answer" not in [tool["function"]["name"] for tool in second["tools"]]  # never offered as a tool
+    assert len(fake.bodies()) == 2
+
+
+def test_after_the_library_search_the_model_may_save_what_it_found(run_astro, fake: FakeProvider, astro_env,
+                                                                   workspace):
+    assert run_astro(["library", "add", str(COWAN)], astro_env).returncode == 0
+    fake.models_listing = LLAMA_CPP
+    fake.add({"text": '{"name": "rag_search", "arguments": {"query": "HD 189733b day-side temperature"}}'},
+             {"text": '{"name": "save_note", "arguments": {"title": "HD 189733b", "content": "T_d = 1605 K"}}'},
+             {"text": "Saved the note: T_d = 1605 K (Cowan & Agol)."})
+    obj = _run(run_astro, astro_env, "Save a note of the day-side temperature my library gives for HD 189733b.")
+    assert [c["name"] for c in obj["tool_calls"]] == ["rag_search", "save_note"], obj
+    assert "1605" in (workspace / "notes" / "hd-189733b.md").read_text() or any(
+        "1605" in p.read_text() for p in (workspace / "notes").glob("*.md"))
+    assert "response_format" not in fake.bodies()[2]  # only the step after the search is constrained
+
