@@ -84,12 +84,21 @@ def _with_paths(tool: dict[str, Any], paths: list[str]) -> dict[str, Any]:
 def answer_step_tools(question: str, step: int, log: list[dict[str, Any]], named: list[str],
                       tools: list[dict[str, Any]], write_names: set[str]) -> list[dict[str, Any]] | None:
     """For the step after a narrowed first call (rag_search for the library, read_file of a named file)
-    succeeded: the answer itself (agent/call_schema.py) or a tool that does work (`write_names`), not
-    more reading. Recorded (stop 51-52, 1.5B model): after the file or the passages were read, it listed
+    succeeded: the answer itself (agent/call_schema.py) or, unless the text is a question, a tool that
+    does work (`write_names`), not more reading. Recorded (stop 51-52, 1.5B model): after the file or the passages were read, it listed
     the file again, searched, or described how one could read it, in 8 of 8 such turns. None otherwise."""
     if step != 2 or len(log) != 1 or not log[0].get("ok"):
         return None
     source = LIBRARY_TOOL if _LIBRARY.search(question) else READ_TOOL if named else None
     if log[0].get("name") != source:
         return None
+    if asks(question):
+        # A question asks to be told, not for work done (stop 52 development, csv_rows: offered save_note
+        # after reading the CSV, the model saved a note of "50 rows" nobody asked for).
+        return [ANSWER_TOOL]
     return [ANSWER_TOOL, *(tool for tool in tools if (tool.get("function") or {}).get("name") in write_names)]
+
+
+def asks(question: str) -> bool:
+    """The text is a question (it ends with a question mark), not an instruction."""
+    return question.rstrip().endswith("?")
