@@ -119,7 +119,7 @@ def test_a_question_about_writing_names_no_file_and_calls_freely(run_astro, fake
     _project(workspace)
     fake.models_listing = LLAMA_CPP
     fake.add({"tool_calls": [{"name": "todo_write", "arguments": {"todos": [
-        {"content": "Re-fit Kepler-7b with TESS sector 14 data", "status": "pending"}]}}]}, {"text": "Task added."})
+        {"id": "1", "content": "Re-fit Kepler-7b with TESS sector 14 data", "status": "pending"}]}}]}, {"text": "Task added."})
     _run(run_astro, astro_env, "Add a task: re-fit the Kepler-7b light curve with the TESS sector 14 data.")
     first = fake.bodies()[0]
     assert first.get("tool_choice") is None and "response_format" not in first
@@ -199,3 +199,21 @@ def test_after_the_library_search_the_model_may_save_what_it_found(run_astro, fa
         "1605" in p.read_text() for p in (workspace / "notes").glob("*.md"))
     assert "response_format" not in fake.bodies()[2]  # only the step after the search is constrained
 
+
+
+TOOL_LIST_REPLY = ('<tools>\n{"type": "function", "function": {"name": "save_note", "description": "Save a note.", '
+                   '"parameters": {"type": "object", "properties": {"title": "Compare day sides", "content": "x"}}}}\n'
+                   '{"type": "function", "function": {"name": "todo_write", "parameters": {"properties": {"todos": '
+                   '[{"content": "Find T_d"}]}, "description": "list"}}, "required": ["todos"]}}\n</tools>')
+
+
+def test_a_reply_written_as_the_tool_list_is_no_answer(run_astro, fake: FakeProvider, astro_env):
+    """Stop 52 development (task_plan): the reply was `<tools>` and tool schemas with values inside (not
+    valid JSON); astro gave it back as the answer."""
+    todos = [{"id": "1", "content": "Find the day-side temperature of HD 189733b", "status": "pending"}]
+    fake.add({"text": TOOL_LIST_REPLY}, {"tool_calls": [{"name": "todo_write", "arguments": {"todos": todos}}]},
+             {"text": "Recorded the task."})
+    obj = _run(run_astro, astro_env, "Plan a step to find the day-side temperature of HD 189733b and record it as a task.")
+    assert obj["answer"] == "Recorded the task." and obj["tool_calls"] == [{"name": "todo_write", "ok": True}], obj
+    said = [str(m["content"]) for m in fake.bodies()[1]["messages"] if m["role"] == "user"]
+    assert any("written as the tool list" in text and '"name": "todo_write"' in text for text in said)
