@@ -8,16 +8,18 @@ from __future__ import annotations
 
 import json
 import re
+import sqlite3
 from collections.abc import Callable
+from contextlib import closing
 from pathlib import Path
 from typing import Any
 
 from benchmarks.local_model_tasks import Run, Task
 
 DATA = Path(__file__).resolve().parent / "everyday_tasks.json"
-SPLITS = ("development", "held_out", "held_out_51")
-CHECKS = ("answer_all", "answer_any", "answer_none", "answer_regex", "tools_all", "tools_any", "tools_none",
-          "file_contains")
+SPLITS = ("development", "held_out", "held_out_51", "held_out_52")
+CHECKS = ("answer_all", "answer_any", "answer_none", "answer_regex", "answer_none_regex", "tools_all", "tools_any",
+          "tools_none", "file_contains", "task_contains")
 FIELDS = {"name", "split", "kind", "prompt", "rule", *CHECKS}
 
 
@@ -58,10 +60,15 @@ def checker(task: dict[str, Any]) -> Callable[[Run], bool]:
             return False
         if task.get("answer_regex") and not re.search(task["answer_regex"], run.answer):
             return False
+        if task.get("answer_none_regex") and re.search(task["answer_none_regex"], run.answer):
+            return False
         ran = set(run.tools_ok)
         if not set(task.get("tools_all", [])) <= ran or ran & set(task.get("tools_none", [])):
             return False
         if task.get("tools_any") and not ran & set(task["tools_any"]):
+            return False
+        if task.get("task_contains") and not any(w.lower() in t.lower() for t in recorded_tasks(run.workspace)
+                                                 for w in task["task_contains"]):
             return False
         if "file_contains" in task:
             pattern, text = task["file_contains"]
@@ -69,3 +76,15 @@ def checker(task: dict[str, Any]) -> Callable[[Run], bool]:
         return True
 
     return check
+
+
+def recorded_tasks(workspace: Path) -> list[str]:
+    """The text of every task todo_write stored in the workspace's database (what `astro` shows as the
+    plan), so a task check judges the tool's effect, not the answer's claim that a task was added."""
+    database = workspace / ".astro" / "astro.db"
+    if not database.is_file():
+        return []
+    with closing(sqlite3.connect(f"file:{database}?mode=ro", uri=True)) as connection:
+        if not connection.execute("SELECT 1 FROM sqlite_master WHERE name = 'agent_tasks'").fetchone():
+            return []
+        return [str(row[0]) for row in connection.execute("SELECT content FROM agent_tasks")]
