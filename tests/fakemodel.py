@@ -55,7 +55,7 @@ class FakeModel:
         model: str | None = None,
         tool_choice: str | None = None,
         on_progress: Callable[[int, int, int], None] | None = None,
-        call_names: frozenset[str] | None = None,
+        call_tools: list[dict[str, Any]] | None = None,
     ) -> LLMReply:
         with self._lock:
             name = (model or self.config.model).split("/", 1)[-1]

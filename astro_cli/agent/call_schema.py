@@ -32,3 +32,32 @@ def call_response_format(tools: list[dict[str, Any]]) -> dict[str, Any] | None:
     if not branches:
         return None
     return {"type": "json_schema", "json_schema": {"name": NAME, "schema": {"anyOf": branches}}}
+
+
+# The step after the question's own source was read (agent/first_step.py): one branch of the schema is
+# the answer itself, written as {"name": "answer", "arguments": {"text": ...}}; the adapter gives the
+# text back as the reply's text. Not a tool: never offered in the tool list, never run.
+ANSWER = "answer"
+ANSWER_TOOL: dict[str, Any] = {"type": "function", "function": {
+    "name": ANSWER, "description": "Your answer to the user, in plain text.",
+    "parameters": {"type": "object", "properties": {"text": {"type": "string", "minLength": 1}},
+                   "required": ["text"], "additionalProperties": False}}}
+
+
+def offers_answer(tools: list[dict[str, Any]] | None) -> bool:
+    return any((tool.get("function") or {}).get("name") == ANSWER for tool in tools or [])
+
+
+def answer_of(text: str) -> str | None:
+    """The answer's text when `text` is the answer branch written out; None otherwise."""
+    import json
+
+    try:
+        value = json.loads(text)
+    except ValueError:
+        return None
+    if not isinstance(value, dict) or value.get("name") != ANSWER:
+        return None
+    arguments = value.get("arguments")
+    answer = arguments.get("text") if isinstance(arguments, dict) else None
+    return answer if isinstance(answer, str) and answer.strip() else None

@@ -11,6 +11,9 @@ nothing extra: no request is added, and only the first one is constrained.
 from __future__ import annotations
 
 import re
+from typing import Any
+
+from astro_cli.agent.call_schema import ANSWER_TOOL
 
 REQUIRED = "required"
 # A path ("data/", "notes/todo.md") or a file name whose extension has 2-5 characters, the first a
@@ -29,19 +32,73 @@ def names_workspace_thing(question: str) -> bool:
     return bool(_FILE.search(question) or _THINGS.search(question))
 
 
-def first_step_choice(question: str, step: int, constrained: bool) -> str | None:
-    """`required` for the first request of a turn whose question names a workspace thing, when the
-    session is `constrained` (a local model or the small profile); None otherwise."""
-    return REQUIRED if constrained and step == 1 and names_workspace_thing(question) else None
+def first_step_choice(question: str, step: int, constrained: bool, named: bool = False) -> str | None:
+    """`required` for the first request of a turn whose question names a workspace thing (or, `named`,
+    a workspace file by its name: agent/named_files.py), when the session is `constrained` (a local
+    model or the small profile); None otherwise."""
+    return REQUIRED if constrained and step == 1 and (named or names_workspace_thing(question)) else None
 
 
 # The tools that read the project folder: a question naming a file or folder (and not the library)
 # starts with one of them. Recorded (stop 50): asked what data/targets.ecsv gives for a planet, the
 # 1.5B model, made to call a tool, called get_paper_content with an id made of the date.
 FILE_TOOLS = frozenset({"read_file", "glob_files", "grep_files"})
+# Recorded (stop 51, 9 of 9 library questions of both halves): made to call any tool, the model called
+# get_paper_content with an id made of the date, then copied the error; rag_search needs no id.
+LIBRARY_TOOL = "rag_search"
+READ_TOOL = "read_file"
 
 
 def first_call_names(question: str) -> frozenset[str] | None:
     """The tools a required first call may be: the file tools when the question names a file or folder
-    and not the library; None (any offered tool) otherwise."""
-    return FILE_TOOLS if _FILE.search(question) and not _LIBRARY.search(question) else None
+    and not the library; rag_search when it names the library; None (any offered tool) otherwise."""
+    if _LIBRARY.search(question):
+        return frozenset({LIBRARY_TOOL})
+    return FILE_TOOLS if _FILE.search(question) else None
+
+
+def first_call_tools(question: str, tools: list[dict[str, Any]], named: list[str]) -> list[dict[str, Any]] | None:
+    """The offered tool schemas a required first call may be, narrowed: read_file with `path` one of
+    the workspace files the question names (`named`, agent/named_files.py) when it names some and not
+    the library; else the tools of first_call_names. None: any offered tool."""
+    by_name = {str((tool.get("function") or {}).get("name")): tool for tool in tools}
+    if named and READ_TOOL in by_name and not _LIBRARY.search(question):
+        return [_with_paths(by_name[READ_TOOL], named)]
+    names = first_call_names(question)
+    chosen = [tool for name, tool in by_name.items() if names is not None and name in names]
+    return chosen or None
+
+
+def _with_paths(tool: dict[str, Any], paths: list[str]) -> dict[str, Any]:
+    """`tool` (read_file's schema) whose `path` may only be one of `paths`."""
+    function = dict(tool.get("function") or {})
+    parameters = dict(function.get("parameters") or {})
+    properties = dict(parameters.get("properties") or {})
+    properties["path"] = {**(properties.get("path") or {"type": "string"}), "enum": list(paths)}
+    parameters["properties"] = properties
+    parameters["required"] = sorted({*parameters.get("required", []), "path"})
+    function["parameters"] = parameters
+    return {**tool, "function": function}
+
+
+def answer_step_tools(question: str, step: int, log: list[dict[str, Any]], named: list[str],
+                      tools: list[dict[str, Any]], write_names: set[str]) -> list[dict[str, Any]] | None:
+    """For the step after a narrowed first call (rag_search for the library, read_file of a named file)
+    succeeded: the answer itself (agent/call_schema.py) or, unless the text is a question, a tool that
+    does work (`write_names`), not more reading. Recorded (stop 51-52, 1.5B model): after the file or the passages were read, it listed
+    the file again, searched, or described how one could read it, in 8 of 8 such turns. None otherwise."""
+    if step != 2 or len(log) != 1 or not log[0].get("ok"):
+        return None
+    source = LIBRARY_TOOL if _LIBRARY.search(question) else READ_TOOL if named else None
+    if log[0].get("name") != source:
+        return None
+    if asks(question):
+        # A question asks to be told, not for work done (stop 52 development, csv_rows: offered save_note
+        # after reading the CSV, the model saved a note of "50 rows" nobody asked for).
+        return [ANSWER_TOOL]
+    return [ANSWER_TOOL, *(tool for tool in tools if (tool.get("function") or {}).get("name") in write_names)]
+
+
+def asks(question: str) -> bool:
+    """The text is a question (it ends with a question mark), not an instruction."""
+    return question.rstrip().endswith("?")

@@ -255,7 +255,7 @@ class AgentSession:
             for ext in self.each_extension():
                 ext.before_request(state)
             self.tool_runner.report_late(state)
-            reply = request(self, state, self.parts.redactor)
+            reply = request(self, state, self.parts.redactor, self.parts.workspace)
             if reply.interrupted:
                 self.interrupter.settle()  # a later signal must not break the storing of the partial answer
                 self._store_reply(state, reply, interrupted=True)

@@ -74,11 +74,11 @@ class Model(Protocol):
         model: str | None = None,
         tool_choice: str | None = None,
         on_progress: Callable[[int, int, int], None] | None = None,
-        call_names: frozenset[str] | None = None,
+        call_tools: list[dict[str, Any]] | None = None,
     ) -> LLMReply:
         """One streamed completion: text as it comes to `on_text`, tool calls, usage; raises
-        ProviderError (one sentence), MissingCredentials or Cancelled. `call_names`: the tools a required
-        call may be (None: any offered one)."""
+        ProviderError (one sentence), MissingCredentials or Cancelled. `call_tools`: the tool schemas a
+        required call may be, perhaps narrowed (an enum of paths: agent/first_step.py); None: any offered."""
         ...
 
 

@@ -98,6 +98,14 @@ def check_reply(reply: LLMReply, tools: list[dict[str, Any]], history: list[dict
             "Your last reply is written as a tool response (<tool_response> ...); tools write those, not you, "
             "so it is not an answer. Call the tool that gives what the question asks for (read_file reads "
             "a file), or answer the question in your own words."), strip_template_tags(written))
+    if not reply.tool_calls and _TOOL_LIST.match(written):
+        offered = [str((tool.get("function") or tool).get("name", "")) for tool in tools]
+        named = [name for name in offered if name and f'"{name}"' in written] or ["..."]
+        return BadReply("wrote the tool list itself", "it is written as the tool list astro sends (<tools>)", (
+            "Your last reply is written as the tool list (<tools> ...); astro sends that list, so it is "
+            f"neither a call nor an answer. To call a tool ({', '.join(named)}), reply with that one call "
+            f'alone: {{"name": "{named[-1]}", "arguments": {{...its values...}}}}; otherwise answer the '
+            "question in your own words."), "")
     if not reply.tool_calls and echoes(strip_template_tags(reply.text), sent or []):
         return BadReply("repeated astro's own instructions or context as its answer", "it only repeats the "
                         "instructions, environment or tool list astro sent it", (
@@ -181,6 +189,10 @@ def _arguments(raw: Any) -> Any:
 # Recorded (issue 48, stop 50): after glob_files listed data/stars.csv, asked how many rows it has,
 # the 1.5B model replied `<tool_response>\n1000\n</tool_response>`: a result no tool gave.
 _TOOL_RESPONSE = re.compile(r"\s*<tool_response>")
+# The template's tool list, opening a reply. Recorded (stop 52 development, task_plan): asked to plan three
+# steps and record them as tasks, the 1.5B model replied `<tools>` and three tool schemas with values
+# in them, not valid JSON, and astro gave that back as the answer.
+_TOOL_LIST = re.compile(r"\s*<tools>")
 MIN_COPIED_LINE = 30  # shorter lines (a path, a number) are what an answer may rightly repeat
 # A line of a file, or a list of paths, may be the answer itself; a search's listing is not.
 ANSWER_SHAPED_RESULTS = frozenset({"read_file", "grep_files", "glob_files"})

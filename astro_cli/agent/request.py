@@ -4,10 +4,12 @@ trailing environment message), and what comes back (retry notes, usage)."""
 from __future__ import annotations
 
 import json
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 from astro_cli.agent import events as ev
-from astro_cli.agent.first_step import first_call_names, first_step_choice
+from astro_cli.agent.first_step import REQUIRED, answer_step_tools, first_call_tools, first_step_choice
+from astro_cli.agent.named_files import named_files
 from astro_cli.agent.profiles import SMALL
 from astro_cli.prompt.environment import environment_message
 
@@ -18,8 +20,9 @@ if TYPE_CHECKING:
     from astro_cli.security.secrets import Redactor
 
 
-def request(session: SessionView, state: TurnState, redactor: Redactor) -> LLMReply:
-    """Send this step's request and account for its tokens; the reply as the model gave it."""
+def request(session: SessionView, state: TurnState, redactor: Redactor, workspace: Path) -> LLMReply:
+    """Send this step's request and account for its tokens; the reply as the model gave it. `workspace`:
+    where the files a question names are looked up (agent/named_files.py)."""
     assembled = session.assemble(question=state.prompt, turn=state)
     state.assembled = assembled  # extensions that rewrite what is sent measure the same prompt
     history = list(session.messages)
@@ -30,6 +33,14 @@ def request(session: SessionView, state: TurnState, redactor: Redactor) -> LLMRe
     state.sent_texts = [assembled.system, environment["content"] if environment else "",
                         json.dumps(assembled.tools, ensure_ascii=False)]
     bus, llm = session.bus, session.llm
+    constrained = llm.config.text_tool_calls or session.profile == SMALL
+    first = constrained and state.step == 1 and not state.force_final
+    # The step after: only where the server enforces the schema (llama.cpp), since its answer branch is no tool.
+    second = (constrained and state.step == 2 and not state.force_final and llm.config.server_kind == "llama.cpp"
+              and len(state.tool_log) == 1)
+    named = named_files(state.prompt, workspace) if first or second else []
+    after = answer_step_tools(state.prompt, state.step, state.tool_log, named, assembled.tools,
+                              {tool.name for tool in session.visible_tools() if not tool.read_only}) if second else None
     bus.emit(ev.Thinking(step=state.step))
 
     def on_retry(attempt: int, total: int, delay: float, error: str, rate_limited: bool) -> None:
@@ -44,11 +55,11 @@ def request(session: SessionView, state: TurnState, redactor: Redactor) -> LLMRe
         on_retry=on_retry,
         cancel=session.cancel,
         cache_index=len(sent) - (2 if environment else 1),  # the last stored message
-        tool_choice="none" if state.force_final else first_step_choice(
-            state.prompt, state.step, llm.config.text_tool_calls or session.profile == SMALL),
+        tool_choice="none" if state.force_final else REQUIRED if after else first_step_choice(
+            state.prompt, state.step, constrained, named=bool(named)),
         on_progress=lambda total, cached, processed: bus.emit(
             ev.PromptProgress(total=total, cached=cached, processed=processed)),
-        call_names=first_call_names(state.prompt),
+        call_tools=after or (first_call_tools(state.prompt, assembled.tools, named) if first else None),
     )
     if reply.usage:
         session.record_usage(state, reply.usage)

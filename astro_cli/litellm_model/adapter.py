@@ -14,7 +14,7 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from astro_cli.agent.call_schema import call_response_format
+from astro_cli.agent.call_schema import answer_of, call_response_format, offers_answer
 from astro_cli.agent.current_model import CurrentModel
 from astro_cli.agent.first_step import REQUIRED
 from astro_cli.agent.model import Cancelled, LLMReply
@@ -106,7 +106,7 @@ class LLM:
         self._credentials_checked: set[str] = set()
         self.api_seconds = 0.0  # time spent inside model requests, for duration_api_ms and benchmarks
         self._on_progress: Callable[[int, int, int], None] | None = None  # this request's (complete())
-        self._call_names: frozenset[str] | None = None  # likewise: the tools a required call may be
+        self._call_tools: list[dict[str, Any]] | None = None  # likewise: the tools a required call may be
 
     @property
     def config(self) -> LLMConfig:
@@ -123,13 +123,14 @@ class LLM:
         model: str | None = None,
         tool_choice: str | None = None,
         on_progress: Callable[[int, int, int], None] | None = None,
-        call_names: frozenset[str] | None = None,
+        call_tools: list[dict[str, Any]] | None = None,
     ) -> LLMReply:
         """`on_progress(total, cached, processed)`: a local server's prompt processing, where it says.
-        `call_names`: with a required call, the tools it may be (agent/first_step.py); None: any offered."""
+        `call_tools`: with a required call, the tool schemas it may be, perhaps narrowed (agent/first_step.py);
+        None: any offered."""
         litellm = load_litellm()
         self._on_progress = on_progress
-        self._call_names = call_names
+        self._call_tools = call_tools
         wanted = model or self.config.model
         if wanted not in self._credentials_checked:
             check_credentials(litellm, dataclasses.replace(self.config, model=wanted))
@@ -241,8 +242,7 @@ class LLM:
             if tool_choice == REQUIRED and self.config.server_kind == "llama.cpp":
                 # llama.cpp ignores tool_choice for some chat templates; a schema it does enforce
                 # (agent/call_schema.py).
-                narrowed = [t for t in tools if (t.get("function") or {}).get("name") in (self._call_names or ())]
-                schema = call_response_format(narrowed or tools)
+                schema = call_response_format(self._call_tools or tools)
                 if schema is not None:
                     kwargs["response_format"] = schema
         if self.config.api_base:
@@ -270,7 +270,9 @@ class LLM:
             log.debug("the server refused the tool-call schema; asked again without it", exc_info=True)
             del kwargs["response_format"]
             response = litellm.completion(**kwargs)
-        reply = StreamAccumulator(streamed, on_text, self._progress_reader())
+        # The answer written as the schema's answer branch (agent/call_schema.py) is shown once, unwrapped.
+        wrapped = "response_format" in kwargs and offers_answer(self._call_tools)
+        reply = StreamAccumulator(streamed, (lambda text: None) if wrapped else on_text, self._progress_reader())
         first_at: float | None = None
         try:
             for count, chunk in enumerate(response, start=1):
@@ -293,7 +295,12 @@ class LLM:
         except (Cancelled, KeyboardInterrupt):
             return LLMReply(text=reply.text, usage=reply.usage, finish_reason="interrupted", interrupted=True)
         usage = reply.usage.priced(cost_of(model, reply.usage)) if reply.usage else reply.usage
-        return LLMReply(text=reply.text, tool_calls=reply.tool_calls(), usage=usage, finish_reason=reply.finish)
+        text = reply.text
+        answer = answer_of(text) if wrapped else None
+        if wrapped:
+            text = answer if answer is not None else text
+            on_text(text)
+        return LLMReply(text=text, tool_calls=reply.tool_calls(), usage=usage, finish_reason=reply.finish)
 
 
 def _count(progress: dict[str, Any], key: str) -> int:

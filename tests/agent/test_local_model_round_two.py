@@ -187,18 +187,36 @@ def test_a_llama_cpp_server_must_write_the_required_call_as_one_of_the_offered_t
     assert obj["answer"] == "The depth is 0.0067." and "Transit depth 0.0067." in tool_results(fake.bodies()[1])[0]
     first, second = fake.bodies()
     schema = first["response_format"]["json_schema"]["schema"]
-    # The question names a file: the call is one of the file tools offered (stop 50: made to call a
-    # tool, the model called get_paper_content with an id made of the date).
-    assert [branch["properties"]["name"]["const"] for branch in schema["anyOf"]] == ["glob_files", "read_file"]
+    # The question names a file of the workspace: the call reads it (stop 50: made to call a tool, the
+    # model called get_paper_content with an id made of the date; stop 51: it listed the file, then guessed).
+    assert [branch["properties"]["name"]["const"] for branch in schema["anyOf"]] == ["read_file"]
     read_file = next(t["function"]["parameters"] for t in first["tools"] if t["function"]["name"] == "read_file")
-    assert schema["anyOf"][1]["properties"]["arguments"] == read_file
-    assert "response_format" not in second  # the answer is free
+    arguments = schema["anyOf"][0]["properties"]["arguments"]
+    assert arguments["properties"]["path"]["enum"] == ["notes.md"]
+    assert {**arguments, "properties": {**arguments["properties"], "path": read_file["properties"]["path"]},
+            "required": read_file["required"]} == read_file  # only `path` is narrowed
+    # The step after: the answer itself or work, not more reading (tests/agent/test_named_files.py).
+    assert _branch_names(second)[0] == "answer" and "read_file" not in _branch_names(second)
 
 
-def test_a_question_naming_the_library_may_start_with_any_offered_tool(run_astro, fake: FakeProvider, astro_env):
+def _branch_names(body: dict[str, Any]) -> list[str]:
+    return [branch["properties"]["name"]["const"] for branch in body["response_format"]["json_schema"]["schema"]["anyOf"]]
+
+
+def test_a_named_file_that_is_not_there_leaves_the_file_tools_to_choose_from(run_astro, fake: FakeProvider,
+                                                                             astro_env):
+    fake.models_listing = LLAMA_CPP
+    fake.add({"text": '{"name": "glob_files", "arguments": {"pattern": "*.md"}}'}, {"text": "There is no notes.md."})
+    _run(run_astro, astro_env, "What depth did I write in notes.md?")
+    schema = fake.bodies()[0]["response_format"]["json_schema"]["schema"]
+    assert [branch["properties"]["name"]["const"] for branch in schema["anyOf"]] == ["glob_files", "read_file"]
+
+
+def test_a_question_naming_no_file_nor_the_library_may_start_with_any_offered_tool(run_astro, fake: FakeProvider,
+                                                                                   astro_env):
     fake.models_listing = LLAMA_CPP
     fake.add({"text": '{"name": "rag_search", "arguments": {"query": "albedo"}}'}, {"text": "Nothing on albedo."})
-    _run(run_astro, astro_env, "Which paper in my library is about albedo?")
+    _run(run_astro, astro_env, "Which table lists the albedos?")
     first = fake.bodies()[0]
     names = [branch["properties"]["name"]["const"] for branch in first["response_format"]["json_schema"]["schema"]["anyOf"]]
     assert names == [tool["function"]["name"] for tool in first["tools"]] and "rag_search" in names

@@ -84,6 +84,13 @@ def _heading_number(library: LibraryCore, paper: Paper, wanted: str) -> str | No
     return None
 
 
+def _in_section(library: LibraryCore, paper: Paper, rows: list[Chunk], section: str) -> list[Chunk]:
+    """The chunks of `rows` in `section`, by number or name (a heading with no text of its own: its subsections)."""
+    matched = [r for r in rows if section_matches(r.section, section)]
+    number = None if matched else _heading_number(library, paper, section)
+    return [r for r in rows if section_matches(r.section, number)] if number else matched
+
+
 def paper_content(library: LibraryCore, paper: Paper, section: str | None = None,
                   pages: str | int | list[int] | None = None, budget: int | None = None) -> Content:
     rows = library.store.chunks_of(paper.id)
@@ -102,12 +109,15 @@ def paper_content(library: LibraryCore, paper: Paper, section: str | None = None
             last = max(r.page or 0 for r in rows)
             raise ContentError(f"paper {paper.id} has no text on pages {pages} (it has {last} pages).")
     if section:
-        matched = [r for r in chosen if section_matches(r.section, section)]
-        number = None if matched else _heading_number(library, paper, section)
-        if number:
-            matched = [r for r in chosen if section_matches(r.section, number)]
-        chosen = matched
+        matched = _in_section(library, paper, chosen, section)
         what = f"section {section}" + (f", {what}" if pages else "")
+        if not matched and chosen is not rows:
+            # The section is elsewhere than the pages asked for (a small model guesses both: stop 51, section
+            # '3' on page 3 was refused as no section matching '3'): the section, saying where it is.
+            matched = _in_section(library, paper, rows, section)
+            where = sorted({r.page for r in matched if r.page})
+            what = f"section {section} (not on pages {pages}; it is on pages {where[0]}-{where[-1]})" if where else what
+        chosen = matched
         if not chosen:
             raise ContentError(f"paper {paper.id} has no section matching '{section}'; its sections are: "
                                f"{_outline(library, paper)}.")

@@ -89,6 +89,15 @@ def test_get_paper_content_by_pages_and_the_budget_note(app):
     assert "more characters were left out, in sections" in note and "References" in note and "(pages " in note
 
 
+def test_a_section_asked_on_the_wrong_pages_is_given_with_where_it_is(app):
+    """Stop 51 (lib_acceptance): the 1.5B model asked for section '3' on page 3 and was told the paper
+    has no section matching '3', while its outline listed '3 Analysis'."""
+    call(app, "parse_paper", id="1001.0012")
+    content = call(app, "get_paper_content", id="1001.0012", section="3.2", pages="1").content
+    assert 'section="3.2 From Flux Ratios to Effective Temperature"' in content
+    assert "section 3.2 (not on pages 1; it is on pages " in content.splitlines()[0]
+
+
 def test_get_paper_content_errors_are_sentences(app):
     call(app, "parse_paper", id="1001.0012")
     with pytest.raises(ToolError, match="has no section matching 'Observations'; its sections are: Front matter; "):

@@ -1,0 +1,124 @@
+"""The workspace files a question names, so that a small model's first call reads them.
+
+Recorded (issue 48, stops 50-51, Qwen2.5-Coder-1.5B): asked about `data/stars.csv`, the CSV in `data/`,
+the README or "my meeting notes", the model made to call a tool listed the file (glob_files) or
+searched the library, and then answered without the file's content. A question that names a file
+is answered from that file, so the first call can be `read_file` with `path` one of the files named.
+
+What names a file (a general rule, not a list of files): a path or file name written in the question
+("notes/todo.md", "stars.csv"), a folder written with its slash ("data/", narrowed by a format the
+question names: "the CSV in data/"), or, failing those, a word that is a file's own name or format
+("the README", "my meeting notes" -> notes/meeting.md; the file whose folder is named as well wins).
+Files are looked up under the workspace only: hidden folders, the folders astro manages with tools
+of their own (memory/, skills/, papers/), links that lead out of the workspace and binary files are
+never offered. read_file keeps its own confinement; the list only narrows what the model may write.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+log = logging.getLogger(__name__)
+
+# Folders whose files other tools handle (save_memory, skills, the library) or that are not the user's.
+OWN_FOLDERS = frozenset({"memory", "skills", "papers"})  # at the top of the workspace
+NEVER = frozenset({"node_modules", "__pycache__", "venv"})
+MAX_SEEN = 2000  # files looked at, at most: a huge workspace is not walked to the end for a hint
+MAX_NAMED = 12  # more matches than this name nothing in particular
+_MENTION = re.compile(r"(?:[\w.-]+/)+(?:[\w-]+\.[A-Za-z][A-Za-z0-9]{0,4}\b)?|(?<![\w.])[\w-]+\.[A-Za-z][A-Za-z0-9]{1,4}\b")
+_WORD = re.compile(r"[a-z][a-z0-9_-]*")
+MIN_WORD = 3  # shorter words ("a", "in") are never a file's name
+
+
+@dataclass(frozen=True)
+class Entry:
+    """A workspace file: its path relative to the root, as read_file takes it."""
+
+    rel: str
+
+    @property
+    def parts(self) -> tuple[str, ...]:
+        return tuple(self.rel.split("/"))
+
+    @property
+    def stem(self) -> str:
+        return self.parts[-1].split(".", 1)[0].lower()
+
+    @property
+    def suffix(self) -> str:
+        name = self.parts[-1]
+        return name.rsplit(".", 1)[1].lower() if "." in name else ""
+
+
+def workspace_files(root: Path) -> list[Entry]:
+    """The user's text files under `root` (see the module's rule), sorted, at most MAX_SEEN looked at."""
+    out: list[Entry] = []
+    real_root = root.resolve()
+    seen = 0
+    for dirpath, dirnames, filenames in os.walk(real_root):
+        here = Path(dirpath)
+        top = here == real_root
+        dirnames[:] = sorted(d for d in dirnames
+                             if not d.startswith(".") and d not in NEVER and not (top and d in OWN_FOLDERS))
+        for name in sorted(filenames):
+            seen += 1
+            if seen > MAX_SEEN:
+                return out
+            path = here / name
+            if name.startswith(".") or not _inside_text_file(path, real_root):
+                continue
+            out.append(Entry(path.relative_to(real_root).as_posix()))
+    return out
+
+
+def _inside_text_file(path: Path, root: Path) -> bool:
+    try:
+        real = path.resolve()
+        if not real.is_relative_to(root) or not real.is_file():
+            return False
+        with real.open("rb") as handle:
+            return b"\x00" not in handle.read(4096)
+    except OSError:
+        log.debug("could not look at %s", path, exc_info=True)
+        return False
+
+
+def named_files(question: str, root: Path) -> list[str]:
+    """The workspace files `question` names (relative paths), best first; [] when it names none."""
+    files = workspace_files(root)
+    words = {w for w in _WORD.findall(question.lower()) if len(w) >= MIN_WORD}
+    mentioned = [m.rstrip("/") for m in _MENTION.findall(question)]
+    by_mention = _by_mention(files, mentioned, words)
+    chosen = by_mention if by_mention else _by_words(files, words)
+    return [entry.rel for entry in chosen][:MAX_NAMED] if len(chosen) <= MAX_NAMED else []
+
+
+def _by_mention(files: list[Entry], mentioned: list[str], words: set[str]) -> list[Entry]:
+    """Files written out (exact path or name), else the files in a folder written out, narrowed to a
+    format the question names when that leaves any."""
+    exact = [f for f in files if any(f.rel == m or f.rel.endswith("/" + m) for m in mentioned)]
+    if exact:
+        return exact
+    inside = [f for f in files if any(f.rel.startswith(m + "/") or ("/" + m + "/") in ("/" + f.rel)
+                                      for m in mentioned if "." not in m.rsplit("/", 1)[-1])]
+    formatted = [f for f in inside if f.suffix in words]
+    return formatted or inside
+
+
+def _by_words(files: list[Entry], words: set[str]) -> list[Entry]:
+    """Files whose own name (or format) is a word of the question; those whose folders are named too
+    come first, and only the best-named are kept."""
+    scored: list[tuple[int, Entry]] = []
+    for entry in files:
+        if entry.stem not in words and entry.suffix not in words:
+            continue
+        folders = sum(1 for part in entry.parts[:-1] if part.lower() in words)
+        scored.append((1 + folders + (entry.stem in words and entry.suffix in words), entry))
+    if not scored:
+        return []
+    best = max(score for score, _ in scored)
+    return [entry for score, entry in scored if score == best]
