@@ -11,13 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from astro_cli.bootstrap import build_app
-from astro_cli.research.library.parse import parse_paper
-from astro_cli.research.library.service import Library
-from astro_cli.research.records import passage_handle
-from tests.helpers import last_json
+from tests.claims_support import claims_of, latex_passages
 
-KEYWORDS_ONLY = {"library.embedding_model": "off"}
 BOUMA, EVEREST, SMEAR = "1802.05277", "1607.00524", "1905.09831"
 SOURCES = {
     BOUMA: ("Biases in Planet Occurrence Caused by Unresolved Binaries in Transit Surveys", "Simple model",
@@ -43,32 +38,7 @@ MARKS = {SMEAR: "174020"}  # a table is a chunk of its own
 @pytest.fixture
 def handles(workspace: Path) -> dict[str, str]:
     """Each paper's LaTeX in the library, parsed; the handle of its passage (one chunk a paper)."""
-    app = build_app(KEYWORDS_ONLY, workspace=workspace)
-    out = {}
-    try:
-        library = Library.of(app)
-        for paper, (title, section, text) in SOURCES.items():
-            source = workspace / "papers" / f"{paper}.tex"
-            source.parent.mkdir(parents=True, exist_ok=True)
-            source.write_text(f"\\documentclass{{aastex}}\n\\begin{{document}}\n\\title{{{title}}}\n"
-                              f"\\section{{{section}}}\n{text}\n\\end{{document}}\n")
-            library.upsert_paper({"id": paper, "arxiv_id": paper, "title": title, "year": 2018,
-                                  "source_path": str(source)})
-            parse_paper(library, paper)
-            [row] = [r for r in app.db.query("SELECT * FROM chunks WHERE paper_id = ? ORDER BY ord", [paper])
-                     if MARKS.get(paper, text[:20]) in r["text"]]
-            out[paper] = passage_handle(paper, row["ord"], row["page"], row["section"])
-    finally:
-        app.close()
-    return out
-
-
-def claims_of(run_astro, fake, env: dict[str, str], paper: str, answer: str) -> list[dict]:
-    reading = {"tool_calls": [{"name": "get_paper_content", "arguments": {"id": paper}}]}
-    fake.add(reading, {"text": answer}, {"text": answer})  # the model insists after the one nudge
-    result = run_astro(["run", "--output-format", "json", "What does the paper say?"], env)
-    assert result.returncode == 0, result.stderr
-    return list(last_json(result.stdout)["claims"])
+    return latex_passages(workspace, SOURCES, 2018, MARKS)
 
 
 @pytest.mark.slow

@@ -10,17 +10,12 @@ from pathlib import Path
 
 import pytest
 
-from astro_cli.bootstrap import build_app
 from astro_cli.citations.agree import check_quantity, stated_in
 from astro_cli.citations.claims import split_claims
 from astro_cli.citations.quantities import quantities
 from astro_cli.citations.support import check_support
-from astro_cli.research.library.parse import parse_paper
-from astro_cli.research.library.service import Library
-from astro_cli.research.records import passage_handle
-from tests.helpers import last_json
+from tests.claims_support import claims_of, latex_passages
 
-KEYWORDS_ONLY = {"library.embedding_model": "off"}
 TRAPPIST = "2010.01074"
 RV_PASSAGE = (
     "Recently Hirano et al. were able to make high precision measurements of the radial velocity (RV) of the "
@@ -61,21 +56,8 @@ def test_the_number_of_a_name_takes_no_prose_uncertainty():
 @pytest.fixture
 def handle(workspace: Path) -> str:
     """The paper's LaTeX in the library, parsed; the handle of its passage."""
-    app = build_app(KEYWORDS_ONLY, workspace=workspace)
-    try:
-        library = Library.of(app)
-        source = workspace / "papers" / f"{TRAPPIST}.tex"
-        source.parent.mkdir(parents=True, exist_ok=True)
-        source.write_text("\\documentclass{aastex}\n\\begin{document}\n\\title{Refining TRAPPIST-1}\n"
-                          f"\\section{{Radial velocities}}\n{RV_PASSAGE}\n\\end{{document}}\n")
-        library.upsert_paper({"id": TRAPPIST, "arxiv_id": TRAPPIST, "title": "Refining TRAPPIST-1", "year": 2021,
-                              "source_path": str(source)})
-        parse_paper(library, TRAPPIST)
-        [row] = [r for r in app.db.query("SELECT * FROM chunks WHERE paper_id = ? ORDER BY ord", [TRAPPIST])
-                 if "Hirano" in r["text"]]
-        return passage_handle(TRAPPIST, row["ord"], row["page"], row["section"])
-    finally:
-        app.close()
+    sources = {TRAPPIST: ("Refining TRAPPIST-1", "Radial velocities", RV_PASSAGE)}
+    return latex_passages(workspace, sources, 2021, {TRAPPIST: "Hirano"})[TRAPPIST]
 
 
 @pytest.mark.slow
@@ -84,11 +66,7 @@ def test_speeds_in_cm_per_sec_through_the_real_process(run_astro, fake, astro_en
     answer = (f"Hirano et al. reached 2.5 m/s on the star's radial velocity [{handle}]. "
               f"Matching the TTV mass errors would take a semi-amplitude precision of 2.4–19 cm/s [{handle}]. "
               f"Matching the TTV mass errors would take a semi-amplitude precision of 2.4–19 mm/s [{handle}].")
-    reading = {"tool_calls": [{"name": "get_paper_content", "arguments": {"id": TRAPPIST}}]}
-    fake.add(reading, {"text": answer}, {"text": answer})  # the model insists after the one nudge
-    result = run_astro(["run", "--output-format", "json", "What does the paper say?"], astro_env)
-    assert result.returncode == 0, result.stderr
-    claims = list(last_json(result.stdout)["claims"])
+    claims = claims_of(run_astro, fake, astro_env, TRAPPIST, answer)
     assert [c["status"] for c in claims] == ["supported", "supported", "unsupported"], [c["reason"] for c in claims]
 
 
@@ -140,28 +118,11 @@ def test_a_greek_name_is_a_designation_capitalised_too():
 @pytest.mark.slow
 def test_a_planet_by_its_letter_through_the_real_process(run_astro, fake, astro_env, workspace):
     """The column table, through the real process: b's mass supported, the same number as c's flagged."""
-    app = build_app(KEYWORDS_ONLY, workspace=workspace)
-    try:
-        library = Library.of(app)
-        source = workspace / "papers" / "planets.tex"
-        source.parent.mkdir(parents=True, exist_ok=True)
-        source.write_text("\\documentclass{aastex}\n\\begin{document}\n\\title{Refining TRAPPIST-1}\n"
-                          "\\section{Planets}\n" + COLUMNS.split("\n", 1)[1] + "\n\\end{document}\n")
-        library.upsert_paper({"id": TRAPPIST, "arxiv_id": TRAPPIST, "title": "Refining TRAPPIST-1", "year": 2021,
-                              "source_path": str(source)})
-        parse_paper(library, TRAPPIST)
-        [row] = [r for r in app.db.query("SELECT * FROM chunks WHERE paper_id = ? ORDER BY ord", [TRAPPIST])
-                 if "1.374" in r["text"]]
-        h = passage_handle(TRAPPIST, row["ord"], row["page"], row["section"])
-    finally:
-        app.close()
+    sources = {TRAPPIST: ("Refining TRAPPIST-1", "Planets", COLUMNS.split("\n", 1)[1])}
+    h = latex_passages(workspace, sources, 2021, {TRAPPIST: "1.374"})[TRAPPIST]
     answer = (f"TRAPPIST-1 b has a mass of 1.374 ± 0.069 Earth masses [{h}]. "
               f"TRAPPIST-1 c has a mass of 1.374 ± 0.069 Earth masses [{h}].")
-    reading = {"tool_calls": [{"name": "get_paper_content", "arguments": {"id": TRAPPIST}}]}
-    fake.add(reading, {"text": answer}, {"text": answer})
-    result = run_astro(["run", "--output-format", "json", "What does the paper say?"], astro_env)
-    assert result.returncode == 0, result.stderr
-    claims = list(last_json(result.stdout)["claims"])
+    claims = claims_of(run_astro, fake, astro_env, TRAPPIST, answer)
     assert [c["status"] for c in claims] == ["supported", "unsupported"], [c["reason"] for c in claims]
 
 
