@@ -55,7 +55,8 @@ class Entry:
 
 
 def workspace_files(root: Path) -> list[Entry]:
-    """The user's text files under `root` (see the module's rule), sorted, at most MAX_SEEN looked at."""
+    """The user's files under `root` by name (see the module's rule), sorted, at most MAX_SEEN looked at; whether
+    one is a text file inside the workspace is asked only of those a question names (named_files)."""
     out: list[Entry] = []
     real_root = root.resolve()
     seen = 0
@@ -68,10 +69,8 @@ def workspace_files(root: Path) -> list[Entry]:
             seen += 1
             if seen > MAX_SEEN:
                 return out
-            path = here / name
-            if name.startswith(".") or not _inside_text_file(path, real_root):
-                continue
-            out.append(Entry(path.relative_to(real_root).as_posix()))
+            if not name.startswith("."):
+                out.append(Entry((here / name).relative_to(real_root).as_posix()))
     return out
 
 
@@ -89,12 +88,21 @@ def _inside_text_file(path: Path, root: Path) -> bool:
 
 def named_files(question: str, root: Path) -> list[str]:
     """The workspace files `question` names (relative paths), best first; [] when it names none."""
-    files = workspace_files(root)
     words = {w for w in _WORD.findall(question.lower()) if len(w) >= MIN_WORD}
     mentioned = [m.rstrip("/") for m in _MENTION.findall(question)]
+    real_root = root.resolve()
+    # Only files the question could name are opened (a text file inside the workspace), not every file listed.
+    files = [f for f in workspace_files(root)
+             if _could_be_named(f, mentioned, words) and _inside_text_file(real_root / f.rel, real_root)]
     by_mention = _by_mention(files, mentioned, words)
     chosen = by_mention if by_mention else _by_words(files, words)
     return [entry.rel for entry in chosen][:MAX_NAMED] if len(chosen) <= MAX_NAMED else []
+
+
+def _could_be_named(entry: Entry, mentioned: list[str], words: set[str]) -> bool:
+    """What _by_mention or _by_words could choose: a path, name or folder written out, a name or format said."""
+    return entry.stem in words or entry.suffix in words or any(
+        entry.rel == m or entry.rel.endswith("/" + m) or ("/" + m + "/") in ("/" + entry.rel) for m in mentioned)
 
 
 def _by_mention(files: list[Entry], mentioned: list[str], words: set[str]) -> list[Entry]:
