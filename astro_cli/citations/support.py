@@ -20,6 +20,7 @@ from astro_cli.citations.agree import Stated, check_quantity, combined, stated_i
 from astro_cli.citations.binding import unbound
 from astro_cli.citations.claims import Claim
 from astro_cli.citations.columns import column_reason
+from astro_cli.citations.credited import credit_reason
 from astro_cli.citations.names import named_in, rows_of, squash
 from astro_cli.citations.planets import planet_cells, planet_words, row_fits, split_planet
 from astro_cli.citations.quantity import Quantity
@@ -66,7 +67,7 @@ def check_support(claim: Claim, passage: str, stated: Stated | None = None) -> V
     absent = [n for n in claim.names if not named_in(n, passage, squashed)]
     if absent:
         return Verdict("unsupported", f"{', '.join(absent)} is not named in the passage")
-    other = unbound(claim, passage) if claim.quantities else None
+    other = (unbound(claim, passage) if claim.quantities else None) or credit_reason(claim, passage)
     if other is not None:
         return Verdict("unsupported", other)
     if claim.quantities and passage.count("|") >= 5:
