@@ -21,6 +21,7 @@ from astro_cli.citations.binding import unbound
 from astro_cli.citations.claims import Claim
 from astro_cli.citations.columns import column_reason
 from astro_cli.citations.credited import credit_reason
+from astro_cli.citations.headers import header_reason, header_stated
 from astro_cli.citations.names import named_in, rows_of, squash
 from astro_cli.citations.planets import planet_cells, planet_words, row_fits, split_planet
 from astro_cli.citations.quantity import Quantity
@@ -61,7 +62,9 @@ def check_support(claim: Claim, passage: str, stated: Stated | None = None) -> V
     terms, squashed = _passage_facts(passage)
     stated = stated if stated is not None else stated_in(passage)
     missing = [why for q in claim.quantities if (why := check_quantity(q, stated)) is not None
-               and not _in_subscript(q, claim, passage) and check_quantity(q, _scaled_cells(passage)) is not None]
+               and not _in_subscript(q, claim, passage) and check_quantity(q, _scaled_cells(passage)) is not None
+               and check_quantity(q, header_stated(passage)) is not None]
+    missing += [why for q in claim.quantities if (why := header_reason(q, stated, passage)) is not None]
     if missing:
         return Verdict("unsupported", "; ".join(missing))
     absent = [n for n in claim.names if not named_in(n, passage, squashed)]
