@@ -40,7 +40,12 @@ _REPLACE = {
 }
 _LONE_CAPITAL = re.compile(r"(?<![A-Za-z])([A-Z])(?=\d)")
 _SUPERSCRIPT = str.maketrans("⁰¹²³⁴⁵⁶⁷⁸⁹⁻⁺", "0123456789-+")
-_PLAIN = re.compile("|".join(re.escape(k) for k in sorted(_REPLACE, key=len, reverse=True)) + "|[⁰¹²³⁴⁵⁶⁷⁸⁹⁻⁺]+")
+# a sign parted from its number by a space where no term stands before it to subtract from: after `=`, `(`, `[`,
+# `{`, `&`, or opening a line of an equation (`\begin{cases}\n- 0.0648 \cdot [Fe/H]`); not a list's dash
+_LONE_SIGN = (r"(?<=[=(\[{&])[ \t]*[-−][ \t]+(?=\d)"
+              r"|(?m:^)[ \t]*[-−][ \t]+(?=[\d.]+[ \t]*(?:\\cdot|\\times|[·×*]))")
+_PLAIN = re.compile(f"(?P<sign>{_LONE_SIGN})|" + "|".join(re.escape(k) for k in sorted(_REPLACE, key=len, reverse=True))
+                    + "|[⁰¹²³⁴⁵⁶⁷⁸⁹⁻⁺]+")
 
 _N = r"(?:\d{1,3}(?:,\d{3})+(?![\d])(?:\.\d+)?|(?<!\d\x20)\d{1,3}(?:\x20\d{3})+(?![\d.]|\x20\d)|\d+(?:\.\d+)?|\.\d+)"
 QUANTITY = re.compile(
@@ -93,7 +98,7 @@ def plain(text: str) -> tuple[str, list[int]]:
         out.append(text[last:match.start()])
         where.extend(range(last, match.start()))
         token = match.group(0)
-        new = _REPLACE.get(token)
+        new = "-" if match.group("sign") else _REPLACE.get(token)
         if new is None:  # superscript digits: ⁻³ -> ^-3
             new = "^" + token.translate(_SUPERSCRIPT)
         out.append(new)

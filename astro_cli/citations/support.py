@@ -20,6 +20,7 @@ from astro_cli.citations.agree import Stated, check_quantity, combined, stated_i
 from astro_cli.citations.binding import unbound
 from astro_cli.citations.claims import Claim
 from astro_cli.citations.columns import column_reason
+from astro_cli.citations.counts import as_figures, presupposed
 from astro_cli.citations.credited import credit_reason
 from astro_cli.citations.headers import header_reason, header_stated
 from astro_cli.citations.names import named_in, rows_of, squash
@@ -63,7 +64,8 @@ def check_support(claim: Claim, passage: str, stated: Stated | None = None) -> V
     stated = stated if stated is not None else stated_in(passage)
     missing = [why for q in claim.quantities if (why := check_quantity(q, stated)) is not None
                and not _in_subscript(q, claim, passage) and check_quantity(q, _scaled_cells(passage)) is not None
-               and check_quantity(q, header_stated(passage)) is not None]
+               and check_quantity(q, header_stated(passage)) is not None
+               and not presupposed(q, claim.text, passage) and not as_figures(q, passage)]
     missing += [why for q in claim.quantities if (why := header_reason(q, stated, passage)) is not None]
     if missing:
         return Verdict("unsupported", "; ".join(missing))
