@@ -18,6 +18,7 @@ from functools import lru_cache
 
 from astro_cli.citations.agree import Stated, check_quantity, combined, stated_in
 from astro_cli.citations.binding import unbound
+from astro_cli.citations.bounds import bound_reason
 from astro_cli.citations.claims import Claim
 from astro_cli.citations.columns import column_reason
 from astro_cli.citations.counts import as_figures, presupposed
@@ -72,7 +73,8 @@ def check_support(claim: Claim, passage: str, stated: Stated | None = None) -> V
     absent = [n for n in claim.names if not named_in(n, passage, squashed)]
     if absent:
         return Verdict("unsupported", f"{', '.join(absent)} is not named in the passage")
-    other = (unbound(claim, passage) if claim.quantities else None) or credit_reason(claim, passage)
+    other = (unbound(claim, passage) or bound_reason(claim, passage, stated) if claim.quantities else None) or (
+        credit_reason(claim, passage))
     if other is not None:
         return Verdict("unsupported", other)
     if claim.quantities and passage.count("|") >= 5:
