@@ -21,9 +21,11 @@ from astro_cli.citations.number_words import (
     FRACTION,
     NUMBER_WORD,
     ORDER,
+    RATIO,
     any_word,
     fraction_value,
     order_value,
+    ratio_value,
     word_value,
 )
 from astro_cli.citations.prose_errors import attach
@@ -169,7 +171,9 @@ def _with_words(norm: str, where: list[int], found: list[Quantity]) -> list[Quan
                       bare=m.group(0), worded=True) for m in ORDER.finditer(norm)]
     words += [Quantity(fraction_value(m), 6, start=where[m.start()], end=where[m.end() - 1] + 1, text=m.group(0),
                        bare=m.group(0), worded=True) for m in FRACTION.finditer(norm)]
-    parts = [m.span() for m in FRACTION.finditer(norm)]
+    words += [Quantity(ratio_value(m), 6, start=where[m.start()], end=where[m.end() - 1] + 1, text=m.group(0),
+                       bare=m.group(0), worded=True) for m in RATIO.finditer(norm)]
+    parts = [m.span() for m in FRACTION.finditer(norm)] + [m.span() for m in RATIO.finditer(norm)]
     for match in NUMBER_WORD.finditer(norm):
         if any(a <= match.start() < b for a, b in parts):
             continue  # the count of a fraction (`Two thirds`), not a number of its own

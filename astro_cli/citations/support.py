@@ -32,6 +32,7 @@ from astro_cli.citations.terms import key_terms
 
 SUPPORTED_TERMS = 0.5  # share of the claim's key terms a supporting passage must have
 UNRELATED_TERMS = 0.2  # below this share the passage is about something else
+FEW_TERMS = 2  # a claim with no more key terms than this, and two quantities with units, is decided by its numbers
 
 
 @dataclass(frozen=True)
@@ -87,6 +88,10 @@ def check_support(claim: Claim, passage: str, stated: Stated | None = None) -> V
     wanted = key_terms(text)
     share = len(wanted & terms) / len(wanted) if wanted else 1.0
     if share >= SUPPORTED_TERMS or (claim.quantities and share >= SUPPORTED_TERMS - 0.15):
+        return Verdict("supported", score=share)
+    if len(wanted) <= FEW_TERMS and len(claim.quantities) >= 2 and all(q.unit or q.percent for q in claim.quantities):
+        # a claim that is its numbers (`NGC 2516 is 100–200 Myr old and about 400 pc away`): each found with its
+        # unit and bound to its words above, so a word or two the passage puts otherwise (`young`, `close`) says little
         return Verdict("supported", score=share)
     if share < UNRELATED_TERMS:
         return Verdict("unsupported", "the passage is about something else", share)

@@ -155,3 +155,22 @@ def test_a_shared_view_of_the_field_credits_the_literature(sentence):
 ])
 def test_the_answers_own_agreement_is_no_credit(sentence):
     assert not credits_literature(sentence)
+
+
+YOUNG = ("We chose NGC 2516 for this analysis because it is young (100-200 Myr) and close enough ($d\\approx400$ pc) "
+         "to facilitate photometric rotation measurements.")
+GAS = ("Since the gas represents about 99% of the mass of the original cloud, gas dispersal enables the majority "
+       "($\\sim$90%) of stars in the cluster to escape the cluster's gravitational well.")
+
+
+@pytest.mark.parametrize(("claim", "passage", "status"), [
+    ("NGC 2516 is 0.1–0.2 Gyr old and about 0.4 kpc away.", YOUNG, "supported"),
+    ("NGC 2516 is 100–200 Myr old and about 400 pc away.", YOUNG, "supported"),
+    ("NGC 2516 is 100–300 Myr old and about 400 pc away.", YOUNG, "unsupported"),
+    ("Gas dispersal lets about nine in ten of a cluster's stars escape.", GAS, "supported"),
+    ("Gas dispersal lets about eight in ten of a cluster's stars escape.", GAS, "unsupported"),
+])
+def test_a_claim_of_numbers_and_a_share_in_words(claim, passage, status):
+    """A claim that is its numbers with units is decided by them (its one word `away` the passage says as
+    `close`); `nine in ten` is the passage's 90%."""
+    assert verdict(claim, passage)[0] == status
