@@ -6,8 +6,9 @@ as `is expected`. Three rules, each only where every place the passage states th
 - the direction: a value bounded from above (`<`, `≤`, `≲`, `less than`, `below`, `under`, `at most`, `up to`,
   `upper limit`, `or less`) is not one bounded from below (`>`, `≳`, `more than`, `above`, `over`, `at least`,
   `exceeding`, `lower limit`, `or more`), nor the reverse;
-- an upper limit is no measurement: a passage's upper bound claimed as a plain value (no comparison, no
-  `limit`/`bound`/`threshold` word, no `...er than` near it) is not stated;
+- an upper limit is no measurement: a passage's upper limit (`<`, `≲`, `upper limit of`; not an extent such as `up
+  to 11 days`) claimed as a plain value (no comparison, no `limit`/`bound`/`threshold` word, no `...er than` near
+  it) is not stated;
 - the negation: where the passage states the value, its clause and its sentence are negated (`not`, `no`, `never`,
   `neither`, `nor`, `none`, `cannot`, `without`, `n't`) as the claim's are; a claim that bounds its value is not
   held to it (`cannot detect periods beyond two years` is an `upper limit of two years`).
@@ -32,6 +33,9 @@ _UPPER = re.compile(r"(?:<|≤|≲|\\lesssim|\\leq?|\\la\b|\\lt\b|\bless\s+than|
 _LOWER = re.compile(r"(?:>|≥|≳|\\gtrsim|\\geq?|\\ga\b|\\gt\b|\bmore\s+than|\bgreater\s+than|\blarger\s+than|"
                     r"\bhigher\s+than|\blonger\s+than|\babove|\bover|\bat\s+least|\bexceed(?:s|ing|ed)?|"
                     r"\bno\s+less\s+than|\bnot\s+less\s+than|\blower\s+limits?\s+(?:of|on|at)(?:\s+[^\s,;.]+){0,8}?"
+                    r"\s+(?:of|as|at|is)?)" + _APPROX + r"$", re.IGNORECASE)
+# an upper limit as a measurement reports it (`A_B < 0.35`, `an upper limit of 6.8%`), not an extent (`up to 11 days`)
+_LIMIT = re.compile(r"(?:<|≤|≲|\\lesssim|\\leq?|\\la\b|\\lt\b|\bupper\s+limits?\s+(?:of|on|at)(?:\s+[^\s,;.]+){0,8}?"
                     r"\s+(?:of|as|at|is)?)" + _APPROX + r"$", re.IGNORECASE)
 _AFTER_UPPER = re.compile(r"^[^\s,;.]*\s+or\s+(?:less|fewer|lower|smaller|below)\b", re.IGNORECASE)
 _AFTER_LOWER = re.compile(r"^[^\s,;.]*\s+(?:or|and)\s+(?:more|greater|higher|larger|above|over)\b", re.IGNORECASE)
@@ -104,7 +108,8 @@ def _bound(own: Quantity, text: str, found: list[Quantity], passage: str) -> str
         return None
     if mine is not None:
         return f"{own.text} is an {their} bound in the passage, not an {mine} one"
-    if their == "upper" and not _HEDGED.search(text[max(0, own.start - 60):own.end + 30]):
+    limits = all(_LIMIT.search(passage[max(0, q.start - 80):q.start]) for q in found)
+    if their == "upper" and limits and not _HEDGED.search(text[max(0, own.start - 60):own.end + 30]):
         return f"{own.text} is an upper limit in the passage, not a measured value"
     return None
 

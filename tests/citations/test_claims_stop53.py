@@ -174,3 +174,17 @@ def test_a_claim_of_numbers_and_a_share_in_words(claim, passage, status):
     """A claim that is its numbers with units is decided by them (its one word `away` the passage says as
     `close`); `nine in ten` is the passage's 90%."""
     assert verdict(claim, passage)[0] == status
+
+
+PLEIADES = ("The maximum rotation periods seen in NGC 2516 across both Sets extend up to $\\approx$11 days, rather than "
+            "the $\\approx$8.5 day upper limit seen in the Pleiades.")
+
+
+@pytest.mark.parametrize(("claim", "status"), [
+    ("Rotation periods in NGC 2516 reach about 11 days against 8.5 days in the Pleiades.", "supported"),
+    ("Rotation periods in NGC 2516 reach about 8.5 days against 11 days in the Pleiades.", "unsupported"),
+])
+def test_two_values_compared_are_two_clauses(claim, status):
+    """`against`, `versus`, `compared with` part what they compare (binding.py): the Pleiades' words were the 11
+    days' too, and an extent (`up to 11 days`) is no upper limit told as a value."""
+    assert verdict(claim, PLEIADES)[0] == status
