@@ -25,6 +25,7 @@ from astro_cli.citations.counts import as_figures, presupposed
 from astro_cli.citations.credited import credit_reason
 from astro_cli.citations.headers import header_reason, header_stated
 from astro_cli.citations.names import named_in, rows_of, squash
+from astro_cli.citations.owners import owner_reason
 from astro_cli.citations.planets import planet_cells, planet_words, row_fits, split_planet
 from astro_cli.citations.quantity import Quantity
 from astro_cli.citations.subscripts import named_symbols
@@ -74,8 +75,8 @@ def check_support(claim: Claim, passage: str, stated: Stated | None = None) -> V
     absent = [n for n in claim.names if not named_in(n, passage, squashed)]
     if absent:
         return Verdict("unsupported", f"{', '.join(absent)} is not named in the passage")
-    other = (unbound(claim, passage) or bound_reason(claim, passage, stated) if claim.quantities else None) or (
-        credit_reason(claim, passage))
+    other = (unbound(claim, passage) or bound_reason(claim, passage, stated) or owner_reason(claim, passage, stated)
+             if claim.quantities else None) or credit_reason(claim, passage)
     if other is not None:
         return Verdict("unsupported", other)
     if claim.quantities and passage.count("|") >= 5:

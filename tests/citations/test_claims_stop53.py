@@ -188,3 +188,20 @@ def test_two_values_compared_are_two_clauses(claim, status):
     """`against`, `versus`, `compared with` part what they compare (binding.py): the Pleiades' words were the 11
     days' too, and an extent (`up to 11 days`) is no upper limit told as a value."""
     assert verdict(claim, PLEIADES)[0] == status
+
+
+CMF_PROSE = ("Our core mass fraction estimates are provided in Fig 17 and Table 9. Estimates range from "
+             "${16.1_{-4.2}^{+3.5}}$ wt% for planet g up to ${26.6_{-5.1}^{+4.6}}$ wt% for planet c, which, despite the "
+             "different central values, have considerable overlapping probability distributions. The campaign 12 data "
+             "contains 48, 30, 17, 11, 7, 5, and 4 transits of planets b, c, d, e, f, g, and h, respectively.")
+
+
+@pytest.mark.parametrize(("claim", "status"), [
+    ("Core mass fractions range from 16.1 wt% for planet g to 26.6 wt% for planet c.", "supported"),
+    ("Core mass fractions range from 16.1 wt% for planet h to 26.6 wt% for planet c.", "unsupported"),
+    ("The campaign 12 data holds 48 transits of planet b and 4 of planet h.", "supported"),
+])
+def test_a_value_told_for_another_object_is_unsupported(claim, status):
+    """owners.py: `16.1 wt% for planet h` where the passage gives it `for planet g`; a `respectively` list of
+    planets ties no value to one of them."""
+    assert verdict(claim, CMF_PROSE)[0] == status
