@@ -26,9 +26,10 @@ from astro_cli.citations.quantity import Quantity
 from astro_cli.citations.units import ONLY_ITSELF, factor
 
 
-@dataclass
+@dataclass(eq=False)
 class Stated:
-    """The quantities of a text, indexed by value, so a claim is looked up without a scan of them all."""
+    """The quantities of a text, indexed by value, so a claim is looked up without a scan of them all. Compared
+    by identity, so the matches of a claim's quantity in it are computed once (`matching`)."""
 
     items: tuple[Quantity, ...]
     values: list[float] = field(default_factory=list)
@@ -130,8 +131,10 @@ def _matches(claim: Quantity, wanted: float, decimals: int, stated: Stated, erro
     return next(_all_matches(claim, wanted, decimals, stated, errors), None)
 
 
+@lru_cache(maxsize=4096)
 def matching(claim: Quantity, stated: Stated) -> list[Quantity]:
-    """Every passage quantity that states the claim's value (or an end of its range), uncertainty included."""
+    """Every passage quantity that states the claim's value (or an end of its range), uncertainty included (the
+    binding, bound and owner rules each ask for them: a list the callers only read)."""
     found = list(_all_matches(claim, claim.value, claim.decimals, stated, True))
     if claim.high is not None:
         found += _all_matches(claim, claim.high, claim.high_decimals, stated, True)

@@ -53,7 +53,7 @@ _BREAK = re.compile(r"[,;:()]|\s(?:and|but|while|whereas|although|though|so|than
 
 def direction(text: str, start: int, end: int) -> str | None:
     """`upper`, `lower` or None: how the text bounds the number at `start:end`."""
-    before, after = text[max(0, start - 80):start], text[end:end + 30]
+    before, after = text[max(0, start - 60):start], text[end:end + 30]
     if _UPPER.search(before) or _AFTER_UPPER.match(after):
         return "upper"
     if _LOWER.search(before) or _AFTER_LOWER.match(after):
@@ -71,53 +71,62 @@ def _negated(text: str) -> bool:
     return len(_NEGATION.findall(text)) % 2 == 1
 
 
+@lru_cache(maxsize=8192)
+def _marks(passage: str, start: int, end: int) -> tuple[str | None, bool, bool, bool]:
+    """A passage value's direction, whether its clause and its sentence are negated, and whether it is an upper
+    limit as measurements report one; once per value of a passage (a session checks many claims against it)."""
+    a, b = _sentence_at(passage, start)
+    limit = _LIMIT.search(passage[max(0, start - 80):start]) is not None
+    return direction(passage, start, end), _negated(_clause(passage, start, end)), _negated(passage[a:b]), limit
+
+
 def bound_reason(claim: Claim, passage: str, stated: Stated) -> str | None:
     """Why the passage's value is not the claim's statement (a bound turned around, a limit told as a value, a
     negation added or dropped); None when it may be."""
+    text = ""
     for own in claim.quantities:
-        if own.high is not None:
-            continue
-        found = [q for q in matching(own, stated) if q.high is None]
+        found = matching(own, stated)
         if not found:
             continue
-        why = _bound(own, claim.text, found, passage)
-        if why:
-            return why
-    text = _without_cites(claim)
-    for own in claim.quantities:
-        if _turned(text, own, [direction(passage, q.start, q.end) for q in matching(own, stated)]):
+        marks = [_marks(passage, q.start, q.end) for q in found]
+        singles = [m for q, m in zip(found, marks) if q.high is None]
+        if own.high is None and singles:
+            why = _bound(own, claim.text, singles)
+            if why:
+                return why
+        if not any(m[2] for m in marks) and not _NEGATION.search(claim.text):
+            continue  # no negation on either side (most claims): nothing more to compare
+        text = text or _without_cites(claim)
+        negated = _negated(_clause(text, own.start, own.end)), _negated(text)
+        if negated[0] and _turned(text, own, [m[0] for m in marks]):
             continue  # `cannot detect periods beyond two years` is the passage's `upper limit of two years`
         # both the value's clause and its sentence: a negation elsewhere in the sentence (`for Q ≤ 1/2, the oscillator
         # has no oscillatory behavior`) may be the claim's own, told in another order
-        negated = _negated(_clause(text, own.start, own.end)), _negated(text)
-        places = [(_negated(_clause(passage, q.start, q.end)), _negated(passage[a:b]))
-                  for q in matching(own, stated) for a, b in [_sentence_at(passage, q.start)]]
-        if places and all(place[0] != negated[0] and place[1] != negated[1] for place in places):
+        if all(m[1] != negated[0] and m[2] != negated[1] for m in marks):
             return ("the passage says the opposite: it negates what the claim states" if not negated[0]
                     else "the passage says the opposite: the claim negates what it states")
     return None
 
 
-def _bound(own: Quantity, text: str, found: list[Quantity], passage: str) -> str | None:
-    mine = direction(text, own.start, own.end)
-    theirs = {direction(passage, q.start, q.end) for q in found}
-    if len(theirs) != 1:
+def _bound(own: Quantity, text: str, marks: list[tuple[str | None, bool, bool, bool]]) -> str | None:
+    theirs = {m[0] for m in marks}
+    if len(theirs) != 1 or None in theirs:
         return None
     (their,) = theirs
-    if their is None or mine == their:
+    mine = direction(text, own.start, own.end)
+    if mine == their:
         return None
     if mine is not None:
         return f"{own.text} is an {their} bound in the passage, not an {mine} one"
-    limits = all(_LIMIT.search(passage[max(0, q.start - 80):q.start]) for q in found)
-    if their == "upper" and limits and not _HEDGED.search(text[max(0, own.start - 60):own.end + 30]):
+    if their == "upper" and all(m[3] for m in marks) and not _HEDGED.search(text[max(0, own.start - 60):own.end + 30]):
         return f"{own.text} is an upper limit in the passage, not a measured value"
     return None
 
 
 def _turned(text: str, own: Quantity, theirs: list[str | None]) -> bool:
-    """Whether a negated comparison of the claim is the passage's bound (`cannot ... beyond 2 years`: at most 2)."""
+    """Whether a negated comparison of the claim (its clause is negated) is the passage's bound (`cannot ... beyond 2 years`: at most 2)."""
     near = text[max(0, own.start - 60):own.start]
-    if not _negated(_clause(text, own.start, own.end)) or not theirs:
+    if not theirs:
         return False
     turned = "upper" if _MORE.search(near) else "lower" if _FEWER.search(near) else None
     return turned is not None and all(t == turned for t in theirs)
@@ -137,7 +146,8 @@ def _clause(text: str, start: int, end: int) -> str:
 
 
 def _without_cites(claim: Claim) -> str:
+    """The claim with its citations and handles blanked, each character kept in its place."""
     text = claim.text
-    for a, b in sorted(claim.spans, reverse=True):
-        text = text[:a] + " " + text[b:]
+    for a, b in claim.spans:
+        text = text[:a] + " " * (b - a) + text[b:]
     return text

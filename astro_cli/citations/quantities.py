@@ -46,8 +46,10 @@ _SUPERSCRIPT = str.maketrans("⁰¹²³⁴⁵⁶⁷⁸⁹⁻⁺", "0123456789-+"
 # `{`, `&`, or opening a line of an equation (`\begin{cases}\n- 0.0648 \cdot [Fe/H]`); not a list's dash
 _LONE_SIGN = (r"(?<=[=(\[{&])[ \t]*[-−][ \t]+(?=\d)"
               r"|(?m:^)[ \t]*[-−][ \t]+(?=[\d.]+[ \t]*(?:\\cdot|\\times|[·×*]))")
-_PLAIN = re.compile(f"(?P<sign>{_LONE_SIGN})|" + "|".join(re.escape(k) for k in sorted(_REPLACE, key=len, reverse=True))
-                    + "|[⁰¹²³⁴⁵⁶⁷⁸⁹⁻⁺]+")
+_TOKENS = "|".join(re.escape(k) for k in sorted(_REPLACE, key=len, reverse=True)) + "|[⁰¹²³⁴⁵⁶⁷⁸⁹⁻⁺]+"
+_PLAIN = re.compile(f"(?P<sign>(?!))|{_TOKENS}")
+_PLAIN_SIGNED = re.compile(f"(?P<sign>{_LONE_SIGN})|{_TOKENS}")  # only for a text with a sign and a space after it
+_SPACED_SIGN = re.compile(r"[-−][ \t]+[\d.]")
 
 _N = r"(?:\d{1,3}(?:,\d{3})+(?![\d])(?:\.\d+)?|(?<!\d\x20)\d{1,3}(?:\x20\d{3})+(?![\d.]|\x20\d)|\d+(?:\.\d+)?|\.\d+)"
 QUANTITY = re.compile(
@@ -91,12 +93,13 @@ _AUTHORS_BEFORE = re.compile(r"(?:\bet\s+al\.?|\b[A-Z][A-Za-z'’-]+\s+(?:&|and)
 
 def plain(text: str) -> tuple[str, list[int]]:
     """The text in one plain form, and for each of its characters the offset it came from."""
-    if not _PLAIN.search(text):
+    pattern = _PLAIN_SIGNED if _SPACED_SIGN.search(text) else _PLAIN
+    if not pattern.search(text):
         return text, list(range(len(text) + 1))
     out: list[str] = []
     where: list[int] = []
     last = 0
-    for match in _PLAIN.finditer(text):
+    for match in pattern.finditer(text):
         out.append(text[last:match.start()])
         where.extend(range(last, match.start()))
         token = match.group(0)
