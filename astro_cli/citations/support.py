@@ -8,7 +8,7 @@ passages by handle is checked against them together. A table (cells between `|`)
 names rather than words: a claim naming an object and stating quantities of that object's row is
 supported by it, and unsupported when that row does not hold them (another row's number). A number or a name the passage lacks makes it unsupported; a passage that shares
 few of its words does too. What lies between is undecided: the optional model judge (judge.py)
-decides it, or it is reported unsupported ("could not be confirmed"), never supported.
+decides it, or it is reported unverified ("could not be confirmed"), never supported.
 """
 
 from __future__ import annotations

@@ -62,14 +62,17 @@ def test_a_study_named_with_the_wrong_year_or_for_anothers_value_is_unsupported(
 @pytest.mark.slow
 def test_a_bound_turned_around_a_limit_told_as_a_value_and_a_dropped_negation(run_astro, fake, astro_env, handles):
     """`A_B < 0.35` told as `> 0.35` or as a measured 0.35, and `is not expected` told as `is expected`, were
-    supported: the number stands in the passage."""
+    supported: the number stands in the passage. A claim the check cannot decide is `unverified`."""
     h = handles[COWAN]
     answer = (f"The 1σ upper limit on the Bond albedo is A_B < 0.35 [{h}]. "
               f"The 1σ lower limit on the Bond albedo is A_B > 0.35 [{h}]. "
               f"The cumulative distribution function yields a Bond albedo of 0.35 at 1σ [{h}]. "
-              f"Lithium depletion is expected in planets hotter than about 4500 K [{h}].")
+              f"Lithium depletion is expected in planets hotter than about 4500 K [{h}]. "
+              f"Lithium depletion differs in magnetic stellar atmospheres [{h}].")
     claims = claims_of(run_astro, fake, astro_env, COWAN, answer)
-    assert statuses(claims) == ["supported", "unsupported", "unsupported", "unsupported"]
+    # the last shares some words and no number: the check cannot tell, so it says so (it said `unsupported`)
+    assert statuses(claims) == ["supported", "unsupported", "unsupported", "unsupported", "unverified"]
+    assert str(claims[4]["reason"]).startswith("could not be confirmed")
     assert claims[1]["reason"] == "0.35 is an upper bound in the passage, not an lower one"
     assert claims[2]["reason"] == "0.35 is an upper limit in the passage, not a measured value"
     assert claims[3]["reason"] == "the passage says the opposite: it negates what the claim states"
