@@ -10,7 +10,9 @@ as `is expected`. Three rules, each only where every place the passage states th
   to 11 days`) claimed as a plain value (no comparison, no `limit`/`bound`/`threshold` word, no `...er than` near
   it) is not stated;
 - the negation: where the passage states the value, its clause and its sentence are negated (`not`, `no`, `never`,
-  `neither`, `nor`, `none`, `cannot`, `without`, `n't`) as the claim's are; a claim that bounds its value is not
+  `neither`, `nor`, `none`, `cannot`, `without`, `n't`, and the words that negate by their meaning: `absent`, `lacks`,
+  `devoid`, `unable`, `rarely`, `seldom`, `free of`, `cloud-free`, `fails to`) as the claim's are, so a paraphrase
+  (`no clouds` for `cloud free`) keeps its parity; a claim that bounds its value is not
   held to it (`cannot detect periods beyond two years` is an `upper limit of two years`).
 Not compared: ranges (`0 < A_B < 1`, `between`), comparisons in other words (`brighter than Kp < 7`, whose
 direction is the adjective's), a negation in another sentence, and double negations.
@@ -46,7 +48,10 @@ _MORE = re.compile(r"\b(?:beyond|exceed\w*|more\s+than|above|over|greater\s+than
                    r"higher\s+than)\b", re.IGNORECASE)
 _FEWER = re.compile(r"\b(?:below|under|less\s+than|fewer\s+than|shorter\s+than|smaller\s+than|lower\s+than)\b",
                     re.IGNORECASE)
-_NEGATION = re.compile(r"\b(?:not|no|never|neither|nor|none|cannot|without)\b|n't\b", re.IGNORECASE)
+_NEGATION = re.compile(r"\b(?:not|no|never|neither|nor|none|cannot|without|absent|absence|lack(?:s|ed|ing)?|devoid|"
+                       r"unable|rarely|seldom|fail(?:s|ed)?\s+to)\b|n't\b|(?<=\w)-free\b|"
+                       r"\s+free(?=\s*(?:[,.;:)]|$|of\b|and\b))",
+                       re.IGNORECASE)
 _SENTENCE = re.compile(r"(?<=[.!?])\s+(?=[A-Z\\\[$(])")
 _BREAK = re.compile(r"[,;:()]|\s(?:and|but|while|whereas|although|though|so|than|which)\s")
 

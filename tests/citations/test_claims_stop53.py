@@ -205,3 +205,17 @@ def test_a_value_told_for_another_object_is_unsupported(claim, status):
     """owners.py: `16.1 wt% for planet h` where the passage gives it `for planet g`; a `respectively` list of
     planets ties no value to one of them."""
     assert verdict(claim, CMF_PROSE)[0] == status
+
+
+CLOUDS = ("Planets with effective temperatures exceeding ∼400 K should be cloud free, leading to albedos of 0.05–0.4 "
+          "(Marley et al. 1999).")
+
+
+@pytest.mark.parametrize(("claim", "status"), [
+    ("Planets hotter than about 400 K should have no clouds.", "supported"),
+    ("Planets hotter than about 400 K should be cloud-free.", "supported"),
+    ("Planets hotter than about 400 K should have clouds.", "unsupported"),
+])
+def test_a_word_that_negates_by_its_meaning_keeps_a_paraphrases_parity(claim, status):
+    """`cloud free` is a negation as `no clouds` is: a faithful paraphrase is not taken for a dropped negation."""
+    assert verdict(claim, CLOUDS)[0] == status
