@@ -10,8 +10,9 @@ when the passage names the claim's first author at all (a passage of the cited p
 - the values: a value of the claim stands in a sentence that names the author, in one of the three after it (a
   study is named, then what it found is told: `[Kraus2015] examined ... What they found was ... Surprisingly, ...
   about 8 Myr`), or in the sentence before it (`... 11 cm/s. This is [Feng2017]'s figure`).
-Not compared: a claim whose author the passage does not name; second authors; which of an author's papers of the
-same year is meant.
+A mention is a citation, not the word: the name with a year or `et al.` (`Bond albedo`, `a young star` name no Bond
+or Young). Not compared: a claim whose author the passage does not cite; second authors; which of an author's papers
+of the same year is meant.
 """
 
 from __future__ import annotations
@@ -44,9 +45,11 @@ def _sentence_of(passage: str, position: int) -> int:
 def _mentions(surname: str, plain: str) -> list[tuple[int, int | None]]:
     """(position, year or None) of each place the passage names the author, as prose or as a cite key."""
     name = "-?".join(re.escape(part) for part in fold(surname).split("-"))  # `Cantat-Gaudin`, `cantatgaudin_...`
-    pattern = re.compile(r"(?<![a-z])" + name + r"(?P<key>[a-z_]{0,30}?_)?(?:\s+(?:et\s+al\.?|and\s+\w+|&\s*\w+))?"
+    pattern = re.compile(r"(?<![a-z])" + name + r"(?P<key>[a-z_]{0,30}?_)?(?P<etal>\s+(?:et\s+al\.?|and\s+\w+|&\s*\w+))?"
                          r"[\s,(]*(?P<year>(?:19|20)\d\d)?(?!\d)")
-    return [(m.start(), int(m.group("year")) if m.group("year") else None) for m in pattern.finditer(plain)]
+    # a citation, not the word (`Bond albedo`, `a young star` are no mention of Bond or Young): a year or `et al.`
+    return [(m.start(), int(m.group("year")) if m.group("year") else None) for m in pattern.finditer(plain)
+            if m.group("year") or (m.group("etal") or "").strip().startswith("et")]
 
 
 def credit_reason(claim: Claim, passage: str) -> str | None:

@@ -219,3 +219,11 @@ CLOUDS = ("Planets with effective temperatures exceeding ∼400 K should be clou
 def test_a_word_that_negates_by_its_meaning_keeps_a_paraphrases_parity(claim, status):
     """`cloud free` is a negation as `no clouds` is: a faithful paraphrase is not taken for a dropped negation."""
     assert verdict(claim, CLOUDS)[0] == status
+
+
+def test_a_surname_that_is_also_a_word_is_no_citation_of_it():
+    """`Young et al. (2020)` against a passage of that study, whose `Young stars` is no mention of Young: only a name
+    with a year or `et al.` is."""
+    passage = ("Young stars are magnetically active. Their spots evolve quickly. Flares are common. Rotation is fast. "
+               "We measure a spot coverage of 12% in our sample.")
+    assert verdict("Young et al. (2020) measured a spot coverage of 12%.", passage)[0] == "supported"
