@@ -19,6 +19,9 @@ _TIED = re.compile(r"\s*(?:[^\s,;.()]{1,8}\s+){0,2}(?:for|of|in|on|around)\s+(?:
                    r"(?P<letter>[b-h])(?![\w-])(?!\s*,|\s+and\b)|(?P<name>\S.{0,30}))", re.IGNORECASE)
 
 
+_PLANET_LETTER = re.compile(r"\d\s?([b-h])$")
+
+
 def owner(text: str, end: int) -> str | None:
     """The object the number ending at `end` is told for (a planet's letter, a designation squashed), if any."""
     tied = _TIED.match(text, end)
@@ -27,7 +30,10 @@ def owner(text: str, end: int) -> str | None:
     if tied.group("letter"):
         return tied.group("letter").lower()
     name = DESIGNATION.match(tied.group("name"))
-    return re.sub(r"[\s-]", "", name.group(0)).lower() if name else None
+    if name is None:
+        return None
+    letter = _PLANET_LETTER.search(name.group(0))  # `TRAPPIST-1b`, `Kepler-90 h`: the planet, as `planet h` is
+    return letter.group(1) if letter else re.sub(r"[\s-]", "", name.group(0)).lower()
 
 
 def owner_reason(claim: Claim, passage: str, stated: Stated) -> str | None:

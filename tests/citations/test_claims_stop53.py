@@ -227,3 +227,10 @@ def test_a_surname_that_is_also_a_word_is_no_citation_of_it():
     passage = ("Young stars are magnetically active. Their spots evolve quickly. Flares are common. Rotation is fast. "
                "We measure a spot coverage of 12% in our sample.")
     assert verdict("Young et al. (2020) measured a spot coverage of 12%.", passage)[0] == "supported"
+
+
+def test_a_planet_is_one_owner_however_it_is_written():
+    """`for planet b` and `of TRAPPIST-1b` are the same planet's value."""
+    passage = "We find a radius of 1.116 R_⊕ for TRAPPIST-1b, and 1.097 R_⊕ for TRAPPIST-1c."
+    assert verdict("The radius is 1.116 R_⊕ for planet b.", passage)[0] == "supported"
+    assert verdict("The radius is 1.116 R_⊕ for planet c.", passage)[0] == "unsupported"
