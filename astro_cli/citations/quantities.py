@@ -173,7 +173,8 @@ def _with_words(norm: str, where: list[int], found: list[Quantity]) -> list[Quan
     words = [Quantity(float(order_value(m)), 6, "order", start=where[m.start()], end=where[m.end() - 1] + 1, text=m.group(0),
                       bare=m.group(0), worded=True) for m in ORDER.finditer(norm)]
     words += [Quantity(fraction_value(m), 6, start=where[m.start()], end=where[m.end() - 1] + 1, text=m.group(0),
-                       bare=m.group(0), worded=True) for m in FRACTION.finditer(norm)]
+                       bare=m.group(0), worded=True, approx=bool(_APPROX.search(norm[max(0, m.start() - 16):m.start()])))
+              for m in FRACTION.finditer(norm)]
     words += [Quantity(ratio_value(m), 6, start=where[m.start()], end=where[m.end() - 1] + 1, text=m.group(0),
                        bare=m.group(0), worded=True) for m in RATIO.finditer(norm)]
     parts = [m.span() for m in FRACTION.finditer(norm)] + [m.span() for m in RATIO.finditer(norm)]

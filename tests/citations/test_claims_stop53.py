@@ -234,3 +234,16 @@ def test_a_planet_is_one_owner_however_it_is_written():
     passage = "We find a radius of 1.116 R_⊕ for TRAPPIST-1b, and 1.097 R_⊕ for TRAPPIST-1c."
     assert verdict("The radius is 1.116 R_⊕ for planet b.", passage)[0] == "supported"
     assert verdict("The radius is 1.116 R_⊕ for planet c.", passage)[0] == "unsupported"
+
+
+@pytest.mark.parametrize(("claim", "passage", "status"), [
+    ("About two thirds of the stars have rotation periods.", "Periods are found for 66% of the stars.", "supported"),
+    ("Two thirds of the stars have rotation periods.", "Periods are found for 67% of the stars.", "supported"),
+    ("Two thirds of the stars have rotation periods.", "Periods are found for 60% of the stars.", "unsupported"),
+    ("About a third of the stars have rotation periods.", "Periods are found for 33% of the stars.", "supported"),
+    ("About a third of the stars have rotation periods.", "Periods are found for 30% of the stars.", "unsupported"),
+])
+def test_a_fraction_in_words_is_as_precise_as_the_passages_number(claim, passage, status):
+    """`two thirds` was 0.666667 to six places, so the passage's 66% or 67% did not state it: a fraction in words
+    now agrees with the passage's number within its last digit (and a half more with `about`)."""
+    assert verdict(claim, passage)[0] == status
