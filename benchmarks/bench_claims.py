@@ -6,6 +6,7 @@
     .venv/bin/python benchmarks/bench_claims.py --probes     # stop 50's paraphrases of the development half
     .venv/bin/python benchmarks/bench_claims.py --claims benchmarks/data/claims_set_52.json --held-out   # stop 52's set
     .venv/bin/python benchmarks/bench_claims.py --probes benchmarks/data/claims_probes_kinds.json  # stop 52's kinds
+    .venv/bin/python benchmarks/bench_claims.py --probes benchmarks/data/claims_probes_bounds.json  # stop 53's bounds
 
 Each claim is checked alone, as a one-sentence answer, against a ledger that took in the passages the set
 lists (framed as get_paper_content frames them, read back by the real ledger). Reported: unsupported claims
@@ -36,6 +37,7 @@ from tests.library_support import make_app  # noqa: E402
 
 SET = ROOT / "benchmarks" / "data" / "claims_set.json"
 PROBES = ROOT / "benchmarks" / "data" / "claims_probes.json"
+SET52 = ROOT / "benchmarks" / "data" / "claims_set_52.json"
 
 
 def ledger_of(data: dict[str, object], papers: list[str]) -> CitationLedger:
@@ -121,6 +123,12 @@ def main() -> None:
         first = data["split"]["development"][0]
         probes = json.loads(Path(args.probes).read_text())["claims"]
         data = {**data, "claims": [{**c, "paper": c["paper"] or first, "kind": c.get("kind", "probe")} for c in probes]}
+        # a probe of a stop-52 paper (development since stop 53) reads that set's passages
+        more = json.loads(SET52.read_text())
+        if args.claims != SET52 and any(c["paper"] in more["papers"] for c in data["claims"]):  # type: ignore[union-attr]
+            data["passages"] = {**data["passages"], **more["passages"]}  # type: ignore[dict-item]
+            data["split"] = {**data["split"], "development": [*data["split"]["development"],  # type: ignore[dict-item]
+                                                              *more["split"]["development"]]}
     with tempfile.TemporaryDirectory() as tmp:
         app = make_app(Path(tmp) / "ws")
         if args.timing:

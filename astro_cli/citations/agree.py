@@ -26,9 +26,10 @@ from astro_cli.citations.quantity import Quantity
 from astro_cli.citations.units import ONLY_ITSELF, factor
 
 
-@dataclass
+@dataclass(eq=False)
 class Stated:
-    """The quantities of a text, indexed by value, so a claim is looked up without a scan of them all."""
+    """The quantities of a text, indexed by value, so a claim is looked up without a scan of them all. Compared
+    by identity, so the matches of a claim's quantity in it are computed once (`matching`)."""
 
     items: tuple[Quantity, ...]
     values: list[float] = field(default_factory=list)
@@ -113,13 +114,18 @@ def _errors_agree(claim: Quantity, found: Quantity, scale: float, stated: Stated
 def _all_matches(claim: Quantity, wanted: float, decimals: int, stated: Stated, errors: bool) -> Iterator[Quantity]:
     """The passage quantities whose value (or range end) is `wanted` in the claim's unit."""
     tolerance = _tolerance(claim, decimals)
+    # a fraction in words (`two thirds`) is as precise as the passage's number: `66%` is two thirds, `60%` is not
+    worded = claim.worded and not float(wanted).is_integer()
     for unit, percent, scale in _scales(claim, stated.units):
         if scale == 0:
             continue
-        for found in stated.near(wanted / scale, tolerance / abs(scale) + 1e-12):
+        window = tolerance / abs(scale) + 1e-12
+        for found in stated.near(wanted / scale, max(window, 0.05 * abs(wanted / scale)) if worded else window):
             if found.unit != unit or found.percent != percent:
                 continue
-            if not any(_close(wanted, v * scale, tolerance) for v in (found.value, found.high) if v is not None):
+            close = max(tolerance, (1.5 if claim.approx else 1.0) * 10.0 ** (-found.decimals) * abs(scale)) if (
+                worded) else tolerance
+            if not any(_close(wanted, v * scale, close) for v in (found.value, found.high) if v is not None):
                 continue
             if (claim.unit is None or found.unit is None or factor(found.unit, claim.unit) is not None) and (
                     not errors or _errors_agree(claim, found, scale, stated)):
@@ -130,8 +136,10 @@ def _matches(claim: Quantity, wanted: float, decimals: int, stated: Stated, erro
     return next(_all_matches(claim, wanted, decimals, stated, errors), None)
 
 
+@lru_cache(maxsize=4096)
 def matching(claim: Quantity, stated: Stated) -> list[Quantity]:
-    """Every passage quantity that states the claim's value (or an end of its range), uncertainty included."""
+    """Every passage quantity that states the claim's value (or an end of its range), uncertainty included (the
+    binding, bound and owner rules each ask for them: a list the callers only read)."""
     found = list(_all_matches(claim, claim.value, claim.decimals, stated, True))
     if claim.high is not None:
         found += _all_matches(claim, claim.high, claim.high_decimals, stated, True)

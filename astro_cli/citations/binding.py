@@ -27,7 +27,9 @@ from astro_cli.citations.units import same_kind
 from astro_cli.stopwords import STOPWORDS
 
 _SENTENCE = re.compile(r"(?<=[.!?])\s+(?=[A-Z\\\[$(])")  # a blank line around a display equation ends nothing
-_CLAUSE = re.compile(r"[,;:]\s|\s\(|\)(?=[\s,.;:])|\s(?:and|but|while|whereas|or)\s|\s[–—]{1,2}\s|\s--?\s")
+_CLAUSE = re.compile(r"[,;:]\s|\s\(|\)(?=[\s,.;:])|\s(?:and|but|while|whereas|or|against|versus|vs\.?|compared\s+(?:to|with))\s|"
+                     r"\s[–—]{1,2}\s|\s--?\s")
+_CONTRAST = re.compile(r"against|versus|vs|compared")
 _MARKUP = re.compile(r"\\(?:rm|mathrm|textrm|text|mathit|mathbf|it|bf|mathcal|cal|left|right)\b\s*|[{}$]")
 _ITEM = re.compile(r"\s*(?:(?:and|or)\s+)?(?:\$|\\sim|\\approx|[∼~≈])*\s*[-+−]?\.?\d")
 _RESPECTIVELY = re.compile(r"\brespectively\b", re.IGNORECASE)
@@ -82,6 +84,8 @@ def _cuts(pattern: re.Pattern[str], text: str, numbers: list[Quantity], start: i
 def _item(text: str, cut: re.Match[str], numbers: list[Quantity]) -> bool:
     """Whether a break only separates two numbers of a list: a number right before it (`16 K and 14 K`, `from 20 days
     and 25 years`) and one right after; `5 × 10^4 for fourth order and ∼3 × 10^5 for fifth order` is two clauses."""
+    if _CONTRAST.search(cut.group(0)):
+        return False  # `11 days against 8.5 days in the Pleiades`: two things compared, not a list
     return bool(_ITEM.match(text, cut.end())) and any(0 <= cut.start() - q.end <= 2 and not q.worded for q in numbers)
 
 

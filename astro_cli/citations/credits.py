@@ -20,13 +20,15 @@ _QUALIFIED = (r"(?:earlier|previous|prior|past|recent|many|several|numerous|most
               r"independent|existing|later|subsequent|multiple)\s+(?:\w+\s+)?(?:works?|stud(?:y|ies)|papers?|authors|"
               r"analys[ie]s|surveys?|observations|models|simulations|results|measurements|groups|teams|research|"
               r"investigations|efforts|estimates)")
-_BARE = r"(?:stud(?:y|ies)|research|observations?|theor(?:y|ies)|simulations|models|surveys|measurements)"
+_BARE = (r"(?:stud(?:y|ies)|research|observations?|theor(?:y|ies)|simulations|models|surveys|measurements|"
+         r"(?:\w+\s+)?literature)")
 _VERB = (r"(?:(?:have|has|had)\s+(?:long\s+|also\s+|consistently\s+|repeatedly\s+|previously\s+)?)?"
          r"(?:show(?:s|ed|n)?|f(?:ind|inds|ound)|suggest(?:s|ed)?|indicat(?:e|es|ed)|reveal(?:s|ed)?|"
          r"demonstrat(?:e|es|ed)|confirm(?:s|ed)?|argu(?:e|es|ed)|reports?(?:ed)?|establish(?:es|ed)?|"
-         r"conclud(?:e|es|ed)|propos(?:e|es|ed)|predict(?:s|ed)?|impl(?:y|ies|ied)|point(?:s|ed)?\s+to)\b")
+         r"conclud(?:e|es|ed)|propos(?:e|es|ed)|predict(?:s|ed)?|impl(?:y|ies|ied)|point(?:s|ed)?\s+to|not(?:e|es|ed)|"
+         r"claim(?:s|ed)?|place[sd]?)\b")
 # a body of work as the subject; its determiner is checked apart (`this study finds` is the paper's own)
-_SUBJECT = re.compile(r"\b(?:" + _QUALIFIED + r"|" + _BARE + r"|(?:astronomers|researchers|scientists)"
+_SUBJECT = re.compile(r"\b(?:" + _QUALIFIED + r"|" + _BARE + r"|(?:astronomers|researchers|scientists|observers|theorists|modell?ers)"
                       r"(?:\s+(?:have\s+)?(?:long\s+)?(?:agree|known)\b)?)\s+" + _VERB, re.IGNORECASE)
 _OWN = re.compile(r"\b(?:this|these|our|my|your|the|its|their|present|current)\s+$", re.IGNORECASE)
 _HEDGED = re.compile(
@@ -38,13 +40,16 @@ _HEDGED = re.compile(
     re.IGNORECASE,
 )
 _IMPERSONAL = re.compile(
-    r"\b(?:(?:it\s+is|it's|it\s+has\s+(?:long\s+)?been)\s+(?:(?:well|long|widely|generally|commonly|firmly)[\s-]+)?"
+    r"\b(?:(?:it\s+is|it's|it\s+has\s+(?:long\s+)?been)\s+(?:(?:well|long|widely|generally|commonly|firmly|often|usually|frequently)[\s-]+)?"
     r"(?:established|known|accepted|documented|recognized|recognised|understood|shown|demonstrated|believed|"
-    r"argued|suggested)|(?:is|are)\s+(?:widely|generally|commonly|broadly|well)\s+"
+    r"argued|suggested|assumed|claimed|held|thought|agreed|noted|reported|proposed|presumed)|(?:is|are)\s+(?:widely|generally|commonly|broadly|well)\s+"
     r"(?:accepted|known|established|believed|thought|agreed)|(?:widely|generally|commonly)\s+(?:accepted|believed|"
     r"agreed)|the\s+literature\s+(?:shows|suggests|agrees|reports)|according\s+to\s+(?:the\s+)?(?:literature|"
     r"(?:earlier|previous|prior|past|recent|many|several|most|published|other)\s+\w+)|"
-    r"(?:broad|general|growing|wide|scientific|a)?\s*consensus\s+(?:that|is\s+that)|"
+    r"consensus\b[^.;]{0,60}?\bthat|(?:broad|general|wide|widespread|growing|standard|prevailing|conventional|"
+    r"canonical|accepted|common|popular|traditional|consensus)\s+(?:\w+\s+)?(?:consensus|agreement|view|picture|"
+    r"paradigm|wisdom|belief|understanding|interpretation|assumption|scenario)\b[^.;]{0,60}?\b(?:that|is|holds)|"
+    r"well[\s-]known\s+(?:result|fact|relation|correlation|finding|problem|effect|trend|tension|discrepancy)|"
     r"there\s+is\s+(?:(?:growing|strong|some|ample|mounting|increasing|good|observational|clear)\s+)?evidence\s+"
     r"(?:that|for)|(?:astronomers|researchers|scientists)\s+(?:have\s+)?(?:long\s+)?"
     r"(?:found|shown|established|agree|argued|known))\b",

@@ -18,7 +18,7 @@ class CitationsChecked(Event):
     `citations` holds dicts with id, kind (bibcode | arxiv | doi | author-year), status
     (verified | resolved | unverified), title and paper; `nudged` says whether the model was
     asked once to verify or remove the unverified ones; `notes` say what could not be checked;
-    `claims` holds each claim with status (supported | unsupported | uncited | not_read), the
+    `claims` holds each claim with status (supported | unsupported | unverified | uncited | not_read), the
     handles it cites and the passage it was checked against.
     """
 

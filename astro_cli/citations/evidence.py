@@ -16,7 +16,7 @@ from astro_cli.security.visible import one_line
 if TYPE_CHECKING:
     from astro_cli.slash import SlashContext
 
-STYLES = {"supported": "green", "unsupported": "red", "uncited": "yellow", "not_read": "yellow"}
+STYLES = {"supported": "green", "unsupported": "red", "unverified": "yellow", "uncited": "yellow", "not_read": "yellow"}
 
 
 def evidence_lines(claims: list[dict[str, Any]], evidence_read: bool,

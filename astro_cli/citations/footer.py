@@ -3,8 +3,9 @@
 Shared by the REPL (under the answer, problems in the warning style) and `astro run` (on stderr in
 text mode), from the CitationsChecked event's lists:
 
-    claims: 1 supported, 1 unsupported, 1 uncited, 1 not read
+    claims: 1 supported, 1 unsupported, 1 unverified, 1 uncited, 1 not read
       ✗ "Their Bond albedos are below 0.25" — 0.25 is not in the passage [1001.0012:p8:c40]: "We find that ..."
+      ? unverified: "Rybicki & Press showed how ..." — could not be confirmed: ... [1703.09710:p3:c7]
       ? uncited: "The Bond albedo of every hot Jupiter is exactly 0.42 ..."
       ? not read: "WASP-12b is dark" [1011.0428:p3:c9]
     sources: 1 verified
@@ -83,6 +84,8 @@ def claim_lines(claims: list[dict[str, Any]]) -> list[str]:
         if claim["status"] == "unsupported":
             passage = f': "{_short(claim.get("passage"), PASSAGE)}"' if claim.get("passage") else ""
             lines.append(f"✗ {quoted} — {claim.get('reason') or 'not in the passage'}{handle}{passage}")
+        elif claim["status"] == "unverified":
+            lines.append(f"? unverified: {quoted} — {claim.get('reason') or 'could not be confirmed'}{handle}")
         elif claim["status"] == "uncited":
             lines.append(f"? uncited: {quoted}")
         else:

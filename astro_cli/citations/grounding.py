@@ -3,8 +3,11 @@
 - supported: the passage it cites (by handle, or any passage read from the paper it cites) was
   shown in this session and states its quantities, names and key terms (support.py; several
   handles are read together), or the model judge said so (judge.py);
-- unsupported: the cited passage was read but does not say it (a changed number, another
-  object, another subject, or nothing the cheap check could confirm);
+- unsupported: the cited passage was read and does not say it (a changed number, another
+  object, another subject, a bound turned around, a negation, another study's value);
+- unverified: the cited passage was read, but the cheap check cannot tell whether it says it (it
+  paraphrases with other words); the judge decides it when on, else it stays unverified, never
+  supported (stop 53: it was reported unsupported, which is a verdict the check did not reach);
 - uncited: it states a number or result, or credits the literature, and cites nothing;
 - not_read: it cites a passage or paper whose text no tool showed in this session (a handle from
   another session or an invented one, a paper only named).
@@ -27,7 +30,7 @@ if TYPE_CHECKING:
     from astro_cli.citations.check import CheckResult
     from astro_cli.citations.ledger import CitationLedger
 
-CLAIM_STATUSES = ("supported", "unsupported", "uncited", "not_read")
+CLAIM_STATUSES = ("supported", "unsupported", "unverified", "uncited", "not_read")
 OWN_WORK = re.compile(r"\b(?:I|we)\s+(?:compute|computed|calculate|calculated|estimate|derive|derived|obtain|get)\b|"
                       r"\((?:computed|my calculation|our calculation|own calculation|estimated here)\)", re.IGNORECASE)
 EXCERPT = 300
@@ -155,7 +158,7 @@ def ground(ledger: CitationLedger, answer: str, checked: CheckResult) -> Groundi
 
 def _from_verdict(claim: Claim, verdict: Verdict, handle: str | None, text: str | None) -> ClaimCheck:
     if verdict.status == "undecided":
-        return ClaimCheck(claim, "unsupported", handle, text, "could not be confirmed: " + verdict.reason,
+        return ClaimCheck(claim, "unverified", handle, text, "could not be confirmed: " + verdict.reason,
                           "undecided")
     return ClaimCheck(claim, verdict.status, handle, text, verdict.reason)
 

@@ -4,7 +4,7 @@ left undecided, PaperQA2's evidence step.
 The judge sees each undecided claim next to the passage it cites and answers one line per claim,
 `N: supported` or `N: unsupported: why`. It runs on the session's model (`on`) or the model named
 by the setting (a cheaper one), after the answer, within the turn. Anything it does not answer
-clearly stays unsupported ("could not be confirmed"); a provider error leaves all of them so, with
+clearly stays unverified ("could not be confirmed"); a provider error leaves all of them so, with
 a note. Claims and passages are data inside the request, framed as such.
 """
 

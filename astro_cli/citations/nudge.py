@@ -49,6 +49,8 @@ def _line(check: ClaimCheck, limit: int = QUOTE) -> str:
     if check.status == "not_read":
         where = f" [{check.handle}]" if check.handle else " a paper"
         return f'- "{quoted}" cites{where} whose text no tool showed you'
+    if check.status == "unverified":
+        return f'- "{quoted}" cites [{check.handle}], which may not say it ({check.reason})'
     return f'- "{quoted}" cites [{check.handle}], which does not say it ({check.reason})'
 
 

@@ -43,6 +43,10 @@ _COUNT = r"(?P<count>one|two|three|four|five|six|seven|eight|nine|a)[\s-]+"
 FRACTION = re.compile(r"(?<![\w-])(?P<fraction>half|a\s+twentieth|a\s+hundredth|" + _COUNT
                       + r"(?:(?P<part>" + "|".join(p for p in _PARTS if p != "quarter") + r")s?|(?P<quarter>quarter)s?\s+of)"
                       r")(?![\w-])", re.IGNORECASE)
+_SMALL = "|".join(["one", *(w for w in WORDS if WORDS[w] <= 10)])
+# `nine in ten`, `one out of five`, `two in a hundred`: a share, the value of the fraction (`90%` in the passage)
+RATIO = re.compile(rf"(?<![\w-])(?P<n>{_SMALL}|\d)\s+(?:in|out\s+of)\s+(?P<d>{_SMALL}|a\s+hundred|a\s+thousand|\d+)"
+                   r"(?![\w-])", re.IGNORECASE)
 _TRIGGERS = frozenset(WORDS) | frozenset(_ORDINALS) | {"order", "half", "twentieth", "hundredth"} | {
     form for part in _PARTS for form in (part, part + "s")}
 _TOKEN = re.compile(r"[a-z]+")
@@ -51,6 +55,18 @@ def any_word(text: str) -> bool:
     """Whether the text may hold a number in words: one cheap look, as most texts have none and every claim is
     looked at (a regex of all the words costs more than the rest of the claim's reading)."""
     return not _TRIGGERS.isdisjoint(_TOKEN.findall(text.lower()))
+
+
+def ratio_value(match: re.Match[str]) -> float:
+    """The share a RATIO match writes (`nine in ten` is 0.9)."""
+
+    def number(word: str) -> int:
+        word = " ".join(word.lower().split())
+        return 1 if word == "one" else 100 if word == "a hundred" else 1000 if word == "a thousand" else (
+            int(word) if word.isdigit() else WORDS[word])
+
+    denominator = number(match.group("d"))
+    return number(match.group("n")) / denominator if denominator else 0.0
 
 
 def order_value(match: re.Match[str]) -> int:

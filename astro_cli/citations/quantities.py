@@ -21,9 +21,11 @@ from astro_cli.citations.number_words import (
     FRACTION,
     NUMBER_WORD,
     ORDER,
+    RATIO,
     any_word,
     fraction_value,
     order_value,
+    ratio_value,
     word_value,
 )
 from astro_cli.citations.prose_errors import attach
@@ -40,7 +42,14 @@ _REPLACE = {
 }
 _LONE_CAPITAL = re.compile(r"(?<![A-Za-z])([A-Z])(?=\d)")
 _SUPERSCRIPT = str.maketrans("⁰¹²³⁴⁵⁶⁷⁸⁹⁻⁺", "0123456789-+")
-_PLAIN = re.compile("|".join(re.escape(k) for k in sorted(_REPLACE, key=len, reverse=True)) + "|[⁰¹²³⁴⁵⁶⁷⁸⁹⁻⁺]+")
+# a sign parted from its number by a space where no term stands before it to subtract from: after `=`, `(`, `[`,
+# `{`, `&`, or opening a line of an equation (`\begin{cases}\n- 0.0648 \cdot [Fe/H]`); not a list's dash
+_LONE_SIGN = (r"(?<=[=(\[{&])[ \t]*[-−][ \t]+(?=\d)"
+              r"|(?m:^)[ \t]*[-−][ \t]+(?=[\d.]+[ \t]*(?:\\cdot|\\times|[·×*]))")
+_TOKENS = "|".join(re.escape(k) for k in sorted(_REPLACE, key=len, reverse=True)) + "|[⁰¹²³⁴⁵⁶⁷⁸⁹⁻⁺]+"
+_PLAIN = re.compile(f"(?P<sign>(?!))|{_TOKENS}")
+_PLAIN_SIGNED = re.compile(f"(?P<sign>{_LONE_SIGN})|{_TOKENS}")  # only for a text with a sign and a space after it
+_SPACED_SIGN = re.compile(r"[-−][ \t]+[\d.]")
 
 _N = r"(?:\d{1,3}(?:,\d{3})+(?![\d])(?:\.\d+)?|(?<!\d\x20)\d{1,3}(?:\x20\d{3})+(?![\d.]|\x20\d)|\d+(?:\.\d+)?|\.\d+)"
 QUANTITY = re.compile(
@@ -84,16 +93,17 @@ _AUTHORS_BEFORE = re.compile(r"(?:\bet\s+al\.?|\b[A-Z][A-Za-z'’-]+\s+(?:&|and)
 
 def plain(text: str) -> tuple[str, list[int]]:
     """The text in one plain form, and for each of its characters the offset it came from."""
-    if not _PLAIN.search(text):
+    pattern = _PLAIN_SIGNED if _SPACED_SIGN.search(text) else _PLAIN
+    if not pattern.search(text):
         return text, list(range(len(text) + 1))
     out: list[str] = []
     where: list[int] = []
     last = 0
-    for match in _PLAIN.finditer(text):
+    for match in pattern.finditer(text):
         out.append(text[last:match.start()])
         where.extend(range(last, match.start()))
         token = match.group(0)
-        new = _REPLACE.get(token)
+        new = "-" if match.group("sign") else _REPLACE.get(token)
         if new is None:  # superscript digits: ⁻³ -> ^-3
             new = "^" + token.translate(_SUPERSCRIPT)
         out.append(new)
@@ -163,8 +173,11 @@ def _with_words(norm: str, where: list[int], found: list[Quantity]) -> list[Quan
     words = [Quantity(float(order_value(m)), 6, "order", start=where[m.start()], end=where[m.end() - 1] + 1, text=m.group(0),
                       bare=m.group(0), worded=True) for m in ORDER.finditer(norm)]
     words += [Quantity(fraction_value(m), 6, start=where[m.start()], end=where[m.end() - 1] + 1, text=m.group(0),
-                       bare=m.group(0), worded=True) for m in FRACTION.finditer(norm)]
-    parts = [m.span() for m in FRACTION.finditer(norm)]
+                       bare=m.group(0), worded=True, approx=bool(_APPROX.search(norm[max(0, m.start() - 16):m.start()])))
+              for m in FRACTION.finditer(norm)]
+    words += [Quantity(ratio_value(m), 6, start=where[m.start()], end=where[m.end() - 1] + 1, text=m.group(0),
+                       bare=m.group(0), worded=True) for m in RATIO.finditer(norm)]
+    parts = [m.span() for m in FRACTION.finditer(norm)] + [m.span() for m in RATIO.finditer(norm)]
     for match in NUMBER_WORD.finditer(norm):
         if any(a <= match.start() < b for a, b in parts):
             continue  # the count of a fraction (`Two thirds`), not a number of its own

@@ -8,7 +8,7 @@ passages by handle is checked against them together. A table (cells between `|`)
 names rather than words: a claim naming an object and stating quantities of that object's row is
 supported by it, and unsupported when that row does not hold them (another row's number). A number or a name the passage lacks makes it unsupported; a passage that shares
 few of its words does too. What lies between is undecided: the optional model judge (judge.py)
-decides it, or it is reported unsupported ("could not be confirmed"), never supported.
+decides it, or it is reported unverified ("could not be confirmed"), never supported.
 """
 
 from __future__ import annotations
@@ -18,9 +18,14 @@ from functools import lru_cache
 
 from astro_cli.citations.agree import Stated, check_quantity, combined, stated_in
 from astro_cli.citations.binding import unbound
+from astro_cli.citations.bounds import bound_reason
 from astro_cli.citations.claims import Claim
 from astro_cli.citations.columns import column_reason
+from astro_cli.citations.counts import as_figures, presupposed
+from astro_cli.citations.credited import credit_reason
+from astro_cli.citations.headers import header_reason, header_stated
 from astro_cli.citations.names import named_in, rows_of, squash
+from astro_cli.citations.owners import owner_reason
 from astro_cli.citations.planets import planet_cells, planet_words, row_fits, split_planet
 from astro_cli.citations.quantity import Quantity
 from astro_cli.citations.subscripts import named_symbols
@@ -28,6 +33,7 @@ from astro_cli.citations.terms import key_terms
 
 SUPPORTED_TERMS = 0.5  # share of the claim's key terms a supporting passage must have
 UNRELATED_TERMS = 0.2  # below this share the passage is about something else
+FEW_TERMS = 2  # a claim with no more key terms than this, and two quantities with units, is decided by its numbers
 
 
 @dataclass(frozen=True)
@@ -60,13 +66,17 @@ def check_support(claim: Claim, passage: str, stated: Stated | None = None) -> V
     terms, squashed = _passage_facts(passage)
     stated = stated if stated is not None else stated_in(passage)
     missing = [why for q in claim.quantities if (why := check_quantity(q, stated)) is not None
-               and not _in_subscript(q, claim, passage) and check_quantity(q, _scaled_cells(passage)) is not None]
+               and not _in_subscript(q, claim, passage) and check_quantity(q, _scaled_cells(passage)) is not None
+               and check_quantity(q, header_stated(passage)) is not None
+               and not presupposed(q, claim.text, passage) and not as_figures(q, passage)]
+    missing += [why for q in claim.quantities if (why := header_reason(q, stated, passage)) is not None]
     if missing:
         return Verdict("unsupported", "; ".join(missing))
     absent = [n for n in claim.names if not named_in(n, passage, squashed)]
     if absent:
         return Verdict("unsupported", f"{', '.join(absent)} is not named in the passage")
-    other = unbound(claim, passage) if claim.quantities else None
+    other = (unbound(claim, passage) or bound_reason(claim, passage, stated) or owner_reason(claim, passage, stated)
+             if claim.quantities else None) or credit_reason(claim, passage)
     if other is not None:
         return Verdict("unsupported", other)
     if claim.quantities and passage.count("|") >= 5:
@@ -79,6 +89,10 @@ def check_support(claim: Claim, passage: str, stated: Stated | None = None) -> V
     wanted = key_terms(text)
     share = len(wanted & terms) / len(wanted) if wanted else 1.0
     if share >= SUPPORTED_TERMS or (claim.quantities and share >= SUPPORTED_TERMS - 0.15):
+        return Verdict("supported", score=share)
+    if len(wanted) <= FEW_TERMS and len(claim.quantities) >= 2 and all(q.unit or q.percent for q in claim.quantities):
+        # a claim that is its numbers (`NGC 2516 is 100–200 Myr old and about 400 pc away`): each found with its
+        # unit and bound to its words above, so a word or two the passage puts otherwise (`young`, `close`) says little
         return Verdict("supported", score=share)
     if share < UNRELATED_TERMS:
         return Verdict("unsupported", "the passage is about something else", share)

@@ -42,7 +42,8 @@ _UNITS: dict[str, tuple[str | None, tuple[str, ...]]] = {
     "arcmin": ("arcmin", ("arcmin", "′")), "mas": ("mas", ("mas",)), "uas": ("uas", ("μas", "µas", "uas")), "rad": ("rad", ("rad",)),
     "km/s": ("km/s", ("km/s", "km s^-1", "km s-1", "kms^-1")), "m/s": ("m/s", ("m/s", "m s^-1", "m s-1")),
     "cm/s": ("cm/s", ("cm/s", "cm s^-1", "cm s-1")),
-    "g/cm3": ("g/cm3", ("g/cm^3", "g cm^-3", "g/cc")),
+    "g/cm3": ("g/cm3", ("g/cm^3", "g cm^-3", "g/cc")), "mg/cm3": ("mg/cm3", ("mg/cm^3", "mg cm^-3")),
+    "kg/m3": ("kg/m3", ("kg/m^3", "kg m^-3")),
     "M_sun": ("M_sun", ("M_⊙", "M⊙", "M_sun", "Msun", "M_Sun", "solar masses", "solar mass")),
     "R_sun": ("R_sun", ("R_⊙", "R⊙", "R_sun", "Rsun", "R_Sun", "solar radii", "solar radius")),
     "L_sun": ("L_sun", ("L_⊙", "L⊙", "L_sun", "Lsun", "L_Sun", "solar luminosities")),
@@ -62,7 +63,7 @@ _KINDS = {
                "R_earth"),
     "time": ("s", "ms", "min", "h", "d", "yr", "kyr", "Myr", "Gyr"), "flux density": ("Jy", "mJy", "uJy"),
     "angle": ("deg", "arcsec", "arcmin", "mas", "uas", "rad"), "speed": ("km/s", "m/s", "cm/s"),
-    "mass": ("M_sun", "M_jup", "M_earth"), "power": ("erg/s", "W", "L_sun"),
+    "mass": ("M_sun", "M_jup", "M_earth"), "density": ("g/cm3", "mg/cm3", "kg/m3"), "power": ("erg/s", "W", "L_sun"),
 }
 # A unit that says what the number is, not how it is scaled: a bare number of the passage is never one (a claim's
 # `at 2σ` is not supported by the `2` of `2-dimensional` beside the passage's `1σ`).

@@ -175,7 +175,7 @@ def test_without_the_judge_an_undecided_claim_is_never_called_supported(cli, fak
     fake.add(READ_EMCEE, {"text": VAGUE}, {"text": VAGUE})
     obj = last_json(cli(["run", "--output-format", "json", "How does emcee propose steps?"], env=astro_env).stdout)
     [claim] = obj["claims"]
-    assert (claim["status"], claim["decided_by"]) == ("unsupported", "undecided")
+    assert (claim["status"], claim["decided_by"]) == ("unverified", "undecided")
     assert claim["reason"].startswith("could not be confirmed")
 
 
