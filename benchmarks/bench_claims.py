@@ -5,6 +5,7 @@
     .venv/bin/python benchmarks/bench_claims.py --timing     # CPU of the cheap check per 1,000-word answer
     .venv/bin/python benchmarks/bench_claims.py --probes     # stop 50's paraphrases of the development half
     .venv/bin/python benchmarks/bench_claims.py --claims benchmarks/data/claims_set_52.json --held-out   # stop 52's set
+    .venv/bin/python benchmarks/bench_claims.py --claims benchmarks/data/claims_set_53.json --held-out   # stop 53's set (held out)
     .venv/bin/python benchmarks/bench_claims.py --probes benchmarks/data/claims_probes_kinds.json  # stop 52's kinds
     .venv/bin/python benchmarks/bench_claims.py --probes benchmarks/data/claims_probes_bounds.json  # stop 53's bounds
 
