@@ -33,7 +33,7 @@ def reindex(
     from astro_cli.research.library.service import Library
     from astro_cli.research.library.storage import has_library
     from astro_cli.research.search.embedding_choice import embedding_model, missing_default_note
-    from astro_cli.research.search.reindex import estimate_seconds, outdated, pending
+    from astro_cli.research.search.reindex import estimate_seconds, pending
     from astro_cli.research.search.reindex import reindex as run_reindex
 
     with user_errors():
@@ -65,8 +65,7 @@ def reindex(
                 if paper is None:
                     raise UserError(f"Paper '{raw}' is not in the library; `astro library list` shows what is.")
                 wanted.append(paper.id)
-        # Vectors made before windows are remade here, never in the background (search says so once).
-        todo = [(pid, n) for pid, n in [*pending(library), *outdated(library)] if wanted is None or pid in wanted]
+        todo = [(pid, n) for pid, n in pending(library) if wanted is None or pid in wanted]
         if not todo:
             typer.echo(f"Every paper already has its vectors ({model}).")
             return
@@ -74,7 +73,7 @@ def reindex(
         typer.echo(f"Embedding {chunks} chunks of {len(todo)} paper(s) with {model} "
                    f"(~{max(1, round(estimate_seconds(library, chunks)))} s) ...", err=True)
         with _ChunkBar(enabled=True) as progress:
-            report = run_reindex(library, wanted, progress, remake=True)
+            report = run_reindex(library, wanted, progress)
         if report.note:
             raise UserError(f"No vectors were made: {report.note}.", EXIT_FAILED)
         typer.echo(f"Made the vectors of {report.papers} paper(s), {report.chunks} chunks ({model}).")

@@ -14,7 +14,6 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from astro_cli.research.library.section_paths import outline_headings, section_paths
-from astro_cli.research.search.passage_windows import passage_windows
 from astro_cli.research.search.vectors import EmbeddingError
 
 if TYPE_CHECKING:
@@ -25,8 +24,6 @@ BATCH = 64
 # Chunks embedded from all their words, not the local model's first 256 tokens (measured in
 # benchmarks/RESULTS.md, issue 30). A module constant the stages benchmark switches.
 WHOLE_PASSAGES = True
-# Chunks embedded as windows of whole sentences, scored by their best (passage_windows.py, issue 42).
-WINDOWS = True
 
 
 def embed_texts(library: LibraryCore, texts: list[str], whole: bool = False) -> list[list[float]]:
@@ -107,33 +104,11 @@ def embed_chunks(library: LibraryCore, chunk_ids: list[int], texts: list[tuple[s
     from astro_cli.research.text.pdfscript import APPROXIMATE, APPROXIMATE_END
 
     model = _checked(library)
-    plain = [(section or "", text.replace(APPROXIMATE, "").replace(APPROXIMATE_END, "")) for section, text in texts]
-    if not WINDOWS:
-        vectors = embed_texts(library, [f"{section}\n{text}" for section, text in plain], whole=WHOLE_PASSAGES)
-        library.store.store_vectors(chunk_ids, vectors, model)
-        return len(chunk_ids)
-    # Each window carries its chunk's section path: a window is read without the sentences around it.
-    owners, windows = [], []
-    for n, (section, text) in enumerate(plain):
-        for window in passage_windows(text) or [text]:
-            owners.append(n)
-            windows.append(f"{section}\n{window}")
-    made = embed_texts(library, windows, whole=WHOLE_PASSAGES)
-    library.store.store_vectors(chunk_ids, mean_vectors(owners, made, len(chunk_ids)), model,
-                                [(chunk_ids[n], vector) for n, vector in zip(owners, made)])
+    plain = [f"{section or ''}\n{text}".replace(APPROXIMATE, "").replace(APPROXIMATE_END, "")
+             for section, text in texts]
+    vectors = embed_texts(library, plain, whole=WHOLE_PASSAGES)
+    library.store.store_vectors(chunk_ids, vectors, model)
     return len(chunk_ids)
-
-
-def mean_vectors(owners: list[int], vectors: list[list[float]], count: int) -> list[list[float]]:
-    """Each chunk's one vector: the unit mean of its windows' (what a search compares when a
-    store keeps no windows, and one more row a chunk is scored by)."""
-    import numpy as np
-
-    sums = np.zeros((count, len(vectors[0]) if vectors else 0), dtype=np.float32)
-    np.add.at(sums, np.asarray(owners, dtype=np.int64), np.asarray(vectors, dtype=np.float32))
-    norms = np.linalg.norm(sums, axis=1, keepdims=True)
-    made: list[list[float]] = (sums / np.where(norms == 0, 1, norms)).tolist()
-    return made
 
 
 def vector_ranking(library: LibraryCore, question: str, limit: int, paper_ids: list[str] | None,

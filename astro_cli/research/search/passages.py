@@ -230,14 +230,14 @@ def _vectors_to_come(library: LibraryCore, paper_ids: list[str] | None, hybrid: 
     """Papers searched by keywords alone until their vectors exist: said, and (for astro's default
     model) their vectors started in the background, so an old library catches up by itself. With a
     model the user named and no vector at all, the search is plainly BM25 (its method says so)."""
-    from astro_cli.research.search.reindex import outdated_note, pending, running, start_lazily
+    from astro_cli.research.search.reindex import pending, running, start_lazily
 
     default = library.settings.typed["library.embedding_model"] is None
     if not default and not hybrid:
         return None
     lacking = [pid for pid, _ in pending(library) if paper_ids is None or pid in paper_ids]
     if not lacking:
-        return outdated_note(library) if hybrid else None
+        return None
     started = default and start_lazily(library)
     how = ("they are being made in the background" if started or running(library)
            else "`astro library reindex` makes them")

@@ -34,7 +34,6 @@ log = logging.getLogger(__name__)
 MEASURED_CHUNKS = 8  # fewer chunks than this measure the model's loading more than its speed
 REMOTE_SECONDS_PER_CHUNK = 0.05  # an API embeds a batch of 64 in a few seconds
 LAZY_RETRY_SECONDS = 300.0  # after an indexer ended leaving papers without vectors, a search retries this late
-WINDOWS_NOTED = "windows.noted"  # stamp: the note on vectors made before windows was shown
 STARTED, FINISHED = "reindex.started", "reindex.finished"  # stamps: when the last indexer started, ended
 Progress = Callable[[int, int, str], None]  # (chunks done, chunks in all, paper id)
 
@@ -58,33 +57,6 @@ def pending(library: LibraryCore) -> list[tuple[str, int]]:
     return library.store.papers_without_vectors(model)
 
 
-def outdated(library: LibraryCore) -> list[tuple[str, int]]:
-    """(paper id, chunks) of the papers whose vectors were made before windows (passage_windows.py):
-    searched by one vector a chunk until `library reindex` remakes them; never remade in the background."""
-    from astro_cli.research.library.storage import has_library
-    from astro_cli.research.search import embed
-
-    model = library.embedding_model
-    if not model or not embed.WINDOWS or not has_library(library.settings, library.workspace):
-        return []
-    return library.store.papers_without_windows(model)
-
-
-def outdated_note(library: LibraryCore) -> str | None:
-    """Papers searched by their old vectors until reindexed, said at the first hybrid search after the
-    upgrade (migration 12). Looked for once per library (a stamp in .astro), so a search never pays the
-    query again: vectors made from then on have their windows."""
-    stamp = library.workspace.astro_dir / WINDOWS_NOTED
-    if stamp.exists():
-        return None
-    old = outdated(library)
-    _stamp(library, WINDOWS_NOTED)
-    if not old:
-        return None
-    return (f"{len(old)} paper(s) have vectors made before search by window and are matched by one vector "
-            "a passage; `astro library reindex` remakes them (said once)")
-
-
 def estimate_seconds(library: LibraryCore, chunks: int) -> float:
     """Seconds until `chunks` chunks have their vectors: for the local model, from the CPU per chunk
     this machine measured in earlier runs, its cores and its load now (embed_speed.py)."""
@@ -98,10 +70,9 @@ def estimate_seconds(library: LibraryCore, chunks: int) -> float:
 
 
 def reindex(library: LibraryCore, papers: list[str] | None = None, progress: Progress | None = None,
-            held: IndexLock | None = None, remake: bool = False) -> ReindexReport:
+            held: IndexLock | None = None) -> ReindexReport:
     """Embed every paper (or the given ones) that lacks vectors of the model in use, as the library's
-    one indexer: with the lock `held` (handed over by start_background) or once the lock is free.
-    `remake` (the `library reindex` command): also the papers whose vectors were made before windows."""
+    one indexer: with the lock `held` (handed over by start_background) or once the lock is free."""
     model = library.embedding_model
     report = ReindexReport(model)
     report.note = ("vectors are off (library.embedding_model), so there is nothing to make" if not model
@@ -117,7 +88,7 @@ def reindex(library: LibraryCore, papers: list[str] | None = None, progress: Pro
     failed: set[str] = set()
     while lock is not None:
         try:
-            broken = _drain(library, papers, progress, report, failed, startup, remake)
+            broken = _drain(library, papers, progress, report, failed, startup)
         finally:
             lock.release()
         # An add that found the lock held left its paper to this process: look again now that it is free.
@@ -133,14 +104,14 @@ def reindex(library: LibraryCore, papers: list[str] | None = None, progress: Pro
 
 
 def _drain(library: LibraryCore, papers: list[str] | None, progress: Progress | None, report: ReindexReport,
-           failed: set[str], startup: float, remake: bool = False) -> bool:
+           failed: set[str], startup: float) -> bool:
     """Embed until no wanted paper is pending (papers added meanwhile too); True when the model itself is broken."""
     from astro_cli.research.search.embed import embed_paper
     from astro_cli.research.search.embed_speed import cpu_seconds
 
     before, done = cpu_seconds(), report.chunks
     try:
-        return _drain_queue(library, papers, progress, report, failed, embed_paper, remake)
+        return _drain_queue(library, papers, progress, report, failed, embed_paper)
     finally:
         _keep_speed(library, report.chunks - done, cpu_seconds() - before, startup)
 
@@ -156,10 +127,9 @@ def _keep_speed(library: LibraryCore, chunks: int, cpu: float, startup: float) -
 
 
 def _drain_queue(library: LibraryCore, papers: list[str] | None, progress: Progress | None, report: ReindexReport,
-                 failed: set[str], embed_paper: Callable[..., int], remake: bool = False) -> bool:
+                 failed: set[str], embed_paper: Callable[..., int]) -> bool:
     while True:
-        queue = dict([*(outdated(library) if remake else []), *pending(library)]).items()
-        todo = [(pid, n) for pid, n in queue if pid not in failed and (papers is None or pid in papers)]
+        todo = [(pid, n) for pid, n in pending(library) if pid not in failed and (papers is None or pid in papers)]
         if not todo:
             return False
         total = report.chunks + sum(n for _, n in todo)

@@ -24,7 +24,6 @@ from astro_cli.store.migrations import (
     m009_biblio,
     m010_citation_statuses,
     m011_paper_hash,
-    m012_window_vectors,
 )
 
 Migration = tuple[int, str, Callable[["sqlite_utils.Database"], None]]
@@ -42,6 +41,4 @@ MIGRATIONS: list[Migration] = [
     (9, "biblio: papers.biblio (doctype, month, issue, pages... for BibTeX like ADS's)", m009_biblio.apply),
     (10, "citation statuses: citations.kind and .status accept 'malformed' (issue 28)", m010_citation_statuses.apply),
     (11, "paper hash: papers.content_sha256 (a local file added again updates its row)", m011_paper_hash.apply),
-    (12, "window vectors: window_vectors (a chunk's vectors by window; old libraries keep chunk_vectors)",
-     m012_window_vectors.apply),
 ]

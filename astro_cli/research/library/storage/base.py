@@ -86,10 +86,7 @@ class LibraryStore:
                        paper_ids: list[str] | None) -> list[tuple[int, float]]:
         raise NotImplementedError
 
-    def store_vectors(self, chunk_ids: list[int], vectors: list[list[float]], model: str,
-                      windows: Sequence[tuple[int, list[float]]] = ()) -> None:
-        """Each chunk's one vector and its windows' (chunk id, vector), in order; the chunks' old windows
-        are replaced. A store without windows (a server not migrated) keeps the one vector."""
+    def store_vectors(self, chunk_ids: list[int], vectors: list[list[float]], model: str) -> None:
         raise NotImplementedError
 
     def check_text_index(self, repair: bool) -> bool:
@@ -356,19 +353,6 @@ class LibraryStore:
         return [(str(r["paper_id"]), int(r["chunks"])) for r in rows]
 
     @operation
-    def papers_without_windows(self, model: str) -> list[tuple[str, int]]:
-        """(paper id, chunks) of the papers with vectors of the model made before windows (migration 12),
-        or copied without them: searched by their one vector a chunk until `library reindex` remakes them."""
-        if self.vectors_note():
-            return []
-        rows = self._rows(
-            "SELECT c.paper_id AS paper_id, count(*) AS chunks FROM chunks c JOIN chunk_vectors v ON v.chunk_id = c.id "
-            "WHERE c.paper_id IS NOT NULL AND v.model = ? "
-            "AND NOT EXISTS (SELECT 1 FROM window_vectors w WHERE w.chunk_id = c.id AND w.model = ?) "
-            "GROUP BY c.paper_id ORDER BY min(c.id)", (model, model))
-        return [(str(r["paper_id"]), int(r["chunks"])) for r in rows]
-
-    @operation
     def has_any_vectors(self, model: str) -> bool:
         if self.vectors_note():
             return False
@@ -392,7 +376,6 @@ class LibraryStore:
             self._execute(f"DELETE FROM chunks WHERE {self._ORPHANS}")
             if not self.vectors_note():
                 self._execute("DELETE FROM chunk_vectors WHERE chunk_id NOT IN (SELECT id FROM chunks)")
-                self._execute("DELETE FROM window_vectors WHERE chunk_id NOT IN (SELECT id FROM chunks)")
 
     # --- copying (astro library migrate) ---------------------------------------------------------
     @operation

@@ -102,23 +102,6 @@ def _vectors(conn: psycopg.Connection[Any]) -> None:
     conn.execute("CREATE INDEX chunk_vectors_model ON chunk_vectors (model, dim)")
 
 
-def _window_vectors(conn: psycopg.Connection[Any]) -> None:
-    """A chunk's vectors by window (as the SQLite migration 12); chunk_vectors keeps its one vector."""
-    conn.execute(
-        """
-        CREATE TABLE window_vectors (
-            chunk_id bigint NOT NULL REFERENCES chunks (id) ON DELETE CASCADE,
-            part integer NOT NULL,
-            model text NOT NULL,
-            dim integer NOT NULL,
-            embedding vector NOT NULL,
-            PRIMARY KEY (chunk_id, part)
-        )
-        """
-    )
-    conn.execute("CREATE INDEX window_vectors_model ON window_vectors (model, dim)")
-
-
 def _biblio(conn: psycopg.Connection[Any]) -> None:
     """papers.biblio: the facts a BibTeX entry like ADS's needs (as the SQLite migration 9)."""
     conn.execute("ALTER TABLE papers ADD COLUMN biblio text")
@@ -136,7 +119,6 @@ MIGRATIONS: list[Migration] = [
     (2, "vectors: chunk_vectors (pgvector)", _vectors, "vector"),
     (3, "biblio: papers.biblio (doctype, month, issue, pages... for BibTeX like ADS's)", _biblio, None),
     (4, "paper hash: papers.content_sha256 (a local file added again updates its row)", _paper_hash, None),
-    (5, "window vectors: window_vectors (a chunk's vectors by window)", _window_vectors, "vector"),
 ]
 
 

@@ -37,7 +37,6 @@ TEXT_CONFIG = "english"  # must match the generated column of chunks (pg_schema.
 SATURATION = 0.1  # K of idf * r / (r + K); 0.05-0.3 ranked the question set alike, 0.02 and 1 worse
 MAX_SCORED = 32  # terms scored one by one (fts.MAX_TERMS bounds a match the same way)
 POSTINGS = 1500  # the plan keeps words whose chunks add up to this (FTS5: 12,000; its ranking reads no rows)
-WINDOW_ROWS = 4  # window rows read per chunk wanted (a chunk has 2-4 windows)
 CANDIDATES = 1000  # at most this many matching chunks are ranked (see text_ranking)
 STAMP_SECONDS = 1.0  # how long index_stamp's answer is reused
 NO_VECTORS = ("the group library's server has no pgvector extension, so searches use full text alone "
@@ -278,15 +277,9 @@ class PostgresStore(LibraryStore):
         return None if self._vectors else NO_VECTORS
 
     @operation
-    def store_vectors(self, chunk_ids: list[int], vectors: list[list[float]], model: str,
-                      windows: Sequence[tuple[int, list[float]]] = ()) -> None:
+    def store_vectors(self, chunk_ids: list[int], vectors: list[list[float]], model: str) -> None:
         if self.vectors_note():
             return
-        parts: dict[int, int] = {}
-        rows = []
-        for cid, vec in windows:
-            parts[cid] = parts.get(cid, -1) + 1
-            rows.append((cid, parts[cid], model, len(vec), _vector_text(vec)))
         with self.transaction():
             self._execute_many(
                 "INSERT INTO chunk_vectors (chunk_id, model, dim, embedding) VALUES (?, ?, ?, ?::vector) "
@@ -294,22 +287,17 @@ class PostgresStore(LibraryStore):
                 "embedding = excluded.embedding",
                 [(cid, model, len(vec), _vector_text(vec)) for cid, vec in zip(chunk_ids, vectors)],
             )
-            self._execute("DELETE FROM window_vectors WHERE chunk_id = ANY(?)", (list(chunk_ids),))
-            if rows:
-                self._execute_many("INSERT INTO window_vectors (chunk_id, part, model, dim, embedding) "
-                                   "VALUES (?, ?, ?, ?, ?::vector)", rows)
         for dim in {len(vec) for vec in vectors} - self._hnsw:
             self._hnsw_index(dim)
 
     def _hnsw_index(self, dim: int) -> None:
-        """HNSW indexes for vectors of one size (pgvector indexes only columns of a fixed size)."""
+        """An HNSW index for vectors of one size (pgvector indexes only columns of a fixed size)."""
         from astro_cli.research.library.storage.pg_schema import SCHEMA_LOCK
 
         with self.transaction():
             self._execute("SELECT pg_advisory_xact_lock(?)", (SCHEMA_LOCK,))
-            for table in ("chunk_vectors", "window_vectors"):
-                self._execute(f"CREATE INDEX IF NOT EXISTS {table}_hnsw_{dim:d} ON {table} USING hnsw "
-                              f"((embedding::vector({dim:d})) vector_cosine_ops) WHERE dim = {dim:d}")
+            self._execute(f"CREATE INDEX IF NOT EXISTS chunk_vectors_hnsw_{dim:d} ON chunk_vectors USING hnsw "
+                          f"((embedding::vector({dim:d})) vector_cosine_ops) WHERE dim = {dim:d}")
         self._hnsw.add(dim)
 
     @operation
@@ -318,29 +306,19 @@ class PostgresStore(LibraryStore):
         if self.vectors_note():
             return []
         dim, vector = len(query), _vector_text(query)
-        # A chunk scores as its best row: its windows or its one vector (the only row of a chunk
-        # embedded before windows), as the SQLite store's numpy ranking does (vectors.rank_by_vector).
         if paper_ids is not None:  # an exact scan of the papers' chunks: the index would filter after the fact
             rows = self._rows(
-                "SELECT chunk_id, max(score) AS score FROM ("
-                + " UNION ALL ".join(
-                    f"SELECT v.chunk_id, 1 - (v.embedding <=> ?::vector) AS score FROM {table} v "
-                    "JOIN chunks c ON c.id = v.chunk_id WHERE v.model = ? AND v.dim = ? AND c.paper_id = ANY(?)"
-                    for table in ("chunk_vectors", "window_vectors"))
-                + ") s GROUP BY chunk_id ORDER BY score DESC, chunk_id LIMIT ?",
-                (vector, model, dim, list(paper_ids), vector, model, dim, list(paper_ids), limit))
+                "SELECT v.chunk_id, 1 - (v.embedding <=> ?::vector) AS score FROM chunk_vectors v "
+                "JOIN chunks c ON c.id = v.chunk_id WHERE v.model = ? AND v.dim = ? AND c.paper_id = ANY(?) "
+                "ORDER BY score DESC, v.chunk_id LIMIT ?", (vector, model, dim, list(paper_ids), limit))
         else:
             with self.transaction():
-                self._execute(f"SET LOCAL hnsw.ef_search = {max(40, min(1000, limit * WINDOW_ROWS * 2)):d}")
+                self._execute(f"SET LOCAL hnsw.ef_search = {max(40, min(1000, limit * 2)):d}")
                 rows = self._rows(
-                    "SELECT chunk_id, max(score) AS score FROM ("
-                    + " UNION ALL ".join(
-                        f"(SELECT chunk_id, 1 - (embedding::vector({dim:d}) <=> ?::vector({dim:d})) AS score "
-                        f"FROM {table} WHERE dim = {dim:d} AND model = ? "
-                        f"ORDER BY embedding::vector({dim:d}) <=> ?::vector({dim:d}) LIMIT ?)"
-                        for table in ("chunk_vectors", "window_vectors"))
-                    + ") s GROUP BY chunk_id ORDER BY score DESC, chunk_id LIMIT ?",
-                    (vector, model, vector, limit, vector, model, vector, limit * WINDOW_ROWS, limit))
+                    f"SELECT chunk_id, 1 - (embedding::vector({dim:d}) <=> ?::vector({dim:d})) AS score "
+                    f"FROM chunk_vectors WHERE dim = {dim:d} AND model = ? "
+                    f"ORDER BY embedding::vector({dim:d}) <=> ?::vector({dim:d}) LIMIT ?",
+                    (vector, model, vector, limit))
         return [(int(r["chunk_id"]), float(r["score"])) for r in rows]
 
     @operation

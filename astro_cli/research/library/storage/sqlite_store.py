@@ -179,33 +179,22 @@ class SqliteStore(LibraryStore):
         return False
 
     # --- vectors ---------------------------------------------------------------------------------
-    def store_vectors(self, chunk_ids: list[int], vectors: list[list[float]], model: str,
-                      windows: Sequence[tuple[int, list[float]]] = ()) -> None:
+    def store_vectors(self, chunk_ids: list[int], vectors: list[list[float]], model: str) -> None:
         from astro_cli.research.search.vectors import pack
 
-        with self.transaction():
-            self._execute_many(
-                "INSERT OR REPLACE INTO chunk_vectors (chunk_id, model, dim, vector) VALUES (?, ?, ?, ?)",
-                [(cid, model, len(vec), pack(vec)) for cid, vec in zip(chunk_ids, vectors)],
-            )
-            self._execute_many("DELETE FROM window_vectors WHERE chunk_id = ?", [(cid,) for cid in chunk_ids])
-            parts: dict[int, int] = {}
-            rows = []
-            for cid, vec in windows:
-                parts[cid] = parts.get(cid, -1) + 1
-                rows.append((cid, parts[cid], model, len(vec), pack(vec)))
-            self._execute_many(
-                "INSERT INTO window_vectors (chunk_id, part, model, dim, vector) VALUES (?, ?, ?, ?, ?)", rows)
+        self._execute_many(
+            "INSERT OR REPLACE INTO chunk_vectors (chunk_id, model, dim, vector) VALUES (?, ?, ?, ?)",
+            [(cid, model, len(vec), pack(vec)) for cid, vec in zip(chunk_ids, vectors)],
+        )
 
     def vector_index(self, model: str) -> VectorIndex | None:
-        """Every vector of the model as one normalised matrix, kept until the stored vectors change:
-        a chunk's rows are its one vector and its windows (none when made before migration 12)."""
-        from astro_cli.research.search.vectors import index_of
+        """Every vector of the model as one normalised matrix, kept until the stored vectors change."""
+        import numpy as np
+
+        from astro_cli.research.search.vectors import EmbeddingError, VectorIndex
 
         stamp_row = self.db.execute(
-            "SELECT (SELECT count(*) FROM chunk_vectors WHERE model = ?) + "
-            "(SELECT count(*) FROM window_vectors WHERE model = ?), "
-            "coalesce((SELECT max(chunk_id) FROM chunk_vectors WHERE model = ?), 0)", (model, model, model)
+            "SELECT count(*), coalesce(max(chunk_id), 0) FROM chunk_vectors WHERE model = ?", (model,)
         ).fetchone()
         stamp = (int(stamp_row[0]), int(stamp_row[1]))
         if stamp[0] == 0:
@@ -214,13 +203,17 @@ class SqliteStore(LibraryStore):
         if cached is not None and cached.model == model and cached.stamp == stamp:
             return cached
         rows = self.db.execute(
-            "SELECT w.chunk_id, c.paper_id, w.vector FROM window_vectors w JOIN chunks c ON c.id = w.chunk_id "
-            "WHERE w.model = ? UNION ALL "
             "SELECT v.chunk_id, c.paper_id, v.vector FROM chunk_vectors v JOIN chunks c ON c.id = v.chunk_id "
-            "WHERE v.model = ? ORDER BY 1",
-            (model, model),
+            "WHERE v.model = ? ORDER BY v.chunk_id",
+            (model,),
         ).fetchall()
-        self._vectors = index_of(model, stamp, [(int(r[0]), r[1], r[2]) for r in rows])
+        if len({len(r[2]) for r in rows}) != 1:
+            raise EmbeddingError(f"stored vectors of {model} have different sizes; re-parse the papers")
+        matrix = np.frombuffer(b"".join(r[2] for r in rows), dtype=np.float32).reshape(len(rows), -1).copy()
+        norms = np.linalg.norm(matrix, axis=1, keepdims=True)
+        matrix /= np.where(norms == 0, 1, norms)
+        self._vectors = VectorIndex(model, stamp, np.array([r[0] for r in rows], dtype=np.int64),
+                                    [r[1] for r in rows], matrix)
         return self._vectors
 
     def vector_ranking(self, model: str, query: list[float], limit: int,
