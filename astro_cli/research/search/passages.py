@@ -18,7 +18,7 @@ from astro_cli.prompt.tags import escape_tags
 from astro_cli.research.records import Hit, Paper, PaperRef
 from astro_cli.research.search.fts import Match, SearchError, fts_query, plan_query
 from astro_cli.research.search.fts import literal_runs as run_match
-from astro_cli.research.search.retrieval import RRF_K, fuse, reciprocal_rank_fusion, with_neighbours
+from astro_cli.research.search.retrieval import RRF_K, fuse, reciprocal_rank_fusion
 from astro_cli.research.textblock import frame
 
 __all__ = ["SearchError", "SearchResult", "Hit", "fts_query", "search_library", "format_hits", "sources_of", "text_ranking",
@@ -42,9 +42,6 @@ BACK_MATTER = ("references", "acknowledgments")  # chunk kinds left out unless i
 # development split but cost tuning paraphrases, so it is not fused.
 LIST_WEIGHTS = {"bm25:synonyms": 2.0, "window": 0.5}
 FUSION_K = 10
-# A tenth of a chunk's better neighbour's fused score is added to its own (retrieval.with_neighbours):
-# on the development split 18/25/32 -> 19/26/33, held-out sets unchanged (RESULTS.md "Stop 53 — retrieval").
-NEIGHBOUR_SHARE = 0.1
 
 
 def resolve_papers(library: LibraryCore, papers: list[str] | str | None) -> list[str] | None:
@@ -186,9 +183,7 @@ def _fused(library: LibraryCore, lists: dict[str, list[tuple[int, float]]], k: i
         keyword_only = {row["id"] for row in library.store.hit_rows(candidates) if row["paper_id"] in lacking}
     literal = [cid for name, ranking in lists.items() if name.startswith("literal") for cid, _ in ranking]
     weights = {name: LIST_WEIGHTS.get(name, 1.0) for name in ids}
-    fused = fuse(ids, weights, keyword_only, vector_lists, list(dict.fromkeys(literal)), k=FUSION_K)
-    places = library.store.chunk_places([cid for cid, _ in fused])
-    return with_neighbours(fused, places, NEIGHBOUR_SHARE)[:k]
+    return fuse(ids, weights, keyword_only, vector_lists, list(dict.fromkeys(literal)), k=FUSION_K)[:k]
 
 
 def candidate_lists(library: LibraryCore, phrasings: list[str], lists: dict[str, list[tuple[int, float]]]

@@ -54,26 +54,3 @@ def fuse(lists: Mapping[str, Sequence[int]], weights: Mapping[str, float], keywo
     literal = {item: rank for rank, item in enumerate(tie_break)}
     last = len(literal)
     return sorted(scores.items(), key=lambda pair: (-round(pair[1], 12), literal.get(pair[0], last), pair[0]))
-
-
-def with_neighbours(ranked: Sequence[tuple[int, float]], places: Mapping[int, tuple[object, object, int]],
-                    share: float) -> list[tuple[int, float]]:
-    """Each chunk's fused score plus `share` of its better neighbour's (the chunk before or after it
-    in the same paper or note), ranked again; ties keep their order.
-
-    An answer split over two chunks (a result and its conditions, an equation and the sentence that
-    names it, a passage cut by the chunk size) has each half ranked on half the evidence; the half
-    whose neighbour also ranks comes up. A neighbour no list found adds nothing."""
-    score = dict(ranked)
-    at = {place: cid for cid, place in places.items()}
-    boosted = []
-    for position, (cid, own) in enumerate(ranked):
-        place = places.get(cid)
-        near = 0.0
-        if place is not None:
-            owner, note, order = place
-            near = max(score.get(at.get((owner, note, order - 1), -1), 0.0),
-                       score.get(at.get((owner, note, order + 1), -1), 0.0))
-        boosted.append((own + share * near, position, cid))
-    boosted.sort(key=lambda item: (-round(item[0], 12), item[1]))
-    return [(cid, total) for total, _, cid in boosted]

@@ -263,15 +263,6 @@ class LibraryStore:
         return {int(r["id"]): str(r["paper_id"]) for r in rows}
 
     @operation
-    def chunk_places(self, chunk_ids: Sequence[int]) -> dict[int, tuple[str | None, int | None, int]]:
-        """(paper, note, order) of each chunk by id: which chunks are neighbours."""
-        if not chunk_ids:
-            return {}
-        marks = ",".join("?" * len(chunk_ids))
-        rows = self._rows(f"SELECT id, paper_id, note_id, ord FROM chunks WHERE id IN ({marks})", list(chunk_ids))
-        return {int(r["id"]): (r["paper_id"], r["note_id"], int(r["ord"])) for r in rows}
-
-    @operation
     def chunk_texts(self, chunk_ids: Sequence[int]) -> dict[int, str]:
         """The texts of chunks by id, without their papers' rows (a search reads those once, for its hits)."""
         if not chunk_ids:
