@@ -28,6 +28,7 @@ from astro_cli.citations.names import named_in, rows_of, squash
 from astro_cli.citations.owners import owner_reason
 from astro_cli.citations.planets import planet_cells, planet_words, row_fits, split_planet
 from astro_cli.citations.quantity import Quantity
+from astro_cli.citations.row_labels import row_label_reason
 from astro_cli.citations.subscripts import named_symbols
 from astro_cli.citations.terms import key_terms
 
@@ -76,7 +77,7 @@ def check_support(claim: Claim, passage: str, stated: Stated | None = None) -> V
     if absent:
         return Verdict("unsupported", f"{', '.join(absent)} is not named in the passage")
     other = (unbound(claim, passage) or bound_reason(claim, passage, stated) or owner_reason(claim, passage, stated)
-             if claim.quantities else None) or credit_reason(claim, passage)
+             or row_label_reason(claim.quantities, claim.text, passage) if claim.quantities else None) or credit_reason(claim, passage)
     if other is not None:
         return Verdict("unsupported", other)
     if claim.quantities and passage.count("|") >= 5:

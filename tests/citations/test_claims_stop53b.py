@@ -1,0 +1,63 @@
+"""Stop 53 follow-up (issue 43): the binding of a number to its quantity and object, read from the misses of
+claims_set_53.json (development since the lead measured it once). Passages are that set's papers' own text
+(Feinstein et al. 2024's table of young populations, Roulston et al.'s light-curve table). Each test fails on
+s53-lead.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from astro_cli.citations.claims import split_claims
+from astro_cli.citations.row_labels import labelled_rows
+from astro_cli.citations.support import check_support
+
+AGES = (
+    "[Caption: Adopted Ages of each Young Stellar Population and Number of Stars per Group, $N_ stars $]\n"
+    "Population | Age [Myr] | N_{stars} | Ref.\n"
+    "Carina | 45 ± 9 | 94 | 3\nCarina-Musca | 32 | 35 | 4\nLower Centaurus Crux | 15 | 761 | 6\n"
+    "Pleiades | 127.4^{+6.3}_{−10} | 1421 | 2\nα Persei | 79_{−2.3}^{+1.5} | 625 | 2\n"
+    "TW Hydrae | 10 | 24 | 3\nUpper Centaurus Lupus | 16 ± 2 | 696 | 6\nUpper Scorpius | 10 | 106 | 6\n"
+    "Total |  | 6,824\nAge references: (1) [gagne18_abdmg]; (2) [galindo22]; (3) [Bell15]")
+SURVEYS = (
+    "[Caption: Light Curve Properties]\nLC Survey\nCSS | 21834 | 264 | 148 | 19.36 | 0.27\n"
+    "ZTF g | 18718 | 197 | 203 | 20.22 | 0.15\nZTF r | 24313 | 311 | 223 | 19.59 | 0.11\n"
+    "ZTF i | 15619 | 34 | 19 | 18.82 | 0.08\nStatistics of the three light curve surveys in our variable star "
+    "sample. For each survey we report the number of stars, the mean number of epochs, the standard deviation of the "
+    "number of epochs, the mean magnitude, and the mean magnitude error.")
+
+
+def verdict(claim: str, passage: str) -> tuple[str, str]:
+    [one], _ = split_claims(claim[:-1] + " [2405.90001:s2.1:c10].")
+    found = check_support(one, passage)
+    return found.status, found.reason
+
+
+@pytest.mark.parametrize(("claim", "passage", "status"), [
+    ("The Pleiades contribute 1421 stars, at an adopted age of 127.4 Myr.", AGES, "supported"),
+    ("The Pleiades contribute 1421 stars, at an adopted age of 79 Myr.", AGES, "unsupported"),
+    ("Upper Scorpius, at 10 Myr, contributes 106 stars.", AGES, "supported"),
+    ("TW Hydrae, at 10 Myr, contributes 106 stars.", AGES, "unsupported"),
+    ("Upper Centaurus Lupus contributes 696 stars to the sample.", AGES, "supported"),
+    ("Lower Centaurus Crux contributes 696 stars to the sample.", AGES, "unsupported"),
+    ("Carina-Musca is 32 Myr old.", AGES, "supported"),  # the longer label, not Carina's row
+    ("Alpha Persei is 79 Myr old.", AGES, "supported"),  # a Greek letter by its name
+    ("The sample totals 6,824 stars over all populations.", AGES, "supported"),  # no row named
+    ("ZTF r light curves have a mean magnitude of 19.59.", SURVEYS, "supported"),
+    ("ZTF g light curves have a mean magnitude of 19.59.", SURVEYS, "unsupported"),
+    ("CSS light curves have a mean magnitude error of 0.15.", SURVEYS, "unsupported"),
+    ("CSS light curves have a mean magnitude error of 0.27.", SURVEYS, "supported"),
+])
+def test_a_table_row_binds_its_values(claim, passage, status):
+    """row_labels.py: a claim naming a row's label takes its numbers from that row, not a neighbour's."""
+    assert verdict(claim, passage)[0] == status
+
+
+def test_the_reason_names_the_row_that_holds_the_number():
+    assert verdict("TW Hydrae, at 10 Myr, contributes 106 stars.", AGES)[1] == (
+        "106 is in the row of Upper Scorpius, not of TW Hydrae")
+
+
+def test_a_header_line_and_a_caption_are_no_rows():
+    labels = [label for label, _ in labelled_rows(AGES)]
+    assert "Population" not in labels and labels[0] == "Carina" and "Total" in labels
