@@ -183,7 +183,8 @@ def _rivals(claim: Quantity, other: Quantity) -> bool:
     a percentage for a percentage (`4.8% higher` and a ratio of `1.048` are one quantity), not a year."""
     if not same_kind(claim.unit, other.unit) or _count(claim) != _count(other) or claim.percent != other.percent:
         return False
-    year = other.unit is None and other.decimals == 0 and 1600 <= other.value <= 2099 and other.high is None
+    year = (other.unit is None and other.decimals == 0 and 1600 <= other.value <= 2099 and other.high is None
+            and "," not in other.bare)  # `1,847 stars` is a count: a year is never written with a thousands comma
     return not year
 
 

@@ -61,3 +61,16 @@ def test_the_reason_names_the_row_that_holds_the_number():
 def test_a_header_line_and_a_caption_are_no_rows():
     labels = [label for label, _ in labelled_rows(AGES)]
     assert "Population" not in labels and labels[0] == "Carina" and "Total" in labels
+
+
+ABSTRACT = ("We identified 26,355 flares originating from 3,160\\\nstars and robustly measure the rotation periods of "
+            "1,847 stars. We measure and find the flare frequency distribution slope saturates.")
+
+
+@pytest.mark.parametrize(("claim", "status"), [
+    ("The authors measured rotation periods for 1,847 stars.", "supported"),
+    ("The authors measured rotation periods for 3,160 stars.", "unsupported"),
+])
+def test_a_count_with_a_thousands_comma_is_no_year(claim, status):
+    """binding.py: `1,847 stars` was read as a year, so it was never the rival that the claim's words point to."""
+    assert verdict(claim, ABSTRACT)[0] == status
