@@ -73,6 +73,11 @@ def _words(text: str) -> frozenset[str]:
     return frozenset(out)
 
 
+def text_words(text: str) -> frozenset[str]:
+    """The anchor words of a text, its numbers' digits left out (together.py compares two statements by them)."""
+    return _words(text)
+
+
 def _cuts(pattern: re.Pattern[str], text: str, numbers: list[Quantity], start: int, end: int) -> list[tuple[int, int]]:
     """`text[start:end]` cut where `pattern` matches, except inside a number (`between 5 and 11 Myr`) and between
     two numbers of a list."""
@@ -156,7 +161,7 @@ def unbound(claim: Claim, passage: str) -> str | None:
         equal = [a for a in theirs if a.quantity in same]
         if not equal:
             continue  # found otherwise (a subscript, a range's two numbers): not this rule's to judge
-        rival = _rival(own, equal, [a for a in theirs if a.quantity not in same and _rivals(own.quantity, a.quantity)])
+        rival = _rival(own, equal, [a for a in theirs if a.quantity not in same and rivals(own.quantity, a.quantity)])
         if rival is not None:
             shared = sorted(own.clause & rival.clause)
             return (f"{own.quantity.text} is in the passage, but for another quantity: where it speaks of "
@@ -178,7 +183,7 @@ def _rival(own: Anchored, equal: list[Anchored], others: list[Anchored]) -> Anch
     return None
 
 
-def _rivals(claim: Quantity, other: Quantity) -> bool:
+def rivals(claim: Quantity, other: Quantity) -> bool:
     """Whether `other` is a value the claim's quantity could have been: the same kind of unit, a count for a count,
     a percentage for a percentage (`4.8% higher` and a ratio of `1.048` are one quantity), not a year."""
     if not same_kind(claim.unit, other.unit) or _count(claim) != _count(other) or claim.percent != other.percent:

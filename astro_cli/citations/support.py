@@ -31,6 +31,7 @@ from astro_cli.citations.quantity import Quantity
 from astro_cli.citations.row_labels import row_label_reason
 from astro_cli.citations.subscripts import named_symbols
 from astro_cli.citations.terms import key_terms
+from astro_cli.citations.together import apart_reason
 
 SUPPORTED_TERMS = 0.5  # share of the claim's key terms a supporting passage must have
 UNRELATED_TERMS = 0.2  # below this share the passage is about something else
@@ -77,7 +78,8 @@ def check_support(claim: Claim, passage: str, stated: Stated | None = None) -> V
     if absent:
         return Verdict("unsupported", f"{', '.join(absent)} is not named in the passage")
     other = (unbound(claim, passage) or bound_reason(claim, passage, stated) or owner_reason(claim, passage, stated)
-             or row_label_reason(claim.quantities, claim.text, passage) if claim.quantities else None) or credit_reason(claim, passage)
+             or row_label_reason(claim.quantities, claim.text, passage) or apart_reason(claim, passage)
+             if claim.quantities else None) or credit_reason(claim, passage)
     if other is not None:
         return Verdict("unsupported", other)
     if claim.quantities and passage.count("|") >= 5:

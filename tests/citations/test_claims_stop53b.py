@@ -74,3 +74,28 @@ ABSTRACT = ("We identified 26,355 flares originating from 3,160\\\nstars and rob
 def test_a_count_with_a_thousands_comma_is_no_year(claim, status):
     """binding.py: `1,847 stars` was read as a year, so it was never the rival that the claim's words point to."""
     assert verdict(claim, ABSTRACT)[0] == status
+
+
+ZTF = ("In the ZTF $g$ filter there are $18,718$ stars ($\\sim$75%) from our sample that meet these criteria. These "
+       "star's light curves have the following statistics: the median number of epochs is $149$, mean is $197$.\n\n"
+       "In the ZTF $r$ filter there are $24,313$ stars ($\\sim$97%) from our sample that meet these criteria. These "
+       "star's light curves have the following statistics: the median number of epochs is $279$, mean is $311$.")
+ROSSBY = ("Our sample of $R_0 \\leq 0.12$ includes 13,132 flares from 800 stars; our sample of $R_0 > 0.12$ includes "
+          "5,603 flares from 747 stars. We find the stars with smaller Rossby numbers have shallower slopes.")
+
+
+@pytest.mark.parametrize(("claim", "passage", "status"), [
+    ("18,718 stars, about 75% of the sample, have ZTF g light curves.", ZTF, "supported"),
+    ("18,718 stars, about 97% of the sample, have ZTF g light curves.", ZTF, "unsupported"),
+    ("The R_0 > 0.12 sample includes 5,603 flares from 747 stars.", ROSSBY, "supported"),
+    ("The R_0 > 0.12 sample includes 5,603 flares from 800 stars.", ROSSBY, "unsupported"),
+])
+def test_values_written_together_stand_together(claim, passage, status):
+    """together.py: two values of one claim taken from two parallel statements of the passage, each of which pairs
+    one of them with a value of the other's kind, are a swap."""
+    assert verdict(claim, passage)[0] == status
+
+
+def test_the_swap_is_named():
+    assert verdict("The R_0 > 0.12 sample includes 5,603 flares from 800 stars.", ROSSBY)[1] == (
+        "5,603 and 800 are not stated together: the passage gives 5,603 with 747, and 800 with 13,132")
