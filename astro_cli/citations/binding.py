@@ -161,7 +161,9 @@ def unbound(claim: Claim, passage: str) -> str | None:
         equal = [a for a in theirs if a.quantity in same]
         if not equal:
             continue  # found otherwise (a subscript, a range's two numbers): not this rule's to judge
-        rival = _rival(own, equal, [a for a in theirs if a.quantity not in same and rivals(own.quantity, a.quantity)])
+        others = [a for a in theirs if a.quantity not in same and rivals(own.quantity, a.quantity)
+                  and (own.quantity.worded or not a.quantity.worded)]  # `all three surveys` is no rival of `16,476`
+        rival = _rival(own, equal, others)
         if rival is not None:
             shared = sorted(own.clause & rival.clause)
             return (f"{own.quantity.text} is in the passage, but for another quantity: where it speaks of "

@@ -22,7 +22,7 @@ from astro_cli.citations.quantities import passage_quantities
 from astro_cli.citations.quantity import Quantity
 
 PARALLEL = 0.6  # the share of the shorter part's words the other part must have
-_PART = re.compile(r"(?<=[.!?])\s+(?=[A-Z\\\[$(])|;\s")
+_PART = re.compile(r"(?<=[.!?])(?<![\s.(][A-Za-z]\.)\s+(?=[A-Z\\\[$(])|;\s")  # `i.e.`, `A.` end nothing
 
 
 @lru_cache(maxsize=512)

@@ -99,3 +99,18 @@ def test_values_written_together_stand_together(claim, passage, status):
 def test_the_swap_is_named():
     assert verdict("The R_0 > 0.12 sample includes 5,603 flares from 800 stars.", ROSSBY)[1] == (
         "5,603 and 800 are not stated together: the passage gives 5,603 with 747, and 800 with 13,132")
+
+
+FINAL = ("Our final sample consists of 25,121 stars selected for variability in the TDSS program.\n\nThere are 21,093 "
+         "($\\sim$84%) stars that have a CSS light curve and a light curve in at least one ZTF filter. There are also "
+         "16,476 ($\\sim$66%) stars that have light curves in all three light curve surveys (i.e. CSS, ZTF $g$, ZTF $r$).")
+
+
+@pytest.mark.parametrize(("claim", "status"), [
+    # `all three surveys` in words is no rival of a count written in digits (it flagged the faithful claim)
+    ("Of the final 25,121 stars, 16,476 (about two thirds) have light curves in CSS, ZTF g and ZTF r.", "supported"),
+    # the 84% is 21,093's share: a swap across two parallel sentences (`i.e.` ends no sentence)
+    ("Of the final 25,121 stars, 16,476 (about 84%) have light curves in all three surveys.", "unsupported"),
+])
+def test_a_number_in_words_is_no_rival_and_a_share_is_its_counts(claim, status):
+    assert verdict(claim, FINAL)[0] == status
