@@ -29,6 +29,8 @@ from astro_cli.stopwords import STOPWORDS
 _SENTENCE = re.compile(r"(?<=[.!?])\s+(?=[A-Z\\\[$(])")  # a blank line around a display equation ends nothing
 _CLAUSE = re.compile(r"[,;:]\s|\s\(|\)(?=[\s,.;:])|\s(?:and|but|while|whereas|or|against|versus|vs\.?|compared\s+(?:to|with))\s|"
                      r"\s[–—]{1,2}\s|\s--?\s")
+# `between Sector 1 and Sector 67`: one span, whatever words its ends carry
+_BETWEEN = re.compile(r"\bbetween\b(?:(?!\band\b)[^,;:])*$", re.IGNORECASE)
 _CONTRAST = re.compile(r"against|versus|vs|compared")
 _MARKUP = re.compile(r"\\(?:rm|mathrm|textrm|text|mathit|mathbf|it|bf|mathcal|cal|left|right)\b\s*|[{}$]")
 _ITEM = re.compile(r"\s*(?:(?:and|or)\s+)?(?:\$|\\sim|\\approx|[∼~≈])*\s*[-+−]?\.?\d")
@@ -79,10 +81,12 @@ def text_words(text: str) -> frozenset[str]:
 
 
 def _cuts(pattern: re.Pattern[str], text: str, numbers: list[Quantity], start: int, end: int) -> list[tuple[int, int]]:
-    """`text[start:end]` cut where `pattern` matches, except inside a number (`between 5 and 11 Myr`) and between
-    two numbers of a list."""
+    """`text[start:end]` cut where `pattern` matches, except inside a number (`between 5 and 11 Myr`), at the `and`
+    of `between ... and` and between two numbers of a list."""
     cuts = [start] + [m.start() for m in pattern.finditer(text, start, end)
-                      if not any(q.start < m.start() < q.end for q in numbers) and not _item(text, m, numbers)] + [end]
+                      if not any(q.start < m.start() < q.end for q in numbers) and not _item(text, m, numbers)
+                      and not (m.group(0).strip() == "and" and _BETWEEN.search(text, max(start, m.start() - 60),
+                                                                             m.start()))] + [end]
     return [(a, b) for a, b in zip(cuts, cuts[1:]) if b > a]
 
 

@@ -114,3 +114,15 @@ FINAL = ("Our final sample consists of 25,121 stars selected for variability in 
 ])
 def test_a_number_in_words_is_no_rival_and_a_share_is_its_counts(claim, status):
     assert verdict(claim, FINAL)[0] == status
+
+
+SECTORS = ("This process provided a final sample of 6,824 unique targets. These targets\nhave each been observed at a "
+           "2-minute cadence between TESS Sector 1 and Sector 67;\nSector 67 was the latest available sector at the time "
+           "that this analysis was performed.")
+
+
+def test_between_and_is_one_span():
+    """binding.py: the `and` of `between Sector 1 and Sector 67` parts no clause, so 67 keeps the words of its span
+    (it was flagged as another quantity's value)."""
+    claim = ("The final sample holds 6,824 unique targets observed at 2-minute cadence between TESS Sectors 1 and 67.")
+    assert verdict(claim, SECTORS)[0] == "supported"
