@@ -126,3 +126,20 @@ def test_between_and_is_one_span():
     (it was flagged as another quantity's value)."""
     claim = ("The final sample holds 6,824 unique targets observed at 2-minute cadence between TESS Sectors 1 and 67.")
     assert verdict(claim, SECTORS)[0] == "supported"
+
+
+ILIN = ("Additionally, our sample has $\\sim 2 \\times$\nthe number of stars and $\\sim 7 \\times$ the number of flares "
+        "as in [ilin21].\nFirst, we test if these discrepancies are driven by differences in sample binning. We "
+        "reevaluate the FFDs assuming the $T_ eff $ bins presented in Table 3 of\n[ilin21]. We find $\\alpha$ remains "
+        "consistent. Second, we reevaluate the\nFFDs assuming the total number of flares fit in [ilin21]. We draw\n"
+        "$n_ fit, Ilin et al. (2021) $ [last column in Table 3 of ilin21]\nflares from our sample 100 times.")
+
+
+@pytest.mark.parametrize(("claim", "status"), [
+    ("Compared with Ilin et al. (2021), the sample has about twice as many stars and about seven times as many "
+     "flares.", "supported"),
+    ("Compared with Ilin et al. (2019), the sample has about twice as many stars.", "unsupported"),  # its year still
+])
+def test_a_study_compared_with_is_credited_no_value(claim, status):
+    """credited.py: a claim comparing with a study does not say the study found its numbers (it was flagged)."""
+    assert verdict(claim, ILIN)[0] == status
