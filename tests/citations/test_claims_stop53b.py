@@ -143,3 +143,16 @@ ILIN = ("Additionally, our sample has $\\sim 2 \\times$\nthe number of stars and
 def test_a_study_compared_with_is_credited_no_value(claim, status):
     """credited.py: a claim comparing with a study does not say the study found its numbers (it was flagged)."""
     assert verdict(claim, ILIN)[0] == status
+
+
+NSR = ("To derive the error model, we start with the noise-to-signal ratio (NSR) for an object with photon count $C$ "
+       "and background noise $N_0$.\n\nIf we define $C=C_5$ when $ NSR = 1/5$, then we can solve for $N_0$.")
+
+
+@pytest.mark.parametrize(("claim", "status"), [
+    ("C_5 is the photon count at which the noise-to-signal ratio equals 0.2.", "supported"),
+    ("C_5 is the photon count at which the noise-to-signal ratio equals 0.25.", "unsupported"),
+])
+def test_a_decimal_is_the_passages_fraction_in_figures(claim, status):
+    """counts.py: `0.2` is the passage's `1/5` (it was flagged: `0.2 is not in the passage`)."""
+    assert verdict(claim, NSR)[0] == status
