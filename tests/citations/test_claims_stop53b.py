@@ -156,3 +156,19 @@ NSR = ("To derive the error model, we start with the noise-to-signal ratio (NSR)
 def test_a_decimal_is_the_passages_fraction_in_figures(claim, status):
     """counts.py: `0.2` is the passage's `1/5` (it was flagged: `0.2 is not in the passage`)."""
     assert verdict(claim, NSR)[0] == status
+
+
+TIC = ("we required that the distance between the target and\nthe nearest TIC target was within $<1\"$. We down-selected "
+       "our sample to stars observed with TESS.")
+GRID = "We use a set frequency grid for all light curves with $250,000$ steps of $0.46296$ nHz."
+
+
+@pytest.mark.parametrize(("claim", "passage", "status"), [
+    ("The cross-match required the nearest TIC target to lie within 1 arcsec.", TIC, "supported"),
+    ("The cross-match required the nearest TIC target to lie within 1 arcmin.", TIC, "unsupported"),
+    ("The Lomb-Scargle frequency grid has 250,000 steps of 0.46296 nHz.", GRID, "supported"),
+    ("The Lomb-Scargle frequency grid has 250,000 steps of 0.46296 μHz.", GRID, "unsupported"),
+])
+def test_arcseconds_as_a_double_quote_and_nanohertz_are_units(claim, passage, status):
+    """units.py: `1"` is 1 arcsec and `nHz` a frequency, so `1 arcmin` and `μHz` are refuted (both were supported)."""
+    assert verdict(claim, passage)[0] == status
