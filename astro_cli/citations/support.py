@@ -17,6 +17,7 @@ from dataclasses import dataclass, replace
 from functools import lru_cache
 
 from astro_cli.citations.agree import Stated, check_quantity, combined, stated_in
+from astro_cli.citations.bands import band_reason
 from astro_cli.citations.binding import unbound
 from astro_cli.citations.bounds import bound_reason
 from astro_cli.citations.claims import Claim
@@ -79,6 +80,7 @@ def check_support(claim: Claim, passage: str, stated: Stated | None = None) -> V
         return Verdict("unsupported", f"{', '.join(absent)} is not named in the passage")
     other = (unbound(claim, passage) or bound_reason(claim, passage, stated) or owner_reason(claim, passage, stated)
              or row_label_reason(claim.quantities, claim.text, passage) or apart_reason(claim, passage)
+             or band_reason(claim, passage)
              if claim.quantities else None) or credit_reason(claim, passage)
     if other is not None:
         return Verdict("unsupported", other)

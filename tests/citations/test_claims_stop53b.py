@@ -172,3 +172,23 @@ GRID = "We use a set frequency grid for all light curves with $250,000$ steps of
 def test_arcseconds_as_a_double_quote_and_nanohertz_are_units(claim, passage, status):
     """units.py: `1"` is 1 arcsec and `nHz` a frequency, so `1 arcmin` and `μHz` are refuted (both were supported)."""
     assert verdict(claim, passage)[0] == status
+
+
+SNR = ("We add photometric errors to the true $ugrizy$ magnitudes, and selected galaxies with a signal-to-noise ratio "
+       "(SNR) greater than 5 in the $i$ band.\nFor the latent distribution we use a Uniform distribution over the range "
+       "$[-5, 5]$.")
+EPOCHS = ("In the ZTF $g$ filter there are $18,718$ stars. These star's light curves have the following statistics: the "
+          "median number of epochs is $149$. 10% have greater than $432$ epochs.\n\nIn the ZTF $r$ filter there are "
+          "$24,313$ stars. These star's light curves have the following statistics: the median number of epochs is "
+          "$279$. 10% have greater than $583$ epochs.")
+
+
+@pytest.mark.parametrize(("claim", "passage", "status"), [
+    ("Galaxies with an i-band signal-to-noise ratio above 5 were kept.", SNR, "supported"),
+    ("Galaxies with an r-band signal-to-noise ratio above 5 were kept.", SNR, "unsupported"),
+    ("In ZTF r, 10% of the light curves have more than 583 epochs.", EPOCHS, "supported"),
+    ("In ZTF g, 10% of the light curves have more than 583 epochs.", EPOCHS, "unsupported"),
+])
+def test_a_band_named_next_to_a_number_is_an_anchor(claim, passage, status):
+    """bands.py: a number the passage gives only for another band (its sentence's, else its paragraph's)."""
+    assert verdict(claim, passage)[0] == status
