@@ -29,6 +29,7 @@ from astro_cli.citations.names import named_in, rows_of, squash
 from astro_cli.citations.owners import owner_reason
 from astro_cli.citations.planets import planet_cells, planet_words, row_fits, split_planet
 from astro_cli.citations.quantity import Quantity
+from astro_cli.citations.releases import release_reason
 from astro_cli.citations.row_labels import row_label_reason
 from astro_cli.citations.subscripts import named_symbols
 from astro_cli.citations.terms import key_terms
@@ -78,6 +79,9 @@ def check_support(claim: Claim, passage: str, stated: Stated | None = None) -> V
     absent = [n for n in claim.names if not named_in(n, passage, squashed)]
     if absent:
         return Verdict("unsupported", f"{', '.join(absent)} is not named in the passage")
+    release = release_reason(claim.text, passage)
+    if release is not None:
+        return Verdict("unsupported", release)
     other = (unbound(claim, passage) or bound_reason(claim, passage, stated) or owner_reason(claim, passage, stated)
              or row_label_reason(claim.quantities, claim.text, passage) or apart_reason(claim, passage)
              or band_reason(claim, passage)

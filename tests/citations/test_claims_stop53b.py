@@ -192,3 +192,20 @@ EPOCHS = ("In the ZTF $g$ filter there are $18,718$ stars. These star's light cu
 def test_a_band_named_next_to_a_number_is_an_anchor(claim, passage, status):
     """bands.py: a number the passage gives only for another band (its sentence's, else its paragraph's)."""
     assert verdict(claim, passage)[0] == status
+
+
+CONTROL = ("We crossed matched this sample with ZTF DR6 in the same method as the TDSS sample, and kept only objects "
+           "with reported ZTF $\\chi^2 < 3$. The resulting control sample contains 67,006 objects.")
+GPU = "For the main flow in Section 4, we trained for 200 epochs. Training took 7 minutes on a Tesla P100 12GB GPU."
+
+
+@pytest.mark.parametrize(("claim", "passage", "status"), [
+    ("The control sample was cross-matched with ZTF DR6.", CONTROL, "supported"),
+    ("The control sample was cross-matched with ZTF DR5.", CONTROL, "unsupported"),
+    ("Training the main flow took 7 minutes on a Tesla P100 GPU.", GPU, "supported"),
+    ("Training the main flow took 7 minutes on a Tesla V100 GPU.", GPU, "unsupported"),
+    ("Training the main flow took 7 minutes on an A100-class GPU.", GPU, "supported"),  # no counterpart: a detail
+])
+def test_a_release_or_model_is_a_name_the_passage_must_give(claim, passage, status):
+    """releases.py: `DR5` (a pointer's digits, never compared) and `V100` (no designation) passed."""
+    assert verdict(claim, passage)[0] == status
