@@ -209,3 +209,15 @@ GPU = "For the main flow in Section 4, we trained for 200 epochs. Training took 
 def test_a_release_or_model_is_a_name_the_passage_must_give(claim, passage, status):
     """releases.py: `DR5` (a pointer's digits, never compared) and `V100` (no designation) passed."""
     assert verdict(claim, passage)[0] == status
+
+
+@pytest.mark.parametrize(("sentence", "credits"), [
+    ("As is known from surveys, young stars are more magnetically active than old ones.", True),
+    ("As is well known, flare rates fall with age.", True),
+    ("As shown in Figure 3, the flare rate falls with age.", False),
+])
+def test_as_is_known_credits_the_literature(sentence, credits):
+    """credits.py: `As is known from surveys, ...` cited nothing and was no claim."""
+    from astro_cli.citations.credits import credits_literature
+
+    assert credits_literature(sentence) is credits
