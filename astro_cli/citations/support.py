@@ -30,6 +30,7 @@ from astro_cli.citations.owners import owner_reason
 from astro_cli.citations.planets import planet_cells, planet_words, row_fits, split_planet
 from astro_cli.citations.quantity import Quantity
 from astro_cli.citations.releases import release_reason
+from astro_cli.citations.respectively import respectively_reason
 from astro_cli.citations.row_labels import row_label_reason
 from astro_cli.citations.subscripts import named_symbols
 from astro_cli.citations.terms import key_terms
@@ -84,7 +85,7 @@ def check_support(claim: Claim, passage: str, stated: Stated | None = None) -> V
         return Verdict("unsupported", release)
     other = (unbound(claim, passage) or bound_reason(claim, passage, stated) or owner_reason(claim, passage, stated)
              or row_label_reason(claim.quantities, claim.text, passage) or apart_reason(claim, passage)
-             or band_reason(claim, passage)
+             or band_reason(claim, passage) or respectively_reason(claim, passage)
              if claim.quantities else None) or credit_reason(claim, passage)
     if other is not None:
         return Verdict("unsupported", other)

@@ -221,3 +221,18 @@ def test_as_is_known_credits_the_literature(sentence, credits):
     from astro_cli.citations.credits import credits_literature
 
     assert credits_literature(sentence) is credits
+
+
+SPLIT = ("Of these, we randomly selected $10^6$ galaxies and split them into training and test sets consisting of 80% "
+         "and 20% of the galaxies, respectively.")
+GAIA = ("The two Gaia studies went about 1 mag fainter and reported 3003 and 1860 members, respectively.")
+
+
+@pytest.mark.parametrize(("claim", "passage", "status"), [
+    ("The drawn galaxies were split into 80% for training and 20% for testing.", SPLIT, "supported"),
+    ("The drawn galaxies were split into 20% for training and 80% for testing.", SPLIT, "unsupported"),
+    ("The two Gaia studies that went about 1 mag fainter reported 3003 and 1860 members.", GAIA, "supported"),
+])
+def test_a_respectively_list_pairs_names_and_values_in_order(claim, passage, status):
+    """respectively.py: `20% for training` where the passage's training set is 80% was supported."""
+    assert verdict(claim, passage)[0] == status
