@@ -24,6 +24,7 @@ _SENTENCE = re.compile(r"(?<=[.!?])\s+(?=[A-Z\\\[$(])")
 _PARAGRAPH = re.compile(r"\n\s*\n")
 
 
+@lru_cache(maxsize=1024)
 def bands_in(text: str) -> frozenset[str]:
     """The photometric bands a text names as bands (`ZTF g`, `$i$ band`, `r-band`)."""
     return frozenset(m.group("a") or m.group("b") for m in _BAND.finditer(text))

@@ -146,6 +146,11 @@ def _passage(text: str) -> tuple[tuple[Anchored, ...], Stated]:
     return theirs, Stated(tuple(a.quantity for a in theirs))
 
 
+def claim_anchored(claim: Claim) -> list[Anchored]:
+    """A claim's quantities with their words, computed once per claim (cached)."""
+    return _claim_anchored(claim.text, claim.quantities, tuple(claim.spans))
+
+
 @lru_cache(maxsize=4096)
 def _claim_anchored(text: str, numbers: tuple[Quantity, ...], spans: tuple[tuple[int, int], ...]) -> list[Anchored]:
     return anchored(text, list(numbers), list(spans))  # a claim is checked against each passage of its paper

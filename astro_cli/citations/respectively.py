@@ -15,7 +15,7 @@ import re
 from functools import lru_cache
 
 from astro_cli.citations.agree import LONG, Stated, matching
-from astro_cli.citations.binding import anchored
+from astro_cli.citations.binding import claim_anchored
 from astro_cli.citations.claims import Claim
 from astro_cli.citations.quantities import passage_quantities
 from astro_cli.citations.quantity import Quantity
@@ -51,7 +51,7 @@ def respectively_reason(claim: Claim, passage: str) -> str | None:
     pairs = _pairs(passage)
     if not pairs:
         return None
-    for own in anchored(claim.text, list(claim.quantities), list(claim.spans)):
+    for own in claim_anchored(claim):
         for item, value, others in pairs:
             if not matching(own.quantity, Stated((value,))):
                 continue

@@ -12,10 +12,11 @@ Numbers in words and years are not compared; nor tables (row_labels.py) and long
 
 from __future__ import annotations
 
+import bisect
 import re
 from functools import lru_cache
 
-from astro_cli.citations.agree import LONG, Stated, matching
+from astro_cli.citations.agree import LONG, Stated, matching, stated_in
 from astro_cli.citations.binding import rivals, text_words
 from astro_cli.citations.claims import POINTERS, Claim
 from astro_cli.citations.quantities import passage_quantities
@@ -30,13 +31,18 @@ def _parts(text: str) -> tuple[tuple[tuple[Quantity, ...], Stated, frozenset[str
     """The passage's parts, each with its values (numbers in words left out) and its words."""
     values = [q for q in passage_quantities(text) if not q.worded and not q.year
               and not POINTERS.search(text[max(0, q.start - 14):q.start])]  # `Section 4` is no value
-    cuts = [0] + [m.end() for m in _PART.finditer(text)] + [len(text)]
+    cuts = [*_starts(text), len(text)]
     out = []
     for a, b in zip(cuts, cuts[1:]):
         inside = tuple(q for q in values if a <= q.start < b)
-        if inside:
-            out.append((inside, Stated(inside), text_words(text[a:b])))
+        out.append((inside, Stated(inside), text_words(text[a:b]) if inside else frozenset()))
     return tuple(out)
+
+
+@lru_cache(maxsize=512)
+def _starts(text: str) -> list[int]:
+    """Where each part of the text starts."""
+    return [0] + [m.end() for m in _PART.finditer(text)]
 
 
 def apart_reason(claim: Claim, passage: str) -> str | None:
@@ -44,8 +50,16 @@ def apart_reason(claim: Claim, passage: str) -> str | None:
     own = [q for q in claim.quantities if not q.worded and not q.year]
     if len(own) < 2 or len(passage) >= LONG or passage.count("|") >= 5:
         return None
+    # where the passage states each value: its matches in the whole passage (cached, shared with the other rules),
+    # then the part each stands in; a passage stating fewer than two of them has nothing to part
+    whole = stated_in(passage)
+    found = {id(q): matching(q, whole) for q in own}
+    if sum(1 for q in own if found[id(q)]) < 2:
+        return None
     parts = _parts(passage)
-    holding = {id(q): {i for i, (_, stated, _) in enumerate(parts) if matching(q, stated)} for q in own}
+    starts = _starts(passage)
+    holding = {id(q): {i for m in found[id(q)] if _holds(parts, i := bisect.bisect_right(starts, m.start) - 1, m)}
+               for q in own}
     for first in own:
         for second in own:
             where, there = holding[id(first)], holding[id(second)]
@@ -57,6 +71,11 @@ def apart_reason(claim: Claim, passage: str) -> str | None:
                 return (f"{first.text} and {second.text} are not stated together: the passage gives {first.text} "
                         f"with {mine.text}, and {second.text} with {theirs.text}")
     return None
+
+
+def _holds(parts: tuple[tuple[tuple[Quantity, ...], Stated, frozenset[str]], ...], index: int, value: Quantity) -> bool:
+    """Whether the part holds the value as one of its own (a pointer or a number in words is none)."""
+    return any(v.start == value.start for v in parts[index][0])
 
 
 def _partner(parts: tuple[tuple[tuple[Quantity, ...], Stated, frozenset[str]], ...], where: set[int], kind: Quantity,
