@@ -29,6 +29,8 @@ from astro_cli.stopwords import STOPWORDS
 _SENTENCE = re.compile(r"(?<=[.!?])\s+(?=[A-Z\\\[$(])")  # a blank line around a display equation ends nothing
 _CLAUSE = re.compile(r"[,;:]\s|\s\(|\)(?=[\s,.;:])|\s(?:and|but|while|whereas|or|against|versus|vs\.?|compared\s+(?:to|with))\s|"
                      r"\s[–—]{1,2}\s|\s--?\s")
+# `between Sector 1 and Sector 67`: one span, whatever words its ends carry
+_BETWEEN = re.compile(r"\bbetween\b(?:(?!\band\b)[^,;:])*$", re.IGNORECASE)
 _CONTRAST = re.compile(r"against|versus|vs|compared")
 _MARKUP = re.compile(r"\\(?:rm|mathrm|textrm|text|mathit|mathbf|it|bf|mathcal|cal|left|right)\b\s*|[{}$]")
 _ITEM = re.compile(r"\s*(?:(?:and|or)\s+)?(?:\$|\\sim|\\approx|[∼~≈])*\s*[-+−]?\.?\d")
@@ -73,11 +75,18 @@ def _words(text: str) -> frozenset[str]:
     return frozenset(out)
 
 
+def text_words(text: str) -> frozenset[str]:
+    """The anchor words of a text, its numbers' digits left out (together.py compares two statements by them)."""
+    return _words(text)
+
+
 def _cuts(pattern: re.Pattern[str], text: str, numbers: list[Quantity], start: int, end: int) -> list[tuple[int, int]]:
-    """`text[start:end]` cut where `pattern` matches, except inside a number (`between 5 and 11 Myr`) and between
-    two numbers of a list."""
+    """`text[start:end]` cut where `pattern` matches, except inside a number (`between 5 and 11 Myr`), at the `and`
+    of `between ... and` and between two numbers of a list."""
     cuts = [start] + [m.start() for m in pattern.finditer(text, start, end)
-                      if not any(q.start < m.start() < q.end for q in numbers) and not _item(text, m, numbers)] + [end]
+                      if not any(q.start < m.start() < q.end for q in numbers) and not _item(text, m, numbers)
+                      and not (m.group(0).strip() == "and" and _BETWEEN.search(text, max(start, m.start() - 60),
+                                                                             m.start()))] + [end]
     return [(a, b) for a, b in zip(cuts, cuts[1:]) if b > a]
 
 
@@ -137,6 +146,11 @@ def _passage(text: str) -> tuple[tuple[Anchored, ...], Stated]:
     return theirs, Stated(tuple(a.quantity for a in theirs))
 
 
+def claim_anchored(claim: Claim) -> list[Anchored]:
+    """A claim's quantities with their words, computed once per claim (cached)."""
+    return _claim_anchored(claim.text, claim.quantities, tuple(claim.spans))
+
+
 @lru_cache(maxsize=4096)
 def _claim_anchored(text: str, numbers: tuple[Quantity, ...], spans: tuple[tuple[int, int], ...]) -> list[Anchored]:
     return anchored(text, list(numbers), list(spans))  # a claim is checked against each passage of its paper
@@ -156,7 +170,9 @@ def unbound(claim: Claim, passage: str) -> str | None:
         equal = [a for a in theirs if a.quantity in same]
         if not equal:
             continue  # found otherwise (a subscript, a range's two numbers): not this rule's to judge
-        rival = _rival(own, equal, [a for a in theirs if a.quantity not in same and _rivals(own.quantity, a.quantity)])
+        others = [a for a in theirs if a.quantity not in same and rivals(own.quantity, a.quantity)
+                  and (own.quantity.worded or not a.quantity.worded)]  # `all three surveys` is no rival of `16,476`
+        rival = _rival(own, equal, others)
         if rival is not None:
             shared = sorted(own.clause & rival.clause)
             return (f"{own.quantity.text} is in the passage, but for another quantity: where it speaks of "
@@ -178,12 +194,13 @@ def _rival(own: Anchored, equal: list[Anchored], others: list[Anchored]) -> Anch
     return None
 
 
-def _rivals(claim: Quantity, other: Quantity) -> bool:
+def rivals(claim: Quantity, other: Quantity) -> bool:
     """Whether `other` is a value the claim's quantity could have been: the same kind of unit, a count for a count,
     a percentage for a percentage (`4.8% higher` and a ratio of `1.048` are one quantity), not a year."""
     if not same_kind(claim.unit, other.unit) or _count(claim) != _count(other) or claim.percent != other.percent:
         return False
-    year = other.unit is None and other.decimals == 0 and 1600 <= other.value <= 2099 and other.high is None
+    year = (other.unit is None and other.decimals == 0 and 1600 <= other.value <= 2099 and other.high is None
+            and "," not in other.bare)  # `1,847 stars` is a count: a year is never written with a thousands comma
     return not year
 
 

@@ -4,7 +4,8 @@
   the seven planets`, `the two Gaia studies`. It is checked only where the passage counts the same thing (a number
   before the noun that follows it: `the five GLR angles` against the passage's `five GLR resonant angles`); a
   passage that never counts it cannot tell, so it is not held against the claim.
-- A fraction in words is the passage's fraction in figures: `a tenth` is `1/10` or `\\frac{1}{10}`.
+- A fraction in words is the passage's fraction in figures: `a tenth` is `1/10` or `\\frac{1}{10}`; so is a decimal
+  (`0.2` is `1/5`, at the decimal's precision).
 """
 
 from __future__ import annotations
@@ -37,10 +38,13 @@ def presupposed(quantity: Quantity, text: str, passage: str) -> bool:
 
 
 def as_figures(quantity: Quantity, passage: str) -> bool:
-    """Whether a fraction the claim writes in words (`a tenth`, `two thirds`) stands in the passage in figures."""
-    if not quantity.worded or float(quantity.value).is_integer() or not 0 < quantity.value < 1:
+    """Whether a fraction the claim writes in words (`a tenth`, `two thirds`) or as a decimal (`0.2` for `NSR = 1/5`)
+    stands in the passage in figures."""
+    if float(quantity.value).is_integer() or not 0 < quantity.value < 1 or quantity.unit or quantity.percent:
         return False
     part = Fraction(quantity.value).limit_denominator(20)
     p, q = part.numerator, part.denominator
+    if not quantity.worded and abs(p / q - quantity.value) >= 0.5 * 10.0 ** -max(quantity.decimals, 0):
+        return False  # `0.33` is 1/3 at its precision; `0.31` is no small fraction
     return re.search(rf"(?<![\d.]){p}\s*/\s*{q}(?![\d.])|\\[dt]?frac\s*\{{?\s*{p}\s*\}}?\s*\{{?\s*{q}\s*\}}?",
                      passage) is not None

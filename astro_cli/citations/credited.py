@@ -10,6 +10,8 @@ when the passage names the claim's first author at all (a passage of the cited p
 - the values: a value of the claim stands in a sentence that names the author, in one of the three after it (a
   study is named, then what it found is told: `[Kraus2015] examined ... What they found was ... Surprisingly, ...
   about 8 Myr`), or in the sentence before it (`... 11 cm/s. This is [Feng2017]'s figure`).
+A claim that compares with the study (`Compared with Ilin et al. (2021), the sample has seven times as many flares`)
+credits it no value: only its year is compared.
 A mention is a citation, not the word: the name with a year or `et al.` (`Bond albedo`, `a young star` name no Bond
 or Young). Not compared: a claim whose author the passage does not cite; second authors; which of an author's papers
 of the same year is meant.
@@ -66,7 +68,7 @@ def credit_reason(claim: Claim, passage: str) -> str | None:
         if years and work.year is not None and all(abs(y - work.year) > 1 for y in years):
             return (f"{work.surnames[0]} ({work.year}) is not what the passage cites: it names "
                     f"{work.surnames[0]} {', '.join(map(str, years))}")
-        if not claim.quantities:
+        if not claim.quantities or _compared(claim.text, work.surnames[0]):
             continue
         stated = stated_in(passage)
         places = {_sentence_of(passage, q.start) for own in claim.quantities for q in matching(own, stated)}
@@ -75,3 +77,9 @@ def credit_reason(claim: Claim, passage: str) -> str | None:
             return (f"the passage does not credit {claim.quantities[0].text} to {work.surnames[0]} "
                     f"({work.year}): it names {work.surnames[0]} elsewhere")
     return None
+
+
+def _compared(claim: str, surname: str) -> bool:
+    """Whether the claim names the study as what it compares with, not as the source of its values."""
+    return re.search(r"\b(?:compared\s+(?:with|to)|relative\s+to|than|unlike|versus|vs\.?|against)\s+\(?"
+                     + re.escape(surname), claim, re.IGNORECASE) is not None

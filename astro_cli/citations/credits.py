@@ -7,7 +7,7 @@ Three shapes, each a rule rather than a list of phrases:
   "X is believed to", "X is known to", "X is generally attributed to", "X is commonly interpreted as", "X was first
   predicted by", "it has been suggested that";
 - impersonal credit: "it is well established", "according to previous studies", "there is evidence that",
-  "a consensus that", "the literature shows".
+  "a consensus that", "the literature shows", "as is (well) known".
 The paper's own statements are not the literature: "this study finds", "our analysis suggests", "the authors show"
 (a subject with `this`, `our`, `the`...) and "we have shown" are not claims by these words.
 """
@@ -49,6 +49,8 @@ _IMPERSONAL = re.compile(
     r"consensus\b[^.;]{0,60}?\bthat|(?:broad|general|wide|widespread|growing|standard|prevailing|conventional|"
     r"canonical|accepted|common|popular|traditional|consensus)\s+(?:\w+\s+)?(?:consensus|agreement|view|picture|"
     r"paradigm|wisdom|belief|understanding|interpretation|assumption|scenario)\b[^.;]{0,60}?\b(?:that|is|holds)|"
+    r"as\s+(?:is|was|has\s+(?:long\s+)?been)\s+(?:(?:well|widely|generally|long|commonly)[\s-]+)?(?:known|established|"
+    r"documented|recognized|recognised)|"
     r"well[\s-]known\s+(?:result|fact|relation|correlation|finding|problem|effect|trend|tension|discrepancy)|"
     r"there\s+is\s+(?:(?:growing|strong|some|ample|mounting|increasing|good|observational|clear)\s+)?evidence\s+"
     r"(?:that|for)|(?:astronomers|researchers|scientists)\s+(?:have\s+)?(?:long\s+)?"

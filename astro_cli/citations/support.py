@@ -17,6 +17,7 @@ from dataclasses import dataclass, replace
 from functools import lru_cache
 
 from astro_cli.citations.agree import Stated, check_quantity, combined, stated_in
+from astro_cli.citations.bands import band_reason
 from astro_cli.citations.binding import unbound
 from astro_cli.citations.bounds import bound_reason
 from astro_cli.citations.claims import Claim
@@ -28,8 +29,12 @@ from astro_cli.citations.names import named_in, rows_of, squash
 from astro_cli.citations.owners import owner_reason
 from astro_cli.citations.planets import planet_cells, planet_words, row_fits, split_planet
 from astro_cli.citations.quantity import Quantity
+from astro_cli.citations.releases import release_reason
+from astro_cli.citations.respectively import respectively_reason
+from astro_cli.citations.row_labels import row_label_reason
 from astro_cli.citations.subscripts import named_symbols
 from astro_cli.citations.terms import key_terms
+from astro_cli.citations.together import apart_reason
 
 SUPPORTED_TERMS = 0.5  # share of the claim's key terms a supporting passage must have
 UNRELATED_TERMS = 0.2  # below this share the passage is about something else
@@ -75,7 +80,12 @@ def check_support(claim: Claim, passage: str, stated: Stated | None = None) -> V
     absent = [n for n in claim.names if not named_in(n, passage, squashed)]
     if absent:
         return Verdict("unsupported", f"{', '.join(absent)} is not named in the passage")
+    release = release_reason(claim.text, passage)
+    if release is not None:
+        return Verdict("unsupported", release)
     other = (unbound(claim, passage) or bound_reason(claim, passage, stated) or owner_reason(claim, passage, stated)
+             or row_label_reason(claim.quantities, claim.text, passage) or apart_reason(claim, passage)
+             or band_reason(claim, passage) or respectively_reason(claim, passage)
              if claim.quantities else None) or credit_reason(claim, passage)
     if other is not None:
         return Verdict("unsupported", other)

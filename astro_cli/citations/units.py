@@ -23,6 +23,7 @@ _UNITS: dict[str, tuple[str | None, tuple[str, ...]]] = {
     "TeV": ("TeV", ("TeV",)),
     "Hz": ("Hz", ("Hz",)), "kHz": ("kHz", ("kHz",)), "MHz": ("MHz", ("MHz",)), "GHz": ("GHz", ("GHz",)),
     "THz": ("THz", ("THz",)), "uHz": ("uHz", ("μHz", "µHz", "uHz")), "mHz": ("mHz", ("mHz",)),
+    "nHz": ("nHz", ("nHz",)),
     "nm": ("nm", ("nm",)), "um": ("um", ("μm", "µm", "um", "microns", "micron")), "mm": ("mm", ("mm",)),
     "cm": ("cm", ("cm",)), "km": ("km", ("km",)), "m": ("m", ("m",)),
     "AA": ("Angstrom", ("Å", "Angstroms", "Angstrom", "angstroms", "angstrom")),
@@ -38,7 +39,7 @@ _UNITS: dict[str, tuple[str | None, tuple[str, ...]]] = {
     "mag": (None, ("mag",)), "dex": (None, ("dex",)), "ppm": (None, ("ppm", "parts per million")),
     "ppb": (None, ("ppb", "parts per billion")),
     "sigma": (None, ("σ", "sigma")),
-    "deg": ("deg", ("°", "◦", "deg", "degrees", "degree")), "arcsec": ("arcsec", ("arcsec", "″")),
+    "deg": ("deg", ("°", "◦", "deg", "degrees", "degree")), "arcsec": ("arcsec", ("arcsec", "″", "\"")),  # `$<1"$`: a double quote after a number
     "arcmin": ("arcmin", ("arcmin", "′")), "mas": ("mas", ("mas",)), "uas": ("uas", ("μas", "µas", "uas")), "rad": ("rad", ("rad",)),
     "km/s": ("km/s", ("km/s", "km s^-1", "km s-1", "kms^-1")), "m/s": ("m/s", ("m/s", "m s^-1", "m s-1")),
     "cm/s": ("cm/s", ("cm/s", "cm s^-1", "cm s-1")),
@@ -58,7 +59,7 @@ _UNITS: dict[str, tuple[str | None, tuple[str, ...]]] = {
 # K, °C and °F differ by an offset astropy converts only with an equivalency, which is not given: never equal.
 _KINDS = {
     "temperature": ("K", "mK", "degC", "degF"), "energy": ("eV", "keV", "MeV", "GeV", "TeV", "erg"),
-    "frequency": ("Hz", "kHz", "MHz", "GHz", "THz", "uHz", "mHz"),
+    "frequency": ("Hz", "kHz", "MHz", "GHz", "THz", "uHz", "mHz", "nHz"),
     "length": ("nm", "um", "mm", "cm", "km", "m", "AA", "mAA", "pc", "kpc", "Mpc", "Gpc", "AU", "ly", "R_sun", "R_jup",
                "R_earth"),
     "time": ("s", "ms", "min", "h", "d", "yr", "kyr", "Myr", "Gyr"), "flux density": ("Jy", "mJy", "uJy"),
