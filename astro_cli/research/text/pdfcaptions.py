@@ -5,7 +5,8 @@ then the rest of a sentence that began on the page before ("... Operating with s
 Figure 4's axis labels and caption / "resolving power R = 44000, ..."). Such a block is set in
 other sizes than the body (a caption is smaller, axis labels differ), so it is found by size: a
 caption line ("Figure 4.", "Table 2:") in a size other than the body's, with the lines around it
-that are not in the body size on the same page. When the body line before it does not end a
+that are not in the body size on the same page (a figure's labels above it, a table's rows and
+notes below it: AASTeX's tables sit mid-column, inside a sentence that goes on over the page). When the body line before it does not end a
 sentence and the one after it does not begin one, the block moves after the first body line that
 ends the sentence, as a paragraph of its own; nothing is dropped.
 """
@@ -18,6 +19,7 @@ from typing import Protocol, TypeVar
 
 CAPTION = re.compile(r"^(?:Figure|FIGURE|Fig\.|FIG\.|Table|TABLE)\s*(?:\d{1,3}|[IVX]{1,5})[.:]?(?:\s|$)")
 _SENTENCE_END = re.compile(r"[.!?][)\]’”'\"]*$")
+_HEADING = re.compile(r"^\d{1,2}(?:\.\d{1,2})*\.?\s+[A-Z]")  # '3. ASSESSMENT ...' begins no sentence's rest
 MAX_LINES = 40  # the sentence must end within this many body lines after the block
 
 
@@ -53,6 +55,9 @@ def move_captions(lines: list[L], body: float, smaller: float) -> None:
         while end < len(lines) and abs(lines[end].size - line.size) < 0.2 and lines[end].page == line.page \
                 and not CAPTION.match(lines[end].text):
             end += 1
+        while end < len(lines) and off_body(lines[end]) and lines[end].page == line.page \
+                and lines[end].section == line.section and not CAPTION.match(lines[end].text):
+            end += 1  # a table's rows and notes, set under its caption in other sizes
         target = _sentence_end(lines, start, end, on_body)
         if target is None:
             i = end
@@ -76,7 +81,8 @@ def _sentence_end(lines: list[L], start: int, end: int, body_line: Callable[[L],
     section = before.section
     if not (body_line(before) and body_line(after)) or after.section != section:
         return None
-    if _SENTENCE_END.search(before.text.rstrip()) or not after.text[:1] or after.text[:1].isupper():
+    if _SENTENCE_END.search(before.text.rstrip()) or not after.text[:1] or after.text[:1].isupper() \
+            or _HEADING.match(after.text):
         return None
     for k in range(end, min(len(lines), end + MAX_LINES)):
         line = lines[k]
