@@ -20,7 +20,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 
 from astro_cli.research.text.hyphens import SOFT_HYPHEN
-from astro_cli.research.text.pdfcaptions import move_captions
+from astro_cli.research.text.pdfcaptions import CAPTION, move_captions
 from astro_cli.research.text.pdfread import MARK, PageText, PdfError, read_pages
 from astro_cli.research.text.pdfscript import APPROXIMATE, APPROXIMATE_END
 
@@ -258,7 +258,7 @@ def pdf_layout(pages: list[PageText]) -> PdfLayout:
                 in_note = True
                 notes.block.append([Line(number, text, section)])
                 continue
-            if in_note and body and size < body - SMALLER and not outline.heading(text):
+            if in_note and body and size < body - SMALLER and not outline.heading(text) and not CAPTION.match(text):
                 notes.block[-1].append(Line(number, text, section))
                 continue
             if in_note:

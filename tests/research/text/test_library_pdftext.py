@@ -157,3 +157,19 @@ def test_a_note_marked_with_the_asterisk_operator_leaves_the_sentence():
         text = " ".join("\n".join(chunk.text for chunk in chunks).split())
         assert sentence in text
     assert "∗ NSF Astronomy and Astrophysics Postdoctoral Fellow respectively" not in text
+
+
+def test_mnras_thanks_note_is_front_matter_and_the_table_under_it_stays_in_its_section():
+    # Issue 44, stop 53 (lensingssc2024, MNRAS): `\thanks` sets `★ E-mail: ...` at the foot of the
+    # first column, and Table 1's caption and rows, set as small, follow it. The ★ was no note mark,
+    # so the note stayed in the prose; taken as a note, its smaller lines took the table with them
+    # into the front matter. A caption ends a note.
+    from astro_cli.research.text.pdfread import read_pages
+    from astro_cli.research.text.pdftext import FRONT, pdf_layout
+    from tests.paths import FIXTURES_DIR
+
+    layout = pdf_layout(read_pages(FIXTURES_DIR / "papertext" / "unseen3" / "lensingssc2024_p1-2.pdf"))
+    section = {line.text: line.section for line in layout.lines}
+    assert section["★ E-mail: akira.tokiwa@ipmu.jp"] == FRONT
+    assert section["Table 1. Summary of the light cone. Columns (1) snapshot number; (2)"] == "2.2 Ray Traced Weak Lensing Map"
+    assert section["10 | 4750 | 1.649"] == "2.2 Ray Traced Weak Lensing Map"
