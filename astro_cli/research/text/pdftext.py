@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 
 from astro_cli.research.text.hyphens import SOFT_HYPHEN
 from astro_cli.research.text.pdfcaptions import CAPTION, move_captions
+from astro_cli.research.text.pdfpieces import mark_broken_displays
 from astro_cli.research.text.pdfread import MARK, PageText, PdfError, read_pages
 from astro_cli.research.text.pdfscript import APPROXIMATE, APPROXIMATE_END
 
@@ -284,6 +285,7 @@ def pdf_layout(pages: list[PageText]) -> PdfLayout:
     _flush_pending(layout, notes, section)
     move_captions(layout.lines, body, SMALLER)
     join_hyphens(layout.lines)
+    mark_broken_displays(layout.lines, body, SMALLER)
     _one_mark_per_formula(layout.lines)
     layout.outline = _kept_outline(layout)
     return layout
