@@ -15,7 +15,7 @@ whose two-dimensional layout was not resolved is marked rather than written wron
 from __future__ import annotations
 
 import re
-from typing import Protocol
+from typing import Protocol, TypeVar
 
 from astro_cli.research.text.pdfscript import APPROXIMATE, APPROXIMATE_END
 
@@ -37,6 +37,9 @@ class _Line(Protocol):
     starts_block: bool
 
 
+L = TypeVar("L", bound=_Line)
+
+
 def _unmarked(text: str) -> str:
     return text.replace(APPROXIMATE, "").replace(APPROXIMATE_END, "")
 
@@ -51,7 +54,7 @@ def _prose(text: str) -> bool:
     return False
 
 
-def mark_broken_displays(lines: list[_Line], body: float, smaller: float) -> None:
+def mark_broken_displays(lines: list[L], body: float, smaller: float) -> None:
     """Enclose in ⟦ ⟧ each numbered display formula that the line stage left in pieces (in place)."""
     for end, line in enumerate(lines):
         numbered = _NUMBER.match(_unmarked(line.text).strip())
