@@ -19,10 +19,15 @@ from typing import Protocol, TypeVar
 
 from astro_cli.research.text.pdfscript import APPROXIMATE, APPROXIMATE_END
 
-_NUMBER = re.compile(r"^(.*?)\s*(\(\d{1,3}[a-z]?\))$")
+_NUMBER = re.compile(r"^(.*?)\s*(\([1-9]\d{0,2}[a-z]?\))$")  # (0) ends a figure's axis label, k(τ)/k(0)
 _SCRIPT = re.compile(r"[_^]\{[^{}]*\}")
 # a word of prose: three lower-case letters or more, standing alone; math functions are no prose
 _WORD = re.compile(r"[a-z]{3,}")
+# words of prose a formula's line never holds, short or opening a sentence (`as,` / `Let`)
+_SHORT_WORDS = frozenset({"as", "is", "of", "in", "to", "by", "or", "on", "at", "we", "be", "if", "it", "an", "so",
+                          "let", "then", "where", "with", "thus", "hence", "since", "for", "and", "the", "this",
+                          "here", "using", "note"})
+_NAME = re.compile(r"[A-Z][a-z]{2,}")
 _FUNCTIONS = frozenset({"exp", "log", "sin", "cos", "tan", "min", "max", "det", "diag", "lim", "sup", "inf",
                         "arg", "sinh", "cosh", "tanh", "erf", "mod", "sgn", "ker", "dim", "deg", "sec"})
 _DELIMITERS = frozenset("()[]{}|⟨⟩")
@@ -47,39 +52,70 @@ def _unmarked(text: str) -> str:
 def _prose(text: str) -> bool:
     """A word of three lower-case letters or more standing alone (`T^2eff^+` is no word) that is no
     math function."""
+    names = 0
     for token in _SCRIPT.sub(" ", text).split():
         word = token.strip(",.;:()[]")
-        if _WORD.fullmatch(word) and word not in _FUNCTIONS:
+        if (_WORD.fullmatch(word) and word not in _FUNCTIONS) or word.lower() in _SHORT_WORDS:
             return True
-    return False
+        names += _NAME.fullmatch(word) is not None
+    return names >= 2  # `© 2024 The Authors`; one such word may be a symbol that lost its script (`Porb`)
+
+
+def _piece(line: _Line, numbered: _Line) -> str | None:
+    """The line's text without marks when it can be a piece of the numbered line's formula."""
+    text = _unmarked(line.text).strip()
+    if (line.page != numbered.page or line.section != numbered.section or not text or _prose(text)
+            or " | " in line.text or _NUMBER.match(text)):
+        return None
+    return text
+
+
+def _unsure(line: _Line, text: str, body: float, smaller: float) -> bool:
+    """A piece in a script's size, or one the line stage marked (a big delimiter alone is only a sign)."""
+    delimiter = len(text) == 1 and text in _DELIMITERS
+    return (APPROXIMATE in line.text and not delimiter) or bool(body and line.size and line.size < body - smaller)
+
+
+def _enclose(lines: list[L], start: int, end: int) -> None:
+    """One ⟦ ⟧ around lines[start:end], their own marks taken out."""
+    for piece in lines[start:end]:
+        piece.text = _unmarked(piece.text).strip()
+    lines[start].text = APPROXIMATE + lines[start].text
+    lines[end - 1].text += APPROXIMATE_END
 
 
 def mark_broken_displays(lines: list[L], body: float, smaller: float) -> None:
-    """Enclose in ⟦ ⟧ each numbered display formula that the line stage left in pieces (in place)."""
+    """Enclose in ⟦ ⟧ each numbered display formula that the line stage left in pieces (in place):
+    the pieces above its number, and an unnumbered rest below it (`= 1/√(...)` / `exp(...)`)."""
+    taken = -1  # lines up to this one belong to a formula already looked at
     for end, line in enumerate(lines):
         numbered = _NUMBER.match(_unmarked(line.text).strip())
-        if not numbered or " | " in line.text or _prose(numbered.group(1)):
+        if not numbered or " | " in line.text or _prose(numbered.group(1)) \
+                or (body and line.size and abs(line.size - body) > smaller):  # a figure's labels
             continue
-        start, stubs, sure_unsure = end, 0, APPROXIMATE in line.text  # the numbered line itself unsure
-        while end - start < MAX_RUN and start > 0:
-            above = lines[start - 1]
-            text = _unmarked(above.text).strip()
-            if (above.page != line.page or above.section != line.section or not text or _prose(text)
-                    or " | " in above.text or _NUMBER.match(text) or lines[start].starts_block):
+        start, stubs, unsure = end, 0, APPROXIMATE in line.text  # the numbered line itself unsure
+        while end - start < MAX_RUN and start - 1 > taken and not lines[start].starts_block:
+            text = _piece(lines[start - 1], line)
+            if text is None:
                 break
             start -= 1
             stubs += len(text.split()) <= 3
-            delimiter = len(text) == 1 and text in _DELIMITERS  # a big (, [ or ] alone: a sign, not a doubt
-            sure_unsure |= (APPROXIMATE in above.text and not delimiter) \
-                or bool(body and above.size and above.size < body - smaller)
-        if start == end or not (stubs >= 2 or sure_unsure):
-            continue
-        for piece in lines[start:end]:
-            piece.text = _unmarked(piece.text).strip()
-        formula = numbered.group(1)
-        lines[start].text = APPROXIMATE + lines[start].text
-        if formula:
-            line.text = f"{formula}{APPROXIMATE_END} {numbered.group(2)}"
-        else:
-            lines[end - 1].text += APPROXIMATE_END
-            line.text = numbered.group(2)
+            unsure |= _unsure(lines[start], text, body, smaller)
+        if start < end and (stubs >= 2 or unsure):
+            formula = numbered.group(1)
+            line.text = formula
+            _enclose(lines, start, end + 1 if formula else end)
+            line.text = f"{line.text} {numbered.group(2)}" if formula else numbered.group(2)
+        taken = end
+        below, stubs, unsure = end + 1, 0, False
+        while below < len(lines) and below - end <= MAX_RUN and not lines[below].starts_block:
+            text = _piece(lines[below], line)
+            if text is None:
+                break
+            stubs += len(text.split()) <= 3
+            unsure |= _unsure(lines[below], text, body, smaller)
+            below += 1
+        ends_in_number = below < len(lines) and _NUMBER.match(_unmarked(lines[below].text).strip()) is not None
+        if below > end + 1 and (stubs >= 2 or unsure) and not ends_in_number:  # else: the next formula's pieces
+            _enclose(lines, end + 1, below)
+            taken = below - 1

@@ -48,3 +48,18 @@ def test_a_formula_read_on_one_line_and_prose_stay_unmarked():
     assert "k_{ij} = A exp [(−(x_i − x_j )^2)/(2l^2)" in aviary
     assert "⟦k_{ij}" not in aviary
     assert _marked(_text("unseen3/atlas2025_p2-4-5.pdf")) == []
+
+
+def test_the_unnumbered_rest_of_a_numbered_formula_is_marked_and_a_figure_label_is_no_formula():
+    # stardate2019 (AASTeX): eq. (9) is numbered on its first line; the second, `= 1/√((2π)^n det(Σ))
+    # exp(...)`, came as `√[1]` (its numerator read as a note mark), a smaller `(2π)^n det(Σ)`, `exp
+    # (...)`, `)`, `,`: the rest of the formula is marked up to the prose.
+    text = _text("unseen/stardate2019_p8-14.pdf")
+    assert "L_{iso} = p(m_x, π̄|t, E, [M/H], D, A_V ) (9) ⟦= √[1] (2π)^n det(Σ) exp" in text
+    assert "(O_I − I) ) ,⟧ where O_I is the vector" in text
+    # a figure's axis label `S(ω)/S(0)` (celerite, 15.9 pt) ends in no equation number
+    celerite, _ = pdf_chunks(read_pages(FIXTURES_DIR / "papers" / "celerite_2017AJ_ms.pdf"), 1200)
+    assert any("S(ω)/S(0)" in chunk.text for chunk in celerite)
+    # `as,` and `Let` are prose: 1111.2011's `Let` is not taken into eq. (5)
+    cond, _ = pdf_chunks(read_pages(FIXTURES_DIR / "papers" / "arXiv_1111.2011v2_cond-mat.pdf"), 1200)
+    assert "⟦Let" not in " ".join(chunk.text for chunk in cond)
