@@ -7,8 +7,8 @@ stay lines of their own: `σ^k(β^k) =` / `3H_0^2Ω_m` / `2c^2` / `χ^k` / `a^k`
 which read as a product of terms that is not the formula. Such a run is found from its number
 upwards: lines with no word of prose, at least two of them stubs (three words or fewer) or one in a
 script's size or one the line stage already marked; the run stops at a line of prose, another
-numbered line, a table row, a new block or section. Every line of the run is enclosed in one ⟦ ⟧
-(the number stays outside: it is read right), as the general rule of docs/library.md says: a span
+numbered line, a table row, a new block or section. Every line of the run, its number's too, is
+enclosed in one ⟦ ⟧, as the general rule of docs/library.md says: a span
 whose two-dimensional layout was not resolved is marked rather than written wrong.
 """
 
@@ -102,10 +102,7 @@ def mark_broken_displays(lines: list[L], body: float, smaller: float) -> None:
             stubs += len(text.split()) <= 3
             unsure |= _unsure(lines[start], text, body, smaller)
         if start < end and (stubs >= 2 or unsure):
-            formula = numbered.group(1)
-            line.text = formula
-            _enclose(lines, start, end + 1 if formula else end)
-            line.text = f"{line.text} {numbered.group(2)}" if formula else numbered.group(2)
+            _enclose(lines, start, end + 1)  # its number too, as the line stage marks a formula's line
         taken = end
         below, stubs, unsure = end + 1, 0, False
         while below < len(lines) and below - end <= MAX_RUN and not lines[below].starts_block:

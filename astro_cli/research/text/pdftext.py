@@ -292,10 +292,11 @@ def pdf_layout(pages: list[PageText]) -> PdfLayout:
 
 
 def _one_mark_per_formula(lines: list[Line]) -> None:
-    """A display formula spans several lines, each enclosed in ⟦ ⟧ by pdfscript: one pair is enough."""
-    marked = [line.text.startswith(APPROXIMATE) and line.text.endswith(APPROXIMATE_END) for line in lines]
+    """A display formula spans several lines, each enclosed in ⟦ ⟧ by pdfscript: one pair is enough
+    (two spans that meet at a line's end are one)."""
     for n in range(1, len(lines)):
-        if marked[n] and marked[n - 1] and lines[n].section == lines[n - 1].section:
+        if lines[n - 1].text.endswith(APPROXIMATE_END) and lines[n].text.startswith(APPROXIMATE) \
+                and lines[n].section == lines[n - 1].section:
             lines[n - 1].text = lines[n - 1].text[: -len(APPROXIMATE_END)]
             lines[n].text = lines[n].text[len(APPROXIMATE):]
 
