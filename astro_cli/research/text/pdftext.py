@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 
 from astro_cli.research.text.hyphens import SOFT_HYPHEN
 from astro_cli.research.text.pdfcaptions import CAPTION, move_captions
+from astro_cli.research.text.pdfheads import class_head
 from astro_cli.research.text.pdfpieces import mark_broken_displays
 from astro_cli.research.text.pdfread import MARK, PageText, PdfError, read_pages
 from astro_cli.research.text.pdfscript import APPROXIMATE, APPROXIMATE_END
@@ -38,6 +39,7 @@ COMMON = {
     "summary and conclusions": "Summary and Conclusions", "discussion and conclusions": "Discussion and Conclusions",
 }
 FRONT, REFERENCES, TABLES = "Front matter", "References", "Tables"
+_NAMES = frozenset(COMMON.values())
 _NUMBERED = re.compile(r"^(\d{1,2}(?:\.\d{1,2}){0,3})\.?\s+(\S.{0,90})$")
 _ROMAN_HEAD = re.compile(r"^([IVX]{1,4})\.\s+(\S.{0,90})$")
 _LETTER_HEAD = re.compile(r"^([A-H])\.\s+(\S.{0,70})$")
@@ -251,7 +253,7 @@ def pdf_layout(pages: list[PageText]) -> PdfLayout:
             if not text:
                 continue
             at_edge = index < 2 or index >= count - 2
-            if at_edge and (_shape(text) in heads or text.isdigit()):
+            if at_edge and (_shape(text) in heads or text.isdigit() or class_head(text, _NAMES, index < 2)):
                 continue
             size, mark = page.sizes[index], page.marks[index]
             following = page.sizes[index + 1] if index + 1 < count else 0.0
