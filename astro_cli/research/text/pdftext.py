@@ -373,6 +373,6 @@ def join_hyphens(lines: list[Line]) -> None:
             following.text = rest
     if any(SOFT_HYPHEN in line.text for line in lines):
         resolver = HyphenResolver("\n".join(line.text for line in lines))
-        for line in lines:
-            line.text = resolver.resolve(line.text)
+        for n, line in enumerate(lines):
+            line.text = resolver.resolve(line.text, lines[n + 1].text if n + 1 < len(lines) else "")
     lines[:] = [line for line in lines if line.text.strip()]
