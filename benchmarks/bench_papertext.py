@@ -161,7 +161,7 @@ def score(expected: str, doc: list[str], matcher: difflib.SequenceMatcher, marke
     best = None
     start_of: dict[int, int] = {}
     for start in starts:
-        window = doc[max(0, start - 3) : start + len(want) + 3]
+        window = doc[max(0, start - 3) : start + len(want) + 3 + len(want) // 4]  # room for a formula written longer
         aligned = difflib.SequenceMatcher(None, window, want, autojunk=False)
         if best is None or aligned.ratio() > best[0].ratio():
             best = (aligned, window)
