@@ -8,7 +8,7 @@ few forms, taken here only at a page's edge:
   `KEPLER AND THE BEHEMOTH 7`, `Rotating Stars 5`, `The Future of the Sun and the Fate of the Earth 3`;
 - the page number, then authors (even pages): `6 BOUMA ET AL.`, `2 A. Tokiwa et al.`, `4 Davenport & Covey`;
 - the classes' own lines: MNRAS's `MNRAS 000, 1–3 (2024)` and `© 2024 The Authors`, A&A's
-  `Article number, page 5 of 12` and `A&A proofs: manuscript no. ms`, AASTeX's `Draft version
+  `Article number, page 5 of 12`, `A&A proofs: manuscript no. ms` and `©ESO 2024`, AASTeX's `Draft version
   January 23, 2018`, `Typeset using LATEX ... style in AASTeX62`, the preprint style's `– 8 –`.
 A numbered heading (`3 STATISTICS`, `4. Results`) is none of these: a heading's number comes first
 and is followed by a full stop, capitals or a known section name, never by names alone.
@@ -19,7 +19,7 @@ from __future__ import annotations
 import re
 
 _CLASS_LINES = re.compile(
-    r"^(?:MNRAS\s+\d{3},\s*\d+[–-]\d+\s+\(\d{4}\)|©\s*\d{4}\s+The\s+Authors?\b|Article number, page \d+ of \d+"
+    r"^(?:MNRAS\s+\d{3},\s*\d+[–-]\d+\s+\(\d{4}\)|©\s*\d{4}\s+The\s+Authors?\b|©\s*ESO\s+\d{4}$|Article number, page \d+ of \d+"
     r"|A&A proofs: manuscript no\.|Astronomy & Astrophysics manuscript no\.|Draft version [A-Z][a-z]+ \d{1,2}, \d{4}$"
     r"|Typeset using L\s?A\s?TEX\b.*\bstyle\b|Preprint typeset using L\s?A\s?TEX style"
     r"|[–-]\s*\d{1,4}\s*[–-]$)")

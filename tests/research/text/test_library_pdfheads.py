@@ -34,6 +34,6 @@ def test_a_head_is_no_heading_and_a_heading_is_no_head():
     for heading in ("3 STATISTICS", "4. Results", "3 Observations", "TABLE 6", "Table 2", "II. METHODS"):
         assert not class_head(heading, NAMES, top=True)
     for head in ("6 BOUMA ET AL.", "KEPLER AND THE BEHEMOTH 7", "Rotating Stars 5", "4 Davenport & Covey",
-                 "Article number, page 5 of 12", "Draft version January 23, 2018"):
+                 "Article number, page 5 of 12", "Draft version January 23, 2018", "©ESO 2024"):
         assert class_head(head, NAMES, top=True)
     assert not class_head("KEPLER AND THE BEHEMOTH 7", NAMES, top=False)  # a title and a number: page tops only
