@@ -89,6 +89,8 @@ def mark_broken_displays(lines: list[L], body: float, smaller: float) -> None:
     the pieces above its number, and an unnumbered rest below it (`= 1/√(...)` / `exp(...)`)."""
     taken = -1  # lines up to this one belong to a formula already looked at
     for end, line in enumerate(lines):
+        if not line.text.rstrip(APPROXIMATE_END + " ").endswith(")"):
+            continue  # most lines: no number at their end (one look before any pattern)
         numbered = _NUMBER.match(_unmarked(line.text).strip())
         if not numbered or " | " in line.text or _prose(numbered.group(1)) \
                 or (body and line.size and abs(line.size - body) > smaller):  # a figure's labels
