@@ -9,7 +9,8 @@ upwards: lines with no word of prose, at least two of them stubs (three words or
 script's size or one the line stage already marked; the run stops at a line of prose, another
 numbered line, a table row, a new block or section. Every line of the run, its number's too, is
 enclosed in one ⟦ ⟧, as the general rule of docs/library.md says: a span
-whose two-dimensional layout was not resolved is marked rather than written wrong.
+whose two-dimensional layout was not resolved is marked rather than written wrong. An unnumbered
+display is found the same way from a line of math that ends in a relation (`G_0 =` / `2` / `p` / ...).
 """
 
 from __future__ import annotations
@@ -31,6 +32,7 @@ _NAME = re.compile(r"[A-Z][a-z]{2,}")
 _FUNCTIONS = frozenset({"exp", "log", "sin", "cos", "tan", "min", "max", "det", "diag", "lim", "sup", "inf",
                         "arg", "sinh", "cosh", "tanh", "erf", "mod", "sgn", "ker", "dim", "deg", "sec"})
 _DELIMITERS = frozenset("()[]{}|⟨⟩")
+_RELATIONS = ("=", "≈", "≡", "∝", "≃", "∼", "<", ">", "≤", "≥")
 MAX_RUN = 16  # lines of one display at most
 
 
@@ -84,6 +86,28 @@ def _enclose(lines: list[L], start: int, end: int) -> None:
     lines[end - 1].text += APPROXIMATE_END
 
 
+def _mark_open_relations(lines: list[L], body: float, smaller: float) -> None:
+    """An unnumbered display left in pieces: a line of math ending in a relation (`G_0 =`), then pieces
+    (`2` / `p` / ...), up to prose. Marked as a numbered one is, on the same evidence."""
+    for start, line in enumerate(lines):
+        if not line.text.rstrip(APPROXIMATE_END + " ").endswith(_RELATIONS):
+            continue
+        text = _piece(line, line)
+        if text is None or APPROXIMATE in line.text:
+            continue
+        below, stubs, unsure = start + 1, 0, False
+        while below < len(lines) and below - start <= MAX_RUN and not lines[below].starts_block:
+            piece = _piece(lines[below], line)
+            if piece is None:
+                break
+            stubs += len(piece.split()) <= 3
+            unsure |= _unsure(lines[below], piece, body, smaller)
+            below += 1
+        numbered = below < len(lines) and _NUMBER.match(_unmarked(lines[below].text).strip()) is not None
+        if below - start >= 3 and (stubs >= 2 or unsure) and not numbered:
+            _enclose(lines, start, below)
+
+
 def mark_broken_displays(lines: list[L], body: float, smaller: float) -> None:
     """Enclose in ⟦ ⟧ each numbered display formula that the line stage left in pieces (in place):
     the pieces above its number, and an unnumbered rest below it (`= 1/√(...)` / `exp(...)`)."""
@@ -118,3 +142,4 @@ def mark_broken_displays(lines: list[L], body: float, smaller: float) -> None:
         if below > end + 1 and (stubs >= 2 or unsure) and not ends_in_number:  # else: the next formula's pieces
             _enclose(lines, end + 1, below)
             taken = below - 1
+    _mark_open_relations(lines, body, smaller)

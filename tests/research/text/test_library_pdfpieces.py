@@ -62,3 +62,12 @@ def test_the_unnumbered_rest_of_a_numbered_formula_is_marked_and_a_figure_label_
     # `as,` and `Let` are prose: 1111.2011's `Let` is not taken into eq. (5)
     cond, _ = pdf_chunks(read_pages(FIXTURES_DIR / "papers" / "arXiv_1111.2011v2_cond-mat.pdf"), 1200)
     assert "⟦Let" not in " ".join(chunk.text for chunk in cond)
+
+
+def test_an_unnumbered_display_in_pieces_is_marked_from_its_relation():
+    # 1111.2011 (RevTeX): G_0 = 2/(p^2 + r + √(...)) came as `G_0 =` / `2` / `p` and a marked rest: the
+    # `2` and `p` read as a product before it. A line of math ending in `=` or `≈` opens the run.
+    cond, _ = pdf_chunks(read_pages(FIXTURES_DIR / "papers" / "arXiv_1111.2011v2_cond-mat.pdf"), 1200)
+    text = " ".join(" ".join(chunk.text for chunk in cond).split())
+    assert "⟦G_0 = 2 p 2 + r +√(p^2 + r)^2" in text
+    assert "⟦G(p) ≈ 2 p 2 + r + Σ(p)" in text
