@@ -253,7 +253,8 @@ def pdf_layout(pages: list[PageText]) -> PdfLayout:
             if not text:
                 continue
             at_edge = index < 2 or index >= count - 2
-            if at_edge and (_shape(text) in heads or text.isdigit() or class_head(text, _NAMES, index < 2)):
+            if at_edge and (_shape(text) in heads or text.isdigit() or class_head(text, _NAMES, index < 2)) \
+                    or index == 2 and class_head(text, _NAMES, False):  # a class's line under the arXiv stamp
                 continue
             size, mark = page.sizes[index], page.marks[index]
             following = page.sizes[index + 1] if index + 1 < count else 0.0

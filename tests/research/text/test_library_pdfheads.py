@@ -37,3 +37,11 @@ def test_a_head_is_no_heading_and_a_heading_is_no_head():
                  "Article number, page 5 of 12", "Draft version January 23, 2018", "©ESO 2024"):
         assert class_head(head, NAMES, top=True)
     assert not class_head("KEPLER AND THE BEHEMOTH 7", NAMES, top=False)  # a title and a number: page tops only
+
+
+def test_a_class_line_under_the_arxiv_stamp_is_a_head():
+    # 1001.0012 (emulateapj): `Draft version December 21, 2010` and, third on the page after arXiv's
+    # stamp, `Preprint typeset using LATEX style emulateapj v. 8/13/10` opened the paper's text
+    cowan = pdf_layout(read_pages(FIXTURES_DIR / "papers" / "arXiv_1001.0012v2_astro-ph.EP.pdf", max_pages=1))
+    assert not any(line.text.startswith(("Draft version", "Preprint typeset")) for line in cowan.lines)
+    assert any(line.text.startswith("THE STATISTICS OF ALBEDO") for line in cowan.lines)
