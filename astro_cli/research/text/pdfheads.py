@@ -3,7 +3,7 @@
 pdftext.running_heads finds the lines that open or close many pages; a paper cut to two or three
 pages (an attachment, a preview) has too few for that, and its heads were read into the text
 (`TOI 837 IN IC 2602 | 9 Table 2 (continued)`, `2 A. Tokiwa et al.`). The journal classes set them in a
-few forms, taken here only at a page's edge:
+few forms, taken at a page's edge (the classes' own lines anywhere: nothing else prints them):
 - a short line of title words with the page number at its end (AASTeX's odd pages, A&A, MNRAS):
   `KEPLER AND THE BEHEMOTH 7`, `Rotating Stars 5`, `The Future of the Sun and the Fate of the Earth 3`;
 - the page number, then authors (even pages): `6 BOUMA ET AL.`, `2 A. Tokiwa et al.`, `4 Davenport & Covey`;
@@ -21,8 +21,8 @@ import re
 _CLASS_LINES = re.compile(
     r"^(?:MNRAS\s+\d{3},\s*\d+[–-]\d+\s+\(\d{4}\)|©\s*\d{4}\s+The\s+Authors?\b|©\s*ESO\s+\d{4}$|Article number, page \d+ of \d+"
     r"|A&A proofs: manuscript no\.|Astronomy & Astrophysics manuscript no\.|Draft version [A-Z][a-z]+ \d{1,2}, \d{4}$"
-    r"|Typeset using L\s?A\s?TEX\b.*\bstyle\b|Preprint typeset using L\s?A\s?TEX style"
-    r"|[–-]\s*\d{1,4}\s*[–-]$)")
+    r"|Typeset using L\s?A\s?TEX\b.*\bstyle\b|Preprint typeset using L\s?A\s?TEX style)")
+_PAGE_NUMBER = re.compile(r"^[–-]\s*\d{1,4}\s*[–-]$")  # the preprint style's `– 8 –`, at a page's edge only
 _TRAILING = re.compile(r"^(?P<title>[^\d\s][^|]{2,80}?)\s+(?:\|\s+)?\d{1,4}$")
 _LEADING_AUTHORS = re.compile(
     r"^\d{1,4}\s+(?:\|\s+)?(?:(?:[A-Z]\.\s?)*[A-Z][\w’'-]+(?:\s+(?:&|and)\s+(?:[A-Z]\.\s?)*[A-Z][\w’'-]+)?"
@@ -35,7 +35,7 @@ _SMALL = frozenset({"a", "an", "and", "of", "the", "in", "on", "for", "to", "wit
 def class_head(text: str, section_names: frozenset[str], top: bool) -> bool:
     """A running head or footer of a journal class, by its form alone: the classes' own lines at a
     page's top or foot, a title or authors with the page number only at its top."""
-    if _CLASS_LINES.match(text):
+    if class_line(text) or _PAGE_NUMBER.match(text):
         return True
     if not top:
         return False
@@ -47,6 +47,12 @@ def class_head(text: str, section_names: frozenset[str], top: bool) -> bool:
         return False
     words = re.sub(r"^\d+\s+(?:\|\s+)?", "", text)
     return "et al" in words.lower() or words.title() not in section_names and not words.isupper()
+
+
+def class_line(text: str) -> bool:
+    """A line only a journal class prints, wherever the page has it (1001.0012 prints its `Draft
+    version` line twice on page 1, the second under the authors)."""
+    return _CLASS_LINES.match(text) is not None
 
 
 def _title_words(title: str) -> bool:

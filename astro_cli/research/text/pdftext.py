@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 
 from astro_cli.research.text.hyphens import SOFT_HYPHEN
 from astro_cli.research.text.pdfcaptions import CAPTION, move_captions
-from astro_cli.research.text.pdfheads import class_head
+from astro_cli.research.text.pdfheads import class_head, class_line
 from astro_cli.research.text.pdfpieces import mark_broken_displays
 from astro_cli.research.text.pdfread import MARK, PageText, PdfError, read_pages
 from astro_cli.research.text.pdfscript import APPROXIMATE, APPROXIMATE_END
@@ -253,8 +253,7 @@ def pdf_layout(pages: list[PageText]) -> PdfLayout:
             if not text:
                 continue
             at_edge = index < 2 or index >= count - 2
-            if at_edge and (_shape(text) in heads or text.isdigit() or class_head(text, _NAMES, index < 2)) \
-                    or index == 2 and class_head(text, _NAMES, False):  # a class's line under the arXiv stamp
+            if class_line(text) or at_edge and (_shape(text) in heads or text.isdigit() or class_head(text, _NAMES, index < 2)):
                 continue
             size, mark = page.sizes[index], page.marks[index]
             following = page.sizes[index + 1] if index + 1 < count else 0.0
