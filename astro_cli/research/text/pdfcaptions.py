@@ -19,6 +19,9 @@ from collections.abc import Callable
 from typing import Protocol, TypeVar
 
 CAPTION = re.compile(r"^(?:Figure|FIGURE|Fig\.|FIG\.|Table|TABLE)\s*(?:\d{1,3}|[IVX]{1,5})[.:]?(?:\s|$)")
+# where another float's caption begins: its number closed by a stop or a colon, or `(continued)`; a
+# caption's own line may open with `Figure 2 showed ...`
+_NEXT_CAPTION = re.compile(r"^(?:Figure|FIGURE|Fig\.|FIG\.|Table|TABLE)\s*(?:\d{1,3}|[IVX]{1,5})(?:[.:]|\s+\(?continued)")
 
 
 class _Line(Protocol):
@@ -51,17 +54,17 @@ def move_captions(lines: list[L], body: float, smaller: float) -> None:
                 and lines[start - 1].section == line.section:
             start -= 1
         while end < len(lines) and abs(lines[end].size - line.size) < 0.2 and lines[end].page == line.page \
-                and not CAPTION.match(lines[end].text):
+                and not _NEXT_CAPTION.match(lines[end].text):
             end += 1
         while end < len(lines) and off_body(lines[end]) and lines[end].page == line.page \
-                and lines[end].section == line.section and not CAPTION.match(lines[end].text):
+                and lines[end].section == line.section and not _NEXT_CAPTION.match(lines[end].text):
             end += 1  # a table's rows and notes, set under its caption in other sizes
         # inside a sentence or between two paragraphs: after the section's prose, as LaTeX is read
         target = _section_end(lines, start, end, on_body)
         if target is None:
             i = end
             continue
-        block = lines[start:end]
+        block = lines[i:end] + lines[start:i]  # the caption first: the float is read, and chunked, from it
         del lines[start:end]
         at = target - len(block) + 1
         block[0].starts_block = True

@@ -78,3 +78,15 @@ def test_a_numbered_heading_after_a_table_is_no_rest_of_a_sentence():
     chunks, _ = pdf_chunks(read_pages(FIXTURES_DIR / "papertext" / "unseen" / "timmy2020_p9-17-20.pdf"), 1200)
     text = _flat("\n".join(chunk.text for chunk in chunks))
     assert text.index("Table 2 (continued)") < text.index("3. ASSESSMENT OF FALSE POSITIVE SCENARIOS")
+
+
+def test_a_moved_float_is_a_chunk_of_its_own_from_its_caption():
+    # smear (AASTeX): Figure 3's axis labels and caption stood between two paragraphs; moved after the
+    # section's prose, the float opens with its caption (its labels after it) and is a chunk of its own.
+    # Its caption's second line opens `Figure 2 showed that ...`: no new caption (no stop after the 2).
+    chunks, _ = pdf_chunks(read_pages(PAPERS / "smear_2019ApJS_ms.pdf"), 1500)
+    [figure] = [c for c in chunks if "Time series of Quarters 12-13" in c.text]
+    text = _flat(figure.text)
+    assert text.startswith("Figure 3. Time series of Quarters 12-13 of HD 181778 and HD 183383")
+    assert "but Figure 2 showed that in its power spectrum" in text
+    assert "Relative Flux HD 181778" in text  # its labels follow it
