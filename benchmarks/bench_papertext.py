@@ -161,7 +161,7 @@ def score(expected: str, doc: list[str], matcher: difflib.SequenceMatcher, marke
     best = None
     start_of: dict[int, int] = {}
     for start in starts:
-        window = doc[max(0, start - 3) : start + len(want) + 3]
+        window = doc[max(0, start - 3) : start + len(want) + 3 + len(want) // 4]  # room for a formula written longer
         aligned = difflib.SequenceMatcher(None, window, want, autojunk=False)
         if best is None or aligned.ratio() > best[0].ratio():
             best = (aligned, window)
@@ -176,8 +176,13 @@ def score(expected: str, doc: list[str], matcher: difflib.SequenceMatcher, marke
     wrong: set[int] = set()
     added = in_marks = 0
     offset = max(0, start_of[id(window)] - 3) if ops else 0
+    marked_words: set[int] = set()  # expected words read inside ⟦ ⟧ (right or wrong)
     for tag, i1, i2, j1, j2 in ops:
         inside = offset + i1 in marked or (i1 and offset + i1 - 1 in marked and offset + i2 in marked)
+        if tag == "equal":
+            marked_words.update(want_tokens[j1 + k][1] for k in range(i2 - i1) if offset + i1 + k in marked)
+        elif inside:
+            marked_words.update(want_tokens[j][1] for j in range(j1, j2))
         if tag in ("replace", "insert"):
             new = {want_tokens[j][1] for j in range(j1, j2)} - wrong
             wrong.update(new)
@@ -189,7 +194,8 @@ def score(expected: str, doc: list[str], matcher: difflib.SequenceMatcher, marke
     matched = " ".join(window[ops[0][1] : ops[-1][2]]) if ops else ""
     span = (offset + ops[0][1], offset + ops[-1][2]) if ops else (0, 0)
     squeezed = matched.replace(" ", "")
-    changed = [w for w in expected.split() if _VALUE.search(w) and "".join(_TOKEN.findall(w)) not in squeezed]
+    changed = [(w, n in marked_words) for n, w in enumerate(expected.split())
+               if _VALUE.search(w) and "".join(_TOKEN.findall(w)) not in squeezed]
     return len(wrong) + added, len(expected.split()), changed, matched, span, in_marks
 
 
@@ -214,7 +220,7 @@ def main(argv: list[str] | None = None) -> int:
     labels = json.loads((LABELS if folder is PAPERS else folder / "labels.json").read_text(encoding="utf-8"))
     if args.split:
         labels["papers"] = [p for p in labels["papers"] if p.get("split") == args.split]
-    totals = {"errors": 0, "words": 0, "changed": 0, "passages": 0, "marks": 0, "in_marks": 0}
+    totals = {"errors": 0, "words": 0, "changed": 0, "changed_in": 0, "passages": 0, "marks": 0, "in_marks": 0}
     rows = []
     shares: list[tuple[str, int, int, int]] = []  # (paper, marks, words inside them, words) of the whole text
     for paper in labels["papers"]:
@@ -234,41 +240,45 @@ def main(argv: list[str] | None = None) -> int:
         spans = _MARKED_SPAN.findall(text)  # the reader's unsure spans over the whole text, not the passages only
         in_spans, all_words = sum(len(span.split()) for span in spans), len(text.replace("⟦", " ").replace("⟧", " ").split())
         matcher = difflib.SequenceMatcher(None, words, autojunk=False)
-        errors = count = changed = marked = in_marks = 0
+        errors = count = changed = marked = in_marks = changed_in = 0
         passages = [p for p in labels["passages"] if p["paper"] == paper["id"]]
         for passage in passages:
             e, n, values, matched, (low, high), unsure = score(passage["text"], words, matcher, inside_marks)
             errors, count, changed, in_marks = errors + e, count + n, changed + len(values), in_marks + unsure
+            changed_in += sum(1 for _, unsure_value in values if unsure_value)
+            values = [w + (" (in ⟦ ⟧)" if unsure_value else "") for w, unsure_value in values]
             inside = sum(1 for m in marks if low < m < high)
             marked += inside
             if args.show and (e or values or inside):
                 print(f"  {paper['id']} [{passage['kind']}] {e} errors ({unsure} inside marks), {inside} marks, "
                       f"changed {values}\n"
                       f"    want: {passage['text']}\n    have: {matched}")
-        rows.append((paper["id"], paper["file"], len(passages), count, errors, in_marks, changed, marked, pages,
+        rows.append((paper["id"], paper["file"], len(passages), count, errors, in_marks, (changed, changed_in), marked, pages,
                      statistics.median(times) if times else None, statistics.median(cpus) if cpus else None))
         shares.append((paper["id"], len(spans), in_spans, all_words))
         totals["errors"] += errors
         totals["words"] += count
         totals["changed"] += changed
+        totals["changed_in"] += changed_in
         totals["passages"] += len(passages)
         totals["marks"] += marked
         totals["in_marks"] += in_marks
     print("| paper | passages | words | errors | per 1,000 words | of them inside ⟦ ⟧ | per 1,000 outside "
-          "| changed values | ⟦ ⟧ marks | pages | s/page (median) | CPU s/page (median) |")
+          "| changed values (inside ⟦ ⟧) | ⟦ ⟧ marks | pages | s/page (median) | CPU s/page (median) |")
     print("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
     for pid, _file, n, words_n, errors, in_marks, changed, marked, pages, per_page, cpu_page in rows:
         rate = 1000 * errors / words_n if words_n else 0.0
         outside = 1000 * (errors - in_marks) / words_n if words_n else 0.0
         timing = f"{per_page:.4f}" if per_page is not None and not args.no_timing else "–"
         cpu_timing = f"{cpu_page:.4f}" if cpu_page is not None and not args.no_timing else "–"
-        print(f"| {pid} | {n} | {words_n} | {errors} | {rate:.1f} | {in_marks} | {outside:.1f} | {changed} | {marked} "
+        print(f"| {pid} | {n} | {words_n} | {errors} | {rate:.1f} | {in_marks} | {outside:.1f} "
+              f"| {changed[0]} ({changed[1]}) | {marked} "
               f"| {pages or '–'} | {timing} "
               f"| {cpu_timing} |")
     rate = 1000 * totals["errors"] / max(totals["words"], 1)
     outside = 1000 * (totals["errors"] - totals["in_marks"]) / max(totals["words"], 1)
     print(f"| all | {totals['passages']} | {totals['words']} | {totals['errors']} | {rate:.1f} | {totals['in_marks']} "
-          f"| {outside:.1f} | {totals['changed']} | {totals['marks']} | | | |")
+          f"| {outside:.1f} | {totals['changed']} ({totals['changed_in']}) | {totals['marks']} | | | |")
     print("\nWhat the reader marked unsure, over the whole text of each paper (not only its passages): a reader "
           "that marks everything is not the goal.\n")
     print("| paper | ⟦ ⟧ spans | words inside | words | share marked |")

@@ -24,6 +24,10 @@ _MARKED = re.compile(r"([\w'’-]*)" + SOFT_HYPHEN + r"\s*([\w'’-]*)")
 _WORD_CHAR = re.compile(r"[\w'’-]")
 _TOKEN = re.compile(r"[^\W\d_][\w'’]*(?:-(?=\w)[\w'’]*)*")  # a word, a hyphen only before a word character
 WordCheck = Callable[[str], bool]
+# a surname broken at a line end in a citation (`Holm-` / `berg et al. 2006`): TeX's break of one name,
+# whatever its halves mean; a double-barrelled name has a capital on both sides (`Almeida-Fernandes`)
+_SURNAME = re.compile(r"^[A-Z][a-z’'-]+$")
+_CITED = re.compile(r"\s*(?:et\s+al\.|&\s+[A-Z]|,?\s+\(?(?:1[89]|20)\d\d[a-z]?\b)")
 
 
 @lru_cache(maxsize=1)
@@ -88,14 +92,17 @@ class HyphenResolver:
     def _is_word(self, word: str) -> bool:
         return self.joined[word] > 0 or self.words(word)
 
-    def resolve(self, text: str) -> str:
-        """The text with every mark turned into a hyphen or removed."""
+    def resolve(self, text: str, after: str = "") -> str:
+        """The text with every mark turned into a hyphen or removed; `after`: the text that follows
+        it (the next line), read only to see a citation go on."""
         if SOFT_HYPHEN not in text:
             return text
+        context = f"{text} {after[:40]}"
 
         def decide(match: re.Match[str]) -> str:
             left, right = match.group(1), match.group(2)
-            joint = "-" if self.keep_hyphen(left, right) else ""
+            cited = _SURNAME.match(left) is not None and right.islower() and _CITED.match(context, match.end())
+            joint = "" if cited else "-" if self.keep_hyphen(left, right) else ""
             return f"{left}{joint}{right}"
 
         return _MARKED.sub(decide, text).replace(SOFT_HYPHEN, "-")

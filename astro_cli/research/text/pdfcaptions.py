@@ -1,13 +1,15 @@
-"""Captions that PDFium reads in the middle of a sentence of the body go after that sentence.
+"""Floats that PDFium reads inside the body's prose go after their section's prose.
 
 A figure at the top of a page comes first in PDFium's reading order: its labels, its caption, and
 then the rest of a sentence that began on the page before ("... Operating with spectral" /
-Figure 4's axis labels and caption / "resolving power R = 44000, ..."). Such a block is set in
-other sizes than the body (a caption is smaller, axis labels differ), so it is found by size: a
-caption line ("Figure 4.", "Table 2:") in a size other than the body's, with the lines around it
-that are not in the body size on the same page. When the body line before it does not end a
-sentence and the one after it does not begin one, the block moves after the first body line that
-ends the sentence, as a paragraph of its own; nothing is dropped.
+Figure 4's axis labels and caption / "resolving power R = 44000, ..."); a table set mid-column
+cuts a sentence or stands between two paragraphs. Such a block is set in other sizes than the
+body (a caption is smaller, axis labels differ), so it is found by size: a caption line ("Figure
+4.", "Table 2:") in a size other than the body's, with the lines around it that are not in the body
+size on the same page (a figure's labels above it, a table's rows and notes below it). When body
+lines of its section stand before and after it, the block moves to the end of the section, as a
+paragraph of its own, where the LaTeX reader puts floats (latex_markup.floats_last): the prose
+reads on, and a passage is the same from either source. Nothing is dropped.
 """
 
 from __future__ import annotations
@@ -17,8 +19,9 @@ from collections.abc import Callable
 from typing import Protocol, TypeVar
 
 CAPTION = re.compile(r"^(?:Figure|FIGURE|Fig\.|FIG\.|Table|TABLE)\s*(?:\d{1,3}|[IVX]{1,5})[.:]?(?:\s|$)")
-_SENTENCE_END = re.compile(r"[.!?][)\]’”'\"]*$")
-MAX_LINES = 40  # the sentence must end within this many body lines after the block
+# where another float's caption begins: its number closed by a stop or a colon, or `(continued)`; a
+# caption's own line may open with `Figure 2 showed ...`
+_NEXT_CAPTION = re.compile(r"^(?:Figure|FIGURE|Fig\.|FIG\.|Table|TABLE)\s*(?:\d{1,3}|[IVX]{1,5})(?:[.:]|\s+\(?continued)")
 
 
 class _Line(Protocol):
@@ -33,7 +36,7 @@ L = TypeVar("L", bound=_Line)
 
 
 def move_captions(lines: list[L], body: float, smaller: float) -> None:
-    """Move each caption block that cuts a sentence in two after the end of that sentence (in place)."""
+    """Move each float that stands inside its section's prose to the end of the section (in place)."""
     def on_body(line: L) -> bool:
         return bool(line.size) and abs(line.size - body) <= smaller
 
@@ -51,37 +54,37 @@ def move_captions(lines: list[L], body: float, smaller: float) -> None:
                 and lines[start - 1].section == line.section:
             start -= 1
         while end < len(lines) and abs(lines[end].size - line.size) < 0.2 and lines[end].page == line.page \
-                and not CAPTION.match(lines[end].text):
+                and not _NEXT_CAPTION.match(lines[end].text):
             end += 1
-        target = _sentence_end(lines, start, end, on_body)
+        while end < len(lines) and off_body(lines[end]) and lines[end].page == line.page \
+                and lines[end].section == line.section and not _NEXT_CAPTION.match(lines[end].text):
+            end += 1  # a table's rows and notes, set under its caption in other sizes
+        # inside a sentence or between two paragraphs: after the section's prose, as LaTeX is read
+        target = _section_end(lines, start, end, on_body)
         if target is None:
             i = end
             continue
-        block = lines[start:end]
+        block = lines[i:end] + lines[start:i]  # the caption first: the float is read, and chunked, from it
         del lines[start:end]
         at = target - len(block) + 1
         block[0].starts_block = True
         lines[at:at] = block
         if at < len(lines) - len(block):
             lines[at + len(block)].starts_block = True
-        i = at + len(block)
+        i = start  # the lines after the block came up: the next float may be among them
 
 
-def _sentence_end(lines: list[L], start: int, end: int, body_line: Callable[[L], bool]) -> int | None:
-    """The index of the body line that ends the sentence the block at start..end-1 interrupts, or
-    None when it interrupts none."""
+def _section_end(lines: list[L], start: int, end: int, body_line: Callable[[L], bool]) -> int | None:
+    """The last line of the section a float stands in between two paragraphs of its body, as the
+    LaTeX reader places floats (latex_markup.floats_last): the prose reads on without it. None when
+    it stands elsewhere (its section's start or end, beside a heading)."""
     if start == 0 or end >= len(lines):
         return None
     before, after = lines[start - 1], lines[end]
     section = before.section
-    if not (body_line(before) and body_line(after)) or after.section != section:
+    if not (body_line(before) and body_line(after)) or after.section != section or lines[start].section != section:
         return None
-    if _SENTENCE_END.search(before.text.rstrip()) or not after.text[:1] or after.text[:1].isupper():
-        return None
-    for k in range(end, min(len(lines), end + MAX_LINES)):
-        line = lines[k]
-        if line.section != section or not body_line(line):
-            return None
-        if _SENTENCE_END.search(line.text.rstrip()):
-            return k
-    return None
+    last = end
+    while last + 1 < len(lines) and lines[last + 1].section == section:
+        last += 1
+    return last

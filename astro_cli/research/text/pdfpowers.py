@@ -12,6 +12,8 @@ from astro_cli.research.text.pdfglyphs import Glyph
 _BETWEEN = frozenset("+−±∓=≠<>≤≥≈∼∝×·/√∣|")  # signs between terms, and the root: no power after them
 _MATH_ITALIC = (*MATH_ITALIC_FONTS, "MSBM", "NEWTXMI", "TXMIAX")  # newtx math italic: a digit over it is a power
 _MARKS = set("0123456789,–*†‡§¶ ")
+# units of length and angle, squared or cubed after a number; a note mark after them is rare
+_AREA_UNITS = frozenset({"deg", "arcmin", "arcsec", "cm", "m", "km", "mm", "pc", "kpc", "Mpc", "Gpc", "au", "AU"})
 
 
 def group(text: str) -> str:
@@ -35,6 +37,8 @@ def superscript(text: str, out: list[str], last: Glyph | None) -> str:
         return f"[{text}]"  # a table note's letter after a value: 4.5(1.0)[e]
     if core == "10" or word.endswith((")", "]", "}")):
         return "^" + group(text)
+    if text in ("2", "3") and core in _AREA_UNITS and _after_number(written):
+        return "^" + text  # an area or a volume: `5 × 5 deg^2`, `1 cm^3`, `100 Mpc^3`
     if last is not None and (_math_symbol(last) or len(core) == 1 and core.isalpha()):
         return "^" + group(text)
     return f"[{text}]"
@@ -48,3 +52,10 @@ def _math_symbol(glyph: Glyph) -> bool:
     char = glyph.char[-1:] or " "
     return glyph.family in _MATH_ITALIC or "MATHITALIC" in glyph.family \
         or (unicodedata.category(char) == "Sm" and char not in _BETWEEN)
+
+
+def _after_number(written: str) -> bool:
+    """The word before the unit is a number (`5`, `0.5`, `10^4`)."""
+    words = written.split()
+    before = words[-2] if len(words) > 1 else ""
+    return before[:1].isdigit() and all(c.isdigit() or c in ".^{}−" for c in before)

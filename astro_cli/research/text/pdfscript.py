@@ -120,7 +120,8 @@ def render_line(glyphs: list[Glyph], known: tuple[float, float] | None = None) -
             while m < len(shown) and kinds[m] == other:
                 m += 1
             second = shown[k:m]
-            if _overlap(run, second) or (_full_size(run, size) and _full_size(second, size) and parts_meet(run, second)):
+            if _overlap(run, second) or (_full_size(run, size) and _full_size(second, size) and parts_meet(run, second)) \
+                    or (_same_start(run, second, size) and _attached(run, out, last_main, size)):  # ∇_{β^k}^2
                 top, bottom = (run, second) if kind == "sup" else (second, run)
                 if _errors(top, bottom) and "".join(out).strip():  # 0.91^{+0.10}_{−0.06}: the value's errors
                     while out and out[-1] == " ":
@@ -130,7 +131,7 @@ def render_line(glyphs: list[Glyph], known: tuple[float, float] | None = None) -
                     i = m
                     continue
                 if _attached(run, out, last_main, size):  # T_0^4: both scripts of one symbol
-                    out.append(f"_{group(_text(bottom))}^{group(_text(top))}")
+                    out.append(f"_{_script(bottom)}^{_script(top)}")
                     right = _right(shown[i:m], right)
                     i = m
                     continue
@@ -151,7 +152,7 @@ def render_line(glyphs: list[Glyph], known: tuple[float, float] | None = None) -
             out.append(text + " ")
         else:
             uncertain = uncertain or _full_size(run, size)
-            out.append("_" + group(text) if kind == "sub" else superscript(text, out, last_main))
+            out.append("_" + _script(run) if kind == "sub" else superscript(text, out, last_main))
         right = _right(run, right)
         i = j
         if i < len(shown) and _spaced(shown[i], right, size) and out and not out[-1].endswith((" ", "\x1f")):
@@ -175,6 +176,16 @@ def _limit(run: list[Glyph]) -> str:
     if not bases or all(abs(g.size - size) < 0.2 for g in solid_run):
         return group(_text(run).replace(" ", ""))
     return group(_scripted(run, size, bases[len(bases) // 2]))
+
+
+_PRIMES = frozenset("′″‴")  # set smaller, but of their symbol: `f_{ℓ,ℓ′}`
+
+
+def _script(run: list[Glyph]) -> str:
+    """A script's group; one with a script of its own (glyphs of two sizes a point or more apart)
+    keeps it: `∇_{β^k}`, not `∇_{βk}`."""
+    sizes = [g.size for g in run if not g.generated and g.char.strip() and g.char not in _PRIMES]
+    return _limit(run) if sizes and max(sizes) - min(sizes) >= 1.0 else group(_text(run))
 
 
 def _mark_word(found: re.Match[str]) -> str:
@@ -254,6 +265,11 @@ def _kinds(shown: list[Glyph], size: float, base: float) -> list[str]:
     for n, glyph in enumerate(shown):  # a space inside a script belongs to it
         if glyph.generated and 0 < n < len(shown) - 1 and kinds[n - 1] == kinds[n + 1] != "main":
             kinds[n] = kinds[n - 1]
+        # a script's own script (TeX's scriptscript size, 0.7 of the text or less) near the
+        # baseline: `k` of ∇_{β^k} sits too low to be raised against the line, but is no main glyph
+        elif n and kinds[n] == "main" != kinds[n - 1] and not glyph.generated and glyph.size < 0.7 * size \
+                and shown[n - 1].size < 0.88 * size and glyph.size < shown[n - 1].size - 1.0:
+            kinds[n] = kinds[n - 1]
     return kinds
 
 
@@ -296,7 +312,14 @@ def _attached(run: list[Glyph], out: list[str], last: Glyph | None, size: float)
     first = next((g for g in run if not g.generated), None)
     if last is None or first is None or not out or out[-1].endswith((" ", "\x1f")):
         return False
-    return first.x0 - last.x1 < max(size, 1.0) * 0.15 and (last.char.isalnum() or last.char in ")]}′")
+    return first.x0 - last.x1 < max(size, 1.0) * 0.15 and (last.char.isalnum() or last.char in ")]}′∇∆∂")
+
+
+def _same_start(first: list[Glyph], second: list[Glyph], size: float) -> bool:
+    """Two scripts set from one x, one over the other, whatever their widths (`∇^2` over `_{β^k}`)."""
+    a = [g.x0 for g in first if not g.generated]
+    b = [g.x0 for g in second if not g.generated]
+    return bool(a and b) and abs(min(a) - min(b)) < 0.3 * max(size, 1.0)
 
 
 def _errors(top: list[Glyph], bottom: list[Glyph]) -> bool:

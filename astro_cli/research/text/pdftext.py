@@ -20,7 +20,9 @@ from collections import Counter
 from dataclasses import dataclass, field
 
 from astro_cli.research.text.hyphens import SOFT_HYPHEN
-from astro_cli.research.text.pdfcaptions import move_captions
+from astro_cli.research.text.pdfcaptions import CAPTION, move_captions
+from astro_cli.research.text.pdfheads import class_head, class_line
+from astro_cli.research.text.pdfpieces import mark_broken_displays
 from astro_cli.research.text.pdfread import MARK, PageText, PdfError, read_pages
 from astro_cli.research.text.pdfscript import APPROXIMATE, APPROXIMATE_END
 
@@ -37,6 +39,7 @@ COMMON = {
     "summary and conclusions": "Summary and Conclusions", "discussion and conclusions": "Discussion and Conclusions",
 }
 FRONT, REFERENCES, TABLES = "Front matter", "References", "Tables"
+_NAMES = frozenset(COMMON.values())
 _NUMBERED = re.compile(r"^(\d{1,2}(?:\.\d{1,2}){0,3})\.?\s+(\S.{0,90})$")
 _ROMAN_HEAD = re.compile(r"^([IVX]{1,4})\.\s+(\S.{0,90})$")
 _LETTER_HEAD = re.compile(r"^([A-H])\.\s+(\S.{0,70})$")
@@ -250,7 +253,7 @@ def pdf_layout(pages: list[PageText]) -> PdfLayout:
             if not text:
                 continue
             at_edge = index < 2 or index >= count - 2
-            if at_edge and (_shape(text) in heads or text.isdigit()):
+            if class_line(text) or at_edge and (_shape(text) in heads or text.isdigit() or class_head(text, _NAMES, index < 2)):
                 continue
             size, mark = page.sizes[index], page.marks[index]
             following = page.sizes[index + 1] if index + 1 < count else 0.0
@@ -258,7 +261,7 @@ def pdf_layout(pages: list[PageText]) -> PdfLayout:
                 in_note = True
                 notes.block.append([Line(number, text, section)])
                 continue
-            if in_note and body and size < body - SMALLER and not outline.heading(text):
+            if in_note and body and size < body - SMALLER and not outline.heading(text) and not CAPTION.match(text):
                 notes.block[-1].append(Line(number, text, section))
                 continue
             if in_note:
@@ -284,16 +287,18 @@ def pdf_layout(pages: list[PageText]) -> PdfLayout:
     _flush_pending(layout, notes, section)
     move_captions(layout.lines, body, SMALLER)
     join_hyphens(layout.lines)
+    mark_broken_displays(layout.lines, body, SMALLER)
     _one_mark_per_formula(layout.lines)
     layout.outline = _kept_outline(layout)
     return layout
 
 
 def _one_mark_per_formula(lines: list[Line]) -> None:
-    """A display formula spans several lines, each enclosed in ⟦ ⟧ by pdfscript: one pair is enough."""
-    marked = [line.text.startswith(APPROXIMATE) and line.text.endswith(APPROXIMATE_END) for line in lines]
+    """A display formula spans several lines, each enclosed in ⟦ ⟧ by pdfscript: one pair is enough
+    (two spans that meet at a line's end are one)."""
     for n in range(1, len(lines)):
-        if marked[n] and marked[n - 1] and lines[n].section == lines[n - 1].section:
+        if lines[n - 1].text.endswith(APPROXIMATE_END) and lines[n].text.startswith(APPROXIMATE) \
+                and lines[n].section == lines[n - 1].section:
             lines[n - 1].text = lines[n - 1].text[: -len(APPROXIMATE_END)]
             lines[n].text = lines[n].text[len(APPROXIMATE):]
 
@@ -368,6 +373,6 @@ def join_hyphens(lines: list[Line]) -> None:
             following.text = rest
     if any(SOFT_HYPHEN in line.text for line in lines):
         resolver = HyphenResolver("\n".join(line.text for line in lines))
-        for line in lines:
-            line.text = resolver.resolve(line.text)
+        for n, line in enumerate(lines):
+            line.text = resolver.resolve(line.text, lines[n + 1].text if n + 1 < len(lines) else "")
     lines[:] = [line for line in lines if line.text.strip()]

@@ -58,3 +58,35 @@ def test_numbered_equations_and_prose_gain_no_cells():
     text = "\n".join(chunk.text for chunk in chunks)
     assert "k(τ_{nm}) = σ_n^2δ_{nm} + a exp(−c τ_{nm}) . (19)" in text  # the '.' and '(19)' set apart
     assert "| (19)" not in text and "| . |" not in text
+
+
+def test_a_table_under_its_caption_does_not_cut_the_sentence_it_interrupts():
+    # Issue 44, stop 53 (rudolf2022, tests/fixtures/papertext/unseen): AASTeX sets Table 1 mid-column,
+    # after "The acquisition and analysis followed the"; its caption, 7 pt rows and notes filled the
+    # page and the sentence went on at the top of the next ("usual techniques of the California
+    # Planet Survey"). The block was the caption alone, so the rows stayed inside the sentence.
+    chunks, _ = pdf_chunks(read_pages(FIXTURES_DIR / "papertext" / "unseen" / "rudolf2022_p7-8-12.pdf"), 1200)
+    text = _flat("\n".join(chunk.text for chunk in chunks))
+    assert "The acquisition and analysis followed the usual techniques of the California Planet Survey" in text
+    table = text.index("Table 1. Selected system parameters of Kepler-1643")
+    assert table > text.index("This approach also yielded [Fe/H] = 0.13 ± 0.09.")
+    assert "Parameter | Value | Uncertainty | Comment" in text[table:table + 200]  # the rows go with it
+
+
+def test_a_numbered_heading_after_a_table_is_no_rest_of_a_sentence():
+    # a table closing a page before `3. ASSESSMENT OF ...` (timmy2020) stays before the heading
+    chunks, _ = pdf_chunks(read_pages(FIXTURES_DIR / "papertext" / "unseen" / "timmy2020_p9-17-20.pdf"), 1200)
+    text = _flat("\n".join(chunk.text for chunk in chunks))
+    assert text.index("Table 2 (continued)") < text.index("3. ASSESSMENT OF FALSE POSITIVE SCENARIOS")
+
+
+def test_a_moved_float_is_a_chunk_of_its_own_from_its_caption():
+    # smear (AASTeX): Figure 3's axis labels and caption stood between two paragraphs; moved after the
+    # section's prose, the float opens with its caption (its labels after it) and is a chunk of its own.
+    # Its caption's second line opens `Figure 2 showed that ...`: no new caption (no stop after the 2).
+    chunks, _ = pdf_chunks(read_pages(PAPERS / "smear_2019ApJS_ms.pdf"), 1500)
+    [figure] = [c for c in chunks if "Time series of Quarters 12-13" in c.text]
+    text = _flat(figure.text)
+    assert text.startswith("Figure 3. Time series of Quarters 12-13 of HD 181778 and HD 183383")
+    assert "but Figure 2 showed that in its power spectrum" in text
+    assert "Relative Flux HD 181778" in text  # its labels follow it

@@ -56,7 +56,7 @@ def test_a_fraction_part_writes_stacked_scripts_subscript_first():
     # fraction's part the scripts were written in PDFium's order, `(C^{EE}_{l′})/(C^{EE}_{l′} + ...)`,
     # unlike everywhere else, and the numerator, no longer one symbol with its scripts, got parentheses.
     lines = read_pages(CMB, max_pages=2)[1].lines
-    assert any("f_{ℓ,ℓ}′ = C_{l′}^{EE}/(C_{l′}^{EE} + N" in line for line in lines)
+    assert any("f_{ℓ,ℓ′} = C_{l′}^{EE}/(C_{l′}^{EE} + N" in line for line in lines)  # stop 53: ℓ′ in its script
     assert not any("^{EE}_{" in line for line in lines)
 
 

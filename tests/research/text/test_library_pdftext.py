@@ -140,3 +140,36 @@ def test_a_name_glued_to_a_number_is_split_only_on_a_line_of_names():
     assert "PyMC 3" not in text and "EDR 3" not in text
     cowan = pdf_layout(read_pages(FIXTURES_DIR / "papers" / "arXiv_1001.0012v2_astro-ph.EP.pdf", max_pages=1))
     assert "Nicolas B. Cowan[1,2], Eric Agol[2]," in [line.text for line in cowan.lines]  # its marks kept
+
+
+def test_a_note_marked_with_the_asterisk_operator_leaves_the_sentence():
+    # Issue 44, stop 53: TeX's \thanks and \fnsymbol set the first note's mark as `∗` (U+2217, the
+    # math asterisk), not `*`. The reader took `†`, `‡`, `§` for notes but left the first one in the
+    # sentence the page broke: atlas2025's "V_∞ ∼ 32 km s^{−1} ∗ NSF Astronomy and Astrophysics
+    # Postdoctoral Fellow respectively" (AASTeX), cmbdelens2017's "fore- ∗ zhpan@ucdavis.edu grounds" (RevTeX).
+    from astro_cli.research.library.parse import pdf_chunks
+    from astro_cli.research.text.pdfread import read_pages
+    from tests.paths import FIXTURES_DIR
+
+    for name, sentence in (("atlas2025_p2-4-5.pdf", "V_∞ ∼ 32 km s^{−1} respectively, which approximately"),
+                           ("cmbdelens2017_p1-3-6.pdf", "emission from galactic dust and other foregrounds [33–40]")):
+        chunks, _ = pdf_chunks(read_pages(FIXTURES_DIR / "papertext" / "unseen3" / name), 1200)
+        text = " ".join("\n".join(chunk.text for chunk in chunks).split())
+        assert sentence in text
+    assert "∗ NSF Astronomy and Astrophysics Postdoctoral Fellow respectively" not in text
+
+
+def test_mnras_thanks_note_is_front_matter_and_the_table_under_it_stays_in_its_section():
+    # Issue 44, stop 53 (lensingssc2024, MNRAS): `\thanks` sets `★ E-mail: ...` at the foot of the
+    # first column, and Table 1's caption and rows, set as small, follow it. The ★ was no note mark,
+    # so the note stayed in the prose; taken as a note, its smaller lines took the table with them
+    # into the front matter. A caption ends a note.
+    from astro_cli.research.text.pdfread import read_pages
+    from astro_cli.research.text.pdftext import FRONT, pdf_layout
+    from tests.paths import FIXTURES_DIR
+
+    layout = pdf_layout(read_pages(FIXTURES_DIR / "papertext" / "unseen3" / "lensingssc2024_p1-2.pdf"))
+    section = {line.text: line.section for line in layout.lines}
+    assert section["★ E-mail: akira.tokiwa@ipmu.jp"] == FRONT
+    assert section["Table 1. Summary of the light cone. Columns (1) snapshot number; (2)"] == "2.2 Ray Traced Weak Lensing Map"
+    assert section["10 | 4750 | 1.649"] == "2.2 Ray Traced Weak Lensing Map"
