@@ -49,3 +49,12 @@ def test_a_scripts_letters_set_closer_than_a_thin_space_are_one_word():
     page = _page(UNSEEN / "gaiarot2017_p4-5-6.pdf", 2)
     assert "up to T_{eff} ∼ 5500." in page and "ef f" not in page
     assert "rapidly rotating star at T_{eff} = 4500 K, M_G = 4.5 mag" in page
+
+
+def test_a_digit_set_close_to_a_word_after_it_stays_one_word_in_a_table():
+    # unseen4 (development since the lead scored it once): escapetemp2018's Table 3 read `1 P/Halley`
+    # (the prose of page 1 reads `1P/Halley`): a word of the fast path took its box's left edge for
+    # its origin, so the gap after the 1 looked like TeX's thin space (0.13 em, is 0.08 em)
+    escape = _page(FIXTURES / "papertext" / "unseen4" / "escapetemp2018_p1-2-4.pdf", 3)
+    assert "1P/Halley | HTC | 17.834145" in escape and "1 P/Halley" not in escape
+    assert "2P/Encke | JFC" in escape
