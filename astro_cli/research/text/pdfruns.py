@@ -25,7 +25,7 @@ from typing import Any
 
 from astro_cli.research.text.hyphens import SOFT_HYPHEN
 from astro_cli.research.text.pdfcells import CELL_EMS, NUMERIC_CELL_EMS  # no gap of a plain line this wide
-from astro_cli.research.text.pdfchars import EXTENSION_FONTS, SPACING_ACCENTS
+from astro_cli.research.text.pdfchars import EXTENSION_FONTS, MATH_ITALIC_FONTS, SPACING_ACCENTS
 from astro_cli.research.text.pdfglyphs import CharReader, Glyph, number_pieces, solid
 from astro_cli.research.text.pdflines import LineShape, PieceEnds, continues
 from astro_cli.research.text.pdfmargin import margin_numbers, without
@@ -159,7 +159,7 @@ def _read(reader: CharReader, text: str, start: int, end: int, number: int,
             simple = nameable = False
         every_simple, every_nameable = every_simple and simple, every_nameable and nameable
         runs.append(_Run(a, b, key, font, size, 0.0, simple, nameable))
-    if not unusual and every_nameable:
+    if not unusual and every_nameable and not _math_space(reader, text, runs):
         if not _baselines(reader, runs):
             return None
         if every_simple or inline_math(text, start, runs):
@@ -184,6 +184,20 @@ def _read(reader: CharReader, text: str, start: int, end: int, number: int,
     elif not _baselines(reader, [run for run in runs if run.simple]):
         return None  # the words of a run are read whole only where its characters share a baseline
     return _inner_words(text, words, runs)
+
+
+def _math_space(reader: CharReader, text: str, runs: list[_Run]) -> bool:
+    """A space PDFium inferred inside one run of a math-italic font (`W e` for the number `We`):
+    the piece is read glyph by glyph, where pdfspacing.no_space decides it from the glyphs' places."""
+    generated = reader.call["generated"]
+    for run in runs:
+        if run.font[1] in MATH_ITALIC_FONTS:
+            at = text.find(" ", run.first, run.last)
+            while at != -1:
+                if generated(reader.tp, at):
+                    return True
+                at = text.find(" ", at + 1, run.last)
+    return False
 
 
 def _digits(body: str) -> int:
