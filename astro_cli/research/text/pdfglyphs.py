@@ -188,7 +188,11 @@ class CharReader:
                     if stop - index > 1:
                         box(tp, stop - 1, p_left, p_right, p_bottom, p_top)
                     found = objects.get(key) or self.font(key, index)
-                    before = Glyph(text[index:stop], x0, right.value, base, size, found[0], found[1], False, x0,
+                    start_x = x0
+                    if before is not None and (before.char[-1:].isdigit() or before.family != found[1]):
+                        origin(tp, index, p_x, p_y)  # where pdfspacing.thin_space measures a gap to
+                        start_x = x.value
+                    before = Glyph(text[index:stop], x0, right.value, base, size, found[0], found[1], False, start_x,
                                    weight=stop - index)
                     current.append(before)
                     index = stop

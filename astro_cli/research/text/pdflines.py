@@ -217,7 +217,7 @@ def _continues(line: LineShape, before: PieceEnds, piece: PieceEnds, first: Glyp
         # one display formula, whatever its layout; a table's next row (back at the margin) is not
         return first.x0 - last.x1 <= size * GAP_EMS and first.x0 > line.start + size
     if abs(piece_base - base) > size * 0.75:
-        return False
+        return _numerator_over(line, before, piece, first, last)
     if first.x0 >= last.x1 - size * 0.3:
         return first.x0 - last.x1 <= size * GAP_EMS or _row_rest(line, piece, piece_base)
     # a piece that goes back left continues the line only when it stacks under the end of the one
@@ -228,6 +228,22 @@ def _continues(line: LineShape, before: PieceEnds, piece: PieceEnds, first: Glyp
         return False
     tail = before.script_start()
     return first.x1 > (last.x0 if tail is None else tail)
+
+
+def _numerator_over(line: LineShape, before: PieceEnds, piece: PieceEnds, first: Glyph, last: Glyph) -> bool:
+    """A text-style fraction that opens a line (`1/2 T`): PDFium gives its numerator and its
+    denominator as pieces of their own. A numerator of a few digits, alone so far on its line, over
+    a denominator of a few digits of its size, centred under it and lower by less than a line's
+    spacing, is one fraction; the line's text follows it (pdfscript.py writes `1/2`)."""
+    over, under = before.shown or [], piece.shown or []
+    if not 0 < len(over) <= 3 or not 0 < len(under) <= 3 or len(line.shown) != len(over):
+        return False
+    if not all(g.char.isdigit() and abs(g.size - first.size) <= 0.2 for g in over + under):
+        return False
+    centre_over = (over[0].x0 + over[-1].x1) / 2
+    centre_under = (under[0].x0 + under[-1].x1) / 2
+    drop = last.base - first.base
+    return abs(centre_over - centre_under) < first.size * 0.15 and first.size * 0.5 < drop < first.size
 
 
 def _row_rest(line: LineShape, piece: PieceEnds, piece_base: float) -> bool:

@@ -25,13 +25,13 @@ from typing import Any
 
 from astro_cli.research.text.hyphens import SOFT_HYPHEN
 from astro_cli.research.text.pdfcells import CELL_EMS, NUMERIC_CELL_EMS  # no gap of a plain line this wide
-from astro_cli.research.text.pdfchars import EXTENSION_FONTS, SPACING_ACCENTS
+from astro_cli.research.text.pdfchars import EXTENSION_FONTS, MATH_ITALIC_FONTS, SPACING_ACCENTS
 from astro_cli.research.text.pdfglyphs import CharReader, Glyph, number_pieces, solid
 from astro_cli.research.text.pdflines import LineShape, PieceEnds, continues
 from astro_cli.research.text.pdfmargin import margin_numbers, without
 from astro_cli.research.text.pdfpagechars import page_chars, page_words
 from astro_cli.research.text.pdfplain import TEXT_ONLY, inline_math, main_size, scripted
-from astro_cli.research.text.pdfspacing import digit_letters, thin_spaces
+from astro_cli.research.text.pdfspacing import THIN, digit_letters, thin_spaces
 
 _TINY = 2  # pieces of this many characters or fewer are read character by character
 _UNUSUAL = re.compile("[\x00-\x1f\x7f\u00ad\ud800-\udfff\ue000-\uf8ff\ufffe\uffff√"
@@ -159,7 +159,7 @@ def _read(reader: CharReader, text: str, start: int, end: int, number: int,
             simple = nameable = False
         every_simple, every_nameable = every_simple and simple, every_nameable and nameable
         runs.append(_Run(a, b, key, font, size, 0.0, simple, nameable))
-    if not unusual and every_nameable:
+    if not unusual and every_nameable and not _math_space(reader, text, runs):
         if not _baselines(reader, runs):
             return None
         if every_simple or inline_math(text, start, runs):
@@ -184,6 +184,25 @@ def _read(reader: CharReader, text: str, start: int, end: int, number: int,
     elif not _baselines(reader, [run for run in runs if run.simple]):
         return None  # the words of a run are read whole only where its characters share a baseline
     return _inner_words(text, words, runs)
+
+
+def _math_space(reader: CharReader, text: str, runs: list[_Run]) -> bool:
+    """A space PDFium inferred between two letters inside one run of a math-italic font, closer than
+    TeX's thin space (`W e` for the number `We`): the piece is read glyph by glyph, where
+    pdfspacing.no_space drops it. Only such spaces are measured (two boxes and an origin)."""
+    generated = reader.call["generated"]
+    for run in runs:
+        if run.font[1] not in MATH_ITALIC_FONTS:
+            continue
+        at = text.find(" ", run.first, run.last)
+        while at != -1:
+            if text[at - 1].isalpha() and text[at + 1].isalpha() and generated(reader.tp, at):
+                reader.call["origin"](reader.tp, at + 1, reader.refs[4], reader.refs[5])
+                origin = reader.values[4].value
+                if origin - reader.box(at - 1)[1] < run.size * THIN:
+                    return True
+            at = text.find(" ", at + 1, run.last)
+    return False
 
 
 def _digits(body: str) -> int:

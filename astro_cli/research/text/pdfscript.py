@@ -31,7 +31,7 @@ from astro_cli.research.text.pdfglyphs import Glyph, math_only, reference
 from astro_cli.research.text.pdfoperators import big_operator, centred_on, write_limits
 from astro_cli.research.text.pdfpowers import group, superscript
 from astro_cli.research.text.pdfroots import RADICAL, bare_part, lone_radicand, radicand_end, reaches, stacked
-from astro_cli.research.text.pdfspacing import thin_space
+from astro_cli.research.text.pdfspacing import no_space, thin_space
 
 APPROXIMATE, APPROXIMATE_END = "⟦", "⟧"  # around a formula whose layout was guessed
 _UNSURE = "\x1e"  # before a root sign whose reach is not known, until its word is marked
@@ -72,7 +72,10 @@ def render_line(glyphs: list[Glyph], known: tuple[float, float] | None = None) -
         glyph, kind = shown[i], kinds[i]
         if kind == "main":
             if glyph.generated:
-                if out and not out[-1].endswith((" ", "\x1f")):
+                after = shown[i + 1] if i + 1 < len(shown) else None
+                if out and not out[-1].endswith((" ", "\x1f")) and not (
+                        last_main is not None and right == last_main.x1 and after is not None
+                        and kinds[i + 1] == "main" and no_space(last_main, after, size)):
                     out.append(" ")
             else:
                 gap = glyph.x0 - right if right is not None else 0.0

@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 
 from astro_cli.research.text.hyphens import SOFT_HYPHEN
 from astro_cli.research.text.pdfcaptions import CAPTION, move_captions
+from astro_cli.research.text.pdffoot import foot_block
 from astro_cli.research.text.pdfheads import class_head, class_line
 from astro_cli.research.text.pdfpieces import mark_broken_displays
 from astro_cli.research.text.pdfread import MARK, PageText, PdfError, read_pages
@@ -248,7 +249,10 @@ def pdf_layout(pages: list[PageText]) -> PdfLayout:
 
     for number, page in enumerate(pages, start=1):
         count = len(page.lines)
+        skip_to = 0  # the end of a note read from a column's foot
         for index, raw in enumerate(page.lines):
+            if index < skip_to:
+                continue
             text = (_STAMP.sub("", raw) if "arXiv:" in raw else raw).strip()  # the stamp names itself
             if not text:
                 continue
@@ -267,6 +271,15 @@ def pdf_layout(pages: list[PageText]) -> PdfLayout:
             if in_note:
                 in_note = False
                 close_block()
+            last = layout.lines[-1] if layout.lines else None
+            before = last.text if last and last.page == number and last.section == section \
+                and abs(last.size - body) <= SMALLER else ""  # a body line, not a caption's
+            skip_to = foot_block(page.lines, page.sizes, index, before, body, SMALLER) \
+                if section not in (FRONT, TABLES, REFERENCES) and not CAPTION.match(text) else index
+            if skip_to > index:
+                entry = [Line(number, line.strip(), section) for line in page.lines[index:skip_to]]
+                notes.pending.extend(_entry_lines(entry, section))
+                continue
             if section == REFERENCES and _TABLE_HEAD.match(text):
                 enter(TABLES, number)
                 open_heading = False
