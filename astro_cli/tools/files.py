@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING
 from astro_cli.tools.base import ToolError, ToolResult
 from astro_cli.tools.bounded_regex import compile_bounded, search_bounded
 from astro_cli.tools.context import ToolContext
+from astro_cli.tools.table_summary import summarise
 from astro_cli.tools.typed import as_tool, tool
 
 if TYPE_CHECKING:
@@ -62,8 +63,13 @@ def _read(ctx: ToolContext, path: Path, offset: int, limit: int) -> ToolResult:
     if len(text) > budget:
         text = text[:budget]
         notes.append(f"[cut at {budget} characters]")
+    partial = bool(notes) or offset > 1
     if offset - 1 + limit < len(lines):
         notes.append(f"[{len(lines)} lines in all; continue with offset={offset + limit}]")
+        partial = True
+    summary = summarise(raw.decode("utf-8", errors="replace"), path.suffix, partial)
+    if summary:
+        notes.append(summary)
     return ToolResult("\n".join([text, *notes]) if notes else text)
 
 

@@ -1,0 +1,207 @@
+"""The column summary read_file appends to a CSV, TSV or ECSV table: counts, extremes and sums computed by code.
+
+A small model reads a table well enough to copy a number, not to count or add its rows (stop 52: 7 for
+a count of 3, 1200 s for a sum of 480 s). So a table read comes with what such questions need, exact:
+the number of rows; per numeric column its count, min and max (each with the row's label, the first
+text column), sum and mean, with the ECSV unit; per text column with few distinct values, how many
+rows hold each. Numbers are parsed from the file's text as decimals, so a sum prints as `480` or `7.3`,
+never `7.300000000000001`. The summary always covers the whole file, and says so. It is bounded
+(MAX_COLUMNS, MAX_VALUES, MAX_CHARS) and says what it left out. Cells are outside text: `visible()`
+escapes their control characters here, and the loop escapes prompt tags in every tool result.
+"""
+
+from __future__ import annotations
+
+import csv
+import logging
+import re
+from collections import Counter
+from dataclasses import dataclass
+from decimal import Decimal, InvalidOperation, localcontext
+from typing import Any
+
+from astro_cli.security.visible import one_line
+
+log = logging.getLogger(__name__)
+
+SUFFIXES = (".csv", ".tsv", ".ecsv")
+MAX_BYTES = 10_000_000  # beyond this the summary would slow every read; the file is summarised by no one
+MAX_COLUMNS = 16
+MAX_VALUES = 8  # distinct values of a text column listed with their counts
+MAX_LABELS = 3  # rows named for a min or max shared by several rows
+MAX_CHARS = 2400
+CELL_CHARS = 40
+MISSING = {"", "--", "nan", "null", "none", "na", "n/a"}
+_NUMBER = re.compile(r"[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?")
+
+
+@dataclass
+class _Column:
+    name: str
+    unit: str
+    declared_text: bool  # ECSV says `datatype: string`: never read as numbers
+    cells: list[str]
+
+
+def summarise(text: str, suffix: str, partial: bool) -> str | None:
+    """The summary of the table in `text` (a whole file named with `suffix`), or None when it is no table.
+
+    `partial`: the read showed only part of the file, so the summary says it covers all of it.
+    """
+    suffix = suffix.lower()
+    if suffix not in SUFFIXES or len(text) > MAX_BYTES:
+        return None
+    columns, rows, ragged = _parse(text, suffix)
+    if not columns or rows == 0:
+        return None
+    scope = "the whole file, not only the lines shown above" if partial else "the whole file"
+    lines = [f"[Table summary, computed by astro over {scope}: {rows} rows, {len(columns)} columns. "
+             "Counts, sums and extremes below are exact.]"]
+    if ragged:
+        lines.append(f"({ragged} rows have a different number of fields than the header; their missing cells count as empty.)")
+    labels = _labels(columns, rows)
+    for column in columns[:MAX_COLUMNS]:
+        lines.append(_describe(column, labels))
+    if len(columns) > MAX_COLUMNS:
+        lines.append(f"({len(columns) - MAX_COLUMNS} more columns not summarised: "
+                     f"{', '.join(_cell(c.name) for c in columns[MAX_COLUMNS:])})")
+    summary = "\n".join(lines)
+    if len(summary) > MAX_CHARS:
+        summary = summary[:MAX_CHARS].rsplit("\n", 1)[0] + "\n(summary cut here; the file holds every column)"
+    return summary
+
+
+def _parse(text: str, suffix: str) -> tuple[list[_Column], int, int]:
+    """Columns (name, ECSV unit and type, cells), the number of data rows, and how many rows were ragged."""
+    lines = text.splitlines()
+    meta: dict[str, tuple[str, bool]] = {}
+    delimiter = "\t" if suffix == ".tsv" else ","
+    if suffix == ".ecsv":
+        meta, delimiter = _ecsv_header([line for line in lines if line.startswith("#")])
+    data = [line for line in lines if line.strip() and not line.lstrip().startswith("#")]
+    if not data:
+        return [], 0, 0
+    if suffix == ".csv":
+        delimiter = max(",;\t|", key=data[0].count)
+    reader = csv.reader(data, delimiter=delimiter, quotechar='"', skipinitialspace=delimiter == " ")
+    try:
+        table = list(reader)
+    except csv.Error:
+        return [], 0, 0
+    header, body = table[0], table[1:]
+    ragged = sum(1 for row in body if len(row) != len(header))
+    columns = []
+    for index, name in enumerate(header):
+        unit, declared_text = meta.get(name, ("", False))
+        cells = [row[index].strip() if index < len(row) else "" for row in body]
+        columns.append(_Column(name.strip(), unit, declared_text, cells))
+    return columns, len(body), ragged
+
+
+def _ecsv_header(comments: list[str]) -> tuple[dict[str, tuple[str, bool]], str]:
+    """Per column name its unit and whether it is declared a string, and the delimiter, from ECSV's YAML header."""
+    from astro_cli.safe_yaml import load_yaml
+
+    body = "\n".join(line[2:] if line.startswith("# ") else line[1:] for line in comments
+                     if not line.startswith("# %ECSV") and line.strip() not in {"#", "# ---"})
+    try:
+        header: Any = load_yaml(body)
+    except Exception as error:  # a malformed header only loses the units; the table is still read
+        log.debug("ECSV header not read: %s", error)
+        return {}, " "
+    if not isinstance(header, dict):
+        return {}, " "
+    meta: dict[str, tuple[str, bool]] = {}
+    for entry in header.get("datatype") or []:
+        if isinstance(entry, dict) and isinstance(entry.get("name"), str):
+            unit = entry.get("unit")
+            meta[entry["name"]] = (str(unit) if unit else "", entry.get("datatype") == "string")
+    delimiter = header.get("delimiter")
+    return meta, delimiter if delimiter in {",", " "} else " "
+
+
+def _numbers(column: _Column) -> list[Decimal | None] | None:
+    """The column's values as exact decimals (None where a cell is empty), or None when it is text."""
+    if column.declared_text:
+        return None
+    values: list[Decimal | None] = []
+    for cell in column.cells:
+        if cell.lower() in MISSING:
+            values.append(None)
+        elif _NUMBER.fullmatch(cell):
+            values.append(Decimal(cell))
+        else:
+            return None
+    return values if any(v is not None for v in values) else None
+
+
+def _labels(columns: list[_Column], rows: int) -> list[str]:
+    """What names each row: its cell in the first text column, else its row number."""
+    for column in columns:
+        if _numbers(column) is None and any(column.cells):
+            return [_cell(cell) or f"row {n}" for n, cell in enumerate(column.cells, start=1)]
+    return [f"row {n}" for n in range(1, rows + 1)]
+
+
+def _describe(column: _Column, labels: list[str]) -> str:
+    values = _numbers(column)
+    name = _cell(column.name)
+    if values is None:
+        return _describe_text(name, column.cells)
+    unit = f" {_cell(column.unit)}" if column.unit else ""
+    present = [(v, n) for n, v in enumerate(values) if v is not None]
+    empty = len(values) - len(present)
+    low = min(v for v, _ in present)
+    high = max(v for v, _ in present)
+    total = sum((v for v, _ in present), Decimal(0))
+    head = f"- {name}{f' [{_cell(column.unit)}]' if column.unit else ''} (numbers, {len(present)} values"
+    head += f", {empty} empty)" if empty else ")"
+    return (f"{head}: min {_number(low)}{unit} ({_where(low, present, labels)}), "
+            f"max {_number(high)}{unit} ({_where(high, present, labels)}), "
+            f"sum {_number(total)}{unit}, mean {_mean(total, present)}{unit}")
+
+
+def _describe_text(name: str, cells: list[str]) -> str:
+    counts = Counter(_cell(cell) or "(empty)" for cell in cells)
+    if len(counts) == len(cells):
+        return f"- {name} (text): {len(cells)} distinct values, one per row"
+    shown = ", ".join(f"{value}: {count} {'row' if count == 1 else 'rows'}"
+                      for value, count in counts.most_common(MAX_VALUES))
+    more = f" (+{len(counts) - MAX_VALUES} more distinct values)" if len(counts) > MAX_VALUES else ""
+    return f"- {name} (text, rows per value): {shown}{more}"
+
+
+def _where(value: Decimal, present: list[tuple[Decimal, int]], labels: list[str]) -> str:
+    rows = [labels[n] for v, n in present if v == value]
+    named = ", ".join(rows[:MAX_LABELS])
+    if len(rows) == 1:
+        return named
+    more = f", +{len(rows) - MAX_LABELS} more" if len(rows) > MAX_LABELS else ""
+    return f"{len(rows)} rows: {named}{more}"
+
+
+def _number(value: Decimal) -> str:
+    """A decimal as the file writes it (`2460014.490` stays so), sums as `480` or `7.3`; an exponent only where
+    plain digits would run long."""
+    if value == 0:
+        return "0"
+    plain = format(value, "f")
+    return plain if len(plain) <= 20 else format(value.normalize(), "E")
+
+
+def _mean(total: Decimal, present: list[tuple[Decimal, int]]) -> str:
+    """The mean, exact when it ends within two digits beyond the data's own, else rounded there and marked ≈."""
+    places = max(-min(int(v.as_tuple().exponent), 0) for v, _ in present) + 2
+    with localcontext() as context:
+        context.prec = 60
+        exact = total / len(present)
+        try:
+            rounded = exact.quantize(Decimal(1).scaleb(-places))
+        except InvalidOperation:
+            return _number(exact)
+    return _number(rounded) if rounded == exact else f"≈ {_number(rounded)}"
+
+
+def _cell(text: str) -> str:
+    """A cell or name from the file on one line, control characters escaped, cut at CELL_CHARS."""
+    return one_line(text, CELL_CHARS)
