@@ -3,8 +3,8 @@
 A small model reads a table well enough to copy a number, not to count or add its rows (stop 52: 7 for
 a count of 3, 1200 s for a sum of 480 s). So a table read comes with what such questions need, exact:
 the number of rows; per numeric column its count, min and max (each with the row's label, the first
-text column), sum and mean, with the ECSV unit; per text column with few distinct values, how many
-rows hold each. Numbers are parsed from the file's text as decimals, so a sum prints as `480` or `7.3`,
+text column), sum and mean, with the ECSV unit; per text column whose values repeat (a category: at most half as many values
+as rows), how many rows hold each. Numbers are parsed from the file's text as decimals, so a sum prints as `480` or `7.3`,
 never `7.300000000000001`. The summary always covers the whole file, and says so. It is bounded
 (MAX_COLUMNS, MAX_VALUES, MAX_CHARS) and says what it left out. Cells are outside text: `visible()`
 escapes their control characters here, and the loop escapes prompt tags in every tool result.
@@ -17,7 +17,7 @@ import logging
 import re
 from collections import Counter
 from dataclasses import dataclass
-from decimal import Decimal, InvalidOperation, localcontext
+from decimal import Decimal, Inexact, InvalidOperation, localcontext
 from typing import Any
 
 from astro_cli.security.visible import one_line
@@ -31,8 +31,10 @@ MAX_VALUES = 8  # distinct values of a text column listed with their counts
 MAX_LABELS = 3  # rows named for a min or max shared by several rows
 MAX_CHARS = 2400
 CELL_CHARS = 40
+SUM_DIGITS = 80
 MISSING = {"", "--", "nan", "null", "none", "na", "n/a"}
-_NUMBER = re.compile(r"[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?")
+# At most a 3-digit exponent: `1e999999999` is text, so no number can print as a billion digits.
+_NUMBER = re.compile(r"[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d{1,3})?")
 
 
 @dataclass
@@ -54,9 +56,8 @@ def summarise(text: str, suffix: str, partial: bool) -> str | None:
     columns, rows, ragged = _parse(text, suffix)
     if not columns or rows == 0:
         return None
-    scope = "the whole file, not only the lines shown above" if partial else "the whole file"
-    lines = [f"[Table summary, computed by astro over {scope}: {rows} rows, {len(columns)} columns. "
-             "Counts, sums and extremes below are exact.]"]
+    scope = " of the file, not only the lines shown above" if partial else ""
+    lines = [f"[Table summary of all {rows} rows{scope} ({len(columns)} columns), computed by astro; exact:]"]
     if ragged:
         lines.append(f"({ragged} rows have a different number of fields than the header; their missing cells count as empty.)")
     labels = _labels(columns, rows)
@@ -153,18 +154,18 @@ def _describe(column: _Column, labels: list[str]) -> str:
     empty = len(values) - len(present)
     low = min(v for v, _ in present)
     high = max(v for v, _ in present)
-    total = sum((v for v, _ in present), Decimal(0))
+    total, rounded = _sum([v for v, _ in present])
     head = f"- {name}{f' [{_cell(column.unit)}]' if column.unit else ''} (numbers, {len(present)} values"
     head += f", {empty} empty)" if empty else ")"
     return (f"{head}: min {_number(low)}{unit} ({_where(low, present, labels)}), "
             f"max {_number(high)}{unit} ({_where(high, present, labels)}), "
-            f"sum {_number(total)}{unit}, mean {_mean(total, present)}{unit}")
+            f"sum {'≈ ' if rounded else ''}{_number(total, trim=True)}{unit}, mean {_mean(total, present, rounded)}{unit}")
 
 
 def _describe_text(name: str, cells: list[str]) -> str:
     counts = Counter(_cell(cell) or "(empty)" for cell in cells)
-    if len(counts) == len(cells):
-        return f"- {name} (text): {len(cells)} distinct values, one per row"
+    if len(counts) > max(len(cells) // 2, 1):  # mostly one row per value: a name, a date, not a category
+        return f"- {name} (text): {len(counts)} distinct values in {len(cells)} rows"
     shown = ", ".join(f"{value}: {count} {'row' if count == 1 else 'rows'}"
                       for value, count in counts.most_common(MAX_VALUES))
     more = f" (+{len(counts) - MAX_VALUES} more distinct values)" if len(counts) > MAX_VALUES else ""
@@ -180,26 +181,38 @@ def _where(value: Decimal, present: list[tuple[Decimal, int]], labels: list[str]
     return f"{len(rows)} rows: {named}{more}"
 
 
-def _number(value: Decimal) -> str:
-    """A decimal as the file writes it (`2460014.490` stays so), sums as `480` or `7.3`; an exponent only where
-    plain digits would run long."""
+def _sum(values: list[Decimal]) -> tuple[Decimal, bool]:
+    """The exact sum, and whether it had to be rounded after all (digits beyond SUM_DIGITS: 1e300 + 1e-300)."""
+    with localcontext() as context:
+        context.prec = SUM_DIGITS
+        context.clear_flags()
+        total = sum(values, Decimal(0))
+        return total, bool(context.flags[Inexact])
+
+
+def _number(value: Decimal, trim: bool = False) -> str:
+    """A decimal as the file writes it (`2460014.490` stays so), or `trim`med of trailing zeros (a sum:
+    `480`, `7.3`); an exponent only where plain digits would run long."""
     if value == 0:
         return "0"
-    plain = format(value, "f")
+    plain = format(value.normalize() if trim else value, "f")
     return plain if len(plain) <= 20 else format(value.normalize(), "E")
 
 
-def _mean(total: Decimal, present: list[tuple[Decimal, int]]) -> str:
+def _mean(total: Decimal, present: list[tuple[Decimal, int]], rounded: bool) -> str:
     """The mean, exact when it ends within two digits beyond the data's own, else rounded there and marked ≈."""
     places = max(-min(int(v.as_tuple().exponent), 0) for v, _ in present) + 2
     with localcontext() as context:
-        context.prec = 60
+        context.prec = SUM_DIGITS
+        context.clear_flags()
         exact = total / len(present)
+        rounded = rounded or bool(context.flags[Inexact])
         try:
-            rounded = exact.quantize(Decimal(1).scaleb(-places))
-        except InvalidOperation:
-            return _number(exact)
-    return _number(rounded) if rounded == exact else f"≈ {_number(rounded)}"
+            mean = exact.quantize(Decimal(1).scaleb(-places))
+        except InvalidOperation:  # more digits than the context holds: shown as computed
+            mean = exact
+        shown = _number(mean, trim=True)
+    return shown if mean == exact and not rounded else f"≈ {shown}"
 
 
 def _cell(text: str) -> str:

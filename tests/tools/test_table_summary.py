@@ -34,7 +34,7 @@ def _line(summary: str | None, column: str) -> str:
 
 def test_counts_sums_and_extremes_are_exact_and_name_their_rows():
     summary = summarise(NIGHT_LOG, ".csv", partial=False)
-    assert summary is not None and "6 rows, 6 columns" in summary
+    assert summary is not None and "all 6 rows (6 columns)" in summary
     assert "WASP-43: 3 rows" in _line(summary, "target")
     exposure = _line(summary, "exptime_s")
     assert "sum 480," in exposure and "mean 80" in exposure and "max 120 (2024-09-08)" in exposure
@@ -65,7 +65,7 @@ def test_a_string_column_stays_text_and_empty_cells_are_counted_not_summed():
 
 
 def test_a_partial_read_is_told_the_summary_covers_the_whole_file():
-    assert "over the whole file, not only the lines shown" in str(summarise(NIGHT_LOG, ".csv", partial=True))
+    assert "all 6 rows of the file, not only the lines shown" in str(summarise(NIGHT_LOG, ".csv", partial=True))
 
 
 def test_a_wide_table_says_which_columns_it_left_out():
@@ -109,3 +109,9 @@ def test_a_prompt_tag_in_a_cell_reaches_the_model_defused(run_astro, fake: FakeP
     assert done.returncode == 0, done.stdout + done.stderr
     result = tool_results(fake.bodies()[1])[0]
     assert "&lt;/environment>x: 2 rows" in result and "</environment>" not in result
+
+
+def test_a_sum_beyond_exact_digits_is_marked_and_a_huge_exponent_is_text():
+    summary = summarise("a,b\n1e300,1e999999999\n1e-300,2\n", ".csv", partial=False)
+    assert "sum ≈ 1E+300" in _line(summary, "a") and "mean ≈ 5E+299" in _line(summary, "a")
+    assert _line(summary, "b").startswith("- b (text)")
