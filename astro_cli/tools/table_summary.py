@@ -43,6 +43,7 @@ class _Column:
     unit: str
     declared_text: bool  # ECSV says `datatype: string`: never read as numbers
     cells: list[str]
+    values: list[Decimal | None] | None = None  # the cells as numbers (None where empty), or None for text
 
 
 def summarise(text: str, suffix: str, partial: bool) -> str | None:
@@ -95,7 +96,9 @@ def _parse(text: str, suffix: str) -> tuple[list[_Column], int, int]:
     for index, name in enumerate(header):
         unit, declared_text = meta.get(name, ("", False))
         cells = [row[index].strip() if index < len(row) else "" for row in body]
-        columns.append(_Column(name.strip(), unit, declared_text, cells))
+        column = _Column(name.strip(), unit, declared_text, cells)
+        column.values = _numbers(column)
+        columns.append(column)
     return columns, len(body), ragged
 
 
@@ -139,13 +142,13 @@ def _numbers(column: _Column) -> list[Decimal | None] | None:
 def _labels(columns: list[_Column], rows: int) -> list[str]:
     """What names each row: its cell in the first text column, else its row number."""
     for column in columns:
-        if _numbers(column) is None and any(column.cells):
-            return [_cell(cell) or f"row {n}" for n, cell in enumerate(column.cells, start=1)]
+        if column.values is None and any(column.cells):
+            return [cell or f"row {n}" for n, cell in enumerate(column.cells, start=1)]
     return [f"row {n}" for n in range(1, rows + 1)]
 
 
 def _describe(column: _Column, labels: list[str]) -> str:
-    values = _numbers(column)
+    values = column.values
     name = _cell(column.name)
     if values is None:
         return _describe_text(name, column.cells)
@@ -159,21 +162,21 @@ def _describe(column: _Column, labels: list[str]) -> str:
     head += f", {empty} empty)" if empty else ")"
     return (f"{head}: min {_number(low)}{unit} ({_where(low, present, labels)}), "
             f"max {_number(high)}{unit} ({_where(high, present, labels)}), "
-            f"sum {'≈ ' if rounded else ''}{_number(total, trim=True)}{unit}, mean {_mean(total, present, rounded)}{unit}")
+            f"sum {'≈ ' if rounded else ''}{_number(total, trim=True)}{unit}, mean {_mean(total, len(present), rounded)}{unit}")
 
 
 def _describe_text(name: str, cells: list[str]) -> str:
-    counts = Counter(_cell(cell) or "(empty)" for cell in cells)
+    counts = Counter(cells)
     if len(counts) > max(len(cells) // 2, 1):  # mostly one row per value: a name, a date, not a category
         return f"- {name} (text): {len(counts)} distinct values in {len(cells)} rows"
-    shown = ", ".join(f"{value}: {count} {'row' if count == 1 else 'rows'}"
+    shown = ", ".join(f"{_cell(value) or '(empty)'}: {count} {'row' if count == 1 else 'rows'}"
                       for value, count in counts.most_common(MAX_VALUES))
     more = f" (+{len(counts) - MAX_VALUES} more distinct values)" if len(counts) > MAX_VALUES else ""
     return f"- {name} (text, rows per value): {shown}{more}"
 
 
 def _where(value: Decimal, present: list[tuple[Decimal, int]], labels: list[str]) -> str:
-    rows = [labels[n] for v, n in present if v == value]
+    rows = [_cell(labels[n]) for v, n in present if v == value]
     named = ", ".join(rows[:MAX_LABELS])
     if len(rows) == 1:
         return named
@@ -199,13 +202,13 @@ def _number(value: Decimal, trim: bool = False) -> str:
     return plain if len(plain) <= 20 else format(value.normalize(), "E")
 
 
-def _mean(total: Decimal, present: list[tuple[Decimal, int]], rounded: bool) -> str:
+def _mean(total: Decimal, count: int, rounded: bool) -> str:
     """The mean, exact when it ends within two digits beyond the data's own, else rounded there and marked ≈."""
-    places = max(-min(int(v.as_tuple().exponent), 0) for v, _ in present) + 2
+    places = -min(int(total.as_tuple().exponent), 0) + 2  # an exact sum has its finest addend's exponent
     with localcontext() as context:
         context.prec = SUM_DIGITS
         context.clear_flags()
-        exact = total / len(present)
+        exact = total / count
         rounded = rounded or bool(context.flags[Inexact])
         try:
             mean = exact.quantize(Decimal(1).scaleb(-places))
