@@ -32,18 +32,23 @@ MAX_LABELS = 3  # rows named for a min or max shared by several rows
 MAX_CHARS = 2400
 CELL_CHARS = 40
 SUM_DIGITS = 80
-MISSING = {"", "--", "nan", "null", "none", "na", "n/a"}
+MISSING = {"", "--", "nan", "null", "none", "na", "n/a", "inf", "-inf", "+inf"}  # empty, or no finite number
 # At most a 3-digit exponent: `1e999999999` is text, so no number can print as a billion digits.
 _NUMBER = re.compile(r"[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d{1,3})?")
 
 
 @dataclass
-class _Column:
+class TableColumn:
+    """One column as text cells: from a text table as written, from a FITS table as numpy prints its values."""
+
     name: str
     unit: str
-    declared_text: bool  # ECSV says `datatype: string`: never read as numbers
+    declared_text: bool  # ECSV says `datatype: string` (or FITS holds strings): never read as numbers
     cells: list[str]
     values: list[Decimal | None] | None = None  # the cells as numbers (None where empty), or None for text
+
+    def __post_init__(self) -> None:
+        self.values = _numbers(self)
 
 
 def summarise(text: str, suffix: str, partial: bool) -> str | None:
@@ -55,12 +60,20 @@ def summarise(text: str, suffix: str, partial: bool) -> str | None:
     if suffix not in SUFFIXES or len(text) > MAX_BYTES:
         return None
     columns, rows, ragged = _parse(text, suffix)
+    scope = " of the file, not only the lines shown above" if partial else ""
+    note = (f"({ragged} rows have a different number of fields than the header; their missing cells count as empty.)"
+            if ragged else "")
+    return render(columns, rows, scope, note)
+
+
+def render(columns: list[TableColumn], rows: int, scope: str = "", note: str = "") -> str | None:
+    """The summary of these columns (`scope` says what it covers beyond the rows, `note` a line after the
+    heading), or None for an empty table."""
     if not columns or rows == 0:
         return None
-    scope = " of the file, not only the lines shown above" if partial else ""
     lines = [f"[Table summary of all {rows} rows{scope} ({len(columns)} columns), computed by astro; exact:]"]
-    if ragged:
-        lines.append(f"({ragged} rows have a different number of fields than the header; their missing cells count as empty.)")
+    if note:
+        lines.append(note)
     labels = _labels(columns, rows)
     for column in columns[:MAX_COLUMNS]:
         lines.append(_describe(column, labels))
@@ -73,7 +86,7 @@ def summarise(text: str, suffix: str, partial: bool) -> str | None:
     return summary
 
 
-def _parse(text: str, suffix: str) -> tuple[list[_Column], int, int]:
+def _parse(text: str, suffix: str) -> tuple[list[TableColumn], int, int]:
     """Columns (name, ECSV unit and type, cells), the number of data rows, and how many rows were ragged."""
     lines = text.splitlines()
     meta: dict[str, tuple[str, bool]] = {}
@@ -96,9 +109,7 @@ def _parse(text: str, suffix: str) -> tuple[list[_Column], int, int]:
     for index, name in enumerate(header):
         unit, declared_text = meta.get(name, ("", False))
         cells = [row[index].strip() if index < len(row) else "" for row in body]
-        column = _Column(name.strip(), unit, declared_text, cells)
-        column.values = _numbers(column)
-        columns.append(column)
+        columns.append(TableColumn(name.strip(), unit, declared_text, cells))
     return columns, len(body), ragged
 
 
@@ -124,7 +135,7 @@ def _ecsv_header(comments: list[str]) -> tuple[dict[str, tuple[str, bool]], str]
     return meta, delimiter if delimiter in {",", " "} else " "
 
 
-def _numbers(column: _Column) -> list[Decimal | None] | None:
+def _numbers(column: TableColumn) -> list[Decimal | None] | None:
     """The column's values as exact decimals (None where a cell is empty), or None when it is text."""
     if column.declared_text:
         return None
@@ -139,7 +150,7 @@ def _numbers(column: _Column) -> list[Decimal | None] | None:
     return values if any(v is not None for v in values) else None
 
 
-def _labels(columns: list[_Column], rows: int) -> list[str]:
+def _labels(columns: list[TableColumn], rows: int) -> list[str]:
     """What names each row: its cell in the first text column, else its row number."""
     for column in columns:
         if column.values is None and any(column.cells):
@@ -147,7 +158,7 @@ def _labels(columns: list[_Column], rows: int) -> list[str]:
     return [f"row {n}" for n in range(1, rows + 1)]
 
 
-def _describe(column: _Column, labels: list[str]) -> str:
+def _describe(column: TableColumn, labels: list[str]) -> str:
     values = column.values
     name = _cell(column.name)
     if values is None:

@@ -115,3 +115,48 @@ def test_a_sum_beyond_exact_digits_is_marked_and_a_huge_exponent_is_text():
     summary = summarise("a,b\n1e300,1e999999999\n1e-300,2\n", ".csv", partial=False)
     assert "sum ≈ 1E+300" in _line(summary, "a") and "mean ≈ 5E+299" in _line(summary, "a")
     assert _line(summary, "b").startswith("- b (text)")
+
+
+def _fits_table(path) -> None:
+    import astropy.units as u
+    import numpy as np
+    from astropy.table import MaskedColumn, Table
+
+    table = Table()
+    table["source"] = ["a", "b", "c", "d"]
+    table["gmag"] = np.array([1.4, 1.2, 0.9, np.nan], dtype=np.float32)
+    table["plx"] = MaskedColumn([1.5, 2.5, 3.0, 4.0], mask=[False, False, True, False], unit=u.mas)
+    table["spectrum"] = np.zeros((4, 3))
+    table["band"] = ["G", "G", "BP", "G"]
+    table.write(path)
+
+
+def test_a_fits_table_is_summarised_with_float32_values_as_written(tmp_path):
+    from astro_cli.tools.fits_summary import summarise_fits
+
+    _fits_table(tmp_path / "t.fits")
+    summary = summarise_fits(tmp_path / "t.fits", "t.fits")
+    assert "min 0.9 (c), max 1.4 (a), sum 3.5" in _line(summary, "gmag")  # float32 noise would print 1.399999976
+    assert "(numbers, 3 values, 1 empty): min 1.5 mas (a)" in _line(summary, "plx")
+    assert "G: 3 rows, BP: 1 row" in _line(summary, "band")
+    assert "array columns not summarised: spectrum" in str(summary)
+
+
+def test_a_fits_image_gets_no_summary(tmp_path):
+    import numpy as np
+    from astropy.io import fits
+
+    from astro_cli.tools.fits_summary import summarise_fits
+
+    fits.PrimaryHDU(np.zeros((4, 4))).writeto(tmp_path / "image.fits")
+    assert summarise_fits(tmp_path / "image.fits", "image.fits") is None
+
+
+def test_read_file_of_a_fits_table_gives_its_summary_not_a_refusal(run_astro, fake: FakeProvider, astro_env,
+                                                                    workspace):
+    _fits_table(workspace / "sources.fits")
+    fake.add({"tool_calls": [{"name": "read_file", "arguments": {"path": "sources.fits"}}]}, {"text": "3 in G."})
+    done = run_astro(["run", "--output-format", "json", "How many G-band rows are in sources.fits?"], astro_env)
+    assert done.returncode == 0, done.stdout + done.stderr
+    result = tool_results(fake.bodies()[1])[0]
+    assert "binary" in result and "G: 3 rows, BP: 1 row" in result, result
