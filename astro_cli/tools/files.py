@@ -54,9 +54,7 @@ def _read(ctx: ToolContext, path: Path, offset: int, limit: int) -> ToolResult:
         return ToolResult("\n".join(entries) or "(empty folder)")
     ctx.touched(path)
     if is_fits(path):
-        summary = summarise_fits(path, _rel(ctx, path))
-        if summary:
-            return ToolResult(summary)
+        return ToolResult(summarise_fits(path, _rel(ctx, path)))
     raw = path.read_bytes()
     if b"\x00" in raw[:4096]:
         raise ToolError(f"{_rel(ctx, path)} is a binary file; use a tool made for its format (e.g. parse_paper for PDFs).")

@@ -142,14 +142,17 @@ def test_a_fits_table_is_summarised_with_float32_values_as_written(tmp_path):
     assert "array columns not summarised: spectrum" in str(summary)
 
 
-def test_a_fits_image_gets_no_summary(tmp_path):
+def test_a_fits_image_is_refused_in_one_sentence_not_given_as_bytes(tmp_path):
     import numpy as np
+    import pytest
     from astropy.io import fits
 
+    from astro_cli.tools.base import ToolError
     from astro_cli.tools.fits_summary import summarise_fits
 
     fits.PrimaryHDU(np.zeros((4, 4))).writeto(tmp_path / "image.fits")
-    assert summarise_fits(tmp_path / "image.fits", "image.fits") is None
+    with pytest.raises(ToolError, match=r"^image.fits is a FITS file with no table .* it is binary"):
+        summarise_fits(tmp_path / "image.fits", "image.fits")
 
 
 def test_read_file_of_a_fits_table_gives_its_summary_not_a_refusal(run_astro, fake: FakeProvider, astro_env,
@@ -160,3 +163,4 @@ def test_read_file_of_a_fits_table_gives_its_summary_not_a_refusal(run_astro, fa
     assert done.returncode == 0, done.stdout + done.stderr
     result = tool_results(fake.bodies()[1])[0]
     assert "binary" in result and "G: 3 rows, BP: 1 row" in result, result
+    assert "SIMPLE  =" not in result  # main gave the model the file's header and bytes
