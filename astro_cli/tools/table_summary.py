@@ -3,9 +3,9 @@
 A small model reads a table well enough to copy a number, not to count or add its rows (stop 52: 7 for
 a count of 3, 1200 s for a sum of 480 s). So a table read comes with what such questions need, exact:
 the number of rows; per numeric column its count, min and max (each with the row's label, the first
-text column), sum and mean, with the ECSV unit; per text column whose values repeat (a category: at most half as many values
-as rows), how many rows hold each. Numbers are parsed from the file's text as decimals, so a sum prints as `480` or `7.3`,
-never `7.300000000000001`. The summary always covers the whole file, and says so. It is bounded
+text column), sum and mean, with the ECSV unit; per text column whose values repeat (a category: at
+most half as many values as rows), how many rows hold each. Numbers are parsed from the file's text as
+decimals, so a sum prints as `480` or `7.3`, never `7.300000000000001`. The summary always covers the whole file, and says so. It is bounded
 (MAX_COLUMNS, MAX_VALUES, MAX_CHARS) and says what it left out. Cells are outside text: `visible()`
 escapes their control characters here, and the loop escapes prompt tags in every tool result.
 """
