@@ -79,13 +79,15 @@ def first_call_tools(question: str, tools: list[dict[str, Any]], named: list[str
 
 
 def _with_paths(tool: dict[str, Any], paths: list[str]) -> dict[str, Any]:
-    """`tool` (read_file's schema) whose `path` may only be one of `paths`."""
+    """`tool` (read_file's schema) whose `path` may only be one of `paths`, and nothing else: a file the
+    model has not seen is read from its start, at the default length. Recorded (stop 52 held-out,
+    task_from_referee): `limit: 1` read the title alone, and the task recorded was the request itself."""
     function = dict(tool.get("function") or {})
     parameters = dict(function.get("parameters") or {})
     properties = dict(parameters.get("properties") or {})
-    properties["path"] = {**(properties.get("path") or {"type": "string"}), "enum": list(paths)}
-    parameters["properties"] = properties
-    parameters["required"] = sorted({*parameters.get("required", []), "path"})
+    parameters["properties"] = {"path": {**(properties.get("path") or {"type": "string"}), "enum": list(paths)}}
+    parameters["required"] = ["path"]
+    parameters["additionalProperties"] = False
     function["parameters"] = parameters
     return {**tool, "function": function}
 

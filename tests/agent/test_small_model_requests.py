@@ -4,6 +4,7 @@ through the real `astro run` and litellm; the llama.cpp listing makes astro send
 
 from __future__ import annotations
 
+import json
 import sqlite3
 from pathlib import Path
 from typing import Any
@@ -142,3 +143,21 @@ def test_a_tool_named_tag_of_prose_or_with_text_after_it_stays_the_answer(run_as
         "<save_note>Vega magnitudes throughout</save_note>")
     assert _run(run_astro, astro_env, "How would I clear the task list?")["answer"] == quoted
     assert not (workspace / "notes").exists() or not any((workspace / "notes").glob("*.md"))
+
+
+def test_a_named_file_is_read_from_its_start_not_a_guessed_line(run_astro, fake: FakeProvider, astro_env, workspace):
+    """Stop 52 held-out (task_from_referee): the required read_file came with `offset: 1, limit: 1`, so
+    only the title was read, and the task recorded was the request itself. The first read of a named
+    file takes its path alone."""
+    (workspace / "notes").mkdir()
+    (workspace / "notes" / "referee.md").write_text("# Referee report\n\n1. [resolved] Units.\n2. Show the residuals.\n")
+    fake.models_listing = LLAMA_CPP
+    todos = [{"id": "1", "content": "Show the residuals", "status": "pending"}]
+    fake.add({"text": '{"name": "read_file", "arguments": {"path": "notes/referee.md"}}'},
+             {"text": '{"name": "todo_write", "arguments": ' + json.dumps({"todos": todos}) + "}"},
+             {"text": "Added: show the residuals."})
+    obj = _run(run_astro, astro_env, "Go through notes/referee.md and put its first unresolved point on my task list.")
+    (read_file,) = fake.bodies()[0]["response_format"]["json_schema"]["schema"]["anyOf"]
+    assert list(read_file["properties"]["arguments"]["properties"]) == ["path"]
+    assert [c["name"] for c in obj["tool_calls"]] == ["read_file", "todo_write"], obj
+    assert _stored_tasks(workspace) == ["Show the residuals"]
