@@ -26,11 +26,15 @@ _CHANGE_VERBS = frozenset({
     "update", "delete", "remove", "append", "schedule", "mark", "edit", "rename", "move", "copy",
     "download", "fetch", "memorise", "memorize"})
 # What may stand before an imperative verb at a clause's start ("please", "can you", "and then").
-_LEAD = r"(?:(?:please|also|then|now|just|and|can you|could you|would you|will you|you should)\s+)*"
-_CLAUSE_START = re.compile(r"(?:^|[.!?;:,]\s+|\band\s+|\bthen\s+|\n\s*)" + _LEAD + r"([a-z]+)(?:\s+(\w+))?",
+_LEAD = (r"(?:(?:please|kindly|also|then|now|just|and|so|can you|could you|would you|will you|you should"
+         r"|i (?:need|want|would like) you to|i'd like you to)\s+)*")
+_CLAUSE_START = re.compile(r"(?:^|[.!?;:,]\s+|\band\s+|\bthen\s+|\n\s*)" + _LEAD + r"([a-z]+)(:?)(?:\s+(\w+))?",
                            re.IGNORECASE)
 _SENTENCE = re.compile(r"[^.!?\n]+(?:[.!?]+|$)")
-_FIRST_WORD = re.compile(r"[a-z]+", re.IGNORECASE)
+# A sentence's opening, after words that only soften it ("please tell me", "so which ...").
+_OPENING = re.compile(r"\s*(?:(?:please|kindly|so|now|also|and|ok|okay)[\s,]+)*([a-z]+)", re.IGNORECASE)
+# "I need / want / would like to know ...": a wish to be told, said without a question mark.
+_WISH_TO_KNOW = re.compile(r"^\s*i(?: would|'d)? (?:need|want|like|wonder)\b(?! you to)", re.IGNORECASE)
 # A verb that, with this word after it, changes nothing ("add up" sums).
 _NOT_A_CHANGE = frozenset({("add", "up")})
 
@@ -43,11 +47,10 @@ def asks(request: str) -> bool:
 def asks_anything(request: str) -> bool:
     """A sentence of the request ends with `?` or opens with a word that asks."""
     for sentence in _SENTENCE.findall(request):
-        if sentence.rstrip().endswith("?"):
+        if sentence.rstrip().endswith("?") or _WISH_TO_KNOW.search(sentence):
             return True
-        first = _FIRST_WORD.search(sentence)
-        if first is not None and first.start() == len(sentence) - len(sentence.lstrip()) \
-                and first.group(0).lower() in _ASKING_OPENINGS:
+        opening = _OPENING.match(sentence)
+        if opening is not None and opening.group(1).lower() in _ASKING_OPENINGS:
             return True
     return False
 
@@ -55,7 +58,8 @@ def asks_anything(request: str) -> bool:
 def asks_for_change(request: str) -> bool:
     """A sentence or clause of the request opens with a verb that writes (save, add, remember...)."""
     for match in _CLAUSE_START.finditer(request):
-        verb, after = match.group(1).lower(), (match.group(2) or "").lower()
-        if verb in _CHANGE_VERBS and (verb, after) not in _NOT_A_CHANGE:
+        verb, label, after = match.group(1).lower(), match.group(2), (match.group(3) or "").lower()
+        # "Note: the log is ..." labels what follows; "add up" sums.
+        if verb in _CHANGE_VERBS and not label and (verb, after) not in _NOT_A_CHANGE:
             return True
     return False

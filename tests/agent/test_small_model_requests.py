@@ -161,3 +161,17 @@ def test_a_named_file_is_read_from_its_start_not_a_guessed_line(run_astro, fake:
     assert list(read_file["properties"]["arguments"]["properties"]) == ["path"]
     assert [c["name"] for c in obj["tool_calls"]] == ["read_file", "todo_write"], obj
     assert _stored_tasks(workspace) == ["Show the residuals"]
+
+
+def test_what_counts_as_a_request_that_only_asks():
+    from astro_cli.agent.request_kind import asks
+
+    asking = ["On which night did we have the best seeing? The log is obs/2024B/night_log.csv.",
+              "What transit depth did I write in notes.md?", "Add up the exposure times: how long in total?",
+              "Please tell me the period of WASP-12b.", "I need the period of WASP-12b from data/targets.ecsv.",
+              "Note: the log is in obs/. Which night was best?", "Cite the passage of my library that defines it."]
+    ordering = ["Summarise notes/todo.md and add a task for the first open item", "Save to memory that we use Vega",
+                "Our convention is BJD_TDB. Make sure future sessions know that.", "Can you save a note of it?",
+                "What is the highest airmass? Then save it in a note.", "I need you to save a note of the period.",
+                "The log is obs/2024B/night_log.csv."]
+    assert [q for q in asking if not asks(q)] == [] and [q for q in ordering if asks(q)] == []
