@@ -16,6 +16,8 @@ from typing import TYPE_CHECKING
 from astro_cli.tools.base import ToolError, ToolResult
 from astro_cli.tools.bounded_regex import compile_bounded, search_bounded
 from astro_cli.tools.context import ToolContext
+from astro_cli.tools.fits_summary import is_fits, summarise_fits
+from astro_cli.tools.table_summary import summarise
 from astro_cli.tools.typed import as_tool, tool
 
 if TYPE_CHECKING:
@@ -51,6 +53,8 @@ def _read(ctx: ToolContext, path: Path, offset: int, limit: int) -> ToolResult:
         entries = sorted(p.name + ("/" if p.is_dir() else "") for p in path.iterdir())
         return ToolResult("\n".join(entries) or "(empty folder)")
     ctx.touched(path)
+    if is_fits(path):
+        return ToolResult(summarise_fits(path, _rel(ctx, path)))
     raw = path.read_bytes()
     if b"\x00" in raw[:4096]:
         raise ToolError(f"{_rel(ctx, path)} is a binary file; use a tool made for its format (e.g. parse_paper for PDFs).")
@@ -62,8 +66,13 @@ def _read(ctx: ToolContext, path: Path, offset: int, limit: int) -> ToolResult:
     if len(text) > budget:
         text = text[:budget]
         notes.append(f"[cut at {budget} characters]")
+    partial = bool(notes) or offset > 1
     if offset - 1 + limit < len(lines):
         notes.append(f"[{len(lines)} lines in all; continue with offset={offset + limit}]")
+        partial = True
+    summary = summarise(raw.decode("utf-8", errors="replace"), path.suffix, partial)
+    if summary:
+        notes.append(summary)
     return ToolResult("\n".join([text, *notes]) if notes else text)
 
 
