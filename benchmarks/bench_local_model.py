@@ -37,7 +37,8 @@ from benchmarks.local_model_setup import DEFAULT_CACHE, MODEL_NAME, LocalServer,
 from benchmarks.local_model_tasks import BY_NAME, TASKS, Run, fresh_workspace, make_template, wrong_paths  # noqa: E402
 
 # Issue 48's everyday set: `--tasks development`, `held_out` (stop 50's, read since: development material) or
-# `held_out_51` (stop 51's fresh held-out half) runs one half (or name its tasks).
+# `held_out_51`, `held_out_52` (read since) or `held_out_53` (stop 53's fresh held-out half) runs one half
+# (or name its tasks).
 EVERYDAY = {task.name: task for task in everyday_tasks.tasks()}
 ALL_TASKS = {**BY_NAME, **EVERYDAY}
 
@@ -195,6 +196,7 @@ def main() -> None:
     parser.add_argument("--threads", type=int, default=1)
     parser.add_argument("--profile", default="small")
     parser.add_argument("--out", type=Path, default=Path(__file__).with_name("local_model"))
+    parser.add_argument("--list", action="store_true", help="print the chosen tasks and their rules, start nothing")
     args = parser.parse_args()
     args.out.parent.mkdir(parents=True, exist_ok=True)
     names = [n.strip() for n in args.tasks.split(",") if n.strip()]
@@ -203,6 +205,9 @@ def main() -> None:
     unknown = [n for n in names if n not in ALL_TASKS]
     if unknown:
         sys.exit(f"unknown task(s) {', '.join(unknown)}; the tasks are: {', '.join(ALL_TASKS)}")
+    if args.list:  # check a split's tasks before a run, without installing or starting the model
+        print("\n".join(f"{n}: {ALL_TASKS[n].prompt}\n    success: {ALL_TASKS[n].rule}" for n in names))
+        return
     # `kill` ends the run like Ctrl-C: the server stops and the temporary workspaces are removed.
     signal.signal(signal.SIGTERM, lambda signum, frame: sys.exit(f"stopped by signal {signum}"))
     installed = install(args.cache)

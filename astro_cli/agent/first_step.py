@@ -14,6 +14,7 @@ import re
 from typing import Any
 
 from astro_cli.agent.call_schema import ANSWER_TOOL
+from astro_cli.agent.request_kind import asks
 
 REQUIRED = "required"
 # A path ("data/", "notes/todo.md") or a file name whose extension has 2-5 characters, the first a
@@ -28,15 +29,20 @@ _LIBRARY = re.compile(r"\b(?:my|the|our|this) (?:paper )?library\b", re.IGNORECA
 
 
 def names_workspace_thing(question: str) -> bool:
-    """The question names a file or folder, a table or the library."""
+    """The question's text names a file or folder, a table or the library (by its words alone)."""
     return bool(_FILE.search(question) or _THINGS.search(question))
 
 
-def first_step_choice(question: str, step: int, constrained: bool, named: bool = False) -> str | None:
+def first_step_choice(question: str, step: int, constrained: bool, named: bool = False,
+                      place: bool | None = None) -> str | None:
     """`required` for the first request of a turn whose question names a workspace thing (or, `named`,
     a workspace file by its name: agent/named_files.py), when the session is `constrained` (a local
-    model or the small profile); None otherwise."""
-    return REQUIRED if constrained and step == 1 and (named or names_workspace_thing(question)) else None
+    model or the small profile); None otherwise. `place`: whether the question names a file or folder
+    the workspace has (agent/named_files.py); None: judged by the text alone."""
+    if not (constrained and step == 1):
+        return None
+    written = names_workspace_thing(question) if place is None else place or bool(_THINGS.search(question))
+    return REQUIRED if named or written else None
 
 
 # The tools that read the project folder: a question naming a file or folder (and not the library)
@@ -49,34 +55,39 @@ LIBRARY_TOOL = "rag_search"
 READ_TOOL = "read_file"
 
 
-def first_call_names(question: str) -> frozenset[str] | None:
+def first_call_names(question: str, place: bool | None = None) -> frozenset[str] | None:
     """The tools a required first call may be: the file tools when the question names a file or folder
-    and not the library; rag_search when it names the library; None (any offered tool) otherwise."""
+    (`place`, None: judged by the text alone) and not the library; rag_search when it names the
+    library; None (any offered tool) otherwise."""
     if _LIBRARY.search(question):
         return frozenset({LIBRARY_TOOL})
-    return FILE_TOOLS if _FILE.search(question) else None
+    written = bool(_FILE.search(question)) if place is None else place
+    return FILE_TOOLS if written else None
 
 
-def first_call_tools(question: str, tools: list[dict[str, Any]], named: list[str]) -> list[dict[str, Any]] | None:
+def first_call_tools(question: str, tools: list[dict[str, Any]], named: list[str],
+                     place: bool | None = None) -> list[dict[str, Any]] | None:
     """The offered tool schemas a required first call may be, narrowed: read_file with `path` one of
     the workspace files the question names (`named`, agent/named_files.py) when it names some and not
     the library; else the tools of first_call_names. None: any offered tool."""
     by_name = {str((tool.get("function") or {}).get("name")): tool for tool in tools}
     if named and READ_TOOL in by_name and not _LIBRARY.search(question):
         return [_with_paths(by_name[READ_TOOL], named)]
-    names = first_call_names(question)
+    names = first_call_names(question, place)
     chosen = [tool for name, tool in by_name.items() if names is not None and name in names]
     return chosen or None
 
 
 def _with_paths(tool: dict[str, Any], paths: list[str]) -> dict[str, Any]:
-    """`tool` (read_file's schema) whose `path` may only be one of `paths`."""
+    """`tool` (read_file's schema) whose `path` may only be one of `paths`, and nothing else: a file the
+    model has not seen is read from its start, at the default length. Recorded (stop 52 held-out,
+    task_from_referee): `limit: 1` read the title alone, and the task recorded was the request itself."""
     function = dict(tool.get("function") or {})
     parameters = dict(function.get("parameters") or {})
     properties = dict(parameters.get("properties") or {})
-    properties["path"] = {**(properties.get("path") or {"type": "string"}), "enum": list(paths)}
-    parameters["properties"] = properties
-    parameters["required"] = sorted({*parameters.get("required", []), "path"})
+    parameters["properties"] = {"path": {**(properties.get("path") or {"type": "string"}), "enum": list(paths)}}
+    parameters["required"] = ["path"]
+    parameters["additionalProperties"] = False
     function["parameters"] = parameters
     return {**tool, "function": function}
 
@@ -94,11 +105,6 @@ def answer_step_tools(question: str, step: int, log: list[dict[str, Any]], named
         return None
     if asks(question):
         # A question asks to be told, not for work done (stop 52 development, csv_rows: offered save_note
-        # after reading the CSV, the model saved a note of "50 rows" nobody asked for).
+        # after reading the CSV, the model saved a note of "50 rows" nobody asked for); agent/request_kind.py.
         return [ANSWER_TOOL]
     return [ANSWER_TOOL, *(tool for tool in tools if (tool.get("function") or {}).get("name") in write_names)]
-
-
-def asks(question: str) -> bool:
-    """The text is a question (it ends with a question mark), not an instruction."""
-    return question.rstrip().endswith("?")

@@ -9,6 +9,13 @@ What names a file (a general rule, not a list of files): a path or file name wri
 ("notes/todo.md", "stars.csv"), a folder written with its slash ("data/", narrowed by a format the
 question names: "the CSV in data/"), or, failing those, a word that is a file's own name or format
 ("the README", "my meeting notes" -> notes/meeting.md; the file whose folder is named as well wins).
+A folder named by a word where a place is meant ("the proposal folder", "in my notes", "the obs
+directory") names the files under it, when a workspace folder has that name (stop 52 held-out,
+proposal_hours: "somewhere in the proposal folder" named nothing, and the free first call was
+get_paper_content with an id made of the date). A question about which files a folder holds ("files")
+names the folder, not its files: listing it answers. A word with a slash ("Keck/HIRES", an
+instrument) is a place only when a workspace file or folder has that name (stop 52 held-out,
+task_keck: read as a folder, the first call had to read a file, and a file nobody named was read).
 Files are looked up under the workspace only: hidden folders, the folders astro manages with tools
 of their own (memory/, skills/, papers/), links that lead out of the workspace and binary files are
 never offered. read_file keeps its own confinement; the list only narrows what the model may write.
@@ -31,6 +38,12 @@ MAX_SEEN = 2000  # files looked at, at most: a huge workspace is not walked to t
 MAX_NAMED = 12  # more matches than this name nothing in particular
 _MENTION = re.compile(r"(?:[\w.-]+/)+(?:[\w-]+\.[A-Za-z][A-Za-z0-9]{0,4}\b)?|(?<![\w.])[\w-]+\.[A-Za-z][A-Za-z0-9]{1,4}\b")
 _WORD = re.compile(r"[a-z][a-z0-9_-]*")
+# A word standing where a place is meant: "in my notes", "from the obs", "the proposal folder".
+_PLACE_WORD = re.compile(r"\b(?:in|from|under|inside|through|within) (?:my|our|the|this) ([\w.-]+)"
+                         r"|\b([\w.-]+) (?:folder|directory|dir)\b", re.IGNORECASE)
+_FILE_NAME = re.compile(r"[\w-]+\.[A-Za-z][A-Za-z0-9]{1,4}$")
+# A question about what a folder holds, not about a file in it.
+_ABOUT_FILES = re.compile(r"\bfiles\b", re.IGNORECASE)
 MIN_WORD = 3  # shorter words ("a", "in") are never a file's name
 
 
@@ -86,17 +99,49 @@ def _inside_text_file(path: Path, root: Path) -> bool:
         return False
 
 
+@dataclass(frozen=True)
+class Named:
+    """What a question names in the workspace: its files (relative paths, best first) and whether it
+    names a place at all (a file or folder, written or by a word), which requires a file tool first."""
+
+    files: list[str]
+    place: bool
+
+
 def named_files(question: str, root: Path) -> list[str]:
     """The workspace files `question` names (relative paths), best first; [] when it names none."""
+    return what_is_named(question, root).files
+
+
+def what_is_named(question: str, root: Path) -> Named:
+    """The files and place `question` names in the workspace at `root` (see the module's rules)."""
     words = {w for w in _WORD.findall(question.lower()) if len(w) >= MIN_WORD}
-    mentioned = [m.rstrip("/") for m in _MENTION.findall(question)]
+    listed = workspace_files(root)
+    folders = {"/".join(entry.parts[:depth]) for entry in listed for depth in range(1, len(entry.parts))}
+    # A path written with a slash is one only when the workspace has it or it ends in a file name.
+    mentioned = [m.rstrip("/") for m in _MENTION.findall(question)
+                 if "/" not in m or _FILE_NAME.search(m) or _is_folder(m, folders)]
+    places = [m for m in _place_words(question) if _is_folder(m, folders)]
     real_root = root.resolve()
     # Only files the question could name are opened (a text file inside the workspace), not every file listed.
-    files = [f for f in workspace_files(root)
-             if _could_be_named(f, mentioned, words) and _inside_text_file(real_root / f.rel, real_root)]
+    files = [f for f in listed if _could_be_named(f, [*mentioned, *places], words)
+             and _inside_text_file(real_root / f.rel, real_root)]
     by_mention = _by_mention(files, mentioned, words)
-    chosen = by_mention if by_mention else _by_words(files, words)
-    return [entry.rel for entry in chosen][:MAX_NAMED] if len(chosen) <= MAX_NAMED else []
+    chosen = by_mention or _by_words(files, words) or _by_mention(files, places, words)
+    place = bool(mentioned or places)
+    if _ABOUT_FILES.search(question) and not any(_FILE_NAME.search(m) for m in mentioned) and place:
+        return Named([], True)  # which files a folder holds: listing answers, not one file read
+    return Named([entry.rel for entry in chosen][:MAX_NAMED] if len(chosen) <= MAX_NAMED else [], place or bool(chosen))
+
+
+def _place_words(question: str) -> list[str]:
+    return [(m.group(1) or m.group(2)).strip(".").lower() for m in _PLACE_WORD.finditer(question)]
+
+
+def _is_folder(mention: str, folders: set[str]) -> bool:
+    """A workspace folder is called `mention` (its path, or the path's last parts), case aside."""
+    low = mention.strip("/").lower()
+    return any(f.lower() == low or f.lower().endswith("/" + low) for f in folders)
 
 
 def _could_be_named(entry: Entry, mentioned: list[str], words: set[str]) -> bool:

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 
 from astro_cli.agent import events as ev
 from astro_cli.agent.first_step import REQUIRED, answer_step_tools, first_call_tools, first_step_choice
-from astro_cli.agent.named_files import named_files
+from astro_cli.agent.named_files import Named, what_is_named
 from astro_cli.agent.profiles import SMALL
 from astro_cli.prompt.environment import environment_message
 
@@ -38,7 +38,8 @@ def request(session: SessionView, state: TurnState, redactor: Redactor, workspac
     # The step after: only where the server enforces the schema (llama.cpp), since its answer branch is no tool.
     second = (constrained and state.step == 2 and not state.force_final and llm.config.server_kind == "llama.cpp"
               and len(state.tool_log) == 1)
-    named = named_files(state.prompt, workspace) if first or second else []
+    found = what_is_named(state.prompt, workspace) if first or second else Named([], False)
+    named = found.files
     after = answer_step_tools(state.prompt, state.step, state.tool_log, named, assembled.tools,
                               {tool.name for tool in session.visible_tools() if not tool.read_only}) if second else None
     bus.emit(ev.Thinking(step=state.step))
@@ -56,10 +57,10 @@ def request(session: SessionView, state: TurnState, redactor: Redactor, workspac
         cancel=session.cancel,
         cache_index=len(sent) - (2 if environment else 1),  # the last stored message
         tool_choice="none" if state.force_final else REQUIRED if after else first_step_choice(
-            state.prompt, state.step, constrained, named=bool(named)),
+            state.prompt, state.step, constrained, named=bool(named), place=found.place),
         on_progress=lambda total, cached, processed: bus.emit(
             ev.PromptProgress(total=total, cached=cached, processed=processed)),
-        call_tools=after or (first_call_tools(state.prompt, assembled.tools, named) if first else None),
+        call_tools=after or (first_call_tools(state.prompt, assembled.tools, named, found.place) if first else None),
     )
     if reply.usage:
         session.record_usage(state, reply.usage)

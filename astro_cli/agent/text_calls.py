@@ -2,7 +2,8 @@
 
 Small open models served locally (Ollama, llama.cpp's server, vLLM without a tool parser) often
 write their call into the message text: a fenced ```json {"name": ..., "arguments": ...}``` block,
-Hermes/Qwen `<tool_call>{...}</tool_call>` tags, or Llama's `<|python_tag|>{...}`. Read as the
+Hermes/Qwen `<tool_call>{...}</tool_call>` tags, Llama's `<|python_tag|>{...}`, or a tag named after
+the tool (`<todo_write>{...}</todo_write>`, agent/tool_tags.py). Read as the
 final answer, such a reply ends the turn with no tool run. These pure functions find such a call
 only where it ends the reply: the whole reply is the call, or the call block ends it with nothing
 but whitespace after. A call quoted mid-answer, a fenced example followed by prose, or a call the
@@ -21,6 +22,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from astro_cli.agent.stream import ToolCallRequest
+from astro_cli.agent.tool_tags import tag_call
 
 if TYPE_CHECKING:
     from astro_cli.agent.model import LLMReply
@@ -94,6 +96,10 @@ def _find(text: str, tools: Collection[str]) -> TextCalls | None:
     stripped = text.strip()
     if stripped.startswith(("{", "[")) and _CALL_WORDS.search(stripped):
         return _calls_from([stripped], "", tools, needs_name=True)
+    tagged = tag_call(text, tools)  # <todo_write>{...}</todo_write>: a tag named after the tool
+    if tagged is not None:
+        name, arguments, prose, body = tagged
+        return TextCalls(prose=strip_template_tags(prose).strip(), calls=[TextCall(name, arguments)], bodies=(body,))
     return None
 
 
