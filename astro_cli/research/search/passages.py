@@ -39,8 +39,10 @@ BACK_MATTER = ("references", "acknowledgments")  # chunk kinds left out unless i
 # CosmoPaperQA's development split among the rules that keep the project's held-out literal questions
 # at 27/27 and paraphrases at 19/27 and lose nothing on the tuning set (benchmarks/sweep_fusion.py,
 # benchmarks/RESULTS.md "Stop 50 — retrieval ranking"). A list of the section paths' words helped the
-# development split but cost tuning paraphrases, so it is not fused.
-LIST_WEIGHTS = {"bm25:synonyms": 2.0, "window": 0.5}
+# development split but cost tuning paraphrases, so it is not fused. The passages holding the UAT's
+# other labels for a concept the question names (thesaurus.py) are a list at half weight, below the
+# question's own words (benchmarks/RESULTS.md "Stop 53 — retrieval, the thesaurus").
+LIST_WEIGHTS = {"bm25:synonyms": 2.0, "window": 0.5, "bm25:thesaurus": 0.5}
 FUSION_K = 10
 
 
@@ -135,6 +137,9 @@ def search_library(
         literal = text_ranking(library, runs, limit, paper_ids, exclude) if runs else []
         if literal:  # the passages that share three words in a row with the question (fts.literal_runs)
             lists[_name("literal", n, len(phrasings))] = literal
+    thesaurus = _thesaurus(library, phrasings, limit, paper_ids, exclude)
+    if thesaurus:
+        lists["bm25:thesaurus"] = thesaurus
     expanded = _expanded(library, phrasings, synonyms)
     if expanded:
         plan = plan_query(store, expanded)
@@ -212,6 +217,19 @@ def _lacking(library: LibraryCore) -> set[str]:
     from astro_cli.research.search.reindex import pending
 
     return {pid for pid, _ in pending(library)}
+
+
+def _thesaurus(library: LibraryCore, phrasings: list[str], limit: int, paper_ids: list[str] | None,
+               exclude: Sequence[str]) -> list[tuple[int, float]]:
+    """The passages holding the UAT's other labels of the concepts the question names (thesaurus.py),
+    or an empty list when it names none. The labels alone: the question's own words are its BM25 lists
+    already, and repeating them here weighed twice the questions that happen to name a UAT concept."""
+    from astro_cli.research.search.thesaurus import uat
+
+    added = uat().alternates(" ".join(phrasings))
+    if not added or not LIST_WEIGHTS["bm25:thesaurus"]:
+        return []
+    return text_ranking(library, Match(tuple((label,) for label in added)), limit, paper_ids, exclude)
 
 
 def _expanded(library: LibraryCore, phrasings: list[str], synonyms: bool | None) -> str | None:
