@@ -56,23 +56,23 @@ def build(root: Path, papers: int = 20) -> int:
     return count
 
 
-def search(root: Path, env: dict[str, str]) -> str:
-    done = subprocess.run([sys.executable, "-m", "astro_cli", "library", "search", QUESTION, "--json"],
+def search(root: Path, env: dict[str, str], question: str = QUESTION) -> str:
+    done = subprocess.run([sys.executable, "-m", "astro_cli", "library", "search", question, "--json"],
                           cwd=root, env=env, capture_output=True, text=True, check=True)
     assert '"hits"' in done.stdout
     return done.stdout
 
 
-def time_search(root: Path, env: dict[str, str], runs: int) -> float:
+def time_search(root: Path, env: dict[str, str], runs: int, question: str = QUESTION) -> float:
     times = []
     for _ in range(runs):
         began = time.perf_counter()
-        search(root, env)
+        search(root, env, question)
         times.append(time.perf_counter() - began)
     return statistics.median(times)
 
 
-def warm(root: Path, env: dict[str, str], runs: int) -> None:
+def warm(root: Path, env: dict[str, str], runs: int, question: str = QUESTION) -> None:
     runtime = Path(tempfile.mkdtemp(prefix="aw-", dir="/tmp"))
     on = {k: v for k, v in env.items() if k != "ASTRO_WORKER"}
     on["ASTRO_RUNTIME_DIR"] = str(runtime)
@@ -81,8 +81,8 @@ def warm(root: Path, env: dict[str, str], runs: int) -> None:
         subprocess.run([*astro, "worker", "start"], cwd=root, env=on, check=True, capture_output=True, timeout=300)
         for label, extra in (("BM25 (vectors off)", {"ASTRO_LIBRARY_EMBEDDING_MODEL": "off"}),
                              ("hybrid (default local model)", {})):
-            same = search(root, {**on, **extra}) == search(root, {**env, **extra})  # also the unmeasured first one
-            median = time_search(root, {**on, **extra}, runs)
+            same = search(root, {**on, **extra}, question) == search(root, {**env, **extra}, question)  # also the unmeasured first one
+            median = time_search(root, {**on, **extra}, runs, question)
             print(f"astro library search through the warm worker, {label}: median {median:.2f} s"
                   f" (same hits as in-process: {'yes' if same else 'NO'})")
         status = subprocess.run([*astro, "worker", "status"], cwd=root, env=on, capture_output=True, text=True)
@@ -97,6 +97,7 @@ def main() -> None:
     parser.add_argument("--runs", type=int, default=5)
     parser.add_argument("--warm", action="store_true", help="also through a warm worker")
     parser.add_argument("--papers", type=int, default=20, help="papers in the library (3 fixtures, the rest copies)")
+    parser.add_argument("--question", default=QUESTION, help="the question searched (default: the issue-30 one)")
     args = parser.parse_args()
     root = Path(tempfile.mkdtemp(prefix="astro-bench-cli-")) / "ws"
     try:
@@ -104,14 +105,15 @@ def main() -> None:
         env = {k: v for k, v in os.environ.items() if not k.startswith("ASTRO_")}
         env.update(ASTRO_HOME=str(root / ".home"), ASTRO_WORKER="0")
         print(f"command: .venv/bin/python benchmarks/bench_search_cli.py --runs {args.runs}"
-              + (" --warm" if args.warm else "") + f" --papers {args.papers}")
+              + (" --warm" if args.warm else "") + f" --papers {args.papers}"
+              + (f" --question {args.question!r}" if args.question != QUESTION else ""))
         print(f"library: {max(args.papers, 3)} papers, {chunks} chunks; load average {os.getloadavg()[0]:.1f}")
-        bm25 = time_search(root, {**env, "ASTRO_LIBRARY_EMBEDDING_MODEL": "off"}, args.runs)
+        bm25 = time_search(root, {**env, "ASTRO_LIBRARY_EMBEDDING_MODEL": "off"}, args.runs, args.question)
         print(f"astro library search, BM25 (vectors off): median {bm25:.2f} s")
-        hybrid = time_search(root, env, args.runs)
+        hybrid = time_search(root, env, args.runs, args.question)
         print(f"astro library search, hybrid (default local model): median {hybrid:.2f} s")
         if args.warm:
-            warm(root, env, args.runs)
+            warm(root, env, args.runs, args.question)
         print(f"load average at the end {os.getloadavg()[0]:.1f}")
     finally:
         shutil.rmtree(root.parent, ignore_errors=True)
