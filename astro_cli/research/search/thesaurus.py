@@ -19,6 +19,7 @@ from pathlib import Path
 DATA = Path(__file__).with_name("uat_labels.tsv")
 MAX_ADDED = 12  # alternate labels added to one question, at most (each is a phrase the index must look up)
 MIN_CHARS = 3  # a shorter label ("L1", "Hz") is too ambiguous to stand for a concept
+ABBREVIATION = 5  # a one-word label this short is an abbreviation: it names its concept only as written
 _WORD = re.compile(r"[^\W_]+", re.UNICODE)
 
 
@@ -33,12 +34,14 @@ class Thesaurus:
     def alternates(self, question: str) -> list[str]:
         """The other labels of the concepts the question names, longest names first, none the
         question already holds, at most MAX_ADDED."""
-        words = tuple(w.lower() for w in _WORD.findall(question or ""))
+        written = tuple(_WORD.findall(question or ""))
+        words = tuple(w.lower() for w in written)
         held = {_loose(words[i : i + n]) for n in range(1, self.longest + 1) for i in range(len(words) - n + 1)}
         added: list[str] = []
         for n in range(min(self.longest, len(words)), 0, -1):
             for i in range(len(words) - n + 1):
-                for concept in self.by_label.get(words[i : i + n], ()):
+                keys = [words[i : i + n]] + ([(_CASED + written[i],)] if n == 1 else [])
+                for concept in (c for key in keys for c in self.by_label.get(key, ())):
                     for label in self.concepts[concept]:
                         key = _words(label)
                         if _loose(key) in held or " ".join(key) in added or len(" ".join(key)) < MIN_CHARS:
@@ -47,8 +50,20 @@ class Thesaurus:
         return added[:MAX_ADDED]
 
 
+_CASED = "="  # marks a key kept in its own case (an abbreviation)
+
+
 def _words(label: str) -> tuple[str, ...]:
     return tuple(w.lower() for w in _WORD.findall(label))
+
+
+def _key(label: str) -> tuple[str, ...]:
+    """The words a question must hold to name the label: an abbreviation in its own case ("dEs", the dwarf
+    ellipticals, is not the question's "DES", the Dark Energy Survey), any other label in any case."""
+    written = _WORD.findall(label)
+    if len(written) == 1 and len(written[0]) <= ABBREVIATION:
+        return (_CASED + written[0],)
+    return tuple(w.lower() for w in written)
 
 
 def _loose(words: tuple[str, ...]) -> tuple[str, ...]:
@@ -66,8 +81,8 @@ def parse(text: str) -> Thesaurus:
         labels = tuple(label for label in line.split("\t")[1:] if label.strip())
         concepts.append(labels)
         for label in labels:
-            key = _words(label)
-            if len(" ".join(key)) >= MIN_CHARS:
+            key = _key(label)
+            if len(" ".join(_words(label))) >= MIN_CHARS:
                 by_label.setdefault(key, []).append(len(concepts) - 1)
     longest = max((len(key) for key in by_label), default=0)
     return Thesaurus(tuple(concepts), {k: tuple(v) for k, v in by_label.items()}, longest)

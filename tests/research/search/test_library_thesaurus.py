@@ -52,3 +52,12 @@ def test_the_labels_carry_their_licence_and_source():
     assert any("Attribution-ShareAlike" in line for line in head)
     assert any("github.com/astrothesaurus/UAT" in line for line in head)
     assert parse("# a comment\n1\tCosmic rays\tCR particles\n").alternates("cosmic rays") == ["cr particles"]
+
+
+def test_an_abbreviation_names_its_concept_only_as_written():
+    """The UAT's "dEs" (dwarf elliptical galaxies) is not the question's "DES" (the Dark Energy Survey): a
+    short one-word label matches only in its own case, so a survey's name adds no dwarf galaxies."""
+    thesaurus = uat()
+    assert not any("dwarf" in label for label in thesaurus.alternates("What does DES find for S8?"))
+    assert "dwarf elliptical galaxies" in thesaurus.alternates("How many dEs are in the Virgo cluster?")
+    assert "baryon acoustic oscillations" in thesaurus.alternates("Why are BAO measurements used?")
