@@ -112,8 +112,8 @@ def _text(path: Path, shown: str, max_chars: int) -> tuple[str, bool]:
         title = f"# {latex.title}\n\n" if latex.title else ""
         return title + body + (f"\n[{latex.exceeded}]" if latex.exceeded else ""), False
     if name.endswith(TABLE_SUFFIXES):
-        from astro_cli.plots.columns import read_table
         from astro_cli.tools.base import ToolError
+        from astro_cli.tools.table_read import read_table
 
         try:
             table = read_table(path, shown)

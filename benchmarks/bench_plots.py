@@ -50,8 +50,8 @@ def write_table(path: Path, rows: int) -> None:
 
 def measure(rows: int, runs: int) -> None:
     from astro_cli.bootstrap import build_app
-    from astro_cli.plots.columns import read_table
     from astro_cli.tools.context import ToolContext
+    from astro_cli.tools.table_read import read_table
 
     with tempfile.TemporaryDirectory() as tmp:
         workspace = Path(tmp) / "ws"

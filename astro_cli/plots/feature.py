@@ -130,9 +130,10 @@ def plot_table(ctx: ToolContext, table: str, kind: Literal["scatter", "histogram
 def _plot(ctx: ToolContext, args: dict[str, Any]) -> ToolResult:
     """The figure for plot_table's arguments (as the model named them), written under figures/."""
     from astro_cli.agent.events import FigureSaved
-    from astro_cli.plots.columns import quantity, read_table
+    from astro_cli.plots.columns import quantity
     from astro_cli.plots.draw import DPI, KIND_TITLES, KINDS, PlotRequest, draw, png_bytes
     from astro_cli.plots.options import error_bar, overlay
+    from astro_cli.tools.table_read import read_table
 
     raw = str(args.get("table") or "").strip()
     if not raw:

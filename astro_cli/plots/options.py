@@ -9,9 +9,10 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from astro_cli.plots.columns import Quantity, quantity, read_table
+from astro_cli.plots.columns import Quantity, quantity
 from astro_cli.plots.layers import ErrorBar, Overlay
 from astro_cli.tools.base import ToolError
+from astro_cli.tools.table_read import read_table
 
 if TYPE_CHECKING:
     from astropy.table import Table

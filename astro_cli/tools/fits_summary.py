@@ -35,7 +35,7 @@ def summarise_fits(path: Path, shown: str) -> str:
     if size > MAX_BYTES:
         raise ToolError(f"{shown} is a FITS file of {size / 1e6:,.0f} MB, more than read_file summarises "
                         f"({MAX_BYTES / 1e6:,.0f} MB); plot_table or run_bash with astropy can read it.")
-    from astro_cli.plots.columns import read_table
+    from astro_cli.tools.table_read import read_table
 
     try:
         table = read_table(path, shown)

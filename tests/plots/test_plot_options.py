@@ -195,10 +195,11 @@ def test_an_overplot_in_another_unit_is_drawn_in_the_axis_unit(fake, astro_env, 
     told = tool_results(fake.bodies()[-1])[-1]
     assert "Saved figures/parallax.png" in told and "(y converted from arcsec to mas)" in told, told
 
-    from astro_cli.plots.columns import quantity, read_table
+    from astro_cli.plots.columns import quantity
     from astro_cli.plots.draw import PlotRequest, draw
     from astro_cli.plots.layers import Overlay
     from astro_cli.plots.options import in_unit
+    from astro_cli.tools.table_read import read_table
 
     gaia, near = (read_table(workspace / "data" / name, name) for name in (CLUSTER, "near.ecsv"))
     second = Overlay(quantity(near, "phot_g_mean_mag"), in_unit(quantity(near, "parallax"), "mas", "parallax"),

@@ -27,7 +27,8 @@ def _data(workspace: Path) -> Path:
 
 
 def _quantities(name: str, *texts: str):
-    from astro_cli.plots.columns import quantity, read_table
+    from astro_cli.plots.columns import quantity
+    from astro_cli.tools.table_read import read_table
 
     table = read_table(CATALOG / name, name)
     return [quantity(table, text) for text in texts]
@@ -107,7 +108,8 @@ def test_fits_csv_and_votable_copies_of_a_table_plot_the_same(tmp_path):
 
     from astropy.table import Table
 
-    from astro_cli.plots.columns import quantity, read_table
+    from astro_cli.plots.columns import quantity
+    from astro_cli.tools.table_read import read_table
 
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
@@ -123,12 +125,12 @@ def test_fits_csv_and_votable_copies_of_a_table_plot_the_same(tmp_path):
 
 
 def test_a_table_too_large_to_read_in_time_is_refused_in_one_sentence(monkeypatch):
-    from astro_cli.plots import columns
+    from astro_cli.tools import table_read
     from astro_cli.tools.base import ToolError
 
-    monkeypatch.setattr(columns, "MAX_TEXT_TABLE_BYTES", 10_000)  # the fixture is 20,706 bytes
+    monkeypatch.setattr(table_read, "MAX_TEXT_TABLE_BYTES", 10_000)  # the fixture is 20,706 bytes
     with pytest.raises(ToolError, match=r"is 0 MB, more than plot_table reads") as caught:
-        columns.read_table(CATALOG / KANG, KANG)
+        table_read.read_table(CATALOG / KANG, KANG)
     assert "\n" not in str(caught.value)
 
 
