@@ -1,0 +1,64 @@
+"""Issue 48, stop 53 follow-up: what Qwen2.5-Coder-1.5B wrote on the held-out half
+(benchmarks/data/local_model_stop53/held_out_53_*.json, development material now), replayed by the
+scripted model through the real `astro run` and litellm (llama.cpp listing: calls sent as a JSON schema)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from tests.fakeprovider import FakeProvider
+from tests.helpers import last_json
+
+LLAMA_CPP = {"object": "list", "data": [{"id": "qwen2.5-coder-1.5b", "object": "model", "owned_by": "llamacpp",
+                                         "meta": {"n_ctx": 16384}}]}
+
+
+def _run(run_astro, env, question: str) -> dict[str, Any]:
+    done = run_astro(["run", "--output-format", "json", question], env)
+    return last_json(done.stdout)
+
+
+def _call(name: str, **arguments: Any) -> dict[str, str]:
+    return {"text": json.dumps({"name": name, "arguments": arguments}, indent=2)}
+
+
+def _answer(text: str) -> dict[str, str]:
+    return _call("answer", text=text)
+
+
+def _tool_texts(body: dict[str, Any]) -> list[str]:
+    return [str(m["content"]) for m in body["messages"] if m["role"] == "tool"]
+
+
+FLUX = "Remember that we always fit light curves in normalised flux, not magnitudes."
+
+
+def test_a_memory_slug_with_underscores_is_saved_under_its_normalised_name(run_astro, fake: FakeProvider,
+                                                                           astro_env, workspace: Path):
+    """Held out (memory_relative_flux, memory_pdf_figures): `normalised_flux` was refused for its
+    underscore, the model repeated the call as text and the turn paused with nothing remembered."""
+    fake.models_listing = LLAMA_CPP
+    fake.add(_call("save_memory", slug="normalised_flux", type="preference", description=FLUX, content=FLUX,
+                   replaces=""),
+             _answer("Saved: we fit light curves in normalised flux."))
+    obj = _run(run_astro, astro_env, "We always fit light curves in normalised flux, not magnitudes. "
+                                     "Remember that next time we talk.")
+    saved = workspace / "memory" / "normalised-flux.md"
+    assert saved.is_file() and "normalised flux" in saved.read_text(), obj
+    (result,) = _tool_texts(fake.bodies()[1])
+    assert "Created memory 'normalised-flux'" in result
+    assert "The slug 'normalised_flux' was normalised to 'normalised-flux'." in result
+    assert obj["stop_reason"] != "paused"
+
+
+def test_a_slug_that_cannot_be_made_a_name_is_still_refused(run_astro, fake: FakeProvider, astro_env,
+                                                            workspace: Path):
+    fake.models_listing = LLAMA_CPP
+    fake.add(_call("save_memory", slug="___", type="preference", description="x", content="y"),
+             _answer("Could not save."))
+    _run(run_astro, astro_env, "Remember that we use Vega magnitudes.")
+    (result,) = _tool_texts(fake.bodies()[1])
+    assert "save_memory: slug '___' is not valid" in result
+    assert not any((workspace / "memory").glob("*.md")) if (workspace / "memory").exists() else True
