@@ -62,3 +62,41 @@ def test_a_slug_that_cannot_be_made_a_name_is_still_refused(run_astro, fake: Fak
     (result,) = _tool_texts(fake.bodies()[1])
     assert "save_memory: slug '___' is not valid" in result
     assert not any((workspace / "memory").glob("*.md")) if (workspace / "memory").exists() else True
+
+
+COWAN = Path(__file__).resolve().parents[1] / "fixtures" / "papers" / "arXiv_1001.0012v2_astro-ph.EP.pdf"
+
+
+def _paste_result_block(body: dict[str, Any]) -> dict[str, str]:
+    """The recorded reply (held out, cite_many_walkers): one sentence, rag_search's first hit pasted
+    whole with its `[1] ...` line and <paper-text> frame, one sentence of praise."""
+    result = _tool_texts(body)[-1]
+    start = result.index("[1] ")
+    end = result.index("</paper-text>", start) + len("</paper-text>")
+    return {"text": f"You can cite the following passage from the paper:\n\n{result[start:end]}\n\n"
+                    "This passage gives a clear and concise account of it."}
+
+
+def test_a_pasted_result_block_is_never_the_answer(run_astro, fake: FakeProvider, astro_env):
+    added = run_astro(["library", "add", str(COWAN)], astro_env)
+    assert added.returncode == 0, added.stderr
+    fake.models_listing = LLAMA_CPP
+    fake.add(_call("rag_search", query="day-side temperature HD 189733b"), _paste_result_block,
+             {"text": "T_d = 1605(52) K for HD 189733b, Table 1 of 1001.0012."})
+    obj = _run(run_astro, astro_env, "Which passage gives the day-side temperature of HD 189733b? Give me the citation.")
+    assert obj["answer"] == "T_d = 1605(52) K for HD 189733b, Table 1 of 1001.0012.", obj
+    said = [str(m["content"]) for m in fake.bodies()[2]["messages"] if m["role"] == "user"]
+    assert any(text.startswith("Your last reply holds a <paper-text> block") for text in said)
+
+
+def test_a_pasted_result_block_twice_pauses_and_says_so(run_astro, fake: FakeProvider, astro_env):
+    added = run_astro(["library", "add", str(COWAN)], astro_env)
+    assert added.returncode == 0, added.stderr
+    fake.models_listing = LLAMA_CPP
+    fake.add(_call("rag_search", query="day-side temperature HD 189733b"), _paste_result_block, _paste_result_block)
+    done = run_astro(["run", "--output-format", "json", "Which passage gives the day-side temperature of HD 189733b?"],
+                     astro_env)
+    obj = last_json(done.stdout)
+    assert done.returncode == 1 and obj["stop_reason"] == "paused", done.stdout
+    assert obj["error"].startswith("The model gave astro's own <paper-text> text as its answer twice in a row")
+    assert "<paper-text" not in obj["answer"]
