@@ -100,3 +100,53 @@ def test_a_pasted_result_block_twice_pauses_and_says_so(run_astro, fake: FakePro
     assert done.returncode == 1 and obj["stop_reason"] == "paused", done.stdout
     assert obj["error"].startswith("The model gave astro's own <paper-text> text as its answer twice in a row")
     assert "<paper-text" not in obj["answer"]
+
+
+def _notes_both_ways(workspace: Path) -> None:
+    """notes.md and a notes/ folder side by side, as in the held-out workspace."""
+    for name, text in {"notes.md": "# Notes\n\nSector 58 reduction: [TODO fill in]\n",
+                       "notes/telecon-2024-11-14.md": "Sector 58: Priya reduces it now (Tomás handed it over).\n",
+                       "notes/todo.md": "- [ ] re-fit Kepler-7b\n"}.items():
+        (workspace / name).parent.mkdir(parents=True, exist_ok=True)
+        (workspace / name).write_text(text)
+
+
+def _required_paths(body: dict[str, Any]) -> list[str]:
+    (read_file,) = body["response_format"]["json_schema"]["schema"]["anyOf"]
+    return list(read_file["properties"]["arguments"]["properties"]["path"]["enum"])
+
+
+def test_in_my_notes_names_the_notes_folder_over_a_notes_file(run_astro, fake: FakeProvider, astro_env,
+                                                              workspace: Path):
+    """Held out (telecon_who_reduces): "it's in my notes" made the first call read notes.md, whose
+    "[TODO fill in]" became the answer; the telecon note in notes/ was never read."""
+    _notes_both_ways(workspace)
+    fake.models_listing = LLAMA_CPP
+    fake.add(_call("read_file", path="notes/telecon-2024-11-14.md"), _answer("Priya reduces sector 58 now."))
+    obj = _run(run_astro, astro_env, "Who is doing the sector 58 reduction now? We settled it in the November "
+                                     "telecon, it's in my notes.")
+    first = fake.bodies()[0]
+    assert first["tool_choice"] == "required"
+    assert _required_paths(first) == ["notes/telecon-2024-11-14.md", "notes/todo.md"]
+    assert obj["answer"] == "Priya reduces sector 58 now."
+
+
+def test_a_folder_named_in_a_request_for_a_change_is_where_to_write(run_astro, fake: FakeProvider, astro_env,
+                                                                    workspace: Path):
+    """Held out (note_nirspec_date): "Jot down in my notes that ..." forced a first read of notes.md
+    before save_note; the folder is where the note goes, nothing to read first."""
+    _notes_both_ways(workspace)
+    fake.models_listing = LLAMA_CPP
+    fake.add(_call("save_note", title="NIRSpec data for WASP-43b",
+                   content="The NIRSpec data for WASP-43b are expected on 2025-01-15."),
+             {"text": "Noted: NIRSpec data for WASP-43b expected 2025-01-15."})
+    obj = _run(run_astro, astro_env, "Jot down in my notes that the NIRSpec data for WASP-43b are expected on "
+                                     "2025-01-15.")
+    first = fake.bodies()[0]
+    assert first.get("tool_choice") is None and "response_format" not in first
+    assert obj["tool_calls"] == [{"name": "save_note", "ok": True}], obj
+    assert any("2025-01-15" in path.read_text() for path in (workspace / "notes").rglob("*.md"))
+    # The same with a verb that always wrote: the folder alone no longer forces a read.
+    fake.add(_call("save_note", title="Seeing", content="Seeing was 0.9 arcsec on 2024-09-04."), {"text": "Saved."})
+    _run(run_astro, astro_env, "Save a note in my notes that the seeing was 0.9 arcsec on 2024-09-04.")
+    assert fake.bodies()[2].get("tool_choice") is None
