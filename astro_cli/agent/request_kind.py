@@ -24,7 +24,7 @@ _ASKING_OPENINGS = frozenset({
 _CHANGE_VERBS = frozenset({
     "save", "add", "note", "remember", "record", "write", "put", "keep", "store", "make", "create", "plan",
     "update", "delete", "remove", "append", "schedule", "mark", "edit", "rename", "move", "copy",
-    "download", "fetch", "memorise", "memorize"})
+    "download", "fetch", "memorise", "memorize", "jot"})
 # What may stand before an imperative verb at a clause's start ("please", "can you", "and then").
 _LEAD = (r"(?:(?:please|kindly|also|then|now|just|and|so|can you|could you|would you|will you|you should"
          r"|i (?:need|want|would like) you to|i'd like you to)\s+)*")

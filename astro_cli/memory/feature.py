@@ -15,7 +15,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Literal
 
 from astro_cli.agent.extensions import LoopExtension, loop_extensions
-from astro_cli.memory.format import MemoryFileError, MemoryInputError
+from astro_cli.memory.format import MemoryFileError, MemoryInputError, normalise_slug
 from astro_cli.memory.reminder import SECTION, latest_block
 from astro_cli.memory.service import MemoryService, sorted_memories
 from astro_cli.prompt.registry import ORDER_MEMORY, AssemblyInput
@@ -86,19 +86,22 @@ MemoryType = Literal["preference", "feedback", "project", "reference"]  # format
 def save_memory(ctx: ToolContext, service: MemoryService, slug: str, type: MemoryType,  # noqa: A002 - the model's name
                 description: str, content: str, replaces: str | None = None) -> ToolResult:
     """Args:
-        slug: Lowercase words joined by hyphens, e.g. 'vega-magnitudes'; an existing slug is updated.
+        slug: Lowercase words joined by hyphens, e.g. 'vega-magnitudes' (other spellings are normalised:
+            'Vega_mags' -> 'vega-mags'); an existing slug is updated.
         description: One line: what the memory is (shown in the index).
         content: The memory in Markdown; the first lines matter most.
         replaces: The slug of a memory this one supersedes.
     """
     try:
-        result = service.store.save(slug, type, description, content, replaces)
+        used = normalise_slug(slug)
+        result = service.store.save(used, type, description, content, replaces and normalise_slug(replaces))
     except (MemoryInputError, MemoryFileError) as exc:
         raise ToolError(f"save_memory: {exc}") from None
     memory = result.memory
     data = {"memory": {"slug": memory.slug, "type": memory.type, "action": result.action,
                        "path": str(memory.path), "archived": str(result.archived) if result.archived else None}}
-    return ToolResult(result.message(ctx.workspace_root), data=data)
+    renamed = f" The slug {slug!r} was normalised to {used!r}." if used != slug else ""
+    return ToolResult(result.message(ctx.workspace_root) + renamed, data=data)
 
 
 def memory_slash(ctx: SlashContext, text: str) -> None:

@@ -153,6 +153,21 @@ def read_memory(path: Path) -> Memory:
     return parse_memory(text, path, stat.st_mtime)
 
 
+_SEPARATORS = re.compile(r"[_\s]+")
+_NOT_SLUG = re.compile(r"[^a-z0-9-]")
+_PATH_SHAPED = re.compile(r"[/\\]|\.\.")
+
+
+def normalise_slug(slug: Any) -> str:
+    """The slug `slug` can be made into: lower case, `_` and spaces -> `-`, other characters dropped
+    (`normalised_flux` -> `normalised-flux`: small models write underscores). A path (`/`, `..`) is
+    refused, not flattened: its parts would merge into a name nobody meant."""
+    if isinstance(slug, str) and not _PATH_SHAPED.search(slug):
+        made = _NOT_SLUG.sub("", _SEPARATORS.sub("-", slug.strip().lower()))
+        slug = re.sub(r"-{2,}", "-", made).strip("-") or slug
+    return validate_slug(slug)
+
+
 def validate_slug(slug: Any) -> str:
     if not isinstance(slug, str) or not SLUG_RE.match(slug.strip()) or len(slug.strip()) > MAX_SLUG:
         raise MemoryInputError(

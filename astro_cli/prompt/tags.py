@@ -39,3 +39,13 @@ def escape_tags(text: str) -> str:
     if not text or not any(char in text for char in _LESS_THAN):
         return text
     return _PATTERN.sub(lambda match: "&lt;" + match.group(1), text)
+
+
+def prompt_tag_in(text: str) -> str | None:
+    """The first of astro's prompt tags that `text` opens or closes (any spelling), as listed in
+    PROMPT_TAGS; None when it has none. Text holding one is astro's own format, not a reply's words."""
+    match = _PATTERN.search(text) if text else None
+    if match is None:
+        return None
+    said = re.sub(r"[-_\s/]", "", match.group(1)).lower()
+    return next((tag for tag in PROMPT_TAGS if tag.replace("-", "") == said), said)
