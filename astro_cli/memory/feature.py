@@ -85,9 +85,11 @@ MemoryType = Literal["preference", "feedback", "project", "reference"]  # format
 @tool(name="save_memory", read_only=False, key_argument="slug", needs=MemoryService, description=SAVE_DESCRIPTION)
 def save_memory(ctx: ToolContext, service: MemoryService, slug: str, type: MemoryType,  # noqa: A002 - the model's name
                 description: str, content: str, replaces: str | None = None) -> ToolResult:
-    """Args:
-        slug: Lowercase words joined by hyphens, e.g. 'vega-magnitudes' (other spellings are normalised:
-            'Vega_mags' -> 'vega-mags'); an existing slug is updated.
+    """A slug written otherwise ('Vega_mags') is normalised ('vega-mags') and the result names it; the schema
+    does not say so (the small profile's prompt stays under its 2,100 tokens).
+
+    Args:
+        slug: Lowercase words joined by hyphens, e.g. 'vega-magnitudes'; an existing slug is updated.
         description: One line: what the memory is (shown in the index).
         content: The memory in Markdown; the first lines matter most.
         replaces: The slug of a memory this one supersedes.
