@@ -24,7 +24,9 @@ CAPTION = re.compile(r"^(?:Figure|FIGURE|Fig\.|FIG\.|Table|TABLE)\s*(?:\d{1,3}|[
 _NEXT_CAPTION = re.compile(r"^(?:Figure|FIGURE|Fig\.|FIG\.|Table|TABLE)\s*(?:\d{1,3}|[IVX]{1,5})(?:[.:]|\s+\(?continued)")
 
 
-class _Line(Protocol):
+class PageLine(Protocol):
+    """What the caption and display passes read of a line of the page (pdftext's line records)."""
+
     page: int
     text: str
     section: str
@@ -32,7 +34,7 @@ class _Line(Protocol):
     starts_block: bool
 
 
-L = TypeVar("L", bound=_Line)
+L = TypeVar("L", bound=PageLine)
 
 
 def move_captions(lines: list[L], body: float, smaller: float) -> None:

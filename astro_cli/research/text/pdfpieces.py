@@ -16,8 +16,9 @@ display is found the same way from a line of math that ends in a relation (`G_0 
 from __future__ import annotations
 
 import re
-from typing import Protocol, TypeVar
+from typing import TypeVar
 
+from astro_cli.research.text.pdfcaptions import PageLine
 from astro_cli.research.text.pdfscript import APPROXIMATE, APPROXIMATE_END
 
 _NUMBER = re.compile(r"^(.*?)\s*(\([1-9]\d{0,2}[a-z]?\))$")  # (0) ends a figure's axis label, k(τ)/k(0)
@@ -36,15 +37,7 @@ _RELATIONS = ("=", "≈", "≡", "∝", "≃", "∼", "<", ">", "≤", "≥")
 MAX_RUN = 16  # lines of one display at most
 
 
-class _Line(Protocol):
-    page: int
-    text: str
-    section: str
-    size: float
-    starts_block: bool
-
-
-L = TypeVar("L", bound=_Line)
+L = TypeVar("L", bound=PageLine)
 
 
 def _unmarked(text: str) -> str:
@@ -63,7 +56,7 @@ def _prose(text: str) -> bool:
     return names >= 2  # `© 2024 The Authors`; one such word may be a symbol that lost its script (`Porb`)
 
 
-def _piece(line: _Line, numbered: _Line) -> str | None:
+def _piece(line: PageLine, numbered: PageLine) -> str | None:
     """The line's text without marks when it can be a piece of the numbered line's formula."""
     text = _unmarked(line.text).strip()
     if (line.page != numbered.page or line.section != numbered.section or not text or _prose(text)
@@ -72,7 +65,7 @@ def _piece(line: _Line, numbered: _Line) -> str | None:
     return text
 
 
-def _unsure(line: _Line, text: str, body: float, smaller: float) -> bool:
+def _unsure(line: PageLine, text: str, body: float, smaller: float) -> bool:
     """A piece in a script's size, or one the line stage marked (a big delimiter alone is only a sign)."""
     delimiter = len(text) == 1 and text in _DELIMITERS
     return (APPROXIMATE in line.text and not delimiter) or bool(body and line.size and line.size < body - smaller)
@@ -86,6 +79,20 @@ def _enclose(lines: list[L], start: int, end: int) -> None:
     lines[end - 1].text += APPROXIMATE_END
 
 
+def _pieces_below(lines: list[L], top: int, line: L, body: float, smaller: float) -> tuple[int, int, bool]:
+    """The pieces of math under line `top`, up to prose or a new block: (the first line past them, how many
+    are stubs of at most three words, whether any is unsure)."""
+    below, stubs, unsure = top + 1, 0, False
+    while below < len(lines) and below - top <= MAX_RUN and not lines[below].starts_block:
+        piece = _piece(lines[below], line)
+        if piece is None:
+            break
+        stubs += len(piece.split()) <= 3
+        unsure |= _unsure(lines[below], piece, body, smaller)
+        below += 1
+    return below, stubs, unsure
+
+
 def _mark_open_relations(lines: list[L], body: float, smaller: float) -> None:
     """An unnumbered display left in pieces: a line of math ending in a relation (`G_0 =`), then pieces
     (`2` / `p` / ...), up to prose. Marked as a numbered one is, on the same evidence."""
@@ -95,14 +102,7 @@ def _mark_open_relations(lines: list[L], body: float, smaller: float) -> None:
         text = _piece(line, line)
         if text is None or APPROXIMATE in line.text:
             continue
-        below, stubs, unsure = start + 1, 0, False
-        while below < len(lines) and below - start <= MAX_RUN and not lines[below].starts_block:
-            piece = _piece(lines[below], line)
-            if piece is None:
-                break
-            stubs += len(piece.split()) <= 3
-            unsure |= _unsure(lines[below], piece, body, smaller)
-            below += 1
+        below, stubs, unsure = _pieces_below(lines, start, line, body, smaller)
         numbered = below < len(lines) and _NUMBER.match(_unmarked(lines[below].text).strip()) is not None
         if below - start >= 3 and (stubs >= 2 or unsure) and not numbered:
             _enclose(lines, start, below)
@@ -130,14 +130,7 @@ def mark_broken_displays(lines: list[L], body: float, smaller: float) -> None:
         if start < end and (stubs >= 2 or unsure):
             _enclose(lines, start, end + 1)  # its number too, as the line stage marks a formula's line
         taken = end
-        below, stubs, unsure = end + 1, 0, False
-        while below < len(lines) and below - end <= MAX_RUN and not lines[below].starts_block:
-            text = _piece(lines[below], line)
-            if text is None:
-                break
-            stubs += len(text.split()) <= 3
-            unsure |= _unsure(lines[below], text, body, smaller)
-            below += 1
+        below, stubs, unsure = _pieces_below(lines, end, line, body, smaller)
         ends_in_number = below < len(lines) and _NUMBER.match(_unmarked(lines[below].text).strip()) is not None
         if below > end + 1 and (stubs >= 2 or unsure) and not ends_in_number:  # else: the next formula's pieces
             _enclose(lines, end + 1, below)
