@@ -18,6 +18,7 @@ from functools import lru_cache
 
 from astro_cli.citations.agree import Stated, check_quantity, combined, stated_in
 from astro_cli.citations.bands import band_reason
+from astro_cli.citations.best_fit import best_fit_reason
 from astro_cli.citations.binding import unbound
 from astro_cli.citations.bounds import bound_reason
 from astro_cli.citations.claims import Claim
@@ -86,6 +87,7 @@ def check_support(claim: Claim, passage: str, stated: Stated | None = None) -> V
     other = (unbound(claim, passage) or bound_reason(claim, passage, stated) or owner_reason(claim, passage, stated)
              or row_label_reason(claim.quantities, claim.text, passage) or apart_reason(claim, passage)
              or band_reason(claim, passage) or respectively_reason(claim, passage)
+             or best_fit_reason(claim, passage)
              if claim.quantities else None) or credit_reason(claim, passage)
     if other is not None:
         return Verdict("unsupported", other)
