@@ -26,6 +26,7 @@ from astro_cli.citations.columns import column_reason
 from astro_cli.citations.counts import as_figures, presupposed
 from astro_cli.citations.credited import credit_reason
 from astro_cli.citations.headers import header_reason, header_stated
+from astro_cli.citations.in_order import in_order_reason
 from astro_cli.citations.names import named_in, rows_of, squash
 from astro_cli.citations.owners import owner_reason
 from astro_cli.citations.planets import planet_cells, planet_words, row_fits, split_planet
@@ -88,6 +89,7 @@ def check_support(claim: Claim, passage: str, stated: Stated | None = None) -> V
              or row_label_reason(claim.quantities, claim.text, passage) or apart_reason(claim, passage)
              or band_reason(claim, passage) or respectively_reason(claim, passage)
              or best_fit_reason(claim, passage)
+             or in_order_reason(claim, passage)
              if claim.quantities else None) or credit_reason(claim, passage)
     if other is not None:
         return Verdict("unsupported", other)
