@@ -3,16 +3,20 @@
 A passage states several values of one kind in sentences about different things (`For the main flow ... 200
 epochs.` / `For the conditional flow ... 600 epochs.`); binding.py compares the clauses of one sentence, and across
 sentences refutes a claim only when the sentence of its value shares none of its words. The rule here, across
-sentences: among the passage's sentences holding a value of the claim number's kind (binding.py's `rivals`), the
-one whose words share the most of the claim's decides. When it holds another value, and every sentence holding
-the claim's value shares fewer of the claim's words, and none shares more than `SLACK` word the deciding sentence
-lacks, the claim took its value from the wrong sentence. Where sentences tie, the paragraph decides the same way
-(`For the main flow ..., we trained for 200 epochs. We used Adam, starting with a learning rate of 10^-5.`).
-Not compared: tables, long texts, a sentence cut where the passage was cut from the paper, numbers in words, years.
+sentences: among the passage's sentences holding a rival value (of the claim number's kind and shape, binding.py's
+`rivals`; not a name's digits such as `NGC 2516`), the one sharing the most of the claim's words decides. When it
+holds another value, and each sentence holding the claim's value shares fewer of them (the sentence before it in
+its paragraph counts with it when that one states no rival: `These data have R ~ 2000`), by `MARGIN` with at most
+`SLACK` words of its own or by being a strict subset, the claim took its value from the wrong sentence. Between
+paragraphs the same holds by a strict subset (`For the main flow ...: 200 epochs. ... a learning rate of 10^-5.`).
+The claim's words are its sentence's, or, when it states several values, each value's clause's; a sentence that
+states another of the claim's values is one it drew on, never a rival. Not compared: two values of one sentence
+(binding.py's), tables, long texts, a sentence cut where the passage was cut, numbers in words, years.
 """
 
 from __future__ import annotations
 
+import math
 import re
 from dataclasses import dataclass
 from functools import lru_cache
@@ -32,11 +36,12 @@ _DESIGNATION = re.compile(r"(?:\b[A-Z]{2,}|\b[A-Z][a-z]+-)\s?$")  # `NGC 2516`, 
 
 @dataclass(frozen=True)
 class _Place:
-    """A passage value with the words of its sentence, of its sentence and the one before (`These data have ...`
-    speaks of the sentence before's subject), and of its paragraph."""
+    """A passage value with the words of its sentence, of the sentence before in its paragraph (`These data have
+    ...` speaks of the sentence before's subject) and where that one stands, and of its paragraph."""
 
     anchored: Anchored
-    context: frozenset[str]
+    before: frozenset[str]
+    before_at: tuple[int, int]
     paragraph: frozenset[str]
 
 
@@ -58,12 +63,9 @@ def _places(passage: str) -> tuple[tuple[_Place, ...], Stated]:
         if q.worded or q.year or value.cut or _DESIGNATION.search(passage, max(0, q.start - 12), q.start):
             continue
         at = next((i for i, (a, b) in enumerate(sentences) if a <= q.start < b), 0)
-        # the sentence before lends its words when it states no value of its own (it names the subject)
-        a, b = sentences[at - 1] if at else (0, 0)
-        lends = at and not any(a <= v.quantity.start < b for v in values)
-        before = text_words(passage[a:b]) if lends else frozenset()
-        paragraph = next((w for a, b, w in paragraphs if a <= q.start < b), frozenset())
-        out.append(_Place(value, value.sentence | before, paragraph))
+        first, last, paragraph = next((a, b, w) for a, b, w in paragraphs if a <= q.start < b)
+        a, b = sentences[at - 1] if at and sentences[at - 1][0] >= first else (q.start, q.start)
+        out.append(_Place(value, text_words(passage[a:b]) if b > a else frozenset(), (a, b), paragraph))
     return tuple(out), Stated(tuple(p.anchored.quantity for p in out))
 
 
@@ -77,16 +79,18 @@ def _comparable(claim: Quantity, other: Quantity) -> bool:
     return mine == theirs or mine == "value" and theirs == "error"
 
 
-def _wins(words: frozenset[str], rival: _Place, equal: _Place) -> bool:
+def _wins(words: frozenset[str], rival: _Place, equal: _Place, others: list[_Place]) -> bool:
     """Whether the rival's sentence (else its paragraph) fits the claim's words better than the value's."""
     if rival.anchored.index == equal.anchored.index:
         return False  # one sentence: its clauses decide (binding.py)
-    theirs, ours = words & rival.anchored.sentence, words & equal.context
+    theirs, ours = words & rival.anchored.sentence, words & equal.anchored.sentence
+    if not any(equal.before_at[0] <= o.anchored.quantity.start < equal.before_at[1] for o in others):
+        ours |= words & equal.before  # the sentence before, stating no rival value, names the value's subject
     if len(theirs) < MIN_WORDS:
         return False
     if len(theirs) >= len(ours) + MARGIN and len(ours - theirs) <= SLACK or theirs > ours:
         return True
-    if rival.paragraph == equal.paragraph or len(theirs) + 1 < len(ours):
+    if rival.paragraph == equal.paragraph:
         return False
     return words & rival.paragraph > words & equal.paragraph
 
@@ -117,10 +121,17 @@ def best_fit_reason(claim: Claim, passage: str) -> str | None:
             continue
         # a claim of one value is about it all; of several, each value's clause says what it is
         words = own.sentence if len(mine) == 1 else own.clause or own.sentence
-        best = max(others, key=lambda p: (len(words & p.anchored.sentence), len(words & p.paragraph)))
-        if all(_wins(words, best, e) for e in equal):
+        # of rivals that fit alike, the nearest in size (`600 epochs`, not the `4` of `Section 4` beside it)
+        best = max(others, key=lambda p: (len(words & p.anchored.sentence), len(words & p.paragraph),
+                                          -_distance(q.value, p.anchored.quantity.value)))
+        if all(_wins(words, best, e, others) for e in equal):
             return _reason(q.text, best)
     return None
+
+
+def _distance(a: float, b: float) -> float:
+    """How far apart two values are in size (orders of magnitude)."""
+    return abs(math.log10(abs(a) + 1e-30) - math.log10(abs(b) + 1e-30))
 
 
 def _reason(value: str, place: _Place) -> str:

@@ -1,0 +1,117 @@
+"""Stop 54 (issue 43, numbers): the sentence that fits a claim best decides its value (best_fit.py), and two lists
+of one length pair in order without `respectively` (in_order.py). Passages are the development sets' papers' own
+text (Crenshaw et al. 2024's training appendix, jfcrenshaw/pzflow-paper, MIT; Feinstein et al. 2024's FFD section,
+afeinstein20/young-stellar-flares, MIT; Bouma et al. 2021's NGC 2516 tangential velocities). Each test of a wrong
+claim fails on main (8560797), each faithful twin passes on both.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from astro_cli.citations.best_fit import best_fit_reason
+from astro_cli.citations.claims import split_claims
+from astro_cli.citations.in_order import in_order_reason
+from astro_cli.citations.support import check_support
+
+TRAINING = (
+    "In this section we list some technical details of training the normalizing flows.\n\n"
+    "For the main flow in Section 4, we trained for 200 epochs.\n"
+    "We used the Adam optimizer [adam], starting with a learning rate of $10^{-5}$.\n"
+    "We decreased the learning rate by a factor of 10 after the 100th and 150th epochs.\n"
+    "Training took 7 minutes on a Tesla P100 12GB GPU.\n\n"
+    "For the conditional flow in 4, we trained for 600 epochs.\n"
+    "Again, we used Adam with an initial learning rate of $10^{-5}$.\n"
+    "We decreased the learning rate by a factor of 10 every 200 epochs.\n\n"
+    "For each of the flows that make up the flow ensemble in Section 5, we trained for 200 epochs using the Adam "
+    "optimizer.\nWe started each with a learning rate of $10^{-4}$, which we decreased by a factor of 10 after the "
+    "100th and 150th epochs.\nEach flow achieved nearly the same training loss.")
+VELOCITY = (
+    "In projection-corrected tangential velocity space, the fraction of\nstars with rotation period detections "
+    "remains high out to roughly\n5 km s$^{-1}$. [meingast_2021] by comparison required a physically\nmotivated cut "
+    "in tangential velocity space of 1.5 km s$^{-1}$. Our results\nshow that at the expense of higher field star "
+    "contamination rates,\nbonafide members can be identified even out at higher velocity\nseparations.")
+SLOPES = (
+    "Overall, we measure a shallower FFD for stars of all masses at $t_ age < 300$ Myr.\n"
+    "The measured FFD slopes\nare shallower than those measured using smaller samples of young stars. [jackman21]\n"
+    "fit the three FFDs for M3-M5, M0-M2, and K5-K8 stars younger than 40 Myr that had been\nobserved with Next "
+    "Generation Transit Survey. They measured slopes of $0.94 \\pm 0.04$,\n$0.69 \\pm 0.05$, $0.82 \\pm 0.14$ per bin, "
+    "which each contained $\\leq 120$ flares.")
+
+
+def claim_of(text: str):
+    [one], _ = split_claims(text[:-1] + " [2405.90002:sA:c59].")
+    return one
+
+
+def verdict(text: str, passage: str) -> tuple[str, str]:
+    found = check_support(claim_of(text), passage)
+    return found.status, found.reason
+
+
+@pytest.mark.parametrize(("claim", "passage", "status"), [
+    ("The conditional flow trained for 200 epochs.", TRAINING, "unsupported"),  # the main flow's and the ensemble's
+    ("The conditional flow trained for 600 epochs.", TRAINING, "supported"),
+    ("The main flow trained for 200 epochs from a learning rate of 10^-4.", TRAINING, "unsupported"),  # the ensemble's
+    ("The main flow trained for 200 epochs from a learning rate of 10^-5.", TRAINING, "supported"),
+    ("Each flow of the ensemble trained for 200 epochs from a learning rate of 10^-4.", TRAINING, "supported"),
+    ("The fraction of stars with rotation detections stays high only out to about 1.5 km/s in tangential velocity.",
+     VELOCITY, "unsupported"),  # Meingast's cut
+    ("The fraction of stars with rotation detections stays high out to about 5 km/s in tangential velocity.",
+     VELOCITY, "supported"),
+    ("Meingast et al. (2021) cut at 1.5 km/s in tangential velocity.", VELOCITY, "supported"),
+])
+def test_the_sentence_that_fits_best_decides(claim, passage, status):
+    """best_fit.py: a value standing only in sentences that share fewer of the claim's words than a sentence giving
+    another value of its kind is that other sentence's subject's, not the claim's."""
+    assert verdict(claim, passage)[0] == status
+
+
+def test_the_reason_names_the_value_of_the_sentence_that_fits():
+    reason = best_fit_reason(claim_of("The conditional flow trained for 200 epochs."), TRAINING)
+    assert reason == "200 is in the passage, but the sentence that fits the claim best gives 600"
+
+
+@pytest.mark.parametrize("claim", [
+    "The training took 7 minutes on a Tesla P100 GPU.",  # one value of its kind: nothing to compare
+    "The learning rate fell by a factor of 10 after the 100th and 150th epochs.",  # stated in the best sentence
+    "The learning rate fell by a factor of 10 every 200 epochs.",  # another 200 elsewhere fits worse: no matter
+])
+def test_a_value_in_the_sentence_that_fits_is_left_alone(claim):
+    assert best_fit_reason(claim_of(claim), TRAINING) is None
+
+
+def test_one_sentence_is_left_to_its_clauses():
+    """Two values in one sentence are binding.py's to part (its clauses), not this rule's."""
+    passage = ("The published rate is $0.057_{-0.017}^{+0.022}$ and our posterior constraint is "
+               "$0.019_{-0.008}^{+0.010}$. The rate density of Earth analogs is $0.019$ per star.")
+    assert best_fit_reason(claim_of("Our posterior constraint on the published rate is 0.019."), passage) is None
+
+
+@pytest.mark.parametrize(("claim", "status"), [
+    ("Jackman et al. (2021) measured a slope of 0.69 ± 0.05 for K5–K8 stars younger than 40 Myr.", "unsupported"),
+    ("Jackman et al. (2021) measured a slope of 0.69 ± 0.05 for M0–M2 stars younger than 40 Myr.", "supported"),
+    ("Jackman et al. (2021) measured a slope of 0.94 ± 0.04 for M3-M5 stars younger than 40 Myr.", "supported"),
+    ("Jackman et al. (2021) measured a slope of 0.94 ± 0.04 for K5-K8 stars younger than 40 Myr.", "unsupported"),
+])
+def test_two_lists_pair_in_order_without_respectively(claim, status):
+    """in_order.py: `for M3-M5, M0-M2, and K5-K8 stars ... slopes of 0.94, 0.69, 0.82`: the second slope is M0-M2's."""
+    assert verdict(claim, SLOPES)[0] == status
+
+
+def test_the_reason_names_the_item_in_the_values_place():
+    reason = in_order_reason(claim_of("Jackman et al. measured a slope of 0.69 ± 0.05 for K5–K8 stars."), SLOPES)
+    assert reason is not None and reason.startswith("0.69 ± 0.05 is the passage's value for M0-M2")
+
+
+@pytest.mark.parametrize("passage", [
+    # common words are no names: their list pairs with the numbers after it by chance
+    "We describe the members as the core and halo of the cluster. This implies 1,106 and 2,192 members.",
+    # a stray value between the list and the run: no run of as many values right after
+    "The fits for M3-M5 and K5-K8 stars took 3 days. Slopes were 0.94 and within 0.3 of 0.69.",
+    # values of two kinds are no list of one quantity
+    "We observed TOI-700 and TOI-270 for 12 hours and 0.5 mag.",
+])
+def test_lists_that_do_not_pair(passage):
+    assert in_order_reason(claim_of("The halo of TOI-270 with K5-K8 has 1,106 members and 0.94 and 12 hours."),
+                           passage) is None
