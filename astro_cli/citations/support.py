@@ -30,6 +30,7 @@ from astro_cli.citations.in_order import in_order_reason
 from astro_cli.citations.names import named_in, rows_of, squash
 from astro_cli.citations.owners import owner_reason
 from astro_cli.citations.planets import planet_cells, planet_words, row_fits, split_planet
+from astro_cli.citations.pointers import pointer_reason
 from astro_cli.citations.quantity import Quantity
 from astro_cli.citations.releases import release_reason
 from astro_cli.citations.respectively import respectively_reason
@@ -90,6 +91,7 @@ def check_support(claim: Claim, passage: str, stated: Stated | None = None) -> V
              or band_reason(claim, passage) or respectively_reason(claim, passage)
              or best_fit_reason(claim, passage)
              or in_order_reason(claim, passage)
+             or pointer_reason(claim, passage, stated)
              if claim.quantities else None) or credit_reason(claim, passage)
     if other is not None:
         return Verdict("unsupported", other)

@@ -115,3 +115,18 @@ def test_the_reason_names_the_item_in_the_values_place():
 def test_lists_that_do_not_pair(passage):
     assert in_order_reason(claim_of("The halo of TOI-270 with K5-K8 has 1,106 members and 0.94 and 12 hours."),
                            passage) is None
+
+
+ZTF = ("We used the same matching criteria as for the CSS light curves, requiring a match to be within 2″ of our "
+       "target coordinates. Training took 7 minutes on a Tesla P100 12GB GPU (Figure 12). A summary of light curve "
+       "statistics are reported in Table 2.2 for all ZTF filters.")
+
+
+@pytest.mark.parametrize(("claim", "status"), [
+    ("ZTF matches had to lie within 2 arcmin of the target.", "unsupported"),  # only Table 2.2's number
+    ("ZTF matches had to lie within 2 arcsec of the target coordinates.", "supported"),
+    ("Training took 7 minutes on a 12 GB Tesla P100 GPU.", "supported"),  # `12GB` is written, though not read
+])
+def test_a_pointers_number_is_no_value(claim, status):
+    """pointers.py: the `2.2` of `Table 2.2` is no value a claim's `2 arcmin` can stand on."""
+    assert verdict(claim, ZTF)[0] == status
