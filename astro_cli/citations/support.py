@@ -32,6 +32,7 @@ from astro_cli.citations.owners import owner_reason
 from astro_cli.citations.planets import planet_cells, planet_words, row_fits, split_planet
 from astro_cli.citations.pointers import pointer_reason
 from astro_cli.citations.quantity import Quantity
+from astro_cli.citations.rates import rate_reason
 from astro_cli.citations.releases import release_reason
 from astro_cli.citations.respectively import respectively_reason
 from astro_cli.citations.row_labels import row_label_reason
@@ -92,6 +93,7 @@ def check_support(claim: Claim, passage: str, stated: Stated | None = None) -> V
              or best_fit_reason(claim, passage)
              or in_order_reason(claim, passage)
              or pointer_reason(claim, passage, stated)
+             or rate_reason(claim, passage, stated)
              if claim.quantities else None) or credit_reason(claim, passage)
     if other is not None:
         return Verdict("unsupported", other)

@@ -130,3 +130,25 @@ ZTF = ("We used the same matching criteria as for the CSS light curves, requirin
 def test_a_pointers_number_is_no_value(claim, status):
     """pointers.py: the `2.2` of `Table 2.2` is no value a claim's `2 arcmin` can stand on."""
     assert verdict(claim, ZTF)[0] == status
+
+
+HOSTS = ("[Caption: Young Planet Host Flare Rates]\n"
+         "Host Name | Age | Flare Rate | Comp. Sample | N | [Myr] | [day^{−1}] | Flare Rate [day^{−1}]\n"
+         "AU Mic | 22 ± 3 | 2.218 | 0.104_{−0.066}^{+0.188} | 590\n"
+         "V1298 Tau | 23 ± 4 | 0.022 | 0.116_{−0.07}^{+0.107} | 300\n"
+         "DS Tuc | 45 ± 4 | 0.420 | 0.104_{−0.061}^{+0.104} | 281")
+DENSITY = ("The KDE was used to determine the probability that each object is variable. This was used to select a "
+           "uniform 10 objects $\\deg^{-2}$ to match the TDSS fiber allocation in the SDSS-IV.")
+
+
+@pytest.mark.parametrize(("claim", "passage", "status"), [
+    ("V1298 Tau, 23 ± 4 Myr old, has a flare rate of 0.022 per hour.", HOSTS, "unsupported"),
+    ("V1298 Tau, 23 ± 4 Myr old, has a flare rate of 0.022 per day.", HOSTS, "supported"),
+    ("V1298 Tau, 23 ± 4 Myr old, has a flare rate of 0.022 flares/day.", HOSTS, "supported"),
+    ("Variable objects were selected at a uniform density of 10 per square arcminute.", DENSITY, "unsupported"),
+    ("Variable objects were selected at a uniform density of 10 per square degree.", DENSITY, "supported"),
+    ("Variable objects were selected at a uniform density of 10 per degree.", DENSITY, "unsupported"),
+])
+def test_a_rate_is_per_its_unit(claim, passage, status):
+    """rates.py: `per hour` is not the header's `[day^{-1}]`; `per square arcminute` is not `deg^{-2}`."""
+    assert verdict(claim, passage)[0] == status
