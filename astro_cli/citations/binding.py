@@ -38,6 +38,7 @@ _RESPECTIVELY = re.compile(r"\brespectively\b", re.IGNORECASE)
 _OPENS = re.compile(r"\s*(?:[A-Z\[(\"“]|\\(?:sub)*section|\\paragraph)")  # a passage that starts a sentence
 _CLOSES = re.compile(r"[.!?)\]}\"”]\s*$")  # a passage that ends a sentence
 _COMMAND = re.compile(r"\\([A-Za-z]+)")
+NAME_DIGITS = re.compile(r"(?<![\\A-Za-z])[A-Z][A-Za-z]*$")  # `K2`, `M3-M5`: a name's digits (`\approx40` is none)
 _TOKEN = re.compile(r"[^\W\d_]\w*")
 # LaTeX's words and the words of comparison that say nothing of which quantity a number is
 _NOT_ANCHORS = frozenset("""approx sim simeq lesssim gtrsim times frac begin end equation eqnarray align cases quad
@@ -132,7 +133,8 @@ def anchored(text: str, numbers: list[Quantity], skip: list[tuple[int, int]] | N
 @lru_cache(maxsize=512)
 def passage_anchored(text: str) -> tuple[Anchored, ...]:
     """A passage's values with their words; pointers (`Figure 9`, `Equation (18)`) are no values."""
-    values = [q for q in passage_quantities(text) if not POINTERS.search(text[max(0, q.start - 14):q.start])]
+    values = [q for q in passage_quantities(text) if not POINTERS.search(text[max(0, q.start - 14):q.start])
+              and not NAME_DIGITS.search(text, max(0, q.start - 12), q.start)]
     out = anchored(text, values)
     # a chunk cut mid-sentence lost the words before its first sentence's numbers, or after its last one's
     cut = ({0} if not _OPENS.match(text) else set()) | ({max(a.index for a in out)} if out and not _CLOSES.search(

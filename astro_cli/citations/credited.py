@@ -47,11 +47,18 @@ def _sentence_of(passage: str, position: int) -> int:
 def _mentions(surname: str, plain: str) -> list[tuple[int, int | None]]:
     """(position, year or None) of each place the passage names the author, as prose or as a cite key."""
     name = "-?".join(re.escape(part) for part in fold(surname).split("-"))  # `Cantat-Gaudin`, `cantatgaudin_...`
-    pattern = re.compile(r"(?<![a-z])" + name + r"(?P<key>[a-z_]{0,30}?_)?(?P<etal>\s+(?:et\s+al\.?|and\s+\w+|&\s*\w+))?"
-                         r"[\s,(]*(?P<year>(?:19|20)\d\d)?(?!\d)")
-    # a citation, not the word (`Bond albedo`, `a young star` are no mention of Bond or Young): a year or `et al.`
-    return [(m.start(), int(m.group("year")) if m.group("year") else None) for m in pattern.finditer(plain)
-            if m.group("year") or (m.group("etal") or "").strip().startswith("et")]
+    pattern = re.compile(r"(?<![a-z])" + name + r"(?:(?P<short>\d\d)(?![\d])|(?P<key>[a-z_]{0,30}?_)?"
+                         r"(?P<etal>\s+(?:et\s+al\.?|and\s+\w+|&\s*\w+))?[\s,(]*(?P<year>(?:19|20)\d\d)?(?!\d))")
+    # a citation, not the word (`Bond albedo`, `a young star` are no mention of Bond or Young): a year or `et al.`;
+    # a cite key's two digits are a year too (`[medina20]`, `[jackman21]`, `[yang23_lp]`)
+    return [(m.start(), int(m.group("year")) if m.group("year") else _century(int(m.group("short"))) if m.group(
+        "short") else None) for m in pattern.finditer(plain)
+            if m.group("year") or m.group("short") or (m.group("etal") or "").strip().startswith("et")]
+
+
+def _century(short: int) -> int:
+    """A cite key's two-digit year (`medina20`): this century's up to 50, the last one's after."""
+    return 2000 + short if short <= 50 else 1900 + short
 
 
 def credit_reason(claim: Claim, passage: str) -> str | None:

@@ -152,3 +152,23 @@ DENSITY = ("The KDE was used to determine the probability that each object is va
 def test_a_rate_is_per_its_unit(claim, passage, status):
     """rates.py: `per hour` is not the header's `[day^{-1}]`; `per square arcminute` is not `deg^{-2}`."""
     assert verdict(claim, passage)[0] == status
+
+
+MEDINA = ("Additionally, [medina20] found a broken power-law relationship between $R_0$ and the flare rate. "
+          "[medina20] analyzed light curves of 419 low-mass main-sequence stars in the Solar neighborhood observed by "
+          "TESS. They found that the flare rate saturates at $log(R) = -1.30 \\pm 0.08$ for $R_0 < 0.1$.")
+ILIN = ("[ilin21] used the K2 30-minute light curves for their analysis, compared with our TESS 2-minute light curves. "
+        "Additionally, our sample has $\\sim 2 \\times$ the number of stars as in [ilin21].")
+
+
+@pytest.mark.parametrize(("claim", "passage", "status"), [
+    ("Medina et al. (2018) found that the flare rate saturates for R_0 < 0.1.", MEDINA, "unsupported"),
+    ("Medina et al. (2020) found that the flare rate saturates for R_0 < 0.1.", MEDINA, "supported"),
+    ("Medina et al. (2021) found that the flare rate saturates for R_0 < 0.1.", MEDINA, "supported"),  # e-print year
+    ("Ilin et al. (2021) used 2-minute K2 light curves.", ILIN, "unsupported"),  # TESS's cadence; K2's is 30
+    ("Ilin et al. (2021) used 30-minute K2 light curves.", ILIN, "supported"),
+])
+def test_sources_by_their_cite_keys_and_names_digits(claim, passage, status):
+    """credited.py reads a cite key's two-digit year (`[medina20]`); binding.py reads `K2`'s 2 as a name, not a
+    value, so `K2` is a word that ties `30-minute` to the claim."""
+    assert verdict(claim, passage)[0] == status
