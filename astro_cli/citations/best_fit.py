@@ -21,7 +21,7 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 
-from astro_cli.citations.agree import LONG, Stated, matching
+from astro_cli.citations.agree import LONG, matching, stated_in
 from astro_cli.citations.binding import Anchored, claim_anchored, passage_anchored, rivals, text_words
 from astro_cli.citations.claims import Claim
 from astro_cli.citations.quantity import Quantity
@@ -51,13 +51,15 @@ def _spans(passage: str, pattern: re.Pattern[str]) -> list[tuple[int, int]]:
 
 
 @lru_cache(maxsize=512)
-def _places(passage: str) -> tuple[tuple[_Place, ...], Stated]:
+def _places(passage: str) -> tuple[tuple[_Place, ...], dict[int, _Place], tuple[tuple[Quantity, tuple[_Place, ...]], ...]]:
     """The passage's values (not in words, not years, not in a cut sentence, not a name's digits) with their
-    sentence's and paragraph's words."""
+    sentence's and paragraph's words; and the same grouped by what a claim value could be rivalled by (unit,
+    count, percent: binding.py's `rivals` of one member is that of all), each group with one member."""
     paragraphs = [(a, b, text_words(passage[a:b])) for a, b in _spans(passage, _PARAGRAPH)]
     sentences = _spans(passage, _SENTENCE)
     values = passage_anchored(passage)
     out = []
+    groups: dict[tuple[str | None, bool, bool, bool], list[_Place]] = {}
     for value in values:
         q = value.quantity
         if q.worded or q.year or value.cut or _DESIGNATION.search(passage, max(0, q.start - 12), q.start):
@@ -66,7 +68,14 @@ def _places(passage: str) -> tuple[tuple[_Place, ...], Stated]:
         first, last, paragraph = next((a, b, w) for a, b, w in paragraphs if a <= q.start < b)
         a, b = sentences[at - 1] if at and sentences[at - 1][0] >= first else (q.start, q.start)
         out.append(_Place(value, text_words(passage[a:b]) if b > a else frozenset(), (a, b), paragraph))
-    return tuple(out), Stated(tuple(p.anchored.quantity for p in out))
+        key = (q.unit, q.percent, q.plus is None and q.decimals >= 0 and float(q.value).is_integer(), _yearlike(q))
+        groups.setdefault(key, []).append(out[-1])
+    grouped = tuple((members[0].anchored.quantity, tuple(members)) for members in groups.values())
+    return tuple(out), {id(p.anchored.quantity): p for p in out}, grouped
+
+
+def _yearlike(q: Quantity) -> bool:
+    return q.unit is None and q.decimals == 0 and 1600 <= q.value <= 2099 and q.high is None and "," not in q.bare
 
 
 def _shape(q: Quantity) -> str:
@@ -99,31 +108,39 @@ def best_fit_reason(claim: Claim, passage: str) -> str | None:
     """Why a claim's value stands only in sentences that fit the claim worse than one giving another value."""
     if len(passage) >= LONG or passage.count("|") >= 5:
         return None
-    places, stated = _places(passage)
-    if len(places) < 2:
-        return None
+    places, by_id, grouped = _places(passage)
+    if not grouped or places[0].anchored.index == places[-1].anchored.index:
+        return None  # values in one sentence at most: binding.py's clauses decide
+    stated = stated_in(passage)  # its matches are cached and shared with the other rules
     mine = claim_anchored(claim)
     for own in mine:
         q = own.quantity
         if q.worded or q.year or not own.sentence:
             continue
-        same = set(map(id, matching(q, stated)))
-        equal = [p for p in places if id(p.anchored.quantity) in same]
+        found = matching(q, stated)
+        if not found:
+            continue
+        same = set(map(id, found))
+        equal = [by_id[i] for i in same if i in by_id]
         if not equal:
             continue
+        same_value = [p for members in (m for rep, m in grouped if rivals(q, rep)) for p in members
+                      if id(p.anchored.quantity) not in same and p.anchored.quantity.value != q.value
+                      and _comparable(q, p.anchored.quantity)]
         # a sentence stating another of the claim's values is one the claim drew on, not a rival statement
-        drawn = {p.anchored.index for o in mine if o is not own
-                 for m in [set(map(id, matching(o.quantity, stated)))] for p in places if id(p.anchored.quantity) in m}
-        others = [p for p in places if id(p.anchored.quantity) not in same and rivals(q, p.anchored.quantity)
-                  and p.anchored.quantity.value != q.value and p.anchored.index not in drawn
-                  and _comparable(q, p.anchored.quantity)]
+        drawn = {by_id[id(m)].anchored.index for o in mine if o is not own for m in matching(o.quantity, stated)
+                 if id(m) in by_id} if len(mine) > 1 and same_value else set()
+        others = [p for p in same_value if p.anchored.index not in drawn]
         if not others:
             continue
         # a claim of one value is about it all; of several, each value's clause says what it is
         words = own.sentence if len(mine) == 1 else own.clause or own.sentence
         # of rivals that fit alike, the nearest in size (`600 epochs`, not the `4` of `Section 4` beside it)
-        best = max(others, key=lambda p: (len(words & p.anchored.sentence), len(words & p.paragraph),
-                                          -_distance(q.value, p.anchored.quantity.value)))
+        fits = [(len(words & p.anchored.sentence), len(words & p.paragraph), p) for p in others]
+        top = max(f[:2] for f in fits)
+        if top[0] < MIN_WORDS:
+            continue  # no rival sentence shares enough of the claim's words to decide
+        best = min((p for a, b, p in fits if (a, b) == top), key=lambda p: _distance(q.value, p.anchored.quantity.value))
         if all(_wins(words, best, e, others) for e in equal):
             return _reason(q.text, best)
     return None

@@ -10,6 +10,7 @@ passage writes nowhere else as a number it could not read (`a 12GB GPU`), is not
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 from astro_cli.citations.agree import Stated, check_quantity, matching
 from astro_cli.citations.claims import POINTERS, Claim
@@ -18,14 +19,24 @@ from astro_cli.citations.headers import header_stated
 
 def pointer_reason(claim: Claim, passage: str, stated: Stated) -> str | None:
     """Why a claim's value stands in the passage only as the number of a table, figure, section or equation."""
+    pointed = _pointed(passage)
+    if not pointed:
+        return None
     for q in claim.quantities:
         if q.worded or q.year:
             continue
         found = matching(q, stated)
-        if found and all(POINTERS.search(passage, max(0, m.start - 14), m.start) for m in found) \
+        if found and all(m.start in pointed for m in found) \
                 and check_quantity(q, header_stated(passage)) is not None and not _unread(q.bare, passage, stated):
             return f"{q.text} is not in the passage (its {found[0].text} numbers a table, figure, section or equation)"
     return None
+
+
+@lru_cache(maxsize=512)
+def _pointed(passage: str) -> frozenset[int]:
+    """Where the passage's numbers after a pointer word start (cached: one passage, many claims)."""
+    return frozenset(m.start() for m in re.finditer(r"\d", passage)
+                     if POINTERS.search(passage, max(0, m.start() - 14), m.start()))
 
 
 def _unread(number: str, passage: str, stated: Stated) -> bool:
