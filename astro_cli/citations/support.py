@@ -25,6 +25,7 @@ from astro_cli.citations.claims import Claim
 from astro_cli.citations.columns import column_reason
 from astro_cli.citations.counts import as_figures, presupposed
 from astro_cli.citations.credited import credit_reason
+from astro_cli.citations.dates import date_reason
 from astro_cli.citations.headers import header_reason, header_stated
 from astro_cli.citations.in_order import in_order_reason
 from astro_cli.citations.names import named_in, rows_of, squash
@@ -95,6 +96,7 @@ def check_support(claim: Claim, passage: str, stated: Stated | None = None) -> V
              or pointer_reason(claim, passage, stated)
              or rate_reason(claim, passage, stated)
              if claim.quantities else None) or credit_reason(claim, passage)
+    other = other or date_reason(claim, passage)
     if other is not None:
         return Verdict("unsupported", other)
     if claim.quantities and passage.count("|") >= 5:

@@ -172,3 +172,19 @@ def test_sources_by_their_cite_keys_and_names_digits(claim, passage, status):
     """credited.py reads a cite key's two-digit year (`[medina20]`); binding.py reads `K2`'s 2 as a name, not a
     value, so `K2` is a word that ties `30-minute` to the claim."""
     assert verdict(claim, passage)[0] == status
+
+
+SPAN = ("Our spectroscopic sample, therefore, covers spectra from SDSS-I – SDSS-IV, and span MJDs from 51779 "
+        "(2000 August 23) to 58543 (2019 March 1), with 90% having an observation MJD $> 56715$ (2014 February 27).")
+
+
+@pytest.mark.parametrize(("claim", "status"), [
+    ("The spectra span MJD 51779 (23 August 2000) to MJD 58543 (1 March 2018).", "unsupported"),
+    ("The spectra span MJD 51779 (23 August 2000) to MJD 58543 (1 March 2019).", "supported"),
+    ("The spectra span MJD 51779 (August 23, 2000) to MJD 58543 (2019-03-01).", "supported"),
+    ("The last spectra of the sample were taken in March 2019, at MJD 58543.", "supported"),
+    ("The last spectra of the sample were taken in May 2019, at MJD 58543.", "unsupported"),
+])
+def test_a_date_is_compared_whole(claim, status):
+    """dates.py: a date's year is no value quantities.py compares; the date is compared whole."""
+    assert verdict(claim, SPAN)[0] == status
