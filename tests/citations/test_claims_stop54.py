@@ -174,8 +174,10 @@ def test_sources_by_their_cite_keys_and_names_digits(claim, passage, status):
     assert verdict(claim, passage)[0] == status
 
 
-SPAN = ("Our spectroscopic sample, therefore, covers spectra from SDSS-I – SDSS-IV, and span MJDs from 51779 "
-        "(2000 August 23) to 58543 (2019 March 1), with 90% having an observation MJD $> 56715$ (2014 February 27).")
+SPAN = ("This includes all spectra up to an MJD of 58543 (2019 March 1). Our spectroscopic sample, therefore, "
+        "covers spectra from SDSS-I – SDSS-IV, and span MJDs from 51779 (2000 August 23) to 58543 (2019 March 1), "
+        "with 90% having an observation MJD $> 56715$ (2014 February 27), near the beginning of SDSS-IV. The majority "
+        "of the variable stars in our sample are from the TDSS SES program.")
 
 
 @pytest.mark.parametrize(("claim", "status"), [
