@@ -55,3 +55,50 @@ def test_the_sentence_that_fits_best_and_lists_in_order(run_astro, fake, astro_e
     assert claims[1]["reason"] == "200 is in the passage, but the sentence that fits the claim best gives 600"
     assert str(claims[3]["reason"]).startswith("10^-4 is in the passage, but the sentence that fits the claim best")
     assert str(claims[5]["reason"]).startswith("0.69 ± 0.05 is the passage's value for M0-M2")
+
+
+TDSS = "2405.90003"
+MORE = {
+    TDSS: ("The Time-Domain Spectroscopic Survey: Stellar Variability", "Sample",
+           "The KDE was used to determine the probability that each object is variable. This was used to select a "
+           "uniform 10 objects $\\deg^{-2}$ to match the TDSS fiber allocation in the SDSS-IV.\n\n"
+           "Our spectroscopic sample, therefore, covers spectra from SDSS-I to SDSS-IV, and span MJDs from 51779 "
+           "(2000 August 23) to 58543 (2019 March 1), near the end of SDSS-IV.\n\n"
+           "We also cross-matched our sample to the Zwicky Transient Facility DR5 [ZTF; ZTF_1, ZTF_2, ZTF_3]. We used "
+           "the same matching criteria as for the CSS light curves, requiring a match to be within 2″ of our target "
+           "coordinates.\n\n"
+           "In this sample, there are 18,651 ($\\sim$74\\%) stars that have light curves in both the ZTF $g$ and $r$ "
+           "filters. A summary of light curve statistics are reported in Table 2.2 for all ZTF filters."),
+    FLARES: ("Evolution of Flare Activity in GKM Stars Younger than 300 Myr", "Saturation",
+             "Additionally, \\citet{medina20} found a broken power-law relationship between $R_0$ and the flare "
+             "rate. They analyzed light curves of 419 low-mass main-sequence stars in the Solar neighborhood "
+             "observed by TESS, and found that the flare rate saturates for $R_0 < 0.1$ at 0.5 flares per day."),
+}
+
+
+@pytest.fixture
+def more(workspace: Path) -> dict[str, str]:
+    return latex_passages(workspace, MORE, 2024, {TDSS: "KDE", FLARES: "419"})
+
+
+@pytest.mark.slow
+def test_rates_pointers_dates_and_cite_keys(run_astro, fake, astro_env, more):
+    """A density per square arcminute told for one per square degree, 2 arcmin standing on `Table 2.2`, a date's
+    year changed, and Medina 2018 for `[medina20]` were all supported."""
+    t, f = more[TDSS], more[FLARES]
+    answer = (f"Targets were selected at a uniform density of 10 per square degree [{t}]. "
+              f"Targets were selected at a uniform density of 10 per square arcminute [{t}]. "
+              f"ZTF matches had to lie within 2 arcmin of the target [{t}]. "
+              f"The spectra span MJD 51779 (23 August 2000) to MJD 58543 (1 March 2018) [{t}]. "
+              f"Medina et al. (2020) found that the flare rate saturates for R_0 < 0.1 at 0.5 flares per day [{f}]. "
+              f"Medina et al. (2018) found that the flare rate saturates for R_0 < 0.1 at 0.5 flares per day [{f}]. "
+              f"Medina et al. (2020) found that the flare rate saturates for R_0 < 0.1 at 0.5 flares per hour [{f}].")
+    fake.add({"tool_calls": [{"name": "get_paper_content", "arguments": {"id": FLARES}}]})
+    claims = claims_of(run_astro, fake, astro_env, TDSS, answer)
+    assert [c["status"] for c in claims] == ["supported", "unsupported", "unsupported", "unsupported", "supported",
+                                             "unsupported", "unsupported"]
+    assert claims[1]["reason"] == "10 is per deg^2 in the passage, not per arcmin^2"
+    assert str(claims[2]["reason"]).startswith("2 arcmin is not in the passage")
+    assert claims[3]["reason"] == "1 March 2018 is not a date of the passage (it gives 2019 March 1)"
+    assert str(claims[5]["reason"]).startswith("Medina (2018) is not what the passage cites")
+    assert claims[6]["reason"] == "0.5 is per d in the passage, not per h"
