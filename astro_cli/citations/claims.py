@@ -37,6 +37,7 @@ GREEK_DESIGNATION = re.compile(
     r"(?<![\w-])(?:[α-ωϵϕ]|(?i:alpha|beta|gamma|delta|epsilon|zeta|eta|theta|iota|kappa|lambda|mu|nu|xi|omicron|pi|rho|"
     r"sigma|tau|upsilon|phi|chi|psi|omega)(?=[\s-]))[\s-]?[A-Z][a-z]{2,11}\b" + _STAR + r"(?:\s?[b-h]\b)?"
 )
+POWER = re.compile(r"(?:[^\W\d_]|[})])(?:\^\{?\s*|(?=[²³]))[\d²³]$")  # `χ²`, `\chi^2`, `km^{2}`: an exponent
 POINTERS = re.compile(
     r"(?:\b(?:Eqs?|Equations?|Tables?|Tab|Figs?|Figures?|Sect?s?|Sections?|Appendix|Chapter|Ch|Step|Item|Paper|"
     r"No|Vol|p|pp|page|pages|version|v|DR|Cycle|Run|O)\.?\s*\(?|§\s*|\bref\.\s*|#)$",
@@ -119,6 +120,8 @@ def _quantities(sentence: str, skip: list[tuple[int, int]]) -> list[Quantity]:
         start = quantity.start
         if quantity.year or any(a <= start < b for a, b in skip) or POINTERS.search(sentence[max(0, start - 14):start]):
             continue
+        if POWER.search(sentence, max(0, start - 3), start + 1):
+            continue  # the power of a symbol or a unit (`χ²`, `\chi^2`, `km²`), not a value
         if sentence[:start].strip() in ("", "-", "*") and _MARKER.match(sentence, start):
             continue  # a list marker
         found.append(quantity)

@@ -194,3 +194,25 @@ SPAN = ("This includes all spectra up to an MJD of 58543 (2019 March 1). Our spe
 def test_a_date_is_compared_whole(claim, status):
     """dates.py: a date's year is no value quantities.py compares; the date is compared whole."""
     assert verdict(claim, SPAN)[0] == status
+
+
+CUT = ("We require a TDSS star to have any of $\\chi^2$, Stetson J, or VarStat greater than the 90% level of the same "
+       "statistic in the control sample in any filter. Additionally, we count a TDSS star as variable if it has "
+       "$\\log{( FAP )} \\leq -5$ in any filter, or has a Xsigma statistic from 3.2 that exceeds the 99% level of the "
+       "control sample in any given bin.")
+
+
+@pytest.mark.parametrize(("claim", "status"), [
+    ("A TDSS star must exceed the 99% level of the control sample in χ², Stetson J or VarStat.", "unsupported"),
+    ("A TDSS star must exceed the 90% level of the control sample in χ², Stetson J or VarStat.", "supported"),
+    ("A TDSS star counts as variable when its Xsigma exceeds the 99% level of the control sample.", "supported"),
+])
+def test_a_power_is_no_value(claim, status):
+    """claims.py: the `²` of `χ²` is its power, not a second value that cut the claim into clauses, so the claim's
+    words `Stetson J or VarStat` point to the 90% sentence (best_fit.py)."""
+    assert verdict(claim, CUT)[0] == status
+
+
+def test_powers_of_symbols_and_units_are_not_quantities():
+    assert [q.text for q in claim_of("A fit gives χ² = 1.3 over 5 km² and $\\chi^2$ of 1.1.").quantities] == [
+        "1.3", "5 km", "1.1"]
