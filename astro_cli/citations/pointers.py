@@ -2,7 +2,8 @@
 
 `A summary ... is reported in Table 2.2`, `see Section 4`, `Equation (3)`: the number names a part of the paper.
 The claim's own pointers are never read as quantities (claims.py); the passage's were, so `within 2 arcmin of the
-target` found the `2.2` of `Table 2.2` (the passage's `2″` is arcseconds). The rule: a claim value whose every
+target` found the `2.2` of `Table 2.2` (the passage's `2″` is arcseconds), and `the five ensemble flows` the `5`
+of `the flow ensemble in Section 5` (the paper trains 4). The rule: a claim value whose every
 match in the passage follows a pointer word (claims.py's `POINTERS`), that no table header states, and that the
 passage writes nowhere else as a number it could not read (`a 12GB GPU`), is not in the passage.
 """
@@ -12,22 +13,23 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
-from astro_cli.citations.agree import Stated, check_quantity, matching
+from astro_cli.citations.agree import Stated, check_quantity, matching, stated_in
 from astro_cli.citations.claims import POINTERS, Claim
 from astro_cli.citations.headers import header_stated
 
 
-def pointer_reason(claim: Claim, passage: str, stated: Stated) -> str | None:
+def pointer_reason(claim: Claim, passage: str) -> str | None:
     """Why a claim's value stands in the passage only as the number of a table, figure, section or equation."""
     pointed = _pointed(passage)
     if not pointed:
         return None
+    own = stated_in(passage)  # where its values stand in this text (not the index of the passages read together)
     for q in claim.quantities:
-        if q.worded or q.year:
+        if q.year:
             continue
-        found = matching(q, stated)
+        found = matching(q, own)
         if found and all(m.start in pointed for m in found) \
-                and check_quantity(q, header_stated(passage)) is not None and not _unread(q.bare, passage, stated):
+                and check_quantity(q, header_stated(passage)) is not None and not _unread(q.bare, passage, own):
             return f"{q.text} is not in the passage (its {found[0].text} numbers a table, figure, section or equation)"
     return None
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
-from astro_cli.citations.agree import Stated, matching
+from astro_cli.citations.agree import matching, stated_in
 from astro_cli.citations.claims import Claim
 
 _UNITS = {
@@ -52,15 +52,16 @@ def _header(passage: str) -> tuple[tuple[str, int], ...]:
     return tuple({(_UNITS[m.group("unit")], int(m.group("power"))) for m in _HEADER.finditer(passage)})
 
 
-def rate_reason(claim: Claim, passage: str, stated: Stated) -> str | None:
+def rate_reason(claim: Claim, passage: str) -> str | None:
     """Why a claim's rate or density is the passage's number per another unit; None when it may not be."""
     if "per " not in claim.text and "^" not in claim.text and "/" not in claim.text:
         return None
+    own = stated_in(passage)  # where its values stand in this text (not the index of the passages read together)
     for q in claim.quantities:
         wanted = per(claim.text, q.end)
         if wanted is None:
             continue
-        found = matching(q, stated)
+        found = matching(q, own)
         header = _header(passage)
         theirs = [per(passage, m.end) or (header[0] if len(header) == 1 and "|" in passage else None)
                   for m in found]

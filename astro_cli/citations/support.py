@@ -93,8 +93,8 @@ def check_support(claim: Claim, passage: str, stated: Stated | None = None) -> V
              or band_reason(claim, passage) or respectively_reason(claim, passage)
              or best_fit_reason(claim, passage)
              or in_order_reason(claim, passage)
-             or pointer_reason(claim, passage, stated)
-             or rate_reason(claim, passage, stated)
+             or pointer_reason(claim, passage)
+             or rate_reason(claim, passage)
              if claim.quantities else None) or credit_reason(claim, passage)
     other = other or date_reason(claim, passage)
     if other is not None:

@@ -12,7 +12,7 @@ import pytest
 from astro_cli.citations.best_fit import best_fit_reason
 from astro_cli.citations.claims import split_claims
 from astro_cli.citations.in_order import in_order_reason
-from astro_cli.citations.support import check_support
+from astro_cli.citations.support import check_support, union_verdict
 
 TRAINING = (
     "In this section we list some technical details of training the normalizing flows.\n\n"
@@ -216,3 +216,17 @@ def test_a_power_is_no_value(claim, status):
 def test_powers_of_symbols_and_units_are_not_quantities():
     assert [q.text for q in claim_of("A fit gives χ² = 1.3 over 5 km² and $\\chi^2$ of 1.1.").quantities] == [
         "1.3", "5 km", "1.1"]
+
+
+ENSEMBLE = ("We train an ensemble of 4 normalizing flows, each with the same architecture and training schedule as the "
+            "regular flow described in Section 4.")
+
+
+@pytest.mark.parametrize(("claim", "status"), [
+    ("Each of the five ensemble flows was trained for 200 epochs, like the main flow.", "unsupported"),
+    ("Each of the four ensemble flows was trained for 200 epochs, like the main flow.", "supported"),
+])
+def test_a_count_in_words_is_no_sections_number(claim, status):
+    """pointers.py, for a claim citing two passages read together (`[c44; c59]`): `five` found only `Section 5`."""
+    [one], _ = split_claims(claim[:-1] + " [2405.90002:s5.1:c44; 2405.90002:sA:c59].")
+    assert union_verdict(one, [("2405.90002:s5.1:c44", ENSEMBLE), ("2405.90002:sA:c59", TRAINING)]).status == status
