@@ -74,6 +74,12 @@ def _places(passage: str) -> tuple[tuple[_Place, ...], dict[int, _Place], tuple[
     return tuple(out), {id(p.anchored.quantity): p for p in out}, grouped
 
 
+@lru_cache(maxsize=512)
+def _words_of(passage: str) -> frozenset[str]:
+    """The words of the passage's sentences that hold values (what any rival sentence could share)."""
+    return frozenset().union(*(p.anchored.sentence for p in _places(passage)[0]))
+
+
 def _yearlike(q: Quantity) -> bool:
     return q.unit is None and q.decimals == 0 and 1600 <= q.value <= 2099 and q.high is None and "," not in q.bare
 
@@ -109,6 +115,7 @@ def best_fit_reason(claim: Claim, passage: str) -> str | None:
     if len(passage) >= LONG or passage.count("|") >= 5:
         return None
     places, by_id, grouped = _places(passage)
+    every = _words_of(passage)
     if not grouped or places[0].anchored.index == places[-1].anchored.index:
         return None  # values in one sentence at most: binding.py's clauses decide
     stated = stated_in(passage)  # its matches are cached and shared with the other rules
@@ -120,6 +127,10 @@ def best_fit_reason(claim: Claim, passage: str) -> str | None:
         found = matching(q, stated)
         if not found:
             continue
+        # a claim of one value is about it all; of several, each value's clause says what it is
+        words = own.sentence if len(mine) == 1 else own.clause or own.sentence
+        if len(words & every) < MIN_WORDS:
+            continue  # no sentence of the passage can share enough of the claim's words to decide
         same = set(map(id, found))
         equal = [by_id[i] for i in same if i in by_id]
         if not equal:
@@ -133,8 +144,6 @@ def best_fit_reason(claim: Claim, passage: str) -> str | None:
         others = [p for p in same_value if p.anchored.index not in drawn]
         if not others:
             continue
-        # a claim of one value is about it all; of several, each value's clause says what it is
-        words = own.sentence if len(mine) == 1 else own.clause or own.sentence
         # of rivals that fit alike, the nearest in size (`600 epochs`, not the `4` of `Section 4` beside it)
         fits = [(len(words & p.anchored.sentence), len(words & p.paragraph), p) for p in others]
         top = max(f[:2] for f in fits)
