@@ -102,3 +102,35 @@ def test_rates_pointers_dates_and_cite_keys(run_astro, fake, astro_env, more):
     assert claims[3]["reason"] == "1 March 2018 is not a date of the passage (it gives 2019 March 1)"
     assert str(claims[5]["reason"]).startswith("Medina (2018) is not what the passage cites")
     assert claims[6]["reason"] == "0.5 is per d in the passage, not per h"
+
+
+POWERS = {
+    TDSS: ("The Time-Domain Spectroscopic Survey: Stellar Variability", "Variability selection",
+           "We require a TDSS star to have any of $\\chi^2$, Stetson J, or VarStat greater than the 90\\% level of the "
+           "same statistic in the control sample in any filter. Additionally, we count a TDSS star as variable if it "
+           "has $\\log{( FAP )} \\leq -5$ in any filter, or has a Xsigma statistic from 3.2 that exceeds the 99\\% "
+           "level of the control sample in any given bin."),
+    FLARES: ("Evolution of Flare Activity in GKM Stars Younger than 300 Myr", "Comparison",
+             "\\citet{ilin21} used the K2 30-minute light curves for their analysis, compared with our TESS 2-minute "
+             "light curves. Additionally, our sample has $\\sim 2 \\times$ the number of stars as in \\citet{ilin21}."),
+}
+
+
+@pytest.fixture
+def powers(workspace: Path) -> dict[str, str]:
+    return latex_passages(workspace, POWERS, 2024, {TDSS: "VarStat", FLARES: "K2"})
+
+
+@pytest.mark.slow
+def test_a_power_and_a_names_digits_are_no_values(run_astro, fake, astro_env, powers):
+    """`χ²`'s 2 cut the claim into clauses (so the 90% sentence's `Stetson J or VarStat` never counted) and `K2`'s 2
+    hid the word `K2`: the 99% level told of χ² and Ilin's 2-minute K2 cadence were supported."""
+    t, f = powers[TDSS], powers[FLARES]
+    answer = (f"A TDSS star must exceed the 90% level of the control sample in χ², Stetson J or VarStat [{t}]. "
+              f"A TDSS star must exceed the 99% level of the control sample in χ², Stetson J or VarStat [{t}]. "
+              f"Ilin et al. (2021) used 30-minute K2 light curves [{f}]. "
+              f"Ilin et al. (2021) used 2-minute K2 light curves [{f}].")
+    fake.add({"tool_calls": [{"name": "get_paper_content", "arguments": {"id": FLARES}}]})
+    claims = claims_of(run_astro, fake, astro_env, TDSS, answer)
+    assert [c["status"] for c in claims] == ["supported", "unsupported", "supported", "unsupported"]
+    assert claims[1]["reason"] == "99% is in the passage, but the sentence that fits the claim best gives 90%"
