@@ -42,9 +42,7 @@ BACK_MATTER = ("references", "acknowledgments")  # chunk kinds left out unless i
 # development split but cost tuning paraphrases, so it is not fused. The passages holding the UAT's
 # other labels for a concept the question names (thesaurus.py) are a list at half weight, below the
 # question's own words (benchmarks/RESULTS.md "Stop 53 — retrieval, the thesaurus").
-# The words the first fused passages share and the question lacks (feedback.py) are a list at half weight
-# too (benchmarks/RESULTS.md "Stop 54 — retrieval").
-LIST_WEIGHTS = {"bm25:synonyms": 2.0, "window": 0.5, "bm25:thesaurus": 0.5, "bm25:feedback": 0.5}
+LIST_WEIGHTS = {"bm25:synonyms": 2.0, "window": 0.5, "bm25:thesaurus": 0.5}
 FUSION_K = 10
 
 
@@ -160,9 +158,8 @@ def search_library(
             warning = f"hybrid search was not possible, so this is full text alone: {exc}"
         if warning is None:
             warning = _vectors_to_come(library, paper_ids, hybrid=any(name.startswith("vector") for name in lists))
-    if len(lists) > 1:  # the candidates ranked again by their best sentence window; then feedback from them
+    if len(lists) > 1:  # the candidates ranked again by their best sentence window
         lists.update(candidate_lists(library, phrasings, lists))
-        lists.update(feedback_list(library, phrasings, lists, limit, paper_ids, exclude))
     method = "hybrid" if any(name.startswith("vector") for name in lists) else "bm25"
     # The three-word runs are a list of the fusion (issue 30), not only its tie-breaker: as a tie-breaker
     # (issue 42's first try) 2 of the 27 held-out literal questions left the top 3 with vectors, 1 by
@@ -207,24 +204,6 @@ def candidate_lists(library: LibraryCore, phrasings: list[str], lists: dict[str,
     store = library.store
     weights = idf(store.document_frequencies(words), store.index_stamp()[1])
     return {"window": window_ranking(store.chunk_texts(ids), weights)}
-
-
-def feedback_list(library: LibraryCore, phrasings: list[str], lists: dict[str, list[tuple[int, float]]], limit: int,
-                  paper_ids: list[str] | None, exclude: Sequence[str]) -> dict[str, list[tuple[int, float]]]:
-    """The passages holding the words the first fused passages share and the question lacks (feedback.py)."""
-    from astro_cli.research.search.feedback import PASSAGES, feedback_words
-    from astro_cli.research.search.fts import parse_question
-
-    first = [cid for cid, _ in _fused(library, lists, PASSAGES)]
-    if not first or not LIST_WEIGHTS["bm25:feedback"]:
-        return {}
-    store = library.store
-    texts = store.chunk_texts(first)
-    asked = [w for p in phrasings for w in parse_question(p).words]
-    words = feedback_words([texts[cid] for cid in first if cid in texts], asked, store.document_frequencies,
-                           store.index_stamp()[1])
-    ranking = text_ranking(library, Match(tuple((w,) for w in words)), limit, paper_ids, exclude) if words else []
-    return {"bm25:feedback": ranking} if ranking else {}
 
 
 def _users(library: LibraryCore, word: str) -> list[str]:
