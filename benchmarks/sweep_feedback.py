@@ -19,6 +19,7 @@ top 3). Each VARIANT is patched into passages.py for its run only (the same chun
   score:norm=minmax|z,v=0.3         a convex combination of the lists' normalised scores instead of
                                     reciprocal rank fusion (v: the vector lists' share; a list that did
                                     not find a chunk gives it its lowest score)
+SWEEP_KEYWORDS=1 searches by keywords alone (a library whose vectors are pending, or off).
 Prints recall @1/@3/@10 (dev) or the four guard-rail counts, with each question that moved against the
 first variant. Results: benchmarks/RESULTS.md "Stop 54 — retrieval". None of these is in astro.
 """
@@ -44,6 +45,7 @@ from astro_cli.research.search.windows import stem  # noqa: E402
 from astro_cli.stopwords import STOPWORDS  # noqa: E402
 
 CFG: dict = {"name": "base"}
+SHIPPED = dict(passages.LIST_WEIGHTS)
 LAST: dict = {}
 _orig_text_ranking = passages.text_ranking
 _orig_candidates = passages.candidate_lists
@@ -107,7 +109,7 @@ def patched_candidates(library, phrasings, lists):
             ranking = _orig_text_ranking(library, Match(tuple((t,) for t in terms)), LAST["limit"],
                                          LAST["paper_ids"], LAST["exclude"])
             if ranking:
-                out["bm25:feedback"] = ranking
+                out["bm25:rm3"] = ranking
     if "roc" not in name:
         return out
     top = ranked[: int(CFG.get("mr", CFG.get("m")))]
@@ -134,7 +136,7 @@ def patched_candidates(library, phrasings, lists):
         lists.pop("vector", None)
         out["vector"] = ranking
     else:
-        out["vector:feedback"] = ranking
+        out["vector:rocchio"] = ranking
     return out
 
 
@@ -178,10 +180,11 @@ passages._fused = patched_fused
 
 
 def weigh():
-    for key in ("bm25:feedback", "vector:feedback"):
-        passages.LIST_WEIGHTS.pop(key, None)
+    """The variant's list weight, over the weights the code ships (kept as they were at start)."""
+    passages.LIST_WEIGHTS.clear()
+    passages.LIST_WEIGHTS.update(SHIPPED)
     if "w" in CFG:
-        passages.LIST_WEIGHTS["bm25:feedback" if "rm3" in CFG["name"] else "vector:feedback"] = float(CFG["w"])
+        passages.LIST_WEIGHTS["bm25:rm3" if "rm3" in CFG["name"] else "vector:rocchio"] = float(CFG["w"])
 
 
 def select(spec):
@@ -245,7 +248,8 @@ def main():
     root, specs = Path(rest[1]), rest[2:]
     if mode == "dev":
         os.environ.update(ASTRO_HOME=str(root / "home"), ASTRO_WORKER="0",
-                          ASTRO_LIBRARY_EMBEDDING_MODEL="local:all-MiniLM-L6-v2")
+                          ASTRO_LIBRARY_EMBEDDING_MODEL="off" if os.environ.get("SWEEP_KEYWORDS")
+                          else "local:all-MiniLM-L6-v2")
         os.chdir(root / "ws")
         from bench_cosmopaperqa import DATA, right
 
@@ -267,7 +271,8 @@ def main():
         from astro_cli.research.search.passages import search_library
         from tests.library_support import make_app
         from tests.question_set import HELDOUT, HELDOUT_PAPERS, QUESTIONS, _flat, load_questions
-        library = Library.of(make_app(root, **{"library.embedding_model": LOCAL}))
+        model = "off" if os.environ.get("SWEEP_KEYWORDS") else LOCAL  # keywords alone: vectors pending or off
+        library = Library.of(make_app(root, **{"library.embedding_model": model}))
         sets = [(n, load_questions(p)) for n, p in (("tuning", QUESTIONS), ("held-out", HELDOUT),
                                                      ("new papers", HELDOUT_PAPERS))]
         base = None
