@@ -147,3 +147,24 @@ def test_parse_paper_tells_the_model_the_vectors_follow_in_the_background(tmp_pa
         in describe(report)
     wait_for_vectors(app.workspace.root, "1202.3665")
     app.close()
+
+
+@pytest.mark.parametrize("written", ["none", "off", "None"])
+def test_embedding_model_none_in_config_is_keywords_alone_and_search_says_so(run_astro, workspace, tmp_path, written):
+    """Stop 54 (issue 42): `library.embedding_model: none` in config.yaml turns vectors off (it is not
+    YAML's null, which would mean "unset", the default model): no vectors are made after `add`, and
+    `library search` names its method as keywords alone, in --json and in the head line."""
+    env = default_env(tmp_path)
+    home = Path(env["ASTRO_HOME"])
+    home.mkdir(parents=True, exist_ok=True)
+    (home / "config.yaml").write_text(f"library:\n  embedding_model: {written}\n")
+    added = add_pdf(run_astro, workspace, env)
+    assert added.returncode == 0, added.stderr
+    assert "background" not in added.stdout and "not installed" not in added.stderr
+    found = run_astro(["library", "search", "Bethe lattice", "--json"], env)
+    result = json.loads(found.stdout)
+    assert result["method"] == "bm25" and result["warning"] is None, found.stderr
+    assert result["hits"] and not any(name.startswith("vector") for name in result["hits"][0]["ranks"])
+    assert vector_counts(workspace, "1111.2011") == (30, 0)
+    shown = run_astro(["library", "search", "Bethe lattice"], env)
+    assert "(BM25 full-text)" in shown.stdout and "Traceback" not in shown.stderr
