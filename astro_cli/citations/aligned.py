@@ -1,0 +1,98 @@
+"""The passage sentence a claim rests on, for the rules that compare words rather than numbers (stop 54).
+
+A claim without a changed number can still say the opposite of its passage (`steeper` for `shallower`, `correlates`
+for `no correlation`) or name another instrument. Those rules compare the claim with the sentences of the passage
+that share its words, best first: the share of the claim's content words (and figures) a sentence holds. LaTeX
+comparisons read as symbols (`\\geq` is `≥`), math and markup are dropped, so `$z < 1$` reads `z < 1`.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from functools import lru_cache
+
+from astro_cli.citations.claims import Claim
+from astro_cli.citations.terms import stem
+from astro_cli.stopwords import STOPWORDS
+
+_SENTENCE = re.compile(r"(?<=[.!?])\s+(?=[A-Z\\\[$(])|\n\s*\n")
+_CLAUSE = re.compile(r"[,;:]\s|\s\(|\)(?=[\s,.;:])|\s(?:and|but|while|whereas|although)\s")
+_LATEX = (("\\geq", "≥"), ("\\ge ", "≥ "), ("\\leq", "≤"), ("\\le ", "≤ "), ("\\gtrsim", "≳"), ("\\lesssim", "≲"),
+          ("\\gt", ">"), ("\\lt", "<"), ("\\sim", "~"), ("\\approx", "≈"), ("−", "-"))
+_MARKUP = re.compile(r"\\(?:rm|mathrm|textrm|text|mathit|mathbf|mathcal|left|right|,|;|!)|[{}$]")
+_ROW = re.compile(r"\\\\|\s&\s")
+_TOKEN = re.compile(r"[^\W_][\w'-]*|[<>≤≥≲≳]")
+_SHORT_NAME = re.compile(r"^(?:[A-Z]{2,}|[a-z]?[A-Z][A-Za-z]*\d[\w-]*)$")  # `ZTF`, `NUV`, `CosmoDC2` count though short
+
+
+def plain(text: str) -> str:
+    """The text as words and comparison symbols: LaTeX comparisons as symbols, markup dropped."""
+    text = _ROW.sub(" ; ", text)  # an equation's or a table's rows and cells are clauses of their own
+    for latex, symbol in _LATEX:
+        text = text.replace(latex, symbol)
+    return _MARKUP.sub(" ", text).replace("\\", " ")
+
+
+def words(text: str) -> list[str]:
+    """The content words' stems (figures and acronyms kept), in order."""
+    out = []
+    for token in _TOKEN.findall(text):
+        low = token.lower()
+        if token[0].isdigit():
+            out.append(low.rstrip("%"))
+        elif (len(token) >= 4 or _SHORT_NAME.match(token)) and low not in STOPWORDS:
+            out.append(stem(token))
+    return out
+
+
+def same(a: str, b: str) -> bool:
+    """Two stems of one word (`correl` of `correlation`, `correlat` of `correlates`)."""
+    if a == b:
+        return True
+    short, long = sorted((a, b), key=len)
+    return len(short) >= 5 and not short[0].isdigit() and long.startswith(short)
+
+
+def shares(mine: set[str], theirs: set[str]) -> set[str]:
+    return {m for m in mine if any(same(m, t) for t in theirs)}
+
+
+@lru_cache(maxsize=512)
+def sentences(passage: str) -> tuple[str, ...]:
+    """The passage's sentences, as plain text."""
+    return tuple(s.strip() for s in _SENTENCE.split(plain(passage)) if s and s.strip())
+
+
+def clauses(sentence: str) -> list[str]:
+    return [c for c in _CLAUSE.split(sentence) if c.strip()]
+
+
+def claim_text(claim: Claim) -> str:
+    """The claim's own words: its cites and handles blanked."""
+    text = claim.text
+    for a, b in sorted(claim.spans, reverse=True):
+        text = text[:a] + " " + text[b:]
+    return plain(text)
+
+
+@dataclass(frozen=True)
+class Aligned:
+    """A passage sentence and the share of the claim's words it holds."""
+
+    sentence: str
+    share: float
+    shared: frozenset[str]
+
+
+def aligned(text: str, passage: str, ignore: frozenset[str] = frozenset()) -> list[Aligned]:
+    """The passage's sentences that share any of the claim's words (minus `ignore`), best first."""
+    mine = set(words(text)) - ignore
+    if not mine:
+        return []
+    out = []
+    for sentence in sentences(passage):
+        common = shares(mine, set(words(sentence)))
+        if common:
+            out.append(Aligned(sentence, len(common) / len(mine), frozenset(common)))
+    return sorted(out, key=lambda a: -a.share)

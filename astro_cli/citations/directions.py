@@ -1,0 +1,143 @@
+"""Does the claim turn the passage's comparison around? (issue 43, stop 54: direction words)
+
+`stars with R_0 < 0.13 have steeper FFD slopes` where the passage writes `shallower`; `above redshift 1` where it
+writes `z < 1`; `taken before MJD 56715` where it writes `MJD > 56715`. Each direction word has an axis and a sign
+(a small table of antonym pairs: more/less, higher/lower, larger/smaller, above/below, exceeds/falls short,
+increases/decreases, brighter/fainter, earlier/later, before/after, steeper/shallower, at least/at most, `>`/`<`).
+Each clause of the claim with such a word is set beside the clause of its best-matching passage sentence that
+shares most of its words; when an odd number of their common axes are turned (`larger R_0 ... shallower` against
+`smaller R_0 ... steeper` turns two: the same statement), the claim is unsupported, with the two words as the reason.
+A comparison told the other way round (`B is fainter than A` for `A is brighter than B`: the words on each side of
+the direction word swap places) is the same statement. On magnitudes `fainter` is a larger number (`fainter than
+8` is `> 8`); `before`/`after` a number is `<`/`>`.
+Not compared: a sentence sharing under 40% of the claim's words, words of other meaning (`decline an offer`).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from astro_cli.citations.aligned import aligned, claim_text, clauses, shares, words
+from astro_cli.citations.claims import Claim
+
+LEAST_SHARE = 0.4  # the passage sentence must hold this share of the claim's words to be the one it rests on
+
+_NUMBER_NEXT = r"(?=\s+(?:[A-Za-z]+\s+)?[~≈]?\s*[-+]?\d)"
+# (pattern, axis, sign); the first that matches at a place wins
+_TABLE: tuple[tuple[str, str, int], ...] = (
+    (r"\bno(?:t)?\s+(?:more|greater|higher|larger)\s+than\b", "amount", -1),
+    (r"\bno(?:t)?\s+(?:less|fewer|lower|smaller)\s+than\b", "amount", 1),
+    (r"\bat\s+least\b", "amount", 1),
+    (r"\bat\s+most\b", "amount", -1),
+    (r"\bfalls?\s+short\b|\bfell\s+short\b", "amount", -1),
+    (r"\b(?:more|greater|higher|larger|bigger)\b(?!\s*-?\s*(?:order|limit|bound|resolution))", "amount", 1),
+    (r"\b(?:less|fewer|lower|smaller)\b(?!\s*-?\s*(?:order|limit|bound|resolution))", "amount", -1),
+    (r"\babove\b|\bexceed(?:s|ed|ing)?\b|\boutnumber(?:s|ed|ing)?\b", "amount", 1),
+    (r"\bbelow\b", "amount", -1),
+    (r"[>≥≳]", "amount", 1),
+    (r"[<≤≲]", "amount", -1),
+    (r"\bbefore" + _NUMBER_NEXT, "amount", -1),
+    (r"\bafter" + _NUMBER_NEXT, "amount", 1),
+    (r"\b(?:before|earlier|prior\s+to)\b", "time", -1),
+    (r"\b(?:after|later)\b", "time", 1),
+    (r"\b(?:increas(?:e|es|ed|ing)|ris(?:e|es|ing)|rose|grow(?:s|ing)?|grew)\b", "change", 1),
+    (r"\b(?:decreas(?:e|es|ed|ing)|declin(?:e|es|ed|ing)|drop(?:s|ped|ping)?|diminish(?:es|ed|ing)?)\b", "change", -1),
+    (r"\bbrighter\b", "bright", 1),
+    (r"\bfainter\b", "bright", -1),
+    (r"\bsteeper\b", "slope", 1),
+    (r"\b(?:shallower|flatter)\b", "slope", -1),
+    (r"\b(?:faster|quicker)\b", "speed", 1),
+    (r"\bslower\b", "speed", -1),
+    (r"\b(?:hotter|warmer)\b", "heat", 1),
+    (r"\b(?:cooler|colder)\b", "heat", -1),
+    (r"\bolder\b", "age", 1),
+    (r"\byounger\b", "age", -1),
+    (r"\bstronger\b", "strength", 1),
+    (r"\bweaker\b", "strength", -1),
+    (r"\bwider\b|\bbroader\b", "width", 1),
+    (r"\bnarrower\b", "width", -1),
+)
+_WORDS = re.compile("|".join(f"(?P<w{i}>{p})" for i, (p, _, _) in enumerate(_TABLE)), re.IGNORECASE)
+_MAGNITUDE = re.compile(r"\bmag(?:nitudes?|s)?\b|\b[A-Za-z]_?mag\b", re.IGNORECASE)
+
+
+@dataclass(frozen=True)
+class Mark:
+    """One direction word: where it stands, its axis and sign, and the word as written."""
+
+    start: int
+    axis: str
+    sign: int
+    word: str
+
+
+def marks(text: str) -> list[Mark]:
+    """The direction words of a text, in order; `brighter`/`fainter` of magnitudes as numbers (fainter is larger)."""
+    out = []
+    magnitudes = _MAGNITUDE.search(text) is not None
+    for m in _WORDS.finditer(text):
+        index = int(next(k for k, v in m.groupdict().items() if v is not None)[1:])
+        _, axis, sign = _TABLE[index]
+        if axis == "bright" and magnitudes:
+            axis, sign = "amount", -sign
+        out.append(Mark(m.start(), axis, sign, m.group(0)))
+    return out
+
+
+def direction_reason(claim: Claim, passage: str) -> str | None:
+    """Why the passage states the claim's comparison the other way round; None when it does not."""
+    text = claim_text(claim)
+    if not _WORDS.search(text):
+        return None
+    ignore = frozenset(words(" ".join(m.word for m in marks(text))))
+    found = aligned(text, passage, ignore)
+    if not found or found[0].share < LEAST_SHARE:
+        return None
+    sentence = found[0].sentence
+    theirs = clauses(sentence)
+    for clause in clauses(text):
+        mine = marks(clause)
+        if not mine:
+            continue
+        own = set(words(clause)) - ignore
+        best = max(theirs, key=lambda c: len(shares(own, set(words(c)))))
+        turned = _turned(mine, marks(best), clause, best)
+        if turned is not None:
+            return f"the passage says {turned[1]}, not {turned[0]}"
+    return None
+
+
+def _signs(found: list[Mark], axis: str) -> tuple[int, ...]:
+    return tuple(m.sign for m in found if m.axis == axis)
+
+
+def _turned(mine: list[Mark], theirs: list[Mark], clause: str, their_clause: str) -> tuple[str, str] | None:
+    """(the claim's word, the passage's) when an odd number of the common axes are turned around, else None."""
+    turned, kept = [], 0
+    for axis in dict.fromkeys(m.axis for m in mine):
+        a, b = _signs(mine, axis), _signs(theirs, axis)
+        if not b:
+            continue
+        if a == b:
+            kept += 1
+        elif a == tuple(-s for s in b):
+            turned.append(axis)
+    if len(turned) % 2 == 0:
+        return None
+    axis = turned[0]
+    own = next(m for m in mine if m.axis == axis)
+    other = next(m for m in theirs if m.axis == axis)
+    if _swapped(clause, own, their_clause, other):
+        return None
+    return own.word.strip(), other.word.strip()
+
+
+def _swapped(clause: str, own: Mark, their_clause: str, other: Mark) -> bool:
+    """Whether the two sides of the comparison changed places (`B fainter than A` for `A brighter than B`)."""
+    left, right = set(words(clause[:own.start])), set(words(clause[own.start + len(own.word):]))
+    their_left = set(words(their_clause[:other.start]))
+    their_right = set(words(their_clause[other.start + len(other.word):]))
+    straight = len(shares(left, their_left)) + len(shares(right, their_right))
+    crossed = len(shares(left, their_right)) + len(shares(right, their_left))
+    return crossed > straight

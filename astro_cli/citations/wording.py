@@ -1,0 +1,20 @@
+"""The rules for claims without a changed number, run on what the cheap check would call supported (stop 54).
+
+A claim can keep every number of its passage and still not be what it says: a comparison turned around
+(directions.py), a negation added or dropped (negated.py), another instrument, survey or object named in the
+place of the passage's (named.py). Each returns a reason; a rule that could only find a weak match says
+`undecided` (reported unverified), never supported.
+"""
+
+from __future__ import annotations
+
+from astro_cli.citations.claims import Claim
+from astro_cli.citations.directions import direction_reason
+
+
+def word_verdict(claim: Claim, passage: str) -> tuple[str, str] | None:
+    """(`unsupported` or `undecided`, why) when the claim's words contradict the passage; None when they may not."""
+    why = direction_reason(claim, passage)
+    if why is not None:
+        return "unsupported", why
+    return None
