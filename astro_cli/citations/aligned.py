@@ -43,6 +43,7 @@ def words(text: str) -> list[str]:
             out.append(low.rstrip("%"))
         elif (len(token) >= 4 or _SHORT_NAME.match(token)) and low not in STOPWORDS:
             out.append(stem(token))
+            out += [stem(part) for part in token.split("-")[1:] if len(part) >= 4]  # `planet-hosting`: `hosting` too
     return out
 
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from astro_cli.citations.claims import Claim
 from astro_cli.citations.directions import direction_reason
+from astro_cli.citations.negated import negation_verdict
 
 
 def word_verdict(claim: Claim, passage: str) -> tuple[str, str] | None:
@@ -17,4 +18,4 @@ def word_verdict(claim: Claim, passage: str) -> tuple[str, str] | None:
     why = direction_reason(claim, passage)
     if why is not None:
         return "unsupported", why
-    return None
+    return negation_verdict(claim, passage)

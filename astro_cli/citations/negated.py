@@ -1,0 +1,130 @@
+"""Does the claim negate what its passage states, or state what it negates? (issue 43, stop 54: negation, detection)
+
+`The GALEX NUV flux correlates with the flare rate` where the passage finds `no correlation`; `significantly lower`
+where it says `not statistically significant`; `PZFlow fails the outlier requirement` where `PZFlow meets` it.
+A negation (`not`, `no`, `never`, `without`, `neither`, `nor`, `cannot`, `n't`, `fails (to)`, `unable to`, `lack of`,
+`absence of`, `free of`, `non-`/`un-` detections, `upper limit on`) covers the words after it to the clause's end
+(at most six). A word of the claim is turned when the passage sentence negates every mention of it and the claim
+does not, or the reverse. The claim is unsupported when the negated clause's head (its first word, past adverbs) is
+the claim's and the sentence shares at least 30% of the claim's words; it is undecided (reported unverified) when
+only two or more other words of the negated clause are the claim's (the alignment is weak). A claim that negates
+the same words as the passage (`no clouds` for `not cloudy` counts as a word of its own) keeps its parity.
+Not compared: double negations, `not only`, a bound (`no more than`: directions.py), negations by meaning alone.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from functools import lru_cache
+
+from astro_cli.citations.aligned import Aligned, aligned, claim_text, plain, same, sentences, shares, words
+from astro_cli.citations.claims import Claim
+
+STRONG_SHARE = 0.3  # a sentence sharing this share of the claim's words is the one it rests on
+WEAK_SHARE = 0.25
+SCOPE = 6  # content words a negation covers
+
+_NEGATION = re.compile(
+    r"\b(?:not|no|never|without|neither|nor|cannot|none\s+of|fail(?:s|ed|ing)?\s+(?:to|the|its|their)|unable\s+to|"
+    r"lack(?:s|ed|ing)?(?:\s+of)?|absence\s+of|absent|free\s+of)\b|n't\b|"
+    r"\bnon-?(?=detect)|\bun(?=detect)", re.IGNORECASE)
+_NOT_NEGATION = re.compile(r"\s*(?:only|just|necessarily|(?:more|less|fewer|greater|larger|smaller|higher|lower|"
+                           r"later|earlier)\s+than|doubt)\b", re.IGNORECASE)
+_END = re.compile(r"[,;:.!?()]|\s(?:but|while|whereas|although|though|which|because|since)\s", re.IGNORECASE)
+_ADVERB = re.compile(r"ly$")
+_RAW = re.compile(r"[^\W_][\w'-]*")
+_BOUNDED = re.compile(r"\d|\b(?:beyond|above|below|over|under|exceed\w*|\w+er\s+than|more|less|fewer|"
+                      r"south|north|east|west|outside|inside|within)\b", re.IGNORECASE)
+_OTHERS = re.compile(r"\b(?:other|others|rest|remaining)\b", re.IGNORECASE)
+
+
+@dataclass(frozen=True)
+class Scopes:
+    """The stems a text negates (with each negation's head) and the stems it states plainly."""
+
+    negated: frozenset[str]
+    heads: frozenset[str]
+    plain: frozenset[str]
+
+
+def scopes(text: str) -> Scopes:
+    """What a text negates: the words after each negation to the clause's end (at most six)."""
+    negated: list[str] = []
+    heads: list[str] = []
+    covered: list[tuple[int, int]] = []
+    for m in _NEGATION.finditer(text):
+        if _NOT_NEGATION.match(text, m.end()):
+            continue
+        end = (found.start() + m.end()) if (found := _END.search(text[m.end():])) else len(text)
+        scope = words(text[m.end():end])[:SCOPE]
+        if _OTHERS.search(text[m.end():end]) or _BOUNDED.search(text[m.end():end]):
+            # `we do not recover the three other candidates`: about another set than the claim's; `cannot detect
+            # periods beyond two years`, `no star lies south of -7°`: a bound of a number (bounds.py)
+            continue
+        covered.append((m.start(), end))
+        negated += scope
+        head = next((w for w in _RAW.findall(text[m.end():end]) if not _ADVERB.search(w) and words(w)), None)
+        if head:
+            heads.append(words(head)[0])
+    rest = text
+    for a, b in reversed(covered):
+        rest = rest[:a] + " " + rest[b:]
+    plain_words = set(words(rest))
+    return Scopes(frozenset(negated), frozenset(heads), frozenset(plain_words))
+
+
+def negation_verdict(claim: Claim, passage: str) -> tuple[str, str] | None:
+    """(`unsupported` or `undecided`, why) when the claim turns a negation of the passage around; None otherwise."""
+    text = claim_text(claim)
+    if not _NEGATION.search(text) and not _NEGATION.search(plain(passage)):
+        return None
+    mine = scopes(text)
+    weak: str | None = None
+    for found in aligned(text, passage):
+        if found.share < WEAK_SHARE:
+            break
+        theirs = scopes(found.sentence)
+        why = _turned(mine, theirs, found, _whole(passage))
+        if why is None:
+            continue
+        if found.share >= STRONG_SHARE:
+            return "unsupported", why[1]
+        weak = weak or why[1]
+    return ("undecided", weak) if weak else None
+
+
+def _only(stems: frozenset[str], inside: frozenset[str], outside: frozenset[str]) -> set[str]:
+    """The stems that stand in `inside` and nowhere in `outside`."""
+    return {s for s in stems if any(same(s, t) for t in inside) and not any(same(s, t) for t in outside)}
+
+
+@lru_cache(maxsize=256)
+def _whole(passage: str) -> Scopes:
+    """What the whole passage negates and states plainly (a word it also states plainly elsewhere is not turned)."""
+    each = [scopes(s) for s in sentences(passage)]
+    return Scopes(frozenset().union(*(e.negated for e in each)), frozenset(),
+                  frozenset().union(*(e.plain for e in each)))
+
+
+def _turned(mine: Scopes, theirs: Scopes, found: Aligned, whole: Scopes) -> tuple[bool, str] | None:
+    """(strong, why) when one side negates the other's plain words."""
+    own_plain = mine.plain - mine.negated
+    dropped = _only(frozenset(own_plain), theirs.negated, whole.plain)  # the passage negates, the claim does not
+    if shares(set(dropped), set(theirs.heads)):
+        return True, f"the passage negates it: {_quote(found.sentence, dropped)}"
+    added = _only(mine.negated, theirs.plain, whole.negated)  # the claim negates, the passage does not
+    if shares(set(added), set(mine.heads)):
+        return True, "the claim negates what the passage states"
+    return None
+
+
+def _quote(sentence: str, stems: set[str]) -> str:
+    """The negation of the passage that covers the claim's words, as the passage writes it (short)."""
+    for m in _NEGATION.finditer(sentence):
+        tail = sentence[m.end():m.end() + 60]
+        if shares(stems, set(words(tail))):
+            said = (m.group(0) + tail).split(",")[0].split(".")[0].strip()
+            return f"“{' '.join(said.split()[:8])}”"
+    return "“" + " ".join(sentence.split()[:10]) + "”"
+
