@@ -16,8 +16,8 @@ from astro_cli.citations.claims import Claim
 from astro_cli.citations.terms import stem
 from astro_cli.stopwords import STOPWORDS
 
-_SENTENCE = re.compile(r"(?<=[.!?])\s+(?=[A-Z\\\[$(])|\n\s*\n")
-_CLAUSE = re.compile(r"[,;:]\s|\s\(|\)(?=[\s,.;:])|\s(?:and|but|while|whereas|although)\s")
+SENTENCE = re.compile(r"(?<=[.!?])\s+(?=[A-Z\\\[$(])|\n\s*\n")
+CLAUSE = re.compile(r"[,;:]\s|\s\(|\)(?=[\s,.;:])|\s(?:and|but|while|whereas|although)\s")
 _LATEX = (("\\geq", "≥"), ("\\ge ", "≥ "), ("\\leq", "≤"), ("\\le ", "≤ "), ("\\gtrsim", "≳"), ("\\lesssim", "≲"),
           ("\\gt", ">"), ("\\lt", "<"), ("\\sim", "~"), ("\\approx", "≈"), ("−", "-"))
 _MARKUP = re.compile(r"\\(?:rm|mathrm|textrm|text|mathit|mathbf|mathcal|left|right|,|;|!)|[{}$]")
@@ -62,11 +62,11 @@ def shares(mine: set[str], theirs: set[str]) -> set[str]:
 @lru_cache(maxsize=512)
 def sentences(passage: str) -> tuple[str, ...]:
     """The passage's sentences, as plain text."""
-    return tuple(s.strip() for s in _SENTENCE.split(plain(passage)) if s and s.strip())
+    return tuple(s.strip() for s in SENTENCE.split(plain(passage)) if s and s.strip())
 
 
 def clauses(sentence: str) -> list[str]:
-    return [c for c in _CLAUSE.split(sentence) if c.strip()]
+    return [c for c in CLAUSE.split(sentence) if c.strip()]
 
 
 def claim_text(claim: Claim) -> str:

@@ -10,12 +10,16 @@ from __future__ import annotations
 
 from astro_cli.citations.claims import Claim
 from astro_cli.citations.directions import direction_reason
+from astro_cli.citations.named import name_reason
 from astro_cli.citations.negated import negation_verdict
 
 
 def word_verdict(claim: Claim, passage: str) -> tuple[str, str] | None:
     """(`unsupported` or `undecided`, why) when the claim's words contradict the passage; None when they may not."""
     why = direction_reason(claim, passage)
+    if why is not None:
+        return "unsupported", why
+    why = name_reason(claim, passage)
     if why is not None:
         return "unsupported", why
     return negation_verdict(claim, passage)
