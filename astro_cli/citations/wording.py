@@ -8,6 +8,7 @@ place of the passage's (named.py). Each returns a reason; a rule that could only
 
 from __future__ import annotations
 
+from astro_cli.citations.authored import author_reason
 from astro_cli.citations.claims import Claim
 from astro_cli.citations.directions import direction_reason
 from astro_cli.citations.named import name_reason
@@ -19,7 +20,7 @@ def word_verdict(claim: Claim, passage: str) -> tuple[str, str] | None:
     why = direction_reason(claim, passage)
     if why is not None:
         return "unsupported", why
-    why = name_reason(claim, passage)
+    why = name_reason(claim, passage) or author_reason(claim, passage)
     if why is not None:
         return "unsupported", why
     return negation_verdict(claim, passage)
