@@ -1,0 +1,113 @@
+"""Stop 54 (issue 43): claims without a changed number — direction words, negation and detection, named things.
+Passages are claims_set_53.json's papers' own text (development material). Each `unsupported` case was reported
+supported on main; each `supported` case is a faithful paraphrase the rules must leave alone.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from astro_cli.citations.claims import split_claims
+from astro_cli.citations.directions import marks
+from astro_cli.citations.named import names_of
+from astro_cli.citations.negated import scopes
+from astro_cli.citations.support import check_support
+
+SELIGMAN = ("[seligman22] found that stars with $R_0 < 0.13$ exhibited shallower FFD slopes than stars with "
+            "$R_0 \\geq 0.13$ to several sigma significance. The differences in the FFDs were indicative of relatively "
+            "more high-energy flares to low-energy flares.")
+RECOVERY = ("We considered a flare recovered if the $t_ peak $ is within 15 minutes of the injected $t_ peak $. We are "
+            "able to recover 93% of flares with $A \\geq 3$% and 80% of flares with $A < 3$%. This is consistent with "
+            "previous results using this flare identification method [feinstein20].")
+GALAXY = ("The first example galaxy in Figure 8 is at $z < 1$, and all flows in the ensemble return essentially the "
+          "same narrow redshift posterior. This is typical for low-redshift galaxies.")
+BRIGHT = ("As a final check, we performed an exhaustive by-eye verification of flares. These stars generally tend to "
+          "have $T_ eff > 5000$ K and TESS magnitudes $< 8$. Therefore, their light curves are dominated by noise.")
+GALEX = ("We searched for evidence of far- and near-Ultraviolet (FUV/NUV) flux saturation as a function of $R_0$, by "
+         "cross matching our sample with the GALEX catalogs. We find no correlation between the FUV and NUV flux with "
+         "flare rate (Figure 7). The NUV flux traces the photosphere for many of the stars in our sample.")
+PLANETS = ("Flare rates are slightly diminished for the majority of planet hosting stars compared to the control "
+           "sample. However, for all cases where the flare rates are diminished in the presence of a short-period "
+           "planet, the difference between the flare rates are within 1$-\\sigma$ and not statistically significant.")
+HUNTERS = ("The Planet Hunters citizen science project [Fischer:2012] reported five long-period candidates in our "
+           "target list [Wang:2015]. Of these, we also find two (KIC 8410697 and KIC 10842718). We do not recover the "
+           "three other candidates reported by [Wang:2015].")
+JACKMAN = ("[jackman21] fit the three FFDs for M3-M5, M0-M2, and K5-K8 stars younger than 40 Myr that had been "
+           "observed with Next Generation Transit Survey. TESS flare statistics for main sequence stars have "
+           "indicated steeper FFDs [feinstein22_criticality].")
+MONDRIK = ("[mondrik19] identified flares across 2,226 stars observed with MEarth and found an increase in flare rate "
+           "between stars with low $R_0 < 0.04$ and stars with intermediate $R_0$.")
+SPECTROGRAPH = ("SDSS-I/SDSS-II spectra were taken with the legacy SDSS spectrograph. These data have a wavelength "
+                "range of 3900–9100Å with a resolution of $R \\sim 2000$. In SDSS-IV, the new eBOSS spectrograph "
+                "[SDSS_spectrograph] has improved qualities compared to the legacy spectrograph. The eBOSS spectrograph "
+                "covers the 3,600–10,400Å range, has a resolution of $R \\sim 2500$, and has a 1.7Å per pixel size.")
+LLAMARADAS = ("We used the analytic flare model, Llamaradas Estelares which was presented in [tovar22], to fit and "
+              "extract parameters of flares in all of the light curves of our sample. This model builds upon the model "
+              "presented in [davenport14].")
+
+
+def verdict(claim: str, passage: str) -> tuple[str, str]:
+    [one], _ = split_claims(claim[:-1] + " [2405.90001:s2.1:c10].")
+    found = check_support(one, passage)
+    return found.status, found.reason
+
+
+@pytest.mark.parametrize(("claim", "passage", "status", "reason"), [
+    # direction words
+    ("Seligman et al. (2022) found that stars with R_0 < 0.13 have steeper FFD slopes than stars with R_0 ≥ 0.13.",
+     SELIGMAN, "unsupported", "the passage says shallower, not steeper"),
+    ("Seligman et al. (2022) found that stars with R_0 < 0.13 have shallower FFD slopes than stars with R_0 ≥ 0.13.",
+     SELIGMAN, "supported", ""),
+    # two axes turned together say the same thing
+    ("Seligman et al. (2022) found that stars with R_0 ≥ 0.13 have steeper FFD slopes than stars with R_0 < 0.13.",
+     SELIGMAN, "supported", ""),
+    ("93% of injected flares with A < 3% were recovered.", RECOVERY, "unsupported", "the passage says ≥, not <"),
+    ("93% of injected flares with A ≥ 3% were recovered.", RECOVERY, "supported", ""),
+    ("The first example galaxy lies above redshift 1.", GALAXY, "unsupported", "the passage says <, not above"),
+    ("The first example galaxy lies below redshift 1.", GALAXY, "supported", ""),
+    # on magnitudes, fainter is the larger number
+    ("These stars tend to have T_eff > 5000 K and TESS magnitudes fainter than 8.", BRIGHT, "unsupported",
+     "the passage says <, not fainter"),
+    ("These stars tend to have T_eff > 5000 K and TESS magnitudes brighter than 8.", BRIGHT, "supported", ""),
+    # negation and detection
+    ("The GALEX NUV flux of the sample correlates with the flare rate.", GALEX, "unsupported",
+     "the passage negates it: “no correlation between the FUV and NUV flux”"),
+    ("The GALEX NUV flux of the sample shows no correlation with the flare rate.", GALEX, "supported", ""),
+    ("Flare rates of planet-hosting stars are significantly lower than those of their control samples.", PLANETS,
+     "unsupported", "the passage negates it: “not statistically significant”"),
+    ("Flare rates of planet-hosting stars are slightly lower than those of their control samples.", PLANETS,
+     "supported", ""),
+    # a negation about other things is no negation of the claim's
+    ("Planet Hunters candidates KIC 8410697 and KIC 10842718 were recovered by the search.", HUNTERS, "supported", ""),
+    # named things
+    ("Jackman et al. (2021) fitted the FFDs of young stars observed with Kepler.", JACKMAN, "unsupported",
+     "the passage names Next Generation Transit Survey, not Kepler"),
+    ("Jackman et al. (2021) fitted the FFDs of young stars observed with NGTS.", JACKMAN, "supported", ""),
+    ("Mondrik et al. (2019) identified flares on 2,226 stars observed with TESS.", MONDRIK, "unsupported",
+     "the passage names MEarth, not TESS"),
+    ("The legacy SDSS spectrograph reaches a resolution of R ~ 2500.", SPECTROGRAPH, "unsupported",
+     "the passage gives 2500 for eBOSS, not SDSS"),
+    ("The eBOSS spectrograph reaches a resolution of R ~ 2500.", SPECTROGRAPH, "supported", ""),
+    ("The Llamaradas Estelares flare model was presented by Davenport et al. (2014).", LLAMARADAS, "unsupported",
+     "the passage credits Llamaradas Estelares to tovar, not Davenport"),
+    ("The Llamaradas Estelares flare model was presented by Tovar et al. (2022).", LLAMARADAS, "supported", ""),
+])
+def test_claims_without_a_changed_number(claim: str, passage: str, status: str, reason: str) -> None:
+    assert verdict(claim, passage) == (status, reason)
+
+
+def test_direction_words_have_an_axis_and_a_sign() -> None:
+    found = [(m.axis, m.sign) for m in marks("no more than 5, at least 3, steeper, before MJD 56715, later")]
+    assert found == [("amount", -1), ("amount", 1), ("slope", 1), ("amount", -1), ("time", 1)]
+    assert [(m.axis, m.sign) for m in marks("V magnitudes fainter than 20")] == [("amount", 1)]
+
+
+def test_a_negation_covers_its_clause_but_not_a_bound() -> None:
+    said = scopes("We find no correlation between the FUV and NUV flux, and the rate is high.")
+    assert "correl" in said.negated and "rate" in said.plain
+    assert not scopes("Three-transit searches cannot detect periods beyond about two years.").negated
+
+
+def test_proper_names_are_capitals_acronyms_and_mixed_case() -> None:
+    found = [n for n, _ in names_of("The eBOSS spectrograph of SDSS, unlike MEarth, sees 0.1 mHz in Figure 3")]
+    assert found == ["eBOSS", "SDSS", "MEarth"]
