@@ -3,12 +3,14 @@
 `The GALEX NUV flux correlates with the flare rate` where the passage finds `no correlation`; `significantly lower`
 where it says `not statistically significant`; `PZFlow fails the outlier requirement` where `PZFlow meets` it.
 A negation (`not`, `no`, `never`, `without`, `neither`, `nor`, `cannot`, `n't`, `fails (to)`, `unable to`, `lack of`,
-`absence of`, `free of`, `non-`/`un-` detections, `upper limit on`) covers the words after it to the clause's end
+`absence of`, `free of`, `cloud-free`, `non-`/`un-` detections) covers the words after it to the clause's end
 (at most six). A word of the claim is turned when the passage sentence negates every mention of it and the claim
 does not, or the reverse. The claim is unsupported when the negated clause's head (its first word, past adverbs) is
 the claim's and the sentence shares at least 30% of the claim's words; it is undecided (reported unverified) when
 only two or more other words of the negated clause are the claim's (the alignment is weak). A claim that negates
 the same words as the passage (`no clouds` for `not cloudy` counts as a word of its own) keeps its parity.
+A claim that something was detected, where the sentence it rests on (30% of its words) gives only an upper limit
+and no detection, is unsupported: `the passage gives only an upper limit, not a detection`.
 Not compared: double negations, `not only`, a bound (`no more than`: directions.py), negations by meaning alone.
 """
 
@@ -36,6 +38,9 @@ _ADVERB = re.compile(r"ly$")
 _RAW = re.compile(r"[^\W_][\w'-]*")
 _BOUNDED = re.compile(r"\d|\b(?:beyond|above|below|over|under|exceed\w*|\w+er\s+than|more|less|fewer|"
                       r"south|north|east|west|outside|inside|within)\b", re.IGNORECASE)
+_FREE = re.compile(r"\b([^\W\d_]{3,})[\s-]free\b", re.IGNORECASE)
+_DETECTED = re.compile(r"\bdetect(?:s|ed|ion|ions)?\b", re.IGNORECASE)
+_LIMIT = re.compile(r"\bupper\s+limits?\b|\blimit(?:s|ed)?\s+(?:on|of|to)\b", re.IGNORECASE)
 _OTHERS = re.compile(r"\b(?:other|others|rest|remaining)\b", re.IGNORECASE)
 
 
@@ -67,8 +72,12 @@ def scopes(text: str) -> Scopes:
         head = next((w for w in _RAW.findall(text[m.end():end]) if not _ADVERB.search(w) and words(w)), None)
         if head:
             heads.append(words(head)[0])
+    for m in _FREE.finditer(text):  # `cloud free`, `dust-free`: the word before is negated
+        covered.append((m.start(), m.end()))
+        negated += words(m.group(1))
+        heads += words(m.group(1))[:1]
     rest = text
-    for a, b in reversed(covered):
+    for a, b in sorted(covered, reverse=True):
         rest = rest[:a] + " " + rest[b:]
     plain_words = set(words(rest))
     return Scopes(frozenset(negated), frozenset(heads), frozenset(plain_words))
@@ -80,6 +89,11 @@ def negation_verdict(claim: Claim, passage: str) -> tuple[str, str] | None:
     if not _NEGATION.search(text) and not _NEGATION.search(plain(passage)):
         return None
     mine = scopes(text)
+    if _DETECTED.search(text) and not _LIMIT.search(text) and not _NEGATION.search(text):
+        limit = next((f for f in aligned(text, passage) if f.share >= STRONG_SHARE and _LIMIT.search(f.sentence)
+                      and not _DETECTED.search(f.sentence)), None)
+        if limit is not None:
+            return "unsupported", "the passage gives only an upper limit, not a detection"
     weak: str | None = None
     for found in aligned(text, passage):
         if found.share < WEAK_SHARE:

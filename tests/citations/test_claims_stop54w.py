@@ -111,3 +111,15 @@ def test_a_negation_covers_its_clause_but_not_a_bound() -> None:
 def test_proper_names_are_capitals_acronyms_and_mixed_case() -> None:
     found = [n for n, _ in names_of("The eBOSS spectrograph of SDSS, unlike MEarth, sees 0.1 mHz in Figure 3")]
     assert found == ["eBOSS", "SDSS", "MEarth"]
+
+
+LIMIT = ("No transit of the outer companion is seen in the TESS data. We place an upper limit of 0.3% on the transit "
+         "depth of the outer companion.")
+
+
+@pytest.mark.parametrize(("claim", "status"), [
+    ("A transit of the outer companion was detected with a depth of 0.3%.", "unsupported"),
+    ("The transit depth of the outer companion has an upper limit of 0.3%.", "supported"),
+])
+def test_an_upper_limit_is_no_detection(claim: str, status: str) -> None:
+    assert verdict(claim, LIMIT)[0] == status
