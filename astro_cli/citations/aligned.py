@@ -26,6 +26,7 @@ _TOKEN = re.compile(r"[^\W_][\w'-]*|[<>≤≥≲≳]")
 _SHORT_NAME = re.compile(r"^(?:[A-Z]{2,}|[a-z]?[A-Z][A-Za-z]*\d[\w-]*)$")  # `ZTF`, `NUV`, `CosmoDC2` count though short
 
 
+@lru_cache(maxsize=8192)
 def plain(text: str) -> str:
     """The text as words and comparison symbols: LaTeX comparisons as symbols, markup dropped."""
     text = _ROW.sub(" ; ", text)  # an equation's or a table's rows and cells are clauses of their own
@@ -36,6 +37,11 @@ def plain(text: str) -> str:
 
 def words(text: str) -> list[str]:
     """The content words' stems (figures and acronyms kept), in order."""
+    return list(_words(text))
+
+
+@lru_cache(maxsize=16384)
+def _words(text: str) -> tuple[str, ...]:
     out = []
     for token in _TOKEN.findall(text):
         low = token.lower()
@@ -44,7 +50,7 @@ def words(text: str) -> list[str]:
         elif (len(token) >= 4 or _SHORT_NAME.match(token)) and low not in STOPWORDS:
             out.append(stem(token))
             out += [stem(part) for part in token.split("-")[1:] if len(part) >= 4]  # `planet-hosting`: `hosting` too
-    return out
+    return tuple(out)
 
 
 def same(a: str, b: str) -> bool:
@@ -55,8 +61,17 @@ def same(a: str, b: str) -> bool:
     return len(short) >= 5 and not short[0].isdigit() and long.startswith(short)
 
 
-def shares(mine: set[str], theirs: set[str]) -> set[str]:
-    return {m for m in mine if any(same(m, t) for t in theirs)}
+def shares(mine: set[str] | frozenset[str], theirs: set[str] | frozenset[str]) -> set[str]:
+    """The stems of `mine` that are stems of `theirs` (see `same`)."""
+    exact, prefixes = _index(theirs if isinstance(theirs, frozenset) else frozenset(theirs))
+    return {m for m in mine if m in exact or (len(m) >= 5 and not m[0].isdigit() and (
+        m in prefixes or any(m[:n] in exact for n in range(5, len(m)))))}
+
+
+@lru_cache(maxsize=4096)
+def _index(stems: frozenset[str]) -> tuple[frozenset[str], frozenset[str]]:
+    """The stems and their prefixes of five letters or more (`correl` is a prefix of `correlat`)."""
+    return stems, frozenset(s[:n] for s in stems if not s[0].isdigit() for n in range(5, len(s)))
 
 
 @lru_cache(maxsize=512)
@@ -86,14 +101,20 @@ class Aligned:
     shared: frozenset[str]
 
 
-def aligned(text: str, passage: str, ignore: frozenset[str] = frozenset()) -> list[Aligned]:
+@lru_cache(maxsize=2048)
+def aligned(text: str, passage: str, ignore: frozenset[str] = frozenset()) -> tuple[Aligned, ...]:
     """The passage's sentences that share any of the claim's words (minus `ignore`), best first."""
     mine = set(words(text)) - ignore
     if not mine:
-        return []
+        return ()
     out = []
-    for sentence in sentences(passage):
-        common = shares(mine, set(words(sentence)))
+    for sentence, theirs in _sentence_words(passage):
+        common = shares(mine, theirs)
         if common:
             out.append(Aligned(sentence, len(common) / len(mine), frozenset(common)))
-    return sorted(out, key=lambda a: -a.share)
+    return tuple(sorted(out, key=lambda a: -a.share))
+
+
+@lru_cache(maxsize=512)
+def _sentence_words(passage: str) -> tuple[tuple[str, frozenset[str]], ...]:
+    return tuple((s, frozenset(_words(s))) for s in sentences(passage))

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 
 from astro_cli.citations.aligned import aligned, claim_text, clauses, shares, words
 from astro_cli.citations.claims import Claim
@@ -72,7 +73,8 @@ class Mark:
     word: str
 
 
-def marks(text: str) -> list[Mark]:
+@lru_cache(maxsize=8192)
+def marks(text: str) -> tuple[Mark, ...]:
     """The direction words of a text, in order; `brighter`/`fainter` of magnitudes as numbers (fainter is larger)."""
     out = []
     magnitudes = _MAGNITUDE.search(text) is not None
@@ -82,19 +84,21 @@ def marks(text: str) -> list[Mark]:
         if axis == "bright" and magnitudes:
             axis, sign = "amount", -sign
         out.append(Mark(m.start(), axis, sign, m.group(0)))
-    return out
+    return tuple(out)
 
 
 def direction_reason(claim: Claim, passage: str) -> str | None:
     """Why the passage states the claim's comparison the other way round; None when it does not."""
     text = claim_text(claim)
-    if not _WORDS.search(text):
+    if not marks(text):
         return None
     ignore = frozenset(words(" ".join(m.word for m in marks(text))))
     found = aligned(text, passage, ignore)
     if not found or found[0].share < LEAST_SHARE:
         return None
     sentence = found[0].sentence
+    if not marks(sentence):
+        return None
     theirs = clauses(sentence)
     for clause in clauses(text):
         mine = marks(clause)
@@ -108,11 +112,11 @@ def direction_reason(claim: Claim, passage: str) -> str | None:
     return None
 
 
-def _signs(found: list[Mark], axis: str) -> tuple[int, ...]:
+def _signs(found: tuple[Mark, ...], axis: str) -> tuple[int, ...]:
     return tuple(m.sign for m in found if m.axis == axis)
 
 
-def _turned(mine: list[Mark], theirs: list[Mark], clause: str, their_clause: str) -> tuple[str, str] | None:
+def _turned(mine: tuple[Mark, ...], theirs: tuple[Mark, ...], clause: str, their_clause: str) -> tuple[str, str] | None:
     """(the claim's word, the passage's) when an odd number of the common axes are turned around, else None."""
     turned, kept = [], 0
     for axis in dict.fromkeys(m.axis for m in mine):

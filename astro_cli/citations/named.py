@@ -38,7 +38,8 @@ _HEAD = re.compile(r"\s+([a-z]{4,})")
 _PREV = re.compile(r"([a-z]+)\s+$")
 
 
-def names_of(text: str, skip_first: bool = True) -> list[tuple[str, int]]:
+@lru_cache(maxsize=8192)
+def names_of(text: str, skip_first: bool = True) -> tuple[tuple[str, int], ...]:
     """The proper names of a (plain) text and where each starts."""
     out = []
     for m in _NAME.finditer(text):
@@ -57,7 +58,7 @@ def names_of(text: str, skip_first: bool = True) -> list[tuple[str, int]]:
         if len(name) < 2 or name.lower() in _NOT_NAMES or "_" in name or not re.search(r"[A-Za-z]{2}", name):
             continue
         out.append((name, m.start() + m.group(0).find(name)))
-    return out
+    return tuple(out)
 
 
 @lru_cache(maxsize=512)
@@ -68,6 +69,7 @@ def _passage_forms(passage: str) -> tuple[str, frozenset[str]]:
     return squash(text), frozenset(acronyms)
 
 
+@lru_cache(maxsize=8192)
 def named(name: str, passage: str) -> bool:
     """Whether the passage names `name`, as written, folded, or as an acronym (either way)."""
     squashed, acronyms = _passage_forms(passage)
@@ -91,13 +93,14 @@ def _slot(text: str, start: int, name: str) -> tuple[str | None, str | None]:
 
 def _rival(name: str, slot: tuple[str | None, str | None], sentence: str, mine: list[str]) -> str | None:
     """Another name the sentence puts in the claim name's place."""
-    words = {squash(w) for m in mine for w in re.split(r"[\s-]", m)}
     for other, at in names_of(sentence):
+        theirs = _slot(sentence, at, other)
+        if not ((slot[0] and theirs[0] == slot[0]) or (slot[1] and theirs[1] == slot[1])):
+            continue
+        words = {squash(w) for m in mine for w in re.split(r"[\s-]", m)}
         if any(squash(w) in words for w in re.split(r"[\s-]", other)) or any(named(m, other) for m in mine):
             continue  # a part of the claim's own name (`Kepler` of `Kepler-like`), or the same
-        theirs = _slot(sentence, at, other)
-        if (slot[0] and theirs[0] == slot[0]) or (slot[1] and theirs[1] == slot[1]):
-            return other
+        return other
     return None
 
 
@@ -123,7 +126,7 @@ def name_reason(claim: Claim, passage: str) -> str | None:
     return _value_reason(claim, text, found, passage)
 
 
-def _value_reason(claim: Claim, text: str, found: list[tuple[str, int]], passage: str) -> str | None:
+def _value_reason(claim: Claim, text: str, found: tuple[tuple[str, int], ...], passage: str) -> str | None:
     """A value the claim tells beside a name, which the passage tells beside another in its place."""
     if not claim.quantities:
         return None
@@ -148,6 +151,7 @@ def _beside_rival(beside: list[tuple[str, int]], near: str, place: str) -> str |
     return next((r for n, at in beside if (r := _rival(n, _slot(near, at, n), place, own))), None)
 
 
+@lru_cache(maxsize=8192)
 def _around(text: str, position: int, clause_only: bool = False) -> str:
     """The clause holding `position` when it names anything, else its sentence (or nothing: `clause_only`)."""
     if position < 0:

@@ -20,7 +20,7 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 
-from astro_cli.citations.aligned import Aligned, aligned, claim_text, plain, same, sentences, shares, words
+from astro_cli.citations.aligned import Aligned, aligned, claim_text, plain, sentences, shares, words
 from astro_cli.citations.claims import Claim
 
 STRONG_SHARE = 0.3  # a sentence sharing this share of the claim's words is the one it rests on
@@ -53,6 +53,7 @@ class Scopes:
     plain: frozenset[str]
 
 
+@lru_cache(maxsize=8192)
 def scopes(text: str) -> Scopes:
     """What a text negates: the words after each negation to the clause's end (at most six)."""
     negated: list[str] = []
@@ -86,10 +87,11 @@ def scopes(text: str) -> Scopes:
 def negation_verdict(claim: Claim, passage: str) -> tuple[str, str] | None:
     """(`unsupported` or `undecided`, why) when the claim turns a negation of the passage around; None otherwise."""
     text = claim_text(claim)
-    if not _NEGATION.search(text) and not _NEGATION.search(plain(passage)):
+    negates = _NEGATION.search(text) is not None
+    if not negates and not _negates(passage) and not _DETECTED.search(text):
         return None
     mine = scopes(text)
-    if _DETECTED.search(text) and not _LIMIT.search(text) and not _NEGATION.search(text):
+    if not negates and _DETECTED.search(text) and not _LIMIT.search(text):
         limit = next((f for f in aligned(text, passage) if f.share >= STRONG_SHARE and _LIMIT.search(f.sentence)
                       and not _DETECTED.search(f.sentence)), None)
         if limit is not None:
@@ -99,6 +101,8 @@ def negation_verdict(claim: Claim, passage: str) -> tuple[str, str] | None:
         if found.share < WEAK_SHARE:
             break
         theirs = scopes(found.sentence)
+        if not theirs.negated and not mine.negated:
+            continue
         why = _turned(mine, theirs, found, _whole(passage))
         if why is None:
             continue
@@ -110,7 +114,12 @@ def negation_verdict(claim: Claim, passage: str) -> tuple[str, str] | None:
 
 def _only(stems: frozenset[str], inside: frozenset[str], outside: frozenset[str]) -> set[str]:
     """The stems that stand in `inside` and nowhere in `outside`."""
-    return {s for s in stems if any(same(s, t) for t in inside) and not any(same(s, t) for t in outside)}
+    return shares(stems, inside) - shares(stems, outside)
+
+
+@lru_cache(maxsize=512)
+def _negates(passage: str) -> bool:
+    return _NEGATION.search(plain(passage)) is not None
 
 
 @lru_cache(maxsize=256)
