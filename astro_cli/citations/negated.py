@@ -11,6 +11,11 @@ only two or more other words of the negated clause are the claim's (the alignmen
 the same words as the passage (`no clouds` for `not cloudy` counts as a word of its own) keeps its parity.
 A claim that something was detected, where the sentence it rests on (30% of its words) gives only an upper limit
 and no detection, is unsupported: `the passage gives only an upper limit, not a detection`.
+A negation over a comparison (`cannot detect periods beyond two years`, `no star lies south of -7°`) is a bound, left
+to bounds.py, where the sentence it rests on states one (`limit`, `up to`, `below`, `exceeding`, `<`...) or shares
+under 30% of its words; where it states none, it is a negation of the words before the comparison (`PZFlow fails the
+outlier requirement above redshift 1.5` against `PZFlow meets the outlier requirements for all redshifts`). A number
+ends a negation's words.
 Not compared: double negations, `not only`, a bound (`no more than`: directions.py), negations by meaning alone.
 """
 
@@ -36,11 +41,14 @@ _NOT_NEGATION = re.compile(r"\s*(?:only|just|necessarily|(?:more|less|fewer|grea
 _END = re.compile(r"[,;:.!?()]|\s(?:but|while|whereas|although|though|which|because|since)\s", re.IGNORECASE)
 _ADVERB = re.compile(r"ly$")
 _RAW = re.compile(r"[^\W_][\w'-]*")
-_BOUNDED = re.compile(r"\d|\b(?:beyond|above|below|over|under|exceed\w*|\w+er\s+than|more|less|fewer|"
+_BOUNDED = re.compile(r"\b(?:beyond|above|below|over|under|exceed\w*|\w+er\s+than|more|less|fewer|"
                       r"south|north|east|west|outside|inside|within)\b", re.IGNORECASE)
 _FREE = re.compile(r"\b([^\W\d_]{3,})[\s-]free\b", re.IGNORECASE)
 _DETECTED = re.compile(r"\bdetect(?:s|ed|ion|ions)?\b", re.IGNORECASE)
 _LIMIT = re.compile(r"\bupper\s+limits?\b|\blimit(?:s|ed)?\s+(?:on|of|to)\b", re.IGNORECASE)
+_STATES_BOUND = re.compile(r"\b(?:limits?|at\s+(?:most|least)|up\s+to|beyond|below|above|under|over|within|between|"
+                           r"maximum|minimum|less|more|fewer|exceed\w*)\b|[<>≤≥≲≳]", re.IGNORECASE)
+_NUMBER = re.compile(r"[-+−]?\d")  # a number ends a negation's words (`without uncertainties were given 0.015 dex`)
 _OTHERS = re.compile(r"\b(?:other|others|rest|remaining)\b", re.IGNORECASE)
 
 
@@ -51,6 +59,12 @@ class Scopes:
     negated: frozenset[str]
     heads: frozenset[str]
     plain: frozenset[str]
+    bounded: tuple[frozenset[str], frozenset[str]] = (frozenset(), frozenset())  # negations of a bound: words, heads
+
+    def unbounded(self) -> Scopes:
+        """The negations of bounds taken as plain negations (`fails the requirement above redshift 1.5`)."""
+        words_, heads = self.bounded
+        return Scopes(self.negated | words_, self.heads | heads, self.plain - words_)
 
 
 @lru_cache(maxsize=8192)
@@ -58,19 +72,26 @@ def scopes(text: str) -> Scopes:
     """What a text negates: the words after each negation to the clause's end (at most six)."""
     negated: list[str] = []
     heads: list[str] = []
+    bounded: tuple[list[str], list[str]] = ([], [])
     covered: list[tuple[int, int]] = []
     for m in _NEGATION.finditer(text):
         if _NOT_NEGATION.match(text, m.end()):
             continue
         end = (found.start() + m.end()) if (found := _END.search(text[m.end():])) else len(text)
+        end = (number.start() + m.end()) if (number := _NUMBER.search(text[m.end():end])) else end
         scope = words(text[m.end():end])[:SCOPE]
-        if _OTHERS.search(text[m.end():end]) or _BOUNDED.search(text[m.end():end]):
-            # `we do not recover the three other candidates`: about another set than the claim's; `cannot detect
-            # periods beyond two years`, `no star lies south of -7°`: a bound of a number (bounds.py)
+        if _OTHERS.search(text[m.end():end]):
+            continue  # `we do not recover the three other candidates`: about another set than the claim's
+        head = next((w for w in _RAW.findall(text[m.end():end]) if not _ADVERB.search(w) and words(w)), None)
+        cut = _BOUNDED.search(text, m.end(), end)
+        if cut is not None:
+            # `cannot detect periods beyond two years`, `no star lies south of -7°`: a bound of a number (bounds.py),
+            # unless the passage states no bound there (negation_verdict)
+            bounded[0].extend(words(text[m.end():cut.start()]))
+            bounded[1].extend(words(head)[:1] if head and text.find(head, m.end()) < cut.start() else [])
             continue
         covered.append((m.start(), end))
         negated += scope
-        head = next((w for w in _RAW.findall(text[m.end():end]) if not _ADVERB.search(w) and words(w)), None)
         if head:
             heads.append(words(head)[0])
     for m in _FREE.finditer(text):  # `cloud free`, `dust-free`: the word before is negated
@@ -81,7 +102,8 @@ def scopes(text: str) -> Scopes:
     for a, b in sorted(covered, reverse=True):
         rest = rest[:a] + " " + rest[b:]
     plain_words = set(words(rest))
-    return Scopes(frozenset(negated), frozenset(heads), frozenset(plain_words))
+    return Scopes(frozenset(negated), frozenset(heads), frozenset(plain_words),
+                  (frozenset(bounded[0]), frozenset(bounded[1])))
 
 
 def negation_verdict(claim: Claim, passage: str) -> tuple[str, str] | None:
@@ -101,9 +123,12 @@ def negation_verdict(claim: Claim, passage: str) -> tuple[str, str] | None:
         if found.share < WEAK_SHARE:
             break
         theirs = scopes(found.sentence)
-        if not theirs.negated and not mine.negated:
+        own = mine
+        if found.share >= STRONG_SHARE and not _STATES_BOUND.search(found.sentence):
+            own, theirs = mine.unbounded(), theirs.unbounded()
+        if not theirs.negated and not own.negated:
             continue
-        why = _turned(mine, theirs, found, _whole(passage))
+        why = _turned(own, theirs, found, _whole(passage))
         if why is None:
             continue
         if found.share >= STRONG_SHARE:

@@ -123,3 +123,19 @@ LIMIT = ("No transit of the outer companion is seen in the TESS data. We place a
 ])
 def test_an_upper_limit_is_no_detection(claim: str, status: str) -> None:
     assert verdict(claim, LIMIT)[0] == status
+
+
+REQUIREMENTS = ("You can see that PZFlow meets the bias and scatter requirements up to redshift $\\sim$ 1.5. PZFlow "
+                "meets the outlier requirements for all redshifts.")
+KEPLER = ("For Kepler, with a baseline of about four years, this sets an absolute upper limit of about two years on "
+          "the range of detectable periods.")
+
+
+@pytest.mark.parametrize(("claim", "passage", "status"), [
+    # a negated comparison is a bound where the passage states one, a negation where it states none
+    ("PZFlow fails the outlier-fraction requirement above redshift 1.5.", REQUIREMENTS, "unsupported"),
+    ("PZFlow meets the outlier-fraction requirement above redshift 1.5.", REQUIREMENTS, "supported"),
+    ("With a four-year baseline, Kepler cannot detect periods beyond about two years.", KEPLER, "supported"),
+])
+def test_a_negated_comparison(claim: str, passage: str, status: str) -> None:
+    assert verdict(claim, passage)[0] == status
