@@ -139,3 +139,18 @@ KEPLER = ("For Kepler, with a baseline of about four years, this sets an absolut
 ])
 def test_a_negated_comparison(claim: str, passage: str, status: str) -> None:
     assert verdict(claim, passage)[0] == status
+
+
+MEMBERS = ("TIC 272349442 is a candidate member of TW Hydrae ($t_ age = 10 \\pm 3$ Myr), TIC 235056185 and 260351540 "
+           "are candidate members of IC 2602 ($t_ age = 52.5 \\pm 2.95$ Myr), and TIC 391745863 and 393490554 are "
+           "candidate members of the AB Doradus Moving Group ($t_ age = 133 \\pm 12.5$ Myr).")
+
+
+@pytest.mark.parametrize(("claim", "status", "reason"), [
+    ("TIC 235056185 and TIC 260351540 are candidate members of the AB Doradus Moving Group.", "unsupported",
+     "the passage tells TIC 235056185 of IC 2602, not AB Doradus Moving Group"),
+    ("TIC 235056185 and TIC 260351540 are candidate members of IC 2602.", "supported", ""),
+    ("TIC 391745863 is a candidate member of the AB Doradus Moving Group.", "supported", ""),
+])
+def test_an_object_told_of_another_group(claim: str, status: str, reason: str) -> None:
+    assert verdict(claim, MEMBERS) == (status, reason)
