@@ -12,6 +12,7 @@ from astro_cli.citations.directions import marks
 from astro_cli.citations.named import names_of
 from astro_cli.citations.negated import scopes
 from astro_cli.citations.support import check_support
+from astro_cli.citations.told_of import told_of_reason
 
 SELIGMAN = ("[seligman22] found that stars with $R_0 < 0.13$ exhibited shallower FFD slopes than stars with "
             "$R_0 \\geq 0.13$ to several sigma significance. The differences in the FFDs were indicative of relatively "
@@ -153,4 +154,6 @@ MEMBERS = ("TIC 272349442 is a candidate member of TW Hydrae ($t_ age = 10 \\pm 
     ("TIC 391745863 is a candidate member of the AB Doradus Moving Group.", "supported", ""),
 ])
 def test_an_object_told_of_another_group(claim: str, status: str, reason: str) -> None:
-    assert verdict(claim, MEMBERS) == (status, reason)
+    assert verdict(claim, MEMBERS)[0] == status
+    [one], _ = split_claims(claim[:-1] + " [2405.90001:s4.2:c47].")
+    assert (told_of_reason(one, MEMBERS) or "") == reason
