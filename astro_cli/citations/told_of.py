@@ -20,6 +20,7 @@ from astro_cli.citations.names import squash
 
 _NUMBER = re.compile(r"\d{3,}")
 _DESIGNATION = re.compile(r"\b[A-Z][A-Za-z0-9+]*[\s-]?\d{3,}[\w+-]*")  # `TIC 235056185`, `HD 189733`, `WASP-12`
+_FOLLOWING = re.compile(r"[\s-]?\d[\w.+-]*")
 _AFTER = re.compile(r"\b(of|in|from|with)\s+(?:the\s+)?$")
 
 
@@ -70,5 +71,6 @@ def _next_name(body: str, start: int, word: str) -> tuple[str, int] | None:
     window = body[start:end]
     for name, at in names_of(window, False):
         if (after := _AFTER.search(window[max(0, at - 12):at])) and after.group(1).lower() == word:
-            return name, start + at
+            number = _FOLLOWING.match(window, at + len(name))  # `IC 2602`: a catalogue and its number
+            return name + (number.group(0) if number else ""), start + at
     return None

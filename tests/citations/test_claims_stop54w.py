@@ -149,7 +149,7 @@ MEMBERS = ("TIC 272349442 is a candidate member of TW Hydrae ($t_ age = 10 \\pm 
 
 @pytest.mark.parametrize(("claim", "status", "reason"), [
     ("TIC 235056185 and TIC 260351540 are candidate members of the AB Doradus Moving Group.", "unsupported",
-     "the passage tells TIC 235056185 of IC 2602, not AB Doradus Moving Group"),
+     "the passage tells TIC 260351540 of IC 2602, not AB Doradus Moving Group"),
     ("TIC 235056185 and TIC 260351540 are candidate members of IC 2602.", "supported", ""),
     ("TIC 391745863 is a candidate member of the AB Doradus Moving Group.", "supported", ""),
 ])
