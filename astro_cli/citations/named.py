@@ -44,7 +44,8 @@ def names_of(text: str, skip_first: bool = True) -> tuple[tuple[str, int], ...]:
     out = []
     for m in _NAME.finditer(text):
         name = _POSSESSIVE.sub("", m.group(0).rstrip("'’-")).strip()
-        while name.split() and name.split()[-1] in ("of", "de", "la", "del", "von", "van"):
+        while len(name.split()) > 1 and (name.split()[-1] in ("of", "de", "la", "del", "von", "van")
+                                         or len(name.split()[-1]) == 1):  # `Hyades M stars`: a spectral type
             name = name.rsplit(" ", 1)[0]
         first = not text[:m.start()].strip() or re.search(r"[.!?:;]\s*$", text[:m.start()]) is not None
         if first and skip_first:
@@ -53,8 +54,8 @@ def names_of(text: str, skip_first: bool = True) -> tuple[tuple[str, int], ...]:
                 name = " ".join(words[1:])
                 if not name:
                     continue
-        if re.search(r"\d\s*$", text[:m.start()]):
-            continue  # a unit after its number (`0.1 mHz`)
+        if re.search(r"\d\s*$", text[:m.start()]) and (len(name) <= 3 or name[0].islower()):
+            continue  # a unit after its number (`0.1 mHz`, `40 Myr`), not a count of things (`12 Tucana-Horologium`)
         if len(name) < 2 or name.lower() in _NOT_NAMES or "_" in name or not re.search(r"[A-Za-z]{2}", name):
             continue
         out.append((name, m.start() + m.group(0).find(name)))

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import re
 
+from astro_cli.citations.agree import matching, stated_in
 from astro_cli.citations.aligned import CLAUSE, SENTENCE, claim_text, plain
 from astro_cli.citations.claims import Claim
 from astro_cli.citations.named import named, names_of
@@ -74,3 +75,40 @@ def _next_name(body: str, start: int, word: str) -> tuple[str, int] | None:
             number = _FOLLOWING.match(window, at + len(name))  # `IC 2602`: a catalogue and its number
             return name + (number.group(0) if number else ""), start + at
     return None
+
+
+def parenthesis_reason(claim: Claim, passage: str) -> str | None:
+    """A value the passage gives in a parenthesis after one name (`12 Tucana-Horologium ($t_ age = 40$ Myr), 9 Hyades
+    ($t_ age = 650$ Myr)`) told of another name the passage also qualifies so (`9 Hyades M stars aged 40 Myr`)."""
+    if not claim.quantities or "(" not in passage:
+        return None
+    text = claim_text(claim)
+    body = plain(passage)
+    for own in claim.quantities:
+        at = text.find(own.text)
+        end = at + (m.start() if at >= 0 and (m := CLAUSE.search(text[at:])) else len(text) - at)
+        start = max((c.end() for c in CLAUSE.finditer(text, 0, max(at, 0))), default=0)
+        beside = [n for n, _ in names_of(text[start:end])] if at >= 0 else []
+        places = [q for q in matching(own, stated_in(body))]
+        owners = [_owner(body, q.start) for q in places]
+        if not beside or not owners or None in owners:
+            continue
+        if any(named(n, o or "") for n in beside for o in owners):
+            continue
+        qualified = [n for n in beside if re.search(r"\b" + re.escape(n) + r"\s*\(", body)]
+        if qualified:
+            return f"the passage gives {own.text} for {owners[0]}, not {qualified[0]}"
+    return None
+
+
+def _owner(body: str, position: int) -> str | None:
+    """The name right before the parenthesis that holds `position`, if any."""
+    opened = body.rfind("(", 0, position)
+    if opened < 0 or body.rfind(")", opened, position) >= 0:
+        return None
+    before = body[max(0, opened - 60):opened].rstrip()
+    found = names_of(before, False)
+    if not found:
+        return None
+    name, at = found[-1]
+    return name if at + len(name) == len(before) else None

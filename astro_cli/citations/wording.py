@@ -13,7 +13,7 @@ from astro_cli.citations.claims import Claim
 from astro_cli.citations.directions import direction_reason
 from astro_cli.citations.named import name_reason
 from astro_cli.citations.negated import negation_verdict
-from astro_cli.citations.told_of import told_of_reason
+from astro_cli.citations.told_of import parenthesis_reason, told_of_reason
 
 
 def word_verdict(claim: Claim, passage: str) -> tuple[str, str] | None:
@@ -21,7 +21,8 @@ def word_verdict(claim: Claim, passage: str) -> tuple[str, str] | None:
     why = direction_reason(claim, passage)
     if why is not None:
         return "unsupported", why
-    why = name_reason(claim, passage) or told_of_reason(claim, passage) or author_reason(claim, passage)
+    why = (name_reason(claim, passage) or told_of_reason(claim, passage) or parenthesis_reason(claim, passage)
+           or author_reason(claim, passage))
     if why is not None:
         return "unsupported", why
     return negation_verdict(claim, passage)

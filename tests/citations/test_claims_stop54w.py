@@ -157,3 +157,16 @@ def test_an_object_told_of_another_group(claim: str, status: str, reason: str) -
     assert verdict(claim, MEMBERS)[0] == status
     [one], _ = split_claims(claim[:-1] + " [2405.90001:s4.2:c47].")
     assert (told_of_reason(one, MEMBERS) or "") == reason
+
+
+LOYD = ("Additionally, [loyd21] evaluated the relationship between FUV emission lines and $R_0$ for 12 Tucana-Horologium "
+        "($t_ age = 40$ Myr), 9 Hyades ($t_ age = 650$ Myr), and 7 field-aged ($t_ age = 2-10$ Gyr) M stars.")
+
+
+@pytest.mark.parametrize(("claim", "status"), [
+    ("Loyd et al. (2021) evaluated 9 Hyades M stars aged 40 Myr.", "unsupported"),
+    ("Loyd et al. (2021) evaluated 9 Hyades M stars aged 650 Myr.", "supported"),
+    ("Loyd et al. (2021) evaluated 12 Tucana-Horologium M stars aged 40 Myr.", "supported"),
+])
+def test_a_value_in_a_parenthesis_belongs_to_the_name_before_it(claim: str, status: str) -> None:
+    assert verdict(claim, LOYD)[0] == status
