@@ -53,6 +53,12 @@ def _words(text: str) -> tuple[str, ...]:
     return tuple(out)
 
 
+@lru_cache(maxsize=16384)
+def wordset(text: str) -> frozenset[str]:
+    """The content words' stems of a text, as a set (cached: clauses are compared with many claims)."""
+    return frozenset(_words(text))
+
+
 def same(a: str, b: str) -> bool:
     """Two stems of one word (`correl` of `correlation`, `correlat` of `correlates`)."""
     if a == b:
@@ -80,14 +86,19 @@ def sentences(passage: str) -> tuple[str, ...]:
     return tuple(s.strip() for s in SENTENCE.split(plain(passage)) if s and s.strip())
 
 
-def clauses(sentence: str) -> list[str]:
-    return [c for c in CLAUSE.split(sentence) if c.strip()]
+@lru_cache(maxsize=8192)
+def clauses(sentence: str) -> tuple[str, ...]:
+    return tuple(c for c in CLAUSE.split(sentence) if c.strip())
 
 
 def claim_text(claim: Claim) -> str:
     """The claim's own words: its cites and handles blanked."""
-    text = claim.text
-    for a, b in sorted(claim.spans, reverse=True):
+    return _blanked(claim.text, tuple(claim.spans))
+
+
+@lru_cache(maxsize=4096)
+def _blanked(text: str, spans: tuple[tuple[int, int], ...]) -> str:
+    for a, b in sorted(spans, reverse=True):
         text = text[:a] + " " + text[b:]
     return plain(text)
 

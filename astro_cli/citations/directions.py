@@ -19,7 +19,7 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 
-from astro_cli.citations.aligned import aligned, claim_text, clauses, shares, words
+from astro_cli.citations.aligned import aligned, claim_text, clauses, plain, shares, words, wordset
 from astro_cli.citations.claims import Claim
 
 LEAST_SHARE = 0.4  # the passage sentence must hold this share of the claim's words to be the one it rests on
@@ -90,9 +90,9 @@ def marks(text: str) -> tuple[Mark, ...]:
 def direction_reason(claim: Claim, passage: str) -> str | None:
     """Why the passage states the claim's comparison the other way round; None when it does not."""
     text = claim_text(claim)
-    if not marks(text):
+    if not marks(text) or not marks(plain(passage)):
         return None
-    ignore = frozenset(words(" ".join(m.word for m in marks(text))))
+    ignore = _ignored(text)
     found = aligned(text, passage, ignore)
     if not found or found[0].share < LEAST_SHARE:
         return None
@@ -104,12 +104,18 @@ def direction_reason(claim: Claim, passage: str) -> str | None:
         mine = marks(clause)
         if not mine:
             continue
-        own = set(words(clause)) - ignore
-        best = max(theirs, key=lambda c: len(shares(own, set(words(c)))))
+        own = wordset(clause) - ignore
+        best = max(theirs, key=lambda c: len(shares(own, wordset(c))))
         turned = _turned(mine, marks(best), clause, best)
         if turned is not None:
             return f"the passage says {turned[1]}, not {turned[0]}"
     return None
+
+
+@lru_cache(maxsize=4096)
+def _ignored(text: str) -> frozenset[str]:
+    """The direction words themselves: not what aligns a claim with a sentence (`steeper` with `shallower`)."""
+    return frozenset(words(" ".join(m.word for m in marks(text))))
 
 
 def _signs(found: tuple[Mark, ...], axis: str) -> tuple[int, ...]:

@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cached_property, lru_cache
 
 from astro_cli.citations.aligned import Aligned, aligned, claim_text, plain, sentences, shares, words
 from astro_cli.citations.claims import Claim
@@ -61,6 +61,7 @@ class Scopes:
     plain: frozenset[str]
     bounded: tuple[frozenset[str], frozenset[str]] = (frozenset(), frozenset())  # negations of a bound: words, heads
 
+    @cached_property
     def unbounded(self) -> Scopes:
         """The negations of bounds taken as plain negations (`fails the requirement above redshift 1.5`)."""
         words_, heads = self.bounded
@@ -109,11 +110,11 @@ def scopes(text: str) -> Scopes:
 def negation_verdict(claim: Claim, passage: str) -> tuple[str, str] | None:
     """(`unsupported` or `undecided`, why) when the claim turns a negation of the passage around; None otherwise."""
     text = claim_text(claim)
-    negates = _NEGATION.search(text) is not None
-    if not negates and not _negates(passage) and not _DETECTED.search(text):
+    negates, detected = _flags(text)
+    if not negates and not detected and not _negates(passage):
         return None
     mine = scopes(text)
-    if not negates and _DETECTED.search(text) and not _LIMIT.search(text):
+    if detected:
         limit = next((f for f in aligned(text, passage) if f.share >= STRONG_SHARE and _LIMIT.search(f.sentence)
                       and not _DETECTED.search(f.sentence)), None)
         if limit is not None:
@@ -123,9 +124,11 @@ def negation_verdict(claim: Claim, passage: str) -> tuple[str, str] | None:
         if found.share < WEAK_SHARE:
             break
         theirs = scopes(found.sentence)
+        if not (theirs.negated or mine.negated or mine.bounded[0] or theirs.bounded[0]):
+            continue
         own = mine
-        if found.share >= STRONG_SHARE and not _STATES_BOUND.search(found.sentence):
-            own, theirs = mine.unbounded(), theirs.unbounded()
+        if found.share >= STRONG_SHARE and not _states_bound(found.sentence):
+            own, theirs = mine.unbounded, theirs.unbounded
         if not theirs.negated and not own.negated:
             continue
         why = _turned(own, theirs, found, _whole(passage))
@@ -140,6 +143,18 @@ def negation_verdict(claim: Claim, passage: str) -> tuple[str, str] | None:
 def _only(stems: frozenset[str], inside: frozenset[str], outside: frozenset[str]) -> set[str]:
     """The stems that stand in `inside` and nowhere in `outside`."""
     return shares(stems, inside) - shares(stems, outside)
+
+
+@lru_cache(maxsize=8192)
+def _flags(text: str) -> tuple[bool, bool]:
+    """Whether a claim negates anything, and whether it claims a detection (and no limit, no negation)."""
+    negates = _NEGATION.search(text) is not None
+    return negates, not negates and _DETECTED.search(text) is not None and not _LIMIT.search(text)
+
+
+@lru_cache(maxsize=8192)
+def _states_bound(sentence: str) -> bool:
+    return _STATES_BOUND.search(sentence) is not None
 
 
 @lru_cache(maxsize=512)

@@ -12,6 +12,7 @@ unsupported: `the passage tells TIC 235056185 of IC 2602, not AB Doradus Moving 
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 from astro_cli.citations.agree import matching, stated_in
 from astro_cli.citations.aligned import CLAUSE, SENTENCE, claim_text, plain
@@ -28,7 +29,7 @@ _AFTER = re.compile(r"\b(of|in|from|with)\s+(?:the\s+)?$")
 def told_of_reason(claim: Claim, passage: str) -> str | None:
     """Why the passage tells the claim's object of another name; None when it may not."""
     text = claim_text(claim)
-    designations = dict.fromkeys([*claim.names, *(m.group(0) for m in _DESIGNATION.finditer(text))])
+    designations = dict.fromkeys([*claim.names, *_designations(text)])
     if not designations:
         return None
     found = names_of(text)
@@ -55,6 +56,11 @@ def told_of_reason(claim: Claim, passage: str) -> str | None:
         if rivals and not own:
             return f"the passage tells {designation} of {rivals[0]}, not {name}"
     return None
+
+
+@lru_cache(maxsize=4096)
+def _designations(text: str) -> tuple[str, ...]:
+    return tuple(m.group(0) for m in _DESIGNATION.finditer(text))
 
 
 def _told(text: str, start: int, found: tuple[tuple[str, int], ...]) -> tuple[str, str] | None:
@@ -85,13 +91,11 @@ def parenthesis_reason(claim: Claim, passage: str) -> str | None:
     text = claim_text(claim)
     body = plain(passage)
     for own in claim.quantities:
-        at = text.find(own.text)
-        end = at + (m.start() if at >= 0 and (m := CLAUSE.search(text[at:])) else len(text) - at)
-        start = max((c.end() for c in CLAUSE.finditer(text, 0, max(at, 0))), default=0)
-        beside = [n for n, _ in names_of(text[start:end])] if at >= 0 else []
-        places = [q for q in matching(own, stated_in(body))]
-        owners = [_owner(body, q.start) for q in places]
-        if not beside or not owners or None in owners:
+        beside = _beside(text, own.text)
+        if not beside:
+            continue
+        owners = [_owner(body, q.start) for q in matching(own, stated_in(body))]
+        if not owners or None in owners:
             continue
         if any(named(n, o or "") for n in beside for o in owners):
             continue
@@ -99,6 +103,17 @@ def parenthesis_reason(claim: Claim, passage: str) -> str | None:
         if qualified:
             return f"the passage gives {own.text} for {owners[0]}, not {qualified[0]}"
     return None
+
+
+@lru_cache(maxsize=4096)
+def _beside(text: str, value: str) -> tuple[str, ...]:
+    """The names in the claim's clause of a value."""
+    at = text.find(value)
+    if at < 0:
+        return ()
+    end = at + (m.start() if (m := CLAUSE.search(text[at:])) else len(text) - at)
+    start = max((c.end() for c in CLAUSE.finditer(text, 0, at)), default=0)
+    return tuple(n for n, _ in names_of(text[start:end]))
 
 
 def _owner(body: str, position: int) -> str | None:
