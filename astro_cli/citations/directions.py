@@ -3,7 +3,9 @@
 `stars with R_0 < 0.13 have steeper FFD slopes` where the passage writes `shallower`; `above redshift 1` where it
 writes `z < 1`; `taken before MJD 56715` where it writes `MJD > 56715`. Each direction word has an axis and a sign
 (a small table of antonym pairs: more/less, higher/lower, larger/smaller, above/below, exceeds/falls short,
-increases/decreases, brighter/fainter, earlier/later, before/after, steeper/shallower, at least/at most, `>`/`<`).
+increases/decreases, brighter/fainter, earlier/later, before/after, steeper/shallower, at least/at most, `>`/`<`,
+enhanced/suppressed, over-/underestimated, positive/negative, longer/shorter, closer/farther, heavier/lighter,
+redder/bluer, metal-rich/metal-poor, faster/slower, hotter/cooler, older/younger, stronger/weaker, wider/narrower).
 Each clause of the claim with such a word is set beside the clause of its best-matching passage sentence that
 shares most of its words; when an odd number of their common axes are turned (`larger R_0 ... shallower` against
 `smaller R_0 ... steeper` turns two: the same statement), the claim is unsupported, with the two words as the reason.
@@ -27,6 +29,9 @@ LEAST_SHARE = 0.4  # the passage sentence must hold this share of the claim's wo
 _NUMBER_NEXT = r"(?=\s+(?:[A-Za-z]+\s+)?[~≈]?\s*[-+]?\d)"
 # (pattern, axis, sign); the first that matches at a place wins
 _TABLE: tuple[tuple[str, str, int], ...] = (
+    (r"\b(?:lighter|less\s+massive)\b", "mass", -1),
+    (r"\b(?:heavier|more\s+massive)\b", "mass", 1),
+    (r"\b(?:farther|more\s+distant)\b", "distance", 1),
     (r"\bno(?:t)?\s+(?:more|greater|higher|larger)\s+than\b", "amount", -1),
     (r"\bno(?:t)?\s+(?:less|fewer|lower|smaller)\s+than\b", "amount", 1),
     (r"\bat\s+least\b", "amount", 1),
@@ -43,7 +48,21 @@ _TABLE: tuple[tuple[str, str, int], ...] = (
     (r"\b(?:before|earlier|prior\s+to)\b", "time", -1),
     (r"\b(?:after|later)\b", "time", 1),
     (r"\b(?:increas(?:e|es|ed|ing)|ris(?:e|es|ing)|rose|grow(?:s|ing)?|grew)\b", "change", 1),
-    (r"\b(?:decreas(?:e|es|ed|ing)|declin(?:e|es|ed|ing)|drop(?:s|ped|ping)?|diminish(?:es|ed|ing)?)\b", "change", -1),
+    (r"\b(?:decreas(?:e|es|ed|ing)|declin(?:e|es|ed|ing)|drop(?:s|ped|ping)?|diminish(?:es|ed|ing)?|"
+     r"fall(?:s|ing)?|fell)\b", "change", -1),
+    (r"\b(?:enhanc(?:e|es|ed|ing|ement)|boost(?:s|ed)?)\b", "boost", 1),
+    (r"\b(?:suppress(?:es|ed|ing|ion)?|inhibit(?:s|ed|ing)?|quench(?:es|ed|ing)?)\b", "boost", -1),
+    (r"\b(?:overestimat\w*|overpredict\w*)\b", "estimate", 1),
+    (r"\b(?:underestimat\w*|underpredict\w*)\b", "estimate", -1),
+    (r"\b(?:positive(?:ly)?|correlat(?:e|es|ed|ion|ions)\s+positively)\b", "polarity", 1),
+    (r"\b(?:negative(?:ly)?|anti-?correlat\w*)\b", "polarity", -1),
+    (r"\b(?:longer)\b", "length", 1),
+    (r"\b(?:shorter)\b", "length", -1),
+    (r"\b(?:closer|nearer)\b", "distance", -1),
+    (r"\bredder\b", "colour", 1),
+    (r"\bbluer\b", "colour", -1),
+    (r"\bmetal-rich\b", "metals", 1),
+    (r"\bmetal-poor\b", "metals", -1),
     (r"\bbrighter\b", "bright", 1),
     (r"\bfainter\b", "bright", -1),
     (r"\bsteeper\b", "slope", 1),

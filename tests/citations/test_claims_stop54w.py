@@ -170,3 +170,14 @@ LOYD = ("Additionally, [loyd21] evaluated the relationship between FUV emission 
 ])
 def test_a_value_in_a_parenthesis_belongs_to_the_name_before_it(claim: str, status: str) -> None:
     assert verdict(claim, LOYD)[0] == status
+
+
+def test_more_antonym_pairs() -> None:
+    """Pairs no development claim used, on a passage of the first set's paper (Moe & Kratter's binaries)."""
+    passage = ("If secondaries host planets at the same rate as primaries, the occurrence rate of small planets is "
+               "underestimated by about 10% when binaries are ignored.")
+    assert verdict("If secondaries host planets at the same rate as primaries, the occurrence rate of small planets "
+                   "is overestimated by about 10% when binaries are ignored.", passage)[0] == "unsupported"
+    assert verdict("If secondaries host planets at the same rate as primaries, the occurrence rate of small planets "
+                   "is underestimated by about 10% when binaries are ignored.", passage)[0] == "supported"
+    assert [(m.axis, m.sign) for m in marks("a more massive star")] == [("mass", 1)]
