@@ -181,3 +181,23 @@ def test_more_antonym_pairs() -> None:
     assert verdict("If secondaries host planets at the same rate as primaries, the occurrence rate of small planets "
                    "is underestimated by about 10% when binaries are ignored.", passage)[0] == "supported"
     assert [(m.axis, m.sign) for m in marks("a more massive star")] == [("mass", 1)]
+
+
+DROP = ("We note that there is a steep drop-off in flare recovery rate at $T_ mag > 13$, with average recovery rates "
+        "dropping from 90% to 70%.")
+
+
+@pytest.mark.parametrize(("claim", "passage", "status"), [
+    # the sides of `than` tell a comparison told the other way round from one turned around
+    ("Seligman et al. (2022) reported that FFD slopes are steeper for stars with R_0 < 0.13 than for stars with "
+     "R_0 ≥ 0.13.", SELIGMAN, "unsupported"),
+    ("Stars with R_0 ≥ 0.13 show steeper FFD slopes than stars with R_0 < 0.13.", SELIGMAN, "supported"),
+    # a verb has no sides
+    ("Flare recovery rises steeply for T_mag > 13, from about 90% to 70%.", DROP, "unsupported"),
+    ("Flare recovery drops steeply for T_mag > 13, from about 90% to 70%.", DROP, "supported"),
+    # the clause sharing the claim's figure is the one it rests on
+    ("Only 80% of injected flares with A < 3% were recovered.", RECOVERY, "supported"),
+    ("80% of injected flares with A ≥ 3% were recovered.", RECOVERY, "unsupported"),
+])
+def test_the_sides_of_a_comparison_and_the_clause_it_rests_on(claim: str, passage: str, status: str) -> None:
+    assert verdict(claim, passage)[0] == status
