@@ -6,8 +6,9 @@ presented in [davenport14]`. credited.py ties a claim's values to its author; th
 passage cites the claim's author somewhere (a passage of the author's own paper never does), and every sentence
 that names the claim's model, survey or object and cites a study cites another study (nor does the sentence before
 it: `[Kraus2015] examined ... What they found was ...`), the claim is unsupported:
-`the passage credits Llamaradas Estelares to tovar22, not Davenport`. Not compared: a name no citing sentence
-holds, second authors.
+`the passage credits Llamaradas Estelares to tovar22, not Davenport`. Where no sentence naming it cites anyone and
+one coins it (`we name`, `we call`, `we introduce`, `we propose`, `we define`, `we develop`): `the passage presents
+Centered Beta as its own work, not Jaini's`. Not compared: second authors.
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from astro_cli.citations.claims import Claim
 from astro_cli.citations.named import named, names_of
 from astro_cli.research.text.pdfchars import fold
 
+_OWN = re.compile(r"\bwe\s+(?:name|call|introduce|propose|define|develop|coin)\b", re.IGNORECASE)
 _KEY = re.compile(r"\[([A-Za-z][\w:,;\s-]*?)\]")
 _PROSE = re.compile(r"\b([A-Z][\w'-]+)(?:\s+et\s+al\.?|\s+(?:and|&)\s+[A-Z][\w'-]+)[\s,(]*(?:19|20)\d\d")
 
@@ -46,4 +48,6 @@ def author_reason(claim: Claim, passage: str) -> str | None:
                   if named(name, s) and (keys := _cited(s))]
         if citing and not any(surname in k.replace("-", "") for keys, before in citing for k in keys + before):
             return f"the passage credits {name} to {citing[0][0][0]}, not {works[0].surnames[0]}"
+        if not citing and any(named(name, s) and _OWN.search(s) for s in told):
+            return f"the passage presents {name} as its own work, not {works[0].surnames[0]}'s"
     return None

@@ -201,3 +201,16 @@ DROP = ("We note that there is a steep drop-off in flare recovery rate at $T_ ma
 ])
 def test_the_sides_of_a_comparison_and_the_clause_it_rests_on(claim: str, passage: str, status: str) -> None:
     assert verdict(claim, passage)[0] == status
+
+
+CENTERED = ("It is therefore more convenient to use a modified Beta distribution, which we name the Centered Beta "
+            "distribution. We give this generalization the name latent-adaptive flows (LAFs; inspired by the Tail "
+            "Adaptive Flows of [jaini2020]).")
+
+
+@pytest.mark.parametrize(("claim", "status"), [
+    ("The Centered Beta latent distribution was introduced by Jaini et al. (2020).", "unsupported"),
+    ("Jaini et al. (2020) introduced Tail Adaptive Flows.", "supported"),
+])
+def test_a_name_the_passage_coins_is_credited_to_no_one_else(claim: str, status: str) -> None:
+    assert verdict(claim, CENTERED)[0] == status
