@@ -79,7 +79,16 @@ _TABLE: tuple[tuple[str, str, int], ...] = (
     (r"\bwider\b|\bbroader\b", "width", 1),
     (r"\bnarrower\b", "width", -1),
 )
-_WORDS = re.compile("|".join(f"(?P<w{i}>{p})" for i, (p, _, _) in enumerate(_TABLE)), re.IGNORECASE)
+_ENTRIES = tuple((re.compile(p, re.IGNORECASE), axis, sign) for p, axis, sign in _TABLE)
+# where a direction word may start: a cheap scan of the words (exact words and stems), then the table at those places
+_TOKEN = re.compile(r"[^\W\d_]+|[<>≤≥≲≳]")
+_FIRST = frozenset("""no not at fall falls fell more less fewer greater higher larger bigger lower smaller above below before
+    after earlier prior later rose grew longer shorter farther closer nearer heavier lighter redder bluer brighter
+    fainter steeper shallower flatter faster quicker slower hotter warmer cooler colder older younger stronger weaker
+    wider broader narrower positive positively negative negatively anti metal < > ≤ ≥ ≲ ≳""".split())
+_STEMS = ("exceed", "outnumber", "increas", "ris", "grow", "decreas", "declin", "drop", "diminish", "enhanc", "boost",
+          "suppress", "inhibit", "quench", "overestimat", "overpredict", "underestimat", "underpredict", "correlat",
+          "anticorrelat")
 _MAGNITUDE = re.compile(r"\bmag(?:nitudes?|s)?\b|\b[A-Za-z]_?mag\b", re.IGNORECASE)
 
 
@@ -98,12 +107,20 @@ def marks(text: str) -> tuple[Mark, ...]:
     """The direction words of a text, in order; `brighter`/`fainter` of magnitudes as numbers (fainter is larger)."""
     out = []
     magnitudes = _MAGNITUDE.search(text) is not None
-    for m in _WORDS.finditer(text):
-        index = int(next(k for k, v in m.groupdict().items() if v is not None)[1:])
-        _, axis, sign = _TABLE[index]
-        if axis == "bright" and magnitudes:
-            axis, sign = "amount", -sign
-        out.append(Mark(m.start(), axis, sign, m.group(0)))
+    end = 0
+    for token in _TOKEN.finditer(text):
+        word = token.group(0).lower()
+        if token.start() < end or (word not in _FIRST and not word.startswith(_STEMS)):
+            continue
+        for pattern, axis, sign in _ENTRIES:
+            m = pattern.match(text, token.start())
+            if m is None:
+                continue
+            if axis == "bright" and magnitudes:
+                axis, sign = "amount", -sign
+            out.append(Mark(m.start(), axis, sign, m.group(0)))
+            end = m.end()
+            break
     return tuple(out)
 
 
