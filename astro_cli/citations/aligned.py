@@ -69,15 +69,23 @@ def same(a: str, b: str) -> bool:
 
 def shares(mine: set[str] | frozenset[str], theirs: set[str] | frozenset[str]) -> set[str]:
     """The stems of `mine` that are stems of `theirs` (see `same`)."""
-    exact, prefixes = _index(theirs if isinstance(theirs, frozenset) else frozenset(theirs))
-    return {m for m in mine if m in exact or (len(m) >= 5 and not m[0].isdigit() and (
-        m in prefixes or any(m[:n] in exact for n in range(5, len(m)))))}
+    exact, by_start = _index(theirs if isinstance(theirs, frozenset) else frozenset(theirs))
+    out = set(mine & exact)
+    for m in mine:
+        if m not in out and len(m) >= 5 and not m[0].isdigit():
+            if any(m.startswith(t) or t.startswith(m) for t in by_start.get(m[:5], ())):
+                out.add(m)
+    return out
 
 
 @lru_cache(maxsize=4096)
-def _index(stems: frozenset[str]) -> tuple[frozenset[str], frozenset[str]]:
-    """The stems and their prefixes of five letters or more (`correl` is a prefix of `correlat`)."""
-    return stems, frozenset(s[:n] for s in stems if not s[0].isdigit() for n in range(5, len(s)))
+def _index(stems: frozenset[str]) -> tuple[frozenset[str], dict[str, tuple[str, ...]]]:
+    """The stems, and those of five letters or more by their first five (`correl` and `correlat` meet there)."""
+    by_start: dict[str, list[str]] = {}
+    for stem_ in stems:
+        if len(stem_) >= 5 and not stem_[0].isdigit():
+            by_start.setdefault(stem_[:5], []).append(stem_)
+    return stems, {k: tuple(v) for k, v in by_start.items()}
 
 
 @lru_cache(maxsize=512)
