@@ -130,10 +130,12 @@ def direction_reason(claim: Claim, passage: str) -> str | None:
     if not marks(text) or not marks(plain(passage)):
         return None
     ignore = _ignored(text)
-    found = aligned(text, passage, ignore)
-    if not found or found[0].share < LEAST_SHARE:
+    # the sentence it rests on by its words other than the direction words (`steeper` must not align with `steeper`)
+    count = len(set(words(text)) - ignore) or 1
+    found = max(aligned(text, passage), key=lambda a: len(a.shared - ignore), default=None)
+    if found is None or len(found.shared - ignore) / count < LEAST_SHARE:
         return None
-    sentence = found[0].sentence
+    sentence = found.sentence
     if not marks(sentence):
         return None
     theirs = clauses(sentence)

@@ -49,6 +49,9 @@ _LIMIT = re.compile(r"\bupper\s+limits?\b|\blimit(?:s|ed)?\s+(?:on|of|to)\b", re
 _STATES_BOUND = re.compile(r"\b(?:limits?|at\s+(?:most|least)|up\s+to|beyond|below|above|under|over|within|between|"
                            r"maximum|minimum|less|more|fewer|exceed\w*)\b|[<>≤≥≲≳]", re.IGNORECASE)
 _NUMBER = re.compile(r"[-+−]?\d")  # a number ends a negation's words (`without uncertainties were given 0.015 dex`)
+_NEGATORS = frozenset("""not no never without neither nor cannot none fail fails failed failing unable lack lacks
+    lacked lacking absence absent""".split())
+_LOWER_WORD = re.compile(r"[a-z]+")
 _OTHERS = re.compile(r"\b(?:other|others|rest|remaining)\b", re.IGNORECASE)
 
 
@@ -68,9 +71,17 @@ class Scopes:
         return Scopes(self.negated | words_, self.heads | heads, self.plain - words_)
 
 
+def _may_negate(text: str) -> bool:
+    """A cheap look for a negation's words before the regex (most sentences have none)."""
+    low = text.lower()
+    return "n't" in low or "detect" in low or "free" in low or not _NEGATORS.isdisjoint(_LOWER_WORD.findall(low))
+
+
 @lru_cache(maxsize=8192)
 def scopes(text: str) -> Scopes:
     """What a text negates: the words after each negation to the clause's end (at most six)."""
+    if not _may_negate(text):
+        return Scopes(frozenset(), frozenset(), frozenset(words(text)))
     negated: list[str] = []
     heads: list[str] = []
     bounded: tuple[list[str], list[str]] = ([], [])
@@ -148,7 +159,7 @@ def _only(stems: frozenset[str], inside: frozenset[str], outside: frozenset[str]
 @lru_cache(maxsize=8192)
 def _flags(text: str) -> tuple[bool, bool]:
     """Whether a claim negates anything, and whether it claims a detection (and no limit, no negation)."""
-    negates = _NEGATION.search(text) is not None
+    negates = _may_negate(text) and _NEGATION.search(text) is not None
     return negates, not negates and _DETECTED.search(text) is not None and not _LIMIT.search(text)
 
 
@@ -159,7 +170,7 @@ def _states_bound(sentence: str) -> bool:
 
 @lru_cache(maxsize=512)
 def _negates(passage: str) -> bool:
-    return _NEGATION.search(plain(passage)) is not None
+    return _may_negate(passage) and _NEGATION.search(plain(passage)) is not None
 
 
 @lru_cache(maxsize=256)
