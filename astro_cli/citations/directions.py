@@ -102,6 +102,12 @@ class Mark:
     word: str
 
 
+@lru_cache(maxsize=256)
+def _entries(start: str) -> tuple[tuple[re.Pattern[str], str, int], ...]:
+    """The table's entries that can match a word beginning so (their pattern writes those letters), in order."""
+    return tuple(e for e in _ENTRIES if start in e[0].pattern.lower())
+
+
 @lru_cache(maxsize=8192)
 def marks(text: str) -> tuple[Mark, ...]:
     """The direction words of a text, in order; `brighter`/`fainter` of magnitudes as numbers (fainter is larger)."""
@@ -112,7 +118,7 @@ def marks(text: str) -> tuple[Mark, ...]:
         word = token.group(0).lower()
         if token.start() < end or (word not in _FIRST and not word.startswith(_STEMS)):
             continue
-        for pattern, axis, sign in _ENTRIES:
+        for pattern, axis, sign in _entries(word[:2]):
             m = pattern.match(text, token.start())
             if m is None:
                 continue

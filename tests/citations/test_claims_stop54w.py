@@ -101,6 +101,8 @@ def test_direction_words_have_an_axis_and_a_sign() -> None:
     found = [(m.axis, m.sign) for m in marks("no more than 5, at least 3, steeper, before MJD 56715, later")]
     assert found == [("amount", -1), ("amount", 1), ("slope", 1), ("amount", -1), ("time", 1)]
     assert [(m.axis, m.sign) for m in marks("V magnitudes fainter than 20")] == [("amount", 1)]
+    assert [(m.word, m.sign) for m in marks("not less than 2, fell short, anti-correlated")] == [
+        ("not less than", 1), ("fell short", -1), ("anti-correlated", -1)]
 
 
 def test_a_negation_covers_its_clause_but_not_a_bound() -> None:
