@@ -59,16 +59,9 @@ def wordset(text: str) -> frozenset[str]:
     return frozenset(_words(text))
 
 
-def same(a: str, b: str) -> bool:
-    """Two stems of one word (`correl` of `correlation`, `correlat` of `correlates`)."""
-    if a == b:
-        return True
-    short, long = sorted((a, b), key=len)
-    return len(short) >= 5 and not short[0].isdigit() and long.startswith(short)
-
-
 def shares(mine: set[str] | frozenset[str], theirs: set[str] | frozenset[str]) -> set[str]:
-    """The stems of `mine` that are stems of `theirs` (see `same`)."""
+    """The stems of `mine` that are stems of `theirs`: equal, or one the other's start, of five letters or more
+    (`correl` of `correlation`, `correlat` of `correlates`)."""
     exact, by_start = _index(theirs if isinstance(theirs, frozenset) else frozenset(theirs))
     out = set(mine & exact)
     for m in mine:
@@ -121,9 +114,9 @@ class Aligned:
 
 
 @lru_cache(maxsize=2048)
-def aligned(text: str, passage: str, ignore: frozenset[str] = frozenset()) -> tuple[Aligned, ...]:
-    """The passage's sentences that share any of the claim's words (minus `ignore`), best first."""
-    mine = set(words(text)) - ignore
+def aligned(text: str, passage: str) -> tuple[Aligned, ...]:
+    """The passage's sentences that share any of the claim's words, best first."""
+    mine = set(words(text))
     if not mine:
         return ()
     out = []

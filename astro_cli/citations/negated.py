@@ -4,11 +4,12 @@
 where it says `not statistically significant`; `PZFlow fails the outlier requirement` where `PZFlow meets` it.
 A negation (`not`, `no`, `never`, `without`, `neither`, `nor`, `cannot`, `n't`, `fails (to)`, `unable to`, `lack of`,
 `absence of`, `free of`, `cloud-free`, `non-`/`un-` detections) covers the words after it to the clause's end
-(at most six). A word of the claim is turned when the passage sentence negates every mention of it and the claim
-does not, or the reverse. The claim is unsupported when the negated clause's head (its first word, past adverbs) is
-the claim's and the sentence shares at least 30% of the claim's words; it is undecided (reported unverified) when
-only two or more other words of the negated clause are the claim's (the alignment is weak). A claim that negates
-the same words as the passage (`no clouds` for `not cloudy` counts as a word of its own) keeps its parity.
+(at most six). A word of the claim is turned when the passage sentence negates it, the claim does not and the
+passage states it plainly nowhere (or the reverse). The claim is unsupported when the negated clause's head (its
+first word, past adverbs) is such a word and the sentence shares at least 30% of the claim's words; undecided
+(reported unverified) when it shares 25-30% (the alignment is weak). A negation about `other` things (`we do not
+recover the three other candidates`) is about another set. A claim that negates the same words as the passage
+(`no clouds` for `cloud free`) keeps its parity.
 A claim that something was detected, where the sentence it rests on (30% of its words) gives only an upper limit
 and no detection, is unsupported: `the passage gives only an upper limit, not a detection`.
 A negation over a comparison (`cannot detect periods beyond two years`, `no star lies south of -7°`) is a bound, left
