@@ -40,6 +40,7 @@ from astro_cli.citations.row_labels import row_label_reason
 from astro_cli.citations.subscripts import named_symbols
 from astro_cli.citations.terms import key_terms
 from astro_cli.citations.together import apart_reason
+from astro_cli.citations.wording import word_verdict
 
 SUPPORTED_TERMS = 0.5  # share of the claim's key terms a supporting passage must have
 UNRELATED_TERMS = 0.2  # below this share the passage is about something else
@@ -73,6 +74,13 @@ def all_stated(claim: Claim, stated: Stated) -> bool:
 
 def check_support(claim: Claim, passage: str, stated: Stated | None = None) -> Verdict:
     """The verdict of one passage (or the union of the passages a claim cites, joined)."""
+    verdict = _numbers_names_terms(claim, passage, stated)
+    # stop 54 (wording.py): what would be supported may still turn a comparison, a negation or a name around
+    worded = word_verdict(claim, passage) if verdict.status == "supported" else None
+    return verdict if worded is None else Verdict(worded[0], worded[1], verdict.score)
+
+
+def _numbers_names_terms(claim: Claim, passage: str, stated: Stated | None) -> Verdict:
     terms, squashed = _passage_facts(passage)
     stated = stated if stated is not None else stated_in(passage)
     missing = [why for q in claim.quantities if (why := check_quantity(q, stated)) is not None
