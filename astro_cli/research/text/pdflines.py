@@ -43,7 +43,7 @@ class LineShape:
     start: float
     display: bool  # math only, and not a table row
     shown: list[Glyph] = field(default_factory=list, repr=False)  # solid(line)
-    scan: MathScan = (False, False, 0)  # math_scan(line)
+    scan: MathScan = (False, False, "")  # math_scan(line)
     gaps: int | None = None  # wide_gaps(line), once asked
     tally: _Tally | None = field(default=None, repr=False)  # what reference(line) counts, once joined
 
@@ -134,7 +134,7 @@ class PieceEnds:
     size: float
     base: float
     math: bool
-    scan: MathScan = (False, False, 0)  # math_scan(piece)
+    scan: MathScan = (False, False, "")  # math_scan(piece)
     tail: float | None = None  # left edge of the run the piece ends in (an upper error `+0.03`)
     shown: list[Glyph] | None = field(default=None, repr=False)  # its solid glyphs, to find `tail` when asked
 

@@ -20,6 +20,7 @@ from typing import TypeVar
 
 from astro_cli.research.text.pdfcaptions import PageLine
 from astro_cli.research.text.pdfscript import APPROXIMATE, APPROXIMATE_END
+from astro_cli.research.text.pdfwords import MATH_FUNCTIONS
 
 _NUMBER = re.compile(r"^(.*?)\s*(\([1-9]\d{0,2}[a-z]?\))$")  # (0) ends a figure's axis label, k(τ)/k(0)
 _SCRIPT = re.compile(r"[_^]\{[^{}]*\}")
@@ -30,8 +31,6 @@ _SHORT_WORDS = frozenset({"as", "is", "of", "in", "to", "by", "or", "on", "at", 
                           "let", "then", "where", "with", "thus", "hence", "since", "for", "and", "the", "this",
                           "here", "using", "note"})
 _NAME = re.compile(r"[A-Z][a-z]{2,}")
-_FUNCTIONS = frozenset({"exp", "log", "sin", "cos", "tan", "min", "max", "det", "diag", "lim", "sup", "inf",
-                        "arg", "sinh", "cosh", "tanh", "erf", "mod", "sgn", "ker", "dim", "deg", "sec"})
 _DELIMITERS = frozenset("()[]{}|⟨⟩")
 _RELATIONS = ("=", "≈", "≡", "∝", "≃", "∼", "<", ">", "≤", "≥")
 MAX_RUN = 16  # lines of one display at most
@@ -50,7 +49,7 @@ def _prose(text: str) -> bool:
     names = 0
     for token in _SCRIPT.sub(" ", text).split():
         word = token.strip(",.;:()[]")
-        if (_WORD.fullmatch(word) and word not in _FUNCTIONS) or word.lower() in _SHORT_WORDS:
+        if (_WORD.fullmatch(word) and word not in MATH_FUNCTIONS) or word.lower() in _SHORT_WORDS:
             return True
         names += _NAME.fullmatch(word) is not None
     return names >= 2  # `© 2024 The Authors`; one such word may be a symbol that lost its script (`Porb`)
