@@ -298,7 +298,7 @@ def math_scan(glyphs: list[Glyph], state: MathScan = (False, False, "")) -> Math
             letters = ""
             continue
         in_math = glyph.family in _MATH_SET
-        has_math = has_math or in_math
+        has_math = has_math or (in_math and not glyph.char.isspace())  # (the fast path drops a font's spaces)
         for char in glyph.char if glyph.weight > 1 else (glyph.char,):
             if char.isalpha() and not in_math:
                 letters += char

@@ -70,6 +70,13 @@ def _unsure(line: PageLine, text: str, body: float, smaller: float) -> bool:
     return (APPROXIMATE in line.text and not delimiter) or bool(body and line.size and line.size < body - smaller)
 
 
+def _stray(text: str) -> bool:
+    """A stub of symbols right above a numbered line, with no relation of its own (`k_C t` over
+    `τ = ln (P/P_0) ...`): a part of that line's formula PDFium gave apart, so the line's layout was
+    not resolved even when the line stage found it whole."""
+    return len(text.split()) <= 3 and any(c.isalnum() for c in text) and not any(r in text for r in _RELATIONS)
+
+
 def _enclose(lines: list[L], start: int, end: int) -> None:
     """One ⟦ ⟧ around lines[start:end], their own marks taken out."""
     for piece in lines[start:end]:
@@ -125,7 +132,7 @@ def mark_broken_displays(lines: list[L], body: float, smaller: float) -> None:
                 break
             start -= 1
             stubs += len(text.split()) <= 3
-            unsure |= _unsure(lines[start], text, body, smaller)
+            unsure |= _unsure(lines[start], text, body, smaller) or (start == end - 1 and _stray(text))
         if start < end and (stubs >= 2 or unsure):
             _enclose(lines, start, end + 1)  # its number too, as the line stage marks a formula's line
         taken = end

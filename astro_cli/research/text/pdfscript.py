@@ -51,7 +51,7 @@ def render_line(glyphs: list[Glyph], known: tuple[float, float] | None = None) -
     formula = math_only(glyphs)
     display = formula and not table_row(glyphs, size)  # a table row is not a formula
     big = formula and any(g.family in _NO_TEXT for g in glyphs)  # even when its gaps look like cells
-    if (display or big) and (len({g.piece for g in glyphs}) > 1 or big):
+    if (display or big) and (len({g.piece for g in glyphs}) > 1 or big) and not _settled(glyphs, size):
         uncertain = True  # mathematics from several pieces or with big delimiters: its layout is guessed
     if _attach_accents(glyphs):
         formula = math_only(glyphs)
@@ -140,8 +140,8 @@ def render_line(glyphs: list[Glyph], known: tuple[float, float] | None = None) -
                     continue
                 _space_before(out)
                 out.append(f"{_part(top)}/{_part(bottom)}")
-                if m < len(shown) and shown[m].char[:1].isalnum():
-                    out.append(" ")
+                if m < len(shown) and (shown[m].char[:1].isalnum() or shown[m].char[:1] in _FACTORS):
+                    out.append(" ")  # `1/ρ_0 ∇p`: the next factor is no part of the denominator
                 right = _right(shown[i:m], right)
                 i = m
                 continue
@@ -168,6 +168,29 @@ def render_line(glyphs: list[Glyph], known: tuple[float, float] | None = None) -
     table = cells >= 2 or (cells and (values or label_and_value(glyphs, size)))
     text = text.replace("\x1f", " | " if table and not display else " ").strip()
     return (f"{APPROXIMATE}{text}{APPROXIMATE_END}" if uncertain and text else text), size, first
+
+
+_RELATIONS = frozenset("=≈≡∝≃∼<>≤≥≪≫")
+_FACTORS = frozenset("∇∂")
+_GOES_ON = frozenset("+−×")  # symbols that open a factor as a letter does
+
+
+def _settled(glyphs: list[Glyph], size: float) -> bool:
+    """A display line joined from pieces whose layout is no guess: a whole relation (a relation sign
+    on the baseline, glyphs of the line's size on both sides of it) or the next line of one (opening
+    with a sign between terms), and no script of a script (a
+    glyph set smaller than a script's size: TeX's third level, which the writer flattens), nor a root
+    whose rule was not found (its reach is a guess: `√4 Q^2 − 1`)."""
+    if any(g.char == RADICAL and not reaches(g) for g in glyphs):
+        return False
+    shown = [g for g in glyphs if not g.generated and g.char.strip() and g.family not in EXTENSION_FONTS]
+    if any(g.size < 0.6 * size for g in shown):
+        return False
+    own = [g for g in shown if abs(g.size - size) < 0.2]
+    if len(own) > 4 and own[0].char in _GOES_ON and any(g.char.isalpha() for g in own):
+        return True  # the next line of a relation (`+ ∑_{m=1}^{N_ℓ} A_m sin(...)`)
+    at = next((i for i, g in enumerate(own) if g.char in _RELATIONS), None)
+    return at is not None and 0 < at < len(own) - 1
 
 
 def _limit(run: list[Glyph]) -> str:
