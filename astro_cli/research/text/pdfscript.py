@@ -26,11 +26,12 @@ from astro_cli.research.text.pdfchars import (
     SYMBOL_FONTS,
     math_char,
 )
-from astro_cli.research.text.pdfdisplay import fraction_baseline, parts_meet
+from astro_cli.research.text.pdfdisplay import fraction_baseline, overlap, parts_meet, same_start
 from astro_cli.research.text.pdfglyphs import Glyph, math_only, reference
 from astro_cli.research.text.pdfoperators import big_operator, centred_on, write_limits
 from astro_cli.research.text.pdfpowers import group, superscript
 from astro_cli.research.text.pdfroots import RADICAL, bare_part, lone_radicand, radicand_end, reaches, stacked
+from astro_cli.research.text.pdfsettled import factor_at, over_root, settled
 from astro_cli.research.text.pdfspacing import no_space, thin_space
 
 APPROXIMATE, APPROXIMATE_END = "⟦", "⟧"  # around a formula whose layout was guessed
@@ -51,7 +52,7 @@ def render_line(glyphs: list[Glyph], known: tuple[float, float] | None = None) -
     formula = math_only(glyphs)
     display = formula and not table_row(glyphs, size)  # a table row is not a formula
     big = formula and any(g.family in _NO_TEXT for g in glyphs)  # even when its gaps look like cells
-    if (display or big) and (len({g.piece for g in glyphs}) > 1 or big) and not _settled(glyphs, size):
+    if (display or big) and (len({g.piece for g in glyphs}) > 1 or big) and not settled(glyphs, size):
         uncertain = True  # mathematics from several pieces or with big delimiters: its layout is guessed
     if _attach_accents(glyphs):
         formula = math_only(glyphs)
@@ -123,8 +124,21 @@ def render_line(glyphs: list[Glyph], known: tuple[float, float] | None = None) -
             while m < len(shown) and kinds[m] == other:
                 m += 1
             second = shown[k:m]
-            if _overlap(run, second) or (_full_size(run, size) and _full_size(second, size) and parts_meet(run, second)) \
-                    or (_same_start(run, second, size) and _attached(run, out, last_main, size)):  # ∇_{β^k}^2
+            top, bottom = (run, second) if kind == "sup" else (second, run)
+            if last_main is not None and last_main.char == RADICAL and out and out[-1] == RADICAL \
+                    and over_root(top, bottom, last_main):
+                out.pop()  # `1/√((2π)^n det(Σ))`: the root is the denominator's, the numerator over both
+                if out and out[-1] == _UNSURE:
+                    out.pop()
+                _space_before(out)
+                out.append(f"{_part(top)}/√{_part(bottom)}")
+                if factor_at(shown, m):
+                    out.append(" ")
+                right = _right(shown[i:m], right)
+                i = m
+                continue
+            if overlap(run, second) or (_full_size(run, size) and _full_size(second, size) and parts_meet(run, second)) \
+                    or (same_start(run, second, size) and _attached(run, out, last_main, size)):  # ∇_{β^k}^2
                 top, bottom = (run, second) if kind == "sup" else (second, run)
                 if _errors(top, bottom) and "".join(out).strip():  # 0.91^{+0.10}_{−0.06}: the value's errors
                     while out and out[-1] == " ":
@@ -140,7 +154,7 @@ def render_line(glyphs: list[Glyph], known: tuple[float, float] | None = None) -
                     continue
                 _space_before(out)
                 out.append(f"{_part(top)}/{_part(bottom)}")
-                if m < len(shown) and (shown[m].char[:1].isalnum() or shown[m].char[:1] in _FACTORS):
+                if factor_at(shown, m):
                     out.append(" ")  # `1/ρ_0 ∇p`: the next factor is no part of the denominator
                 right = _right(shown[i:m], right)
                 i = m
@@ -170,27 +184,7 @@ def render_line(glyphs: list[Glyph], known: tuple[float, float] | None = None) -
     return (f"{APPROXIMATE}{text}{APPROXIMATE_END}" if uncertain and text else text), size, first
 
 
-_RELATIONS = frozenset("=≈≡∝≃∼<>≤≥≪≫")
-_FACTORS = frozenset("∇∂")
-_GOES_ON = frozenset("+−×")  # symbols that open a factor as a letter does
 
-
-def _settled(glyphs: list[Glyph], size: float) -> bool:
-    """A display line joined from pieces whose layout is no guess: a whole relation (a relation sign
-    on the baseline, glyphs of the line's size on both sides of it) or the next line of one (opening
-    with a sign between terms), and no script of a script (a
-    glyph set smaller than a script's size: TeX's third level, which the writer flattens), nor a root
-    whose rule was not found (its reach is a guess: `√4 Q^2 − 1`)."""
-    if any(g.char == RADICAL and not reaches(g) for g in glyphs):
-        return False
-    shown = [g for g in glyphs if not g.generated and g.char.strip() and g.family not in EXTENSION_FONTS]
-    if any(g.size < 0.6 * size for g in shown):
-        return False
-    own = [g for g in shown if abs(g.size - size) < 0.2]
-    if len(own) > 4 and own[0].char in _GOES_ON and any(g.char.isalpha() for g in own):
-        return True  # the next line of a relation (`+ ∑_{m=1}^{N_ℓ} A_m sin(...)`)
-    at = next((i for i, g in enumerate(own) if g.char in _RELATIONS), None)
-    return at is not None and 0 < at < len(own) - 1
 
 
 def _limit(run: list[Glyph]) -> str:
@@ -341,13 +335,6 @@ def _attached(run: list[Glyph], out: list[str], last: Glyph | None, size: float)
     return first.x0 - last.x1 < max(size, 1.0) * 0.15 and (last.char.isalnum() or last.char in ")]}′∇∆∂")
 
 
-def _same_start(first: list[Glyph], second: list[Glyph], size: float) -> bool:
-    """Two scripts set from one x, one over the other, whatever their widths (`∇^2` over `_{β^k}`)."""
-    a = [g.x0 for g in first if not g.generated]
-    b = [g.x0 for g in second if not g.generated]
-    return bool(a and b) and abs(min(a) - min(b)) < 0.3 * max(size, 1.0)
-
-
 def _errors(top: list[Glyph], bottom: list[Glyph]) -> bool:
     """An upper and a lower error stacked after a value (`+0.10` over `−0.06`): each part signed and
     numeric, which a fraction's numerator and denominator never both are."""
@@ -360,15 +347,6 @@ def _logo_letter(run: list[Glyph], out: list[str], shown: list[Glyph], after: in
     """One raised capital with letters close on both sides (L^A TEX): part of a word, not a script."""
     following = shown[after].char if after < len(shown) and not shown[after].generated else ""
     return len(run) == 1 and run[0].char.isupper() and bool(out) and out[-1][-1:].isupper() and following.isupper()
-
-
-def _overlap(first: list[Glyph], second: list[Glyph]) -> bool:
-    a = [g for g in first if not g.generated]
-    b = [g for g in second if not g.generated]
-    if not a or not b:
-        return False
-    return min(g.x1 for g in a) > min(g.x0 for g in b) - 0.5 and max(g.x0 for g in b) < max(g.x1 for g in a) + 0.5 \
-        and min(g.x0 for g in b) < max(g.x1 for g in a)
 
 
 def _text(run: list[Glyph]) -> str:
@@ -406,7 +384,7 @@ def _scripted(run: list[Glyph], size: float, base: float) -> str:
     for n in range(1, len(segments) - 1):
         (kind, glyphs), (then, following) = segments[n], segments[n + 1]
         symbol = segments[n - 1][1][-1]  # what they stand on: a letter or a closing bracket, not `+ `
-        if kind == "sup" and then == "sub" and _overlap(glyphs, following) and not symbol.generated \
+        if kind == "sup" and then == "sub" and overlap(glyphs, following) and not symbol.generated \
                 and (symbol.char[-1:].isalnum() or symbol.char in ")]′"):
             segments[n], segments[n + 1] = segments[n + 1], segments[n]
     out: list[str] = []
