@@ -264,7 +264,8 @@ def _plain_ends(reader: CharReader, text: str, words: list[tuple[int, int]], run
     if runs[script].first > words[-1][0]:
         box(tp, runs[script].first, p_left, p_right, p_bottom, p_top)
         tail = left.value
-    return PieceEnds(first, last, size, base, False, tail=tail)
+    bare = not any(c.isalpha() or c in "()[]" for a, b in words for c in text[a:b])
+    return PieceEnds(first, last, size, base, False, tail=tail, bare=bare)
 
 
 def _inner_words(text: str, words: list[tuple[int, int]], runs: list[_Run]) -> Words:

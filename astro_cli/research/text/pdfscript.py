@@ -30,9 +30,17 @@ from astro_cli.research.text.pdfdisplay import fraction_baseline, overlap, parts
 from astro_cli.research.text.pdfglyphs import Glyph, math_only, reference
 from astro_cli.research.text.pdfoperators import big_operator, centred_on, write_limits
 from astro_cli.research.text.pdfpowers import group, superscript
-from astro_cli.research.text.pdfroots import RADICAL, bare_part, lone_radicand, radicand_end, reaches, stacked
+from astro_cli.research.text.pdfroots import (
+    RADICAL,
+    bare_part,
+    lone_radicand,
+    radicand_end,
+    reaches,
+    roots_in_parts,
+    stacked,
+)
 from astro_cli.research.text.pdfsettled import factor_at, over_root, settled
-from astro_cli.research.text.pdfspacing import no_space, thin_space
+from astro_cli.research.text.pdfspacing import no_space, own_script, thin_space
 
 APPROXIMATE, APPROXIMATE_END = "⟦", "⟧"  # around a formula whose layout was guessed
 _UNSURE = "\x1e"  # before a root sign whose reach is not known, until its word is marked
@@ -62,6 +70,7 @@ def render_line(glyphs: list[Glyph], known: tuple[float, float] | None = None) -
     if ("sup" in kinds or "sub" in kinds) and (moved := fraction_baseline(shown, size, base)) != base:
         base, kinds = moved, _kinds(shown, size, moved)  # a display fraction's numerator outnumbered the line
     shown, kinds = _script_words(shown, kinds)
+    roots_in_parts(shown, kinds, size)
     out: list[str] = []
     cells = 0
     last_main: Glyph | None = None
@@ -76,7 +85,8 @@ def render_line(glyphs: list[Glyph], known: tuple[float, float] | None = None) -
                 after = shown[i + 1] if i + 1 < len(shown) else None
                 if out and not out[-1].endswith((" ", "\x1f")) and not (
                         last_main is not None and right == last_main.x1 and after is not None
-                        and kinds[i + 1] == "main" and no_space(last_main, after, size)):
+                        and (no_space(last_main, after, size) if kinds[i + 1] == "main"
+                             else own_script(last_main, after, size))):
                     out.append(" ")
             else:
                 gap = glyph.x0 - right if right is not None else 0.0
@@ -168,7 +178,9 @@ def render_line(glyphs: list[Glyph], known: tuple[float, float] | None = None) -
             uncertain = uncertain or (_full_size(run, size) and len({g.size for g in run if not g.generated}) > 1)
             out.append(text + " ")
         else:
-            uncertain = uncertain or _full_size(run, size)
+            # in a display, a script no symbol carries (after a root sign) or a note mark is a guess
+            unplaced = display and (out[-1:] == [RADICAL] or (kind == "sup" and superscript(text, out, last_main)[:1] == "["))
+            uncertain = uncertain or _full_size(run, size) or unplaced
             out.append("_" + _script(run) if kind == "sub" else superscript(text, out, last_main))
         right = _right(run, right)
         i = j

@@ -9,13 +9,14 @@ a script of a script (TeX's third level, flattened: `10^{μz·z}`), a root whose
 
 from __future__ import annotations
 
-from astro_cli.research.text.pdfchars import EXTENSION_FONTS
+from astro_cli.research.text.pdfchars import EXTENSION_FONTS, math_char
 from astro_cli.research.text.pdfglyphs import Glyph
 from astro_cli.research.text.pdfroots import RADICAL, reaches
 
 _RELATIONS = frozenset("=≈≡∝≃∼<>≤≥≪≫")
 _FACTORS = frozenset("∇∂")  # symbols that open a factor as a letter does
 _GOES_ON = frozenset("+−×")  # signs between terms that open the next line of a relation
+_OPENS, _CLOSES = frozenset("([{⟨"), frozenset(")]}⟩")
 
 
 def settled(glyphs: list[Glyph], size: float) -> bool:
@@ -24,7 +25,7 @@ def settled(glyphs: list[Glyph], size: float) -> bool:
     with a sign between terms or a relation), and no script of a script (a glyph set smaller than a
     script's size: TeX's third level, which the writer flattens), nor a root whose rule was not found
     (its reach is a guess: `√4 Q^2 − 1`)."""
-    if any(g.char == RADICAL and not reaches(g) for g in glyphs):
+    if any(g.char == RADICAL and not reaches(g) for g in glyphs) or not _balanced(glyphs):
         return False
     shown = [g for g in glyphs if not g.generated and g.char.strip() and g.family not in EXTENSION_FONTS]
     if any(g.size < 0.6 * size for g in shown):
@@ -34,6 +35,20 @@ def settled(glyphs: list[Glyph], size: float) -> bool:
         return True  # the next line of a relation (`+ ∑_{m=1}^{N_ℓ} A_m sin(...)`)
     at = next((i for i, g in enumerate(own) if g.char in _RELATIONS), None)
     return at is not None and 0 < at < len(own) - 1
+
+
+def _balanced(glyphs: list[Glyph]) -> bool:
+    """Every bracket the line opens it closes, after it opens it: a big delimiter left on a line of
+    its own leaves its partner alone here (`+ exp −λ^2/2(ω + ...)^2)]`)."""
+    depth = 0
+    for glyph in glyphs:
+        if glyph.generated:
+            continue
+        char = (math_char(glyph.char, glyph.family) if len(glyph.char) == 1 else None) or glyph.char
+        depth += sum(c in _OPENS for c in char) - sum(c in _CLOSES for c in char)
+        if depth < 0:
+            return False
+    return depth == 0
 
 
 def factor_at(shown: list[Glyph], at: int) -> bool:

@@ -91,3 +91,9 @@ def thin_spaces(reader: CharReader, text: str, runs: Sequence[Run], size: float,
         if thin_space(a, b, size):
             return True
     return False
+
+
+def own_script(symbol: Glyph, script: Glyph, size: float) -> bool:
+    """A script set right after a math-italic symbol, closer than TeX's thin space: the symbol's own,
+    whatever space PDFium inferred in the italic's overhang (`V_0^2` read `V 2/0`, a fraction)."""
+    return symbol.family in MATH_ITALIC_FONTS and script.x0 - symbol.x1 < 0.15 * size

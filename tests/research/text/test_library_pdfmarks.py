@@ -40,7 +40,8 @@ def test_a_display_fraction_of_full_size_parts_is_read_as_one():
     celerite12 = read_pages(CELERITE, max_pages=12)[11].lines
     assert "c_j = ω_0/(2 Q)" in celerite12 and "2 Q" not in celerite12
     celerite16 = read_pages(CELERITE, max_pages=16)[15].lines
-    assert "ω + (2 π)/P_{true})^2)] (58)" in celerite16  # (stop 54: cmex's largest `)]`, read `!#` before)
+    # (stop 54: cmex's largest `)]`, read `!#` before; the pieces `2` of λ^2/2 join the line)
+    assert "+ exp −λ^2/2(ω + (2 π)/P_{true})^2)] (58)" in celerite16  # (marked whole by pdfpieces)
 
 
 def test_prose_table_notes_and_resolved_fractions_are_not_marked():
