@@ -46,3 +46,14 @@ def test_an_operator_name_is_no_word_and_a_word_still_is():
     assert not math_only(math + _glyphs("exponential", "CMR"))
     assert not math_only(math + _glyphs("determinant", "CMR"))
     assert not math_only(math + _glyphs("where", "CMR"))
+
+
+def test_a_piece_of_digits_joins_the_display_it_is_set_in():
+    # sfrd2023's eqs. (5) and (10): the exponent `2` of ω and the denominator `2`, each a piece of the
+    # roman font (no math font, so no part of the formula), stayed lines of their own and the
+    # fractions were marked, unread: `exp (ξ +^ω` / `2` / `2`
+    sfrd = _lines(PAPERTEXT / "unseen4" / "sfrd2023_p1-3-7.pdf", 2)
+    assert "⟨Z⟩ = 2 exp (ξ + ω^2/2)Φ (β ω) (5)" in sfrd
+    assert "σ^2(z) = ω^2(z)(1 −(2β^2)/π)" in sfrd
+    # an equation number is no such piece: it stays at the line's end, not a script
+    assert not any(f"^{{({n})" in line or f"_{{({n})" in line for line in sfrd for n in range(1, 13))

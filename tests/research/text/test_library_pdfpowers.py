@@ -22,3 +22,13 @@ def test_a_note_after_a_word_or_a_unit_without_a_number_stays_a_note():
     assert superscript("2", list("the planets"), None) == "[2]"
     assert superscript("3", list("in units of deg"), None) == "[3]"  # no number before the unit
     assert superscript("2", list("an area of 25 deg"), None) == "^2"
+
+
+def test_an_operator_names_raised_number_is_its_power():
+    # celerite's `\sin^2` in eq. (62) and `N \log^2 N` in its prose read `sin[2]`, `log[2]`: note marks
+    pages = read_pages(FIXTURES_DIR / "papers" / "celerite_2017AJ_ms.pdf", max_pages=25)
+    assert any("Γ sin^2((π τ)/P)" in line for line in pages[18].lines)
+    assert any("scaling O(N log^2 N)" in line for line in pages[24].lines)
+    assert not any("log[2]" in line or "sin[2]" in line for page in pages for line in page.lines)
+    assert superscript("2", list("as sin"), None) == "^2"
+    assert superscript("2", list("5 × 5 deg"), None) == "^2" and superscript("3", list("in units of deg"), None) == "[3]"
