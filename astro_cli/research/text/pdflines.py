@@ -231,8 +231,9 @@ def _continues(line: LineShape, before: PieceEnds, piece: PieceEnds, first: Glyp
     if not (first.x0 < last.x1 and last.base > base + size * 0.2 and first.base < base - size * 0.1
             and piece_size <= size):
         return False
+    # (from its start, or touching it: an italic symbol's subscript kerned under its overhang, `V_f^2`)
     tail = before.script_start()
-    return first.x1 > (last.x0 if tail is None else tail)
+    return first.x1 > (last.x0 if tail is None else tail - 0.1 * size)
 
 
 def _numerator_over(line: LineShape, before: PieceEnds, piece: PieceEnds, first: Glyph, last: Glyph) -> bool:

@@ -70,3 +70,12 @@ def test_the_largest_delimiters_of_the_extension_font_are_read():
     celerite = read_pages(CELERITE, max_pages=8)[7].lines
     assert any("+ [σ_n^2 + ∑_{j=1}^J a_j]+ ∑_{j=1}^J" in line for line in celerite)
     assert not any('"σ_n^2' in line for line in celerite)
+
+
+def test_a_subscript_kerned_under_an_italic_symbol_joins_its_superscript():
+    # dropimpact2024's prose `K_{int}(t) \sim mV_f^2/2`: PDFium gave the subscript `f` as a piece of its
+    # own, starting under the italic V's overhang, left of the `2` over it by a hair; it began a line,
+    # `mV [2]` (a note mark) then `f /2,`
+    drop = read_pages(FIXTURES_DIR / "papertext" / "unseen4" / "dropimpact2024_p1-6-7.pdf", max_pages=3)[2].lines
+    assert any(line.endswith("as K_{int}(t) ∼ mV_f^2/2,") for line in drop)
+    assert not any("mV [2]" in line for line in drop)
