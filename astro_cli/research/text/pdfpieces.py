@@ -74,7 +74,8 @@ def _stray(text: str) -> bool:
     """A stub of symbols right above a numbered line, with no relation of its own (`k_C t` over
     `τ = ln (P/P_0) ...`): a part of that line's formula PDFium gave apart, so the line's layout was
     not resolved even when the line stage found it whole."""
-    return len(text.split()) <= 3 and any(c.isalnum() for c in text) and not any(r in text for r in _RELATIONS)
+    return len(text.split()) <= 3 and any(c.isalnum() for c in text) and not any(r in text for r in _RELATIONS) \
+        and not text.endswith(":")  # the end of the sentence that introduces the display (`δ_{obs}:`)
 
 
 def _enclose(lines: list[L], start: int, end: int) -> None:
