@@ -86,7 +86,10 @@ def render_line(glyphs: list[Glyph], known: tuple[float, float] | None = None) -
                 if out and not out[-1].endswith((" ", "\x1f")) and not (
                         last_main is not None and right == last_main.x1 and after is not None
                         and (no_space(last_main, after, size) if kinds[i + 1] == "main"
-                             else own_script(last_main, after, size))):
+                             else own_script(last_main, after, size))) \
+                        and not (after is not None and kinds[i + 1] == "main" and last_main is not None
+                                 and right is not None and right != last_main.x1
+                                 and no_space(last_main, after, size, right)):
                     out.append(" ")
             else:
                 gap = glyph.x0 - right if right is not None else 0.0

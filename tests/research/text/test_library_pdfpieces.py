@@ -79,4 +79,4 @@ def test_a_stub_of_symbols_right_above_a_numbered_line_marks_it():
     # dsd2015's eq. (6) (Barnes 2010): PDFium gave `k_C t` apart from `τ = ln (P/P_0) ...`; with the
     # line found whole by the line stage (stop 54), the stub alone is the sign that its layout is a guess
     text = _text("unseen/dsd2015_p4-5-17.pdf")
-    assert "⟦k_C t τ = ln (P/P_0) (k_Ik_C)/(2τ^2)(P^2 − P_0^2) (6)⟧" in text
+    assert "⟦k_Ct τ = ln (P/P_0) (k_Ik_C)/(2τ^2)(P^2 − P_0^2) (6)⟧" in text

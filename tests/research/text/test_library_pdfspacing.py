@@ -75,6 +75,7 @@ def test_a_script_right_after_a_math_italic_symbol_is_its_own():
     # dropimpact2024 (RevTeX): `ρV_0^2D_0^2` and `ρV_0^3D_0^2`; PDFium infers a space in the italic V's
     # overhang, and the stacked 2 over 0 after it read as a fraction, `ρV 2/0`, a changed value
     drop = read_pages(FIXTURES_DIR / "papertext" / "unseen4" / "dropimpact2024_p1-6-7.pdf", max_pages=3)[2].lines
-    assert any("∼ ρV_0^3 D_0^2, and (6)" in line for line in drop)
-    assert any(line.startswith("F_{max} = ρV_0^2 D_0^2(β_0 + β_1/(We)+") for line in drop)
+    # and the next symbol, closer to the scripts' end than a thin space, is no new word (`V_0^2 D_0^2`)
+    assert any("∼ ρV_0^3D_0^2, and (6)" in line for line in drop)
+    assert any(line.startswith("F_{max} = ρV_0^2D_0^2(β_0 + β_1/(We)+") for line in drop)
     assert not any("V 2/0" in line or "V 3/0" in line for line in drop)
