@@ -12,7 +12,7 @@ from astro_cli.research.text.pdfwords import MATH_FUNCTIONS
 
 _BETWEEN = frozenset("+−±∓=≠<>≤≥≈∼∝×·/√∣|")  # signs between terms, and the root: no power after them
 _MATH_ITALIC = (*MATH_ITALIC_FONTS, "MSBM", "NEWTXMI", "TXMIAX")  # newtx math italic: a digit over it is a power
-_MARKS = set("0123456789,–*†‡§¶ ")
+_MARKS = set("0123456789,–*∗⋆★†‡§¶ ")  # (⋆, U+22C6: MNRAS's \thanks mark by an author's name)
 # units of length and angle, squared or cubed after a number; a note mark after them is rare
 _AREA_UNITS = frozenset({"deg", "arcmin", "arcsec", "cm", "m", "km", "mm", "pc", "kpc", "Mpc", "Gpc", "au", "AU"})
 
@@ -24,7 +24,7 @@ def group(text: str) -> str:
 
 def superscript(text: str, out: list[str], last: Glyph | None) -> str:
     """An exponent (`^4`) or a note or citation mark (`[3]`)."""
-    if set(text) <= {"′", "″", "‴", "∗", "*"} and text:
+    if set(text) <= {"′", "″", "‴", "∗", "*", "⋆"} and text:
         return text  # primes and stars belong to their symbol
     if not set(text) <= _MARKS:
         return "^" + group(text)

@@ -6,6 +6,7 @@ from __future__ import annotations
 from astro_cli.research.library.parse import pdf_chunks
 from astro_cli.research.text.pdfpowers import superscript
 from astro_cli.research.text.pdfread import read_pages
+from astro_cli.research.text.pdftext import pdf_layout
 from tests.paths import FIXTURES_DIR
 
 
@@ -32,3 +33,19 @@ def test_an_operator_names_raised_number_is_its_power():
     assert not any("log[2]" in line or "sin[2]" in line for page in pages for line in page.lines)
     assert superscript("2", list("as sin"), None) == "^2"
     assert superscript("2", list("5 × 5 deg"), None) == "^2" and superscript("3", list("in units of deg"), None) == "[3]"
+
+
+def test_the_star_marks_by_an_authors_name_are_note_marks():
+    # escapetemp2018 (MNRAS): `Abel Méndez,^{1⋆}` (cmmi's ⋆, U+22C6, for `\thanks`) read as a power,
+    # and its note `⋆ E-mail: ...` was no note: it stood in section 1 as a block of its own
+    escape = _layout_lines("unseen4/escapetemp2018_p1-2-4.pdf")
+    assert any("Abel Méndez,[1⋆] Jorge Zuluaga,[2]" in text for _, text in escape)
+    assert ("Front matter", "⋆ E-mail: abel.mendez@upr.edu") in escape
+    # the same for RevTeX's ∗ and MNRAS's ★ after a list of affiliations
+    drop = _layout_lines("unseen4/dropimpact2024_p1-6-7.pdf")
+    assert any("Vatsal Sanjay[1, ∗] and Detlef Lohse[1, 2, †]" in text for _, text in drop)
+
+
+def _layout_lines(name: str) -> list[tuple[str, str]]:
+    layout = pdf_layout(read_pages(FIXTURES_DIR / "papertext" / name))
+    return [(line.section, line.text) for line in layout.lines]
