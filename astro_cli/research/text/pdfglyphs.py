@@ -293,9 +293,10 @@ def math_scan(glyphs: list[Glyph], state: MathScan = (False, False, "")) -> Math
         return state
     for glyph in glyphs:
         if glyph.generated or glyph.size <= 1:
-            if _word(letters):
-                return True, has_math, letters
-            letters = ""
+            if letters:
+                if _word(letters):
+                    return True, has_math, letters
+                letters = ""
             continue
         in_math = glyph.family in _MATH_SET
         has_math = has_math or (in_math and not glyph.char.isspace())  # (the fast path drops a font's spaces)
@@ -304,11 +305,11 @@ def math_scan(glyphs: list[Glyph], state: MathScan = (False, False, "")) -> Math
                 letters += char
                 if len(letters) >= 3 and letters not in _FUNCTION_STARTS:
                     return True, has_math, letters
-            else:
+            elif letters:
                 if _word(letters):
                     return True, has_math, letters
                 letters = ""
-    return _word(letters), has_math, letters
+    return bool(letters) and _word(letters), has_math, letters
 
 
 def _word(letters: str) -> bool:

@@ -181,10 +181,11 @@ def render_line(glyphs: list[Glyph], known: tuple[float, float] | None = None) -
             uncertain = uncertain or (_full_size(run, size) and len({g.size for g in run if not g.generated}) > 1)
             out.append(text + " ")
         else:
+            written = "_" + _script(run) if kind == "sub" else superscript(text, out, last_main)
             # in a display, a script no symbol carries (after a root sign) or a note mark is a guess
-            unplaced = display and (out[-1:] == [RADICAL] or (kind == "sup" and superscript(text, out, last_main)[:1] == "["))
+            unplaced = display and (out[-1:] == [RADICAL] or written[:1] == "[")
             uncertain = uncertain or _full_size(run, size) or unplaced
-            out.append("_" + _script(run) if kind == "sub" else superscript(text, out, last_main))
+            out.append(written)
         right = _right(run, right)
         i = j
         if i < len(shown) and _spaced(shown[i], right, size) and out and not out[-1].endswith((" ", "\x1f")):

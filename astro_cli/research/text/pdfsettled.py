@@ -44,10 +44,16 @@ def _balanced(glyphs: list[Glyph]) -> bool:
     for glyph in glyphs:
         if glyph.generated:
             continue
-        char = (math_char(glyph.char, glyph.family) if len(glyph.char) == 1 else None) or glyph.char
-        depth += sum(c in _OPENS for c in char) - sum(c in _CLOSES for c in char)
-        if depth < 0:
-            return False
+        char = glyph.char
+        if len(char) == 1 and glyph.family in EXTENSION_FONTS:
+            char = math_char(char, glyph.family) or char  # cmex's codes: `\x12` is a big `(`
+        for c in char:
+            if c in _OPENS:
+                depth += 1
+            elif c in _CLOSES:
+                depth -= 1
+                if depth < 0:
+                    return False
     return depth == 0
 
 
