@@ -39,7 +39,7 @@ from astro_cli.research.text.pdfroots import (
     roots_in_parts,
     stacked,
 )
-from astro_cli.research.text.pdfsettled import factor_at, over_root, settled
+from astro_cli.research.text.pdfsettled import factor_at, over_root, root_denominator, settled
 from astro_cli.research.text.pdfspacing import no_space, own_script, thin_space
 
 APPROXIMATE, APPROXIMATE_END = "⟦", "⟧"  # around a formula whose layout was guessed
@@ -132,6 +132,14 @@ def render_line(glyphs: list[Glyph], known: tuple[float, float] | None = None) -
         while k < len(shown) and shown[k].generated and kinds[k] == "main":
             k += 1
         other = "sub" if kind == "sup" else "sup"
+        if kind == "sup" and (end := root_denominator(shown, kinds, run, k, size)):
+            _space_before(out)  # `β = α/√(1 + α^2)`: a numerator over a root of the line's size
+            out.append(f"{_part(run)}/√{_part(shown[k + 1:end])}")
+            if factor_at(shown, end):
+                out.append(" ")
+            right = _right(shown[i:end], right)
+            i = end
+            continue
         if k < len(shown) and kinds[k] == other:
             m = k
             while m < len(shown) and kinds[m] == other:

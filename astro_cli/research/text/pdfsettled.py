@@ -73,3 +73,17 @@ def over_root(top: list[Glyph], bottom: list[Glyph], root: Glyph) -> bool:
     over = (min(g.x0 for g in a) + max(g.x1 for g in a)) / 2
     under = (root.x0 + max(g.x1 for g in b)) / 2
     return abs(over - under) < 0.15 * root.size and max(g.x1 for g in a) - min(g.x0 for g in a) < under - root.x0
+
+
+def root_denominator(shown: list[Glyph], kinds: list[str], top: list[Glyph], at: int, size: float) -> int:
+    """Where the radicand ends when a raised run is the numerator of a display fraction whose denominator
+    is a root of the line's size: the sign at `at` (hanging from its top, it sits on the line's baseline),
+    its radicand lowered right after it, the numerator centred over both (sfrd2023's `β = α/√(1 + α^2)`
+    read `β =^α√(1 + α^2)`, the numerator as a power). 0 when not."""
+    if at >= len(shown) or shown[at].char != RADICAL or kinds[at] != "main":
+        return 0
+    end = at + 1
+    while end < len(shown) and kinds[end] == "sub":
+        end += 1
+    bottom = shown[at + 1:end]
+    return end if bottom and over_root(top, bottom, shown[at]) else 0

@@ -79,3 +79,13 @@ def test_a_subscript_kerned_under_an_italic_symbol_joins_its_superscript():
     drop = read_pages(FIXTURES_DIR / "papertext" / "unseen4" / "dropimpact2024_p1-6-7.pdf", max_pages=3)[2].lines
     assert any(line.endswith("as K_{int}(t) ∼ mV_f^2/2,") for line in drop)
     assert not any("mV [2]" in line for line in drop)
+
+
+def test_a_numerator_over_a_root_of_the_lines_size_is_read():
+    # sfrd2023's eq. (6), `\beta = \frac{\alpha}{\sqrt{1+\alpha^2}}`: the root sign, hanging from its top,
+    # sits on the line's baseline between the raised numerator and the lowered radicand; the numerator
+    # read as a power, `⟦β =^α√(1 + α^2). (6)⟧`. celerite's `1 ± 1/√(1 − 4 Q^2)` read `1 ±[1]√_{1 − 4 Q^2}`
+    sfrd = read_pages(SFRD, max_pages=2)[1].lines
+    assert "β = α/√(1 + α^2). (6)" in sfrd
+    celerite = read_pages(CELERITE, max_pages=13)[12].lines
+    assert any("1 ± 1/√(1 − 4 Q^2)]" in line for line in celerite)
