@@ -18,7 +18,7 @@ from __future__ import annotations
 import re
 import unicodedata
 
-from astro_cli.research.text.pdfcells import cell_gap, label_and_value, numeric, table_row
+from astro_cli.research.text.pdfcells import cell_gap, label_and_value, numeric, stacked_errors, table_row
 from astro_cli.research.text.pdfchars import (
     EXTENSION_FONTS,
     MATH_ITALIC_FONTS,
@@ -133,11 +133,7 @@ def render_line(glyphs: list[Glyph], known: tuple[float, float] | None = None) -
             k += 1
         other = "sub" if kind == "sup" else "sup"
         if kind == "sup" and (end := root_denominator(shown, kinds, run, k, size)):
-            _space_before(out)  # `β = α/√(1 + α^2)`: a numerator over a root of the line's size
-            out.append(f"{_part(run)}/√{_part(shown[k + 1:end])}")
-            if factor_at(shown, end):
-                out.append(" ")
-            right = _right(shown[i:end], right)
+            right = _over_root(out, run, shown[k + 1:end], factor_at(shown, end), right)  # `β = α/√(1 + α^2)`
             i = end
             continue
         if k < len(shown) and kinds[k] == other:
@@ -151,17 +147,13 @@ def render_line(glyphs: list[Glyph], known: tuple[float, float] | None = None) -
                 out.pop()  # `1/√((2π)^n det(Σ))`: the root is the denominator's, the numerator over both
                 if out and out[-1] == _UNSURE:
                     out.pop()
-                _space_before(out)
-                out.append(f"{_part(top)}/√{_part(bottom)}")
-                if factor_at(shown, m):
-                    out.append(" ")
-                right = _right(shown[i:m], right)
+                right = _over_root(out, top, bottom, factor_at(shown, m), right)
                 i = m
                 continue
             if overlap(run, second) or (_full_size(run, size) and _full_size(second, size) and parts_meet(run, second)) \
                     or (same_start(run, second, size) and _attached(run, out, last_main, size)):  # ∇_{β^k}^2
                 top, bottom = (run, second) if kind == "sup" else (second, run)
-                if _errors(top, bottom) and "".join(out).strip():  # 0.91^{+0.10}_{−0.06}: the value's errors
+                if stacked_errors(top, bottom) and "".join(out).strip():  # 0.91^{+0.10}_{−0.06}: the value's errors
                     while out and out[-1] == " ":
                         out.pop()
                     out.append(f"_{group(_text(bottom))}^{group(_text(top))}")
@@ -359,12 +351,12 @@ def _attached(run: list[Glyph], out: list[str], last: Glyph | None, size: float)
     return first.x0 - last.x1 < max(size, 1.0) * 0.15 and (last.char.isalnum() or last.char in ")]}′∇∆∂")
 
 
-def _errors(top: list[Glyph], bottom: list[Glyph]) -> bool:
-    """An upper and a lower error stacked after a value (`+0.10` over `−0.06`): each part signed and
-    numeric, which a fraction's numerator and denominator never both are."""
-    upper, lower = _text(top), _text(bottom)
-    return upper[:1] == "+" and lower[:1] in "−-" and len(lower) > 1 \
-        and any(c.isdigit() for c in upper) and any(c.isdigit() for c in lower)
+def _over_root(out: list[str], top: list[Glyph], radicand: list[Glyph], spaced: bool, right: float | None) -> float | None:
+    """Write `top/√(radicand)`, a fraction whose denominator is a root (a space after it when a factor
+    follows); where the writing now ends."""
+    _space_before(out)
+    out.append(f"{_part(top)}/√{_part(radicand)}" + (" " if spaced else ""))
+    return _right(top + radicand, right)
 
 
 def _logo_letter(run: list[Glyph], out: list[str], shown: list[Glyph], after: int) -> bool:
