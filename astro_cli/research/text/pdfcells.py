@@ -139,3 +139,15 @@ def numeric(shown: list[Glyph]) -> bool:
             digits += char.isdigit()
             total += 1
     return digits * 5 >= total * 2
+
+
+def stacked_errors(top: list[Glyph], bottom: list[Glyph]) -> bool:
+    """An upper and a lower error stacked after a value (`+0.10` over `−0.06`): each part signed and
+    numeric, which a fraction's numerator and denominator never both are."""
+    upper, lower = _plain(top), _plain(bottom)
+    return upper[:1] == "+" and lower[:1] in "−-" and len(lower) > 1 \
+        and any(c.isdigit() for c in upper) and any(c.isdigit() for c in lower)
+
+
+def _plain(run: list[Glyph]) -> str:
+    return "".join(" " if g.generated else g.char for g in run).strip()

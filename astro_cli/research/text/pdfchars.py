@@ -149,6 +149,9 @@ _CMEX_ASCII = {
     "R": "∫", "S": "⋃", "T": "⋂", "U": "⊎", "V": "⋀", "W": "⋁", "X": "∑", "Y": "∏", "Z": "∫", "a": "∐",
     "h": "[", "i": "]", "j": "⌊", "k": "⌋", "l": "⌈", "m": "⌉", "n": "{", "o": "}", "p": "√", "q": "√",
     "r": "√", "s": "√", "t": "√",
+    # the largest size of each delimiter (codes 0x21-0x2B; `"σ_n^2 + ...#` was `[σ_n^2 + ...]`); `(`,
+    # `)`, `,`, `-`, `.` and `/` are left alone, as a font with a Unicode map may give those for themselves
+    "!": ")", '"': "[", "#": "]", "$": "⌊", "%": "⌋", "&": "⌈", "'": "⌉", "*": "⟨", "+": "⟩",
 }
 # cmmi's codes whose glyph is no letter: a correct map never gives '?' (⋆ is code 0x3f) or '@' (∂),
 # and `ǫ` (U+01EB, Latin o with ogonek) is what a wrong glyph-name map makes of cmmi's `epsilon1` (ϵ).
@@ -177,7 +180,7 @@ def math_char(char: str, family: str) -> str | None:
         return _PRIVATE_PIECES.get(char, "")
     if family in SYMBOL_FONTS and char in _CMSY_ASCII:
         return _CMSY_ASCII.get(char)
-    if family in EXTENSION_FONTS and char.isascii() and char.isalnum():
+    if family in EXTENSION_FONTS and char.isascii() and (char.isalnum() or char in _CMEX_ASCII):
         return _CMEX_ASCII.get(char, "")
     if family in MATH_ITALIC_FONTS:
         return _CMMI_WRONG.get(char)

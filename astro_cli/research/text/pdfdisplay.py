@@ -69,7 +69,24 @@ def _over(top: list[Glyph], bottom: list[Glyph]) -> bool:
 
 def parts_meet(first: list[Glyph], second: list[Glyph]) -> bool:
     """A display fraction's parts, of the line's size: one set over the other, whatever their widths
-    (a text fraction's parts must overlap from their first glyphs: pdfscript._overlap)."""
+    (a text fraction's parts must overlap from their first glyphs: overlap)."""
     a = [g for g in first if not g.generated]
     b = [g for g in second if not g.generated]
     return bool(a and b) and min(g.x0 for g in b) < max(g.x1 for g in a) and min(g.x0 for g in a) < max(g.x1 for g in b)
+
+
+def same_start(first: list[Glyph], second: list[Glyph], size: float) -> bool:
+    """Two scripts set from one x, one over the other, whatever their widths (`∇^2` over `_{β^k}`)."""
+    a = [g.x0 for g in first if not g.generated]
+    b = [g.x0 for g in second if not g.generated]
+    return bool(a and b) and abs(min(a) - min(b)) < 0.3 * max(size, 1.0)
+
+
+def overlap(first: list[Glyph], second: list[Glyph]) -> bool:
+    """A text fraction's parts: the second set under the first from their first glyphs on."""
+    a = [g for g in first if not g.generated]
+    b = [g for g in second if not g.generated]
+    if not a or not b:
+        return False
+    return min(g.x1 for g in a) > min(g.x0 for g in b) - 0.5 and max(g.x0 for g in b) < max(g.x1 for g in a) + 0.5 \
+        and min(g.x0 for g in b) < max(g.x1 for g in a)

@@ -23,6 +23,7 @@ from astro_cli.research.text.pdfchars import (
     font_family,
     plane_char,
 )
+from astro_cli.research.text.pdfwords import MATH_FUNCTIONS
 
 
 @dataclass(slots=True)
@@ -278,28 +279,42 @@ def math_only(glyphs: list[Glyph]) -> bool:
     return has_math and not words
 
 
-MathScan = tuple[bool, bool, int]  # (a word of three text-font letters seen, a math font seen, letters running)
+MathScan = tuple[bool, bool, str]  # (a word of three text-font letters seen, a math font seen, letters running)
+# the beginnings of the operator names (`exp`, `det`) whose text-font letters are no word
+_FUNCTION_STARTS = frozenset(name[:end] for name in MATH_FUNCTIONS for end in range(3, len(name) + 1))
 
 
-def math_scan(glyphs: list[Glyph], state: MathScan = (False, False, 0)) -> MathScan:
-    """math_only's pass over `glyphs`, resumed from `state` (that of the glyphs before them)."""
+def math_scan(glyphs: list[Glyph], state: MathScan = (False, False, "")) -> MathScan:
+    """math_only's pass over `glyphs`, resumed from `state` (that of the glyphs before them). Letters
+    of a text font that spell an operator name (`exp`, `ln`, `det`) are no word: TeX sets them upright
+    in display formulas, which were otherwise taken for prose and never joined into one line."""
     words, has_math, letters = state
     if words:
         return state
     for glyph in glyphs:
         if glyph.generated or glyph.size <= 1:
-            letters = 0
+            if letters:
+                if _word(letters):
+                    return True, has_math, letters
+                letters = ""
             continue
         in_math = glyph.family in _MATH_SET
-        has_math = has_math or in_math
+        has_math = has_math or (in_math and not glyph.char.isspace())  # (the fast path drops a font's spaces)
         for char in glyph.char if glyph.weight > 1 else (glyph.char,):
             if char.isalpha() and not in_math:
-                letters += 1
-                if letters >= 3:
+                letters += char
+                if len(letters) >= 3 and letters not in _FUNCTION_STARTS:
                     return True, has_math, letters
-            else:
-                letters = 0
-    return False, has_math, letters
+            elif letters:
+                if _word(letters):
+                    return True, has_math, letters
+                letters = ""
+    return bool(letters) and _word(letters), has_math, letters
+
+
+def _word(letters: str) -> bool:
+    """Three text-font letters or more in a row that spell no operator name."""
+    return len(letters) >= 3 and letters not in MATH_FUNCTIONS
 
 
 def _turned(before: Glyph, glyph: Glyph) -> bool:

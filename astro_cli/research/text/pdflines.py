@@ -43,7 +43,7 @@ class LineShape:
     start: float
     display: bool  # math only, and not a table row
     shown: list[Glyph] = field(default_factory=list, repr=False)  # solid(line)
-    scan: MathScan = (False, False, 0)  # math_scan(line)
+    scan: MathScan = (False, False, "")  # math_scan(line)
     gaps: int | None = None  # wide_gaps(line), once asked
     tally: _Tally | None = field(default=None, repr=False)  # what reference(line) counts, once joined
 
@@ -134,9 +134,10 @@ class PieceEnds:
     size: float
     base: float
     math: bool
-    scan: MathScan = (False, False, 0)  # math_scan(piece)
+    scan: MathScan = (False, False, "")  # math_scan(piece)
     tail: float | None = None  # left edge of the run the piece ends in (an upper error `+0.03`)
     shown: list[Glyph] | None = field(default=None, repr=False)  # its solid glyphs, to find `tail` when asked
+    bare: bool = False  # digits and signs, no letter nor bracket (a script `2`, a denominator `2`; not `(6)`)
 
     def script_start(self) -> float | None:
         """`tail`, found from the piece's glyphs the first time it is needed (few pieces stack)."""
@@ -149,8 +150,9 @@ class PieceEnds:
         shown = solid(piece) if shown is None else shown
         size, base = reference(piece, shown)
         scan = math_scan(piece)
+        bare = bool(shown) and not any(c.isalpha() or c in "()[]" for g in shown for c in g.char)
         return cls(shown[0] if shown else None, shown[-1] if shown else None, size, base,
-                   scan[1] and not scan[0], scan, None, shown)
+                   scan[1] and not scan[0], scan, None, shown, bare)
 
 
 def _script_start(shown: list[Glyph]) -> float | None:
@@ -213,9 +215,12 @@ def _continues(line: LineShape, before: PieceEnds, piece: PieceEnds, first: Glyp
     piece_size, piece_base = piece.size, piece.base
     if piece_size < size - 0.2 and abs(first.size - size) <= 0.2:
         piece_base = first.base  # `F_{total}` under `F_{comp}`: its subscript outnumbers its symbol
-    if line.display and abs(piece_base - base) <= size * 2.5 and piece.math:
+    if line.display and abs(piece_base - base) <= size * 2.5 and (piece.math or piece.bare):
         # one display formula, whatever its layout; a table's next row (back at the margin) is not
-        return first.x0 - last.x1 <= size * GAP_EMS and first.x0 > line.start + size
+        joins = first.x0 - last.x1 <= size * GAP_EMS and first.x0 > line.start + size
+        if joins or piece.math:  # a piece of digits and signs only (no word: as much a part of the
+            # formula as a math font's) joins so; else it is asked as any piece is, below
+            return joins
     if abs(piece_base - base) > size * 0.75:
         return _numerator_over(line, before, piece, first, last)
     if first.x0 >= last.x1 - size * 0.3:
@@ -226,8 +231,9 @@ def _continues(line: LineShape, before: PieceEnds, piece: PieceEnds, first: Glyp
     if not (first.x0 < last.x1 and last.base > base + size * 0.2 and first.base < base - size * 0.1
             and piece_size <= size):
         return False
+    # (from its start, or touching it: an italic symbol's subscript kerned under its overhang, `V_f^2`)
     tail = before.script_start()
-    return first.x1 > (last.x0 if tail is None else tail)
+    return first.x1 > (last.x0 if tail is None else tail - 0.1 * size)
 
 
 def _numerator_over(line: LineShape, before: PieceEnds, piece: PieceEnds, first: Glyph, last: Glyph) -> bool:

@@ -20,6 +20,7 @@ from typing import TypeVar
 
 from astro_cli.research.text.pdfcaptions import PageLine
 from astro_cli.research.text.pdfscript import APPROXIMATE, APPROXIMATE_END
+from astro_cli.research.text.pdfwords import MATH_FUNCTIONS
 
 _NUMBER = re.compile(r"^(.*?)\s*(\([1-9]\d{0,2}[a-z]?\))$")  # (0) ends a figure's axis label, k(τ)/k(0)
 _SCRIPT = re.compile(r"[_^]\{[^{}]*\}")
@@ -30,8 +31,6 @@ _SHORT_WORDS = frozenset({"as", "is", "of", "in", "to", "by", "or", "on", "at", 
                           "let", "then", "where", "with", "thus", "hence", "since", "for", "and", "the", "this",
                           "here", "using", "note"})
 _NAME = re.compile(r"[A-Z][a-z]{2,}")
-_FUNCTIONS = frozenset({"exp", "log", "sin", "cos", "tan", "min", "max", "det", "diag", "lim", "sup", "inf",
-                        "arg", "sinh", "cosh", "tanh", "erf", "mod", "sgn", "ker", "dim", "deg", "sec"})
 _DELIMITERS = frozenset("()[]{}|⟨⟩")
 _RELATIONS = ("=", "≈", "≡", "∝", "≃", "∼", "<", ">", "≤", "≥")
 MAX_RUN = 16  # lines of one display at most
@@ -50,7 +49,7 @@ def _prose(text: str) -> bool:
     names = 0
     for token in _SCRIPT.sub(" ", text).split():
         word = token.strip(",.;:()[]")
-        if (_WORD.fullmatch(word) and word not in _FUNCTIONS) or word.lower() in _SHORT_WORDS:
+        if (_WORD.fullmatch(word) and word not in MATH_FUNCTIONS) or word.lower() in _SHORT_WORDS:
             return True
         names += _NAME.fullmatch(word) is not None
     return names >= 2  # `© 2024 The Authors`; one such word may be a symbol that lost its script (`Porb`)
@@ -69,6 +68,14 @@ def _unsure(line: PageLine, text: str, body: float, smaller: float) -> bool:
     """A piece in a script's size, or one the line stage marked (a big delimiter alone is only a sign)."""
     delimiter = len(text) == 1 and text in _DELIMITERS
     return (APPROXIMATE in line.text and not delimiter) or bool(body and line.size and line.size < body - smaller)
+
+
+def _stray(text: str) -> bool:
+    """A stub of symbols right above a numbered line, with no relation of its own (`k_C t` over
+    `τ = ln (P/P_0) ...`): a part of that line's formula PDFium gave apart, so the line's layout was
+    not resolved even when the line stage found it whole."""
+    return len(text.split()) <= 3 and any(c.isalnum() for c in text) and not any(r in text for r in _RELATIONS) \
+        and not text.endswith(":")  # the end of the sentence that introduces the display (`δ_{obs}:`)
 
 
 def _enclose(lines: list[L], start: int, end: int) -> None:
@@ -126,7 +133,7 @@ def mark_broken_displays(lines: list[L], body: float, smaller: float) -> None:
                 break
             start -= 1
             stubs += len(text.split()) <= 3
-            unsure |= _unsure(lines[start], text, body, smaller)
+            unsure |= _unsure(lines[start], text, body, smaller) or (start == end - 1 and _stray(text))
         if start < end and (stubs >= 2 or unsure):
             _enclose(lines, start, end + 1)  # its number too, as the line stage marks a formula's line
         taken = end

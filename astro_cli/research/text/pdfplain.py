@@ -27,6 +27,7 @@ from astro_cli.research.text.pdfglyphs import MATH_FONTS, Glyph
 from astro_cli.research.text.pdfpowers import superscript
 from astro_cli.research.text.pdfscript import kind_of
 from astro_cli.research.text.pdfspacing import Run
+from astro_cli.research.text.pdfwords import MATH_FUNCTIONS
 
 TEXT_ONLY = frozenset((*MATH_FONTS, "TXSYA", "PXSYA"))  # fonts whose glyphs pdfchars.math_char names
 _MATH_SET = frozenset(MATH_FONTS)
@@ -63,12 +64,16 @@ def _names(char: str, family: str) -> bool:
 
 
 def _three_letters(word: str) -> bool:
-    """Three letters in a row (str.isalpha, as pdfglyphs.math_scan counts them)."""
-    letters = 0
-    for char in word:
-        letters = letters + 1 if char.isalpha() else 0
-        if letters >= 3:
+    """Three letters in a row that spell no operator name (str.isalpha, as pdfglyphs.math_scan counts
+    them: `exp` and `det` are no word)."""
+    letters = ""
+    for char in word + " ":
+        if char.isalpha():
+            letters += char
+        elif len(letters) >= 3 and letters not in MATH_FUNCTIONS:
             return True
+        else:
+            letters = ""
     return False
 
 

@@ -8,10 +8,11 @@ import unicodedata
 
 from astro_cli.research.text.pdfchars import MATH_ITALIC_FONTS
 from astro_cli.research.text.pdfglyphs import Glyph
+from astro_cli.research.text.pdfwords import MATH_FUNCTIONS
 
 _BETWEEN = frozenset("+−±∓=≠<>≤≥≈∼∝×·/√∣|")  # signs between terms, and the root: no power after them
 _MATH_ITALIC = (*MATH_ITALIC_FONTS, "MSBM", "NEWTXMI", "TXMIAX")  # newtx math italic: a digit over it is a power
-_MARKS = set("0123456789,–*†‡§¶ ")
+_MARKS = set("0123456789,–*∗⋆★†‡§¶ ")  # (⋆, U+22C6: MNRAS's \thanks mark by an author's name)
 # units of length and angle, squared or cubed after a number; a note mark after them is rare
 _AREA_UNITS = frozenset({"deg", "arcmin", "arcsec", "cm", "m", "km", "mm", "pc", "kpc", "Mpc", "Gpc", "au", "AU"})
 
@@ -23,7 +24,7 @@ def group(text: str) -> str:
 
 def superscript(text: str, out: list[str], last: Glyph | None) -> str:
     """An exponent (`^4`) or a note or citation mark (`[3]`)."""
-    if set(text) <= {"′", "″", "‴", "∗", "*"} and text:
+    if set(text) <= {"′", "″", "‴", "∗", "*", "⋆"} and text:
         return text  # primes and stars belong to their symbol
     if not set(text) <= _MARKS:
         return "^" + group(text)
@@ -37,6 +38,8 @@ def superscript(text: str, out: list[str], last: Glyph | None) -> str:
         return f"[{text}]"  # a table note's letter after a value: 4.5(1.0)[e]
     if core == "10" or word.endswith((")", "]", "}")):
         return "^" + group(text)
+    if core in MATH_FUNCTIONS and core not in _AREA_UNITS:
+        return "^" + group(text)  # `sin^2`, `log^2`: an operator name's power, never a note
     if text in ("2", "3") and core in _AREA_UNITS and _after_number(written):
         return "^" + text  # an area or a volume: `5 × 5 deg^2`, `1 cm^3`, `100 Mpc^3`
     if last is not None and (_math_symbol(last) or len(core) == 1 and core.isalpha()):

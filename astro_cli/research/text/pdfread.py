@@ -28,7 +28,8 @@ from astro_cli.research.text.pdfwords import ionisation_states
 _PDFIUM_LOCK = threading.Lock()
 _LINE = re.compile(r"[^\r\n]+")
 # TeX's \fnsymbol marks: ∗ (U+2217, not the ASCII *), †, ‡, §, ¶, ‖ and their doubles; MNRAS's \thanks: ★
-MARK = re.compile(r"^(\d{1,3}(?:,\d{1,3})*|[*∗†‡§¶‖★]+)(?=\s*\S|$)\s*")
+# and ⋆ (U+22C6, cmmi's star, `$^{\star}$`)
+MARK = re.compile(r"^(\d{1,3}(?:,\d{1,3})*|[*∗†‡§¶‖★⋆]+)(?=\s*\S|$)\s*")
 
 
 class PdfError(Exception):

@@ -103,3 +103,13 @@ def lone_radicand(shown: list[Glyph], kinds: list[str], sign: int) -> bool:
     else:
         return symbols == 1
     return symbols == 1
+
+
+def roots_in_parts(shown: list[Glyph], kinds: list[str], size: float) -> None:
+    """A root sign inside a fraction's part (`5√2` under `π^{1/4}`) hangs from the part's top, so its
+    origin sits near the line's baseline and it read as the line's own glyph, cutting the part in two
+    (`π^{1/4}/5√2`, a changed value). Between two glyphs of one part, touching the next, it is the part's."""
+    for i in range(1, len(shown) - 1):
+        if shown[i].char == RADICAL and kinds[i] == "main" and kinds[i - 1] == kinds[i + 1] != "main" \
+                and abs(shown[i + 1].x0 - shown[i].x1) < 0.3 * size and not shown[i - 1].generated:
+            kinds[i] = kinds[i + 1]

@@ -33,6 +33,7 @@ from astro_cli.research.text.pdfpagechars import page_chars, page_words
 from astro_cli.research.text.pdfplain import TEXT_ONLY, inline_math, main_size, scripted
 from astro_cli.research.text.pdfspacing import THIN, digit_letters, thin_spaces
 
+_WORDISH = re.compile(r"[^\W\d_]|[()\[\]]")  # a letter or a bracket: no bare piece of digits and signs
 _TINY = 2  # pieces of this many characters or fewer are read character by character
 _UNUSUAL = re.compile("[\x00-\x1f\x7f\u00ad\ud800-\udfff\ue000-\uf8ff\ufffe\uffff√"
                       + re.escape("".join(SPACING_ACCENTS)) + "]")
@@ -264,7 +265,8 @@ def _plain_ends(reader: CharReader, text: str, words: list[tuple[int, int]], run
     if runs[script].first > words[-1][0]:
         box(tp, runs[script].first, p_left, p_right, p_bottom, p_top)
         tail = left.value
-    return PieceEnds(first, last, size, base, False, tail=tail)
+    bare = _WORDISH.search(text, words[0][0], words[-1][1]) is None  # (prose: found at its first letter)
+    return PieceEnds(first, last, size, base, False, tail=tail, bare=bare)
 
 
 def _inner_words(text: str, words: list[tuple[int, int]], runs: list[_Run]) -> Words:

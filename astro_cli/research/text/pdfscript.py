@@ -18,7 +18,7 @@ from __future__ import annotations
 import re
 import unicodedata
 
-from astro_cli.research.text.pdfcells import cell_gap, label_and_value, numeric, table_row
+from astro_cli.research.text.pdfcells import cell_gap, label_and_value, numeric, stacked_errors, table_row
 from astro_cli.research.text.pdfchars import (
     EXTENSION_FONTS,
     MATH_ITALIC_FONTS,
@@ -26,12 +26,21 @@ from astro_cli.research.text.pdfchars import (
     SYMBOL_FONTS,
     math_char,
 )
-from astro_cli.research.text.pdfdisplay import fraction_baseline, parts_meet
+from astro_cli.research.text.pdfdisplay import fraction_baseline, overlap, parts_meet, same_start
 from astro_cli.research.text.pdfglyphs import Glyph, math_only, reference
 from astro_cli.research.text.pdfoperators import big_operator, centred_on, write_limits
 from astro_cli.research.text.pdfpowers import group, superscript
-from astro_cli.research.text.pdfroots import RADICAL, bare_part, lone_radicand, radicand_end, reaches, stacked
-from astro_cli.research.text.pdfspacing import no_space, thin_space
+from astro_cli.research.text.pdfroots import (
+    RADICAL,
+    bare_part,
+    lone_radicand,
+    radicand_end,
+    reaches,
+    roots_in_parts,
+    stacked,
+)
+from astro_cli.research.text.pdfsettled import factor_at, over_root, root_denominator, settled
+from astro_cli.research.text.pdfspacing import no_space, own_script, thin_space
 
 APPROXIMATE, APPROXIMATE_END = "⟦", "⟧"  # around a formula whose layout was guessed
 _UNSURE = "\x1e"  # before a root sign whose reach is not known, until its word is marked
@@ -51,7 +60,7 @@ def render_line(glyphs: list[Glyph], known: tuple[float, float] | None = None) -
     formula = math_only(glyphs)
     display = formula and not table_row(glyphs, size)  # a table row is not a formula
     big = formula and any(g.family in _NO_TEXT for g in glyphs)  # even when its gaps look like cells
-    if (display or big) and (len({g.piece for g in glyphs}) > 1 or big):
+    if (display or big) and (len({g.piece for g in glyphs}) > 1 or big) and not settled(glyphs, size):
         uncertain = True  # mathematics from several pieces or with big delimiters: its layout is guessed
     if _attach_accents(glyphs):
         formula = math_only(glyphs)
@@ -61,6 +70,7 @@ def render_line(glyphs: list[Glyph], known: tuple[float, float] | None = None) -
     if ("sup" in kinds or "sub" in kinds) and (moved := fraction_baseline(shown, size, base)) != base:
         base, kinds = moved, _kinds(shown, size, moved)  # a display fraction's numerator outnumbered the line
     shown, kinds = _script_words(shown, kinds)
+    roots_in_parts(shown, kinds, size)
     out: list[str] = []
     cells = 0
     last_main: Glyph | None = None
@@ -75,7 +85,11 @@ def render_line(glyphs: list[Glyph], known: tuple[float, float] | None = None) -
                 after = shown[i + 1] if i + 1 < len(shown) else None
                 if out and not out[-1].endswith((" ", "\x1f")) and not (
                         last_main is not None and right == last_main.x1 and after is not None
-                        and kinds[i + 1] == "main" and no_space(last_main, after, size)):
+                        and (no_space(last_main, after, size) if kinds[i + 1] == "main"
+                             else own_script(last_main, after, size))) \
+                        and not (after is not None and kinds[i + 1] == "main" and last_main is not None
+                                 and right is not None and right != last_main.x1
+                                 and no_space(last_main, after, size, right)):
                     out.append(" ")
             else:
                 gap = glyph.x0 - right if right is not None else 0.0
@@ -118,15 +132,28 @@ def render_line(glyphs: list[Glyph], known: tuple[float, float] | None = None) -
         while k < len(shown) and shown[k].generated and kinds[k] == "main":
             k += 1
         other = "sub" if kind == "sup" else "sup"
+        if kind == "sup" and (end := root_denominator(shown, kinds, run, k, size)):
+            right = _over_root(out, run, shown[k + 1:end], factor_at(shown, end), right)  # `β = α/√(1 + α^2)`
+            i = end
+            continue
         if k < len(shown) and kinds[k] == other:
             m = k
             while m < len(shown) and kinds[m] == other:
                 m += 1
             second = shown[k:m]
-            if _overlap(run, second) or (_full_size(run, size) and _full_size(second, size) and parts_meet(run, second)) \
-                    or (_same_start(run, second, size) and _attached(run, out, last_main, size)):  # ∇_{β^k}^2
+            top, bottom = (run, second) if kind == "sup" else (second, run)
+            if last_main is not None and last_main.char == RADICAL and out and out[-1] == RADICAL \
+                    and over_root(top, bottom, last_main):
+                out.pop()  # `1/√((2π)^n det(Σ))`: the root is the denominator's, the numerator over both
+                if out and out[-1] == _UNSURE:
+                    out.pop()
+                right = _over_root(out, top, bottom, factor_at(shown, m), right)
+                i = m
+                continue
+            if overlap(run, second) or (_full_size(run, size) and _full_size(second, size) and parts_meet(run, second)) \
+                    or (same_start(run, second, size) and _attached(run, out, last_main, size)):  # ∇_{β^k}^2
                 top, bottom = (run, second) if kind == "sup" else (second, run)
-                if _errors(top, bottom) and "".join(out).strip():  # 0.91^{+0.10}_{−0.06}: the value's errors
+                if stacked_errors(top, bottom) and "".join(out).strip():  # 0.91^{+0.10}_{−0.06}: the value's errors
                     while out and out[-1] == " ":
                         out.pop()
                     out.append(f"_{group(_text(bottom))}^{group(_text(top))}")
@@ -140,8 +167,8 @@ def render_line(glyphs: list[Glyph], known: tuple[float, float] | None = None) -
                     continue
                 _space_before(out)
                 out.append(f"{_part(top)}/{_part(bottom)}")
-                if m < len(shown) and shown[m].char[:1].isalnum():
-                    out.append(" ")
+                if factor_at(shown, m):
+                    out.append(" ")  # `1/ρ_0 ∇p`: the next factor is no part of the denominator
                 right = _right(shown[i:m], right)
                 i = m
                 continue
@@ -154,8 +181,11 @@ def render_line(glyphs: list[Glyph], known: tuple[float, float] | None = None) -
             uncertain = uncertain or (_full_size(run, size) and len({g.size for g in run if not g.generated}) > 1)
             out.append(text + " ")
         else:
-            uncertain = uncertain or _full_size(run, size)
-            out.append("_" + _script(run) if kind == "sub" else superscript(text, out, last_main))
+            written = "_" + _script(run) if kind == "sub" else superscript(text, out, last_main)
+            # in a display, a script no symbol carries (after a root sign) or a note mark is a guess
+            unplaced = display and (out[-1:] == [RADICAL] or written[:1] == "[")
+            uncertain = uncertain or _full_size(run, size) or unplaced
+            out.append(written)
         right = _right(run, right)
         i = j
         if i < len(shown) and _spaced(shown[i], right, size) and out and not out[-1].endswith((" ", "\x1f")):
@@ -168,6 +198,9 @@ def render_line(glyphs: list[Glyph], known: tuple[float, float] | None = None) -
     table = cells >= 2 or (cells and (values or label_and_value(glyphs, size)))
     text = text.replace("\x1f", " | " if table and not display else " ").strip()
     return (f"{APPROXIMATE}{text}{APPROXIMATE_END}" if uncertain and text else text), size, first
+
+
+
 
 
 def _limit(run: list[Glyph]) -> str:
@@ -318,34 +351,18 @@ def _attached(run: list[Glyph], out: list[str], last: Glyph | None, size: float)
     return first.x0 - last.x1 < max(size, 1.0) * 0.15 and (last.char.isalnum() or last.char in ")]}′∇∆∂")
 
 
-def _same_start(first: list[Glyph], second: list[Glyph], size: float) -> bool:
-    """Two scripts set from one x, one over the other, whatever their widths (`∇^2` over `_{β^k}`)."""
-    a = [g.x0 for g in first if not g.generated]
-    b = [g.x0 for g in second if not g.generated]
-    return bool(a and b) and abs(min(a) - min(b)) < 0.3 * max(size, 1.0)
-
-
-def _errors(top: list[Glyph], bottom: list[Glyph]) -> bool:
-    """An upper and a lower error stacked after a value (`+0.10` over `−0.06`): each part signed and
-    numeric, which a fraction's numerator and denominator never both are."""
-    upper, lower = _text(top), _text(bottom)
-    return upper[:1] == "+" and lower[:1] in "−-" and len(lower) > 1 \
-        and any(c.isdigit() for c in upper) and any(c.isdigit() for c in lower)
+def _over_root(out: list[str], top: list[Glyph], radicand: list[Glyph], spaced: bool, right: float | None) -> float | None:
+    """Write `top/√(radicand)`, a fraction whose denominator is a root (a space after it when a factor
+    follows); where the writing now ends."""
+    _space_before(out)
+    out.append(f"{_part(top)}/√{_part(radicand)}" + (" " if spaced else ""))
+    return _right(top + radicand, right)
 
 
 def _logo_letter(run: list[Glyph], out: list[str], shown: list[Glyph], after: int) -> bool:
     """One raised capital with letters close on both sides (L^A TEX): part of a word, not a script."""
     following = shown[after].char if after < len(shown) and not shown[after].generated else ""
     return len(run) == 1 and run[0].char.isupper() and bool(out) and out[-1][-1:].isupper() and following.isupper()
-
-
-def _overlap(first: list[Glyph], second: list[Glyph]) -> bool:
-    a = [g for g in first if not g.generated]
-    b = [g for g in second if not g.generated]
-    if not a or not b:
-        return False
-    return min(g.x1 for g in a) > min(g.x0 for g in b) - 0.5 and max(g.x0 for g in b) < max(g.x1 for g in a) + 0.5 \
-        and min(g.x0 for g in b) < max(g.x1 for g in a)
 
 
 def _text(run: list[Glyph]) -> str:
@@ -383,7 +400,7 @@ def _scripted(run: list[Glyph], size: float, base: float) -> str:
     for n in range(1, len(segments) - 1):
         (kind, glyphs), (then, following) = segments[n], segments[n + 1]
         symbol = segments[n - 1][1][-1]  # what they stand on: a letter or a closing bracket, not `+ `
-        if kind == "sup" and then == "sub" and _overlap(glyphs, following) and not symbol.generated \
+        if kind == "sup" and then == "sub" and overlap(glyphs, following) and not symbol.generated \
                 and (symbol.char[-1:].isalnum() or symbol.char in ")]′"):
             segments[n], segments[n + 1] = segments[n + 1], segments[n]
     out: list[str] = []

@@ -46,13 +46,14 @@ def thin_space(before: Glyph, after: Glyph, size: float) -> bool:
     return last.isalnum() and (before.family != after.family or (last.isdigit() and first.isalpha()))
 
 
-def no_space(before: Glyph, after: Glyph, size: float) -> bool:
+def no_space(before: Glyph, after: Glyph, size: float, end: float | None = None) -> bool:
     """A space PDFium inferred between two letters of one math-italic font set closer than TeX's thin
     space is none: TeX sets no space between the symbols of a formula, and the italic `W` of `We`
-    (a two-letter number) ends its ink 0.04 em before the `e` begins, which PDFium took for a word gap."""
+    (a two-letter number) ends its ink 0.04 em before the `e` begins, which PDFium took for a word gap.
+    `end`: where the scripts of `before` end, when it has some (`ρV_0^2D_0^2`: measured from the `2`)."""
     return before.family == after.family and before.family in MATH_ITALIC_FONTS \
         and before.char[-1:].isalpha() and after.char[:1].isalpha() \
-        and (after.origin or after.x0) - before.x1 < size * THIN
+        and (after.origin or after.x0) - (before.x1 if end is None else end) < size * THIN
 
 
 def digit_letters(text: str) -> list[int]:
@@ -91,3 +92,9 @@ def thin_spaces(reader: CharReader, text: str, runs: Sequence[Run], size: float,
         if thin_space(a, b, size):
             return True
     return False
+
+
+def own_script(symbol: Glyph, script: Glyph, size: float) -> bool:
+    """A script set right after a math-italic symbol, closer than TeX's thin space: the symbol's own,
+    whatever space PDFium inferred in the italic's overhang (`V_0^2` read `V 2/0`, a fraction)."""
+    return symbol.family in MATH_ITALIC_FONTS and script.x0 - symbol.x1 < 0.15 * size

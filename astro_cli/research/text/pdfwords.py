@@ -25,6 +25,12 @@ _STATE = re.compile(
 )
 _CANDIDATE = re.compile(r"[A-Z][a-z]?[ \u00a0~][ivx]")
 
+# Operator names TeX sets upright in the text's roman font (`\exp`, `\ln`, `\det`): letters of a text
+# font that are no word of prose, so a display formula that holds one is still mathematics.
+MATH_FUNCTIONS = frozenset({"exp", "log", "ln", "lg", "sin", "cos", "tan", "cot", "min", "max", "det", "diag",
+                            "lim", "sup", "inf", "arg", "sinh", "cosh", "tanh", "coth", "arcsin", "arccos",
+                            "arctan", "erf", "erfc", "mod", "sgn", "ker", "dim", "deg", "sec", "csc", "Tr", "tr"})
+
 
 def ionisation_states(line: str) -> str:
     """`H ii` -> `H II`, `[O iii]` -> `[O III]`, `Fe i` -> `Fe I`; a line without one is returned as is."""

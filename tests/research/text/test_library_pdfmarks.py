@@ -22,8 +22,10 @@ def test_a_display_fraction_the_reader_cannot_place_is_marked():
     # script (`exp (−^τ`, `(1 +^e`) read as a value it is not, unmarked
     celerite = read_pages(CELERITE, max_pages=16)[15].lines
     assert "⟦k_{true}(τ ) = α exp (−^τ⟧" in celerite
+    # 1001.0012's eq. (6) (stop 54: `log` is no word, so the display's pieces join one line): the
+    # fraction is read, and the line stays marked for the script of a script in its exponent
     cowan = read_pages(COWAN, max_pages=4)[3].lines
-    assert "⟦T_b(λ) = (hc)/(λk) [log (1 +^e⟧" in cowan
+    assert "⟦T_b(λ) = (hc)/(λk) [log (1 + (e^{hc/λkT ∗b(λ)} − 1)/(ψ(λ)))]^{−1}. (6)⟧" in cowan
 
 
 def test_a_display_fraction_of_full_size_parts_is_read_as_one():
@@ -31,13 +33,15 @@ def test_a_display_fraction_of_full_size_parts_is_read_as_one():
     # line of its own (`2l^2 ]`), and the numerator, with more glyphs than the line, took its baseline
     # (`kij`, the symbol read as a script)
     lines = read_pages(AVIARY)[0].lines
-    assert "k_{ij} = A exp [(−(x_i − x_j )^2)/(2l^2)" in lines
-    assert "⟦g(C) = [( m_1/(1 + e^{sδ}) )+(m_2/(1 + e^{−sδ}) )]^δ, (4)⟧" in lines  # was `( ^{m1}_{1 + esδ} )`
+    assert "k_{ij} = A exp [(−(x_i − x_j )^2)/(2l^2)]" in lines  # (stop 54: its big `]` joins it)
+    # was `( ^{m1}_{1 + esδ} )`; a whole relation whose parts were all placed is no longer marked (stop 54)
+    assert "g(C) = [( m_1/(1 + e^{sδ}) )+(m_2/(1 + e^{−sδ}) )]^δ, (4)" in lines
     # the denominators of celerite's eqs. 45 and 58 (`c_j =^{ω0}` and a line `2 Q`)
     celerite12 = read_pages(CELERITE, max_pages=12)[11].lines
     assert "c_j = ω_0/(2 Q)" in celerite12 and "2 Q" not in celerite12
     celerite16 = read_pages(CELERITE, max_pages=16)[15].lines
-    assert "ω + (2 π)/P_{true})^2!# (58)" in celerite16
+    # (stop 54: cmex's largest `)]`, read `!#` before; the pieces `2` of λ^2/2 join the line)
+    assert "+ exp −λ^2/2(ω + (2 π)/P_{true})^2)] (58)" in celerite16  # (marked whole by pdfpieces)
 
 
 def test_prose_table_notes_and_resolved_fractions_are_not_marked():

@@ -16,7 +16,9 @@ def test_a_sum_keeps_its_limits_and_its_line():
     lines = read_pages(BILLY, max_pages=1)[0].lines
     # the sums read `∑`, `N_s`, `n=1` on lines of their own (joined: `∑ N_s n = 1`, a product of values)
     assert "f = f_{transit,s} + ∑_{n=1}^{N_s} A_n sin(nω_st) + ∑_{n=1}^{N_s} B_n cos(nω_st) (3)" in lines
-    assert "+ ∑_{m=1}^{N_ℓ} A_m sin(m[ω_ℓt +φ_ℓ]) + ∑_{m=1}^{N_ℓ} B_m cos(m[ω_ℓt +φ_ℓ])," in lines
+    # (stop 54: `sin`, `cos` no longer make it prose, so it is display mathematics from pieces; its
+    # limits' own scripts, `N_ℓ`, are a third level of script, which keeps it marked)
+    assert "⟦+ ∑_{m=1}^{N_ℓ} A_m sin(m[ω_ℓt +φ_ℓ]) + ∑_{m=1}^{N_ℓ} B_m cos(m[ω_ℓt +φ_ℓ]),⟧" in lines
     assert "N_s" not in lines and "n=1" not in lines
 
 

@@ -37,7 +37,8 @@ def test_a_fraction_left_in_pieces_inside_a_formula_changes_no_value_unmarked():
     text = _text("unseen3/solar2026_p2-3.pdf")
     spans = _marked(text)
     assert any(s.startswith("(_1 a da dt )_{tide}") and s.endswith("(R_⋆/a)^8, (1)") for s in spans)
-    assert "f = min[1, (Porb 2 τ_{conv} )^2 ] (2)" in spans
+    # (stop 54: `min` is no word, so eq. (2)'s pieces join its line and its fraction is read, unmarked)
+    assert "f = min[1,(P_{orb}/(2 τ_{conv}) )^2 ⟦]⟧ (2)" in text
 
 
 def test_a_formula_read_on_one_line_and_prose_stay_unmarked():
@@ -54,8 +55,9 @@ def test_the_unnumbered_rest_of_a_numbered_formula_is_marked_and_a_figure_label_
     # exp(...)`, came as `√[1]` (its numerator read as a note mark), a smaller `(2π)^n det(Σ)`, `exp
     # (...)`, `)`, `,`: the rest of the formula is marked up to the prose.
     text = _text("unseen/stardate2019_p8-14.pdf")
-    assert "L_{iso} = p(m_x, π̄|t, E, [M/H], D, A_V ) (9) ⟦= √[1] (2π)^n det(Σ) exp" in text
-    assert "(O_I − I) ) ,⟧ where O_I is the vector" in text
+    # (stop 54: the fraction over a root is read, `1/√(...)`; the rest stays marked with it)
+    assert "L_{iso} = p(m_x, π̄|t, E, [M/H], D, A_V ) (9) ⟦= 1/√((2π)^n det(Σ)) exp" in text
+    assert "(O_I − I)),⟧ where O_I is the vector" in text
     # a figure's axis label `S(ω)/S(0)` (celerite, 15.9 pt) ends in no equation number
     celerite, _ = pdf_chunks(read_pages(FIXTURES_DIR / "papers" / "celerite_2017AJ_ms.pdf"), 1200)
     assert any("S(ω)/S(0)" in chunk.text for chunk in celerite)
@@ -71,3 +73,10 @@ def test_an_unnumbered_display_in_pieces_is_marked_from_its_relation():
     text = " ".join(" ".join(chunk.text for chunk in cond).split())
     assert "⟦G_0 = 2 p 2 + r +√(p^2 + r)^2" in text
     assert "⟦G(p) ≈ 2 p 2 + r + Σ(p)" in text
+
+
+def test_a_stub_of_symbols_right_above_a_numbered_line_marks_it():
+    # dsd2015's eq. (6) (Barnes 2010): PDFium gave `k_C t` apart from `τ = ln (P/P_0) ...`; with the
+    # line found whole by the line stage (stop 54), the stub alone is the sign that its layout is a guess
+    text = _text("unseen/dsd2015_p4-5-17.pdf")
+    assert "⟦k_Ct τ = ln (P/P_0) (k_Ik_C)/(2τ^2)(P^2 − P_0^2) (6)⟧" in text

@@ -40,3 +40,10 @@ def test_a_root_whose_reach_is_unknown_marks_its_word_not_its_prose():
     # a root over one symbol needs no rule to be read: `T_{eff}/√a_∗` stays unmarked
     cowan = _lines(FIXTURES_DIR / "papers" / "arXiv_1001.0012v2_astro-ph.EP.pdf", 2)
     assert "the uncertainty in T_0 = T_{eff}/√a_∗ is related —to first" in cowan
+
+
+def test_a_root_inside_a_fractions_part_stays_in_it():
+    # escapetemp2018's eq. (1), `\frac{\pi^{1/4}}{5\sqrt{2}}`: the root sign hangs from the part's top,
+    # near the line's baseline, and cut the denominator: `π^{1/4}/5√2`, which is (π^{1/4}/5)·√2
+    escape = read_pages(FIXTURES_DIR / "papertext" / "unseen4" / "escapetemp2018_p1-2-4.pdf", max_pages=1)[0].lines
+    assert any(line.startswith("⟨T_s⟩ = π^{1/4}/(5√2) (Γ(1/8))/(Γ(5/8))") for line in escape)

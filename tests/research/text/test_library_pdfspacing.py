@@ -69,3 +69,13 @@ def test_letters_of_one_math_italic_word_stay_one_word():
     # 1111.2011's `t = \mathit{finite}` was `f inite`
     hubbard = _page(FIXTURES / "papers" / "arXiv_1111.2011v2_cond-mat.pdf", 4)
     assert "t = finite" in hubbard and "f inite" not in hubbard
+
+
+def test_a_script_right_after_a_math_italic_symbol_is_its_own():
+    # dropimpact2024 (RevTeX): `ρV_0^2D_0^2` and `ρV_0^3D_0^2`; PDFium infers a space in the italic V's
+    # overhang, and the stacked 2 over 0 after it read as a fraction, `ρV 2/0`, a changed value
+    drop = read_pages(FIXTURES_DIR / "papertext" / "unseen4" / "dropimpact2024_p1-6-7.pdf", max_pages=3)[2].lines
+    # and the next symbol, closer to the scripts' end than a thin space, is no new word (`V_0^2 D_0^2`)
+    assert any("∼ ρV_0^3D_0^2, and (6)" in line for line in drop)
+    assert any(line.startswith("F_{max} = ρV_0^2D_0^2(β_0 + β_1/(We)+") for line in drop)
+    assert not any("V 2/0" in line or "V 3/0" in line for line in drop)
