@@ -74,24 +74,27 @@ def _tolerance(q: Quantity, decimals: int) -> float:
     return tolerance + abs(q.value) * 1e-9
 
 
-def _scales(claim: Quantity, units: frozenset[str | None]) -> list[tuple[str | None, bool, float]]:
-    """(the passage's unit, percent, the factor that turns its number into the claim's) for each way it may hold it."""
+@lru_cache(maxsize=4096)
+def _scales(claim_unit: str | None, claim_percent: bool,
+            units: frozenset[str | None]) -> tuple[tuple[str | None, bool, float], ...]:
+    """(the passage's unit, percent, the factor that turns its number into the claim's) for each way it may hold it;
+    a function of the units alone, so computed once per claim unit and passage (cached)."""
     out = []
-    for unit in sorted(units, key=lambda u: (u is None, u != claim.unit, u or "")):  # a unit that agrees first
-        if unit is None and claim.unit in ONLY_ITSELF:
+    for unit in sorted(units, key=lambda u: (u is None, u != claim_unit, u or "")):  # a unit that agrees first
+        if unit is None and claim_unit in ONLY_ITSELF:
             continue
-        if claim.unit and unit and unit != claim.unit:
-            scale = factor(unit, claim.unit)
+        if claim_unit and unit and unit != claim_unit:
+            scale = factor(unit, claim_unit)
             if scale is None:
                 continue
         else:
             scale = 1.0
         for percent in (False, True):
-            if percent == claim.percent:
+            if percent == claim_percent:
                 out.append((unit, percent, scale))
             else:
-                out.append((unit, percent, scale * (100.0 if claim.percent else 0.01)))
-    return out
+                out.append((unit, percent, scale * (100.0 if claim_percent else 0.01)))
+    return tuple(out)
 
 
 def _close(wanted: float, found: float, tolerance: float) -> bool:
@@ -116,7 +119,7 @@ def _all_matches(claim: Quantity, wanted: float, decimals: int, stated: Stated, 
     tolerance = _tolerance(claim, decimals)
     # a fraction in words (`two thirds`) is as precise as the passage's number: `66%` is two thirds, `60%` is not
     worded = claim.worded and not float(wanted).is_integer()
-    for unit, percent, scale in _scales(claim, stated.units):
+    for unit, percent, scale in _scales(claim.unit, claim.percent, stated.units):
         if scale == 0:
             continue
         window = tolerance / abs(scale) + 1e-12

@@ -14,7 +14,6 @@ subscript (`T_0`), and, in a claim, a year (a symbol's power, `T^-3`, is a numbe
 from __future__ import annotations
 
 import re
-from dataclasses import replace
 from functools import lru_cache
 
 from astro_cli.citations.number_words import (
@@ -155,15 +154,12 @@ def quantities(text: str, claim: bool = False) -> list[Quantity]:
         match = QUANTITY.search(norm, position)
         if match is None:
             return _with_words(norm, where, attach(norm, found, spans))
-        quantity, end, bare_end = _read(norm, match, claim)
+        quantity, end = _read(norm, where, match, claim)
         position = max(end, match.start() + 1)
         if quantity is None:
             continue
-        first = match.start("sign") if match.group("sign") else match.start("mant")
-        shown = match.start("lead") if match.group("lead") else first  # `(1.2 ± 0.3) × 10^5` whole
-        found.append(replace(quantity, start=where[first], end=where[end - 1] + 1, text=norm[shown:end].strip(),
-                             bare=norm[shown:bare_end].strip()))
-        spans.append((shown, end))
+        found.append(quantity)
+        spans.append((_shown(match), end))
 
 
 def _with_words(norm: str, where: list[int], found: list[Quantity]) -> list[Quantity]:
@@ -196,21 +192,28 @@ def _with_words(norm: str, where: list[int], found: list[Quantity]) -> list[Quan
     return sorted(found + words, key=lambda q: q.start)
 
 
-def _read(norm: str, match: re.Match[str], claim: bool) -> tuple[Quantity | None, int, int]:
-    """(the quantity a match starts, where it ends, where its number ends before a unit or `%`)."""
+def _shown(match: re.Match[str]) -> int:
+    """Where a quantity's text starts: its sign, its number, or the parenthesis of `(1.2 ± 0.3) × 10^5` (whole)."""
+    if match.group("lead"):
+        return match.start("lead")
+    return match.start("sign") if match.group("sign") else match.start("mant")
+
+
+def _read(norm: str, where: list[int], match: re.Match[str], claim: bool) -> tuple[Quantity | None, int]:
+    """(the quantity a match starts, with its offsets in the text `where` maps `norm` to; where it ends)."""
     start = match.start("sign") if match.group("sign") else match.start("mant")
     before = norm[max(0, start - 2):start]
     if claim and re.search(r"[^\W\d_]-$", before):
-        return None, match.end("mant"), 0  # `Matérn-3/2`, `Kepler-10`: part of a name
+        return None, match.end("mant")  # `Matérn-3/2`, `Kepler-10`: part of a name
     if match.group("sign") == "-" and re.search(r"\d\s?$", before):
-        return None, start + 1, 0  # "Q11-12": a dash after a digit is no sign
+        return None, start + 1  # "Q11-12": a dash after a digit is no sign
     if match.group("lead") and not match.group("close"):
-        return None, match.end("lead"), 0  # "(" opened nothing: read the number alone
+        return None, match.end("lead")  # "(" opened nothing: read the number alone
     exponent = match.group("exp") or match.group("e")
     mantissa = match.group("mant")
     if match.group("pow") is not None:
         if mantissa != "10" or exponent:
-            return None, match.end(), 0  # `N^3`-like: a symbol's power, or a form not understood
+            return None, match.end()  # `N^3`-like: a symbol's power, or a form not understood
         # `10^4` is exact to a tenth of itself: `10^4` is neither `10^3` nor `6 × 10^3`
         value, decimals = 10.0 ** int(match.group("pow")), 1 - int(match.group("pow"))
     else:
@@ -250,7 +253,7 @@ def _read(norm: str, match: re.Match[str], claim: bool) -> tuple[Quantity | None
     if not percent:
         unit, end, glued = _unit(norm, end)
         if glued:
-            return None, end, 0  # `2MASS`, `3D`, `2nd`: not a quantity
+            return None, end  # `2MASS`, `3D`, `2nd`: not a quantity
         after = _PM_AFTER_UNIT.match(norm, end) if unit and plus is None and high is None else None
         if after:
             plus, error_decimals = _scaled(after.group("pm"), exponent)
@@ -259,8 +262,10 @@ def _read(norm: str, match: re.Match[str], claim: bool) -> tuple[Quantity | None
             end = again_end if again == unit else end
     year = claim and _is_year(norm, start, end, mantissa, unit, percent, plus, exponent, match)
     approx = bool(_APPROX.search(norm[max(0, start - 16):start]))
+    shown = _shown(match)
     return Quantity(value, decimals, unit, percent, plus, minus, error_decimals, high, high_decimals, approx, year,
-                    bool(match.group("sign"))), end, bare_end
+                    bool(match.group("sign")), where[start], where[end - 1] + 1, norm[shown:end].strip(),
+                    norm[shown:bare_end].strip()), end
 
 
 def _between(norm: str, start: int) -> bool:
