@@ -46,6 +46,8 @@ class Stated:
     def near(self, wanted: float, margin: float) -> list[Quantity]:
         low = bisect.bisect_left(self.values, wanted - margin)
         high = bisect.bisect_right(self.values, wanted + margin)
+        if high - low <= 1:  # most lookups: none or one (no list of owners to make unique)
+            return [self.items[self.owners[low]]] if high > low else []
         return [self.items[i] for i in dict.fromkeys(self.owners[low:high])]
 
 

@@ -68,6 +68,10 @@ QUANTITY = re.compile(
 _RANGE = re.compile(rf"(?P<sep>\s?[-–—]\s?|\s+to\s+|\s+and\s+)(?P<mant>{_N})(?:\s*[×x*·]\s*10\s*\^\s*(?P<exp>[-+]?\d+)"
                     r"|\s*\^\s*(?P<pow>[-+]?\d+))?")
 _PERCENT = re.compile(r"\s?%")
+_NAME_DASH = re.compile(r"[^\W\d_]-$")
+_DIGIT_BEFORE = re.compile(r"\d\s?$")
+_BETWEEN = re.compile(r"\bbetween\s+(?:[-+]?\s*)?$", re.IGNORECASE)
+_FOUR_DIGITS = re.compile(r"\d{4}")
 _SCALE_WORD = re.compile(r"\s+(thousand|million|billion)\b(?!\s+(?:years?|yrs?)\b)", re.IGNORECASE)
 _PM_AFTER_UNIT = re.compile(rf"\s*±\s*(?P<pm>{_N})")  # `0.329 M_⊙ ± 0.002 M_⊙`: the error after the unit
 _UNIT_GAP = re.compile(r"\s?-?\s?|\^?")
@@ -203,9 +207,9 @@ def _read(norm: str, where: list[int], match: re.Match[str], claim: bool) -> tup
     """(the quantity a match starts, with its offsets in the text `where` maps `norm` to; where it ends)."""
     start = match.start("sign") if match.group("sign") else match.start("mant")
     before = norm[max(0, start - 2):start]
-    if claim and re.search(r"[^\W\d_]-$", before):
+    if claim and _NAME_DASH.search(before):
         return None, match.end("mant")  # `Matérn-3/2`, `Kepler-10`: part of a name
-    if match.group("sign") == "-" and re.search(r"\d\s?$", before):
+    if match.group("sign") == "-" and _DIGIT_BEFORE.search(before):
         return None, start + 1  # "Q11-12": a dash after a digit is no sign
     if match.group("lead") and not match.group("close"):
         return None, match.end("lead")  # "(" opened nothing: read the number alone
@@ -269,7 +273,7 @@ def _read(norm: str, where: list[int], match: re.Match[str], claim: bool) -> tup
 
 
 def _between(norm: str, start: int) -> bool:
-    return bool(re.search(r"\bbetween\s+(?:[-+]?\s*)?$", norm[max(0, start - 12):start], re.IGNORECASE))
+    return bool(_BETWEEN.search(norm[max(0, start - 12):start]))
 
 
 def _unit(norm: str, end: int) -> tuple[str | None, int, bool]:
@@ -302,7 +306,7 @@ def _per(norm: str, key: str, end: int) -> tuple[str, int, bool]:
 
 def _is_year(norm: str, start: int, end: int, mantissa: str, unit: str | None, percent: bool,
              plus: float | None, exponent: str | None, match: re.Match[str]) -> bool:
-    if unit or percent or plus is not None or exponent or match.group("sign") or not re.fullmatch(r"\d{4}", mantissa):
+    if unit or percent or plus is not None or exponent or match.group("sign") or not _FOUR_DIGITS.fullmatch(mantissa):
         return False
     if not 1600 <= int(mantissa) <= 2099:
         return False
