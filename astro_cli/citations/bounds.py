@@ -72,6 +72,12 @@ def _sentences(passage: str) -> tuple[tuple[int, int], ...]:
     return tuple(zip(cuts, cuts[1:]))
 
 
+@lru_cache(maxsize=4096)
+def _negates(text: str) -> bool:
+    """Whether a claim writes a negation anywhere (asked once per claim, not once per quantity)."""
+    return _NEGATION.search(text) is not None
+
+
 def _negated(text: str) -> bool:
     return len(_NEGATION.findall(text)) % 2 == 1
 
@@ -99,7 +105,7 @@ def bound_reason(claim: Claim, passage: str, stated: Stated) -> str | None:
             why = _bound(own, claim.text, singles)
             if why:
                 return why
-        if not any(m[2] for m in marks) and not _NEGATION.search(claim.text):
+        if not any(m[2] for m in marks) and not _negates(claim.text):
             continue  # no negation on either side (most claims): nothing more to compare
         text = text or _without_cites(claim)
         negated = _negated(_clause(text, own.start, own.end)), _negated(text)

@@ -51,8 +51,9 @@ _PLAIN_SIGNED = re.compile(f"(?P<sign>{_LONE_SIGN})|{_TOKENS}")  # only for a te
 _SPACED_SIGN = re.compile(r"[-−][ \t]+[\d.]")
 
 _N = r"(?:\d{1,3}(?:,\d{3})+(?![\d])(?:\.\d+)?|(?<!\d\x20)\d{1,3}(?:\x20\d{3})+(?![\d.]|\x20\d)|\d+(?:\.\d+)?|\.\d+)"
+# the lookahead first: what a quantity can start with, so the search passes over other characters at once
 QUANTITY = re.compile(
-    rf"""(?<![\w._])(?<![_][-+])(?P<lead>\(\s*)?(?P<sign>[-+])?(?P<mant>{_N})
+    rf"""(?=[(\-+.]|\d)(?<![\w._])(?<![_][-+])(?P<lead>\(\s*)?(?P<sign>[-+])?(?P<mant>{_N})
     (?:[eE](?P<e>[-+]?\d+)(?![\w]))?
     (?:\s*\^\s*(?P<pow>[-+]?\d+)(?!\.\d))?
     (?:\((?P<paren>\d+(?:\.\d+)?)\)
