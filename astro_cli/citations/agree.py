@@ -35,6 +35,8 @@ class Stated:
     values: list[float] = field(default_factory=list)
     owners: list[int] = field(default_factory=list)
     units: frozenset[str | None] = frozenset()
+    # (unit, percent) -> the values and owners of that kind alone, made on the first lookup by kind
+    kinds: dict[tuple[str | None, bool], tuple[list[float], list[int]]] | None = None
 
     def __post_init__(self) -> None:
         pairs = sorted((v, i) for i, q in enumerate(self.items)
@@ -49,6 +51,26 @@ class Stated:
         if high - low <= 1:  # most lookups: none or one (no list of owners to make unique)
             return [self.items[self.owners[low]]] if high > low else []
         return [self.items[i] for i in dict.fromkeys(self.owners[low:high])]
+
+    def near_kind(self, wanted: float, margin: float, unit: str | None, percent: bool) -> list[Quantity]:
+        """`near`'s quantities of one unit and percent, in the same order: a claim's value is looked up once per unit
+        the passage uses, and most of its units (and percent for most) hold none of it."""
+        if self.kinds is None:
+            self.kinds = {}
+            for value, owner in zip(self.values, self.owners):
+                item = self.items[owner]
+                values, owners = self.kinds.setdefault((item.unit, item.percent), ([], []))
+                values.append(value)
+                owners.append(owner)
+        kind = self.kinds.get((unit, percent))
+        if kind is None:
+            return []
+        values, owners = kind
+        low = bisect.bisect_left(values, wanted - margin)
+        high = bisect.bisect_right(values, wanted + margin)
+        if high - low <= 1:
+            return [self.items[owners[low]]] if high > low else []
+        return [self.items[i] for i in dict.fromkeys(owners[low:high])]
 
 
 _BARE = re.compile(r"(?<![\w.])-?\d+(?:\.\d+)?(?:[eE][-+]?\d+)?")
@@ -125,9 +147,8 @@ def _all_matches(claim: Quantity, wanted: float, decimals: int, stated: Stated, 
         if scale == 0:
             continue
         window = tolerance / abs(scale) + 1e-12
-        for found in stated.near(wanted / scale, max(window, 0.05 * abs(wanted / scale)) if worded else window):
-            if found.unit != unit or found.percent != percent:
-                continue
+        for found in stated.near_kind(wanted / scale, max(window, 0.05 * abs(wanted / scale)) if worded else window,
+                                      unit, percent):
             close = max(tolerance, (1.5 if claim.approx else 1.0) * 10.0 ** (-found.decimals) * abs(scale)) if (
                 worded) else tolerance
             if not any(_close(wanted, v * scale, close) for v in (found.value, found.high) if v is not None):
