@@ -46,8 +46,12 @@ _SUPERSCRIPT = str.maketrans("⁰¹²³⁴⁵⁶⁷⁸⁹⁻⁺", "0123456789-+"
 _LONE_SIGN = (r"(?<=[=(\[{&])[ \t]*[-−][ \t]+(?=\d)"
               r"|(?m:^)[ \t]*[-−][ \t]+(?=[\d.]+[ \t]*(?:\\cdot|\\times|[·×*]))")
 _TOKENS = "|".join(re.escape(k) for k in sorted(_REPLACE, key=len, reverse=True)) + "|[⁰¹²³⁴⁵⁶⁷⁸⁹⁻⁺]+"
-_PLAIN = re.compile(f"(?P<sign>(?!))|{_TOKENS}")
-_PLAIN_SIGNED = re.compile(f"(?P<sign>{_LONE_SIGN})|{_TOKENS}")  # only for a text with a sign and a space after it
+# each opens with a lookahead of the characters a match can start with, so a search passes over the rest at once
+_FIRST = re.escape("".join(sorted({token[0] for token in _REPLACE} | set("⁰¹²³⁴⁵⁶⁷⁸⁹⁻⁺"))))
+_SIGN_FIRST = re.escape(" \t-−")
+_PLAIN = re.compile(f"(?=[{_FIRST}])(?:(?P<sign>(?!))|{_TOKENS})")
+# only for a text with a sign and a space after it
+_PLAIN_SIGNED = re.compile(f"(?=[{_FIRST}{_SIGN_FIRST}])(?:(?P<sign>{_LONE_SIGN})|{_TOKENS})")
 _SPACED_SIGN = re.compile(r"[-−][ \t]+[\d.]")
 
 _N = r"(?:\d{1,3}(?:,\d{3})+(?![\d])(?:\.\d+)?|(?<!\d\x20)\d{1,3}(?:\x20\d{3})+(?![\d.]|\x20\d)|\d+(?:\.\d+)?|\.\d+)"
