@@ -48,9 +48,10 @@ _MORE = re.compile(r"\b(?:beyond|exceed\w*|more\s+than|above|over|greater\s+than
                    r"higher\s+than)\b", re.IGNORECASE)
 _FEWER = re.compile(r"\b(?:below|under|less\s+than|fewer\s+than|shorter\s+than|smaller\s+than|lower\s+than)\b",
                     re.IGNORECASE)
-_NEGATION = re.compile(r"\b(?:not|no|never|neither|nor|none|cannot|without|absent|absence|lack(?:s|ed|ing)?|devoid|"
+# the lookahead: what a negation can start with (case folded as the pattern is), so most characters fail at once
+_NEGATION = re.compile(r"(?=[ncwaldursf\s-])(?:\b(?:not|no|never|neither|nor|none|cannot|without|absent|absence|lack(?:s|ed|ing)?|devoid|"
                        r"unable|rarely|seldom|fail(?:s|ed)?\s+to)\b|n't\b|(?<=\w)-free\b|"
-                       r"\s+free(?=\s*(?:[,.;:)]|$|of\b|and\b))",
+                       r"\s+free(?=\s*(?:[,.;:)]|$|of\b|and\b)))",
                        re.IGNORECASE)
 _SENTENCE = re.compile(r"(?<=[.!?])\s+(?=[A-Z\\\[$(])")
 _BREAK = re.compile(r"[,;:()]|\s(?:and|but|while|whereas|although|though|so|than|which)\s")
