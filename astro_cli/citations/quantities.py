@@ -177,12 +177,13 @@ def _with_words(norm: str, where: list[int], found: list[Quantity]) -> list[Quan
         return found
     words = [Quantity(float(order_value(m)), 6, "order", start=where[m.start()], end=where[m.end() - 1] + 1, text=m.group(0),
                       bare=m.group(0), worded=True) for m in ORDER.finditer(norm)]
+    fractions, ratios = list(FRACTION.finditer(norm)), list(RATIO.finditer(norm))  # each read once
     words += [Quantity(fraction_value(m), 6, start=where[m.start()], end=where[m.end() - 1] + 1, text=m.group(0),
                        bare=m.group(0), worded=True, approx=bool(_APPROX.search(norm[max(0, m.start() - 16):m.start()])))
-              for m in FRACTION.finditer(norm)]
+              for m in fractions]
     words += [Quantity(ratio_value(m), 6, start=where[m.start()], end=where[m.end() - 1] + 1, text=m.group(0),
-                       bare=m.group(0), worded=True) for m in RATIO.finditer(norm)]
-    parts = [m.span() for m in FRACTION.finditer(norm)] + [m.span() for m in RATIO.finditer(norm)]
+                       bare=m.group(0), worded=True) for m in ratios]
+    parts = [m.span() for m in fractions] + [m.span() for m in ratios]
     for match in NUMBER_WORD.finditer(norm):
         if any(a <= match.start() < b for a, b in parts):
             continue  # the count of a fraction (`Two thirds`), not a number of its own
