@@ -23,16 +23,17 @@ from datetime import date
 
 from astro_cli.research.identifiers import arxiv_of_doi
 
-BIBCODE = re.compile(r"(?<![\w.&])(?=\d{4}[.&]*[A-Za-z])(\d{4}[A-Za-z&.]{5}[\w.&]{9}[A-Za-z.])(?![\w&])")
+# The id patterns open with a lookahead of their first character: a search passes over other characters at once.
+BIBCODE = re.compile(r"(?=\d)(?<![\w.&])(?=\d{4}[.&]*[A-Za-z])(\d{4}[A-Za-z&.]{5}[\w.&]{9}[A-Za-z.])(?![\w&])")
 # Something a bibcode was meant to be: year, a journal, dots and digits, an initial; not 19 characters.
-NEAR_BIBCODE = re.compile(r"(?<![\w.&/])(\d{4}[A-Z][A-Za-z&]{0,5}\.[\w.&]{0,16}\.[\w.&]{0,16}[A-Z])(?![\w&])")
-DOI = re.compile(r"(?<![\w.])(10\.\d{4,9}/[^\s\"'<>{}|\\^`]+)")
+NEAR_BIBCODE = re.compile(r"(?=\d)(?<![\w.&/])(\d{4}[A-Z][A-Za-z&]{0,5}\.[\w.&]{0,16}\.[\w.&]{0,16}[A-Z])(?![\w&])")
+DOI = re.compile(r"(?=1)(?<![\w.])(10\.\d{4,9}/[^\s\"'<>{}|\\^`]+)")
 ARXIV_PREFIXED = re.compile(
     r"(?:arXiv:\s?|arxiv\.org/(?:abs|pdf)/)((?:\d{4}\.\d{4,5}|[a-z][a-z-]*(?:\.[A-Z]{2})?/\d{7})(?:v\d+)?)(?![\w.]*\d)",
     re.IGNORECASE,
 )
 ARXIV_ANY_PREFIXED = re.compile(r"arXiv:\s?([\w./-]{0,40}\w)", re.IGNORECASE)
-ARXIV_NEW = re.compile(r"(?<![\w./-])(\d{2})(\d{2})\.(\d{4,5})(v\d+)?(?![\w-]|\.\d)")
+ARXIV_NEW = re.compile(r"(?=\d)(?<![\w./-])(\d{2})(\d{2})\.(\d{4,5})(v\d+)?(?![\w-]|\.\d)")
 ARXIV_OLD = re.compile(r"(?<![\w./-])((?:astro-ph|gr-qc|hep-(?:ph|th|ex|lat)|nucl-(?:th|ex)|physics|quant-ph|"
                        r"cond-mat|math-ph|nlin|math|cs)(?:\.[A-Z]{2})?/\d{7})(v\d+)?(?![\w-])")
 TRAILING = ".,;:!?)]'\""
