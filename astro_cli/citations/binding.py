@@ -41,6 +41,7 @@ _COMMAND = re.compile(r"\\([A-Za-z]+)")
 NAME_DIGITS = re.compile(r"(?<![\\A-Za-z])[A-Z][A-Za-z]*$")  # `K2`, `M3-M5`: a name's digits (`\approx40` is none)
 _TOKEN = re.compile(r"[^\W\d_]\w*")
 _SUBSCRIPT_GAP = re.compile(r"_\s+")
+_SYMBOL = re.compile("[" + re.escape("".join(chr(code) for code in SYMBOLS)) + "]")
 # LaTeX's words and the words of comparison that say nothing of which quantity a number is
 _NOT_ANCHORS = frozenset("""approx sim simeq lesssim gtrsim times frac begin end equation eqnarray align cases quad
     mbox label ref cite citep citet sqrt exp log sum int cdot pm mp odot oplus star than least most more less over
@@ -67,7 +68,9 @@ def _command(match: re.Match[str]) -> str:
 def _words(text: str) -> frozenset[str]:
     """The anchors of a stretch of text: stems of its content words and symbols; a Greek letter is its name, so
     the claim's `α` is the passage's `\\alpha` (and `Γ_a` is `\\Gamma_{\\rm a}`)."""
-    plain = _COMMAND.sub(_command, _SUBSCRIPT_GAP.sub("_", _MARKUP.sub("", text))).translate(SYMBOLS)
+    plain = _COMMAND.sub(_command, _SUBSCRIPT_GAP.sub("_", _MARKUP.sub("", text)))
+    if _SYMBOL.search(plain):  # a translation is a dict lookup per character: only for a text with a Greek letter
+        plain = plain.translate(SYMBOLS)
     out = set()
     for token in _TOKEN.findall(plain):
         low = token.lower()
