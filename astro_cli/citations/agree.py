@@ -35,6 +35,8 @@ class Stated:
     values: list[float] = field(default_factory=list)
     owners: list[int] = field(default_factory=list)
     units: frozenset[str | None] = frozenset()
+    # (unit, percent) -> the values and owners of that kind alone, made on the first lookup by kind
+    kinds: dict[tuple[str | None, bool], tuple[list[float], list[int]]] | None = None
 
     def __post_init__(self) -> None:
         pairs = sorted((v, i) for i, q in enumerate(self.items)
@@ -46,7 +48,29 @@ class Stated:
     def near(self, wanted: float, margin: float) -> list[Quantity]:
         low = bisect.bisect_left(self.values, wanted - margin)
         high = bisect.bisect_right(self.values, wanted + margin)
+        if high - low <= 1:  # most lookups: none or one (no list of owners to make unique)
+            return [self.items[self.owners[low]]] if high > low else []
         return [self.items[i] for i in dict.fromkeys(self.owners[low:high])]
+
+    def near_kind(self, wanted: float, margin: float, unit: str | None, percent: bool) -> list[Quantity]:
+        """`near`'s quantities of one unit and percent, in the same order: a claim's value is looked up once per unit
+        the passage uses, and most of its units (and percent for most) hold none of it."""
+        if self.kinds is None:
+            self.kinds = {}
+            for value, owner in zip(self.values, self.owners):
+                item = self.items[owner]
+                values, owners = self.kinds.setdefault((item.unit, item.percent), ([], []))
+                values.append(value)
+                owners.append(owner)
+        kind = self.kinds.get((unit, percent))
+        if kind is None:
+            return []
+        values, owners = kind
+        low = bisect.bisect_left(values, wanted - margin)
+        high = bisect.bisect_right(values, wanted + margin)
+        if high - low <= 1:
+            return [self.items[owners[low]]] if high > low else []
+        return [self.items[i] for i in dict.fromkeys(owners[low:high])]
 
 
 _BARE = re.compile(r"(?<![\w.])-?\d+(?:\.\d+)?(?:[eE][-+]?\d+)?")
@@ -74,24 +98,27 @@ def _tolerance(q: Quantity, decimals: int) -> float:
     return tolerance + abs(q.value) * 1e-9
 
 
-def _scales(claim: Quantity, units: frozenset[str | None]) -> list[tuple[str | None, bool, float]]:
-    """(the passage's unit, percent, the factor that turns its number into the claim's) for each way it may hold it."""
+@lru_cache(maxsize=4096)
+def _scales(claim_unit: str | None, claim_percent: bool,
+            units: frozenset[str | None]) -> tuple[tuple[str | None, bool, float], ...]:
+    """(the passage's unit, percent, the factor that turns its number into the claim's) for each way it may hold it;
+    a function of the units alone, so computed once per claim unit and passage (cached)."""
     out = []
-    for unit in sorted(units, key=lambda u: (u is None, u != claim.unit, u or "")):  # a unit that agrees first
-        if unit is None and claim.unit in ONLY_ITSELF:
+    for unit in sorted(units, key=lambda u: (u is None, u != claim_unit, u or "")):  # a unit that agrees first
+        if unit is None and claim_unit in ONLY_ITSELF:
             continue
-        if claim.unit and unit and unit != claim.unit:
-            scale = factor(unit, claim.unit)
+        if claim_unit and unit and unit != claim_unit:
+            scale = factor(unit, claim_unit)
             if scale is None:
                 continue
         else:
             scale = 1.0
         for percent in (False, True):
-            if percent == claim.percent:
+            if percent == claim_percent:
                 out.append((unit, percent, scale))
             else:
-                out.append((unit, percent, scale * (100.0 if claim.percent else 0.01)))
-    return out
+                out.append((unit, percent, scale * (100.0 if claim_percent else 0.01)))
+    return tuple(out)
 
 
 def _close(wanted: float, found: float, tolerance: float) -> bool:
@@ -116,13 +143,12 @@ def _all_matches(claim: Quantity, wanted: float, decimals: int, stated: Stated, 
     tolerance = _tolerance(claim, decimals)
     # a fraction in words (`two thirds`) is as precise as the passage's number: `66%` is two thirds, `60%` is not
     worded = claim.worded and not float(wanted).is_integer()
-    for unit, percent, scale in _scales(claim, stated.units):
+    for unit, percent, scale in _scales(claim.unit, claim.percent, stated.units):
         if scale == 0:
             continue
         window = tolerance / abs(scale) + 1e-12
-        for found in stated.near(wanted / scale, max(window, 0.05 * abs(wanted / scale)) if worded else window):
-            if found.unit != unit or found.percent != percent:
-                continue
+        for found in stated.near_kind(wanted / scale, max(window, 0.05 * abs(wanted / scale)) if worded else window,
+                                      unit, percent):
             close = max(tolerance, (1.5 if claim.approx else 1.0) * 10.0 ** (-found.decimals) * abs(scale)) if (
                 worded) else tolerance
             if not any(_close(wanted, v * scale, close) for v in (found.value, found.high) if v is not None):

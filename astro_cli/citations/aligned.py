@@ -115,18 +115,36 @@ class Aligned:
 
 @lru_cache(maxsize=2048)
 def aligned(text: str, passage: str) -> tuple[Aligned, ...]:
-    """The passage's sentences that share any of the claim's words, best first."""
+    """The passage's sentences that share any of the claim's words, best first. Looked up by word in the passage's
+    index (`_by_word`) rather than by comparing the claim with every sentence: the same matches as `shares`."""
     mine = set(words(text))
     if not mine:
         return ()
-    out = []
-    for sentence, theirs in _sentence_words(passage):
-        common = shares(mine, theirs)
-        if common:
-            out.append(Aligned(sentence, len(common) / len(mine), frozenset(common)))
+    found, exact, by_start = _by_word(passage)
+    hits: dict[int, set[str]] = {}
+    for m in mine:
+        where = exact.get(m, ())
+        if len(m) >= 5 and not m[0].isdigit():
+            where = (*where, *(i for t, ids in by_start.get(m[:5], ()) if m.startswith(t) or t.startswith(m)
+                               for i in ids))
+        for i in where:
+            hits.setdefault(i, set()).add(m)
+    out = [Aligned(found[i], len(common) / len(mine), frozenset(common)) for i, common in sorted(hits.items())]
     return tuple(sorted(out, key=lambda a: -a.share))
 
 
 @lru_cache(maxsize=512)
-def _sentence_words(passage: str) -> tuple[tuple[str, frozenset[str]], ...]:
-    return tuple((s, frozenset(_words(s))) for s in sentences(passage))
+def _by_word(passage: str) -> tuple[tuple[str, ...], dict[str, tuple[int, ...]],
+                                    dict[str, tuple[tuple[str, tuple[int, ...]], ...]]]:
+    """The passage's sentences; which of them hold each stem; the stems of five letters or more by their first five,
+    each with the sentences holding it (`shares`' prefix rule, once per passage instead of once per claim)."""
+    found = sentences(passage)
+    exact: dict[str, list[int]] = {}
+    for i, sentence in enumerate(found):
+        for stem_ in dict.fromkeys(_words(sentence)):
+            exact.setdefault(stem_, []).append(i)
+    by_start: dict[str, list[tuple[str, tuple[int, ...]]]] = {}
+    for stem_, ids in exact.items():
+        if len(stem_) >= 5 and not stem_[0].isdigit():
+            by_start.setdefault(stem_[:5], []).append((stem_, tuple(ids)))
+    return found, {k: tuple(v) for k, v in exact.items()}, {k: tuple(v) for k, v in by_start.items()}

@@ -18,7 +18,8 @@ from astro_cli.citations.binding import text_words
 from astro_cli.citations.claims import Claim
 
 _LETTER = r"[ugrizyUBVRIJHK](?:_s)?"
-_BAND = re.compile(r"\b(?:ZTF|SDSS|LSST|PS1|DES|HSC|CSS)\s+\$?(?P<a>" + _LETTER + r")\$?(?![\w])"
+_SURVEYS = ("ZTF", "SDSS", "LSST", "PS1", "DES", "HSC", "CSS")
+_BAND = re.compile(r"\b(?:" + "|".join(_SURVEYS) + r")\s+\$?(?P<a>" + _LETTER + r")\$?(?![\w])"
                    r"|(?<![\w$\\])\$?(?P<b>" + _LETTER + r")\$?[\s-]*(?:band|filter)s?\b")
 _SENTENCE = re.compile(r"(?<=[.!?])\s+(?=[A-Z\\\[$(])")
 _PARAGRAPH = re.compile(r"\n\s*\n")
@@ -27,6 +28,8 @@ _PARAGRAPH = re.compile(r"\n\s*\n")
 @lru_cache(maxsize=1024)
 def bands_in(text: str) -> frozenset[str]:
     """The photometric bands a text names as bands (`ZTF g`, `$i$ band`, `r-band`)."""
+    if "band" not in text and "filter" not in text and not any(s in text for s in _SURVEYS):
+        return frozenset()  # each match writes one of these words (most claims none): no pattern to try everywhere
     return frozenset(m.group("a") or m.group("b") for m in _BAND.finditer(text))
 
 

@@ -40,6 +40,8 @@ _CLOSES = re.compile(r"[.!?)\]}\"”]\s*$")  # a passage that ends a sentence
 _COMMAND = re.compile(r"\\([A-Za-z]+)")
 NAME_DIGITS = re.compile(r"(?<![\\A-Za-z])[A-Z][A-Za-z]*$")  # `K2`, `M3-M5`: a name's digits (`\approx40` is none)
 _TOKEN = re.compile(r"[^\W\d_]\w*")
+_SUBSCRIPT_GAP = re.compile(r"_\s+")
+_SYMBOL = re.compile("[" + re.escape("".join(chr(code) for code in SYMBOLS)) + "]")
 # LaTeX's words and the words of comparison that say nothing of which quantity a number is
 _NOT_ANCHORS = frozenset("""approx sim simeq lesssim gtrsim times frac begin end equation eqnarray align cases quad
     mbox label ref cite citep citet sqrt exp log sum int cdot pm mp odot oplus star than least most more less over
@@ -62,10 +64,13 @@ def _command(match: re.Match[str]) -> str:
     return f" {match.group(1)}" if match.group(1).lower() in NAMES else " "
 
 
+@lru_cache(maxsize=8192)
 def _words(text: str) -> frozenset[str]:
     """The anchors of a stretch of text: stems of its content words and symbols; a Greek letter is its name, so
     the claim's `α` is the passage's `\\alpha` (and `Γ_a` is `\\Gamma_{\\rm a}`)."""
-    plain = _COMMAND.sub(_command, re.sub(r"_\s+", "_", _MARKUP.sub("", text))).translate(SYMBOLS)
+    plain = _COMMAND.sub(_command, _SUBSCRIPT_GAP.sub("_", _MARKUP.sub("", text)))
+    if _SYMBOL.search(plain):  # a translation is a dict lookup per character: only for a text with a Greek letter
+        plain = plain.translate(SYMBOLS)
     out = set()
     for token in _TOKEN.findall(plain):
         low = token.lower()
@@ -168,11 +173,12 @@ def unbound(claim: Claim, passage: str) -> str | None:
     for own in _claim_anchored(claim.text, claim.quantities, tuple(claim.spans)):
         if not own.clause:
             continue
-        same = set(matching(own.quantity, stated))
-        equal = [a for a in theirs if a.quantity in same]
+        # the passage's values are the very objects `stated` holds: compared by identity, not by their fields
+        same = {id(q) for q in matching(own.quantity, stated)}
+        equal = [a for a in theirs if id(a.quantity) in same] if same else []
         if not equal:
             continue  # found otherwise (a subscript, a range's two numbers): not this rule's to judge
-        others = [a for a in theirs if a.quantity not in same and rivals(own.quantity, a.quantity)
+        others = [a for a in theirs if id(a.quantity) not in same and rivals(own.quantity, a.quantity)
                   and (own.quantity.worded or not a.quantity.worded)]  # `all three surveys` is no rival of `16,476`
         rival = _rival(own, equal, others)
         if rival is not None:

@@ -48,9 +48,10 @@ _MORE = re.compile(r"\b(?:beyond|exceed\w*|more\s+than|above|over|greater\s+than
                    r"higher\s+than)\b", re.IGNORECASE)
 _FEWER = re.compile(r"\b(?:below|under|less\s+than|fewer\s+than|shorter\s+than|smaller\s+than|lower\s+than)\b",
                     re.IGNORECASE)
-_NEGATION = re.compile(r"\b(?:not|no|never|neither|nor|none|cannot|without|absent|absence|lack(?:s|ed|ing)?|devoid|"
+# the lookahead: what a negation can start with (case folded as the pattern is), so most characters fail at once
+_NEGATION = re.compile(r"(?=[ncwaldursf\s-])(?:\b(?:not|no|never|neither|nor|none|cannot|without|absent|absence|lack(?:s|ed|ing)?|devoid|"
                        r"unable|rarely|seldom|fail(?:s|ed)?\s+to)\b|n't\b|(?<=\w)-free\b|"
-                       r"\s+free(?=\s*(?:[,.;:)]|$|of\b|and\b))",
+                       r"\s+free(?=\s*(?:[,.;:)]|$|of\b|and\b)))",
                        re.IGNORECASE)
 _SENTENCE = re.compile(r"(?<=[.!?])\s+(?=[A-Z\\\[$(])")
 _BREAK = re.compile(r"[,;:()]|\s(?:and|but|while|whereas|although|though|so|than|which)\s")
@@ -70,6 +71,12 @@ def direction(text: str, start: int, end: int) -> str | None:
 def _sentences(passage: str) -> tuple[tuple[int, int], ...]:
     cuts = [0, *(m.end() for m in _SENTENCE.finditer(passage)), len(passage)]
     return tuple(zip(cuts, cuts[1:]))
+
+
+@lru_cache(maxsize=4096)
+def _negates(text: str) -> bool:
+    """Whether a claim writes a negation anywhere (asked once per claim, not once per quantity)."""
+    return _NEGATION.search(text) is not None
 
 
 def _negated(text: str) -> bool:
@@ -99,7 +106,7 @@ def bound_reason(claim: Claim, passage: str, stated: Stated) -> str | None:
             why = _bound(own, claim.text, singles)
             if why:
                 return why
-        if not any(m[2] for m in marks) and not _NEGATION.search(claim.text):
+        if not any(m[2] for m in marks) and not _negates(claim.text):
             continue  # no negation on either side (most claims): nothing more to compare
         text = text or _without_cites(claim)
         negated = _negated(_clause(text, own.start, own.end)), _negated(text)

@@ -43,8 +43,9 @@ POINTERS = re.compile(
     r"No|Vol|p|pp|page|pages|version|v|DR|Cycle|Run|O)\.?\s*\(?|§\s*|\bref\.\s*|#)$",
     re.IGNORECASE,
 )
-_CITE_SPANS = re.compile(r"\((?:[^()]*\d{4}[a-z]?)\)|\b\w+(?:\s+et\s+al\.)?\s+\(\d{4}[a-z]?\)|"
-                         r"arXiv:\S+|\b\d{4}[A-Za-z&.]{5}[\w.&]{9}[A-Za-z.]|10\.\d{4,9}/\S+")
+_ID_CITES = r"arXiv:\S+|\b\d{4}[A-Za-z&.]{5}[\w.&]{9}[A-Za-z.]|10\.\d{4,9}/\S+"
+_CITE_SPANS = re.compile(r"\((?:[^()]*\d{4}[a-z]?)\)|\b\w+(?:\s+et\s+al\.)?\s+\(\d{4}[a-z]?\)|" + _ID_CITES)
+_ID_SPANS = re.compile(_ID_CITES)  # `_CITE_SPANS` of a sentence with no `(`: its first two forms need one
 _VALUE_AFTER = re.compile(r"\s?(?:\^\s?\{?\s?[-+]|±|\+/-|_\s?\{?\s?-)")
 _CAPITAL_DIGIT = re.compile(r"[A-Z][\w+-]{0,12}[\s-]?J?\d")
 _MARKER = re.compile(r"\s*(?:\d+[.)]\s)")
@@ -141,7 +142,7 @@ def split_claims(text: str, found: list[tuple[int, Cited]] | None = None) -> tup
         sentence = sentence.strip()
         handle_cites = find_handle_cites(sentence)
         spans = [(h.start, h.end) for h in handle_cites]
-        spans += [m.span() for m in _CITE_SPANS.finditer(sentence)]
+        spans += [m.span() for m in (_CITE_SPANS if "(" in sentence else _ID_SPANS).finditer(sentence)]
         spans += [m.span() for m in _DATE.finditer(sentence)] + [m.span() for m in _COORD.finditer(sentence)]
         designations = list(DESIGNATION.finditer(sentence)) if _CAPITAL_DIGIT.search(sentence) else []
         designations += list(GREEK_DESIGNATION.finditer(sentence))

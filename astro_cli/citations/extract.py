@@ -17,21 +17,23 @@ their first author (`Foreman-Mackey, Hogg, Lang & Goodman (2013)` is Foreman-Mac
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from datetime import date
 
 from astro_cli.research.identifiers import arxiv_of_doi
 
-BIBCODE = re.compile(r"(?<![\w.&])(?=\d{4}[.&]*[A-Za-z])(\d{4}[A-Za-z&.]{5}[\w.&]{9}[A-Za-z.])(?![\w&])")
+# The id patterns open with a lookahead of their first character: a search passes over other characters at once.
+BIBCODE = re.compile(r"(?=\d)(?<![\w.&])(?=\d{4}[.&]*[A-Za-z])(\d{4}[A-Za-z&.]{5}[\w.&]{9}[A-Za-z.])(?![\w&])")
 # Something a bibcode was meant to be: year, a journal, dots and digits, an initial; not 19 characters.
-NEAR_BIBCODE = re.compile(r"(?<![\w.&/])(\d{4}[A-Z][A-Za-z&]{0,5}\.[\w.&]{0,16}\.[\w.&]{0,16}[A-Z])(?![\w&])")
-DOI = re.compile(r"(?<![\w.])(10\.\d{4,9}/[^\s\"'<>{}|\\^`]+)")
+NEAR_BIBCODE = re.compile(r"(?=\d)(?<![\w.&/])(\d{4}[A-Z][A-Za-z&]{0,5}\.[\w.&]{0,16}\.[\w.&]{0,16}[A-Z])(?![\w&])")
+DOI = re.compile(r"(?=1)(?<![\w.])(10\.\d{4,9}/[^\s\"'<>{}|\\^`]+)")
 ARXIV_PREFIXED = re.compile(
     r"(?:arXiv:\s?|arxiv\.org/(?:abs|pdf)/)((?:\d{4}\.\d{4,5}|[a-z][a-z-]*(?:\.[A-Z]{2})?/\d{7})(?:v\d+)?)(?![\w.]*\d)",
     re.IGNORECASE,
 )
 ARXIV_ANY_PREFIXED = re.compile(r"arXiv:\s?([\w./-]{0,40}\w)", re.IGNORECASE)
-ARXIV_NEW = re.compile(r"(?<![\w./-])(\d{2})(\d{2})\.(\d{4,5})(v\d+)?(?![\w-]|\.\d)")
+ARXIV_NEW = re.compile(r"(?=\d)(?<![\w./-])(\d{2})(\d{2})\.(\d{4,5})(v\d+)?(?![\w-]|\.\d)")
 ARXIV_OLD = re.compile(r"(?<![\w./-])((?:astro-ph|gr-qc|hep-(?:ph|th|ex|lat)|nucl-(?:th|ex)|physics|quant-ph|"
                        r"cond-mat|math-ph|nlin|math|cs)(?:\.[A-Z]{2})?/\d{7})(v\d+)?(?![\w-])")
 TRAILING = ".,;:!?)]'\""
@@ -63,6 +65,10 @@ AUTHOR_YEAR = re.compile(
     re.VERBOSE,
 )
 PAREN_SINGLE = re.compile(rf"[(;]\s*(?:e\.g\.,?\s*|see\s+(?:also\s+)?|cf\.\s*)?(?P<first>{_NAME}),?\s+{_YEAR}(?=\s*[;),])")
+# Every character an AUTHOR_LIST or AUTHOR_YEAR match can hold; a stretch of them holding no year holds no match, so
+# only the stretches with a year are searched (the patterns try every capitalised word: most of the cost of an answer)
+_AUTHOR_RUN = re.compile(r"[\w\s'’,.&();-]+")
+_ANY_YEAR = re.compile(r"1[6-9]\d\d|20\d\d")
 NOT_SURNAMES = {
     "in", "since", "by", "from", "table", "figure", "fig", "section", "sect", "eq", "equation", "until", "after",
     "before", "during", "january", "february", "march", "april", "may", "june", "july", "august", "september",
@@ -218,8 +224,9 @@ def _identifiers(text: str, today: date | None) -> tuple[list[tuple[int, Cited]]
 def _author_year(text: str, taken: list[tuple[int, int]], ids: list[tuple[int, Cited]]) -> list[tuple[int, Cited]]:
     found: list[tuple[int, Cited]] = []
     spans: list[tuple[int, int]] = []
+    runs = [(run.start(), run.end()) for run in _AUTHOR_RUN.finditer(text) if _ANY_YEAR.search(run.group(0))]
     for pattern in (AUTHOR_LIST, AUTHOR_YEAR, PAREN_SINGLE):
-        for match in pattern.finditer(text):
+        for match in _matches(pattern, text, runs):
             start = match.start("first")
             if not _free(taken, start, match.end()) or not _free(spans, start, match.end()):
                 continue
@@ -238,6 +245,16 @@ def _author_year(text: str, taken: list[tuple[int, int]], ids: list[tuple[int, C
             found.append((start, Cited(label, "author-year", surnames=names, year=int(year_text),
                                        paired=_paired(text, match.end(), ids))))
     return found
+
+
+def _matches(pattern: re.Pattern[str], text: str, runs: list[tuple[int, int]]) -> Iterator[re.Match[str]]:
+    """`pattern.finditer(text)`; for the author patterns, within the runs that can hold a match (the same matches: a
+    match never holds a character outside a run, and a search's lookbehind still reads the text before its start)."""
+    if pattern is PAREN_SINGLE:
+        yield from pattern.finditer(text)
+        return
+    for start, end in runs:
+        yield from pattern.finditer(text, start, end)
 
 
 def _paired(text: str, end: int, ids: list[tuple[int, Cited]]) -> str | None:

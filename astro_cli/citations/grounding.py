@@ -16,7 +16,7 @@
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from astro_cli.citations.agree import Stated
@@ -152,15 +152,16 @@ def ground(ledger: CitationLedger, answer: str, checked: CheckResult) -> Groundi
         else:
             verdict, handle = best_verdict(claim, read)
             text = next((t for h, t in read if h == handle), None)
-        out.append(replace(_from_verdict(claim, verdict, handle, text), reader=reader))
+        out.append(_from_verdict(claim, verdict, handle, text, reader))
     return Grounding(out, bool(ledger.passages), unread)
 
 
-def _from_verdict(claim: Claim, verdict: Verdict, handle: str | None, text: str | None) -> ClaimCheck:
+def _from_verdict(claim: Claim, verdict: Verdict, handle: str | None, text: str | None,
+                  reader: str | None) -> ClaimCheck:
     if verdict.status == "undecided":
         return ClaimCheck(claim, "unverified", handle, text, "could not be confirmed: " + verdict.reason,
-                          "undecided")
-    return ClaimCheck(claim, verdict.status, handle, text, verdict.reason)
+                          "undecided", reader)
+    return ClaimCheck(claim, verdict.status, handle, text, verdict.reason, reader=reader)
 
 
 def _from_catalogue(claim: Claim, values: Stated) -> ClaimCheck:

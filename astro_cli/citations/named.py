@@ -36,6 +36,8 @@ _SLOT_BEFORE = frozenset("with from by using in on of at for via to".split())
 _POSSESSIVE = re.compile(r"['’]s$")
 _HEAD = re.compile(r"\s+([a-z]{4,})")
 _PREV = re.compile(r"([a-z]+)\s+$")
+_INNER_CAPITAL = re.compile(r".[A-Z\d]")
+_TWO_LETTERS = re.compile(r"[A-Za-z]{2}")
 
 
 @lru_cache(maxsize=8192)
@@ -47,16 +49,19 @@ def names_of(text: str, skip_first: bool = True) -> tuple[tuple[str, int], ...]:
         while len(name.split()) > 1 and (name.split()[-1] in ("of", "de", "la", "del", "von", "van")
                                          or len(name.split()[-1]) == 1):  # `Hyades M stars`: a spectral type
             name = name.rsplit(" ", 1)[0]
-        first = not text[:m.start()].strip() or re.search(r"[.!?:;]\s*$", text[:m.start()]) is not None
+        # the last character before the name, spaces aside (`\s` is str.isspace, `\d` str.isdecimal): read at its
+        # end rather than by a search of all the text before it, which made a long text quadratic
+        last = text[:m.start()].rstrip()[-1:]
+        first = not last or last in ".!?:;"
         if first and skip_first:
             words = name.split()
-            if not re.search(r".[A-Z\d]", words[0]):
+            if not _INNER_CAPITAL.search(words[0]):
                 name = " ".join(words[1:])
                 if not name:
                     continue
-        if re.search(r"\d\s*$", text[:m.start()]) and (len(name) <= 3 or name[0].islower()):
+        if last.isdecimal() and (len(name) <= 3 or name[0].islower()):
             continue  # a unit after its number (`0.1 mHz`, `40 Myr`), not a count of things (`12 Tucana-Horologium`)
-        if len(name) < 2 or name.lower() in _NOT_NAMES or "_" in name or not re.search(r"[A-Za-z]{2}", name):
+        if len(name) < 2 or name.lower() in _NOT_NAMES or "_" in name or not _TWO_LETTERS.search(name):
             continue
         out.append((name, m.start() + m.group(0).find(name)))
     return tuple(out)

@@ -30,8 +30,10 @@ _MINUS_AFTER = re.compile(r"\s*(?:and|,|/)?\s*-\s*(?P<dn>\d+(?:\.\d+)?)")
 
 def attach(norm: str, found: list[Quantity], spans: list[tuple[int, int]]) -> list[Quantity]:
     """`found` (with their spans in `norm`) with each prose uncertainty merged into the value before it."""
+    if not found:
+        return found
     lowered = norm.lower()
-    if not found or not any(word in lowered for word in _WORDS):
+    if not any(word in lowered for word in _WORDS):
         return found
     out: list[Quantity] = []
     out_spans: list[tuple[int, int]] = []

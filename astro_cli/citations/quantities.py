@@ -14,7 +14,6 @@ subscript (`T_0`), and, in a claim, a year (a symbol's power, `T^-3`, is a numbe
 from __future__ import annotations
 
 import re
-from dataclasses import replace
 from functools import lru_cache
 
 from astro_cli.citations.number_words import (
@@ -47,13 +46,18 @@ _SUPERSCRIPT = str.maketrans("⁰¹²³⁴⁵⁶⁷⁸⁹⁻⁺", "0123456789-+"
 _LONE_SIGN = (r"(?<=[=(\[{&])[ \t]*[-−][ \t]+(?=\d)"
               r"|(?m:^)[ \t]*[-−][ \t]+(?=[\d.]+[ \t]*(?:\\cdot|\\times|[·×*]))")
 _TOKENS = "|".join(re.escape(k) for k in sorted(_REPLACE, key=len, reverse=True)) + "|[⁰¹²³⁴⁵⁶⁷⁸⁹⁻⁺]+"
-_PLAIN = re.compile(f"(?P<sign>(?!))|{_TOKENS}")
-_PLAIN_SIGNED = re.compile(f"(?P<sign>{_LONE_SIGN})|{_TOKENS}")  # only for a text with a sign and a space after it
+# each opens with a lookahead of the characters a match can start with, so a search passes over the rest at once
+_FIRST = re.escape("".join(sorted({token[0] for token in _REPLACE} | set("⁰¹²³⁴⁵⁶⁷⁸⁹⁻⁺"))))
+_SIGN_FIRST = re.escape(" \t-−")
+_PLAIN = re.compile(f"(?=[{_FIRST}])(?:(?P<sign>(?!))|{_TOKENS})")
+# only for a text with a sign and a space after it
+_PLAIN_SIGNED = re.compile(f"(?=[{_FIRST}{_SIGN_FIRST}])(?:(?P<sign>{_LONE_SIGN})|{_TOKENS})")
 _SPACED_SIGN = re.compile(r"[-−][ \t]+[\d.]")
 
 _N = r"(?:\d{1,3}(?:,\d{3})+(?![\d])(?:\.\d+)?|(?<!\d\x20)\d{1,3}(?:\x20\d{3})+(?![\d.]|\x20\d)|\d+(?:\.\d+)?|\.\d+)"
+# the lookahead first: what a quantity can start with, so the search passes over other characters at once
 QUANTITY = re.compile(
-    rf"""(?<![\w._])(?<![_][-+])(?P<lead>\(\s*)?(?P<sign>[-+])?(?P<mant>{_N})
+    rf"""(?=[(\-+.]|\d)(?<![\w._])(?<![_][-+])(?P<lead>\(\s*)?(?P<sign>[-+])?(?P<mant>{_N})
     (?:[eE](?P<e>[-+]?\d+)(?![\w]))?
     (?:\s*\^\s*(?P<pow>[-+]?\d+)(?!\.\d))?
     (?:\((?P<paren>\d+(?:\.\d+)?)\)
@@ -69,6 +73,10 @@ QUANTITY = re.compile(
 _RANGE = re.compile(rf"(?P<sep>\s?[-–—]\s?|\s+to\s+|\s+and\s+)(?P<mant>{_N})(?:\s*[×x*·]\s*10\s*\^\s*(?P<exp>[-+]?\d+)"
                     r"|\s*\^\s*(?P<pow>[-+]?\d+))?")
 _PERCENT = re.compile(r"\s?%")
+_NAME_DASH = re.compile(r"[^\W\d_]-$")
+_DIGIT_BEFORE = re.compile(r"\d\s?$")
+_BETWEEN = re.compile(r"\bbetween\s+(?:[-+]?\s*)?$", re.IGNORECASE)
+_FOUR_DIGITS = re.compile(r"\d{4}")
 _SCALE_WORD = re.compile(r"\s+(thousand|million|billion)\b(?!\s+(?:years?|yrs?)\b)", re.IGNORECASE)
 _PM_AFTER_UNIT = re.compile(rf"\s*±\s*(?P<pm>{_N})")  # `0.329 M_⊙ ± 0.002 M_⊙`: the error after the unit
 _UNIT_GAP = re.compile(r"\s?-?\s?|\^?")
@@ -155,15 +163,12 @@ def quantities(text: str, claim: bool = False) -> list[Quantity]:
         match = QUANTITY.search(norm, position)
         if match is None:
             return _with_words(norm, where, attach(norm, found, spans))
-        quantity, end, bare_end = _read(norm, match, claim)
+        quantity, end = _read(norm, where, match, claim)
         position = max(end, match.start() + 1)
         if quantity is None:
             continue
-        first = match.start("sign") if match.group("sign") else match.start("mant")
-        shown = match.start("lead") if match.group("lead") else first  # `(1.2 ± 0.3) × 10^5` whole
-        found.append(replace(quantity, start=where[first], end=where[end - 1] + 1, text=norm[shown:end].strip(),
-                             bare=norm[shown:bare_end].strip()))
-        spans.append((shown, end))
+        found.append(quantity)
+        spans.append((_shown(match), end))
 
 
 def _with_words(norm: str, where: list[int], found: list[Quantity]) -> list[Quantity]:
@@ -172,12 +177,13 @@ def _with_words(norm: str, where: list[int], found: list[Quantity]) -> list[Quan
         return found
     words = [Quantity(float(order_value(m)), 6, "order", start=where[m.start()], end=where[m.end() - 1] + 1, text=m.group(0),
                       bare=m.group(0), worded=True) for m in ORDER.finditer(norm)]
+    fractions, ratios = list(FRACTION.finditer(norm)), list(RATIO.finditer(norm))  # each read once
     words += [Quantity(fraction_value(m), 6, start=where[m.start()], end=where[m.end() - 1] + 1, text=m.group(0),
                        bare=m.group(0), worded=True, approx=bool(_APPROX.search(norm[max(0, m.start() - 16):m.start()])))
-              for m in FRACTION.finditer(norm)]
+              for m in fractions]
     words += [Quantity(ratio_value(m), 6, start=where[m.start()], end=where[m.end() - 1] + 1, text=m.group(0),
-                       bare=m.group(0), worded=True) for m in RATIO.finditer(norm)]
-    parts = [m.span() for m in FRACTION.finditer(norm)] + [m.span() for m in RATIO.finditer(norm)]
+                       bare=m.group(0), worded=True) for m in ratios]
+    parts = [m.span() for m in fractions] + [m.span() for m in ratios]
     for match in NUMBER_WORD.finditer(norm):
         if any(a <= match.start() < b for a, b in parts):
             continue  # the count of a fraction (`Two thirds`), not a number of its own
@@ -196,21 +202,28 @@ def _with_words(norm: str, where: list[int], found: list[Quantity]) -> list[Quan
     return sorted(found + words, key=lambda q: q.start)
 
 
-def _read(norm: str, match: re.Match[str], claim: bool) -> tuple[Quantity | None, int, int]:
-    """(the quantity a match starts, where it ends, where its number ends before a unit or `%`)."""
+def _shown(match: re.Match[str]) -> int:
+    """Where a quantity's text starts: its sign, its number, or the parenthesis of `(1.2 ± 0.3) × 10^5` (whole)."""
+    if match.group("lead"):
+        return match.start("lead")
+    return match.start("sign") if match.group("sign") else match.start("mant")
+
+
+def _read(norm: str, where: list[int], match: re.Match[str], claim: bool) -> tuple[Quantity | None, int]:
+    """(the quantity a match starts, with its offsets in the text `where` maps `norm` to; where it ends)."""
     start = match.start("sign") if match.group("sign") else match.start("mant")
     before = norm[max(0, start - 2):start]
-    if claim and re.search(r"[^\W\d_]-$", before):
-        return None, match.end("mant"), 0  # `Matérn-3/2`, `Kepler-10`: part of a name
-    if match.group("sign") == "-" and re.search(r"\d\s?$", before):
-        return None, start + 1, 0  # "Q11-12": a dash after a digit is no sign
+    if claim and _NAME_DASH.search(before):
+        return None, match.end("mant")  # `Matérn-3/2`, `Kepler-10`: part of a name
+    if match.group("sign") == "-" and _DIGIT_BEFORE.search(before):
+        return None, start + 1  # "Q11-12": a dash after a digit is no sign
     if match.group("lead") and not match.group("close"):
-        return None, match.end("lead"), 0  # "(" opened nothing: read the number alone
+        return None, match.end("lead")  # "(" opened nothing: read the number alone
     exponent = match.group("exp") or match.group("e")
     mantissa = match.group("mant")
     if match.group("pow") is not None:
         if mantissa != "10" or exponent:
-            return None, match.end(), 0  # `N^3`-like: a symbol's power, or a form not understood
+            return None, match.end()  # `N^3`-like: a symbol's power, or a form not understood
         # `10^4` is exact to a tenth of itself: `10^4` is neither `10^3` nor `6 × 10^3`
         value, decimals = 10.0 ** int(match.group("pow")), 1 - int(match.group("pow"))
     else:
@@ -250,7 +263,7 @@ def _read(norm: str, match: re.Match[str], claim: bool) -> tuple[Quantity | None
     if not percent:
         unit, end, glued = _unit(norm, end)
         if glued:
-            return None, end, 0  # `2MASS`, `3D`, `2nd`: not a quantity
+            return None, end  # `2MASS`, `3D`, `2nd`: not a quantity
         after = _PM_AFTER_UNIT.match(norm, end) if unit and plus is None and high is None else None
         if after:
             plus, error_decimals = _scaled(after.group("pm"), exponent)
@@ -259,12 +272,14 @@ def _read(norm: str, match: re.Match[str], claim: bool) -> tuple[Quantity | None
             end = again_end if again == unit else end
     year = claim and _is_year(norm, start, end, mantissa, unit, percent, plus, exponent, match)
     approx = bool(_APPROX.search(norm[max(0, start - 16):start]))
+    shown = _shown(match)
     return Quantity(value, decimals, unit, percent, plus, minus, error_decimals, high, high_decimals, approx, year,
-                    bool(match.group("sign"))), end, bare_end
+                    bool(match.group("sign")), where[start], where[end - 1] + 1, norm[shown:end].strip(),
+                    norm[shown:bare_end].strip()), end
 
 
 def _between(norm: str, start: int) -> bool:
-    return bool(re.search(r"\bbetween\s+(?:[-+]?\s*)?$", norm[max(0, start - 12):start], re.IGNORECASE))
+    return bool(_BETWEEN.search(norm[max(0, start - 12):start]))
 
 
 def _unit(norm: str, end: int) -> tuple[str | None, int, bool]:
@@ -297,7 +312,7 @@ def _per(norm: str, key: str, end: int) -> tuple[str, int, bool]:
 
 def _is_year(norm: str, start: int, end: int, mantissa: str, unit: str | None, percent: bool,
              plus: float | None, exponent: str | None, match: re.Match[str]) -> bool:
-    if unit or percent or plus is not None or exponent or match.group("sign") or not re.fullmatch(r"\d{4}", mantissa):
+    if unit or percent or plus is not None or exponent or match.group("sign") or not _FOUR_DIGITS.fullmatch(mantissa):
         return False
     if not 1600 <= int(mantissa) <= 2099:
         return False

@@ -44,9 +44,16 @@ def _pairs(passage: str) -> tuple[tuple[str, Quantity, frozenset[str]], ...]:
     return tuple(out)
 
 
+@lru_cache(maxsize=512)
+def _mentions(passage: str) -> bool:
+    """Whether the passage writes `respectively` (once per passage: lowering a long passage for each claim cost more
+    than the rule)."""
+    return "respectively" in passage.lower()
+
+
 def respectively_reason(claim: Claim, passage: str) -> str | None:
     """Why a claim's value is another item's of a `respectively` list; None when it may not be."""
-    if "respectively" not in passage.lower() or len(passage) >= LONG:
+    if len(passage) >= LONG or not _mentions(passage):
         return None
     pairs = _pairs(passage)
     if not pairs:
