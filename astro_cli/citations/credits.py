@@ -67,7 +67,7 @@ _IMPERSONAL = re.compile(
 _PEOPLE = (r"(?:(?!(?:this|these|those|our|my|your|the|its|their|both|all|two|we)\b)[A-Za-z]+\s+)?"
            r"[A-Za-z]+(?:ists|ers|ors|ians)|the\s+(?:community|field)")
 _CONSENSUS = re.compile(
-    r"\b(?:" + _PEOPLE + r")\s+(?:(?:have|had)\s+)?(?:(?:long|broadly|generally|widely|largely|mostly|now|"
+    r"\b(?:" + _PEOPLE + r")\s+(?:(?:have|has|had)\s+)?(?:(?:long|broadly|generally|widely|largely|mostly|now|"
     r"increasingly|all)\s+)?(?:agree[ds]?|believe[ds]?|accept(?:s|ed)?|hold|held|think|thought|assume[ds]?|"
     r"expect(?:s|ed)?|doubt(?:s|ed)?)\s+(?:on\s+)?that\b"
     r"|\bthere\s+(?:is|are|was|has\s+been)\s+(?:little|no|small)\s+doubt\b[^.;]{0,60}?\bthat\b",
