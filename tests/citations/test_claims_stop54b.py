@@ -109,3 +109,25 @@ def test_more_grades_the_direction_word_after_it():
 ])
 def test_a_fields_consensus_credits_the_literature(sentence, credits):
     assert credits_literature(sentence) is credits
+
+
+FILAMENT = ("Note that a significant narrowing of the cross-sectional profile is seen. The width of the filament however "
+            "is definitively $>0''$, suggesting that it is resolved in the Jolideco reconstruction.")
+ALFVEN = ("In this work, we have not attempted to include the changes in abundances due to ponderomotive forces of "
+          "Alfvén waves propagating from the corona to chromosphere, which is thought to be the cause of the FIP "
+          "effect [laming2015].")
+
+
+@pytest.mark.parametrize(("claim", "passage", "status", "reason"), [
+    # a negation written as a prefix
+    ("The filament remains unresolved in the Jolideco reconstruction.", FILAMENT, "unsupported",
+     "the passage says resolved, not unresolved"),
+    ("The filament is resolved in the Jolideco reconstruction.", FILAMENT, "supported", ""),
+    # `have not attempted to include`: the head is `include`, past the verb of trying
+    ("The model includes the changes in abundances due to the ponderomotive forces of Alfvén waves.", ALFVEN,
+     "unsupported", "the passage negates it: “not attempted to include the changes in abundances”"),
+    ("The model does not include the changes in abundances due to the ponderomotive forces of Alfvén waves.", ALFVEN,
+     "supported", ""),
+])
+def test_a_negation_by_prefix_or_past_a_verb_of_trying_is_read(claim, passage, status, reason):
+    assert verdict(claim, passage) == (status, reason)

@@ -50,3 +50,21 @@ def test_a_fields_consensus_without_a_cite_is_an_uncited_claim(run_astro, fake, 
               "reproduce loop cooling well.")
     claims = claims_of(run_astro, fake, astro_env, LOOPS, answer)
     assert [c["status"] for c in claims] == ["supported", "uncited", "uncited"]
+
+
+JOLIDECO = "2405.95403"
+FILAMENT = ("Note that a significant narrowing of the cross-sectional profile is seen. The width of the filament "
+            "however is definitively $>0''$, suggesting that it is resolved in the Jolideco reconstruction.")
+
+
+@pytest.mark.slow
+def test_a_negation_written_as_a_prefix_is_unsupported(run_astro, fake, astro_env, workspace):
+    """`remains unresolved` where the passage says `it is resolved` was supported (Donath et al., Jolideco paper,
+    jolideco/jolideco-paper, MIT)."""
+    handle = latex_passages(workspace, {JOLIDECO: ("Joint Deconvolution of Astronomical Images", "Results",
+                                                   FILAMENT)}, 2024)[JOLIDECO]
+    answer = (f"The filament is resolved in the Jolideco reconstruction [{handle}]. The filament remains unresolved "
+              f"in the Jolideco reconstruction [{handle}].")
+    claims = claims_of(run_astro, fake, astro_env, JOLIDECO, answer)
+    assert [(c["status"], c.get("reason") or "") for c in claims] == [
+        ("supported", ""), ("unsupported", "the passage says resolved, not unresolved")]
