@@ -8,6 +8,7 @@ place of the passage's (named.py). Each returns a reason; a rule that could only
 
 from __future__ import annotations
 
+from astro_cli.citations.absent_names import absent_name_reason
 from astro_cli.citations.authored import author_reason
 from astro_cli.citations.claims import Claim
 from astro_cli.citations.directions import direction_reason
@@ -23,7 +24,7 @@ def word_verdict(claim: Claim, passage: str) -> tuple[str, str] | None:
     if why is not None:
         return "unsupported", why
     why = (name_reason(claim, passage) or told_of_reason(claim, passage) or parenthesis_reason(claim, passage)
-           or author_reason(claim, passage) or prefix_reason(claim, passage))
+           or author_reason(claim, passage) or prefix_reason(claim, passage) or absent_name_reason(claim, passage))
     if why is not None:
         return "unsupported", why
     return negation_verdict(claim, passage)

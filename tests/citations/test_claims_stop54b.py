@@ -131,3 +131,22 @@ ALFVEN = ("In this work, we have not attempted to include the changes in abundan
 ])
 def test_a_negation_by_prefix_or_past_a_verb_of_trying_is_read(claim, passage, status, reason):
     assert verdict(claim, passage) == (status, reason)
+
+
+HALOES = ("The haloes in the zoom-in simulations were identified using the MPI+OpenMP hybrid halo finder AHF2 "
+          "[Knollmann2009] and we use the accompanying merger tree tool to trace the particle IDs.")
+SCENARIOS = ("In addition we adopt two distinct instrument scenarios: one which mimics Chandra observations with a sharp "
+             "PSF and low background, and the other which mimics XMM-Newton observations with a broader PSF and higher "
+             "background.")
+
+
+@pytest.mark.parametrize(("claim", "passage", "status"), [
+    # an acronym the passage lacks where its sentence names another (Buck et al., TobiBu/GSE_merger, MIT)
+    ("The haloes were identified with the SUBFIND halo finder.", HALOES, "unsupported"),
+    ("The haloes were identified with the AHF2 halo finder.", HALOES, "supported"),
+    # `XMM-like` is named by `XMM-Newton`; the claim's subject is not held to it
+    ("The XMM-like scenario has a broader PSF and a higher background than the Chandra-like one.", SCENARIOS,
+     "supported"),
+])
+def test_an_acronym_the_passage_lacks_beside_a_rival_is_unsupported(claim, passage, status):
+    assert verdict(claim, passage)[0] == status

@@ -68,3 +68,21 @@ def test_a_negation_written_as_a_prefix_is_unsupported(run_astro, fake, astro_en
     claims = claims_of(run_astro, fake, astro_env, JOLIDECO, answer)
     assert [(c["status"], c.get("reason") or "") for c in claims] == [
         ("supported", ""), ("unsupported", "the passage says resolved, not unresolved")]
+
+
+GALAXIES = "2405.95401"
+HALOES = ("The haloes in the zoom-in simulations were identified using the MPI+OpenMP hybrid halo finder AHF2 "
+          "[Knollmann2009] and we use the accompanying merger tree tool to trace the particle IDs.")
+
+
+@pytest.mark.slow
+def test_an_acronym_the_passage_lacks_beside_a_rival_is_unsupported(run_astro, fake, astro_env, workspace):
+    """`identified with the SUBFIND halo finder` where the passage names AHF2 was supported (Buck et al.,
+    TobiBu/GSE_merger, MIT)."""
+    handle = latex_passages(workspace, {GALAXIES: ("The impact of early massive mergers", "Simulations", HALOES)},
+                            2024)[GALAXIES]
+    answer = (f"The haloes were identified with the AHF2 halo finder [{handle}]. The haloes were identified with the "
+              f"SUBFIND halo finder [{handle}].")
+    claims = claims_of(run_astro, fake, astro_env, GALAXIES, answer)
+    assert [c["status"] for c in claims] == ["supported", "unsupported"]
+    assert "not SUBFIND" in str(claims[1]["reason"])
