@@ -43,6 +43,17 @@ def _all_stems(passage: str) -> frozenset[str]:
     return frozenset(_stem(t) for t in _tokens(passage))
 
 
+@lru_cache(maxsize=4096)
+def _said(text: str) -> frozenset[str]:
+    """The stems a claim's prefixed words negate (once per claim: it is compared with each passage it cites)."""
+    return frozenset(_stem(bare) for t in _CANDIDATE.findall(text.lower()) if (bare := _bare(t)) is not None)
+
+
+@lru_cache(maxsize=4096)
+def _claim_stems(text: str) -> frozenset[str]:
+    return frozenset(_stem(t) for t in _tokens(text))
+
+
 def _bare(token: str) -> str | None:
     if not token.startswith(_STARTS):
         return None  # most words: no regex
@@ -73,10 +84,10 @@ def _turned(mine: frozenset[str], theirs: frozenset[str]) -> tuple[str, str] | N
 def prefix_reason(claim: Claim, passage: str) -> str | None:
     """Why the claim's word and the passage's are each other's negation by a prefix; None when they are not."""
     text = claim_text(claim)
-    lower = text.lower()
-    said = {_stem(bare) for t in _CANDIDATE.findall(lower) if (bare := _bare(t)) is not None}
     negated = _bare_stems(passage)
-    if said.isdisjoint(_all_stems(passage)) and (not negated or negated.isdisjoint(_stem(t) for t in _tokens(text))):
+    lower = text.lower()
+    if _said(text).isdisjoint(_all_stems(passage)) and (
+            not any(stem in lower for stem in negated) or negated.isdisjoint(_claim_stems(text))):
         return None  # no prefixed word on either side that the other states bare (most claims): cheap looks
     found = next(iter(aligned(text, passage)), None)
     if found is None or found.share < LEAST_SHARE:
