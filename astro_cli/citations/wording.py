@@ -16,6 +16,7 @@ from astro_cli.citations.named import name_reason
 from astro_cli.citations.negated import negation_verdict
 from astro_cli.citations.prefixed import prefix_reason
 from astro_cli.citations.told_of import parenthesis_reason, told_of_reason
+from astro_cli.citations.versions import version_reason
 
 
 def word_verdict(claim: Claim, passage: str) -> tuple[str, str] | None:
@@ -24,7 +25,8 @@ def word_verdict(claim: Claim, passage: str) -> tuple[str, str] | None:
     if why is not None:
         return "unsupported", why
     why = (name_reason(claim, passage) or told_of_reason(claim, passage) or parenthesis_reason(claim, passage)
-           or author_reason(claim, passage) or prefix_reason(claim, passage) or absent_name_reason(claim, passage))
+           or author_reason(claim, passage) or prefix_reason(claim, passage) or absent_name_reason(claim, passage)
+           or version_reason(claim, passage))
     if why is not None:
         return "unsupported", why
     return negation_verdict(claim, passage)

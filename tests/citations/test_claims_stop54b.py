@@ -150,3 +150,19 @@ SCENARIOS = ("In addition we adopt two distinct instrument scenarios: one which 
 ])
 def test_an_acronym_the_passage_lacks_beside_a_rival_is_unsupported(claim, passage, status):
     assert verdict(claim, passage)[0] == status
+
+
+CIAO = ("We reduced the data using CIAO v4.15 [Fruscione2006] and a custom Snakemake workflow. Here, we have used the "
+        "v10.1 of the CHIANTI atomic database [dere1997] to calculate look-up tables.")
+
+
+@pytest.mark.parametrize(("claim", "status", "reason"), [
+    ("The Chandra data were reduced with CIAO v4.13 and a custom Snakemake workflow.", "unsupported",
+     "v4.13 is not a version the passage gives (it gives v4.15, v10.1)"),
+    ("The Chandra data were reduced with CIAO v4.15 and a custom Snakemake workflow.", "supported", ""),
+    ("The look-up tables were computed with version 9.1 of the CHIANTI atomic database.", "unsupported",
+     "version 9.1 is not a version the passage gives (it gives v4.15, v10.1)"),
+    ("The look-up tables were computed with version 10.1 of the CHIANTI atomic database.", "supported", ""),
+])
+def test_a_version_the_passage_does_not_give_is_unsupported(claim, status, reason):
+    assert verdict(claim, CIAO) == (status, reason)

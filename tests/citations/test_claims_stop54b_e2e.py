@@ -86,3 +86,16 @@ def test_an_acronym_the_passage_lacks_beside_a_rival_is_unsupported(run_astro, f
     claims = claims_of(run_astro, fake, astro_env, GALAXIES, answer)
     assert [c["status"] for c in claims] == ["supported", "unsupported"]
     assert "not SUBFIND" in str(claims[1]["reason"])
+
+
+@pytest.mark.slow
+def test_a_version_the_passage_does_not_give_is_unsupported(run_astro, fake, astro_env, workspace):
+    """`CIAO v4.13` where the passage writes `CIAO v4.15` was supported: a version is no quantity of the claim."""
+    text = "We reduced the data using CIAO v4.15 and a custom Snakemake workflow."
+    handle = latex_passages(workspace, {JOLIDECO: ("Joint Deconvolution of Astronomical Images", "Data", text)},
+                            2024)[JOLIDECO]
+    answer = (f"The data were reduced using CIAO v4.15 and a custom Snakemake workflow [{handle}]. The data were "
+              f"reduced using CIAO v4.13 and a custom Snakemake workflow [{handle}].")
+    claims = claims_of(run_astro, fake, astro_env, JOLIDECO, answer)
+    assert [c["status"] for c in claims] == ["supported", "unsupported"]
+    assert claims[1]["reason"] == "v4.13 is not a version the passage gives (it gives v4.15)"
