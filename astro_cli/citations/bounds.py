@@ -28,13 +28,14 @@ from astro_cli.citations.claims import Claim
 from astro_cli.citations.quantity import Quantity
 
 _APPROX = r"(?:\s*(?:\$|\{|\}|\\sim|\\approx|about|around|roughly|approximately|nearly|[∼~≈≃]))*\s*"
-_UPPER = re.compile(r"(?:<|≤|≲|\\lesssim|\\leq?|\\la\b|\\lt\b|\bless\s+than|\bfewer\s+than|\bsmaller\s+than|"
-                    r"\blower\s+than|\bshorter\s+than|\bbelow|\bunder|\bat\s+most|\bup\s+to|\bno\s+more\s+than|"
-                    r"\bnot\s+more\s+than|\bupper\s+limits?\s+(?:of|on|at)(?:\s+[^\s,;.]+){0,8}?\s+(?:of|as|at|is)?)"
+_NOT = r"(?<!\bno\s)(?<!\bnot\s)"  # `no smaller than` bounds from below, `no larger than` from above
+_UPPER = re.compile(r"(?:<|≤|≲|\\lesssim|\\leq?|\\la\b|\\lt\b|" + _NOT + r"\b(?:less|fewer|smaller|lower|shorter)\s+than|"
+                    r"\bbelow|\bunder|\bat\s+most|\bup\s+to|\bno(?:t)?\s+(?:more|larger|greater|higher|longer|bigger)\s+than|"
+                    r"\bupper\s+limits?\s+(?:of|on|at)(?:\s+[^\s,;.]+){0,8}?\s+(?:of|as|at|is)?)"
                     + _APPROX + r"$", re.IGNORECASE)
-_LOWER = re.compile(r"(?:>|≥|≳|\\gtrsim|\\geq?|\\ga\b|\\gt\b|\bmore\s+than|\bgreater\s+than|\blarger\s+than|"
-                    r"\bhigher\s+than|\blonger\s+than|\babove|\bover|\bat\s+least|\bexceed(?:s|ing|ed)?|"
-                    r"\bno\s+less\s+than|\bnot\s+less\s+than|\blower\s+limits?\s+(?:of|on|at)(?:\s+[^\s,;.]+){0,8}?"
+_LOWER = re.compile(r"(?:>|≥|≳|\\gtrsim|\\geq?|\\ga\b|\\gt\b|" + _NOT + r"\b(?:more|greater|larger|higher|longer)\s+than|"
+                    r"\babove|\bover|\bat\s+least|\bexceed(?:s|ing|ed)?|"
+                    r"\bno(?:t)?\s+(?:less|fewer|smaller|lower|shorter)\s+than|\blower\s+limits?\s+(?:of|on|at)(?:\s+[^\s,;.]+){0,8}?"
                     r"\s+(?:of|as|at|is)?)" + _APPROX + r"$", re.IGNORECASE)
 # an upper limit as a measurement reports it (`A_B < 0.35`, `an upper limit of 6.8%`), not an extent (`up to 11 days`)
 _LIMIT = re.compile(r"(?:<|≤|≲|\\lesssim|\\leq?|\\la\b|\\lt\b|\bupper\s+limits?\s+(?:of|on|at)(?:\s+[^\s,;.]+){0,8}?"

@@ -54,6 +54,11 @@ def verdict(claim: str, passage: str) -> tuple[str, str]:
      "supported"),
     ("Strong heating events of at least 1 erg/s/cm^2 drive the abundances towards photospheric values.", HEATING,
      "unsupported"),
+    # `no larger than` bounds from above (it was read as `larger than`)
+    ("Heating rates in quiescent AR loops of at most about 0.1 erg/s/cm^3 are consistent with abundance factors f ≳ 2.",
+     HEATING, "supported"),
+    ("Heating rates in quiescent AR loops of at least about 0.1 erg/s/cm^3 are consistent with abundance factors f ≳ 2.",
+     HEATING, "unsupported"),
     # `1e-5cts/pixel` is read, and is `10^-5 counts per pixel`
     ("A spatially constant background of 10^-5 counts per pixel is assumed, with its normalization left free.",
      BACKGROUND, "supported"),
