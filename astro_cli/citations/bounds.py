@@ -28,13 +28,14 @@ from astro_cli.citations.claims import Claim
 from astro_cli.citations.quantity import Quantity
 
 _APPROX = r"(?:\s*(?:\$|\{|\}|\\sim|\\approx|about|around|roughly|approximately|nearly|[∼~≈≃]))*\s*"
-_UPPER = re.compile(r"(?:<|≤|≲|\\lesssim|\\leq?|\\la\b|\\lt\b|\bless\s+than|\bfewer\s+than|\bsmaller\s+than|"
-                    r"\blower\s+than|\bshorter\s+than|\bbelow|\bunder|\bat\s+most|\bup\s+to|\bno\s+more\s+than|"
-                    r"\bnot\s+more\s+than|\bupper\s+limits?\s+(?:of|on|at)(?:\s+[^\s,;.]+){0,8}?\s+(?:of|as|at|is)?)"
+_NOT = r"(?<!\bno\s)(?<!\bnot\s)"  # `no smaller than` bounds from below, `no larger than` from above
+_UPPER = re.compile(r"(?:<|≤|≲|\\lesssim|\\leq?|\\la\b|\\lt\b|" + _NOT + r"\b(?:less|fewer|smaller|lower|shorter)\s+than|"
+                    r"\bbelow|\bunder|\bat\s+most|\bup\s+to|\bno(?:t)?\s+(?:more|larger|greater|higher|longer|bigger)\s+than|"
+                    r"\bupper\s+limits?\s+(?:of|on|at)(?:\s+[^\s,;.]+){0,8}?\s+(?:of|as|at|is)?)"
                     + _APPROX + r"$", re.IGNORECASE)
-_LOWER = re.compile(r"(?:>|≥|≳|\\gtrsim|\\geq?|\\ga\b|\\gt\b|\bmore\s+than|\bgreater\s+than|\blarger\s+than|"
-                    r"\bhigher\s+than|\blonger\s+than|\babove|\bover|\bat\s+least|\bexceed(?:s|ing|ed)?|"
-                    r"\bno\s+less\s+than|\bnot\s+less\s+than|\blower\s+limits?\s+(?:of|on|at)(?:\s+[^\s,;.]+){0,8}?"
+_LOWER = re.compile(r"(?:>|≥|≳|\\gtrsim|\\geq?|\\ga\b|\\gt\b|" + _NOT + r"\b(?:more|greater|larger|higher|longer)\s+than|"
+                    r"\babove|\bover|\bat\s+least|\bexceed(?:s|ing|ed)?|"
+                    r"\bno(?:t)?\s+(?:less|fewer|smaller|lower|shorter)\s+than|\blower\s+limits?\s+(?:of|on|at)(?:\s+[^\s,;.]+){0,8}?"
                     r"\s+(?:of|as|at|is)?)" + _APPROX + r"$", re.IGNORECASE)
 # an upper limit as a measurement reports it (`A_B < 0.35`, `an upper limit of 6.8%`), not an extent (`up to 11 days`)
 _LIMIT = re.compile(r"(?:<|≤|≲|\\lesssim|\\leq?|\\la\b|\\lt\b|\bupper\s+limits?\s+(?:of|on|at)(?:\s+[^\s,;.]+){0,8}?"
@@ -53,6 +54,8 @@ _NEGATION = re.compile(r"(?=[ncwaldursf\s-])(?:\b(?:not|no|never|neither|nor|non
                        r"unable|rarely|seldom|fail(?:s|ed)?\s+to)\b|n't\b|(?<=\w)-free\b|"
                        r"\s+free(?=\s*(?:[,.;:)]|$|of\b|and\b)))",
                        re.IGNORECASE)
+# `without X`, `and no X`, `with no X`: a phrase that qualifies a thing (not `have no clouds`, `be cloud free`)
+_PRIVATIVE = re.compile(r".*(?:\bwithout|\b(?:and|with|or)\s+no)$", re.IGNORECASE | re.DOTALL)
 _SENTENCE = re.compile(r"(?<=[.!?])\s+(?=[A-Z\\\[$(])")
 _BREAK = re.compile(r"[,;:()]|\s(?:and|but|while|whereas|although|though|so|than|which)\s")
 
@@ -79,17 +82,22 @@ def _negates(text: str) -> bool:
     return _NEGATION.search(text) is not None
 
 
-def _negated(text: str) -> bool:
-    return len(_NEGATION.findall(text)) % 2 == 1
+def _negated(text: str, span: tuple[int, int], value: int) -> bool:
+    """Whether `text[span]` negates the value at `value`. A privative phrase after the value (`25 observations
+    without a grating`, `... and no grating`) qualifies a thing named after it, not the value's statement; a verb's
+    negation (`have no clouds`, `be cloud free`, `not`) does negate it."""
+    found = [m for m in _NEGATION.finditer(text, *span)
+             if m.start() < value or not _PRIVATIVE.match(text, max(0, m.start() - 6), m.end())]
+    return len(found) % 2 == 1
 
 
 @lru_cache(maxsize=8192)
 def _marks(passage: str, start: int, end: int) -> tuple[str | None, bool, bool, bool]:
     """A passage value's direction, whether its clause and its sentence are negated, and whether it is an upper
     limit as measurements report one; once per value of a passage (a session checks many claims against it)."""
-    a, b = _sentence_at(passage, start)
     limit = _LIMIT.search(passage[max(0, start - 80):start]) is not None
-    return direction(passage, start, end), _negated(_clause(passage, start, end)), _negated(passage[a:b]), limit
+    return (direction(passage, start, end), _negated(passage, _clause_span(passage, start, end), start),
+            _negated(passage, _sentence_at(passage, start), start), limit)
 
 
 def bound_reason(claim: Claim, passage: str, stated: Stated) -> str | None:
@@ -109,7 +117,8 @@ def bound_reason(claim: Claim, passage: str, stated: Stated) -> str | None:
         if not any(m[2] for m in marks) and not _negates(claim.text):
             continue  # no negation on either side (most claims): nothing more to compare
         text = text or _without_cites(claim)
-        negated = _negated(_clause(text, own.start, own.end)), _negated(text)
+        negated = (_negated(text, _clause_span(text, own.start, own.end), own.start),
+                   _negated(text, (0, len(text)), own.start))
         if negated[0] and _turned(text, own, [m[0] for m in marks]):
             continue  # `cannot detect periods beyond two years` is the passage's `upper limit of two years`
         # both the value's clause and its sentence: a negation elsewhere in the sentence (`for Q ≤ 1/2, the oscillator
@@ -148,13 +157,13 @@ def _sentence_at(passage: str, position: int) -> tuple[int, int]:
     return next(((a, b) for a, b in _sentences(passage) if a <= position < b), (0, len(passage)))
 
 
-def _clause(text: str, start: int, end: int) -> str:
+def _clause_span(text: str, start: int, end: int) -> tuple[int, int]:
     """The clause around `start:end`: from the last break before it to the next one after it."""
     a, b = _sentence_at(text, start)
     breaks = [m for m in _BREAK.finditer(text, a, b)]
     first = max((m.end() for m in breaks if m.end() <= start), default=a)
     last = min((m.start() for m in breaks if m.start() >= end), default=b)
-    return text[first:last]
+    return first, last
 
 
 def _without_cites(claim: Claim) -> str:

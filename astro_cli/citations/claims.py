@@ -31,6 +31,8 @@ DESIGNATION = re.compile(
     r"\b(?=[A-Z0-9])(?:NGC|IC|HD|HIP|HR|TYC|KIC|KOI|TOI|WASP|HAT-P|HATS|Kepler|K2|CoRoT|XO|TrES|GJ|Gl|Gliese|LHS|TRAPPIST|PSR|"
     r"SDSS|2MASS|WISE|Gaia\s+DR\d|3C|Mrk|Arp|UGC|PGC|LTT|LP|Messier|M|SN|GRB|FRB|GW|AT|Qatar|KELT|HATNet|"
     r"CoRoT|OGLE|MOA|HH|PKS|QSO|Abell|Cyg|Sgr|Cen|Vela)[-\s]?J?\d[\w.+:-]*" + _STAR + r"(?:\s?[a-h]\b)?"
+    # a source named by its coordinates after any catalogue's letters: `1E 0102.2-7219`, `4U 1820-30`, `RX J1713.7-3946`
+    r"|\b\d?[A-Z]{1,5}\s?J?\d{4}(?:\.\d+)?[-+–−]\d{2,4}(?:\.\d+)?(?![\d.])"
 )
 # A Bayer designation: a Greek letter (or its name) and a constellation, with a planet's letter: `β Pic b`, `tau Boo`.
 GREEK_DESIGNATION = re.compile(

@@ -6,6 +6,8 @@ Three shapes, each a rule rather than a list of phrases:
 - a hedged passive that leaves the source unnamed: "X has been shown to", "X is (widely) thought to",
   "X is believed to", "X is known to", "X is generally attributed to", "X is commonly interpreted as", "X was first
   predicted by", "it has been suggested that";
+- a field's practitioners holding a view: "solar physicists broadly agree that", "there is little doubt among
+  X that";
 - impersonal credit: "it is well established", "according to previous studies", "there is evidence that",
   "a consensus that", "the literature shows", "as is (well) known".
 The paper's own statements are not the literature: "this study finds", "our analysis suggests", "the authors show"
@@ -59,8 +61,24 @@ _IMPERSONAL = re.compile(
 )
 
 
+# a field's practitioners agreeing, as a consensus (stop 54 follow-up): "solar physicists broadly agree that",
+# "simulators have long agreed that", "there is little doubt among Galactic archaeologists that". A plural of
+# people by its ending (-ists, -ers, -ors, -ians) is a subject only before a verb of holding a view and `that`.
+_PEOPLE = (r"(?:(?!(?:this|these|those|our|my|your|the|its|their|both|all|two|we)\b)[A-Za-z]+\s+)?"
+           r"[A-Za-z]+(?:ists|ers|ors|ians)|the\s+(?:community|field)")
+_CONSENSUS = re.compile(
+    r"\b(?:" + _PEOPLE + r")\s+(?:(?:have|has|had)\s+)?(?:(?:long|broadly|generally|widely|largely|mostly|now|"
+    r"increasingly|all)\s+)?(?:agree[ds]?|believe[ds]?|accept(?:s|ed)?|hold|held|think|thought|assume[ds]?|"
+    r"expect(?:s|ed)?|doubt(?:s|ed)?)\s+(?:on\s+)?that\b"
+    r"|\bthere\s+(?:is|are|was|has\s+been)\s+(?:little|no|small)\s+doubt\b[^.;]{0,60}?\bthat\b",
+    re.IGNORECASE,
+)
+
+
 def credits_literature(sentence: str) -> bool:
     """Whether the sentence credits its statement to the literature (and not to the paper it discusses)."""
     if _IMPERSONAL.search(sentence) or _HEDGED.search(sentence):
+        return True
+    if any(not _OWN.search(sentence[max(0, m.start() - 12):m.start()]) for m in _CONSENSUS.finditer(sentence)):
         return True
     return any(not _OWN.search(sentence[max(0, m.start() - 12):m.start()]) for m in _SUBJECT.finditer(sentence))

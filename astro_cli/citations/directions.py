@@ -13,7 +13,8 @@ A comparison told the other way round (`B is fainter than A` for `A is brighter 
 swap places; a bound on a side, `R_0 ≥ 0.13`, tells them apart first) is the same statement. A passage clause fits
 a claim clause by shared words, a shared figure counting three. On magnitudes `fainter` is a larger number (`fainter than
 8` is `> 8`); `before`/`after` a number is `<`/`>`.
-Not compared: a sentence sharing under 40% of the claim's words, words of other meaning (`decline an offer`).
+`more`/`less` grade the direction word they stand before (`more metal-poor` is lower metallicity, not more of an
+amount). Not compared: a sentence sharing under 40% of the claim's words, words of other meaning (`decline an offer`).
 """
 
 from __future__ import annotations
@@ -35,6 +36,8 @@ _TABLE: tuple[tuple[str, str, int], ...] = (
     (r"\b(?:farther|more\s+distant)\b", "distance", 1),
     (r"\bno(?:t)?\s+(?:more|greater|higher|larger)\s+than\b", "amount", -1),
     (r"\bno(?:t)?\s+(?:less|fewer|lower|smaller)\s+than\b", "amount", 1),
+    (r"\b(?:higher|greater|larger)\s+metallicit(?:y|ies)\b", "metals", 1),  # `metal-poor` is lower metallicity
+    (r"\b(?:lower|smaller)\s+metallicit(?:y|ies)\b", "metals", -1),
     (r"\bat\s+least\b", "amount", 1),
     (r"\bat\s+most\b", "amount", -1),
     (r"\bfalls?\s+short\b|\bfell\s+short\b", "amount", -1),
@@ -127,6 +130,20 @@ def marks(text: str) -> tuple[Mark, ...]:
             out.append(Mark(m.start(), axis, sign, m.group(0)))
             end = m.end()
             break
+    return _graded(text, out)
+
+
+def _graded(text: str, found: list[Mark]) -> tuple[Mark, ...]:
+    """`more`/`less` before a direction word of another axis grade that word, not an amount: `more metal-poor` is
+    metal-poor (lower metallicity), `less metal-poor` is metal-rich, `more massive` is heavier."""
+    out: list[Mark] = []
+    for mark in found:
+        last = out[-1] if out else None
+        if (last is not None and last.axis == "amount" and last.word.lower() in ("more", "less")
+                and mark.axis != "amount" and not text[last.start + len(last.word):mark.start].strip()):
+            out[-1] = Mark(last.start, mark.axis, mark.sign * last.sign, text[last.start:mark.start + len(mark.word)])
+            continue
+        out.append(mark)
     return tuple(out)
 
 

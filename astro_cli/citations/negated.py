@@ -53,6 +53,8 @@ _NUMBER = re.compile(r"[-+−]?\d")  # a number ends a negation's words (`withou
 _NEGATORS = frozenset("""not no never without neither nor cannot none fail fails failed failing unable lack lacks
     lacked lacking absence absent""".split())
 _LOWER_WORD = re.compile(r"[a-z]+")
+_TRYING = re.compile(r"\b(?:attempt\w*|tr(?:y|ies|ied)|manag\w*|seek\w*|sought|aim\w*|intend\w*|been\s+able)\s+to\b",
+                     re.IGNORECASE)
 _OTHERS = re.compile(r"\b(?:other|others|rest|remaining)\b", re.IGNORECASE)
 
 
@@ -95,7 +97,9 @@ def scopes(text: str) -> Scopes:
         scope = words(text[m.end():end])[:SCOPE]
         if _OTHERS.search(text[m.end():end]):
             continue  # `we do not recover the three other candidates`: about another set than the claim's
-        head = next((w for w in _RAW.findall(text[m.end():end]) if not _ADVERB.search(w) and words(w)), None)
+        # `have not attempted to include`: the head is what was not done, past a verb of trying
+        head = next((w for w in _RAW.findall(_TRYING.sub(" ", text[m.end():end]))
+                     if not _ADVERB.search(w) and words(w)), None)
         cut = _BOUNDED.search(text, m.end(), end)
         if cut is not None:
             # `cannot detect periods beyond two years`, `no star lies south of -7°`: a bound of a number (bounds.py),

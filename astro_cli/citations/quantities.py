@@ -16,6 +16,7 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
+from astro_cli.citations.listed_units import shared_units
 from astro_cli.citations.number_words import (
     FRACTION,
     NUMBER_WORD,
@@ -58,7 +59,7 @@ _N = r"(?:\d{1,3}(?:,\d{3})+(?![\d])(?:\.\d+)?|(?<!\d\x20)\d{1,3}(?:\x20\d{3})+(
 # the lookahead first: what a quantity can start with, so the search passes over other characters at once
 QUANTITY = re.compile(
     rf"""(?=[(\-+.]|\d)(?<![\w._])(?<![_][-+])(?P<lead>\(\s*)?(?P<sign>[-+])?(?P<mant>{_N})
-    (?:[eE](?P<e>[-+]?\d+)(?![\w]))?
+    (?:[eE](?P<e>[-+]?\d+)(?![\d])(?![^\W\d]*\d))?
     (?:\s*\^\s*(?P<pow>[-+]?\d+)(?!\.\d))?
     (?:\((?P<paren>\d+(?:\.\d+)?)\)
       |\s*±\s*(?P<pm>{_N})
@@ -81,7 +82,9 @@ _SCALE_WORD = re.compile(r"\s+(thousand|million|billion)\b(?!\s+(?:years?|yrs?)\
 _PM_AFTER_UNIT = re.compile(rf"\s*±\s*(?P<pm>{_N})")  # `0.329 M_⊙ ± 0.002 M_⊙`: the error after the unit
 _UNIT_GAP = re.compile(r"\s?-?\s?|\^?")
 # a unit divided by another: `/sec`, ` per day`, ` s^-1`, `/Mpc` after the first unit
-_PER = re.compile(rf"(?:\s?/\s?|\s+per\s+)(?P<unit>{UNIT.pattern})|\s(?P<unit2>{UNIT.pattern})\s?\^\s?-\s?1(?![\d.])")
+# `/cm^3`, `per pixel`, ` cm^-3` (LaTeX `cm$^{-3}$`): a unit divided by, with its power
+_PER = re.compile(rf"(?:\s?/\s?|\s+per\s+)(?P<unit>{UNIT.pattern})(?:\s?\^\s?(?P<power>[2-4])(?![\d.]))?"
+                  rf"|\s(?P<unit2>{UNIT.pattern})\s?\^\s?-\s?(?P<power2>[1-4])(?![\d.])")
 _COEFFICIENT = re.compile(r"[A-Za-z]_")
 _ORDINAL = re.compile(r"(?:st|nd|rd|th)\b")
 _APPROX = re.compile(r"(?:about|around|roughly|nearly|approximately|approx\.|some|∼|~|≈|≃|≲|≳)\s*$", re.IGNORECASE)
@@ -162,7 +165,7 @@ def quantities(text: str, claim: bool = False) -> list[Quantity]:
     while True:
         match = QUANTITY.search(norm, position)
         if match is None:
-            return _with_words(norm, where, attach(norm, found, spans))
+            return shared_units(text, _with_words(norm, where, attach(norm, found, spans)))
         quantity, end = _read(norm, where, match, claim)
         position = max(end, match.start() + 1)
         if quantity is None:
@@ -178,9 +181,7 @@ def _with_words(norm: str, where: list[int], found: list[Quantity]) -> list[Quan
     words = [Quantity(float(order_value(m)), 6, "order", start=where[m.start()], end=where[m.end() - 1] + 1, text=m.group(0),
                       bare=m.group(0), worded=True) for m in ORDER.finditer(norm)]
     fractions, ratios = list(FRACTION.finditer(norm)), list(RATIO.finditer(norm))  # each read once
-    words += [Quantity(fraction_value(m), 6, start=where[m.start()], end=where[m.end() - 1] + 1, text=m.group(0),
-                       bare=m.group(0), worded=True, approx=bool(_APPROX.search(norm[max(0, m.start() - 16):m.start()])))
-              for m in fractions]
+    words += [_fraction(norm, where, m) for m in fractions]
     words += [Quantity(ratio_value(m), 6, start=where[m.start()], end=where[m.end() - 1] + 1, text=m.group(0),
                        bare=m.group(0), worded=True) for m in ratios]
     parts = [m.span() for m in fractions] + [m.span() for m in ratios]
@@ -207,6 +208,25 @@ def _shown(match: re.Match[str]) -> int:
     if match.group("lead"):
         return match.start("lead")
     return match.start("sign") if match.group("sign") else match.start("mant")
+
+
+_OF_ONE = re.compile(r"\s+an?\s+")  # `half an hour`, `half a million`: a share of one unit or of a scale
+
+
+def _fraction(norm: str, where: list[int], match: re.Match[str]) -> Quantity:
+    """A fraction in words, with the unit or scale of the `a`/`an` it takes (`half an hour` is 0.5 h)."""
+    value, unit, end = fraction_value(match), None, match.end()
+    one = _OF_ONE.match(norm, end)
+    if one is not None:
+        scale = re.match(r"(hundred|thousand|million|billion)\b", norm[one.end():], re.IGNORECASE)
+        if scale is not None:
+            value *= {"hundred": 1e2, "thousand": 1e3, "million": 1e6, "billion": 1e9}[scale.group(1).lower()]
+            end = one.end() + scale.end()
+        else:
+            unit, after, glued = _unit(norm, one.end())
+            end = after if unit is not None and not glued else end
+    return Quantity(value, 6, unit, start=where[match.start()], end=where[end - 1] + 1, text=norm[match.start():end],
+                    bare=match.group(0), worded=True, approx=bool(_APPROX.search(norm[max(0, match.start() - 16):match.start()])))
 
 
 def _read(norm: str, where: list[int], match: re.Match[str], claim: bool) -> tuple[Quantity | None, int]:
@@ -306,7 +326,8 @@ def _per(norm: str, key: str, end: int) -> tuple[str, int, bool]:
         denominator = unit_key(per.group("unit") or per.group("unit2"))
         if denominator is None:
             break
-        key, end = compound_unit(key, denominator), per.end()
+        power = per.group("power") or per.group("power2") or "1"
+        key, end = compound_unit(key, denominator if power == "1" else denominator + power), per.end()
     return key, end, False
 
 

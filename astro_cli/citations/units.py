@@ -53,16 +53,28 @@ _UNITS: dict[str, tuple[str | None, tuple[str, ...]]] = {
     "M_earth": ("M_earth", ("M_⊕", "M⊕", "M_Earth", "M_earth", "Earth masses")),
     "R_earth": ("R_earth", ("R_⊕", "R⊕", "R_Earth", "R_earth", "Earth radii")),
     "erg": ("erg", ("erg",)), "erg/s": ("erg/s", ("erg/s", "erg s^-1", "erg s-1")), "W": ("W", ("W",)),
-    "pix": ("pix", ("pixels", "pixel", "pix", "px")),
+    "pix": ("pix", ("pixels", "pixel", "pix", "px")), "ct": ("ct", ("counts", "count", "cts", "ct")),
 }
+# SI prefixes on the base units papers prefix freely (`40 Mm` of a coronal loop is `40,000 km`, `2.5 MK` is
+# `2.5 × 10^6 K`, `10 ks` of exposure): every prefixed form not listed above is read too. Not `W` (`MW`, `GW` are
+# the Milky Way and gravitational waves) nor the single letters that make a word of a prefix (`Ms` aside).
+_PREFIXED: set[str] = set()
+_PREFIXES = {"k": "k", "M": "M", "G": "G", "m": "m", "μ": "u", "µ": "u", "n": "n"}
+_LISTED = frozenset(s for _, spellings in _UNITS.values() for s in spellings)
+for _base in ("m", "K", "s"):
+    for _prefix, _astropy in _PREFIXES.items():
+        _key = _astropy + _base
+        if _prefix + _base not in _LISTED and (_key not in _UNITS or _key in _PREFIXED):
+            _UNITS[_key] = (_key, (*_UNITS.get(_key, (None, ()))[1], _prefix + _base))
+            _PREFIXED.add(_key)
 # What a unit measures: two units of different kinds are never converted (and astropy is not imported for them).
 # K, °C and °F differ by an offset astropy converts only with an equivalency, which is not given: never equal.
 _KINDS = {
-    "temperature": ("K", "mK", "degC", "degF"), "energy": ("eV", "keV", "MeV", "GeV", "TeV", "erg"),
+    "temperature": ("K", "mK", "kK", "MK", "GK", "uK", "nK", "degC", "degF"), "energy": ("eV", "keV", "MeV", "GeV", "TeV", "erg"),
     "frequency": ("Hz", "kHz", "MHz", "GHz", "THz", "uHz", "mHz", "nHz"),
-    "length": ("nm", "um", "mm", "cm", "km", "m", "AA", "mAA", "pc", "kpc", "Mpc", "Gpc", "AU", "ly", "R_sun", "R_jup",
+    "length": ("nm", "um", "mm", "cm", "km", "m", "Mm", "Gm", "AA", "mAA", "pc", "kpc", "Mpc", "Gpc", "AU", "ly", "R_sun", "R_jup",
                "R_earth"),
-    "time": ("s", "ms", "min", "h", "d", "yr", "kyr", "Myr", "Gyr"), "flux density": ("Jy", "mJy", "uJy"),
+    "time": ("s", "ms", "ks", "Ms", "Gs", "us", "ns", "min", "h", "d", "yr", "kyr", "Myr", "Gyr"), "flux density": ("Jy", "mJy", "uJy"),
     "angle": ("deg", "arcsec", "arcmin", "mas", "uas", "rad"), "speed": ("km/s", "m/s", "cm/s"),
     "mass": ("M_sun", "M_jup", "M_earth"), "density": ("g/cm3", "mg/cm3", "kg/m3"), "power": ("erg/s", "W", "L_sun"),
 }
