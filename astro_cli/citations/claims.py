@@ -65,7 +65,7 @@ _ATTRIBUTION = re.compile(
     r"\b(?:published|discovered)\s+(?:by|in)\b)",
     re.IGNORECASE,
 )
-_COORD = re.compile(r"\b\d{1,2}[h:]\s?\d{2}[m:]\s?\d{2}(?:\.\d+)?s?\b|[+-−]\d{1,2}[d°:]\s?\d{2}['′:]\s?\d{2}(?:\.\d+)?")
+_COORD = re.compile(r"\b\d{1,2}[h:]\s?\d{2}[m:]\s?\d{2}(?:\.\d+)?s?\b|[+\-−]\d{1,2}[d°:]\s?\d{2}['′:]\s?\d{2}(?:\.\d+)?")
 
 
 @dataclass
