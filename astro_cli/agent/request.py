@@ -11,6 +11,7 @@ from astro_cli.agent import events as ev
 from astro_cli.agent.first_step import REQUIRED, answer_step_tools, first_call_tools, first_step_choice
 from astro_cli.agent.named_files import Named, what_is_named
 from astro_cli.agent.profiles import SMALL
+from astro_cli.agent.request_parts import part_step_tools
 from astro_cli.prompt.environment import environment_message
 
 if TYPE_CHECKING:
@@ -40,8 +41,11 @@ def request(session: SessionView, state: TurnState, redactor: Redactor, workspac
               and len(state.tool_log) == 1)
     found = what_is_named(state.prompt, workspace) if first or second else Named([], False)
     named = found.files
-    after = answer_step_tools(state.prompt, state.step, state.tool_log, named, assembled.tools,
-                              {tool.name for tool in session.visible_tools() if not tool.read_only}) if second else None
+    # A request of two parts: the next part's tools until each part had its call (agent/request_parts.py).
+    parts = (part_step_tools(state.prompt, state.step, state.tool_log, assembled.tools) if constrained
+             and state.step >= 2 and not state.force_final and llm.config.server_kind == "llama.cpp" else None)
+    after = parts or (answer_step_tools(state.prompt, state.step, state.tool_log, named, assembled.tools, {
+        tool.name for tool in session.visible_tools() if not tool.read_only}) if second else None)
     bus.emit(ev.Thinking(step=state.step))
 
     def on_retry(attempt: int, total: int, delay: float, error: str, rate_limited: bool) -> None:
