@@ -1,4 +1,4 @@
-"""The parts of a request that asks for two things, and the tool each part needs.
+"""The parts of a request (one, or two things asked at once), and the tool each part needs.
 
 Recorded (issue 48, stop 53, old 8-task set, readme; stop 50, todo_summary_task; Qwen2.5-Coder-1.5B):
 "Summarise the README and list the other files in this folder" read the README, then, offered the
@@ -6,8 +6,12 @@ answer, answered the first half only; "Summarise notes/todo.md and add a task fo
 read the file and answered, no task recorded. A request whose clauses each open with a verb ("...
 and list ...", "...; add ...") has a part per clause; where the server enforces a call schema (llama.cpp),
 the answer is offered only once each part with a tool of its own has had a successful call of it: until
-then the next call must be one of the next part's tools. If a call fails, the steps are left free again
-(the model then says what it could not do).
+then the next call must be one of the next part's tools. A request for one change (a note, a task, a
+memory) is a part as well: once its tool has done the work, the answer alone is offered (stop 53
+held-out, note_nirspec_date: after save_note, an empty reply, then a plan to search ADS and a
+"Created ..." line no tool wrote, given as the answer); if another tool ran first, the change's tool
+is the next call (stop 50, memory_vega: save_note where save_memory was asked). If a call fails, the
+steps are left free again (the model then says what it could not do).
 """
 
 from __future__ import annotations
@@ -27,9 +31,10 @@ _NAMED_FILE = re.compile(r"(?:(?<![\w.])[\w-]+\.[A-Za-z][A-Za-z0-9]{1,4}\b|\brea
 _FILES = re.compile(r"\b(?:files|folder|directory|contents)\b", re.IGNORECASE)
 _TASK = re.compile(r"\b(?:tasks?|to-?do(?: list)?)\b", re.IGNORECASE)
 _NOTE = re.compile(r"\bnotes?\b", re.IGNORECASE)
-_MEMORY = re.compile(r"\b(?:memory|remember|keep in mind|future sessions|later sessions)\b", re.IGNORECASE)
+_MEMORY = re.compile(r"\b(?:memory|remember|keep in mind|future sessions|later sessions|preference)\b", re.IGNORECASE)
 _LISTING = frozenset({"list", "which", "what", "show", "name", "count"})
 MAX_PARTS = 3
+WRITES = frozenset({"todo_write", "save_memory", "save_note"})  # the tools of the parts that ask for a change
 
 
 def request_parts(request: str) -> list[str]:
@@ -67,8 +72,10 @@ def part_step_tools(request: str, step: int, log: list[dict[str, Any]],
     tools of the first part not yet done (a required call), or the answer alone once every part is
     done. None (the steps as they are) for a one-part request, after a failed call, or past the parts."""
     needs = [found for found in map(part_tools, request_parts(request)) if found is not None]
-    if len(needs) < 2 or len(set(needs)) < 2 or len(needs) > MAX_PARTS or not log or step > len(needs) + 1:
+    if not needs or len(needs) > MAX_PARTS or not log or step > len(needs) + 2:
         return None
+    if len(set(needs)) < len(needs) or (len(needs) == 1 and not needs[0] <= WRITES):
+        return None  # one part that reads: agent/first_step.py's answer step
     if not all(call.get("ok") for call in log):
         return None
     done = {str(call.get("name")) for call in log}

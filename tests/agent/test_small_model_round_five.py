@@ -142,3 +142,31 @@ def test_summarise_and_add_a_task_records_the_task(run_astro, fake: FakeProvider
     assert code == 0, obj
     listed = [m for m in fake.bodies()[2]["messages"] if m["role"] == "tool"]
     assert listed[-1]["name"] == "todo_write" and "1 pending" in str(listed[-1]["content"])
+
+
+def test_once_the_change_asked_for_is_made_the_answer_alone_is_offered(run_astro, fake: FakeProvider, astro_env,
+                                                                      workspace: Path):
+    """Held out at stop 53 (note_nirspec_date): after save_note had done the work, the free step gave an
+    empty reply, then a plan to search ADS and a "Created ..." line no tool wrote, as the answer."""
+    fake.models_listing = LLAMA_CPP
+    fake.add(_call("save_note", title="NIRSpec data for WASP-43b",
+                   content="The NIRSpec data for WASP-43b are expected on 2025-01-15."),
+             _answer("Noted: the NIRSpec data for WASP-43b are expected on 2025-01-15."))
+    code, obj = _run(run_astro, astro_env,
+                     "Jot down in my notes that the NIRSpec data for WASP-43b are expected on 2025-01-15.")
+    assert [_schema_names(body) for body in fake.bodies()][1] == ["answer"]
+    assert code == 0 and obj["answer"].startswith("Noted:"), obj
+
+
+def test_a_memory_asked_for_is_the_next_call_after_another_tool(run_astro, fake: FakeProvider, astro_env,
+                                                                workspace: Path):
+    """Development (memory_vega, stop 50): save_note where save_memory was asked, then the answer."""
+    fake.models_listing = LLAMA_CPP
+    fake.add(_call("save_note", title="Vega", content="We use Vega magnitudes."),
+             _call("save_memory", slug="vega-magnitudes", type="preference", description="We use Vega magnitudes.",
+                   content="We use Vega magnitudes."),
+             _answer("Remembered: we use Vega magnitudes."))
+    code, obj = _run(run_astro, astro_env, "Save to memory that we use Vega magnitudes")
+    assert [_schema_names(body) for body in fake.bodies()][1:] == [["save_memory"], ["answer"]]
+    assert (workspace / "memory" / "vega-magnitudes.md").is_file()
+    assert code == 0, obj
