@@ -84,3 +84,14 @@ def part_step_tools(request: str, step: int, log: list[dict[str, Any]],
         return [ANSWER_TOOL]
     offered = [tool for tool in tools if (tool.get("function") or {}).get("name") in pending[0]]
     return offered or None
+
+
+def answer_note(request: str) -> str | None:
+    """For the answer step of a request in two or more parts: the parts, so that the answer covers each.
+    Recorded (stop 54 development, readme): after read_file and glob_files, the answer gave the listing
+    alone and called it the README's content."""
+    parts = [part for part in request_parts(request) if part_tools(part) is not None]
+    if len(parts) < 2:
+        return None
+    listed = "; ".join(f"({number}) {part.removeprefix('and ').strip()}" for number, part in enumerate(parts, 1))
+    return f"Each part of the request has been done; the results are above. In your answer, cover every part in turn: {listed}."

@@ -124,6 +124,9 @@ def test_a_request_in_two_parts_calls_a_tool_for_each_before_the_answer(run_astr
     code, obj = _run(run_astro, astro_env, "Summarise the README and list the other files in this folder.")
     bodies = fake.bodies()
     assert [_schema_names(body) for body in bodies] == [["read_file"], ["glob_files"], ["answer"]]
+    # At the answer, the parts are named, so that it covers both (stop 54 development: the listing alone).
+    assert any(text.endswith("cover every part in turn: (1) Summarise the README; (2) list the other files in "
+                             "this folder.") for text in _user_texts(bodies[2])), _user_texts(bodies[2])
     assert code == 0 and obj["answer"].endswith("data/lc.csv."), obj
 
 
