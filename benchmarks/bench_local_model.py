@@ -37,8 +37,8 @@ from benchmarks.local_model_setup import DEFAULT_CACHE, MODEL_NAME, LocalServer,
 from benchmarks.local_model_tasks import BY_NAME, TASKS, Run, fresh_workspace, make_template, wrong_paths  # noqa: E402
 
 # Issue 48's everyday set: `--tasks development`, `held_out` (stop 50's, read since: development material) or
-# `held_out_51`, `held_out_52` (read since) or `held_out_53` (stop 53's fresh held-out half) runs one half
-# (or name its tasks).
+# `held_out_51`, `held_out_52`, `held_out_53` (read since) or `held_out_54` (stop 54's fresh held-out half) runs
+# one half (or name its tasks).
 EVERYDAY = {task.name: task for task in everyday_tasks.tasks()}
 ALL_TASKS = {**BY_NAME, **EVERYDAY}
 

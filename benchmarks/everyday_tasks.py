@@ -17,7 +17,7 @@ from typing import Any
 from benchmarks.local_model_tasks import Run, Task
 
 DATA = Path(__file__).resolve().parent / "everyday_tasks.json"
-SPLITS = ("development", "held_out", "held_out_51", "held_out_52", "held_out_53")
+SPLITS = ("development", "held_out", "held_out_51", "held_out_52", "held_out_53", "held_out_54")
 CHECKS = ("answer_all", "answer_any", "answer_none", "answer_regex", "answer_none_regex", "tools_all", "tools_any",
           "tools_none", "file_contains", "task_contains")
 FIELDS = {"name", "split", "kind", "prompt", "rule", *CHECKS}

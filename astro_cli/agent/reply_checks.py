@@ -17,6 +17,7 @@ import re
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from astro_cli.agent.answer_call import NO_TEXT, answer_written
 from astro_cli.agent.overlap import echoes
 from astro_cli.agent.text_calls import (
     adopt_text_calls,
@@ -52,6 +53,13 @@ def check_reply(reply: LLMReply, tools: list[dict[str, Any]], history: list[dict
     prompt, environment message, tool schemas); a reply that mostly repeats them answers nothing. A repeated call counts only when written as text:
     a native call may poll on purpose (a background job's status), and is left to the step budget."""
     written, native = reply.text, bool(reply.tool_calls)
+    answer = None if native else answer_written(written)
+    if answer == NO_TEXT:
+        return BadReply("gave an answer with no text", "its answer holds no text", (
+            "Your last reply is an answer with no text in it. Write your answer to the user's question as plain "
+            "text, from the tool results above; if they do not hold what it asks, say what is missing."), "")
+    if answer is not None:
+        reply.text = written = answer  # the answer branch written as text (agent/answer_call.py)
     results = [str(m.get("content") or "") for m in history if m.get("role") == "tool"]
     problem = adopt_text_calls(reply, tools, results)
     if problem is not None:

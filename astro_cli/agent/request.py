@@ -8,9 +8,11 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from astro_cli.agent import events as ev
+from astro_cli.agent.call_schema import offers_answer
 from astro_cli.agent.first_step import REQUIRED, answer_step_tools, first_call_tools, first_step_choice
 from astro_cli.agent.named_files import Named, what_is_named
 from astro_cli.agent.profiles import SMALL
+from astro_cli.agent.request_parts import answer_note, part_step_tools
 from astro_cli.prompt.environment import environment_message
 
 if TYPE_CHECKING:
@@ -23,8 +25,17 @@ if TYPE_CHECKING:
 def request(session: SessionView, state: TurnState, redactor: Redactor, workspace: Path) -> LLMReply:
     """Send this step's request and account for its tokens; the reply as the model gave it. `workspace`:
     where the files a question names are looked up (agent/named_files.py)."""
+    bus, llm = session.bus, session.llm
+    constrained = llm.config.text_tool_calls or session.profile == SMALL
     assembled = session.assemble(question=state.prompt, turn=state)
     state.assembled = assembled  # extensions that rewrite what is sent measure the same prompt
+    # A request of two parts: the next part's tools until each part had its call; at the answer, the
+    # parts named (agent/request_parts.py).
+    parts = (part_step_tools(state.prompt, state.step, state.tool_log, assembled.tools) if constrained
+             and state.step >= 2 and not state.force_final and llm.config.server_kind == "llama.cpp" else None)
+    note = answer_note(state.prompt) if parts is not None and offers_answer(parts) else None
+    if note is not None and not any(message.get("content") == note for message in session.messages):
+        state.inject(note)
     history = list(session.messages)
     for ext in session.each_extension():
         history = ext.transform_messages(state, history)
@@ -32,16 +43,14 @@ def request(session: SessionView, state: TurnState, redactor: Redactor, workspac
     sent = [{"role": "system", "content": assembled.system}, *history, *([environment] if environment else [])]
     state.sent_texts = [assembled.system, environment["content"] if environment else "",
                         json.dumps(assembled.tools, ensure_ascii=False)]
-    bus, llm = session.bus, session.llm
-    constrained = llm.config.text_tool_calls or session.profile == SMALL
     first = constrained and state.step == 1 and not state.force_final
     # The step after: only where the server enforces the schema (llama.cpp), since its answer branch is no tool.
     second = (constrained and state.step == 2 and not state.force_final and llm.config.server_kind == "llama.cpp"
               and len(state.tool_log) == 1)
     found = what_is_named(state.prompt, workspace) if first or second else Named([], False)
     named = found.files
-    after = answer_step_tools(state.prompt, state.step, state.tool_log, named, assembled.tools,
-                              {tool.name for tool in session.visible_tools() if not tool.read_only}) if second else None
+    after = parts or (answer_step_tools(state.prompt, state.step, state.tool_log, named, assembled.tools, {
+        tool.name for tool in session.visible_tools() if not tool.read_only}) if second else None)
     bus.emit(ev.Thinking(step=state.step))
 
     def on_retry(attempt: int, total: int, delay: float, error: str, rate_limited: bool) -> None:

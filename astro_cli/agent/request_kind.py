@@ -15,13 +15,13 @@ from __future__ import annotations
 import re
 
 # Words opening a sentence that asks to be told (a question word, an auxiliary, a verb of telling).
-_ASKING_OPENINGS = frozenset({
+ASKING_OPENINGS = frozenset({
     "what", "which", "who", "whom", "whose", "when", "where", "why", "how", "is", "are", "was", "were", "does",
     "do", "did", "can", "could", "would", "will", "should", "has", "have", "give", "tell", "find", "show", "list",
     "summarise", "summarize", "explain", "describe", "cite", "count", "look", "according", "quote", "name",
     "compare", "check", "read"})
 # Imperative verbs that change something a later session keeps (files, notes, memory, tasks).
-_CHANGE_VERBS = frozenset({
+CHANGE_VERBS = frozenset({
     "save", "add", "note", "remember", "record", "write", "put", "keep", "store", "make", "create", "plan",
     "update", "delete", "remove", "append", "schedule", "mark", "edit", "rename", "move", "copy",
     "download", "fetch", "memorise", "memorize", "jot"})
@@ -50,7 +50,7 @@ def asks_anything(request: str) -> bool:
         if sentence.rstrip().endswith("?") or _WISH_TO_KNOW.search(sentence):
             return True
         opening = _OPENING.match(sentence)
-        if opening is not None and opening.group(1).lower() in _ASKING_OPENINGS:
+        if opening is not None and opening.group(1).lower() in ASKING_OPENINGS:
             return True
     return False
 
@@ -60,6 +60,6 @@ def asks_for_change(request: str) -> bool:
     for match in _CLAUSE_START.finditer(request):
         verb, label, after = match.group(1).lower(), match.group(2), (match.group(3) or "").lower()
         # "Note: the log is ..." labels what follows; "add up" sums.
-        if verb in _CHANGE_VERBS and not label and (verb, after) not in _NOT_A_CHANGE:
+        if verb in CHANGE_VERBS and not label and (verb, after) not in _NOT_A_CHANGE:
             return True
     return False

@@ -14,7 +14,7 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from astro_cli.agent.call_schema import answer_of, call_response_format, offers_answer
+from astro_cli.agent.call_schema import answer_of, call_response_format, cut_answer_of, offers_answer
 from astro_cli.agent.current_model import CurrentModel
 from astro_cli.agent.first_step import REQUIRED
 from astro_cli.agent.model import Cancelled, LLMReply
@@ -296,7 +296,8 @@ class LLM:
             return LLMReply(text=reply.text, usage=reply.usage, finish_reason="interrupted", interrupted=True)
         usage = reply.usage.priced(cost_of(model, reply.usage)) if reply.usage else reply.usage
         text = reply.text
-        answer = answer_of(text) if wrapped else None
+        # An answer cut inside its string at the reply limit: the text so far, marked as cut.
+        answer = (answer_of(text) or cut_answer_of(text)) if wrapped else None
         if wrapped:
             text = answer if answer is not None else text
             on_text(text)
