@@ -143,6 +143,18 @@ def unmarked(text: str) -> tuple[list[str], list[int], frozenset[int]]:
     return words, marks, frozenset(inside)
 
 
+def _fit(aligned: difflib.SequenceMatcher[str]) -> float:
+    """How well a window matches the passage, counting only the window's tokens from its first
+    matched token to its last: the context around a window is not the passage's, and a window
+    cut short by the end of the text must not win by having less context (the last row of a
+    table at the end of a paper scored as if its first cell were lost)."""
+    blocks = [b for b in aligned.get_matching_blocks() if b.size]
+    if not blocks:
+        return 0.0
+    span = blocks[-1].a + blocks[-1].size - blocks[0].a
+    return 2 * sum(b.size for b in blocks) / (span + len(aligned.b))
+
+
 def score(expected: str, doc: list[str], matcher: difflib.SequenceMatcher, marked: frozenset[int] = frozenset()
           ) -> tuple[int, int, list[str], str, tuple[int, int], int]:
     """(erroneous words, expected words, values not found, the matched text, its span in doc, the
@@ -165,7 +177,7 @@ def score(expected: str, doc: list[str], matcher: difflib.SequenceMatcher, marke
     for start in starts:
         window = doc[max(0, start - 3) : start + len(want) + 3 + len(want) // 4]  # room for a formula written longer
         aligned = difflib.SequenceMatcher(None, window, want, autojunk=False)
-        if best is None or aligned.ratio() > best[0].ratio():
+        if best is None or _fit(aligned) > _fit(best[0]):
             best = (aligned, window)
             start_of[id(window)] = start
     assert best is not None
