@@ -215,13 +215,16 @@ def _limit(run: list[Glyph]) -> str:
 
 
 _PRIMES = frozenset("′″‴")  # set smaller, but of their symbol: `f_{ℓ,ℓ′}`
+# a script inside a script is set a size smaller: at 9 pt TeX takes 6 pt and 5 pt, which PDFium
+# gives as 5.98 and 4.98 (`x_{H_2O}` read `x_{H2O}` with a threshold of a full point)
+NESTED = 0.9
 
 
 def _script(run: list[Glyph]) -> str:
     """A script's group; one with a script of its own (glyphs of two sizes a point or more apart)
-    keeps it: `∇_{β^k}`, not `∇_{βk}`."""
+    keeps it: `∇_{β^k}`, not `∇_{βk}`; `x_{H_2O}`, not `x_{H2O}`."""
     sizes = [g.size for g in run if not g.generated and g.char.strip() and g.char not in _PRIMES]
-    return _limit(run) if sizes and max(sizes) - min(sizes) >= 1.0 else group(_text(run))
+    return _limit(run) if sizes and max(sizes) - min(sizes) >= NESTED else group(_text(run))
 
 
 def _mark_word(found: re.Match[str]) -> str:

@@ -1,0 +1,28 @@
+"""Issue 44, stop 54 follow-up: values kept on pages of unseen5, the set scored once held out and
+development material since (tests/fixtures/papertext/unseen5/PROVENANCE.md). Each test is a case
+the reader of s54-lead wrote wrong on the real page."""
+
+from __future__ import annotations
+
+from functools import cache
+
+from astro_cli.research.text.pdfread import read_pages
+from tests.paths import FIXTURES_DIR
+
+UNSEEN5 = FIXTURES_DIR / "papertext" / "unseen5"
+
+
+@cache
+def _page(name: str, number: int) -> str:
+    """The written lines of page `number` (1-based) of a cut fixture PDF."""
+    return "\n".join(read_pages(UNSEEN5 / name, max_pages=number)[number - 1].lines)
+
+
+def test_a_subscript_inside_a_subscript_stays_one():
+    # the water mass fraction x_{H_2O}: the 2 is set a size smaller than H and O (6 pt and 5 pt at
+    # 9 pt), and read `x_{H2O}`, H2O as a molecule with a subscript of 2O
+    table = _page("hzedge2023_p1-5-8.pdf", 2)
+    assert "x_{H_2O} | 10^{−5}–0.1 | Bulk water mass fraction" in table
+    assert "Π(x_{H_2O}) | [10^{−5}, 0.1] | log-uniform" in table
+    assert "mass fraction x_{H_2O}, and the dilution" in _page("hzedge2023_p1-5-8.pdf", 3)
+    assert "H2O" not in table + _page("hzedge2023_p1-5-8.pdf", 3)
