@@ -26,3 +26,9 @@ def test_a_subscript_inside_a_subscript_stays_one():
     assert "Π(x_{H_2O}) | [10^{−5}, 0.1] | log-uniform" in table
     assert "mass fraction x_{H_2O}, and the dilution" in _page("hzedge2023_p1-5-8.pdf", 3)
     assert "H2O" not in table + _page("hzedge2023_p1-5-8.pdf", 3)
+
+
+def test_a_forbidden_line_closed_before_its_numeral_is_upper_case():
+    # the comet's atomic lines: `[O] I` sets its bracket around the element only, and the small
+    # capital i read `[O] i` beside `Na I, K I` set upright
+    assert "([O] I, Na I, K I, Ca II," in _page("betapiccn2025_p1-2-6.pdf", 2)
