@@ -32,3 +32,14 @@ def test_a_forbidden_line_closed_before_its_numeral_is_upper_case():
     # the comet's atomic lines: `[O] I` sets its bracket around the element only, and the small
     # capital i read `[O] i` beside `Na I, K I` set upright
     assert "([O] I, Na I, K I, Ca II," in _page("betapiccn2025_p1-2-6.pdf", 2)
+
+
+def test_a_name_broken_after_a_prefix_with_no_vowel_is_one_name():
+    # `C/2006 P1 Mc-` / `Naught`: TeX broke the comet's name; a capital after the break was taken for a
+    # second name (`Almeida-Fernandes`), but `Mc` can stand as no name of its own
+    from astro_cli.research.library.parse import pdf_chunks
+
+    chunks, _ = pdf_chunks(read_pages(UNSEEN5 / "betapiccn2025_p1-2-6.pdf"), 1200)
+    text = " ".join(" ".join(chunk.text for chunk in chunks).split())
+    assert "sungrazing comet C/2016 P1 McNaught 2006P1 (Fulle et al. 2007)" in text
+    assert "Mc-Naught" not in text
