@@ -220,7 +220,7 @@ def _continues(line: LineShape, before: PieceEnds, piece: PieceEnds, first: Glyp
         joins = first.x0 - last.x1 <= size * GAP_EMS and first.x0 > line.start + size
         if joins or piece.math:  # a piece of digits and signs only (no word: as much a part of the
             # formula as a math font's) joins so; else it is asked as any piece is, below
-            return joins
+            return joins or _numerator_over(line, before, piece, first, last)
     if abs(piece_base - base) > size * 0.75:
         return _numerator_over(line, before, piece, first, last)
     if first.x0 >= last.x1 - size * 0.3:
@@ -237,19 +237,26 @@ def _continues(line: LineShape, before: PieceEnds, piece: PieceEnds, first: Glyp
 
 
 def _numerator_over(line: LineShape, before: PieceEnds, piece: PieceEnds, first: Glyph, last: Glyph) -> bool:
-    """A text-style fraction that opens a line (`1/2 T`): PDFium gives its numerator and its
-    denominator as pieces of their own. A numerator of a few digits, alone so far on its line, over
-    a denominator of a few digits of its size, centred under it and lower by less than a line's
-    spacing, is one fraction; the line's text follows it (pdfscript.py writes `1/2`)."""
-    over, under = before.shown or [], piece.shown or []
-    if not 0 < len(over) <= 3 or not 0 < len(under) <= 3 or len(line.shown) != len(over):
+    """A fraction that opens a line (`1/2 T`, a display's `(d^2n)/(dR ∂P) =`): PDFium gives its
+    numerator and its denominator as pieces of their own. A numerator of a few digits, alone so far
+    on its line, over a denominator of a few digits of its size, centred under it and lower by less
+    than a line's spacing, is one fraction; so is a display's numerator of mathematics over a
+    denominator centred under it; the line's text follows it (pdfscript.py writes `1/2`)."""
+    over, under = line.shown, piece.shown or []  # the numerator is the whole line so far
+    if not over or not under or abs(last.size - first.size) > 0.2:
         return False
-    if not all(g.char.isdigit() and abs(g.size - first.size) <= 0.2 for g in over + under):
+    centre_over = (min(g.x0 for g in over) + max(g.x1 for g in over)) / 2
+    centre_under = (min(g.x0 for g in under) + max(g.x1 for g in under)) / 2
+    if abs(centre_over - centre_under) >= first.size * 0.15:
         return False
-    centre_over = (over[0].x0 + over[-1].x1) / 2
-    centre_under = (under[0].x0 + under[-1].x1) / 2
     drop = last.base - first.base
-    return abs(centre_over - centre_under) < first.size * 0.15 and first.size * 0.5 < drop < first.size
+    digits = all(g.char.isdigit() and abs(g.size - first.size) <= 0.2 for g in over + under)
+    if digits and len(over) <= 3 and len(under) <= 3 and len(before.shown or []) == len(over):
+        return first.size * 0.5 < drop < first.size
+    # a display fraction that opens its formula (`(d^2n)/(dR ∂P) = ...`): both parts mathematics,
+    # centred on each other, the denominator two of TeX's fraction steps lower (a line of prose or
+    # of an alignment is neither centred on the one above nor so close)
+    return before.math and piece.math and line.display and first.size * 0.9 < drop < first.size * 1.6
 
 
 def _row_rest(line: LineShape, piece: PieceEnds, piece_base: float) -> bool:

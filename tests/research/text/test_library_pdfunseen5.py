@@ -43,3 +43,10 @@ def test_a_name_broken_after_a_prefix_with_no_vowel_is_one_name():
     text = " ".join(" ".join(chunk.text for chunk in chunks).split())
     assert "sungrazing comet C/2016 P1 McNaught 2006P1 (Fulle et al. 2007)" in text
     assert "Mc-Naught" not in text
+
+
+def test_a_display_fraction_that_opens_its_formula_is_one():
+    # the occurrence rate density (hzedge2023's eq. 1): the numerator d^2n was a line of its own and
+    # the denominator opened the next, read `d^2n` / `dR ∂P = F_0C_ng(...)`, a product
+    page = _page("hzedge2023_p1-5-8.pdf", 2)
+    assert "(d^2n)/(dR ∂P) = F_0C_ng(R, P, M_⋆), (1)" in page
