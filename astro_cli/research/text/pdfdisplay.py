@@ -11,6 +11,8 @@ bottom set over one another, the middle beside them, is a fraction on the middle
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from astro_cli.research.text.pdfchars import EXTENSION_FONTS
 from astro_cli.research.text.pdfglyphs import Glyph
 from astro_cli.research.text.pdfroots import RADICAL
@@ -90,3 +92,19 @@ def overlap(first: list[Glyph], second: list[Glyph]) -> bool:
         return False
     return min(g.x1 for g in a) > min(g.x0 for g in b) - 0.5 and max(g.x0 for g in b) < max(g.x1 for g in a) + 0.5 \
         and min(g.x0 for g in b) < max(g.x1 for g in a)
+
+
+def root_fraction(run: list[Glyph], kinds: list[str], part: Callable[[list[Glyph]], str]) -> str | None:
+    """A radicand that is one fraction, its numerator raised and its denominator lowered against the
+    line, one set over the other: `(a/b)` (each part written by `part`), so the root reads
+    `√(F_a/F_b)`, not `√ F_a/F_b`; None when the radicand is anything else."""
+    solid_kinds = [kind for glyph, kind in zip(run, kinds) if not glyph.generated]
+    if not solid_kinds or "main" in solid_kinds:
+        return None
+    split = next((n for n, (glyph, kind) in enumerate(zip(run, kinds))
+                  if not glyph.generated and kind != solid_kinds[0]), None)
+    if split is None or solid_kinds[0] in [k for g, k in zip(run[split:], kinds[split:]) if not g.generated]:
+        return None
+    first, second = run[:split], run[split:]
+    top, bottom = (first, second) if solid_kinds[0] == "sup" else (second, first)
+    return f"({part(top)}/{part(bottom)})" if parts_meet(top, bottom) else None

@@ -256,7 +256,10 @@ def _numerator_over(line: LineShape, before: PieceEnds, piece: PieceEnds, first:
     # a display fraction that opens its formula (`(d^2n)/(dR ∂P) = ...`): both parts mathematics,
     # centred on each other, the denominator two of TeX's fraction steps lower (a line of prose or
     # of an alignment is neither centred on the one above nor so close)
-    return before.math and piece.math and line.display and first.size * 0.9 < drop < first.size * 1.6
+    # (a row of a table under another is set in cells, and its values are no letters)
+    lettered = all(any(c.isalpha() for g in part for c in g.char) for part in (over, under))
+    return before.math and piece.math and line.display and not line.gaps and lettered \
+        and not wide_gaps(under, shown=under) and first.size * 0.9 < drop < first.size * 1.6
 
 
 def _row_rest(line: LineShape, piece: PieceEnds, piece_base: float) -> bool:

@@ -26,7 +26,13 @@ from astro_cli.research.text.pdfchars import (
     SYMBOL_FONTS,
     math_char,
 )
-from astro_cli.research.text.pdfdisplay import fraction_baseline, overlap, parts_meet, same_start
+from astro_cli.research.text.pdfdisplay import (
+    fraction_baseline,
+    overlap,
+    parts_meet,
+    root_fraction,
+    same_start,
+)
 from astro_cli.research.text.pdfglyphs import Glyph, math_only, reference
 from astro_cli.research.text.pdfoperators import big_operator, centred_on, write_limits
 from astro_cli.research.text.pdfpowers import group, superscript
@@ -109,6 +115,11 @@ def render_line(glyphs: list[Glyph], known: tuple[float, float] | None = None) -
                 last_main, right = glyph, glyph.x1
                 if reaches(glyph):  # √(1 − b^2): the radicand is what the root's rule covers
                     end = radicand_end(shown, i)
+                    if end > i + 1 and (over := root_fraction(shown[i + 1 : end], kinds[i + 1 : end], _part)):
+                        out.append(over)  # √(F_a/F_b): a fraction, and nothing else, under the rule
+                        right = _right(shown[i + 1 : end], right)
+                        i = end
+                        continue
                     if stacked(shown[i + 1 : end]) or end == i + 1:
                         uncertain = True  # a fraction under the root, or a radicand on another line
                     else:

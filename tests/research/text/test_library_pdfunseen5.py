@@ -50,3 +50,10 @@ def test_a_display_fraction_that_opens_its_formula_is_one():
     # the denominator opened the next, read `d^2n` / `dR ∂P = F_0C_ng(...)`, a product
     page = _page("hzedge2023_p1-5-8.pdf", 2)
     assert "(d^2n)/(dR ∂P) = F_0C_ng(R, P, M_⋆), (1)" in page
+
+
+def test_a_fraction_under_a_root_is_read_inside_it():
+    # vspec2024's eq. 1: a fraction under the root's rule was marked and read `√ F_{∗, VSPEC}/F_{∗, PSG}`,
+    # the root over the numerator only
+    page = _page("vspec2024_p1-4-7-8.pdf", 2)
+    assert "N_{photon} = N_{photon, PSG}√(F_{∗, VSPEC}/F_{∗, PSG})" in page
