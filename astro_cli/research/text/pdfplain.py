@@ -24,8 +24,8 @@ from functools import lru_cache
 from astro_cli.research.text.hyphens import SOFT_HYPHEN
 from astro_cli.research.text.pdfchars import math_char
 from astro_cli.research.text.pdfglyphs import MATH_FONTS, Glyph
+from astro_cli.research.text.pdfparts import NESTED, kind_of
 from astro_cli.research.text.pdfpowers import superscript
-from astro_cli.research.text.pdfscript import NESTED, kind_of
 from astro_cli.research.text.pdfspacing import Run
 from astro_cli.research.text.pdfwords import MATH_FUNCTIONS
 
