@@ -108,3 +108,29 @@ def root_fraction(run: list[Glyph], kinds: list[str], part: Callable[[list[Glyph
     first, second = run[:split], run[split:]
     top, bottom = (first, second) if solid_kinds[0] == "sup" else (second, first)
     return f"({part(top)}/{part(bottom)})" if parts_meet(top, bottom) else None
+
+
+_OPENS = {")": "(", "]": "[", "}": "{", "⟩": "⟨"}
+
+
+def closes_delimiter(shown: list[Glyph], piece: list[Glyph], last: Glyph) -> bool:
+    """`piece` opens with a big closing delimiter (a math extension font's, which hangs from its
+    top, so its origin is no baseline) right after the line's last glyph `last`, and the line holds
+    the big opening one it closes, hung at the same height: `(R_∗/R_p)^2`, not `(R_∗/R_p` and a
+    line `)_2`. (A big delimiter that closes nothing of its line is not joined: a matrix's.)"""
+    first = piece[0] if piece else None
+    if first is None or first.family not in EXTENSION_FONTS or first.char not in _OPENS:
+        return False
+    if not -0.1 * first.size <= first.x0 - last.x1 <= first.size:
+        return False
+    depth = 0
+    for glyph in reversed(shown[-_LOOK_BACK:]):
+        if glyph.family in EXTENSION_FONTS and abs(glyph.base - first.base) < 0.1 * first.size:
+            if glyph.char == first.char:
+                depth += 1
+            elif glyph.char == _OPENS[first.char]:
+                if not depth:
+                    return True
+                depth -= 1
+    return False
+

@@ -13,7 +13,7 @@ from bisect import insort
 from dataclasses import dataclass, field
 from typing import Any
 
-from astro_cli.research.text.pdfdisplay import under_numerator
+from astro_cli.research.text.pdfdisplay import closes_delimiter, under_numerator
 from astro_cli.research.text.pdfglyphs import (
     CharReader,
     Glyph,
@@ -198,6 +198,8 @@ def continues(line: LineShape, before: PieceEnds, piece: PieceEnds) -> bool:
     if _continues(line, before, piece, first, last):
         return True
     size = line.size
+    if closes_delimiter(line.shown, piece.shown or [], last):
+        return True  # `(R_∗/R_p)^2`: the big `)` closes the line's big `(`
     if hangs_on(piece.shown, line.base, size):
         return -0.3 * size <= first.x0 - last.x1 <= size * GAP_EMS
     if piece.last is None or not line.shown:

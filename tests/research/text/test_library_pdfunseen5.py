@@ -57,3 +57,10 @@ def test_a_fraction_under_a_root_is_read_inside_it():
     # the root over the numerator only
     page = _page("vspec2024_p1-4-7-8.pdf", 2)
     assert "N_{photon} = N_{photon, PSG}√(F_{∗, VSPEC}/F_{∗, PSG})" in page
+
+
+def test_a_big_closing_delimiter_and_its_power_stay_on_their_line():
+    # vspec2024's eq. 3: the big `)` hangs from its top, so it and its square were a line of their own,
+    # `F_λ = ... (R_∗/R_p` then `⟦)_2⟧`: the square read as a subscript of nothing
+    page = _page("vspec2024_p1-4-7-8.pdf", 2)
+    assert "F_λ = F_{rock,λ} F_{PSG,λ} (R_∗/R_p)^2" in page and ")_2" not in page
