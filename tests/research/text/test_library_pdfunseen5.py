@@ -64,3 +64,10 @@ def test_a_big_closing_delimiter_and_its_power_stay_on_their_line():
     # `F_λ = ... (R_∗/R_p` then `⟦)_2⟧`: the square read as a subscript of nothing
     page = _page("vspec2024_p1-4-7-8.pdf", 2)
     assert "F_λ = F_{rock,λ} F_{PSG,λ} (R_∗/R_p)^2" in page and ")_2" not in page
+
+
+def test_an_integrals_limits_beside_it_are_its_limits():
+    # vspec2024's eq. 11: TeX sets ∫'s limits beside it, the lower one tucked under its slant; read as
+    # a line `⟦∫ _∞⟧` and then `−∞ A dt = ...`, the integral lost its bounds
+    page = _page("vspec2024_p1-4-7-8.pdf", 4)
+    assert "∫_{−∞}^∞ A dt = E/(σT^4)" in page and "∫ _∞" not in page
