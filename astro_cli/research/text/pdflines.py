@@ -200,6 +200,8 @@ def continues(line: LineShape, before: PieceEnds, piece: PieceEnds) -> bool:
     size = line.size
     if closes_delimiter(line.shown, piece.shown or [], last):
         return True  # `(R_∗/R_p)^2`: the big `)` closes the line's big `(`
+    if _under_its_superscript(line.shown, piece, first, last):
+        return True
     if hangs_on(piece.shown, line.base, size):
         return -0.3 * size <= first.x0 - last.x1 <= size * GAP_EMS
     if piece.last is None or not line.shown:
@@ -262,6 +264,22 @@ def _numerator_over(line: LineShape, before: PieceEnds, piece: PieceEnds, first:
     lettered = all(any(c.isalpha() for g in part for c in g.char) for part in (over, under))
     return before.math and piece.math and line.display and not line.gaps and lettered \
         and not wide_gaps(under, shown=under) and first.size * 0.9 < drop < first.size * 1.6
+
+
+def _under_its_superscript(shown: list[Glyph], piece: PieceEnds, first: Glyph, last: Glyph) -> bool:
+    """A subscript PDFium gave apart, set under the superscript `last` the line just wrote, both of
+    the symbol before it: `πR_∗^2` in a display fraction's denominator (the line's baseline is the
+    numerator's, so the subscript looked a line of its own). Both scripts start at the symbol's
+    right edge and are of one size; the subscript sits a little under the symbol's baseline, the
+    superscript over it."""
+    symbol = next((g for g in reversed(shown[-4:-1]) if not g.generated and g.char.strip()), None)
+    if symbol is None or piece.shown is None or len(piece.shown) > 8 or shown[-1] is not last:
+        return False
+    size = symbol.size
+    return abs(first.size - last.size) < 0.2 and last.size < 0.88 * size \
+        and abs(first.x0 - last.x0) <= 0.3 * size and first.x0 >= symbol.x1 - 0.3 * size \
+        and last.base > symbol.base and 0 < symbol.base - first.base <= 0.5 * size \
+        and all(abs(g.base - first.base) < 0.1 * size for g in piece.shown)
 
 
 def _row_rest(line: LineShape, piece: PieceEnds, piece_base: float) -> bool:

@@ -71,3 +71,10 @@ def test_an_integrals_limits_beside_it_are_its_limits():
     # a line `⟦∫ _∞⟧` and then `−∞ A dt = ...`, the integral lost its bounds
     page = _page("vspec2024_p1-4-7-8.pdf", 4)
     assert "∫_{−∞}^∞ A dt = E/(σT^4)" in page and "∫ _∞" not in page
+
+
+def test_a_subscript_under_its_symbols_superscript_stays_with_it():
+    # the column density towards β Pic: in the denominator πR_∗^2 the ∗ was a piece of its own, below
+    # the line's (the numerator's) baseline, so it read `N_{CN}/(πR^2)` and a line `∗`
+    page = _page("betapiccn2025_p1-2-6.pdf", 3)
+    assert "n ∼ N_{CN}/(πR_∗^2)" in page and "\n∗\n" not in page
