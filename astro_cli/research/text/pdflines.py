@@ -13,6 +13,7 @@ from bisect import insort
 from dataclasses import dataclass, field
 from typing import Any
 
+from astro_cli.research.text.pdfchars import MATH_ITALIC_FONTS
 from astro_cli.research.text.pdfdisplay import closes_delimiter, under_numerator
 from astro_cli.research.text.pdfglyphs import (
     CharReader,
@@ -260,8 +261,8 @@ def _numerator_over(line: LineShape, before: PieceEnds, piece: PieceEnds, first:
     # a display fraction that opens its formula (`(d^2n)/(dR ∂P) = ...`): both parts mathematics,
     # centred on each other, the denominator two of TeX's fraction steps lower (a line of prose or
     # of an alignment is neither centred on the one above nor so close)
-    # (a row of a table under another is set in cells, and its values are no letters)
-    lettered = all(any(c.isalpha() for g in part for c in g.char) for part in (over, under))
+    # (a row of a table under another is set in cells, its names in the text's font, not math italic)
+    lettered = all(any(g.family in MATH_ITALIC_FONTS and g.char.isalpha() for g in part) for part in (over, under))
     return before.math and piece.math and line.display and not line.gaps and lettered \
         and not wide_gaps(under, shown=under) and first.size * 0.9 < drop < first.size * 1.6
 

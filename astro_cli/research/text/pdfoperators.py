@@ -80,7 +80,8 @@ def centred_on(run: list[Glyph], operator: Glyph) -> bool:
         return False
     middle = (min(g.x0 for g in solid) + max(g.x1 for g in solid)) / 2
     start = min(g.x0 for g in solid)
-    return (operator.x0 <= middle <= operator.x1 and start < operator.x1) or _beside(operator, start)
+    return (operator.x0 <= middle <= operator.x1 and start < operator.x1) \
+        or (_beside(operator, start) and all(g.size < operator.size - 0.2 for g in solid))  # not a fraction's part
 
 
 def _beside(operator: Glyph, start: float) -> bool:
