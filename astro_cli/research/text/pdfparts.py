@@ -77,8 +77,12 @@ def scripted(run: list[Glyph], size: float, base: float) -> str:
         now = kinds[n]
         if glyph.generated:  # a space stays in a script only between two glyphs of it (`x_i − x_j`, not `x_{i }−`)
             kind = segments[-1][0] if segments else "main"
-            after = next((kinds[m] for m in range(n + 1, len(run)) if not run[m].generated), "main")
+            ahead = next((m for m in range(n + 1, len(run)) if not run[m].generated), None)
+            after = kinds[ahead] if ahead is not None else "main"
             now = kind if after == kind else "main"
+            if kind != "main" and ahead is not None and after == "main" \
+                    and run[ahead].x0 - segments[-1][1][-1].x1 < 0.15 * size:
+                continue  # `(k_Ct)/τ`: closer than TeX's thin space after a script is no space
         if segments and segments[-1][0] == now:
             segments[-1][1].append(glyph)
         else:

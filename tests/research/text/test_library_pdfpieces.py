@@ -38,7 +38,8 @@ def test_a_fraction_left_in_pieces_inside_a_formula_changes_no_value_unmarked():
     spans = _marked(text)
     assert any(s.startswith("(_1 a da dt )_{tide}") and s.endswith("(R_⋆/a)^8, (1)") for s in spans)
     # (stop 54: `min` is no word, so eq. (2)'s pieces join its line and its fraction is read, unmarked)
-    assert "f = min[1,(P_{orb}/(2 τ_{conv}) )^2 ⟦]⟧ (2)" in text
+    # (follow-up: the big `]` that closes the line's big `[` joins it, no longer a marked line `⟦]⟧`)
+    assert "f = min[1,(P_{orb}/(2 τ_{conv}) )^2] (2)" in text
 
 
 def test_a_formula_read_on_one_line_and_prose_stay_unmarked():
@@ -80,4 +81,4 @@ def test_a_stub_of_symbols_right_above_a_numbered_line_is_read_as_its_fraction()
     # marked the stub's line (`⟦k_Ct τ = ...⟧`); since the follow-up, a numerator of mathematics with
     # a denominator centred under it opens the formula as its fraction (pdflines._numerator_over)
     text = _text("unseen/dsd2015_p4-5-17.pdf")
-    assert "(k_C t)/τ= ln (P/P_0) (k_Ik_C)/(2τ^2)(P^2 − P_0^2) (6)" in text and "k_Ct τ" not in text
+    assert "(k_Ct)/τ= ln (P/P_0) (k_Ik_C)/(2τ^2)(P^2 − P_0^2) (6)" in text and "k_Ct τ" not in text
