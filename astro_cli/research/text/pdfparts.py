@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 
 from astro_cli.research.text.pdfchars import EXTENSION_FONTS
-from astro_cli.research.text.pdfdisplay import overlap
+from astro_cli.research.text.pdfdisplay import overlap, same_start
 from astro_cli.research.text.pdfglyphs import Glyph
 from astro_cli.research.text.pdfpowers import group
 from astro_cli.research.text.pdfroots import bare_part
@@ -90,7 +90,8 @@ def scripted(run: list[Glyph], size: float, base: float) -> str:
     for n in range(1, len(segments) - 1):
         (kind, glyphs), (then, following) = segments[n], segments[n + 1]
         symbol = segments[n - 1][1][-1]  # what they stand on: a letter or a closing bracket, not `+ `
-        if kind == "sup" and then == "sub" and overlap(glyphs, following) and not symbol.generated \
+        if kind == "sup" and then == "sub" and (overlap(glyphs, following) or same_start(glyphs, following, size)) \
+                and not symbol.generated \
                 and (symbol.char[-1:].isalnum() or symbol.char in ")]′"):
             segments[n], segments[n + 1] = segments[n + 1], segments[n]
     out: list[str] = []

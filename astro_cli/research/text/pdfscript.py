@@ -52,6 +52,7 @@ APPROXIMATE, APPROXIMATE_END = "⟦", "⟧"  # around a formula whose layout was
 _UNSURE = "\x1e"  # before a root sign whose reach is not known, until its word is marked
 _UNSURE_WORD = re.compile(r"(\S*\x1e\S*?)([,.;:]*(?:\s|$))")
 _NO_TEXT = EXTENSION_FONTS
+_RELATIONS = frozenset("=<>≈∼≡≤≥∝")  # TeX sets a thick space after these, also before a root sign
 _NAMING = frozenset((*SYMBOL_FONTS, *EXTENSION_FONTS, *MATH_ITALIC_FONTS, "MSAM", "TXSYA", "PXSYA", "MSBM"))
 
 
@@ -108,9 +109,9 @@ def render_line(glyphs: list[Glyph], known: tuple[float, float] | None = None) -
                         and thin_space(last_main, glyph, size):
                     out.append(" ")  # log g, v sin i, 14 m s^{−1}: TeX's thin space, where PDFium put none
                 elif glyph.family in EXTENSION_FONTS and right is not None and glyph.x0 - right >= 0.15 * size \
-                        and big_operator(glyph) \
+                        and (big_operator(glyph) or glyph.char == RADICAL and "".join(out).rstrip()[-1:] in _RELATIONS) \
                         and out and not out[-1].endswith((" ", "/", "(", "[", "{")):
-                    out.append(" ")  # `+ ∑_{n=1}^{N_s}`: the space TeX sets around `+`
+                    out.append(" ")  # `+ ∑_{n=1}^{N_s}`, `= √(...)`: the space TeX sets around `+`, `=`
                 out.append(glyph.char)
                 last_main, right = glyph, glyph.x1
                 if reaches(glyph):  # √(1 − b^2): the radicand is what the root's rule covers

@@ -78,3 +78,11 @@ def test_a_subscript_under_its_symbols_superscript_stays_with_it():
     # the line's (the numerator's) baseline, so it read `N_{CN}/(πR^2)` and a line `∗`
     page = _page("betapiccn2025_p1-2-6.pdf", 3)
     assert "n ∼ N_{CN}/(πR_∗^2)" in page and "\n∗\n" not in page
+
+
+def test_a_symbols_two_scripts_under_a_root_are_no_fraction():
+    # vspec2024's eq. 2: `N_{photon}^2` under the root's rule has its 2 set over `photon`, which was
+    # taken for a fraction under the root, so the formula was marked and read `=√N_{photon}^2 + ...`,
+    # the root over the first term only
+    page = _page("vspec2024_p1-4-7-8.pdf", 2)
+    assert "N_{tot} = √(N_{photon}^2 + N_{detector}^2 + N_{telescope}^2 + N_{background})" in page
