@@ -6,8 +6,9 @@ witness: a paper that writes `short-period` once in mid-line means the hyphen at
 real; a paper that writes `atmospheric` means the broken one is not. Where the paper is silent, an
 English word list decides (the joined form is a word: join; both halves are words, however short,
 keep: `by-hand`, since `byhand` is no word), and
-TeX's own rules settle the rest (it never hyphenates before a digit or a capital, nor leaves fewer
-than two letters before a break or three after it).
+TeX's own rules settle the rest (it never hyphenates before a digit, nor leaves fewer than two letters
+before a break or three after it). A capital after the break is a second name, kept, unless the
+first half cannot be a name (no vowel: `Mc-Naught`) or the word list or the paper writes them as one.
 """
 
 from __future__ import annotations
@@ -27,6 +28,7 @@ WordCheck = Callable[[str], bool]
 # a surname broken at a line end in a citation (`Holm-` / `berg et al. 2006`): TeX's break of one name,
 # whatever its halves mean; a double-barrelled name has a capital on both sides (`Almeida-Fernandes`)
 _SURNAME = re.compile(r"^[A-Z][a-z’'-]+$")
+_VOWEL = re.compile(r"[aeiouyAEIOUY]")
 _CITED = re.compile(r"\s*(?:et\s+al\.|&\s+[A-Z]|,?\s+\(?(?:1[89]|20)\d\d[a-z]?\b)")
 
 
@@ -78,7 +80,7 @@ class HyphenResolver:
         if "-" in left or "-" in right or tail[0].isdigit() or head[-1].isdigit():
             return True  # TeX breaks a word that has a hyphen only at that hyphen; never before a digit
         if tail[0].isupper() and not (head.isupper() and tail.isupper()):
-            return True
+            return not self._one_name(head, tail)
         if len(head) < 2 or len(tail) < 3:
             return True
         a, b = fold(head), fold(tail)
@@ -88,6 +90,17 @@ class HyphenResolver:
         if self.words(a + b):
             return False
         return self._is_word(a) and self._is_word(b)  # an unknown whole of two words: a compound
+
+    def _one_name(self, head: str, tail: str) -> bool:
+        """A capital after the break is a second name (`Almeida-Fernandes`) unless the head cannot
+        stand as a name: it has no vowel (`Mc-Naught`, the comet), or the paper or the word list
+        writes the two as one (`Mac-Donald`)."""
+        if len(head) < 2 or not (head[0].isupper() and head[1:].islower()):
+            return False  # `HST-Based`, `J-Pierre`: an acronym or an initial
+        whole = fold(head + tail)
+        if self.hyphenated[f"{fold(head)}-{fold(tail)}"] or self.joined[whole]:
+            return self.joined[whole] > self.hyphenated[f"{fold(head)}-{fold(tail)}"]
+        return not _VOWEL.search(head) or self.words(whole)
 
     def _is_word(self, word: str) -> bool:
         return self.joined[word] > 0 or self.words(word)

@@ -11,6 +11,8 @@ bottom set over one another, the middle beside them, is a fraction on the middle
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from astro_cli.research.text.pdfchars import EXTENSION_FONTS
 from astro_cli.research.text.pdfglyphs import Glyph
 from astro_cli.research.text.pdfroots import RADICAL
@@ -90,3 +92,45 @@ def overlap(first: list[Glyph], second: list[Glyph]) -> bool:
         return False
     return min(g.x1 for g in a) > min(g.x0 for g in b) - 0.5 and max(g.x0 for g in b) < max(g.x1 for g in a) + 0.5 \
         and min(g.x0 for g in b) < max(g.x1 for g in a)
+
+
+def root_fraction(run: list[Glyph], kinds: list[str], part: Callable[[list[Glyph]], str]) -> str | None:
+    """A radicand that is one fraction, its numerator raised and its denominator lowered against the
+    line, one set over the other: `(a/b)` (each part written by `part`), so the root reads
+    `√(F_a/F_b)`, not `√ F_a/F_b`; None when the radicand is anything else."""
+    solid_kinds = [kind for glyph, kind in zip(run, kinds) if not glyph.generated]
+    if not solid_kinds or "main" in solid_kinds:
+        return None
+    split = next((n for n, (glyph, kind) in enumerate(zip(run, kinds))
+                  if not glyph.generated and kind != solid_kinds[0]), None)
+    if split is None or solid_kinds[0] in [k for g, k in zip(run[split:], kinds[split:]) if not g.generated]:
+        return None
+    first, second = run[:split], run[split:]
+    top, bottom = (first, second) if solid_kinds[0] == "sup" else (second, first)
+    return f"({part(top)}/{part(bottom)})" if parts_meet(top, bottom) else None
+
+
+_OPENS = {")": "(", "]": "[", "}": "{", "⟩": "⟨"}
+
+
+def closes_delimiter(shown: list[Glyph], piece: list[Glyph], last: Glyph) -> bool:
+    """`piece` opens with a big closing delimiter (a math extension font's, which hangs from its
+    top, so its origin is no baseline) right after the line's last glyph `last`, and the line holds
+    the big opening one it closes, hung at the same height: `(R_∗/R_p)^2`, not `(R_∗/R_p` and a
+    line `)_2`. (A big delimiter that closes nothing of its line is not joined: a matrix's.)"""
+    first = piece[0] if piece else None
+    if first is None or first.family not in EXTENSION_FONTS or first.char not in _OPENS:
+        return False
+    if not -0.1 * first.size <= first.x0 - last.x1 <= first.size:
+        return False
+    depth = 0
+    for glyph in reversed(shown[-_LOOK_BACK:]):
+        if glyph.family in EXTENSION_FONTS and abs(glyph.base - first.base) < 0.1 * first.size:
+            if glyph.char == first.char:
+                depth += 1
+            elif glyph.char == _OPENS[first.char]:
+                if not depth:
+                    return True
+                depth -= 1
+    return False
+

@@ -13,7 +13,8 @@ from bisect import insort
 from dataclasses import dataclass, field
 from typing import Any
 
-from astro_cli.research.text.pdfdisplay import under_numerator
+from astro_cli.research.text.pdfchars import MATH_ITALIC_FONTS
+from astro_cli.research.text.pdfdisplay import closes_delimiter, under_numerator
 from astro_cli.research.text.pdfglyphs import (
     CharReader,
     Glyph,
@@ -198,6 +199,10 @@ def continues(line: LineShape, before: PieceEnds, piece: PieceEnds) -> bool:
     if _continues(line, before, piece, first, last):
         return True
     size = line.size
+    if closes_delimiter(line.shown, piece.shown or [], last):
+        return True  # `(R_∗/R_p)^2`: the big `)` closes the line's big `(`
+    if _under_its_superscript(line.shown, piece, first, last):
+        return True
     if hangs_on(piece.shown, line.base, size):
         return -0.3 * size <= first.x0 - last.x1 <= size * GAP_EMS
     if piece.last is None or not line.shown:
@@ -220,7 +225,7 @@ def _continues(line: LineShape, before: PieceEnds, piece: PieceEnds, first: Glyp
         joins = first.x0 - last.x1 <= size * GAP_EMS and first.x0 > line.start + size
         if joins or piece.math:  # a piece of digits and signs only (no word: as much a part of the
             # formula as a math font's) joins so; else it is asked as any piece is, below
-            return joins
+            return joins or _numerator_over(line, before, piece, first, last)
     if abs(piece_base - base) > size * 0.75:
         return _numerator_over(line, before, piece, first, last)
     if first.x0 >= last.x1 - size * 0.3:
@@ -237,19 +242,45 @@ def _continues(line: LineShape, before: PieceEnds, piece: PieceEnds, first: Glyp
 
 
 def _numerator_over(line: LineShape, before: PieceEnds, piece: PieceEnds, first: Glyph, last: Glyph) -> bool:
-    """A text-style fraction that opens a line (`1/2 T`): PDFium gives its numerator and its
-    denominator as pieces of their own. A numerator of a few digits, alone so far on its line, over
-    a denominator of a few digits of its size, centred under it and lower by less than a line's
-    spacing, is one fraction; the line's text follows it (pdfscript.py writes `1/2`)."""
-    over, under = before.shown or [], piece.shown or []
-    if not 0 < len(over) <= 3 or not 0 < len(under) <= 3 or len(line.shown) != len(over):
+    """A fraction that opens a line (`1/2 T`, a display's `(d^2n)/(dR ∂P) =`): PDFium gives its
+    numerator and its denominator as pieces of their own. A numerator of a few digits, alone so far
+    on its line, over a denominator of a few digits of its size, centred under it and lower by less
+    than a line's spacing, is one fraction; so is a display's numerator of mathematics over a
+    denominator centred under it; the line's text follows it (pdfscript.py writes `1/2`)."""
+    over, under = line.shown, piece.shown or []  # the numerator is the whole line so far
+    if not over or not under or abs(last.size - first.size) > 0.2:
         return False
-    if not all(g.char.isdigit() and abs(g.size - first.size) <= 0.2 for g in over + under):
+    centre_over = (min(g.x0 for g in over) + max(g.x1 for g in over)) / 2
+    centre_under = (min(g.x0 for g in under) + max(g.x1 for g in under)) / 2
+    if abs(centre_over - centre_under) >= first.size * 0.15:
         return False
-    centre_over = (over[0].x0 + over[-1].x1) / 2
-    centre_under = (under[0].x0 + under[-1].x1) / 2
     drop = last.base - first.base
-    return abs(centre_over - centre_under) < first.size * 0.15 and first.size * 0.5 < drop < first.size
+    digits = all(g.char.isdigit() and abs(g.size - first.size) <= 0.2 for g in over + under)
+    if digits and len(over) <= 3 and len(under) <= 3 and len(before.shown or []) == len(over):
+        return first.size * 0.5 < drop < first.size
+    # a display fraction that opens its formula (`(d^2n)/(dR ∂P) = ...`): both parts mathematics,
+    # centred on each other, the denominator two of TeX's fraction steps lower (a line of prose or
+    # of an alignment is neither centred on the one above nor so close)
+    # (a row of a table under another is set in cells, its names in the text's font, not math italic)
+    lettered = all(any(g.family in MATH_ITALIC_FONTS and g.char.isalpha() for g in part) for part in (over, under))
+    return before.math and piece.math and line.display and not line.gaps and lettered \
+        and not wide_gaps(under, shown=under) and first.size * 0.9 < drop < first.size * 1.6
+
+
+def _under_its_superscript(shown: list[Glyph], piece: PieceEnds, first: Glyph, last: Glyph) -> bool:
+    """A subscript PDFium gave apart, set under the superscript `last` the line just wrote, both of
+    the symbol before it: `πR_∗^2` in a display fraction's denominator (the line's baseline is the
+    numerator's, so the subscript looked a line of its own). Both scripts start at the symbol's
+    right edge and are of one size; the subscript sits a little under the symbol's baseline, the
+    superscript over it."""
+    symbol = next((g for g in reversed(shown[-4:-1]) if not g.generated and g.char.strip()), None)
+    if symbol is None or piece.shown is None or len(piece.shown) > 8 or shown[-1] is not last:
+        return False
+    size = symbol.size
+    return abs(first.size - last.size) < 0.2 and last.size < 0.88 * size \
+        and abs(first.x0 - last.x0) <= 0.3 * size and first.x0 >= symbol.x1 - 0.3 * size \
+        and last.base > symbol.base and 0 < symbol.base - first.base <= 0.5 * size \
+        and all(abs(g.base - first.base) < 0.1 * size for g in piece.shown)
 
 
 def _row_rest(line: LineShape, piece: PieceEnds, piece_base: float) -> bool:

@@ -17,6 +17,7 @@ from astro_cli.research.text.pdfglyphs import Glyph
 from astro_cli.research.text.pdfroots import RADICAL
 
 BIG_OPERATORS = frozenset("∑∏∐∫∮⋃⋂⋀⋁⊎⨀⨁⨂⊙⊕⊗")
+_SIDE_LIMITS = frozenset("∫∮")  # TeX sets an integral's limits beside it, not over and under (no \limits)
 _LOOK_BACK = 12  # glyphs of the line searched for the operator its limits belong to
 _HANG = 1.6  # font sizes: the top of a display operator is at most this far above the line's baseline
 _REACH = 2.6  # font sizes from an operator's top to the baseline of a limit over or under it
@@ -53,7 +54,8 @@ def limit_of(shown: list[Glyph], first: Glyph, last: Glyph) -> Glyph | None:
     for glyph in reversed(shown[-_LOOK_BACK:]):
         if glyph.x1 < middle - glyph.size:
             return None  # the line has moved on past any operator the piece could belong to
-        if big_operator(glyph) and glyph.x0 <= middle <= glyph.x1 and first.size < glyph.size - 0.2 \
+        if big_operator(glyph) and (glyph.x0 <= middle <= glyph.x1 or _beside(glyph, first.x0)) \
+                and first.size < glyph.size - 0.2 \
                 and abs(glyph.base - first.base) <= _REACH * glyph.size:
             return glyph
     return None
@@ -71,12 +73,21 @@ def after_limits(shown: list[Glyph], before: tuple[Glyph, Glyph], first: Glyph, 
 
 
 def centred_on(run: list[Glyph], operator: Glyph) -> bool:
-    """The run's solid glyphs are centred over or under `operator`, not set after it (`∑_i`)."""
+    """The run's solid glyphs are centred over or under `operator`, not set after it (`∑_i`); an
+    integral's limits are set beside it."""
     solid = [g for g in run if not g.generated and g.char.strip()]
     if not solid:
         return False
     middle = (min(g.x0 for g in solid) + max(g.x1 for g in solid)) / 2
-    return operator.x0 <= middle <= operator.x1 and min(g.x0 for g in solid) < operator.x1
+    start = min(g.x0 for g in solid)
+    return (operator.x0 <= middle <= operator.x1 and start < operator.x1) \
+        or (_beside(operator, start) and all(g.size < operator.size - 0.2 for g in solid))  # not a fraction's part
+
+
+def _beside(operator: Glyph, start: float) -> bool:
+    """A run starting at `start` is a limit set beside an integral sign: from inside the sign (the
+    lower limit tucked under its slant, `∫_{−∞}^∞`) to half an em right of it."""
+    return _named(operator) in _SIDE_LIMITS and operator.x0 <= start <= operator.x1 + 0.5 * operator.size
 
 
 def write_limits(shown: list[Glyph], kinds: list[str], run: tuple[int, int], operator: Glyph, out: list[str],

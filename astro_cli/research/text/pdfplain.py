@@ -24,8 +24,8 @@ from functools import lru_cache
 from astro_cli.research.text.hyphens import SOFT_HYPHEN
 from astro_cli.research.text.pdfchars import math_char
 from astro_cli.research.text.pdfglyphs import MATH_FONTS, Glyph
+from astro_cli.research.text.pdfparts import NESTED, kind_of
 from astro_cli.research.text.pdfpowers import superscript
-from astro_cli.research.text.pdfscript import kind_of
 from astro_cli.research.text.pdfspacing import Run
 from astro_cli.research.text.pdfwords import MATH_FUNCTIONS
 
@@ -106,6 +106,9 @@ def scripted(text: str, start: int, end: int, runs: Sequence[Run],
         return None  # (PDFium's mark of a broken word after a script: its own glyph's kind is not known)
     if any(kind != "main" and run.size >= size * 0.88 for run, kind in zip(runs, kinds)):
         return None  # a script in the text's own size: text set at an angle, one glyph above the other?
+    if any(kind != "main" and then == kind and abs(run.size - after.size) >= NESTED
+           for run, after, kind, then in zip(runs, runs[1:], kinds, kinds[1:])):
+        return None  # a script with a script of its own (`x_{H_2O}`): pdfscript places each glyph
     space = text.find(" ", start, end)
     while space >= 0:
         if not generated(space):

@@ -75,10 +75,19 @@ def radicand_end(shown: list[Glyph], sign: int) -> int:
 
 
 def stacked(glyphs: list[Glyph]) -> bool:
-    """Glyphs set one above another (a fraction): the root's radicand is then not one run."""
+    """Glyphs set one above another (a fraction): the root's radicand is then not one run. A symbol's
+    own two scripts, both starting at its right edge, are not (`√(N_{photon}^2 + N_{detector}^2)`)."""
     solid = [g for g in glyphs if not g.generated and g.char.strip()]
     return any(a.x0 < b.x1 - 1 and b.x0 < a.x1 - 1 and abs(a.base - b.base) > 0.3 * max(a.size, b.size)
-               for n, a in enumerate(solid) for b in solid[n + 1 :])
+               and not _scripts_of_one(solid, a, b) for n, a in enumerate(solid) for b in solid[n + 1 :])
+
+
+def _scripts_of_one(solid: list[Glyph], a: Glyph, b: Glyph) -> bool:
+    """`a` and `b` are the two scripts of one symbol: smaller than it and starting at its right edge."""
+    start = min(a.x0, b.x0)
+    return any(g.size * 0.88 > max(a.size, b.size) and abs(a.x0 - b.x0) < 0.3 * g.size
+               and abs(g.x1 - start) < 0.3 * g.size and b.base < g.base + 0.5 * g.size and a.base < g.base + 0.5 * g.size
+               for g in solid)
 
 
 def reaches(glyph: Glyph) -> bool:

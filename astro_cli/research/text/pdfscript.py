@@ -26,13 +26,19 @@ from astro_cli.research.text.pdfchars import (
     SYMBOL_FONTS,
     math_char,
 )
-from astro_cli.research.text.pdfdisplay import fraction_baseline, overlap, parts_meet, same_start
+from astro_cli.research.text.pdfdisplay import (
+    fraction_baseline,
+    overlap,
+    parts_meet,
+    root_fraction,
+    same_start,
+)
 from astro_cli.research.text.pdfglyphs import Glyph, math_only, reference
 from astro_cli.research.text.pdfoperators import big_operator, centred_on, write_limits
+from astro_cli.research.text.pdfparts import kind_of, limit, part, script, text_of
 from astro_cli.research.text.pdfpowers import group, superscript
 from astro_cli.research.text.pdfroots import (
     RADICAL,
-    bare_part,
     lone_radicand,
     radicand_end,
     reaches,
@@ -46,6 +52,7 @@ APPROXIMATE, APPROXIMATE_END = "⟦", "⟧"  # around a formula whose layout was
 _UNSURE = "\x1e"  # before a root sign whose reach is not known, until its word is marked
 _UNSURE_WORD = re.compile(r"(\S*\x1e\S*?)([,.;:]*(?:\s|$))")
 _NO_TEXT = EXTENSION_FONTS
+_RELATIONS = frozenset("=<>≈∼≡≤≥∝")  # TeX sets a thick space after these, also before a root sign
 _NAMING = frozenset((*SYMBOL_FONTS, *EXTENSION_FONTS, *MATH_ITALIC_FONTS, "MSAM", "TXSYA", "PXSYA", "MSBM"))
 
 
@@ -102,17 +109,22 @@ def render_line(glyphs: list[Glyph], known: tuple[float, float] | None = None) -
                         and thin_space(last_main, glyph, size):
                     out.append(" ")  # log g, v sin i, 14 m s^{−1}: TeX's thin space, where PDFium put none
                 elif glyph.family in EXTENSION_FONTS and right is not None and glyph.x0 - right >= 0.15 * size \
-                        and big_operator(glyph) \
+                        and (big_operator(glyph) or glyph.char == RADICAL and "".join(out).rstrip()[-1:] in _RELATIONS) \
                         and out and not out[-1].endswith((" ", "/", "(", "[", "{")):
-                    out.append(" ")  # `+ ∑_{n=1}^{N_s}`: the space TeX sets around `+`
+                    out.append(" ")  # `+ ∑_{n=1}^{N_s}`, `= √(...)`: the space TeX sets around `+`, `=`
                 out.append(glyph.char)
                 last_main, right = glyph, glyph.x1
                 if reaches(glyph):  # √(1 − b^2): the radicand is what the root's rule covers
                     end = radicand_end(shown, i)
+                    if end > i + 1 and (over := root_fraction(shown[i + 1 : end], kinds[i + 1 : end], part)):
+                        out.append(over)  # √(F_a/F_b): a fraction, and nothing else, under the rule
+                        right = _right(shown[i + 1 : end], right)
+                        i = end
+                        continue
                     if stacked(shown[i + 1 : end]) or end == i + 1:
                         uncertain = True  # a fraction under the root, or a radicand on another line
                     else:
-                        out.append(_part(shown[i + 1 : end]))
+                        out.append(part(shown[i + 1 : end]))
                         right = _right(shown[i + 1 : end], right)
                         i = end
                         continue
@@ -125,7 +137,7 @@ def render_line(glyphs: list[Glyph], known: tuple[float, float] | None = None) -
             j += 1
         run = shown[i:j]
         if last_main is not None and big_operator(last_main) and centred_on(run, last_main):
-            i = write_limits(shown, kinds, (i, j), last_main, out, _limit)  # ∑_{n=1}^{N_s}: over and under it
+            i = write_limits(shown, kinds, (i, j), last_main, out, limit)  # ∑_{n=1}^{N_s}: over and under it
             right = max(right or 0.0, last_main.x1)
             continue
         k = j
@@ -156,23 +168,23 @@ def render_line(glyphs: list[Glyph], known: tuple[float, float] | None = None) -
                 if stacked_errors(top, bottom) and "".join(out).strip():  # 0.91^{+0.10}_{−0.06}: the value's errors
                     while out and out[-1] == " ":
                         out.pop()
-                    out.append(f"_{group(_text(bottom))}^{group(_text(top))}")
+                    out.append(f"_{group(text_of(bottom))}^{group(text_of(top))}")
                     right = _right(shown[i:m], right)
                     i = m
                     continue
                 if _attached(run, out, last_main, size):  # T_0^4: both scripts of one symbol
-                    out.append(f"_{_script(bottom)}^{_script(top)}")
+                    out.append(f"_{script(bottom)}^{script(top)}")
                     right = _right(shown[i:m], right)
                     i = m
                     continue
                 _space_before(out)
-                out.append(f"{_part(top)}/{_part(bottom)}")
+                out.append(f"{part(top)}/{part(bottom)}")
                 if factor_at(shown, m):
                     out.append(" ")  # `1/ρ_0 ∇p`: the next factor is no part of the denominator
                 right = _right(shown[i:m], right)
                 i = m
                 continue
-        text = _text(run)
+        text = text_of(run)
         if _logo_letter(run, out, shown, j):
             out.append(text)  # the raised A of the LaTeX logo
         elif not "".join(out).strip():
@@ -181,7 +193,7 @@ def render_line(glyphs: list[Glyph], known: tuple[float, float] | None = None) -
             uncertain = uncertain or (_full_size(run, size) and len({g.size for g in run if not g.generated}) > 1)
             out.append(text + " ")
         else:
-            written = "_" + _script(run) if kind == "sub" else superscript(text, out, last_main)
+            written = "_" + script(run) if kind == "sub" else superscript(text, out, last_main)
             # in a display, a script no symbol carries (after a root sign) or a note mark is a guess
             unplaced = display and (out[-1:] == [RADICAL] or written[:1] == "[")
             uncertain = uncertain or _full_size(run, size) or unplaced
@@ -201,27 +213,6 @@ def render_line(glyphs: list[Glyph], known: tuple[float, float] | None = None) -
 
 
 
-
-
-def _limit(run: list[Glyph]) -> str:
-    """An operator's limit as a script's group, its own scripts kept (`{N_s}`), placed against its
-    own largest size."""
-    solid_run = [g for g in run if not g.generated and g.char.strip()]
-    size = max((g.size for g in solid_run), default=0.0)
-    bases = sorted(g.base for g in solid_run if abs(g.size - size) < 0.2)
-    if not bases or all(abs(g.size - size) < 0.2 for g in solid_run):
-        return group(_text(run).replace(" ", ""))
-    return group(_scripted(run, size, bases[len(bases) // 2]))
-
-
-_PRIMES = frozenset("′″‴")  # set smaller, but of their symbol: `f_{ℓ,ℓ′}`
-
-
-def _script(run: list[Glyph]) -> str:
-    """A script's group; one with a script of its own (glyphs of two sizes a point or more apart)
-    keeps it: `∇_{β^k}`, not `∇_{βk}`."""
-    sizes = [g.size for g in run if not g.generated and g.char.strip() and g.char not in _PRIMES]
-    return _limit(run) if sizes and max(sizes) - min(sizes) >= 1.0 else group(_text(run))
 
 
 def _mark_word(found: re.Match[str]) -> str:
@@ -323,20 +314,6 @@ def _script_words(shown: list[Glyph], kinds: list[str]) -> tuple[list[Glyph], li
     return ([g for n, g in enumerate(shown) if n not in gone], [k for n, k in enumerate(kinds) if n not in gone])
 
 
-def kind_of(glyph: Glyph, size: float, base: float) -> str:
-    """'sup', 'sub' or 'main': a glyph against its line's main size and baseline."""
-    if glyph.base == base and glyph.size == size:
-        return "main"  # on the line's baseline in its size (most glyphs)
-    if not glyph.generated and glyph.size > 1 and size and glyph.family not in _NO_TEXT:
-        lift = glyph.base - base
-        smaller = glyph.size < size * 0.88
-        if (smaller and lift > size * 0.12) or lift > size * 0.45:
-            return "sup"
-        if (smaller and lift < -size * 0.08) or lift < -size * 0.45:
-            return "sub"
-    return "main"
-
-
 def _spaced(after: Glyph, right: float | None, size: float) -> bool:
     """A main glyph set a space's width after a script (a sixth of an em or more, TeX's thin space),
     where PDFium put no space: `∑_i C_iT_i`, not `∑_iC_iT_i`."""
@@ -355,7 +332,7 @@ def _over_root(out: list[str], top: list[Glyph], radicand: list[Glyph], spaced: 
     """Write `top/√(radicand)`, a fraction whose denominator is a root (a space after it when a factor
     follows); where the writing now ends."""
     _space_before(out)
-    out.append(f"{_part(top)}/√{_part(radicand)}" + (" " if spaced else ""))
+    out.append(f"{part(top)}/√{part(radicand)}" + (" " if spaced else ""))
     return _right(top + radicand, right)
 
 
@@ -363,51 +340,6 @@ def _logo_letter(run: list[Glyph], out: list[str], shown: list[Glyph], after: in
     """One raised capital with letters close on both sides (L^A TEX): part of a word, not a script."""
     following = shown[after].char if after < len(shown) and not shown[after].generated else ""
     return len(run) == 1 and run[0].char.isupper() and bool(out) and out[-1][-1:].isupper() and following.isupper()
-
-
-def _text(run: list[Glyph]) -> str:
-    return "".join(" " if g.generated else g.char for g in run).strip()
-
-
-def _part(run: list[Glyph]) -> str:
-    """A fraction's numerator or denominator, its own scripts kept (`P_0`, `2τ^2`, issue 44): each
-    glyph is placed against the part's largest size and that size's baseline, as a line's are.
-    A part of more than one symbol is put in parentheses: `ln(P/P_0)`, `(k_Ik_C)/(2τ^2)`."""
-    solid_run = [g for g in run if not g.generated and g.char.strip()]
-    size = max((g.size for g in solid_run), default=0.0)
-    bases = sorted(g.base for g in solid_run if abs(g.size - size) < 0.2)
-    scripts = any(abs(g.size - size) >= 0.2 for g in solid_run)
-    text = _scripted(run, size, bases[len(bases) // 2]) if scripts else _text(run)
-    return text if bare_part(text) else f"({text})"
-
-
-def _scripted(run: list[Glyph], size: float, base: float) -> str:
-    """The glyphs of `run` with their scripts, each placed against (size, base). Two scripts stacked
-    on one symbol are written subscript first, as everywhere else (`C_{l′}^{EE}`, not `C^{EE}_{l′}`);
-    a stack after an operator or a space is no symbol's and stays as PDFium gives it."""
-    segments: list[tuple[str, list[Glyph]]] = []
-    kinds = [kind_of(glyph, size, base) for glyph in run]
-    for n, glyph in enumerate(run):
-        now = kinds[n]
-        if glyph.generated:  # a space stays in a script only between two glyphs of it (`x_i − x_j`, not `x_{i }−`)
-            kind = segments[-1][0] if segments else "main"
-            after = next((kinds[m] for m in range(n + 1, len(run)) if not run[m].generated), "main")
-            now = kind if after == kind else "main"
-        if segments and segments[-1][0] == now:
-            segments[-1][1].append(glyph)
-        else:
-            segments.append((now, [glyph]))
-    for n in range(1, len(segments) - 1):
-        (kind, glyphs), (then, following) = segments[n], segments[n + 1]
-        symbol = segments[n - 1][1][-1]  # what they stand on: a letter or a closing bracket, not `+ `
-        if kind == "sup" and then == "sub" and overlap(glyphs, following) and not symbol.generated \
-                and (symbol.char[-1:].isalnum() or symbol.char in ")]′"):
-            segments[n], segments[n + 1] = segments[n + 1], segments[n]
-    out: list[str] = []
-    for kind, glyphs in segments:
-        text = "".join(" " if g.generated else g.char for g in glyphs)
-        out.append(text if kind == "main" else ("_{" if kind == "sub" else "^{") + text + "}")
-    return re.sub(r"([_^])\{(\S)\}", r"\1\2", "".join(out).strip())
 
 
 def _space_before(out: list[str]) -> None:

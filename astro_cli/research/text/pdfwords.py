@@ -3,8 +3,9 @@
 Ionisation states: TeX papers set the roman numeral of `H II`, `Fe I`, `[O III]` in small capitals
 (`H~{\\sc ii}`), whose glyphs are lower-case letters, so PDFium gives `H ii`, `[O iii]`: a reader
 (or a search for "H II region") meets a different word. A lower-case roman numeral standing alone
-right after a chemical element's symbol (in brackets or not) is that element's ionisation state and
-is written upper case. Nothing else is: `Al, V` or `V i.e.` are left as printed.
+right after a chemical element's symbol (in brackets or not, the forbidden line's bracket closed
+before the numeral or after it: `[O iii]`, `[O] i`) is that element's ionisation state and is written
+upper case. Nothing else is: `Al, V` or `V i.e.` are left as printed.
 """
 
 from __future__ import annotations
@@ -19,11 +20,12 @@ _ELEMENTS = (
     "Ir Pt Au Hg Tl Pb Bi Th U"
 ).split()
 _NUMERAL = r"(?:x{0,2}(?:ix|iv|v?i{0,3})|xxx)"
+_SYMBOL = "(?:" + "|".join(sorted(_ELEMENTS, key=len, reverse=True)) + ")"
 _STATE = re.compile(
-    r"(?<![\w/])(\[?(?:" + "|".join(sorted(_ELEMENTS, key=len, reverse=True)) + r")[ \u00a0~])"
+    r"(?<![\w/])((?:\[" + _SYMBOL + r"\]?|" + _SYMBOL + r")[ \u00a0~])"
     r"(" + _NUMERAL + r")(?=\]|[\s,;:)/λ]|\.(?!\w)|$)"
 )
-_CANDIDATE = re.compile(r"[A-Z][a-z]?[ \u00a0~][ivx]")
+_CANDIDATE = re.compile(r"[A-Z][a-z]?\]?[ \u00a0~][ivx]")
 
 # Operator names TeX sets upright in the text's roman font (`\exp`, `\ln`, `\det`): letters of a text
 # font that are no word of prose, so a display formula that holds one is still mathematics.
@@ -33,7 +35,8 @@ MATH_FUNCTIONS = frozenset({"exp", "log", "ln", "lg", "sin", "cos", "tan", "cot"
 
 
 def ionisation_states(line: str) -> str:
-    """`H ii` -> `H II`, `[O iii]` -> `[O III]`, `Fe i` -> `Fe I`; a line without one is returned as is."""
+    """`H ii` -> `H II`, `[O iii]` -> `[O III]`, `[O] i` -> `[O] I`, `Fe i` -> `Fe I`; a line without
+    one is returned as is."""
     if not _CANDIDATE.search(line):  # most lines: no capital, space and i, v or x in a row
         return line
     return _STATE.sub(_upper, line)

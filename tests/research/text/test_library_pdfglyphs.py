@@ -25,7 +25,7 @@ def test_a_display_with_an_operator_name_is_one_line_with_its_fractions():
     # solar2026's eq. (2), `f = \min[1, (P_{orb}/2\tau_{conv})^2]`: the fraction's parts read on lines
     # of their own (`(Porb`, `2 τ_{conv} )^2`) and the display was marked whole
     solar = _lines(PAPERTEXT / "unseen3" / "solar2026_p2-3.pdf", 1)
-    assert "f = min[1,(P_{orb}/(2 τ_{conv}) )^2" in solar
+    assert "f = min[1,(P_{orb}/(2 τ_{conv}) )^2]" in solar  # (its big `]` on the line: stop 54 follow-up)
     # dropimpact2024's eq. (5): `F_{max} = \frac{1}{V_0}(\dot K_{int} + ...)`, its big parentheses apart
     drop = _lines(PAPERTEXT / "unseen4" / "dropimpact2024_p1-6-7.pdf", 3)
     assert "F_{max} = 1/V_0(K̇_{int}(t = τ_ρ) + Ṡ(t = τ_ρ) + mε(t = τ_ρ)" in drop

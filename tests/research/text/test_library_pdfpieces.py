@@ -38,7 +38,8 @@ def test_a_fraction_left_in_pieces_inside_a_formula_changes_no_value_unmarked():
     spans = _marked(text)
     assert any(s.startswith("(_1 a da dt )_{tide}") and s.endswith("(R_⋆/a)^8, (1)") for s in spans)
     # (stop 54: `min` is no word, so eq. (2)'s pieces join its line and its fraction is read, unmarked)
-    assert "f = min[1,(P_{orb}/(2 τ_{conv}) )^2 ⟦]⟧ (2)" in text
+    # (follow-up: the big `]` that closes the line's big `[` joins it, no longer a marked line `⟦]⟧`)
+    assert "f = min[1,(P_{orb}/(2 τ_{conv}) )^2] (2)" in text
 
 
 def test_a_formula_read_on_one_line_and_prose_stay_unmarked():
@@ -75,8 +76,9 @@ def test_an_unnumbered_display_in_pieces_is_marked_from_its_relation():
     assert "⟦G(p) ≈ 2 p 2 + r + Σ(p)" in text
 
 
-def test_a_stub_of_symbols_right_above_a_numbered_line_marks_it():
-    # dsd2015's eq. (6) (Barnes 2010): PDFium gave `k_C t` apart from `τ = ln (P/P_0) ...`; with the
-    # line found whole by the line stage (stop 54), the stub alone is the sign that its layout is a guess
+def test_a_stub_of_symbols_right_above_a_numbered_line_is_read_as_its_fraction():
+    # dsd2015's eq. (6) (Barnes 2010): PDFium gave `k_C t` apart from `τ = ln (P/P_0) ...`; stop 54
+    # marked the stub's line (`⟦k_Ct τ = ...⟧`); since the follow-up, a numerator of mathematics with
+    # a denominator centred under it opens the formula as its fraction (pdflines._numerator_over)
     text = _text("unseen/dsd2015_p4-5-17.pdf")
-    assert "⟦k_Ct τ = ln (P/P_0) (k_Ik_C)/(2τ^2)(P^2 − P_0^2) (6)⟧" in text
+    assert "(k_Ct)/τ= ln (P/P_0) (k_Ik_C)/(2τ^2)(P^2 − P_0^2) (6)" in text and "k_Ct τ" not in text

@@ -45,9 +45,10 @@ def test_a_fraction_whose_denominator_is_a_root_is_read():
     stardate = read_pages(STARDATE, max_pages=2)[1].lines
     assert any("= 1/√((2π)^n det(Σ)) exp (−1/2(O_I − I)^TΣ^{−1}(O_I − I))," in line for line in stardate)
     assert not any("√[1]" in line for line in stardate)
-    # 1001.0012's eq. (8): `PDF(i, j) = 1/√(2πσ^2) ...` (was `√[1]_{2πσ^2}`)
+    # 1001.0012's eq. (8): `PDF(i, j) = 1/√(2πσ_d^2) ...` (was `√[1]_{2πσ^2}`; its `d`, under the
+    # square, a line of its own before the follow-up of stop 54)
     cowan = read_pages(COWAN, max_pages=7)[6].lines
-    assert any("PDF(i, j) = 1/√(2πσ^2)" in line for line in cowan)
+    assert any("PDF(i, j) = 1/√(2πσ_d^2)" in line for line in cowan)
 
 
 def test_a_display_whose_parts_were_placed_is_not_marked_and_a_guess_still_is():
