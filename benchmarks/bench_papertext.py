@@ -50,6 +50,7 @@ UNSEEN2 = LABELS.parent / "unseen2"  # issue 44, stop 51: four fresh held-out pa
 UNSEEN3 = LABELS.parent / "unseen3"  # issue 44, stop 52: fresh held-out papers labelled apart from the reader's changes
 UNSEEN4 = LABELS.parent / "unseen4"  # issue 44, stop 53: fresh held-out papers, labelled apart again
 UNSEEN5 = LABELS.parent / "unseen5"  # issue 44, stop 54: fresh held-out papers, labelled apart again
+UNSEEN6 = LABELS.parent / "unseen6"  # issue 44, stop 54: a second fresh held-out set, labelled apart
 _MARKS = frozenset("⟦⟧")
 _MARKED_SPAN = re.compile(r"⟦([^⟦⟧]*)⟧")
 _VALUE = re.compile(r"\d")
@@ -221,10 +222,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--code", help="the checkout whose code is measured (default: this one)")
     parser.add_argument("--long", type=int, default=0, help="also read one PDF of this many pages")
     parser.add_argument("--read-long", help=argparse.SUPPRESS)  # the child of --long
-    parser.add_argument("--set", choices=("fixtures", "unseen", "unseen2", "unseen3", "unseen4", "unseen5"),
+    parser.add_argument("--set", choices=("fixtures", "unseen", "unseen2", "unseen3", "unseen4", "unseen5", "unseen6"),
                         default="fixtures",
                         help="unseen: issue 44's six papers (tests/fixtures/papertext/unseen); unseen2: the four "
-                             "fresh held-out papers of stop 51; unseen3, unseen4, unseen5: those of stops 52, 53 and 54 (score each once, at the end)")
+                             "fresh held-out papers of stop 51; unseen3, unseen4, unseen5: those of stops 52, 53 and 54; unseen6: a second set of stop 54 "
+                             "(score each once, at the end)")
     parser.add_argument("--split", choices=("development", "held-out"),
                         help="with --set unseen, score one half only (held-out: once, at the end)")
     args = parser.parse_args(argv)
@@ -232,7 +234,7 @@ def main(argv: list[str] | None = None) -> int:
         print(json.dumps(read_long(Path(args.read_long))))
         return 0
     folder = {"unseen": UNSEEN, "unseen2": UNSEEN2, "unseen3": UNSEEN3, "unseen4": UNSEEN4,
-              "unseen5": UNSEEN5}.get(args.set, PAPERS)
+              "unseen5": UNSEEN5, "unseen6": UNSEEN6}.get(args.set, PAPERS)
     labels = json.loads((LABELS if folder is PAPERS else folder / "labels.json").read_text(encoding="utf-8"))
     if args.split:
         labels["papers"] = [p for p in labels["papers"] if p.get("split") == args.split]
