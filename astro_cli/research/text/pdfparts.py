@@ -97,5 +97,7 @@ def scripted(run: list[Glyph], size: float, base: float) -> str:
     out: list[str] = []
     for kind, glyphs in segments:
         text = "".join(" " if g.generated else g.char for g in glyphs)
+        if kind == "sup" and text and set(text) <= _PRIMES:
+            kind = "main"  # a prime belongs to its symbol, in a part as on the line (`Gm′`, not `Gm^′`)
         out.append(text if kind == "main" else ("_{" if kind == "sub" else "^{") + text + "}")
     return re.sub(r"([_^])\{(\S)\}", r"\1\2", "".join(out).strip())

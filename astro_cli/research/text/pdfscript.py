@@ -65,9 +65,12 @@ def render_line(glyphs: list[Glyph], known: tuple[float, float] | None = None) -
         text = "".join(g.char for g in glyphs)
         return text.strip(), size, size
     formula = math_only(glyphs)
-    display = formula and not table_row(glyphs, size)  # a table row is not a formula
     big = formula and any(g.family in _NO_TEXT for g in glyphs)  # even when its gaps look like cells
-    if (display or big) and (len({g.piece for g in glyphs}) > 1 or big) and not settled(glyphs, size):
+    whole = (formula and (len({g.piece for g in glyphs}) > 1 or big)) and settled(glyphs, size)
+    # a table row is not a formula; but a whole relation with a big operator or delimiter is one, its
+    # wide gaps those of TeX's limits and closing space (`= −∫_m^M dm′ (...) ,` was three cells)
+    display = formula and ((big and whole) or not table_row(glyphs, size))
+    if (display or big) and (len({g.piece for g in glyphs}) > 1 or big) and not whole:
         uncertain = True  # mathematics from several pieces or with big delimiters: its layout is guessed
     if _attach_accents(glyphs):
         formula = math_only(glyphs)
