@@ -252,7 +252,21 @@ def _name_math(glyphs: list[Glyph]) -> bool:
         if before.char == "\u0338" and glyph.char:  # the negation slash over the next sign: ≠, ∉
             glyph.char = unicodedata.normalize("NFC", glyph.char + "\u0338")
             before.char = ""
+    _overlaid_slashes(glyphs)
     return dropped
+
+
+def _overlaid_slashes(glyphs: list[Glyph]) -> None:
+    """A relation with a slash set over it is its negated form, whichever PDFium gives first: plain
+    TeX's \\notin is cmsy's `∈` under cmmi's `/`, read `∈ /`; written `∉` (and `≠`, `≮`, `⊄` ...)."""
+    for a, b in zip(glyphs, glyphs[1:]):
+        slash, sign = (a, b) if a.char == "/" else (b, a)
+        if slash.char != "/" or slash.generated or sign.generated or len(sign.char) != 1:
+            continue
+        negated = unicodedata.normalize("NFC", sign.char + "\u0338")
+        middle = (slash.x0 + slash.x1) / 2
+        if len(negated) == 1 and sign.x0 < middle < sign.x1 and abs(slash.base - sign.base) < 0.2 * sign.size:
+            sign.char, slash.char = negated, ""
 
 
 def _attach_accents(glyphs: list[Glyph]) -> bool:
