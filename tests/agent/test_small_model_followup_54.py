@@ -110,3 +110,37 @@ def test_a_change_asked_for_with_no_verb_that_writes_is_a_change(request_text: s
     "Which paper in my library measures the day-side temperature of HD 189733b?"])
 def test_a_question_with_those_words_still_asks(question: str):
     assert asks(question)
+
+
+SEVEN_NOTES = {
+    "todo.md": "# To do\n\n- [ ] re-fit the K2 light curve of Kepler-7b\n",
+    "meeting.md": "# Group meeting 2024-03-12\n\n- The JWST proposal deadline is 21 March.\n",
+    "referee.md": "# Referee report on the Kepler-7b paper\n\n- [ ] Add the TESS sector 41 transits.\n",
+    "telecon-2024-11-14.md": "# Telecon 2024-11-14\n\n- Priya takes over the TESS sector 58 reduction.\n",
+    "observing-plan.md": "# Observing plan, winter 2024/25\n\n- [ ] Check the guide-star brightness.\n",
+    "instrument-issues.md": ("# Instrument issues, FIES run of January 2025\n\n- 2025-01-08: the ThAr lamp current "
+                             "dropped to 9.5 mA (nominal 12 mA); lamp swapped on 2025-01-10.\n"),
+    "analysis-checklist.md": CHECKLIST}
+
+
+def _required_paths(body: dict[str, Any]) -> list[str]:
+    (read_file,) = body["response_format"]["json_schema"]["schema"]["anyOf"]
+    return list(read_file["properties"]["arguments"]["properties"]["path"]["enum"])
+
+
+def test_in_my_notes_the_first_read_offers_the_notes_whose_words_match(run_astro, fake: FakeProvider, astro_env,
+                                                                       workspace: Path):
+    """notes_lamp_current: the required first read could be any of seven notes; the model read
+    analysis-checklist.md and answered 0.05 A (the note that says it gives 9.5 mA)."""
+    (workspace / "notes").mkdir()
+    for name, text in SEVEN_NOTES.items():
+        (workspace / "notes" / name).write_text(text)
+    fake.models_listing = LLAMA_CPP
+    fake.add(_call("read_file", path="notes/instrument-issues.md"), _call("answer", text="It dropped to 9.5 mA."))
+    code, obj = _run(run_astro, astro_env, "What did the ThAr lamp current drop to? I wrote it down in my notes.")
+    assert _required_paths(fake.bodies()[0]) == ["notes/instrument-issues.md"]
+    assert code == 0 and obj["answer"] == "It dropped to 9.5 mA.", obj
+    # Words no note's name or first lines hold leave every note offered.
+    fake.add(_call("read_file", path="notes/todo.md"), _call("answer", text="Not in the notes."))
+    _run(run_astro, astro_env, "What was the seeing on the night of the eclipse? It's in my notes.")
+    assert len(_required_paths(fake.bodies()[2])) == len(SEVEN_NOTES)
