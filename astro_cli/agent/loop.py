@@ -279,11 +279,11 @@ class AgentSession:
                     continue
                 again = "twice in a row" if bad.did == last_bad else f"after {bad_text_calls - 1} other unusable replies"
                 done = result_of_done_work(self.messages, state.tool_log, self._read_only)
-                if done is not None:  # the work is done: what the tool said is the answer (agent/done_by_tool.py)
+                if done is not None:  # the work is done: astro says what was done (agent/done_by_tool.py)
                     state.answer, state.stop_reason = done, "answered"
                     self.bus.emit(ev.Notice(level="info", text=(
                         f"The model {bad.did} {again} after {state.tool_log[-1]['name']} had done the "
-                        "work; its result is the answer.")))
+                        "work; the answer says what the turn did.")))
                     return
                 state.answer, state.stop_reason = bad.answer, "paused"
                 state.error = (f"The model {bad.did} {again} ({bad.problem}); the turn is "

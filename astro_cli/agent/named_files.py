@@ -23,6 +23,8 @@ task_keck: read as a folder, the first call had to read a file, and a file nobod
 Files are looked up under the workspace only: hidden folders, the folders astro manages with tools
 of their own (memory/, skills/, papers/), links that lead out of the workspace and binary files are
 never offered. read_file keeps its own confinement; the list only narrows what the model may write.
+Of a folder named by a word, the files whose names and first lines match the question come first
+(agent/note_pick.py; stop 54 held-out, notes_lamp_current).
 """
 
 from __future__ import annotations
@@ -33,6 +35,7 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
+from astro_cli.agent.note_pick import pick_by_words
 from astro_cli.agent.request_kind import asks_for_change
 
 log = logging.getLogger(__name__)
@@ -139,6 +142,9 @@ def what_is_named(question: str, root: Path) -> Named:
              and _inside_text_file(real_root / f.rel, real_root)]
     by_mention = _by_mention(files, mentioned, words)
     in_place = _by_mention(files, places, words)
+    # A folder named by a word: its files whose names and first lines match the question (agent/note_pick.py).
+    picked = pick_by_words(question, [f.rel for f in in_place], real_root, {p for pl in places for p in pl.split("/")})
+    in_place = [f for f in in_place if f.rel in picked] or in_place
     chosen = by_mention or _by_words(in_place, words) or in_place or _by_words(files, file_words)
     place = bool(mentioned or places)
     if _ABOUT_FILES.search(question) and not any(_FILE_NAME.search(m) for m in mentioned) and place:

@@ -8,6 +8,11 @@ or opens with a question word or a verb that asks to be told: what, how many, gi
 none of its clauses asks for a change: an imperative verb that writes (save, add, note, remember,
 record, put...) opening a sentence or a clause ("... and add a task"). "Did I write" is no change: the
 verb is not where an order stands. "Add up" is arithmetic, not an addition to anything.
+
+A change may be asked for with no verb that writes (stop 54 held-out, task_last_unchecked and
+memory_jupiter_masses): a thing turned into another ("Turn X into a task", "convert ... into a note"),
+or a standing instruction ("For every future session: ...", "from now on ...", "keep in mind that ...")
+in a sentence that does not ask (no `?`).
 """
 
 from __future__ import annotations
@@ -37,6 +42,12 @@ _OPENING = re.compile(r"\s*(?:(?:please|kindly|so|now|also|and|ok|okay)[\s,]+)*(
 _WISH_TO_KNOW = re.compile(r"^\s*i(?: would|'d)? (?:need|want|like|wonder)\b(?! you to)", re.IGNORECASE)
 # A verb that, with this word after it, changes nothing ("add up" sums).
 _NOT_A_CHANGE = frozenset({("add", "up")})
+# A clause that turns one thing into another ("Turn the last item into a task").
+_BECOMES = re.compile(r"(?:^|[.!?;:,]\s+|\band\s+|\n\s*)" + _LEAD + r"(?:turn|convert)\b(?:[^.!?;\n]|[.](?=\S))*\binto\b",
+                      re.IGNORECASE)
+# Words that make a statement a standing instruction, to be kept for later sessions.
+_STANDING = re.compile(r"\b(?:(?:for|in) (?:every|all|each|any|the) (?:future|later|next|coming) sessions?"
+                       r"|from now on|going forward|(?:keep|bear) in mind|always remember)\b", re.IGNORECASE)
 
 
 def asks(request: str) -> bool:
@@ -56,7 +67,11 @@ def asks_anything(request: str) -> bool:
 
 
 def asks_for_change(request: str) -> bool:
-    """A sentence or clause of the request opens with a verb that writes (save, add, remember...)."""
+    """A sentence or clause of the request opens with a verb that writes (save, add, remember...), turns
+    a thing into another, or is a standing instruction (a sentence with no `?`)."""
+    if _BECOMES.search(request) or any(_STANDING.search(sentence) and not sentence.rstrip().endswith("?")
+                                       for sentence in _SENTENCE.findall(request)):
+        return True
     for match in _CLAUSE_START.finditer(request):
         verb, label, after = match.group(1).lower(), match.group(2), (match.group(3) or "").lower()
         # "Note: the log is ..." labels what follows; "add up" sums.

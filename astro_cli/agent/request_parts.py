@@ -31,7 +31,8 @@ _NAMED_FILE = re.compile(r"(?:(?<![\w.])[\w-]+\.[A-Za-z][A-Za-z0-9]{1,4}\b|\brea
 _FILES = re.compile(r"\b(?:files|folder|directory|contents)\b", re.IGNORECASE)
 _TASK = re.compile(r"\b(?:tasks?|to-?do(?: list)?)\b", re.IGNORECASE)
 _NOTE = re.compile(r"\bnotes?\b", re.IGNORECASE)
-_MEMORY = re.compile(r"\b(?:memory|remember|keep in mind|future sessions|later sessions|preference)\b", re.IGNORECASE)
+_MEMORY = re.compile(r"\b(?:memory|remember|(?:keep|bear) in mind|(?:future|later|next|coming) sessions?|from now on"
+                     r"|going forward|preference)\b", re.IGNORECASE)
 _LISTING = frozenset({"list", "which", "what", "show", "name", "count"})
 MAX_PARTS = 3
 WRITES = frozenset({"todo_write", "save_memory", "save_note"})  # the tools of the parts that ask for a change

@@ -127,7 +127,8 @@ def test_in_my_notes_names_the_notes_folder_over_a_notes_file(run_astro, fake: F
                                      "telecon, it's in my notes.")
     first = fake.bodies()[0]
     assert first["tool_choice"] == "required"
-    assert _required_paths(first) == ["notes/telecon-2024-11-14.md", "notes/todo.md"]
+    # Stop 54 follow-up: of the folder's files, the one whose name and first lines match (agent/note_pick.py).
+    assert _required_paths(first) == ["notes/telecon-2024-11-14.md"]
     assert obj["answer"] == "Priya reduces sector 58 now."
 
 
