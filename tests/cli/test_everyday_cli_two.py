@@ -397,7 +397,7 @@ def test_attach_a_pdf_and_a_table_to_one_question(run_astro, fake, astro_env, wo
     assert result.returncode == 0, result.stderr
     asked = questions(fake)[0]
     assert "THE STATISTICS OF ALBEDO AND HEAT RECIRCULATION" in asked  # the PDF, read by the library's reader
-    assert "of 63,314 characters" in asked  # bounded, and says so (stop 53b: two spaces PDFium invented inside math words dropped)
+    assert "of 63,303 characters" in asked  # bounded, and says so (stop 54: scripts and displays of 1001.0012 read whole)
     assert "M31-V1,19.4" in asked and asked.startswith("what do these say?")
     assert '<attached-file path="' in asked
     listed = run_astro(["sessions", "list", "--json"], astro_env)
