@@ -18,6 +18,7 @@ from functools import lru_cache
 from astro_cli.citations.components import component, component_named
 from astro_cli.citations.constellations import one_form
 from astro_cli.citations.greek import spell_greek
+from astro_cli.citations.object_columns import object_column
 from astro_cli.citations.planets import labels, split_planet
 from astro_cli.research.text.pdfchars import fold
 
@@ -97,6 +98,9 @@ def rows_of(name: str, passage: str) -> list[str]:
     """The stretches of a table that belong to `name` (or its host): from where it stands to the next designation."""
     from astro_cli.citations.claims import DESIGNATION
 
+    column = object_column(name, passage, squash)
+    if column is not None:  # a table of one column per object: its values are its column
+        return [column]
     wanted = squash(name)
     planet = _PLANET.match(wanted)
     hosts = [wanted] + ([planet.group("host")] if planet else [])

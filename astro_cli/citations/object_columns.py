@@ -1,0 +1,50 @@
+"""A table with one column per object (`Target | HD 25631 | HD 191495 | HD 46485`): an object's values are its
+column, not the stretch of text from its name to the next designation (which, in such a table, is the header).
+
+Each row of the column is given as `label | value unit`, the unit taken from the label's bracket
+(`T_{eff,1} [kK] | 36.1 ± 0.7` is 36.1 ± 0.7 kK), so the value is compared with its unit as the paper states it.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from functools import lru_cache
+
+_BRACKET = re.compile(r"\[\s*(?P<unit>[^\]]*?)\s*\]\s*$")
+
+
+def _cells(line: str) -> list[str]:
+    return [cell.strip() for cell in line.split("|")]
+
+
+@lru_cache(maxsize=256)
+def _table(passage: str) -> tuple[tuple[str, ...], ...]:
+    """The lines of the passage's first pipe table, as cells (header first); empty when there is none."""
+    lines = [line for line in passage.splitlines() if line.count("|") >= 2]
+    if not lines:
+        return ()
+    width = len(_cells(lines[0]))
+    return tuple(tuple(_cells(line)) for line in lines if len(_cells(line)) == width)
+
+
+def _with_unit(label: str, value: str) -> str:
+    """The cell's value with the unit of its row's label bracket (braces of LaTeX grouping dropped)."""
+    bracket = _BRACKET.search(label)
+    unit = bracket.group("unit").replace("{", "").replace("}", "").strip() if bracket else ""
+    return f"{value} {unit}".strip() if unit and re.search(r"\d", value) else value
+
+
+def object_column(name: str, passage: str, squash: Callable[[str], str]) -> str | None:
+    """The column of `name` in a table whose header lists objects, one `label | value` line per row; None when
+    the passage has no such table or its header does not name the object. `squash` folds names as the caller
+    compares them."""
+    table = _table(passage)
+    if len(table) < 3 or len(table[0]) < 3:
+        return None
+    wanted = squash(name)
+    header = [squash(cell) for cell in table[0]]
+    if wanted not in header[1:]:
+        return None
+    at = header.index(wanted, 1)
+    return "\n".join(f"{row[0]} | {_with_unit(row[0], row[at])}" for row in table[1:])

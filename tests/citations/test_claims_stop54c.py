@@ -1,0 +1,57 @@
+"""Stop 54, second follow-up (issue 43): faithful claims the check flagged on s54-lead, by cause. Passages are
+claims_set_55.json's papers' own text as astro renders it (development material since the lead's one held-out
+measurement): the binaries table of Britavskiy et al. 2024
+(NikolayBritavskiyAstro/fast_rotating_binaries, MIT). Each `supported` case was flagged on s54-lead; each
+`unsupported` case is the wrong twin the rule must still catch.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from astro_cli.citations.claims import split_claims
+from astro_cli.citations.names import rows_of, squash
+from astro_cli.citations.object_columns import object_column
+from astro_cli.citations.support import check_support
+
+BINARIES = (
+    "[Caption: Basic physical and orbital parameters of three fast-rotating SB1 systems.]\n"
+    "Target | HD 25631 | HD 191495 | HD 46485\n"
+    "SpC (primary) | B3V | B0V | O7 V((f))nvar?\n"
+    "log(L_1/L_⊙) | 3.24 ± 0.02 | 4.51 ± 0.04 | 4.95 ± 0.03\n"
+    "T_{eff,1} [kK] | 19.9 ± 0.5^∗ | 28.2 ± 1.3 | 36.1 ± 0.7\n"
+    "vsin i [{km s^{−1}}] | 221 ± 10 | 201 ± 10 | 334 ± 16\n"
+    "age [Myr] | 9.6 ± 9.4 | 7.6 ± 1.8 | 2.5 ± 1.1\n"
+    "P [d] | 5.2 | 3.6 | 6.9\n")
+
+
+def verdict(claim: str, passage: str) -> str:
+    [one], _ = split_claims(claim[:-1] + " [2405.95502:s2:c14].")
+    return check_support(one, passage).status
+
+
+def test_an_objects_column_holds_its_values_with_the_unit_of_each_rows_label():
+    column = object_column("HD 191495", BINARIES, squash)
+    assert column is not None
+    assert "vsin i [{km s^{−1}}] | 201 ± 10 km s^−1" in column
+    assert "T_{eff,1} [kK] | 28.2 ± 1.3 kK" in column
+    assert "334" not in column and "221" not in column
+    assert rows_of("HD 191495", BINARIES) == [column]
+    assert object_column("HD 1", BINARIES, squash) is None
+    assert object_column("HD 191495", "HD 191495 | 201 | 3.6", squash) is None
+
+
+@pytest.mark.parametrize(("claim", "status"), [
+    ("HD 191495 rotates with v sin i = 201 ± 10 km s^-1.", "supported"),
+    ("HD 191495 has an orbital period of 3.6 days.", "supported"),
+    ("HD 25631's primary is a B3V star with log(L/L_sun) = 3.24 ± 0.02.", "supported"),
+    ("The primary of HD 46485 has an effective temperature of 36.1 ± 0.7 kK, about 36,100 K.", "supported"),
+    # the wrong twins: a neighbour column's value, the other object's age
+    ("HD 191495 rotates with v sin i = 334 ± 16 km s^-1.", "unsupported"),
+    ("HD 46485 is about 7.6 ± 1.8 Myr old.", "unsupported"),
+    ("HD 191495 has an orbital period of 5.2 days.", "unsupported"),
+])
+def test_a_table_of_one_column_per_object_is_read_by_column(claim, status):
+    """Each faithful claim was flagged (`... is not in the row of HD 191495`: the row ran from the name to the next
+    name, i.e. along the header); HD 46485's 7.6 Myr, HD 191495's, was supported."""
+    assert verdict(claim, BINARIES) == status

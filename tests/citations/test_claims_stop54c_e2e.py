@@ -1,0 +1,43 @@
+"""Stop 54, second follow-up (issue 43), through the real `astro run --output-format json` process: the scripted
+model, through the real litellm, reads a paper parsed from its LaTeX with get_paper_content, then answers. The table
+is claims_set_55.json's binaries paper's own (Britavskiy et al. 2024, NikolayBritavskiyAstro/fast_rotating_binaries,
+MIT): one column per object. Each faithful claim was flagged and the wrong one supported on s54-lead.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from tests.claims_support import claims_of, latex_passages
+
+BINARIES = "2405.95502"
+TABLE = (
+    "\\begin{table}\n\\caption{Basic physical and orbital parameters of three fast-rotating SB1 systems.}\n"
+    "\\begin{tabular}{lccc}\n"
+    "Target & HD 25631 & HD 191495 & HD 46485 \\\\\n\\hline\n"
+    "$T_{\\rm eff,1}$ [kK] & 19.9 $\\pm$ 0.5 & 28.2 $\\pm$ 1.3 & 36.1 $\\pm$ 0.7 \\\\\n"
+    "$v\\sin i$ [km s$^{-1}$] & 221 $\\pm$ 10 & 201 $\\pm$ 10 & 334 $\\pm$ 16 \\\\\n"
+    "age [Myr] & 9.6 $\\pm$ 9.4 & 7.6 $\\pm$ 1.8 & 2.5 $\\pm$ 1.1 \\\\\n"
+    "$P$ [d] & 5.2 & 3.6 & 6.9 \\\\\n\\end{tabular}\n\\end{table}")
+SOURCES = {BINARIES: ("Tracing the evolution of short-period binaries with super-synchronous fast rotators",
+                      "Sample", TABLE)}
+
+
+@pytest.fixture
+def handle(workspace: Path) -> str:
+    return latex_passages(workspace, SOURCES, 2024, {BINARIES: "HD 191495"})[BINARIES]
+
+
+@pytest.mark.slow
+def test_a_table_of_one_column_per_object_is_read_by_column(run_astro, fake, astro_env, handle):
+    """HD 191495's v sin i and period, and HD 46485's 36.1 kK as 36,100 K, were flagged (`... is not in the row
+    of ...`: the row ran along the header); HD 191495's 7.6 Myr told of HD 46485 was supported."""
+    sentences = [
+        "HD 191495 rotates with v sin i = 201 ± 10 km s^-1",
+        "HD 191495 has an orbital period of 3.6 days",
+        "The primary of HD 46485 has an effective temperature of 36.1 ± 0.7 kK, about 36,100 K",
+        "HD 46485 is about 7.6 ± 1.8 Myr old"]
+    claims = claims_of(run_astro, fake, astro_env, BINARIES, " ".join(f"{s} [{handle}]." for s in sentences))
+    assert [c["status"] for c in claims] == ["supported"] * 3 + ["unsupported"]
