@@ -18,7 +18,7 @@ from functools import lru_cache
 from astro_cli.citations.components import component, component_named
 from astro_cli.citations.constellations import one_form
 from astro_cli.citations.greek import spell_greek
-from astro_cli.citations.object_columns import object_column
+from astro_cli.citations.object_columns import captioned_object, object_column
 from astro_cli.citations.planets import labels, split_planet
 from astro_cli.research.text.pdfchars import fold
 
@@ -101,6 +101,9 @@ def rows_of(name: str, passage: str) -> list[str]:
     column = object_column(name, passage, squash)
     if column is not None:  # a table of one column per object: its values are its column
         return [column]
+    caption = passage.lstrip().split("\n", 1)[0]
+    if captioned_object(name, passage, squash, [m.group(0) for m in DESIGNATION.finditer(caption)]):
+        return [passage]  # a table of this object alone: all its rows are its
     wanted = squash(name)
     planet = _PLANET.match(wanted)
     hosts = [wanted] + ([planet.group("host")] if planet else [])

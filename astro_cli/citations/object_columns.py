@@ -48,3 +48,15 @@ def object_column(name: str, passage: str, squash: Callable[[str], str]) -> str 
         return None
     at = header.index(wanted, 1)
     return "\n".join(f"{row[0]} | {_with_unit(row[0], row[at])}" for row in table[1:])
+
+
+def captioned_object(name: str, passage: str, squash: Callable[[str], str], others: list[str]) -> bool:
+    """Whether the passage is a table of `name` alone: its caption names it (`Stellar properties of TIC 277539431`,
+    or the paper's short form `TIC 277`) and no other object (`others`: the caption's designations). Every row of
+    such a table is the object's, whatever other names (an `Alternative ID`) its cells hold."""
+    first = passage.lstrip().split("\n", 1)[0]
+    if not first.startswith("[Caption:") or passage.count("|") < 4:
+        return False
+    wanted = squash(name)
+    return bool(wanted) and wanted in squash(first) and all(squash(o).startswith(wanted) or wanted.startswith(
+        squash(o)) for o in others)

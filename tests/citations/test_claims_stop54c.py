@@ -55,3 +55,28 @@ def test_a_table_of_one_column_per_object_is_read_by_column(claim, status):
     """Each faithful claim was flagged (`... is not in the row of HD 191495`: the row ran from the name to the next
     name, i.e. along the header); HD 46485's 7.6 Myr, HD 191495's, was supported."""
     assert verdict(claim, BINARIES) == status
+
+
+STAR = (  # Ilin et al. 2023 (ekaterinailin/xmm_for_tic277, MIT), Table 1 as astro renders it
+    "[Caption: Stellar properties of TIC 277539431]\n"
+    "Parameter | Value\n"
+    "Alternative ID | WISEA J105515.71-735611.3\n"
+    "Spectral type | M7 [1]\n"
+    "Distance d | 13.70 ± 0.11 pc [2]\n"
+    "Projected rot. velocity vsin i | 38.6 ± 1.0 km/s [1]\n"
+    "Radius R | 0.145 ± 0.004 R_⊙ [1]\n")
+
+
+@pytest.mark.parametrize(("claim", "status"), [
+    ("TIC 277539431 lies 13.70 ± 0.11 pc from the Sun.", "supported"),
+    ("TIC 277's projected rotational velocity is 38.6 ± 1 km s^-1.", "supported"),
+    ("TIC 277's radius is 0.145 ± 0.004 R_sun.", "supported"),
+    # the wrong twins: a unit, an uncertainty
+    ("TIC 277's projected rotational velocity is 38.6 ± 1.0 m/s.", "unsupported"),
+    ("TIC 277's radius is 0.145 ± 0.04 R_sun.", "unsupported"),
+])
+def test_a_table_of_one_object_named_in_its_caption_is_all_its_row(claim, status):
+    """TIC is a catalogue (its number is a name, not a quantity: `277 is not in the passage`), and a table whose
+    caption names one object holds that object's values in every row, past the `Alternative ID` cell's name
+    (`the passage is about something else`). The paper's own short form `TIC 277` names it too."""
+    assert verdict(claim, STAR) == status

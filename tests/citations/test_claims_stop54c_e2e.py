@@ -41,3 +41,32 @@ def test_a_table_of_one_column_per_object_is_read_by_column(run_astro, fake, ast
         "HD 46485 is about 7.6 ± 1.8 Myr old"]
     claims = claims_of(run_astro, fake, astro_env, BINARIES, " ".join(f"{s} [{handle}]." for s in sentences))
     assert [c["status"] for c in claims] == ["supported"] * 3 + ["unsupported"]
+
+
+CORONA = "2405.95501"
+STAR = (  # Ilin et al. 2023 (ekaterinailin/xmm_for_tic277, MIT), Table 1
+    "\\begin{table}\n\\caption{Stellar properties of TIC 277539431}\n\\begin{tabular}{ll}\n"
+    "Parameter & Value \\\\\n\\hline\n"
+    "Alternative ID & WISEA J105515.71-735611.3 \\\\\n"
+    "Distance $d$ & $13.70 \\pm 0.11$ pc \\\\\n"
+    "Projected rot. velocity $v\\sin i$ & $38.6 \\pm 1.0$ km/s \\\\\n"
+    "Radius $R$ & $0.145 \\pm 0.004$ R$_\\odot$ \\\\\n\\end{tabular}\n\\end{table}")
+
+
+@pytest.fixture
+def star(workspace: Path) -> str:
+    sources = {CORONA: ("The corona of a fully convective star with a near-polar flare", "Introduction", STAR)}
+    return latex_passages(workspace, sources, 2023, {CORONA: "13.70"})[CORONA]
+
+
+@pytest.mark.slow
+def test_a_table_of_one_object_named_in_its_caption_is_all_its_row(run_astro, fake, astro_env, star):
+    """TIC 277539431's distance, and its v sin i and radius under the paper's short form `TIC 277`, were flagged
+    (`the passage is about something else`, `277 is not in the passage`); a changed unit stays unsupported."""
+    sentences = [
+        "TIC 277539431 lies 13.70 ± 0.11 pc from the Sun",
+        "TIC 277's projected rotational velocity is 38.6 ± 1 km s^-1",
+        "TIC 277's radius is 0.145 ± 0.004 R_sun",
+        "TIC 277's projected rotational velocity is 38.6 ± 1.0 m/s"]
+    claims = claims_of(run_astro, fake, astro_env, CORONA, " ".join(f"{s} [{star}]." for s in sentences))
+    assert [c["status"] for c in claims] == ["supported"] * 3 + ["unsupported"]
