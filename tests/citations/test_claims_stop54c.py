@@ -10,6 +10,7 @@ from __future__ import annotations
 import pytest
 
 from astro_cli.citations.claims import split_claims
+from astro_cli.citations.credits import credits_literature
 from astro_cli.citations.names import rows_of, squash
 from astro_cli.citations.object_columns import object_column
 from astro_cli.citations.support import check_support
@@ -80,3 +81,17 @@ def test_a_table_of_one_object_named_in_its_caption_is_all_its_row(claim, status
     caption names one object holds that object's values in every row, past the `Alternative ID` cell's name
     (`the passage is about something else`). The paper's own short form `TIC 277` names it too."""
     assert verdict(claim, STAR) == status
+
+
+@pytest.mark.parametrize(("sentence", "credits"), [
+    ("A growing body of work suggests that rapid rotators preferentially host flares close to their poles.", True),
+    ("Most authors now take it as given that rapidly rotating O stars are products of binary mass transfer.", True),
+    ("Observers have long taken for granted that the flare rate saturates.", True),
+    # the paper's own: its body of work, its authors, we
+    ("This body of work shows that the corona is hot.", False),
+    ("The authors take it as given that the orbit is circular.", False),
+    ("We take it as given that the star is single.", False),
+])
+def test_a_body_of_work_and_a_view_taken_as_given_credit_the_literature(sentence, credits):
+    """Both uncited literature claims of set 55 were no claims at all on s54-lead."""
+    assert credits_literature(sentence) is credits

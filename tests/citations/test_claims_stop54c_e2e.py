@@ -70,3 +70,13 @@ def test_a_table_of_one_object_named_in_its_caption_is_all_its_row(run_astro, fa
         "TIC 277's projected rotational velocity is 38.6 ± 1.0 m/s"]
     claims = claims_of(run_astro, fake, astro_env, CORONA, " ".join(f"{s} [{star}]." for s in sentences))
     assert [c["status"] for c in claims] == ["supported"] * 3 + ["unsupported"]
+
+
+@pytest.mark.slow
+def test_a_body_of_work_and_a_view_taken_as_given_are_uncited_claims(run_astro, fake, astro_env, star):
+    """`A growing body of work suggests that ...` and `Most authors now take it as given that ...` were no claims."""
+    answer = (f"TIC 277539431 lies 13.70 ± 0.11 pc from the Sun [{star}]. A growing body of work suggests that rapid "
+              "rotators preferentially host flares close to their poles. Most authors now take it as given that "
+              "rapidly rotating O stars are products of binary mass transfer.")
+    claims = claims_of(run_astro, fake, astro_env, CORONA, answer)
+    assert [c["status"] for c in claims] == ["supported", "uncited", "uncited"]
