@@ -95,3 +95,21 @@ def test_a_table_of_one_object_named_in_its_caption_is_all_its_row(claim, status
 def test_a_body_of_work_and_a_view_taken_as_given_credit_the_literature(sentence, credits):
     """Both uncited literature claims of set 55 were no claims at all on s54-lead."""
     assert credits_literature(sentence) is credits
+
+
+FILTERS = ("The procedure begins with a 3rd order spline fitting of coarse trends, followed by iterative sine fitting "
+           "to remove rotational modulation, and two Savitzky-Golay filters [savitzky1964smoothing] with a $6\\,$h "
+           "and $3\\,$h window, respectively to remove aperiodic short term trends.")
+TRAINING = "We split them into training and test sets consisting of 80% and 20% of the galaxies, respectively."
+
+
+@pytest.mark.parametrize(("claim", "passage", "status"), [
+    ("The two Savitzky-Golay filters used windows of 6 h and 3 h.", FILTERS, "supported"),
+    ("The two Savitzky-Golay filters used windows of 6 h and 9 h.", FILTERS, "unsupported"),
+    # a list of names still pairs its values
+    ("The training set holds 20% of the galaxies and the test set 80%.", TRAINING, "unsupported"),
+])
+def test_a_respectively_list_with_a_count_for_an_item_pairs_nothing(claim, passage, status):
+    """`modulation, and two` was read as the list of names of `6 h and 3 h ..., respectively`: the faithful
+    claim was flagged (`6 h is the passage's value for modul, not for two`)."""
+    assert verdict(claim, passage) == status

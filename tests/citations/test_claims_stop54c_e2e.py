@@ -80,3 +80,19 @@ def test_a_body_of_work_and_a_view_taken_as_given_are_uncited_claims(run_astro, 
               "rapidly rotating O stars are products of binary mass transfer.")
     claims = claims_of(run_astro, fake, astro_env, CORONA, answer)
     assert [c["status"] for c in claims] == ["supported", "uncited", "uncited"]
+
+
+FILTERS = ("We used AltaiPony to de-trend the light curves. The procedure begins with a 3rd order spline fitting of "
+           "coarse trends, followed by iterative sine fitting to remove rotational modulation, and two Savitzky-Golay "
+           "filters with a $6\\,$h and $3\\,$h window, respectively to remove aperiodic short term trends.")
+
+
+@pytest.mark.slow
+def test_a_respectively_list_with_a_count_for_an_item_pairs_nothing(run_astro, fake, astro_env, workspace):
+    """The faithful claim was flagged (`6 h is the passage's value for modul, not for two`); 9 h stays unsupported."""
+    sources = {CORONA: ("The corona of a fully convective star with a near-polar flare", "Flare search", FILTERS)}
+    handle = latex_passages(workspace, sources, 2023)[CORONA]
+    answer = (f"The two Savitzky-Golay filters used windows of 6 h and 3 h [{handle}]. "
+              f"The two Savitzky-Golay filters used windows of 6 h and 9 h [{handle}].")
+    claims = claims_of(run_astro, fake, astro_env, CORONA, answer)
+    assert [c["status"] for c in claims] == ["supported", "unsupported"]
