@@ -60,7 +60,7 @@ def named_in(name: str, passage: str, squashed_passage: str | None = None) -> bo
     squashed_passage = squashed_passage if squashed_passage is not None else squash(passage)
     wanted = squash(name)
     variants = _variants(wanted)
-    if any(v in squashed_passage for v in variants):
+    if any(v in squashed_passage for v in variants) or _listed_after_prefix(name, passage):
         return True
     planet = _PLANET.match(wanted)
     if planet is None:
@@ -73,6 +73,17 @@ def named_in(name: str, passage: str, squashed_passage: str | None = None) -> bo
         if re.search(_pattern(host) + r"(?=\s?(?:[\[\]|(),;:.]|$))", spaced):
             return True
     return False
+
+
+def _listed_after_prefix(name: str, passage: str) -> bool:
+    """`TIC 260351540` in `TIC 235056185 and 260351540`: a list of one catalogue's objects writes its prefix once."""
+    split = re.fullmatch(r"([A-Za-z][A-Za-z-]*?)[\s-]?(\d[\w.+-]*)", name.strip())
+    if split is None or split.group(2) not in passage:
+        return False
+    prefix, number = (re.escape(part) for part in split.groups())
+    item = r"\d[\w.+-]*"
+    return re.search(rf"\b{prefix}[\s-]?{item}(?:\s*(?:,|and|&)\s*{item})*?\s*(?:,|and|&)\s*{number}(?![\w.+-])",
+                     passage) is not None
 
 
 def _by_letter(name: str, passage: str, squashed_passage: str) -> bool:
