@@ -113,3 +113,21 @@ def test_a_respectively_list_with_a_count_for_an_item_pairs_nothing(claim, passa
     """`modulation, and two` was read as the list of names of `6 h and 3 h ..., respectively`: the faithful
     claim was flagged (`6 h is the passage's value for modul, not for two`)."""
     assert verdict(claim, passage) == status
+
+
+HYPERPRIORS = ("Notably, when applying the framework to a small sample size with $N \\lesssim 50$, the choice of "
+               "hyperpriors for the Beta distribution could impact the inferred distribution [e.g., Nagpal22, Gelman14].")
+
+
+@pytest.mark.parametrize(("claim", "status"), [
+    ("For samples of about 50 systems or fewer, the choice of hyperpriors can change the inferred distribution.",
+     "supported"),
+    # the wrong twins: the bound turned around, the limit told as a measurement
+    ("For samples of about 50 systems or more, the choice of hyperpriors can change the inferred distribution.",
+     "unsupported"),
+    ("For samples of 50 systems, the choice of hyperpriors can change the inferred distribution.", "unsupported"),
+])
+def test_a_bound_written_after_the_counted_noun(claim, status):
+    """`about 50 systems or fewer` was read as a plain 50 (`50 is an upper limit in the passage, not a measured
+    value`): `or fewer` was a bound only right after the number."""
+    assert verdict(claim, HYPERPRIORS) == status

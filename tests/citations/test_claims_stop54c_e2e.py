@@ -96,3 +96,19 @@ def test_a_respectively_list_with_a_count_for_an_item_pairs_nothing(run_astro, f
               f"The two Savitzky-Golay filters used windows of 6 h and 9 h [{handle}].")
     claims = claims_of(run_astro, fake, astro_env, CORONA, answer)
     assert [c["status"] for c in claims] == ["supported", "unsupported"]
+
+
+OBLIQUITY = "2405.95503"
+HYPERPRIORS = ("Notably, when applying the framework to a small sample size with $N \\lesssim 50$, the choice of "
+               "hyperpriors for the Beta distribution could impact the inferred distribution.")
+
+
+@pytest.mark.slow
+def test_a_bound_written_after_the_counted_noun(run_astro, fake, astro_env, workspace):
+    """`about 50 systems or fewer` was flagged as a measured 50; `or more` stays unsupported."""
+    sources = {OBLIQUITY: ("The stellar obliquity distribution", "Method", HYPERPRIORS)}
+    handle = latex_passages(workspace, sources, 2024)[OBLIQUITY]
+    claim = "For samples of about 50 systems or {}, the choice of hyperpriors can change the inferred distribution"
+    answer = f"{claim.format('fewer')} [{handle}]. {claim.format('more')} [{handle}]."
+    claims = claims_of(run_astro, fake, astro_env, OBLIQUITY, answer)
+    assert [c["status"] for c in claims] == ["supported", "unsupported"]
