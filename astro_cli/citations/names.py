@@ -105,6 +105,13 @@ def _systems(passage: str) -> tuple[str, ...]:
     return tuple(squash(m.group(0)) for m in DESIGNATION.finditer(passage))
 
 
+@lru_cache(maxsize=256)
+def _caption_names(passage: str) -> tuple[str, ...]:
+    from astro_cli.citations.claims import DESIGNATION
+
+    return tuple(m.group(0) for m in DESIGNATION.finditer(passage.lstrip().split("\n", 1)[0]))
+
+
 def rows_of(name: str, passage: str) -> list[str]:
     """The stretches of a table that belong to `name` (or its host): from where it stands to the next designation."""
     from astro_cli.citations.claims import DESIGNATION
@@ -112,8 +119,7 @@ def rows_of(name: str, passage: str) -> list[str]:
     column = object_column(name, passage, squash)
     if column is not None:  # a table of one column per object: its values are its column
         return [column]
-    caption = passage.lstrip().split("\n", 1)[0]
-    if captioned_object(name, passage, squash, [m.group(0) for m in DESIGNATION.finditer(caption)]):
+    if passage.lstrip().startswith("[Caption:") and captioned_object(name, passage, squash, _caption_names(passage)):
         return [passage]  # a table of this object alone: all its rows are its
     wanted = squash(name)
     planet = _PLANET.match(wanted)

@@ -28,6 +28,12 @@ def _table(passage: str) -> tuple[tuple[str, ...], ...]:
     return tuple(tuple(_cells(line)) for line in lines if len(_cells(line)) == width)
 
 
+@lru_cache(maxsize=256)
+def _header(passage: str, squash: Callable[[str], str]) -> tuple[str, ...]:
+    """The table's header cells as names are compared (once per passage)."""
+    return tuple(squash(cell) for cell in _table(passage)[0])
+
+
 def _with_unit(label: str, value: str) -> str:
     """The cell's value with the unit of its row's label bracket (braces of LaTeX grouping dropped)."""
     bracket = _BRACKET.search(label)
@@ -43,20 +49,27 @@ def object_column(name: str, passage: str, squash: Callable[[str], str]) -> str 
     if len(table) < 3 or len(table[0]) < 3:
         return None
     wanted = squash(name)
-    header = [squash(cell) for cell in table[0]]
+    header = _header(passage, squash)
     if wanted not in header[1:]:
         return None
     at = header.index(wanted, 1)
     return "\n".join(f"{row[0]} | {_with_unit(row[0], row[at])}" for row in table[1:])
 
 
-def captioned_object(name: str, passage: str, squash: Callable[[str], str], others: list[str]) -> bool:
+def captioned_object(name: str, passage: str, squash: Callable[[str], str], others: tuple[str, ...]) -> bool:
     """Whether the passage is a table of `name` alone: its caption names it (`Stellar properties of TIC 277539431`,
     or the paper's short form `TIC 277`) and no other object (`others`: the caption's designations). Every row of
     such a table is the object's, whatever other names (an `Alternative ID`) its cells hold."""
-    first = passage.lstrip().split("\n", 1)[0]
-    if not first.startswith("[Caption:") or passage.count("|") < 4:
+    caption = _caption(passage, squash)
+    if caption is None:
         return False
     wanted = squash(name)
-    return bool(wanted) and wanted in squash(first) and all(squash(o).startswith(wanted) or wanted.startswith(
+    return bool(wanted) and wanted in caption and all(squash(o).startswith(wanted) or wanted.startswith(
         squash(o)) for o in others)
+
+
+@lru_cache(maxsize=256)
+def _caption(passage: str, squash: Callable[[str], str]) -> str | None:
+    """The caption line of a table passage as names are compared; None when the passage starts with none."""
+    first = passage.lstrip().split("\n", 1)[0]
+    return squash(first) if first.startswith("[Caption:") and passage.count("|") >= 4 else None
