@@ -18,7 +18,7 @@ from functools import lru_cache
 from astro_cli.citations.components import component, component_named
 from astro_cli.citations.constellations import one_form
 from astro_cli.citations.greek import spell_greek
-from astro_cli.citations.object_columns import captioned_object, object_column
+from astro_cli.citations.object_columns import captioned_object, object_column, with_column_units
 from astro_cli.citations.planets import labels, split_planet
 from astro_cli.research.text.pdfchars import fold
 
@@ -129,5 +129,5 @@ def rows_of(name: str, passage: str) -> list[str]:
     for match in re.finditer(pattern, passage, re.IGNORECASE):
         after = [m.start() for m in DESIGNATION.finditer(passage, match.end())
                  if squash(m.group(0)) not in hosts and not squash(m.group(0)).startswith(hosts[-1])]
-        out.append(passage[match.start():after[0] if after else len(passage)])
+        out.append(with_column_units(passage[match.start():after[0] if after else len(passage)], passage))
     return out

@@ -73,3 +73,27 @@ def _caption(passage: str, squash: Callable[[str], str]) -> str | None:
     """The caption line of a table passage as names are compared; None when the passage starts with none."""
     first = passage.lstrip().split("\n", 1)[0]
     return squash(first) if first.startswith("[Caption:") and passage.count("|") >= 4 else None
+
+
+@lru_cache(maxsize=256)
+def _unit_row(passage: str) -> tuple[str, ...]:
+    """The units of a table's columns from its line of brackets under the header (`| | [{km s^{−1}}] | [d] |`);
+    empty when the table has none."""
+    for line in passage.splitlines():
+        cells = _cells(line) if line.count("|") >= 2 else []
+        filled = [cell for cell in cells if cell]
+        if filled and all(cell.startswith("[") and cell.endswith("]") for cell in filled):
+            return tuple(cell[1:-1].replace("{", "").replace("}", "").strip() for cell in cells)
+    return ()
+
+
+def with_column_units(row: str, passage: str) -> str:
+    """An object's table line with each number given its column's unit (`HD 165246 | O8 V(n) | 254 | 4.6` under
+    `km s^−1` and `d` is 254 km s^−1, 4.6 d), so a claim's `254 m/s` is compared with it; the row unchanged when
+    the table has no unit line or the row is not one line of it."""
+    units = _unit_row(passage)
+    cells = row.rstrip("\n").split("|")
+    if not units or len(cells) != len(units) or "\n" in row.rstrip("\n"):
+        return row
+    return " | ".join(f"{cell.strip()} {unit}" if unit and re.fullmatch(r"\s*[-+−]?\d[\d.]*\s*", cell) else cell.strip()
+                      for cell, unit in zip(cells, units, strict=True))

@@ -131,3 +131,22 @@ def test_a_bound_written_after_the_counted_noun(claim, status):
     """`about 50 systems or fewer` was read as a plain 50 (`50 is an upper limit in the passage, not a measured
     value`): `or fewer` was a bound only right after the number."""
     assert verdict(claim, HYPERPRIORS) == status
+
+
+SYSTEMS = (  # Britavskiy et al. 2024, the table of known systems as astro renders it
+    "[Caption: Basic physical and orbital parameters for systems with a known fast-rotating OB star.]\n"
+    "Target | SpC | vsin i | P | q | Reference\n"
+    "|  | [{km s^{−1}}] | [d] |  |\n"
+    "HD 163892 | O9.5 IV(n) | 201 | 7.8 | 0.17 | Mahy_2022\n"
+    "HD 165246 | O8 V(n) | 254 | 4.6 | 0.16 | Johnston2021\n")
+
+
+@pytest.mark.parametrize(("claim", "status"), [
+    ("HD 165246 has v sin i = 254 km/s.", "supported"),
+    ("HD 165246 has an orbital period of 4.6 days.", "supported"),
+    ("HD 165246 has v sin i = 254 m/s.", "unsupported"),
+    ("HD 165246 has an orbital period of 4.6 hours.", "unsupported"),
+])
+def test_a_tables_unit_line_gives_each_column_its_unit(claim, status):
+    """`254 m/s` was supported: the unit stood in a line of brackets under the header, so the row's 254 had none."""
+    assert verdict(claim, SYSTEMS) == status

@@ -112,3 +112,22 @@ def test_a_bound_written_after_the_counted_noun(run_astro, fake, astro_env, work
     answer = f"{claim.format('fewer')} [{handle}]. {claim.format('more')} [{handle}]."
     claims = claims_of(run_astro, fake, astro_env, OBLIQUITY, answer)
     assert [c["status"] for c in claims] == ["supported", "unsupported"]
+
+
+SYSTEMS = (
+    "\\begin{table}\n\\caption{Basic physical and orbital parameters for systems with a known fast-rotating OB star.}\n"
+    "\\begin{tabular}{llccl}\nTarget & SpC & $v\\sin i$ & $P$ & Reference \\\\\n"
+    " & & [km s$^{-1}$] & [d] & \\\\\n\\hline\n"
+    "HD 163892 & O9.5 IV(n) & 201 & 7.8 & Mahy 2022 \\\\\n"
+    "HD 165246 & O8 V(n) & 254 & 4.6 & Johnston 2021 \\\\\n\\end{tabular}\n\\end{table}")
+
+
+@pytest.mark.slow
+def test_a_tables_unit_line_gives_each_column_its_unit(run_astro, fake, astro_env, workspace):
+    """`254 m/s` was supported (the unit stood in a line of brackets under the header); `254 km/s` stays supported."""
+    sources = {BINARIES: ("Tracing the evolution of short-period binaries with super-synchronous fast rotators",
+                          "Known systems", SYSTEMS)}
+    handle = latex_passages(workspace, sources, 2024, {BINARIES: "HD 165246"})[BINARIES]
+    answer = f"HD 165246 has v sin i = 254 km/s [{handle}]. HD 165246 has v sin i = 254 m/s [{handle}]."
+    claims = claims_of(run_astro, fake, astro_env, BINARIES, answer)
+    assert [c["status"] for c in claims] == ["supported", "unsupported"]
