@@ -40,8 +40,10 @@ _LOWER = re.compile(r"(?:>|≥|≳|\\gtrsim|\\geq?|\\ga\b|\\gt\b|" + _NOT + r"\b
 # an upper limit as a measurement reports it (`A_B < 0.35`, `an upper limit of 6.8%`), not an extent (`up to 11 days`)
 _LIMIT = re.compile(r"(?:<|≤|≲|\\lesssim|\\leq?|\\la\b|\\lt\b|\bupper\s+limits?\s+(?:of|on|at)(?:\s+[^\s,;.]+){0,8}?"
                     r"\s+(?:of|as|at|is)?)" + _APPROX + r"$", re.IGNORECASE)
-_AFTER_UPPER = re.compile(r"^[^\s,;.]*\s+or\s+(?:less|fewer|lower|smaller|below)\b", re.IGNORECASE)
-_AFTER_LOWER = re.compile(r"^[^\s,;.]*\s+(?:or|and)\s+(?:more|greater|higher|larger|above|over)\b", re.IGNORECASE)
+# `50 or fewer`, and with the counted noun between (`about 50 systems or fewer`, stop 54 43c)
+_AFTER_UPPER = re.compile(r"^[^\s,;.]*(?:\s+[A-Za-z-]+)?\s+or\s+(?:less|fewer|lower|smaller|below)\b", re.IGNORECASE)
+_AFTER_LOWER = re.compile(r"^[^\s,;.]*(?:\s+[A-Za-z-]+)?\s+(?:or|and)\s+(?:more|greater|higher|larger|above|over)\b",
+                          re.IGNORECASE)
 _HEDGED = re.compile(r"\b(?:limit|limits|bound|bounds|threshold|cut|cutoff|constrain\w*|\w+er\s+than|between|beyond|"
                      r"range|within|less|more|below|above|under|over|most|least|up\s+to|exceed\w*)\b|[<>≤≥≲≳]",
                      re.IGNORECASE)

@@ -28,7 +28,7 @@ _BOUNDARY = re.compile(r"(?<=[.!?])[\"”’)]?\s+(?=[\[(\"“*_]*[A-Z0-9\u00C0-
 # A star's component letter after a designation (`α Cen A`, `HD 41004 B b`, `Kepler-16 (AB)`): part of the name.
 _STAR = r"(?:\s?\((?:A|B|C|AB|BC|ABC)\)|\s(?:A|B|C|AB|BC|ABC)(?![\w-]))?"
 DESIGNATION = re.compile(
-    r"\b(?=[A-Z0-9])(?:NGC|IC|HD|HIP|HR|TYC|KIC|KOI|TOI|WASP|HAT-P|HATS|Kepler|K2|CoRoT|XO|TrES|GJ|Gl|Gliese|LHS|TRAPPIST|PSR|"
+    r"\b(?=[A-Z0-9])(?:NGC|IC|HD|HIP|HR|TYC|KIC|KOI|TOI|TIC|EPIC|NLTT|LSPM|TWA|BD|CD|WASP|HAT-P|HATS|Kepler|K2|CoRoT|XO|TrES|GJ|Gl|Gliese|LHS|TRAPPIST|PSR|"
     r"SDSS|2MASS|WISE|Gaia\s+DR\d|3C|Mrk|Arp|UGC|PGC|LTT|LP|Messier|M|SN|GRB|FRB|GW|AT|Qatar|KELT|HATNet|"
     r"CoRoT|OGLE|MOA|HH|PKS|QSO|Abell|Cyg|Sgr|Cen|Vela)[-\s]?J?\d[\w.+:-]*" + _STAR + r"(?:\s?[a-h]\b)?"
     # a source named by its coordinates after any catalogue's letters: `1E 0102.2-7219`, `4U 1820-30`, `RX J1713.7-3946`

@@ -2,12 +2,13 @@
 
 Three shapes, each a rule rather than a list of phrases:
 - a body of work or its people as the subject of a verb of finding or arguing, in any tense: "studies show",
-  "earlier work suggests", "several groups have reported", "observations suggest", "previous studies find";
+  "earlier work suggests", "several groups have reported", "observations suggest", "previous studies find",
+  "a growing body of work suggests";
 - a hedged passive that leaves the source unnamed: "X has been shown to", "X is (widely) thought to",
   "X is believed to", "X is known to", "X is generally attributed to", "X is commonly interpreted as", "X was first
   predicted by", "it has been suggested that";
-- a field's practitioners holding a view: "solar physicists broadly agree that", "there is little doubt among
-  X that";
+- a field's practitioners holding a view: "solar physicists broadly agree that", "most authors now take it as
+  given that", "there is little doubt among X that";
 - impersonal credit: "it is well established", "according to previous studies", "there is evidence that",
   "a consensus that", "the literature shows", "as is (well) known".
 The paper's own statements are not the literature: "this study finds", "our analysis suggests", "the authors show"
@@ -23,7 +24,7 @@ _QUALIFIED = (r"(?:earlier|previous|prior|past|recent|many|several|numerous|most
               r"analys[ie]s|surveys?|observations|models|simulations|results|measurements|groups|teams|research|"
               r"investigations|efforts|estimates)")
 _BARE = (r"(?:stud(?:y|ies)|research|observations?|theor(?:y|ies)|simulations|models|surveys|measurements|"
-         r"(?:\w+\s+)?literature)")
+         r"(?:\w+\s+)?literature|body\s+of\s+(?:\w+\s+)?(?:work|evidence|literature|research|observations))")
 _VERB = (r"(?:(?:have|has|had)\s+(?:long\s+|also\s+|consistently\s+|repeatedly\s+|previously\s+)?)?"
          r"(?:show(?:s|ed|n)?|f(?:ind|inds|ound)|suggest(?:s|ed)?|indicat(?:e|es|ed)|reveal(?:s|ed)?|"
          r"demonstrat(?:e|es|ed)|confirm(?:s|ed)?|argu(?:e|es|ed)|reports?(?:ed)?|establish(?:es|ed)?|"
@@ -69,7 +70,8 @@ _PEOPLE = (r"(?:(?!(?:this|these|those|our|my|your|the|its|their|both|all|two|we
 _CONSENSUS = re.compile(
     r"\b(?:" + _PEOPLE + r")\s+(?:(?:have|has|had)\s+)?(?:(?:long|broadly|generally|widely|largely|mostly|now|"
     r"increasingly|all)\s+)?(?:agree[ds]?|believe[ds]?|accept(?:s|ed)?|hold|held|think|thought|assume[ds]?|"
-    r"expect(?:s|ed)?|doubt(?:s|ed)?)\s+(?:on\s+)?that\b"
+    r"expect(?:s|ed)?|doubt(?:s|ed)?|(?:take[ns]?|took)\s+(?:it\s+)?(?:as\s+(?:given|read|settled)|for\s+granted))"
+    r"\s+(?:on\s+)?that\b"
     r"|\bthere\s+(?:is|are|was|has\s+been)\s+(?:little|no|small)\s+doubt\b[^.;]{0,60}?\bthat\b",
     re.IGNORECASE,
 )

@@ -18,6 +18,7 @@ from functools import lru_cache
 from astro_cli.citations.components import component, component_named
 from astro_cli.citations.constellations import one_form
 from astro_cli.citations.greek import spell_greek
+from astro_cli.citations.object_columns import captioned_object, object_column, with_column_units
 from astro_cli.citations.planets import labels, split_planet
 from astro_cli.research.text.pdfchars import fold
 
@@ -59,7 +60,7 @@ def named_in(name: str, passage: str, squashed_passage: str | None = None) -> bo
     squashed_passage = squashed_passage if squashed_passage is not None else squash(passage)
     wanted = squash(name)
     variants = _variants(wanted)
-    if any(v in squashed_passage for v in variants):
+    if any(v in squashed_passage for v in variants) or _listed_after_prefix(name, passage):
         return True
     planet = _PLANET.match(wanted)
     if planet is None:
@@ -72,6 +73,17 @@ def named_in(name: str, passage: str, squashed_passage: str | None = None) -> bo
         if re.search(_pattern(host) + r"(?=\s?(?:[\[\]|(),;:.]|$))", spaced):
             return True
     return False
+
+
+def _listed_after_prefix(name: str, passage: str) -> bool:
+    """`TIC 260351540` in `TIC 235056185 and 260351540`: a list of one catalogue's objects writes its prefix once."""
+    split = re.fullmatch(r"([A-Za-z][A-Za-z-]*?)[\s-]?(\d[\w.+-]*)", name.strip())
+    if split is None or split.group(2) not in passage:
+        return False
+    prefix, number = (re.escape(part) for part in split.groups())
+    item = r"\d[\w.+-]*"
+    return re.search(rf"\b{prefix}[\s-]?{item}(?:\s*(?:,|and|&)\s*{item})*?\s*(?:,|and|&)\s*{number}(?![\w.+-])",
+                     passage) is not None
 
 
 def _by_letter(name: str, passage: str, squashed_passage: str) -> bool:
@@ -93,10 +105,22 @@ def _systems(passage: str) -> tuple[str, ...]:
     return tuple(squash(m.group(0)) for m in DESIGNATION.finditer(passage))
 
 
+@lru_cache(maxsize=256)
+def _caption_names(passage: str) -> tuple[str, ...]:
+    from astro_cli.citations.claims import DESIGNATION
+
+    return tuple(m.group(0) for m in DESIGNATION.finditer(passage.lstrip().split("\n", 1)[0]))
+
+
 def rows_of(name: str, passage: str) -> list[str]:
     """The stretches of a table that belong to `name` (or its host): from where it stands to the next designation."""
     from astro_cli.citations.claims import DESIGNATION
 
+    column = object_column(name, passage, squash)
+    if column is not None:  # a table of one column per object: its values are its column
+        return [column]
+    if passage.lstrip().startswith("[Caption:") and captioned_object(name, passage, squash, _caption_names(passage)):
+        return [passage]  # a table of this object alone: all its rows are its
     wanted = squash(name)
     planet = _PLANET.match(wanted)
     hosts = [wanted] + ([planet.group("host")] if planet else [])
@@ -105,5 +129,5 @@ def rows_of(name: str, passage: str) -> list[str]:
     for match in re.finditer(pattern, passage, re.IGNORECASE):
         after = [m.start() for m in DESIGNATION.finditer(passage, match.end())
                  if squash(m.group(0)) not in hosts and not squash(m.group(0)).startswith(hosts[-1])]
-        out.append(passage[match.start():after[0] if after else len(passage)])
+        out.append(with_column_units(passage[match.start():after[0] if after else len(passage)], passage))
     return out

@@ -6,7 +6,8 @@ numbers, and binding.py reads a `respectively` sentence as one clause, so it pas
 with `respectively`, the last list of single words (`training and test`) with as many items as there are values
 after it, and words between (`fainter and reported 3003 and 1860` lists no names), is paired with them
 in order; a claim value whose clause names another item of the list, and not its
-own, is refuted.
+own, is refuted. A list with a count or a determiner for an item (`rotational modulation, and two Savitzky-Golay
+filters with a 6 h and 3 h window, respectively`) joins clauses, not names, and pairs nothing (stop 54, 43c).
 """
 
 from __future__ import annotations
@@ -17,11 +18,13 @@ from functools import lru_cache
 from astro_cli.citations.agree import LONG, Stated, matching
 from astro_cli.citations.binding import claim_anchored
 from astro_cli.citations.claims import Claim
+from astro_cli.citations.number_words import WORDS
 from astro_cli.citations.quantities import passage_quantities
 from astro_cli.citations.quantity import Quantity
 from astro_cli.citations.terms import stem
 
 _SENTENCE = re.compile(r"[^.!?]*\brespectively\b[^.!?]*", re.IGNORECASE)
+_COUNTS = frozenset(WORDS) | {"one", "a", "an", "the", "both", "all", "each"}
 _LIST = re.compile(r"\b([A-Za-z][\w-]*)((?:,\s*[A-Za-z][\w-]*)*),?\s+(?:and|or)\s+([A-Za-z][\w-]*)\b")
 
 
@@ -35,6 +38,8 @@ def _pairs(passage: str) -> tuple[tuple[str, Quantity, frozenset[str]], ...]:
             continue
         for found in reversed(list(_LIST.finditer(sentence.group(0)))):
             items = [found.group(1), *[w.strip() for w in found.group(2).split(",") if w.strip()], found.group(3)]
+            if any(w.lower() in _COUNTS for w in items):  # `modulation, and two filters with a 6 h and 3 h window`
+                continue  # a count or a determiner names nothing: the list is of clauses, not of names
             after = [q for q in values if q.start >= found.end()]
             gap = sentence.group(0)[found.end():after[0].start] if after else ""
             if len(items) == len(after) and re.search(r"[A-Za-z]", gap):  # `fainter and reported 3003`: no names

@@ -36,10 +36,13 @@ def told_of_reason(claim: Claim, passage: str) -> str | None:
     body = plain(passage)
     for designation in designations:
         digits = _NUMBER.findall(designation)
-        at = text.find(designation)
+        source, names = text, found
+        if (at := text.find(designation)) < 0:  # a catalogue designation is a span claim_text leaves out
+            source, names = claim.text, names_of(claim.text)
+            at = source.find(designation)
         if not digits or at < 0:
             continue
-        told = _told(text, at + len(designation), found)
+        told = _told(source, at + len(designation), names)
         if told is None:
             continue
         word, name = told
