@@ -144,3 +144,21 @@ def test_in_my_notes_the_first_read_offers_the_notes_whose_words_match(run_astro
     fake.add(_call("read_file", path="notes/todo.md"), _call("answer", text="Not in the notes."))
     _run(run_astro, astro_env, "What was the seeing on the night of the eclipse? It's in my notes.")
     assert len(_required_paths(fake.bodies()[2])) == len(SEVEN_NOTES)
+
+
+def test_a_link_out_of_the_workspace_is_never_the_note_picked_by_its_words(run_astro, fake: FakeProvider, astro_env,
+                                                                           workspace: Path, tmp_path: Path):
+    """Attack: a cloned notes/ folder holds a link to a file outside the workspace whose first lines carry every
+    word of the question. The pick by words (agent/note_pick.py) reads only the notes read_file could read, so
+    the link is neither offered nor read, and the real note is."""
+    outside = tmp_path / "outside-lamp.md"
+    outside.write_text("ThAr lamp current dropped to 0.01 mA (secret)\n")
+    (workspace / "notes").mkdir()
+    for name, text in SEVEN_NOTES.items():
+        (workspace / "notes" / name).write_text(text)
+    (workspace / "notes" / "thar-lamp-current-drop.md").symlink_to(outside)
+    fake.models_listing = LLAMA_CPP
+    fake.add(_call("read_file", path="notes/instrument-issues.md"), _call("answer", text="It dropped to 9.5 mA."))
+    code, obj = _run(run_astro, astro_env, "What did the ThAr lamp current drop to? I wrote it down in my notes.")
+    assert _required_paths(fake.bodies()[0]) == ["notes/instrument-issues.md"]
+    assert code == 0 and "secret" not in json.dumps(fake.bodies()), obj
